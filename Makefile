@@ -1,0 +1,103 @@
+# caretd top-level build. `make` builds everything into build/, `make check`
+# runs unit + integration tests (also under ASan+UBSan), `make install`
+# honours PREFIX and DESTDIR, `make deps` installs the Debian packages.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+B       ?= build
+
+CC      ?= cc
+WARN     = -Wall -Wextra -Werror
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 $(WARN) -fPIC -D_GNU_SOURCE -I. -Iproto -I$(B)/gen -MMD -MP
+LDFLAGS ?=
+
+# Sanitizer build for tests: `make SAN=1` builds into build-san/.
+ifeq ($(SAN),1)
+B        = build-san
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+PKG_UST  = $(shell pkg-config --cflags --libs lttng-ust 2>/dev/null || echo -llttng-ust)
+PKG_CTL  = $(shell pkg-config --cflags --libs lttng-ctl 2>/dev/null || echo -llttng-ctl)
+PKG_DDS  = -lddsc
+PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
+
+DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
+	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
+	libcjson-dev check valgrind iproute2 procps python3
+
+.PHONY: all check unit-check integration-check install deps clean
+all:
+
+obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# The agent and the cache library export nothing they do not mean to.
+$(B)/obj/agent/%.o $(B)/obj/shm/%.o: CFLAGS += -fvisibility=hidden
+
+# ---- shm: the cache library (static, linked into every program) ----
+SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c
+$(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
+AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
+	agent/hooks_dds.c agent/hooks_rclcpp.c
+$(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
+
+$(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined $(PKG_UST) -ldl
+
+# ---- tools ----
+AGENTCTL_SRC = tools/agentctl/agentctl.c
+$(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS)
+
+all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-agentctl
+
+-include tools/standin/standin.mk
+
+# ---- tests ----
+UNIT_TESTS = $(B)/tests/check_shm
+$(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
+
+unit-check: $(UNIT_TESTS)
+	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
+
+integration-check: all
+	B=$(B) tests/integration/run.sh
+
+# Everything: normal build + unit + integration, then the sanitizer build.
+check:
+	$(MAKE) all unit-check
+	$(MAKE) SAN=1 all unit-check
+	$(MAKE) integration-check
+	$(MAKE) SAN=1 integration-check
+
+deps:
+	tools/install-deps.sh $(DEB_PACKAGES)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
+		$(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 0755 $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \
+		$(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(B)/bin/caret-agentctl $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 man/caret-agent.7 $(DESTDIR)$(PREFIX)/share/man/man7/
+	$(MAKE) install-standin
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The shared-memory cache library: the only code that creates, attaches,
+ * appends to, walks and validates a caret segment (layout: proto/caret_shm.h).
+ * Every function returns 0 (or a count) on success and a negative errno on
+ * failure.
+ */
+#ifndef CARET_SHM_LIB_H
+#define CARET_SHM_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "proto/caret_shm.h"
+
+/* A process-local handle on a mapped segment. */
+struct caret_seg {
+	int fd;
+	uint8_t *base;
+	uint64_t map_len;
+	struct caret_shm_header *hdr;
+	uint8_t *area;     /* base + CARET_SHM_HEADER_SIZE */
+	uint64_t area_cap; /* capacity - CARET_SHM_HEADER_SIZE */
+	char name[CARET_SHM_NAME_MAX];
+	bool owner;
+};
+
+/* One decoded field: integers in u, strings in s (NUL-terminated, inside
+ * the buffer that was decoded). */
+union caret_arg {
+	uint64_t u;
+	const char *s;
+};
+
+/* Initialisers for union caret_arg arrays. */
+#define CARET_P(x) { .u = (uint64_t)(uintptr_t)(x) }
+#define CARET_I(x) { .u = (uint64_t)(x) }
+#define CARET_S(x) { .s = (x) }
+
+struct caret_rec_view {
+	uint32_t kind;
+	uint32_t size;
+	int64_t init_timestamp;
+	unsigned nfields;
+	union caret_arg args[CARET_MAX_FIELDS];
+};
+
+/* ---- kinds (schema from proto) ---- */
+const char *caret_kind_name(uint32_t kind);   /* NULL if unknown */
+const char *caret_kind_sig(uint32_t kind);    /* NULL if unknown */
+const char *caret_kind_fields(uint32_t kind); /* comma-separated names */
+int caret_kind_by_name(const char *name);     /* kind or -ENOENT */
+
+/* ---- naming ---- */
+/* The segment name prefix: $CARET_SHM_PREFIX if valid, else the default. */
+const char *caret_shm_prefix(void);
+int caret_proc_start_time(pid_t pid, uint64_t *out);
+int caret_seg_name(char *buf, size_t len, pid_t pid, uint64_t start_time);
+/* Parses "<prefix>.<pid>.<start>" (no leading '/'); -EINVAL if not ours. */
+int caret_seg_parse_name(const char *name, pid_t *pid, uint64_t *start_time);
+
+/* ---- owner side (agent) ---- */
+/* Creates /<prefix>.<pid>.<start> with O_EXCL|O_NOFOLLOW, mode 0600, sparse
+ * `capacity` bytes, identity filled in, state UNINITIALIZED. */
+int caret_seg_create(struct caret_seg *s, uint64_t capacity,
+		     const char *procname, const char *distribution);
+/* Appends one record; never blocks, never takes a lock. -ENOSPC when the
+ * area is full (counted in dropped/dropped_bytes), -EINVAL on a bad kind. */
+int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
+		     const union caret_arg *args);
+/* Bytes the record would take (header + fields + padding). */
+uint32_t caret_rec_encoded_size(uint32_t kind, const union caret_arg *args);
+/* Encodes into buf (size >= caret_rec_encoded_size); kind stored last. */
+void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
+		      const union caret_arg *args);
+
+/* ---- any side ---- */
+/* Attaches read-write to an existing segment by name (without '/'):
+ * refuses symlinks and non-regular files, checks file size, validates the
+ * header. */
+int caret_seg_attach(struct caret_seg *s, const char *name);
+void caret_seg_close(struct caret_seg *s);
+int caret_seg_unlink(const char *name);
+
+/* Validates a header snapshot against the file size it came from. */
+int caret_hdr_validate(const struct caret_shm_header *h, uint64_t file_size);
+
+/*
+ * Decodes the record at *off in area[0, len). Returns 1 and advances *off
+ * when a committed, valid record was decoded; 0 at the end (no more room or
+ * the next record is not committed yet); -EBADMSG when the bytes are
+ * corrupt. Strings in `v` point into `area`.
+ */
+int caret_rec_next(const uint8_t *area, uint64_t len, uint64_t *off,
+		   struct caret_rec_view *v);
+
+/* Copies the committed prefix of the record area into a private buffer
+ * (malloc'd, *out), so a hostile owner cannot change it while it is parsed.
+ * Returns the byte count or a negative errno. */
+int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out);
+
+/* ---- controller side (caretd, caret-agentctl) ---- */
+int caret_ctl_set_state(struct caret_seg *s, enum caret_state st);
+/* Starts a replay pass: state PREPARE, new epoch with grant 0. Returns the
+ * epoch. */
+int64_t caret_ctl_begin_replay(struct caret_seg *s);
+int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count);
+/* Sleeps until `progress` differs from `seen` (0) or timeout_ms passes
+ * (-ETIMEDOUT; timeout_ms < 0 waits forever). */
+int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms);
+
+/* Relaxed snapshot of the words a controller reads. */
+struct caret_seg_status {
+	uint32_t state, tp_enabled_epoch, progress, agent_flags;
+	uint64_t grant, cursor, records, dropped, dropped_bytes, replayed, tail;
+};
+void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *st);
+
+/* Futex helpers (non-private: cross-process). */
+int caret_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms);
+int caret_futex_wake(uint32_t *word);
+
+int64_t caret_now_ns(void); /* CLOCK_MONOTONIC */
+
+#endif

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Creating, attaching and validating segments. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shm/caret_shm.h"
+
+int64_t caret_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void copy_str(char *dst, size_t dlen, const char *src)
+{
+	size_t n = src ? strnlen(src, dlen - 1) : 0;
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static int map_fd(struct caret_seg *s, int fd, uint64_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	s->fd = fd;
+	s->base = p;
+	s->map_len = len;
+	s->hdr = p;
+	s->area = (uint8_t *)p + CARET_SHM_HEADER_SIZE;
+	s->area_cap = len - CARET_SHM_HEADER_SIZE;
+	return 0;
+}
+
+int caret_seg_create(struct caret_seg *s, uint64_t capacity,
+		     const char *procname, const char *distribution)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	if (capacity < CARET_SHM_MIN_CAPACITY || capacity > CARET_SHM_MAX_CAPACITY)
+		return -EINVAL;
+	capacity &= ~(uint64_t)(CARET_REC_ALIGN - 1);
+	pid_t pid = getpid();
+	uint64_t start = 0;
+	int r = caret_proc_start_time(pid, &start);
+	if (r < 0)
+		return r;
+	r = caret_seg_name(s->name, sizeof(s->name), pid, start);
+	if (r < 0)
+		return r;
+	char path[CARET_SHM_NAME_MAX + 1] = "/";
+	strcat(path, s->name);
+	int fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  0600);
+	if (fd < 0)
+		return -errno;
+	/* umask may have widened nothing, but be explicit: owner only. */
+	if (fchmod(fd, 0600) < 0 || ftruncate(fd, (off_t)capacity) < 0 ||
+	    (r = map_fd(s, fd, capacity)) < 0) {
+		if (r == 0)
+			r = -errno;
+		close(fd);
+		shm_unlink(path);
+		s->fd = -1;
+		return r;
+	}
+	s->owner = true;
+	struct caret_shm_header *h = s->hdr;
+	h->layout_version = CARET_SHM_LAYOUT_VERSION;
+	h->header_size = CARET_SHM_HEADER_SIZE;
+	h->capacity = capacity;
+	h->pid = pid;
+	h->uid = getuid();
+	h->start_time = start;
+	copy_str(h->procname, sizeof(h->procname), procname);
+	copy_str(h->distribution, sizeof(h->distribution), distribution);
+	h->created_ns = caret_now_ns();
+	/* magic last: a reader never accepts a half-filled identity. */
+	__atomic_store_n(&h->magic, CARET_SHM_MAGIC, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int str_terminated(const char *s, size_t n)
+{
+	return memchr(s, '\0', n) != NULL;
+}
+
+int caret_hdr_validate(const struct caret_shm_header *h, uint64_t file_size)
+{
+	if (h->magic != CARET_SHM_MAGIC)
+		return -EBADMSG;
+	if (h->layout_version != CARET_SHM_LAYOUT_VERSION)
+		return -EPROTO;
+	if (h->header_size != CARET_SHM_HEADER_SIZE)
+		return -EBADMSG;
+	if (h->capacity != file_size || h->capacity < CARET_SHM_MIN_CAPACITY ||
+	    h->capacity > CARET_SHM_MAX_CAPACITY ||
+	    h->capacity % CARET_REC_ALIGN)
+		return -EBADMSG;
+	if (h->pid <= 0)
+		return -EBADMSG;
+	if (!str_terminated(h->procname, sizeof(h->procname)) ||
+	    !str_terminated(h->distribution, sizeof(h->distribution)))
+		return -EBADMSG;
+	if (h->state > CARET_STATE_RECORD)
+		return -EBADMSG;
+	if (h->tail > h->capacity - CARET_SHM_HEADER_SIZE ||
+	    h->tail % CARET_REC_ALIGN)
+		return -EBADMSG;
+	return 0;
+}
+
+int caret_seg_attach(struct caret_seg *s, const char *name)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	if (!name || strchr(name, '/') || strlen(name) >= sizeof(s->name))
+		return -EINVAL;
+	char path[CARET_SHM_NAME_MAX + 1] = "/";
+	strcat(path, name);
+	int fd = shm_open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	int r = 0;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EBADF;
+	else if ((uint64_t)st.st_size < CARET_SHM_MIN_CAPACITY ||
+		 (uint64_t)st.st_size > CARET_SHM_MAX_CAPACITY)
+		r = -EBADMSG;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	/* Validate a private copy, read with pread: no SIGBUS if the owner
+	 * truncated the file, and no value changes between check and use. */
+	struct caret_shm_header h;
+	ssize_t n = pread(fd, &h, sizeof(h), 0);
+	if (n != (ssize_t)sizeof(h)) {
+		close(fd);
+		return -EBADMSG;
+	}
+	r = caret_hdr_validate(&h, (uint64_t)st.st_size);
+	if (r == 0 && h.uid != (uint32_t)st.st_uid)
+		r = -EPERM;
+	if (r == 0) {
+		pid_t npid;
+		uint64_t nstart;
+		if (caret_seg_parse_name(name, &npid, &nstart) == 0 &&
+		    (npid != h.pid || nstart != h.start_time))
+			r = -EBADMSG;
+	}
+	if (r == 0)
+		r = map_fd(s, fd, (uint64_t)st.st_size);
+	if (r < 0) {
+		close(fd);
+		s->fd = -1;
+		return r;
+	}
+	strcpy(s->name, name);
+	return 0;
+}
+
+void caret_seg_close(struct caret_seg *s)
+{
+	if (s->base)
+		munmap(s->base, s->map_len);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->base = NULL;
+	s->hdr = NULL;
+	s->area = NULL;
+	s->fd = -1;
+}
+
+int caret_seg_unlink(const char *name)
+{
+	char path[CARET_SHM_NAME_MAX + 1] = "/";
+	if (!name || strchr(name, '/') || strlen(name) >= CARET_SHM_NAME_MAX)
+		return -EINVAL;
+	strcat(path, name);
+	return shm_unlink(path) < 0 ? -errno : 0;
+}
+
+int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out)
+{
+	*out = NULL;
+	uint64_t tail = __atomic_load_n(&s->hdr->tail, __ATOMIC_ACQUIRE);
+	if (tail > s->area_cap)
+		return -EBADMSG;
+	uint8_t *buf = malloc(tail ? tail : 1);
+	if (!buf)
+		return -ENOMEM;
+	uint64_t got = 0;
+	while (got < tail) {
+		ssize_t n = pread(s->fd, buf + got, tail - got,
+				  (off_t)(CARET_SHM_HEADER_SIZE + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			free(buf);
+			return n < 0 ? -errno : -EBADMSG; /* truncated under us */
+		}
+		got += (uint64_t)n;
+	}
+	*out = buf;
+	return (int64_t)tail;
+}

@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests of the record encoding and the shm cache (Check). */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shm/caret_shm.h"
+
+#define AREA_OF(s) ((s)->area)
+
+static char prefix[32];
+
+static void setup(void)
+{
+	snprintf(prefix, sizeof(prefix), "caret-ut-%d", (int)getpid());
+	setenv("CARET_SHM_PREFIX", prefix, 1);
+}
+
+static struct caret_seg seg;
+
+static void make_seg(uint64_t cap)
+{
+	ck_assert_int_eq(caret_seg_create(&seg, cap, "unit", "jazzy"), 0);
+}
+
+static void drop_seg(void)
+{
+	char name[CARET_SHM_NAME_MAX];
+	strcpy(name, seg.name);
+	caret_seg_close(&seg);
+	caret_seg_unlink(name);
+}
+
+/* ---- encoding ---- */
+START_TEST(test_roundtrip_every_kind)
+{
+	uint8_t buf[CARET_REC_MAX];
+	for (uint32_t k = 1; k < CARET_KIND_COUNT; k++) {
+		const char *sig = caret_kind_sig(k);
+		ck_assert_ptr_nonnull(sig);
+		union caret_arg a[CARET_MAX_FIELDS];
+		const char *strs[] = { "/topic", "", "node-x", "ns" };
+		for (unsigned i = 0; sig[i]; i++) {
+			if (sig[i] == 's')
+				a[i].s = strs[i % 4];
+			else
+				a[i].u = 0x1000u * k + i;
+		}
+		uint32_t sz = caret_rec_encoded_size(k, a);
+		ck_assert_uint_gt(sz, 0);
+		ck_assert_uint_eq(sz % 8, 0);
+		memset(buf, 0, sizeof(buf));
+		caret_rec_encode(buf, sz, k, -42 - (int64_t)k, a);
+		uint64_t off = 0;
+		struct caret_rec_view v;
+		ck_assert_int_eq(caret_rec_next(buf, sizeof(buf), &off, &v), 1);
+		ck_assert_uint_eq(off, sz);
+		ck_assert_uint_eq(v.kind, k);
+		ck_assert_int_eq(v.init_timestamp, -42 - (int64_t)k);
+		ck_assert_uint_eq(v.nfields, strlen(sig));
+		for (unsigned i = 0; sig[i]; i++) {
+			if (sig[i] == 's')
+				ck_assert_str_eq(v.args[i].s, strs[i % 4]);
+			else
+				ck_assert_uint_eq(v.args[i].u, 0x1000u * k + i);
+		}
+		/* next slot is zero: end of records */
+		ck_assert_int_eq(caret_rec_next(buf, sizeof(buf), &off, &v), 0);
+	}
+}
+END_TEST
+
+START_TEST(test_null_and_long_strings)
+{
+	static char longs[CARET_STR_MAX + 100];
+	memset(longs, 'x', sizeof(longs) - 1);
+	union caret_arg a[] = { { .u = 1 }, { .s = NULL } };
+	uint8_t *buf = calloc(1, CARET_REC_MAX);
+	uint32_t sz = caret_rec_encoded_size(CARET_KIND_rclcpp_callback_register, a);
+	caret_rec_encode(buf, sz, CARET_KIND_rclcpp_callback_register, 1, a);
+	uint64_t off = 0;
+	struct caret_rec_view v;
+	ck_assert_int_eq(caret_rec_next(buf, CARET_REC_MAX, &off, &v), 1);
+	ck_assert_str_eq(v.args[1].s, "");
+	a[1].s = longs;
+	memset(buf, 0, CARET_REC_MAX);
+	sz = caret_rec_encoded_size(CARET_KIND_rclcpp_callback_register, a);
+	caret_rec_encode(buf, sz, CARET_KIND_rclcpp_callback_register, 1, a);
+	off = 0;
+	ck_assert_int_eq(caret_rec_next(buf, CARET_REC_MAX, &off, &v), 1);
+	ck_assert_uint_eq(strlen(v.args[1].s), CARET_STR_MAX);
+	ck_assert_uint_eq(caret_rec_encoded_size(999, a), 0);
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_kind_names)
+{
+	ck_assert_str_eq(caret_kind_name(CARET_KIND_rcl_node_init), "rcl_node_init");
+	ck_assert_int_eq(caret_kind_by_name("callback_group_add_client"),
+			 CARET_KIND_callback_group_add_client);
+	ck_assert_int_eq(caret_kind_by_name("nope"), -ENOENT);
+	ck_assert_ptr_null(caret_kind_name(0));
+	ck_assert_ptr_null(caret_kind_name(CARET_KIND_COUNT));
+}
+END_TEST
+
+/* ---- naming ---- */
+START_TEST(test_names)
+{
+	char n[CARET_SHM_NAME_MAX];
+	ck_assert_int_eq(caret_seg_name(n, sizeof(n), 1234, 987654), 0);
+	pid_t p;
+	uint64_t st;
+	ck_assert_int_eq(caret_seg_parse_name(n, &p, &st), 0);
+	ck_assert_int_eq(p, 1234);
+	ck_assert_uint_eq(st, 987654);
+	const char *bad[] = { "x.1.2", "", ".1.2", "caret-agent.1.2" };
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(caret_seg_parse_name(bad[i], &p, &st), -EINVAL);
+	char b[128];
+	snprintf(b, sizeof(b), "%s.0.5", prefix);
+	ck_assert_int_eq(caret_seg_parse_name(b, &p, &st), -EINVAL);
+	snprintf(b, sizeof(b), "%s.12x.5", prefix);
+	ck_assert_int_eq(caret_seg_parse_name(b, &p, &st), -EINVAL);
+	snprintf(b, sizeof(b), "%s.12.5z", prefix);
+	ck_assert_int_eq(caret_seg_parse_name(b, &p, &st), -EINVAL);
+	setenv("CARET_SHM_PREFIX", "../evil", 1);
+	ck_assert_str_eq(caret_shm_prefix(), CARET_SHM_DEFAULT_PREFIX);
+	uint64_t mine;
+	ck_assert_int_eq(caret_proc_start_time(getpid(), &mine), 0);
+	ck_assert_uint_gt(mine, 0);
+	ck_assert_int_lt(caret_proc_start_time(0x3ffffff0, &mine), 0);
+}
+END_TEST
+
+/* ---- create / attach ---- */
+START_TEST(test_create_attach)
+{
+	make_seg(1 << 20);
+	char path[256];
+	snprintf(path, sizeof(path), "/dev/shm/%s", seg.name);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	ck_assert_int_eq((int)st.st_size, 1 << 20);
+	/* sparse: an empty cache costs (almost) nothing */
+	ck_assert_int_le(st.st_blocks * 512, 16 * 4096);
+	/* exclusive: the same process cannot create it twice */
+	struct caret_seg again;
+	ck_assert_int_eq(caret_seg_create(&again, 1 << 20, "unit", "jazzy"), -EEXIST);
+
+	union caret_arg a[] = { CARET_P(0x10), CARET_P(0x20), CARET_S("talker"), CARET_S("/") };
+	ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_node_init, 77, a), 0);
+	struct caret_seg b;
+	ck_assert_int_eq(caret_seg_attach(&b, seg.name), 0);
+	ck_assert_int_eq(b.hdr->pid, getpid());
+	ck_assert_str_eq(b.hdr->procname, "unit");
+	uint8_t *snap;
+	int64_t n = caret_seg_snapshot(&b, &snap);
+	ck_assert_int_gt(n, 0);
+	uint64_t off = 0;
+	struct caret_rec_view v;
+	ck_assert_int_eq(caret_rec_next(snap, (uint64_t)n, &off, &v), 1);
+	ck_assert_str_eq(v.args[2].s, "talker");
+	ck_assert_int_eq(caret_rec_next(snap, (uint64_t)n, &off, &v), 0);
+	free(snap);
+	/* state written by the controller is what the owner sees */
+	caret_ctl_set_state(&b, CARET_STATE_RECORD);
+	ck_assert_uint_eq(__atomic_load_n(&seg.hdr->state, __ATOMIC_ACQUIRE), CARET_STATE_RECORD);
+	ck_assert_int_eq(caret_ctl_set_state(&b, 9), -EINVAL);
+	caret_seg_close(&b);
+	drop_seg();
+	ck_assert_int_eq(caret_seg_attach(&b, "no-such-segment"), -ENOENT);
+	ck_assert_int_eq(caret_seg_attach(&b, "../etc/passwd"), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_bad_capacity)
+{
+	struct caret_seg s;
+	ck_assert_int_eq(caret_seg_create(&s, 100, "x", "y"), -EINVAL);
+	ck_assert_int_eq(caret_seg_create(&s, CARET_SHM_MAX_CAPACITY + 8, "x", "y"), -EINVAL);
+}
+END_TEST
+
+/* ---- concurrency ---- */
+#define THREADS 4
+#define PER_THREAD 20000
+
+static void *appender(void *arg)
+{
+	uintptr_t id = (uintptr_t)arg;
+	for (uint64_t i = 0; i < PER_THREAD; i++) {
+		union caret_arg a[] = { CARET_P(id), CARET_I(i) };
+		if (i % 3 == 0) {
+			char sym[32];
+			snprintf(sym, sizeof(sym), "cb_%lu_%lu", (unsigned long)id,
+				 (unsigned long)i);
+			union caret_arg b[] = { CARET_P(id << 32 | i), CARET_S(sym) };
+			ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rclcpp_callback_register,
+							  (int64_t)i, b), 0);
+		} else {
+			ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_timer_init,
+							  (int64_t)i, a), 0);
+		}
+	}
+	return NULL;
+}
+
+START_TEST(test_concurrent_appends)
+{
+	make_seg(64 << 20);
+	pthread_t t[THREADS];
+	for (uintptr_t i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, appender, (void *)i);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	ck_assert_uint_eq(seg.hdr->records, THREADS * PER_THREAD);
+	ck_assert_uint_eq(seg.hdr->dropped, 0);
+	uint64_t next[THREADS] = { 0 };
+	uint64_t off = 0, count = 0;
+	struct caret_rec_view v;
+	int r;
+	while ((r = caret_rec_next(seg.area, seg.area_cap, &off, &v)) == 1) {
+		uint64_t id, i;
+		if (v.kind == CARET_KIND_rcl_timer_init) {
+			id = v.args[0].u;
+			i = v.args[1].u;
+		} else {
+			ck_assert_uint_eq(v.kind, CARET_KIND_rclcpp_callback_register);
+			id = v.args[0].u >> 32;
+			i = v.args[0].u & 0xffffffff;
+			char want[32];
+			snprintf(want, sizeof(want), "cb_%lu_%lu", (unsigned long)id,
+				 (unsigned long)i);
+			ck_assert_str_eq(v.args[1].s, want);
+		}
+		ck_assert_uint_lt(id, THREADS);
+		/* each thread's records appear in its own order */
+		ck_assert_uint_eq(i, next[id]);
+		ck_assert_int_eq(v.init_timestamp, (int64_t)i);
+		next[id]++;
+		count++;
+	}
+	ck_assert_int_eq(r, 0);
+	ck_assert_uint_eq(count, THREADS * PER_THREAD);
+	ck_assert_uint_eq(off, seg.hdr->tail);
+	drop_seg();
+}
+END_TEST
+
+START_TEST(test_full_cache_counts_drops)
+{
+	make_seg(CARET_SHM_MIN_CAPACITY);
+	union caret_arg a[] = { CARET_P(1), CARET_I(2) };
+	uint32_t sz = caret_rec_encoded_size(CARET_KIND_rcl_timer_init, a);
+	uint64_t fit = (CARET_SHM_MIN_CAPACITY - CARET_SHM_HEADER_SIZE) / sz;
+	for (uint64_t i = 0; i < fit; i++)
+		ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_timer_init, 1, a), 0);
+	for (int i = 0; i < 10; i++)
+		ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_timer_init, 1, a), -ENOSPC);
+	ck_assert_uint_eq(seg.hdr->records, fit);
+	ck_assert_uint_eq(seg.hdr->dropped, 10);
+	ck_assert_uint_eq(seg.hdr->dropped_bytes, 10 * sz);
+	ck_assert_uint_le(seg.hdr->tail, seg.area_cap);
+	uint64_t off = 0, n = 0;
+	struct caret_rec_view v;
+	while (caret_rec_next(seg.area, seg.area_cap, &off, &v) == 1)
+		n++;
+	ck_assert_uint_eq(n, fit);
+	ck_assert_int_eq(caret_seg_append(&seg, 0, 1, a), -EINVAL);
+	drop_seg();
+}
+END_TEST
+
+/* ---- hostile segments ---- */
+static void corrupt_header_and_expect(size_t field_off, const void *val, size_t len, int want)
+{
+	make_seg(1 << 20);
+	uint8_t saved[64];
+	memcpy(saved, (uint8_t *)seg.hdr + field_off, len);
+	memcpy((uint8_t *)seg.hdr + field_off, val, len);
+	struct caret_seg b;
+	int r = caret_seg_attach(&b, seg.name);
+	ck_assert_msg(r == want, "offset %zu: got %d want %d", field_off, r, want);
+	if (r == 0)
+		caret_seg_close(&b);
+	memcpy((uint8_t *)seg.hdr + field_off, saved, len);
+	drop_seg();
+}
+
+#define HOFF(f) __builtin_offsetof(struct caret_shm_header, f)
+
+START_TEST(test_hostile_headers)
+{
+	uint64_t u64;
+	uint32_t u32;
+	int32_t i32;
+	u64 = 0x1234;
+	corrupt_header_and_expect(HOFF(magic), &u64, 8, -EBADMSG);
+	u32 = 2;
+	corrupt_header_and_expect(HOFF(layout_version), &u32, 4, -EPROTO);
+	u32 = 8;
+	corrupt_header_and_expect(HOFF(header_size), &u32, 4, -EBADMSG);
+	u64 = 2 << 20;
+	corrupt_header_and_expect(HOFF(capacity), &u64, 8, -EBADMSG);
+	u64 = (1 << 20) + 3;
+	corrupt_header_and_expect(HOFF(capacity), &u64, 8, -EBADMSG);
+	i32 = -5;
+	corrupt_header_and_expect(HOFF(pid), &i32, 4, -EBADMSG);
+	i32 = getpid() + 1;
+	corrupt_header_and_expect(HOFF(pid), &i32, 4, -EBADMSG); /* name mismatch */
+	u32 = 4242;
+	corrupt_header_and_expect(HOFF(uid), &u32, 4, -EPERM);
+	u64 = 1;
+	corrupt_header_and_expect(HOFF(start_time), &u64, 8, -EBADMSG);
+	char junk[16];
+	memset(junk, 'A', sizeof(junk));
+	corrupt_header_and_expect(HOFF(procname), junk, 16, -EBADMSG);
+	corrupt_header_and_expect(HOFF(distribution), junk, 16, -EBADMSG);
+	u32 = 7;
+	corrupt_header_and_expect(HOFF(state), &u32, 4, -EBADMSG);
+	u64 = 1 << 20;
+	corrupt_header_and_expect(HOFF(tail), &u64, 8, -EBADMSG);
+	u64 = 12;
+	corrupt_header_and_expect(HOFF(tail), &u64, 8, -EBADMSG);
+}
+END_TEST
+
+START_TEST(test_hostile_files)
+{
+	char name[64], path[128];
+	struct caret_seg b;
+	/* truncated: shorter than a header */
+	snprintf(name, sizeof(name), "%s.%d.1", prefix, 99);
+	snprintf(path, sizeof(path), "/dev/shm/%s", name);
+	int fd = open(path, O_CREAT | O_RDWR | O_EXCL, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "CARETSHM", 8), 8);
+	ck_assert_int_eq(caret_seg_attach(&b, name), -EBADMSG);
+	/* garbage of a plausible size */
+	ck_assert_int_eq(ftruncate(fd, 1 << 20), 0);
+	uint8_t junk[4096];
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (uint8_t)(i * 131 + 7);
+	ck_assert_int_eq(pwrite(fd, junk, sizeof(junk), 0), (ssize_t)sizeof(junk));
+	ck_assert_int_eq(caret_seg_attach(&b, name), -EBADMSG);
+	close(fd);
+	unlink(path);
+	/* a symlink is never followed */
+	ck_assert_int_eq(symlink("/etc/passwd", path), 0);
+	ck_assert_int_eq(caret_seg_attach(&b, name), -ELOOP);
+	unlink(path);
+	/* a directory is not a segment */
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	ck_assert_int_lt(caret_seg_attach(&b, name), 0);
+	rmdir(path);
+}
+END_TEST
+
+START_TEST(test_truncated_under_reader)
+{
+	make_seg(1 << 20);
+	union caret_arg a[] = { CARET_P(1), CARET_I(2) };
+	for (int i = 0; i < 100; i++)
+		caret_seg_append(&seg, CARET_KIND_rcl_timer_init, 1, a);
+	struct caret_seg b;
+	ck_assert_int_eq(caret_seg_attach(&b, seg.name), 0);
+	/* the owner shrinks the file after attach: a pread-based snapshot
+	 * reports it instead of dying of SIGBUS */
+	ck_assert_int_eq(ftruncate(seg.fd, CARET_SHM_HEADER_SIZE + 64), 0);
+	uint8_t *snap;
+	ck_assert_int_lt(caret_seg_snapshot(&b, &snap), 0);
+	caret_seg_close(&b);
+	seg.base = NULL; /* mapping is past EOF now; unmap below */
+	munmap(seg.hdr, seg.map_len);
+	drop_seg();
+}
+END_TEST
+
+static int next_err(const uint8_t *buf, uint64_t len)
+{
+	uint64_t off = 0;
+	struct caret_rec_view v;
+	int r;
+	while ((r = caret_rec_next(buf, len, &off, &v)) == 1)
+		;
+	return r;
+}
+
+START_TEST(test_hostile_records)
+{
+	uint8_t buf[256];
+	union caret_arg a[] = { CARET_P(1), CARET_S("abc") };
+	const uint32_t k = CARET_KIND_rclcpp_callback_register;
+	uint32_t sz = caret_rec_encoded_size(k, a); /* 16 + 8 + 4 + 3 + 1 = 32 */
+	ck_assert_uint_eq(sz, 32);
+#define FRESH() do { memset(buf, 0, sizeof(buf)); caret_rec_encode(buf, sz, k, 5, a); } while (0)
+	FRESH();
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), 0);
+	struct caret_rec_hdr *h = (void *)buf;
+	FRESH(); h->size = 0;
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	FRESH(); h->size = 33;
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	FRESH(); h->size = 40; /* longer than the fields need */
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	FRESH(); h->size = 24; /* shorter than the fields need */
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	FRESH(); h->size = 1u << 30;
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	FRESH();
+	ck_assert_int_eq(next_err(buf, 24), -EBADMSG); /* crosses the end */
+	FRESH(); h->kind = 999;
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	uint32_t l;
+	FRESH(); l = 100; memcpy(buf + 24, &l, 4); /* string beyond the record */
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	FRESH(); l = 0xffffffffu; memcpy(buf + 24, &l, 4);
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	FRESH(); buf[31] = 'z'; /* missing NUL */
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	FRESH(); buf[29] = '\0'; /* NUL inside the declared length */
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
+	uint64_t off = 3;
+	struct caret_rec_view v;
+	FRESH();
+	ck_assert_int_eq(caret_rec_next(buf, sizeof(buf), &off, &v), -EBADMSG);
+}
+END_TEST
+
+/* Random mutations of a valid area: the decoder must never read outside
+ * it (ASan build) and must stop with 0 or -EBADMSG. */
+START_TEST(test_fuzz_records)
+{
+	enum { LEN = 2048 };
+	uint8_t *clean = calloc(1, LEN), *buf = malloc(LEN);
+	uint64_t off = 0;
+	union caret_arg a[] = { CARET_P(1), CARET_P(2), CARET_S("node"), CARET_S("/ns") };
+	while (off + 64 < LEN) {
+		uint32_t sz = caret_rec_encoded_size(CARET_KIND_rcl_node_init, a);
+		caret_rec_encode(clean + off, sz, CARET_KIND_rcl_node_init, 1, a);
+		off += sz;
+	}
+	srand(1234);
+	for (int iter = 0; iter < 20000; iter++) {
+		memcpy(buf, clean, LEN);
+		int flips = 1 + rand() % 8;
+		for (int f = 0; f < flips; f++)
+			buf[rand() % LEN] = (uint8_t)rand();
+		uint64_t len = 16 + (uint64_t)(rand() % (LEN - 16));
+		/* copy to an exact-size block so ASan sees any overread */
+		uint8_t *exact = malloc(len);
+		memcpy(exact, buf, len);
+		int r = next_err(exact, len);
+		ck_assert(r == 0 || r == -EBADMSG);
+		free(exact);
+	}
+	free(clean);
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_replay_handshake_words)
+{
+	make_seg(1 << 20);
+	int64_t e1 = caret_ctl_begin_replay(&seg);
+	ck_assert_int_eq(e1, 1);
+	ck_assert_uint_eq(seg.hdr->state, CARET_STATE_PREPARE);
+	ck_assert_uint_eq(seg.hdr->grant, CARET_EPOCH_COUNT(1, 0));
+	uint32_t bell = seg.hdr->doorbell;
+	caret_ctl_grant(&seg, 1, 500);
+	ck_assert_uint_eq(CARET_COUNT_OF(seg.hdr->grant), 500);
+	ck_assert_uint_eq(CARET_EPOCH_OF(seg.hdr->grant), 1);
+	ck_assert_uint_eq(seg.hdr->doorbell, bell + 1);
+	ck_assert_int_eq(caret_ctl_begin_replay(&seg), 2);
+	ck_assert_uint_eq(CARET_COUNT_OF(seg.hdr->grant), 0);
+	/* a wait on an unchanged word times out instead of hanging */
+	int64_t t0 = caret_now_ns();
+	ck_assert_int_eq(caret_ctl_wait_progress(&seg, seg.hdr->progress, 20), -ETIMEDOUT);
+	ck_assert_int_ge(caret_now_ns() - t0, 15000000);
+	drop_seg();
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("shm");
+	TCase *t = tcase_create("core");
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_roundtrip_every_kind);
+	tcase_add_test(t, test_null_and_long_strings);
+	tcase_add_test(t, test_kind_names);
+	tcase_add_test(t, test_names);
+	tcase_add_test(t, test_create_attach);
+	tcase_add_test(t, test_bad_capacity);
+	tcase_add_test(t, test_concurrent_appends);
+	tcase_add_test(t, test_full_cache_counts_drops);
+	tcase_add_test(t, test_hostile_headers);
+	tcase_add_test(t, test_hostile_files);
+	tcase_add_test(t, test_truncated_under_reader);
+	tcase_add_test(t, test_hostile_records);
+	tcase_add_test(t, test_fuzz_records);
+	tcase_add_test(t, test_replay_handshake_words);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
