@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Runtime tracepoints of tracetools. Forwarded to the real tracetools only
+ * in RECORD. The WAIT/PREPARE path is one relaxed load and a branch: no
+ * allocation, no syscall, no lock (DESIGN.md §5).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agent/agent.h"
+
+#define RT_HOOK(name, params, args)                                          \
+	CARET_EXPORT void ros_trace_##name params;                            \
+	CARET_EXPORT void ros_trace_do_##name params;                         \
+	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
+	static void *real_##name, *real_do_##name, *real_en_##name;          \
+	void ros_trace_##name params                                          \
+	{                                                                     \
+		if (__builtin_expect(!caret_recording(), 1))                  \
+			return;                                               \
+		void (*f_) params = (void (*) params)caret_real(              \
+			&real_##name, "ros_trace_" #name);                    \
+		if (f_)                                                       \
+			f_ args;                                              \
+	}                                                                     \
+	void ros_trace_do_##name params                                       \
+	{                                                                     \
+		if (__builtin_expect(!caret_recording(), 1))                  \
+			return;                                               \
+		void (*f_) params = (void (*) params)caret_real(              \
+			&real_do_##name, "ros_trace_do_" #name);              \
+		if (f_)                                                       \
+			f_ args;                                              \
+	}                                                                     \
+	bool ros_trace_enabled_##name(void)                                   \
+	{                                                                     \
+		if (__builtin_expect(!caret_recording(), 1))                  \
+			return false;                                         \
+		bool (*f_)(void) = (bool (*)(void))caret_real(                \
+			&real_en_##name, "ros_trace_enabled_" #name);         \
+		return f_ ? f_() : false;                                     \
+	}
+
+/* Events CARET does not use: never emitted, whatever the state. */
+#define SILENT_HOOK(name, params)                                            \
+	CARET_EXPORT void ros_trace_##name params;                            \
+	CARET_EXPORT void ros_trace_do_##name params;                         \
+	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
+	void ros_trace_##name params {}                                       \
+	void ros_trace_do_##name params {}                                    \
+	bool ros_trace_enabled_##name(void) { return false; }
+
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+typedef const void *cvp;
+typedef const char *ccp;
+
+RT_HOOK(callback_start, (cvp callback, const bool is_intra_process),
+	(callback, is_intra_process))
+RT_HOOK(callback_end, (cvp callback), (callback))
+RT_HOOK(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message))
+RT_HOOK(rclcpp_intra_publish, (cvp publisher_handle, cvp message),
+	(publisher_handle, message))
+RT_HOOK(rcl_publish, (cvp publisher_handle, cvp message), (publisher_handle, message))
+RT_HOOK(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_timestamp,
+		   const bool taken),
+	(rmw_subscription_handle, message, source_timestamp, taken))
+RT_HOOK(rcl_lifecycle_transition, (cvp state_machine, ccp start_label, ccp goal_label),
+	(state_machine, start_label, goal_label))
+RT_HOOK(rclcpp_ring_buffer_enqueue, (cvp buffer, const uint64_t index, const uint64_t size,
+				     const bool overwritten),
+	(buffer, index, size, overwritten))
+RT_HOOK(rclcpp_ring_buffer_dequeue, (cvp buffer, const uint64_t index, const uint64_t size),
+	(buffer, index, size))
+RT_HOOK(rclcpp_ring_buffer_clear, (cvp buffer), (buffer))
+RT_HOOK(dispatch_subscription_callback, (cvp message, cvp callback,
+					 const uint64_t source_timestamp,
+					 const uint64_t message_timestamp),
+	(message, callback, source_timestamp, message_timestamp))
+RT_HOOK(dispatch_intra_process_subscription_callback, (cvp message, cvp callback,
+						       const uint64_t message_timestamp),
+	(message, callback, message_timestamp))
+RT_HOOK(message_construct, (cvp original_message, cvp constructed_message),
+	(original_message, constructed_message))
+
+SILENT_HOOK(rclcpp_executor_execute, (cvp handle))
+SILENT_HOOK(rclcpp_executor_wait_for_work, (const int64_t timeout))
+SILENT_HOOK(rclcpp_executor_get_next_ready, (void))
+SILENT_HOOK(rcl_take, (cvp message))
+SILENT_HOOK(rclcpp_take, (cvp message))
+SILENT_HOOK(rmw_publisher_init, (cvp rmw_publisher_handle, const uint8_t *gid))
+SILENT_HOOK(rmw_subscription_init, (cvp rmw_subscription_handle, const uint8_t *gid))
+
+/*
+ * rmw_publish becomes ros2_caret:dds_write. Before Jazzy it takes only the
+ * message; the extra registers are then garbage and are not read.
+ */
+CARET_EXPORT void ros_trace_rmw_publish(cvp a0, cvp message, int64_t timestamp);
+CARET_EXPORT void ros_trace_do_rmw_publish(cvp a0, cvp message, int64_t timestamp);
+CARET_EXPORT bool ros_trace_enabled_rmw_publish(void);
+
+void ros_trace_rmw_publish(cvp a0, cvp message, int64_t timestamp)
+{
+	if (__builtin_expect(!caret_recording(), 1) || !caret_tp)
+		return;
+	if (caret_rmw_publish_1arg)
+		caret_tp->dds_write(NULL, a0, 0);
+	else
+		caret_tp->dds_write(a0, message, timestamp);
+}
+
+void ros_trace_do_rmw_publish(cvp a0, cvp message, int64_t timestamp)
+{
+	ros_trace_rmw_publish(a0, message, timestamp);
+}
+
+bool ros_trace_enabled_rmw_publish(void)
+{
+	return caret_recording() && caret_tp;
+}

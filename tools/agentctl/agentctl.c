@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * caret-agentctl: plays caretd's part for one agent, for tests and for
+ * debugging without the daemon: list segments, set a state, drive a replay
+ * pass, dump or validate a cache.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shm/caret_shm.h"
+
+static const char *state_names[] = { "UNINITIALIZED", "WAIT", "PREPARE", "RECORD" };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: caret-agentctl COMMAND [ARGS]\n"
+		"Drive caret agents through their shared-memory segments (what caretd does).\n\n"
+		"Commands:\n"
+		"  list                       list agent segments: pid, name, state, counters\n"
+		"  state TARGET wait|prepare|record\n"
+		"                             set an agent's state word\n"
+		"  replay TARGET [--rate N] [--timeout SEC]\n"
+		"                             PREPARE, replay every cached record (N records/s,\n"
+		"                             0 = unpaced, default 0), then RECORD\n"
+		"  dump TARGET                print every cached record\n"
+		"  check NAME                 validate a segment (header and every record)\n\n"
+		"TARGET is a pid or a segment name (as in /dev/shm). Segment names start with\n"
+		"$CARET_SHM_PREFIX (default \"" CARET_SHM_DEFAULT_PREFIX "\").\n"
+		"Exit status: 0 success, 1 failure, 2 usage error.\n");
+}
+
+static int find_by_pid(pid_t pid, char *name, size_t len)
+{
+	DIR *d = opendir("/dev/shm");
+	if (!d)
+		return -errno;
+	struct dirent *e;
+	int r = -ENOENT;
+	while ((e = readdir(d))) {
+		pid_t p;
+		uint64_t st;
+		if (caret_seg_parse_name(e->d_name, &p, &st) == 0 && p == pid &&
+		    strlen(e->d_name) < len) {
+			memcpy(name, e->d_name, strlen(e->d_name) + 1);
+			r = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+static int open_target(const char *target, struct caret_seg *s)
+{
+	char name[CARET_SHM_NAME_MAX];
+	char *end;
+	long pid = strtol(target, &end, 10);
+	if (*end == '\0' && pid > 0) {
+		int r = find_by_pid((pid_t)pid, name, sizeof(name));
+		if (r < 0) {
+			fprintf(stderr, "caret-agentctl: no agent segment for pid %ld\n", pid);
+			return r;
+		}
+	} else if (strlen(target) < sizeof(name)) {
+		memcpy(name, target, strlen(target) + 1);
+	} else {
+		fprintf(stderr, "caret-agentctl: %s: name too long\n", target);
+		return -ENAMETOOLONG;
+	}
+	int r = caret_seg_attach(s, name);
+	if (r < 0)
+		fprintf(stderr, "caret-agentctl: %s: %s\n", name, strerror(-r));
+	return r;
+}
+
+static int cmd_list(void)
+{
+	DIR *d = opendir("/dev/shm");
+	if (!d) {
+		perror("caret-agentctl: /dev/shm");
+		return 1;
+	}
+	printf("%-8s %-16s %-8s %8s %8s %8s %s\n", "PID", "PROCNAME", "STATE", "RECORDS",
+	       "DROPPED", "REPLAYED", "SEGMENT");
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		pid_t p;
+		uint64_t st;
+		if (caret_seg_parse_name(e->d_name, &p, &st) < 0)
+			continue;
+		struct caret_seg s;
+		int r = caret_seg_attach(&s, e->d_name);
+		if (r < 0) {
+			printf("%-8d %-16s %-8s %8s %8s %8s %s (%s)\n", (int)p, "?", "INVALID", "-",
+			       "-", "-", e->d_name, strerror(-r));
+			continue;
+		}
+		struct caret_seg_status ss;
+		caret_seg_read_status(&s, &ss);
+		printf("%-8d %-16s %-8s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %s\n", s.hdr->pid,
+		       s.hdr->procname, ss.state <= 3 ? state_names[ss.state] : "?", ss.records,
+		       ss.dropped, ss.replayed, e->d_name);
+		caret_seg_close(&s);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int parse_state(const char *v)
+{
+	for (int i = 1; i <= 3; i++)
+		if (strcasecmp(v, state_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static double now_s(void)
+{
+	return (double)caret_now_ns() / 1e9;
+}
+
+static int cmd_replay(struct caret_seg *s, double rate, double timeout)
+{
+	struct caret_shm_header *h = s->hdr;
+	double t0 = now_s(), deadline = t0 + timeout;
+	uint32_t epoch = (uint32_t)caret_ctl_begin_replay(s);
+	struct caret_seg_status st;
+	for (;;) {
+		caret_seg_read_status(s, &st);
+		if (st.tp_enabled_epoch == epoch)
+			break;
+		if (now_s() > deadline) {
+			fprintf(stderr, "caret-agentctl: pid %d (%s): tracepoints not enabled "
+				"after %.1f s%s\n", h->pid, h->procname, timeout,
+				(st.agent_flags & CARET_AGENT_REPLAY_THREAD) ? "" :
+				" (no replay thread)");
+			return 1;
+		}
+		caret_ctl_wait_progress(s, st.progress, 50);
+	}
+	double t_enabled = now_s();
+	for (;;) {
+		caret_seg_read_status(s, &st);
+		uint32_t total = (uint32_t)st.records;
+		uint32_t allowed = total;
+		if (rate > 0) {
+			double a = (now_s() - t_enabled) * rate;
+			allowed = a < total ? (uint32_t)a + 1 : total;
+		}
+		if (CARET_COUNT_OF(st.grant) != allowed || CARET_EPOCH_OF(st.grant) != epoch)
+			caret_ctl_grant(s, epoch, allowed);
+		if (CARET_EPOCH_OF(st.cursor) == epoch && CARET_COUNT_OF(st.cursor) >= total)
+			break;
+		if (now_s() > deadline) {
+			fprintf(stderr, "caret-agentctl: pid %d (%s): replay incomplete after "
+				"%.1f s: %u of %u records\n", h->pid, h->procname, timeout,
+				CARET_COUNT_OF(st.cursor), total);
+			return 1;
+		}
+		caret_ctl_wait_progress(s, st.progress, rate > 0 ? 10 : 50);
+	}
+	caret_ctl_set_state(s, CARET_STATE_RECORD);
+	printf("replayed %u records of pid %d (%s) in %.3f s\n", CARET_COUNT_OF(st.cursor),
+	       h->pid, h->procname, now_s() - t0);
+	return 0;
+}
+
+static void print_record(const struct caret_rec_view *v)
+{
+	printf("%s ts=%" PRId64, caret_kind_name(v->kind), v->init_timestamp);
+	const char *sig = caret_kind_sig(v->kind);
+	const char *names = caret_kind_fields(v->kind);
+	for (unsigned i = 0; i < v->nfields; i++) {
+		size_t n = strcspn(names, ",");
+		printf(" %.*s=", (int)n, names);
+		names += n + (names[n] == ',');
+		if (sig[i] == 's')
+			printf("\"%s\"", v->args[i].s);
+		else if (sig[i] == 'p')
+			printf("0x%" PRIx64, v->args[i].u);
+		else if (sig[i] == 'i')
+			printf("%" PRId64, (int64_t)v->args[i].u);
+		else
+			printf("%" PRIu64, v->args[i].u);
+	}
+	putchar('\n');
+}
+
+/* Walks a private copy of the cache; returns the record count or -EBADMSG. */
+static int64_t walk(struct caret_seg *s, int print)
+{
+	uint8_t *buf;
+	int64_t n = caret_seg_snapshot(s, &buf);
+	if (n < 0)
+		return n;
+	uint64_t off = 0;
+	int64_t count = 0;
+	struct caret_rec_view v;
+	int r;
+	while ((r = caret_rec_next(buf, (uint64_t)n, &off, &v)) == 1) {
+		if (print)
+			print_record(&v);
+		count++;
+	}
+	free(buf);
+	if (r < 0) {
+		fprintf(stderr, "caret-agentctl: corrupt record at offset %" PRIu64 "\n", off);
+		return r;
+	}
+	return count;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "list"))
+		return cmd_list();
+	if (argc < 3) {
+		usage(stderr);
+		return 2;
+	}
+	struct caret_seg s;
+	int rc = 1;
+	if (!strcmp(cmd, "state")) {
+		int st = argc > 3 ? parse_state(argv[3]) : -1;
+		if (st < 0) {
+			usage(stderr);
+			return 2;
+		}
+		if (open_target(argv[2], &s) < 0)
+			return 1;
+		rc = caret_ctl_set_state(&s, (enum caret_state)st) < 0;
+	} else if (!strcmp(cmd, "replay")) {
+		double rate = 0, timeout = 30;
+		static const struct option opts[] = { { "rate", 1, 0, 'r' },
+						       { "timeout", 1, 0, 't' },
+						       { 0, 0, 0, 0 } };
+		int c;
+		optind = 3;
+		while ((c = getopt_long(argc, argv, "r:t:", opts, NULL)) != -1) {
+			if (c == 'r')
+				rate = atof(optarg);
+			else if (c == 't')
+				timeout = atof(optarg);
+			else
+				return 2;
+		}
+		if (open_target(argv[2], &s) < 0)
+			return 1;
+		rc = cmd_replay(&s, rate, timeout);
+	} else if (!strcmp(cmd, "dump") || !strcmp(cmd, "check")) {
+		if (open_target(argv[2], &s) < 0)
+			return 1;
+		int64_t n = walk(&s, !strcmp(cmd, "dump"));
+		if (n >= 0 && !strcmp(cmd, "check"))
+			printf("ok: %" PRId64 " records\n", n);
+		rc = n < 0;
+	} else {
+		usage(stderr);
+		return 2;
+	}
+	caret_seg_close(&s);
+	return rc;
+}
