@@ -1,0 +1,258 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers for integration tests: real lttng-sessiond sessions (driven with
+the lttng CLI, as a user would), real workload processes with the agent
+preloaded, and traces read back with babeltrace2's Python bindings."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+
+import bt2
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+B = os.path.join(ROOT, os.environ.get("B", "build"))
+SAN = os.environ.get("SAN") == "1"
+BIN = os.path.join(B, "bin")
+LIB = os.path.join(B, "lib")
+AGENT = os.path.join(LIB, "libcaret-agent.so")
+STANDIN = os.path.join(BIN, "caret-standin")
+AGENTCTL = os.path.join(BIN, "caret-agentctl")
+FORKER = os.path.join(B, "tests", "forker")
+
+INIT_KINDS = [
+    "rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_subscription_init",
+    "rclcpp_subscription_init", "rclcpp_subscription_callback_added",
+    "rcl_service_init", "rclcpp_service_callback_added", "rcl_client_init",
+    "rcl_timer_init", "rclcpp_timer_callback_added", "rclcpp_timer_link_node",
+    "rclcpp_callback_register", "rcl_lifecycle_state_machine_init",
+    "rclcpp_construct_ring_buffer", "rclcpp_buffer_to_ipb",
+    "rclcpp_ipb_to_subscription", "rmw_implementation", "construct_executor",
+    "construct_static_executor", "add_callback_group",
+    "add_callback_group_static_executor", "callback_group_add_timer",
+    "callback_group_add_subscription", "callback_group_add_service",
+    "callback_group_add_client",
+]
+RUNTIME_ROS2 = ["callback_start", "callback_end", "rclcpp_publish", "rcl_publish",
+                "rmw_take", "rclcpp_intra_publish", "rcl_lifecycle_transition"]
+
+
+def mono_ns():
+    return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+
+
+def asan_preload():
+    if not SAN:
+        return ""
+    out = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True,
+                         text=True, check=True).stdout.strip()
+    return out + " "
+
+
+class Ctx:
+    """One test's isolation: its own shm prefix, DDS domain and temp dir."""
+
+    def __init__(self, name):
+        self.tag = "%s-%s" % (name, uuid.uuid4().hex[:6])
+        self.prefix = "caret-it-" + uuid.uuid4().hex[:8]
+        self.domain = str(10 + (os.getpid() + hash(self.tag)) % 200)
+        self.tmp = tempfile.mkdtemp(prefix="caret-it-")
+        self.procs = []
+        self.sessions = []
+
+    def env(self, agent=True, extra=None):
+        env = dict(os.environ)
+        env["CARET_SHM_PREFIX"] = self.prefix
+        env["ROS_DISTRO"] = env.get("ROS_DISTRO", "jazzy")
+        env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+        if agent:
+            env["LD_PRELOAD"] = asan_preload() + AGENT
+        if extra:
+            env.update(extra)
+        return env
+
+    def spawn(self, args, agent=True, extra_env=None, **kw):
+        p = Proc(args, self.env(agent, extra_env), **kw)
+        self.procs.append(p)
+        return p
+
+    def workload(self, *args, agent=True, extra_env=None):
+        return self.spawn([STANDIN, "--domain", self.domain] + list(args), agent, extra_env)
+
+    def session(self, events=("ros2:*", "ros2_caret:*")):
+        s = Session(self.tag + "-" + str(len(self.sessions)),
+                    os.path.join(self.tmp, "trace%d" % len(self.sessions)), events)
+        self.sessions.append(s)
+        return s
+
+    def segments(self):
+        return sorted(n for n in os.listdir("/dev/shm") if n.startswith(self.prefix + "."))
+
+    def agentctl(self, *args, check=True, timeout=60):
+        r = subprocess.run([AGENTCTL] + list(args), env=self.env(agent=False),
+                           capture_output=True, text=True, timeout=timeout)
+        if check and r.returncode != 0:
+            raise AssertionError("caret-agentctl %s failed (%d): %s" %
+                                 (" ".join(args), r.returncode, r.stderr))
+        return r
+
+    def cleanup(self):
+        for p in self.procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+            for f in (p.stdout, p.stderr):
+                try:
+                    f.close()
+                except Exception:
+                    pass
+        for s in self.sessions:
+            s.destroy()
+        for n in self.segments():
+            try:
+                os.unlink(os.path.join("/dev/shm", n))
+            except OSError:
+                pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Proc(subprocess.Popen):
+    """A child whose stdout and stderr are collected by threads, so a test
+    can wait for a line without blocking on a pipe."""
+
+    def __init__(self, args, env, **kw):
+        super().__init__(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, **kw)
+        self.lines, self.errs, self.eof = [], [], False
+        self.cv = threading.Condition()
+        threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self._pump_err, daemon=True).start()
+
+    def _pump(self):
+        for line in self.stdout:
+            with self.cv:
+                self.lines.append(line)
+                self.cv.notify_all()
+        with self.cv:
+            self.eof = True
+            self.cv.notify_all()
+
+    def _pump_err(self):
+        for line in self.stderr:
+            self.errs.append(line)
+
+    def out_text(self):
+        with self.cv:
+            return "".join(self.lines)
+
+    def err_text(self):
+        return "".join(self.errs)
+
+    def finish(self, timeout=30):
+        """Waits for exit; returns the exit status."""
+        rc = self.wait(timeout)
+        with self.cv:
+            self.cv.wait_for(lambda: self.eof, 5)
+        self.stdout.close()
+        self.stderr.close()
+        return rc
+
+
+def lttng(*args):
+    r = subprocess.run(["lttng"] + list(args), capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        raise AssertionError("lttng %s: %s%s" % (" ".join(args), r.stdout, r.stderr))
+    return r.stdout
+
+
+class Session:
+    def __init__(self, name, path, events):
+        self.name, self.path, self.alive = name, path, True
+        lttng("create", name, "--output=" + path)
+        for ev in events:
+            lttng("enable-event", "--userspace", "--session=" + name, ev)
+        lttng("add-context", "--userspace", "--session=" + name,
+              "-t", "vpid", "-t", "vtid", "-t", "procname")
+
+    def start(self):
+        lttng("start", self.name)
+
+    def stop(self):
+        lttng("stop", self.name)
+
+    def destroy(self):
+        if self.alive:
+            self.alive = False
+            subprocess.run(["lttng", "destroy", self.name], capture_output=True, timeout=60)
+
+
+class Event:
+    __slots__ = ("name", "ts", "f", "ctx")
+
+    def __init__(self, name, ts, f, ctx):
+        self.name, self.ts, self.f, self.ctx = name, ts, f, ctx
+
+    @property
+    def vpid(self):
+        return self.ctx.get("vpid")
+
+    def __repr__(self):
+        return "%s@%d%s%s" % (self.name, self.ts, self.ctx, self.f)
+
+
+def _val(field):
+    if isinstance(field, bt2._StringFieldConst):
+        return str(field)
+    if isinstance(field, (bt2._SignedIntegerFieldConst, bt2._UnsignedIntegerFieldConst)):
+        return int(field)
+    if isinstance(field, bt2._ArrayFieldConst):
+        return [_val(x) for x in field]
+    return field
+
+
+def read_trace(path):
+    """All events of a trace, in time order; ts is the raw clock value
+    (CLOCK_MONOTONIC ns for LTTng UST)."""
+    events = []
+    for msg in bt2.TraceCollectionMessageIterator(path):
+        if type(msg) is not bt2._EventMessageConst:
+            continue
+        ev = msg.event
+        payload = {k: _val(v) for k, v in ev.payload_field.items()} if ev.payload_field else {}
+        ctx = {}
+        if ev.common_context_field is not None:
+            ctx = {k: _val(v) for k, v in ev.common_context_field.items()}
+        events.append(Event(ev.name, msg.default_clock_snapshot.value, payload, ctx))
+    return events
+
+
+def wait_line(proc, pattern, timeout=20):
+    """Waits until a line of proc's stdout matches; returns the match."""
+    deadline = time.time() + timeout
+    rx = re.compile(pattern)
+    i = 0
+    while True:
+        with proc.cv:
+            while i >= len(proc.lines) and not proc.eof and time.time() < deadline:
+                proc.cv.wait(0.1)
+            lines, eof = list(proc.lines), proc.eof
+        while i < len(lines):
+            m = rx.search(lines[i])
+            i += 1
+            if m:
+                return m
+        if eof or time.time() >= deadline:
+            raise AssertionError("no line matching %r within %ss; got %r; stderr %r" %
+                                 (pattern, timeout, lines, proc.err_text()))
+
+
+def parse_counts(line):
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
