@@ -25,7 +25,7 @@ PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
-	libcjson-dev check valgrind iproute2 procps python3
+	libcjson-dev check valgrind iproute2 procps python3 python3-bt2
 
 .PHONY: all check unit-check integration-check install deps clean
 all:
@@ -64,7 +64,7 @@ $(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(B)/lib/libcaretshm.a
 
 all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-agentctl
 
--include tools/standin/standin.mk
+include tools/standin/standin.mk
 
 # ---- tests ----
 UNIT_TESTS = $(B)/tests/check_shm
@@ -72,11 +72,16 @@ $(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
+$(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools.so
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
+
 unit-check: $(UNIT_TESTS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 
-integration-check: all
-	B=$(B) tests/integration/run.sh
+integration-check: all $(B)/tests/forker
+	tools/ensure-sessiond.sh >/dev/null
+	B=$(B) SAN=$(SAN) tests/integration/run.sh
 
 # Everything: normal build + unit + integration, then the sanitizer build.
 check:

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Callback bodies and the rclcpp end of the message path. Messages are
+ * heap-allocated per call, as rclcpp's default memory strategy does, so
+ * message addresses in the trace behave like real ones (and get reused).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "standin_msg.h"
+#include "tools/standin/tracetools/tracetools.h"
+#include "tools/standin/workload/counts.h"
+#include "tools/standin/workload/rcl.h"
+#include "tools/standin/workload/util.h"
+
+typedef standin_msgs_msg_dds__Sample_ wl_msg;
+
+static void publish_one(struct wl_publisher *p, enum wl_distro distro)
+{
+	wl_msg *msg = calloc(1, sizeof(*msg));
+
+	if (!msg)
+		return;
+	msg->seq = ++p->seq;
+	msg->stamp_ns = wl_now_ns();
+	msg->publisher_id = p->id;
+	memset(msg->data, (int)(msg->seq & 0xff), sizeof(msg->data));
+	ros_trace_rclcpp_publish(p, msg);
+	wl_rcl_publish(p, msg, distro);
+	free(msg);
+}
+
+void wl_execute_timer(struct wl_timer *t, enum wl_distro distro)
+{
+	ros_trace_callback_start(t->callback, false);
+	if (t->publishes)
+		for (unsigned i = 0; i < t->node->opt->pubs; i++)
+			publish_one(t->node->pubs[i], distro);
+	ros_trace_callback_end(t->callback);
+}
+
+void wl_execute_subscription(struct wl_subscription *s)
+{
+	wl_msg *msg = calloc(1, sizeof(*msg));
+
+	if (!msg)
+		return;
+	if (wl_rcl_take(s, msg)) {
+		ros_trace_rclcpp_take(msg);
+		wl_count_taken();
+		ros_trace_callback_start(s->callback, false);
+		ros_trace_callback_end(s->callback);
+	}
+	free(msg);
+}
