@@ -259,6 +259,49 @@ class AgentTest(unittest.TestCase):
         self.assertGreater(len(writes), 10)
         self.assertTrue(all(w.f["message"] != 0 for w in writes))
 
+    def test_executor_and_callback_group_links(self):
+        """The rclcpp hooks tie handles to groups and groups to executors
+        with the same addresses the init events use."""
+        s = self.c.session(events=("ros2_caret:*",))
+        s.start()
+        procs = [self.c.workload("--name", "ex_" + kind, "--executor", kind, "--pubs", "1",
+                                 "--subs", "1", "--timers", "2", "--services", "1",
+                                 "--clients", "1", "--duration", "0")
+                 for kind in ("single", "multi", "static")]
+        for p in procs:
+            self.assertEqual(p.finish(30), 0, p.err_text())
+        s.stop()
+        per = by_vpid(read_trace(s.path))
+        for p, kind in zip(procs, ("single", "multi", "static")):
+            ev = collections.defaultdict(list)
+            for e in per[p.pid]:
+                ev[e.name.split(":")[1]].append(e.f)
+            timers = {f["timer_handle"] for f in ev["rcl_timer_init"]}
+            self.assertEqual({f["timer_handle"] for f in ev["callback_group_add_timer"]}, timers)
+            subs = {f["subscription_handle"] for f in ev["rcl_subscription_init"]}
+            self.assertEqual({f["subscription_handle"]
+                              for f in ev["callback_group_add_subscription"]}, subs)
+            self.assertEqual({f["service_handle"] for f in ev["callback_group_add_service"]},
+                             {f["service_handle"] for f in ev["rcl_service_init"]})
+            self.assertEqual({f["client_handle"] for f in ev["callback_group_add_client"]},
+                             {f["client_handle"] for f in ev["rcl_client_init"]})
+            groups = {f["callback_group_addr"] for f in ev["callback_group_add_timer"]}
+            if kind == "static":
+                (ex,) = ev["construct_static_executor"]
+                self.assertNotEqual(ex["entities_collector_addr"], 0)
+                added = ev["add_callback_group_static_executor"]
+                self.assertTrue(added)
+                self.assertTrue(all(a["entities_collector_addr"] == ex["entities_collector_addr"]
+                                    for a in added))
+            else:
+                (ex,) = ev["construct_executor"]
+                self.assertEqual(ex["executor_type_name"], kind + "_threaded_executor")
+                added = ev["add_callback_group"]
+                self.assertTrue(all(a["executor_addr"] == ex["executor_addr"] for a in added))
+            self.assertTrue(groups <= {a["callback_group_addr"] for a in added})
+            self.assertTrue(all(a["group_type_name"] in ("mutually_exclusive", "reentrant")
+                                for a in added))
+
     def test_fork_child_gets_own_segment(self):
         p = self.c.spawn([FORKER, "2"])
         m = wait_line(p, r"child pid=(\d+)")
