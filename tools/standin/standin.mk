@@ -63,13 +63,15 @@ $(STANDIN_BIN): $(STANDIN_WL_OBJS) $(STANDIN_MSG_OBJ) $(STANDIN_LIBTT) \
 		$(STANDIN_LIBRCLCPP)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $(STANDIN_WL_OBJS) $(STANDIN_MSG_OBJ) \
-		-L$(B)/lib -Wl,-rpath,'$$ORIGIN/../lib' \
+		-L$(B)/lib -Wl,-rpath,'$$ORIGIN/../lib:$$ORIGIN/../lib/caretd/standin' \
 		-ltracetools -lrclcpp $(PKG_DDS) -lpthread
 
+# The stand-in libraries go to a private directory: installed next to the
+# agent they could shadow a real ROS 2 libtracetools.so / librclcpp.so.
 install-standin: $(STANDIN_LIBTT) $(STANDIN_LIBRCLCPP) $(STANDIN_BIN)
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/lib/caretd/standin $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(STANDIN_LIBTT) $(STANDIN_LIBRCLCPP) \
-		$(DESTDIR)$(PREFIX)/lib/
+		$(DESTDIR)$(PREFIX)/lib/caretd/standin/
 	install -m 0755 $(STANDIN_BIN) $(DESTDIR)$(PREFIX)/bin/
 
 clean-standin:
