@@ -4,6 +4,8 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 B       ?= build
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR     ?= $(PREFIX)/lib/sysusers.d
 
 CC      ?= cc
 WARN     = -Wall -Wextra -Werror
@@ -56,13 +58,22 @@ $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined $(PKG_UST) -ldl
 
+# ---- daemon ----
+PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
+DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/scheduler.c \
+	daemon/server.c daemon/commands.c daemon/lttng.c
+$(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)
+
 # ---- tools ----
 AGENTCTL_SRC = tools/agentctl/agentctl.c
 $(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS)
 
-all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-agentctl
+all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-agentctl \
+	$(B)/bin/caretd
 
 include tools/standin/standin.mk
 
@@ -76,7 +87,13 @@ $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
 
+UNIT_TESTS += $(B)/tests/check_lttng
+$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CTL) $(PKG_CHECK)
+
 unit-check: $(UNIT_TESTS)
+	tools/ensure-sessiond.sh >/dev/null
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 
 integration-check: all $(B)/tests/forker
@@ -100,7 +117,21 @@ install: all
 		$(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(B)/bin/caret-agentctl $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 man/caret-agent.7 $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(SYSTEMD_UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+	install -m 0755 $(B)/bin/caretd $(B)/bin/caretctl $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 man/caretctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 man/caretd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 $(B)/systemd/caretd.service systemd/caretd.socket \
+		$(DESTDIR)$(SYSTEMD_UNITDIR)/
+	install -m 0644 systemd/caretd.sysusers $(DESTDIR)$(SYSUSERSDIR)/caretd.conf
 	$(MAKE) install-standin
+
+$(B)/systemd/caretd.service: systemd/caretd.service.in
+	@mkdir -p $(dir $@)
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' $< > $@
+
+all: $(B)/systemd/caretd.service
 
 clean:
 	rm -rf build build-san

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/log.h"
+
+static int max_lvl = LOG_INFO;
+static int journal;
+
+void log_init(int max_level)
+{
+	max_lvl = max_level;
+	journal = getenv("JOURNAL_STREAM") != NULL;
+}
+
+void log_msg(int level, const char *fmt, ...)
+{
+	static const char *const names[] = { "emerg", "alert", "crit", "error",
+					      "warning", "notice", "info", "debug" };
+	if (level > max_lvl)
+		return;
+	char buf[1024];
+	int n;
+	if (journal) {
+		n = snprintf(buf, sizeof(buf), "<%d>", level);
+	} else {
+		struct timespec ts;
+		struct tm tm;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		localtime_r(&ts.tv_sec, &tm);
+		n = (int)strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ".%03ld caretd %s: ",
+			      ts.tv_nsec / 1000000, names[level & 7]);
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	int m = vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if (m < 0)
+		return;
+	n += m;
+	if (n > (int)sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
+	ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
+	(void)w;
+}

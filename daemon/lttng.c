@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Session control through liblttng-ctl; see lttng.h for the contract. */
+#include "daemon/lttng.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <dirent.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lttng/lttng.h>
+
+#include "proto/caret_ctl.h"
+
+/* Above this, LTTng's counter is garbage (DESIGN.md section 6). */
+#define BOGUS_COUNT (UINT64_C(1) << 63)
+
+static const char *const events_full[] = {
+	"ros2:*",
+	"ros2_caret:*",
+	NULL,
+};
+
+static const char *const events_light[] = {
+	"ros2_caret:*",
+	"ros2:callback_start",
+	"ros2:callback_end",
+	"ros2:rclcpp_publish",
+	"ros2:rclcpp_intra_publish",
+	"ros2:rmw_take",
+	"ros2:dispatch_subscription_callback",
+	"ros2:dispatch_intra_process_subscription_callback",
+	"ros2:rclcpp_ring_buffer_enqueue",
+	"ros2:rclcpp_ring_buffer_dequeue",
+	"ros2:message_construct",
+	NULL,
+};
+
+const char *const *caret_lttng_events(bool light)
+{
+	return light ? events_light : events_full;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* lttng-ctl returns negative lttng_error_code values, sometimes positive. */
+static int lttng_code(int ret)
+{
+	return ret < 0 ? -ret : ret;
+}
+
+static int errno_of(int ret)
+{
+	switch (lttng_code(ret)) {
+	case LTTNG_ERR_NO_SESSIOND:
+	case LTTNG_ERR_CONNECT_FAIL:
+		return -ECONNREFUSED;
+	case LTTNG_ERR_EXIST_SESS:
+		return -EEXIST;
+	case LTTNG_ERR_SESS_NOT_FOUND:
+	case LTTNG_ERR_NO_SESSION:
+	case LTTNG_ERR_SESSION_NOT_EXIST:
+		return -ENOENT;
+	case LTTNG_ERR_INVALID:
+	case LTTNG_ERR_SESSION_INVALID_CHAR:
+	case LTTNG_ERR_INVALID_CHANNEL_NAME:
+	case LTTNG_ERR_INVALID_EVENT_NAME:
+		return -EINVAL;
+	case LTTNG_ERR_EPERM:
+	case LTTNG_ERR_NEED_ROOT_SESSIOND:
+		return -EPERM;
+	case LTTNG_ERR_NOMEM:
+		return -ENOMEM;
+	case LTTNG_ERR_NO_UST:
+	case LTTNG_ERR_NO_USTCONSUMERD:
+	case LTTNG_ERR_NOT_SUPPORTED:
+		return -ENOTSUP;
+	default:
+		return -EIO;
+	}
+}
+
+static const char *lttng_msg(int ret)
+{
+	return lttng_strerror(-lttng_code(ret));
+}
+
+/* Fills err for a failed lttng-ctl call and returns the mapped -errno. */
+static int lttng_fail(char *err, size_t errlen, int ret, const char *step,
+		      const char *session)
+{
+	return fail(err, errlen, errno_of(ret), "lttng: %s%s%s failed: %s",
+		    step, session ? " of session " : "", session ? session : "",
+		    lttng_msg(ret));
+}
+
+static int check_name(const char *name, char *err, size_t errlen)
+{
+	if (!name || !*name)
+		return fail(err, errlen, -EINVAL, "lttng: empty session name");
+	size_t len = strnlen(name, LTTNG_NAME_MAX);
+	if (len >= LTTNG_NAME_MAX)
+		return fail(err, errlen, -EINVAL,
+			    "lttng: session name longer than %d bytes",
+			    LTTNG_NAME_MAX - 1);
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return fail(err, errlen, -EINVAL,
+			    "lttng: session name \"%s\" is not allowed", name);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (c == '/' || c < 0x20 || c == 0x7f)
+			return fail(err, errlen, -EINVAL,
+				    "lttng: session name contains '/' or a "
+				    "control character");
+	}
+	return 0;
+}
+
+/*
+ * lttng_session_daemon_alive() only probes the socket; a failed probe gives
+ * a clearer message than the generic error of the next command.
+ */
+static int need_sessiond(char *err, size_t errlen)
+{
+	int alive = lttng_session_daemon_alive();
+	if (alive == 1)
+		return 0;
+	if (alive == 0)
+		return fail(err, errlen, -ECONNREFUSED,
+			    "lttng: no session daemon is running (start one "
+			    "with `lttng-sessiond --daemonize`)");
+	return lttng_fail(err, errlen, alive, "probing the session daemon",
+			  NULL);
+}
+
+static int list_sessions(struct lttng_session **out, char *err, size_t errlen)
+{
+	*out = NULL; /* callers free it on every path */
+	int rc = need_sessiond(err, errlen);
+	if (rc < 0)
+		return rc;
+	int n = lttng_list_sessions(out);
+	if (n < 0) {
+		*out = NULL;
+		return lttng_fail(err, errlen, n, "listing sessions", NULL);
+	}
+	return n;
+}
+
+static const struct lttng_session *find_session(const struct lttng_session *s,
+						int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strncmp(s[i].name, name, sizeof(s[i].name)))
+			return &s[i];
+	return NULL;
+}
+
+int caret_lttng_ping(char *err, size_t errlen)
+{
+	struct lttng_session *s;
+	int n = list_sessions(&s, err, errlen);
+	free(s);
+	return n < 0 ? n : 0;
+}
+
+int caret_lttng_active_sessions(char (*names)[CARET_LTTNG_NAME_MAX], int max,
+				char *err, size_t errlen)
+{
+	if (max < 0 || (max > 0 && !names))
+		return fail(err, errlen, -EINVAL, "lttng: bad output array");
+	struct lttng_session *s;
+	int n = list_sessions(&s, err, errlen);
+	if (n < 0)
+		return n;
+	int k = 0;
+	for (int i = 0; i < n && k < max; i++) {
+		if (!s[i].enabled)
+			continue;
+		snprintf(names[k++], CARET_LTTNG_NAME_MAX, "%.*s",
+			 (int)sizeof(s[i].name), s[i].name);
+	}
+	free(s);
+	return k;
+}
+
+int caret_lttng_session_path(const char *session, char *path_out,
+			     size_t path_len)
+{
+	if (check_name(session, NULL, 0) < 0 || !path_out || !path_len)
+		return -EINVAL;
+	struct lttng_session *s;
+	int n = list_sessions(&s, NULL, 0);
+	if (n < 0)
+		return n;
+	const struct lttng_session *me = find_session(s, n, session);
+	int rc = -ENOENT;
+	if (me) {
+		size_t len = strnlen(me->path, sizeof(me->path));
+		rc = len < path_len ? 0 : -ENAMETOOLONG;
+		if (!rc) {
+			memcpy(path_out, me->path, len);
+			path_out[len] = '\0';
+		}
+	}
+	free(s);
+	return rc;
+}
+
+/* mkdir -p; existing directories (and symlinks to them) are fine. */
+static int mkdir_p(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+	if (len >= sizeof(buf))
+		return fail(err, errlen, -ENAMETOOLONG, "lttng: path too long");
+	memcpy(buf, path, len + 1);
+	for (size_t i = 1; i <= len; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		if (buf[i - 1] == '/')
+			continue;
+		char saved = buf[i];
+		buf[i] = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+			return fail(err, errlen, -e, "lttng: cannot create %s: %s",
+				    buf, strerror(e));
+		}
+		buf[i] = saved;
+	}
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		int e = errno;
+		return fail(err, errlen, -e, "lttng: cannot use %s: %s", path,
+			    strerror(e));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return fail(err, errlen, -ENOTDIR, "lttng: %s is not a directory",
+			    path);
+	return 0;
+}
+
+/* 1 if dir is missing, 0 if it is an empty directory, else -errno. */
+static int dir_unused(const char *dir, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT)
+			return 1;
+		int e = errno;
+		return fail(err, errlen, -e, "lttng: cannot use trace directory "
+			    "%s: %s", dir, strerror(e));
+	}
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			rc = fail(err, errlen, -EEXIST, "lttng: trace directory "
+				  "%s already exists and is not empty", dir);
+			break;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int enable_all(struct lttng_handle *h, const char *session,
+		      const struct caret_lttng_cfg *cfg, uint64_t subbuf_size,
+		      uint64_t subbuf_count, char *err, size_t errlen)
+{
+	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST,
+				    .buf_type = LTTNG_BUFFER_PER_UID };
+	/* lttng_channel_create() fills the extended attributes the daemon
+	 * expects (monitor timer, blocking timeout); a bare struct lacks them. */
+	struct lttng_channel *ch = lttng_channel_create(&dom);
+	if (!ch)
+		return fail(err, errlen, -ENOMEM,
+			    "lttng: creating the channel descriptor failed");
+	snprintf(ch->name, sizeof(ch->name), "%s", CARET_CTL_DEFAULT_CHANNEL);
+	ch->attr.overwrite = 0;
+	ch->attr.subbuf_size = subbuf_size;
+	ch->attr.num_subbuf = subbuf_count;
+	ch->attr.output = LTTNG_EVENT_MMAP;
+	int ret = lttng_enable_channel(h, ch);
+	lttng_channel_destroy(ch);
+	if (ret < 0)
+		return lttng_fail(err, errlen, ret, "enabling channel "
+				  CARET_CTL_DEFAULT_CHANNEL, session);
+
+	static const struct {
+		enum lttng_event_context_type type;
+		const char *name;
+	} ctxs[] = {
+		{ LTTNG_EVENT_CONTEXT_VPID, "vpid" },
+		{ LTTNG_EVENT_CONTEXT_VTID, "vtid" },
+		{ LTTNG_EVENT_CONTEXT_PROCNAME, "procname" },
+	};
+	for (size_t i = 0; i < sizeof(ctxs) / sizeof(ctxs[0]); i++) {
+		struct lttng_event_context ctx;
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.ctx = ctxs[i].type;
+		ret = lttng_add_context(h, &ctx, NULL, CARET_CTL_DEFAULT_CHANNEL);
+		if (ret < 0) {
+			char step[64];
+			snprintf(step, sizeof(step), "adding context %s",
+				 ctxs[i].name);
+			return lttng_fail(err, errlen, ret, step, session);
+		}
+	}
+
+	for (const char *const *e = caret_lttng_events(cfg->light); *e; e++) {
+		struct lttng_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = LTTNG_EVENT_TRACEPOINT;
+		ev.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
+		ev.loglevel = -1;
+		snprintf(ev.name, sizeof(ev.name), "%s", *e);
+		ret = lttng_enable_event(h, &ev, CARET_CTL_DEFAULT_CHANNEL);
+		if (ret < 0) {
+			char step[LTTNG_SYMBOL_NAME_LEN + 32];
+			snprintf(step, sizeof(step), "enabling event %s", *e);
+			return lttng_fail(err, errlen, ret, step, session);
+		}
+	}
+	return 0;
+}
+
+int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
+		       size_t name_len, char *path_out, size_t path_len,
+		       char *err, size_t errlen)
+{
+	if (!cfg || !name_out || !path_out)
+		return fail(err, errlen, -EINVAL, "lttng: missing argument");
+	if (!cfg->path || cfg->path[0] != '/')
+		return fail(err, errlen, -EINVAL,
+			    "lttng: trace path must be absolute (got \"%s\")",
+			    cfg->path ? cfg->path : "");
+
+	char name[LTTNG_NAME_MAX];
+	if (cfg->session && *cfg->session) {
+		int rc = check_name(cfg->session, err, errlen);
+		if (rc < 0)
+			return rc;
+		snprintf(name, sizeof(name), "%s", cfg->session);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+		if (!localtime_r(&now, &tm) ||
+		    !strftime(name, sizeof(name), "caret-%Y%m%d-%H%M%S", &tm))
+			return fail(err, errlen, -EIO,
+				    "lttng: cannot format a session name");
+	}
+
+	uint64_t subbuf_size = cfg->subbuf_size ? cfg->subbuf_size
+						: CARET_CTL_DEFAULT_SUBBUF_SIZE;
+	uint64_t subbuf_count = cfg->subbuf_count ? cfg->subbuf_count
+						  : CARET_CTL_DEFAULT_SUBBUF_COUNT;
+	if (!pow2(subbuf_size) || !pow2(subbuf_count))
+		return fail(err, errlen, -EINVAL,
+			    "lttng: sub-buffer size (%llu) and count (%llu) "
+			    "must be powers of two",
+			    (unsigned long long)subbuf_size,
+			    (unsigned long long)subbuf_count);
+
+	/* Drop trailing slashes so the reported directory reads cleanly. */
+	size_t plen = strlen(cfg->path);
+	while (plen > 1 && cfg->path[plen - 1] == '/')
+		plen--;
+	char dir[PATH_MAX];
+	int dl = snprintf(dir, sizeof(dir), "%.*s%s%s", (int)plen, cfg->path,
+			  plen == 1 ? "" : "/", name);
+	if (dl < 0 || (size_t)dl >= sizeof(dir))
+		return fail(err, errlen, -ENAMETOOLONG,
+			    "lttng: trace path too long");
+	if ((size_t)dl >= path_len || strlen(name) >= name_len)
+		return fail(err, errlen, -ENAMETOOLONG,
+			    "lttng: output buffer too small for name or path");
+
+	/* Refuse early, before touching the filesystem for someone else's
+	 * session; the daemon re-checks atomically at creation. */
+	struct lttng_session *s;
+	int n = list_sessions(&s, err, errlen);
+	if (n < 0)
+		return n;
+	bool exists = find_session(s, n, name) != NULL;
+	free(s);
+	if (exists)
+		return fail(err, errlen, -EEXIST,
+			    "lttng: a session named %s already exists", name);
+
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", (int)plen, cfg->path);
+	int rc = mkdir_p(parent, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = dir_unused(dir, err, errlen);
+	if (rc < 0)
+		return rc;
+	bool dir_was_missing = rc == 1;
+
+	struct lttng_session_descriptor *desc =
+		lttng_session_descriptor_local_create(name, dir);
+	if (!desc)
+		return fail(err, errlen, -ENOMEM,
+			    "lttng: creating the session descriptor failed");
+	enum lttng_error_code code = lttng_create_session_ext(desc);
+	lttng_session_descriptor_destroy(desc);
+	if (code != LTTNG_OK) {
+		rc = lttng_fail(err, errlen, code, "creating", name);
+		goto undo_dir;
+	}
+
+	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST,
+				    .buf_type = LTTNG_BUFFER_PER_UID };
+	struct lttng_handle *h = lttng_create_handle(name, &dom);
+	if (!h) {
+		rc = fail(err, errlen, -ENOMEM,
+			  "lttng: creating a handle for session %s failed", name);
+		goto undo_session;
+	}
+	rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
+	lttng_destroy_handle(h);
+	if (rc < 0)
+		goto undo_session;
+
+	int ret = lttng_start_tracing(name);
+	if (ret < 0) {
+		rc = lttng_fail(err, errlen, ret, "starting", name);
+		goto undo_session;
+	}
+
+	snprintf(name_out, name_len, "%s", name);
+	snprintf(path_out, path_len, "%s", dir);
+	return 0;
+
+undo_session:
+	/* Best effort: the first error is the one worth reporting. */
+	lttng_destroy_session(name);
+undo_dir:
+	if (dir_was_missing)
+		rmdir(dir);
+	return rc;
+}
+
+static void fill_stats(struct caret_lttng_chan_stats *o,
+		       struct lttng_channel *ch)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->name, sizeof(o->name), "%.*s", (int)sizeof(ch->name),
+		 ch->name);
+	uint64_t v;
+	if (lttng_channel_get_discarded_event_count(ch, &v) == 0 &&
+	    v < BOGUS_COUNT) {
+		o->discarded = v;
+		o->discarded_known = true;
+	}
+	if (lttng_channel_get_lost_packet_count(ch, &v) == 0 &&
+	    v < BOGUS_COUNT) {
+		o->lost_packets = v;
+		o->lost_known = true;
+	}
+}
+
+int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
+		     int max, char *path_out, size_t path_len, char *err,
+		     size_t errlen)
+{
+	if (path_out && path_len)
+		path_out[0] = '\0';
+	int rc = check_name(session, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (max < 0 || (max > 0 && !out))
+		return fail(err, errlen, -EINVAL, "lttng: bad output array");
+
+	struct lttng_session *s;
+	int n = list_sessions(&s, err, errlen);
+	if (n < 0)
+		return n;
+	const struct lttng_session *me = find_session(s, n, session);
+	if (me && path_out && path_len &&
+	    strnlen(me->path, sizeof(me->path)) < path_len)
+		snprintf(path_out, path_len, "%s", me->path);
+	free(s);
+	if (!me)
+		return fail(err, errlen, -ENOENT, "lttng: no session named %s",
+			    session);
+
+	/* Someone may have stopped it already; the counts are still there. */
+	int ret = lttng_stop_tracing(session);
+	if (ret < 0 && lttng_code(ret) != LTTNG_ERR_TRACE_ALREADY_STOPPED)
+		return lttng_fail(err, errlen, ret, "stopping", session);
+
+	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST,
+				    .buf_type = LTTNG_BUFFER_PER_UID };
+	struct lttng_handle *h = lttng_create_handle(session, &dom);
+	if (!h)
+		return fail(err, errlen, -ENOMEM,
+			    "lttng: creating a handle for session %s failed",
+			    session);
+	struct lttng_channel *chans = NULL;
+	int nch = lttng_list_channels(h, &chans);
+	lttng_destroy_handle(h);
+	if (nch < 0) {
+		/* A session without a UST domain has no UST channels. */
+		if (lttng_code(nch) != LTTNG_ERR_UST_CHAN_NOT_FOUND &&
+		    lttng_code(nch) != LTTNG_ERR_NO_CHANNEL &&
+		    lttng_code(nch) != LTTNG_ERR_UNKNOWN_DOMAIN)
+			return lttng_fail(err, errlen, nch,
+					  "listing the channels", session);
+		nch = 0;
+		chans = NULL;
+	}
+	for (int i = 0; i < nch && i < max; i++)
+		fill_stats(&out[i], &chans[i]);
+	/* The channel array owns the extended attributes the getters read:
+	 * a single free() releases both. */
+	free(chans);
+
+	ret = lttng_destroy_session(session);
+	if (ret < 0)
+		return lttng_fail(err, errlen, ret, "destroying", session);
+	return nch;
+}

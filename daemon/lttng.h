@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * caretd's only door to LTTng: creates, starts, stops and inspects tracing
+ * sessions through liblttng-ctl (never the `lttng` CLI).
+ *
+ * Conventions: functions return >= 0 on success and a negative errno on
+ * failure; those taking (err, errlen) then write one human-readable line
+ * there (err may be NULL). Mapping of LTTng errors:
+ *   no session daemon / cannot connect    -ECONNREFUSED
+ *   session exists                         -EEXIST
+ *   no such session                        -ENOENT
+ *   bad name, path or buffer geometry      -EINVAL
+ *   permission denied                      -EPERM
+ *   anything else                          -EIO (message has lttng_strerror())
+ *
+ * liblttng-ctl keeps process-global connection state and is not safe to
+ * call from several threads at once: callers serialise all calls into this
+ * module. A session daemon dying mid-call raises SIGPIPE in the caller,
+ * which must ignore it; the call then fails with -ECONNREFUSED or -EIO.
+ *
+ * Session names: 1..254 bytes (LTTng's own limit, below
+ * CARET_LTTNG_NAME_MAX), no '/', no control characters, not "." or ".."
+ * (the name becomes a directory under the output path).
+ */
+#ifndef CARET_DAEMON_LTTNG_H
+#define CARET_DAEMON_LTTNG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CARET_LTTNG_NAME_MAX 256
+
+struct caret_lttng_cfg {
+	/* NULL/"" => "caret-YYYYMMDD-HHMMSS" (local time). */
+	const char *session;
+	/*
+	 * Absolute parent directory of the trace; the trace goes to
+	 * path/<session>. Created (mkdir -p, 0755) if missing. Relative paths
+	 * are refused: the daemon's working directory is not the client's.
+	 */
+	const char *path;
+	bool light;            /* light event list, see caret_lttng_events() */
+	uint64_t subbuf_size;  /* bytes, power of two; 0 => default */
+	uint32_t subbuf_count; /* power of two; 0 => default */
+};
+
+struct caret_lttng_chan_stats {
+	char name[CARET_LTTNG_NAME_MAX];
+	uint64_t discarded, lost_packets; /* 0 when not known */
+	/* false when LTTng reported >= 2^63 (seen with per-UID buffers and
+	 * several writers) or could not tell */
+	bool discarded_known, lost_known;
+};
+
+/* 0 if the session daemon answers a request, else -errno + message. */
+int caret_lttng_ping(char *err, size_t errlen);
+
+/*
+ * Copies the names of sessions that are currently tracing (started) into
+ * names[0..max-1]; returns how many were copied (at most max) or -errno.
+ */
+int caret_lttng_active_sessions(char (*names)[CARET_LTTNG_NAME_MAX], int max,
+				char *err, size_t errlen);
+
+/*
+ * Creates a session (no snapshot, local output to cfg->path/<name>), a UST
+ * channel CARET_CTL_DEFAULT_CHANNEL with per-UID buffers in discard mode and
+ * cfg's sub-buffer geometry, enables the event list, adds the vpid, vtid
+ * and procname contexts to that channel, and starts tracing.
+ * On failure everything created is destroyed and the message names the
+ * failing step and lttng_strerror(). -EEXIST if a session with that name
+ * exists, or if path/<name> exists and is not empty (a second trace in the
+ * same directory would corrupt both). Writes the session name to name_out
+ * and the trace directory to path_out (-ENAMETOOLONG, before anything is
+ * created, if they do not fit).
+ */
+int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
+		       size_t name_len, char *path_out, size_t path_len,
+		       char *err, size_t errlen);
+
+/*
+ * Stops the session (waiting until its data is flushed), reads the
+ * discarded-event and lost-packet counts of each of its UST channels, then
+ * destroys it. Fills out[0..min(n,max)-1] and returns n, the number of UST
+ * channels (may exceed max), or -errno. -ENOENT if no such session.
+ * On error the session has not been destroyed (it may have been stopped),
+ * so calling again retries. Writes the session's output path to path_out
+ * ("" if not known or too long for path_len).
+ */
+int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
+		     int max, char *path_out, size_t path_len, char *err,
+		     size_t errlen);
+
+/*
+ * The UST event rules `record` enables, NULL-terminated, static.
+ *
+ * full (CARET's `ros2 caret record` default):
+ *   ros2:*  ros2_caret:*
+ *   (the agent already silences what CARET does not use)
+ *
+ * light (`ros2 caret record --light`): all of ros2_caret:* (its init and
+ * replay events) plus only these ros2 runtime events:
+ *   ros2:callback_start  ros2:callback_end
+ *   ros2:rclcpp_publish  ros2:rclcpp_intra_publish
+ *   ros2:rmw_take
+ *   ros2:dispatch_subscription_callback
+ *   ros2:dispatch_intra_process_subscription_callback
+ *   ros2:rclcpp_ring_buffer_enqueue  ros2:rclcpp_ring_buffer_dequeue
+ *   ros2:message_construct
+ *   Every other ros2:* event (rcl_publish, rcl_lifecycle_transition, the
+ *   ros2:*_init events, ...) is not recorded.
+ */
+const char *const *caret_lttng_events(bool light);
+
+/*
+ * Copies the output path of an existing session into path_out: 0, -ENOENT
+ * if there is no such session, -ENAMETOOLONG if path_len is too small,
+ * other -errno (e.g. -ECONNREFUSED) if the daemon cannot be asked.
+ */
+int caret_lttng_session_path(const char *session, char *path_out,
+			     size_t path_len);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The agent registry: every agent segment of this host. The segments are
+ * the truth (state, epoch, grant, cursor live in them), so a restarted
+ * caretd rebuilds everything from a scan.
+ */
+#ifndef CARETD_REGISTRY_H
+#define CARETD_REGISTRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "shm/caret_shm.h"
+
+struct agent {
+	struct caret_seg seg;
+	pid_t pid;
+	uint64_t start_time;
+	char procname[16];
+	/* daemon-side replay bookkeeping, rebuilt from the segment on restart */
+	double credit;            /* fractional grants (frequency pacing) */
+	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
+	int64_t last_bell_ns;     /* last doorbell rung while waiting */
+	bool dead;                /* process gone, segment reclaimed at next sweep */
+	struct agent *next;
+};
+
+struct exited_agent {
+	pid_t pid;
+	char procname[16];
+	uint32_t state;
+};
+
+struct registry {
+	struct agent *head;
+	int count;
+	int inotify_fd;
+	/* processes that died while not in RECORD, for `wait` to report */
+	struct exited_agent exited[64];
+	int n_exited;
+};
+
+int registry_open(struct registry *r);
+void registry_close(struct registry *r);
+/* Attaches every valid segment not yet known. */
+void registry_scan(struct registry *r);
+/* Retries segments that were still being set up when first seen. */
+void registry_retry_pending(struct registry *r);
+/* Drains inotify events (call when inotify_fd is readable). */
+void registry_on_inotify(struct registry *r);
+/* Reclaims the segments of dead processes; returns how many. */
+int registry_sweep(struct registry *r);
+struct agent *registry_find(struct registry *r, pid_t pid);
+
+/* Node names of an agent (from its rcl_node_init records), written as
+ * NUL-separated strings into buf; returns the count. */
+int agent_node_names(const struct agent *a, char *buf, size_t len);
+
+#endif

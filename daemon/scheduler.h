@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The runtime-recording state machine (DESIGN.md §4) applied to every
+ * agent at every tick, and the replay pacing.
+ */
+#ifndef CARETD_SCHEDULER_H
+#define CARETD_SCHEDULER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/registry.h"
+
+enum pacing {
+	/* Host-wide byte budget shared by every replaying process. */
+	PACING_ADAPTIVE,
+	/* CARET's recording_frequency: records per second per process. */
+	PACING_FREQUENCY,
+};
+
+struct sched_cfg {
+	enum pacing pacing;
+	uint32_t frequency;      /* records/s/process (PACING_FREQUENCY) */
+	uint64_t bandwidth;      /* bytes/s host-wide (PACING_ADAPTIVE) */
+};
+
+struct sched {
+	struct sched_cfg cfg;
+	int64_t last_tick_ns;
+};
+
+struct progress {
+	int total, recording;
+	uint64_t records_done, records_total;
+};
+
+/* One step: Start agents in WAIT when a session is active, End (back to
+ * WAIT) when none is, raise grants of agents in PREPARE, and move them to
+ * RECORD when their cache is replayed. */
+void sched_tick(struct sched *s, struct registry *r, bool session_active, int64_t now_ns);
+bool sched_busy(const struct registry *r);
+void sched_progress(const struct registry *r, struct progress *p);
+/* Why an agent is not in RECORD, for humans. */
+void sched_reason(const struct agent *a, char *buf, size_t len);
+const char *state_name(uint32_t st);
+
+#endif
