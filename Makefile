@@ -72,8 +72,14 @@ $(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS)
 
+CARETCTL_SRC = $(wildcard tools/caretctl/*.c)
+PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
+$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON)
+
 all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-agentctl \
-	$(B)/bin/caretd
+	$(B)/bin/caretd $(B)/bin/caretctl
 
 include tools/standin/standin.mk
 
@@ -86,6 +92,13 @@ $(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(B)/lib/libcaretshm.a
 $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools.so
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
+
+UNIT_TESTS += $(B)/tests/check_caretctl
+CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c tools/caretctl/reply.c \
+	tools/caretctl/decode.c
+$(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNIT_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_lttng
 $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)

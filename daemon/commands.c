@@ -62,6 +62,7 @@ static cJSON *agent_json(const struct agent *a)
 	uint32_t e = CARET_EPOCH_OF(st.grant);
 	cJSON_AddNumberToObject(o, "replay_done",
 				CARET_EPOCH_OF(st.cursor) == e ? CARET_COUNT_OF(st.cursor) : 0);
+	cJSON_AddNumberToObject(o, "replay_total", (double)st.records);
 	cJSON_AddNumberToObject(o, "dropped", (double)st.dropped);
 	cJSON *nodes = cJSON_AddArrayToObject(o, "nodes");
 	char buf[8192];

@@ -147,6 +147,7 @@ static void tick(struct caretd *d, int64_t now, bool *ready)
 	if (d->lttng_ok)
 		sched_tick(&d->sched, &d->reg, d->n_active > 0, now);
 	server_tick(d, now);
+	notify_status(d);
 	if (!*ready && d->lttng_ok) {
 		sd_notify(0, "READY=1");
 		*ready = true;
@@ -156,7 +157,6 @@ static void tick(struct caretd *d, int64_t now, bool *ready)
 		sd_notify(0, "WATCHDOG=1");
 		d->last_watchdog_ns = now;
 	}
-	notify_status(d);
 	bool waiting = false;
 	for (struct client *c = d->clients; c; c = c->next)
 		waiting |= c->waiting;

@@ -24,7 +24,8 @@
  *              "active_sessions": [names]}, "agents": [AGENT...]}
  *  "list"    → result {"agents": [AGENT...]}
  *     AGENT = {"pid", "procname", "state": "WAIT"|"PREPARE"|"RECORD"|
- *              "UNINITIALIZED", "records", "replayed", "replay_total",
+ *              "UNINITIALIZED", "records" (cached), "replayed" (all
+ *              passes), "replay_done" / "replay_total" (current pass),
  *              "dropped", "nodes": [node names], "segment"}
  *
  *  "record"  {"session"?, "path"?, "light"? bool, "pacing"? "adaptive"|
@@ -42,8 +43,10 @@
  *                      "records_total", "percent"}  (about every 100 ms)
  *            → result {"ok": bool, "recording", "total",
  *                      "not_recording": [{"pid", "procname", "state",
- *                                         "reason"}]}
- *            With no active session: error.
+ *                                         "reason"}],
+ *                      "exited": [{"pid", "procname", "state"}]}
+ *            "exited" lists processes that died before reaching RECORD
+ *            while this wait ran. With no active session: error.
  *
  *  "stop"    {"session"?}  Stops the session (default: the one caretd
  *            created, else the only active one), reads the discarded-event

@@ -1,50 +1,59 @@
 #!/bin/sh
-# The main job, end to end on one machine: a running ROS 2 stand-in system
-# (publisher + subscriber over CycloneDDS, agent preloaded), an LTTng
-# session started afterwards, the cached init records replayed into it, a
-# few seconds of runtime events, and a summary of the trace.
+# The main job, end to end on one machine: lttng-sessiond and caretd
+# running, a ROS 2 stand-in system (publishers and a subscriber over
+# CycloneDDS, agent preloaded) started first, then `caretctl record` a few
+# seconds later, and a summary of the trace it produced.
 set -eu
 B=${B:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$ROOT/$B/bin
 LIB=$ROOT/$B/lib
 SECS=${DEMO_SECONDS:-3}
-OUT=${DEMO_OUTPUT:-$ROOT/traces/demo-$(date +%Y%m%d-%H%M%S)}
-SESSION=caret-demo-$$
+OUT=${DEMO_OUTPUT:-$ROOT/traces}
+SOCK=${CARETD_SOCKET:-/run/caretd/caretd.sock}
+export CARETD_SOCKET=$SOCK
 
 "$ROOT/tools/ensure-sessiond.sh" >/dev/null
-export LD_PRELOAD="$LIB/libcaret-agent.so" ROS_DISTRO=${ROS_DISTRO:-jazzy}
+CARETD=""
+if ! "$BIN/caretctl" status >/dev/null 2>&1; then
+	"$BIN/caretd" --socket "$SOCK" 2>"$ROOT/$B/caretd-demo.log" &
+	CARETD=$!
+	i=0
+	until "$BIN/caretctl" status >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ "$i" -lt 100 ] || { echo "demo: caretd did not start, see $ROOT/$B/caretd-demo.log" >&2; exit 1; }
+		sleep 0.1
+	done
+fi
+
 DOMAIN=$((100 + $$ % 100))
+PIDS=""
+export LD_PRELOAD="$LIB/libcaret-agent.so" ROS_DISTRO=${ROS_DISTRO:-jazzy}
 "$BIN/caret-standin" --name listener --pubs 0 --subs 2 --domain "$DOMAIN" >/dev/null &
-SUB=$!
-"$BIN/caret-standin" --name talker --pubs 2 --rate 20 --domain "$DOMAIN" >/dev/null &
-PUB=$!
+PIDS="$PIDS $!"
+for i in 1 2 3; do
+	"$BIN/caret-standin" --name "talker$i" --pubs 2 --rate 20 --extra-callbacks 20 \
+		--domain "$DOMAIN" >/dev/null &
+	PIDS="$PIDS $!"
+done
 unset LD_PRELOAD
 cleanup() {
-	kill "$PUB" "$SUB" 2>/dev/null || true
-	lttng destroy "$SESSION" >/dev/null 2>&1 || true
+	# shellcheck disable=SC2086
+	kill $PIDS 2>/dev/null || true
+	[ -z "$CARETD" ] || kill "$CARETD" 2>/dev/null || true
 }
 trap cleanup EXIT INT TERM
-echo "demo: workload running (talker pid $PUB, listener pid $SUB); recording starts later"
+echo "demo: ROS 2 stand-in running (pids$PIDS); recording starts in 2 s"
 sleep 2
 
-lttng create "$SESSION" --output="$OUT" >/dev/null
-lttng enable-event -u -s "$SESSION" 'ros2:*' >/dev/null
-lttng enable-event -u -s "$SESSION" 'ros2_caret:*' >/dev/null
-lttng add-context -u -s "$SESSION" -t vpid -t vtid -t procname >/dev/null
-lttng start "$SESSION" >/dev/null
-for p in "$PUB" "$SUB"; do
-	"$BIN/caret-agentctl" replay "$p" --timeout 20
-done
-echo "demo: recording runtime events for $SECS s"
-sleep "$SECS"
-lttng stop "$SESSION" >/dev/null
-lttng destroy "$SESSION" >/dev/null
-kill "$PUB" "$SUB"
-wait "$PUB" "$SUB" 2>/dev/null || true
-trap - EXIT INT TERM
+LOG=$ROOT/$B/caretctl-demo.log
+"$BIN/caretctl" record --immediate --duration "$SECS" -p "$OUT" | tee "$LOG"
+TRACE=$(sed -n 's/^recording to \([^ ]*\).*/\1/p' "$LOG" | head -n 1)
 
 echo "demo: events per kind:"
-babeltrace2 "$OUT" | sed -n 's/^[^ ]* [^ ]* [^ ]* \([a-z0-9_]*:[a-z0-9_]*\): .*/\1/p' |
+babeltrace2 "$TRACE" | sed -n 's/^[^ ]* [^ ]* [^ ]* \([a-z0-9_]*:[a-z0-9_]*\): .*/\1/p' |
 	sort | uniq -c | sort -rn
-echo "demo: trace written to $OUT"
+echo "demo: processes in the trace:"
+babeltrace2 "$TRACE" | sed -n 's/.*procname = "\([^"]*\)".*vpid = \([0-9]*\).*/  \2 \1/p;s/.*vpid = \([0-9]*\).*procname = "\([^"]*\)".*/  \1 \2/p' |
+	sort -u
+echo "demo: trace written to $TRACE"

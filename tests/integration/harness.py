@@ -23,6 +23,8 @@ AGENT = os.path.join(LIB, "libcaret-agent.so")
 STANDIN = os.path.join(BIN, "caret-standin")
 AGENTCTL = os.path.join(BIN, "caret-agentctl")
 FORKER = os.path.join(B, "tests", "forker")
+CARETD = os.path.join(BIN, "caretd")
+CARETCTL = os.path.join(BIN, "caretctl")
 
 INIT_KINDS = [
     "rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_subscription_init",
@@ -89,6 +91,44 @@ class Ctx:
         self.sessions.append(s)
         return s
 
+    def caretd(self, *args, socket_path=None):
+        """Starts a caretd of this test's own (own socket, own segments)."""
+        self.sock = socket_path or os.path.join(self.tmp, "caretd.sock")
+        d = self.spawn([CARETD, "--socket", self.sock, "--log-level", "debug"] + list(args),
+                       agent=False)
+        deadline = time.time() + 10
+        while not os.path.exists(self.sock):
+            if d.poll() is not None or time.time() > deadline:
+                raise AssertionError("caretd did not start: " + d.err_text())
+            time.sleep(0.02)
+        return d
+
+    def caretctl(self, *args, check=True, timeout=120, background=False):
+        argv = [CARETCTL, "--socket", self.sock] + list(args)
+        if background:
+            return self.spawn(argv, agent=False)
+        r = subprocess.run(argv, env=self.env(agent=False), capture_output=True, text=True,
+                           timeout=timeout, stdin=subprocess.DEVNULL)
+        if check and r.returncode != 0:
+            raise AssertionError("caretctl %s failed (%d): %s%s" %
+                                 (" ".join(args), r.returncode, r.stdout, r.stderr))
+        return r
+
+    def agents(self):
+        import json
+        return {a["pid"]: a for a in
+                json.loads(self.caretctl("list", "--json").stdout)["agents"]}
+
+    def wait_states(self, pids, state, timeout=20):
+        deadline = time.time() + timeout
+        while True:
+            ag = self.agents()
+            if all(p in ag and ag[p]["state"] == state for p in pids):
+                return ag
+            if time.time() > deadline:
+                raise AssertionError("agents not all %s: %r" % (state, ag))
+            time.sleep(0.05)
+
     def segments(self):
         return sorted(n for n in os.listdir("/dev/shm") if n.startswith(self.prefix + "."))
 
@@ -109,11 +149,7 @@ class Ctx:
                 except subprocess.TimeoutExpired:
                     p.kill()
                     p.wait()
-            for f in (p.stdout, p.stderr):
-                try:
-                    f.close()
-                except Exception:
-                    pass
+            p.close_pipes()
         for s in self.sessions:
             s.destroy()
         for n in self.segments():
@@ -133,8 +169,10 @@ class Proc(subprocess.Popen):
                          text=True, **kw)
         self.lines, self.errs, self.eof = [], [], False
         self.cv = threading.Condition()
-        threading.Thread(target=self._pump, daemon=True).start()
-        threading.Thread(target=self._pump_err, daemon=True).start()
+        self.pumps = [threading.Thread(target=self._pump, daemon=True),
+                      threading.Thread(target=self._pump_err, daemon=True)]
+        for t in self.pumps:
+            t.start()
 
     def _pump(self):
         for line in self.stdout:
@@ -159,11 +197,16 @@ class Proc(subprocess.Popen):
     def finish(self, timeout=30):
         """Waits for exit; returns the exit status."""
         rc = self.wait(timeout)
-        with self.cv:
-            self.cv.wait_for(lambda: self.eof, 5)
-        self.stdout.close()
-        self.stderr.close()
+        self.close_pipes()
         return rc
+
+    def close_pipes(self):
+        # a grandchild may hold the pipes open: do not wait for it forever
+        for t in self.pumps:
+            t.join(5)
+        for f in (self.stdout, self.stderr):
+            if not any(t.is_alive() for t in self.pumps):
+                f.close()
 
 
 def lttng(*args):

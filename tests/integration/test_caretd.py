@@ -1,0 +1,311 @@
+# SPDX-License-Identifier: Apache-2.0
+"""caretd + caretctl: record at any time, on one host, against a real
+lttng-sessiond, real agents, CycloneDDS and babeltrace2."""
+import collections
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import time
+import unittest
+
+from harness import (CARETD, INIT_KINDS, ROOT, B, Ctx, lttng, mono_ns, read_trace,
+                     wait_line)
+
+RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
+           "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write",
+           "ros2_caret:dds_bind_addr_to_stamp")
+
+
+def kind_of(e):
+    return e.name.split(":", 1)[1]
+
+
+class CaretdTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.traces = os.path.join(self.c.tmp, "traces")
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def system(self, n=3, extra=()):
+        """n workload processes: one subscriber, n-1 publishers."""
+        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2", *extra)]
+        for i in range(1, n):
+            procs.append(self.c.workload("--name", "pub%d" % i, "--pubs", "2", "--rate", "40",
+                                         "--services", "1", *extra))
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        return procs
+
+    def dumps(self, procs):
+        out = {}
+        for p in procs:
+            lines = self.c.agentctl("dump", str(p.pid)).stdout.splitlines()
+            out[p.pid] = collections.Counter(
+                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
+            self.assertGreater(len(lines), 5)
+        return out
+
+    def check_complete(self, trace, procs, cached, t_start=None):
+        """Every cached record is in the trace with its init_timestamp
+        (before the session started), and no runtime event of a process
+        precedes the end of its replay."""
+        pids = {p.pid for p in procs}
+        events = [e for e in read_trace(trace) if e.vpid in pids]
+        per = collections.defaultdict(list)
+        for e in events:
+            per[e.vpid].append(e)
+        for pid in pids:
+            evs = per[pid]
+            init = [e for e in evs if e.name.startswith("ros2_caret:") and
+                    kind_of(e) in INIT_KINDS]
+            got = collections.Counter((kind_of(e), str(e.f["init_timestamp"])) for e in init)
+            for key, n in cached[pid].items():
+                self.assertGreaterEqual(got[key], n, "pid %d lacks %s" % (pid, key))
+                if t_start is not None:
+                    self.assertLess(int(key[1]), t_start)
+            self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in evs))
+            rt = [e for e in evs if e.name in RUNTIME]
+            if init and rt:
+                self.assertLess(max(e.ts for e in init), min(e.ts for e in rt),
+                                "pid %d: runtime event before RECORD" % pid)
+            for e in evs:
+                self.assertTrue({"vpid", "vtid", "procname"} <= set(e.ctx))
+        return per
+
+    def record(self, *args, **kw):
+        return self.c.caretctl("record", "--immediate", "-p", self.traces, *args, **kw)
+
+    def trace_path(self, out):
+        m = re.search(r"recording to (\S+)", out)
+        self.assertTrue(m, out)
+        return m.group(1)
+
+    def test_late_start_record(self):
+        self.c.caretd()
+        procs = self.system(3)
+        time.sleep(1.5)
+        cached = self.dumps(procs)
+        t0 = mono_ns()
+        r = self.record("-s", "late", "--duration", "2", "--timeout", "30")
+        out = r.stdout + r.stderr
+        path = self.trace_path(out)
+        self.assertRegex(out, r"discarded[^\n]*\b0\b")
+        per = self.check_complete(path, procs, cached, t_start=t0)
+        for p in procs:
+            self.assertTrue(any(e.name in RUNTIME for e in per[p.pid]), p.pid)
+
+    def test_session_from_lttng_cli_drives_prepare(self):
+        self.c.caretd()
+        procs = self.system(2)
+        cached = self.dumps(procs)
+        s = self.c.session()
+        t0 = time.time()
+        s.start()
+        self.c.wait_states([p.pid for p in procs], "RECORD", timeout=10)
+        self.assertLess(time.time() - t0, 5)
+        time.sleep(0.5)
+        s.stop()
+        self.check_complete(s.path, procs, cached)
+
+    def test_start_and_end_ignored(self):
+        self.c.caretd()
+        procs = self.system(2)
+        pids = [p.pid for p in procs]
+        r = json.loads(self.c.caretctl("start", "--json").stdout)
+        self.assertFalse(r["accepted"])
+        time.sleep(0.3)
+        self.c.wait_states(pids, "WAIT", timeout=1)
+        s = self.c.session()
+        s.start()
+        self.c.wait_states(pids, "RECORD")
+        r = json.loads(self.c.caretctl("end", "--json").stdout)
+        self.assertFalse(r["accepted"])
+        time.sleep(0.3)
+        self.c.wait_states(pids, "RECORD", timeout=1)
+        s.stop()
+        s.destroy()
+        self.c.wait_states(pids, "WAIT")
+        r = json.loads(self.c.caretctl("end", "--json").stdout)
+        self.assertTrue(r["accepted"])
+
+    def test_processes_started_during_session_and_prepare(self):
+        self.c.caretd()
+        procs = self.system(2, extra=("--extra-callbacks", "60"))
+        cached = self.dumps(procs)
+        # slow replay: about 2 s per process
+        rec = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "slow",
+                              "-f", "70", "--duration", "1.5", "--timeout", "60",
+                              background=True)
+        # a process that starts while the others are in PREPARE
+        deadline = time.time() + 10
+        while True:
+            ag = self.c.agents()
+            if any(a["state"] == "PREPARE" for a in ag.values()):
+                break
+            self.assertLess(time.time(), deadline, ag)
+            time.sleep(0.02)
+        late = self.c.workload("--name", "late", "--pubs", "1", "--rate", "40")
+        wait_line(late, r"^ready")
+        self.assertEqual(rec.finish(90), 0, rec.out_text() + rec.err_text())
+        path = self.trace_path(rec.out_text() + rec.err_text())
+        self.check_complete(path, procs, cached)
+        names = collections.Counter(e.name for e in read_trace(path) if e.vpid == late.pid)
+        self.assertGreater(names["ros2_caret:rcl_node_init"], 0, names)
+        self.assertGreater(names["ros2:callback_start"], 0)
+        # and one that starts while a session is active (lttng CLI)
+        s = self.c.session()
+        s.start()
+        self.c.wait_states([p.pid for p in procs + [late]], "RECORD")
+        during = self.c.workload("--name", "during", "--pubs", "1", "--rate", "40")
+        wait_line(during, r"^ready")
+        self.c.wait_states([during.pid], "RECORD")
+        time.sleep(0.5)
+        s.stop()
+        evs = [e for e in read_trace(s.path) if e.vpid == during.pid]
+        names = collections.Counter(e.name for e in evs)
+        self.assertGreater(names["ros2_caret:rcl_node_init"], 0)
+        self.assertGreater(names["ros2:callback_start"], 0)
+        self.assertEqual(names["ros2:rcl_node_init"], 0)
+
+    def test_two_cycles(self):
+        self.c.caretd()
+        procs = self.system(2)
+        cached = self.dumps(procs)
+        paths = []
+        for i in range(2):
+            r = self.record("-s", "cycle%d" % i, "--duration", "1", "--timeout", "30")
+            paths.append(self.trace_path(r.stdout + r.stderr))
+            self.c.wait_states([p.pid for p in procs], "WAIT")
+        for path in paths:
+            self.check_complete(path, procs, cached)
+
+    def test_caretd_killed_during_prepare(self):
+        d = self.c.caretd()
+        procs = self.system(2, extra=("--extra-callbacks", "60"))
+        cached = self.dumps(procs)
+        rec = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "phoenix",
+                              "-f", "60", "--duration", "1", "--timeout", "60",
+                              background=True)
+        deadline = time.time() + 10
+        while not any(a["state"] == "PREPARE" for a in self.c.agents().values()):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.02)
+        time.sleep(0.3)
+        d.kill()
+        d.wait()
+        time.sleep(0.5)
+        self.c.caretd()  # same socket: caretctl reconnects
+        self.assertEqual(rec.finish(90), 0, rec.out_text() + rec.err_text())
+        self.check_complete(self.trace_path(rec.out_text() + rec.err_text()), procs, cached)
+
+    def test_process_killed_or_stuck_during_replay(self):
+        self.c.caretd()
+        procs = self.system(3, extra=("--extra-callbacks", "60"))
+        victim, stuck = procs[1], procs[2]
+        os.kill(stuck.pid, signal.SIGSTOP)
+        try:
+            rec = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "victim",
+                                  "-f", "50", "--duration", "1", "--timeout", "4",
+                                  background=True)
+            deadline = time.time() + 10
+            while self.c.agents().get(victim.pid, {}).get("state") != "PREPARE":
+                self.assertLess(time.time(), deadline)
+                time.sleep(0.02)
+            victim.kill()
+            t0 = time.time()
+            rc = rec.finish(60)
+            out = rec.out_text() + rec.err_text()
+            self.assertLess(time.time() - t0, 30)
+            self.assertEqual(rc, 4, out)  # timeout: the stuck process
+            self.assertIn("pid %d" % stuck.pid, out)
+            self.assertIn(str(victim.pid), out)  # reported as exited
+        finally:
+            os.kill(stuck.pid, signal.SIGCONT)
+
+    def test_no_daemon_one_line_error(self):
+        self.c.sock = os.path.join(self.c.tmp, "nobody.sock")
+        r = self.c.caretctl("status", check=False)
+        self.assertEqual(r.returncode, 3)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        self.assertIn("systemctl start caretd", r.stderr)
+
+    def test_malformed_requests(self):
+        self.c.caretd()
+        for payload in (b"not json\n", b'{"v":1}\n', b'{"v":2,"cmd":"status"}\n',
+                        b'{"v":1,"cmd":"record","subbuf_size":3,"path":"/tmp"}\n',
+                        b'{"v":1,"cmd":"nope"}\n', b"[1,2,3]\n"):
+            s = socket.socket(socket.AF_UNIX)
+            s.settimeout(5)
+            s.connect(self.c.sock)
+            s.sendall(payload)
+            reply = json.loads(s.makefile().readline())
+            s.close()
+            self.assertEqual(reply["type"], "error", payload)
+            self.assertTrue(reply["error"])
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(5)
+        s.connect(self.c.sock)
+        s.sendall(b"x" * 70000)
+        reply = json.loads(s.makefile().readline())
+        self.assertIn("too long", reply["error"])
+        s.close()
+        # still serving
+        self.assertIn("agents", json.loads(self.c.caretctl("status", "--json").stdout))
+
+    def test_systemd_socket_activation_and_notify(self):
+        ns = os.path.join(self.c.tmp, "notify.sock")
+        n = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        n.bind(ns)
+        n.settimeout(15)
+        self.c.sock = os.path.join(self.c.tmp, "activated.sock")
+        env = {"NOTIFY_SOCKET": ns, "WATCHDOG_USEC": "400000"}
+        d = self.c.spawn(["systemd-socket-activate", "-l", self.c.sock, "-E", "NOTIFY_SOCKET",
+                          "-E", "WATCHDOG_USEC", CARETD, "--socket", "/nonexistent/x.sock"],
+                         agent=False, extra_env=env)
+        deadline = time.time() + 10
+        while not os.path.exists(self.c.sock):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.02)
+        # the first connection makes systemd-socket-activate start caretd
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        self.assertIn("agents", st)
+        msgs = []
+        deadline = time.time() + 10
+        while time.time() < deadline and not all(
+                any(w in m for m in msgs) for w in ("READY=1", "WATCHDOG=1", "STATUS=")):
+            msgs.append(n.recv(4096).decode())
+        joined = "\n".join(msgs)
+        self.assertIn("READY=1", joined)
+        self.assertRegex(joined, r"STATUS=\S")
+        self.assertIn("WATCHDOG=1", joined)
+        self.assertFalse(os.path.exists("/nonexistent/x.sock"))
+        d.send_signal(signal.SIGTERM)
+        d.finish(10)
+        n.close()
+
+    def test_units_verify(self):
+        unitdir = os.path.join(self.c.tmp, "units")
+        os.makedirs(unitdir)
+        with open(os.path.join(ROOT, "systemd", "caretd.service.in")) as f:
+            svc = f.read().replace("@BINDIR@", os.path.dirname(CARETD))
+        with open(os.path.join(unitdir, "caretd.service"), "w") as f:
+            f.write(svc)
+        with open(os.path.join(ROOT, "systemd", "caretd.socket")) as f, \
+                open(os.path.join(unitdir, "caretd.socket"), "w") as g:
+            g.write(f.read())
+        r = subprocess.run(["systemd-analyze", "verify", "--man=no",
+                            os.path.join(unitdir, "caretd.service"),
+                            os.path.join(unitdir, "caretd.socket")],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("RemoveIPC=yes", svc)
+        self.assertIn("After=lttng-sessiond.service", svc.replace(" caretd.socket", ""))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

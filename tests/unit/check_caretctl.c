@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Unit tests of caretctl's pure parts: option values, the trace-path rule,
+ * and the checks every caretd reply goes through (Check). */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/caretctl/decode.h"
+#include "tools/caretctl/parse.h"
+#include "tools/caretctl/reply.h"
+#include "tools/caretctl/tracedir.h"
+
+START_TEST(size_suffixes)
+{
+	uint64_t v;
+	ck_assert_int_eq(ctl_parse_size("4096", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(ctl_parse_size("64K", &v), 0);
+	ck_assert_uint_eq(v, 64u << 10);
+	ck_assert_int_eq(ctl_parse_size("8m", &v), 0);
+	ck_assert_uint_eq(v, 8u << 20);
+	ck_assert_int_eq(ctl_parse_size("1G", &v), 0);
+	ck_assert_uint_eq(v, 1u << 30);
+	ck_assert_int_eq(ctl_parse_size("", &v), -EINVAL);
+	ck_assert_int_eq(ctl_parse_size("K", &v), -EINVAL);
+	ck_assert_int_eq(ctl_parse_size("8MB", &v), -EINVAL);
+	ck_assert_int_eq(ctl_parse_size("-1", &v), -EINVAL);
+	ck_assert_int_eq(ctl_parse_size(" 8", &v), -EINVAL);
+	ck_assert_int_eq(ctl_parse_size("8X", &v), -EINVAL);
+	ck_assert_int_eq(ctl_parse_size("0", &v), -ERANGE);
+	ck_assert_int_eq(ctl_parse_size("99999999999999999999", &v), -ERANGE);
+	ck_assert_int_eq(ctl_parse_size("9999999999G", &v), -ERANGE);
+}
+END_TEST
+
+START_TEST(counts_and_seconds)
+{
+	uint64_t v;
+	int64_t ms;
+	ck_assert_int_eq(ctl_parse_count("100", 1000, &v), 0);
+	ck_assert_uint_eq(v, 100);
+	ck_assert_int_eq(ctl_parse_count("1001", 1000, &v), -ERANGE);
+	ck_assert_int_eq(ctl_parse_count("0", 1000, &v), -ERANGE);
+	ck_assert_int_eq(ctl_parse_count("+5", 1000, &v), -EINVAL);
+	ck_assert_int_eq(ctl_parse_count("5s", 1000, &v), -EINVAL);
+
+	ck_assert_int_eq(ctl_parse_seconds("60", &ms), 0);
+	ck_assert_int_eq(ms, 60000);
+	ck_assert_int_eq(ctl_parse_seconds("1.5", &ms), 0);
+	ck_assert_int_eq(ms, 1500);
+	ck_assert_int_eq(ctl_parse_seconds(".25", &ms), 0);
+	ck_assert_int_eq(ms, 250);
+	ck_assert_int_eq(ctl_parse_seconds("0", &ms), -ERANGE);
+	ck_assert_int_eq(ctl_parse_seconds("3000000", &ms), -ERANGE);
+	ck_assert_int_eq(ctl_parse_seconds(".", &ms), -EINVAL);
+	ck_assert_int_eq(ctl_parse_seconds("-1", &ms), -EINVAL);
+	ck_assert_int_eq(ctl_parse_seconds("inf", &ms), -EINVAL);
+	ck_assert_int_eq(ctl_parse_seconds("1e3", &ms), -EINVAL);
+	ck_assert_int_eq(ctl_parse_seconds("0x10", &ms), -EINVAL);
+}
+END_TEST
+
+START_TEST(default_trace_dir_rule)
+{
+	char b[256];
+	ck_assert_int_eq(ctl_default_trace_dir("/t", "/rh", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/t");
+	ck_assert_int_eq(ctl_default_trace_dir("", "/rh", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/rh/tracing");
+	ck_assert_int_eq(ctl_default_trace_dir(NULL, NULL, b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "~/.ros/tracing");
+	ck_assert_int_eq(ctl_default_trace_dir(NULL, "", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "~/.ros/tracing");
+	ck_assert_int_eq(ctl_default_trace_dir("/a/long/path", NULL, b, 5), -ENAMETOOLONG);
+}
+END_TEST
+
+START_TEST(absolute_paths)
+{
+	char b[64];
+	ck_assert_int_eq(ctl_absolute_path("~/.ros/tracing", "/cwd", "/home/u", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/home/u/.ros/tracing");
+	ck_assert_int_eq(ctl_absolute_path("~", "/cwd", "/home/u/", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/home/u");
+	ck_assert_int_eq(ctl_absolute_path("traces/./x/", "/w/d", "/h", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/w/d/traces/x");
+	ck_assert_int_eq(ctl_absolute_path("../../../up", "/w/d", "/h", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/up");
+	ck_assert_int_eq(ctl_absolute_path("//a//b/..", "/w", "/h", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/a");
+	ck_assert_int_eq(ctl_absolute_path("/", "/w", "/h", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/");
+	ck_assert_int_eq(ctl_absolute_path("~user/x", "/w", "/h", b, sizeof(b)), 0);
+	ck_assert_str_eq(b, "/w/~user/x");
+	ck_assert_int_eq(ctl_absolute_path("~/x", "/w", NULL, b, sizeof(b)), -EINVAL);
+	ck_assert_int_eq(ctl_absolute_path("x", "rel", "/h", b, sizeof(b)), -EINVAL);
+	ck_assert_int_eq(ctl_absolute_path("", "/w", "/h", b, sizeof(b)), -EINVAL);
+	ck_assert_int_eq(ctl_absolute_path("a-very-long-name-that-does-not-fit", "/w", "/h", b, 16),
+			 -ENAMETOOLONG);
+}
+END_TEST
+
+/* Parses s as a reply; returns the tree or NULL with the reason in why. */
+static cJSON *parse(const char *s, enum ctl_reply_type *t, struct ctl_why *why)
+{
+	cJSON *r;
+	return ctl_reply_parse(s, strlen(s), &r, t, why) == 0 ? r : NULL;
+}
+
+START_TEST(reply_envelope)
+{
+	enum ctl_reply_type t;
+	struct ctl_why w;
+	cJSON *r = parse("{\"v\":1,\"type\":\"result\",\"x\":1}  ", &t, &w);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(t, CTL_REPLY_RESULT);
+	cJSON_Delete(r);
+	r = parse("{\"v\":1,\"type\":\"error\",\"error\":\"no\",\"errno\":2}", &t, &w);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(t, CTL_REPLY_ERROR);
+	cJSON_Delete(r);
+
+	static const char *bad[] = {
+		"", "null", "[]", "{}", "{\"v\":1}", "{\"v\":2,\"type\":\"result\"}",
+		"{\"v\":\"1\",\"type\":\"result\"}", "{\"v\":1.5,\"type\":\"result\"}",
+		"{\"v\":1,\"type\":7}", "{\"v\":1,\"type\":\"nope\"}",
+		"{\"v\":1,\"type\":\"error\"}", "{\"v\":1,\"type\":\"error\",\"error\":3}",
+		"{\"v\":1,\"type\":\"result\"} {}", "{\"v\":1,\"type\":\"result\"",
+		"{\"v\":1e400,\"type\":\"result\"}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = parse(bad[i], &t, &w);
+		ck_assert_msg(r == NULL, "accepted: %s", bad[i]);
+		ck_assert(w.msg[0]);
+	}
+	/* An embedded NUL is not hidden by the string's end. */
+	const char nul[] = "{\"v\":1,\"type\":\"result\"}\0x";
+	ck_assert_int_eq(ctl_reply_parse(nul, sizeof(nul) - 1, &r, &t, &w), -EPROTO);
+}
+END_TEST
+
+START_TEST(reply_strings_defanged)
+{
+	enum ctl_reply_type t;
+	struct ctl_why w;
+	cJSON *r = parse("{\"v\":1,\"type\":\"result\",\"p\":\"a\\u001b[2Jb\\u009bc\\n\"}", &t, &w);
+	ck_assert_ptr_nonnull(r);
+	const char *p;
+	ck_assert_int_eq(ctl_get_str(r, NULL, "p", false, &p, &w), 0);
+	ck_assert_str_eq(p, "a?[2Jb??c?");
+	cJSON_Delete(r);
+}
+END_TEST
+
+START_TEST(counts_nullable)
+{
+	enum ctl_reply_type t;
+	struct ctl_why w;
+	struct ctl_stop_result s;
+	cJSON *r = parse("{\"v\":1,\"type\":\"result\",\"session\":\"s\",\"path\":\"/p\","
+			 "\"discarded_total\":null,\"channels\":[{\"name\":\"caret\","
+			 "\"discarded\":null,\"lost_packets\":3}]}",
+			 &t, &w);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(ctl_decode_stop(r, &s, &w), 0);
+	ck_assert(!s.total_known);
+	ck_assert_uint_eq(s.n, 1);
+	ck_assert(!s.ch[0].discarded_known);
+	ck_assert(s.ch[0].lost_known);
+	ck_assert_uint_eq(s.ch[0].lost, 3);
+	ctl_stop_result_free(&s);
+	cJSON_Delete(r);
+
+	static const char *bad[] = { "-1", "1.5", "\"3\"", "true", "9223372036854775808", "1e300" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "{\"v\":1,\"type\":\"result\",\"session\":\"s\",\"path\":\"/p\","
+			 "\"discarded_total\":0,\"channels\":[{\"name\":\"c\",\"discarded\":%s,"
+			 "\"lost_packets\":0}]}",
+			 bad[i]);
+		r = parse(line, &t, &w);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(ctl_decode_stop(r, &s, &w), -EPROTO);
+		ck_assert_ptr_nonnull(strstr(w.msg, "channels[0].discarded"));
+		cJSON_Delete(r);
+	}
+}
+END_TEST
+
+START_TEST(agents_and_wait)
+{
+	enum ctl_reply_type t;
+	struct ctl_why w;
+	struct ctl_agents ag;
+	struct ctl_wait_result wr;
+	cJSON *r = parse("{\"v\":1,\"type\":\"result\",\"agents\":[{\"pid\":5,\"procname\":\"t\","
+			 "\"state\":\"RECORD\",\"records\":3,\"replayed\":3,\"replay_total\":3,"
+			 "\"dropped\":0,\"nodes\":[\"/a\"],\"segment\":\"s\"},{\"pid\":6,"
+			 "\"procname\":\"u\",\"state\":\"WAIT\",\"records\":1,\"replayed\":0,"
+			 "\"replay_total\":0,\"dropped\":0,\"nodes\":[1]}]}",
+			 &t, &w);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(ctl_decode_agents(r, &ag, &w), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(w.msg, "agents[1].nodes[0]"));
+	ck_assert_ptr_null(ag.a);
+	cJSON_Delete(r);
+
+	r = parse("{\"v\":1,\"type\":\"result\",\"ok\":false,\"recording\":1,\"total\":2,"
+		  "\"not_recording\":[{\"pid\":7,\"procname\":\"p\",\"state\":\"PREPARE\","
+		  "\"reason\":\"slow\"}]}",
+		  &t, &w);
+	ck_assert_int_eq(ctl_decode_wait(r, &wr, &w), 0);
+	ck_assert(!wr.ok);
+	ck_assert_uint_eq(wr.n, 1);
+	ck_assert_int_eq(wr.lag[0].pid, 7);
+	ck_assert_str_eq(wr.lag[0].reason, "slow");
+	ctl_wait_result_free(&wr);
+	cJSON_Delete(r);
+
+	r = parse("{\"v\":1,\"type\":\"result\",\"ok\":true,\"recording\":1,\"total\":1,"
+		  "\"not_recording\":{}}",
+		  &t, &w);
+	ck_assert_int_eq(ctl_decode_wait(r, &wr, &w), -EPROTO);
+	cJSON_Delete(r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("caretctl");
+	TCase *tc = tcase_create("pure");
+	tcase_add_test(tc, size_suffixes);
+	tcase_add_test(tc, counts_and_seconds);
+	tcase_add_test(tc, default_trace_dir_rule);
+	tcase_add_test(tc, absolute_paths);
+	tcase_add_test(tc, reply_envelope);
+	tcase_add_test(tc, reply_strings_defanged);
+	tcase_add_test(tc, counts_nullable);
+	tcase_add_test(tc, agents_and_wait);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * caretctl internals shared by the command files. Low-level functions
+ * return 0 or a negative errno; command functions return the process exit
+ * status (CTL_EXIT_*), having already told the user what went wrong.
+ */
+#ifndef CARETCTL_H
+#define CARETCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum ctl_exit {
+	CTL_EXIT_OK = 0,
+	CTL_EXIT_FAILED = 1,	/* the daemon or LTTng said no */
+	CTL_EXIT_USAGE = 2,
+	CTL_EXIT_UNREACHABLE = 3, /* not running, no permission, or silent */
+	CTL_EXIT_TIMEOUT = 4,	/* some processes never reached RECORD */
+	CTL_EXIT_PROTOCOL = 5,	/* a reply we cannot trust */
+};
+
+/* Extra time granted to caretd beyond a request's own duration. */
+#define CTL_SLACK_MS 5000
+/*
+ * How long commands without a user-given timeout may take in caretd:
+ * lttng-ctl calls are fast except stop, which waits for the consumer to
+ * flush every sub-buffer to disk.
+ */
+#define CTL_QUICK_MS 5000
+#define CTL_RECORD_MS 30000
+#define CTL_STOP_MS 60000
+
+struct ctl_opts {
+	const char *socket;
+	bool json;
+};
+
+/* "caretctl: " + message on stderr; returns code so callers can return it. */
+int ctl_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "Try 'caretctl CMD --help'." after the message; returns 2. */
+int ctl_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* After getopt reported a bad option: the hint, and 2. */
+int ctl_bad_option(const char *cmd);
+
+/* Parses the options every command accepts as well as the global ones. */
+int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg);
+#define CTL_OPT_SOCKET 0x1000
+#define CTL_OPT_JSON 0x1001
+#define CTL_COMMON_LONGOPTS \
+	{ "socket", required_argument, NULL, CTL_OPT_SOCKET }, \
+	{ "json", no_argument, NULL, CTL_OPT_JSON }, \
+	{ "help", no_argument, NULL, 'h' }
+
+int64_t ctl_now_ms(void);
+
+/* Stops a session (NULL: caretd's choice) and prints the summary. */
+int ctl_stop_session(const struct ctl_opts *g, const char *session);
+
+int cmd_record(struct ctl_opts *g, int argc, char **argv);
+int cmd_stop(struct ctl_opts *g, int argc, char **argv);
+int cmd_status(struct ctl_opts *g, int argc, char **argv);
+int cmd_list(struct ctl_opts *g, int argc, char **argv);
+int cmd_start(struct ctl_opts *g, int argc, char **argv);
+int cmd_end(struct ctl_opts *g, int argc, char **argv);
+
+#endif

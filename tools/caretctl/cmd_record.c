@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `caretctl record`: what `ros2 caret record` does, with caretd doing the
+ * work. Start a session, wait (with a limit) until every process has
+ * replayed its initialization records and is in RECORD, record until
+ * Enter, a signal or --duration, stop, report losses.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "caret_ctl.h"
+#include "caretctl.h"
+#include "decode.h"
+#include "parse.h"
+#include "rpc.h"
+#include "sig.h"
+#include "tracedir.h"
+#include "wait.h"
+
+struct rec_opts {
+	const char *session;
+	char path[PATH_MAX];
+	const char *pacing;
+	uint64_t frequency, subbuf_size, subbuf_count;
+	bool light, immediate, verbose;
+	int64_t duration_ms;	/* 0: until Enter or a signal */
+	int64_t timeout_ms;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: caretctl record [OPTIONS]\n"
+		"Record a CARET trace of the ROS 2 processes already running: caretd\n"
+		"starts an LTTng session, every process replays its initialization\n"
+		"records into it and then records at runtime (RECORD state).\n\n"
+		"  -s, --session-name NAME     LTTng session name (default: caretd's)\n"
+		"  -p, --path DIR              where the trace directory goes (default:\n"
+		"                              $ROS_TRACE_DIR, else $ROS_HOME/tracing, else\n"
+		"                              ~/.ros/tracing), made absolute here\n"
+		"  -f, --recording-frequency N replay N records/s per process; implies\n"
+		"                              --pacing frequency\n"
+		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
+		"                              adaptive (caretd shares a host-wide replay\n"
+		"                              bandwidth; the default without -f)\n"
+		"      --light                 light mode: fewer events (as ros2 caret)\n"
+		"      --immediate             start without waiting for Enter\n"
+		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two;\n"
+		"                              K/M/G suffixes allowed (default %uM)\n"
+		"      --subbuffer-count N     UST sub-buffers per buffer (default %u)\n"
+		"  -v, --verbose               a progress line per change, not one bar\n"
+		"      --duration SECONDS      stop SECONDS after all processes are\n"
+		"                              recording; implies --immediate\n"
+		"      --timeout SECONDS       longest wait for all processes to reach\n"
+		"                              RECORD (default %d)\n"
+		"      --json                  result objects as JSON lines on stdout\n"
+		"      --socket PATH           caretd's control socket\n"
+		"  -h, --help                  this help\n\n"
+		"Enter or Ctrl-C stops the recording and prints where the trace is and\n"
+		"what LTTng discarded.\n\n"
+		"Exit status: 0 recorded; 1 caretd or LTTng failed; 2 usage error;\n"
+		"3 caretd not reachable; 4 some processes did not reach RECORD within\n"
+		"--timeout (without --duration the session is left recording: stop it\n"
+		"with 'caretctl stop'; with --duration it records on and is stopped);\n"
+		"5 malformed reply; 128+N interrupted by signal N before all processes\n"
+		"were recording (the session is stopped; 130 for Ctrl-C).\n",
+		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_DEFAULT_SUBBUF_SIZE >> 20,
+		CARET_CTL_DEFAULT_SUBBUF_COUNT, CARET_CTL_DEFAULT_TIMEOUT_MS / 1000);
+}
+
+enum {
+	OPT_PACING = 0x2000,
+	OPT_LIGHT,
+	OPT_IMMEDIATE,
+	OPT_SUBBUF_SIZE,
+	OPT_SUBBUF_COUNT,
+	OPT_DURATION,
+	OPT_TIMEOUT,
+};
+
+static int bad_value(const char *opt, const char *val, int err)
+{
+	return ctl_usage_error("record", "invalid %s '%s': %s", opt, val,
+			       err == -ERANGE ? "out of range" : "not a valid value");
+}
+
+static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "session-name", required_argument, NULL, 's' },
+		{ "path", required_argument, NULL, 'p' },
+		{ "recording-frequency", required_argument, NULL, 'f' },
+		{ "pacing", required_argument, NULL, OPT_PACING },
+		{ "light", no_argument, NULL, OPT_LIGHT },
+		{ "immediate", no_argument, NULL, OPT_IMMEDIATE },
+		{ "subbuffer-size-ust", required_argument, NULL, OPT_SUBBUF_SIZE },
+		{ "subbuffer-count", required_argument, NULL, OPT_SUBBUF_COUNT },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		CTL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = NULL;
+	int opt, e;
+
+	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+s:p:f:vh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (!*optarg)
+				return ctl_usage_error("record", "empty session name");
+			o->session = optarg;
+			break;
+		case 'p':
+			if (!*optarg)
+				return ctl_usage_error("record", "empty path");
+			path = optarg;
+			break;
+		case 'f':
+			if ((e = ctl_parse_count(optarg, INT32_MAX, &o->frequency)) < 0)
+				return bad_value("recording frequency", optarg, e);
+			break;
+		case OPT_PACING:
+			if (strcmp(optarg, "frequency") && strcmp(optarg, "adaptive"))
+				return ctl_usage_error("record",
+						       "--pacing must be frequency or adaptive");
+			o->pacing = optarg;
+			break;
+		case OPT_LIGHT:
+			o->light = true;
+			break;
+		case OPT_IMMEDIATE:
+			o->immediate = true;
+			break;
+		case OPT_SUBBUF_SIZE:
+			if ((e = ctl_parse_size(optarg, &o->subbuf_size)) < 0)
+				return bad_value("sub-buffer size", optarg, e);
+			/* LTTng's rule; caught here rather than after a round trip. */
+			if (o->subbuf_size & (o->subbuf_size - 1))
+				return ctl_usage_error("record", "sub-buffer size %s is not a "
+								 "power of two", optarg);
+			break;
+		case OPT_SUBBUF_COUNT:
+			if ((e = ctl_parse_count(optarg, INT32_MAX, &o->subbuf_count)) < 0)
+				return bad_value("sub-buffer count", optarg, e);
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case OPT_DURATION:
+			if ((e = ctl_parse_seconds(optarg, &o->duration_ms)) < 0)
+				return bad_value("duration", optarg, e);
+			o->immediate = true;
+			break;
+		case OPT_TIMEOUT:
+			if ((e = ctl_parse_seconds(optarg, &o->timeout_ms)) < 0)
+				return bad_value("timeout", optarg, e);
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		default:
+			if (ctl_common_opt(g, opt, optarg) < 0)
+				return ctl_bad_option("record");
+		}
+	}
+	if (optind < argc)
+		return ctl_usage_error("record", "unexpected argument '%s'", argv[optind]);
+	if (!o->pacing)
+		o->pacing = o->frequency ? "frequency" : "adaptive";
+	if (o->frequency && strcmp(o->pacing, "adaptive") == 0)
+		return ctl_usage_error("record",
+				       "-f/--recording-frequency sets a fixed rate; it "
+				       "cannot go with --pacing adaptive");
+	/* Sent explicitly so the rate is the documented one, as ros2 caret. */
+	if (!o->frequency && strcmp(o->pacing, "frequency") == 0)
+		o->frequency = CARET_CTL_DEFAULT_FREQUENCY;
+	e = ctl_trace_dir(path, o->path, sizeof(o->path));
+	if (e < 0)
+		return ctl_usage_error("record", "cannot make the trace path absolute: %s",
+				       strerror(-e));
+	return 0;
+}
+
+static cJSON *record_request(const struct rec_opts *o)
+{
+	cJSON *r = ctl_request_new("record");
+	bool ok = r;
+	if (ok && o->session)
+		ok = cJSON_AddStringToObject(r, "session", o->session);
+	ok = ok && cJSON_AddStringToObject(r, "path", o->path) &&
+	     cJSON_AddBoolToObject(r, "light", o->light) &&
+	     cJSON_AddStringToObject(r, "pacing", o->pacing);
+	if (ok && o->frequency)
+		ok = cJSON_AddNumberToObject(r, "recording_frequency", (double)o->frequency);
+	if (ok && o->subbuf_size)
+		ok = cJSON_AddNumberToObject(r, "subbuf_size", (double)o->subbuf_size);
+	if (ok && o->subbuf_count)
+		ok = cJSON_AddNumberToObject(r, "subbuf_count", (double)o->subbuf_count);
+	if (!ok) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int interrupted_code(void)
+{
+	return 128 + ctl_sig_caught();
+}
+
+/* Stops our session after an interruption; the exit status says so. */
+static int stop_interrupted(const struct ctl_opts *g, const char *session)
+{
+	ctl_warn("interrupted before all processes were recording; stopping session %s",
+		 session);
+	int code = ctl_stop_session(g, session);
+	return code == CTL_EXIT_OK ? interrupted_code() : code;
+}
+
+static void still_recording(const char *session)
+{
+	fprintf(stderr,
+		"caretctl: session %s may still be recording; stop it with: "
+		"caretctl stop -s %s\n",
+		session, session);
+}
+
+/* Prints the wait result; returns OK, TIMEOUT, or a protocol error. */
+static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_reply *r,
+		       int64_t timeout_ms)
+{
+	struct ctl_wait_result w;
+	struct ctl_why why;
+	int e = ctl_decode_wait(r->root, &w, &why);
+	if (e == -ENOMEM)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	if (e < 0)
+		return ctl_report_exchange("wait", e, &why, 0);
+	if (g->json)
+		printf("%s\n", r->raw);
+	fflush(stdout);
+	int code = CTL_EXIT_OK;
+	if (w.ok) {
+		fprintf(info, "%lld/%lld processes recording\n", (long long)w.recording,
+			(long long)w.total);
+		if (w.total == 0)
+			ctl_warn("no process runs the caret agent: this trace will hold no "
+				 "replayed ROS 2 initialization events");
+	} else {
+		ctl_fail(0, "only %lld of %lld processes reached RECORD within %.1f s; "
+			    "not recording:",
+			 (long long)w.recording, (long long)w.total,
+			 (double)timeout_ms / 1000.0);
+		for (size_t i = 0; i < w.n; i++)
+			fprintf(stderr, "  pid %lld (%s): %s, %s\n", (long long)w.lag[i].pid,
+				w.lag[i].procname, w.lag[i].state, w.lag[i].reason);
+		code = CTL_EXIT_TIMEOUT;
+	}
+	ctl_wait_result_free(&w);
+	return code;
+}
+
+/* Records until Enter, a signal, or the duration. */
+static void record_on(const struct rec_opts *o, FILE *info)
+{
+	if (o->duration_ms) {
+		fprintf(info, "recording for %.1f s (Ctrl-C stops earlier)\n",
+			(double)o->duration_ms / 1000.0);
+		fflush(info);
+		ctl_sleep_until(ctl_now_ms() + o->duration_ms);
+		return;
+	}
+	ctl_discard_typeahead();
+	fprintf(info, "press Enter or Ctrl-C to stop recording\n");
+	fflush(info);
+	int e = ctl_wait_enter(-1);
+	if (e == -EINTR && isatty(fileno(info)))
+		fputc('\n', info);	/* after the terminal's "^C" */
+	if (e == -EPIPE) {
+		fprintf(info, "standard input closed: stop with Ctrl-C, SIGTERM (pid %d) "
+			      "or 'caretctl stop'\n",
+			(int)getpid());
+		fflush(info);
+		ctl_sleep_until(INT64_MAX / 2);
+	}
+}
+
+static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
+		    const char *session);
+
+static int run(struct ctl_opts *g, const struct rec_opts *o)
+{
+	FILE *info = g->json ? stderr : stdout;
+	struct ctl_reply r;
+	struct ctl_record_result rec;
+	struct ctl_why why;
+
+	int e = ctl_sig_setup();
+	if (e < 0)
+		return ctl_fail(CTL_EXIT_FAILED, "cannot set up signal handling: %s",
+				strerror(-e));
+	if (!o->immediate) {
+		fprintf(info, "press Enter to start recording\n");
+		fflush(info);
+		e = ctl_wait_enter(-1);
+		if (e == -EINTR) {
+			ctl_fail(0, "interrupted; nothing was recorded");
+			return interrupted_code();
+		}
+		if (e < 0)
+			return ctl_usage_error("record", "standard input ended before Enter; "
+							 "use --immediate to start without it");
+	}
+
+	cJSON *req = record_request(o);
+	if (!req)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	/* Not interruptible: we must learn the session's name to stop it. */
+	int code = ctl_call(g, req, CTL_RECORD_MS, false, &r);
+	cJSON_Delete(req);
+	if (code != CTL_EXIT_OK)
+		return code;
+	e = ctl_decode_record(r.root, &rec, &why);
+	if (e < 0) {
+		code = ctl_report_exchange("record", e, &why, 0);
+		fprintf(stderr, "caretctl: a session may have been started; see "
+				"'caretctl status'\n");
+		ctl_reply_free(&r);
+		return code;
+	}
+	/* The name outlives the reply. */
+	char *session = strdup(rec.session);
+	if (!session) {
+		ctl_reply_free(&r);
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	}
+	if (g->json)
+		printf("%s\n", r.raw);
+	fflush(stdout);
+	fprintf(info, "recording to %s (session %s)\n", rec.path, session);
+	fflush(info);
+	ctl_reply_free(&r);
+	code = recorded(g, o, info, session);
+	free(session);
+	return code;
+}
+
+/* The session is started: see it through to the end. */
+static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
+		    const char *session)
+{
+	struct ctl_reply r;
+	if (ctl_sig_caught())
+		return stop_interrupted(g, session);
+
+	int code = ctl_wait_all(g, o->timeout_ms, o->verbose, &r);
+	if (code == CTL_EXIT_INTERRUPTED)
+		return stop_interrupted(g, session);
+	if (code != CTL_EXIT_OK) {
+		still_recording(session);
+		return code;
+	}
+	int final = report_wait(g, info, &r, o->timeout_ms);
+	ctl_reply_free(&r);
+	if (final == CTL_EXIT_PROTOCOL || final == CTL_EXIT_FAILED) {
+		still_recording(session);
+		return final;
+	}
+	if (final == CTL_EXIT_TIMEOUT && !o->duration_ms) {
+		fprintf(stderr,
+			"caretctl: session %s is still recording (without the processes "
+			"above, or with their initialization incomplete); stop it with: "
+			"caretctl stop -s %s\n",
+			session, session);
+		return final;
+	}
+	if (final == CTL_EXIT_TIMEOUT)
+		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
+
+	record_on(o, info);
+	code = ctl_stop_session(g, session);
+	return code == CTL_EXIT_OK ? final : code;
+}
+
+int cmd_record(struct ctl_opts *g, int argc, char **argv)
+{
+	static struct rec_opts o;
+	int r = parse_opts(g, &o, argc, argv);
+	if (r < 0)
+		return CTL_EXIT_OK;	/* --help */
+	if (r > 0)
+		return r;
+	return run(g, &o);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `caretctl start` and `caretctl end`: the Start/End messages another host
+ * would send. Being ignored is a normal outcome (the state machine says
+ * when), so it is reported but is not a failure.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "caretctl.h"
+#include "decode.h"
+#include "rpc.h"
+
+static void usage(FILE *f, const char *cmd)
+{
+	if (strcmp(cmd, "start") == 0)
+		fprintf(f, "Usage: caretctl start [--json]\n"
+			   "Send Start: agents in WAIT go to PREPARE (replay, then RECORD).\n"
+			   "Ignored unless an LTTng session is active on this host.\n\n");
+	else
+		fprintf(f, "Usage: caretctl end [--json]\n"
+			   "Send End: agents go back to WAIT. Ignored while an LTTng session\n"
+			   "is active on this host.\n\n");
+	fprintf(f,
+		"      --json         print caretd's result object verbatim (one JSON line)\n"
+		"      --socket PATH  caretd's control socket\n"
+		"  -h, --help         this help\n\n"
+		"Exit status: 0 accepted or ignored, 1 caretd failed, 2 usage error,\n"
+		"3 caretd not reachable, 5 malformed reply.\n");
+}
+
+/* The reason without a leading "ignored: " of its own: we say it once. */
+static const char *reason_text(const char *r)
+{
+	if (!r || !*r)
+		return "no reason given";
+	return strncasecmp(r, "ignored: ", 9) == 0 ? r + 9 : r;
+}
+
+static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CTL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout, cmd);
+			return CTL_EXIT_OK;
+		}
+		if (ctl_common_opt(g, opt, optarg) < 0)
+			return ctl_bad_option(cmd);
+	}
+	if (optind < argc)
+		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+
+	cJSON *req = ctl_request_new(cmd);
+	struct ctl_reply r;
+	struct ctl_accept a;
+	struct ctl_why why;
+	if (!req)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);
+	cJSON_Delete(req);
+	if (code != CTL_EXIT_OK)
+		return code;
+	int e = ctl_decode_accept(r.root, &a, &why);
+	if (e < 0)
+		code = ctl_report_exchange(cmd, e, &why, 0);
+	else if (g->json)
+		printf("%s\n", r.raw);
+	else if (a.accepted)
+		printf("%s: accepted\n", cmd);
+	else
+		printf("%s: ignored: %s\n", cmd, reason_text(a.reason));
+	ctl_reply_free(&r);
+	return code;
+}
+
+int cmd_start(struct ctl_opts *g, int argc, char **argv)
+{
+	return run(g, "start", argc, argv);
+}
+
+int cmd_end(struct ctl_opts *g, int argc, char **argv)
+{
+	return run(g, "end", argc, argv);
+}

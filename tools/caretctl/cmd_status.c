@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `caretctl status` and `caretctl list`. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "caretctl.h"
+#include "decode.h"
+#include "rpc.h"
+
+static void usage(FILE *f, const char *cmd)
+{
+	if (strcmp(cmd, "status") == 0)
+		fprintf(f, "Usage: caretctl status [--json]\n"
+			   "Show the host, caretd (pid, version, pacing), whether LTTng is\n"
+			   "reachable and its active sessions, and the agent table.\n\n");
+	else
+		fprintf(f, "Usage: caretctl list [--json]\n"
+			   "Show the agent table: one line per process running the agent.\n\n");
+	fprintf(f,
+		"      --json         print caretd's result object verbatim (one JSON line)\n"
+		"      --socket PATH  caretd's control socket\n"
+		"  -h, --help         this help\n\n"
+		"Exit status: 0 success, 1 caretd failed, 2 usage error, 3 caretd not\n"
+		"reachable, 5 malformed reply.\n");
+}
+
+#define MAXW 32
+
+static size_t width(size_t cur, const char *s)
+{
+	size_t n = strlen(s);
+	return n > cur ? (n > MAXW ? MAXW : n) : cur;
+}
+
+static void print_agents(const struct ctl_agents *ag)
+{
+	size_t wp = 3, wn = 8, ws = 5, wr = 7, wy = 8, wd = 7;
+	char num[4][48];
+	if (ag->n == 0) {
+		printf("no agents\n");
+		return;
+	}
+	for (size_t i = 0; i < ag->n; i++) {
+		const struct ctl_agent *a = &ag->a[i];
+		snprintf(num[0], sizeof(num[0]), "%lld", (long long)a->pid);
+		snprintf(num[1], sizeof(num[1]), "%lld", (long long)a->records);
+		snprintf(num[2], sizeof(num[2]), "%lld/%lld", (long long)a->replayed,
+			 (long long)a->replay_total);
+		snprintf(num[3], sizeof(num[3]), "%lld", (long long)a->dropped);
+		wp = width(wp, num[0]);
+		wn = width(wn, a->procname);
+		ws = width(ws, a->state);
+		wr = width(wr, num[1]);
+		wy = width(wy, num[2]);
+		wd = width(wd, num[3]);
+	}
+	printf("%-*s  %-*s  %-*s  %*s  %*s  %*s  NODES\n", (int)wp, "PID", (int)wn,
+	       "PROCNAME", (int)ws, "STATE", (int)wr, "RECORDS", (int)wy, "REPLAYED", (int)wd,
+	       "DROPPED");
+	for (size_t i = 0; i < ag->n; i++) {
+		const struct ctl_agent *a = &ag->a[i];
+		snprintf(num[2], sizeof(num[2]), "%lld/%lld", (long long)a->replayed,
+			 (long long)a->replay_total);
+		printf("%-*lld  %-*s  %-*s  %*lld  %*s  %*lld  ", (int)wp, (long long)a->pid,
+		       (int)wn, a->procname, (int)ws, a->state, (int)wr,
+		       (long long)a->records, (int)wy, num[2], (int)wd, (long long)a->dropped);
+		const cJSON *n;
+		bool first = true;
+		cJSON_ArrayForEach(n, a->nodes) {
+			printf("%s%s", first ? "" : ",", n->valuestring);
+			first = false;
+		}
+		printf("%s\n", first ? "-" : "");
+	}
+}
+
+static void print_status(const struct ctl_status *st)
+{
+	printf("host:    %s\n", st->host);
+	printf("caretd:  pid %lld, version %s, pacing %s", (long long)st->pid, st->version,
+	       st->pacing);
+	if (st->have_freq)
+		printf(", %lld records/s per process", (long long)st->freq);
+	printf("\nlttng:   %s", st->lttng_reachable ? "reachable" : "NOT reachable");
+	const cJSON *s;
+	bool first = true;
+	cJSON_ArrayForEach(s, st->sessions) {
+		printf("%s%s", first ? ", active sessions: " : ", ", s->valuestring);
+		first = false;
+	}
+	printf("%s\n", first ? ", no active session" : "");
+	printf("agents:  %zu\n\n", st->agents.n);
+	print_agents(&st->agents);
+}
+
+static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_reply *r)
+{
+	struct ctl_why why;
+	struct ctl_status st;
+	int e;
+	if (strcmp(cmd, "status") == 0)
+		e = ctl_decode_status(r->root, &st, &why);
+	else
+		e = ctl_decode_agents(r->root, &st.agents, &why);
+	if (e == -ENOMEM)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	if (e < 0)
+		return ctl_report_exchange(cmd, e, &why, 0);
+	if (g->json)
+		printf("%s\n", r->raw);
+	else if (strcmp(cmd, "status") == 0)
+		print_status(&st);
+	else
+		print_agents(&st.agents);
+	ctl_agents_free(&st.agents);
+	return CTL_EXIT_OK;
+}
+
+static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CTL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout, cmd);
+			return CTL_EXIT_OK;
+		}
+		if (ctl_common_opt(g, opt, optarg) < 0)
+			return ctl_bad_option(cmd);
+	}
+	if (optind < argc)
+		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+
+	cJSON *req = ctl_request_new(cmd);
+	struct ctl_reply r;
+	if (!req)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);
+	cJSON_Delete(req);
+	if (code != CTL_EXIT_OK)
+		return code;
+	code = show(g, cmd, &r);
+	ctl_reply_free(&r);
+	return code;
+}
+
+int cmd_status(struct ctl_opts *g, int argc, char **argv)
+{
+	return run(g, "status", argc, argv);
+}
+
+int cmd_list(struct ctl_opts *g, int argc, char **argv)
+{
+	return run(g, "list", argc, argv);
+}

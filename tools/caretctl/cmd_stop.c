@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `caretctl stop`, and the stop that ends `caretctl record`. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "caretctl.h"
+#include "decode.h"
+#include "rpc.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: caretctl stop [-s NAME] [--json]\n"
+		"Stop a recording: caretd stops and destroys the LTTng session, reports\n"
+		"what LTTng lost, and sends End to the agents when no session is left.\n\n"
+		"  -s, --session-name NAME  the session to stop (default: the one caretd\n"
+		"                           created, else the only active one)\n"
+		"      --json               print caretd's result object as one JSON line\n"
+		"      --socket PATH        caretd's control socket\n"
+		"  -h, --help               this help\n\n"
+		"Exit status: 0 stopped, 1 caretd or LTTng failed, 2 usage error,\n"
+		"3 caretd not reachable, 5 malformed reply.\n");
+}
+
+/* "N" or "unknown". */
+static const char *count_str(char *buf, size_t len, uint64_t v, bool known)
+{
+	if (!known)
+		return "unknown";
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+/* "N" or "an unknown number of", to read as a sentence. */
+static const char *amount(char *buf, size_t len, uint64_t v, bool known)
+{
+	return known ? count_str(buf, len, v, true) : "an unknown number of";
+}
+
+/* Nothing is lost silently: any loss, or doubt about one, gets a line. */
+static void warn_losses(const struct ctl_stop_result *s)
+{
+	uint64_t lost = 0;
+	bool lost_known = true, disc_known = s->total_known;
+	for (size_t i = 0; i < s->n; i++) {
+		lost_known = lost_known && s->ch[i].lost_known;
+		disc_known = disc_known && s->ch[i].discarded_known;
+		lost += s->ch[i].lost;
+	}
+	bool some = (disc_known && s->discarded_total > 0) || (lost_known && lost > 0);
+	if (disc_known && lost_known && !some)
+		return;
+	char a[24], b[24];
+	ctl_warn("the trace %s incomplete: %s events discarded, %s packets lost; "
+		 "record again with a larger --subbuffer-size-ust or --subbuffer-count, "
+		 "or a lower -f",
+		 some ? "is" : "may be",
+		 amount(a, sizeof(a), s->discarded_total, disc_known),
+		 amount(b, sizeof(b), lost, lost_known));
+}
+
+static int report(const struct ctl_opts *g, const struct ctl_reply *r)
+{
+	struct ctl_stop_result s;
+	struct ctl_why why;
+	int e = ctl_decode_stop(r->root, &s, &why);
+	if (e == -ENOMEM)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	if (e < 0)
+		return ctl_report_exchange("stop", e, &why, 0);
+	if (g->json) {
+		printf("%s\n", r->raw);
+	} else {
+		char a[24], b[24];
+		printf("stopped session %s\n", s.session);
+		printf("trace: %s\n", s.path);
+		for (size_t i = 0; i < s.n; i++)
+			printf("  channel %s: %s events discarded, %s packets lost\n",
+			       s.ch[i].name,
+			       count_str(a, sizeof(a), s.ch[i].discarded, s.ch[i].discarded_known),
+			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
+	}
+	fflush(stdout);
+	warn_losses(&s);
+	ctl_stop_result_free(&s);
+	return CTL_EXIT_OK;
+}
+
+int ctl_stop_session(const struct ctl_opts *g, const char *session)
+{
+	cJSON *req = ctl_request_new("stop");
+	struct ctl_reply r;
+	if (!req || (session && !cJSON_AddStringToObject(req, "session", session))) {
+		cJSON_Delete(req);
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	}
+	int code = ctl_call(g, req, CTL_STOP_MS, false, &r);
+	cJSON_Delete(req);
+	if (code != CTL_EXIT_OK)
+		return code;
+	code = report(g, &r);
+	ctl_reply_free(&r);
+	return code;
+}
+
+int cmd_stop(struct ctl_opts *g, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "session-name", required_argument, NULL, 's' },
+		CTL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *session = NULL;
+	int opt;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+s:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (!*optarg)
+				return ctl_usage_error("stop", "empty session name");
+			session = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return CTL_EXIT_OK;
+		default:
+			if (ctl_common_opt(g, opt, optarg) < 0)
+				return ctl_bad_option("stop");
+		}
+	}
+	if (optind < argc)
+		return ctl_usage_error("stop", "unexpected argument '%s'", argv[optind]);
+	return ctl_stop_session(g, session);
+}

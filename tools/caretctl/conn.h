@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One connection to caretd's control socket: bounded lines, hard deadlines. */
+#ifndef CARETCTL_CONN_H
+#define CARETCTL_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ctl_conn {
+	int fd;
+	char *buf;	/* CARET_CTL_MAX_LINE + 2: the line, its '\n', a NUL */
+	size_t len;	/* bytes held */
+	size_t off;	/* start of the first unread line */
+};
+
+/*
+ * Connects to the unix socket at path. Returns 0 or the connect errno
+ * negated (-ENOENT, -ECONNREFUSED, -EACCES, ...), or -ENAMETOOLONG.
+ * A full listen backlog (-EAGAIN) is retried until deadline_ms.
+ */
+int ctl_conn_open(struct ctl_conn *c, const char *path, int64_t deadline_ms);
+void ctl_conn_close(struct ctl_conn *c);
+
+/* Writes all of line (which must end in '\n'). -ETIMEDOUT, -EPIPE, ... */
+int ctl_conn_send(struct ctl_conn *c, const char *line, size_t len,
+		  int64_t deadline_ms);
+
+/*
+ * Returns the next line (without '\n', NUL-terminated) in *line, valid
+ * until the next call. Errors: -ETIMEDOUT, -ECONNRESET (peer closed, also
+ * mid-line), -EMSGSIZE (longer than CARET_CTL_MAX_LINE), -EINTR (a
+ * stopping signal arrived and interruptible is set), other -errno.
+ */
+int ctl_conn_read_line(struct ctl_conn *c, int64_t deadline_ms, bool interruptible,
+		       char **line, size_t *len);
+
+/* True for the errors that mean "the daemon went away", worth reconnecting. */
+bool ctl_conn_gone(int err);
+
+#endif

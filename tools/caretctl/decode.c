@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+
+#define PID_MAX_ 0x7fffffff
+
+int ctl_decode_progress(const cJSON *r, struct ctl_progress *p, struct ctl_why *why)
+{
+	if (ctl_get_int(r, NULL, "recording", 0, INT64_MAX, &p->recording, why) < 0 ||
+	    ctl_get_int(r, NULL, "total", 0, INT64_MAX, &p->total, why) < 0 ||
+	    ctl_get_int(r, NULL, "records_done", 0, INT64_MAX, &p->records_done, why) < 0 ||
+	    ctl_get_int(r, NULL, "records_total", 0, INT64_MAX, &p->records_total, why) < 0 ||
+	    ctl_get_num(r, NULL, "percent", &p->percent, why) < 0)
+		return -EPROTO;
+	return 0;
+}
+
+/* Allocates n elements of size sz for an array field, none for an empty one. */
+static int alloc_for(const cJSON *arr, size_t sz, void **out, size_t *n)
+{
+	*n = (size_t)cJSON_GetArraySize(arr);
+	*out = NULL;
+	if (*n == 0)
+		return 0;
+	*out = calloc(*n, sz);
+	return *out ? 0 : -ENOMEM;
+}
+
+static int check_strings(const cJSON *arr, const char *name, struct ctl_why *why)
+{
+	size_t i = 0;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, arr) {
+		if (!cJSON_IsString(e) || !e->valuestring) {
+			ctl_why_set(why, "%s[%zu] is not a string", name, i);
+			return -EPROTO;
+		}
+		i++;
+	}
+	return 0;
+}
+
+int ctl_decode_wait(const cJSON *r, struct ctl_wait_result *w, struct ctl_why *why)
+{
+	const cJSON *arr, *e;
+	memset(w, 0, sizeof(*w));
+	if (ctl_get_bool(r, NULL, "ok", &w->ok, why) < 0 ||
+	    ctl_get_int(r, NULL, "recording", 0, INT64_MAX, &w->recording, why) < 0 ||
+	    ctl_get_int(r, NULL, "total", 0, INT64_MAX, &w->total, why) < 0 ||
+	    ctl_get_array(r, NULL, "not_recording", &arr, why) < 0)
+		return -EPROTO;
+	void *mem;
+	if (alloc_for(arr, sizeof(*w->lag), &mem, &w->n) < 0)
+		return -ENOMEM;
+	w->lag = mem;
+	size_t i = 0;
+	cJSON_ArrayForEach(e, arr) {
+		char where[40];
+		struct ctl_laggard *l = &w->lag[i];
+		snprintf(where, sizeof(where), "not_recording[%zu]", i++);
+		if (!cJSON_IsObject(e)) {
+			ctl_why_set(why, "%s is not an object", where);
+			goto fail;
+		}
+		if (ctl_get_int(e, where, "pid", 0, PID_MAX_, &l->pid, why) < 0 ||
+		    ctl_get_str(e, where, "procname", false, &l->procname, why) < 0 ||
+		    ctl_get_str(e, where, "state", false, &l->state, why) < 0 ||
+		    ctl_get_str(e, where, "reason", false, &l->reason, why) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	ctl_wait_result_free(w);
+	return -EPROTO;
+}
+
+void ctl_wait_result_free(struct ctl_wait_result *w)
+{
+	free(w->lag);
+	w->lag = NULL;
+	w->n = 0;
+}
+
+int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *why)
+{
+	const cJSON *arr, *e;
+	memset(s, 0, sizeof(*s));
+	if (ctl_get_str(r, NULL, "session", false, &s->session, why) < 0 ||
+	    ctl_get_str(r, NULL, "path", false, &s->path, why) < 0 ||
+	    ctl_get_count(r, NULL, "discarded_total", &s->discarded_total, &s->total_known,
+			  why) < 0 ||
+	    ctl_get_array(r, NULL, "channels", &arr, why) < 0)
+		return -EPROTO;
+	void *mem;
+	if (alloc_for(arr, sizeof(*s->ch), &mem, &s->n) < 0)
+		return -ENOMEM;
+	s->ch = mem;
+	size_t i = 0;
+	cJSON_ArrayForEach(e, arr) {
+		char where[40];
+		struct ctl_channel *c = &s->ch[i];
+		snprintf(where, sizeof(where), "channels[%zu]", i++);
+		if (!cJSON_IsObject(e)) {
+			ctl_why_set(why, "%s is not an object", where);
+			goto fail;
+		}
+		if (ctl_get_str(e, where, "name", false, &c->name, why) < 0 ||
+		    ctl_get_count(e, where, "discarded", &c->discarded, &c->discarded_known,
+				  why) < 0 ||
+		    ctl_get_count(e, where, "lost_packets", &c->lost, &c->lost_known, why) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	ctl_stop_result_free(s);
+	return -EPROTO;
+}
+
+void ctl_stop_result_free(struct ctl_stop_result *s)
+{
+	free(s->ch);
+	s->ch = NULL;
+	s->n = 0;
+}
+
+int ctl_decode_record(const cJSON *r, struct ctl_record_result *rec, struct ctl_why *why)
+{
+	if (ctl_get_str(r, NULL, "session", false, &rec->session, why) < 0 ||
+	    ctl_get_str(r, NULL, "path", false, &rec->path, why) < 0)
+		return -EPROTO;
+	return 0;
+}
+
+int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why)
+{
+	const cJSON *arr, *e;
+	memset(ag, 0, sizeof(*ag));
+	if (ctl_get_array(r, NULL, "agents", &arr, why) < 0)
+		return -EPROTO;
+	void *mem;
+	if (alloc_for(arr, sizeof(*ag->a), &mem, &ag->n) < 0)
+		return -ENOMEM;
+	ag->a = mem;
+	size_t i = 0;
+	cJSON_ArrayForEach(e, arr) {
+		char where[32];
+		struct ctl_agent *a = &ag->a[i];
+		snprintf(where, sizeof(where), "agents[%zu]", i++);
+		if (!cJSON_IsObject(e)) {
+			ctl_why_set(why, "%s is not an object", where);
+			goto fail;
+		}
+		if (ctl_get_int(e, where, "pid", 0, PID_MAX_, &a->pid, why) < 0 ||
+		    ctl_get_str(e, where, "procname", false, &a->procname, why) < 0 ||
+		    ctl_get_str(e, where, "state", false, &a->state, why) < 0 ||
+		    ctl_get_int(e, where, "records", 0, INT64_MAX, &a->records, why) < 0 ||
+		    ctl_get_int(e, where, "replayed", 0, INT64_MAX, &a->replayed, why) < 0 ||
+		    ctl_get_int(e, where, "replay_total", 0, INT64_MAX, &a->replay_total,
+				why) < 0 ||
+		    ctl_get_int(e, where, "dropped", 0, INT64_MAX, &a->dropped, why) < 0 ||
+		    ctl_get_array(e, where, "nodes", &a->nodes, why) < 0)
+			goto fail;
+		char name[48];
+		snprintf(name, sizeof(name), "%s.nodes", where);
+		if (check_strings(a->nodes, name, why) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	ctl_agents_free(ag);
+	return -EPROTO;
+}
+
+void ctl_agents_free(struct ctl_agents *ag)
+{
+	free(ag->a);
+	ag->a = NULL;
+	ag->n = 0;
+}
+
+int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why)
+{
+	const cJSON *d, *l, *f;
+	memset(st, 0, sizeof(*st));
+	if (ctl_get_str(r, NULL, "host", false, &st->host, why) < 0 ||
+	    ctl_get_obj(r, NULL, "caretd", &d, why) < 0 ||
+	    ctl_get_int(d, "caretd", "pid", 0, PID_MAX_, &st->pid, why) < 0 ||
+	    ctl_get_str(d, "caretd", "version", false, &st->version, why) < 0 ||
+	    ctl_get_str(d, "caretd", "pacing", false, &st->pacing, why) < 0 ||
+	    ctl_get_obj(r, NULL, "lttng", &l, why) < 0 ||
+	    ctl_get_bool(l, "lttng", "reachable", &st->lttng_reachable, why) < 0 ||
+	    ctl_get_array(l, "lttng", "active_sessions", &st->sessions, why) < 0 ||
+	    check_strings(st->sessions, "lttng.active_sessions", why) < 0)
+		return -EPROTO;
+	/* Only meaningful with frequency pacing: absent or null is fine. */
+	f = cJSON_GetObjectItemCaseSensitive(d, "recording_frequency");
+	if (f && !cJSON_IsNull(f)) {
+		if (ctl_get_int(d, "caretd", "recording_frequency", 0, INT64_MAX, &st->freq,
+				why) < 0)
+			return -EPROTO;
+		st->have_freq = true;
+	}
+	return ctl_decode_agents(r, &st->agents, why);
+}
+
+void ctl_status_free(struct ctl_status *st)
+{
+	ctl_agents_free(&st->agents);
+}
+
+int ctl_decode_accept(const cJSON *r, struct ctl_accept *a, struct ctl_why *why)
+{
+	if (ctl_get_bool(r, NULL, "accepted", &a->accepted, why) < 0 ||
+	    ctl_get_str(r, NULL, "reason", true, &a->reason, why) < 0)
+		return -EPROTO;
+	return 0;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The result of each command, checked field by field and turned into C.
+ * Strings point into the cJSON tree they came from: keep it alive.
+ */
+#ifndef CARETCTL_DECODE_H
+#define CARETCTL_DECODE_H
+
+#include "reply.h"
+
+struct ctl_progress {
+	int64_t recording, total, records_done, records_total;
+	double percent;
+};
+
+struct ctl_laggard {
+	int64_t pid;
+	const char *procname, *state, *reason;
+};
+
+struct ctl_wait_result {
+	bool ok;
+	int64_t recording, total;
+	size_t n;
+	struct ctl_laggard *lag;
+};
+
+struct ctl_channel {
+	const char *name;
+	uint64_t discarded, lost;
+	bool discarded_known, lost_known;
+};
+
+struct ctl_stop_result {
+	const char *session, *path;
+	uint64_t discarded_total;
+	bool total_known;
+	size_t n;
+	struct ctl_channel *ch;
+};
+
+struct ctl_record_result {
+	const char *session, *path;
+};
+
+struct ctl_agent {
+	int64_t pid;
+	const char *procname, *state;
+	int64_t records, replayed, replay_total, dropped;
+	const cJSON *nodes;	/* array of strings, checked */
+};
+
+struct ctl_agents {
+	size_t n;
+	struct ctl_agent *a;
+};
+
+struct ctl_status {
+	const char *host;
+	int64_t pid;
+	const char *version, *pacing;
+	bool have_freq;
+	int64_t freq;
+	bool lttng_reachable;
+	const cJSON *sessions;	/* array of strings, checked */
+	struct ctl_agents agents;
+};
+
+struct ctl_accept {
+	bool accepted;
+	const char *reason;	/* may be NULL */
+};
+
+/* Each returns 0 or -EPROTO (why filled), -ENOMEM. */
+int ctl_decode_progress(const cJSON *r, struct ctl_progress *p, struct ctl_why *why);
+int ctl_decode_wait(const cJSON *r, struct ctl_wait_result *w, struct ctl_why *why);
+void ctl_wait_result_free(struct ctl_wait_result *w);
+int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *why);
+void ctl_stop_result_free(struct ctl_stop_result *s);
+int ctl_decode_record(const cJSON *r, struct ctl_record_result *rec, struct ctl_why *why);
+int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why);
+void ctl_agents_free(struct ctl_agents *ag);
+int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why);
+void ctl_status_free(struct ctl_status *st);
+int ctl_decode_accept(const cJSON *r, struct ctl_accept *a, struct ctl_why *why);
+
+#endif

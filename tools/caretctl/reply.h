@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Reply lines from caretd, treated as untrusted: the envelope check and
+ * typed field access that name the offending field instead of crashing.
+ */
+#ifndef CARETCTL_REPLY_H
+#define CARETCTL_REPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+/* Why a reply was rejected, for the user. */
+struct ctl_why {
+	char msg[256];
+};
+
+enum ctl_reply_type { CTL_REPLY_PROGRESS, CTL_REPLY_RESULT, CTL_REPLY_ERROR };
+
+/*
+ * Parses one line into an object with "v" == CARET_CTL_VERSION and a known
+ * "type"; an error reply must carry an "error" string. 0 or -EPROTO.
+ */
+int ctl_reply_parse(const char *line, size_t len, cJSON **root,
+		    enum ctl_reply_type *type, struct ctl_why *why);
+
+/*
+ * Field getters. where names the object for the message ("agents[2]"),
+ * NULL for the top level. All return 0 or -EPROTO with why filled.
+ */
+int ctl_get_int(const cJSON *o, const char *where, const char *key, int64_t min,
+		int64_t max, int64_t *out, struct ctl_why *why);
+/* A counter that LTTng may not know: integer >= 0, or null (*known = false). */
+int ctl_get_count(const cJSON *o, const char *where, const char *key,
+		  uint64_t *out, bool *known, struct ctl_why *why);
+int ctl_get_num(const cJSON *o, const char *where, const char *key, double *out,
+		struct ctl_why *why);
+int ctl_get_bool(const cJSON *o, const char *where, const char *key, bool *out,
+		 struct ctl_why *why);
+/* *out points into o; optional: a missing key yields NULL. */
+int ctl_get_str(const cJSON *o, const char *where, const char *key, bool optional,
+		const char **out, struct ctl_why *why);
+int ctl_get_obj(const cJSON *o, const char *where, const char *key,
+		const cJSON **out, struct ctl_why *why);
+int ctl_get_array(const cJSON *o, const char *where, const char *key,
+		  const cJSON **out, struct ctl_why *why);
+
+void ctl_why_set(struct ctl_why *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

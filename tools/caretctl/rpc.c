@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "caret_ctl.h"
+#include "rpc.h"
+
+cJSON *ctl_request_new(const char *cmd)
+{
+	cJSON *r = cJSON_CreateObject();
+	if (!r)
+		return NULL;
+	if (!cJSON_AddNumberToObject(r, "v", CARET_CTL_VERSION) ||
+	    !cJSON_AddStringToObject(r, "cmd", cmd)) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+static int send_request(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms)
+{
+	char *s = cJSON_PrintUnformatted(req);
+	if (!s)
+		return -ENOMEM;
+	size_t n = strlen(s);
+	char *line = realloc(s, n + 2);
+	if (!line) {
+		free(s);
+		return -ENOMEM;
+	}
+	line[n] = '\n';
+	line[n + 1] = '\0';
+	int r = ctl_conn_send(c, line, n + 1, deadline_ms);
+	free(line);
+	return r;
+}
+
+int ctl_exchange(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms,
+		 bool interruptible, ctl_progress_fn fn, void *arg,
+		 struct ctl_reply *out, struct ctl_why *why)
+{
+	memset(out, 0, sizeof(*out));
+	int r = send_request(c, req, deadline_ms);
+	/*
+	 * caretd may refuse a client (permissions, too many clients) with an
+	 * error line and close before reading: that line is the answer.
+	 */
+	bool refused = r == -EPIPE || r == -ECONNRESET;
+	if (r < 0 && !refused)
+		return r;
+	for (;;) {
+		char *line;
+		size_t len;
+		cJSON *root;
+		enum ctl_reply_type type;
+		r = ctl_conn_read_line(c, deadline_ms, interruptible, &line, &len);
+		if (r < 0)
+			return refused ? -EPIPE : r;
+		r = ctl_reply_parse(line, len, &root, &type, why);
+		if (r < 0)
+			return r;
+		if (type == CTL_REPLY_PROGRESS) {
+			r = fn ? fn(root, arg, why) : 0;
+			cJSON_Delete(root);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		out->raw = strdup(line);
+		if (!out->raw) {
+			cJSON_Delete(root);
+			return -ENOMEM;
+		}
+		out->root = root;
+		out->type = type;
+		return 0;
+	}
+}
+
+void ctl_reply_free(struct ctl_reply *r)
+{
+	cJSON_Delete(r->root);
+	free(r->raw);
+	r->root = NULL;
+	r->raw = NULL;
+}
+
+int ctl_report_connect(const char *path, int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ECONNREFUSED:
+		return ctl_fail(CTL_EXIT_UNREACHABLE,
+				"caretd is not running (cannot connect to %s: %s); "
+				"start it with: systemctl start caretd",
+				path, strerror(-err));
+	case -EACCES:
+	case -EPERM:
+		return ctl_fail(CTL_EXIT_UNREACHABLE,
+				"permission denied connecting to caretd at %s: "
+				"you must be root or in the caretd group",
+				path);
+	case -ENAMETOOLONG:
+		return ctl_fail(CTL_EXIT_USAGE, "socket path too long: %s", path);
+	case -ETIMEDOUT:
+		return ctl_fail(CTL_EXIT_UNREACHABLE,
+				"caretd at %s is not accepting connections (queue full)",
+				path);
+	case -ENOMEM:
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	default:
+		return ctl_fail(CTL_EXIT_UNREACHABLE, "cannot connect to caretd at %s: %s",
+				path, strerror(-err));
+	}
+}
+
+int ctl_report_exchange(const char *cmd, int err, const struct ctl_why *why,
+			int64_t waited_ms)
+{
+	switch (err) {
+	case -ETIMEDOUT:
+		return ctl_fail(CTL_EXIT_UNREACHABLE,
+				"caretd did not answer within %.1f s (waiting for the "
+				"result of \"%s\")",
+				(double)waited_ms / 1000.0, cmd);
+	case -ECONNRESET:
+	case -EPIPE:
+		return ctl_fail(CTL_EXIT_UNREACHABLE,
+				"caretd closed the connection before answering \"%s\"", cmd);
+	case -EMSGSIZE:
+		return ctl_fail(CTL_EXIT_PROTOCOL,
+				"malformed reply from caretd to \"%s\": line longer than %d "
+				"bytes",
+				cmd, CARET_CTL_MAX_LINE);
+	case -EPROTO:
+		return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply from caretd to \"%s\": %s",
+				cmd, why->msg);
+	case -ENOMEM:
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	default:
+		return ctl_fail(CTL_EXIT_UNREACHABLE,
+				"lost the connection to caretd (\"%s\"): %s", cmd,
+				strerror(-err));
+	}
+}
+
+int ctl_report_error_reply(const char *cmd, const struct ctl_reply *r)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->root, "error");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, "errno");
+	/* errno is advisory: shown when it is a sane positive number. */
+	if (cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096)
+		return ctl_fail(CTL_EXIT_FAILED, "%s failed: %s (%s)", cmd,
+				e->valuestring, strerror((int)n->valuedouble));
+	return ctl_fail(CTL_EXIT_FAILED, "%s failed: %s", cmd, e->valuestring);
+}
+
+int ctl_call(const struct ctl_opts *g, const cJSON *req, int64_t timeout_ms,
+	     bool interruptible, struct ctl_reply *out)
+{
+	const char *cmd = cJSON_GetObjectItemCaseSensitive(req, "cmd")->valuestring;
+	int64_t wait_ms = timeout_ms + CTL_SLACK_MS;
+	int64_t deadline = ctl_now_ms() + wait_ms;
+	struct ctl_conn c;
+	struct ctl_why why = { "" };
+
+	memset(out, 0, sizeof(*out));
+	int r = ctl_conn_open(&c, g->socket, deadline);
+	if (r < 0)
+		return ctl_report_connect(g->socket, r);
+	r = ctl_exchange(&c, req, deadline, interruptible, NULL, NULL, out, &why);
+	ctl_conn_close(&c);
+	if (r == -EINTR)
+		return CTL_EXIT_INTERRUPTED;
+	if (r < 0)
+		return ctl_report_exchange(cmd, r, &why, wait_ms);
+	if (out->type == CTL_REPLY_ERROR) {
+		int code = ctl_report_error_reply(cmd, out);
+		ctl_reply_free(out);
+		return code;
+	}
+	return CTL_EXIT_OK;
+}

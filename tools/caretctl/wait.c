@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+#include "progress.h"
+#include "sig.h"
+#include "wait.h"
+
+#define RECONNECT_MS 200
+
+static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
+{
+	struct ctl_progress p;
+	(void)arg;
+	if (ctl_decode_progress(msg, &p, why) < 0)
+		return -EPROTO;
+	ctl_progress_show(&p);
+	return 0;
+}
+
+/* One `wait` on a fresh connection; the transport error or 0. */
+static int wait_once(const struct ctl_opts *g, int64_t remaining_ms, bool *lost,
+		     struct ctl_reply *out, struct ctl_why *why)
+{
+	struct ctl_conn c;
+	int64_t deadline = ctl_now_ms() + remaining_ms + CTL_SLACK_MS;
+	int r = ctl_conn_open(&c, g->socket, deadline);
+	if (r < 0)
+		return r;
+	if (*lost) {
+		ctl_progress_break();
+		fprintf(stderr, "caretctl: reconnected to caretd\n");
+		*lost = false;
+	}
+	cJSON *req = ctl_request_new("wait");
+	if (!req || !cJSON_AddNumberToObject(req, "timeout_ms", (double)remaining_ms))
+		r = -ENOMEM;
+	else
+		r = ctl_exchange(&c, req, deadline, true, on_progress, NULL, out, why);
+	cJSON_Delete(req);
+	ctl_conn_close(&c);
+	return r;
+}
+
+int ctl_wait_all(const struct ctl_opts *g, int64_t timeout_ms, bool verbose,
+		 struct ctl_reply *out)
+{
+	int64_t end = ctl_now_ms() + timeout_ms;
+	bool lost = false;	/* in an outage: announce it once, and its end */
+	struct ctl_why why = { "" };
+
+	ctl_progress_begin(g->json ? stderr : stdout, verbose);
+	for (;;) {
+		/*
+		 * After a reconnect past the deadline, still ask once (1 ms):
+		 * the answer names the processes that are not recording.
+		 */
+		int64_t remaining = end - ctl_now_ms();
+		if (remaining < 1)
+			remaining = 1;
+		int r = wait_once(g, remaining, &lost, out, &why);
+		if (r == 0) {
+			ctl_progress_clear();
+			if (out->type == CTL_REPLY_ERROR) {
+				int code = ctl_report_error_reply("wait", out);
+				ctl_reply_free(out);
+				return code;
+			}
+			return CTL_EXIT_OK;
+		}
+		if (r == -EINTR) {
+			ctl_progress_break();
+			return CTL_EXIT_INTERRUPTED;
+		}
+		if (r == -EACCES || r == -EPERM || r == -ENAMETOOLONG)
+			return ctl_report_connect(g->socket, r);
+		if (r == -ETIMEDOUT)
+			return ctl_fail(CTL_EXIT_UNREACHABLE,
+					"caretd stopped answering: no result of \"wait\" "
+					"within %.1f s",
+					(double)(remaining + CTL_SLACK_MS) / 1000.0);
+		if (!ctl_conn_gone(r))
+			return ctl_report_exchange("wait", r, &why, remaining + CTL_SLACK_MS);
+
+		if (!lost)
+			ctl_warn("lost the connection to caretd while waiting; reconnecting "
+				 "(the recording goes on)");
+		lost = true;
+		if (ctl_now_ms() >= end)
+			return ctl_fail(CTL_EXIT_UNREACHABLE,
+					"could not reconnect to caretd at %s within the "
+					"timeout (%s)",
+					g->socket, strerror(-r));
+		if (ctl_sleep_until(ctl_now_ms() + RECONNECT_MS) == -EINTR)
+			return CTL_EXIT_INTERRUPTED;
+	}
+}
