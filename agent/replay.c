@@ -10,7 +10,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
 
 #include "agent/agent.h"
@@ -53,7 +52,8 @@ static void *replay_main(void *arg)
 	uint32_t epoch = 0, done = 0;
 	uint64_t off = 0;
 
-	prctl(PR_SET_NAME, "caret-replay", 0, 0, 0);
+	/* Not renamed: LTTng's procname context of replayed events must stay
+	 * the process's name, as for its other events. */
 	__atomic_fetch_or(&h->agent_flags, CARET_AGENT_REPLAY_THREAD, __ATOMIC_RELEASE);
 	for (;;) {
 		uint32_t bell = __atomic_load_n(&h->doorbell, __ATOMIC_ACQUIRE);
