@@ -288,6 +288,50 @@ class CaretdTest(unittest.TestCase):
         d.finish(10)
         n.close()
 
+    def test_peer_credentials_checked(self):
+        self.c.caretd()
+        os.chmod(self.c.sock, 0o666)  # let the daemon itself judge the peer
+        os.chmod(self.c.tmp, 0o755)
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            os.path.join(os.path.dirname(CARETD), "caretctl"),
+                            "--socket", self.c.sock, "status"],
+                           capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("permission denied", r.stdout + r.stderr)
+        self.assertIn("agents", json.loads(self.c.caretctl("status", "--json").stdout))
+
+    def test_sessiond_absent(self):
+        """No session daemon: a clear log line, no READY, still serving."""
+        self.c.sock = os.path.join(self.c.tmp, "nosessiond.sock")
+        ns = os.path.join(self.c.tmp, "notify2.sock")
+        n = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        n.bind(ns)
+        n.settimeout(3)
+        script = ("mount --make-rprivate / && mount -t tmpfs none /run/lttng && "
+                  "exec %s --socket %s" % (CARETD, self.c.sock))
+        d = self.c.spawn(["unshare", "-m", "sh", "-c", script], agent=False,
+                         extra_env={"NOTIFY_SOCKET": ns})
+        deadline = time.time() + 10
+        while not os.path.exists(self.c.sock):
+            self.assertIsNone(d.poll(), d.err_text())
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.02)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        self.assertFalse(st["lttng"]["reachable"])
+        msgs = []
+        try:
+            while True:
+                msgs.append(n.recv(4096).decode())
+        except socket.timeout:
+            pass
+        n.close()
+        self.assertNotIn("READY=1", "".join(msgs))
+        self.assertIn("STATUS=waiting for lttng-sessiond", "".join(msgs))
+        d.send_signal(signal.SIGTERM)
+        self.assertEqual(d.finish(10), 0)
+        self.assertIn("not reachable", d.err_text())
+        self.assertEqual(d.err_text().count("not reachable"), 1)  # said once, not spammed
+
     def test_units_verify(self):
         unitdir = os.path.join(self.c.tmp, "units")
         os.makedirs(unitdir)
