@@ -211,6 +211,18 @@ void registry_scan(struct registry *r)
 	closedir(d);
 }
 
+/* A process that dies between Start and RECORD is reported by `wait`. */
+static void note_exit(struct registry *r, const struct agent *a, uint32_t st)
+{
+	if (st == CARET_STATE_RECORD || st == CARET_STATE_WAIT ||
+	    r->n_exited >= (int)(sizeof(r->exited) / sizeof(r->exited[0])))
+		return;
+	struct exited_agent *x = &r->exited[r->n_exited++];
+	x->pid = a->pid;
+	x->state = st;
+	memcpy(x->procname, a->procname, sizeof(x->procname));
+}
+
 static void drop_named(struct registry *r, const char *name)
 {
 	for (struct agent **pp = &r->head; *pp; pp = &(*pp)->next) {
@@ -219,13 +231,7 @@ static void drop_named(struct registry *r, const char *name)
 			continue;
 		uint32_t st = __atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE);
 		log_info("agent pid %d (%s) exited", (int)a->pid, a->procname);
-		if (st != CARET_STATE_RECORD && st != CARET_STATE_WAIT &&
-		    r->n_exited < (int)(sizeof(r->exited) / sizeof(r->exited[0]))) {
-			struct exited_agent *x = &r->exited[r->n_exited++];
-			x->pid = a->pid;
-			x->state = st;
-			memcpy(x->procname, a->procname, sizeof(x->procname));
-		}
+		note_exit(r, a, st);
 		*pp = a->next;
 		r->count--;
 		agent_free(a);
@@ -279,13 +285,7 @@ int registry_sweep(struct registry *r)
 		else
 			log_info("reclaiming the segment of dead pid %d (%s)", (int)a->pid,
 				 a->procname);
-		if (st != CARET_STATE_RECORD && st != CARET_STATE_WAIT &&
-		    r->n_exited < (int)(sizeof(r->exited) / sizeof(r->exited[0]))) {
-			struct exited_agent *x = &r->exited[r->n_exited++];
-			x->pid = a->pid;
-			x->state = st;
-			memcpy(x->procname, a->procname, sizeof(x->procname));
-		}
+		note_exit(r, a, st);
 		caret_seg_unlink(a->seg.name);
 		*pp = a->next;
 		r->count--;

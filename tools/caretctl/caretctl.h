@@ -55,6 +55,11 @@ int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg);
 	{ "json", no_argument, NULL, CTL_OPT_JSON }, \
 	{ "help", no_argument, NULL, 'h' }
 
+/* Option loop of a command that takes only the common options. Returns -1
+ * to go on, else the exit code (help printed, or a usage error). */
+int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
+		    void (*usage)(FILE *, const char *));
+
 int64_t ctl_now_ms(void);
 
 /* Stops a session (NULL: caretd's choice) and prints the summary. */

@@ -120,22 +120,9 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 
 static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CTL_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			usage(stdout, cmd);
-			return CTL_EXIT_OK;
-		}
-		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option(cmd);
-	}
-	if (optind < argc)
-		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	int early = ctl_simple_args(g, cmd, argc, argv, usage);
+	if (early >= 0)
+		return early;
 
 	cJSON *req = ctl_request_new(cmd);
 	struct ctl_reply r;

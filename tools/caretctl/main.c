@@ -70,6 +70,28 @@ int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg)
 	}
 }
 
+int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
+		    void (*usage)(FILE *, const char *))
+{
+	static const struct option longopts[] = {
+		CTL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout, cmd);
+			return CTL_EXIT_OK;
+		}
+		if (ctl_common_opt(g, opt, optarg) < 0)
+			return ctl_bad_option(cmd);
+	}
+	if (optind < argc)
+		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
