@@ -84,6 +84,25 @@ all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-age
 
 include tools/standin/standin.mk
 
+# ---- benchmarks (make bench; a smoke run is part of make check) ----
+$(B)/bench/caret-flood: $(call obj,bench/flood.c) $(B)/lib/libtracetools.so
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -lpthread -Wl,-rpath,'$$ORIGIN/../lib'
+
+-include bench/micro/micro.mk
+BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench
+
+.PHONY: bench bench-smoke
+bench: all $(BENCH_BINS)
+	tools/ensure-sessiond.sh >/dev/null
+	/usr/bin/python3 bench/run.py --b $(B)
+
+bench-smoke: all $(BENCH_BINS)
+	tools/ensure-sessiond.sh >/dev/null
+	/usr/bin/python3 bench/run.py --b $(B) --smoke --out $(B)/bench/RESULTS-smoke.md > $(B)/bench/smoke.txt
+	cat $(B)/bench/smoke.txt
+	test "$$(grep -cE '^P(1|2|3|4|4b|4c|5) .*(met|not met)$$' $(B)/bench/smoke.txt)" -eq 7
+
 # ---- tests ----
 UNIT_TESTS = $(B)/tests/check_shm
 $(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(B)/lib/libcaretshm.a

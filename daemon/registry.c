@@ -295,27 +295,30 @@ int registry_sweep(struct registry *r)
 	return n;
 }
 
+struct names_ctx {
+	char *buf;
+	size_t len, used;
+	int count;
+};
+
+static int add_node_name(const struct caret_rec_view *v, void *p)
+{
+	struct names_ctx *c = p;
+	if (v->kind != CARET_KIND_rcl_node_init)
+		return 0;
+	const char *ns = v->args[3].s, *name = v->args[2].s;
+	int w = snprintf(c->buf + c->used, c->len - c->used, "%s%s%s", ns,
+			 (ns[0] && ns[strlen(ns) - 1] != '/') ? "/" : "", name);
+	if (w < 0 || (size_t)w + 1 > c->len - c->used)
+		return 1;
+	c->used += (size_t)w + 1;
+	c->count++;
+	return 0;
+}
+
 int agent_node_names(const struct agent *a, char *buf, size_t len)
 {
-	uint8_t *snap;
-	int64_t n = caret_seg_snapshot(&a->seg, &snap);
-	if (n < 0)
-		return (int)n;
-	uint64_t off = 0;
-	struct caret_rec_view v;
-	int count = 0;
-	size_t used = 0;
-	while (caret_rec_next(snap, (uint64_t)n, &off, &v) == 1) {
-		if (v.kind != CARET_KIND_rcl_node_init)
-			continue;
-		const char *ns = v.args[3].s, *name = v.args[2].s;
-		int w = snprintf(buf + used, len - used, "%s%s%s", ns,
-				 (ns[0] && ns[strlen(ns) - 1] != '/') ? "/" : "", name);
-		if (w < 0 || (size_t)w + 1 > len - used)
-			break;
-		used += (size_t)w + 1;
-		count++;
-	}
-	free(snap);
-	return count;
+	struct names_ctx c = { buf, len, 0, 0 };
+	int64_t r = caret_seg_walk(&a->seg, add_node_name, &c);
+	return r < 0 ? (int)r : c.count;
 }

@@ -101,6 +101,12 @@ int caret_rec_next(const uint8_t *area, uint64_t len, uint64_t *off,
  * Returns the byte count or a negative errno. */
 int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out);
 
+/* Walks the committed records with bounded memory (pread in chunks: no
+ * SIGBUS on a truncated file, no copy of the whole cache). cb returns
+ * non-zero to stop. Returns the number of records visited or -EBADMSG. */
+int64_t caret_seg_walk(const struct caret_seg *s,
+		       int (*cb)(const struct caret_rec_view *v, void *ctx), void *ctx);
+
 /* ---- controller side (caretd, caret-agentctl) ---- */
 int caret_ctl_set_state(struct caret_seg *s, enum caret_state st);
 /* Starts a replay pass: state PREPARE, new epoch with grant 0. Returns the

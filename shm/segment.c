@@ -2,6 +2,7 @@
 /* Creating, attaching and validating segments. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -215,4 +216,53 @@ int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out)
 	}
 	*out = buf;
 	return (int64_t)tail;
+}
+
+int64_t caret_seg_walk(const struct caret_seg *s,
+		       int (*cb)(const struct caret_rec_view *v, void *ctx), void *ctx)
+{
+	enum { CHUNK = 2 * CARET_REC_MAX };
+	uint64_t tail = __atomic_load_n(&s->hdr->tail, __ATOMIC_ACQUIRE);
+	if (tail > s->area_cap)
+		return -EBADMSG;
+	uint8_t *buf = malloc(CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	int64_t count = 0;
+	uint64_t base = 0;
+	int r = 0;
+	while (base < tail) {
+		uint64_t want = tail - base < CHUNK ? tail - base : CHUNK;
+		ssize_t n = pread(s->fd, buf, want, (off_t)(CARET_SHM_HEADER_SIZE + base));
+		if (n <= 0) {
+			r = n < 0 && errno == EINTR ? 0 : -EBADMSG;
+			if (r == 0)
+				continue;
+			break;
+		}
+		uint64_t off = 0;
+		struct caret_rec_view v;
+		while ((r = caret_rec_next(buf, (uint64_t)n, &off, &v)) == 1) {
+			count++;
+			if (cb(&v, ctx)) {
+				free(buf);
+				return count;
+			}
+		}
+		/* A record cut by the chunk's end is read again from its start
+		 * (records are at most half a chunk); anything else is the end
+		 * of the committed records or corruption. */
+		uint32_t size = 0;
+		if (off + sizeof(struct caret_rec_hdr) <= (uint64_t)n)
+			memcpy(&size, buf + off + 4, 4);
+		bool cut = (uint64_t)n == want && want == CHUNK && off > 0 &&
+			   (off + sizeof(struct caret_rec_hdr) > (uint64_t)n ||
+			    (size <= CARET_REC_MAX && off + size > (uint64_t)n));
+		if (!cut)
+			break;
+		base += off;
+		r = 0;
+	}
+	free(buf);
+	return r < 0 ? r : count;
 }

@@ -491,6 +491,52 @@ START_TEST(test_replay_handshake_words)
 }
 END_TEST
 
+static int count_cb(const struct caret_rec_view *v, void *ctx)
+{
+	uint64_t *acc = ctx;
+	acc[0]++;
+	acc[1] += v->args[0].u;
+	acc[2] += strlen(v->args[1].s);
+	return 0;
+}
+
+/* The bounded-memory walk sees exactly what a walk over the mapping sees,
+ * across many chunk boundaries with records of varying sizes. */
+START_TEST(test_chunked_walk)
+{
+	make_seg(32 << 20);
+	char sym[3000];
+	uint64_t want[3] = { 0 };
+	for (uint64_t i = 0; i < 6000; i++) {
+		size_t l = (i * 7919) % sizeof(sym);
+		memset(sym, 'a' + (int)(i % 26), l);
+		sym[l] = '\0';
+		union caret_arg a[] = { CARET_P(i), CARET_S(sym) };
+		ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rclcpp_callback_register, 1, a), 0);
+		want[0]++;
+		want[1] += i;
+		want[2] += l;
+	}
+	ck_assert_uint_gt(seg.hdr->tail, 4 * CARET_REC_MAX);
+	uint64_t got[3] = { 0 };
+	ck_assert_int_eq(caret_seg_walk(&seg, count_cb, got), (int64_t)want[0]);
+	ck_assert_uint_eq(got[0], want[0]);
+	ck_assert_uint_eq(got[1], want[1]);
+	ck_assert_uint_eq(got[2], want[2]);
+	/* corruption in the middle is reported, not skipped */
+	struct caret_rec_hdr *h = (void *)(seg.area + 3 * CARET_REC_MAX + 8);
+	uint64_t off = 0;
+	struct caret_rec_view v;
+	while (off < 3 * CARET_REC_MAX)
+		ck_assert_int_eq(caret_rec_next(seg.area, seg.area_cap, &off, &v), 1);
+	h = (void *)(seg.area + off);
+	h->size = 12;
+	memset(got, 0, sizeof(got));
+	ck_assert_int_eq(caret_seg_walk(&seg, count_cb, got), -EBADMSG);
+	drop_seg();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("shm");
@@ -511,6 +557,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_hostile_records);
 	tcase_add_test(t, test_fuzz_records);
 	tcase_add_test(t, test_replay_handshake_words);
+	tcase_add_test(t, test_chunked_walk);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -32,7 +32,9 @@ static void usage(FILE *f)
 		"                             PREPARE, replay every cached record (N records/s,\n"
 		"                             0 = unpaced, default 0), then RECORD\n"
 		"  dump TARGET                print every cached record\n"
-		"  check NAME                 validate a segment (header and every record)\n\n"
+		"  check NAME                 validate a segment (header and every record)\n"
+		"  stats TARGET               records, cache bytes and payload bytes (the\n"
+		"                             fields plus init_timestamp, strings with their NUL)\n\n"
 		"TARGET is a pid or a segment name (as in /dev/shm). Segment names start with\n"
 		"$CARET_SHM_PREFIX (default \"" CARET_SHM_DEFAULT_PREFIX "\").\n"
 		"Exit status: 0 success, 1 failure, 2 usage error.\n");
@@ -195,7 +197,17 @@ static void print_record(const struct caret_rec_view *v)
 	putchar('\n');
 }
 
-/* Walks a private copy of the cache; returns the record count or -EBADMSG. */
+static uint64_t payload_bytes(const struct caret_rec_view *v)
+{
+	const char *sig = caret_kind_sig(v->kind);
+	uint64_t n = 8; /* init_timestamp */
+	for (unsigned i = 0; i < v->nfields; i++)
+		n += sig[i] == 's' ? strlen(v->args[i].s) + 1 : 8;
+	return n;
+}
+
+/* Walks a private copy of the cache; returns the record count or -EBADMSG.
+ * print: 1 every record, 2 the totals only. */
 static int64_t walk(struct caret_seg *s, int print)
 {
 	uint8_t *buf;
@@ -204,14 +216,19 @@ static int64_t walk(struct caret_seg *s, int print)
 		return n;
 	uint64_t off = 0;
 	int64_t count = 0;
+	uint64_t payload = 0;
 	struct caret_rec_view v;
 	int r;
 	while ((r = caret_rec_next(buf, (uint64_t)n, &off, &v)) == 1) {
-		if (print)
+		if (print == 1)
 			print_record(&v);
+		payload += payload_bytes(&v);
 		count++;
 	}
 	free(buf);
+	if (print == 2 && r == 0)
+		printf("records=%" PRId64 " bytes=%" PRIu64 " payload=%" PRIu64 "\n", count, off,
+		       payload);
 	if (r < 0) {
 		fprintf(stderr, "caret-agentctl: corrupt record at offset %" PRIu64 "\n", off);
 		return r;
@@ -261,10 +278,10 @@ int main(int argc, char **argv)
 		if (open_target(argv[2], &s) < 0)
 			return 1;
 		rc = cmd_replay(&s, rate, timeout);
-	} else if (!strcmp(cmd, "dump") || !strcmp(cmd, "check")) {
+	} else if (!strcmp(cmd, "dump") || !strcmp(cmd, "check") || !strcmp(cmd, "stats")) {
 		if (open_target(argv[2], &s) < 0)
 			return 1;
-		int64_t n = walk(&s, !strcmp(cmd, "dump"));
+		int64_t n = walk(&s, !strcmp(cmd, "dump") ? 1 : !strcmp(cmd, "stats") ? 2 : 0);
 		if (n >= 0 && !strcmp(cmd, "check"))
 			printf("ok: %" PRId64 " records\n", n);
 		rc = n < 0;

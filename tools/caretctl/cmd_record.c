@@ -51,7 +51,7 @@ static void usage(FILE *f)
 		"      --light                 light mode: fewer events (as ros2 caret)\n"
 		"      --immediate             start without waiting for Enter\n"
 		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two;\n"
-		"                              K/M/G suffixes allowed (default %uM)\n"
+		"                              K/M/G suffixes allowed (default %uK)\n"
 		"      --subbuffer-count N     UST sub-buffers per buffer (default %u)\n"
 		"  -v, --verbose               a progress line per change, not one bar\n"
 		"      --duration SECONDS      stop SECONDS after all processes are\n"
@@ -69,7 +69,7 @@ static void usage(FILE *f)
 		"with 'caretctl stop'; with --duration it records on and is stopped);\n"
 		"5 malformed reply; 128+N interrupted by signal N before all processes\n"
 		"were recording (the session is stopped; 130 for Ctrl-C).\n",
-		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_DEFAULT_SUBBUF_SIZE >> 20,
+		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_DEFAULT_SUBBUF_SIZE >> 10,
 		CARET_CTL_DEFAULT_SUBBUF_COUNT, CARET_CTL_DEFAULT_TIMEOUT_MS / 1000);
 }
 

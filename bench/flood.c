@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Floods an LTTng session with init-sized events through libtracetools for
+ * a given time, from several threads, so the bench can measure how fast the
+ * consumer daemon drains bytes to disk on this machine (the physical limit
+ * a replay is compared with).
+ * Usage: caret-flood SECONDS THREADS
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "tools/standin/tracetools/tracetools.h"
+
+static double secs;
+static volatile int stop;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *run(void *arg)
+{
+	unsigned long n = 0;
+	static const char sym[] = "void (anonymous namespace)::Talker::on_timer()";
+	while (!stop) {
+		for (int i = 0; i < 1024; i++)
+			ros_trace_do_rclcpp_callback_register((void *)(n + (unsigned long)i), sym);
+		n += 1024;
+	}
+	*(unsigned long *)arg = n;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: caret-flood SECONDS THREADS\n");
+		return 2;
+	}
+	secs = atof(argv[1]);
+	int nt = atoi(argv[2]);
+	if (nt < 1 || nt > 64 || secs <= 0)
+		return 2;
+	pthread_t t[64];
+	unsigned long counts[64];
+	double t0 = now();
+	for (int i = 0; i < nt; i++)
+		pthread_create(&t[i], NULL, run, &counts[i]);
+	while (now() - t0 < secs) {
+		struct timespec d = { 0, 10000000 };
+		nanosleep(&d, NULL);
+	}
+	stop = 1;
+	unsigned long total = 0;
+	for (int i = 0; i < nt; i++) {
+		pthread_join(t[i], NULL);
+		total += counts[i];
+	}
+	printf("emitted=%lu seconds=%.3f\n", total, now() - t0);
+	return 0;
+}

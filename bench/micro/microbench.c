@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * caret-microbench: the timing loops of bench/micro/micro.py (which owns
+ * the LTTng sessions, the environment and the statistics). One mode per
+ * run; results are JSON objects, one per line, on stdout; the rest goes to
+ * stderr.
+ *
+ *   p1 --iters N --reps R
+ *      WAIT-state hook: ros_trace_callback_start(cb, false) through the
+ *      first definition in the process (the agent when it is preloaded)
+ *      versus the same function of libtracetools.so itself. Both are
+ *      called through a function pointer, alternately, in every rep.
+ *   p2 --iters N --reps R [--drain-ms D] [--wait-ms W]
+ *      RECORD-state hook versus a bare tracepoint caret_micro:callback_start
+ *      with the same payload. Prints {"ready": pid} and waits for a line on
+ *      stdin (the driver creates and starts its sessions meanwhile), then
+ *      waits until both events are enabled in this process.
+ *   p3 --iters N --reps R
+ *      caret_seg_append of one rcl_publisher_init record into a large
+ *      segment (fresh pages and pre-faulted pages), caret_now_ns, and both.
+ *   p3count --count N
+ *      exactly N captures inside capture_loop(), for callgrind
+ *      (--toggle-collect=capture_loop; subtract a run with N = 0).
+ *
+ * Runtime variants A and B alternate in every rep (AB, then BA) so a drift
+ * of the machine's speed hits both.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/micro/micro_tp.h"
+#include "shm/caret_shm.h"
+#include "tools/standin/tracetools/tracetools.h"
+
+typedef void (*cb_fn)(const void *, bool);
+typedef bool (*en_fn)(void);
+
+struct opts {
+	uint64_t iters, reps, count;
+	unsigned drain_ms, wait_ms;
+};
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int callback_obj; /* the "callback" whose address is traced */
+
+/* ---- runtime hooks (P1, P2) ---- */
+
+static __attribute__((noinline)) double time_calls(cb_fn f, uint64_t n)
+{
+	const void *cb = &callback_obj;
+	int64_t t0 = mono_ns();
+	for (uint64_t i = 0; i < n; i++)
+		f(cb, false);
+	int64_t t1 = mono_ns();
+	return (double)(t1 - t0) / (double)n;
+}
+
+static __attribute__((noinline)) double time_bare_tp(uint64_t n)
+{
+	const void *cb = &callback_obj;
+	int64_t t0 = mono_ns();
+	for (uint64_t i = 0; i < n; i++)
+		lttng_ust_tracepoint(caret_micro, callback_start, cb, false);
+	int64_t t1 = mono_ns();
+	return (double)(t1 - t0) / (double)n;
+}
+
+struct rt {
+	cb_fn hook;      /* first definition: the agent when preloaded */
+	cb_fn real;      /* libtracetools.so's own */
+	en_fn real_enabled;
+	bool agent;
+	char hook_lib[256], real_lib[256];
+	struct caret_seg seg;
+	bool seg_ok;
+};
+
+static void lib_of(void *fn, char *buf, size_t len)
+{
+	Dl_info info;
+	if (dladdr(fn, &info) && info.dli_fname)
+		snprintf(buf, len, "%s", info.dli_fname);
+	else
+		snprintf(buf, len, "?");
+}
+
+static int rt_setup(struct rt *r)
+{
+	memset(r, 0, sizeof(*r));
+	void *h = dlopen("libtracetools.so", RTLD_LAZY | RTLD_NOLOAD);
+	if (!h) {
+		fprintf(stderr, "microbench: libtracetools.so not loaded: %s\n", dlerror());
+		return -1;
+	}
+	r->real = (cb_fn)dlsym(h, "ros_trace_callback_start");
+	r->real_enabled = (en_fn)dlsym(h, "ros_trace_enabled_callback_start");
+	/* volatile: the compiler must not assume it is the PLT target. */
+	cb_fn volatile hook = ros_trace_callback_start;
+	r->hook = hook;
+	if (!r->real || !r->real_enabled || !r->hook) {
+		fprintf(stderr, "microbench: ros_trace_callback_start not found\n");
+		return -1;
+	}
+	lib_of((void *)r->hook, r->hook_lib, sizeof(r->hook_lib));
+	lib_of((void *)r->real, r->real_lib, sizeof(r->real_lib));
+	r->agent = r->hook != r->real && strstr(r->hook_lib, "libcaret-agent");
+	if (!r->agent)
+		return 0;
+	/* The agent initialises at its first tracetools call: segment,
+	 * provider, replay thread, start state. */
+	static int context;
+	ros_trace_rcl_init(&context);
+	uint64_t start;
+	char name[CARET_SHM_NAME_MAX];
+	int e = caret_proc_start_time(getpid(), &start);
+	if (e == 0)
+		e = caret_seg_name(name, sizeof(name), getpid(), start);
+	if (e == 0)
+		e = caret_seg_attach(&r->seg, name);
+	if (e < 0) {
+		fprintf(stderr, "microbench: cannot attach the agent's segment: %s\n",
+			strerror(-e));
+		return 0;
+	}
+	r->seg_ok = true;
+	return 0;
+}
+
+static uint32_t rt_state(const struct rt *r)
+{
+	return r->seg_ok ? __atomic_load_n(&r->seg.hdr->state, __ATOMIC_ACQUIRE) : 0;
+}
+
+static void rt_info(const struct rt *r, uint32_t start_state)
+{
+	printf("{\"info\": {\"agent\": %s, \"hook_lib\": \"%s\", \"real_lib\": \"%s\", "
+	       "\"segment\": %s, \"start_state\": %u, \"state\": %u, "
+	       "\"real_enabled\": %s}}\n",
+	       r->agent ? "true" : "false", r->hook_lib, r->real_lib,
+	       r->seg_ok ? "true" : "false", start_state, rt_state(r),
+	       r->real_enabled() ? "true" : "false");
+	fflush(stdout);
+}
+
+static void rt_close(struct rt *r)
+{
+	if (r->seg_ok)
+		caret_seg_close(&r->seg);
+	r->seg_ok = false;
+}
+
+static int mode_p1(const struct opts *o)
+{
+	struct rt r;
+	if (rt_setup(&r) < 0)
+		return 1;
+	uint32_t st = rt_state(&r);
+	rt_info(&r, st);
+	time_calls(r.hook, o->iters / 10 + 1000);
+	time_calls(r.real, o->iters / 10 + 1000);
+	for (uint64_t rep = 0; rep < o->reps; rep++) {
+		double a, b;
+		if (rep % 2 == 0) {
+			a = time_calls(r.hook, o->iters);
+			b = time_calls(r.real, o->iters);
+		} else {
+			b = time_calls(r.real, o->iters);
+			a = time_calls(r.hook, o->iters);
+		}
+		printf("{\"rep\": %llu, \"a\": %.4f, \"b\": %.4f}\n",
+		       (unsigned long long)rep, a, b);
+		fflush(stdout);
+	}
+	rt_close(&r);
+	return 0;
+}
+
+static int mode_p2(const struct opts *o)
+{
+	struct rt r;
+	if (rt_setup(&r) < 0)
+		return 1;
+	uint32_t st0 = rt_state(&r);
+	if (!r.agent || !r.seg_ok) {
+		rt_info(&r, st0);
+		fprintf(stderr, "microbench: p2 needs the agent preloaded, with its segment\n");
+		return 1;
+	}
+	caret_ctl_set_state(&r.seg, CARET_STATE_RECORD);
+	rt_info(&r, st0);
+	printf("{\"ready\": %d}\n", (int)getpid());
+	fflush(stdout);
+	char line[64];
+	if (!fgets(line, sizeof(line), stdin)) {
+		fprintf(stderr, "microbench: no go from the driver\n");
+		rt_close(&r);
+		return 1;
+	}
+	int64_t deadline = mono_ns() + (int64_t)o->wait_ms * 1000000;
+	bool en_a, en_b;
+	for (;;) {
+		en_a = r.real_enabled();
+		en_b = lttng_ust_tracepoint_enabled(caret_micro, callback_start);
+		if ((en_a && en_b) || mono_ns() > deadline)
+			break;
+		sleep_ms(1);
+	}
+	if (!en_a || !en_b) {
+		printf("{\"error\": \"events not enabled within %u ms: ros2:callback_start %s, "
+		       "caret_micro:callback_start %s\"}\n", o->wait_ms,
+		       en_a ? "on" : "off", en_b ? "on" : "off");
+		rt_close(&r);
+		return 1;
+	}
+	if (rt_state(&r) != CARET_STATE_RECORD) {
+		printf("{\"error\": \"agent state %u, not RECORD\"}\n", rt_state(&r));
+		rt_close(&r);
+		return 1;
+	}
+	uint64_t warm = o->iters / 10 + 100;
+	uint64_t calls_a = warm, calls_b = warm;
+	time_calls(r.hook, warm);
+	time_bare_tp(warm);
+	sleep_ms(o->drain_ms);
+	for (uint64_t rep = 0; rep < o->reps; rep++) {
+		double a, b;
+		if (rep % 2 == 0) {
+			a = time_calls(r.hook, o->iters);
+			sleep_ms(o->drain_ms);
+			b = time_bare_tp(o->iters);
+		} else {
+			b = time_bare_tp(o->iters);
+			sleep_ms(o->drain_ms);
+			a = time_calls(r.hook, o->iters);
+		}
+		sleep_ms(o->drain_ms);
+		calls_a += o->iters;
+		calls_b += o->iters;
+		printf("{\"rep\": %llu, \"a\": %.4f, \"b\": %.4f}\n",
+		       (unsigned long long)rep, a, b);
+		fflush(stdout);
+	}
+	printf("{\"calls_a\": %llu, \"calls_b\": %llu, \"state\": %u}\n",
+	       (unsigned long long)calls_a, (unsigned long long)calls_b, rt_state(&r));
+	fflush(stdout);
+	rt_close(&r);
+	return 0;
+}
+
+/* ---- capture (P3) ---- */
+
+static const union caret_arg pub_args[] = {
+	CARET_P(0x55d0c0a01230), CARET_P(0x55d0c0a00f10), CARET_P(0x55d0c0a02440),
+	CARET_S("/standin/topic_0"), CARET_I(10),
+};
+
+/* Not static, no IPA: callgrind toggles collection on this exact name. */
+__attribute__((noinline, noipa)) uint64_t capture_loop(struct caret_seg *s, uint64_t n);
+__attribute__((noinline, noipa)) uint64_t capture_loop(struct caret_seg *s, uint64_t n)
+{
+	uint64_t ok = 0;
+	for (uint64_t i = 0; i < n; i++)
+		ok += caret_seg_append(s, CARET_KIND_rcl_publisher_init,
+				       (int64_t)i, pub_args) == 0;
+	return ok;
+}
+
+static __attribute__((noinline)) uint64_t capture_clock_loop(struct caret_seg *s, uint64_t n)
+{
+	uint64_t ok = 0;
+	for (uint64_t i = 0; i < n; i++)
+		ok += caret_seg_append(s, CARET_KIND_rcl_publisher_init,
+				       caret_now_ns(), pub_args) == 0;
+	return ok;
+}
+
+static __attribute__((noinline)) int64_t clock_loop(uint64_t n)
+{
+	int64_t sum = 0;
+	for (uint64_t i = 0; i < n; i++)
+		sum += caret_now_ns();
+	return sum;
+}
+
+static int seg_open(struct caret_seg *s, uint64_t n)
+{
+	uint32_t sz = caret_rec_encoded_size(CARET_KIND_rcl_publisher_init, pub_args);
+	uint64_t cap = CARET_SHM_HEADER_SIZE + (uint64_t)sz * n + 4096;
+	cap = (cap + 4095) & ~(uint64_t)4095;
+	if (cap < CARET_SHM_MIN_CAPACITY)
+		cap = CARET_SHM_MIN_CAPACITY;
+	int e = caret_seg_create(s, cap, "microbench", "jazzy");
+	if (e < 0)
+		fprintf(stderr, "microbench: caret_seg_create(%llu bytes): %s\n",
+			(unsigned long long)cap, strerror(-e));
+	return e;
+}
+
+static void seg_done(struct caret_seg *s)
+{
+	char name[sizeof(s->name)];
+	memcpy(name, s->name, sizeof(name));
+	caret_seg_close(s);
+	caret_seg_unlink(name);
+}
+
+enum { P3_FRESH, P3_WARM, P3_CLOCK, P3_BOTH, P3_N };
+
+/* ns per operation of one P3 variant, or a negative value on failure. */
+static double p3_variant(int v, uint64_t n, volatile int64_t *sink)
+{
+	struct caret_seg s;
+	int64_t t0, t1;
+	uint64_t ok = n;
+	if (v == P3_CLOCK) {
+		t0 = mono_ns();
+		*sink += clock_loop(n);
+		t1 = mono_ns();
+		return (double)(t1 - t0) / (double)n;
+	}
+	if (seg_open(&s, n) < 0)
+		return -1;
+	if (v == P3_WARM)
+		memset(s.area, 0, s.area_cap); /* fault every page in */
+	t0 = mono_ns();
+	if (v == P3_BOTH)
+		ok = capture_clock_loop(&s, n);
+	else
+		ok = capture_loop(&s, n);
+	t1 = mono_ns();
+	uint64_t recs = __atomic_load_n(&s.hdr->records, __ATOMIC_RELAXED);
+	seg_done(&s);
+	if (ok != n || recs != n) {
+		fprintf(stderr, "microbench: %llu of %llu captures stored\n",
+			(unsigned long long)ok, (unsigned long long)n);
+		return -1;
+	}
+	return (double)(t1 - t0) / (double)n;
+}
+
+static int mode_p3(const struct opts *o)
+{
+	static const char *const names[P3_N] = { "fresh", "warm", "clock", "both" };
+	volatile int64_t sink = 0;
+	uint32_t sz = caret_rec_encoded_size(CARET_KIND_rcl_publisher_init, pub_args);
+	printf("{\"info\": {\"record_bytes\": %u}}\n", sz);
+	/* Warm-up: code, clock, allocator paths. */
+	for (int v = 0; v < P3_N; v++)
+		if (p3_variant(v, o->iters / 10 + 1000, &sink) < 0)
+			return 1;
+	for (uint64_t rep = 0; rep < o->reps; rep++) {
+		double ns[P3_N];
+		/* Rotate the order so no variant always runs first. */
+		for (int k = 0; k < P3_N; k++) {
+			int v = (int)((k + rep) % P3_N);
+			ns[v] = p3_variant(v, o->iters, &sink);
+			if (ns[v] < 0)
+				return 1;
+		}
+		printf("{\"rep\": %llu", (unsigned long long)rep);
+		for (int v = 0; v < P3_N; v++)
+			printf(", \"%s\": %.4f", names[v], ns[v]);
+		printf("}\n");
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static int mode_p3count(const struct opts *o)
+{
+	struct caret_seg s;
+	if (seg_open(&s, o->count) < 0)
+		return 1;
+	uint64_t ok = capture_loop(&s, o->count);
+	seg_done(&s);
+	printf("{\"captures\": %llu}\n", (unsigned long long)ok);
+	return ok == o->count ? 0 : 1;
+}
+
+/* ---- main ---- */
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: caret-microbench p1|p2|p3 [--iters N] [--reps R] [--drain-ms D] "
+		"[--wait-ms W]\n"
+		"       caret-microbench p3count --count N\n"
+		"The timing loops of bench/micro/micro.py; run that instead.\n");
+}
+
+static bool num_arg(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-')
+		return false;
+	*out = v;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .iters = 2000000, .reps = 7, .count = 0,
+			  .drain_ms = 100, .wait_ms = 10000 };
+	if (argc < 2) {
+		usage();
+		return 2;
+	}
+	const char *mode = argv[1];
+	for (int i = 2; i < argc; i++) {
+		uint64_t v;
+		if (i + 1 >= argc || !num_arg(argv[i + 1], &v)) {
+			usage();
+			return 2;
+		}
+		if (strcmp(argv[i], "--iters") == 0 && v > 0)
+			o.iters = v;
+		else if (strcmp(argv[i], "--reps") == 0 && v > 0)
+			o.reps = v;
+		else if (strcmp(argv[i], "--count") == 0)
+			o.count = v;
+		else if (strcmp(argv[i], "--drain-ms") == 0 && v < 100000)
+			o.drain_ms = (unsigned)v;
+		else if (strcmp(argv[i], "--wait-ms") == 0 && v < 1000000)
+			o.wait_ms = (unsigned)v;
+		else {
+			usage();
+			return 2;
+		}
+		i++;
+	}
+	if (strcmp(mode, "p1") == 0)
+		return mode_p1(&o);
+	if (strcmp(mode, "p2") == 0)
+		return mode_p2(&o);
+	if (strcmp(mode, "p3") == 0)
+		return mode_p3(&o);
+	if (strcmp(mode, "p3count") == 0)
+		return mode_p3count(&o);
+	usage();
+	return 2;
+}

@@ -1,0 +1,336 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""make bench: the measured cost of the agent and the speed of replay, side
+by side with their references, in one run. Prints one table row per target
+(P1 ... P5) and writes the table with the machine description to a results
+file. Run as root with a session daemon (make bench does both)."""
+import argparse
+import json
+import os
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def log(msg):
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    lt = subprocess.run(["lttng", "--version"], capture_output=True, text=True).stdout.strip()
+    return {"cpu": model, "cores": os.cpu_count(), "kernel": platform.release(),
+            "lttng": lt or "unknown"}
+
+
+class Caretd:
+    """A caretd of the bench's own, spoken to over its socket."""
+
+    def __init__(self, b, tmp, prefix, args=()):
+        self.sock = os.path.join(tmp, "caretd.sock")
+        env = dict(os.environ, CARET_SHM_PREFIX=prefix)
+        self.log = open(os.path.join(tmp, "caretd.log"), "w")
+        self.p = subprocess.Popen([os.path.join(b, "bin", "caretd"), "--socket", self.sock,
+                                   *args], env=env, stderr=self.log)
+        deadline = time.time() + 10
+        while not os.path.exists(self.sock):
+            if time.time() > deadline or self.p.poll() is not None:
+                raise RuntimeError("caretd did not start")
+            time.sleep(0.02)
+
+    def call(self, req, timeout=300):
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(timeout)
+        s.connect(self.sock)
+        s.sendall((json.dumps(dict(req, v=1)) + "\n").encode())
+        f = s.makefile()
+        while True:
+            line = f.readline()
+            if not line:
+                raise RuntimeError("caretd closed the connection")
+            m = json.loads(line)
+            if m["type"] in ("result", "error"):
+                s.close()
+                if m["type"] == "error":
+                    raise RuntimeError("caretd: " + m["error"])
+                return m
+
+    def rss_kib(self):
+        with open("/proc/%d/status" % self.p.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def cpu_ticks(self):
+        with open("/proc/%d/stat" % self.p.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+
+    def close(self):
+        self.p.send_signal(signal.SIGTERM)
+        try:
+            self.p.wait(10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+        self.log.close()
+
+
+def du(path):
+    total = 0
+    for d, _, files in os.walk(path):
+        for fn in files:
+            total += os.path.getsize(os.path.join(d, fn))
+    return total
+
+
+def replay_run(d, tmp, name, n, pacing=None, freq=None):
+    """caretctl-equivalent: record, wait for all in RECORD, stop. Returns
+    (seconds from record to all RECORD, discarded or None, trace bytes)."""
+    req = {"cmd": "record", "session": name, "path": os.path.join(tmp, "traces")}
+    if pacing:
+        req["pacing"] = pacing
+    if freq:
+        req["recording_frequency"] = freq
+    t0 = time.monotonic()
+    r = d.call(req)
+    tr = time.monotonic()
+    w = d.call({"cmd": "wait", "timeout_ms": 600000}, timeout=700)
+    t1 = time.monotonic()
+    log("%s: session created and started in %.3f s, replay done %.3f s later" %
+        (name, tr - t0, t1 - tr))
+    if not w["ok"] or w["recording"] != n:
+        log("warning: %s: %d of %d processes recording" % (name, w["recording"], n))
+    st = d.call({"cmd": "stop", "session": name})
+    # back to WAIT before the next run
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        ag = d.call({"cmd": "list"})["agents"]
+        if all(a["state"] == "WAIT" for a in ag):
+            break
+        time.sleep(0.05)
+    return t1 - t0, st["discarded_total"], du(r["path"]), r["path"]
+
+
+def drain_rate(b, tmp, seconds):
+    """Bytes/s the consumer writes when flooded (same machine, same run)."""
+    name = "bench-drain-" + uuid.uuid4().hex[:6]
+    out = os.path.join(tmp, "drain")
+    subprocess.run(["lttng", "create", name, "--output=" + out], check=True,
+                   capture_output=True)
+    try:
+        subprocess.run(["lttng", "enable-channel", "-u", "-s", name, "ch",
+                        "--subbuf-size=8M", "--num-subbuf=8"], check=True, capture_output=True)
+        subprocess.run(["lttng", "enable-event", "-u", "-s", name, "-c", "ch",
+                        "ros2:rclcpp_callback_register"], check=True, capture_output=True)
+        subprocess.run(["lttng", "add-context", "-u", "-s", name, "-c", "ch", "-t", "vpid",
+                        "-t", "vtid", "-t", "procname"], check=True, capture_output=True)
+        subprocess.run(["lttng", "start", name], check=True, capture_output=True)
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        subprocess.run([os.path.join(b, "bench", "caret-flood"), str(seconds), "2"],
+                       check=True, capture_output=True,
+                       env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(b, "lib")))
+        subprocess.run(["lttng", "stop", name], check=True, capture_output=True)
+        t1 = time.monotonic()
+        return du(out) / (t1 - t0)
+    finally:
+        subprocess.run(["lttng", "destroy", name], capture_output=True)
+
+
+def row(id_, measure, value, reference, ratio, target, met, details=""):
+    return {"id": id_, "measure": measure, "value": value, "reference": reference,
+            "ratio": ratio, "target": target, "met": bool(met), "details": details}
+
+
+def scenario(args, tmp):
+    """P4, P4b, P4c, P5 on N stand-in processes with R init records each."""
+    b = args.b
+    prefix = "caret-bench-" + uuid.uuid4().hex[:6]
+    env = dict(os.environ, CARET_SHM_PREFIX=prefix, CARET_AGENT_QUIET="1",
+               LD_PRELOAD=os.path.join(b, "lib", "libcaret-agent.so"))
+    d = Caretd(b, tmp, prefix)
+    procs = []
+    rows = []
+    try:
+        base = 10  # records of a node with one timer and no topics
+        for i in range(args.procs):
+            procs.append(subprocess.Popen(
+                [os.path.join(b, "bin", "caret-standin"), "--name", "bench%d" % i, "--pubs",
+                 "0", "--subs", "0", "--timers", "1", "--period-ms", "1000",
+                 "--extra-callbacks", str(max(0, args.records - base)),
+                 "--domain", str(200 + os.getpid() % 30)],
+                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        deadline = time.time() + 120
+        while True:
+            ag = d.call({"cmd": "list"})["agents"]
+            if len(ag) == args.procs and all(a["records"] >= args.records and
+                                              a["state"] == "WAIT" for a in ag):
+                break
+            if time.time() > deadline:
+                raise RuntimeError("only %d of %d agents ready" % (len(ag), args.procs))
+            time.sleep(0.2)
+        total_records = sum(a["records"] for a in ag)
+        log("%d processes x %d records ready" % (args.procs, args.records))
+
+        # P5 idle CPU first, while nothing else happens
+        hz = os.sysconf("SC_CLK_TCK")
+        c0, t0 = d.cpu_ticks(), time.monotonic()
+        time.sleep(args.idle)
+        cpu = 100.0 * (d.cpu_ticks() - c0) / hz / (time.monotonic() - t0)
+
+        t_ours, disc, nbytes, _ = replay_run(d, tmp, "bench-ours", args.procs)
+        log("adaptive: %.3f s, discarded %s, %d bytes" % (t_ours, disc, nbytes))
+        t_f100, disc100, _, _ = replay_run(d, tmp, "bench-f100", args.procs, "frequency", 100)
+        log("frequency 100: %.3f s, discarded %s" % (t_f100, disc100))
+        t_f10k, disc10k, _, _ = replay_run(d, tmp, "bench-f10k", args.procs, "frequency",
+                                           10000)
+        log("frequency 10000: %.3f s, discarded %s" % (t_f10k, disc10k))
+        rate = drain_rate(b, tmp, args.flood)
+        log("consumer drain rate: %.1f MB/s" % (rate / 1e6))
+        rss = d.rss_kib()
+
+        # P5 cache density
+        shm_bytes = payload = 0
+        for a in ag:
+            out = subprocess.run([os.path.join(b, "bin", "caret-agentctl"), "stats",
+                                  str(a["pid"])], env=dict(os.environ, CARET_SHM_PREFIX=prefix),
+                                 capture_output=True, text=True).stdout
+            kv = dict(x.split("=") for x in out.split())
+            shm_bytes += int(kv["bytes"])
+            payload += int(kv["payload"])
+        density = shm_bytes / payload if payload else float("inf")
+
+        n, r = args.procs, args.records
+        rows.append(row("P4", "record -> all %d processes in RECORD, %d init records each, "
+                        "default channel" % (n, r), "%.3f s" % t_ours, "1 s",
+                        "%.2fx" % t_ours, "<= 1 s, 0 discarded",
+                        t_ours <= 1.0 and disc == 0, "discarded=%s" % disc))
+        rows.append(row("P4b", "same, vs CARET pacing (recording_frequency 100 / 10,000)",
+                        "%.3f s" % t_ours, "%.3f s / %.3f s" % (t_f100, t_f10k),
+                        "%.1fx faster than f=100" % (t_f100 / t_ours),
+                        ">= 20x faster than f=100, 0 discarded",
+                        t_f100 / t_ours >= 20 and disc == 0 and disc100 == 0,
+                        "discarded ours=%s f100=%s f10000=%s" % (disc, disc100, disc10k)))
+        limit = nbytes / rate
+        rows.append(row("P4c", "same, vs replayed bytes / consumer drain rate",
+                        "%.3f s" % t_ours, "%.3f s (%.1f MB at %.0f MB/s)" %
+                        (limit, nbytes / 1e6, rate / 1e6), "%.2fx" % (t_ours / limit),
+                        "within 2x", t_ours / limit <= 2.0))
+        rows.append(row("P5", "shm bytes/record / payload; caretd RSS, %d agents; caretd idle "
+                        "CPU" % n, "%.2fx; %.1f MiB; %.2f %%" % (density, rss / 1024, cpu),
+                        "payload %.1f B/record" % (payload / max(1, total_records)),
+                        "%.2fx" % density, "<= 1.5x; <= 8 MiB; <= 0.5 %",
+                        density <= 1.5 and rss <= 8 * 1024 and cpu <= 0.5,
+                        "idle measured over %.0f s" % args.idle))
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        d.close()
+        for n_ in os.listdir("/dev/shm"):
+            if n_.startswith(prefix + "."):
+                os.unlink(os.path.join("/dev/shm", n_))
+    return rows
+
+
+def micro(args):
+    cmd = ["/usr/bin/python3", os.path.join(ROOT, "bench", "micro", "micro.py"), "--b", args.b]
+    if args.smoke:
+        cmd.append("--quick")
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    sys.stderr.write(out.stderr)
+    rows = []
+    for line in out.stdout.splitlines():
+        try:
+            m = json.loads(line)
+        except ValueError:
+            continue
+        ref = m.get("reference")
+        if m["id"] == "P3":
+            value = "%.1f ns, %s instr" % (m["value"], m.get("instructions", "?"))
+        else:
+            value = "%.2f ns" % m["value"]
+        rows.append(row(m["id"], m["measure"], value,
+                        "-" if ref is None else "%.2f ns (%s)" % (ref, m.get("ref_desc", "")),
+                        "-" if m.get("ratio") is None else "%.2fx" % m["ratio"],
+                        m["target"], m["met"], m.get("details", "")))
+    for id_ in ("P1", "P2", "P3"):
+        if not any(r["id"] == id_ for r in rows):
+            rows.append(row(id_, "micro-benchmark", "-", "-", "-", "-", False,
+                            "not measured: micro.py exited %d" % out.returncode))
+    return rows
+
+
+def table(rows):
+    order = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5"]
+    rows = sorted(rows, key=lambda r: order.index(r["id"]))
+    lines = ["| id | measure | value | reference | ratio | target | result |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            r["id"], r["measure"], r["value"], r["reference"], r["ratio"], r["target"],
+            "met" if r["met"] else "not met"))
+    plain = ["%s  %s | %s | ref %s | %s | %s | %s" % (
+        r["id"], r["measure"], r["value"], r["reference"], r["ratio"], r["target"],
+        "met" if r["met"] else "not met") for r in rows]
+    return lines, plain, rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--b", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes: proves it runs")
+    ap.add_argument("--procs", type=int, default=100)
+    ap.add_argument("--records", type=int, default=2000)
+    ap.add_argument("--idle", type=float, default=10.0)
+    ap.add_argument("--flood", type=float, default=2.0)
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
+    args = ap.parse_args()
+    if args.smoke:
+        args.procs, args.records, args.idle, args.flood = 3, 200, 1.0, 0.5
+    args.b = os.path.abspath(args.b)
+    tmp = tempfile.mkdtemp(prefix="caret-bench-")
+    try:
+        rows = micro(args) + scenario(args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    lines, plain, rows = table(rows)
+    print("\n".join(plain))
+    m = machine()
+    with open(args.out, "w") as f:
+        f.write("# caretd benchmark results\n\n")
+        f.write("Produced by `make bench` (`bench/run.py`)%s on %s.\n\n" %
+                (" in smoke mode (tiny sizes, not the targets' scenario)" if args.smoke else "",
+                 time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
+        f.write("Machine: %s, %d cores, kernel %s, %s.\n\n" %
+                (m["cpu"], m["cores"], m["kernel"], m["lttng"]))
+        f.write("Ratios are taken in one run; absolute times drift on shared machines.\n\n")
+        f.write("\n".join(lines) + "\n\n")
+        f.write("Details:\n\n")
+        for r in rows:
+            if r["details"]:
+                f.write("- %s: %s\n" % (r["id"], r["details"]))
+    log("results written to %s" % args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
