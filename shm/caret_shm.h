@@ -21,7 +21,8 @@ struct caret_seg {
 	uint8_t *base;
 	uint64_t map_len;
 	struct caret_shm_header *hdr;
-	uint8_t *area;     /* base + CARET_SHM_HEADER_SIZE */
+	uint8_t *area;     /* base + CARET_SHM_HEADER_SIZE; NULL when attached
+			    * (attachers map the header only, read with pread) */
 	uint64_t area_cap; /* capacity - CARET_SHM_HEADER_SIZE */
 	char name[CARET_SHM_NAME_MAX];
 	bool owner;
@@ -79,7 +80,8 @@ void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
 /* ---- any side ---- */
 /* Attaches read-write to an existing segment by name (without '/'):
  * refuses symlinks and non-regular files, checks file size, validates the
- * header. */
+ * header. Maps the header page only: records are read with
+ * caret_seg_snapshot / caret_seg_walk. */
 int caret_seg_attach(struct caret_seg *s, const char *name);
 void caret_seg_close(struct caret_seg *s);
 int caret_seg_unlink(const char *name);

@@ -161,8 +161,15 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 		    (npid != h.pid || nstart != h.start_time))
 			r = -EBADMSG;
 	}
+	/* Only the header page is mapped: a controller needs its words, and
+	 * reads records with pread. Mapping the whole cache would also charge
+	 * the agent's pages to our RSS through fault-around. */
 	if (r == 0)
-		r = map_fd(s, fd, (uint64_t)st.st_size);
+		r = map_fd(s, fd, CARET_SHM_HEADER_SIZE);
+	if (r == 0) {
+		s->area = NULL;
+		s->area_cap = (uint64_t)st.st_size - CARET_SHM_HEADER_SIZE;
+	}
 	if (r < 0) {
 		close(fd);
 		s->fd = -1;
