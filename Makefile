@@ -89,7 +89,7 @@ $(B)/bench/caret-flood: $(call obj,bench/flood.c) $(B)/lib/libtracetools.so
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -lpthread -Wl,-rpath,'$$ORIGIN/../lib'
 
--include bench/micro/micro.mk
+include bench/micro/micro.mk
 BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench
 
 .PHONY: bench bench-smoke
@@ -133,12 +133,14 @@ integration-check: all $(B)/tests/forker
 	tools/ensure-sessiond.sh >/dev/null
 	B=$(B) SAN=$(SAN) tests/integration/run.sh
 
-# Everything: normal build + unit + integration, then the sanitizer build.
+# Everything: normal build + unit + integration, the sanitizer build, and a
+# smoke run of the benchmarks so they cannot rot.
 check:
 	$(MAKE) all unit-check
 	$(MAKE) SAN=1 all unit-check
 	$(MAKE) integration-check
 	$(MAKE) SAN=1 integration-check
+	$(MAKE) bench-smoke
 
 deps:
 	tools/install-deps.sh $(DEB_PACKAGES)

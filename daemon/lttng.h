@@ -97,7 +97,10 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
  *
  * full (CARET's `ros2 caret record` default):
  *   ros2:*  ros2_caret:*
- *   (the agent already silences what CARET does not use)
+ *   (the agent already silences what CARET does not use). Wildcards on
+ *   purpose: LTTng's session start cost grows with the number of event
+ *   rules times registered processes, and a list of the 14 rules the agent
+ *   needs started slower with 100 processes than these two.
  *
  * light (`ros2 caret record --light`): all of ros2_caret:* (its init and
  * replay events) plus only these ros2 runtime events:

@@ -5,12 +5,13 @@
  * run; results are JSON objects, one per line, on stdout; the rest goes to
  * stderr.
  *
- *   p1 --iters N --reps R
+ *   p1 --iters N --reps R [--chunk C] [--only 1|2]
  *      WAIT-state hook: ros_trace_callback_start(cb, false) through the
  *      first definition in the process (the agent when it is preloaded)
- *      versus the same function of libtracetools.so itself. Both are
- *      called through a function pointer, alternately, in every rep.
- *   p2 --iters N --reps R [--drain-ms D] [--wait-ms W]
+ *      versus the same function of libtracetools.so itself, each called
+ *      through a function pointer from a loop of its own. --only runs one
+ *      variant (diagnosis).
+ *   p2 --iters N --reps R [--chunk C] [--drain-ms D] [--wait-ms W]
  *      RECORD-state hook versus a bare tracepoint caret_micro:callback_start
  *      with the same payload. Prints {"ready": pid} and waits for a line on
  *      stdin (the driver creates and starts its sessions meanwhile), then
@@ -22,8 +23,11 @@
  *      exactly N captures inside capture_loop(), for callgrind
  *      (--toggle-collect=capture_loop; subtract a run with N = 0).
  *
- * Runtime variants A and B alternate in every rep (AB, then BA) so a drift
- * of the machine's speed hits both.
+ * In p1 and p2 every rep runs N calls of variant A and N of variant B,
+ * interleaved in chunks of C calls (A B, B A, ...), so a change of the
+ * machine's speed hits both; each rep prints the median ns per call over
+ * its chunks (a, b), the median of the chunk pairs' ratios (ratio), the
+ * means over the rep (amean, bmean) and the fastest chunks (amin, bmin).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -44,6 +48,8 @@ typedef bool (*en_fn)(void);
 
 struct opts {
 	uint64_t iters, reps, count;
+	uint64_t only; /* p1: 0 both variants, 1 only A, 2 only B (diagnosis) */
+	uint64_t chunk; /* p1, p2: calls per variant before switching */
 	unsigned drain_ms, wait_ms;
 };
 
@@ -65,17 +71,26 @@ static int callback_obj; /* the "callback" whose address is traced */
 
 /* ---- runtime hooks (P1, P2) ---- */
 
-static __attribute__((noinline)) double time_calls(cb_fn f, uint64_t n)
-{
-	const void *cb = &callback_obj;
-	int64_t t0 = mono_ns();
-	for (uint64_t i = 0; i < n; i++)
-		f(cb, false);
-	int64_t t1 = mono_ns();
-	return (double)(t1 - t0) / (double)n;
-}
+/*
+ * One loop per variant, each 64-byte aligned: an indirect call site that
+ * sees two targets can be predicted differently from one that always calls
+ * the same function, as a PLT call site in an application does.
+ */
+#define TIME_CALLS(name)                                                      \
+	static __attribute__((noipa, aligned(64))) double name(cb_fn f,       \
+							      uint64_t n)     \
+	{                                                                     \
+		const void *cb = &callback_obj;                               \
+		int64_t t0 = mono_ns();                                       \
+		for (uint64_t i = 0; i < n; i++)                              \
+			f(cb, false);                                         \
+		int64_t t1 = mono_ns();                                       \
+		return (double)(t1 - t0) / (double)n;                         \
+	}
+TIME_CALLS(time_calls_a)
+TIME_CALLS(time_calls_b)
 
-static __attribute__((noinline)) double time_bare_tp(uint64_t n)
+static __attribute__((noipa, aligned(64))) double time_bare_tp(uint64_t n)
 {
 	const void *cb = &callback_obj;
 	int64_t t0 = mono_ns();
@@ -83,6 +98,104 @@ static __attribute__((noinline)) double time_bare_tp(uint64_t n)
 		lttng_ust_tracepoint(caret_micro, callback_start, cb, false);
 	int64_t t1 = mono_ns();
 	return (double)(t1 - t0) / (double)n;
+}
+
+/* A variant: a timing loop and the function it calls (if any). */
+struct variant {
+	double (*run)(const struct variant *v, uint64_t n); /* ns per call */
+	cb_fn f;
+};
+
+static double run_a(const struct variant *v, uint64_t n) { return time_calls_a(v->f, n); }
+static double run_b(const struct variant *v, uint64_t n) { return time_calls_b(v->f, n); }
+static double run_bare(const struct variant *v, uint64_t n)
+{
+	(void)v;
+	return time_bare_tp(n);
+}
+
+struct rep_result {
+	double a, b;       /* median ns per call over the rep's chunks */
+	double amean, bmean; /* ns per call over the whole rep */
+	double amin, bmin; /* fastest chunk */
+	double ratio;      /* median of the chunk pairs' a/b */
+};
+
+#define MAX_CHUNKS 4096
+static double chunk_a[MAX_CHUNKS], chunk_b[MAX_CHUNKS], chunk_r[MAX_CHUNKS];
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static double median(double *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * n calls of each variant, interleaved in chunks (A B, B A, A B, ...): a
+ * change of the machine's speed lasting longer than a chunk (~1 ms) hits
+ * both variants alike, and the medians over chunks ignore the chunks a
+ * burst of load or a front-end hiccup hit. One variant only when the other
+ * is NULL.
+ */
+static struct rep_result alternate(const struct variant *va, const struct variant *vb,
+				   uint64_t n, uint64_t chunk, uint64_t rep)
+{
+	struct rep_result r = { 0, 0, 0, 0, 1e30, 1e30, 0 };
+	double ta = 0, tb = 0;
+	uint64_t done = 0;
+	size_t k = 0;
+	if (chunk == 0 || chunk > n)
+		chunk = n;
+	if (n / chunk >= MAX_CHUNKS)
+		chunk = n / (MAX_CHUNKS - 1) + 1;
+	for (; done < n; k++) {
+		uint64_t c = n - done < chunk ? n - done : chunk;
+		double x = 0, y = 0;
+		if ((k + rep) % 2 == 0) {
+			if (va)
+				x = va->run(va, c);
+			if (vb)
+				y = vb->run(vb, c);
+		} else {
+			if (vb)
+				y = vb->run(vb, c);
+			if (va)
+				x = va->run(va, c);
+		}
+		ta += x * (double)c;
+		tb += y * (double)c;
+		if (x < r.amin)
+			r.amin = x;
+		if (y < r.bmin)
+			r.bmin = y;
+		chunk_a[k] = x;
+		chunk_b[k] = y;
+		chunk_r[k] = va && vb && y > 0 ? x / y : 0;
+		done += c;
+	}
+	r.amean = ta / (double)n;
+	r.bmean = tb / (double)n;
+	r.a = median(chunk_a, k);
+	r.b = median(chunk_b, k);
+	r.ratio = median(chunk_r, k);
+	return r;
+}
+
+static void print_rep(uint64_t rep, const struct rep_result *r)
+{
+	printf("{\"rep\": %llu, \"a\": %.4f, \"b\": %.4f, \"ratio\": %.4f, "
+	       "\"amean\": %.4f, \"bmean\": %.4f, \"amin\": %.4f, \"bmin\": %.4f}\n",
+	       (unsigned long long)rep, r->a, r->b, r->ratio, r->amean, r->bmean,
+	       r->amin, r->bmin);
+	fflush(stdout);
 }
 
 struct rt {
@@ -176,20 +289,13 @@ static int mode_p1(const struct opts *o)
 		return 1;
 	uint32_t st = rt_state(&r);
 	rt_info(&r, st);
-	time_calls(r.hook, o->iters / 10 + 1000);
-	time_calls(r.real, o->iters / 10 + 1000);
+	struct variant va = { run_a, r.hook }, vb = { run_b, r.real };
+	const struct variant *pa = o->only == 2 ? NULL : &va;
+	const struct variant *pb = o->only == 1 ? NULL : &vb;
+	alternate(pa, pb, o->iters / 10 + 1000, o->chunk, 0); /* warm-up */
 	for (uint64_t rep = 0; rep < o->reps; rep++) {
-		double a, b;
-		if (rep % 2 == 0) {
-			a = time_calls(r.hook, o->iters);
-			b = time_calls(r.real, o->iters);
-		} else {
-			b = time_calls(r.real, o->iters);
-			a = time_calls(r.hook, o->iters);
-		}
-		printf("{\"rep\": %llu, \"a\": %.4f, \"b\": %.4f}\n",
-		       (unsigned long long)rep, a, b);
-		fflush(stdout);
+		struct rep_result res = alternate(pa, pb, o->iters, o->chunk, rep);
+		print_rep(rep, &res);
 	}
 	rt_close(&r);
 	return 0;
@@ -237,28 +343,18 @@ static int mode_p2(const struct opts *o)
 		rt_close(&r);
 		return 1;
 	}
+	struct variant va = { run_a, r.hook }, vb = { run_bare, NULL };
 	uint64_t warm = o->iters / 10 + 100;
 	uint64_t calls_a = warm, calls_b = warm;
-	time_calls(r.hook, warm);
-	time_bare_tp(warm);
+	alternate(&va, &vb, warm, o->chunk, 0);
 	sleep_ms(o->drain_ms);
 	for (uint64_t rep = 0; rep < o->reps; rep++) {
-		double a, b;
-		if (rep % 2 == 0) {
-			a = time_calls(r.hook, o->iters);
-			sleep_ms(o->drain_ms);
-			b = time_bare_tp(o->iters);
-		} else {
-			b = time_bare_tp(o->iters);
-			sleep_ms(o->drain_ms);
-			a = time_calls(r.hook, o->iters);
-		}
+		struct rep_result res = alternate(&va, &vb, o->iters, o->chunk, rep);
+		/* Let the consumer daemon empty the buffers between reps. */
 		sleep_ms(o->drain_ms);
 		calls_a += o->iters;
 		calls_b += o->iters;
-		printf("{\"rep\": %llu, \"a\": %.4f, \"b\": %.4f}\n",
-		       (unsigned long long)rep, a, b);
-		fflush(stdout);
+		print_rep(rep, &res);
 	}
 	printf("{\"calls_a\": %llu, \"calls_b\": %llu, \"state\": %u}\n",
 	       (unsigned long long)calls_a, (unsigned long long)calls_b, rt_state(&r));
@@ -402,8 +498,9 @@ static int mode_p3count(const struct opts *o)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: caret-microbench p1|p2|p3 [--iters N] [--reps R] [--drain-ms D] "
-		"[--wait-ms W]\n"
+		"usage: caret-microbench p1|p2|p3 [--iters N] [--reps R] [--chunk C] "
+		"[--drain-ms D] [--wait-ms W]\n"
+		"       caret-microbench p1 --only 1|2 ...   (only variant A or B)\n"
 		"       caret-microbench p3count --count N\n"
 		"The timing loops of bench/micro/micro.py; run that instead.\n");
 }
@@ -440,6 +537,10 @@ int main(int argc, char **argv)
 			o.reps = v;
 		else if (strcmp(argv[i], "--count") == 0)
 			o.count = v;
+		else if (strcmp(argv[i], "--only") == 0 && v <= 2)
+			o.only = v;
+		else if (strcmp(argv[i], "--chunk") == 0)
+			o.chunk = v;
 		else if (strcmp(argv[i], "--drain-ms") == 0 && v < 100000)
 			o.drain_ms = (unsigned)v;
 		else if (strcmp(argv[i], "--wait-ms") == 0 && v < 1000000)
