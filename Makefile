@@ -43,7 +43,7 @@ $(B)/obj/%.o: %.c
 $(B)/obj/agent/%.o $(B)/obj/shm/%.o: CFLAGS += -fvisibility=hidden
 
 # ---- shm: the cache library (static, linked into every program) ----
-SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c
+SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c shm/parse.c
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -75,7 +75,7 @@ $(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(B)/lib/libcaretshm.a
 
 CARETCTL_SRC = $(wildcard tools/caretctl/*.c)
 PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
-$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC))
+$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON)
 
@@ -116,7 +116,8 @@ $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools
 UNIT_TESTS += $(B)/tests/check_caretctl
 CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c tools/caretctl/reply.c \
 	tools/caretctl/decode.c
-$(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNIT_SRC))
+$(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNIT_SRC)) \
+		$(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
 

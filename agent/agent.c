@@ -66,15 +66,8 @@ static uint64_t cache_size(void)
 	const char *v = getenv("CARET_AGENT_CACHE_SIZE");
 	if (!v || !*v)
 		return CARET_SHM_DEFAULT_CAPACITY;
-	char *end;
-	errno = 0;
-	unsigned long long n = strtoull(v, &end, 10);
-	switch (*end) {
-	case 'k': case 'K': n <<= 10; end++; break;
-	case 'm': case 'M': n <<= 20; end++; break;
-	case 'g': case 'G': n <<= 30; end++; break;
-	}
-	if (errno || *end || n < CARET_SHM_MIN_CAPACITY || n > CARET_SHM_MAX_CAPACITY) {
+	uint64_t n;
+	if (caret_parse_size(v, CARET_SHM_MAX_CAPACITY, &n) < 0 || n < CARET_SHM_MIN_CAPACITY) {
 		caret_warn("caret-agent: ignoring invalid CARET_AGENT_CACHE_SIZE=%s", v);
 		return CARET_SHM_DEFAULT_CAPACITY;
 	}

@@ -53,22 +53,6 @@ static void usage(FILE *f)
 		CARET_CTL_DEFAULT_FREQUENCY);
 }
 
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	}
-	if (errno || *end || v == 0 || s[0] == '-')
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static void notify_status(struct caretd *d)
 {
 	static char last[640];
@@ -216,7 +200,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'b':
-			if (parse_size(optarg, &d.sched.cfg.bandwidth) < 0) {
+			if (caret_parse_size(optarg, 1ULL << 40, &d.sched.cfg.bandwidth) < 0) {
 				fprintf(stderr, "caretd: bad --replay-bandwidth: %s\n", optarg);
 				return 2;
 			}

@@ -132,4 +132,8 @@ int caret_futex_wake(uint32_t *word);
 
 int64_t caret_now_ns(void); /* CLOCK_MONOTONIC */
 
+/* "N", "NK", "NM" or "NG" (powers of 1024, either case) into bytes, 1..max:
+ * -EINVAL when malformed, -ERANGE when 0, above max, or overflowing. */
+int caret_parse_size(const char *s, uint64_t max, uint64_t *out);
+
 #endif

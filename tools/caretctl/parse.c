@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "parse.h"
+#include "shm/caret_shm.h"
 
 /* Reads the digits at *s, leaving *s after them. */
 static int digits(const char **s, uint64_t *out)
@@ -39,32 +40,7 @@ int ctl_parse_count(const char *s, uint64_t max, uint64_t *out)
 
 int ctl_parse_size(const char *s, uint64_t *out)
 {
-	uint64_t v;
-	int r = digits(&s, &v);
-	if (r < 0)
-		return r;
-	unsigned shift = 0;
-	switch (*s) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		shift = 10;
-		break;
-	case 'm': case 'M':
-		shift = 20;
-		break;
-	case 'g': case 'G':
-		shift = 30;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (shift && s[1])
-		return -EINVAL;
-	if (v == 0 || v > (CTL_JSON_INT_MAX >> shift))
-		return -ERANGE;
-	*out = v << shift;
-	return 0;
+	return caret_parse_size(s, CTL_JSON_INT_MAX, out);
 }
 
 int ctl_parse_seconds(const char *s, int64_t *ms)
