@@ -15,28 +15,32 @@ static inline uint32_t str_len(const char *s)
 	return s ? (uint32_t)strnlen(s, CARET_STR_MAX) : 0;
 }
 
-uint32_t caret_rec_encoded_size(uint32_t kind, const union caret_arg *args)
+/* Size of a record of signature `sig`; string lengths go to lens[] so the
+ * encoder does not measure them again (the capture path is on app threads). */
+static uint32_t measure(const char *sig, const union caret_arg *args, uint32_t *lens)
 {
-	const char *sig = caret_kind_sig(kind);
-	if (!sig)
-		return 0;
 	uint32_t n = sizeof(struct caret_rec_hdr);
-	for (unsigned i = 0; sig[i]; i++)
-		n += sig[i] == 's' ? 4 + str_len(args[i].s) + 1 : 8;
+	for (unsigned i = 0; sig[i]; i++) {
+		if (sig[i] == 's') {
+			lens[i] = str_len(args[i].s);
+			n += 4 + lens[i] + 1;
+		} else {
+			n += 8;
+		}
+	}
 	return align8(n);
 }
 
-void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
-		      const union caret_arg *args)
+static void encode(uint8_t *buf, uint32_t size, const char *sig, uint32_t kind, int64_t ts,
+		   const union caret_arg *args, const uint32_t *lens)
 {
-	const char *sig = caret_kind_sig(kind);
 	struct caret_rec_hdr *h = (struct caret_rec_hdr *)buf;
 	h->size = size;
 	h->init_timestamp = ts;
 	uint8_t *p = buf + sizeof(*h);
 	for (unsigned i = 0; sig[i]; i++) {
 		if (sig[i] == 's') {
-			uint32_t l = str_len(args[i].s);
+			uint32_t l = lens[i];
 			memcpy(p, &l, 4);
 			if (l)
 				memcpy(p + 4, args[i].s, l);
@@ -51,12 +55,30 @@ void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
 	__atomic_store_n(&h->kind, kind, __ATOMIC_RELEASE);
 }
 
+uint32_t caret_rec_encoded_size(uint32_t kind, const union caret_arg *args)
+{
+	uint32_t lens[CARET_MAX_FIELDS];
+	const char *sig = caret_kind_sig(kind);
+	return sig ? measure(sig, args, lens) : 0;
+}
+
+void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
+		      const union caret_arg *args)
+{
+	uint32_t lens[CARET_MAX_FIELDS];
+	const char *sig = caret_kind_sig(kind);
+	measure(sig, args, lens);
+	encode(buf, size, sig, kind, ts, args, lens);
+}
+
 int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
 		     const union caret_arg *args)
 {
-	uint32_t size = caret_rec_encoded_size(kind, args);
-	if (size == 0)
+	uint32_t lens[CARET_MAX_FIELDS];
+	const char *sig = caret_kind_sig(kind);
+	if (!sig)
 		return -EINVAL;
+	uint32_t size = measure(sig, args, lens);
 	struct caret_shm_header *h = s->hdr;
 	uint64_t off = __atomic_load_n(&h->tail, __ATOMIC_RELAXED);
 	/* CAS rather than fetch_add: a failed reservation must not move tail
@@ -70,7 +92,7 @@ int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
 		}
 	} while (!__atomic_compare_exchange_n(&h->tail, &off, off + size, 1,
 					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	caret_rec_encode(s->area + off, size, kind, ts, args);
+	encode(s->area + off, size, sig, kind, ts, args, lens);
 	__atomic_fetch_add(&h->records, 1, __ATOMIC_RELEASE);
 	return 0;
 }
