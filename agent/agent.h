@@ -38,6 +38,9 @@ bool caret_capture(uint32_t kind, const union caret_arg *args);
 /* The next definition of `sym` after the agent (dlsym RTLD_NEXT), cached by
  * the caller in *slot. */
 void *caret_real(void **slot, const char *sym);
+/* The same for the first definition in the process (dlsym RTLD_DEFAULT):
+ * functions the agent calls but does not interpose. */
+void *caret_global(void **slot, const char *sym);
 
 void caret_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -4,7 +4,6 @@
  * Each calls the original first, then records what CARET's analyzer needs
  * to tie callbacks to callback groups and executors.
  */
-#include <dlfcn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,11 +41,7 @@ static const void *handle_of(const struct sp *obj, void **slot, const char *gett
 {
 	if (!obj || !obj->ptr)
 		return NULL;
-	void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = dlsym(RTLD_DEFAULT, getter);
-		__atomic_store_n(slot, f, __ATOMIC_RELEASE);
-	}
+	void *f = caret_global(slot, getter);
 	if (!f)
 		return NULL;
 	struct sp_ret r = { 0 };
@@ -58,11 +53,7 @@ static const void *handle_of(const struct sp *obj, void **slot, const char *gett
 static const char *group_type_name(void *group)
 {
 	static void *slot;
-	void *f = __atomic_load_n(&slot, __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = dlsym(RTLD_DEFAULT, CARET_SYM_CBG_TYPE);
-		__atomic_store_n(&slot, f, __ATOMIC_RELEASE);
-	}
+	void *f = caret_global(&slot, CARET_SYM_CBG_TYPE);
 	if (!f || !group)
 		return "unknown";
 	int t = ((int (*)(void *))f)(group);
