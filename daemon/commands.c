@@ -49,7 +49,7 @@ static void send_error(struct client *c, int err, const char *fmt, ...)
 	send_obj(c, o);
 }
 
-static cJSON *agent_json(const struct agent *a)
+static cJSON *agent_json(struct agent *a)
 {
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
@@ -65,9 +65,8 @@ static cJSON *agent_json(const struct agent *a)
 	cJSON_AddNumberToObject(o, "replay_total", (double)st.records);
 	cJSON_AddNumberToObject(o, "dropped", (double)st.dropped);
 	cJSON *nodes = cJSON_AddArrayToObject(o, "nodes");
-	char buf[8192];
-	int n = agent_node_names(a, buf, sizeof(buf));
-	const char *p = buf;
+	int n = agent_node_names(a);
+	const char *p = a->nodes;
 	for (int i = 0; i < n; i++) {
 		cJSON_AddItemToArray(nodes, cJSON_CreateString(p));
 		p += strlen(p) + 1;
@@ -79,7 +78,7 @@ static cJSON *agent_json(const struct agent *a)
 static void add_agents(struct caretd *d, cJSON *o)
 {
 	cJSON *arr = cJSON_AddArrayToObject(o, "agents");
-	for (const struct agent *a = d->reg.head; a; a = a->next)
+	for (struct agent *a = d->reg.head; a; a = a->next)
 		cJSON_AddItemToArray(arr, agent_json(a));
 }
 

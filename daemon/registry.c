@@ -186,6 +186,7 @@ static void try_attach(struct registry *r, const char *name)
 	}
 	pending_drop(name);
 	forget_bad(name);
+	a->nodes_at_records = UINT64_MAX;
 	a->pid = pid;
 	a->start_time = start;
 	memcpy(a->procname, a->seg.hdr->procname, sizeof(a->procname));
@@ -316,9 +317,16 @@ static int add_node_name(const struct caret_rec_view *v, void *p)
 	return 0;
 }
 
-int agent_node_names(const struct agent *a, char *buf, size_t len)
+int agent_node_names(struct agent *a)
 {
-	struct names_ctx c = { buf, len, 0, 0 };
+	uint64_t records = __atomic_load_n(&a->seg.hdr->records, __ATOMIC_ACQUIRE);
+	if (records == a->nodes_at_records)
+		return a->n_nodes;
+	struct names_ctx c = { a->nodes, sizeof(a->nodes), 0, 0 };
 	int64_t r = caret_seg_walk(&a->seg, add_node_name, &c);
-	return r < 0 ? (int)r : c.count;
+	if (r < 0)
+		return (int)r; /* not cached: a corrupt cache is reported each time */
+	a->n_nodes = c.count;
+	a->nodes_at_records = records;
+	return c.count;
 }

@@ -23,6 +23,10 @@ struct agent {
 	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
 	int64_t last_bell_ns;     /* last doorbell rung while waiting */
 	bool dead;                /* process gone, segment reclaimed at next sweep */
+	/* node names, parsed again only when the record count changes */
+	char nodes[4096];         /* NUL-separated */
+	int n_nodes;
+	uint64_t nodes_at_records; /* records when parsed; UINT64_MAX: never */
 	struct agent *next;
 };
 
@@ -53,8 +57,9 @@ void registry_on_inotify(struct registry *r);
 int registry_sweep(struct registry *r);
 struct agent *registry_find(struct registry *r, pid_t pid);
 
-/* Node names of an agent (from its rcl_node_init records), written as
- * NUL-separated strings into buf; returns the count. */
-int agent_node_names(const struct agent *a, char *buf, size_t len);
+/* Node names of an agent (from its rcl_node_init records) as NUL-separated
+ * strings in a->nodes; returns the count. The cache is walked only when it
+ * grew since the last call. */
+int agent_node_names(struct agent *a);
 
 #endif
