@@ -2,6 +2,7 @@
 """Helpers for integration tests: real lttng-sessiond sessions (driven with
 the lttng CLI, as a user would), real workload processes with the agent
 preloaded, and traces read back with babeltrace2's Python bindings."""
+import functools
 import os
 import re
 import shutil
@@ -47,7 +48,10 @@ def mono_ns():
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
 
+@functools.lru_cache(maxsize=None)
 def asan_preload():
+    """The sanitizer runtime to preload before the ASan-built agent (asked
+    of gcc once, not at every spawn)."""
     if not SAN:
         return ""
     out = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True,
@@ -128,6 +132,18 @@ class Ctx:
             if time.time() > deadline:
                 raise AssertionError("agents not all %s: %r" % (state, ag))
             time.sleep(0.05)
+
+    def wait_any_state(self, state, pid=None, timeout=10):
+        """Until some agent (or the agent `pid`) is in `state`."""
+        deadline = time.time() + timeout
+        while True:
+            ag = self.agents()
+            if any(a["state"] == state for p, a in ag.items() if pid in (None, p)):
+                return ag
+            if time.time() > deadline:
+                raise AssertionError("no agent%s in %s: %r" %
+                                     ("" if pid is None else " %d" % pid, state, ag))
+            time.sleep(0.02)
 
     def segments(self):
         return sorted(n for n in os.listdir("/dev/shm") if n.startswith(self.prefix + "."))

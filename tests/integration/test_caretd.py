@@ -142,13 +142,7 @@ class CaretdTest(unittest.TestCase):
                               "-f", "70", "--duration", "1.5", "--timeout", "60",
                               background=True)
         # a process that starts while the others are in PREPARE
-        deadline = time.time() + 10
-        while True:
-            ag = self.c.agents()
-            if any(a["state"] == "PREPARE" for a in ag.values()):
-                break
-            self.assertLess(time.time(), deadline, ag)
-            time.sleep(0.02)
+        self.c.wait_any_state("PREPARE")
         late = self.c.workload("--name", "late", "--pubs", "1", "--rate", "40")
         wait_line(late, r"^ready")
         self.assertEqual(rec.finish(90), 0, rec.out_text() + rec.err_text())
@@ -191,10 +185,7 @@ class CaretdTest(unittest.TestCase):
         rec = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "phoenix",
                               "-f", "60", "--duration", "1", "--timeout", "60",
                               background=True)
-        deadline = time.time() + 10
-        while not any(a["state"] == "PREPARE" for a in self.c.agents().values()):
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.02)
+        self.c.wait_any_state("PREPARE")
         time.sleep(0.3)
         d.kill()
         d.wait()
@@ -212,10 +203,7 @@ class CaretdTest(unittest.TestCase):
             rec = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "victim",
                                   "-f", "50", "--duration", "1", "--timeout", "4",
                                   background=True)
-            deadline = time.time() + 10
-            while self.c.agents().get(victim.pid, {}).get("state") != "PREPARE":
-                self.assertLess(time.time(), deadline)
-                time.sleep(0.02)
+            self.c.wait_any_state("PREPARE", pid=victim.pid)
             victim.kill()
             t0 = time.time()
             rc = rec.finish(60)
