@@ -61,8 +61,12 @@ $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
 
 # ---- daemon ----
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
-DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/scheduler.c \
-	daemon/server.c daemon/commands.c daemon/lttng.c
+# The control protocol's codec, one for both ends.
+CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c
+
+DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
+	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
+	daemon/notify.c daemon/wait.c daemon/commands.c daemon/server.c proto/caret_ctl_enc.c
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)
@@ -75,7 +79,7 @@ $(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(B)/lib/libcaretshm.a
 
 CARETCTL_SRC = $(wildcard tools/caretctl/*.c)
 PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
-$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC)) $(B)/lib/libcaretshm.a
+$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON)
 
@@ -114,8 +118,7 @@ $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
 
 UNIT_TESTS += $(B)/tests/check_caretctl
-CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c tools/caretctl/reply.c \
-	tools/caretctl/decode.c
+CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c $(CTL_PROTO_SRC)
 $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNIT_SRC)) \
 		$(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)

@@ -1,119 +1,95 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The control commands (protocol: proto/caret_ctl.h). */
-#include <cjson/cJSON.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/caretd.h"
+#include "daemon/commands.h"
 #include "daemon/log.h"
+#include "daemon/version.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_enc.h"
 
-#define NS_PER_MS 1000000LL
+#define MAX_CHANNELS 16
 
-static cJSON *reply(const char *type)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "v", CARET_CTL_VERSION);
-	cJSON_AddStringToObject(o, "type", type);
-	return o;
-}
+static cJSON *error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void send_obj(struct client *c, cJSON *o)
-{
-	char *s = cJSON_PrintUnformatted(o);
-	if (s) {
-		client_send(c, s);
-		free(s);
-	}
-	cJSON_Delete(o);
-}
-
-static void send_error(struct client *c, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void send_error(struct client *c, int err, const char *fmt, ...)
+static cJSON *error(int err, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cJSON *o = reply("error");
-	cJSON_AddStringToObject(o, "error", msg);
-	cJSON_AddNumberToObject(o, "errno", err < 0 ? -err : err);
-	send_obj(c, o);
+	return caret_ctl_enc_error(err, msg);
 }
 
-static cJSON *agent_json(struct agent *a)
+static const char *pacing_name(enum pacing p)
+{
+	return p == PACING_ADAPTIVE ? CARET_CTL_PACING_ADAPTIVE : CARET_CTL_PACING_FREQUENCY;
+}
+
+static int add_agent(cJSON *o, struct agent *a)
 {
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "pid", a->pid);
-	cJSON_AddStringToObject(o, "procname", a->procname);
-	cJSON_AddStringToObject(o, "state", state_name(st.state));
-	cJSON_AddNumberToObject(o, "records", (double)st.records);
-	cJSON_AddNumberToObject(o, "replayed", (double)st.replayed);
 	uint32_t e = CARET_EPOCH_OF(st.grant);
-	cJSON_AddNumberToObject(o, "replay_done",
-				CARET_EPOCH_OF(st.cursor) == e ? CARET_COUNT_OF(st.cursor) : 0);
-	cJSON_AddNumberToObject(o, "replay_total", (double)st.records);
-	cJSON_AddNumberToObject(o, "dropped", (double)st.dropped);
-	cJSON *nodes = cJSON_AddArrayToObject(o, "nodes");
-	int n = agent_node_names(a);
-	const char *p = a->nodes;
-	for (int i = 0; i < n; i++) {
-		cJSON_AddItemToArray(nodes, cJSON_CreateString(p));
-		p += strlen(p) + 1;
-	}
-	cJSON_AddStringToObject(o, "segment", a->seg.name);
-	return o;
+	struct caret_ctl_agent x = {
+		.pid = a->pid,
+		.procname = a->procname,
+		.state = state_name(st.state),
+		.segment = a->seg.name,
+		.records = st.records,
+		.replayed = st.replayed,
+		.replay_done = CARET_EPOCH_OF(st.cursor) == e ? CARET_COUNT_OF(st.cursor) : 0,
+		.replay_total = st.records,
+		.dropped = st.dropped,
+	};
+	x.n_nodes = agent_node_names(a);
+	x.nodes = a->nodes;
+	return caret_ctl_add_agent(o, &x);
 }
 
-static void add_agents(struct caretd *d, cJSON *o)
+static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 {
-	cJSON *arr = cJSON_AddArrayToObject(o, "agents");
-	for (struct agent *a = d->reg.head; a; a = a->next)
-		cJSON_AddItemToArray(arr, agent_json(a));
-}
-
-static void cmd_status(struct caretd *d, struct client *c, bool full)
-{
-	cJSON *o = reply("result");
+	cJSON *o;
 	if (full) {
 		char host[256] = "";
 		gethostname(host, sizeof(host) - 1);
-		cJSON_AddStringToObject(o, "host", host);
-		cJSON *cd = cJSON_AddObjectToObject(o, "caretd");
-		cJSON_AddNumberToObject(cd, "pid", getpid());
-		cJSON_AddStringToObject(cd, "version", CARETD_VERSION);
-		cJSON_AddStringToObject(cd, "pacing", d->sched.cfg.pacing == PACING_ADAPTIVE
-							      ? "adaptive" : "frequency");
-		cJSON_AddNumberToObject(cd, "recording_frequency", d->sched.cfg.frequency);
-		cJSON_AddNumberToObject(cd, "replay_bandwidth", (double)d->sched.cfg.bandwidth);
-		cJSON *lt = cJSON_AddObjectToObject(o, "lttng");
-		cJSON_AddBoolToObject(lt, "reachable", d->lttng_ok);
-		if (!d->lttng_ok)
-			cJSON_AddStringToObject(lt, "error", d->lttng_err);
-		cJSON *act = cJSON_AddArrayToObject(lt, "active_sessions");
-		for (int i = 0; i < d->n_active; i++)
-			cJSON_AddItemToArray(act, cJSON_CreateString(d->active[i]));
-		if (d->managed[0]) {
-			cJSON_AddStringToObject(lt, "caretd_session", d->managed);
-			cJSON_AddStringToObject(lt, "caretd_session_path", d->managed_path);
+		const struct lttng_view *v = ctx->lttng;
+		const char *active[LTTNG_VIEW_MAX_SESSIONS];
+		for (int i = 0; i < v->n_active; i++)
+			active[i] = v->active[i];
+		struct caret_ctl_daemon_info info = {
+			.host = host,
+			.pid = getpid(),
+			.version = CARETD_VERSION,
+			.pacing = pacing_name(ctx->sched->pacing),
+			.recording_frequency = ctx->sched->frequency,
+			.replay_bandwidth = ctx->sched->bandwidth,
+		};
+		struct caret_ctl_lttng_info lt = {
+			.reachable = v->ok,
+			.error = v->ok ? NULL : v->err,
+			.active = active,
+			.n_active = v->n_active,
+			.caretd_session = v->managed[0] ? v->managed : NULL,
+			.caretd_session_path = v->managed_path,
+		};
+		o = caret_ctl_enc_agents_result(&info, &lt);
+	} else {
+		o = caret_ctl_enc_agents_result(NULL, NULL);
+	}
+	for (struct agent *a = ctx->reg->head; o && a; a = a->next) {
+		if (add_agent(o, a) < 0) {
+			cJSON_Delete(o);
+			o = NULL;
 		}
 	}
-	add_agents(d, o);
-	send_obj(c, o);
+	return o;
 }
-
-/* Refreshes the active-session list now (not at the next poll). */
-void caretd_poll_lttng(struct caretd *d);
 
 static const char *opt_str(const cJSON *req, const char *k)
 {
@@ -133,248 +109,168 @@ static long long opt_int(const cJSON *req, const char *k, long long max)
 	return (long long)v->valuedouble;
 }
 
-static void cmd_record(struct caretd *d, struct client *c, const cJSON *req)
+static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 {
 	struct caret_lttng_cfg cfg = { 0 };
-	cfg.session = opt_str(req, "session");
-	cfg.path = opt_str(req, "path");
-	const cJSON *light = cJSON_GetObjectItemCaseSensitive(req, "light");
-	cfg.light = cJSON_IsTrue(light);
-	long long sz = opt_int(req, "subbuf_size", 1LL << 32);
-	long long cnt = opt_int(req, "subbuf_count", 1 << 20);
-	long long freq = opt_int(req, "recording_frequency", 100000000);
-	const char *pacing = opt_str(req, "pacing");
-	if (sz == -2 || cnt == -2 || freq == -2 || freq == 0) {
-		send_error(c, EINVAL, "subbuf_size, subbuf_count and recording_frequency must be "
-			   "positive integers");
-		return;
-	}
-	if (sz > 0 && (sz & (sz - 1))) {
-		send_error(c, EINVAL, "subbuf_size %lld is not a power of two", sz);
-		return;
-	}
-	if (pacing && strcmp(pacing, "adaptive") && strcmp(pacing, "frequency")) {
-		send_error(c, EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
-		return;
-	}
-	if (!cfg.path || cfg.path[0] != '/') {
-		send_error(c, EINVAL, "path must be an absolute directory");
-		return;
-	}
+	cfg.session = opt_str(req, CARET_CTL_K_SESSION);
+	cfg.path = opt_str(req, CARET_CTL_K_PATH);
+	cfg.light = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_LIGHT));
+	long long sz = opt_int(req, CARET_CTL_K_SUBBUF_SIZE, 1LL << 32);
+	long long cnt = opt_int(req, CARET_CTL_K_SUBBUF_COUNT, 1 << 20);
+	long long freq = opt_int(req, CARET_CTL_K_RECORDING_FREQUENCY, 100000000);
+	const char *pacing = opt_str(req, CARET_CTL_K_PACING);
+	if (sz == -2 || cnt == -2 || freq == -2 || freq == 0)
+		return error(EINVAL, "subbuf_size, subbuf_count and recording_frequency must be "
+			     "positive integers");
+	if (sz > 0 && (sz & (sz - 1)))
+		return error(EINVAL, "subbuf_size %lld is not a power of two", sz);
+	if (pacing && strcmp(pacing, CARET_CTL_PACING_ADAPTIVE) &&
+	    strcmp(pacing, CARET_CTL_PACING_FREQUENCY))
+		return error(EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
+	if (!cfg.path || cfg.path[0] != '/')
+		return error(EINVAL, "path must be an absolute directory");
 	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : 0;
 	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : 0;
 	char name[CARET_LTTNG_NAME_MAX], path[4096], err[512];
 	int r = caret_lttng_record(&cfg, name, sizeof(name), path, sizeof(path), err, sizeof(err));
 	if (r < 0) {
 		log_err("record failed: %s", err);
-		send_error(c, r, "%s", err);
-		return;
+		return error(r, "%s", err);
 	}
 	if (pacing)
-		d->sched.cfg.pacing = strcmp(pacing, "frequency") == 0 ? PACING_FREQUENCY
-								    : PACING_ADAPTIVE;
+		ctx->sched->pacing = strcmp(pacing, CARET_CTL_PACING_FREQUENCY) == 0
+					     ? PACING_FREQUENCY : PACING_ADAPTIVE;
 	if (freq > 0)
-		d->sched.cfg.frequency = (uint32_t)freq;
-	snprintf(d->managed, sizeof(d->managed), "%s", name);
-	snprintf(d->managed_path, sizeof(d->managed_path), "%s", path);
+		ctx->sched->frequency = (uint32_t)freq;
+	struct lttng_view *v = ctx->lttng;
+	snprintf(v->managed, sizeof(v->managed), "%s", name);
+	snprintf(v->managed_path, sizeof(v->managed_path), "%s", path);
 	log_info("session %s recording to %s (pacing %s)", name, path,
-		 d->sched.cfg.pacing == PACING_ADAPTIVE ? "adaptive" : "frequency");
-	caretd_poll_lttng(d);
-	cJSON *o = reply("result");
-	cJSON_AddStringToObject(o, "session", name);
-	cJSON_AddStringToObject(o, "path", path);
-	send_obj(c, o);
+		 pacing_name(ctx->sched->pacing));
+	/* so that a `wait` right after this sees the session */
+	lttng_view_refresh(v);
+	return caret_ctl_enc_record(name, path);
 }
 
-static void cmd_wait(struct caretd *d, struct client *c, const cJSON *req, int64_t now)
+static cJSON *cmd_wait(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
+		       struct wait_req **wait)
 {
-	if (d->n_active == 0) {
-		send_error(c, ENOENT, "no LTTng session is active on this host");
-		return;
-	}
-	long long t = opt_int(req, "timeout_ms", 24LL * 3600 * 1000);
-	if (t == -2) {
-		send_error(c, EINVAL, "timeout_ms must be a non-negative integer");
-		return;
-	}
-	c->waiting = true;
-	c->wait_deadline_ns = now + (t >= 0 ? t : CARET_CTL_DEFAULT_TIMEOUT_MS) * NS_PER_MS;
-	c->last_progress_ns = 0;
-	c->exited_base = d->reg.n_exited;
-	command_wait_tick(d, c, now);
+	if (ctx->lttng->n_active == 0)
+		return error(ENOENT, "no LTTng session is active on this host");
+	long long t = opt_int(req, CARET_CTL_K_TIMEOUT_MS, 24LL * 3600 * 1000);
+	if (t == -2)
+		return error(EINVAL, "timeout_ms must be a non-negative integer");
+	*wait = wait_begin(ctx->reg, t >= 0 ? t : CARET_CTL_DEFAULT_TIMEOUT_MS, now);
+	return *wait ? NULL : error(ENOMEM, "out of memory");
 }
 
-void command_wait_tick(struct caretd *d, struct client *c, int64_t now)
+/* The session `stop` means when the request names none, or an error. */
+static cJSON *default_session(const struct lttng_view *v, const char **name)
 {
-	struct progress p;
-	sched_progress(&d->reg, &p);
-	bool done = p.recording == p.total;
-	bool late = now >= c->wait_deadline_ns;
-	if (!done && !late) {
-		if (now - c->last_progress_ns >= 100 * NS_PER_MS) {
-			cJSON *o = reply("progress");
-			cJSON_AddNumberToObject(o, "recording", p.recording);
-			cJSON_AddNumberToObject(o, "total", p.total);
-			cJSON_AddNumberToObject(o, "records_done", (double)p.records_done);
-			cJSON_AddNumberToObject(o, "records_total", (double)p.records_total);
-			cJSON_AddNumberToObject(o, "percent",
-						p.records_total ? (int)(100 * p.records_done /
-									p.records_total) : 100);
-			send_obj(c, o);
-			c->last_progress_ns = now;
-		}
-		return;
+	if (v->managed[0] && lttng_view_is_active(v, v->managed)) {
+		*name = v->managed;
+		return NULL;
 	}
-	cJSON *o = reply("result");
-	cJSON_AddBoolToObject(o, "ok", done);
-	cJSON_AddNumberToObject(o, "recording", p.recording);
-	cJSON_AddNumberToObject(o, "total", p.total);
-	cJSON *nr = cJSON_AddArrayToObject(o, "not_recording");
-	for (const struct agent *a = d->reg.head; a; a = a->next) {
-		uint32_t st = __atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE);
-		if (st == CARET_STATE_RECORD || st == CARET_STATE_UNINITIALIZED)
-			continue;
-		char why[160];
-		sched_reason(a, why, sizeof(why));
-		cJSON *x = cJSON_CreateObject();
-		cJSON_AddNumberToObject(x, "pid", a->pid);
-		cJSON_AddStringToObject(x, "procname", a->procname);
-		cJSON_AddStringToObject(x, "state", state_name(st));
-		cJSON_AddStringToObject(x, "reason", why);
-		cJSON_AddItemToArray(nr, x);
+	if (v->n_active == 1) {
+		*name = v->active[0];
+		return NULL;
 	}
-	cJSON *ex = cJSON_AddArrayToObject(o, "exited");
-	for (int i = c->exited_base; i < d->reg.n_exited; i++) {
-		cJSON *x = cJSON_CreateObject();
-		cJSON_AddNumberToObject(x, "pid", d->reg.exited[i].pid);
-		cJSON_AddStringToObject(x, "procname", d->reg.exited[i].procname);
-		cJSON_AddStringToObject(x, "state", state_name(d->reg.exited[i].state));
-		cJSON_AddItemToArray(ex, x);
-	}
-	if (late && !done)
-		log_warn("wait timed out: %d of %d processes recording", p.recording, p.total);
-	send_obj(c, o);
-	c->waiting = false;
+	if (v->n_active == 0)
+		return error(ENOENT, "no LTTng session is active on this host");
+	char list[1024] = "";
+	for (int i = 0; i < v->n_active; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 v->active[i]);
+	return error(EINVAL, "several sessions are active (%s): name one", list);
 }
 
-static void cmd_stop(struct caretd *d, struct client *c, const cJSON *req)
+static void log_losses(const char *session, const struct caret_lttng_chan_stats *c)
 {
-	const char *name = opt_str(req, "session");
+	if (!c->discarded_known)
+		log_warn("session %s channel %s: discarded events unknown", session, c->name);
+	else if (c->discarded)
+		log_warn("session %s channel %s: %llu events discarded", session, c->name,
+			 (unsigned long long)c->discarded);
+	if (c->lost_known && c->lost_packets)
+		log_warn("session %s channel %s: %llu packets lost", session, c->name,
+			 (unsigned long long)c->lost_packets);
+}
+
+static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
+{
+	struct lttng_view *v = ctx->lttng;
+	const char *name = opt_str(req, CARET_CTL_K_SESSION);
 	if (!name) {
-		bool managed_active = false;
-		for (int i = 0; i < d->n_active; i++)
-			if (d->managed[0] && strcmp(d->active[i], d->managed) == 0)
-				managed_active = true;
-		if (managed_active) {
-			name = d->managed;
-		} else if (d->n_active == 1) {
-			name = d->active[0];
-		} else if (d->n_active == 0) {
-			send_error(c, ENOENT, "no LTTng session is active on this host");
-			return;
-		} else {
-			char list[1024] = "";
-			for (int i = 0; i < d->n_active; i++)
-				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-					 i ? ", " : "", d->active[i]);
-			send_error(c, EINVAL, "several sessions are active (%s): name one", list);
-			return;
-		}
+		cJSON *e = default_session(v, &name);
+		if (e)
+			return e;
 	}
 	char sname[CARET_LTTNG_NAME_MAX];
 	snprintf(sname, sizeof(sname), "%s", name);
-	struct caret_lttng_chan_stats ch[16];
+	struct caret_lttng_chan_stats ch[MAX_CHANNELS];
 	char path[4096] = "", err[512];
-	int n = caret_lttng_stop(sname, ch, 16, path, sizeof(path), err, sizeof(err));
-	if (n < 0) {
-		send_error(c, n, "%s", err);
-		return;
+	int n = caret_lttng_stop(sname, ch, MAX_CHANNELS, path, sizeof(path), err, sizeof(err));
+	if (n < 0)
+		return error(n, "%s", err);
+	if (n > MAX_CHANNELS)
+		n = MAX_CHANNELS;
+	struct caret_ctl_channel out[MAX_CHANNELS];
+	for (int i = 0; i < n; i++) {
+		log_losses(sname, &ch[i]);
+		out[i] = (struct caret_ctl_channel){ ch[i].name, ch[i].discarded, ch[i].lost_packets,
+						     ch[i].discarded_known, ch[i].lost_known };
 	}
-	cJSON *o = reply("result");
-	cJSON_AddStringToObject(o, "session", sname);
-	cJSON_AddStringToObject(o, "path", path);
-	cJSON *arr = cJSON_AddArrayToObject(o, "channels");
-	bool known = true;
-	uint64_t total = 0;
-	for (int i = 0; i < n && i < 16; i++) {
-		cJSON *x = cJSON_CreateObject();
-		cJSON_AddStringToObject(x, "name", ch[i].name);
-		if (ch[i].discarded_known)
-			cJSON_AddNumberToObject(x, "discarded", (double)ch[i].discarded);
-		else
-			cJSON_AddNullToObject(x, "discarded");
-		if (ch[i].lost_known)
-			cJSON_AddNumberToObject(x, "lost_packets", (double)ch[i].lost_packets);
-		else
-			cJSON_AddNullToObject(x, "lost_packets");
-		cJSON_AddItemToArray(arr, x);
-		known = known && ch[i].discarded_known;
-		total += ch[i].discarded;
-		if (!ch[i].discarded_known)
-			log_warn("session %s channel %s: discarded events unknown", sname,
-				 ch[i].name);
-		else if (ch[i].discarded)
-			log_warn("session %s channel %s: %llu events discarded", sname, ch[i].name,
-				 (unsigned long long)ch[i].discarded);
-		if (ch[i].lost_known && ch[i].lost_packets)
-			log_warn("session %s channel %s: %llu packets lost", sname, ch[i].name,
-				 (unsigned long long)ch[i].lost_packets);
-	}
-	if (known)
-		cJSON_AddNumberToObject(o, "discarded_total", (double)total);
-	else
-		cJSON_AddNullToObject(o, "discarded_total");
 	log_info("session %s stopped and destroyed; trace in %s", sname, path);
-	if (strcmp(sname, d->managed) == 0)
-		d->managed[0] = '\0';
-	caretd_poll_lttng(d);
-	send_obj(c, o);
+	if (strcmp(sname, v->managed) == 0)
+		v->managed[0] = '\0';
+	lttng_view_refresh(v);
+	return caret_ctl_enc_stop(sname, path, out, (size_t)n);
 }
 
-static void cmd_start_end(struct caretd *d, struct client *c, bool start)
+static cJSON *cmd_start_end(const struct lttng_view *v, bool start)
 {
-	cJSON *o = reply("result");
-	bool ok = start ? d->n_active > 0 : d->n_active == 0;
-	cJSON_AddBoolToObject(o, "accepted", ok);
-	if (!ok)
-		cJSON_AddStringToObject(o, "reason", start
-				? "ignored: no LTTng session is active on this host"
-				: "ignored: an LTTng session is active on this host");
+	bool ok = start ? v->n_active > 0 : v->n_active == 0;
 	log_info("%s message %s", start ? "Start" : "End", ok ? "accepted" : "ignored");
-	send_obj(c, o);
+	return caret_ctl_enc_accept(ok, ok ? NULL
+				    : start ? "ignored: no LTTng session is active on this host"
+					    : "ignored: an LTTng session is active on this host");
 }
 
-void command_dispatch(struct caretd *d, struct client *c, const char *line)
+static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
+		       struct wait_req **wait)
 {
-	cJSON *req = cJSON_Parse(line);
-	if (!req || !cJSON_IsObject(req)) {
-		send_error(c, EPROTO, "request is not a JSON object");
-		cJSON_Delete(req);
-		return;
-	}
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, "v");
-	const char *cmd = opt_str(req, "cmd");
-	int64_t now = caret_now_ns();
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_V);
+	const char *cmd = opt_str(req, CARET_CTL_K_CMD);
 	if (!cJSON_IsNumber(v) || v->valueint != CARET_CTL_VERSION)
-		send_error(c, EPROTO, "unsupported protocol version (caretd speaks %d)",
-			   CARET_CTL_VERSION);
-	else if (!cmd)
-		send_error(c, EPROTO, "request has no \"cmd\"");
-	else if (!strcmp(cmd, "status"))
-		cmd_status(d, c, true);
-	else if (!strcmp(cmd, "list"))
-		cmd_status(d, c, false);
-	else if (!strcmp(cmd, "record"))
-		cmd_record(d, c, req);
-	else if (!strcmp(cmd, "wait"))
-		cmd_wait(d, c, req, now);
-	else if (!strcmp(cmd, "stop"))
-		cmd_stop(d, c, req);
-	else if (!strcmp(cmd, "start"))
-		cmd_start_end(d, c, true);
-	else if (!strcmp(cmd, "end"))
-		cmd_start_end(d, c, false);
+		return error(EPROTO, "unsupported protocol version (caretd speaks %d)",
+			     CARET_CTL_VERSION);
+	if (!cmd)
+		return error(EPROTO, "request has no \"cmd\"");
+	if (!strcmp(cmd, CARET_CTL_CMD_STATUS))
+		return cmd_agents(ctx, true);
+	if (!strcmp(cmd, CARET_CTL_CMD_LIST))
+		return cmd_agents(ctx, false);
+	if (!strcmp(cmd, CARET_CTL_CMD_RECORD))
+		return cmd_record(ctx, req);
+	if (!strcmp(cmd, CARET_CTL_CMD_WAIT))
+		return cmd_wait(ctx, req, now, wait);
+	if (!strcmp(cmd, CARET_CTL_CMD_STOP))
+		return cmd_stop(ctx, req);
+	if (!strcmp(cmd, CARET_CTL_CMD_START))
+		return cmd_start_end(ctx->lttng, true);
+	if (!strcmp(cmd, CARET_CTL_CMD_END))
+		return cmd_start_end(ctx->lttng, false);
+	return error(EINVAL, "unknown command \"%.64s\"", cmd);
+}
+
+void command_run(const struct cmd_ctx *ctx, const char *line, int64_t now, struct cmd_out *out)
+{
+	out->reply = NULL;
+	out->wait = NULL;
+	cJSON *req = cJSON_Parse(line);
+	if (!req || !cJSON_IsObject(req))
+		out->reply = error(EPROTO, "request is not a JSON object");
 	else
-		send_error(c, EINVAL, "unknown command \"%.64s\"", cmd);
+		out->reply = dispatch(ctx, req, now, &out->wait);
 	cJSON_Delete(req);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The control socket: accept, peer credentials, line framing, output
- * buffering. Never blocks the main loop on a slow or hostile client. */
+/* Never blocks the loop on a slow or hostile client: every socket is
+ * non-blocking, output is buffered up to OUT_MAX, and the client is
+ * dropped beyond that. */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +14,41 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
-#include "daemon/caretd.h"
 #include "daemon/log.h"
+#include "daemon/loop.h"
+#include "daemon/server.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_enc.h"
+#include "shm/caret_shm.h"
 
 #define OUT_MAX (4u << 20) /* a client that reads nothing is dropped */
 #define MAX_CLIENTS 64
+/* How soon a finished wait is answered. */
+#define WAIT_POLL_USEC (10 * USEC_PER_MS)
+
+struct client {
+	struct server *srv;
+	sd_event_source *io; /* owns the fd */
+	int fd;
+	char *in;
+	size_t in_len;
+	char *out;
+	size_t out_len, out_cap;
+	bool closing;
+	struct wait_req *wait; /* a request in progress: no other is read */
+	struct client *next;
+};
+
+struct server {
+	sd_event *event;
+	struct server_cfg cfg;
+	struct cmd_ctx ctx;
+	int listen_fd;
+	bool socket_activated;
+	sd_event_source *accept, *wait_timer;
+	struct client *clients;
+	int n_clients;
+};
 
 static int mkdir_parent(const char *path)
 {
@@ -34,32 +63,30 @@ static int mkdir_parent(const char *path)
 	return 0;
 }
 
-int server_listen(struct caretd *d)
+static int listen_activated(struct server *s)
 {
-	int n = sd_listen_fds(1);
-	if (n > 1) {
-		log_err("expected one socket from systemd, got %d", n);
+	if (sd_is_socket_unix(SD_LISTEN_FDS_START, SOCK_STREAM, 1, NULL, 0) <= 0) {
+		log_err("the socket passed by systemd is not a listening unix stream socket");
 		return -EINVAL;
 	}
-	if (n == 1) {
-		if (sd_is_socket_unix(SD_LISTEN_FDS_START, SOCK_STREAM, 1, NULL, 0) <= 0) {
-			log_err("the socket passed by systemd is not a listening unix stream socket");
-			return -EINVAL;
-		}
-		d->listen_fd = SD_LISTEN_FDS_START;
-		d->socket_activated = true;
-		fcntl(d->listen_fd, F_SETFD, FD_CLOEXEC);
-		fcntl(d->listen_fd, F_SETFL, fcntl(d->listen_fd, F_GETFL) | O_NONBLOCK);
-		log_info("using the control socket passed by systemd");
-		return 0;
-	}
+	s->listen_fd = SD_LISTEN_FDS_START;
+	s->socket_activated = true;
+	fcntl(s->listen_fd, F_SETFD, FD_CLOEXEC);
+	fcntl(s->listen_fd, F_SETFL, fcntl(s->listen_fd, F_GETFL) | O_NONBLOCK);
+	log_info("using the control socket passed by systemd");
+	return 0;
+}
+
+static int listen_own(struct server *s)
+{
+	const char *path = s->cfg.socket_path;
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	if (strlen(d->socket_path) >= sizeof(sa.sun_path))
+	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, d->socket_path);
-	int r = mkdir_parent(d->socket_path);
+	strcpy(sa.sun_path, path);
+	int r = mkdir_parent(path);
 	if (r < 0) {
-		log_err("cannot create the directory of %s: %s", d->socket_path, strerror(-r));
+		log_err("cannot create the directory of %s: %s", path, strerror(-r));
 		return r;
 	}
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -69,11 +96,11 @@ int server_listen(struct caretd *d)
 	 * answers on it. */
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
 		close(fd);
-		log_err("another caretd is already listening on %s", d->socket_path);
+		log_err("another caretd is already listening on %s", path);
 		return -EADDRINUSE;
 	}
 	close(fd);
-	unlink(d->socket_path);
+	unlink(path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
@@ -83,17 +110,17 @@ int server_listen(struct caretd *d)
 	if (r < 0 || listen(fd, 16) < 0) {
 		r = -errno;
 		close(fd);
-		log_err("cannot listen on %s: %s", d->socket_path, strerror(-r));
+		log_err("cannot listen on %s: %s", path, strerror(-r));
 		return r;
 	}
-	if (d->have_group) {
-		if (chown(d->socket_path, (uid_t)-1, d->group) < 0)
-			log_warn("cannot give %s to the group: %s", d->socket_path, strerror(errno));
+	if (s->cfg.have_group) {
+		if (chown(path, (uid_t)-1, s->cfg.group) < 0)
+			log_warn("cannot give %s to the group: %s", path, strerror(errno));
 	} else {
-		chmod(d->socket_path, 0600);
+		chmod(path, 0600);
 	}
-	d->listen_fd = fd;
-	log_info("listening on %s", d->socket_path);
+	s->listen_fd = fd;
+	log_info("listening on %s", path);
 	return 0;
 }
 
@@ -124,77 +151,30 @@ static bool in_group(pid_t pid, gid_t primary, gid_t want)
 	return found;
 }
 
-static void client_free(struct caretd *d, struct client *c)
+static void client_free(struct client *c)
 {
-	epoll_ctl(d->epoll_fd, EPOLL_CTL_DEL, c->fd, NULL);
-	close(c->fd);
+	struct server *s = c->srv;
+	for (struct client **pp = &s->clients; *pp; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+	s->n_clients--;
+	sd_event_source_disable_unref(c->io);
+	wait_free(c->wait);
 	free(c->in);
 	free(c->out);
 	free(c);
 }
 
-static int n_clients(struct caretd *d)
+/* Queues o (deleted) as one line. */
+static void client_send(struct client *c, cJSON *o)
 {
-	int n = 0;
-	for (struct client *c = d->clients; c; c = c->next)
-		n++;
-	return n;
-}
-
-void server_on_accept(struct caretd *d)
-{
-	for (;;) {
-		int fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0)
-			return;
-		struct ucred cr;
-		socklen_t len = sizeof(cr);
-		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
-			close(fd);
-			continue;
-		}
-		bool allowed = cr.uid == 0 || cr.uid == geteuid() ||
-			       (d->have_group && in_group(cr.pid, cr.gid, d->group));
-		if (!allowed || n_clients(d) >= MAX_CLIENTS) {
-			char msg[256];
-			int n = snprintf(msg, sizeof(msg),
-					 "{\"v\":%d,\"type\":\"error\",\"errno\":%d,\"error\":\"%s\"}\n",
-					 CARET_CTL_VERSION, allowed ? EBUSY : EACCES,
-					 allowed ? "too many clients"
-						 : "permission denied: caretd accepts root, its own "
-						   "user and members of its group only");
-			ssize_t w = write(fd, msg, (size_t)n);
-			(void)w;
-			log_warn("refused a client: pid %d uid %d%s", (int)cr.pid, (int)cr.uid,
-				 allowed ? " (too many clients)" : "");
-			close(fd);
-			continue;
-		}
-		struct client *c = calloc(1, sizeof(*c));
-		if (!c || !(c->in = malloc(CARET_CTL_MAX_LINE + 1))) {
-			free(c);
-			close(fd);
-			continue;
-		}
-		c->fd = fd;
-		c->uid = cr.uid;
-		c->pid = cr.pid;
-		struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP, .data.ptr = c };
-		if (epoll_ctl(d->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-			free(c->in);
-			free(c);
-			close(fd);
-			continue;
-		}
-		c->next = d->clients;
-		d->clients = c;
-	}
-}
-
-void client_send(struct client *c, const char *line)
-{
-	size_t n = strlen(line);
-	if (c->out_len + n + 1 > OUT_MAX) {
+	char *line = caret_ctl_enc_line(o);
+	size_t n = line ? strlen(line) : 0;
+	if (!line || c->out_len + n + 1 > OUT_MAX) {
+		free(line);
 		c->closing = true;
 		return;
 	}
@@ -204,6 +184,7 @@ void client_send(struct client *c, const char *line)
 			cap *= 2;
 		char *p = realloc(c->out, cap);
 		if (!p) {
+			free(line);
 			c->closing = true;
 			return;
 		}
@@ -213,28 +194,54 @@ void client_send(struct client *c, const char *line)
 	memcpy(c->out + c->out_len, line, n);
 	c->out[c->out_len + n] = '\n';
 	c->out_len += n + 1;
+	free(line);
 }
 
-static void flush_out(struct caretd *d, struct client *c)
+/* Sends what it can; frees the client when it is done with. Returns false
+ * if c is gone. */
+static bool client_flush(struct client *c)
 {
 	while (c->out_len) {
 		ssize_t w = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (w < 0) {
-			if (errno == EAGAIN)
+			if (errno == EAGAIN || errno == EINTR)
 				break;
 			c->closing = true;
 			c->out_len = 0;
-			return;
+			break;
 		}
 		memmove(c->out, c->out + w, c->out_len - (size_t)w);
 		c->out_len -= (size_t)w;
 	}
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | (c->out_len ? EPOLLOUT : 0),
-				  .data.ptr = c };
-	epoll_ctl(d->epoll_fd, EPOLL_CTL_MOD, c->fd, &ev);
+	if (c->closing && c->out_len == 0) {
+		client_free(c);
+		return false;
+	}
+	sd_event_source_set_io_events(c->io, EPOLLIN | EPOLLRDHUP | (c->out_len ? EPOLLOUT : 0));
+	return true;
 }
 
-static void read_in(struct caretd *d, struct client *c)
+static void arm_wait_timer(struct server *s)
+{
+	if (sd_event_source_get_enabled(s->wait_timer, NULL) == 0)
+		loop_timer_again(s->wait_timer, 0);
+}
+
+static void run_line(struct client *c, const char *line)
+{
+	struct cmd_out out;
+	command_run(&c->srv->ctx, line, caret_now_ns(), &out);
+	if (out.wait) {
+		c->wait = out.wait;
+		arm_wait_timer(c->srv);
+	} else if (out.reply) {
+		client_send(c, out.reply);
+	} else {
+		c->closing = true; /* out of memory */
+	}
+}
+
+static void read_in(struct client *c)
 {
 	for (;;) {
 		ssize_t n = recv(c->fd, c->in + c->in_len, CARET_CTL_MAX_LINE - c->in_len, 0);
@@ -248,16 +255,14 @@ static void read_in(struct caretd *d, struct client *c)
 		char *nl;
 		while ((nl = memchr(c->in, '\n', c->in_len))) {
 			*nl = '\0';
-			/* one request at a time: a waiting client gets no other */
-			if (!c->waiting)
-				command_dispatch(d, c, c->in);
+			if (!c->wait && !c->closing)
+				run_line(c, c->in);
 			size_t used = (size_t)(nl - c->in) + 1;
 			memmove(c->in, nl + 1, c->in_len - used);
 			c->in_len -= used;
 		}
 		if (c->in_len >= CARET_CTL_MAX_LINE) {
-			client_send(c, "{\"v\":1,\"type\":\"error\",\"errno\":90,"
-				       "\"error\":\"request line too long\"}");
+			client_send(c, caret_ctl_enc_error(EMSGSIZE, "request line too long"));
 			c->in_len = 0;
 			c->closing = true;
 			return;
@@ -265,53 +270,155 @@ static void read_in(struct caretd *d, struct client *c)
 	}
 }
 
-static void reap(struct caretd *d)
+static int on_client(sd_event_source *src, int fd, uint32_t events, void *arg)
 {
-	struct client **pp = &d->clients;
-	while (*pp) {
-		struct client *c = *pp;
-		if (c->closing && (c->out_len == 0 || c->fd < 0)) {
-			*pp = c->next;
-			client_free(d, c);
-		} else {
-			pp = &c->next;
-		}
-	}
-}
-
-void server_on_client(struct caretd *d, struct client *c, uint32_t events)
-{
+	(void)src, (void)fd;
+	struct client *c = arg;
 	if (events & EPOLLIN)
-		read_in(d, c);
+		read_in(c);
 	if (events & (EPOLLHUP | EPOLLERR)) {
 		c->closing = true;
 		c->out_len = 0;
 	}
-	flush_out(d, c);
-	reap(d);
+	client_flush(c);
+	return 0;
 }
 
-void server_tick(struct caretd *d, int64_t now)
+/* Tells a refused peer why, best effort, and hangs up. */
+static void refuse(int fd, int err, const char *msg)
 {
-	for (struct client *c = d->clients; c; c = c->next) {
-		if (c->waiting)
-			command_wait_tick(d, c, now);
-		if (c->out_len)
-			flush_out(d, c);
+	char *line = caret_ctl_enc_line(caret_ctl_enc_error(err, msg));
+	if (line) {
+		size_t n = strlen(line);
+		line[n] = '\n'; /* replaces the NUL: written by length */
+		ssize_t w = write(fd, line, n + 1);
+		(void)w;
+		free(line);
 	}
-	reap(d);
+	close(fd);
 }
 
-void server_close_all(struct caretd *d)
+static void accept_one(struct server *s, int fd)
 {
-	while (d->clients) {
-		struct client *c = d->clients;
-		d->clients = c->next;
-		client_free(d, c);
+	struct ucred cr;
+	socklen_t len = sizeof(cr);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0) {
+		close(fd);
+		return;
 	}
-	if (d->listen_fd >= 0) {
-		close(d->listen_fd);
-		if (!d->socket_activated)
-			unlink(d->socket_path);
+	bool allowed = cr.uid == 0 || cr.uid == geteuid() ||
+		       (s->cfg.have_group && in_group(cr.pid, cr.gid, s->cfg.group));
+	if (!allowed || s->n_clients >= MAX_CLIENTS) {
+		log_warn("refused a client: pid %d uid %d%s", (int)cr.pid, (int)cr.uid,
+			 allowed ? " (too many clients)" : "");
+		refuse(fd, allowed ? EBUSY : EACCES,
+		       allowed ? "too many clients"
+			       : "permission denied: caretd accepts root, its own user and members "
+				 "of its group only");
+		return;
 	}
+	struct client *c = calloc(1, sizeof(*c));
+	if (!c || !(c->in = malloc(CARET_CTL_MAX_LINE + 1))) {
+		free(c);
+		close(fd);
+		return;
+	}
+	c->srv = s;
+	c->fd = fd;
+	if (sd_event_add_io(s->event, &c->io, fd, EPOLLIN | EPOLLRDHUP, on_client, c) < 0) {
+		free(c->in);
+		free(c);
+		close(fd);
+		return;
+	}
+	sd_event_source_set_io_fd_own(c->io, true);
+	c->next = s->clients;
+	s->clients = c;
+	s->n_clients++;
+}
+
+static int on_accept(sd_event_source *src, int fd, uint32_t events, void *arg)
+{
+	(void)src, (void)events;
+	for (;;) {
+		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (cfd < 0)
+			return 0;
+		accept_one(arg, cfd);
+	}
+}
+
+static int on_wait_timer(sd_event_source *src, uint64_t usec, void *arg)
+{
+	(void)usec;
+	struct server *s = arg;
+	int64_t now = caret_now_ns();
+	bool any = false;
+	struct client *next;
+	for (struct client *c = s->clients; c; c = next) {
+		next = c->next;
+		if (!c->wait)
+			continue;
+		bool done;
+		cJSON *o = wait_poll(c->wait, now, &done);
+		if (o)
+			client_send(c, o);
+		if (done) {
+			wait_free(c->wait);
+			c->wait = NULL;
+		}
+		if (client_flush(c) && c->wait)
+			any = true;
+	}
+	return any ? loop_timer_again(src, WAIT_POLL_USEC)
+		   : sd_event_source_set_enabled(src, SD_EVENT_OFF);
+}
+
+int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
+		 const struct cmd_ctx *ctx)
+{
+	struct server *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->event = e;
+	s->cfg = *cfg;
+	s->ctx = *ctx;
+	s->listen_fd = -1;
+	int n = sd_listen_fds(1);
+	int r;
+	if (n > 1) {
+		log_err("expected one socket from systemd, got %d", n);
+		r = -EINVAL;
+	} else {
+		r = n == 1 ? listen_activated(s) : listen_own(s);
+	}
+	if (r >= 0)
+		r = sd_event_add_io(e, &s->accept, s->listen_fd, EPOLLIN, on_accept, s);
+	if (r >= 0)
+		r = sd_event_add_time_relative(e, &s->wait_timer, CLOCK_MONOTONIC, 0,
+					       LOOP_ACCURACY_USEC, on_wait_timer, s);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s->wait_timer, SD_EVENT_OFF);
+	if (r < 0) {
+		server_free(s);
+		return r;
+	}
+	*out = s;
+	return 0;
+}
+
+void server_free(struct server *s)
+{
+	if (!s)
+		return;
+	while (s->clients)
+		client_free(s->clients);
+	sd_event_source_disable_unref(s->accept);
+	sd_event_source_disable_unref(s->wait_timer);
+	if (s->listen_fd >= 0) {
+		close(s->listen_fd);
+		if (!s->socket_activated)
+			unlink(s->cfg.socket_path);
+	}
+	free(s);
 }

@@ -19,18 +19,22 @@
  *
  * Commands (fields marked ? are optional):
  *
- *  "status"  → result {"host", "caretd": {"pid", "version", "pacing",
- *              "recording_frequency"}, "lttng": {"reachable": bool,
- *              "active_sessions": [names]}, "agents": [AGENT...]}
+ *  "status"  → result {"host", "caretd": {"pid", "version", "pacing":
+ *              "adaptive"|"frequency", "recording_frequency",
+ *              "replay_bandwidth" (bytes/s)}, "lttng": {"reachable": bool,
+ *              "error"? (when not reachable), "active_sessions": [names],
+ *              "caretd_session"?, "caretd_session_path"? (the session
+ *              `record` created, while it exists)}, "agents": [AGENT...]}
  *  "list"    → result {"agents": [AGENT...]}
  *     AGENT = {"pid", "procname", "state": "WAIT"|"PREPARE"|"RECORD"|
- *              "UNINITIALIZED", "records" (cached), "replayed" (all
- *              passes), "replay_done" / "replay_total" (current pass),
+ *              "UNINITIALIZED"|"INVALID", "records" (cached), "replayed"
+ *              (all passes), "replay_done" / "replay_total" (current pass),
  *              "dropped", "nodes": [node names], "segment"}
  *
- *  "record"  {"session"?, "path"?, "light"? bool, "pacing"? "adaptive"|
- *             "frequency", "recording_frequency"? int (records/s/process),
- *             "subbuf_size"? bytes, "subbuf_count"? int}
+ *  "record"  {"session"?, "path" (absolute), "light"? bool, "pacing"?
+ *             "adaptive"|"frequency", "recording_frequency"? int
+ *             (records/s/process), "subbuf_size"? bytes (power of two),
+ *             "subbuf_count"? int}
  *            Creates, configures and starts an LTTng session (UST channel,
  *            event list, vpid/vtid/procname contexts, output path) and
  *            returns at once; the replay follows from session detection.
@@ -46,26 +50,37 @@
  *                                         "reason"}],
  *                      "exited": [{"pid", "procname", "state"}]}
  *            "exited" lists processes that died before reaching RECORD
- *            while this wait ran. With no active session: error.
+ *            while this wait ran. With no active session: error. Further
+ *            request lines sent while a wait runs are ignored.
  *
  *  "stop"    {"session"?}  Stops the session (default: the one caretd
  *            created, else the only active one), reads the discarded-event
- *            and lost-packet counts of every channel, destroys it, then
- *            sends End (agents back to WAIT) if no session is active.
+ *            and lost-packet counts of every channel (at most 16), destroys
+ *            it; agents go back to WAIT once no session is active.
  *            → result {"session", "path", "channels": [{"name",
  *                      "discarded": int|null, "lost_packets": int|null}],
  *                      "discarded_total": int|null}
- *            null means "unknown" (LTTng reported a value >= 2^63).
+ *            null means "unknown" (LTTng reported a value >= 2^63);
+ *            discarded_total is null when any channel's count is.
  *
  *  "start"   Start message (as from another host): agents in WAIT go to
  *            PREPARE, only if an LTTng session is active on this host.
- *            → result {"accepted": bool, "reason"?}
+ *            → result {"accepted": bool, "reason"? (when not accepted)}
  *  "end"     End message: agents go back to WAIT, only if no LTTng
  *            session is active on this host.
- *            → result {"accepted": bool, "reason"?}
+ *            → result {"accepted": bool, "reason"? (when not accepted)}
  *
  * Errors: {"v": 1, "type": "error", "error": "<one line for a human>",
- *          "errno": <positive errno or 0>}
+ *          "errno": <positive errno>}
+ * Sent for a bad request (EPROTO: not a JSON object, no "cmd", another
+ * "v"; EINVAL: unknown command or bad field; EMSGSIZE: line too long,
+ * then the connection is closed), a failed command (its errno), and to a
+ * refused peer (EACCES; EBUSY when caretd has too many clients) before
+ * closing.
+ *
+ * Every name below is the one spelling of a message or field: caretd
+ * builds its replies with caret_ctl_enc.h and caretctl reads them with
+ * caret_ctl_dec.h, both from this directory.
  */
 #ifndef CARET_PROTO_CTL_H
 #define CARET_PROTO_CTL_H
@@ -84,5 +99,75 @@
 #define CARET_CTL_DEFAULT_SUBBUF_SIZE (512u << 10)
 #define CARET_CTL_DEFAULT_SUBBUF_COUNT 4u
 #define CARET_CTL_DEFAULT_CHANNEL "caret"
+
+/* Envelope */
+#define CARET_CTL_K_V "v"
+#define CARET_CTL_K_CMD "cmd"
+#define CARET_CTL_K_TYPE "type"
+#define CARET_CTL_K_ERROR "error"
+#define CARET_CTL_K_ERRNO "errno"
+
+/* Reply types */
+#define CARET_CTL_T_PROGRESS "progress"
+#define CARET_CTL_T_RESULT "result"
+#define CARET_CTL_T_ERROR "error"
+
+/* Commands */
+#define CARET_CTL_CMD_STATUS "status"
+#define CARET_CTL_CMD_LIST "list"
+#define CARET_CTL_CMD_RECORD "record"
+#define CARET_CTL_CMD_WAIT "wait"
+#define CARET_CTL_CMD_STOP "stop"
+#define CARET_CTL_CMD_START "start"
+#define CARET_CTL_CMD_END "end"
+
+/* Pacing values */
+#define CARET_CTL_PACING_ADAPTIVE "adaptive"
+#define CARET_CTL_PACING_FREQUENCY "frequency"
+
+/* Fields, in the order of the commands above */
+#define CARET_CTL_K_HOST "host"
+#define CARET_CTL_K_CARETD "caretd"
+#define CARET_CTL_K_PID "pid"
+#define CARET_CTL_K_VERSION "version"
+#define CARET_CTL_K_PACING "pacing"
+#define CARET_CTL_K_RECORDING_FREQUENCY "recording_frequency"
+#define CARET_CTL_K_REPLAY_BANDWIDTH "replay_bandwidth"
+#define CARET_CTL_K_LTTNG "lttng"
+#define CARET_CTL_K_REACHABLE "reachable"
+#define CARET_CTL_K_ACTIVE_SESSIONS "active_sessions"
+#define CARET_CTL_K_CARETD_SESSION "caretd_session"
+#define CARET_CTL_K_CARETD_SESSION_PATH "caretd_session_path"
+#define CARET_CTL_K_AGENTS "agents"
+#define CARET_CTL_K_PROCNAME "procname"
+#define CARET_CTL_K_STATE "state"
+#define CARET_CTL_K_RECORDS "records"
+#define CARET_CTL_K_REPLAYED "replayed"
+#define CARET_CTL_K_REPLAY_DONE "replay_done"
+#define CARET_CTL_K_REPLAY_TOTAL "replay_total"
+#define CARET_CTL_K_DROPPED "dropped"
+#define CARET_CTL_K_NODES "nodes"
+#define CARET_CTL_K_SEGMENT "segment"
+#define CARET_CTL_K_SESSION "session"
+#define CARET_CTL_K_PATH "path"
+#define CARET_CTL_K_LIGHT "light"
+#define CARET_CTL_K_SUBBUF_SIZE "subbuf_size"
+#define CARET_CTL_K_SUBBUF_COUNT "subbuf_count"
+#define CARET_CTL_K_TIMEOUT_MS "timeout_ms"
+#define CARET_CTL_K_RECORDING "recording"
+#define CARET_CTL_K_TOTAL "total"
+#define CARET_CTL_K_RECORDS_DONE "records_done"
+#define CARET_CTL_K_RECORDS_TOTAL "records_total"
+#define CARET_CTL_K_PERCENT "percent"
+#define CARET_CTL_K_OK "ok"
+#define CARET_CTL_K_NOT_RECORDING "not_recording"
+#define CARET_CTL_K_REASON "reason"
+#define CARET_CTL_K_EXITED "exited"
+#define CARET_CTL_K_CHANNELS "channels"
+#define CARET_CTL_K_NAME "name"
+#define CARET_CTL_K_DISCARDED "discarded"
+#define CARET_CTL_K_LOST_PACKETS "lost_packets"
+#define CARET_CTL_K_DISCARDED_TOTAL "discarded_total"
+#define CARET_CTL_K_ACCEPTED "accepted"
 
 #endif

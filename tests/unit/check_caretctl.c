@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/caretctl/decode.h"
+#include "proto/caret_ctl_dec.h"
 #include "tools/caretctl/parse.h"
-#include "tools/caretctl/reply.h"
+#include "proto/caret_ctl_reply.h"
 #include "tools/caretctl/tracedir.h"
 
 START_TEST(size_suffixes)

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "caret_ctl.h"
+#include "proto/caret_ctl.h"
 #include "caretctl.h"
-#include "decode.h"
+#include "proto/caret_ctl_dec.h"
 #include "parse.h"
 #include "rpc.h"
 #include "sig.h"
@@ -191,19 +191,19 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 static cJSON *record_request(const struct rec_opts *o)
 {
-	cJSON *r = ctl_request_new("record");
+	cJSON *r = ctl_request_new(CARET_CTL_CMD_RECORD);
 	bool ok = r;
 	if (ok && o->session)
-		ok = cJSON_AddStringToObject(r, "session", o->session);
-	ok = ok && cJSON_AddStringToObject(r, "path", o->path) &&
-	     cJSON_AddBoolToObject(r, "light", o->light) &&
-	     cJSON_AddStringToObject(r, "pacing", o->pacing);
+		ok = cJSON_AddStringToObject(r, CARET_CTL_K_SESSION, o->session);
+	ok = ok && cJSON_AddStringToObject(r, CARET_CTL_K_PATH, o->path) &&
+	     cJSON_AddBoolToObject(r, CARET_CTL_K_LIGHT, o->light) &&
+	     cJSON_AddStringToObject(r, CARET_CTL_K_PACING, o->pacing);
 	if (ok && o->frequency)
-		ok = cJSON_AddNumberToObject(r, "recording_frequency", (double)o->frequency);
+		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_RECORDING_FREQUENCY, (double)o->frequency);
 	if (ok && o->subbuf_size)
-		ok = cJSON_AddNumberToObject(r, "subbuf_size", (double)o->subbuf_size);
+		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_SUBBUF_SIZE, (double)o->subbuf_size);
 	if (ok && o->subbuf_count)
-		ok = cJSON_AddNumberToObject(r, "subbuf_count", (double)o->subbuf_count);
+		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_SUBBUF_COUNT, (double)o->subbuf_count);
 	if (!ok) {
 		cJSON_Delete(r);
 		return NULL;

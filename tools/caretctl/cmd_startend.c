@@ -10,13 +10,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "proto/caret_ctl.h"
 #include "caretctl.h"
-#include "decode.h"
+#include "proto/caret_ctl_dec.h"
 #include "rpc.h"
 
 static void usage(FILE *f, const char *cmd)
 {
-	if (strcmp(cmd, "start") == 0)
+	if (strcmp(cmd, CARET_CTL_CMD_START) == 0)
 		fprintf(f, "Usage: caretctl start [--json]\n"
 			   "Send Start: agents in WAIT go to PREPARE (replay, then RECORD).\n"
 			   "Ignored unless an LTTng session is active on this host.\n\n");
@@ -71,10 +72,10 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 
 int cmd_start(struct ctl_opts *g, int argc, char **argv)
 {
-	return run(g, "start", argc, argv);
+	return run(g, CARET_CTL_CMD_START, argc, argv);
 }
 
 int cmd_end(struct ctl_opts *g, int argc, char **argv)
 {
-	return run(g, "end", argc, argv);
+	return run(g, CARET_CTL_CMD_END, argc, argv);
 }

@@ -5,13 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "proto/caret_ctl.h"
 #include "caretctl.h"
-#include "decode.h"
+#include "proto/caret_ctl_dec.h"
 #include "rpc.h"
 
 static void usage(FILE *f, const char *cmd)
 {
-	if (strcmp(cmd, "status") == 0)
+	if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
 		fprintf(f, "Usage: caretctl status [--json]\n"
 			   "Show the host, caretd (pid, version, pacing), whether LTTng is\n"
 			   "reachable and its active sessions, and the agent table.\n\n");
@@ -100,7 +101,7 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 	struct ctl_why why;
 	struct ctl_status st;
 	int e;
-	if (strcmp(cmd, "status") == 0)
+	if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
 		e = ctl_decode_status(r->root, &st, &why);
 	else
 		e = ctl_decode_agents(r->root, &st.agents, &why);
@@ -110,7 +111,7 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 		return ctl_report_exchange(cmd, e, &why, 0);
 	if (g->json)
 		printf("%s\n", r->raw);
-	else if (strcmp(cmd, "status") == 0)
+	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
 		print_status(&st);
 	else
 		print_agents(&st.agents);
@@ -139,10 +140,10 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 
 int cmd_status(struct ctl_opts *g, int argc, char **argv)
 {
-	return run(g, "status", argc, argv);
+	return run(g, CARET_CTL_CMD_STATUS, argc, argv);
 }
 
 int cmd_list(struct ctl_opts *g, int argc, char **argv)
 {
-	return run(g, "list", argc, argv);
+	return run(g, CARET_CTL_CMD_LIST, argc, argv);
 }

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "caretctl.h"
-#include "decode.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_dec.h"
 #include "rpc.h"
 
 static void usage(FILE *f)
@@ -91,9 +92,9 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 
 int ctl_stop_session(const struct ctl_opts *g, const char *session)
 {
-	cJSON *req = ctl_request_new("stop");
+	cJSON *req = ctl_request_new(CARET_CTL_CMD_STOP);
 	struct ctl_reply r;
-	if (!req || (session && !cJSON_AddStringToObject(req, "session", session))) {
+	if (!req || (session && !cJSON_AddStringToObject(req, CARET_CTL_K_SESSION, session))) {
 		cJSON_Delete(req);
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	}

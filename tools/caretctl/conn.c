@@ -7,7 +7,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "caret_ctl.h"
+#include "proto/caret_ctl.h"
 #include "caretctl.h"
 #include "conn.h"
 #include "sig.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "caret_ctl.h"
+#include "proto/caret_ctl.h"
 #include "caretctl.h"
 
 static const struct {

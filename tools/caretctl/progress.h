@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "decode.h"
+#include "proto/caret_ctl_dec.h"
 
 void ctl_progress_begin(FILE *out, bool verbose);
 void ctl_progress_show(const struct ctl_progress *p);

@@ -4,20 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "caret_ctl.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_enc.h"
 #include "rpc.h"
 
 cJSON *ctl_request_new(const char *cmd)
 {
-	cJSON *r = cJSON_CreateObject();
-	if (!r)
-		return NULL;
-	if (!cJSON_AddNumberToObject(r, "v", CARET_CTL_VERSION) ||
-	    !cJSON_AddStringToObject(r, "cmd", cmd)) {
-		cJSON_Delete(r);
-		return NULL;
-	}
-	return r;
+	return caret_ctl_enc_request(cmd);
 }
 
 static int send_request(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms)
@@ -149,8 +142,8 @@ int ctl_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 
 int ctl_report_error_reply(const char *cmd, const struct ctl_reply *r)
 {
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->root, "error");
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, "errno");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERROR);
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERRNO);
 	/* errno is advisory: shown when it is a sane positive number. */
 	if (cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096)
 		return ctl_fail(CTL_EXIT_FAILED, "%s failed: %s (%s)", cmd,
@@ -161,7 +154,7 @@ int ctl_report_error_reply(const char *cmd, const struct ctl_reply *r)
 int ctl_call(const struct ctl_opts *g, const cJSON *req, int64_t timeout_ms,
 	     bool interruptible, struct ctl_reply *out)
 {
-	const char *cmd = cJSON_GetObjectItemCaseSensitive(req, "cmd")->valuestring;
+	const char *cmd = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_CMD)->valuestring;
 	int64_t wait_ms = timeout_ms + CTL_SLACK_MS;
 	int64_t deadline = ctl_now_ms() + wait_ms;
 	struct ctl_conn c;

@@ -6,7 +6,7 @@
 
 #include "caretctl.h"
 #include "conn.h"
-#include "reply.h"
+#include "proto/caret_ctl_reply.h"
 
 struct ctl_reply {
 	cJSON *root;

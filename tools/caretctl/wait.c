@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "decode.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_dec.h"
 #include "progress.h"
 #include "sig.h"
 #include "wait.h"
@@ -34,8 +35,8 @@ static int wait_once(const struct ctl_opts *g, int64_t remaining_ms, bool *lost,
 		fprintf(stderr, "caretctl: reconnected to caretd\n");
 		*lost = false;
 	}
-	cJSON *req = ctl_request_new("wait");
-	if (!req || !cJSON_AddNumberToObject(req, "timeout_ms", (double)remaining_ms))
+	cJSON *req = ctl_request_new(CARET_CTL_CMD_WAIT);
+	if (!req || !cJSON_AddNumberToObject(req, CARET_CTL_K_TIMEOUT_MS, (double)remaining_ms))
 		r = -ENOMEM;
 	else
 		r = ctl_exchange(&c, req, deadline, true, on_progress, NULL, out, why);

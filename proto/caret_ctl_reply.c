@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "caret_ctl.h"
-#include "reply.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_reply.h"
 
 /* 2^63: the first double that does not fit an int64_t. */
 #define TWO63 9223372036854775808.0
@@ -182,7 +182,7 @@ int ctl_reply_parse(const char *line, size_t len, cJSON **root,
 		goto fail;
 	}
 	int64_t v;
-	if (ctl_get_int(r, NULL, "v", INT64_MIN, INT64_MAX, &v, why) < 0)
+	if (ctl_get_int(r, NULL, CARET_CTL_K_V, INT64_MIN, INT64_MAX, &v, why) < 0)
 		goto fail;
 	if (v != CARET_CTL_VERSION) {
 		ctl_why_set(why, "protocol version %lld, caretctl speaks %d", (long long)v,
@@ -190,15 +190,15 @@ int ctl_reply_parse(const char *line, size_t len, cJSON **root,
 		goto fail;
 	}
 	const char *t, *msg;
-	if (ctl_get_str(r, NULL, "type", false, &t, why) < 0)
+	if (ctl_get_str(r, NULL, CARET_CTL_K_TYPE, false, &t, why) < 0)
 		goto fail;
-	if (strcmp(t, "progress") == 0) {
+	if (strcmp(t, CARET_CTL_T_PROGRESS) == 0) {
 		*type = CTL_REPLY_PROGRESS;
-	} else if (strcmp(t, "result") == 0) {
+	} else if (strcmp(t, CARET_CTL_T_RESULT) == 0) {
 		*type = CTL_REPLY_RESULT;
-	} else if (strcmp(t, "error") == 0) {
+	} else if (strcmp(t, CARET_CTL_T_ERROR) == 0) {
 		*type = CTL_REPLY_ERROR;
-		if (ctl_get_str(r, NULL, "error", false, &msg, why) < 0)
+		if (ctl_get_str(r, NULL, CARET_CTL_K_ERROR, false, &msg, why) < 0)
 			goto fail;
 	} else {
 		ctl_why_set(why, "unknown reply type");

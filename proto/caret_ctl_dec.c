@@ -4,17 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_dec.h"
 
 #define PID_MAX_ 0x7fffffff
 
 int ctl_decode_progress(const cJSON *r, struct ctl_progress *p, struct ctl_why *why)
 {
-	if (ctl_get_int(r, NULL, "recording", 0, INT64_MAX, &p->recording, why) < 0 ||
-	    ctl_get_int(r, NULL, "total", 0, INT64_MAX, &p->total, why) < 0 ||
-	    ctl_get_int(r, NULL, "records_done", 0, INT64_MAX, &p->records_done, why) < 0 ||
-	    ctl_get_int(r, NULL, "records_total", 0, INT64_MAX, &p->records_total, why) < 0 ||
-	    ctl_get_num(r, NULL, "percent", &p->percent, why) < 0)
+	if (ctl_get_int(r, NULL, CARET_CTL_K_RECORDING, 0, INT64_MAX, &p->recording, why) < 0 ||
+	    ctl_get_int(r, NULL, CARET_CTL_K_TOTAL, 0, INT64_MAX, &p->total, why) < 0 ||
+	    ctl_get_int(r, NULL, CARET_CTL_K_RECORDS_DONE, 0, INT64_MAX, &p->records_done, why) < 0 ||
+	    ctl_get_int(r, NULL, CARET_CTL_K_RECORDS_TOTAL, 0, INT64_MAX, &p->records_total, why) < 0 ||
+	    ctl_get_num(r, NULL, CARET_CTL_K_PERCENT, &p->percent, why) < 0)
 		return -EPROTO;
 	return 0;
 }
@@ -48,10 +49,10 @@ int ctl_decode_wait(const cJSON *r, struct ctl_wait_result *w, struct ctl_why *w
 {
 	const cJSON *arr, *e;
 	memset(w, 0, sizeof(*w));
-	if (ctl_get_bool(r, NULL, "ok", &w->ok, why) < 0 ||
-	    ctl_get_int(r, NULL, "recording", 0, INT64_MAX, &w->recording, why) < 0 ||
-	    ctl_get_int(r, NULL, "total", 0, INT64_MAX, &w->total, why) < 0 ||
-	    ctl_get_array(r, NULL, "not_recording", &arr, why) < 0)
+	if (ctl_get_bool(r, NULL, CARET_CTL_K_OK, &w->ok, why) < 0 ||
+	    ctl_get_int(r, NULL, CARET_CTL_K_RECORDING, 0, INT64_MAX, &w->recording, why) < 0 ||
+	    ctl_get_int(r, NULL, CARET_CTL_K_TOTAL, 0, INT64_MAX, &w->total, why) < 0 ||
+	    ctl_get_array(r, NULL, CARET_CTL_K_NOT_RECORDING, &arr, why) < 0)
 		return -EPROTO;
 	void *mem;
 	if (alloc_for(arr, sizeof(*w->lag), &mem, &w->n) < 0)
@@ -66,10 +67,10 @@ int ctl_decode_wait(const cJSON *r, struct ctl_wait_result *w, struct ctl_why *w
 			ctl_why_set(why, "%s is not an object", where);
 			goto fail;
 		}
-		if (ctl_get_int(e, where, "pid", 0, PID_MAX_, &l->pid, why) < 0 ||
-		    ctl_get_str(e, where, "procname", false, &l->procname, why) < 0 ||
-		    ctl_get_str(e, where, "state", false, &l->state, why) < 0 ||
-		    ctl_get_str(e, where, "reason", false, &l->reason, why) < 0)
+		if (ctl_get_int(e, where, CARET_CTL_K_PID, 0, PID_MAX_, &l->pid, why) < 0 ||
+		    ctl_get_str(e, where, CARET_CTL_K_PROCNAME, false, &l->procname, why) < 0 ||
+		    ctl_get_str(e, where, CARET_CTL_K_STATE, false, &l->state, why) < 0 ||
+		    ctl_get_str(e, where, CARET_CTL_K_REASON, false, &l->reason, why) < 0)
 			goto fail;
 	}
 	return 0;
@@ -89,11 +90,11 @@ int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *w
 {
 	const cJSON *arr, *e;
 	memset(s, 0, sizeof(*s));
-	if (ctl_get_str(r, NULL, "session", false, &s->session, why) < 0 ||
-	    ctl_get_str(r, NULL, "path", false, &s->path, why) < 0 ||
-	    ctl_get_count(r, NULL, "discarded_total", &s->discarded_total, &s->total_known,
+	if (ctl_get_str(r, NULL, CARET_CTL_K_SESSION, false, &s->session, why) < 0 ||
+	    ctl_get_str(r, NULL, CARET_CTL_K_PATH, false, &s->path, why) < 0 ||
+	    ctl_get_count(r, NULL, CARET_CTL_K_DISCARDED_TOTAL, &s->discarded_total, &s->total_known,
 			  why) < 0 ||
-	    ctl_get_array(r, NULL, "channels", &arr, why) < 0)
+	    ctl_get_array(r, NULL, CARET_CTL_K_CHANNELS, &arr, why) < 0)
 		return -EPROTO;
 	void *mem;
 	if (alloc_for(arr, sizeof(*s->ch), &mem, &s->n) < 0)
@@ -108,10 +109,10 @@ int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *w
 			ctl_why_set(why, "%s is not an object", where);
 			goto fail;
 		}
-		if (ctl_get_str(e, where, "name", false, &c->name, why) < 0 ||
-		    ctl_get_count(e, where, "discarded", &c->discarded, &c->discarded_known,
+		if (ctl_get_str(e, where, CARET_CTL_K_NAME, false, &c->name, why) < 0 ||
+		    ctl_get_count(e, where, CARET_CTL_K_DISCARDED, &c->discarded, &c->discarded_known,
 				  why) < 0 ||
-		    ctl_get_count(e, where, "lost_packets", &c->lost, &c->lost_known, why) < 0)
+		    ctl_get_count(e, where, CARET_CTL_K_LOST_PACKETS, &c->lost, &c->lost_known, why) < 0)
 			goto fail;
 	}
 	return 0;
@@ -129,8 +130,8 @@ void ctl_stop_result_free(struct ctl_stop_result *s)
 
 int ctl_decode_record(const cJSON *r, struct ctl_record_result *rec, struct ctl_why *why)
 {
-	if (ctl_get_str(r, NULL, "session", false, &rec->session, why) < 0 ||
-	    ctl_get_str(r, NULL, "path", false, &rec->path, why) < 0)
+	if (ctl_get_str(r, NULL, CARET_CTL_K_SESSION, false, &rec->session, why) < 0 ||
+	    ctl_get_str(r, NULL, CARET_CTL_K_PATH, false, &rec->path, why) < 0)
 		return -EPROTO;
 	return 0;
 }
@@ -139,7 +140,7 @@ int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why
 {
 	const cJSON *arr, *e;
 	memset(ag, 0, sizeof(*ag));
-	if (ctl_get_array(r, NULL, "agents", &arr, why) < 0)
+	if (ctl_get_array(r, NULL, CARET_CTL_K_AGENTS, &arr, why) < 0)
 		return -EPROTO;
 	void *mem;
 	if (alloc_for(arr, sizeof(*ag->a), &mem, &ag->n) < 0)
@@ -154,15 +155,15 @@ int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why
 			ctl_why_set(why, "%s is not an object", where);
 			goto fail;
 		}
-		if (ctl_get_int(e, where, "pid", 0, PID_MAX_, &a->pid, why) < 0 ||
-		    ctl_get_str(e, where, "procname", false, &a->procname, why) < 0 ||
-		    ctl_get_str(e, where, "state", false, &a->state, why) < 0 ||
-		    ctl_get_int(e, where, "records", 0, INT64_MAX, &a->records, why) < 0 ||
-		    ctl_get_int(e, where, "replayed", 0, INT64_MAX, &a->replayed, why) < 0 ||
-		    ctl_get_int(e, where, "replay_total", 0, INT64_MAX, &a->replay_total,
+		if (ctl_get_int(e, where, CARET_CTL_K_PID, 0, PID_MAX_, &a->pid, why) < 0 ||
+		    ctl_get_str(e, where, CARET_CTL_K_PROCNAME, false, &a->procname, why) < 0 ||
+		    ctl_get_str(e, where, CARET_CTL_K_STATE, false, &a->state, why) < 0 ||
+		    ctl_get_int(e, where, CARET_CTL_K_RECORDS, 0, INT64_MAX, &a->records, why) < 0 ||
+		    ctl_get_int(e, where, CARET_CTL_K_REPLAYED, 0, INT64_MAX, &a->replayed, why) < 0 ||
+		    ctl_get_int(e, where, CARET_CTL_K_REPLAY_TOTAL, 0, INT64_MAX, &a->replay_total,
 				why) < 0 ||
-		    ctl_get_int(e, where, "dropped", 0, INT64_MAX, &a->dropped, why) < 0 ||
-		    ctl_get_array(e, where, "nodes", &a->nodes, why) < 0)
+		    ctl_get_int(e, where, CARET_CTL_K_DROPPED, 0, INT64_MAX, &a->dropped, why) < 0 ||
+		    ctl_get_array(e, where, CARET_CTL_K_NODES, &a->nodes, why) < 0)
 			goto fail;
 		char name[48];
 		snprintf(name, sizeof(name), "%s.nodes", where);
@@ -186,20 +187,20 @@ int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why
 {
 	const cJSON *d, *l, *f;
 	memset(st, 0, sizeof(*st));
-	if (ctl_get_str(r, NULL, "host", false, &st->host, why) < 0 ||
-	    ctl_get_obj(r, NULL, "caretd", &d, why) < 0 ||
-	    ctl_get_int(d, "caretd", "pid", 0, PID_MAX_, &st->pid, why) < 0 ||
-	    ctl_get_str(d, "caretd", "version", false, &st->version, why) < 0 ||
-	    ctl_get_str(d, "caretd", "pacing", false, &st->pacing, why) < 0 ||
-	    ctl_get_obj(r, NULL, "lttng", &l, why) < 0 ||
-	    ctl_get_bool(l, "lttng", "reachable", &st->lttng_reachable, why) < 0 ||
-	    ctl_get_array(l, "lttng", "active_sessions", &st->sessions, why) < 0 ||
+	if (ctl_get_str(r, NULL, CARET_CTL_K_HOST, false, &st->host, why) < 0 ||
+	    ctl_get_obj(r, NULL, CARET_CTL_K_CARETD, &d, why) < 0 ||
+	    ctl_get_int(d, CARET_CTL_K_CARETD, CARET_CTL_K_PID, 0, PID_MAX_, &st->pid, why) < 0 ||
+	    ctl_get_str(d, CARET_CTL_K_CARETD, CARET_CTL_K_VERSION, false, &st->version, why) < 0 ||
+	    ctl_get_str(d, CARET_CTL_K_CARETD, CARET_CTL_K_PACING, false, &st->pacing, why) < 0 ||
+	    ctl_get_obj(r, NULL, CARET_CTL_K_LTTNG, &l, why) < 0 ||
+	    ctl_get_bool(l, CARET_CTL_K_LTTNG, CARET_CTL_K_REACHABLE, &st->lttng_reachable, why) < 0 ||
+	    ctl_get_array(l, CARET_CTL_K_LTTNG, CARET_CTL_K_ACTIVE_SESSIONS, &st->sessions, why) < 0 ||
 	    check_strings(st->sessions, "lttng.active_sessions", why) < 0)
 		return -EPROTO;
 	/* Only meaningful with frequency pacing: absent or null is fine. */
-	f = cJSON_GetObjectItemCaseSensitive(d, "recording_frequency");
+	f = cJSON_GetObjectItemCaseSensitive(d, CARET_CTL_K_RECORDING_FREQUENCY);
 	if (f && !cJSON_IsNull(f)) {
-		if (ctl_get_int(d, "caretd", "recording_frequency", 0, INT64_MAX, &st->freq,
+		if (ctl_get_int(d, CARET_CTL_K_CARETD, CARET_CTL_K_RECORDING_FREQUENCY, 0, INT64_MAX, &st->freq,
 				why) < 0)
 			return -EPROTO;
 		st->have_freq = true;
@@ -214,8 +215,8 @@ void ctl_status_free(struct ctl_status *st)
 
 int ctl_decode_accept(const cJSON *r, struct ctl_accept *a, struct ctl_why *why)
 {
-	if (ctl_get_bool(r, NULL, "accepted", &a->accepted, why) < 0 ||
-	    ctl_get_str(r, NULL, "reason", true, &a->reason, why) < 0)
+	if (ctl_get_bool(r, NULL, CARET_CTL_K_ACCEPTED, &a->accepted, why) < 0 ||
+	    ctl_get_str(r, NULL, CARET_CTL_K_REASON, true, &a->reason, why) < 0)
 		return -EPROTO;
 	return 0;
 }

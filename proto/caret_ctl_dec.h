@@ -6,7 +6,7 @@
 #ifndef CARETCTL_DECODE_H
 #define CARETCTL_DECODE_H
 
-#include "reply.h"
+#include "proto/caret_ctl_reply.h"
 
 struct ctl_progress {
 	int64_t recording, total, records_done, records_total;

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The control commands (protocol: proto/caret_ctl.h). One request line in,
+ * one reply object out (or a wait request to poll); they never touch a
+ * socket.
+ */
+#ifndef CARETD_COMMANDS_H
+#define CARETD_COMMANDS_H
+
+#include <cjson/cJSON.h>
+
+#include "daemon/lttng_view.h"
+#include "daemon/registry.h"
+#include "daemon/scheduler.h"
+#include "daemon/wait.h"
+
+/* What the commands may read and change, and nothing more. */
+struct cmd_ctx {
+	struct registry *reg;
+	struct sched_cfg *sched;
+	struct lttng_view *lttng;
+};
+
+struct cmd_out {
+	cJSON *reply;          /* the reply to send, or NULL when wait is set */
+	struct wait_req *wait; /* a long-running request for the caller to poll */
+};
+
+void command_run(const struct cmd_ctx *ctx, const char *line, int64_t now_ns,
+		 struct cmd_out *out);
+
+#endif

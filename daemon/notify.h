@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * caretd's only talk with its service manager (sd_notify): READY once the
+ * session daemon first answers, a STATUS line when the summary changes,
+ * STOPPING at the end. The watchdog is sd-event's (sd_event_set_watchdog).
+ */
+#ifndef CARETD_NOTIFY_H
+#define CARETD_NOTIFY_H
+
+#include <stdbool.h>
+#include <systemd/sd-event.h>
+
+#include "daemon/lttng_view.h"
+#include "daemon/registry.h"
+
+struct notify {
+	const struct registry *reg;
+	const struct lttng_view *lttng;
+	bool ready;
+	char last[640];
+	sd_event_source *timer;
+};
+
+int notify_start(struct notify *n, sd_event *e, const struct registry *r,
+		 const struct lttng_view *lttng);
+void notify_stopping(struct notify *n);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <sys/epoll.h>
+
+#include "daemon/loop.h"
+#include "daemon/registry_loop.h"
+
+/* An agent writes its identity through the mapping after creating the
+ * file, which inotify does not report: look again this often. */
+#define RETRY_USEC (50 * USEC_PER_MS)
+/* A dead process's segment is reclaimed within this time. */
+#define SWEEP_USEC (1000 * USEC_PER_MS)
+
+static int on_inotify(sd_event_source *s, int fd, uint32_t events, void *arg)
+{
+	(void)s, (void)fd, (void)events;
+	struct registry_loop *l = arg;
+	registry_on_inotify(l->reg);
+	return 0;
+}
+
+static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
+{
+	(void)usec;
+	struct registry_loop *l = arg;
+	registry_retry_pending(l->reg);
+	return loop_timer_again(s, RETRY_USEC);
+}
+
+static int on_sweep(sd_event_source *s, uint64_t usec, void *arg)
+{
+	(void)usec;
+	struct registry_loop *l = arg;
+	registry_sweep(l->reg);
+	return loop_timer_again(s, SWEEP_USEC);
+}
+
+int registry_loop_start(struct registry_loop *l, struct registry *r, sd_event *e)
+{
+	l->reg = r;
+	int rc = sd_event_add_io(e, &l->inotify, r->inotify_fd, EPOLLIN, on_inotify, l);
+	if (rc >= 0)
+		rc = loop_timer_add(e, &l->retry, on_retry, l);
+	if (rc >= 0)
+		rc = loop_timer_add(e, &l->sweep, on_sweep, l);
+	if (rc < 0)
+		registry_loop_stop(l);
+	return rc;
+}
+
+void registry_loop_stop(struct registry_loop *l)
+{
+	l->inotify = sd_event_source_disable_unref(l->inotify);
+	l->retry = sd_event_source_disable_unref(l->retry);
+	l->sweep = sd_event_source_disable_unref(l->sweep);
+}

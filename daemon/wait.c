@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "daemon/log.h"
+#include "daemon/scheduler.h"
+#include "daemon/wait.h"
+#include "proto/caret_ctl_enc.h"
+
+#define NS_PER_MS 1000000LL
+#define PROGRESS_EVERY_NS (100 * NS_PER_MS)
+
+struct wait_req {
+	const struct registry *reg;
+	int exited_base; /* registry exits before this wait began */
+	int64_t deadline_ns, last_progress_ns;
+};
+
+struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns)
+{
+	struct wait_req *w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->reg = r;
+	w->exited_base = r->n_exited;
+	w->deadline_ns = now_ns + timeout_ms * NS_PER_MS;
+	return w;
+}
+
+static cJSON *result(const struct wait_req *w, const struct progress *p, bool done)
+{
+	cJSON *o = caret_ctl_enc_wait(done, p->recording, p->total);
+	for (const struct agent *a = w->reg->head; o && a; a = a->next) {
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
+		if (st.state == CARET_STATE_RECORD || st.state == CARET_STATE_UNINITIALIZED)
+			continue;
+		char why[160];
+		sched_reason(a, why, sizeof(why));
+		if (caret_ctl_add_not_recording(o, a->pid, a->procname, state_name(st.state),
+						why) < 0)
+			goto nomem;
+	}
+	for (int i = w->exited_base; o && i < w->reg->n_exited; i++) {
+		const struct exited_agent *x = &w->reg->exited[i];
+		if (caret_ctl_add_exited(o, x->pid, x->procname, state_name(x->state)) < 0)
+			goto nomem;
+	}
+	if (!o)
+		return caret_ctl_enc_error(ENOMEM, "out of memory");
+	return o;
+nomem:
+	cJSON_Delete(o);
+	return caret_ctl_enc_error(ENOMEM, "out of memory");
+}
+
+cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
+{
+	struct progress p;
+	sched_progress(w->reg, &p);
+	bool all = p.recording == p.total;
+	bool late = now >= w->deadline_ns;
+	*done = all || late;
+	if (*done) {
+		if (!all)
+			log_warn("wait timed out: %d of %d processes recording", p.recording,
+				 p.total);
+		return result(w, &p, all);
+	}
+	if (w->last_progress_ns && now - w->last_progress_ns < PROGRESS_EVERY_NS)
+		return NULL;
+	w->last_progress_ns = now;
+	struct caret_ctl_progress cp = { p.recording, p.total, p.records_done, p.records_total };
+	return caret_ctl_enc_progress(&cp);
+}
+
+void wait_free(struct wait_req *w)
+{
+	free(w);
+}

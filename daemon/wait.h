@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The `wait` request, which outlives its request line: progress lines until
+ * every agent records or the deadline passes, then the result. The server
+ * polls it; it never writes anywhere itself.
+ */
+#ifndef CARETD_WAIT_H
+#define CARETD_WAIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "daemon/registry.h"
+
+struct wait_req;
+
+/* NULL when out of memory. */
+struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns);
+/*
+ * The next reply line due at now_ns, or NULL if none is. *done is set
+ * when that reply is the result: the request is over, free it.
+ */
+cJSON *wait_poll(struct wait_req *w, int64_t now_ns, bool *done);
+void wait_free(struct wait_req *w);
+
+#endif

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_enc.h"
+
+/* cJSON's Add* return NULL on failure; one flag collects them so a reply
+ * is either whole or not sent at all. */
+static cJSON *fail_if(cJSON *o, bool ok)
+{
+	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static cJSON *envelope(const char *type)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	return fail_if(o, cJSON_AddNumberToObject(o, CARET_CTL_K_V, CARET_CTL_VERSION) &&
+				  cJSON_AddStringToObject(o, CARET_CTL_K_TYPE, type));
+}
+
+cJSON *caret_ctl_enc_request(const char *cmd)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	return fail_if(o, cJSON_AddNumberToObject(o, CARET_CTL_K_V, CARET_CTL_VERSION) &&
+				  cJSON_AddStringToObject(o, CARET_CTL_K_CMD, cmd));
+}
+
+cJSON *caret_ctl_enc_error(int err, const char *msg)
+{
+	cJSON *o = envelope(CARET_CTL_T_ERROR);
+	if (!o)
+		return NULL;
+	return fail_if(o, cJSON_AddStringToObject(o, CARET_CTL_K_ERROR, msg) &&
+				  cJSON_AddNumberToObject(o, CARET_CTL_K_ERRNO, err < 0 ? -err : err));
+}
+
+cJSON *caret_ctl_enc_progress(const struct caret_ctl_progress *p)
+{
+	cJSON *o = envelope(CARET_CTL_T_PROGRESS);
+	if (!o)
+		return NULL;
+	int percent = p->records_total ? (int)(100 * p->records_done / p->records_total) : 100;
+	return fail_if(o, cJSON_AddNumberToObject(o, CARET_CTL_K_RECORDING, p->recording) &&
+				  cJSON_AddNumberToObject(o, CARET_CTL_K_TOTAL, p->total) &&
+				  cJSON_AddNumberToObject(o, CARET_CTL_K_RECORDS_DONE,
+							  (double)p->records_done) &&
+				  cJSON_AddNumberToObject(o, CARET_CTL_K_RECORDS_TOTAL,
+							  (double)p->records_total) &&
+				  cJSON_AddNumberToObject(o, CARET_CTL_K_PERCENT, percent));
+}
+
+static bool add_strings(cJSON *arr, const char *const *s, int n)
+{
+	for (int i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateString(s[i]);
+		if (!x || !cJSON_AddItemToArray(arr, x)) {
+			cJSON_Delete(x);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool add_daemon(cJSON *o, const struct caret_ctl_daemon_info *info)
+{
+	cJSON *d;
+	return cJSON_AddStringToObject(o, CARET_CTL_K_HOST, info->host) &&
+	       (d = cJSON_AddObjectToObject(o, CARET_CTL_K_CARETD)) &&
+	       cJSON_AddNumberToObject(d, CARET_CTL_K_PID, info->pid) &&
+	       cJSON_AddStringToObject(d, CARET_CTL_K_VERSION, info->version) &&
+	       cJSON_AddStringToObject(d, CARET_CTL_K_PACING, info->pacing) &&
+	       cJSON_AddNumberToObject(d, CARET_CTL_K_RECORDING_FREQUENCY,
+				       info->recording_frequency) &&
+	       cJSON_AddNumberToObject(d, CARET_CTL_K_REPLAY_BANDWIDTH,
+				       (double)info->replay_bandwidth);
+}
+
+static bool add_lttng(cJSON *o, const struct caret_ctl_lttng_info *lt)
+{
+	cJSON *l, *act;
+	if (!(l = cJSON_AddObjectToObject(o, CARET_CTL_K_LTTNG)) ||
+	    !cJSON_AddBoolToObject(l, CARET_CTL_K_REACHABLE, lt->reachable))
+		return false;
+	if (!lt->reachable &&
+	    !cJSON_AddStringToObject(l, CARET_CTL_K_ERROR, lt->error ? lt->error : ""))
+		return false;
+	if (!(act = cJSON_AddArrayToObject(l, CARET_CTL_K_ACTIVE_SESSIONS)) ||
+	    !add_strings(act, lt->active, lt->n_active))
+		return false;
+	if (lt->caretd_session &&
+	    (!cJSON_AddStringToObject(l, CARET_CTL_K_CARETD_SESSION, lt->caretd_session) ||
+	     !cJSON_AddStringToObject(l, CARET_CTL_K_CARETD_SESSION_PATH,
+				      lt->caretd_session_path ? lt->caretd_session_path : "")))
+		return false;
+	return true;
+}
+
+cJSON *caret_ctl_enc_agents_result(const struct caret_ctl_daemon_info *info,
+				   const struct caret_ctl_lttng_info *lt)
+{
+	cJSON *o = envelope(CARET_CTL_T_RESULT);
+	if (!o)
+		return NULL;
+	bool ok = true;
+	if (info)
+		ok = add_daemon(o, info) && add_lttng(o, lt);
+	return fail_if(o, ok && cJSON_AddArrayToObject(o, CARET_CTL_K_AGENTS));
+}
+
+static bool add_nodes(cJSON *x, const char *nodes, int n)
+{
+	cJSON *arr = cJSON_AddArrayToObject(x, CARET_CTL_K_NODES);
+	if (!arr)
+		return false;
+	const char *p = nodes;
+	for (int i = 0; i < n; i++) {
+		cJSON *s = cJSON_CreateString(p);
+		if (!s || !cJSON_AddItemToArray(arr, s)) {
+			cJSON_Delete(s);
+			return false;
+		}
+		p += strlen(p) + 1;
+	}
+	return true;
+}
+
+/* Appends x to o's array `key`, or deletes it when it is incomplete. */
+static int append(cJSON *o, const char *key, cJSON *x, bool ok)
+{
+	cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (!x || !ok || !arr || !cJSON_AddItemToArray(arr, x)) {
+		cJSON_Delete(x);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int caret_ctl_add_agent(cJSON *result, const struct caret_ctl_agent *a)
+{
+	cJSON *x = cJSON_CreateObject();
+	bool ok = x && cJSON_AddNumberToObject(x, CARET_CTL_K_PID, a->pid) &&
+		  cJSON_AddStringToObject(x, CARET_CTL_K_PROCNAME, a->procname) &&
+		  cJSON_AddStringToObject(x, CARET_CTL_K_STATE, a->state) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_RECORDS, (double)a->records) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAYED, (double)a->replayed) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAY_DONE, (double)a->replay_done) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAY_TOTAL, (double)a->replay_total) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_DROPPED, (double)a->dropped) &&
+		  add_nodes(x, a->nodes, a->n_nodes) &&
+		  cJSON_AddStringToObject(x, CARET_CTL_K_SEGMENT, a->segment);
+	return append(result, CARET_CTL_K_AGENTS, x, ok);
+}
+
+cJSON *caret_ctl_enc_record(const char *session, const char *path)
+{
+	cJSON *o = envelope(CARET_CTL_T_RESULT);
+	if (!o)
+		return NULL;
+	return fail_if(o, cJSON_AddStringToObject(o, CARET_CTL_K_SESSION, session) &&
+				  cJSON_AddStringToObject(o, CARET_CTL_K_PATH, path));
+}
+
+cJSON *caret_ctl_enc_wait(bool ok, int recording, int total)
+{
+	cJSON *o = envelope(CARET_CTL_T_RESULT);
+	if (!o)
+		return NULL;
+	return fail_if(o, cJSON_AddBoolToObject(o, CARET_CTL_K_OK, ok) &&
+				  cJSON_AddNumberToObject(o, CARET_CTL_K_RECORDING, recording) &&
+				  cJSON_AddNumberToObject(o, CARET_CTL_K_TOTAL, total) &&
+				  cJSON_AddArrayToObject(o, CARET_CTL_K_NOT_RECORDING) &&
+				  cJSON_AddArrayToObject(o, CARET_CTL_K_EXITED));
+}
+
+static cJSON *process(int pid, const char *procname, const char *state)
+{
+	cJSON *x = cJSON_CreateObject();
+	if (!x)
+		return NULL;
+	return fail_if(x, cJSON_AddNumberToObject(x, CARET_CTL_K_PID, pid) &&
+				  cJSON_AddStringToObject(x, CARET_CTL_K_PROCNAME, procname) &&
+				  cJSON_AddStringToObject(x, CARET_CTL_K_STATE, state));
+}
+
+int caret_ctl_add_not_recording(cJSON *wait, int pid, const char *procname,
+				const char *state, const char *reason)
+{
+	cJSON *x = process(pid, procname, state);
+	return append(wait, CARET_CTL_K_NOT_RECORDING, x,
+		      x && cJSON_AddStringToObject(x, CARET_CTL_K_REASON, reason));
+}
+
+int caret_ctl_add_exited(cJSON *wait, int pid, const char *procname, const char *state)
+{
+	cJSON *x = process(pid, procname, state);
+	return append(wait, CARET_CTL_K_EXITED, x, x != NULL);
+}
+
+static bool add_count(cJSON *o, const char *key, uint64_t v, bool known)
+{
+	return known ? cJSON_AddNumberToObject(o, key, (double)v) != NULL
+		     : cJSON_AddNullToObject(o, key) != NULL;
+}
+
+cJSON *caret_ctl_enc_stop(const char *session, const char *path,
+			  const struct caret_ctl_channel *ch, size_t n)
+{
+	cJSON *o = envelope(CARET_CTL_T_RESULT), *arr;
+	if (!o)
+		return NULL;
+	if (!cJSON_AddStringToObject(o, CARET_CTL_K_SESSION, session) ||
+	    !cJSON_AddStringToObject(o, CARET_CTL_K_PATH, path) ||
+	    !(arr = cJSON_AddArrayToObject(o, CARET_CTL_K_CHANNELS)))
+		return fail_if(o, false);
+	bool known = true;
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateObject();
+		bool ok = x && cJSON_AddStringToObject(x, CARET_CTL_K_NAME, ch[i].name) &&
+			  add_count(x, CARET_CTL_K_DISCARDED, ch[i].discarded,
+				    ch[i].discarded_known) &&
+			  add_count(x, CARET_CTL_K_LOST_PACKETS, ch[i].lost_packets,
+				    ch[i].lost_known);
+		if (append(o, CARET_CTL_K_CHANNELS, x, ok) < 0)
+			return fail_if(o, false);
+		known = known && ch[i].discarded_known;
+		total += ch[i].discarded;
+	}
+	return fail_if(o, add_count(o, CARET_CTL_K_DISCARDED_TOTAL, total, known));
+}
+
+cJSON *caret_ctl_enc_accept(bool accepted, const char *reason)
+{
+	cJSON *o = envelope(CARET_CTL_T_RESULT);
+	if (!o)
+		return NULL;
+	return fail_if(o, cJSON_AddBoolToObject(o, CARET_CTL_K_ACCEPTED, accepted) &&
+				  (!reason || cJSON_AddStringToObject(o, CARET_CTL_K_REASON, reason)));
+}
+
+char *caret_ctl_enc_line(cJSON *o)
+{
+	if (!o)
+		return NULL;
+	char *s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return s;
+}

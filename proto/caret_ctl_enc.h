@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Building control messages (proto/caret_ctl.h): every request caretctl
+ * sends and every reply caretd sends is made here, so a field is spelled
+ * and typed in one place. Constructors return a new cJSON object, NULL when
+ * out of memory; the add_* functions return 0 or -ENOMEM.
+ */
+#ifndef CARET_PROTO_CTL_ENC_H
+#define CARET_PROTO_CTL_ENC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+/* {"v", "cmd"}: the caller adds the command's own fields by name. */
+cJSON *caret_ctl_enc_request(const char *cmd);
+
+/* err: an errno, either sign; sent positive. */
+cJSON *caret_ctl_enc_error(int err, const char *msg);
+
+struct caret_ctl_progress {
+	int recording, total;
+	uint64_t records_done, records_total;
+};
+cJSON *caret_ctl_enc_progress(const struct caret_ctl_progress *p);
+
+struct caret_ctl_daemon_info {
+	const char *host;
+	int pid;
+	const char *version, *pacing;
+	uint32_t recording_frequency;
+	uint64_t replay_bandwidth;
+};
+
+struct caret_ctl_lttng_info {
+	bool reachable;
+	const char *error;             /* NULL when reachable */
+	const char *const *active;     /* n_active names */
+	int n_active;
+	const char *caretd_session;    /* NULL: none */
+	const char *caretd_session_path;
+};
+
+/* "status" (info and lt given) or "list" (both NULL), with no agent yet. */
+cJSON *caret_ctl_enc_agents_result(const struct caret_ctl_daemon_info *info,
+				   const struct caret_ctl_lttng_info *lt);
+
+struct caret_ctl_agent {
+	int pid;
+	const char *procname, *state, *segment;
+	uint64_t records, replayed, replay_done, replay_total, dropped;
+	const char *nodes; /* n_nodes NUL-terminated strings, back to back */
+	int n_nodes;
+};
+int caret_ctl_add_agent(cJSON *result, const struct caret_ctl_agent *a);
+
+cJSON *caret_ctl_enc_record(const char *session, const char *path);
+
+cJSON *caret_ctl_enc_wait(bool ok, int recording, int total);
+int caret_ctl_add_not_recording(cJSON *wait, int pid, const char *procname,
+				const char *state, const char *reason);
+int caret_ctl_add_exited(cJSON *wait, int pid, const char *procname, const char *state);
+
+struct caret_ctl_channel {
+	const char *name;
+	uint64_t discarded, lost_packets;
+	bool discarded_known, lost_known;
+};
+/* discarded_total is derived: the sum, or null if any count is unknown. */
+cJSON *caret_ctl_enc_stop(const char *session, const char *path,
+			  const struct caret_ctl_channel *ch, size_t n);
+
+/* reason: NULL when accepted. */
+cJSON *caret_ctl_enc_accept(bool accepted, const char *reason);
+
+/* One line without its '\n' (malloc'd), o deleted; NULL when out of memory. */
+char *caret_ctl_enc_line(cJSON *o);
+
+#endif
