@@ -129,6 +129,12 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_daemon
+$(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
+		daemon/registry.c daemon/log.c) $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_lttng
 $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * caretd's scheduler (state machine and pacing arithmetic) and registry
+ * (scan, inotify, sweep of dead processes) against real segments. The test
+ * plays the agent: it owns the segments and sets what the agent would.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/registry.h"
+#include "daemon/scheduler.h"
+
+#define MS 1000000LL
+
+static char prefix[48];
+
+static void set_prefix(const char *tag)
+{
+	snprintf(prefix, sizeof(prefix), "caret-ut-%s-%d", tag, (int)getpid());
+	setenv("CARET_SHM_PREFIX", prefix, 1);
+}
+
+/* n records of kind 1, all of the same size */
+static void fill(struct caret_seg *s, int n)
+{
+	const char *sig = caret_kind_sig(1);
+	union caret_arg a[CARET_MAX_FIELDS];
+	for (unsigned i = 0; sig[i]; i++) {
+		if (sig[i] == 's')
+			a[i].s = "/node";
+		else
+			a[i].u = i;
+	}
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(caret_seg_append(s, 1, i, a), 0);
+}
+
+/* One agent per prefix: a segment's name is the prefix, pid and start time. */
+static void make_agent(struct agent *a, const char *tag, int records)
+{
+	memset(a, 0, sizeof(*a));
+	set_prefix(tag);
+	ck_assert_int_eq(caret_seg_create(&a->seg, 1 << 20, "unit", "jazzy"), 0);
+	fill(&a->seg, records);
+	a->pid = getpid();
+	snprintf(a->procname, sizeof(a->procname), "unit-%s", tag);
+	caret_ctl_set_state(&a->seg, CARET_STATE_WAIT);
+}
+
+static void drop_agent(struct agent *a)
+{
+	char name[CARET_SHM_NAME_MAX];
+	strcpy(name, a->seg.name);
+	caret_seg_close(&a->seg);
+	caret_seg_unlink(name);
+}
+
+static struct caret_seg_status status(const struct agent *a)
+{
+	struct caret_seg_status st;
+	caret_seg_read_status(&a->seg, &st);
+	return st;
+}
+
+static uint32_t granted(const struct agent *a)
+{
+	return CARET_COUNT_OF(status(a).grant);
+}
+
+/* What the agent's replay thread does once the session enabled its
+ * tracepoints for this pass. */
+static void tracepoints_on(struct agent *a)
+{
+	uint32_t e = CARET_EPOCH_OF(status(a).grant);
+	__atomic_store_n(&a->seg.hdr->tp_enabled_epoch, e, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&a->seg.hdr->agent_flags, CARET_AGENT_REPLAY_THREAD, __ATOMIC_RELEASE);
+}
+
+static void replayed(struct agent *a, uint32_t count)
+{
+	uint32_t e = CARET_EPOCH_OF(status(a).grant);
+	__atomic_store_n(&a->seg.hdr->cursor, CARET_EPOCH_COUNT(e, count), __ATOMIC_RELEASE);
+}
+
+static struct registry one(struct agent *a)
+{
+	a->next = NULL;
+	return (struct registry){ .head = a, .count = 1 };
+}
+
+static struct sched freq_sched(uint32_t f)
+{
+	return (struct sched){ .cfg = { .pacing = PACING_FREQUENCY, .frequency = f } };
+}
+
+START_TEST(start_and_end)
+{
+	struct agent a;
+	make_agent(&a, "se", 10);
+	struct registry r = one(&a);
+	struct sched s = freq_sched(100);
+	int64_t t = 1000 * MS;
+
+	sched_tick(&s, &r, false, t);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT); /* no session: stays */
+	sched_tick(&s, &r, true, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	ck_assert_uint_ne(CARET_EPOCH_OF(status(&a).grant), 0);
+	ck_assert_uint_eq(granted(&a), 0);
+	/* tracepoints not enabled yet: nothing is granted */
+	sched_tick(&s, &r, true, t += 100 * MS);
+	ck_assert_uint_eq(granted(&a), 0);
+	/* session gone during the replay */
+	sched_tick(&s, &r, false, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	/* a new pass gets a new epoch */
+	uint32_t e1 = CARET_EPOCH_OF(status(&a).grant);
+	sched_tick(&s, &r, true, t += 10 * MS);
+	ck_assert_uint_gt(CARET_EPOCH_OF(status(&a).grant), e1);
+	drop_agent(&a);
+}
+END_TEST
+
+START_TEST(frequency_pacing)
+{
+	struct agent a;
+	make_agent(&a, "fq", 1000);
+	struct registry r = one(&a);
+	struct sched s = freq_sched(100);
+	int64_t t = 1000 * MS;
+	sched_tick(&s, &r, true, t);
+	tracepoints_on(&a);
+	/* 100 records/s for 0.1 s */
+	sched_tick(&s, &r, true, t += 100 * MS);
+	ck_assert_uint_eq(granted(&a), 10);
+	sched_tick(&s, &r, true, t += 50 * MS);
+	ck_assert_uint_eq(granted(&a), 15);
+	/* fractions carry over: 15/s for 0.1 s is 1.5, so 1 then 2 */
+	s.cfg.frequency = 15;
+	sched_tick(&s, &r, true, t += 100 * MS);
+	ck_assert_uint_eq(granted(&a), 16);
+	sched_tick(&s, &r, true, t += 100 * MS);
+	ck_assert_uint_eq(granted(&a), 18);
+	/* after a stall the step is capped at 0.5 s: no burst */
+	s.cfg.frequency = 100;
+	sched_tick(&s, &r, true, t += 10000 * MS);
+	ck_assert_uint_eq(granted(&a), 68);
+	drop_agent(&a);
+}
+END_TEST
+
+START_TEST(grant_capped_then_record)
+{
+	struct agent a;
+	make_agent(&a, "cap", 20);
+	struct registry r = one(&a);
+	struct sched s = freq_sched(100000);
+	int64_t t = 1000 * MS;
+	sched_tick(&s, &r, true, t);
+	tracepoints_on(&a);
+	sched_tick(&s, &r, true, t += 100 * MS);
+	ck_assert_uint_eq(granted(&a), 20); /* never beyond the cache */
+	ck_assert(sched_busy(&r));
+	replayed(&a, 19);
+	sched_tick(&s, &r, true, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	replayed(&a, 20);
+	sched_tick(&s, &r, true, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_RECORD);
+	ck_assert(!sched_busy(&r));
+	/* End */
+	sched_tick(&s, &r, false, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	drop_agent(&a);
+}
+END_TEST
+
+START_TEST(adaptive_pacing_shares_bandwidth)
+{
+	struct agent a, b;
+	make_agent(&a, "ada", 1000);
+	make_agent(&b, "adb", 1000);
+	a.next = &b;
+	b.next = NULL;
+	struct registry r = { .head = &a, .count = 2 };
+	uint64_t rec = status(&a).tail / 1000; /* bytes per cached record */
+	uint64_t per_event = rec + 32;         /* plus LTTng's header and contexts */
+	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = per_event * 400 } };
+	int64_t t = 1000 * MS;
+	sched_tick(&s, &r, true, t);
+	tracepoints_on(&a);
+	tracepoints_on(&b);
+	/* 0.5 s of a 400-event/s budget, split between two replays */
+	sched_tick(&s, &r, true, t += 500 * MS);
+	ck_assert_uint_eq(granted(&a), 100);
+	ck_assert_uint_eq(granted(&b), 100);
+	/* one replay done: the other gets the whole budget */
+	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
+	sched_tick(&s, &r, true, t += 500 * MS);
+	ck_assert_uint_eq(granted(&b), 300);
+	/* a budget below one event still moves: one record per tick */
+	s.cfg.bandwidth = 1;
+	sched_tick(&s, &r, true, t += 10 * MS);
+	ck_assert_uint_eq(granted(&b), 301);
+	drop_agent(&a);
+	drop_agent(&b);
+}
+END_TEST
+
+START_TEST(progress_counts)
+{
+	struct agent a, b;
+	make_agent(&a, "pa", 30);
+	make_agent(&b, "pb", 50);
+	a.next = &b;
+	b.next = NULL;
+	struct registry r = { .head = &a, .count = 2 };
+	struct sched s = freq_sched(100);
+	sched_tick(&s, &r, true, 1000 * MS);
+	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
+	tracepoints_on(&b);
+	replayed(&b, 20);
+	struct progress p;
+	sched_progress(&r, &p);
+	ck_assert_int_eq(p.total, 2);
+	ck_assert_int_eq(p.recording, 1);
+	ck_assert_uint_eq(p.records_done, 30 + 20);
+	ck_assert_uint_eq(p.records_total, 80);
+	char why[160];
+	sched_reason(&b, why, sizeof(why));
+	ck_assert_str_eq(why, "replaying: 20 of 50 records");
+	/* an agent still starting counts for nothing */
+	caret_ctl_set_state(&b.seg, CARET_STATE_UNINITIALIZED);
+	sched_progress(&r, &p);
+	ck_assert_int_eq(p.total, 1);
+	drop_agent(&a);
+	drop_agent(&b);
+}
+END_TEST
+
+START_TEST(state_names)
+{
+	ck_assert_str_eq(state_name(CARET_STATE_WAIT), "WAIT");
+	ck_assert_str_eq(state_name(CARET_STATE_RECORD), "RECORD");
+	ck_assert_str_eq(state_name(99), "INVALID");
+}
+END_TEST
+
+/* ---- registry ---- */
+
+/* A child process that owns a segment until told to exit. */
+struct child {
+	pid_t pid;
+	int go; /* write end: closing it lets the child exit */
+};
+
+static struct child spawn_agent(void)
+{
+	int ready[2], go[2];
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(ready[0]);
+		close(go[1]);
+		struct caret_seg s;
+		char c = caret_seg_create(&s, 1 << 20, "child", "jazzy") == 0 ? 'y' : 'n';
+		if (c == 'y') {
+			fill(&s, 5);
+			caret_ctl_set_state(&s, CARET_STATE_WAIT);
+		}
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		if (read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0); /* the segment stays behind, as after a crash */
+	}
+	close(ready[1]);
+	close(go[0]);
+	char c = 0;
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	ck_assert_int_eq(c, 'y');
+	close(ready[0]);
+	return (struct child){ pid, go[1] };
+}
+
+static void end_child(struct child *c)
+{
+	close(c->go);
+	ck_assert_int_eq(waitpid(c->pid, NULL, 0), c->pid);
+}
+
+static void drain_inotify(struct registry *r)
+{
+	struct pollfd p = { .fd = r->inotify_fd, .events = POLLIN };
+	while (poll(&p, 1, 200) > 0)
+		registry_on_inotify(r);
+}
+
+START_TEST(registry_scan_inotify_sweep)
+{
+	struct agent self;
+	make_agent(&self, "reg", 3);
+	struct registry r;
+	ck_assert_int_eq(registry_open(&r), 0);
+	/* found by the scan */
+	ck_assert_int_eq(r.count, 1);
+	struct agent *a = registry_find(&r, getpid());
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->procname, "unit");
+	/* a segment of another prefix is not ours to see */
+	ck_assert_ptr_null(registry_find(&r, 1));
+
+	/* a new agent: seen through inotify, no rescan */
+	struct child c = spawn_agent();
+	drain_inotify(&r);
+	ck_assert_int_eq(r.count, 2);
+	struct agent *ca = registry_find(&r, c.pid);
+	ck_assert_ptr_nonnull(ca);
+	ck_assert_str_eq(ca->procname, "child");
+	char name[CARET_SHM_NAME_MAX];
+	strcpy(name, ca->seg.name);
+
+	/* alive: the sweep keeps it */
+	ck_assert_int_eq(registry_sweep(&r), 0);
+	/* dies mid-replay: reclaimed, and reported to `wait` */
+	caret_ctl_begin_replay(&ca->seg);
+	end_child(&c);
+	ck_assert_int_eq(registry_sweep(&r), 1);
+	ck_assert_int_eq(r.count, 1);
+	ck_assert_ptr_null(registry_find(&r, c.pid));
+	ck_assert_int_eq(r.n_exited, 1);
+	ck_assert_int_eq(r.exited[0].pid, c.pid);
+	ck_assert_uint_eq(r.exited[0].state, CARET_STATE_PREPARE);
+	/* its segment is gone from /dev/shm */
+	char path[CARET_SHM_NAME_MAX + 2];
+	snprintf(path, sizeof(path), "/%s", name);
+	ck_assert_int_lt(shm_open(path, O_RDONLY, 0), 0);
+	ck_assert_int_eq(errno, ENOENT);
+
+	/* an agent that exits in WAIT is not a `wait` failure */
+	c = spawn_agent();
+	drain_inotify(&r);
+	ck_assert_int_eq(r.count, 2);
+	end_child(&c);
+	ck_assert_int_eq(registry_sweep(&r), 1);
+	ck_assert_int_eq(r.n_exited, 1);
+
+	registry_close(&r);
+	drop_agent(&self);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("daemon");
+	TCase *tc = tcase_create("scheduler");
+	tcase_add_test(tc, start_and_end);
+	tcase_add_test(tc, frequency_pacing);
+	tcase_add_test(tc, grant_capped_then_record);
+	tcase_add_test(tc, adaptive_pacing_shares_bandwidth);
+	tcase_add_test(tc, progress_counts);
+	tcase_add_test(tc, state_names);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("registry");
+	tcase_add_test(tc, registry_scan_inotify_sweep);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
