@@ -26,11 +26,6 @@ static cJSON *error(int err, const char *fmt, ...)
 	return caret_ctl_enc_error(err, msg);
 }
 
-static const char *pacing_name(enum pacing p)
-{
-	return p == PACING_ADAPTIVE ? CARET_CTL_PACING_ADAPTIVE : CARET_CTL_PACING_FREQUENCY;
-}
-
 static int add_agent(cJSON *o, struct agent *a)
 {
 	struct caret_seg_status st;
@@ -118,14 +113,14 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 	long long sz = opt_int(req, CARET_CTL_K_SUBBUF_SIZE, 1LL << 32);
 	long long cnt = opt_int(req, CARET_CTL_K_SUBBUF_COUNT, 1 << 20);
 	long long freq = opt_int(req, CARET_CTL_K_RECORDING_FREQUENCY, 100000000);
-	const char *pacing = opt_str(req, CARET_CTL_K_PACING);
+	const char *pacing_s = opt_str(req, CARET_CTL_K_PACING);
+	enum pacing pacing = ctx->sched->pacing;
 	if (sz == -2 || cnt == -2 || freq == -2 || freq == 0)
 		return error(EINVAL, "subbuf_size, subbuf_count and recording_frequency must be "
 			     "positive integers");
 	if (sz > 0 && (sz & (sz - 1)))
 		return error(EINVAL, "subbuf_size %lld is not a power of two", sz);
-	if (pacing && strcmp(pacing, CARET_CTL_PACING_ADAPTIVE) &&
-	    strcmp(pacing, CARET_CTL_PACING_FREQUENCY))
+	if (pacing_s && pacing_parse(pacing_s, &pacing) < 0)
 		return error(EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
 	if (!cfg.path || cfg.path[0] != '/')
 		return error(EINVAL, "path must be an absolute directory");
@@ -137,9 +132,7 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 		log_err("record failed: %s", err);
 		return error(r, "%s", err);
 	}
-	if (pacing)
-		ctx->sched->pacing = strcmp(pacing, CARET_CTL_PACING_FREQUENCY) == 0
-					     ? PACING_FREQUENCY : PACING_ADAPTIVE;
+	ctx->sched->pacing = pacing;
 	if (freq > 0)
 		ctx->sched->frequency = (uint32_t)freq;
 	struct lttng_view *v = ctx->lttng;

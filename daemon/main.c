@@ -90,11 +90,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		}
 		case 'p':
-			if (!strcmp(optarg, "adaptive"))
-				o->sched.pacing = PACING_ADAPTIVE;
-			else if (!strcmp(optarg, "frequency"))
-				o->sched.pacing = PACING_FREQUENCY;
-			else {
+			if (pacing_parse(optarg, &o->sched.pacing) < 0) {
 				fprintf(stderr, "caretd: --pacing must be adaptive or frequency\n");
 				return EXIT_USAGE;
 			}
@@ -224,7 +220,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	log_info("caretd %s started, %d agents found, pacing %s", CARETD_VERSION, reg.count,
-		 sched.cfg.pacing == PACING_ADAPTIVE ? "adaptive" : "frequency");
+		 pacing_name(sched.cfg.pacing));
 
 	r = sd_event_loop(e);
 	if (r < 0)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "daemon/registry.h"
+#include "proto/caret_ctl.h"
 
 enum pacing {
 	/* Host-wide byte budget shared by every replaying process. */
@@ -17,6 +18,24 @@ enum pacing {
 	/* CARET's recording_frequency: records per second per process. */
 	PACING_FREQUENCY,
 };
+
+/* The one spelling of a pacing mode, on the command line and the wire. */
+static inline const char *pacing_name(enum pacing p)
+{
+	return p == PACING_ADAPTIVE ? CARET_CTL_PACING_ADAPTIVE : CARET_CTL_PACING_FREQUENCY;
+}
+
+/* 0, or -1 for an unknown name (*out untouched). */
+static inline int pacing_parse(const char *s, enum pacing *out)
+{
+	if (__builtin_strcmp(s, CARET_CTL_PACING_ADAPTIVE) == 0)
+		*out = PACING_ADAPTIVE;
+	else if (__builtin_strcmp(s, CARET_CTL_PACING_FREQUENCY) == 0)
+		*out = PACING_FREQUENCY;
+	else
+		return -1;
+	return 0;
+}
 
 struct sched_cfg {
 	enum pacing pacing;

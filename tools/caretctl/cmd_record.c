@@ -128,7 +128,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 				return bad_value("recording frequency", optarg, e);
 			break;
 		case OPT_PACING:
-			if (strcmp(optarg, "frequency") && strcmp(optarg, "adaptive"))
+			if (strcmp(optarg, CARET_CTL_PACING_FREQUENCY) && strcmp(optarg, CARET_CTL_PACING_ADAPTIVE))
 				return ctl_usage_error("record",
 						       "--pacing must be frequency or adaptive");
 			o->pacing = optarg;
@@ -174,13 +174,13 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 	if (optind < argc)
 		return ctl_usage_error("record", "unexpected argument '%s'", argv[optind]);
 	if (!o->pacing)
-		o->pacing = o->frequency ? "frequency" : "adaptive";
-	if (o->frequency && strcmp(o->pacing, "adaptive") == 0)
+		o->pacing = o->frequency ? CARET_CTL_PACING_FREQUENCY : CARET_CTL_PACING_ADAPTIVE;
+	if (o->frequency && strcmp(o->pacing, CARET_CTL_PACING_ADAPTIVE) == 0)
 		return ctl_usage_error("record",
 				       "-f/--recording-frequency sets a fixed rate; it "
 				       "cannot go with --pacing adaptive");
 	/* Sent explicitly so the rate is the documented one, as ros2 caret. */
-	if (!o->frequency && strcmp(o->pacing, "frequency") == 0)
+	if (!o->frequency && strcmp(o->pacing, CARET_CTL_PACING_FREQUENCY) == 0)
 		o->frequency = CARET_CTL_DEFAULT_FREQUENCY;
 	e = ctl_trace_dir(path, o->path, sizeof(o->path));
 	if (e < 0)
@@ -191,7 +191,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 static cJSON *record_request(const struct rec_opts *o)
 {
-	cJSON *r = ctl_request_new(CARET_CTL_CMD_RECORD);
+	cJSON *r = caret_ctl_enc_request(CARET_CTL_CMD_RECORD);
 	bool ok = r;
 	if (ok && o->session)
 		ok = cJSON_AddStringToObject(r, CARET_CTL_K_SESSION, o->session);
@@ -243,7 +243,7 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 	if (e == -ENOMEM)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	if (e < 0)
-		return ctl_report_exchange("wait", e, &why, 0);
+		return ctl_report_exchange(CARET_CTL_CMD_WAIT, e, &why, 0);
 	if (g->json)
 		printf("%s\n", r->raw);
 	fflush(stdout);
@@ -330,7 +330,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		return code;
 	e = ctl_decode_record(r.root, &rec, &why);
 	if (e < 0) {
-		code = ctl_report_exchange("record", e, &why, 0);
+		code = ctl_report_exchange(CARET_CTL_CMD_RECORD, e, &why, 0);
 		fprintf(stderr, "caretctl: a session may have been started; see "
 				"'caretctl status'\n");
 		ctl_reply_free(&r);

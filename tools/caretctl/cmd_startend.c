@@ -47,7 +47,7 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 	if (early >= 0)
 		return early;
 
-	cJSON *req = ctl_request_new(cmd);
+	cJSON *req = caret_ctl_enc_request(cmd);
 	struct ctl_reply r;
 	struct ctl_accept a;
 	struct ctl_why why;

@@ -125,7 +125,7 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 	if (early >= 0)
 		return early;
 
-	cJSON *req = ctl_request_new(cmd);
+	cJSON *req = caret_ctl_enc_request(cmd);
 	struct ctl_reply r;
 	if (!req)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");

@@ -71,7 +71,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 	if (e == -ENOMEM)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	if (e < 0)
-		return ctl_report_exchange("stop", e, &why, 0);
+		return ctl_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
 	if (g->json) {
 		printf("%s\n", r->raw);
 	} else {
@@ -92,7 +92,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 
 int ctl_stop_session(const struct ctl_opts *g, const char *session)
 {
-	cJSON *req = ctl_request_new(CARET_CTL_CMD_STOP);
+	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STOP);
 	struct ctl_reply r;
 	if (!req || (session && !cJSON_AddStringToObject(req, CARET_CTL_K_SESSION, session))) {
 		cJSON_Delete(req);

@@ -8,11 +8,6 @@
 #include "proto/caret_ctl_enc.h"
 #include "rpc.h"
 
-cJSON *ctl_request_new(const char *cmd)
-{
-	return caret_ctl_enc_request(cmd);
-}
-
 static int send_request(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms)
 {
 	char *s = cJSON_PrintUnformatted(req);

@@ -6,6 +6,7 @@
 
 #include "caretctl.h"
 #include "conn.h"
+#include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
 
 struct ctl_reply {
@@ -16,9 +17,6 @@ struct ctl_reply {
 
 /* Called for every progress line; returns 0 or -EPROTO (why filled). */
 typedef int (*ctl_progress_fn)(const cJSON *msg, void *arg, struct ctl_why *why);
-
-/* {"v": 1, "cmd": cmd}; NULL when out of memory. */
-cJSON *ctl_request_new(const char *cmd);
 
 /*
  * Sends req on c and reads until a result or error reply (into *out).

@@ -35,7 +35,7 @@ static int wait_once(const struct ctl_opts *g, int64_t remaining_ms, bool *lost,
 		fprintf(stderr, "caretctl: reconnected to caretd\n");
 		*lost = false;
 	}
-	cJSON *req = ctl_request_new(CARET_CTL_CMD_WAIT);
+	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_WAIT);
 	if (!req || !cJSON_AddNumberToObject(req, CARET_CTL_K_TIMEOUT_MS, (double)remaining_ms))
 		r = -ENOMEM;
 	else
