@@ -66,7 +66,8 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
-	daemon/notify.c daemon/wait.c daemon/commands.c daemon/server.c proto/caret_ctl_enc.c
+	daemon/notify.c daemon/wait.c daemon/commands.c daemon/server.c \
+	proto/caret_ctl_enc.c proto/caret_ctl_reply.c
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)

@@ -11,6 +11,7 @@
 #include "daemon/version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_reply.h"
 
 #define MAX_CHANNELS 16
 
@@ -86,40 +87,38 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 	return o;
 }
 
-static const char *opt_str(const cJSON *req, const char *k)
+/* An optional integer field in [0, max]: 0 when absent (*v untouched), 1
+ * when read, -EINVAL with why filled when it is something else. */
+static int opt_int(const cJSON *req, const char *k, int64_t max, int64_t *v,
+		   struct ctl_why *why)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, k);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* -1 absent, -2 present but not a non-negative integer */
-static long long opt_int(const cJSON *req, const char *k, long long max)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, k);
-	if (!v)
-		return -1;
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > (double)max ||
-	    v->valuedouble != (double)(long long)v->valuedouble)
-		return -2;
-	return (long long)v->valuedouble;
+	if (!cJSON_GetObjectItemCaseSensitive(req, k))
+		return 0;
+	return ctl_get_int(req, NULL, k, 0, max, v, why) < 0 ? -EINVAL : 1;
 }
 
 static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 {
 	struct caret_lttng_cfg cfg = { 0 };
-	cfg.session = opt_str(req, CARET_CTL_K_SESSION);
-	cfg.path = opt_str(req, CARET_CTL_K_PATH);
-	cfg.light = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_LIGHT));
-	long long sz = opt_int(req, CARET_CTL_K_SUBBUF_SIZE, 1LL << 32);
-	long long cnt = opt_int(req, CARET_CTL_K_SUBBUF_COUNT, 1 << 20);
-	long long freq = opt_int(req, CARET_CTL_K_RECORDING_FREQUENCY, 100000000);
-	const char *pacing_s = opt_str(req, CARET_CTL_K_PACING);
+	struct ctl_why why;
+	int64_t sz = 0, cnt = 0, freq = 0;
+	const char *pacing_s;
 	enum pacing pacing = ctx->sched->pacing;
-	if (sz == -2 || cnt == -2 || freq == -2 || freq == 0)
-		return error(EINVAL, "subbuf_size, subbuf_count and recording_frequency must be "
-			     "positive integers");
+	if (ctl_get_str(req, NULL, CARET_CTL_K_SESSION, true, &cfg.session, &why) < 0 ||
+	    ctl_get_str(req, NULL, CARET_CTL_K_PATH, true, &cfg.path, &why) < 0 ||
+	    ctl_get_str(req, NULL, CARET_CTL_K_PACING, true, &pacing_s, &why) < 0 ||
+	    opt_int(req, CARET_CTL_K_SUBBUF_SIZE, 1LL << 32, &sz, &why) < 0 ||
+	    opt_int(req, CARET_CTL_K_SUBBUF_COUNT, 1 << 20, &cnt, &why) < 0 ||
+	    opt_int(req, CARET_CTL_K_RECORDING_FREQUENCY, 100000000, &freq, &why) < 0)
+		return error(EINVAL, "%s", why.msg);
+	const cJSON *light = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_LIGHT);
+	if (light && !cJSON_IsBool(light))
+		return error(EINVAL, "light must be true or false");
+	cfg.light = cJSON_IsTrue(light);
+	if (cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_RECORDING_FREQUENCY) && freq == 0)
+		return error(EINVAL, "recording_frequency must be a positive integer");
 	if (sz > 0 && (sz & (sz - 1)))
-		return error(EINVAL, "subbuf_size %lld is not a power of two", sz);
+		return error(EINVAL, "subbuf_size %lld is not a power of two", (long long)sz);
 	if (pacing_s && pacing_parse(pacing_s, &pacing) < 0)
 		return error(EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
 	if (!cfg.path || cfg.path[0] != '/')
@@ -150,10 +149,11 @@ static cJSON *cmd_wait(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 {
 	if (ctx->lttng->n_active == 0)
 		return error(ENOENT, "no LTTng session is active on this host");
-	long long t = opt_int(req, CARET_CTL_K_TIMEOUT_MS, 24LL * 3600 * 1000);
-	if (t == -2)
-		return error(EINVAL, "timeout_ms must be a non-negative integer");
-	*wait = wait_begin(ctx->reg, t >= 0 ? t : CARET_CTL_DEFAULT_TIMEOUT_MS, now);
+	int64_t t = CARET_CTL_DEFAULT_TIMEOUT_MS;
+	struct ctl_why why;
+	if (opt_int(req, CARET_CTL_K_TIMEOUT_MS, 24LL * 3600 * 1000, &t, &why) < 0)
+		return error(EINVAL, "%s", why.msg);
+	*wait = wait_begin(ctx->reg, t, now);
 	return *wait ? NULL : error(ENOMEM, "out of memory");
 }
 
@@ -192,7 +192,10 @@ static void log_losses(const char *session, const struct caret_lttng_chan_stats 
 static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 {
 	struct lttng_view *v = ctx->lttng;
-	const char *name = opt_str(req, CARET_CTL_K_SESSION);
+	const char *name;
+	struct ctl_why why;
+	if (ctl_get_str(req, NULL, CARET_CTL_K_SESSION, true, &name, &why) < 0)
+		return error(EINVAL, "%s", why.msg);
 	if (!name) {
 		cJSON *e = default_session(v, &name);
 		if (e)
@@ -232,13 +235,15 @@ static cJSON *cmd_start_end(const struct lttng_view *v, bool start)
 static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 		       struct wait_req **wait)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_V);
-	const char *cmd = opt_str(req, CARET_CTL_K_CMD);
-	if (!cJSON_IsNumber(v) || v->valueint != CARET_CTL_VERSION)
+	struct ctl_why why;
+	int64_t v;
+	const char *cmd;
+	if (ctl_get_int(req, NULL, CARET_CTL_K_V, INT64_MIN, INT64_MAX, &v, &why) < 0 ||
+	    v != CARET_CTL_VERSION)
 		return error(EPROTO, "unsupported protocol version (caretd speaks %d)",
 			     CARET_CTL_VERSION);
-	if (!cmd)
-		return error(EPROTO, "request has no \"cmd\"");
+	if (ctl_get_str(req, NULL, CARET_CTL_K_CMD, false, &cmd, &why) < 0)
+		return error(EPROTO, "request has no \"cmd\" string");
 	if (!strcmp(cmd, CARET_CTL_CMD_STATUS))
 		return cmd_agents(ctx, true);
 	if (!strcmp(cmd, CARET_CTL_CMD_LIST))

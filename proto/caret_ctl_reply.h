@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Reply lines from caretd, treated as untrusted: the envelope check and
- * typed field access that name the offending field instead of crashing.
+ * Control messages treated as untrusted: the envelope check of reply lines
+ * (caretctl), and typed field access that names the offending field
+ * instead of crashing (caretctl for replies, caretd for requests).
  */
 #ifndef CARETCTL_REPLY_H
 #define CARETCTL_REPLY_H
