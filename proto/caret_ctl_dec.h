@@ -3,8 +3,8 @@
  * The result of each command, checked field by field and turned into C.
  * Strings point into the cJSON tree they came from: keep it alive.
  */
-#ifndef CARETCTL_DECODE_H
-#define CARETCTL_DECODE_H
+#ifndef CARET_PROTO_CTL_DEC_H
+#define CARET_PROTO_CTL_DEC_H
 
 #include "proto/caret_ctl_reply.h"
 

@@ -4,8 +4,8 @@
  * (caretctl), and typed field access that names the offending field
  * instead of crashing (caretctl for replies, caretd for requests).
  */
-#ifndef CARETCTL_REPLY_H
-#define CARETCTL_REPLY_H
+#ifndef CARET_PROTO_CTL_REPLY_H
+#define CARET_PROTO_CTL_REPLY_H
 
 #include <stdbool.h>
 #include <stddef.h>
