@@ -31,7 +31,6 @@ static int add_agent(cJSON *o, struct agent *a)
 {
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
-	uint32_t e = CARET_EPOCH_OF(st.grant);
 	struct caret_ctl_agent x = {
 		.pid = a->pid,
 		.procname = a->procname,
@@ -39,7 +38,7 @@ static int add_agent(cJSON *o, struct agent *a)
 		.segment = a->seg.name,
 		.records = st.records,
 		.replayed = st.replayed,
-		.replay_done = CARET_EPOCH_OF(st.cursor) == e ? CARET_COUNT_OF(st.cursor) : 0,
+		.replay_done = sched_done_in(&st, CARET_EPOCH_OF(st.grant)),
 		.replay_total = st.records,
 		.dropped = st.dropped,
 	};

@@ -21,7 +21,7 @@ static uint32_t clamp32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-static uint32_t done_in(const struct caret_seg_status *st, uint32_t epoch)
+uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch)
 {
 	return CARET_EPOCH_OF(st->cursor) == epoch ? CARET_COUNT_OF(st->cursor) : 0;
 }
@@ -49,7 +49,7 @@ static void prepare_step(struct sched *s, struct agent *a, const struct caret_se
 		return;
 	}
 	uint32_t total = clamp32(st->records);
-	uint32_t done = done_in(st, epoch);
+	uint32_t done = sched_done_in(st, epoch);
 	if (done >= total) {
 		caret_ctl_set_state(&a->seg, CARET_STATE_RECORD);
 		log_info("pid %d (%s) recording: %u records replayed in %.0f ms", (int)a->pid,
@@ -149,7 +149,7 @@ void sched_progress(const struct registry *r, struct progress *p)
 			p->records_total += st.records;
 		} else {
 			uint32_t e = CARET_EPOCH_OF(st.grant);
-			p->records_done += st.state == CARET_STATE_PREPARE ? done_in(&st, e) : 0;
+			p->records_done += st.state == CARET_STATE_PREPARE ? sched_done_in(&st, e) : 0;
 			p->records_total += st.records;
 		}
 	}
@@ -170,6 +170,6 @@ void sched_reason(const struct agent *a, char *buf, size_t len)
 		snprintf(buf, len, "its ros2_caret tracepoints are not enabled (does the session "
 			 "enable ros2_caret:*?)");
 	else
-		snprintf(buf, len, "replaying: %u of %llu records", done_in(&st, e),
+		snprintf(buf, len, "replaying: %u of %llu records", sched_done_in(&st, e),
 			 (unsigned long long)st.records);
 }

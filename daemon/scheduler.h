@@ -59,6 +59,8 @@ struct progress {
 void sched_tick(struct sched *s, struct registry *r, bool session_active, int64_t now_ns);
 bool sched_busy(const struct registry *r);
 void sched_progress(const struct registry *r, struct progress *p);
+/* Records replayed in pass `epoch` (0 if the cursor is from another pass). */
+uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch);
 /* Why an agent is not in RECORD, for humans. */
 void sched_reason(const struct agent *a, char *buf, size_t len);
 const char *state_name(uint32_t st);
