@@ -217,7 +217,10 @@ static bool client_flush(struct client *c)
 		client_free(c);
 		return false;
 	}
-	sd_event_source_set_io_events(c->io, EPOLLIN | EPOLLRDHUP | (c->out_len ? EPOLLOUT : 0));
+	/* A closing client is only written to: its end-of-file would keep
+	 * the socket readable and spin the loop. */
+	uint32_t ev = c->closing ? 0 : EPOLLIN | EPOLLRDHUP;
+	sd_event_source_set_io_events(c->io, ev | (c->out_len ? EPOLLOUT : 0));
 	return true;
 }
 
