@@ -10,8 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "proto/caret_ctl.h"
 #include "caretctl.h"
+#include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "rpc.h"
 
@@ -43,20 +43,13 @@ static const char *reason_text(const char *r)
 
 static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 {
-	int early = ctl_simple_args(g, cmd, argc, argv, usage);
-	if (early >= 0)
-		return early;
-
-	cJSON *req = caret_ctl_enc_request(cmd);
 	struct ctl_reply r;
 	struct ctl_accept a;
 	struct ctl_why why;
-	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);
-	cJSON_Delete(req);
-	if (code != CTL_EXIT_OK)
+	int code = ctl_simple_call(g, cmd, argc, argv, usage, &r);
+	if (code >= 0)
 		return code;
+	code = CTL_EXIT_OK;
 	int e = ctl_decode_accept(r.root, &a, &why);
 	if (e < 0)
 		code = ctl_report_exchange(cmd, e, &why, 0);

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "proto/caret_ctl.h"
 #include "caretctl.h"
+#include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "rpc.h"
 
@@ -121,17 +121,9 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 
 static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 {
-	int early = ctl_simple_args(g, cmd, argc, argv, usage);
-	if (early >= 0)
-		return early;
-
-	cJSON *req = caret_ctl_enc_request(cmd);
 	struct ctl_reply r;
-	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);
-	cJSON_Delete(req);
-	if (code != CTL_EXIT_OK)
+	int code = ctl_simple_call(g, cmd, argc, argv, usage, &r);
+	if (code >= 0)
 		return code;
 	code = show(g, cmd, &r);
 	ctl_reply_free(&r);

@@ -172,3 +172,17 @@ int ctl_call(const struct ctl_opts *g, const cJSON *req, int64_t timeout_ms,
 	}
 	return CTL_EXIT_OK;
 }
+
+int ctl_simple_call(struct ctl_opts *g, const char *cmd, int argc, char **argv,
+		    void (*usage)(FILE *, const char *), struct ctl_reply *out)
+{
+	int early = ctl_simple_args(g, cmd, argc, argv, usage);
+	if (early >= 0)
+		return early;
+	cJSON *req = caret_ctl_enc_request(cmd);
+	if (!req)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	int code = ctl_call(g, req, CTL_QUICK_MS, false, out);
+	cJSON_Delete(req);
+	return code == CTL_EXIT_OK ? -1 : code;
+}

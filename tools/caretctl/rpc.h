@@ -37,6 +37,14 @@ int ctl_exchange(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms,
 int ctl_call(const struct ctl_opts *g, const cJSON *req, int64_t timeout_ms,
 	     bool interruptible, struct ctl_reply *out);
 
+/*
+ * A command that sends only {"v", "cmd"} and takes only the common
+ * options: parses argv, asks caretd. Returns -1 with the result in *out,
+ * else the exit status (help shown, usage error or failure reported).
+ */
+int ctl_simple_call(struct ctl_opts *g, const char *cmd, int argc, char **argv,
+		    void (*usage)(FILE *, const char *), struct ctl_reply *out);
+
 void ctl_reply_free(struct ctl_reply *r);
 
 /* Report a failed connect or exchange; return the exit status for it. */
