@@ -39,11 +39,18 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The agent and the cache library export nothing they do not mean to.
-$(B)/obj/agent/%.o $(B)/obj/shm/%.o: CFLAGS += -fvisibility=hidden
+# The agent and the libraries export nothing they do not mean to.
+$(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o: CFLAGS += -fvisibility=hidden
 
-# ---- shm: the cache library (static, linked into every program) ----
-SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c shm/parse.c
+# ---- util: clock and size parsing, for every program (caretctl too) ----
+UTIL_SRC = util/clock.c util/size.c
+$(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# ---- shm: the cache library (static; always linked with libcaretutil.a) ----
+SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c shm/owner.c
+SHM_LIBS = $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -51,7 +58,7 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
 	agent/hooks_dds.c agent/hooks_rclcpp.c
-$(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(B)/lib/libcaretshm.a
+$(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
 
@@ -68,19 +75,19 @@ DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/commands.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c
-$(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/lib/libcaretshm.a
+$(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)
 
 # ---- tools ----
 AGENTCTL_SRC = tools/agentctl/agentctl.c
-$(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(B)/lib/libcaretshm.a
+$(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS)
 
 CARETCTL_SRC = $(wildcard tools/caretctl/*.c)
 PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
-$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC)) $(B)/lib/libcaretshm.a
+$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC)) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON)
 
@@ -110,7 +117,7 @@ bench-smoke: all $(BENCH_BINS)
 
 # ---- tests ----
 UNIT_TESTS = $(B)/tests/check_shm
-$(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(B)/lib/libcaretshm.a
+$(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
@@ -121,7 +128,7 @@ $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools
 UNIT_TESTS += $(B)/tests/check_caretctl
 CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c $(CTL_PROTO_SRC)
 $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNIT_SRC)) \
-		$(B)/lib/libcaretshm.a
+		$(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
 
@@ -132,14 +139,14 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
-		daemon/registry.c daemon/log.c) $(B)/lib/libcaretshm.a
+		daemon/registry.c daemon/log.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
 		daemon/wait.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
-		daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) $(B)/lib/libcaretshm.a
+		daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 

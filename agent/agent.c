@@ -14,13 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "agent/agent.h"
 
 static uint32_t local_state = CARET_STATE_WAIT;
-uint32_t *caret_state_word = &local_state;
+const uint32_t *caret_state_word = &local_state;
 const struct caret_tp_api *caret_tp;
 bool caret_rmw_publish_1arg;
 
@@ -153,10 +152,9 @@ static void init_locked(void)
 		seg_ok = true;
 		seg_pid = getpid();
 		if (!caret_tp)
-			__atomic_fetch_or(&seg.hdr->agent_flags,
-					  CARET_AGENT_NO_TRACEPOINTS, __ATOMIC_RELAXED);
-		__atomic_store_n(&seg.hdr->state, st, __ATOMIC_RELEASE);
-		__atomic_store_n(&caret_state_word, &seg.hdr->state, __ATOMIC_RELEASE);
+			caret_own_set_flags(&seg, CARET_AGENT_NO_TRACEPOINTS, 0);
+		caret_own_set_state(&seg, st);
+		__atomic_store_n(&caret_state_word, caret_own_state_word(&seg), __ATOMIC_RELEASE);
 		if (caret_tp && (r = caret_replay_start(&seg, distribution)) < 0)
 			caret_warn("caret-agent: no replay thread: %s", strerror(-r));
 	}
@@ -207,10 +205,9 @@ static void atfork_parent(void)
 static void atfork_child(void)
 {
 	if (seg_ok) {
-		local_state = __atomic_load_n(&seg.hdr->state, __ATOMIC_RELAXED);
+		local_state = __atomic_load_n(caret_state_word, __ATOMIC_RELAXED);
 		caret_state_word = &local_state;
-		munmap(seg.base, seg.map_len);
-		close(seg.fd);
+		caret_seg_close(&seg); /* unmaps; the parent's segment stays */
 		memset(&seg, 0, sizeof(seg));
 		seg_ok = false;
 	}

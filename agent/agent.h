@@ -14,7 +14,7 @@
 /* Points at the state word in the segment once it exists, before that (or
  * when it cannot be created) at a process-local word. Runtime hooks read
  * it with one relaxed load. */
-extern uint32_t *caret_state_word;
+extern const uint32_t *caret_state_word;
 /* Set once the provider library is loaded; NULL means "emit nothing". */
 extern const struct caret_tp_api *caret_tp;
 /* rmw_publish takes (message) before Jazzy, (publisher, message, ts) since. */

@@ -22,84 +22,67 @@ struct replay {
 
 static struct replay rp;
 
-static void bump_progress(struct caret_shm_header *h)
-{
-	__atomic_fetch_add(&h->progress, 1, __ATOMIC_RELEASE);
-	caret_futex_wake(&h->progress);
-}
-
 /* LTTng enables UST events some milliseconds after `lttng start` returns;
  * replaying before that would lose the records. Gives up early when the
  * controller moves to another epoch. */
-static bool wait_tp_enabled(struct caret_shm_header *h, uint32_t epoch)
+static bool wait_tp_enabled(const struct caret_seg *s, uint32_t epoch)
 {
 	const struct timespec tick = { 0, 1000000 };
 	for (int waited = 0; waited <= rp.tp_wait_ms; waited++) {
 		if (caret_tp->enabled())
 			return true;
-		if (CARET_EPOCH_OF(__atomic_load_n(&h->grant, __ATOMIC_ACQUIRE)) != epoch)
+		if (caret_own_grant_epoch(s) != epoch)
 			return false;
 		nanosleep(&tick, NULL);
 	}
 	return false;
 }
 
+/* The agent's column of the handshake in proto/caret_shm.h (steps 2, 3
+ * and 5); every shared word is moved by shm/owner.c. */
 static void *replay_main(void *arg)
 {
 	(void)arg;
 	struct caret_seg *s = rp.seg;
-	struct caret_shm_header *h = s->hdr;
 	uint32_t epoch = 0, done = 0;
 	uint64_t off = 0;
 
 	/* Not renamed: LTTng's procname context of replayed events must stay
 	 * the process's name, as for its other events. */
-	__atomic_fetch_or(&h->agent_flags, CARET_AGENT_REPLAY_THREAD, __ATOMIC_RELEASE);
+	caret_own_set_flags(s, CARET_AGENT_REPLAY_THREAD, 0);
 	for (;;) {
-		uint32_t bell = __atomic_load_n(&h->doorbell, __ATOMIC_ACQUIRE);
-		uint64_t g = __atomic_load_n(&h->grant, __ATOMIC_ACQUIRE);
-		uint32_t ge = CARET_EPOCH_OF(g), gc = CARET_COUNT_OF(g);
+		struct caret_own_view v;
+		caret_own_read(s, &v);
 
-		if (ge != 0 && ge != epoch) {
-			epoch = ge;
+		if (v.epoch != 0 && v.epoch != epoch) {
+			epoch = v.epoch;
 			done = 0;
 			off = 0;
-			__atomic_store_n(&h->cursor, CARET_EPOCH_COUNT(epoch, 0), __ATOMIC_RELEASE);
-			bump_progress(h);
+			caret_own_begin_pass(s, epoch);
 		}
-		if (epoch != 0 &&
-		    __atomic_load_n(&h->tp_enabled_epoch, __ATOMIC_ACQUIRE) != epoch) {
-			if (wait_tp_enabled(h, epoch)) {
+		if (epoch != 0 && v.tp_enabled_epoch != epoch) {
+			if (wait_tp_enabled(s, epoch)) {
 				caret_tp->caret_init(caret_now_ns(), rp.distribution);
-				__atomic_fetch_and(&h->agent_flags, ~CARET_AGENT_TP_TIMEOUT,
-						   __ATOMIC_RELEASE);
-				__atomic_store_n(&h->tp_enabled_epoch, epoch, __ATOMIC_RELEASE);
-				bump_progress(h);
+				caret_own_tp_enabled(s, epoch);
 				continue; /* re-read grant: it may have moved meanwhile */
 			}
 			/* Retry at the controller's next doorbell, not in a loop. */
-			__atomic_fetch_or(&h->agent_flags, CARET_AGENT_TP_TIMEOUT,
-					  __ATOMIC_RELEASE);
-			bump_progress(h);
-			caret_futex_wait(&h->doorbell, bell, -1);
+			caret_own_tp_timeout(s);
+			caret_own_wait_doorbell(s, v.doorbell);
 			continue;
 		}
-		if (epoch != 0 && gc > done) {
-			struct caret_rec_view v;
+		if (epoch != 0 && v.count > done) {
+			struct caret_rec_view rec;
 			uint32_t n = 0;
-			while (done < gc && caret_rec_next(s->area, s->area_cap, &off, &v) == 1) {
-				caret_tp->emit_record(v.kind, v.init_timestamp, v.args);
+			while (done < v.count && caret_own_next_record(s, &off, &rec) == 1) {
+				caret_tp->emit_record(rec.kind, rec.init_timestamp, rec.args);
 				done++;
 				n++;
 			}
-			if (n) {
-				__atomic_fetch_add(&h->replayed, n, __ATOMIC_RELAXED);
-				__atomic_store_n(&h->cursor, CARET_EPOCH_COUNT(epoch, done),
-						 __ATOMIC_RELEASE);
-				bump_progress(h);
-			}
+			if (n)
+				caret_own_advance(s, epoch, done, n);
 		}
-		caret_futex_wait(&h->doorbell, bell, -1);
+		caret_own_wait_doorbell(s, v.doorbell);
 	}
 	return NULL;
 }

@@ -34,7 +34,7 @@ static int add_agent(cJSON *o, struct agent *a)
 	struct caret_ctl_agent x = {
 		.pid = a->pid,
 		.procname = a->procname,
-		.state = state_name(st.state),
+		.state = caret_state_name(st.state),
 		.segment = a->seg.name,
 		.records = st.records,
 		.replayed = st.replayed,

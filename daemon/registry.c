@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -12,8 +11,6 @@
 
 #include "daemon/log.h"
 #include "daemon/registry.h"
-
-#define SHM_DIR "/dev/shm"
 
 /* Names we refused: warned about once, not at every scan. Segments that
  * are still being set up by a live agent are "pending" and retried at every
@@ -101,7 +98,7 @@ int registry_open(struct registry *r)
 	r->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (r->inotify_fd < 0)
 		return -errno;
-	if (inotify_add_watch(r->inotify_fd, SHM_DIR,
+	if (inotify_add_watch(r->inotify_fd, CARET_SHM_DIR,
 			      IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_CLOSE_WRITE) < 0) {
 		int e = errno;
 		close(r->inotify_fd);
@@ -169,7 +166,7 @@ static void try_attach(struct registry *r, const char *name)
 	if (!a)
 		return;
 	int e = caret_seg_attach(&a->seg, name);
-	if (e == 0 && !owner_matches(pid, a->seg.hdr->uid) && process_alive(pid, start))
+	if (e == 0 && !owner_matches(pid, a->seg.id.uid) && process_alive(pid, start))
 		e = -EPERM;
 	if (e < 0) {
 		free(a);
@@ -189,27 +186,29 @@ static void try_attach(struct registry *r, const char *name)
 	a->nodes_at_records = UINT64_MAX;
 	a->pid = pid;
 	a->start_time = start;
-	memcpy(a->procname, a->seg.hdr->procname, sizeof(a->procname));
-	a->procname[sizeof(a->procname) - 1] = '\0';
+	memcpy(a->procname, a->seg.id.procname, sizeof(a->procname));
 	a->next = r->head;
 	r->head = a;
 	r->count++;
+	struct caret_seg_status st;
+	caret_seg_read_status(&a->seg, &st);
 	log_info("agent pid %d (%s) registered, state %u, %llu records cached", (int)pid,
-		 a->procname, __atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE),
-		 (unsigned long long)__atomic_load_n(&a->seg.hdr->records, __ATOMIC_ACQUIRE));
+		 a->procname, st.state, (unsigned long long)st.records);
+}
+
+static int scan_one(const char *name, pid_t pid, uint64_t start, void *r)
+{
+	(void)pid;
+	(void)start;
+	try_attach(r, name);
+	return 0;
 }
 
 void registry_scan(struct registry *r)
 {
-	DIR *d = opendir(SHM_DIR);
-	if (!d) {
-		log_err("cannot scan %s: %s", SHM_DIR, strerror(errno));
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d)))
-		try_attach(r, e->d_name);
-	closedir(d);
+	int e = caret_seg_scan(scan_one, r);
+	if (e < 0)
+		log_err("cannot scan %s: %s", CARET_SHM_DIR, strerror(-e));
 }
 
 /* A process that dies between Start and RECORD is reported by `wait`. */
@@ -230,7 +229,7 @@ static void drop_named(struct registry *r, const char *name)
 		struct agent *a = *pp;
 		if (strcmp(a->seg.name, name) != 0)
 			continue;
-		uint32_t st = __atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE);
+		uint32_t st = caret_seg_state(&a->seg);
 		log_info("agent pid %d (%s) exited", (int)a->pid, a->procname);
 		note_exit(r, a, st);
 		*pp = a->next;
@@ -275,14 +274,14 @@ int registry_sweep(struct registry *r)
 			pp = &a->next;
 			continue;
 		}
-		uint32_t st = __atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE);
+		struct caret_seg_status ss;
+		caret_seg_read_status(&a->seg, &ss);
+		uint32_t st = ss.state;
 		if (st == CARET_STATE_PREPARE)
 			log_warn("pid %d (%s) died during its replay (%u of %llu records); its "
 				 "initialization data in the trace is incomplete", (int)a->pid,
-				 a->procname,
-				 CARET_COUNT_OF(__atomic_load_n(&a->seg.hdr->cursor, __ATOMIC_ACQUIRE)),
-				 (unsigned long long)__atomic_load_n(&a->seg.hdr->records,
-								     __ATOMIC_ACQUIRE));
+				 a->procname, CARET_COUNT_OF(ss.cursor),
+				 (unsigned long long)ss.records);
 		else
 			log_info("reclaiming the segment of dead pid %d (%s)", (int)a->pid,
 				 a->procname);
@@ -319,7 +318,9 @@ static int add_node_name(const struct caret_rec_view *v, void *p)
 
 int agent_node_names(struct agent *a)
 {
-	uint64_t records = __atomic_load_n(&a->seg.hdr->records, __ATOMIC_ACQUIRE);
+	struct caret_seg_status st;
+	caret_seg_read_status(&a->seg, &st);
+	uint64_t records = st.records;
 	if (records == a->nodes_at_records)
 		return a->n_nodes;
 	struct names_ctx c = { a->nodes, sizeof(a->nodes), 0, 0 };

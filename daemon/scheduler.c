@@ -10,12 +10,6 @@
 #define EVENT_OVERHEAD 32
 #define REBELL_NS (2LL * 1000000000)
 
-const char *state_name(uint32_t st)
-{
-	static const char *const n[] = { "UNINITIALIZED", "WAIT", "PREPARE", "RECORD" };
-	return st < 4 ? n[st] : "INVALID";
-}
-
 static uint32_t clamp32(uint64_t v)
 {
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
@@ -84,7 +78,7 @@ void sched_tick(struct sched *s, struct registry *r, bool active, int64_t now)
 
 	int preparing = 0;
 	for (struct agent *a = r->head; a; a = a->next)
-		if (__atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE) == CARET_STATE_PREPARE)
+		if (caret_seg_state(&a->seg) == CARET_STATE_PREPARE)
 			preparing++;
 	uint64_t share = preparing ? (uint64_t)((double)s->cfg.bandwidth * dt) / (uint64_t)preparing
 				   : 0;
@@ -129,7 +123,7 @@ void sched_tick(struct sched *s, struct registry *r, bool active, int64_t now)
 bool sched_busy(const struct registry *r)
 {
 	for (const struct agent *a = r->head; a; a = a->next)
-		if (__atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE) == CARET_STATE_PREPARE)
+		if (caret_seg_state(&a->seg) == CARET_STATE_PREPARE)
 			return true;
 	return false;
 }
@@ -163,7 +157,7 @@ void sched_reason(const struct agent *a, char *buf, size_t len)
 	if (st.state == CARET_STATE_WAIT)
 		snprintf(buf, len, "not started (no active LTTng session seen yet)");
 	else if (st.state != CARET_STATE_PREPARE)
-		snprintf(buf, len, "state %s", state_name(st.state));
+		snprintf(buf, len, "state %s", caret_state_name(st.state));
 	else if (!(st.agent_flags & CARET_AGENT_REPLAY_THREAD))
 		snprintf(buf, len, "the agent has no replay thread (provider not loaded?)");
 	else if (st.tp_enabled_epoch != e)

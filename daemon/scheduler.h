@@ -63,6 +63,5 @@ void sched_progress(const struct registry *r, struct progress *p);
 uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch);
 /* Why an agent is not in RECORD, for humans. */
 void sched_reason(const struct agent *a, char *buf, size_t len);
-const char *state_name(uint32_t st);
 
 #endif

@@ -37,13 +37,13 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 			continue;
 		char why[160];
 		sched_reason(a, why, sizeof(why));
-		if (caret_ctl_add_not_recording(o, a->pid, a->procname, state_name(st.state),
+		if (caret_ctl_add_not_recording(o, a->pid, a->procname, caret_state_name(st.state),
 						why) < 0)
 			goto nomem;
 	}
 	for (int i = w->exited_base; o && i < w->reg->n_exited; i++) {
 		const struct exited_agent *x = &w->reg->exited[i];
-		if (caret_ctl_add_exited(o, x->pid, x->procname, state_name(x->state)) < 0)
+		if (caret_ctl_add_exited(o, x->pid, x->procname, caret_state_name(x->state)) < 0)
 			goto nomem;
 	}
 	if (!o)

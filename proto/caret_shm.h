@@ -34,6 +34,8 @@
  * (letters, digits, '-', '_' only) so tests can isolate themselves.
  */
 #define CARET_SHM_DEFAULT_PREFIX "caret-agent"
+/* Where POSIX shm objects appear as files (scanned and watched by caretd). */
+#define CARET_SHM_DIR "/dev/shm"
 #define CARET_SHM_PREFIX_MAX 32
 #define CARET_SHM_NAME_MAX 96
 
@@ -44,13 +46,20 @@
 #define CARET_SHM_MAX_CAPACITY (1ULL << 34)
 #define CARET_SHM_DEFAULT_CAPACITY (64ULL << 20)
 
-/* Agent state, the values of CARET's Status.msg. */
+/* Agent state, the values of CARET's Status.msg: X(value, name). The names
+ * are the ones caretd, caretctl and caret-agentctl print. */
+#define CARET_STATES(X)         \
+	X(0, UNINITIALIZED)     \
+	X(1, WAIT)              \
+	X(2, PREPARE)           \
+	X(3, RECORD)
+
 enum caret_state {
-	CARET_STATE_UNINITIALIZED = 0,
-	CARET_STATE_WAIT = 1,
-	CARET_STATE_PREPARE = 2,
-	CARET_STATE_RECORD = 3,
+#define CARET_STATE_ENUM_(v, name) CARET_STATE_##name = v,
+	CARET_STATES(CARET_STATE_ENUM_)
+#undef CARET_STATE_ENUM_
 };
+#define CARET_STATE_MAX CARET_STATE_RECORD
 
 /* agent_flags bits (agent writes, atomic). */
 enum caret_agent_flags {
@@ -68,6 +77,43 @@ enum caret_agent_flags {
 #define CARET_EPOCH_OF(v) ((uint32_t)((uint64_t)(v) >> 32))
 #define CARET_COUNT_OF(v) ((uint32_t)(v))
 
+/*
+ * The handshake. Every move below is one atomic store (or add) followed by
+ * a FUTEX_WAKE of the word named in brackets; "ctl" is the controller
+ * (caretd, or caret-agentctl in tests), "agent" the segment's owner. shm/
+ * implements both columns: caret_ctl_* (shm/control.c) and caret_own_*
+ * (shm/owner.c); nothing else touches these words.
+ *
+ *   state (ctl writes; agent writes it once at start)
+ *
+ *     UNINITIALIZED --agent: start, no session records ros2_caret--> WAIT
+ *     UNINITIALIZED --agent: start, a session already records it---> RECORD
+ *     WAIT    --ctl: an LTTng session is active (begin_replay)----> PREPARE
+ *     PREPARE --ctl: cursor of this epoch reached `records`-------> RECORD
+ *     PREPARE --ctl: no session active any more (End)-------------> WAIT
+ *     RECORD  --ctl: no session active any more (End)-------------> WAIT
+ *
+ *   (caret-agentctl `state` may also set any state by hand, for tests.)
+ *
+ *   one replay pass (epoch e), in order:
+ *
+ *     1. ctl    state = PREPARE, grant = (e, 0), doorbell++   [state, doorbell]
+ *     2. agent  sees grant's epoch change: cursor = (e, 0),
+ *               progress++                                     [progress]
+ *     3. agent  waits until its ros2_caret tracepoints are enabled, emits
+ *               caret_init, clears TP_TIMEOUT,
+ *               tp_enabled_epoch = e, progress++               [progress]
+ *               (or, after CARET_AGENT_TP_WAIT_MS, sets TP_TIMEOUT,
+ *               progress++, and retries at the next doorbell)
+ *     4. ctl    grant = (e, n) with n growing at the paced rate,
+ *               doorbell++                                     [doorbell]
+ *     5. agent  emits records up to n, replayed += k,
+ *               cursor = (e, n), progress++                    [progress]
+ *     6. ctl    when cursor == (e, records): state = RECORD    [state]
+ *
+ *   A new epoch (step 1 again) abandons the pass in flight: the agent
+ *   restarts from the first record. Epoch 0 means "no pass yet".
+ */
 struct caret_shm_header {
 	/* ---- identity: written once by the agent before `state` leaves
 	 * UNINITIALIZED; constant afterwards ---- */
@@ -119,10 +165,41 @@ struct caret_shm_header {
 	uint64_t reserved[32];  /* zero; room for compatible growth */
 };
 
+/* The header is shared by programs built separately (an old agent, a new
+ * caretd): every offset is part of layout version 1. Futex words (state,
+ * doorbell, tp_enabled_epoch, progress) are 4-byte aligned, 64-bit atomics
+ * 8-byte aligned, as these offsets show. */
+#define CARET_HDR_AT_(field, off)                                              \
+	_Static_assert(__builtin_offsetof(struct caret_shm_header, field) == off, \
+		       "caret_shm_header." #field " moved");
+CARET_HDR_AT_(magic, 0)
+CARET_HDR_AT_(layout_version, 8)
+CARET_HDR_AT_(header_size, 12)
+CARET_HDR_AT_(capacity, 16)
+CARET_HDR_AT_(pid, 24)
+CARET_HDR_AT_(uid, 28)
+CARET_HDR_AT_(start_time, 32)
+CARET_HDR_AT_(procname, 40)
+CARET_HDR_AT_(distribution, 56)
+CARET_HDR_AT_(created_ns, 72)
+CARET_HDR_AT_(state, 80)
+CARET_HDR_AT_(doorbell, 84)
+CARET_HDR_AT_(grant, 88)
+CARET_HDR_AT_(cursor, 96)
+CARET_HDR_AT_(tp_enabled_epoch, 104)
+CARET_HDR_AT_(progress, 108)
+CARET_HDR_AT_(tail, 112)
+CARET_HDR_AT_(records, 120)
+CARET_HDR_AT_(dropped, 128)
+CARET_HDR_AT_(dropped_bytes, 136)
+CARET_HDR_AT_(replayed, 144)
+CARET_HDR_AT_(agent_flags, 152)
+CARET_HDR_AT_(reserved0, 156)
+CARET_HDR_AT_(reserved, 160)
+#undef CARET_HDR_AT_
+_Static_assert(sizeof(struct caret_shm_header) == 416, "caret_shm_header size");
 _Static_assert(sizeof(struct caret_shm_header) <= CARET_SHM_HEADER_SIZE,
 	       "header must fit its page");
-_Static_assert(__builtin_offsetof(struct caret_shm_header, state) % 8 == 0,
-	       "futex words stay naturally aligned");
 
 /*
  * Record encoding. A record is 8-byte aligned and starts with:

@@ -14,13 +14,30 @@
 #include <sys/types.h>
 
 #include "proto/caret_shm.h"
+#include "util/caret_util.h"
+
+/* The identity of a segment's owner, copied once from a validated private
+ * copy of the header: constant, so callers read it without touching the
+ * shared page (whose bytes the owner could change after validation). */
+struct caret_seg_identity {
+	int32_t pid;
+	uint32_t uid;
+	uint64_t start_time;
+	uint64_t capacity;
+	int64_t created_ns;
+	char procname[16];     /* NUL-terminated */
+	char distribution[16]; /* NUL-terminated */
+};
 
 /* A process-local handle on a mapped segment. */
 struct caret_seg {
 	int fd;
 	uint8_t *base;
 	uint64_t map_len;
-	struct caret_shm_header *hdr;
+	/* The mapped, shared header: shm/ only. Every other file reads it
+	 * through the functions below (tests/unit/check_layers.py checks). */
+	struct caret_shm_header *shared_hdr;
+	struct caret_seg_identity id;
 	uint8_t *area;     /* base + CARET_SHM_HEADER_SIZE; NULL when attached
 			    * (attachers map the header only, read with pread) */
 	uint64_t area_cap; /* capacity - CARET_SHM_HEADER_SIZE */
@@ -48,7 +65,9 @@ struct caret_rec_view {
 	union caret_arg args[CARET_MAX_FIELDS];
 };
 
-/* ---- kinds (schema from proto) ---- */
+/* ---- kinds and states (schema from proto) ---- */
+const char *caret_state_name(uint32_t state); /* "INVALID" if unknown */
+int caret_state_by_name(const char *name);    /* any case; -ENOENT */
 const char *caret_kind_name(uint32_t kind);   /* NULL if unknown */
 const char *caret_kind_sig(uint32_t kind);    /* NULL if unknown */
 const char *caret_kind_fields(uint32_t kind); /* comma-separated names */
@@ -61,6 +80,11 @@ int caret_proc_start_time(pid_t pid, uint64_t *out);
 int caret_seg_name(char *buf, size_t len, pid_t pid, uint64_t start_time);
 /* Parses "<prefix>.<pid>.<start>" (no leading '/'); -EINVAL if not ours. */
 int caret_seg_parse_name(const char *name, pid_t *pid, uint64_t *start_time);
+/* Calls cb for every name in CARET_SHM_DIR that parses as one of ours (the
+ * segment is not opened). cb returns non-zero to stop, and that value is
+ * returned; 0 after a full scan; -errno when the directory cannot be read. */
+int caret_seg_scan(int (*cb)(const char *name, pid_t pid, uint64_t start_time, void *ctx),
+		   void *ctx);
 
 /* ---- owner side (agent) ---- */
 /* Creates /<prefix>.<pid>.<start> with O_EXCL|O_NOFOLLOW, mode 0600, sparse
@@ -77,11 +101,42 @@ uint32_t caret_rec_encoded_size(uint32_t kind, const union caret_arg *args);
 void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
 		      const union caret_arg *args);
 
+/* ---- owner side of the handshake (the agent; proto/caret_shm.h) ---- */
+/* The state word, for the runtime hooks' one relaxed load. */
+const uint32_t *caret_own_state_word(const struct caret_seg *s);
+/* The start state, stored once before any controller acts. */
+void caret_own_set_state(struct caret_seg *s, enum caret_state st);
+void caret_own_set_flags(struct caret_seg *s, uint32_t set, uint32_t clear);
+/* What the replay thread acts on. Read doorbell first: a change of grant
+ * after this read rings the bell again, so waiting on `doorbell` cannot
+ * miss it. */
+struct caret_own_view {
+	uint32_t doorbell;
+	uint32_t epoch, count; /* the grant */
+	uint32_t tp_enabled_epoch;
+};
+void caret_own_read(const struct caret_seg *s, struct caret_own_view *v);
+/* The grant's epoch alone (to give up a wait when a new pass starts). */
+uint32_t caret_own_grant_epoch(const struct caret_seg *s);
+/* Step 2: a new pass starts at record 0. */
+void caret_own_begin_pass(struct caret_seg *s, uint32_t epoch);
+/* Step 3: tracepoints enabled for `epoch` (caret_init already emitted),
+ * or gave up waiting for them. */
+void caret_own_tp_enabled(struct caret_seg *s, uint32_t epoch);
+void caret_own_tp_timeout(struct caret_seg *s);
+/* Step 5: n more records emitted, `done` in this pass so far. */
+void caret_own_advance(struct caret_seg *s, uint32_t epoch, uint32_t done, uint32_t n);
+/* Sleeps until `doorbell` differs from `seen`. */
+void caret_own_wait_doorbell(struct caret_seg *s, uint32_t seen);
+/* Decodes the owner's own record at *off (caret_rec_next over the area). */
+int caret_own_next_record(const struct caret_seg *s, uint64_t *off, struct caret_rec_view *v);
+
 /* ---- any side ---- */
 /* Attaches read-write to an existing segment by name (without '/'):
- * refuses symlinks and non-regular files, checks file size, validates the
- * header. Maps the header page only: records are read with
- * caret_seg_snapshot / caret_seg_walk. */
+ * refuses symlinks and non-regular files, checks file size, validates a
+ * private copy of the header and keeps its identity in s->id. Maps the
+ * header page only: records are read with caret_seg_snapshot /
+ * caret_seg_walk. */
 int caret_seg_attach(struct caret_seg *s, const char *name);
 void caret_seg_close(struct caret_seg *s);
 int caret_seg_unlink(const char *name);
@@ -125,15 +180,11 @@ struct caret_seg_status {
 	uint64_t grant, cursor, records, dropped, dropped_bytes, replayed, tail;
 };
 void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *st);
+/* The state word alone. */
+uint32_t caret_seg_state(const struct caret_seg *s);
 
 /* Futex helpers (non-private: cross-process). */
 int caret_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms);
 int caret_futex_wake(uint32_t *word);
-
-int64_t caret_now_ns(void); /* CLOCK_MONOTONIC */
-
-/* "N", "NK", "NM" or "NG" (powers of 1024, either case) into bytes, 1..max:
- * -EINVAL when malformed, -ERANGE when 0, above max, or overflowing. */
-int caret_parse_size(const char *s, uint64_t max, uint64_t *out);
 
 #endif

@@ -31,16 +31,16 @@ int caret_futex_wake(uint32_t *word)
 
 int caret_ctl_set_state(struct caret_seg *s, enum caret_state st)
 {
-	if (st > CARET_STATE_RECORD)
+	if (st > CARET_STATE_MAX)
 		return -EINVAL;
-	__atomic_store_n(&s->hdr->state, (uint32_t)st, __ATOMIC_RELEASE);
-	caret_futex_wake(&s->hdr->state);
+	__atomic_store_n(&s->shared_hdr->state, (uint32_t)st, __ATOMIC_RELEASE);
+	caret_futex_wake(&s->shared_hdr->state);
 	return 0;
 }
 
 int64_t caret_ctl_begin_replay(struct caret_seg *s)
 {
-	struct caret_shm_header *h = s->hdr;
+	struct caret_shm_header *h = s->shared_hdr;
 	uint32_t epoch = CARET_EPOCH_OF(__atomic_load_n(&h->grant, __ATOMIC_ACQUIRE)) + 1;
 	/* Epoch 0 means "never": skip it on wrap-around. */
 	if (epoch == 0)
@@ -54,7 +54,7 @@ int64_t caret_ctl_begin_replay(struct caret_seg *s)
 
 int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 {
-	struct caret_shm_header *h = s->hdr;
+	struct caret_shm_header *h = s->shared_hdr;
 	__atomic_store_n(&h->grant, CARET_EPOCH_COUNT(epoch, count), __ATOMIC_RELEASE);
 	__atomic_fetch_add(&h->doorbell, 1, __ATOMIC_RELEASE);
 	caret_futex_wake(&h->doorbell);
@@ -63,12 +63,12 @@ int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 
 int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms)
 {
-	return caret_futex_wait(&s->hdr->progress, seen, timeout_ms);
+	return caret_futex_wait(&s->shared_hdr->progress, seen, timeout_ms);
 }
 
 void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *st)
 {
-	const struct caret_shm_header *h = s->hdr;
+	const struct caret_shm_header *h = s->shared_hdr;
 	st->state = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE);
 	st->tp_enabled_epoch = __atomic_load_n(&h->tp_enabled_epoch, __ATOMIC_ACQUIRE);
 	st->progress = __atomic_load_n(&h->progress, __ATOMIC_ACQUIRE);
@@ -80,4 +80,9 @@ void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *s
 	st->dropped_bytes = __atomic_load_n(&h->dropped_bytes, __ATOMIC_ACQUIRE);
 	st->replayed = __atomic_load_n(&h->replayed, __ATOMIC_ACQUIRE);
 	st->tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
+}
+
+uint32_t caret_seg_state(const struct caret_seg *s)
+{
+	return __atomic_load_n(&s->shared_hdr->state, __ATOMIC_ACQUIRE);
 }

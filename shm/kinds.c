@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The record schema table, generated from proto/caret_shm.h. */
+/* The record schema and state name tables, expanded from proto/caret_shm.h. */
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 #include "shm/caret_shm.h"
 
@@ -45,5 +46,24 @@ int caret_kind_by_name(const char *name)
 	for (uint32_t k = 1; k < CARET_KIND_COUNT; k++)
 		if (kinds[k].name && strcmp(kinds[k].name, name) == 0)
 			return (int)k;
+	return -ENOENT;
+}
+
+static const char *const state_names[] = {
+#define STATE_NAME_(v, name) [v] = #name,
+	CARET_STATES(STATE_NAME_)
+#undef STATE_NAME_
+};
+
+const char *caret_state_name(uint32_t state)
+{
+	return state <= CARET_STATE_MAX ? state_names[state] : "INVALID";
+}
+
+int caret_state_by_name(const char *name)
+{
+	for (uint32_t v = 0; v <= CARET_STATE_MAX; v++)
+		if (strcasecmp(state_names[v], name) == 0)
+			return (int)v;
 	return -ENOENT;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Segment names: one per process lifetime (pid + start time). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -93,4 +94,22 @@ int caret_seg_parse_name(const char *name, pid_t *pid, uint64_t *start_time)
 	*pid = (pid_t)v;
 	*start_time = st;
 	return 0;
+}
+
+int caret_seg_scan(int (*cb)(const char *name, pid_t pid, uint64_t start_time, void *ctx),
+		   void *ctx)
+{
+	DIR *d = opendir(CARET_SHM_DIR);
+	if (!d)
+		return -errno;
+	struct dirent *e;
+	int r = 0;
+	while (r == 0 && (e = readdir(d))) {
+		pid_t pid;
+		uint64_t start;
+		if (caret_seg_parse_name(e->d_name, &pid, &start) == 0)
+			r = cb(e->d_name, pid, start, ctx);
+	}
+	closedir(d);
+	return r;
 }

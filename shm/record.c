@@ -79,7 +79,7 @@ int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
 	if (!sig)
 		return -EINVAL;
 	uint32_t size = measure(sig, args, lens);
-	struct caret_shm_header *h = s->hdr;
+	struct caret_shm_header *h = s->shared_hdr;
 	uint64_t off = __atomic_load_n(&h->tail, __ATOMIC_RELAXED);
 	/* CAS rather than fetch_add: a failed reservation must not move tail
 	 * past the end, or later smaller records would be refused too early

@@ -12,19 +12,26 @@
 
 #include "shm/caret_shm.h"
 
-int64_t caret_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void copy_str(char *dst, size_t dlen, const char *src)
 {
 	size_t n = src ? strnlen(src, dlen - 1) : 0;
 	if (n)
 		memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+static void keep_identity(struct caret_seg *s, const struct caret_shm_header *h)
+{
+	struct caret_seg_identity *id = &s->id;
+	id->pid = h->pid;
+	id->uid = h->uid;
+	id->start_time = h->start_time;
+	id->capacity = h->capacity;
+	id->created_ns = h->created_ns;
+	memcpy(id->procname, h->procname, sizeof(id->procname));
+	memcpy(id->distribution, h->distribution, sizeof(id->distribution));
+	id->procname[sizeof(id->procname) - 1] = '\0';
+	id->distribution[sizeof(id->distribution) - 1] = '\0';
 }
 
 static int map_fd(struct caret_seg *s, int fd, uint64_t len)
@@ -35,7 +42,7 @@ static int map_fd(struct caret_seg *s, int fd, uint64_t len)
 	s->fd = fd;
 	s->base = p;
 	s->map_len = len;
-	s->hdr = p;
+	s->shared_hdr = p;
 	s->area = (uint8_t *)p + CARET_SHM_HEADER_SIZE;
 	s->area_cap = len - CARET_SHM_HEADER_SIZE;
 	return 0;
@@ -74,7 +81,7 @@ int caret_seg_create(struct caret_seg *s, uint64_t capacity,
 		return r;
 	}
 	s->owner = true;
-	struct caret_shm_header *h = s->hdr;
+	struct caret_shm_header *h = s->shared_hdr;
 	h->layout_version = CARET_SHM_LAYOUT_VERSION;
 	h->header_size = CARET_SHM_HEADER_SIZE;
 	h->capacity = capacity;
@@ -84,6 +91,7 @@ int caret_seg_create(struct caret_seg *s, uint64_t capacity,
 	copy_str(h->procname, sizeof(h->procname), procname);
 	copy_str(h->distribution, sizeof(h->distribution), distribution);
 	h->created_ns = caret_now_ns();
+	keep_identity(s, h);
 	/* magic last: a reader never accepts a half-filled identity. */
 	__atomic_store_n(&h->magic, CARET_SHM_MAGIC, __ATOMIC_RELEASE);
 	return 0;
@@ -111,7 +119,7 @@ int caret_hdr_validate(const struct caret_shm_header *h, uint64_t file_size)
 	if (!str_terminated(h->procname, sizeof(h->procname)) ||
 	    !str_terminated(h->distribution, sizeof(h->distribution)))
 		return -EBADMSG;
-	if (h->state > CARET_STATE_RECORD)
+	if (h->state > CARET_STATE_MAX)
 		return -EBADMSG;
 	if (h->tail > h->capacity - CARET_SHM_HEADER_SIZE ||
 	    h->tail % CARET_REC_ALIGN)
@@ -167,6 +175,7 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 	if (r == 0)
 		r = map_fd(s, fd, CARET_SHM_HEADER_SIZE);
 	if (r == 0) {
+		keep_identity(s, &h);
 		s->area = NULL;
 		s->area_cap = (uint64_t)st.st_size - CARET_SHM_HEADER_SIZE;
 	}
@@ -186,7 +195,7 @@ void caret_seg_close(struct caret_seg *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	s->base = NULL;
-	s->hdr = NULL;
+	s->shared_hdr = NULL;
 	s->area = NULL;
 	s->fd = -1;
 }
@@ -203,7 +212,7 @@ int caret_seg_unlink(const char *name)
 int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out)
 {
 	*out = NULL;
-	uint64_t tail = __atomic_load_n(&s->hdr->tail, __ATOMIC_ACQUIRE);
+	uint64_t tail = __atomic_load_n(&s->shared_hdr->tail, __ATOMIC_ACQUIRE);
 	if (tail > s->area_cap)
 		return -EBADMSG;
 	uint8_t *buf = malloc(tail ? tail : 1);
@@ -229,7 +238,7 @@ int64_t caret_seg_walk(const struct caret_seg *s,
 		       int (*cb)(const struct caret_rec_view *v, void *ctx), void *ctx)
 {
 	enum { CHUNK = 2 * CARET_REC_MAX };
-	uint64_t tail = __atomic_load_n(&s->hdr->tail, __ATOMIC_ACQUIRE);
+	uint64_t tail = __atomic_load_n(&s->shared_hdr->tail, __ATOMIC_ACQUIRE);
 	if (tail > s->area_cap)
 		return -EBADMSG;
 	uint8_t *buf = malloc(CHUNK);

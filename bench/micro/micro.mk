@@ -8,10 +8,10 @@ $(call obj,$(MICRO_SRC)): CFLAGS += $(MICRO_UST_CFLAGS)
 
 # Linked by name against libtracetools.so, like a ROS 2 node, so a
 # preloaded agent interposes its ros_trace_* functions.
-$(B)/bench/caret-microbench: $(call obj,$(MICRO_SRC)) $(B)/lib/libcaretshm.a \
+$(B)/bench/caret-microbench: $(call obj,$(MICRO_SRC)) $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a \
 		$(B)/lib/libtracetools.so $(B)/lib/libcaret-agent.so \
 		$(B)/lib/libcaret-agent-tp.so
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(call obj,$(MICRO_SRC)) $(B)/lib/libcaretshm.a $(LDFLAGS) \
+	$(CC) -o $@ $(call obj,$(MICRO_SRC)) $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a $(LDFLAGS) \
 		-L$(B)/lib -ltracetools $(PKG_UST) -ldl -lpthread \
 		-Wl,-rpath,'$$ORIGIN/../lib'

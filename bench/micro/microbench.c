@@ -261,7 +261,7 @@ static int rt_setup(struct rt *r)
 
 static uint32_t rt_state(const struct rt *r)
 {
-	return r->seg_ok ? __atomic_load_n(&r->seg.hdr->state, __ATOMIC_ACQUIRE) : 0;
+	return r->seg_ok ? caret_seg_state(&r->seg) : 0;
 }
 
 static void rt_info(const struct rt *r, uint32_t start_state)
@@ -444,7 +444,9 @@ static double p3_variant(int v, uint64_t n, volatile int64_t *sink)
 	else
 		ok = capture_loop(&s, n);
 	t1 = mono_ns();
-	uint64_t recs = __atomic_load_n(&s.hdr->records, __ATOMIC_RELAXED);
+	struct caret_seg_status st;
+	caret_seg_read_status(&s, &st);
+	uint64_t recs = st.records;
 	seg_done(&s);
 	if (ok != n || recs != n) {
 		fprintf(stderr, "microbench: %llu of %llu captures stored\n",

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""caretd's files call only down: each module may include its own header
+"""caretd's files call only down, and only shm/ touches a segment's header: each module may include its own header
 and those of lower layers, never one of its own layer or above. A new
 daemon/ module must be given a layer here, or this check fails."""
 import os
@@ -35,6 +35,26 @@ for f in sorted(os.listdir(daemon)):
             if inc not in LAYER or LAYER[inc] >= LAYER[mod]:
                 bad.append("daemon/%s includes daemon/%s.h (layer %s, its own is %d)"
                            % (f, inc, LAYER.get(inc, "?"), LAYER[mod]))
+
+# shm/ owns the whole segment protocol: nothing else touches the mapped
+# header (shm's own unit test excepted, which plays a hostile owner), and
+# caretctl links the small util library, not the cache library.
+SHM_PRIVATE = re.compile(r"shared_hdr|struct caret_shm_header\b")
+for top in ("agent", "daemon", "tools", "bench", "tests", "proto", "util"):
+    for dirpath, _, files in os.walk(os.path.join(root, top)):
+        for f in files:
+            if not f.endswith((".c", ".h")):
+                continue
+            path = os.path.join(dirpath, f)
+            rel = os.path.relpath(path, root)
+            if rel in ("tests/unit/check_shm.c", "proto/caret_shm.h"):
+                continue
+            with open(path) as fh:
+                text = fh.read()
+            if SHM_PRIVATE.search(text):
+                bad.append("%s touches the mapped segment header (shm/ only)" % rel)
+            if rel.startswith("tools/caretctl/") and '#include "shm/' in text:
+                bad.append("%s includes shm/: caretctl links util/ only" % rel)
 for b in bad:
     print(b)
 print("layers: %s" % ("FAILED" if bad else "ok"))

@@ -159,8 +159,17 @@ START_TEST(test_create_attach)
 	ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_node_init, 77, a), 0);
 	struct caret_seg b;
 	ck_assert_int_eq(caret_seg_attach(&b, seg.name), 0);
-	ck_assert_int_eq(b.hdr->pid, getpid());
-	ck_assert_str_eq(b.hdr->procname, "unit");
+	ck_assert_int_eq(b.id.pid, getpid());
+	ck_assert_str_eq(b.id.procname, "unit");
+	ck_assert_str_eq(b.id.distribution, "jazzy");
+	/* the identity is a private copy: the owner rewriting its header
+	 * after validation changes nothing the attacher reads */
+	memcpy(seg.shared_hdr->procname, "evil\0", 5);
+	seg.shared_hdr->uid = 4242;
+	ck_assert_str_eq(b.id.procname, "unit");
+	ck_assert_uint_eq(b.id.uid, getuid());
+	memcpy(seg.shared_hdr->procname, "unit\0", 5);
+	seg.shared_hdr->uid = getuid();
 	uint8_t *snap;
 	int64_t n = caret_seg_snapshot(&b, &snap);
 	ck_assert_int_gt(n, 0);
@@ -172,7 +181,9 @@ START_TEST(test_create_attach)
 	free(snap);
 	/* state written by the controller is what the owner sees */
 	caret_ctl_set_state(&b, CARET_STATE_RECORD);
-	ck_assert_uint_eq(__atomic_load_n(&seg.hdr->state, __ATOMIC_ACQUIRE), CARET_STATE_RECORD);
+	ck_assert_uint_eq(__atomic_load_n(caret_own_state_word(&seg), __ATOMIC_ACQUIRE),
+			  CARET_STATE_RECORD);
+	ck_assert_uint_eq(caret_seg_state(&b), CARET_STATE_RECORD);
 	ck_assert_int_eq(caret_ctl_set_state(&b, 9), -EINVAL);
 	caret_seg_close(&b);
 	drop_seg();
@@ -221,8 +232,8 @@ START_TEST(test_concurrent_appends)
 		pthread_create(&t[i], NULL, appender, (void *)i);
 	for (int i = 0; i < THREADS; i++)
 		pthread_join(t[i], NULL);
-	ck_assert_uint_eq(seg.hdr->records, THREADS * PER_THREAD);
-	ck_assert_uint_eq(seg.hdr->dropped, 0);
+	ck_assert_uint_eq(seg.shared_hdr->records, THREADS * PER_THREAD);
+	ck_assert_uint_eq(seg.shared_hdr->dropped, 0);
 	uint64_t next[THREADS] = { 0 };
 	uint64_t off = 0, count = 0;
 	struct caret_rec_view v;
@@ -250,7 +261,7 @@ START_TEST(test_concurrent_appends)
 	}
 	ck_assert_int_eq(r, 0);
 	ck_assert_uint_eq(count, THREADS * PER_THREAD);
-	ck_assert_uint_eq(off, seg.hdr->tail);
+	ck_assert_uint_eq(off, seg.shared_hdr->tail);
 	drop_seg();
 }
 END_TEST
@@ -265,10 +276,10 @@ START_TEST(test_full_cache_counts_drops)
 		ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_timer_init, 1, a), 0);
 	for (int i = 0; i < 10; i++)
 		ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_timer_init, 1, a), -ENOSPC);
-	ck_assert_uint_eq(seg.hdr->records, fit);
-	ck_assert_uint_eq(seg.hdr->dropped, 10);
-	ck_assert_uint_eq(seg.hdr->dropped_bytes, 10 * sz);
-	ck_assert_uint_le(seg.hdr->tail, seg.area_cap);
+	ck_assert_uint_eq(seg.shared_hdr->records, fit);
+	ck_assert_uint_eq(seg.shared_hdr->dropped, 10);
+	ck_assert_uint_eq(seg.shared_hdr->dropped_bytes, 10 * sz);
+	ck_assert_uint_le(seg.shared_hdr->tail, seg.area_cap);
 	uint64_t off = 0, n = 0;
 	struct caret_rec_view v;
 	while (caret_rec_next(seg.area, seg.area_cap, &off, &v) == 1)
@@ -284,14 +295,14 @@ static void corrupt_header_and_expect(size_t field_off, const void *val, size_t 
 {
 	make_seg(1 << 20);
 	uint8_t saved[64];
-	memcpy(saved, (uint8_t *)seg.hdr + field_off, len);
-	memcpy((uint8_t *)seg.hdr + field_off, val, len);
+	memcpy(saved, (uint8_t *)seg.shared_hdr + field_off, len);
+	memcpy((uint8_t *)seg.shared_hdr + field_off, val, len);
 	struct caret_seg b;
 	int r = caret_seg_attach(&b, seg.name);
 	ck_assert_msg(r == want, "offset %zu: got %d want %d", field_off, r, want);
 	if (r == 0)
 		caret_seg_close(&b);
-	memcpy((uint8_t *)seg.hdr + field_off, saved, len);
+	memcpy((uint8_t *)seg.shared_hdr + field_off, saved, len);
 	drop_seg();
 }
 
@@ -379,7 +390,7 @@ START_TEST(test_truncated_under_reader)
 	ck_assert_int_lt(caret_seg_snapshot(&b, &snap), 0);
 	caret_seg_close(&b);
 	seg.base = NULL; /* mapping is past EOF now; unmap below */
-	munmap(seg.hdr, seg.map_len);
+	munmap(seg.shared_hdr, seg.map_len);
 	drop_seg();
 }
 END_TEST
@@ -472,19 +483,139 @@ START_TEST(test_replay_handshake_words)
 	make_seg(1 << 20);
 	int64_t e1 = caret_ctl_begin_replay(&seg);
 	ck_assert_int_eq(e1, 1);
-	ck_assert_uint_eq(seg.hdr->state, CARET_STATE_PREPARE);
-	ck_assert_uint_eq(seg.hdr->grant, CARET_EPOCH_COUNT(1, 0));
-	uint32_t bell = seg.hdr->doorbell;
+	ck_assert_uint_eq(seg.shared_hdr->state, CARET_STATE_PREPARE);
+	ck_assert_uint_eq(seg.shared_hdr->grant, CARET_EPOCH_COUNT(1, 0));
+	uint32_t bell = seg.shared_hdr->doorbell;
 	caret_ctl_grant(&seg, 1, 500);
-	ck_assert_uint_eq(CARET_COUNT_OF(seg.hdr->grant), 500);
-	ck_assert_uint_eq(CARET_EPOCH_OF(seg.hdr->grant), 1);
-	ck_assert_uint_eq(seg.hdr->doorbell, bell + 1);
+	ck_assert_uint_eq(CARET_COUNT_OF(seg.shared_hdr->grant), 500);
+	ck_assert_uint_eq(CARET_EPOCH_OF(seg.shared_hdr->grant), 1);
+	ck_assert_uint_eq(seg.shared_hdr->doorbell, bell + 1);
 	ck_assert_int_eq(caret_ctl_begin_replay(&seg), 2);
-	ck_assert_uint_eq(CARET_COUNT_OF(seg.hdr->grant), 0);
+	ck_assert_uint_eq(CARET_COUNT_OF(seg.shared_hdr->grant), 0);
 	/* a wait on an unchanged word times out instead of hanging */
 	int64_t t0 = caret_now_ns();
-	ck_assert_int_eq(caret_ctl_wait_progress(&seg, seg.hdr->progress, 20), -ETIMEDOUT);
+	ck_assert_int_eq(caret_ctl_wait_progress(&seg, seg.shared_hdr->progress, 20), -ETIMEDOUT);
 	ck_assert_int_ge(caret_now_ns() - t0, 15000000);
+	drop_seg();
+}
+END_TEST
+
+/* Both halves of the handshake (proto/caret_shm.h's diagram), the agent's
+ * through shm/owner.c as the replay thread does it. */
+START_TEST(test_replay_handshake_both_sides)
+{
+	make_seg(1 << 20);
+	for (int i = 0; i < 5; i++) {
+		union caret_arg a[] = { CARET_P(0x100 + i) };
+		ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_init, i, a), 0);
+	}
+	struct caret_own_view v;
+	caret_own_read(&seg, &v);
+	ck_assert_uint_eq(v.epoch, 0);
+	uint32_t bell = v.doorbell;
+	/* 1. ctl opens a pass */
+	uint32_t e = (uint32_t)caret_ctl_begin_replay(&seg);
+	caret_own_read(&seg, &v);
+	ck_assert_uint_ne(v.doorbell, bell);
+	ck_assert_uint_eq(v.epoch, e);
+	ck_assert_uint_eq(v.count, 0);
+	ck_assert_uint_eq(caret_own_grant_epoch(&seg), e);
+	struct caret_seg_status st;
+	caret_seg_read_status(&seg, &st);
+	uint32_t progress = st.progress;
+	/* 2. agent starts it, 3. sees its tracepoints */
+	caret_own_begin_pass(&seg, e);
+	caret_own_tp_timeout(&seg);
+	caret_seg_read_status(&seg, &st);
+	ck_assert_uint_eq(st.cursor, CARET_EPOCH_COUNT(e, 0));
+	ck_assert(st.agent_flags & CARET_AGENT_TP_TIMEOUT);
+	ck_assert_uint_eq(st.progress, progress + 2);
+	caret_own_tp_enabled(&seg, e);
+	caret_seg_read_status(&seg, &st);
+	ck_assert_uint_eq(st.tp_enabled_epoch, e);
+	ck_assert(!(st.agent_flags & CARET_AGENT_TP_TIMEOUT));
+	/* a controller sleeping on progress wakes at once: it changed */
+	ck_assert_int_eq(caret_ctl_wait_progress(&seg, progress, 1000), 0);
+	/* 4. ctl grants 3, 5. agent replays them */
+	caret_ctl_grant(&seg, e, 3);
+	caret_own_read(&seg, &v);
+	ck_assert_uint_eq(v.count, 3);
+	uint64_t off = 0;
+	struct caret_rec_view rec;
+	uint32_t done = 0;
+	while (done < v.count && caret_own_next_record(&seg, &off, &rec) == 1) {
+		ck_assert_uint_eq(rec.args[0].u, 0x100 + done);
+		done++;
+	}
+	caret_own_advance(&seg, e, done, done);
+	caret_seg_read_status(&seg, &st);
+	ck_assert_uint_eq(st.cursor, CARET_EPOCH_COUNT(e, 3));
+	ck_assert_uint_eq(st.replayed, 3);
+	caret_own_set_flags(&seg, CARET_AGENT_REPLAY_THREAD, 0);
+	caret_seg_read_status(&seg, &st);
+	ck_assert_uint_eq(st.agent_flags, CARET_AGENT_REPLAY_THREAD);
+	drop_seg();
+}
+END_TEST
+
+/* One table for state names, and names that read back to their values. */
+START_TEST(test_state_names)
+{
+	ck_assert_str_eq(caret_state_name(CARET_STATE_UNINITIALIZED), "UNINITIALIZED");
+	ck_assert_str_eq(caret_state_name(CARET_STATE_WAIT), "WAIT");
+	ck_assert_str_eq(caret_state_name(CARET_STATE_PREPARE), "PREPARE");
+	ck_assert_str_eq(caret_state_name(CARET_STATE_RECORD), "RECORD");
+	ck_assert_str_eq(caret_state_name(CARET_STATE_MAX + 1), "INVALID");
+	ck_assert_int_eq(caret_state_by_name("prepare"), CARET_STATE_PREPARE);
+	ck_assert_int_eq(caret_state_by_name("Record"), CARET_STATE_RECORD);
+	ck_assert_int_eq(caret_state_by_name("INVALID"), -ENOENT);
+}
+END_TEST
+
+struct scan_seen {
+	char want[CARET_SHM_NAME_MAX];
+	int found, others;
+};
+
+static int scan_cb(const char *name, pid_t pid, uint64_t start, void *p)
+{
+	struct scan_seen *s = p;
+	if (strcmp(name, s->want) == 0) {
+		ck_assert_int_eq(pid, getpid());
+		uint64_t mine;
+		ck_assert_int_eq(caret_proc_start_time(getpid(), &mine), 0);
+		ck_assert_uint_eq(start, mine);
+		s->found++;
+	} else {
+		s->others++;
+	}
+	return 0;
+}
+
+static int scan_stop(const char *name, pid_t pid, uint64_t start, void *p)
+{
+	(void)name, (void)pid, (void)start, (void)p;
+	return 7;
+}
+
+/* The scan sees our segment, only names of our prefix, and stops when
+ * told. */
+START_TEST(test_scan)
+{
+	make_seg(1 << 20);
+	/* a file that is not ours, next to it */
+	char other[64];
+	snprintf(other, sizeof(other), "/%s-not.1.2", prefix);
+	int fd = shm_open(other, O_CREAT | O_RDWR, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	struct scan_seen s = { .found = 0 };
+	strcpy(s.want, seg.name);
+	ck_assert_int_eq(caret_seg_scan(scan_cb, &s), 0);
+	ck_assert_int_eq(s.found, 1);
+	ck_assert_int_eq(s.others, 0);
+	ck_assert_int_eq(caret_seg_scan(scan_stop, NULL), 7);
+	shm_unlink(other);
 	drop_seg();
 }
 END_TEST
@@ -515,7 +646,7 @@ START_TEST(test_chunked_walk)
 		want[1] += i;
 		want[2] += l;
 	}
-	ck_assert_uint_gt(seg.hdr->tail, 4 * CARET_REC_MAX);
+	ck_assert_uint_gt(seg.shared_hdr->tail, 4 * CARET_REC_MAX);
 	uint64_t got[3] = { 0 };
 	ck_assert_int_eq(caret_seg_walk(&seg, count_cb, got), (int64_t)want[0]);
 	ck_assert_uint_eq(got[0], want[0]);
@@ -575,6 +706,9 @@ static Suite *suite(void)
 	tcase_add_test(t, test_hostile_records);
 	tcase_add_test(t, test_fuzz_records);
 	tcase_add_test(t, test_replay_handshake_words);
+	tcase_add_test(t, test_replay_handshake_both_sides);
+	tcase_add_test(t, test_state_names);
+	tcase_add_test(t, test_scan);
 	tcase_add_test(t, test_chunked_walk);
 	tcase_add_test(t, test_parse_size);
 	suite_add_tcase(s, t);

@@ -4,7 +4,6 @@
  * debugging without the daemon: list segments, set a state, drive a replay
  * pass, dump or validate a cache.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,8 +15,6 @@
 #include <unistd.h>
 
 #include "shm/caret_shm.h"
-
-static const char *state_names[] = { "UNINITIALIZED", "WAIT", "PREPARE", "RECORD" };
 
 static void usage(FILE *f)
 {
@@ -40,25 +37,27 @@ static void usage(FILE *f)
 		"Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
 
+struct by_pid {
+	pid_t pid;
+	char *name;
+	size_t len;
+};
+
+static int match_pid(const char *name, pid_t pid, uint64_t start, void *p)
+{
+	struct by_pid *q = p;
+	(void)start;
+	if (pid != q->pid || strlen(name) >= q->len)
+		return 0;
+	memcpy(q->name, name, strlen(name) + 1);
+	return 1;
+}
+
 static int find_by_pid(pid_t pid, char *name, size_t len)
 {
-	DIR *d = opendir("/dev/shm");
-	if (!d)
-		return -errno;
-	struct dirent *e;
-	int r = -ENOENT;
-	while ((e = readdir(d))) {
-		pid_t p;
-		uint64_t st;
-		if (caret_seg_parse_name(e->d_name, &p, &st) == 0 && p == pid &&
-		    strlen(e->d_name) < len) {
-			memcpy(name, e->d_name, strlen(e->d_name) + 1);
-			r = 0;
-			break;
-		}
-	}
-	closedir(d);
-	return r;
+	struct by_pid q = { pid, name, len };
+	int r = caret_seg_scan(match_pid, &q);
+	return r < 0 ? r : r == 1 ? 0 : -ENOENT;
 }
 
 static int open_target(const char *target, struct caret_seg *s)
@@ -84,45 +83,43 @@ static int open_target(const char *target, struct caret_seg *s)
 	return r;
 }
 
-static int cmd_list(void)
+static int list_one(const char *name, pid_t p, uint64_t start, void *ctx)
 {
-	DIR *d = opendir("/dev/shm");
-	if (!d) {
-		perror("caret-agentctl: /dev/shm");
-		return 1;
+	(void)start;
+	(void)ctx;
+	struct caret_seg s;
+	int r = caret_seg_attach(&s, name);
+	if (r < 0) {
+		printf("%-8d %-16s %-8s %8s %8s %8s %s (%s)\n", (int)p, "?", "INVALID", "-", "-",
+		       "-", name, strerror(-r));
+		return 0;
 	}
-	printf("%-8s %-16s %-8s %8s %8s %8s %s\n", "PID", "PROCNAME", "STATE", "RECORDS",
-	       "DROPPED", "REPLAYED", "SEGMENT");
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		pid_t p;
-		uint64_t st;
-		if (caret_seg_parse_name(e->d_name, &p, &st) < 0)
-			continue;
-		struct caret_seg s;
-		int r = caret_seg_attach(&s, e->d_name);
-		if (r < 0) {
-			printf("%-8d %-16s %-8s %8s %8s %8s %s (%s)\n", (int)p, "?", "INVALID", "-",
-			       "-", "-", e->d_name, strerror(-r));
-			continue;
-		}
-		struct caret_seg_status ss;
-		caret_seg_read_status(&s, &ss);
-		printf("%-8d %-16s %-8s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %s\n", s.hdr->pid,
-		       s.hdr->procname, ss.state <= 3 ? state_names[ss.state] : "?", ss.records,
-		       ss.dropped, ss.replayed, e->d_name);
-		caret_seg_close(&s);
-	}
-	closedir(d);
+	struct caret_seg_status ss;
+	caret_seg_read_status(&s, &ss);
+	printf("%-8d %-16s %-8s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %s\n", s.id.pid,
+	       s.id.procname, ss.state <= CARET_STATE_MAX ? caret_state_name(ss.state) : "?",
+	       ss.records, ss.dropped, ss.replayed, name);
+	caret_seg_close(&s);
 	return 0;
 }
 
+static int cmd_list(void)
+{
+	printf("%-8s %-16s %-8s %8s %8s %8s %s\n", "PID", "PROCNAME", "STATE", "RECORDS",
+	       "DROPPED", "REPLAYED", "SEGMENT");
+	int r = caret_seg_scan(list_one, NULL);
+	if (r < 0) {
+		fprintf(stderr, "caret-agentctl: %s: %s\n", CARET_SHM_DIR, strerror(-r));
+		return 1;
+	}
+	return 0;
+}
+
+/* wait, prepare or record: UNINITIALIZED is the agent's alone. */
 static int parse_state(const char *v)
 {
-	for (int i = 1; i <= 3; i++)
-		if (strcasecmp(v, state_names[i]) == 0)
-			return i;
-	return -1;
+	int st = caret_state_by_name(v);
+	return st > CARET_STATE_UNINITIALIZED ? st : -1;
 }
 
 static double now_s(void)
@@ -132,7 +129,7 @@ static double now_s(void)
 
 static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 {
-	struct caret_shm_header *h = s->hdr;
+	const struct caret_seg_identity *h = &s->id;
 	double t0 = now_s(), deadline = t0 + timeout;
 	uint32_t epoch = (uint32_t)caret_ctl_begin_replay(s);
 	struct caret_seg_status st;

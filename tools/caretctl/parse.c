@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "parse.h"
-#include "shm/caret_shm.h"
+#include "util/caret_util.h"
 
 /* Reads the digits at *s, leaving *s after them. */
 static int digits(const char **s, uint64_t *out)

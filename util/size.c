@@ -3,7 +3,7 @@
  * the agent, caretd and caretctl. */
 #include <errno.h>
 
-#include "shm/caret_shm.h"
+#include "util/caret_util.h"
 
 int caret_parse_size(const char *s, uint64_t max, uint64_t *out)
 {

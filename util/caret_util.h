@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Small utilities every program of the project links (libcaretutil.a):
+ * the agent, caretd, caret-agentctl and caretctl. Nothing here knows a
+ * segment or a message, so caretctl gets them without the cache library.
+ */
+#ifndef CARET_UTIL_H
+#define CARET_UTIL_H
+
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC in ns: the LTTng UST clock, so init_timestamp values and
+ * the daemon's timers are on the same clock as the trace. */
+int64_t caret_now_ns(void);
+
+/* "N", "NK", "NM" or "NG" (powers of 1024, either case) into bytes, 1..max:
+ * -EINVAL when malformed, -ERANGE when 0, above max, or overflowing. */
+int caret_parse_size(const char *s, uint64_t max, uint64_t *out);
+
+#endif
