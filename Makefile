@@ -42,6 +42,25 @@ $(B)/obj/%.o: %.c
 # The agent and the libraries export nothing they do not mean to.
 $(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o: CFLAGS += -fvisibility=hidden
 
+# ---- generated from proto/caret_shm.h (CARET_KINDS, CARET_STATES) ----
+GEN_KINDS = $(B)/gen-tool/gen_kinds
+$(GEN_KINDS): proto/gen/gen_kinds.c proto/caret_shm.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LDFLAGS)
+KINDS_GEN_H = $(B)/gen/caret_tp_events.h $(B)/gen/caret_tp_emit.h $(B)/gen/caret_capture.h \
+	$(B)/gen/caret_init_hooks.h
+$(B)/gen/caret_tp_events.h: GEN_MODE = tp-events
+$(B)/gen/caret_tp_emit.h: GEN_MODE = tp-emit
+$(B)/gen/caret_capture.h: GEN_MODE = capture
+$(B)/gen/caret_init_hooks.h: GEN_MODE = init-hooks
+$(B)/gen/caret_kinds.py: GEN_MODE = python
+$(KINDS_GEN_H) $(B)/gen/caret_kinds.py: $(GEN_KINDS)
+	@mkdir -p $(dir $@)
+	$(GEN_KINDS) $(GEN_MODE) > $@.tmp && mv $@.tmp $@
+# The agent's files include them; the first build has no .d yet.
+$(call obj,$(wildcard agent/*.c agent/tp/*.c)): $(KINDS_GEN_H)
+all: $(B)/gen/caret_kinds.py
+
 # ---- util: clock and size parsing, for every program (caretctl too) ----
 UTIL_SRC = util/clock.c util/size.c
 $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
@@ -155,12 +174,20 @@ $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CTL) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_tp_layout
+# Links the provider's object itself: the layouts compared are the ones
+# lttng-ust builds from it.
+$(B)/tests/check_tp_layout: $(call obj,tests/unit/check_tp_layout.c agent/tp/caret_tp.c) \
+		$(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_UST) -ldl $(PKG_CHECK)
+
 unit-check: $(UNIT_TESTS)
 	/usr/bin/python3 tests/unit/check_layers.py
 	tools/ensure-sessiond.sh >/dev/null
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 
-integration-check: all $(B)/tests/forker
+integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py
 	tools/ensure-sessiond.sh >/dev/null
 	B=$(B) SAN=$(SAN) tests/integration/run.sh
 

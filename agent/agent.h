@@ -47,4 +47,8 @@ void caret_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* replay.c */
 int caret_replay_start(struct caret_seg *seg, const char *distribution);
 
+/* caret_capture_<kind>(fields...): one typed capture function per kind of
+ * CARET_KINDS, generated into build/gen. */
+#include "caret_capture.h"
+
 #endif

@@ -233,33 +233,43 @@ struct caret_rec_hdr {
 #define CARET_MAX_FIELDS 6u
 
 /*
- * Init record kinds: X(id, event name, field signature, field names).
+ * Init record kinds: X(id, event name, field signature, field names[,
+ * TRACETOOLS]). The one list of kinds: the build generates from it (see
+ * proto/gen/gen_kinds.c, output in build/gen) the ros2_caret event
+ * declarations, the provider's emit switch, the typed capture functions
+ * caret_capture_<name>(), the agent's tracetools hooks (for the kinds
+ * marked TRACETOOLS: ros_trace_<name>, ros_trace_do_<name>,
+ * ros_trace_enabled_<name>) and the Python tests' kind list. Unmarked
+ * kinds are captured by the agent's own code (rclcpp hooks, rcl_init's
+ * hook, which also records rmw_implementation).
  * The event is emitted as ros2_caret:<name> with these fields (CARET's
- * names) followed by int64 init_timestamp. Ids are part of the layout:
- * never renumber, only append.
+ * names; 'p' as integer_hex, 'i' int64, 'u' uint64, 's' string) followed
+ * by int64 init_timestamp: tests/unit/check_tp_layout.c compares them with
+ * CARET's event definitions. Ids are part of the layout and dense: never
+ * renumber, only append.
  */
 #define CARET_KINDS(X)                                                        \
 	X(1, rcl_init, "p", "context_handle")                                 \
-	X(2, rcl_node_init, "ppss", "node_handle,rmw_handle,node_name,namespace") \
+	X(2, rcl_node_init, "ppss", "node_handle,rmw_handle,node_name,namespace", TRACETOOLS) \
 	X(3, rcl_publisher_init, "pppsu",                                     \
-	  "publisher_handle,node_handle,rmw_publisher_handle,topic_name,queue_depth") \
+	  "publisher_handle,node_handle,rmw_publisher_handle,topic_name,queue_depth", TRACETOOLS) \
 	X(4, rcl_subscription_init, "pppsu",                                  \
-	  "subscription_handle,node_handle,rmw_subscription_handle,topic_name,queue_depth") \
-	X(5, rclcpp_subscription_init, "pp", "subscription_handle,subscription") \
-	X(6, rclcpp_subscription_callback_added, "pp", "subscription,callback") \
+	  "subscription_handle,node_handle,rmw_subscription_handle,topic_name,queue_depth", TRACETOOLS) \
+	X(5, rclcpp_subscription_init, "pp", "subscription_handle,subscription", TRACETOOLS) \
+	X(6, rclcpp_subscription_callback_added, "pp", "subscription,callback", TRACETOOLS) \
 	X(7, rcl_service_init, "ppps",                                        \
-	  "service_handle,node_handle,rmw_service_handle,service_name")       \
-	X(8, rclcpp_service_callback_added, "pp", "service_handle,callback")  \
+	  "service_handle,node_handle,rmw_service_handle,service_name", TRACETOOLS)       \
+	X(8, rclcpp_service_callback_added, "pp", "service_handle,callback", TRACETOOLS)  \
 	X(9, rcl_client_init, "ppps",                                         \
-	  "client_handle,node_handle,rmw_client_handle,service_name")         \
-	X(10, rcl_timer_init, "pi", "timer_handle,period")                    \
-	X(11, rclcpp_timer_callback_added, "pp", "timer_handle,callback")     \
-	X(12, rclcpp_timer_link_node, "pp", "timer_handle,node_handle")       \
-	X(13, rclcpp_callback_register, "ps", "callback,symbol")              \
-	X(14, rcl_lifecycle_state_machine_init, "pp", "node_handle,state_machine") \
-	X(15, rclcpp_construct_ring_buffer, "pu", "buffer,capacity")          \
-	X(16, rclcpp_buffer_to_ipb, "pp", "buffer,ipb")                       \
-	X(17, rclcpp_ipb_to_subscription, "pp", "ipb,subscription")           \
+	  "client_handle,node_handle,rmw_client_handle,service_name", TRACETOOLS)         \
+	X(10, rcl_timer_init, "pi", "timer_handle,period", TRACETOOLS)                    \
+	X(11, rclcpp_timer_callback_added, "pp", "timer_handle,callback", TRACETOOLS)     \
+	X(12, rclcpp_timer_link_node, "pp", "timer_handle,node_handle", TRACETOOLS)       \
+	X(13, rclcpp_callback_register, "ps", "callback,symbol", TRACETOOLS)              \
+	X(14, rcl_lifecycle_state_machine_init, "pp", "node_handle,state_machine", TRACETOOLS) \
+	X(15, rclcpp_construct_ring_buffer, "pu", "buffer,capacity", TRACETOOLS)          \
+	X(16, rclcpp_buffer_to_ipb, "pp", "buffer,ipb", TRACETOOLS)                       \
+	X(17, rclcpp_ipb_to_subscription, "pp", "ipb,subscription", TRACETOOLS)           \
 	X(18, rmw_implementation, "s", "rmw_impl")                            \
 	X(19, construct_executor, "ps", "executor_addr,executor_type_name")   \
 	X(20, construct_static_executor, "pps",                               \
@@ -276,7 +286,7 @@ struct caret_rec_hdr {
 
 enum caret_kind {
 	CARET_KIND_NONE = 0,
-#define CARET_KIND_ENUM_(id, name, sig, fields) CARET_KIND_##name = id,
+#define CARET_KIND_ENUM_(id, name, sig, fields, ...) CARET_KIND_##name = id,
 	CARET_KINDS(CARET_KIND_ENUM_)
 #undef CARET_KIND_ENUM_
 	CARET_KIND_COUNT

@@ -11,7 +11,7 @@ struct kind_desc {
 };
 
 static const struct kind_desc kinds[CARET_KIND_COUNT] = {
-#define KIND_DESC_(id, name, sig, fields) [id] = { #name, sig, fields },
+#define KIND_DESC_(id, name, sig, fields, ...) [id] = { #name, sig, fields },
 	CARET_KINDS(KIND_DESC_)
 #undef KIND_DESC_
 };

@@ -8,6 +8,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -27,19 +28,12 @@ FORKER = os.path.join(B, "tests", "forker")
 CARETD = os.path.join(BIN, "caretd")
 CARETCTL = os.path.join(BIN, "caretctl")
 
-INIT_KINDS = [
-    "rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_subscription_init",
-    "rclcpp_subscription_init", "rclcpp_subscription_callback_added",
-    "rcl_service_init", "rclcpp_service_callback_added", "rcl_client_init",
-    "rcl_timer_init", "rclcpp_timer_callback_added", "rclcpp_timer_link_node",
-    "rclcpp_callback_register", "rcl_lifecycle_state_machine_init",
-    "rclcpp_construct_ring_buffer", "rclcpp_buffer_to_ipb",
-    "rclcpp_ipb_to_subscription", "rmw_implementation", "construct_executor",
-    "construct_static_executor", "add_callback_group",
-    "add_callback_group_static_executor", "callback_group_add_timer",
-    "callback_group_add_subscription", "callback_group_add_service",
-    "callback_group_add_client",
-]
+# The kinds and state names, generated from proto/caret_shm.h at build time.
+sys.path.insert(0, os.path.join(B, "gen"))
+import caret_kinds  # noqa: E402
+
+INIT_KINDS = caret_kinds.INIT_KINDS
+STATES = caret_kinds.STATES
 RUNTIME_ROS2 = ["callback_start", "callback_end", "rclcpp_publish", "rcl_publish",
                 "rmw_take", "rclcpp_intra_publish", "rcl_lifecycle_transition"]
 
