@@ -151,9 +151,36 @@ def drain_rate(b, tmp, seconds):
         subprocess.run(["lttng", "destroy", name], capture_output=True)
 
 
-def row(id_, measure, value, reference, ratio, target, met, details=""):
+ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5"]
+
+
+def row(id_, measure, value, reference, ratio, target, met, details="", measured=True):
+    """One target. `measured` is False when no value was obtained: such a
+    row is reported as "not measured", never as a result."""
     return {"id": id_, "measure": measure, "value": value, "reference": reference,
-            "ratio": ratio, "target": target, "met": bool(met), "details": details}
+            "ratio": ratio, "target": target, "met": bool(met) and measured,
+            "measured": measured, "details": details}
+
+
+def result(r):
+    return "not measured" if not r["measured"] else "met" if r["met"] else "not met"
+
+
+def unmeasured(rows):
+    """What keeps this run from being a full measurement: ids without a
+    row, twice, or without a value."""
+    bad = []
+    for id_ in ROW_IDS:
+        mine = [r for r in rows if r["id"] == id_]
+        if not mine:
+            bad.append("%s: no row" % id_)
+        elif len(mine) > 1:
+            bad.append("%s: %d rows" % (id_, len(mine)))
+        elif not mine[0]["measured"]:
+            d = mine[0]["details"]
+            bad.append("%s: %s" % (id_, d if d.startswith("not measured") else
+                                   "not measured" + (": " + d if d else "")))
+    return bad
 
 
 def scenario(args, tmp):
@@ -264,33 +291,36 @@ def micro(args):
         except ValueError:
             continue
         ref = m.get("reference")
-        if m["id"] == "P3":
+        measured = m.get("value") is not None
+        if not measured:
+            value = "-"
+        elif m["id"] == "P3":
             value = "%.1f ns, %s instr" % (m["value"], m.get("instructions", "?"))
         else:
             value = "%.2f ns" % m["value"]
         rows.append(row(m["id"], m["measure"], value,
                         "-" if ref is None else "%.2f ns (%s)" % (ref, m.get("ref_desc", "")),
                         "-" if m.get("ratio") is None else "%.2fx" % m["ratio"],
-                        m["target"], m["met"], m.get("details", "")))
+                        m["target"], m["met"], m.get("details", ""), measured))
     for id_ in ("P1", "P2", "P3"):
         if not any(r["id"] == id_ for r in rows):
             rows.append(row(id_, "micro-benchmark", "-", "-", "-", "-", False,
-                            "not measured: micro.py exited %d" % out.returncode))
+                            "micro.py exited %d without this row" % out.returncode,
+                            measured=False))
     return rows
 
 
 def table(rows):
-    order = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5"]
-    rows = sorted(rows, key=lambda r: order.index(r["id"]))
+    rows = sorted(rows, key=lambda r: ROW_IDS.index(r["id"]))
     lines = ["| id | measure | value | reference | ratio | target | result |",
              "|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             r["id"], r["measure"], r["value"], r["reference"], r["ratio"], r["target"],
-            "met" if r["met"] else "not met"))
+            result(r)))
     plain = ["%s  %s | %s | ref %s | %s | %s | %s" % (
         r["id"], r["measure"], r["value"], r["reference"], r["ratio"], r["target"],
-        "met" if r["met"] else "not met") for r in rows]
+        result(r)) for r in rows]
     return lines, plain, rows
 
 
@@ -329,7 +359,10 @@ def main():
             if r["details"]:
                 f.write("- %s: %s\n" % (r["id"], r["details"]))
     log("results written to %s" % args.out)
-    return 0
+    bad = unmeasured(rows)
+    for b_ in bad:
+        log("FAILED: " + b_)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

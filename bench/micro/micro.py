@@ -222,13 +222,16 @@ class Bench:
                 "calls; value/reference = medians over reps of the chunk medians; chunk-pair "
                 "ratio per rep %.3f..%.3f (median %.3f); fastest chunks A %.3f, B %.3f ns; "
                 "literal reference, direct call in %d processes without LD_PRELOAD (each "
-                "next to a rep): %.3f ns, A/that = %.3fx; callgrind: %s; at this scale "
-                "(~6 cycles) the same code runs at ~1.35 or ~1.9 ns depending on layout "
-                "and host load, so single runs vary by up to +-15 %%" % (
+                "next to a rep): %.3f ns, A/that = %.3fx; callgrind: %s; spread over "
+                "this run's processes: A %.3f..%.3f ns, B %.3f..%.3f ns, without "
+                "LD_PRELOAD %.3f..%.3f ns" % (
                     "NOT MEASURABLE AS SPECIFIED: %s; " % "; ".join(problems) if problems else "",
                     len(reps), c["p1_iters"], c["p1_chunk"], min(rr), max(rr), med(rr),
                     min(o["amin"] for o in reps), min(o["bmin"] for o in reps),
-                    len(plain), xb, a / xb, instr))
+                    len(plain), xb, a / xb, instr,
+                    min(o["a"] for o in reps), max(o["a"] for o in reps),
+                    min(o["b"] for o in reps), max(o["b"] for o in reps),
+                    min(plain), max(plain)))
         except (Failure, OSError, subprocess.SubprocessError, KeyError, ZeroDivisionError) as e:
             row["details"] = "not measured: %s" % e
         emit(row)
@@ -431,8 +434,8 @@ class Bench:
                 " depth 10), each rep into a new sparse segment (first touch of its pages "
                 "included); pre-faulted pages %.1f ns; caret_now_ns %.1f ns; capture + clock "
                 "(the agent's path before emission) %.1f ns; callgrind: %s instructions per "
-                "capture (N=%d minus N=0, collection toggled on the capture loop, ~10 of "
-                "them the loop and call site)" % (
+                "capture (N=%d minus N=0, collection toggled on the capture loop, so the "
+                "loop and call site are included)" % (
                     why, len(reps), c["p3_iters"], info.get("record_bytes", "?"), m["warm"],
                     m["clock"], m["both"], instr, c["cg_count"]))
         except (Failure, OSError, subprocess.SubprocessError, KeyError) as e:

@@ -118,6 +118,12 @@ class Ctx:
                 json.loads(self.caretctl("list", "--json").stdout)["agents"]}
 
     def wait_states(self, pids, state, timeout=20):
+        # all() of nothing is true: an empty pid list would wait for nothing
+        if not pids:
+            raise AssertionError("wait_states: no pids to wait for")
+        if state not in STATES.values():
+            raise AssertionError("wait_states: %r is not a state (%s)" %
+                                 (state, ", ".join(STATES.values())))
         deadline = time.time() + timeout
         while True:
             ag = self.agents()
@@ -129,6 +135,8 @@ class Ctx:
 
     def wait_any_state(self, state, pid=None, timeout=10):
         """Until some agent (or the agent `pid`) is in `state`."""
+        if state not in STATES.values():
+            raise AssertionError("wait_any_state: %r is not a state" % state)
         deadline = time.time() + timeout
         while True:
             ag = self.agents()

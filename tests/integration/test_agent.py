@@ -297,6 +297,7 @@ class AgentTest(unittest.TestCase):
                 (ex,) = ev["construct_executor"]
                 self.assertEqual(ex["executor_type_name"], kind + "_threaded_executor")
                 added = ev["add_callback_group"]
+                self.assertTrue(added)
                 self.assertTrue(all(a["executor_addr"] == ex["executor_addr"] for a in added))
             self.assertTrue(groups <= {a["callback_group_addr"] for a in added})
             self.assertTrue(all(a["group_type_name"] in ("mutually_exclusive", "reentrant")
