@@ -14,29 +14,32 @@
 #include "agent/agent.h"
 
 /* The three entry points of one tracetools init event; instantiated for
- * every kind marked TRACETOOLS in CARET_KINDS (build/gen/caret_init_hooks.h). */
+ * every kind marked TRACETOOLS in CARET_KINDS (build/gen/caret_init_hooks.h).
+ * Both capturing forms go through one function that forwards to the real
+ * tracetools (`sym_`) when the agent is disabled. */
+#define CARET_UNPAREN(...) __VA_ARGS__
 #define CARET_INIT_HOOK(name, params, args)                                 \
 	CARET_EXPORT void ros_trace_##name params;                            \
 	CARET_EXPORT void ros_trace_do_##name params;                         \
 	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
 	static void *real_##name, *real_do_##name;                           \
+	static void hook_##name(void **slot_, const char *sym_,              \
+				CARET_UNPAREN params)                         \
+	{                                                                     \
+		if (caret_capture_##name args)                                \
+			return;                                               \
+		void (*f_) params = (void (*) params)caret_real(slot_, sym_); \
+		if (f_)                                                       \
+			f_ args;                                              \
+	}                                                                     \
 	void ros_trace_##name params                                          \
 	{                                                                     \
-		if (!caret_capture_##name args) {                             \
-			void (*f_) params = (void (*) params)caret_real(      \
-				&real_##name, "ros_trace_" #name);            \
-			if (f_)                                               \
-				f_ args;                                      \
-		}                                                             \
+		hook_##name(&real_##name, "ros_trace_" #name, CARET_UNPAREN args); \
 	}                                                                     \
 	void ros_trace_do_##name params                                       \
 	{                                                                     \
-		if (!caret_capture_##name args) {                             \
-			void (*f_) params = (void (*) params)caret_real(      \
-				&real_do_##name, "ros_trace_do_" #name);      \
-			if (f_)                                               \
-				f_ args;                                      \
-		}                                                             \
+		hook_##name(&real_do_##name, "ros_trace_do_" #name,           \
+			    CARET_UNPAREN args);                              \
 	}                                                                     \
 	bool ros_trace_enabled_##name(void)                                   \
 	{                                                                     \

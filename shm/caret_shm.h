@@ -183,8 +183,4 @@ void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *s
 /* The state word alone. */
 uint32_t caret_seg_state(const struct caret_seg *s);
 
-/* Futex helpers (non-private: cross-process). */
-int caret_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms);
-int caret_futex_wake(uint32_t *word);
-
 #endif

@@ -5,6 +5,7 @@
  * and wakes `progress` so a controller sleeping on it sees the change.
  */
 #include "shm/caret_shm.h"
+#include "shm/futex.h"
 
 static void bump_progress(struct caret_shm_header *h)
 {
