@@ -78,16 +78,17 @@ enum caret_agent_flags {
 #define CARET_COUNT_OF(v) ((uint32_t)(v))
 
 /*
- * The handshake. Every move below is one atomic store (or add) followed by
- * a FUTEX_WAKE of the word named in brackets; "ctl" is the controller
- * (caretd, or caret-agentctl in tests), "agent" the segment's owner. shm/
- * implements both columns: caret_ctl_* (shm/control.c) and caret_own_*
- * (shm/owner.c); nothing else touches these words.
+ * The handshake. "ctl" is the controller (caretd, or caret-agentctl in
+ * tests), "agent" the segment's owner. Each move is atomic stores (release)
+ * then a FUTEX_WAKE of the word named in brackets, so the other side may
+ * sleep on it. shm/ implements both columns: caret_ctl_* (shm/control.c)
+ * and caret_own_* (shm/owner.c); nothing else touches these words.
  *
  *   state (ctl writes; agent writes it once at start)
  *
  *     UNINITIALIZED --agent: start, no session records ros2_caret--> WAIT
  *     UNINITIALIZED --agent: start, a session already records it---> RECORD
+ *                   (both before any ctl acts: no wake)
  *     WAIT    --ctl: an LTTng session is active (begin_replay)----> PREPARE
  *     PREPARE --ctl: cursor of this epoch reached `records`-------> RECORD
  *     PREPARE --ctl: no session active any more (End)-------------> WAIT
@@ -97,14 +98,15 @@ enum caret_agent_flags {
  *
  *   one replay pass (epoch e), in order:
  *
- *     1. ctl    state = PREPARE, grant = (e, 0), doorbell++   [state, doorbell]
+ *     1. ctl    state = PREPARE, grant = (e, 0), doorbell++   [doorbell]
  *     2. agent  sees grant's epoch change: cursor = (e, 0),
  *               progress++                                     [progress]
  *     3. agent  waits until its ros2_caret tracepoints are enabled, emits
  *               caret_init, clears TP_TIMEOUT,
  *               tp_enabled_epoch = e, progress++               [progress]
- *               (or, after CARET_AGENT_TP_WAIT_MS, sets TP_TIMEOUT,
- *               progress++, and retries at the next doorbell)
+ *               (or, after $CARET_AGENT_TP_WAIT_MS, sets TP_TIMEOUT,
+ *               progress++, and retries at the next doorbell, which
+ *               ctl rings now and then while it sees TP_TIMEOUT)
  *     4. ctl    grant = (e, n) with n growing at the paced rate,
  *               doorbell++                                     [doorbell]
  *     5. agent  emits records up to n, replayed += k,

@@ -39,7 +39,7 @@ for f in sorted(os.listdir(daemon)):
 # shm/ owns the whole segment protocol: nothing else touches the mapped
 # header (shm's own unit test excepted, which plays a hostile owner), and
 # caretctl links the small util library, not the cache library.
-SHM_PRIVATE = re.compile(r"shared_hdr|struct caret_shm_header\b")
+SHM_PRIVATE = re.compile(r'shared_hdr|struct caret_shm_header\b|#include "shm/futex\.h"')
 for top in ("agent", "daemon", "tools", "bench", "tests", "proto", "util"):
     for dirpath, _, files in os.walk(os.path.join(root, top)):
         for f in files:
