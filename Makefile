@@ -50,7 +50,7 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
-	agent/hooks_dds.c agent/hooks_rclcpp.c
+	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
@@ -148,10 +148,31 @@ $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CTL) $(PKG_CHECK)
 
-unit-check: $(UNIT_TESTS)
+# Local-scope loading (tests/local): libraries opened RTLD_LOCAL as real
+# ROS 2 opens the RMW layer and rclpy its extension.
+LS = $(B)/tests/local
+$(LS)/libls_dds.so $(LS)/libls_tt.so: $(LS)/lib%.so: tests/local/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
+$(LS)/libls_rmw.so: tests/local/ls_rmw.c $(LS)/libls_dds.so
+	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS) -L$(LS) -lls_dds -Wl,-rpath,'$$ORIGIN'
+$(LS)/libls_ext.so: tests/local/ls_ext.c $(LS)/libls_tt.so
+	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS) -L$(LS) -lls_tt -Wl,-rpath,'$$ORIGIN'
+$(LS)/ls_main: tests/local/ls_main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
+LOCAL_TEST_BINS = $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libls_ext.so
+
+.PHONY: local-check
+local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \
+		$(B)/bin/caret-agentctl
+	B=$(B) SAN=$(SAN) tests/local/run.sh
+
+unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	/usr/bin/python3 tests/unit/check_layers.py
 	tools/ensure-sessiond.sh >/dev/null
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
+	$(MAKE) local-check
 
 integration-check: all $(B)/tests/forker
 	tools/ensure-sessiond.sh >/dev/null

@@ -51,26 +51,6 @@ void caret_warn(const char *fmt, ...)
 	(void)w;
 }
 
-static void *lookup(void **slot, void *handle, const char *sym)
-{
-	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-	if (!p) {
-		p = dlsym(handle, sym);
-		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
-	}
-	return p;
-}
-
-void *caret_real(void **slot, const char *sym)
-{
-	return lookup(slot, RTLD_NEXT, sym);
-}
-
-void *caret_global(void **slot, const char *sym)
-{
-	return lookup(slot, RTLD_DEFAULT, sym);
-}
-
 static uint64_t cache_size(void)
 {
 	const char *v = getenv("CARET_AGENT_CACHE_SIZE");

@@ -18,7 +18,7 @@ CARET_EXPORT dds_return_t dds_write_ts(dds_entity_t writer, const void *data,
 				       dds_time_t timestamp);
 CARET_EXPORT dds_return_t dds_writecdr(dds_entity_t writer, struct ddsi_serdata *serdata);
 
-static void *real_write, *real_write_ts, *real_writecdr, *real_forwardcdr;
+static struct caret_fn real_write, real_write_ts, real_writecdr, real_forwardcdr;
 
 typedef dds_return_t (*write_fn)(dds_entity_t, const void *);
 typedef dds_return_t (*write_ts_fn)(dds_entity_t, const void *, dds_time_t);

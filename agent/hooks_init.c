@@ -17,7 +17,7 @@
 	CARET_EXPORT void ros_trace_##name params;                            \
 	CARET_EXPORT void ros_trace_do_##name params;                         \
 	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
-	static void *real_##name, *real_do_##name;                           \
+	static struct caret_fn real_##name, real_do_##name;                         \
 	void ros_trace_##name params                                          \
 	{                                                                     \
 		union caret_arg a_[] = { __VA_ARGS__ };                       \
@@ -54,7 +54,7 @@ static void rmw_impl_record(void)
 {
 	const char *impl = getenv("RMW_IMPLEMENTATION");
 	if (!impl || !*impl) {
-		static void *slot;
+		static struct caret_fn slot;
 		const char *(*id)(void) = (const char *(*)(void))caret_real(
 			&slot, "rmw_get_implementation_identifier");
 		impl = id ? id() : "";
@@ -63,12 +63,12 @@ static void rmw_impl_record(void)
 	caret_capture(CARET_KIND_rmw_implementation, a);
 }
 
-static void *real_rcl_init, *real_do_rcl_init;
+static struct caret_fn real_rcl_init, real_do_rcl_init;
 CARET_EXPORT void ros_trace_rcl_init(cvp context_handle);
 CARET_EXPORT void ros_trace_do_rcl_init(cvp context_handle);
 CARET_EXPORT bool ros_trace_enabled_rcl_init(void);
 
-static void rcl_init_hook(cvp context_handle, void **slot, const char *sym)
+static void rcl_init_hook(cvp context_handle, struct caret_fn *slot, const char *sym)
 {
 	union caret_arg a[] = { P(context_handle) };
 	if (caret_capture(CARET_KIND_rcl_init, a)) {

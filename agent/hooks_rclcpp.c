@@ -37,7 +37,7 @@ static void sp_release(void *ctrl)
 				   __ATOMIC_ACQ_REL);
 }
 
-static const void *handle_of(const struct sp *obj, void **slot, const char *getter)
+static const void *handle_of(const struct sp *obj, struct caret_fn *slot, const char *getter)
 {
 	if (!obj || !obj->ptr)
 		return NULL;
@@ -52,7 +52,7 @@ static const void *handle_of(const struct sp *obj, void **slot, const char *gett
 
 static const char *group_type_name(void *group)
 {
-	static void *slot;
+	static struct caret_fn slot;
 	void *f = caret_global(&slot, CARET_SYM_CBG_TYPE);
 	if (!f || !group)
 		return "unknown";
@@ -73,7 +73,7 @@ static void record3s(uint32_t kind, const void *a, const void *b, const char *s)
 }
 
 /* ---- executors ---- */
-static void *real_ste, *real_mte, *real_sste, *real_exec_add, *real_seec_add;
+static struct caret_fn real_ste, real_mte, real_sste, real_exec_add, real_seec_add;
 
 CARET_EXPORT void caret_hook_ste(void *self, const void *opts) __asm__(CARET_SYM_STE_CTOR);
 CARET_EXPORT void caret_hook_mte(void *self, const void *opts, size_t threads, bool yield,
@@ -141,7 +141,7 @@ bool caret_hook_seec_add(void *self, struct sp *group, struct sp *node, void *ma
 
 /* ---- callback groups ---- */
 #define CBG_HOOK(what, sym, getter, kind)                                     \
-	static void *real_add_##what, *get_##what;                            \
+	static struct caret_fn real_add_##what, get_##what;                         \
 	CARET_EXPORT void caret_hook_add_##what(void *self, struct sp *obj)   \
 		__asm__(sym);                                                 \
 	void caret_hook_add_##what(void *self, struct sp *obj)                \

@@ -13,7 +13,7 @@
 	CARET_EXPORT void ros_trace_##name params;                            \
 	CARET_EXPORT void ros_trace_do_##name params;                         \
 	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
-	static void *real_##name, *real_do_##name, *real_en_##name;          \
+	static struct caret_fn real_##name, real_do_##name, real_en_##name;          \
 	void ros_trace_##name params                                          \
 	{                                                                     \
 		if (__builtin_expect(!caret_recording(), 1))                  \

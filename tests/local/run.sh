@@ -1,0 +1,18 @@
+#!/bin/sh
+# Runs ls_main without the agent (the reference) and with it preloaded:
+# both must pass. Under SAN=1 the sanitizer runtime is preloaded first.
+set -eu
+B=${B:-build}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+ls="$B/tests/local"
+pre=""
+if [ "${SAN:-0}" = 1 ]; then
+	pre="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so) "
+	export ASAN_OPTIONS=detect_leaks=0
+fi
+echo "== local scope, no agent"
+LD_PRELOAD="$pre" "$ls/ls_main" "$ls" "$B/bin/caret-agentctl"
+echo "== local scope, agent preloaded"
+CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 \
+	LD_PRELOAD="${pre}$top/$B/lib/libcaret-agent.so" "$ls/ls_main" "$ls" "$B/bin/caret-agentctl"
