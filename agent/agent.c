@@ -18,18 +18,19 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/distro.h"
 
 static uint32_t local_state = CARET_STATE_WAIT;
 uint32_t *caret_state_word = &local_state;
 const struct caret_tp_api *caret_tp;
-bool caret_rmw_publish_1arg;
+int caret_rmw_publish_args;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int init_done;  /* atomic: 0 not yet, 1 active, 2 disabled */
 static struct caret_seg seg;
 static bool seg_ok;
 static pid_t seg_pid;
-static char distribution[16];
+static char distribution[24];
 
 void caret_warn(const char *fmt, ...)
 {
@@ -92,13 +93,9 @@ static const struct caret_tp_api *load_provider(void)
 	return api;
 }
 
-static bool distro_before_jazzy(const char *d)
+static bool loaded_elsewhere(const char *sym)
 {
-	static const char *const old[] = { "foxy", "galactic", "humble", "iron" };
-	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
-		if (strcmp(d, old[i]) == 0)
-			return true;
-	return false;
+	return caret_find_in_loaded(sym) != NULL;
 }
 
 static void init_locked(void)
@@ -108,9 +105,14 @@ static void init_locked(void)
 		__atomic_store_n(&init_done, 2, __ATOMIC_RELEASE);
 		return;
 	}
-	const char *d = getenv("ROS_DISTRO");
-	snprintf(distribution, sizeof(distribution), "%s", d && *d ? d : "jazzy");
-	caret_rmw_publish_1arg = distro_before_jazzy(distribution);
+	/* What is loaded decides; $ROS_DISTRO only breaks ties (distro.c). */
+	struct caret_distro dd;
+	caret_distro_detect(loaded_elsewhere, getenv("ROS_DISTRO"), &dd);
+	snprintf(distribution, sizeof(distribution), "%s", dd.name);
+	caret_rmw_publish_args = dd.rmw_publish_args;
+	if (dd.source != CARET_DISTRO_SYMBOLS)
+		caret_warn("caret-agent: distribution %s (%s)", dd.name[0] ? dd.name : "unknown",
+			   dd.source == CARET_DISTRO_HINT ? "from $ROS_DISTRO" : "not detected");
 
 	caret_tp = load_provider();
 	char comm[17] = "";

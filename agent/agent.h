@@ -17,8 +17,9 @@
 extern uint32_t *caret_state_word;
 /* Set once the provider library is loaded; NULL means "emit nothing". */
 extern const struct caret_tp_api *caret_tp;
-/* rmw_publish takes (message) before Jazzy, (publisher, message, ts) since. */
-extern bool caret_rmw_publish_1arg;
+/* Arguments of ros_trace_rmw_publish: 1 (message) before Jazzy, 3
+ * (publisher, message, ts) since, 0 when the distribution is not known. */
+extern int caret_rmw_publish_args;
 
 static inline bool caret_recording(void)
 {

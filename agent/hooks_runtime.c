@@ -103,10 +103,14 @@ void ros_trace_rmw_publish(cvp a0, cvp message, int64_t timestamp)
 {
 	if (__builtin_expect(!caret_recording(), 1) || !caret_tp)
 		return;
-	if (caret_rmw_publish_1arg)
+	/* Unknown signature: emit no argument rather than a register that
+	 * may hold garbage (the analyzer joins dds_write by thread and time). */
+	if (caret_rmw_publish_args == 1)
 		caret_tp->dds_write(NULL, a0, 0);
-	else
+	else if (caret_rmw_publish_args == 3)
 		caret_tp->dds_write(a0, message, timestamp);
+	else
+		caret_tp->dds_write(NULL, NULL, 0);
 }
 
 void ros_trace_do_rmw_publish(cvp a0, cvp message, int64_t timestamp)

@@ -16,7 +16,7 @@
 
 struct replay {
 	struct caret_seg *seg;
-	char distribution[16];
+	char distribution[24];
 	int tp_wait_ms;
 };
 

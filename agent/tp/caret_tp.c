@@ -93,6 +93,12 @@ static void tp_emit_record(uint32_t kind, int64_t ts, const union caret_arg *v)
 	case CARET_KIND_callback_group_add_client:
 		lttng_ust_tracepoint(ros2_caret, callback_group_add_client, (const void *)(uintptr_t)v[0].u, (const void *)(uintptr_t)v[1].u, ts);
 		break;
+	case CARET_KIND_executor_entity_collector_to_executor:
+		lttng_ust_tracepoint(ros2_caret, executor_entity_collector_to_executor, (const void *)(uintptr_t)v[0].u, (const void *)(uintptr_t)v[1].u, ts);
+		break;
+	case CARET_KIND_callback_group_to_executor_entity_collector:
+		lttng_ust_tracepoint(ros2_caret, callback_group_to_executor_entity_collector, (const void *)(uintptr_t)v[0].u, (const void *)(uintptr_t)v[1].u, v[2].s, ts);
+		break;
 	default:
 		break;
 	}

@@ -240,6 +240,23 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, callback_group_add_client,
 		lttng_ust_field_integer_hex(const void *, client_handle, client_handle_arg)
 		lttng_ust_field_integer(int64_t, init_timestamp, init_timestamp_arg)))
 
+/* Jazzy executors (tier4/caret_trace include/caret_trace/tp.h: same names,
+ * same order). */
+LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, executor_entity_collector_to_executor,
+	LTTNG_UST_TP_ARGS(const void *, executor_addr_arg, const void *, entities_collector_addr_arg, int64_t, init_timestamp_arg),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer_hex(const void *, executor_addr, executor_addr_arg)
+		lttng_ust_field_integer_hex(const void *, entities_collector_addr, entities_collector_addr_arg)
+		lttng_ust_field_integer(int64_t, init_timestamp, init_timestamp_arg)))
+
+LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, callback_group_to_executor_entity_collector,
+	LTTNG_UST_TP_ARGS(const void *, entities_collector_addr_arg, const void *, callback_group_addr_arg, const char *, group_type_name_arg, int64_t, init_timestamp_arg),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer_hex(const void *, entities_collector_addr, entities_collector_addr_arg)
+		lttng_ust_field_integer_hex(const void *, callback_group_addr, callback_group_addr_arg)
+		lttng_ust_field_string(group_type_name, group_type_name_arg)
+		lttng_ust_field_integer(int64_t, init_timestamp, init_timestamp_arg)))
+
 #endif
 
 #include <lttng/tracepoint-event.h>

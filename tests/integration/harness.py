@@ -38,7 +38,8 @@ INIT_KINDS = [
     "construct_static_executor", "add_callback_group",
     "add_callback_group_static_executor", "callback_group_add_timer",
     "callback_group_add_subscription", "callback_group_add_service",
-    "callback_group_add_client",
+    "callback_group_add_client", "executor_entity_collector_to_executor",
+    "callback_group_to_executor_entity_collector",
 ]
 RUNTIME_ROS2 = ["callback_start", "callback_end", "rclcpp_publish", "rcl_publish",
                 "rmw_take", "rclcpp_intra_publish", "rcl_lifecycle_transition"]
