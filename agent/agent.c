@@ -26,6 +26,10 @@ const struct caret_tp_api *caret_tp;
 int caret_rmw_publish_args;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Set while this thread initialises under init_lock: loading the provider
+ * can run lttng-ust's constructor, which forks (wait-shm creation) and
+ * would deadlock in our own fork handler. */
+static __thread bool in_init;
 static int init_done;  /* atomic: 0 not yet, 1 active, 2 disabled */
 static struct caret_seg seg;
 static bool seg_ok;
@@ -152,8 +156,11 @@ bool caret_agent_init(void)
 	int d = __atomic_load_n(&init_done, __ATOMIC_ACQUIRE);
 	if (d == 0) {
 		pthread_mutex_lock(&init_lock);
-		if (__atomic_load_n(&init_done, __ATOMIC_ACQUIRE) == 0)
+		if (__atomic_load_n(&init_done, __ATOMIC_ACQUIRE) == 0) {
+			in_init = true;
 			init_locked();
+			in_init = false;
+		}
 		pthread_mutex_unlock(&init_lock);
 		d = __atomic_load_n(&init_done, __ATOMIC_ACQUIRE);
 	}
@@ -174,12 +181,14 @@ bool caret_capture(uint32_t kind, const union caret_arg *args)
 
 static void atfork_prepare(void)
 {
-	pthread_mutex_lock(&init_lock);
+	if (!in_init)
+		pthread_mutex_lock(&init_lock);
 }
 
 static void atfork_parent(void)
 {
-	pthread_mutex_unlock(&init_lock);
+	if (!in_init)
+		pthread_mutex_unlock(&init_lock);
 }
 
 /* The child must not write into its parent's segment: drop the mapping and
