@@ -19,18 +19,22 @@
 
 #include "agent/agent.h"
 #include "agent/distro.h"
+#include "agent/filter.h"
 
 static uint32_t local_state = CARET_STATE_WAIT;
 uint32_t *caret_state_word = &local_state;
 const struct caret_tp_api *caret_tp;
 int caret_rmw_publish_args;
+bool caret_jazzy_or_later;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set while this thread initialises under init_lock: loading the provider
  * can run lttng-ust's constructor, which forks (wait-shm creation) and
  * would deadlock in our own fork handler. */
 static __thread bool in_init;
-static int init_done;  /* atomic: 0 not yet, 1 active, 2 disabled */
+/* atomic: 0 not yet, 1 active, 2 disabled (forward everything), 3 ignored
+ * by CARET_IGNORE_PROCESSES (emit nothing, as caret_trace's hooks do) */
+static int init_done;
 static struct caret_seg seg;
 static bool seg_ok;
 static pid_t seg_pid;
@@ -109,11 +113,26 @@ static void init_locked(void)
 		__atomic_store_n(&init_done, 2, __ATOMIC_RELEASE);
 		return;
 	}
+	/* caret_trace matches program_invocation_short_name. */
+	if (caret_filter_process_ignored(getenv("CARET_IGNORE_PROCESSES"),
+					 program_invocation_short_name)) {
+		__atomic_store_n(&init_done, 3, __ATOMIC_RELEASE);
+		return;
+	}
 	/* What is loaded decides; $ROS_DISTRO only breaks ties (distro.c). */
 	struct caret_distro dd;
 	caret_distro_detect(loaded_elsewhere, getenv("ROS_DISTRO"), &dd);
 	snprintf(distribution, sizeof(distribution), "%s", dd.name);
 	caret_rmw_publish_args = dd.rmw_publish_args;
+	caret_jazzy_or_later = dd.family == CARET_FAMILY_JAZZY;
+	struct caret_filter_env fe = {
+		.select_nodes = getenv("CARET_SELECT_NODES"),
+		.ignore_nodes = getenv("CARET_IGNORE_NODES"),
+		.select_topics = getenv("CARET_SELECT_TOPICS"),
+		.ignore_topics = getenv("CARET_IGNORE_TOPICS"),
+		.iron_or_later = dd.family == CARET_FAMILY_IRON || dd.family == CARET_FAMILY_JAZZY,
+	};
+	caret_filter_configure(&fe);
 	if (dd.source != CARET_DISTRO_SYMBOLS)
 		caret_warn("caret-agent: distribution %s (%s)", dd.name[0] ? dd.name : "unknown",
 			   dd.source == CARET_DISTRO_HINT ? "from $ROS_DISTRO" : "not detected");
@@ -151,7 +170,7 @@ static void init_locked(void)
 	__atomic_store_n(&init_done, 1, __ATOMIC_RELEASE);
 }
 
-bool caret_agent_init(void)
+static int agent_mode(void)
 {
 	int d = __atomic_load_n(&init_done, __ATOMIC_ACQUIRE);
 	if (d == 0) {
@@ -164,17 +183,25 @@ bool caret_agent_init(void)
 		pthread_mutex_unlock(&init_lock);
 		d = __atomic_load_n(&init_done, __ATOMIC_ACQUIRE);
 	}
-	return d == 1;
+	return d;
+}
+
+bool caret_agent_init(void)
+{
+	return agent_mode() == 1;
 }
 
 bool caret_capture(uint32_t kind, const union caret_arg *args)
 {
-	if (!caret_agent_init())
-		return false;
+	int m = agent_mode();
+	if (m != 1)
+		return m == 3; /* ignored: swallowed; disabled: forwarded */
 	int64_t ts = caret_now_ns();
+	/* Cached whatever the filters say; they decide at each emission. */
+	caret_filter_note(kind, args);
 	if (seg_ok)
 		caret_seg_append(&seg, kind, ts, args);
-	if (caret_tp)
+	if (caret_tp && caret_filter_record_allowed(kind, args))
 		caret_tp->emit_record(kind, ts, args);
 	return true;
 }

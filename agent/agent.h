@@ -27,6 +27,13 @@ static inline bool caret_recording(void)
 	       CARET_STATE_RECORD;
 }
 
+/* Set by the rcl_publish hook: whether this thread's current publish is
+ * recorded (CARET's trace_filter_is_rcl_publish_recorded); dds_write and
+ * the DDS binds follow it (hooks_runtime.c). */
+extern __thread bool caret_tls_publish_kept __attribute__((tls_model("initial-exec")));
+/* The detected family is Jazzy or later (distro.h). */
+extern bool caret_jazzy_or_later;
+
 /* Creates the segment, loads the provider, starts the replay thread: once
  * per process (again in a forked child). Returns false when the agent is
  * disabled by $CARET_AGENT_DISABLE. */

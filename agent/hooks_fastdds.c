@@ -49,9 +49,11 @@ CARET_EXPORT uint32_t caret_hook_dw_write_ts(void *self, void *data, const void 
 					     const struct fastrtps_time *ts)
 	__asm__(SYM_DW_WRITE_TS);
 
+/* caret_trace's set_fragments hook binds only after a recorded
+ * rcl_publish on this thread. */
 static bool binding(void)
 {
-	return caret_recording() && caret_tp;
+	return caret_recording() && caret_tp && caret_tls_publish_kept;
 }
 
 static uint64_t ns_of(const struct fastrtps_time *t)

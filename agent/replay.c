@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "agent/agent.h"
+#include "agent/filter.h"
 
 struct replay {
 	struct caret_seg *seg;
@@ -88,7 +89,8 @@ static void *replay_main(void *arg)
 			struct caret_rec_view v;
 			uint32_t n = 0;
 			while (done < gc && caret_rec_next(s->area, s->area_cap, &off, &v) == 1) {
-				caret_tp->emit_record(v.kind, v.init_timestamp, v.args);
+				if (caret_filter_record_allowed(v.kind, v.args))
+					caret_tp->emit_record(v.kind, v.init_timestamp, v.args);
 				done++;
 				n++;
 			}
