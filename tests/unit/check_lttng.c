@@ -169,7 +169,7 @@ START_TEST(test_light_and_geometry)
 	struct lttng_event *ev = NULL;
 	n = lttng_list_events(h, "caret", &ev);
 	int want = 0;
-	for (const char *const *e = caret_lttng_events(true); *e; e++)
+	for (const char *const *e = caret_lttng_events(true, true); *e; e++)
 		want++;
 	ck_assert_int_eq(n, want);
 	free(ev);
@@ -266,17 +266,24 @@ END_TEST
 
 START_TEST(test_events)
 {
-	const char *const *full = caret_lttng_events(false);
-	const char *const *light = caret_lttng_events(true);
+	const char *const *full = caret_lttng_events(false, true);
+	const char *const *light = caret_lttng_events(true, false);
 	ck_assert_ptr_ne(full, light);
-	bool cb = false, caret = false, rcl_publish = false;
+	/* CARET's light list (tier4/ros2caret record.py). */
+	bool cb = false, bind = false, init = false, rcl_publish = false, all_ros2 = false;
 	for (const char *const *e = light; *e; e++) {
-		cb |= !strcmp(*e, "ros2:callback_start");
-		caret |= !strcmp(*e, "ros2_caret:*");
-		rcl_publish |= !strcmp(*e, "ros2:rcl_publish") ||
-			       !strcmp(*e, "ros2:*");
+		cb |= !strcmp(*e, "ros2:*callback*");
+		bind |= !strcmp(*e, "ros2_caret:dds_bind*");
+		init |= !strcmp(*e, "ros2_caret:rcl_*init");
+		rcl_publish |= !strcmp(*e, "ros2:rcl_publish");
+		all_ros2 |= !strcmp(*e, "ros2:*") || !strcmp(*e, "ros2_caret:*");
 	}
-	ck_assert(cb && caret && !rcl_publish);
+	ck_assert(cb && bind && init && !rcl_publish && !all_ros2);
+	/* Iron and later: plus ros2:rcl_publish. */
+	rcl_publish = false;
+	for (const char *const *e = caret_lttng_events(true, true); *e; e++)
+		rcl_publish |= !strcmp(*e, "ros2:rcl_publish");
+	ck_assert(rcl_publish);
 	bool all = false;
 	for (const char *const *e = full; *e; e++)
 		all |= !strcmp(*e, "ros2:*");
