@@ -171,7 +171,17 @@ $(LS)/libls_ext.so: tests/local/ls_ext.c $(LS)/libls_tt.so
 $(LS)/ls_main: tests/local/ls_main.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
-LOCAL_TEST_BINS = $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libls_ext.so
+$(LS)/libls_rclcpp.so: tests/local/ls_rclcpp_a.c tests/local/ls_rclcpp_b.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $^ $(LDFLAGS)
+$(LS)/libtp_test.so: tests/local/tp_test.c $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $^ $(LDFLAGS)
+$(LS)/exec_main: tests/local/exec_main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
+LOCAL_TEST_BINS = $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libls_ext.so $(LS)/libls_rclcpp.so \
+	$(LS)/libtp_test.so $(LS)/exec_main
 
 .PHONY: local-check
 local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \

@@ -16,3 +16,8 @@ LD_PRELOAD="$pre" "$ls/ls_main" "$ls" "$B/bin/caret-agentctl"
 echo "== local scope, agent preloaded"
 CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 \
 	LD_PRELOAD="${pre}$top/$B/lib/libcaret-agent.so" "$ls/ls_main" "$ls" "$B/bin/caret-agentctl"
+echo "== executor hooks, no agent"
+LD_PRELOAD="$pre" "$ls/exec_main" "$ls"
+echo "== executor hooks, agent preloaded"
+CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$top/$ls/libtp_test.so" \
+	LD_PRELOAD="${pre}$top/$B/lib/libcaret-agent.so" "$ls/exec_main" "$ls"
