@@ -180,7 +180,13 @@ $(LS)/libtp_test.so: tests/local/tp_test.c $(B)/lib/libcaretshm.a
 $(LS)/exec_main: tests/local/exec_main.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
-LOCAL_TEST_BINS = $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libls_ext.so $(LS)/libls_rclcpp.so \
+# Real Fast DDS: the agent's DataWriter hooks (tests/local/fastdds_main.cpp).
+CXX ?= g++
+$(LS)/fastdds_main: tests/local/fastdds_main.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -Wno-deprecated-declarations \
+		$(filter -fsanitize% -fno-omit%,$(CFLAGS)) -o $@ $< $(LDFLAGS) -lfastrtps -lfastcdr -ldl -lpthread
+LOCAL_TEST_BINS = $(LS)/fastdds_main $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libls_ext.so $(LS)/libls_rclcpp.so \
 	$(LS)/libtp_test.so $(LS)/exec_main
 
 .PHONY: local-check

@@ -21,3 +21,9 @@ LD_PRELOAD="$pre" "$ls/exec_main" "$ls"
 echo "== executor hooks, agent preloaded"
 CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$top/$ls/libtp_test.so" \
 	LD_PRELOAD="${pre}$top/$B/lib/libcaret-agent.so" "$ls/exec_main" "$ls"
+dom=$(( ($$ % 100) + 120 ))
+echo "== Fast DDS, no agent"
+LD_PRELOAD="$pre" "$ls/fastdds_main" "$dom"
+echo "== Fast DDS, agent preloaded"
+CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$top/$ls/libtp_test.so" \
+	LD_PRELOAD="${pre}$top/$B/lib/libcaret-agent.so" "$ls/fastdds_main" "$dom"
