@@ -315,6 +315,32 @@ void caret_hook_sste_add_cbg(void *self, struct sp *group, struct sp *node, bool
 	SSTE_LEAVE();
 }
 
+/* spin_some / spin_all take std::chrono::nanoseconds by value: one int64
+ * in a register (trivially copyable). */
+static struct caret_fn real_sste_spin_some, real_sste_spin_all;
+CARET_EXPORT void caret_hook_sste_spin_some(void *self, int64_t max_ns)
+	__asm__(CARET_SYM_SSTE_SPIN_SOME);
+CARET_EXPORT void caret_hook_sste_spin_all(void *self, int64_t max_ns)
+	__asm__(CARET_SYM_SSTE_SPIN_ALL);
+
+void caret_hook_sste_spin_some(void *self, int64_t max_ns)
+{
+	void (*f)(void *, int64_t) = caret_real(&real_sste_spin_some, CARET_SYM_SSTE_SPIN_SOME);
+	SSTE_ENTER();
+	if (f)
+		f(self, max_ns);
+	SSTE_LEAVE();
+}
+
+void caret_hook_sste_spin_all(void *self, int64_t max_ns)
+{
+	void (*f)(void *, int64_t) = caret_real(&real_sste_spin_all, CARET_SYM_SSTE_SPIN_ALL);
+	SSTE_ENTER();
+	if (f)
+		f(self, max_ns);
+	SSTE_LEAVE();
+}
+
 /* spin() -> entities_collector_->init() adds groups created after add_node. */
 void caret_hook_sste_spin(void *self)
 {

@@ -92,6 +92,11 @@
 #define CARET_SYM_SSTE_ADD_CBG \
 	"_ZN6rclcpp9executors28StaticSingleThreadedExecutor18add_callback_groupESt10shared_ptrINS_13CallbackGroupEES2_INS_15node_interfaces17NodeBaseInterfaceEEb"
 #define CARET_SYM_SSTE_SPIN "_ZN6rclcpp9executors28StaticSingleThreadedExecutor4spinEv"
+/* spin_some / spin_all(std::chrono::nanoseconds): init() on first use too. */
+#define CARET_SYM_SSTE_SPIN_SOME \
+	"_ZN6rclcpp9executors28StaticSingleThreadedExecutor9spin_someENSt6chrono8durationIlSt5ratioILl1ELl1000000000EEEE"
+#define CARET_SYM_SSTE_SPIN_ALL \
+	"_ZN6rclcpp9executors28StaticSingleThreadedExecutor8spin_allENSt6chrono8durationIlSt5ratioILl1ELl1000000000EEEE"
 
 /* rclcpp::CallbackGroupType values: `enum class CallbackGroupType
  * { MutuallyExclusive, Reentrant }`; CallbackGroup::type() returns
