@@ -77,7 +77,7 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
-	agent/hooks_dds.c agent/hooks_rclcpp.c
+	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
@@ -177,6 +177,16 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/command
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_distro
+$(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
+UNIT_TESTS += $(B)/tests/check_filter
+$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
+
 UNIT_TESTS += $(B)/tests/check_lttng
 $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)
 	@mkdir -p $(dir $@)
@@ -190,10 +200,47 @@ $(B)/tests/check_tp_layout: $(call obj,tests/unit/check_tp_layout.c agent/tp/car
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_UST) -ldl $(PKG_CHECK)
 
-unit-check: $(UNIT_TESTS)
+# Local-scope loading (tests/local): libraries opened RTLD_LOCAL as real
+# ROS 2 opens the RMW layer and rclpy its extension.
+LS = $(B)/tests/local
+$(LS)/libls_dds.so $(LS)/libls_tt.so: $(LS)/lib%.so: tests/local/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS)
+$(LS)/libls_rmw.so: tests/local/ls_rmw.c $(LS)/libls_dds.so
+	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS) -L$(LS) -lls_dds -Wl,-rpath,'$$ORIGIN'
+$(LS)/libls_ext.so: tests/local/ls_ext.c $(LS)/libls_tt.so
+	$(CC) $(CFLAGS) -shared -o $@ $< $(LDFLAGS) -L$(LS) -lls_tt -Wl,-rpath,'$$ORIGIN'
+$(LS)/ls_main: tests/local/ls_main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
+$(LS)/libls_rclcpp.so: tests/local/ls_rclcpp_a.c tests/local/ls_rclcpp_b.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $^ $(LDFLAGS)
+$(LS)/libtp_test.so: tests/local/tp_test.c $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -o $@ $^ $(LDFLAGS)
+$(LS)/exec_main: tests/local/exec_main.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
+# Real Fast DDS: the agent's DataWriter hooks (tests/local/fastdds_main.cpp).
+CXX ?= g++
+$(LS)/fastdds_main: tests/local/fastdds_main.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -Wno-deprecated-declarations \
+		$(filter -fsanitize% -fno-omit%,$(CFLAGS)) -o $@ $< $(LDFLAGS) -lfastrtps -lfastcdr -ldl -lpthread
+LOCAL_TEST_BINS = $(LS)/fastdds_main $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libls_ext.so $(LS)/libls_rclcpp.so \
+	$(LS)/libtp_test.so $(LS)/exec_main
+
+.PHONY: local-check
+local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \
+		$(B)/bin/caret-agentctl
+	B=$(B) SAN=$(SAN) tests/local/run.sh
+
+unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	/usr/bin/python3 tests/unit/check_layers.py
 	tools/ensure-sessiond.sh >/dev/null
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
+	$(MAKE) local-check
 
 integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py
 	tools/ensure-sessiond.sh >/dev/null

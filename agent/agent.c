@@ -17,18 +17,27 @@
 #include <unistd.h>
 
 #include "agent/agent.h"
+#include "agent/distro.h"
+#include "agent/filter.h"
 
 static uint32_t local_state = CARET_STATE_WAIT;
 const uint32_t *caret_state_word = &local_state;
 const struct caret_tp_api *caret_tp;
-bool caret_rmw_publish_1arg;
+int caret_rmw_publish_args;
+bool caret_jazzy_or_later;
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
-static int init_done;  /* atomic: 0 not yet, 1 active, 2 disabled */
+/* Set while this thread initialises under init_lock: loading the provider
+ * can run lttng-ust's constructor, which forks (wait-shm creation) and
+ * would deadlock in our own fork handler. */
+static __thread bool in_init;
+/* atomic: 0 not yet, 1 active, 2 disabled (forward everything), 3 ignored
+ * by CARET_IGNORE_PROCESSES (emit nothing, as caret_trace's hooks do) */
+static int init_done;
 static struct caret_seg seg;
 static bool seg_ok;
 static pid_t seg_pid;
-static char distribution[16];
+static char distribution[24];
 
 void caret_warn(const char *fmt, ...)
 {
@@ -48,26 +57,6 @@ void caret_warn(const char *fmt, ...)
 	/* One write: app output interleaves by line at worst. */
 	ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
 	(void)w;
-}
-
-static void *lookup(void **slot, void *handle, const char *sym)
-{
-	void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-	if (!p) {
-		p = dlsym(handle, sym);
-		__atomic_store_n(slot, p, __ATOMIC_RELEASE);
-	}
-	return p;
-}
-
-void *caret_real(void **slot, const char *sym)
-{
-	return lookup(slot, RTLD_NEXT, sym);
-}
-
-void *caret_global(void **slot, const char *sym)
-{
-	return lookup(slot, RTLD_DEFAULT, sym);
 }
 
 static uint64_t cache_size(void)
@@ -111,13 +100,9 @@ static const struct caret_tp_api *load_provider(void)
 	return api;
 }
 
-static bool distro_before_jazzy(const char *d)
+static bool loaded_elsewhere(const char *sym)
 {
-	static const char *const old[] = { "foxy", "galactic", "humble", "iron" };
-	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
-		if (strcmp(d, old[i]) == 0)
-			return true;
-	return false;
+	return caret_find_in_loaded(sym) != NULL;
 }
 
 static void init_locked(void)
@@ -127,9 +112,29 @@ static void init_locked(void)
 		__atomic_store_n(&init_done, 2, __ATOMIC_RELEASE);
 		return;
 	}
-	const char *d = getenv("ROS_DISTRO");
-	snprintf(distribution, sizeof(distribution), "%s", d && *d ? d : "jazzy");
-	caret_rmw_publish_1arg = distro_before_jazzy(distribution);
+	/* caret_trace matches program_invocation_short_name. */
+	if (caret_filter_process_ignored(getenv("CARET_IGNORE_PROCESSES"),
+					 program_invocation_short_name)) {
+		__atomic_store_n(&init_done, 3, __ATOMIC_RELEASE);
+		return;
+	}
+	/* What is loaded decides; $ROS_DISTRO only breaks ties (distro.c). */
+	struct caret_distro dd;
+	caret_distro_detect(loaded_elsewhere, getenv("ROS_DISTRO"), &dd);
+	snprintf(distribution, sizeof(distribution), "%s", dd.name);
+	caret_rmw_publish_args = dd.rmw_publish_args;
+	caret_jazzy_or_later = dd.family == CARET_FAMILY_JAZZY;
+	struct caret_filter_env fe = {
+		.select_nodes = getenv("CARET_SELECT_NODES"),
+		.ignore_nodes = getenv("CARET_IGNORE_NODES"),
+		.select_topics = getenv("CARET_SELECT_TOPICS"),
+		.ignore_topics = getenv("CARET_IGNORE_TOPICS"),
+		.iron_or_later = dd.family == CARET_FAMILY_IRON || dd.family == CARET_FAMILY_JAZZY,
+	};
+	caret_filter_configure(&fe);
+	if (dd.source != CARET_DISTRO_SYMBOLS)
+		caret_warn("caret-agent: distribution %s (%s)", dd.name[0] ? dd.name : "unknown",
+			   dd.source == CARET_DISTRO_HINT ? "from $ROS_DISTRO" : "not detected");
 
 	caret_tp = load_provider();
 	char comm[17] = "";
@@ -163,39 +168,52 @@ static void init_locked(void)
 	__atomic_store_n(&init_done, 1, __ATOMIC_RELEASE);
 }
 
-bool caret_agent_init(void)
+static int agent_mode(void)
 {
 	int d = __atomic_load_n(&init_done, __ATOMIC_ACQUIRE);
 	if (d == 0) {
 		pthread_mutex_lock(&init_lock);
-		if (__atomic_load_n(&init_done, __ATOMIC_ACQUIRE) == 0)
+		if (__atomic_load_n(&init_done, __ATOMIC_ACQUIRE) == 0) {
+			in_init = true;
 			init_locked();
+			in_init = false;
+		}
 		pthread_mutex_unlock(&init_lock);
 		d = __atomic_load_n(&init_done, __ATOMIC_ACQUIRE);
 	}
-	return d == 1;
+	return d;
+}
+
+bool caret_agent_init(void)
+{
+	return agent_mode() == 1;
 }
 
 bool caret_capture(uint32_t kind, const union caret_arg *args)
 {
-	if (!caret_agent_init())
-		return false;
+	int m = agent_mode();
+	if (m != 1)
+		return m == 3; /* ignored: swallowed; disabled: forwarded */
 	int64_t ts = caret_now_ns();
+	/* Cached whatever the filters say; they decide at each emission. */
+	caret_filter_note(kind, args);
 	if (seg_ok)
 		caret_seg_append(&seg, kind, ts, args);
-	if (caret_tp)
+	if (caret_tp && caret_filter_record_allowed(kind, args))
 		caret_tp->emit_record(kind, ts, args);
 	return true;
 }
 
 static void atfork_prepare(void)
 {
-	pthread_mutex_lock(&init_lock);
+	if (!in_init)
+		pthread_mutex_lock(&init_lock);
 }
 
 static void atfork_parent(void)
 {
-	pthread_mutex_unlock(&init_lock);
+	if (!in_init)
+		pthread_mutex_unlock(&init_lock);
 }
 
 /* The child must not write into its parent's segment: drop the mapping and

@@ -17,14 +17,22 @@
 extern const uint32_t *caret_state_word;
 /* Set once the provider library is loaded; NULL means "emit nothing". */
 extern const struct caret_tp_api *caret_tp;
-/* rmw_publish takes (message) before Jazzy, (publisher, message, ts) since. */
-extern bool caret_rmw_publish_1arg;
+/* Arguments of ros_trace_rmw_publish: 1 (message) before Jazzy, 3
+ * (publisher, message, ts) since, 0 when the distribution is not known. */
+extern int caret_rmw_publish_args;
 
 static inline bool caret_recording(void)
 {
 	return __atomic_load_n(caret_state_word, __ATOMIC_RELAXED) ==
 	       CARET_STATE_RECORD;
 }
+
+/* Set by the rcl_publish hook: whether this thread's current publish is
+ * recorded (CARET's trace_filter_is_rcl_publish_recorded); dds_write and
+ * the DDS binds follow it (hooks_runtime.c). */
+extern __thread bool caret_tls_publish_kept __attribute__((tls_model("initial-exec")));
+/* The detected family is Jazzy or later (distro.h). */
+extern bool caret_jazzy_or_later;
 
 /* Creates the segment, loads the provider, starts the replay thread: once
  * per process (again in a forked child). Returns false when the agent is
@@ -35,12 +43,23 @@ bool caret_agent_init(void);
  * agent is disabled (the caller then forwards to the real tracetools). */
 bool caret_capture(uint32_t kind, const union caret_arg *args);
 
-/* The next definition of `sym` after the agent (dlsym RTLD_NEXT), cached by
- * the caller in *slot. */
-void *caret_real(void **slot, const char *sym);
-/* The same for the first definition in the process (dlsym RTLD_DEFAULT):
+/* resolve.c: a real function found once and cached by its caller. */
+struct caret_fn {
+	void *p;           /* atomic: the definition, NULL until found */
+	uint64_t miss_gen; /* atomic: load generation + 1 of the last miss */
+};
+
+/* The definition of `sym` the hook stands in front of: the next one after
+ * the agent (dlsym RTLD_NEXT) or, when that finds nothing, the first one
+ * in any loaded object, local-scope libraries included. */
+void *caret_real(struct caret_fn *fn, const char *sym);
+/* The same starting from the first definition in the process (RTLD_DEFAULT):
  * functions the agent calls but does not interpose. */
-void *caret_global(void **slot, const char *sym);
+void *caret_global(struct caret_fn *fn, const char *sym);
+/* Every loaded object in load order, skipping the agent (uncached). */
+void *caret_find_in_loaded(const char *sym);
+/* Changes whenever an object is loaded or unloaded. */
+uint64_t caret_load_generation(void);
 
 void caret_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

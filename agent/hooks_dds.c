@@ -18,7 +18,7 @@ CARET_EXPORT dds_return_t dds_write_ts(dds_entity_t writer, const void *data,
 				       dds_time_t timestamp);
 CARET_EXPORT dds_return_t dds_writecdr(dds_entity_t writer, struct ddsi_serdata *serdata);
 
-static void *real_write, *real_write_ts, *real_writecdr, *real_forwardcdr;
+static struct caret_fn real_write, real_write_ts, real_writecdr, real_forwardcdr;
 
 typedef dds_return_t (*write_fn)(dds_entity_t, const void *);
 typedef dds_return_t (*write_ts_fn)(dds_entity_t, const void *, dds_time_t);
@@ -37,9 +37,17 @@ static bool binding(void)
 	return caret_recording() && caret_tp;
 }
 
+/* caret_trace (hooked_trace_points.cpp): dds_write and dds_writecdr bind
+ * only after a recorded rcl_publish on Jazzy and later, always before;
+ * dds_write_ts (Jazzy's path) always follows rcl_publish. */
+static bool kept_by_distro(void)
+{
+	return !caret_jazzy_or_later || caret_tls_publish_kept;
+}
+
 dds_return_t dds_write(dds_entity_t writer, const void *data)
 {
-	if (binding()) {
+	if (binding() && kept_by_distro()) {
 		/* Take the timestamp ourselves so it is known before the
 		 * sample leaves: the same call CycloneDDS would make. */
 		write_ts_fn f = (write_ts_fn)caret_real(&real_write_ts, "dds_write_ts");
@@ -55,7 +63,7 @@ dds_return_t dds_write(dds_entity_t writer, const void *data)
 
 dds_return_t dds_write_ts(dds_entity_t writer, const void *data, dds_time_t timestamp)
 {
-	if (binding())
+	if (binding() && caret_tls_publish_kept)
 		caret_tp->dds_bind_addr_to_stamp(data, (uint64_t)timestamp);
 	write_ts_fn f = (write_ts_fn)caret_real(&real_write_ts, "dds_write_ts");
 	return f ? f(writer, data, timestamp) : DDS_RETCODE_ERROR;
@@ -65,7 +73,7 @@ dds_return_t dds_write_ts(dds_entity_t writer, const void *data, dds_time_t time
  * hand it to dds_forwardcdr, which sends it with the timestamp as is. */
 dds_return_t dds_writecdr(dds_entity_t writer, struct ddsi_serdata *serdata)
 {
-	if (binding() && serdata) {
+	if (binding() && kept_by_distro() && serdata) {
 		writecdr_fn fw = (writecdr_fn)caret_real(&real_forwardcdr, "dds_forwardcdr");
 		if (fw) {
 			serdata->statusinfo = 0;

@@ -22,8 +22,8 @@
 	CARET_EXPORT void ros_trace_##name params;                            \
 	CARET_EXPORT void ros_trace_do_##name params;                         \
 	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
-	static void *real_##name, *real_do_##name;                           \
-	static void hook_##name(void **slot_, const char *sym_,              \
+	static struct caret_fn real_##name, real_do_##name;                                \
+	static void hook_##name(struct caret_fn *slot_, const char *sym_,              \
 				CARET_UNPAREN params)                         \
 	{                                                                     \
 		if (caret_capture_##name args)                                \
@@ -53,7 +53,7 @@ static void rmw_impl_record(void)
 {
 	const char *impl = getenv("RMW_IMPLEMENTATION");
 	if (!impl || !*impl) {
-		static void *slot;
+		static struct caret_fn slot;
 		const char *(*id)(void) = (const char *(*)(void))caret_real(
 			&slot, "rmw_get_implementation_identifier");
 		impl = id ? id() : "";
@@ -61,12 +61,12 @@ static void rmw_impl_record(void)
 	caret_capture_rmw_implementation(impl);
 }
 
-static void *real_rcl_init, *real_do_rcl_init;
+static struct caret_fn real_rcl_init, real_do_rcl_init;
 CARET_EXPORT void ros_trace_rcl_init(cvp context_handle);
 CARET_EXPORT void ros_trace_do_rcl_init(cvp context_handle);
 CARET_EXPORT bool ros_trace_enabled_rcl_init(void);
 
-static void rcl_init_hook(cvp context_handle, void **slot, const char *sym)
+static void rcl_init_hook(cvp context_handle, struct caret_fn *slot, const char *sym)
 {
 	if (caret_capture_rcl_init(context_handle)) {
 		rmw_impl_record();

@@ -8,15 +8,19 @@
 #include <stdint.h>
 
 #include "agent/agent.h"
+#include "agent/filter.h"
 
-#define RT_HOOK(name, params, args)                                          \
+/* `keep` is CARET's filter for the event (filter.c), evaluated only in
+ * RECORD. The enabled_ variant cannot see the arguments: it says yes in
+ * RECORD and do_ applies the filter. */
+#define RT_HOOK_F(name, params, args, keep)                                  \
 	CARET_EXPORT void ros_trace_##name params;                            \
 	CARET_EXPORT void ros_trace_do_##name params;                         \
 	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
-	static void *real_##name, *real_do_##name, *real_en_##name;          \
+	static struct caret_fn real_##name, real_do_##name, real_en_##name;   \
 	void ros_trace_##name params                                          \
 	{                                                                     \
-		if (__builtin_expect(!caret_recording(), 1))                  \
+		if (__builtin_expect(!caret_recording(), 1) || !(keep))       \
 			return;                                               \
 		void (*f_) params = (void (*) params)caret_real(              \
 			&real_##name, "ros_trace_" #name);                    \
@@ -25,7 +29,7 @@
 	}                                                                     \
 	void ros_trace_do_##name params                                       \
 	{                                                                     \
-		if (__builtin_expect(!caret_recording(), 1))                  \
+		if (__builtin_expect(!caret_recording(), 1) || !(keep))       \
 			return;                                               \
 		void (*f_) params = (void (*) params)caret_real(              \
 			&real_do_##name, "ros_trace_do_" #name);              \
@@ -41,6 +45,8 @@
 		return f_ ? f_() : false;                                     \
 	}
 
+#define RT_HOOK(name, params, args) RT_HOOK_F(name, params, args, true)
+
 /* Events CARET does not use: never emitted, whatever the state. */
 #define SILENT_HOOK(name, params)                                            \
 	CARET_EXPORT void ros_trace_##name params;                            \
@@ -55,16 +61,17 @@
 typedef const void *cvp;
 typedef const char *ccp;
 
-RT_HOOK(callback_start, (cvp callback, const bool is_intra_process),
-	(callback, is_intra_process))
-RT_HOOK(callback_end, (cvp callback), (callback))
-RT_HOOK(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message))
-RT_HOOK(rclcpp_intra_publish, (cvp publisher_handle, cvp message),
-	(publisher_handle, message))
-RT_HOOK(rcl_publish, (cvp publisher_handle, cvp message), (publisher_handle, message))
-RT_HOOK(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_timestamp,
-		   const bool taken),
-	(rmw_subscription_handle, message, source_timestamp, taken))
+RT_HOOK_F(callback_start, (cvp callback, const bool is_intra_process),
+	  (callback, is_intra_process), caret_filter_callback_allowed(callback))
+RT_HOOK_F(callback_end, (cvp callback), (callback), caret_filter_callback_allowed(callback))
+RT_HOOK_F(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message),
+	  caret_filter_publisher_allowed(publisher_handle))
+RT_HOOK_F(rclcpp_intra_publish, (cvp publisher_handle, cvp message),
+	  (publisher_handle, message), caret_filter_publisher_allowed(publisher_handle))
+RT_HOOK_F(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_timestamp,
+		     const bool taken),
+	  (rmw_subscription_handle, message, source_timestamp, taken),
+	  caret_filter_rmw_subscription_allowed(rmw_subscription_handle))
 RT_HOOK(rcl_lifecycle_transition, (cvp state_machine, ccp start_label, ccp goal_label),
 	(state_machine, start_label, goal_label))
 RT_HOOK(rclcpp_ring_buffer_enqueue, (cvp buffer, const uint64_t index, const uint64_t size,
@@ -73,13 +80,14 @@ RT_HOOK(rclcpp_ring_buffer_enqueue, (cvp buffer, const uint64_t index, const uin
 RT_HOOK(rclcpp_ring_buffer_dequeue, (cvp buffer, const uint64_t index, const uint64_t size),
 	(buffer, index, size))
 RT_HOOK(rclcpp_ring_buffer_clear, (cvp buffer), (buffer))
-RT_HOOK(dispatch_subscription_callback, (cvp message, cvp callback,
-					 const uint64_t source_timestamp,
-					 const uint64_t message_timestamp),
-	(message, callback, source_timestamp, message_timestamp))
-RT_HOOK(dispatch_intra_process_subscription_callback, (cvp message, cvp callback,
-						       const uint64_t message_timestamp),
-	(message, callback, message_timestamp))
+RT_HOOK_F(dispatch_subscription_callback, (cvp message, cvp callback,
+					   const uint64_t source_timestamp,
+					   const uint64_t message_timestamp),
+	  (message, callback, source_timestamp, message_timestamp),
+	  caret_filter_callback_allowed(callback))
+RT_HOOK_F(dispatch_intra_process_subscription_callback, (cvp message, cvp callback,
+							 const uint64_t message_timestamp),
+	  (message, callback, message_timestamp), caret_filter_callback_allowed(callback))
 RT_HOOK(message_construct, (cvp original_message, cvp constructed_message),
 	(original_message, constructed_message))
 
@@ -92,6 +100,51 @@ SILENT_HOOK(rmw_publisher_init, (cvp rmw_publisher_handle, const uint8_t *gid))
 SILENT_HOOK(rmw_subscription_init, (cvp rmw_subscription_handle, const uint8_t *gid))
 
 /*
+ * rcl_publish decides for the rest of the publish on this thread, as
+ * caret_trace's trace_filter_is_rcl_publish_recorded does: rmw_publish
+ * (ros2_caret:dds_write) and the DDS binds follow it. Its enabled_ variant
+ * says yes in RECORD so that do_ always runs and sets the flag, even when
+ * no session enables ros2:rcl_publish.
+ */
+__thread bool caret_tls_publish_kept __attribute__((tls_model("initial-exec")));
+
+CARET_EXPORT void ros_trace_rcl_publish(cvp publisher_handle, cvp message);
+CARET_EXPORT void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message);
+CARET_EXPORT bool ros_trace_enabled_rcl_publish(void);
+static struct caret_fn real_rcl_publish, real_do_rcl_publish;
+
+static void rcl_publish_hook(struct caret_fn *slot, const char *sym, cvp pub, cvp message)
+{
+	bool keep = caret_recording() && caret_filter_publisher_allowed(pub);
+	caret_tls_publish_kept = keep;
+	if (!keep)
+		return;
+	void (*f)(cvp, cvp) = (void (*)(cvp, cvp))caret_real(slot, sym);
+	if (f)
+		f(pub, message);
+}
+
+void ros_trace_rcl_publish(cvp publisher_handle, cvp message)
+{
+	if (__builtin_expect(!caret_recording(), 1))
+		return;
+	rcl_publish_hook(&real_rcl_publish, "ros_trace_rcl_publish", publisher_handle, message);
+}
+
+void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message)
+{
+	if (__builtin_expect(!caret_recording(), 1))
+		return;
+	rcl_publish_hook(&real_do_rcl_publish, "ros_trace_do_rcl_publish", publisher_handle,
+			 message);
+}
+
+bool ros_trace_enabled_rcl_publish(void)
+{
+	return caret_recording();
+}
+
+/*
  * rmw_publish becomes ros2_caret:dds_write. Before Jazzy it takes only the
  * message; the extra registers are then garbage and are not read.
  */
@@ -101,12 +154,16 @@ CARET_EXPORT bool ros_trace_enabled_rmw_publish(void);
 
 void ros_trace_rmw_publish(cvp a0, cvp message, int64_t timestamp)
 {
-	if (__builtin_expect(!caret_recording(), 1) || !caret_tp)
+	if (__builtin_expect(!caret_recording(), 1) || !caret_tp || !caret_tls_publish_kept)
 		return;
-	if (caret_rmw_publish_1arg)
+	/* Unknown signature: emit no argument rather than a register that
+	 * may hold garbage (the analyzer joins dds_write by thread and time). */
+	if (caret_rmw_publish_args == 1)
 		caret_tp->dds_write(NULL, a0, 0);
-	else
+	else if (caret_rmw_publish_args == 3)
 		caret_tp->dds_write(a0, message, timestamp);
+	else
+		caret_tp->dds_write(NULL, NULL, 0);
 }
 
 void ros_trace_do_rmw_publish(cvp a0, cvp message, int64_t timestamp)

@@ -13,10 +13,11 @@
 #include <time.h>
 
 #include "agent/agent.h"
+#include "agent/filter.h"
 
 struct replay {
 	struct caret_seg *seg;
-	char distribution[16];
+	char distribution[24];
 	int tp_wait_ms;
 };
 
@@ -75,7 +76,8 @@ static void *replay_main(void *arg)
 			struct caret_rec_view rec;
 			uint32_t n = 0;
 			while (done < v.count && caret_own_next_record(s, &off, &rec) == 1) {
-				caret_tp->emit_record(rec.kind, rec.init_timestamp, rec.args);
+				if (caret_filter_record_allowed(rec.kind, rec.args))
+					caret_tp->emit_record(rec.kind, rec.init_timestamp, rec.args);
 				done++;
 				n++;
 			}

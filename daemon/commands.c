@@ -96,6 +96,22 @@ static int opt_int(const cJSON *req, const char *k, int64_t max, int64_t *v,
 	return ctl_get_int(req, NULL, k, 0, max, v, why) < 0 ? -EINVAL : 1;
 }
 
+/* Whether every process known reports a distribution before Iron (the
+ * agent writes the detected one; first letters are alphabetical). */
+static bool all_pre_iron(const struct registry *reg)
+{
+	int n = 0;
+	for (const struct agent *a = reg ? reg->head : NULL; a; a = a->next) {
+		if (a->dead)
+			continue;
+		char c = a->seg.id.distribution[0];
+		if (c < 'a' || c >= 'i')
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
 static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 {
 	struct caret_lttng_cfg cfg = { 0 };
@@ -114,6 +130,7 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 	if (light && !cJSON_IsBool(light))
 		return error(EINVAL, "light must be true or false");
 	cfg.light = cJSON_IsTrue(light);
+	cfg.light_pre_iron = all_pre_iron(ctx->reg);
 	if (cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_RECORDING_FREQUENCY) && freq == 0)
 		return error(EINVAL, "recording_frequency must be a positive integer");
 	if (sz > 0 && (sz & (sz - 1)))

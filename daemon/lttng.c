@@ -26,24 +26,24 @@ static const char *const events_full[] = {
 	NULL,
 };
 
-static const char *const events_light[] = {
-	"ros2_caret:*",
-	"ros2:callback_start",
-	"ros2:callback_end",
-	"ros2:rclcpp_publish",
-	"ros2:rclcpp_intra_publish",
-	"ros2:rmw_take",
-	"ros2:dispatch_subscription_callback",
-	"ros2:dispatch_intra_process_subscription_callback",
-	"ros2:rclcpp_ring_buffer_enqueue",
-	"ros2:rclcpp_ring_buffer_dequeue",
-	"ros2:message_construct",
-	NULL,
-};
+/* tier4/ros2caret ros2caret/verb/record.py (`--light`), verbatim; the
+ * ros2:rcl_publish rule is appended there when ROS_DISTRO >= 'i'. */
+#define CARET_LIGHT_EVENTS                                                   \
+	"ros2:*callback*", "ros2_caret:*callback*", "ros2:dispatch*",         \
+	"ros2_caret:dispatch*", "ros2:rclcpp*", "ros2_caret:rclcpp*",         \
+	"ros2_caret:rmw*", "ros2:rmw_take", "*callback_group*",               \
+	"ros2_caret:*executor", "ros2_caret:dds_bind*", "ros2:rcl_*init",     \
+	"ros2_caret:rcl_*init", "ros2_caret:caret_init", "ros2_caret:sim_time", \
+	"ros2:message_construct", "agnocast:agnocast*", "ros2_caret:agnocast*"
 
-const char *const *caret_lttng_events(bool light)
+static const char *const events_light[] = { CARET_LIGHT_EVENTS, NULL };
+static const char *const events_light_iron[] = { CARET_LIGHT_EVENTS, "ros2:rcl_publish", NULL };
+
+const char *const *caret_lttng_events(bool light, bool rcl_publish)
 {
-	return light ? events_light : events_full;
+	if (!light)
+		return events_full;
+	return rcl_publish ? events_light_iron : events_light;
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -329,7 +329,7 @@ static int enable_all(struct lttng_handle *h, const char *session,
 		}
 	}
 
-	for (const char *const *e = caret_lttng_events(cfg->light); *e; e++) {
+	for (const char *const *e = caret_lttng_events(cfg->light, !cfg->light_pre_iron); *e; e++) {
 		struct lttng_event ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.type = LTTNG_EVENT_TRACEPOINT;

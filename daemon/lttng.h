@@ -41,6 +41,7 @@ struct caret_lttng_cfg {
 	 */
 	const char *path;
 	bool light;            /* light event list, see caret_lttng_events() */
+	bool light_pre_iron;   /* every known process is pre-Iron: no rcl_publish */
 	uint64_t subbuf_size;  /* bytes, power of two; 0 => default */
 	uint32_t subbuf_count; /* power of two; 0 => default */
 };
@@ -102,19 +103,13 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
  *   rules times registered processes, and a list of the 14 rules the agent
  *   needs started slower with 100 processes than these two.
  *
- * light (`ros2 caret record --light`): all of ros2_caret:* (its init and
- * replay events) plus only these ros2 runtime events:
- *   ros2:callback_start  ros2:callback_end
- *   ros2:rclcpp_publish  ros2:rclcpp_intra_publish
- *   ros2:rmw_take
- *   ros2:dispatch_subscription_callback
- *   ros2:dispatch_intra_process_subscription_callback
- *   ros2:rclcpp_ring_buffer_enqueue  ros2:rclcpp_ring_buffer_dequeue
- *   ros2:message_construct
- *   Every other ros2:* event (rcl_publish, rcl_lifecycle_transition, the
- *   ros2:*_init events, ...) is not recorded.
+ * light (`ros2 caret record --light`): CARET's own rule list (tier4/ros2caret
+ * record.py), ros2:rcl_publish included when `rcl_publish` (CARET adds it
+ * on Iron and later; caretd passes false only when every process it knows
+ * reports a pre-Iron distribution). Not recorded: ros2_caret:dds_write,
+ * ros2:rcl_publish before Iron, the lifecycle transitions.
  */
-const char *const *caret_lttng_events(bool light);
+const char *const *caret_lttng_events(bool light, bool rcl_publish);
 
 /*
  * Copies the output path of an existing session into path_out: 0, -ENOENT

@@ -284,7 +284,11 @@ struct caret_rec_hdr {
 	X(24, callback_group_add_subscription, "pp",                          \
 	  "callback_group_addr,subscription_handle")                          \
 	X(25, callback_group_add_service, "pp", "callback_group_addr,service_handle") \
-	X(26, callback_group_add_client, "pp", "callback_group_addr,client_handle")
+	X(26, callback_group_add_client, "pp", "callback_group_addr,client_handle") \
+	X(27, executor_entity_collector_to_executor, "pp",                    \
+	  "executor_addr,entities_collector_addr")                            \
+	X(28, callback_group_to_executor_entity_collector, "pps",             \
+	  "entities_collector_addr,callback_group_addr,group_type_name")
 
 enum caret_kind {
 	CARET_KIND_NONE = 0,

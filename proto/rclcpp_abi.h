@@ -45,7 +45,7 @@
 	"_ZN6rclcpp13CallbackGroup11add_serviceESt10shared_ptrINS_11ServiceBaseEE"
 #define CARET_SYM_CBG_ADD_CLI \
 	"_ZN6rclcpp13CallbackGroup10add_clientESt10shared_ptrINS_10ClientBaseEE"
-/* CallbackGroupType CallbackGroup::type() const */
+/* const CallbackGroupType & CallbackGroup::type() const */
 #define CARET_SYM_CBG_TYPE "_ZNK6rclcpp13CallbackGroup4typeEv"
 /* std::shared_ptr<rcl_X_t> XBase::get_X_handle() (returned by value) */
 #define CARET_SYM_TIMER_HANDLE "_ZN6rclcpp9TimerBase16get_timer_handleEv"
@@ -54,21 +54,58 @@
 #define CARET_SYM_SRV_HANDLE "_ZN6rclcpp11ServiceBase18get_service_handleEv"
 #define CARET_SYM_CLI_HANDLE "_ZN6rclcpp10ClientBase17get_client_handleEv"
 
-/* rclcpp::CallbackGroupType values returned by CallbackGroup::type(). */
+/* Jazzy (ros2/rclcpp jazzy; hooked by tier4/caret_trace
+ * hooked_trace_points.cpp under ROS_DISTRO_JAZZY):
+ * Executor::Executor(const ExecutorOptions &), the base-object constructor
+ * every derived executor constructor calls. */
+#define CARET_SYM_EXECUTOR_C2 "_ZN6rclcpp8ExecutorC2ERKNS_15ExecutorOptionsE"
+/* ExecutorEntitiesCollector::ExecutorEntitiesCollector(
+ * std::shared_ptr<ExecutorNotifyWaitable>), out of line in
+ * executor_entities_collector.cpp; Executor's constructor builds its
+ * member `collector_` with it (executor.cpp: collector_(notify_waitable_)),
+ * so the collector's address is the `this` of the call made while the
+ * Executor constructor runs: no member offset is read. Complete- and
+ * base-object variants (a caller may reference either). */
+#define CARET_SYM_EEC_CTOR_C1 \
+	"_ZN6rclcpp9executors25ExecutorEntitiesCollectorC1ESt10shared_ptrINS0_22ExecutorNotifyWaitableEE"
+#define CARET_SYM_EEC_CTOR_C2 \
+	"_ZN6rclcpp9executors25ExecutorEntitiesCollectorC2ESt10shared_ptrINS0_22ExecutorNotifyWaitableEE"
+/* void ExecutorEntitiesCollector::add_callback_group_to_collection(
+ * CallbackGroup::SharedPtr, CallbackGroupCollection &) */
+#define CARET_SYM_EEC_ADD_CBG \
+	"_ZN6rclcpp9executors25ExecutorEntitiesCollector32add_callback_group_to_collectionESt10shared_ptrINS_13CallbackGroupEERSt3setISt8weak_ptrIS3_ESt10owner_lessIS7_ESaIS7_EE"
+
+/* Humble: StaticSingleThreadedExecutor's collector is created in its
+ * constructor by std::make_shared<StaticExecutorEntitiesCollector>() with an
+ * inline default constructor (ros2/rclcpp humble
+ * static_single_threaded_executor.cpp, static_executor_entities_collector.hpp:
+ * `StaticExecutorEntitiesCollector() = default;`), so nothing observable
+ * receives it there. Every later use goes through the executor's methods,
+ * which call the collector on the same thread (entities_collector_->add_node,
+ * ->add_callback_group, ->init in spin): the agent pairs the executor of the
+ * innermost such method with the collector whose add_callback_group runs
+ * inside it. */
+#define CARET_SYM_SSTE_ADD_NODE_BASE \
+	"_ZN6rclcpp9executors28StaticSingleThreadedExecutor8add_nodeESt10shared_ptrINS_15node_interfaces17NodeBaseInterfaceEEb"
+#define CARET_SYM_SSTE_ADD_NODE \
+	"_ZN6rclcpp9executors28StaticSingleThreadedExecutor8add_nodeESt10shared_ptrINS_4NodeEEb"
+#define CARET_SYM_SSTE_ADD_CBG \
+	"_ZN6rclcpp9executors28StaticSingleThreadedExecutor18add_callback_groupESt10shared_ptrINS_13CallbackGroupEES2_INS_15node_interfaces17NodeBaseInterfaceEEb"
+#define CARET_SYM_SSTE_SPIN "_ZN6rclcpp9executors28StaticSingleThreadedExecutor4spinEv"
+/* spin_some / spin_all(std::chrono::nanoseconds): init() on first use too. */
+#define CARET_SYM_SSTE_SPIN_SOME \
+	"_ZN6rclcpp9executors28StaticSingleThreadedExecutor9spin_someENSt6chrono8durationIlSt5ratioILl1ELl1000000000EEEE"
+#define CARET_SYM_SSTE_SPIN_ALL \
+	"_ZN6rclcpp9executors28StaticSingleThreadedExecutor8spin_allENSt6chrono8durationIlSt5ratioILl1ELl1000000000EEEE"
+
+/* rclcpp::CallbackGroupType values: `enum class CallbackGroupType
+ * { MutuallyExclusive, Reentrant }`; CallbackGroup::type() returns
+ * `const CallbackGroupType &` (humble and jazzy callback_group.hpp), i.e. a
+ * pointer to the member, not the value. */
 enum caret_cbg_type {
 	CARET_CBG_MUTUALLY_EXCLUSIVE = 0,
 	CARET_CBG_REENTRANT = 1,
 };
-
-/*
- * Byte offset of `std::shared_ptr<StaticExecutorEntitiesCollector>
- * entities_collector_` inside a StaticSingleThreadedExecutor (Humble,
- * libstdc++, 64-bit). The analyzer needs the collector address to tie the
- * static executor to its callback groups; rclcpp exports no getter, so the
- * agent reads the member after the constructor returns. The stand-in lays
- * its object out the same way. Verify on each new distribution.
- */
-#define CARET_SSTE_COLLECTOR_OFFSET 0x160
 
 /* libstdc++ _Sp_counted_base: vptr, then the atomic int use count. */
 #define CARET_SP_USE_COUNT_OFFSET 8

@@ -103,6 +103,24 @@ class CaretdTest(unittest.TestCase):
         for p in procs:
             self.assertTrue(any(e.name in RUNTIME for e in per[p.pid]), p.pid)
 
+    def test_light_record(self):
+        """`caretctl record --light` enables CARET's light list (tier4/ros2caret
+        record.py): init events replayed, callbacks and takes kept,
+        ros2_caret:dds_write left out, ros2:rcl_publish kept on Iron and
+        later (the stand-in is detected as Iron)."""
+        self.c.caretd()
+        procs = self.system(2)
+        time.sleep(1.0)
+        r = self.record("-s", "light", "--light", "--duration", "2", "--timeout", "30")
+        path = self.trace_path(r.stdout + r.stderr)
+        pids = {p.pid for p in procs}
+        names = collections.Counter(e.name for e in read_trace(path) if e.vpid in pids)
+        for want in ("ros2_caret:rcl_node_init", "ros2_caret:rcl_publisher_init",
+                     "ros2_caret:caret_init", "ros2:callback_start", "ros2:rmw_take",
+                     "ros2:rcl_publish", "ros2_caret:dds_bind_addr_to_stamp"):
+            self.assertGreater(names[want], 0, want)
+        self.assertEqual(names["ros2_caret:dds_write"], 0)
+
     def test_session_from_lttng_cli_drives_prepare(self):
         self.c.caretd()
         procs = self.system(2)

@@ -184,12 +184,20 @@ START_TEST(test_light_and_geometry)
 	ck_assert_uint_eq(ch[0].attr.num_subbuf, 4);
 	ck_assert_int_eq(ch[0].attr.overwrite, 0);
 	free(ch);
+	struct lttng_event *ev = NULL;
+	n = lttng_list_events(h, "caret", &ev);
+	int want = 0;
+	for (const char *const *e = caret_lttng_events(true, true); *e; e++)
+		want++;
+	ck_assert_int_eq(n, want);
+	free(ev);
 	lttng_destroy_handle(h);
 	/* what the session really enables, not what our table says */
-	ck_assert(session_has_event(name, "ros2_caret:*"));
-	ck_assert(session_has_event(name, "ros2:callback_start"));
+	ck_assert(session_has_event(name, "ros2:*callback*"));
+	ck_assert(session_has_event(name, "ros2_caret:dds_bind*"));
 	ck_assert(session_has_event(name, "ros2:rmw_take"));
-	ck_assert(!session_has_event(name, "ros2:rcl_publish"));
+	ck_assert(session_has_event(name, "ros2:rcl_publish")); /* Iron+ default */
+	ck_assert(!session_has_event(name, "ros2_caret:*"));
 	ck_assert(!session_has_event(name, "ros2:*"));
 
 	struct caret_lttng_chan_stats st[1];
@@ -304,6 +312,33 @@ START_TEST(test_daemon_rejects)
 }
 END_TEST
 
+START_TEST(test_events)
+{
+	const char *const *full = caret_lttng_events(false, true);
+	const char *const *light = caret_lttng_events(true, false);
+	ck_assert_ptr_ne(full, light);
+	/* CARET's light list (tier4/ros2caret record.py). */
+	bool cb = false, bind = false, init = false, rcl_publish = false, all_ros2 = false;
+	for (const char *const *e = light; *e; e++) {
+		cb |= !strcmp(*e, "ros2:*callback*");
+		bind |= !strcmp(*e, "ros2_caret:dds_bind*");
+		init |= !strcmp(*e, "ros2_caret:rcl_*init");
+		rcl_publish |= !strcmp(*e, "ros2:rcl_publish");
+		all_ros2 |= !strcmp(*e, "ros2:*") || !strcmp(*e, "ros2_caret:*");
+	}
+	ck_assert(cb && bind && init && !rcl_publish && !all_ros2);
+	/* Iron and later: plus ros2:rcl_publish. */
+	rcl_publish = false;
+	for (const char *const *e = caret_lttng_events(true, true); *e; e++)
+		rcl_publish |= !strcmp(*e, "ros2:rcl_publish");
+	ck_assert(rcl_publish);
+	bool all = false;
+	for (const char *const *e = full; *e; e++)
+		all |= !strcmp(*e, "ros2:*");
+	ck_assert(all);
+}
+END_TEST
+
 /*
  * No daemon: hide the root daemon's sockets behind an empty tmpfs in a
  * private mount namespace of a child, so the shared daemon keeps running.
@@ -374,6 +409,7 @@ int main(void)
 	tcase_add_test(tc, test_invalid);
 	tcase_add_test(tc, test_daemon_rejects);
 	tcase_add_test(tc, test_full_events);
+	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_no_daemon);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

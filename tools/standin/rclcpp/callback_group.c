@@ -12,9 +12,10 @@ struct standin_sp standin_callback_group_new(enum caret_cbg_type type)
 	return sp;
 }
 
-int standin_cbg_type(const void *self)
+/* Returns `const CallbackGroupType &` as rclcpp does: the member's address. */
+const int *standin_cbg_type(const void *self)
 {
-	return ((const struct standin_callback_group *)self)->type;
+	return (const int *)&((const struct standin_callback_group *)self)->type;
 }
 
 static void add_entity(void *self, enum standin_entity_kind kind,

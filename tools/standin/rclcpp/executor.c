@@ -69,6 +69,16 @@ bool standin_seec_add_callback_group(void *self, struct standin_sp *group,
 	return true;
 }
 
+void standin_sste_add_callback_group(void *self, struct standin_sp *group,
+	struct standin_sp *node, bool notify)
+{
+	void *collector = standin_executor_collector(self);
+
+	(void)notify;
+	standin_seec_add_callback_group(collector, group, node,
+		standin_collector_group_map(collector));
+}
+
 void *standin_executor_group_map(void *executor)
 {
 	return &((struct standin_executor *)executor)->u.h.map;

@@ -47,6 +47,8 @@ struct standin_executor_head {
 	struct standin_group_map map;
 };
 
+/* This stand-in's own layout (the agent no longer reads it). */
+#define CARET_SSTE_COLLECTOR_OFFSET 0x160
 /*
  * The agent reads the collector's shared_ptr at a fixed byte offset, as it
  * must with the real StaticSingleThreadedExecutor, so the padding is part of

@@ -73,7 +73,11 @@ void standin_cbg_add_service(void *self, struct standin_sp *srv)
 	__asm__(CARET_SYM_CBG_ADD_SRV);
 void standin_cbg_add_client(void *self, struct standin_sp *cli)
 	__asm__(CARET_SYM_CBG_ADD_CLI);
-int standin_cbg_type(const void *self) __asm__(CARET_SYM_CBG_TYPE);
+const int *standin_cbg_type(const void *self) __asm__(CARET_SYM_CBG_TYPE);
+/* StaticSingleThreadedExecutor::add_callback_group: hands the group to its
+ * collector, as Humble's does (entities_collector_->add_callback_group). */
+void standin_sste_add_callback_group(void *self, struct standin_sp *group,
+	struct standin_sp *node, bool notify) __asm__(CARET_SYM_SSTE_ADD_CBG);
 
 /* Return the hidden result pointer, as the Itanium ABI requires. */
 struct standin_sp *standin_timer_get_handle(struct standin_sp *result,

@@ -15,11 +15,8 @@ static void add_group(struct wl_system *sys, struct wl_node *n)
 	struct standin_sp node = standin_sp_copy(&n->base);
 
 	if (sys->opt->executor == WL_EXEC_STATIC) {
-		void *collector = standin_executor_collector(sys->executor);
-
 		wl_count(WL_C_add_callback_group_static_executor);
-		standin_seec_add_callback_group(collector, &group, &node,
-			standin_collector_group_map(collector));
+		standin_sste_add_callback_group(sys->executor, &group, &node, true);
 	} else {
 		wl_count(WL_C_add_callback_group);
 		standin_exec_add_callback_group_to_map(sys->executor, &group,

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CARET's trace filters, with caret_trace's semantics
+ * (tier4/caret_trace CARET_trace/src/tracing_controller.cpp, main):
+ *   - each variable is a ':'-separated list; each item is a regular
+ *     expression matched anywhere in the name (std::regex_search; here
+ *     POSIX extended regexes with regexec, which also searches); "*" matches
+ *     everything; an item that does not compile is skipped with a warning;
+ *   - node names are namespace + "/" + name ("/ns/node");
+ *   - when a SELECT list is set, SELECT decides and IGNORE is not used;
+ *   - a publisher / subscription is kept when its topic matches a set
+ *     topic list or its node matches a set node list (SELECT), dropped when
+ *     either matches (IGNORE); timers, services and clients go by node;
+ *   - callbacks go by what they belong to; a callback without a topic
+ *     (timers, services) is always kept, as is anything whose node or
+ *     topic is unknown, except:
+ *   - Iron and later: a publish event of a publisher whose node or topic
+ *     is unknown is dropped ("omit /rosout") -- once: caret_trace caches
+ *     `true` for that handle before returning false, so every later event
+ *     of it is kept. rclcpp passes nullptr as rclcpp_publish's publisher
+ *     handle (ros2/rclcpp publisher.hpp, humble and jazzy), so this is what
+ *     keeps rclcpp_publish in CARET's Iron+ traces; the agent does the same
+ *     (one claim per handle, lock-free).
+ * Init records are always cached; whether one is emitted (live or in a
+ * replay) is decided when it is emitted, as caret_trace's record lambdas
+ * do. Runtime hooks read verdicts from a lock-free table that init-time
+ * code fills (the only writer, under a mutex never taken by app threads on
+ * runtime paths).
+ */
+#include <pthread.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent/agent.h"
+#include "agent/filter.h"
+
+#define MAX_RE 32
+
+struct relist {
+	regex_t re[MAX_RE];
+	unsigned n;
+	bool all, set;
+};
+
+static struct relist sel_nodes, ign_nodes, sel_topics, ign_topics;
+static bool select_enabled, ignore_enabled, iron;
+
+static void list_free(struct relist *l)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		regfree(&l->re[i]);
+	memset(l, 0, sizeof(*l));
+}
+
+/* caret_trace keeps empty items out of its set only when the string is
+ * empty; "a::b" yields an empty item, which matches everything as a
+ * regex. The same happens here. */
+static void list_parse(struct relist *l, const char *v, const char *var)
+{
+	list_free(l);
+	if (!v || !*v)
+		return;
+	l->set = true;
+	const char *p = v;
+	for (;;) {
+		const char *e = strchr(p, ':');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char item[512];
+		if (len >= sizeof(item))
+			len = sizeof(item) - 1;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (strcmp(item, "*") == 0) {
+			l->all = true;
+		} else if (l->n < MAX_RE) {
+			if (regcomp(&l->re[l->n], item, REG_EXTENDED | REG_NOSUB) == 0)
+				l->n++;
+			else
+				caret_warn("caret-agent: %s: cannot compile \"%s\", skipped", var, item);
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+}
+
+static bool list_match(const struct relist *l, const char *name)
+{
+	if (!name)
+		return false;
+	if (l->all)
+		return true;
+	for (unsigned i = 0; i < l->n; i++)
+		if (regexec(&l->re[i], name, 0, NULL, 0) == 0)
+			return true;
+	return false;
+}
+
+bool caret_filter_process_ignored(const char *ignore_processes, const char *name)
+{
+	struct relist l = { 0 };
+	list_parse(&l, ignore_processes, "CARET_IGNORE_PROCESSES");
+	bool r = l.set && list_match(&l, name);
+	list_free(&l);
+	return r;
+}
+
+/* ---- verdicts: pointer -> allowed / denied, insert-only, lock-free reads */
+enum { V_UNKNOWN = 0, V_ALLOW = 1, V_DENY = 2 };
+#define VT_BITS 15
+#define VT_SIZE (1u << VT_BITS)
+static struct vslot {
+	uintptr_t key;   /* atomic; 0 = empty */
+	uint32_t value;  /* atomic */
+} vt[VT_SIZE];
+
+static uint32_t vt_hash(uintptr_t k)
+{
+	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> (64 - VT_BITS));
+}
+
+/* The slot of `key`, claimed when absent; *fresh tells whether this call
+ * claimed it. Keys are claimed with a CAS: runtime threads claim unknown
+ * publishers while init code stores verdicts. The null pointer is a key
+ * too (rclcpp_publish passes it), stored as ~0. NULL when full. */
+static struct vslot *vt_slot(const void *key, bool *fresh)
+{
+	uintptr_t k = key ? (uintptr_t)key : ~(uintptr_t)0;
+	for (uint32_t i = vt_hash(k), n = 0; n < VT_SIZE; n++, i = (i + 1) & (VT_SIZE - 1)) {
+		uintptr_t cur = __atomic_load_n(&vt[i].key, __ATOMIC_ACQUIRE);
+		if (cur == 0) {
+			uintptr_t zero = 0;
+			if (__atomic_compare_exchange_n(&vt[i].key, &zero, k, false,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				*fresh = true;
+				return &vt[i];
+			}
+			cur = zero;
+		}
+		if (cur == k) {
+			*fresh = false;
+			return &vt[i];
+		}
+	}
+	return NULL;
+}
+
+/* A full table leaves the verdict unknown, which keeps the events. */
+static void vt_set(const void *key, uint32_t v)
+{
+	bool fresh;
+	struct vslot *sl = key ? vt_slot(key, &fresh) : NULL;
+	if (sl)
+		__atomic_store_n(&sl->value, v, __ATOMIC_RELEASE);
+}
+
+static uint32_t vt_get(const void *key)
+{
+	uintptr_t k = key ? (uintptr_t)key : ~(uintptr_t)0;
+	for (uint32_t i = vt_hash(k), n = 0; n < VT_SIZE; n++, i = (i + 1) & (VT_SIZE - 1)) {
+		uintptr_t cur = __atomic_load_n(&vt[i].key, __ATOMIC_ACQUIRE);
+		if (cur == k)
+			return __atomic_load_n(&vt[i].value, __ATOMIC_ACQUIRE);
+		if (cur == 0)
+			return V_UNKNOWN;
+	}
+	return V_UNKNOWN;
+}
+
+/* ---- relations learnt from init records (init time, under rel_lock) ---- */
+enum ent_kind { E_NODE, E_PUB, E_SUB, E_RCLCPP_SUB, E_TIMER, E_SRV, E_CLI, E_CB, E_COUNT };
+
+struct ent {
+	enum ent_kind kind;
+	const void *h, *node, *rmw, *owner;
+	bool named;             /* node: name known; pub/sub: topic known */
+	bool m_sel, m_ign;      /* node: name matches; pub/sub: topic matches */
+};
+
+/* One array per kind, so a lookup scans only its kind. */
+static struct ent *ents[E_COUNT];
+static size_t nents[E_COUNT], cap[E_COUNT];
+static pthread_mutex_t rel_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct ent *find(enum ent_kind k, const void *h)
+{
+	/* Newest first: an address reused by a new object wins. */
+	for (size_t i = nents[k]; i-- > 0;)
+		if (ents[k][i].h == h)
+			return &ents[k][i];
+	return NULL;
+}
+
+static struct ent *add(enum ent_kind k, const void *h)
+{
+	if (nents[k] == cap[k]) {
+		size_t nc = cap[k] ? cap[k] * 2 : 64;
+		struct ent *n = realloc(ents[k], nc * sizeof(*n));
+		if (!n)
+			return NULL;
+		ents[k] = n;
+		cap[k] = nc;
+	}
+	struct ent *e = &ents[k][nents[k]++];
+	memset(e, 0, sizeof(*e));
+	e->kind = k;
+	e->h = h;
+	return e;
+}
+
+/* tracing_controller.cpp is_allowed_node */
+static uint32_t node_verdict(const struct ent *n)
+{
+	if (!n || !n->named)
+		return V_UNKNOWN;
+	if (select_enabled && sel_nodes.set)
+		return n->m_sel ? V_ALLOW : V_DENY;
+	if (!select_enabled && ignore_enabled && ign_nodes.set)
+		return n->m_ign ? V_DENY : V_ALLOW;
+	return V_ALLOW;
+}
+
+/* is_allowed_publisher_handle / is_allowed_subscription_handle */
+static uint32_t topic_verdict(const struct ent *e)
+{
+	const struct ent *n = e ? find(E_NODE, e->node) : NULL;
+	if (!e || !e->named || !n || !n->named)
+		return V_UNKNOWN;
+	if (select_enabled)
+		return (sel_topics.set && e->m_sel) || (sel_nodes.set && n->m_sel) ? V_ALLOW
+										 : V_DENY;
+	if (ignore_enabled)
+		return (ign_nodes.set && n->m_ign) || (ign_topics.set && e->m_ign) ? V_DENY
+										   : V_ALLOW;
+	return V_ALLOW;
+}
+
+/* is_allowed_timer_handle (services and clients alike): by node; with
+ * SELECT set and no node list, nothing matches. */
+static uint32_t by_node_verdict(const struct ent *e)
+{
+	const struct ent *n = e ? find(E_NODE, e->node) : NULL;
+	if (!n || !n->named)
+		return V_UNKNOWN;
+	if (select_enabled)
+		return sel_nodes.set && n->m_sel ? V_ALLOW : V_DENY;
+	if (ignore_enabled)
+		return ign_nodes.set && n->m_ign ? V_DENY : V_ALLOW;
+	return V_ALLOW;
+}
+
+/* is_allowed_callback: only subscription callbacks have a topic. */
+static uint32_t callback_verdict(const struct ent *cb)
+{
+	const struct ent *rs = find(E_RCLCPP_SUB, cb->owner);
+	if (!rs)
+		return V_ALLOW;
+	return topic_verdict(find(E_SUB, rs->owner));
+}
+
+static void store(struct ent *e)
+{
+	uint32_t v;
+	switch (e->kind) {
+	case E_NODE:
+		v = node_verdict(e);
+		break;
+	case E_PUB:
+	case E_SUB:
+		v = topic_verdict(e);
+		vt_set(e->rmw, v);
+		break;
+	case E_TIMER:
+	case E_SRV:
+	case E_CLI:
+		v = by_node_verdict(e);
+		break;
+	case E_CB:
+		v = callback_verdict(e);
+		break;
+	default:
+		return;
+	}
+	vt_set(e->h, v);
+}
+
+/* A node named late (after entities that point at it, like Iron's rosout
+ * publisher): its entities, then every callback, are decided again. */
+static void node_named(const void *node)
+{
+	static const enum ent_kind by_node[] = { E_PUB, E_SUB, E_TIMER, E_SRV, E_CLI };
+	bool subs = false;
+	for (size_t k = 0; k < sizeof(by_node) / sizeof(by_node[0]); k++)
+		for (size_t i = 0; i < nents[by_node[k]]; i++)
+			if (ents[by_node[k]][i].node == node) {
+				store(&ents[by_node[k]][i]);
+				subs |= by_node[k] == E_SUB;
+			}
+	if (subs)
+		for (size_t i = 0; i < nents[E_CB]; i++)
+			store(&ents[E_CB][i]);
+}
+
+bool caret_filter_configure(const struct caret_filter_env *env)
+{
+	pthread_mutex_lock(&rel_lock);
+	list_parse(&sel_nodes, env->select_nodes, "CARET_SELECT_NODES");
+	list_parse(&ign_nodes, env->ignore_nodes, "CARET_IGNORE_NODES");
+	list_parse(&sel_topics, env->select_topics, "CARET_SELECT_TOPICS");
+	list_parse(&ign_topics, env->ignore_topics, "CARET_IGNORE_TOPICS");
+	select_enabled = sel_nodes.set || sel_topics.set;
+	ignore_enabled = ign_nodes.set || ign_topics.set;
+	iron = env->iron_or_later;
+	for (int k = 0; k < E_COUNT; k++) {
+		free(ents[k]);
+		ents[k] = NULL;
+		nents[k] = cap[k] = 0;
+	}
+	memset(vt, 0, sizeof(vt));
+	pthread_mutex_unlock(&rel_lock);
+	return select_enabled || ignore_enabled;
+}
+
+static bool active(void)
+{
+	return select_enabled || ignore_enabled || iron;
+}
+
+static const void *P(const union caret_arg *a, int i)
+{
+	return (const void *)(uintptr_t)a[i].u;
+}
+
+static struct ent *note_topic(enum ent_kind k, const union caret_arg *a)
+{
+	struct ent *e = add(k, P(a, 0));
+	if (!e)
+		return NULL;
+	e->node = P(a, 1);
+	e->rmw = P(a, 2);
+	e->named = a[3].s && *a[3].s;
+	e->m_sel = list_match(&sel_topics, a[3].s);
+	e->m_ign = list_match(&ign_topics, a[3].s);
+	return e;
+}
+
+void caret_filter_note(uint32_t kind, const union caret_arg *a)
+{
+	if (!active())
+		return;
+	pthread_mutex_lock(&rel_lock);
+	struct ent *e = NULL;
+	switch (kind) {
+	case CARET_KIND_rcl_node_init: {
+		e = add(E_NODE, P(a, 0));
+		if (!e)
+			break;
+		/* caret_trace: namespace, a '/' unless it ends with one, name. */
+		char full[1024];
+		const char *ns = a[3].s ? a[3].s : "", *nm = a[2].s ? a[2].s : "";
+		size_t l = strlen(ns);
+		snprintf(full, sizeof(full), "%s%s%s", ns, l && ns[l - 1] == '/' ? "" : "/", nm);
+		e->named = true;
+		e->m_sel = list_match(&sel_nodes, full);
+		e->m_ign = list_match(&ign_nodes, full);
+		break;
+	}
+	case CARET_KIND_rcl_publisher_init:
+		e = note_topic(E_PUB, a);
+		break;
+	case CARET_KIND_rcl_subscription_init:
+		e = note_topic(E_SUB, a);
+		break;
+	case CARET_KIND_rclcpp_subscription_init:
+		/* (subscription_handle, subscription) */
+		if ((e = add(E_RCLCPP_SUB, P(a, 1))))
+			e->owner = P(a, 0);
+		break;
+	case CARET_KIND_rclcpp_subscription_callback_added:
+	case CARET_KIND_rclcpp_timer_callback_added:
+	case CARET_KIND_rclcpp_service_callback_added:
+		/* (owner, callback) */
+		if ((e = add(E_CB, P(a, 1))))
+			e->owner = P(a, 0);
+		break;
+	case CARET_KIND_rcl_timer_init:
+		add(E_TIMER, P(a, 0));
+		break;
+	case CARET_KIND_rclcpp_timer_link_node:
+		if ((e = find(E_TIMER, P(a, 0))) || (e = add(E_TIMER, P(a, 0))))
+			e->node = P(a, 1);
+		break;
+	case CARET_KIND_rcl_service_init:
+		if ((e = add(E_SRV, P(a, 0))))
+			e->node = P(a, 1);
+		break;
+	case CARET_KIND_rcl_client_init:
+		if ((e = add(E_CLI, P(a, 0))))
+			e->node = P(a, 1);
+		break;
+	default:
+		break;
+	}
+	if (e) {
+		store(e);
+		if (e->kind == E_NODE)
+			node_named(e->h);
+	}
+	pthread_mutex_unlock(&rel_lock);
+}
+
+/* Which argument of an init record names what it belongs to. */
+static int key_arg(uint32_t kind)
+{
+	switch (kind) {
+	case CARET_KIND_rcl_node_init:
+	case CARET_KIND_rcl_publisher_init:
+	case CARET_KIND_rcl_subscription_init:
+	case CARET_KIND_rclcpp_subscription_init:
+	case CARET_KIND_rcl_service_init:
+	case CARET_KIND_rclcpp_service_callback_added:
+	case CARET_KIND_rcl_client_init:
+	case CARET_KIND_rcl_timer_init:
+	case CARET_KIND_rclcpp_timer_callback_added:
+	case CARET_KIND_rclcpp_callback_register:
+		return 0;
+	case CARET_KIND_rclcpp_subscription_callback_added:
+	case CARET_KIND_rclcpp_timer_link_node:
+	case CARET_KIND_callback_group_add_timer:
+	case CARET_KIND_callback_group_add_subscription:
+	case CARET_KIND_callback_group_add_service:
+	case CARET_KIND_callback_group_add_client:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+bool caret_filter_record_allowed(uint32_t kind, const union caret_arg *a)
+{
+	if (!select_enabled && !ignore_enabled)
+		return true;
+	int k = key_arg(kind);
+	return k < 0 || vt_get(P(a, k)) != V_DENY;
+}
+
+bool caret_filter_callback_allowed(const void *callback)
+{
+	return !(select_enabled || ignore_enabled) || vt_get(callback) != V_DENY;
+}
+
+bool caret_filter_rmw_subscription_allowed(const void *h)
+{
+	return !(select_enabled || ignore_enabled) || vt_get(h) != V_DENY;
+}
+
+bool caret_filter_publisher_allowed(const void *pub)
+{
+	if (!active())
+		return true;
+	uint32_t v = vt_get(pub);
+	if (v != V_UNKNOWN || !iron)
+		return v != V_DENY;
+	bool fresh;
+	struct vslot *sl = vt_slot(pub, &fresh);
+	return !(sl && fresh);
+}

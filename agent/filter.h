@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* CARET's trace filters (CARET_SELECT_NODES ...): see filter.c. */
+#ifndef CARET_AGENT_FILTER_H
+#define CARET_AGENT_FILTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "shm/caret_shm.h"
+
+struct caret_filter_env {
+	const char *select_nodes, *ignore_nodes, *select_topics, *ignore_topics;
+	/* Iron and later drop publishes of a publisher whose node or topic is
+	 * unknown (caret_trace's "omit /rosout" rule). */
+	bool iron_or_later;
+};
+
+/* Whether `name` (the process's short name) is in the ':'-separated regex
+ * list `ignore_processes`. */
+bool caret_filter_process_ignored(const char *ignore_processes, const char *name);
+
+/* Parses the lists; call once before any other function (again only in
+ * tests, which also reset every relation). Returns false when no filter is
+ * set (then only the Iron+ publisher rule applies). */
+bool caret_filter_configure(const struct caret_filter_env *env);
+
+/* An init record was seen: learn the relations it carries. */
+void caret_filter_note(uint32_t kind, const union caret_arg *args);
+/* Whether an init record is emitted (live and in replay). */
+bool caret_filter_record_allowed(uint32_t kind, const union caret_arg *args);
+
+/* Runtime checks: lock-free reads of verdicts computed at init time. */
+bool caret_filter_callback_allowed(const void *callback);
+bool caret_filter_rmw_subscription_allowed(const void *rmw_subscription_handle);
+bool caret_filter_publisher_allowed(const void *publisher_handle);
+
+#endif

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* CARET's filters (agent/filter.c) with caret_trace's semantics
+ * (tier4/caret_trace CARET_trace/src/tracing_controller.cpp). */
+#include <check.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "agent/filter.h"
+
+void caret_warn(const char *fmt, ...);
+void caret_warn(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+#define P(x) { .u = (uint64_t)(uintptr_t)(x) }
+#define S(x) { .s = (x) }
+
+/* Distinct fake addresses. */
+static char talker, listener, pub_t, rmwpub_t, pub_l, sub_l, rmwsub_l, rsub_l, cb_l, timer_l,
+	cb_timer_l, rosout_pub;
+
+static void system_(void)
+{
+	union caret_arg n1[] = { P(&talker), P(0), S("talker"), S("/ns") };
+	caret_filter_note(CARET_KIND_rcl_node_init, n1);
+	union caret_arg n2[] = { P(&listener), P(0), S("listener"), S("/") };
+	caret_filter_note(CARET_KIND_rcl_node_init, n2);
+	union caret_arg p1[] = { P(&pub_t), P(&talker), P(&rmwpub_t), S("/chatter"), P(10) };
+	caret_filter_note(CARET_KIND_rcl_publisher_init, p1);
+	union caret_arg p2[] = { P(&pub_l), P(&listener), P(0), S("/other"), P(10) };
+	caret_filter_note(CARET_KIND_rcl_publisher_init, p2);
+	union caret_arg s1[] = { P(&sub_l), P(&listener), P(&rmwsub_l), S("/chatter"), P(10) };
+	caret_filter_note(CARET_KIND_rcl_subscription_init, s1);
+	union caret_arg r1[] = { P(&sub_l), P(&rsub_l) };
+	caret_filter_note(CARET_KIND_rclcpp_subscription_init, r1);
+	union caret_arg c1[] = { P(&rsub_l), P(&cb_l) };
+	caret_filter_note(CARET_KIND_rclcpp_subscription_callback_added, c1);
+	union caret_arg t1[] = { P(&timer_l), P(100) };
+	caret_filter_note(CARET_KIND_rcl_timer_init, t1);
+	union caret_arg t2[] = { P(&timer_l), P(&cb_timer_l) };
+	caret_filter_note(CARET_KIND_rclcpp_timer_callback_added, t2);
+	union caret_arg t3[] = { P(&timer_l), P(&listener) };
+	caret_filter_note(CARET_KIND_rclcpp_timer_link_node, t3);
+}
+
+static bool rec(uint32_t kind, const void *a0, const void *a1)
+{
+	union caret_arg a[] = { P(a0), P(a1), S("x"), S("y"), P(0) };
+	return caret_filter_record_allowed(kind, a);
+}
+
+START_TEST(process_lists)
+{
+	ck_assert(caret_filter_process_ignored("foo:bar.*", "barbaz"));
+	ck_assert(caret_filter_process_ignored("foo:bar", "xfoox")); /* search, not full match */
+	ck_assert(!caret_filter_process_ignored("foo:bar", "baz"));
+	ck_assert(caret_filter_process_ignored("*", "anything"));
+	ck_assert(!caret_filter_process_ignored("", "anything"));
+	ck_assert(!caret_filter_process_ignored(NULL, "anything"));
+	ck_assert(!caret_filter_process_ignored("(", "("));     /* invalid: skipped */
+	ck_assert(caret_filter_process_ignored("(:^ros", "ros2")); /* the rest still works */
+}
+END_TEST
+
+START_TEST(select_nodes)
+{
+	struct caret_filter_env e = { .select_nodes = "^/ns/talker$" };
+	ck_assert(caret_filter_configure(&e));
+	system_();
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	ck_assert(!caret_filter_publisher_allowed(&pub_l));
+	ck_assert(rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(!rec(CARET_KIND_rcl_node_init, &listener, NULL));
+	ck_assert(!rec(CARET_KIND_rcl_publisher_init, &pub_l, NULL));
+	ck_assert(!rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+	ck_assert(!rec(CARET_KIND_rclcpp_timer_link_node, &timer_l, &listener));
+	ck_assert(!caret_filter_rmw_subscription_allowed(&rmwsub_l));
+	ck_assert(!caret_filter_callback_allowed(&cb_l));
+	/* A callback without a topic is always kept. */
+	ck_assert(caret_filter_callback_allowed(&cb_timer_l));
+	/* Executors and anything not tied to a node are not filtered. */
+	ck_assert(rec(CARET_KIND_construct_executor, &talker, NULL));
+}
+END_TEST
+
+START_TEST(select_topics_only)
+{
+	struct caret_filter_env e = { .select_topics = "/chatter", .ignore_nodes = "talker" };
+	caret_filter_configure(&e);
+	system_();
+	/* SELECT wins over IGNORE: talker's /chatter publisher is kept. */
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	ck_assert(!caret_filter_publisher_allowed(&pub_l));
+	ck_assert(caret_filter_rmw_subscription_allowed(&rmwsub_l));
+	ck_assert(caret_filter_callback_allowed(&cb_l));
+	/* Timers go by node; no node list selected means none is. */
+	ck_assert(!rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+	ck_assert(caret_filter_callback_allowed(&cb_timer_l));
+}
+END_TEST
+
+START_TEST(ignore_lists)
+{
+	struct caret_filter_env e = { .ignore_topics = "^/other$:^/rosout$" };
+	caret_filter_configure(&e);
+	system_();
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	ck_assert(!caret_filter_publisher_allowed(&pub_l));
+	ck_assert(rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+	ck_assert(caret_filter_callback_allowed(&cb_l));
+	e = (struct caret_filter_env){ .ignore_nodes = "/listener" };
+	caret_filter_configure(&e);
+	system_();
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	ck_assert(!caret_filter_publisher_allowed(&pub_l));
+	ck_assert(!caret_filter_callback_allowed(&cb_l));
+	ck_assert(!rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+}
+END_TEST
+
+START_TEST(iron_unknown_publisher)
+{
+	struct caret_filter_env e = { .iron_or_later = true };
+	ck_assert(!caret_filter_configure(&e));
+	system_();
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	/* Unknown (rclcpp_publish passes nullptr): the first event is
+	 * dropped, later ones kept, as caret_trace's cache does. */
+	ck_assert(!caret_filter_publisher_allowed(NULL));
+	ck_assert(caret_filter_publisher_allowed(NULL));
+	ck_assert(!caret_filter_publisher_allowed(&rosout_pub));
+	ck_assert(caret_filter_publisher_allowed(&rosout_pub));
+	/* Humble: unknown publishers are kept. */
+	e.iron_or_later = false;
+	caret_filter_configure(&e);
+	ck_assert(caret_filter_publisher_allowed(NULL));
+	ck_assert(caret_filter_publisher_allowed(&rosout_pub));
+}
+END_TEST
+
+START_TEST(node_named_late)
+{
+	struct caret_filter_env e = { .select_nodes = "talker", .iron_or_later = true };
+	caret_filter_configure(&e);
+	/* Publisher first (as Iron's rosout publisher), its node after. */
+	union caret_arg p[] = { P(&rosout_pub), P(&listener), P(0), S("/rosout"), P(10) };
+	caret_filter_note(CARET_KIND_rcl_publisher_init, p);
+	ck_assert(rec(CARET_KIND_rcl_publisher_init, &rosout_pub, NULL)); /* unknown: kept */
+	union caret_arg n[] = { P(&listener), P(0), S("listener"), S("/") };
+	caret_filter_note(CARET_KIND_rcl_node_init, n);
+	ck_assert(!rec(CARET_KIND_rcl_publisher_init, &rosout_pub, NULL));
+	ck_assert(!caret_filter_publisher_allowed(&rosout_pub));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("filter");
+	TCase *tc = tcase_create("caret_trace semantics");
+	tcase_add_test(tc, process_lists);
+	tcase_add_test(tc, select_nodes);
+	tcase_add_test(tc, select_topics_only);
+	tcase_add_test(tc, ignore_lists);
+	tcase_add_test(tc, iron_unknown_publisher);
+	tcase_add_test(tc, node_named_late);
+	suite_add_tcase(s, tc);
+	SRunner *r = srunner_create(s);
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? 1 : 0;
+}
