@@ -7,15 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "standin_msg.h"
 #include "tools/standin/tracetools/tracetools.h"
 #include "tools/standin/workload/counts.h"
 #include "tools/standin/workload/rcl.h"
 #include "tools/standin/workload/util.h"
 
-typedef standin_msgs_msg_dds__Sample_ wl_msg;
+typedef struct standin_sample wl_msg;
 
-static void publish_one(struct wl_publisher *p, enum wl_distro distro)
+static void publish_one(struct wl_publisher *p)
 {
 	wl_msg *msg = calloc(1, sizeof(*msg));
 
@@ -26,30 +25,33 @@ static void publish_one(struct wl_publisher *p, enum wl_distro distro)
 	msg->publisher_id = p->id;
 	memset(msg->data, (int)(msg->seq & 0xff), sizeof(msg->data));
 	ros_trace_rclcpp_publish(p, msg);
-	wl_rcl_publish(p, msg, distro);
+	wl_rcl_publish(p, msg);
 	free(msg);
 }
 
-void wl_execute_timer(struct wl_timer *t, enum wl_distro distro)
+void wl_execute_timer(struct wl_timer *t)
 {
 	ros_trace_callback_start(t->callback, false);
 	if (t->publishes)
 		for (unsigned i = 0; i < t->node->opt->pubs; i++)
-			publish_one(t->node->pubs[i], distro);
+			publish_one(t->node->pubs[i]);
 	ros_trace_callback_end(t->callback);
 }
 
-void wl_execute_subscription(struct wl_subscription *s)
+bool wl_execute_subscription(struct wl_subscription *s)
 {
 	wl_msg *msg = calloc(1, sizeof(*msg));
+	bool taken;
 
 	if (!msg)
-		return;
-	if (wl_rcl_take(s, msg)) {
+		return false;
+	taken = wl_rcl_take(s, msg);
+	if (taken) {
 		ros_trace_rclcpp_take(msg);
 		wl_count_taken();
 		ros_trace_callback_start(s->callback, false);
 		ros_trace_callback_end(s->callback);
 	}
 	free(msg);
+	return taken;
 }
