@@ -41,14 +41,19 @@ void wl_execute_timer(struct wl_timer *t)
 bool wl_execute_subscription(struct wl_subscription *s)
 {
 	wl_msg *msg = calloc(1, sizeof(*msg));
+	int64_t source_ts = 0;
 	bool taken;
 
 	if (!msg)
 		return false;
-	taken = wl_rcl_take(s, msg);
+	taken = wl_rcl_take(s, msg, &source_ts);
 	if (taken) {
 		ros_trace_rclcpp_take(msg);
 		wl_count_taken();
+		/* CARET's rclcpp fork, before the callback: the message's
+		 * source timestamp and the header stamp of the message. */
+		ros_trace_dispatch_subscription_callback(msg, s->callback,
+			(uint64_t)source_ts, (uint64_t)msg->stamp_ns);
 		ros_trace_callback_start(s->callback, false);
 		ros_trace_callback_end(s->callback);
 	}

@@ -67,3 +67,15 @@ int wl_executor_setup(struct wl_system *sys)
 	standin_executor_collect(sys->executor);
 	return standin_abi_refs() > 0 ? 0 : -1;
 }
+
+/* For tests: which groups exist, with their types, and which executor
+ * should hold them. */
+void wl_print_groups(const struct wl_system *sys, FILE *f)
+{
+	fprintf(f, "executor %p groups", sys->executor);
+	for (unsigned j = 0; j < sys->opt->nodes; j++)
+		fprintf(f, " %p:mutually_exclusive %p:reentrant",
+			sys->nodes[j]->group.ptr, sys->nodes[j]->reentrant.ptr);
+	fputc('\n', f);
+	fflush(f);
+}

@@ -73,6 +73,7 @@ int wl_main(int argc, char **argv)
 		return 1;
 	if (opt.print_counts)
 		wl_print_counts(stdout);
+	wl_print_groups(&sys, stdout);
 	spin = opt.duration_s != 0;
 	if (spin && wl_executor_start(&sys) < 0) {
 		wl_executor_stop();

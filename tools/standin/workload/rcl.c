@@ -138,7 +138,8 @@ void wl_rcl_publish(struct wl_publisher *pub, const void *msg)
 	wl_count_publish_result(rmw_publish(pub->rmw, msg, NULL));
 }
 
-bool wl_rcl_take(struct wl_subscription *sub, void *msg)
+bool wl_rcl_take(struct wl_subscription *sub, void *msg,
+	int64_t *source_timestamp)
 {
 	rmw_message_info_t info = { 0, 0 };
 	bool taken = false;
@@ -146,6 +147,7 @@ bool wl_rcl_take(struct wl_subscription *sub, void *msg)
 	if (rmw_take_with_info(sub->rmw, msg, &taken, &info, NULL) !=
 	    RMW_RET_OK || !taken)
 		return false;
+	*source_timestamp = info.source_timestamp;
 	ros_trace_rcl_take(msg);
 	return true;
 }
