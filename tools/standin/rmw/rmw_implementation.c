@@ -16,9 +16,11 @@
  * here uses.
  */
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tools/standin/rmw/rmw.h"
 
@@ -27,15 +29,33 @@
 static void *rmw_lib;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
+/*
+ * Upstream passes the bare name and relies on the library search path
+ * (LD_LIBRARY_PATH from the ROS setup script). The stand-in's RMW
+ * libraries sit next to this one; the explicit path also keeps the search
+ * independent of which object calls dlopen (ASan intercepts dlopen, and
+ * glibc would then search libasan's RUNPATH instead of ours).
+ */
 static void load_library(void)
 {
 	const char *impl = getenv("RMW_IMPLEMENTATION");
-	char name[128];
+	char name[128], path[PATH_MAX + 160];
+	Dl_info self;
 
 	if (!impl || !*impl)
 		impl = STANDIN_DEFAULT_RMW;
 	/* rcpputils::get_platform_library_name: "lib" + name + ".so". */
 	snprintf(name, sizeof(name), "lib%s.so", impl);
+	if (dladdr((void *)load_library, &self) && self.dli_fname) {
+		const char *slash = strrchr(self.dli_fname, '/');
+		int dirlen = slash ? (int)(slash - self.dli_fname + 1) : 0;
+
+		snprintf(path, sizeof(path), "%.*s%s", dirlen, self.dli_fname,
+			name);
+		rmw_lib = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+		if (rmw_lib)
+			return;
+	}
 	rmw_lib = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
 	if (!rmw_lib)
 		fprintf(stderr, "rmw_implementation: failed to load %s: %s\n",
