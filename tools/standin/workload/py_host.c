@@ -18,7 +18,7 @@
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX], path[PATH_MAX + 96];
-	const char *distro = "jazzy";
+	const char *distro = "jazzy", *dir;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int (*wl_main)(int, char **);
 	void *h;
@@ -39,13 +39,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	self[n] = '\0';
+	dir = dirname(self);	/* may modify self: call once */
 	/* Build tree: bin/ -> lib/standin/<d>; installed: lib/caretd/standin/<d>. */
 	snprintf(path, sizeof(path), "%s/../lib/standin/%s/libstandin_rclpy.so",
-		dirname(self), distro);
+		dir, distro);
 	if (access(path, R_OK) != 0)
 		snprintf(path, sizeof(path),
 			"%s/../lib/caretd/standin/%s/libstandin_rclpy.so",
-			dirname(self), distro);
+			dir, distro);
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		fprintf(stderr, "caret-standin-py: %s\n", dlerror());
