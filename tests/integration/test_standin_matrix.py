@@ -38,6 +38,94 @@ LOADINGS = ("normal", "python")
 EXECUTORS = ("single", "multi", "static")
 RUN_S = 2.0
 
+# ros2_tracing tracetools/include/tracetools/tp_call.h, branch jazzy: every
+# ros2:* event with its fields in order. Humble (branch humble) lacks the
+# intra-process buffer events and records rmw_publish's message only. The
+# last three are CARET's rclcpp fork (field names as caret_analyze reads
+# them: processor.py _handle_dispatch_subscription_callback etc.).
+UPSTREAM_JAZZY = {
+    'rcl_init': ['context_handle', 'version'],
+    'rcl_node_init': ['node_handle', 'rmw_handle', 'node_name', 'namespace'],
+    'rmw_publisher_init': ['rmw_publisher_handle', 'gid'],
+    'rcl_publisher_init': ['publisher_handle', 'node_handle', 'rmw_publisher_handle',
+                           'topic_name', 'queue_depth'],
+    'rclcpp_publish': ['message'],
+    'rclcpp_intra_publish': ['publisher_handle', 'message'],
+    'rcl_publish': ['publisher_handle', 'message'],
+    'rmw_publish': ['rmw_publisher_handle', 'message', 'timestamp'],
+    'rmw_subscription_init': ['rmw_subscription_handle', 'gid'],
+    'rcl_subscription_init': ['subscription_handle', 'node_handle', 'rmw_subscription_handle',
+                              'topic_name', 'queue_depth'],
+    'rclcpp_subscription_init': ['subscription_handle', 'subscription'],
+    'rclcpp_subscription_callback_added': ['subscription', 'callback'],
+    'rmw_take': ['rmw_subscription_handle', 'message', 'source_timestamp', 'taken'],
+    'rcl_take': ['message'],
+    'rclcpp_take': ['message'],
+    'rcl_service_init': ['service_handle', 'node_handle', 'rmw_service_handle', 'service_name'],
+    'rclcpp_service_callback_added': ['service_handle', 'callback'],
+    'rcl_client_init': ['client_handle', 'node_handle', 'rmw_client_handle', 'service_name'],
+    'rcl_timer_init': ['timer_handle', 'period'],
+    'rclcpp_timer_callback_added': ['timer_handle', 'callback'],
+    'rclcpp_timer_link_node': ['timer_handle', 'node_handle'],
+    'rclcpp_callback_register': ['callback', 'symbol'],
+    'callback_start': ['callback', 'is_intra_process'],
+    'callback_end': ['callback'],
+    'rcl_lifecycle_state_machine_init': ['node_handle', 'state_machine'],
+    'rcl_lifecycle_transition': ['state_machine', 'start_label', 'goal_label'],
+    'rclcpp_executor_get_next_ready': [],
+    'rclcpp_executor_wait_for_work': ['timeout'],
+    'rclcpp_executor_execute': ['handle'],
+    'rclcpp_ipb_to_subscription': ['ipb', 'subscription'],
+    'rclcpp_buffer_to_ipb': ['buffer', 'ipb'],
+    'rclcpp_construct_ring_buffer': ['buffer', 'capacity'],
+    'rclcpp_ring_buffer_enqueue': ['buffer', 'index', 'size', 'overwritten'],
+    'rclcpp_ring_buffer_dequeue': ['buffer', 'index', 'size'],
+    'rclcpp_ring_buffer_clear': ['buffer'],
+    'message_construct': ['original_message', 'constructed_message'],
+    'dispatch_subscription_callback': ['message', 'callback', 'source_stamp',
+                                       'message_timestamp'],
+    'dispatch_intra_process_subscription_callback': ['message', 'callback',
+                                                     'message_timestamp'],
+}
+JAZZY_ONLY = ('rclcpp_intra_publish', 'rclcpp_ipb_to_subscription', 'rclcpp_buffer_to_ipb',
+              'rclcpp_construct_ring_buffer', 'rclcpp_ring_buffer_enqueue',
+              'rclcpp_ring_buffer_dequeue', 'rclcpp_ring_buffer_clear')
+
+
+def upstream_events(distro):
+    ev = dict(UPSTREAM_JAZZY)
+    if distro == "humble":
+        for k in JAZZY_ONLY:
+            del ev[k]
+        ev["rmw_publish"] = ["message"]
+    return ev
+
+
+def registered_events(pid):
+    """ros2:* events a running process registered, with their fields in
+    declaration order (`lttng list` prints them last first)."""
+    out = subprocess.run(["lttng", "list", "--userspace", "--fields"], capture_output=True,
+                         text=True, check=True).stdout
+    events, cur, in_pid = {}, None, False
+    for line in out.splitlines():
+        m = re.match(r"PID: (\d+)", line.strip())
+        if m:
+            in_pid = int(m.group(1)) == pid
+            cur = None
+            continue
+        if not in_pid:
+            continue
+        m = re.match(r"\s+ros2:(\w+) \(", line)
+        if m:
+            cur = events.setdefault(m.group(1), [])
+            continue
+        m = re.match(r"\s+field: (\w+) ", line)
+        if m and cur is not None:
+            cur.insert(0, m.group(1))
+        elif not line.startswith("        "):
+            cur = None
+    return events
+
 
 def configs():
     out = []
@@ -306,6 +394,19 @@ class StandinFidelityTest(unittest.TestCase):
                 self.assertEqual(sorted(disp[0].f),
                                  ["callback", "message", "message_timestamp", "source_stamp"])
                 self.assertTrue({e.f["source_stamp"] for e in disp} <= takes)
+
+    def test_event_layouts_are_upstream(self):
+        """Every ros2:* event each build registers, field by field, against
+        ros2_tracing's tp_call.h of its distribution and CARET's fork."""
+        for d in DISTROS:
+            with self.subTest(distro=d):
+                p = self.c.workload("--distro", d, "--name", "layout", "--duration", "5",
+                                    agent=False)
+                wait_line(p, r"^ready")
+                got = registered_events(p.pid)
+                p.terminate()
+                p.finish(30)
+                self.assertEqual(got, upstream_events(d))
 
     def test_exports_per_distribution(self):
         """Humble's tracetools has no enabled/do pair (added in Iron) and no
