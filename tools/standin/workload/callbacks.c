@@ -24,7 +24,9 @@ static void publish_one(struct wl_publisher *p)
 	msg->stamp_ns = wl_now_ns();
 	msg->publisher_id = p->id;
 	memset(msg->data, (int)(msg->seq & 0xff), sizeof(msg->data));
-	ros_trace_rclcpp_publish(p, msg);
+	/* rclcpp passes no publisher handle here (publisher.hpp,
+	 * humble l.455 and jazzy l.452: rclcpp_publish(nullptr, &msg)). */
+	ros_trace_rclcpp_publish(NULL, msg);
 	wl_rcl_publish(p, msg);
 	free(msg);
 }
