@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <thread>
 
-#include "proto/rclcpp_abi.h"
 #include "tools/standin/rclcpp/rclcpp.hpp"
 
 namespace rclcpp
@@ -80,7 +79,6 @@ static_assert(sizeof(rclcpp::Executor) == 0x240, "humble Executor");
 static_assert(
   offsetof(StaticSingleThreadedExecutor, entities_collector_) == 0x240,
   "humble StaticSingleThreadedExecutor::entities_collector_");
-static_assert(0x240 != CARET_SSTE_COLLECTOR_OFFSET, "the old guess is not the layout");
 #else
 struct ExecutorLayout : rclcpp::Executor
 {
