@@ -7,6 +7,11 @@
  * libtracetools, librclcpp, librmw_implementation, and later the rmw and
  * DDS libraries - therefore all live in local scope: a preloaded agent
  * cannot find their functions with dlsym(RTLD_NEXT or RTLD_DEFAULT).
+ *
+ * One difference from rclpy, on purpose: rclpy's extension links rcl but
+ * not rclcpp (its executors are Python). The module here runs the same
+ * node code as the C++ build, so librclcpp is local too, which also
+ * covers a preloaded agent's rclcpp hooks when rclcpp is not global.
  */
 #include <dlfcn.h>
 #include <libgen.h>
