@@ -85,8 +85,8 @@ public:
 
   bool serialize(void * data, rtps::SerializedPayload_t * payload) override
   {
-    // A reader's createData() sample may arrive here too (never in the
-    // stand-in), so only the wrapper is accepted.
+    // What write() was given: the SerializedData wrapper, as upstream's
+    // TypeSupport::serialize expects (a ROS message, not a CDR buffer).
     auto * sd = static_cast<SerializedData *>(data);
     auto * m = static_cast<const standin_sample *>(sd->data);
     uint8_t * p = payload->data;
