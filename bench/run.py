@@ -193,7 +193,10 @@ def scenario(args, tmp):
     procs = []
     rows = []
     try:
-        base = 10  # records of a node with one timer and no topics
+        # Records of a node with one timer and no topics, without the
+        # executor/callback-group links (their number depends on the
+        # distribution's entry points: none are hooked on Jazzy yet).
+        base = 9
         for i in range(args.procs):
             procs.append(subprocess.Popen(
                 [os.path.join(b, "bin", "caret-standin"), "--name", "bench%d" % i, "--pubs",

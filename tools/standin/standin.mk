@@ -1,45 +1,123 @@
-# ROS 2 stand-in: libtracetools.so, librclcpp.so and the caret-standin
-# workload. Included by the top-level Makefile, which provides B, CC,
-# CFLAGS, LDFLAGS, PKG_UST and PKG_DDS.
+# ROS 2 stand-in, built once per distribution (humble, jazzy) into
+# $(B)/lib/standin/<distro>/:
+#   libtracetools.so            ros2_tracing's tracetools (C)
+#   librclcpp.so                rclcpp classes with the real layouts (C++)
+#   librmw_implementation.so    loads librmw_<x>.so with dlopen(RTLD_LOCAL)
+#   librmw_cyclonedds_cpp.so    rmw over CycloneDDS (C)
+#   librmw_fastrtps_cpp.so      rmw over Fast DDS 2.9 (C++)
+#   libstandin_rclpy.so         the workload as a python-like extension
+# and the programs $(B)/bin/caret-standin (jazzy), caret-standin-humble and
+# caret-standin-py (the python-like loader). Included by the top-level
+# Makefile, which provides B, CC, CFLAGS, LDFLAGS, PKG_UST and PKG_DDS.
 PREFIX ?= /usr/local
 IDLC   ?= idlc
+CXX    ?= g++
 STANDIN_UST_CFLAGS ?= $(shell pkg-config --cflags lttng-ust 2>/dev/null)
 # Header dependencies, unless the top-level CFLAGS already asks for them.
 STANDIN_DEPFLAGS := $(if $(filter -MMD,$(CFLAGS)),,-MMD -MP)
+# The C flags (warnings, sanitizers, include paths) in C++ dialect.
+STANDIN_CXXFLAGS = $(filter-out -std=%,$(CFLAGS)) -std=gnu++17
+PKG_FASTDDS = -lfastrtps -lfastcdr
 
 STANDIN_DIR := tools/standin
-STANDIN_OBJ := $(B)/obj/standin
 STANDIN_GEN := $(B)/gen
+STANDIN_DISTROS := humble jazzy
+STANDIN_PY  := $(B)/bin/caret-standin-py
+STANDIN_MSG_OBJ := $(B)/obj/standin/gen/standin_msg.o
 
-STANDIN_LIBTT     := $(B)/lib/libtracetools.so
-STANDIN_LIBRCLCPP := $(B)/lib/librclcpp.so
-STANDIN_BIN       := $(B)/bin/caret-standin
+# Installed next to nothing else: next to the agent they could shadow a real
+# ROS 2 libtracetools.so / librclcpp.so.
+STANDIN_INSTALL_LIB = $(PREFIX)/lib/caretd/standin
 
-STANDIN_TT_OBJS := $(STANDIN_OBJ)/tracetools/tracetools.o
-STANDIN_RCLCPP_OBJS := $(patsubst $(STANDIN_DIR)/%.c,$(STANDIN_OBJ)/%.o,\
-	$(wildcard $(STANDIN_DIR)/rclcpp/*.c))
-STANDIN_WL_OBJS := $(patsubst $(STANDIN_DIR)/%.c,$(STANDIN_OBJ)/%.o,\
+STANDIN_WL_SRC := $(filter-out %/exe_main.c %/py_host.c,\
 	$(wildcard $(STANDIN_DIR)/workload/*.c))
-STANDIN_MSG_OBJ := $(STANDIN_OBJ)/gen/standin_msg.o
-STANDIN_OBJS := $(STANDIN_TT_OBJS) $(STANDIN_RCLCPP_OBJS) $(STANDIN_WL_OBJS)
 
 .PHONY: install-standin clean-standin
-all: $(STANDIN_LIBTT) $(STANDIN_LIBRCLCPP) $(STANDIN_BIN)
 
-# Static pattern rule: scoped to our objects, so it cannot collide with
-# the other components' rules for $(B)/obj.
-$(STANDIN_OBJS): $(STANDIN_OBJ)/%.o: $(STANDIN_DIR)/%.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(STANDIN_XCFLAGS) $(STANDIN_DEPFLAGS) -c $< -o $@
+# $(1): distribution, $(2): executable name.
+define STANDIN_FLAVOUR
+STANDIN_OBJ_$(1) := $(B)/obj/standin/$(1)
+STANDIN_LIB_$(1) := $(B)/lib/standin/$(1)
+STANDIN_DEF_$(1) := $(if $(filter humble,$(1)),-DSTANDIN_HUMBLE)
+STANDIN_TT_O_$(1) := $$(STANDIN_OBJ_$(1))/tracetools/tracetools.o
+STANDIN_C_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.c,$$(STANDIN_OBJ_$(1))/%.o,\
+	$(STANDIN_WL_SRC) $(STANDIN_DIR)/workload/exe_main.c \
+	$(STANDIN_DIR)/rmw/rmw_implementation.c $(STANDIN_DIR)/rmw/rmw_cyclonedds.c)
+STANDIN_CXX_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.cpp,$$(STANDIN_OBJ_$(1))/%.o,\
+	$(wildcard $(STANDIN_DIR)/rclcpp/*.cpp) $(STANDIN_DIR)/rmw/rmw_fastrtps.cpp)
+STANDIN_WL_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.c,$$(STANDIN_OBJ_$(1))/%.o,$(STANDIN_WL_SRC))
+STANDIN_LIBS_$(1) := $$(addprefix $$(STANDIN_LIB_$(1))/,libtracetools.so librclcpp.so \
+	librmw_implementation.so librmw_cyclonedds_cpp.so librmw_fastrtps_cpp.so \
+	libstandin_rclpy.so)
+STANDIN_BIN_$(1) := $(B)/bin/$(2)
 
-$(STANDIN_TT_OBJS): STANDIN_XCFLAGS = $(STANDIN_UST_CFLAGS)
+all: $$(STANDIN_LIBS_$(1)) $$(STANDIN_BIN_$(1))
 
-# The workload includes the generated type; the first build has no .d yet.
-$(STANDIN_WL_OBJS): $(STANDIN_GEN)/standin_msg.h
+$$(STANDIN_TT_O_$(1)) $$(STANDIN_C_O_$(1)): $$(STANDIN_OBJ_$(1))/%.o: $(STANDIN_DIR)/%.c
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $$(STANDIN_DEF_$(1)) $$(STANDIN_XCFLAGS) $$(STANDIN_DEPFLAGS) -c $$< -o $$@
+
+$$(STANDIN_CXX_O_$(1)): $$(STANDIN_OBJ_$(1))/%.o: $(STANDIN_DIR)/%.cpp
+	@mkdir -p $$(@D)
+	$$(CXX) $$(STANDIN_CXXFLAGS) $$(STANDIN_DEF_$(1)) $$(STANDIN_DEPFLAGS) -c $$< -o $$@
+
+$$(STANDIN_TT_O_$(1)): STANDIN_XCFLAGS = $$(STANDIN_UST_CFLAGS)
+$$(STANDIN_OBJ_$(1))/rmw/rmw_cyclonedds.o: $(STANDIN_GEN)/standin_msg.h
+
+$$(STANDIN_LIB_$(1))/libtracetools.so: $$(STANDIN_TT_O_$(1))
+	@mkdir -p $$(@D)
+	$$(CC) -shared -Wl,-soname,libtracetools.so -Wl,-z,defs $$(LDFLAGS) -o $$@ $$^ $$(PKG_UST)
+
+$$(STANDIN_LIB_$(1))/librclcpp.so: $$(filter $$(STANDIN_OBJ_$(1))/rclcpp/%,$$(STANDIN_CXX_O_$(1)))
+	@mkdir -p $$(@D)
+	$$(CXX) -shared -Wl,-soname,librclcpp.so -Wl,-z,defs $$(LDFLAGS) -o $$@ $$^ -lpthread
+
+$$(STANDIN_LIB_$(1))/librmw_implementation.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_implementation.o
+	@mkdir -p $$(@D)
+	$$(CC) -shared -Wl,-soname,librmw_implementation.so -Wl,-z,defs $$(LDFLAGS) \
+		-o $$@ $$^ -ldl -lpthread -Wl,-rpath,'$$$$ORIGIN'
+
+$$(STANDIN_LIB_$(1))/librmw_cyclonedds_cpp.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_cyclonedds.o \
+		$(STANDIN_MSG_OBJ) $$(STANDIN_LIB_$(1))/libtracetools.so
+	@mkdir -p $$(@D)
+	$$(CC) -shared -Wl,-soname,librmw_cyclonedds_cpp.so -Wl,-z,defs $$(LDFLAGS) -o $$@ \
+		$$(filter %.o,$$^) -L$$(STANDIN_LIB_$(1)) -ltracetools $$(PKG_DDS) \
+		-Wl,-rpath,'$$$$ORIGIN'
+
+$$(STANDIN_LIB_$(1))/librmw_fastrtps_cpp.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_fastrtps.o \
+		$$(STANDIN_LIB_$(1))/libtracetools.so
+	@mkdir -p $$(@D)
+	$$(CXX) -shared -Wl,-soname,librmw_fastrtps_cpp.so -Wl,-z,defs $$(LDFLAGS) -o $$@ \
+		$$(filter %.o,$$^) -L$$(STANDIN_LIB_$(1)) -ltracetools $$(PKG_FASTDDS) \
+		-Wl,-rpath,'$$$$ORIGIN'
+
+# The ROS libraries linked by name, so they (and any preloaded agent) are
+# resolved by the dynamic linker as in a ROS 2 node; no DDS library: the
+# rmw layer brings it in, in local scope.
+STANDIN_NODE_LIBS_$(1) = -L$$(STANDIN_LIB_$(1)) -ltracetools -lrclcpp -lrmw_implementation -lpthread
+
+$$(STANDIN_LIB_$(1))/libstandin_rclpy.so: $$(STANDIN_WL_O_$(1)) $$(STANDIN_LIB_$(1))/libtracetools.so \
+		$$(STANDIN_LIB_$(1))/librclcpp.so $$(STANDIN_LIB_$(1))/librmw_implementation.so
+	@mkdir -p $$(@D)
+	$$(CC) -shared -Wl,-soname,libstandin_rclpy.so -Wl,-z,defs $$(LDFLAGS) -o $$@ \
+		$$(STANDIN_WL_O_$(1)) $$(STANDIN_NODE_LIBS_$(1)) -Wl,-rpath,'$$$$ORIGIN'
+
+$$(STANDIN_BIN_$(1)): $$(STANDIN_WL_O_$(1)) $$(STANDIN_OBJ_$(1))/workload/exe_main.o \
+		$$(STANDIN_LIB_$(1))/libtracetools.so $$(STANDIN_LIB_$(1))/librclcpp.so \
+		$$(STANDIN_LIB_$(1))/librmw_implementation.so
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS) -o $$@ $$(filter %.o,$$^) $$(STANDIN_NODE_LIBS_$(1)) \
+		-Wl,-rpath,'$$$$ORIGIN/../lib/standin/$(1):$$$$ORIGIN/../lib/caretd/standin/$(1)'
+
+-include $$(STANDIN_TT_O_$(1):.o=.d) $$(STANDIN_C_O_$(1):.o=.d) $$(STANDIN_CXX_O_$(1):.o=.d)
+endef
+
+$(eval $(call STANDIN_FLAVOUR,humble,caret-standin-humble))
+$(eval $(call STANDIN_FLAVOUR,jazzy,caret-standin))
 
 # One idlc run writes both files; a two-target pattern rule is grouped.
 $(STANDIN_GEN)/standin_%.c $(STANDIN_GEN)/standin_%.h: \
-		$(STANDIN_DIR)/workload/standin_%.idl
+		$(STANDIN_DIR)/rmw/standin_%.idl
 	@mkdir -p $(@D)
 	$(IDLC) -o $(STANDIN_GEN) $<
 
@@ -47,35 +125,35 @@ $(STANDIN_MSG_OBJ): $(STANDIN_GEN)/standin_msg.c $(STANDIN_GEN)/standin_msg.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(STANDIN_LIBTT): $(STANDIN_TT_OBJS)
+$(B)/obj/standin/py_host.o: $(STANDIN_DIR)/workload/py_host.c
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libtracetools.so -Wl,-z,defs $(LDFLAGS) \
-		-o $@ $^ $(PKG_UST)
+	$(CC) $(CFLAGS) $(STANDIN_DEPFLAGS) -c $< -o $@
 
-$(STANDIN_LIBRCLCPP): $(STANDIN_RCLCPP_OBJS)
+# Links no ROS library at all, like the python interpreter.
+$(STANDIN_PY): $(B)/obj/standin/py_host.o
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,librclcpp.so -Wl,-z,defs $(LDFLAGS) \
-		-o $@ $^
+	$(CC) $(LDFLAGS) -o $@ $^ -ldl
 
-# Linked by name (not path) so the binary resolves the libraries, and any
-# preloaded agent, through the dynamic linker like a ROS 2 node would.
-$(STANDIN_BIN): $(STANDIN_WL_OBJS) $(STANDIN_MSG_OBJ) $(STANDIN_LIBTT) \
-		$(STANDIN_LIBRCLCPP)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(STANDIN_WL_OBJS) $(STANDIN_MSG_OBJ) \
-		-L$(B)/lib -Wl,-rpath,'$$ORIGIN/../lib:$$ORIGIN/../lib/caretd/standin' \
-		-ltracetools -lrclcpp $(PKG_DDS) -lpthread
+# Other programs (bench, tests/forker) link the jazzy tracetools as
+# $(B)/lib/libtracetools.so.
+$(B)/lib/libtracetools.so: $(B)/lib/standin/jazzy/libtracetools.so
+	ln -sf standin/jazzy/libtracetools.so $@
 
-# The stand-in libraries go to a private directory: installed next to the
-# agent they could shadow a real ROS 2 libtracetools.so / librclcpp.so.
-install-standin: $(STANDIN_LIBTT) $(STANDIN_LIBRCLCPP) $(STANDIN_BIN)
-	install -d $(DESTDIR)$(PREFIX)/lib/caretd/standin $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(STANDIN_LIBTT) $(STANDIN_LIBRCLCPP) \
-		$(DESTDIR)$(PREFIX)/lib/caretd/standin/
-	install -m 0755 $(STANDIN_BIN) $(DESTDIR)$(PREFIX)/bin/
+all: $(STANDIN_PY) $(B)/lib/libtracetools.so
+
+install-standin: all
+	for d in $(STANDIN_DISTROS); do \
+		install -d $(DESTDIR)$(STANDIN_INSTALL_LIB)/$$d && \
+		install -m 0755 $(B)/lib/standin/$$d/*.so $(DESTDIR)$(STANDIN_INSTALL_LIB)/$$d/ \
+		|| exit 1; \
+	done
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(B)/bin/caret-standin $(B)/bin/caret-standin-humble $(STANDIN_PY) \
+		$(DESTDIR)$(PREFIX)/bin/
 
 clean-standin:
-	rm -rf $(STANDIN_OBJ) $(STANDIN_GEN)/standin_msg.[ch] \
-		$(STANDIN_LIBTT) $(STANDIN_LIBRCLCPP) $(STANDIN_BIN)
+	rm -rf $(B)/obj/standin $(STANDIN_GEN)/standin_msg.[ch] $(B)/lib/standin \
+		$(B)/lib/libtracetools.so $(B)/bin/caret-standin $(B)/bin/caret-standin-humble \
+		$(STANDIN_PY)
 
--include $(STANDIN_OBJS:.o=.d)
+-include $(B)/obj/standin/py_host.d

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * LTTng-UST provider `ros2` with the event layouts of ros2_tracing
- * (Jazzy), plus the three CARET-fork events. Field names and order are part
+ * (tracetools/include/tracetools/tp_call.h, jazzy; with STANDIN_HUMBLE the
+ * humble branch's event set), plus the three CARET-fork events. Field names and order are part
  * of the trace format consumed by the analyzer, so they must match upstream
  * exactly; only tracetools.c includes this file.
  */
@@ -23,7 +24,11 @@
 
 /* Same value upstream uses (rmw/types.h RMW_GID_STORAGE_SIZE). */
 #define STANDIN_GID_STORAGE_SIZE 24
+#ifdef STANDIN_HUMBLE
+#define STANDIN_TRACETOOLS_VERSION "4.1.1"
+#else
 #define STANDIN_TRACETOOLS_VERSION "8.2.0"
+#endif
 
 #define STANDIN_PTR(name) lttng_ust_field_integer_hex(const void *, name, name)
 
@@ -71,10 +76,19 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2, rcl_publisher_init,
 		lttng_ust_field_string(topic_name, topic_name)
 		lttng_ust_field_integer(const size_t, queue_depth, queue_depth)))
 
-STANDIN_TP_PTR2(rclcpp_publish, publisher_handle, message)
+/* One field on both distributions: the function keeps publisher_handle
+ * "for API/ABI stability" but the event does not record it. */
+LTTNG_UST_TRACEPOINT_EVENT(ros2, rclcpp_publish,
+	LTTNG_UST_TP_ARGS(const void *, publisher_handle, const void *, message),
+	LTTNG_UST_TP_FIELDS(STANDIN_PTR(message)))
+#ifndef STANDIN_HUMBLE
 STANDIN_TP_PTR2(rclcpp_intra_publish, publisher_handle, message)
+#endif
 STANDIN_TP_PTR2(rcl_publish, publisher_handle, message)
 
+#ifdef STANDIN_HUMBLE
+STANDIN_TP_PTR1(rmw_publish, message)
+#else
 LTTNG_UST_TRACEPOINT_EVENT(ros2, rmw_publish,
 	LTTNG_UST_TP_ARGS(const void *, rmw_publisher_handle,
 		const void *, message, int64_t, timestamp),
@@ -82,6 +96,7 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2, rmw_publish,
 		STANDIN_PTR(rmw_publisher_handle)
 		STANDIN_PTR(message)
 		lttng_ust_field_integer(int64_t, timestamp, timestamp)))
+#endif
 
 LTTNG_UST_TRACEPOINT_EVENT(ros2, rmw_subscription_init,
 	LTTNG_UST_TP_ARGS(const void *, rmw_subscription_handle,
@@ -185,6 +200,7 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2, rclcpp_executor_wait_for_work,
 		lttng_ust_field_integer(int64_t, timeout, timeout)))
 
 STANDIN_TP_PTR1(rclcpp_executor_execute, handle)
+#ifndef STANDIN_HUMBLE
 STANDIN_TP_PTR2(rclcpp_ipb_to_subscription, ipb, subscription)
 STANDIN_TP_PTR2(rclcpp_buffer_to_ipb, buffer, ipb)
 
@@ -212,6 +228,7 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2, rclcpp_ring_buffer_dequeue,
 		lttng_ust_field_integer(uint64_t, size, size)))
 
 STANDIN_TP_PTR1(rclcpp_ring_buffer_clear, buffer)
+#endif
 
 /* CARET-fork events (ros2_tracing fork used by CARET). */
 STANDIN_TP_PTR2(message_construct, original_message, constructed_message)
@@ -223,7 +240,9 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2, dispatch_subscription_callback,
 	LTTNG_UST_TP_FIELDS(
 		STANDIN_PTR(message)
 		STANDIN_PTR(callback)
-		lttng_ust_field_integer(uint64_t, source_timestamp,
+		/* CARET's fork names the field source_stamp (caret_analyze
+		 * processor.py reads 'source_stamp'). */
+		lttng_ust_field_integer(uint64_t, source_stamp,
 			source_timestamp)
 		lttng_ust_field_integer(uint64_t, message_timestamp,
 			message_timestamp)))

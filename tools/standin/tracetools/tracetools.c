@@ -29,13 +29,8 @@
 		topic_name, queue_depth))                                   \
 	X(rclcpp_publish, (const void *publisher_handle,                    \
 		const void *message), (publisher_handle, message))          \
-	X(rclcpp_intra_publish, (const void *publisher_handle,              \
-		const void *message), (publisher_handle, message))          \
 	X(rcl_publish, (const void *publisher_handle, const void *message), \
 		(publisher_handle, message))                                \
-	X(rmw_publish, (const void *rmw_publisher_handle,                   \
-		const void *message, int64_t timestamp),                    \
-		(rmw_publisher_handle, message, timestamp))                 \
 	X(rmw_subscription_init, (const void *rmw_subscription_handle,      \
 		const uint8_t *gid), (rmw_subscription_handle, gid))        \
 	X(rcl_subscription_init, (const void *subscription_handle,          \
@@ -52,7 +47,7 @@
 	X(rmw_take, (const void *rmw_subscription_handle,                   \
 		const void *message, int64_t source_timestamp,              \
 		const bool taken),                                          \
-		(rmw_subscription_handle, message, source_timestamp, taken))\
+		(rmw_subscription_handle, message, source_timestamp, taken)) \
 	X(rcl_take, (const void *message), (message))                       \
 	X(rclcpp_take, (const void *message), (message))                    \
 	X(rcl_service_init, (const void *service_handle,                    \
@@ -84,21 +79,8 @@
 		const char *start_label, const char *goal_label),           \
 		(state_machine, start_label, goal_label))                   \
 	X(rclcpp_executor_get_next_ready, (void), ())                       \
-	X(rclcpp_executor_wait_for_work, (const int64_t timeout), (timeout))\
+	X(rclcpp_executor_wait_for_work, (const int64_t timeout), (timeout)) \
 	X(rclcpp_executor_execute, (const void *handle), (handle))          \
-	X(rclcpp_ipb_to_subscription, (const void *ipb,                     \
-		const void *subscription), (ipb, subscription))             \
-	X(rclcpp_buffer_to_ipb, (const void *buffer, const void *ipb),      \
-		(buffer, ipb))                                              \
-	X(rclcpp_construct_ring_buffer, (const void *buffer,                \
-		const uint64_t capacity), (buffer, capacity))               \
-	X(rclcpp_ring_buffer_enqueue, (const void *buffer,                  \
-		const uint64_t index, const uint64_t size,                  \
-		const bool overwritten), (buffer, index, size, overwritten))\
-	X(rclcpp_ring_buffer_dequeue, (const void *buffer,                  \
-		const uint64_t index, const uint64_t size),                 \
-		(buffer, index, size))                                      \
-	X(rclcpp_ring_buffer_clear, (const void *buffer), (buffer))         \
 	X(message_construct, (const void *original_message,                 \
 		const void *constructed_message),                           \
 		(original_message, constructed_message))                    \
@@ -110,6 +92,27 @@
 		(const void *message, const void *callback,                 \
 		const uint64_t message_timestamp),                          \
 		(message, callback, message_timestamp))
+
+/* Events ros2_tracing added after Humble, and Jazzy's rmw_publish. */
+#define STANDIN_EVENTS_JAZZY(X)                                             \
+	X(rclcpp_intra_publish, (const void *publisher_handle,              \
+		const void *message), (publisher_handle, message))          \
+	X(rmw_publish, (const void *rmw_publisher_handle,                   \
+		const void *message, int64_t timestamp),                    \
+		(rmw_publisher_handle, message, timestamp))                 \
+	X(rclcpp_ipb_to_subscription, (const void *ipb,                     \
+		const void *subscription), (ipb, subscription))             \
+	X(rclcpp_buffer_to_ipb, (const void *buffer, const void *ipb),      \
+		(buffer, ipb))                                              \
+	X(rclcpp_construct_ring_buffer, (const void *buffer,                \
+		const uint64_t capacity), (buffer, capacity))               \
+	X(rclcpp_ring_buffer_enqueue, (const void *buffer,                  \
+		const uint64_t index, const uint64_t size,                  \
+		const bool overwritten), (buffer, index, size, overwritten)) \
+	X(rclcpp_ring_buffer_dequeue, (const void *buffer,                  \
+		const uint64_t index, const uint64_t size),                 \
+		(buffer, index, size))                                      \
+	X(rclcpp_ring_buffer_clear, (const void *buffer), (buffer))
 
 /* Rows carry argument lists in parentheses; this strips them. An empty
  * list expands to nothing, which suits the argument-less event. */
@@ -129,7 +132,19 @@
 		lttng_ust_tracepoint(ros2, ev, STANDIN_UNPAREN args);       \
 	}
 
+#ifdef STANDIN_HUMBLE
+/* Humble's tracetools exports ros_trace_X only. */
+#define STANDIN_DEFINE_HUMBLE(ev, params, args)                             \
+	void ros_trace_##ev params                                          \
+	{                                                                   \
+		lttng_ust_tracepoint(ros2, ev, STANDIN_UNPAREN args);       \
+	}
+STANDIN_EVENTS(STANDIN_DEFINE_HUMBLE)
+STANDIN_DEFINE_HUMBLE(rmw_publish, (const void *message), (message))
+#else
 STANDIN_EVENTS(STANDIN_DEFINE)
+STANDIN_EVENTS_JAZZY(STANDIN_DEFINE)
+#endif
 
 bool ros_trace_compile_status(void)
 {

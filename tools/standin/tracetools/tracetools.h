@@ -4,11 +4,16 @@
  * functions rcl/rclcpp/rmw call, so a tracing agent preloaded in front of
  * this library sees exactly the symbols it would see in a ROS 2 process.
  *
- * For every event X there are three functions, as upstream:
+ * Built once per distribution. Jazzy: for every event X there are three
+ * functions, as upstream (Iron added the enabled/do pair):
  *   ros_trace_X(...)        emit if the tracepoint is enabled;
  *   ros_trace_enabled_X()   whether a session enabled it (lets callers skip
  *                           computing expensive arguments);
  *   ros_trace_do_X(...)     emit unconditionally.
+ * Humble (STANDIN_HUMBLE, ros2_tracing humble tracetools.h): ros_trace_X
+ * only, no ring-buffer / intra-process-buffer events, and rmw_publish takes
+ * the message alone. The enabled/do declarations below exist only in the
+ * Jazzy library.
  */
 #ifndef STANDIN_TRACETOOLS_H
 #define STANDIN_TRACETOOLS_H
@@ -65,8 +70,13 @@ bool ros_trace_enabled_rcl_publish(void);
 void ros_trace_do_rcl_publish(const void *publisher_handle,
 	const void *message);
 
+#ifdef STANDIN_HUMBLE
+/* Humble: the message only (ros2_tracing humble tracetools.h). */
+void ros_trace_rmw_publish(const void *message);
+#else
 void ros_trace_rmw_publish(const void *rmw_publisher_handle,
 	const void *message, int64_t timestamp);
+#endif
 bool ros_trace_enabled_rmw_publish(void);
 void ros_trace_do_rmw_publish(const void *rmw_publisher_handle,
 	const void *message, int64_t timestamp);

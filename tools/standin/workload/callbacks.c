@@ -7,15 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "standin_msg.h"
 #include "tools/standin/tracetools/tracetools.h"
 #include "tools/standin/workload/counts.h"
 #include "tools/standin/workload/rcl.h"
 #include "tools/standin/workload/util.h"
 
-typedef standin_msgs_msg_dds__Sample_ wl_msg;
+typedef struct standin_sample wl_msg;
 
-static void publish_one(struct wl_publisher *p, enum wl_distro distro)
+static void publish_one(struct wl_publisher *p)
 {
 	wl_msg *msg = calloc(1, sizeof(*msg));
 
@@ -25,31 +24,41 @@ static void publish_one(struct wl_publisher *p, enum wl_distro distro)
 	msg->stamp_ns = wl_now_ns();
 	msg->publisher_id = p->id;
 	memset(msg->data, (int)(msg->seq & 0xff), sizeof(msg->data));
-	ros_trace_rclcpp_publish(p, msg);
-	wl_rcl_publish(p, msg, distro);
+	/* rclcpp passes no publisher handle here (publisher.hpp,
+	 * humble l.455 and jazzy l.452: rclcpp_publish(nullptr, &msg)). */
+	ros_trace_rclcpp_publish(NULL, msg);
+	wl_rcl_publish(p, msg);
 	free(msg);
 }
 
-void wl_execute_timer(struct wl_timer *t, enum wl_distro distro)
+void wl_execute_timer(struct wl_timer *t)
 {
 	ros_trace_callback_start(t->callback, false);
 	if (t->publishes)
 		for (unsigned i = 0; i < t->node->opt->pubs; i++)
-			publish_one(t->node->pubs[i], distro);
+			publish_one(t->node->pubs[i]);
 	ros_trace_callback_end(t->callback);
 }
 
-void wl_execute_subscription(struct wl_subscription *s)
+bool wl_execute_subscription(struct wl_subscription *s)
 {
 	wl_msg *msg = calloc(1, sizeof(*msg));
+	int64_t source_ts = 0;
+	bool taken;
 
 	if (!msg)
-		return;
-	if (wl_rcl_take(s, msg)) {
+		return false;
+	taken = wl_rcl_take(s, msg, &source_ts);
+	if (taken) {
 		ros_trace_rclcpp_take(msg);
 		wl_count_taken();
+		/* CARET's rclcpp fork, before the callback: the message's
+		 * source timestamp and the header stamp of the message. */
+		ros_trace_dispatch_subscription_callback(msg, s->callback,
+			(uint64_t)source_ts, (uint64_t)msg->stamp_ns);
 		ros_trace_callback_start(s->callback, false);
 		ros_trace_callback_end(s->callback);
 	}
 	free(msg);
+	return taken;
 }

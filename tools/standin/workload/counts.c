@@ -5,7 +5,7 @@
 #include "tools/standin/workload/counts.h"
 
 static unsigned long counts[WL_C_NUM];
-static uint64_t published, taken;
+static uint64_t published, failed, taken;
 
 #define WL_COUNT_NAME(n) #n,
 static const char *const names[WL_C_NUM] = { WL_COUNTS(WL_COUNT_NAME) };
@@ -24,9 +24,10 @@ void wl_print_counts(FILE *f)
 	fflush(f);
 }
 
-void wl_count_published(void)
+void wl_count_publish_result(int rmw_ret)
 {
-	__atomic_add_fetch(&published, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(rmw_ret == 0 ? &published : &failed, 1,
+		__ATOMIC_RELAXED);
 }
 
 void wl_count_taken(void)
@@ -36,8 +37,9 @@ void wl_count_taken(void)
 
 void wl_print_traffic(FILE *f)
 {
-	fprintf(f, "published=%" PRIu64 " taken=%" PRIu64 "\n",
-		__atomic_load_n(&published, __ATOMIC_RELAXED),
-		__atomic_load_n(&taken, __ATOMIC_RELAXED));
+	fprintf(f, "published=%" PRIu64 " taken=%" PRIu64 " failed=%" PRIu64
+		"\n", __atomic_load_n(&published, __ATOMIC_RELAXED),
+		__atomic_load_n(&taken, __ATOMIC_RELAXED),
+		__atomic_load_n(&failed, __ATOMIC_RELAXED));
 	fflush(f);
 }

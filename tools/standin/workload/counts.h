@@ -18,6 +18,8 @@
 	X(rclcpp_service_callback_added) X(rcl_client_init)                 \
 	X(construct_executor) X(construct_static_executor)                  \
 	X(add_callback_group) X(add_callback_group_static_executor)         \
+	X(executor_entity_collector_to_executor)                            \
+	X(callback_group_to_executor_entity_collector)                      \
 	X(callback_group_add_timer) X(callback_group_add_subscription)      \
 	X(callback_group_add_service) X(callback_group_add_client)
 
@@ -30,7 +32,8 @@ void wl_count(enum wl_count c);
 void wl_print_counts(FILE *f);
 
 /* Runtime traffic (any executor thread). */
-void wl_count_published(void);
+/* An rmw_publish return code: RMW_RET_OK counts as published. */
+void wl_count_publish_result(int rmw_ret);
 void wl_count_taken(void);
 void wl_print_traffic(FILE *f);
 

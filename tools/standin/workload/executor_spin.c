@@ -3,12 +3,16 @@
  * The spin loop, shaped like rclcpp's Executor::spin(): get_next_ready;
  * when nothing is ready, wait_for_work and look again; execute one item.
  * It runs only what reached the executor through the rclcpp symbols
- * (groups added to it, entities added to those groups), so an interposer
- * that fails to forward a call visibly breaks the workload.
+ * (groups the executor holds, entities added to those groups), so an
+ * interposer that fails to forward a call visibly breaks the workload.
  *
- * A multi-threaded executor gets one thread per share of callback groups,
- * each with its own waitset: mutually exclusive groups never run
- * concurrently, which is what rclcpp guarantees too.
+ * Waiting is middleware-neutral: the rmw layer calls back on new data
+ * (rmw_subscription_set_on_new_message_callback) and the spinner sleeps on
+ * a condition variable until then, the next timer, or 100 ms (a missed
+ * wake-up costs at most that).
+ *
+ * A multi-threaded executor gets one thread per share of callback groups:
+ * mutually exclusive groups never run concurrently, as rclcpp guarantees.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -19,16 +23,25 @@
 #include "tools/standin/workload/executor.h"
 #include "tools/standin/workload/util.h"
 
+#define WL_MAX_WAIT_NS 100000000LL
+
+struct spinner;
+
+struct sub_slot {
+	struct spinner *s;
+	size_t index;
+};
+
 struct spinner {
 	pthread_t tid;
 	int started;
-	dds_entity_t waitset;
-	enum wl_distro distro;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 	size_t ntimers, nsubs;
 	struct wl_timer **timers;
 	struct wl_subscription **subs;
+	struct sub_slot *slots;
 	unsigned char *timer_ready, *sub_ready;
-	dds_attach_t *xs;
 };
 
 static struct spinner *spinners;
@@ -44,25 +57,54 @@ static void rearm(struct wl_timer *t, int64_t now)
 			t->period_ns;
 }
 
+/* Called by the rmw layer, on a middleware thread. */
+static void on_new_message(const void *user_data, size_t n)
+{
+	const struct sub_slot *slot = user_data;
+	struct spinner *s = slot->s;
+
+	(void)n;
+	pthread_mutex_lock(&s->mu);
+	s->sub_ready[slot->index] = 1;
+	pthread_cond_signal(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+static int any_sub_ready(const struct spinner *s)
+{
+	for (size_t i = 0; i < s->nsubs; i++)
+		if (s->sub_ready[i])
+			return 1;
+	return 0;
+}
+
 static void wait_for_work(struct spinner *s)
 {
-	int64_t now = wl_now_ns(), timeout = DDS_SECS(1);
-	dds_return_t n;
+	int64_t now = wl_now_ns(), timeout = WL_MAX_WAIT_NS;
+	struct timespec until;
 
 	for (size_t i = 0; i < s->ntimers; i++)
 		if (s->timers[i]->next_ns - now < timeout)
 			timeout = s->timers[i]->next_ns - now;
-	n = dds_waitset_wait(s->waitset, s->xs, s->nsubs + 1,
-		timeout > 0 ? timeout : 0);
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	if (timeout > 0) {
+		int64_t ns = until.tv_nsec + timeout;
+
+		until.tv_sec += ns / 1000000000;
+		until.tv_nsec = ns % 1000000000;
+		pthread_mutex_lock(&s->mu);
+		if (!any_sub_ready(s) &&
+		    !__atomic_load_n(&stopping, __ATOMIC_ACQUIRE))
+			pthread_cond_timedwait(&s->cv, &s->mu, &until);
+		pthread_mutex_unlock(&s->mu);
+	}
 	now = wl_now_ns();
 	for (size_t i = 0; i < s->ntimers; i++)
 		s->timer_ready[i] = s->timers[i]->next_ns <= now;
-	for (dds_return_t i = 0; i < n && i < (dds_return_t)s->nsubs + 1; i++)
-		if (s->xs[i])
-			s->sub_ready[s->xs[i] - 1] = 1;
 }
 
-/* Timers before subscriptions, as rclcpp's default memory strategy. */
+/* Timers before subscriptions, as rclcpp's default memory strategy. A
+ * subscription stays ready until a take finds nothing. */
 static int run_next_ready(struct spinner *s)
 {
 	for (size_t i = 0; i < s->ntimers; i++) {
@@ -73,15 +115,21 @@ static int run_next_ready(struct spinner *s)
 		s->timer_ready[i] = 0;
 		ros_trace_rclcpp_executor_execute(t);
 		rearm(t, wl_now_ns());
-		wl_execute_timer(t, s->distro);
+		wl_execute_timer(t);
 		return 1;
 	}
 	for (size_t i = 0; i < s->nsubs; i++) {
-		if (!s->sub_ready[i])
-			continue;
+		int ready;
+
+		pthread_mutex_lock(&s->mu);
+		ready = s->sub_ready[i];
 		s->sub_ready[i] = 0;
+		pthread_mutex_unlock(&s->mu);
+		if (!ready)
+			continue;
 		ros_trace_rclcpp_executor_execute(s->subs[i]);
-		wl_execute_subscription(s->subs[i]);
+		if (wl_execute_subscription(s->subs[i]))
+			s->sub_ready[i] = 1;	/* maybe more queued */
 		return 1;
 	}
 	return 0;
@@ -106,7 +154,6 @@ static void collect(struct spinner *s, void *group)
 {
 	size_t nt = standin_group_entities(group, STANDIN_TIMER, NULL, 0);
 	size_t ns = standin_group_entities(group, STANDIN_SUBSCRIPTION, NULL, 0);
-	void **e = wl_xcalloc(nt > ns ? nt : ns, sizeof(*e));
 
 	s->timers = realloc(s->timers, (s->ntimers + nt + 1) * sizeof(void *));
 	s->subs = realloc(s->subs, (s->nsubs + ns + 1) * sizeof(void *));
@@ -114,54 +161,59 @@ static void collect(struct spinner *s, void *group)
 		fputs("caret-standin: out of memory\n", stderr);
 		exit(1);
 	}
-	standin_group_entities(group, STANDIN_TIMER, e, nt);
-	for (size_t i = 0; i < nt; i++)
-		s->timers[s->ntimers++] = standin_entity_user(e[i]);
-	standin_group_entities(group, STANDIN_SUBSCRIPTION, e, ns);
-	for (size_t i = 0; i < ns; i++)
-		s->subs[s->nsubs++] = standin_entity_user(e[i]);
-	free(e);
+	standin_group_entities(group, STANDIN_TIMER,
+		(void **)(s->timers + s->ntimers), nt);
+	s->ntimers += nt;
+	standin_group_entities(group, STANDIN_SUBSCRIPTION,
+		(void **)(s->subs + s->nsubs), ns);
+	s->nsubs += ns;
 }
 
-static int prepare(struct spinner *s, dds_entity_t participant)
+static void prepare(struct spinner *s)
 {
-	s->timer_ready = wl_xcalloc(s->ntimers, 1);
-	s->sub_ready = wl_xcalloc(s->nsubs, 1);
-	s->xs = wl_xcalloc(s->nsubs + 1, sizeof(*s->xs));
-	s->waitset = dds_create_waitset(participant);
-	if (s->waitset < 0)
-		return -1;
-	/* Attach arg 0 is the stop trigger, i + 1 is subscription i. */
-	if (dds_waitset_attach(s->waitset, s->waitset, 0) < 0)
-		return -1;
-	for (size_t i = 0; i < s->nsubs; i++)
-		if (dds_waitset_attach(s->waitset, s->subs[i]->rmw->readcond,
-			(dds_attach_t)(i + 1)) < 0)
-			return -1;
-	return 0;
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&s->mu, NULL);
+	s->timer_ready = wl_xcalloc(s->ntimers + 1, 1);
+	s->sub_ready = wl_xcalloc(s->nsubs + 1, 1);
+	s->slots = wl_xcalloc(s->nsubs + 1, sizeof(*s->slots));
+	for (size_t i = 0; i < s->nsubs; i++) {
+		s->slots[i].s = s;
+		s->slots[i].index = i;
+		/* Data may have arrived before the callback was set. */
+		s->sub_ready[i] = 1;
+		rmw_subscription_set_on_new_message_callback(s->subs[i]->rmw,
+			on_new_message, &s->slots[i]);
+	}
 }
 
 int wl_executor_start(struct wl_system *sys)
 {
+	enum standin_exec_kind kind = sys->opt->executor == WL_EXEC_MULTI ?
+		STANDIN_EXEC_MULTI : STANDIN_EXEC_SINGLE;
 	size_t ngroups = standin_executor_groups(sys->executor, NULL, 0);
-	void **groups = wl_xcalloc(ngroups, sizeof(*groups));
-	unsigned threads = standin_executor_threads(sys->executor);
+	void **groups = wl_xcalloc(ngroups + 1, sizeof(*groups));
+	size_t threads = standin_executor_threads(sys->executor, kind);
 	int rc = 0;
 
 	if (threads > ngroups)
-		threads = ngroups ? (unsigned)ngroups : 1;
+		threads = ngroups ? ngroups : 1;
 	spinners = wl_xcalloc(threads, sizeof(*spinners));
-	nspinners = threads;
+	nspinners = (unsigned)threads;
 	standin_executor_groups(sys->executor, groups, ngroups);
 	for (size_t g = 0; g < ngroups; g++)
 		collect(&spinners[g % threads], groups[g]);
 	free(groups);
-	for (unsigned i = 0; i < threads && rc == 0; i++) {
+	for (unsigned i = 0; i < nspinners; i++)
+		prepare(&spinners[i]);
+	for (unsigned i = 0; i < nspinners && rc == 0; i++) {
 		struct spinner *s = &spinners[i];
 
-		s->distro = sys->opt->distro;
-		if (prepare(s, sys->context->rmw.participant) < 0 ||
-		    pthread_create(&s->tid, NULL, spin, s) != 0)
+		if (pthread_create(&s->tid, NULL, spin, s) != 0)
 			rc = -1;
 		else
 			s->started = 1;
@@ -174,9 +226,18 @@ int wl_executor_start(struct wl_system *sys)
 void wl_executor_stop(void)
 {
 	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
-	for (unsigned i = 0; i < nspinners; i++)
-		if (spinners[i].started)
-			dds_waitset_set_trigger(spinners[i].waitset, true);
+	for (unsigned i = 0; i < nspinners; i++) {
+		struct spinner *s = &spinners[i];
+
+		if (!s->started)
+			continue;
+		for (size_t j = 0; j < s->nsubs; j++)
+			rmw_subscription_set_on_new_message_callback(
+				s->subs[j]->rmw, NULL, NULL);
+		pthread_mutex_lock(&s->mu);
+		pthread_cond_broadcast(&s->cv);
+		pthread_mutex_unlock(&s->mu);
+	}
 }
 
 bool wl_executor_join(double timeout_s)
@@ -198,9 +259,9 @@ bool wl_executor_join(double timeout_s)
 		s->started = 0;
 		free(s->timers);
 		free(s->subs);
+		free(s->slots);
 		free(s->timer_ready);
 		free(s->sub_ready);
-		free(s->xs);
 	}
 	if (all) {
 		free(spinners);

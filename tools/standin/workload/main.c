@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * caret-standin: a small ROS 2 system without ROS 2, for testing a tracing
- * agent preloaded in front of libtracetools.so / librclcpp.so.
+ * agent preloaded in front of libtracetools.so / librclcpp.so. wl_main is
+ * the program; exe_main.c runs it in an executable linked like a C++ node,
+ * py_host.c from a library loaded like rclpy's extension module.
  */
 #include <errno.h>
 #include <signal.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "tools/standin/workload/counts.h"
+#include "tools/standin/workload/main.h"
 #include "tools/standin/workload/executor.h"
 #include "tools/standin/workload/options.h"
 #include "tools/standin/workload/system.h"
@@ -49,7 +52,7 @@ static void wait_for_end(const sigset_t *set, double duration_s)
 	}
 }
 
-int main(int argc, char **argv)
+int wl_main(int argc, char **argv)
 {
 	sigset_t set;
 	bool spin, joined = true;
@@ -70,6 +73,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (opt.print_counts)
 		wl_print_counts(stdout);
+	wl_print_groups(&sys, stdout);
 	spin = opt.duration_s != 0;
 	if (spin && wl_executor_start(&sys) < 0) {
 		wl_executor_stop();
@@ -89,6 +93,6 @@ int main(int argc, char **argv)
 		fputs("caret-standin: executor did not stop\n", stderr);
 		_exit(1);
 	}
-	wl_rmw_shutdown(&sys.context->rmw);
+	rmw_shutdown(&sys.context->rmw);
 	return 0;
 }

@@ -2,8 +2,10 @@
 /*
  * rclcpp node construction, in the order rclcpp emits its records: each
  * entity's rcl/rmw init, then the rclcpp records and callback registration,
- * then CallbackGroup::add_X on the node's default group (rclcpp does that
- * when the entity is created, before any executor exists).
+ * then CallbackGroup::add_X on one of the node's groups (rclcpp does that
+ * when the entity is created, before any executor exists). Each node has
+ * its default mutually exclusive group and a reentrant one; entities of
+ * each kind alternate between them, starting with the default group.
  */
 #include <stdio.h>
 
@@ -36,6 +38,11 @@ static void register_callback(struct wl_callback *cb)
 	} while (0)
 
 static uint32_t next_publisher_id;
+
+static void *group_for(const struct wl_node *n, unsigned i)
+{
+	return (i % 2 ? n->reentrant : n->group).ptr;
+}
 
 static int add_publishers(struct wl_context *ctx, struct wl_node *n)
 {
@@ -76,7 +83,7 @@ static int add_subscriptions(struct wl_context *ctx, struct wl_node *n)
 			s->callback);
 		register_callback(s->callback);
 		wl_count(WL_C_callback_group_add_subscription);
-		WL_CALL_WITH_SP(standin_cbg_add_subscription, n->group.ptr,
+		WL_CALL_WITH_SP(standin_cbg_add_subscription, group_for(n, i),
 			&s->base);
 	}
 	return 0;
@@ -103,7 +110,7 @@ static int add_timers(struct wl_node *n)
 		ros_trace_rclcpp_timer_callback_added(t, t->callback);
 		register_callback(t->callback);
 		wl_count(WL_C_callback_group_add_timer);
-		WL_CALL_WITH_SP(standin_cbg_add_timer, n->group.ptr, &t->base);
+		WL_CALL_WITH_SP(standin_cbg_add_timer, group_for(n, i), &t->base);
 		wl_count(WL_C_rclcpp_timer_link_node);
 		ros_trace_rclcpp_timer_link_node(t, n);
 	}
@@ -131,7 +138,7 @@ static int add_services(struct wl_node *n)
 		ros_trace_rclcpp_service_callback_added(s, s->callback);
 		register_callback(s->callback);
 		wl_count(WL_C_callback_group_add_service);
-		WL_CALL_WITH_SP(standin_cbg_add_service, n->group.ptr, &s->base);
+		WL_CALL_WITH_SP(standin_cbg_add_service, group_for(n, i), &s->base);
 	}
 	return 0;
 }
@@ -152,7 +159,7 @@ static int add_clients(struct wl_node *n)
 		if (!c->base.ptr)
 			return -1;
 		wl_count(WL_C_callback_group_add_client);
-		WL_CALL_WITH_SP(standin_cbg_add_client, n->group.ptr, &c->base);
+		WL_CALL_WITH_SP(standin_cbg_add_client, group_for(n, i), &c->base);
 	}
 	return 0;
 }
@@ -181,8 +188,11 @@ static struct wl_node *create_node(struct wl_context *ctx,
 	if (!n)
 		return NULL;
 	n->base = standin_node_base_new(n);
-	n->group = standin_callback_group_new(CARET_CBG_MUTUALLY_EXCLUSIVE);
-	if (!n->base.ptr || !n->group.ptr)
+	n->group = standin_node_create_callback_group(&n->base,
+		CARET_CBG_MUTUALLY_EXCLUSIVE);
+	n->reentrant = standin_node_create_callback_group(&n->base,
+		CARET_CBG_REENTRANT);
+	if (!n->base.ptr || !n->group.ptr || !n->reentrant.ptr)
 		return NULL;
 	n->pubs = wl_xcalloc(o->pubs, sizeof(*n->pubs));
 	n->subs = wl_xcalloc(o->subs, sizeof(*n->subs));

@@ -29,7 +29,12 @@ static const char usage[] =
 "  --clients N           clients per node, init records only (default 0)\n"
 "  --extra-callbacks N   extra rclcpp_callback_register records per node\n"
 "  --executor KIND       single, multi or static (default single)\n"
-"  --distro D            jazzy (default) or humble publish path\n"
+"  --distro D            jazzy (default) or humble: runs the stand-in built\n"
+"                        from that distribution's rclcpp, tracetools and\n"
+"                        rmw (caret-standin-humble for humble)\n"
+"  --python-like         load tracetools, rclcpp and the rmw layer only\n"
+"                        through dlopen(RTLD_LOCAL), as rclpy's extension\n"
+"                        module does (runs caret-standin-py)\n"
 "  --domain ID           DDS domain (default $ROS_DOMAIN_ID or 0)\n"
 "  --duration SEC        run time; 0 exits right after init (default: until\n"
 "                        SIGINT/SIGTERM)\n"
@@ -37,11 +42,14 @@ static const char usage[] =
 "  --help                show this text\n"
 "\n"
 "Prints `ready pid=<pid>` once initialised and `published=N taken=M` at\n"
-"exit. CYCLONEDDS_URI, when set, replaces the built-in localhost config.\n";
+"exit, with failed=F the publishes whose DDS write failed.\n"
+"RMW_IMPLEMENTATION picks the rmw library: rmw_cyclonedds_cpp (default) or\n"
+"rmw_fastrtps_cpp. CYCLONEDDS_URI, when set, replaces the built-in\n"
+"localhost config.\n";
 
 enum { O_NAME = 256, O_PREFIX, O_NODES, O_PUBS, O_SUBS, O_TIMERS, O_PERIOD,
 	O_RATE, O_SERVICES, O_CLIENTS, O_EXTRA, O_EXECUTOR, O_DISTRO,
-	O_DOMAIN, O_DURATION, O_COUNTS, O_HELP };
+	O_DOMAIN, O_DURATION, O_COUNTS, O_PYTHON, O_HELP };
 
 static const struct option longopts[] = {
 	{ "name", required_argument, NULL, O_NAME },
@@ -60,6 +68,7 @@ static const struct option longopts[] = {
 	{ "domain", required_argument, NULL, O_DOMAIN },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "print-counts", no_argument, NULL, O_COUNTS },
+	{ "python-like", no_argument, NULL, O_PYTHON },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -145,6 +154,7 @@ static int apply(struct wl_options *o, int c, const char *arg)
 	case O_RATE: return parse_double("rate", arg, &o->rate_hz);
 	case O_DURATION: return parse_double("duration", arg, &o->duration_s);
 	case O_COUNTS: o->print_counts = true; return 0;
+	case O_PYTHON: o->python_like = true; return 0;
 	case O_DOMAIN:
 		if (parse_uint("domain", arg, 232, &u) < 0)
 			return -1;

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 enum wl_executor { WL_EXEC_SINGLE, WL_EXEC_MULTI, WL_EXEC_STATIC };
-/* Which rmw_cyclonedds publish path to imitate. */
+/* Which distribution's stand-in libraries to run. */
 enum wl_distro { WL_DISTRO_JAZZY, WL_DISTRO_HUMBLE };
 
 struct wl_options {
@@ -20,6 +20,7 @@ struct wl_options {
 	enum wl_distro distro;
 	int domain;		/* < 0: ROS_DOMAIN_ID or 0 */
 	bool print_counts;
+	bool python_like;
 };
 
 /* 0: run; 1: exit successfully (--help); -1: usage error, already reported. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/standin/tracetools/tracetools.h"
@@ -7,11 +8,23 @@
 #include "tools/standin/workload/rcl.h"
 #include "tools/standin/workload/util.h"
 
+static size_t pick_domain(int domain)
+{
+	const char *env = getenv("ROS_DOMAIN_ID");
+
+	if (domain >= 0)
+		return (size_t)domain;
+	if (env && *env)
+		return (size_t)strtoul(env, NULL, 10);
+	return 0;
+}
+
 struct wl_context *wl_rcl_init(int domain)
 {
 	struct wl_context *ctx = wl_xcalloc(1, sizeof(*ctx));
+	rmw_init_options_t o = { .domain_id = pick_domain(domain) };
 
-	if (wl_rmw_init(&ctx->rmw, domain) < 0)
+	if (rmw_init(&o, &ctx->rmw) != RMW_RET_OK)
 		return NULL;
 	wl_count(WL_C_rcl_init);
 	ros_trace_rcl_init(ctx);
@@ -23,10 +36,9 @@ struct wl_node *wl_rcl_node_init(struct wl_context *ctx, const char *name,
 {
 	struct wl_node *n = wl_xcalloc(1, sizeof(*n));
 
-	(void)ctx;
 	n->opt = opt;
 	snprintf(n->name, sizeof(n->name), "%s", name);
-	n->rmw = wl_rmw_create_handle(n->name);
+	n->rmw = rmw_create_node(&ctx->rmw, n->name, "/");
 	if (!n->rmw)
 		return NULL;
 	wl_count(WL_C_rcl_node_init);
@@ -38,10 +50,12 @@ struct wl_publisher *wl_rcl_publisher_init(struct wl_context *ctx,
 	struct wl_node *node, const char *topic)
 {
 	struct wl_publisher *p = wl_xcalloc(1, sizeof(*p));
+	rmw_qos_profile_t qos = { .depth = WL_QUEUE_DEPTH };
 
+	(void)ctx;
 	p->node = node;
 	snprintf(p->topic, sizeof(p->topic), "%s", topic);
-	p->rmw = wl_rmw_create_publisher(&ctx->rmw, p->topic, WL_QUEUE_DEPTH);
+	p->rmw = rmw_create_publisher(node->rmw, NULL, p->topic, &qos, NULL);
 	if (!p->rmw)
 		return NULL;
 	wl_count(WL_C_rcl_publisher_init);
@@ -54,11 +68,13 @@ struct wl_subscription *wl_rcl_subscription_init(struct wl_context *ctx,
 	struct wl_node *node, const char *topic)
 {
 	struct wl_subscription *s = wl_xcalloc(1, sizeof(*s));
+	rmw_qos_profile_t qos = { .depth = WL_QUEUE_DEPTH };
 
+	(void)ctx;
 	s->node = node;
 	snprintf(s->topic, sizeof(s->topic), "%s", topic);
-	s->rmw = wl_rmw_create_subscription(&ctx->rmw, s->topic,
-		WL_QUEUE_DEPTH);
+	s->rmw = rmw_create_subscription(node->rmw, NULL, s->topic, &qos,
+		NULL);
 	if (!s->rmw)
 		return NULL;
 	wl_count(WL_C_rcl_subscription_init);
@@ -85,8 +101,10 @@ static struct wl_service *endpoint(struct wl_node *node, const char *name)
 
 	s->node = node;
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->rmw = wl_rmw_create_handle(s->name);
-	return s->rmw ? s : NULL;
+	s->rmw = wl_xcalloc(1, sizeof(*s->rmw));
+	s->rmw->implementation_identifier = rmw_get_implementation_identifier();
+	s->rmw->name = s->name;
+	return s;
 }
 
 struct wl_service *wl_rcl_service_init(struct wl_node *node,
@@ -113,18 +131,23 @@ struct wl_service *wl_rcl_client_init(struct wl_node *node,
 	return c;
 }
 
-void wl_rcl_publish(struct wl_publisher *pub, const void *msg,
-	enum wl_distro distro)
+/* Every rmw return code is counted: a failed DDS write shows as failed=N. */
+void wl_rcl_publish(struct wl_publisher *pub, const void *msg)
 {
 	ros_trace_rcl_publish(pub, msg);
-	if (wl_rmw_publish(pub->rmw, msg, distro) == 0)
-		wl_count_published();
+	wl_count_publish_result(rmw_publish(pub->rmw, msg, NULL));
 }
 
-bool wl_rcl_take(struct wl_subscription *sub, void *msg)
+bool wl_rcl_take(struct wl_subscription *sub, void *msg,
+	int64_t *source_timestamp)
 {
-	if (!wl_rmw_take(sub->rmw, msg))
+	rmw_message_info_t info = { 0, 0 };
+	bool taken = false;
+
+	if (rmw_take_with_info(sub->rmw, msg, &taken, &info, NULL) !=
+	    RMW_RET_OK || !taken)
 		return false;
+	*source_timestamp = info.source_timestamp;
 	ros_trace_rcl_take(msg);
 	return true;
 }

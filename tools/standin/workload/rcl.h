@@ -22,8 +22,8 @@ struct wl_service *wl_rcl_client_init(struct wl_node *node,
 	const char *name);
 
 /* rcl_publish / rcl_take: the middle of the message path. */
-void wl_rcl_publish(struct wl_publisher *pub, const void *msg,
-	enum wl_distro distro);
-bool wl_rcl_take(struct wl_subscription *sub, void *msg);
+void wl_rcl_publish(struct wl_publisher *pub, const void *msg);
+bool wl_rcl_take(struct wl_subscription *sub, void *msg,
+	int64_t *source_timestamp);
 
 #endif

@@ -12,7 +12,7 @@
 
 #include "tools/standin/rclcpp/standin_rclcpp.h"
 #include "tools/standin/workload/options.h"
-#include "tools/standin/workload/rmw.h"
+#include "tools/standin/rmw/rmw.h"
 
 #define WL_QUEUE_DEPTH 10
 
@@ -24,7 +24,7 @@ struct wl_callback {
 struct wl_node;
 
 struct wl_publisher {			/* rcl_publisher_t */
-	struct wl_rmw_publisher *rmw;
+	rmw_publisher_t *rmw;
 	struct wl_node *node;
 	char topic[160];
 	uint32_t id;
@@ -32,7 +32,7 @@ struct wl_publisher {			/* rcl_publisher_t */
 };
 
 struct wl_subscription {		/* rcl_subscription_t */
-	struct wl_rmw_subscription *rmw;
+	rmw_subscription_t *rmw;
 	struct wl_node *node;
 	char topic[160];
 	struct standin_sp base;		/* rclcpp::SubscriptionBase */
@@ -48,6 +48,12 @@ struct wl_timer {			/* rcl_timer_t */
 	struct wl_callback *callback;
 };
 
+/* rmw_service_t / rmw_client_t: identity only (no service traffic). */
+struct wl_rmw_handle {
+	const char *implementation_identifier;
+	const char *name;
+};
+
 struct wl_service {			/* rcl_service_t, rcl_client_t */
 	struct wl_rmw_handle *rmw;
 	struct wl_node *node;
@@ -57,11 +63,12 @@ struct wl_service {			/* rcl_service_t, rcl_client_t */
 };
 
 struct wl_node {			/* rcl_node_t */
-	struct wl_rmw_handle *rmw;
+	rmw_node_t *rmw;
 	const struct wl_options *opt;
 	char name[64];
 	struct standin_sp base;		/* rclcpp::NodeBaseInterface */
-	struct standin_sp group;	/* default callback group */
+	struct standin_sp group;	/* default (mutually exclusive) group */
+	struct standin_sp reentrant;	/* a reentrant group of the node */
 	struct wl_publisher **pubs;
 	struct wl_subscription **subs;
 	struct wl_timer **timers;
@@ -71,7 +78,7 @@ struct wl_node {			/* rcl_node_t */
 };
 
 struct wl_context {			/* rcl_context_t */
-	struct wl_rmw_context rmw;
+	rmw_context_t rmw;
 };
 
 struct wl_system {
@@ -85,7 +92,8 @@ struct wl_system {
 int wl_system_init(struct wl_system *sys, const struct wl_options *opt);
 
 /* rclcpp callbacks and the publish chain (callbacks.c). */
-void wl_execute_timer(struct wl_timer *t, enum wl_distro distro);
-void wl_execute_subscription(struct wl_subscription *s);
+void wl_execute_timer(struct wl_timer *t);
+/* Whether a message was taken (and its callback run). */
+bool wl_execute_subscription(struct wl_subscription *s);
 
 #endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The stand-in's rmw API: the slice of ros2/rmw's rmw/rmw.h the workload
+ * needs, under the real function names with the real argument order, and
+ * reduced types (the stand-in has one message type and no rosidl).
+ *
+ * Three libraries define these functions, as in ROS 2:
+ *   librmw_implementation.so  what rcl links; forwards every call to the
+ *                             RMW library it loads (rmw_implementation's
+ *                             functions.cpp: dlsym on a handle from
+ *                             rcutils' dlopen(path, RTLD_LAZY), local scope);
+ *   librmw_cyclonedds_cpp.so  over CycloneDDS (libddsc);
+ *   librmw_fastrtps_cpp.so    over Fast DDS 2.9 (libfastrtps).
+ */
+#ifndef STANDIN_RMW_H
+#define STANDIN_RMW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int32_t rmw_ret_t;
+#define RMW_RET_OK 0
+#define RMW_RET_ERROR 1
+
+#define STANDIN_RMW_GID_SIZE 24	/* RMW_GID_STORAGE_SIZE */
+#define STANDIN_RMW_PAYLOAD 32
+
+/* The one message type (standin_msgs/msg/Sample): plain C layout, the
+ * same as the idlc-generated CycloneDDS type. */
+struct standin_sample {
+	uint64_t seq;
+	int64_t stamp_ns;
+	uint32_t publisher_id;
+	uint8_t data[STANDIN_RMW_PAYLOAD];
+};
+
+/* rmw_init_options_t reduced to the domain. */
+typedef struct rmw_init_options_t {
+	size_t domain_id;
+} rmw_init_options_t;
+
+/* Like rmw's handles: identifier first, implementation data second. */
+typedef struct rmw_context_t {
+	const char *implementation_identifier;
+	void *impl;
+} rmw_context_t;
+
+typedef struct rmw_node_t {
+	const char *implementation_identifier;
+	void *data;
+	const char *name;
+	const char *namespace_;
+	rmw_context_t *context;
+} rmw_node_t;
+
+typedef struct rmw_publisher_t {
+	const char *implementation_identifier;
+	void *data;
+	const char *topic_name;
+	uint8_t gid[STANDIN_RMW_GID_SIZE];
+} rmw_publisher_t;
+
+typedef struct rmw_subscription_t {
+	const char *implementation_identifier;
+	void *data;
+	const char *topic_name;
+	uint8_t gid[STANDIN_RMW_GID_SIZE];
+} rmw_subscription_t;
+
+/* rmw_qos_profile_t reduced to what the stand-in sets. */
+typedef struct rmw_qos_profile_t {
+	size_t depth;
+} rmw_qos_profile_t;
+
+typedef struct rmw_message_info_t {
+	int64_t source_timestamp;
+	int64_t received_timestamp;
+} rmw_message_info_t;
+
+typedef void (*rmw_event_callback_t)(const void *user_data,
+	size_t number_of_events);
+
+const char *rmw_get_implementation_identifier(void);
+rmw_ret_t rmw_init(const rmw_init_options_t *options, rmw_context_t *context);
+rmw_ret_t rmw_shutdown(rmw_context_t *context);
+rmw_node_t *rmw_create_node(rmw_context_t *context, const char *name,
+	const char *namespace_);
+/* type_support and publisher_options are unused (one message type). */
+rmw_publisher_t *rmw_create_publisher(const rmw_node_t *node,
+	const void *type_support, const char *topic_name,
+	const rmw_qos_profile_t *qos_profile, const void *publisher_options);
+rmw_subscription_t *rmw_create_subscription(const rmw_node_t *node,
+	const void *type_support, const char *topic_name,
+	const rmw_qos_profile_t *qos_policies,
+	const void *subscription_options);
+rmw_ret_t rmw_publish(const rmw_publisher_t *publisher,
+	const void *ros_message, void *allocation);
+rmw_ret_t rmw_take_with_info(const rmw_subscription_t *subscription,
+	void *ros_message, bool *taken, rmw_message_info_t *message_info,
+	void *allocation);
+rmw_ret_t rmw_subscription_set_on_new_message_callback(
+	rmw_subscription_t *subscription, rmw_event_callback_t callback,
+	const void *user_data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

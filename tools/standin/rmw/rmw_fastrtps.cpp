@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// librmw_fastrtps_cpp.so: the rmw API over Fast DDS 2.9 (Debian 12
+// libfastrtps-dev), with the publish and take paths of ros2/rmw_fastrtps
+// (rmw_fastrtps_shared_cpp/src/rmw_publish.cpp, rmw_take.cpp):
+//   humble (37f7ef88): SerializedData data{is_cdr_buffer=false,
+//                        data=ros_message, impl};
+//                      TRACEPOINT(rmw_publish, ros_message);
+//                      data_writer_->write(&data)
+//   jazzy  (3b665241): Time_t stamp; Time_t::now(stamp);
+//                      TRACETOOLS_TRACEPOINT(rmw_publish, publisher,
+//                        ros_message, stamp.to_ns());
+//                      data_writer_->write_w_timestamp(&data, HANDLE_NIL,
+//                        stamp)
+//   take: message_info->source_timestamp = sinfo.source_timestamp.to_ns();
+//         rmw_take(subscription, ros_message, source_timestamp, taken)
+// So DataWriter::write receives the address of a wrapper on the stack, not
+// the ROS message, as upstream. The wire format is CDR (little endian
+// encapsulation) of the four members in order.
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include <fastdds/dds/domain/DomainParticipant.hpp>
+#include <fastdds/dds/domain/DomainParticipantFactory.hpp>
+#include <fastdds/dds/publisher/DataWriter.hpp>
+#include <fastdds/dds/publisher/Publisher.hpp>
+#include <fastdds/dds/subscriber/DataReader.hpp>
+#include <fastdds/dds/subscriber/DataReaderListener.hpp>
+#include <fastdds/dds/subscriber/SampleInfo.hpp>
+#include <fastdds/dds/subscriber/Subscriber.hpp>
+#include <fastdds/dds/topic/TopicDataType.hpp>
+#include <fastdds/dds/topic/TypeSupport.hpp>
+#include <fastdds/rtps/common/Time_t.h>
+
+#include "tools/standin/rmw/rmw.h"
+#include "tools/standin/tracetools/tracetools.h"
+
+namespace fdds = eprosima::fastdds::dds;
+namespace rtps = eprosima::fastrtps::rtps;
+
+namespace
+{
+
+const char identifier[] = "rmw_fastrtps_cpp";
+const char type_name[] = "standin_msgs::msg::dds_::Sample_";
+
+// rmw_fastrtps_shared_cpp/include/.../TypeSupport.hpp: what write() gets.
+#ifdef STANDIN_HUMBLE
+struct SerializedData
+{
+  bool is_cdr_buffer;  // humble: true when publishing a serialized message
+  void * data;
+  const void * impl;
+};
+#else
+enum SerializedDataType
+{
+  FASTRTPS_SERIALIZED_DATA_TYPE_CDR_BUFFER,
+  FASTRTPS_SERIALIZED_DATA_TYPE_DYNAMIC_MESSAGE,
+  FASTRTPS_SERIALIZED_DATA_TYPE_ROS_MESSAGE
+};
+struct SerializedData
+{
+  SerializedDataType type;  // jazzy
+  void * data;
+  const void * impl;
+};
+#endif
+
+constexpr uint32_t kCdrSize = 4 + 8 + 8 + 4 + STANDIN_RMW_PAYLOAD;
+
+class SampleType : public fdds::TopicDataType
+{
+public:
+  SampleType()
+  {
+    setName(type_name);
+    m_typeSize = kCdrSize + 4 /* padding slack */;
+    m_isGetKeyDefined = false;
+  }
+
+  bool serialize(void * data, rtps::SerializedPayload_t * payload) override
+  {
+    // What write() was given: the SerializedData wrapper, as upstream's
+    // TypeSupport::serialize expects (a ROS message, not a CDR buffer).
+    auto * sd = static_cast<SerializedData *>(data);
+    auto * m = static_cast<const standin_sample *>(sd->data);
+    uint8_t * p = payload->data;
+    if (payload->max_size < kCdrSize) {
+      return false;
+    }
+    p[0] = 0; p[1] = 1; p[2] = 0; p[3] = 0;  // CDR_LE encapsulation
+    std::memcpy(p + 4, &m->seq, 8);
+    std::memcpy(p + 12, &m->stamp_ns, 8);
+    std::memcpy(p + 20, &m->publisher_id, 4);
+    std::memcpy(p + 24, m->data, STANDIN_RMW_PAYLOAD);
+    payload->length = kCdrSize;
+    payload->encapsulation = CDR_LE;
+    return true;
+  }
+
+  bool deserialize(rtps::SerializedPayload_t * payload, void * data) override
+  {
+    auto * m = static_cast<standin_sample *>(data);
+    const uint8_t * p = payload->data;
+    if (payload->length < kCdrSize) {
+      return false;
+    }
+    std::memcpy(&m->seq, p + 4, 8);
+    std::memcpy(&m->stamp_ns, p + 12, 8);
+    std::memcpy(&m->publisher_id, p + 20, 4);
+    std::memcpy(m->data, p + 24, STANDIN_RMW_PAYLOAD);
+    return true;
+  }
+
+  std::function<uint32_t()> getSerializedSizeProvider(void *) override
+  {
+    return []() {return kCdrSize;};
+  }
+
+  void * createData() override {return new standin_sample();}
+  void deleteData(void * data) override {delete static_cast<standin_sample *>(data);}
+
+  bool getKey(void *, rtps::InstanceHandle_t *, bool) override {return false;}
+};
+
+struct Context
+{
+  fdds::DomainParticipant * participant;
+  fdds::Publisher * publisher;
+  fdds::Subscriber * subscriber;
+};
+
+struct Listener : public fdds::DataReaderListener
+{
+  std::atomic<rmw_event_callback_t> cb{nullptr};
+  std::atomic<const void *> user{nullptr};
+
+  void on_data_available(fdds::DataReader *) override
+  {
+    rmw_event_callback_t f = cb.load();
+    if (f) {
+      f(user.load(), 1);
+    }
+  }
+};
+
+struct Sub
+{
+  fdds::DataReader * reader;
+  Listener listener;
+};
+
+Context * ctx_of(const rmw_node_t * node)
+{
+  return static_cast<Context *>(node->context->impl);
+}
+
+fdds::Topic * topic_for(Context * c, const char * ros_topic)
+{
+  std::string name = std::string("rt") + ros_topic;
+  fdds::TopicDescription * d = c->participant->lookup_topicdescription(name);
+  if (d) {
+    return static_cast<fdds::Topic *>(d);
+  }
+  return c->participant->create_topic(name, type_name, fdds::TOPIC_QOS_DEFAULT);
+}
+
+void fill_gid(const rtps::GUID_t & guid, uint8_t gid[STANDIN_RMW_GID_SIZE])
+{
+  std::memset(gid, 0, STANDIN_RMW_GID_SIZE);
+  std::memcpy(gid, guid.guidPrefix.value, 12);
+  std::memcpy(gid + 12, guid.entityId.value, 4);
+}
+
+}  // namespace
+
+extern "C" {
+
+const char * rmw_get_implementation_identifier(void)
+{
+  return identifier;
+}
+
+rmw_ret_t rmw_init(const rmw_init_options_t * options, rmw_context_t * context)
+{
+  auto * c = new Context();
+  c->participant = fdds::DomainParticipantFactory::get_instance()->create_participant(
+    static_cast<fdds::DomainId_t>(options->domain_id), fdds::PARTICIPANT_QOS_DEFAULT);
+  if (!c->participant) {
+    std::fprintf(stderr, "rmw_fastrtps: create_participant failed\n");
+    delete c;
+    return RMW_RET_ERROR;
+  }
+  fdds::TypeSupport ts(new SampleType());
+  ts.register_type(c->participant);
+  c->publisher = c->participant->create_publisher(fdds::PUBLISHER_QOS_DEFAULT);
+  c->subscriber = c->participant->create_subscriber(fdds::SUBSCRIBER_QOS_DEFAULT);
+  context->implementation_identifier = identifier;
+  context->impl = c;
+  return RMW_RET_OK;
+}
+
+rmw_ret_t rmw_shutdown(rmw_context_t * context)
+{
+  auto * c = static_cast<Context *>(context->impl);
+  if (c) {
+    c->participant->delete_contained_entities();
+    fdds::DomainParticipantFactory::get_instance()->delete_participant(c->participant);
+    delete c;
+  }
+  context->impl = nullptr;
+  return RMW_RET_OK;
+}
+
+rmw_node_t * rmw_create_node(rmw_context_t * context, const char * name, const char * namespace_)
+{
+  auto * n = static_cast<rmw_node_t *>(std::calloc(1, sizeof(rmw_node_t)));
+  if (n) {
+    n->implementation_identifier = identifier;
+    n->name = name;
+    n->namespace_ = namespace_;
+    n->context = context;
+  }
+  return n;
+}
+
+rmw_publisher_t * rmw_create_publisher(
+  const rmw_node_t * node, const void *, const char * topic_name,
+  const rmw_qos_profile_t * qos_profile, const void *)
+{
+  Context * c = ctx_of(node);
+  fdds::Topic * t = topic_for(c, topic_name);
+  if (!t) {
+    return nullptr;
+  }
+  fdds::DataWriterQos q = fdds::DATAWRITER_QOS_DEFAULT;
+  q.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
+  q.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
+  q.history().depth = static_cast<int32_t>(qos_profile->depth);
+  q.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
+  fdds::DataWriter * w = c->publisher->create_datawriter(t, q);
+  if (!w) {
+    std::fprintf(stderr, "rmw_fastrtps: no writer for %s\n", topic_name);
+    return nullptr;
+  }
+  auto * p = static_cast<rmw_publisher_t *>(std::calloc(1, sizeof(rmw_publisher_t)));
+  p->implementation_identifier = identifier;
+  p->data = w;
+  p->topic_name = topic_name;
+  fill_gid(w->guid(), p->gid);
+  ros_trace_rmw_publisher_init(p, p->gid);
+  return p;
+}
+
+rmw_subscription_t * rmw_create_subscription(
+  const rmw_node_t * node, const void *, const char * topic_name,
+  const rmw_qos_profile_t * qos_policies, const void *)
+{
+  Context * c = ctx_of(node);
+  fdds::Topic * t = topic_for(c, topic_name);
+  if (!t) {
+    return nullptr;
+  }
+  fdds::DataReaderQos q = fdds::DATAREADER_QOS_DEFAULT;
+  q.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
+  q.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
+  q.history().depth = static_cast<int32_t>(qos_policies->depth);
+  q.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
+  auto * s = new Sub();
+  s->reader = c->subscriber->create_datareader(t, q, &s->listener);
+  if (!s->reader) {
+    std::fprintf(stderr, "rmw_fastrtps: no reader for %s\n", topic_name);
+    delete s;
+    return nullptr;
+  }
+  auto * r = static_cast<rmw_subscription_t *>(std::calloc(1, sizeof(rmw_subscription_t)));
+  r->implementation_identifier = identifier;
+  r->data = s;
+  r->topic_name = topic_name;
+  fill_gid(s->reader->guid(), r->gid);
+  ros_trace_rmw_subscription_init(r, r->gid);
+  return r;
+}
+
+rmw_ret_t rmw_subscription_set_on_new_message_callback(
+  rmw_subscription_t * subscription, rmw_event_callback_t callback, const void * user_data)
+{
+  auto * s = static_cast<Sub *>(subscription->data);
+  s->listener.user.store(user_data);
+  s->listener.cb.store(callback);
+  return RMW_RET_OK;
+}
+
+rmw_ret_t rmw_publish(const rmw_publisher_t * publisher, const void * ros_message, void *)
+{
+  auto * w = static_cast<fdds::DataWriter *>(publisher->data);
+  SerializedData data;
+#ifdef STANDIN_HUMBLE
+  data.is_cdr_buffer = false;
+  data.data = const_cast<void *>(ros_message);
+  data.impl = nullptr;
+  ros_trace_rmw_publish(ros_message);
+  bool ok = w->write(&data);
+#else
+  data.type = FASTRTPS_SERIALIZED_DATA_TYPE_ROS_MESSAGE;
+  data.data = const_cast<void *>(ros_message);
+  data.impl = nullptr;
+  eprosima::fastrtps::Time_t stamp;
+  eprosima::fastrtps::Time_t::now(stamp);
+  ros_trace_rmw_publish(publisher, ros_message, stamp.to_ns());
+  bool ok = w->write_w_timestamp(&data, fdds::HANDLE_NIL, stamp) == ReturnCode_t::RETCODE_OK;
+#endif
+  return ok ? RMW_RET_OK : RMW_RET_ERROR;
+}
+
+rmw_ret_t rmw_take_with_info(
+  const rmw_subscription_t * subscription, void * ros_message, bool * taken,
+  rmw_message_info_t * message_info, void *)
+{
+  auto * s = static_cast<Sub *>(subscription->data);
+  fdds::SampleInfo info;
+  *taken = false;
+  while (s->reader->take_next_sample(ros_message, &info) == ReturnCode_t::RETCODE_OK) {
+    if (info.valid_data) {
+      *taken = true;
+      message_info->source_timestamp = info.source_timestamp.to_ns();
+      message_info->received_timestamp = info.reception_timestamp.to_ns();
+      break;
+    }
+  }
+  ros_trace_rmw_take(
+    subscription, ros_message, *taken ? message_info->source_timestamp : 0, *taken);
+  return RMW_RET_OK;
+}
+
+}  // extern "C"
