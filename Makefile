@@ -28,7 +28,7 @@ PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
-	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++
+	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev
 
 .PHONY: all check unit-check integration-check install deps clean
 all:
@@ -80,9 +80,11 @@ $(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(B)/lib/libcaretshm.a
 
 CARETCTL_SRC = $(wildcard tools/caretctl/*.c)
 PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
+# caretctl check reads CTF through libbabeltrace2.
+PKG_BT2 = $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -lbabeltrace2)
 $(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2)
 
 all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-agentctl \
 	$(B)/bin/caretd $(B)/bin/caretctl
@@ -153,7 +155,7 @@ unit-check: $(UNIT_TESTS)
 	tools/ensure-sessiond.sh >/dev/null
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 
-integration-check: all $(B)/tests/forker
+integration-check: all $(B)/tests/forker $(B)/bench/caret-flood
 	tools/ensure-sessiond.sh >/dev/null
 	B=$(B) SAN=$(SAN) tests/integration/run.sh
 
