@@ -7,7 +7,11 @@
  * caret_init; init events are read from either provider (ros2: or
  * ros2_caret:, the latter with init_timestamp); a publish is joined to its
  * take through dds_write -> dds_bind_addr_to_stamp(addr, source_stamp) on
- * the publishing thread and rmw_take(source_timestamp) on the taker.
+ * the publishing thread and rmw_take(source_timestamp) on the taker. The
+ * analyzer joins publish and binding by thread and time, not by address
+ * (records_source.py: merge_sequential on tid), which also covers CARET's
+ * FastDDS path where dds_bind_addr_to_addr moves the address in between;
+ * so does this check.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -55,7 +59,7 @@ struct evclass {
 	int kind;	/* init kind index, or -1 */
 	bool caret;	/* ros2_caret provider */
 	int c_vpid, c_vtid, c_procname;
-	int f_init_ts, f_message, f_addr, f_stamp, f_src_ts, f_taken;
+	int f_init_ts, f_addr, f_stamp, f_src_ts, f_taken;
 	int f_handle, f_node_name, f_ns, f_topic;
 	uint64_t count;
 };
@@ -68,8 +72,7 @@ struct map {
 };
 
 struct tid_state {
-	uint64_t pending_msg;
-	bool pending;
+	bool pending; /* a dds_write not yet followed by its binding */
 	size_t proc;
 };
 
@@ -287,7 +290,6 @@ static void classify(struct evclass *c, const bt_event_class *ec)
 	c->c_vtid = member(ctx, "vtid");
 	c->c_procname = member(ctx, "procname");
 	c->f_init_ts = member(pl, "init_timestamp");
-	c->f_message = member(pl, "message");
 	c->f_addr = member(pl, "addr");
 	c->f_stamp = member(pl, "source_stamp");
 	c->f_src_ts = member(pl, "source_timestamp");
@@ -519,7 +521,7 @@ static struct tid_state *tid_of(struct check_model *m, int64_t vpid, uint64_t vt
 	if (added) {
 		if (grow((void **)&m->tids, &m->tids_cap, m->ntids + 1, sizeof(*m->tids)) < 0)
 			return NULL;
-		m->tids[m->ntids] = (struct tid_state){ 0, false, proc };
+		m->tids[m->ntids] = (struct tid_state){ false, proc };
 		*slot = m->ntids++;
 	}
 	return &m->tids[*slot];
@@ -570,9 +572,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		if (t->pending)
 			p->unbound_publishes++;
 		p->publishes++;
-		t->pending = fint(pl, c->f_message, &t->pending_msg);
-		if (!t->pending)
-			p->unbound_publishes++;
+		t->pending = true;
 		return 0;
 	case R_BIND:
 		p->runtime++;
@@ -580,8 +580,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 			return -ENOMEM;
 		if (!fint(pl, c->f_addr, &a) || !fint(pl, c->f_stamp, &b))
 			return 0;
-		if (t->pending && t->pending_msg == a)
-			t->pending = false;
+		t->pending = false;
 		if (grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
 			return -ENOMEM;
 		m->binds[m->nbinds++] = (struct binding){ b, pi };
