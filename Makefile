@@ -43,7 +43,8 @@ $(B)/obj/%.o: %.c
 $(B)/obj/agent/%.o $(B)/obj/shm/%.o: CFLAGS += -fvisibility=hidden
 
 # ---- shm: the cache library (static, linked into every program) ----
-SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c shm/parse.c
+SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c shm/parse.c \
+	shm/reader.c
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -119,6 +120,11 @@ $(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(B)/lib/libcaretshm.a
 $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools.so
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
+
+UNIT_TESTS += $(B)/tests/check_reader
+$(B)/tests/check_reader: $(call obj,tests/unit/check_reader.c) $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_caretctl
 CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c $(CTL_PROTO_SRC)
