@@ -17,6 +17,7 @@
 struct rec {
 	int64_t ts;
 	uint64_t off;
+	uint32_t kind;
 };
 
 /* One entry of the global index. */
@@ -25,6 +26,7 @@ struct gent {
 	uint64_t off;
 	uint32_t src;
 	uint32_t idx;
+	uint32_t kind; /* for filters, without decoding */
 };
 
 struct source {
@@ -69,6 +71,8 @@ struct caret_reader {
 	size_t pos;
 	bool pos_valid;
 	uint64_t late, vanished;
+	caret_reader_filter filter;
+	void *filter_ctx;
 };
 
 static int64_t default_now(void *ctx)
@@ -238,7 +242,7 @@ static int push_fresh(struct caret_reader *r, uint32_t slot, uint32_t idx)
 	if (grow((void **)&r->fresh, &r->fresh_cap, r->nfresh + 1, sizeof(*r->fresh)) < 0)
 		return -ENOMEM;
 	const struct rec *rc = &r->src[slot]->recs[idx];
-	r->fresh[r->nfresh++] = (struct gent){ rc->ts, rc->off, slot, idx };
+	r->fresh[r->nfresh++] = (struct gent){ rc->ts, rc->off, slot, idx, rc->kind };
 	return 0;
 }
 
@@ -299,7 +303,7 @@ static int read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
 		if (grow32((void **)&s->recs, &s->rec_cap, (size_t)s->nrec + 1, sizeof(*s->recs)) < 0)
 			return -ENOMEM;
 		uint32_t idx = s->nrec++;
-		s->recs[idx] = (struct rec){ v.init_timestamp, at };
+		s->recs[idx] = (struct rec){ v.init_timestamp, at, v.kind };
 		if (v.init_timestamp <= horizon) {
 			if (push_fresh(r, slot, idx) < 0)
 				return -ENOMEM;
@@ -468,7 +472,29 @@ void caret_reader_seek_time(struct caret_reader *r, int64_t t)
 
 bool caret_reader_more(const struct caret_reader *r)
 {
-	return (r->pos_valid ? r->pos : bound(r)) < r->ng;
+	for (size_t at = r->pos_valid ? r->pos : bound(r); at < r->ng; at++) {
+		const struct gent *e = &r->g[at];
+		if (!r->filter || r->filter(r->src[e->src]->pid, e->kind, r->filter_ctx))
+			return true;
+	}
+	return false;
+}
+
+void caret_reader_set_filter(struct caret_reader *r, caret_reader_filter f, void *ctx)
+{
+	r->filter = f;
+	r->filter_ctx = ctx;
+}
+
+/* Moves the cursor past event `at`; false when the filter rejects it. */
+static bool step(struct caret_reader *r, size_t at)
+{
+	const struct gent *e = &r->g[at];
+	r->cur = CUR_AFTER;
+	r->ck = key_of(r, e);
+	r->pos = at + 1;
+	r->pos_valid = true;
+	return !r->filter || r->filter(r->src[e->src]->pid, e->kind, r->filter_ctx);
 }
 
 static int deliver(struct caret_reader *r, size_t at, caret_reader_cb cb, void *ctx, int *stop)
@@ -481,10 +507,6 @@ static int deliver(struct caret_reader *r, size_t at, caret_reader_cb cb, void *
 	/* Decoded once already: this cannot fail on our private copy. */
 	if (caret_rec_next(s->buf, s->consumed, &off, &ev.rec) != 1)
 		return -EBADMSG;
-	r->cur = CUR_AFTER;
-	r->ck = key_of(r, e);
-	r->pos = at + 1;
-	r->pos_valid = true;
 	*stop = cb ? cb(&ev, ctx) : 0;
 	return 0;
 }
@@ -503,10 +525,12 @@ int64_t caret_reader_read_time(struct caret_reader *r, int64_t end, uint64_t max
 		 * a next request from the cursor starts at a new timestamp. */
 		if (max && (uint64_t)n >= max && ts != last)
 			break;
-		if (deliver(r, at, cb, ctx, &stop) < 0)
-			return -EBADMSG;
-		last = ts;
-		n++;
+		if (step(r, at)) {
+			if (deliver(r, at, cb, ctx, &stop) < 0)
+				return -EBADMSG;
+			last = ts;
+			n++;
+		}
 		at++;
 	}
 	return n;
@@ -519,9 +543,11 @@ int64_t caret_reader_read_count(struct caret_reader *r, uint64_t count, caret_re
 	int64_t n = 0;
 	int stop = 0;
 	while (at < r->ng && (uint64_t)n < count && !stop) {
-		if (deliver(r, at, cb, ctx, &stop) < 0)
-			return -EBADMSG;
-		n++;
+		if (step(r, at)) {
+			if (deliver(r, at, cb, ctx, &stop) < 0)
+				return -EBADMSG;
+			n++;
+		}
 		at++;
 	}
 	return n;

@@ -81,6 +81,11 @@ void caret_reader_close(struct caret_reader *r);
  * its place in the order. */
 int caret_reader_refresh(struct caret_reader *r);
 
+/* Events the filter rejects are passed over by reads (the cursor moves
+ * past them) without being delivered or counted. NULL: every event. */
+typedef bool (*caret_reader_filter)(pid_t pid, uint32_t kind, void *ctx);
+void caret_reader_set_filter(struct caret_reader *r, caret_reader_filter f, void *ctx);
+
 /* Cursor moves. */
 void caret_reader_seek_begin(struct caret_reader *r);
 void caret_reader_seek_time(struct caret_reader *r, int64_t t);
@@ -104,7 +109,7 @@ int64_t caret_reader_read_count(struct caret_reader *r, uint64_t n, caret_reader
 /* The cursor as a token (NUL-terminated). -ENOSPC if len is too small. */
 #define CARET_READER_TOKEN_LEN 64
 int caret_reader_tell(const struct caret_reader *r, char *buf, size_t len);
-/* Whether an event is at the cursor (the next read would deliver one). */
+/* Whether an event the filter accepts lies after the cursor. */
 bool caret_reader_more(const struct caret_reader *r);
 
 struct caret_reader_stats {

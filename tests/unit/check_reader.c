@@ -553,6 +553,38 @@ START_TEST(test_only_chosen_pids)
 }
 END_TEST
 
+static bool only_pid100(pid_t pid, uint32_t kind, void *ctx)
+{
+	(void)ctx;
+	return pid == 100 && kind == CARET_KIND_rcl_init;
+}
+
+/* A filter passes events over without counting them: pages of size k
+ * still hold k accepted events (plus ties) and concatenate to one read. */
+START_TEST(test_filter)
+{
+	make_set3();
+	struct caret_reader *r = open_reader(0);
+	caret_reader_set_filter(r, only_pid100, NULL);
+	struct evs all = read_all(r);
+	ck_assert_uint_eq(all.n, 8);
+	for (size_t i = 0; i < all.n; i++)
+		ck_assert_int_eq(all.v[i].pid, 100);
+	struct evs pages = { 0 };
+	caret_reader_seek_begin(r);
+	int64_t got;
+	while ((got = caret_reader_read_time(r, INT64_MAX, 2, collect, &pages)) > 0)
+		ck_assert_int_ge(got, 2 - (int64_t)(pages.n == all.n));
+	ck_assert_uint_eq(pages.n, all.n);
+	ck_assert_mem_eq(pages.v, all.v, all.n * sizeof(*all.v));
+	ck_assert(!caret_reader_more(r));
+	caret_reader_close(r);
+	free(all.v);
+	free(pages.v);
+	drop_set3();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -568,6 +600,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_hostile_header_skipped);
 	tcase_add_test(t, test_pages_of_every_size);
 	tcase_add_test(t, test_only_chosen_pids);
+	tcase_add_test(t, test_filter);
 	suite_add_tcase(s, t);
 	return s;
 }
