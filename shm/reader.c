@@ -470,14 +470,22 @@ void caret_reader_seek_time(struct caret_reader *r, int64_t t)
 	r->pos_valid = false;
 }
 
-bool caret_reader_more(const struct caret_reader *r)
+bool caret_reader_next_ts(const struct caret_reader *r, int64_t *ts)
 {
 	for (size_t at = r->pos_valid ? r->pos : bound(r); at < r->ng; at++) {
 		const struct gent *e = &r->g[at];
-		if (!r->filter || r->filter(r->src[e->src]->pid, e->kind, r->filter_ctx))
+		if (!r->filter || r->filter(r->src[e->src]->pid, e->kind, r->filter_ctx)) {
+			if (ts)
+				*ts = e->ts;
 			return true;
+		}
 	}
 	return false;
+}
+
+bool caret_reader_more(const struct caret_reader *r)
+{
+	return caret_reader_next_ts(r, NULL);
 }
 
 void caret_reader_set_filter(struct caret_reader *r, caret_reader_filter f, void *ctx)

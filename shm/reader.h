@@ -109,7 +109,9 @@ int64_t caret_reader_read_count(struct caret_reader *r, uint64_t n, caret_reader
 /* The cursor as a token (NUL-terminated). -ENOSPC if len is too small. */
 #define CARET_READER_TOKEN_LEN 64
 int caret_reader_tell(const struct caret_reader *r, char *buf, size_t len);
-/* Whether an event the filter accepts lies after the cursor. */
+/* Whether an event the filter accepts lies after the cursor; its
+ * timestamp in *ts (may be NULL). */
+bool caret_reader_next_ts(const struct caret_reader *r, int64_t *ts);
 bool caret_reader_more(const struct caret_reader *r);
 
 struct caret_reader_stats {
