@@ -73,5 +73,8 @@ int cmd_list(struct ctl_opts *g, int argc, char **argv);
 int cmd_start(struct ctl_opts *g, int argc, char **argv);
 int cmd_end(struct ctl_opts *g, int argc, char **argv);
 int cmd_check(struct ctl_opts *g, int argc, char **argv);
+int cmd_events(struct ctl_opts *g, int argc, char **argv);
+int cmd_nodes(struct ctl_opts *g, int argc, char **argv);
+int cmd_topics(struct ctl_opts *g, int argc, char **argv);
 
 #endif
