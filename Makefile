@@ -98,8 +98,12 @@ $(B)/bench/caret-flood: $(call obj,bench/flood.c) $(B)/lib/libtracetools.so
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -lpthread -Wl,-rpath,'$$ORIGIN/../lib'
 
+$(B)/bench/caret-readerbench: $(call obj,bench/reader_bench.c) $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS)
+
 include bench/micro/micro.mk
-BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench
+BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench $(B)/bench/caret-readerbench
 
 .PHONY: bench bench-smoke
 bench: all $(BENCH_BINS)
@@ -110,7 +114,7 @@ bench-smoke: all $(BENCH_BINS)
 	tools/ensure-sessiond.sh >/dev/null
 	/usr/bin/python3 bench/run.py --b $(B) --smoke --out $(B)/bench/RESULTS-smoke.md > $(B)/bench/smoke.txt
 	cat $(B)/bench/smoke.txt
-	test "$$(grep -cE '^P(1|2|3|4|4b|4c|5) .*(met|not met)$$' $(B)/bench/smoke.txt)" -eq 7
+	test "$$(grep -cE '^P(1|2|3|4|4b|4c|5|8|9|10) .*(met|not met)$$' $(B)/bench/smoke.txt)" -eq 10
 
 # ---- tests ----
 UNIT_TESTS = $(B)/tests/check_shm
