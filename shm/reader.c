@@ -271,7 +271,9 @@ static int read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
 	if (tail == s->consumed)
 		return 0;
 	if (tail > s->buf_cap) {
-		uint64_t cap = s->buf_cap ? s->buf_cap : 4096;
+		/* First read: the size of what is there plus room to grow, not a
+		 * series of doublings (each one copies and faults pages in). */
+		uint64_t cap = s->buf_cap ? s->buf_cap : tail + tail / 4 + 4096;
 		while (cap < tail)
 			cap *= 2;
 		uint8_t *b = realloc(s->buf, cap);
@@ -292,6 +294,15 @@ static int read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
 		}
 		got += (uint64_t)n;
 	}
+	/* Room for the records this tail can hold at most (a header each):
+	 * bounded by bytes we copied, so a lying counter cannot inflate it. */
+	uint64_t most = s->nrec + (tail - s->consumed) / sizeof(struct caret_rec_hdr);
+	uint64_t hint = __atomic_load_n(&s->seg.hdr->records, __ATOMIC_RELAXED);
+	if (hint > most)
+		hint = most;
+	if (hint > s->rec_cap && hint <= UINT32_MAX &&
+	    grow32((void **)&s->recs, &s->rec_cap, (size_t)hint, sizeof(*s->recs)) < 0)
+		return -ENOMEM;
 	uint64_t off = s->consumed;
 	struct caret_rec_view v;
 	int rc;
