@@ -355,6 +355,52 @@ START_TEST(events_pages)
 }
 END_TEST
 
+/* Hostile strings (longest allowed, every byte a control character) in
+ * many records: each page still fits one protocol line, and paging goes on
+ * until every record was served. */
+START_TEST(events_hostile_strings_fit_a_line)
+{
+	char big[CARET_STR_MAX + 1];
+	for (size_t i = 0; i < CARET_STR_MAX; i++)
+		big[i] = (char)(1 + i % 31);
+	big[CARET_STR_MAX] = '\0';
+	for (int i = 0; i < 40; i++) {
+		union caret_arg n[] = { CARET_P(i), CARET_P(0), CARET_S(big), CARET_S(big) };
+		ck_assert_int_eq(caret_seg_append(&agent.seg, CARET_KIND_rcl_node_init, 5000 + i, n),
+				 0);
+	}
+	char extra[256], next[128] = "";
+	int got = 0, pages = 0;
+	for (;;) {
+		int off = snprintf(extra, sizeof(extra), "{\"v\":1,\"cmd\":\"events\",\"count\":10000");
+		if (next[0])
+			off += snprintf(extra + off, sizeof(extra) - off, ",\"after\":\"%s\"", next);
+		snprintf(extra + off, sizeof(extra) - off, "}");
+		struct cmd_out out;
+		command_run(&ctx, extra, 1000 * MS, &out);
+		char *line = caret_ctl_enc_line(out.reply);
+		ck_assert_ptr_nonnull(line);
+		ck_assert_uint_le(strlen(line), CARET_CTL_MAX_LINE);
+		cJSON *r = cJSON_Parse(line);
+		free(line);
+		struct ctl_events_page p;
+		struct ctl_why why;
+		ck_assert_int_eq(ctl_decode_events(r, &p, &why), 0);
+		int n = cJSON_GetArraySize(p.events);
+		ck_assert_int_gt(n + !p.more, 0);
+		got += n;
+		pages++;
+		snprintf(next, sizeof(next), "%s", p.next);
+		bool more = p.more;
+		cJSON_Delete(r);
+		if (!more)
+			break;
+	}
+	ck_assert_int_eq(got, 40);
+	ck_assert_int_gt(pages, 2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("commands");
@@ -366,6 +412,7 @@ int main(void)
 	tcase_add_test(tc, start_end);
 	tcase_add_test(tc, wait_progress_then_result);
 	tcase_add_test(tc, events_pages);
+	tcase_add_test(tc, events_hostile_strings_fit_a_line);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
