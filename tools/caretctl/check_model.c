@@ -20,6 +20,8 @@
 
 #include "check.h"
 
+/* caret_analyze's init events (infra/lttng/lttng.py,
+ * Lttng._prioritized_init_events), without their provider. */
 static const char *const init_kinds[] = {
 	"rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_subscription_init",
 	"rclcpp_subscription_init", "rclcpp_subscription_callback_added",
@@ -33,6 +35,9 @@ static const char *const init_kinds[] = {
 	"callback_group_add_subscription", "callback_group_add_service",
 	"callback_group_add_client", "executor_entity_collector_to_executor",
 	"callback_group_to_executor_entity_collector",
+	"agnocast_init", "agnocast_node_init", "agnocast_publisher_init",
+	"agnocast_subscription_init", "agnocast_timer_init", "agnocast_add_callback_group",
+	"agnocast_construct_executor",
 };
 #define NKINDS (sizeof(init_kinds) / sizeof(init_kinds[0]))
 _Static_assert(NKINDS <= CHECK_MAX_KINDS, "CHECK_MAX_KINDS too small");
