@@ -106,7 +106,9 @@ int64_t caret_reader_read_time(struct caret_reader *r, int64_t end, uint64_t max
 int64_t caret_reader_read_count(struct caret_reader *r, uint64_t n, caret_reader_cb cb,
 				void *ctx);
 
-/* The cursor as a token (NUL-terminated). -ENOSPC if len is too small. */
+/* The cursor as a token (NUL-terminated). -ENOSPC if len is too small.
+ * After read_count(n) it names the position after the n-th event, which
+ * is where seed 004's "read n+1 events" would put the (n+1)-th. */
 #define CARET_READER_TOKEN_LEN 64
 int caret_reader_tell(const struct caret_reader *r, char *buf, size_t len);
 /* Whether an event the filter accepts lies after the cursor; its
