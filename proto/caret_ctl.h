@@ -90,10 +90,15 @@
  *            numbers, strings (cut at CARET_CTL_EVENTS_STR_MAX bytes) as
  *            strings. "next" names the position after the last event
  *            (also after events the filters passed over); "more" says
- *            whether events follow it now. Errors: EINVAL for a malformed
- *            token or an event it names that no longer matches, ESRCH
- *            when its process vanished, EBADMSG when its segment is
- *            corrupted.
+ *            whether events follow it now. "late" counts the records caretd
+ *            found, since it started, behind a position it had already served
+ *            (their writer stalled longer than the reorder window): they are
+ *            only seen by reading again from before them. Timestamps are
+ *            JSON numbers: exact below 2^53 ns (104 days of uptime);
+ *            positions are exact in any case (tokens carry them).
+ *            Errors: EINVAL for a malformed token or an event it names
+ *            that no longer matches, ESRCH when its process vanished,
+ *            EBADMSG when its segment is corrupted.
  *
  * Errors: {"v": 1, "type": "error", "error": "<one line for a human>",
  *          "errno": <positive errno>}
