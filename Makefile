@@ -28,7 +28,7 @@ PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
-	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++
+	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev
 
 .PHONY: all check unit-check integration-check install deps clean
 all:
@@ -69,7 +69,7 @@ $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
 
 # ---- shm: the cache library (static; always linked with libcaretutil.a) ----
 SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c shm/owner.c \
-	shm/futex.c
+	shm/futex.c shm/reader.c
 SHM_LIBS = $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	@mkdir -p $(dir $@)
@@ -89,12 +89,13 @@ $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
 # ---- daemon ----
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
 # The control protocol's codec, one for both ends.
-CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c
+CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
+	proto/caret_ctl_events.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
-	daemon/notify.c daemon/wait.c daemon/commands.c daemon/server.c \
-	proto/caret_ctl_enc.c proto/caret_ctl_reply.c
+	daemon/notify.c daemon/wait.c daemon/events.c daemon/commands.c daemon/server.c \
+	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_events.c
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)
@@ -107,9 +108,11 @@ $(B)/bin/caret-agentctl: $(call obj,$(AGENTCTL_SRC)) $(SHM_LIBS)
 
 CARETCTL_SRC = $(wildcard tools/caretctl/*.c)
 PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
+# caretctl check reads CTF through libbabeltrace2.
+PKG_BT2 = $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -lbabeltrace2)
 $(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC)) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2)
 
 all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-agentctl \
 	$(B)/bin/caretd $(B)/bin/caretctl
@@ -121,8 +124,12 @@ $(B)/bench/caret-flood: $(call obj,bench/flood.c) $(B)/lib/libtracetools.so
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -lpthread -Wl,-rpath,'$$ORIGIN/../lib'
 
+$(B)/bench/caret-readerbench: $(call obj,bench/reader_bench.c) $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS)
+
 include bench/micro/micro.mk
-BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench
+BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench $(B)/bench/caret-readerbench
 
 .PHONY: bench bench-smoke
 bench: all $(BENCH_BINS)
@@ -137,7 +144,7 @@ bench-smoke: all $(BENCH_BINS)
 	/usr/bin/python3 bench/run.py --b $(B) --smoke --out $(B)/bench/RESULTS-smoke.md \
 		> $(B)/bench/smoke.txt || { cat $(B)/bench/smoke.txt; exit 1; }
 	cat $(B)/bench/smoke.txt
-	@set -e; for id in P1 P2 P3 P4 P4b P4c P5; do \
+	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P8 P9 P10; do \
 		n=$$(grep -cE "^$$id  .*\| (met|not met)$$" $(B)/bench/smoke.txt || true); \
 		test "$$n" -eq 1 || { echo "bench-smoke: $$id reported $$n times with a measured result"; exit 1; }; \
 	done
@@ -151,6 +158,11 @@ $(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(SHM_LIBS)
 $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools.so
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
+
+UNIT_TESTS += $(B)/tests/check_reader
+$(B)/tests/check_reader: $(call obj,tests/unit/check_reader.c) $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_caretctl
 CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c $(CTL_PROTO_SRC)
@@ -172,7 +184,7 @@ $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c
 
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
-		daemon/wait.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
+		daemon/wait.c daemon/events.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
 		daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
@@ -242,7 +254,7 @@ unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 	$(MAKE) local-check
 
-integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py
+integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/caret-flood
 	tools/ensure-sessiond.sh >/dev/null
 	B=$(B) SAN=$(SAN) tests/integration/run.sh
 

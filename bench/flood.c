@@ -4,17 +4,21 @@
  * a given time, from several threads, so the bench can measure how fast the
  * consumer daemon drains bytes to disk on this machine (the physical limit
  * a replay is compared with).
- * Usage: caret-flood SECONDS THREADS
+ * Usage: caret-flood SECONDS THREADS [runtime]
+ * With "runtime", the events are callback_start/callback_end pairs (what
+ * most of a real trace is) instead of init-sized records.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "tools/standin/tracetools/tracetools.h"
 
 static double secs;
 static volatile int stop;
+static int runtime;
 
 static double now(void)
 {
@@ -28,8 +32,16 @@ static void *run(void *arg)
 	unsigned long n = 0;
 	static const char sym[] = "void (anonymous namespace)::Talker::on_timer()";
 	while (!stop) {
-		for (int i = 0; i < 1024; i++)
-			ros_trace_do_rclcpp_callback_register((void *)(n + (unsigned long)i), sym);
+		if (runtime) {
+			for (int i = 0; i < 512; i++) {
+				ros_trace_callback_start((void *)(0x1000 + (unsigned long)(i & 7)), false);
+				ros_trace_callback_end((void *)(0x1000 + (unsigned long)(i & 7)));
+			}
+		} else {
+			for (int i = 0; i < 1024; i++)
+				ros_trace_do_rclcpp_callback_register((void *)(n + (unsigned long)i),
+								      sym);
+		}
 		n += 1024;
 	}
 	*(unsigned long *)arg = n;
@@ -38,10 +50,11 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: caret-flood SECONDS THREADS\n");
+	if (argc != 3 && !(argc == 4 && strcmp(argv[3], "runtime") == 0)) {
+		fprintf(stderr, "usage: caret-flood SECONDS THREADS [runtime]\n");
 		return 2;
 	}
+	runtime = argc == 4;
 	secs = atof(argv[1]);
 	int nt = atoi(argv[2]);
 	if (nt < 1 || nt > 64 || secs <= 0)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """make bench: the measured cost of the agent and the speed of replay, side
 by side with their references, in one run. Prints one table row per target
-(P1 ... P5) and writes the table with the machine description to a results
+(P1 ... P5, P8 ... P10) and writes the table with the machine description to a results
 file. Run as root with a session daemon (make bench does both)."""
 import argparse
 import json
@@ -151,7 +151,7 @@ def drain_rate(b, tmp, seconds):
         subprocess.run(["lttng", "destroy", name], capture_output=True)
 
 
-ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5"]
+ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P8", "P9", "P10"]
 
 
 def row(id_, measure, value, reference, ratio, target, met, details="", measured=True):
@@ -281,6 +281,95 @@ def scenario(args, tmp):
     return rows
 
 
+def reader_rows(args):
+    """P8 and P9: the merged cache reader over procs x records caches."""
+    out = subprocess.run([os.path.join(args.b, "bench", "caret-readerbench"), str(args.procs),
+                          str(args.records)], capture_output=True, text=True, timeout=600)
+    got = {}
+    for line in out.stdout.splitlines():
+        try:
+            m = json.loads(line)
+            got[m["id"]] = m
+        except ValueError:
+            continue
+    rows = []
+    n, r = args.procs, args.records
+    p8 = got.get("P8")
+    if p8:
+        rows.append(row("P8", "merged read of %d caches x %d records (shm reader, one core)" %
+                        (n, r), "%.1f M records/s" % (p8["value"] / 1e6), "-", "-",
+                        ">= 10 M records/s per core", p8["met"],
+                        "best of 5 full reads %.4f s for %d records; building the index "
+                        "(attach, copy, decode, sort, merge) %.3f s, again %.3f s (page "
+                        "faults on this VM dominate it)" % (p8["read_s"], p8["records"],
+                                                            p8["index_s"], p8["index2_s"])))
+    else:
+        rows.append(row("P8", "merged read", "-", "-", "-", ">= 10 M records/s per core",
+                        False, "not measured: caret-readerbench exited %d: %s" %
+                        (out.returncode, out.stderr.strip()[:200]), measured=False))
+    p9 = got.get("P9")
+    if p9:
+        rows.append(row("P9", "seek_time latency on the same set, indexed (p99; median %.3f "
+                        "us)" % p9["value"], "%.3f us" % p9["p99"], "-", "-", "<= 20 us",
+                        p9["met"], "%d seeks to random instants, each with the read of the "
+                        "first event (a seek is resolved lazily)" % p9["seeks"]))
+    else:
+        rows.append(row("P9", "seek_time latency", "-", "-", "-", "<= 20 us", False,
+                        "not measured", measured=False))
+    return rows
+
+
+def timed(argv, ok_codes=(0,)):
+    t0 = time.monotonic()
+    r = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       timeout=3600)
+    if r.returncode not in ok_codes:
+        raise RuntimeError("%s exited %d: %s" % (argv[0], r.returncode, r.stderr[-300:]))
+    return time.monotonic() - t0
+
+
+def check_row(args, tmp):
+    """P10: caretctl check against babeltrace2's dummy output on one trace
+    of runtime events (callback_start/end pairs from caret-flood), made in
+    this run, each timed in the same run (best of the repetitions)."""
+    name = "bench-check-" + uuid.uuid4().hex[:6]
+    path = os.path.join(tmp, "checktrace")
+    want = args.check_mb * 1e6
+    subprocess.run(["lttng", "create", name, "--output=" + path], check=True,
+                   capture_output=True)
+    try:
+        for cmd in (["enable-channel", "-u", "--session=" + name, "--subbuf-size=8M",
+                     "--num-subbuf=8", "big"],
+                    ["enable-event", "-u", "--session=" + name, "--channel=big", "ros2:*"],
+                    ["add-context", "-u", "--session=" + name, "--channel=big", "-t", "vpid",
+                     "-t", "vtid", "-t", "procname"],
+                    ["start", name]):
+            subprocess.run(["lttng"] + cmd, check=True, capture_output=True)
+        flood = os.path.join(args.b, "bench", "caret-flood")
+        for _ in range(60):
+            if du(path) >= want:
+                break
+            subprocess.run([flood, "0.5", "2", "runtime"], check=True, capture_output=True)
+        subprocess.run(["lttng", "stop", name], check=True, capture_output=True)
+    finally:
+        subprocess.run(["lttng", "destroy", name], capture_output=True)
+    size = du(path)
+    bt, ck = [], []
+    for _ in range(args.check_reps):
+        bt.append(timed(["babeltrace2", "--output-format=dummy", path]))
+        # 6: incomplete (this flood has no init data, and may discard)
+        ck.append(timed([os.path.join(args.b, "bin", "caretctl"), "check", "--json", path],
+                        ok_codes=(0, 6)))
+    shutil.rmtree(path, ignore_errors=True)
+    ratio = min(ck) / min(bt)
+    return [row("P10", "caretctl check on a %.0f MB trace vs babeltrace2 --output-format=dummy"
+                % (size / 1e6), "%.2f s" % min(ck), "%.2f s" % min(bt), "%.2fx" % ratio,
+                "<= 1.5x", ratio <= 1.5,
+                "best of %d runs each, interleaved; check %s, babeltrace2 %s" %
+                (args.check_reps, ", ".join("%.2f" % x for x in ck),
+                 ", ".join("%.2f" % x for x in bt)))]
+
+
 def micro(args):
     cmd = ["/usr/bin/python3", os.path.join(ROOT, "bench", "micro", "micro.py"), "--b", args.b]
     if args.smoke:
@@ -335,14 +424,17 @@ def main():
     ap.add_argument("--records", type=int, default=2000)
     ap.add_argument("--idle", type=float, default=10.0)
     ap.add_argument("--flood", type=float, default=2.0)
+    ap.add_argument("--check-mb", type=float, default=1000.0)
+    ap.add_argument("--check-reps", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
     args = ap.parse_args()
     if args.smoke:
         args.procs, args.records, args.idle, args.flood = 3, 200, 1.0, 0.5
+        args.check_mb, args.check_reps = 20.0, 2
     args.b = os.path.abspath(args.b)
     tmp = tempfile.mkdtemp(prefix="caret-bench-")
     try:
-        rows = micro(args) + scenario(args, tmp)
+        rows = micro(args) + scenario(args, tmp) + reader_rows(args) + check_row(args, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     lines, plain, rows = table(rows)

@@ -274,6 +274,9 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 		return cmd_start_end(ctx->lttng, true);
 	if (!strcmp(cmd, CARET_CTL_CMD_END))
 		return cmd_start_end(ctx->lttng, false);
+	if (!strcmp(cmd, CARET_CTL_CMD_EVENTS))
+		return ctx->events ? events_request(ctx->events, req)
+				   : error(ENOSYS, "events are not served here");
 	return error(EINVAL, "unknown command \"%.64s\"", cmd);
 }
 

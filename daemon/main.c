@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/commands.h"
+#include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/lttng_view.h"
 #include "daemon/notify.h"
@@ -208,7 +209,13 @@ int main(int argc, char **argv)
 		log_err("cannot watch /dev/shm: %s", strerror(-r));
 		return 1;
 	}
-	struct cmd_ctx ctx = { .reg = &reg, .sched = &sched.cfg, .lttng = &lttng };
+	struct events *events = events_new();
+	if (!events) {
+		log_err("out of memory");
+		return 1;
+	}
+	struct cmd_ctx ctx = { .reg = &reg, .sched = &sched.cfg, .lttng = &lttng,
+			       .events = events };
 	if (server_start(&server, e, &o.server, &ctx) < 0)
 		return 1;
 	/* The LTTng view first: the others read it at their first run. */
@@ -231,6 +238,7 @@ int main(int argc, char **argv)
 	registry_loop_stop(&reg_loop);
 	lttng_view_stop(&lttng);
 	registry_close(&reg);
+	events_free(events);
 	sd_event_unref(e);
 	log_info("stopped; agents keep their state in their segments");
 	return r < 0 ? 1 : 0;

@@ -70,6 +70,36 @@
  *            session is active on this host.
  *            → result {"accepted": bool, "reason"? (when not accepted)}
  *
+ *  "events"  {"since"? int, "until"? int, "count"? int, "after"? token,
+ *             "pids"? [int], "kinds"? [string]}
+ *            One page of the host's caches (every agent's init records),
+ *            read by shm/reader.h: merged in (init_timestamp, pid, start
+ *            time, record index) order, from "after" (a "next" token of an
+ *            earlier page) or else from "since" (CLOCK_MONOTONIC ns) or
+ *            else the beginning; records with init_timestamp < "until"
+ *            only; at most "count" events (1..CARET_CTL_EVENTS_MAX_COUNT,
+ *            default CARET_CTL_EVENTS_DEFAULT_COUNT) plus those sharing the
+ *            last one's timestamp, fewer when the reply line would grow
+ *            past CARET_CTL_EVENTS_PAGE_BYTES (then "more" is true). Only
+ *            the given pids and kinds (kind names as in seed 003).
+ *            → result {"events": [{"ts", "pid", "procname", "index", "kind",
+ *                       "fields": {name: value}}],
+ *                      "next": token, "more": bool, "segments": int,
+ *                      "corrupt_segments": int, "late": int}
+ *            Field values: pointers as "0x..." strings, integers as
+ *            numbers, strings (cut at CARET_CTL_EVENTS_STR_MAX bytes) as
+ *            strings. "next" names the position after the last event
+ *            (also after events the filters passed over); "more" says
+ *            whether events follow it now. "late" counts the records caretd
+ *            found, since it started, behind a position it had already served
+ *            (their writer stalled longer than the reorder window): they are
+ *            only seen by reading again from before them. Timestamps are
+ *            JSON numbers: exact below 2^53 ns (104 days of uptime);
+ *            positions are exact in any case (tokens carry them).
+ *            Errors: EINVAL for a malformed token or an event it names
+ *            that no longer matches, ESRCH when its process vanished,
+ *            EBADMSG when its segment is corrupted.
+ *
  * Errors: {"v": 1, "type": "error", "error": "<one line for a human>",
  *          "errno": <positive errno>}
  * Sent for a bad request (EPROTO: not a JSON object, no "cmd", another
@@ -120,6 +150,7 @@
 #define CARET_CTL_CMD_STOP "stop"
 #define CARET_CTL_CMD_START "start"
 #define CARET_CTL_CMD_END "end"
+#define CARET_CTL_CMD_EVENTS "events"
 
 /* Pacing values */
 #define CARET_CTL_PACING_ADAPTIVE "adaptive"
@@ -169,5 +200,28 @@
 #define CARET_CTL_K_LOST_PACKETS "lost_packets"
 #define CARET_CTL_K_DISCARDED_TOTAL "discarded_total"
 #define CARET_CTL_K_ACCEPTED "accepted"
+#define CARET_CTL_K_SINCE "since"
+#define CARET_CTL_K_UNTIL "until"
+#define CARET_CTL_K_COUNT "count"
+#define CARET_CTL_K_AFTER "after"
+#define CARET_CTL_K_PIDS "pids"
+#define CARET_CTL_K_KINDS "kinds"
+#define CARET_CTL_K_EVENTS "events"
+#define CARET_CTL_K_TS "ts"
+#define CARET_CTL_K_INDEX "index"
+#define CARET_CTL_K_KIND "kind"
+#define CARET_CTL_K_FIELDS "fields"
+#define CARET_CTL_K_NEXT "next"
+#define CARET_CTL_K_MORE "more"
+#define CARET_CTL_K_SEGMENTS "segments"
+#define CARET_CTL_K_CORRUPT_SEGMENTS "corrupt_segments"
+#define CARET_CTL_K_LATE "late"
+
+/* Paging of "events". */
+#define CARET_CTL_EVENTS_DEFAULT_COUNT 100
+#define CARET_CTL_EVENTS_MAX_COUNT 10000
+#define CARET_CTL_EVENTS_PAGE_BYTES 40000
+#define CARET_CTL_EVENTS_STR_MAX 1024
+#define CARET_CTL_EVENTS_MAX_FILTER 256
 
 #endif

@@ -18,6 +18,7 @@ enum ctl_exit {
 	CTL_EXIT_UNREACHABLE = 3, /* not running, no permission, or silent */
 	CTL_EXIT_TIMEOUT = 4,	/* some processes never reached RECORD */
 	CTL_EXIT_PROTOCOL = 5,	/* a reply we cannot trust */
+	CTL_EXIT_INCOMPLETE = 6, /* check: the trace lacks something */
 };
 
 /* Extra time granted to caretd beyond a request's own duration. */
@@ -71,5 +72,9 @@ int cmd_status(struct ctl_opts *g, int argc, char **argv);
 int cmd_list(struct ctl_opts *g, int argc, char **argv);
 int cmd_start(struct ctl_opts *g, int argc, char **argv);
 int cmd_end(struct ctl_opts *g, int argc, char **argv);
+int cmd_check(struct ctl_opts *g, int argc, char **argv);
+int cmd_events(struct ctl_opts *g, int argc, char **argv);
+int cmd_nodes(struct ctl_opts *g, int argc, char **argv);
+int cmd_topics(struct ctl_opts *g, int argc, char **argv);
 
 #endif

@@ -19,6 +19,8 @@ static const struct {
 } commands[] = {
 	{ "record", cmd_record }, { "stop", cmd_stop },   { "status", cmd_status },
 	{ "list", cmd_list },	  { "start", cmd_start }, { "end", cmd_end },
+	{ "check", cmd_check },	  { "events", cmd_events }, { "nodes", cmd_nodes },
+	{ "topics", cmd_topics },
 };
 
 static void usage(FILE *f)
@@ -33,7 +35,12 @@ static void usage(FILE *f)
 		"  status   caretd, LTTng and the agent table\n"
 		"  list     the agent table\n"
 		"  start    send Start (agents in WAIT go to PREPARE)\n"
-		"  end      send End (agents go back to WAIT)\n\n"
+		"  end      send End (agents go back to WAIT)\n"
+		"  events   the initialization records cached on this host, in time order\n"
+		"  nodes    the live ROS 2 graph from the caches: nodes and their entities\n"
+		"  topics   the live ROS 2 graph from the caches: topics, publishers and\n"
+		"           subscriptions across processes\n"
+		"  check    check a recorded trace for what CARET's analyzer needs\n\n"
 		"Options (also accepted after COMMAND):\n"
 		"  --socket PATH  caretd's control socket (default: $CARETD_SOCKET, else\n"
 		"                 " CARET_CTL_DEFAULT_SOCKET ")\n"
@@ -48,6 +55,7 @@ static void usage(FILE *f)
 		"  4    record: some processes did not reach RECORD in time (the\n"
 		"       recording is usable; see the message for its state)\n"
 		"  5    protocol error: malformed reply from caretd\n"
+		"  6    check: the trace is incomplete\n"
 		"  128+N  record interrupted by signal N before all processes were\n"
 		"       recording (the session was stopped)\n");
 }

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The "events" request and its result (proto/caret_ctl.h): built and read
+ * here only, for caretd and caretctl.
+ */
+#ifndef CARET_PROTO_CTL_EVENTS_H
+#define CARET_PROTO_CTL_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_reply.h"
+
+struct caret_ctl_events_req {
+	bool has_since, has_until;
+	int64_t since, until;
+	int64_t count;		/* 0: the default */
+	const char *after;	/* NULL: none */
+	int64_t pids[CARET_CTL_EVENTS_MAX_FILTER];
+	size_t npids;
+	const char *kinds[CARET_CTL_EVENTS_MAX_FILTER];
+	size_t nkinds;
+};
+
+/* Request built by caretctl; NULL when out of memory. */
+cJSON *caret_ctl_enc_events_request(const struct caret_ctl_events_req *q);
+/* Request read by caretd: 0 or -EINVAL (why filled). Strings point into req. */
+int caret_ctl_dec_events_request(const cJSON *req, struct caret_ctl_events_req *q,
+				 struct ctl_why *why);
+
+/* One field of an event: type 'p' (pointer), 'i' (int64), 'u' (uint64) or
+ * 's' (string). */
+struct caret_ctl_field {
+	const char *name;
+	char type;
+	uint64_t u;
+	const char *s;
+};
+
+struct caret_ctl_event {
+	int64_t ts;
+	int pid;
+	const char *procname;
+	uint32_t index;
+	const char *kind;
+	const struct caret_ctl_field *fields;
+	size_t nfields;
+};
+
+/* caretd: an empty result, then events, then the trailer. */
+cJSON *caret_ctl_enc_events_result(void);
+/* Adds one event; returns the bytes it may take on the line (an upper
+ * bound, escapes included), or -ENOMEM. */
+int64_t caret_ctl_add_event(cJSON *result, const struct caret_ctl_event *e);
+int caret_ctl_events_trailer(cJSON *result, const char *next, bool more, uint64_t segments,
+			     uint64_t corrupt, uint64_t late);
+
+/* caretctl: a page, checked. */
+struct ctl_events_page {
+	const cJSON *events; /* array, each element checked by ctl_decode_event */
+	const char *next;
+	bool more;
+	int64_t segments, corrupt, late;
+};
+int ctl_decode_events(const cJSON *r, struct ctl_events_page *p, struct ctl_why *why);
+
+struct ctl_event {
+	int64_t ts, pid, index;
+	const char *procname, *kind;
+	const cJSON *fields; /* object: numbers and strings */
+};
+int ctl_decode_event(const cJSON *e, size_t i, struct ctl_event *out, struct ctl_why *why);
+/* A pointer field ("0x...") or a number field as an integer; -EPROTO. */
+int ctl_event_u64(const struct ctl_event *e, const char *name, uint64_t *out);
+/* A string field, NULL when absent or not a string. */
+const char *ctl_event_str(const struct ctl_event *e, const char *name);
+
+#endif

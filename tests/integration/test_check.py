@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: Apache-2.0
+"""caretctl check on real traces: a complete one recorded through caretd,
+one missing a process's init data, one with duplicate init records and one
+with discarded events. Each defect is produced for real (a process started
+without the agent, a second replay into the same session, tiny sub-buffers
+under a flood) and must be reported with its numbers."""
+import json
+import os
+import subprocess
+import time
+import unittest
+
+from harness import B, CARETCTL, Ctx, lttng, read_trace, wait_line
+
+FLOOD = os.path.join(B, "bench", "caret-flood")
+
+
+def check(path, *args):
+    r = subprocess.run([CARETCTL, "check", "--json"] + list(args) + [path],
+                       capture_output=True, text=True, timeout=300)
+    rep = json.loads(r.stdout) if r.stdout.strip() else None
+    return r.returncode, rep, r.stderr
+
+
+class CheckTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def procs_by_pid(self, rep):
+        return {p["pid"]: p for p in rep["processes"]}
+
+    def test_complete_trace(self):
+        """A caretd recording of a running system: exit 0, every process
+        has caret_init and init records, the summary names the stand-in's
+        nodes and topics, and the event counts agree with babeltrace2's
+        Python bindings."""
+        self.c.caretd()
+        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2"),
+                 self.c.workload("--name", "pub1", "--pubs", "2", "--rate", "40")]
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        time.sleep(0.5)
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "complete",
+                            "--duration", "2", "--timeout", "30")
+        path = os.path.join(traces, "complete")
+        self.assertTrue(os.path.isdir(path), r.stdout + r.stderr)
+        rc, rep, err = check(path)
+        self.assertEqual(rc, 0, (rep and rep["problems"], err))
+        self.assertTrue(rep["complete"])
+        self.assertEqual(rep["problems"], [])
+        per = self.procs_by_pid(rep)
+        for p in procs:
+            self.assertIn(p.pid, per)
+            self.assertTrue(per[p.pid]["caret_init"])
+            self.assertGreater(per[p.pid]["init_records"]["rcl_node_init"], 0)
+            self.assertEqual(per[p.pid]["duplicates_total"], 0)
+            self.assertGreater(per[p.pid]["runtime_events"], 0)
+        self.assertGreater(per[procs[1].pid]["publishes"], 0)
+        self.assertGreater(per[procs[1].pid]["bindings"], 0)
+        names = {n["name"] for n in rep["nodes"]}
+        self.assertTrue(any("sub0" in n for n in names), names)
+        self.assertTrue(any("pub1" in n for n in names), names)
+        self.assertTrue(any(t["publishers"] and t["subscriptions"] for t in rep["topics"]),
+                        rep["topics"])
+        events = read_trace(path)
+        self.assertEqual(rep["events"], len(events))
+        self.assertEqual(rep["events_per_kind"]["ros2:callback_start"],
+                         sum(1 for e in events if e.name == "ros2:callback_start"))
+        # The text form says the same.
+        t = subprocess.run([CARETCTL, "check", path], capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(t.returncode, 0, t.stdout + t.stderr)
+        self.assertRegex(t.stdout, r"(?m)^complete$")
+
+    def test_process_without_init_data(self):
+        """A process that emitted its init events before the session
+        existed and has no agent: its runtime events are in the trace, its
+        init data is not; reported, exit 6."""
+        self.c.caretd()
+        good = self.c.workload("--name", "good", "--pubs", "1", "--rate", "40")
+        bare = self.c.workload("--name", "bare", "--pubs", "1", "--rate", "40", agent=False)
+        for p in (good, bare):
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        traces = os.path.join(self.c.tmp, "traces")
+        self.c.caretctl("record", "--immediate", "-p", traces, "-s", "noinit",
+                        "--duration", "2", "--timeout", "30")
+        rc, rep, err = check(os.path.join(traces, "noinit"))
+        self.assertEqual(rc, 6, err)
+        self.assertFalse(rep["complete"])
+        per = self.procs_by_pid(rep)
+        self.assertGreater(per[bare.pid]["runtime_events"], 0)
+        self.assertEqual(per[bare.pid]["init_total"], 0)
+        self.assertFalse(per[bare.pid]["caret_init"])
+        self.assertTrue(per[good.pid]["caret_init"])
+        bad = [m for m in rep["problems"] if "pid %d " % bare.pid in m]
+        self.assertEqual(len(bad), 2, rep["problems"])
+        self.assertTrue(any("no init records" in m for m in bad), bad)
+        self.assertTrue(any("caret_init" in m for m in bad), bad)
+        self.assertFalse([m for m in rep["problems"] if "pid %d " % good.pid in m])
+        # Nobody subscribes to what `good` publishes: each binding lacks a
+        # take, a warning that does not make the trace incomplete.
+        self.assertGreater(per[good.pid]["bindings"], 0)
+        self.assertEqual(per[good.pid]["unmatched_bindings"], per[good.pid]["bindings"])
+        self.assertTrue(any("pid %d " % good.pid in m and "without a matching rmw_take" in m
+                            for m in rep["warnings"]), rep["warnings"])
+
+    def test_duplicate_init_records(self):
+        """Two replays of one process into one session: every cached
+        record twice, reported per kind, exit 6."""
+        p = self.c.workload("--name", "dup", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        cached = len(self.c.agentctl("dump", str(p.pid)).stdout.splitlines())
+        s = self.c.session()
+        s.start()
+        for _ in range(2):
+            self.c.agentctl("replay", str(p.pid), "--timeout", "20")
+        s.stop()
+        rc, rep, err = check(s.path)
+        self.assertEqual(rc, 6, err)
+        per = self.procs_by_pid(rep)
+        self.assertEqual(per[p.pid]["duplicates_total"], cached)
+        self.assertEqual(per[p.pid]["duplicates"]["rcl_node_init"],
+                         per[p.pid]["init_records"]["rcl_node_init"] // 2)
+        self.assertTrue(any("pid %d " % p.pid in m and "%d duplicate" % cached in m
+                            for m in rep["problems"]), rep["problems"])
+
+    def test_discarded_events(self):
+        """Tiny sub-buffers under a flood: the tracer discards events and
+        check reports how many (babeltrace2's discarded-events messages)."""
+        name = self.c.tag + "-disc"
+        path = os.path.join(self.c.tmp, "disc")
+        lttng("create", name, "--output=" + path)
+        self.c.sessions.append(type("S", (), {"destroy": lambda self_: subprocess.run(
+            ["lttng", "destroy", name], capture_output=True, timeout=60)})())
+        lttng("enable-channel", "--userspace", "--session=" + name, "--subbuf-size=4096",
+              "--num-subbuf=2", "tiny")
+        lttng("enable-event", "--userspace", "--session=" + name, "--channel=tiny", "ros2:*")
+        lttng("add-context", "--userspace", "--session=" + name, "--channel=tiny",
+              "-t", "vpid", "-t", "vtid", "-t", "procname")
+        lttng("start", name)
+        subprocess.run([FLOOD, "1", "2"], env=self.c.env(agent=False), check=True,
+                       capture_output=True, timeout=60)
+        lttng("stop", name)
+        rc, rep, err = check(path)
+        self.assertEqual(rc, 6, err)
+        self.assertGreater(rep["discarded_events"], 0)
+        self.assertTrue(any("events discarded" in m for m in rep["problems"]),
+                        rep["problems"])
+        t = subprocess.run([CARETCTL, "check", path], capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(t.returncode, 6)
+        self.assertRegex(t.stdout, r"INCOMPLETE")
+
+    def test_not_a_trace(self):
+        rc, rep, err = check(self.c.tmp)
+        self.assertEqual(rc, 1)
+        self.assertIn("no CTF trace", err)
+        r = subprocess.run([CARETCTL, "check"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

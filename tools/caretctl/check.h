@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `caretctl check`: what a recorded trace holds and whether CARET's analyzer
+ * can use all of it. check_bt.c feeds babeltrace2 messages (decoding CTF is
+ * babeltrace2's job), check_model.c accumulates them into a report, and
+ * cmd_check.c prints it.
+ */
+#ifndef CARETCTL_CHECK_H
+#define CARETCTL_CHECK_H
+
+#include <babeltrace2/babeltrace.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct check_model;
+
+/*
+ * Runs one babeltrace2 graph (src.ctf.fs per trace found under dir, one
+ * muxer, our sink) and hands every message to the model in time order.
+ * 0, -ENOENT (no CTF trace under dir), -EIO (babeltrace2 failed; err says
+ * why), -ENOMEM.
+ */
+int check_bt_run(const char *dir, struct check_model *m, char *err, size_t errlen);
+
+struct check_model *check_model_new(void);
+void check_model_free(struct check_model *m);
+/* One babeltrace2 message; -ENOMEM is the only failure. */
+int check_model_msg(struct check_model *m, const bt_message *msg);
+/* After the last message: resolves what needs the whole trace. */
+void check_model_finish(struct check_model *m);
+
+/* The report, read by cmd_check.c. */
+enum { CHECK_MAX_KINDS = 40 };
+
+struct check_proc {
+	int64_t vpid;
+	char procname[32];
+	bool caret_init;
+	uint64_t init[CHECK_MAX_KINDS];	/* init records per kind (either provider) */
+	uint64_t init_total;
+	uint64_t dup[CHECK_MAX_KINDS];	/* records seen more than once */
+	uint64_t dup_total;
+	uint64_t both_variants;		/* same record as ros2: and ros2_caret: */
+	uint64_t runtime;		/* runtime events */
+	uint64_t events;
+	uint64_t publishes, unbound_publishes;
+	uint64_t bindings, unmatched_bindings;
+};
+
+struct check_topic {
+	char *name;
+	uint64_t publishers, subscriptions;
+};
+
+struct check_node {
+	int64_t vpid;
+	char *name; /* namespace + "/" + node name, as ROS 2 prints it */
+};
+
+struct check_evcount {
+	char *name;
+	uint64_t count;
+};
+
+struct check_report {
+	struct check_proc *procs; /* sorted by vpid */
+	size_t nprocs;
+	struct check_node *nodes;
+	size_t nnodes;
+	struct check_topic *topics; /* sorted by name */
+	size_t ntopics;
+	struct check_evcount *evcounts; /* sorted by name */
+	size_t nevcounts;
+	uint64_t events;
+	uint64_t discarded_events;
+	uint64_t discarded_unknown; /* discarded-events messages without a count */
+	uint64_t discarded_msgs;
+	uint64_t lost_packets;
+	uint64_t lost_unknown;
+	bool any_caret_init;
+	int64_t first_ns, last_ns;
+};
+
+const struct check_report *check_model_report(const struct check_model *m);
+/* Name of init kind i (without provider), NULL past the end. */
+const char *check_kind_name(size_t i);
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The babeltrace2 graph of `caretctl check`: the same graph the babeltrace2
+ * CLI builds for `babeltrace2 DIR` (one src.ctf.fs per trace directory, all
+ * muxed by flt.utils.muxer in time order), with our sink at the end.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+
+struct dirs {
+	char **v;
+	size_t n;
+};
+
+static struct dirs *found; /* nftw has no user pointer */
+
+static int on_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	/* A CTF trace directory is one that holds a "metadata" file. */
+	if (type != FTW_F || strcmp(path + strlen(path) - strlen("/metadata"), "/metadata") != 0)
+		return 0;
+	char **v = realloc(found->v, (found->n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	found->v = v;
+	v[found->n] = strndup(path, strlen(path) - strlen("/metadata"));
+	if (!v[found->n])
+		return -1;
+	found->n++;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int find_traces(const char *dir, struct dirs *d)
+{
+	struct stat st;
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	found = d;
+	/* FTW_PHYS: a trace directory is never reached through a symlink loop. */
+	if (nftw(dir, on_entry, 32, FTW_PHYS) != 0)
+		return -ENOMEM;
+	if (d->n == 0)
+		return -ENOENT;
+	qsort(d->v, d->n, sizeof(*d->v), cmp_str);
+	return 0;
+}
+
+static void take_error(char *err, size_t errlen, const char *what)
+{
+	const bt_error *e = bt_current_thread_take_error();
+	size_t off = (size_t)snprintf(err, errlen, "%s", what);
+	if (!e)
+		return;
+	/* The first cause is the deepest: the one that says what is wrong. */
+	uint64_t n = bt_error_get_cause_count(e);
+	for (uint64_t i = n; i > 0 && off < errlen; i--) {
+		const char *m = bt_error_cause_get_message(bt_error_borrow_cause_by_index(e, i - 1));
+		off += (size_t)snprintf(err + off, errlen - off, ": %s", m);
+		if (i + 2 <= n) /* two causes are enough to see the reason */
+			break;
+	}
+	bt_error_release(e);
+}
+
+static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator *it,
+								  void *ud)
+{
+	bt_message_array_const msgs;
+	uint64_t n;
+	switch (bt_message_iterator_next(it, &msgs, &n)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		break;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+	default:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	int rc = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		if (rc == 0)
+			rc = check_model_msg(ud, msgs[i]);
+		bt_message_put_ref(msgs[i]);
+	}
+	return rc == 0 ? BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK
+		       : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+}
+
+static int build_and_run(bt_graph *g, const struct dirs *d, struct check_model *m, char *err,
+			 size_t errlen)
+{
+	const bt_plugin *ctf = NULL, *utils = NULL;
+	int rc = -EIO;
+	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &ctf) !=
+		    BT_PLUGIN_FIND_STATUS_OK ||
+	    bt_plugin_find("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, &utils) !=
+		    BT_PLUGIN_FIND_STATUS_OK) {
+		take_error(err, errlen, "babeltrace2's ctf or utils plugin not found");
+		goto out;
+	}
+	const bt_component_class_source *fs =
+		bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
+	const bt_component_class_filter *muxc =
+		bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer");
+	const bt_component_filter *mux;
+	const bt_component_sink *sink;
+	if (!fs || !muxc ||
+	    bt_graph_add_filter_component(g, muxc, "muxer", NULL, BT_LOGGING_LEVEL_ERROR, &mux) !=
+		    BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+	    bt_graph_add_simple_sink_component(g, "check", NULL, consume, NULL, m, &sink) !=
+		    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		take_error(err, errlen, "cannot build the babeltrace2 graph");
+		goto out;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		bt_value *params = bt_value_map_create();
+		bt_value *inputs = bt_value_array_create();
+		const bt_component_source *src = NULL;
+		char name[32];
+		snprintf(name, sizeof(name), "src%zu", i);
+		int ok = params && inputs &&
+			 bt_value_array_append_string_element(inputs, d->v[i]) == 0 &&
+			 bt_value_map_insert_entry(params, "inputs", inputs) == 0 &&
+			 bt_graph_add_source_component(g, fs, name, params, BT_LOGGING_LEVEL_ERROR,
+						       &src) == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
+		bt_value_put_ref(inputs);
+		bt_value_put_ref(params);
+		if (!ok) {
+			char what[300];
+			snprintf(what, sizeof(what), "cannot open the trace %.250s", d->v[i]);
+			take_error(err, errlen, what);
+			goto out;
+		}
+		for (uint64_t p = 0; p < bt_component_source_get_output_port_count(src); p++) {
+			/* The muxer always offers one free input port, the last one. */
+			uint64_t nin = bt_component_filter_get_input_port_count(mux);
+			if (bt_graph_connect_ports(
+				    g, bt_component_source_borrow_output_port_by_index_const(src, p),
+				    bt_component_filter_borrow_input_port_by_index_const(mux, nin - 1),
+				    NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+				take_error(err, errlen, "cannot connect the babeltrace2 graph");
+				goto out;
+			}
+		}
+	}
+	if (bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(mux, 0),
+				   bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+				   NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		take_error(err, errlen, "cannot connect the babeltrace2 graph");
+		goto out;
+	}
+	for (;;) {
+		bt_graph_run_status st = bt_graph_run(g);
+		if (st == BT_GRAPH_RUN_STATUS_OK)
+			break;
+		if (st == BT_GRAPH_RUN_STATUS_AGAIN) {
+			usleep(1000);
+			continue;
+		}
+		if (st == BT_GRAPH_RUN_STATUS_MEMORY_ERROR) {
+			rc = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		take_error(err, errlen, "babeltrace2 cannot read the trace");
+		goto out;
+	}
+	rc = 0;
+out:
+	bt_plugin_put_ref(ctf);
+	bt_plugin_put_ref(utils);
+	return rc;
+}
+
+int check_bt_run(const char *dir, struct check_model *m, char *err, size_t errlen)
+{
+	struct dirs d = { 0 };
+	int rc = find_traces(dir, &d);
+	if (rc == -ENOENT)
+		snprintf(err, errlen, "no CTF trace (no 'metadata' file) under %s", dir);
+	else if (rc < 0)
+		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+	if (rc == 0) {
+		bt_graph *g = bt_graph_create(0);
+		rc = g ? build_and_run(g, &d, m, err, errlen) : -ENOMEM;
+		bt_graph_put_ref(g);
+	}
+	for (size_t i = 0; i < d.n; i++)
+		free(d.v[i]);
+	free(d.v);
+	return rc;
+}

@@ -1,0 +1,688 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What `caretctl check` learns from a trace, one babeltrace2 message at a
+ * time. The rules are caret_analyze's (tier4/caret_analyze,
+ * infra/lttng/ros2_tracing/processor.py): runtime events of a vpid that
+ * never emitted ros2_caret:caret_init are dropped when the trace has any
+ * caret_init; init events are read from either provider (ros2: or
+ * ros2_caret:, the latter with init_timestamp); a publish is joined to its
+ * take through dds_write -> dds_bind_addr_to_stamp(addr, source_stamp) on
+ * the publishing thread and rmw_take(source_timestamp) on the taker. The
+ * analyzer joins publish and binding by thread and time, not by address
+ * (records_source.py: merge_sequential on tid), which also covers CARET's
+ * FastDDS path where dds_bind_addr_to_addr moves the address in between;
+ * so does this check.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* caret_analyze's init events (infra/lttng/lttng.py,
+ * Lttng._prioritized_init_events), without their provider. */
+static const char *const init_kinds[] = {
+	"rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_subscription_init",
+	"rclcpp_subscription_init", "rclcpp_subscription_callback_added",
+	"rcl_service_init", "rclcpp_service_callback_added", "rcl_client_init",
+	"rcl_timer_init", "rclcpp_timer_callback_added", "rclcpp_timer_link_node",
+	"rclcpp_callback_register", "rcl_lifecycle_state_machine_init",
+	"rclcpp_construct_ring_buffer", "rclcpp_buffer_to_ipb",
+	"rclcpp_ipb_to_subscription", "rmw_implementation", "construct_executor",
+	"construct_static_executor", "add_callback_group",
+	"add_callback_group_static_executor", "callback_group_add_timer",
+	"callback_group_add_subscription", "callback_group_add_service",
+	"callback_group_add_client", "executor_entity_collector_to_executor",
+	"callback_group_to_executor_entity_collector",
+	"agnocast_init", "agnocast_node_init", "agnocast_publisher_init",
+	"agnocast_subscription_init", "agnocast_timer_init", "agnocast_add_callback_group",
+	"agnocast_construct_executor",
+};
+#define NKINDS (sizeof(init_kinds) / sizeof(init_kinds[0]))
+_Static_assert(NKINDS <= CHECK_MAX_KINDS, "CHECK_MAX_KINDS too small");
+
+const char *check_kind_name(size_t i)
+{
+	return i < NKINDS ? init_kinds[i] : NULL;
+}
+
+enum role {
+	R_OTHER,	/* not a ROS 2 event: counted, nothing else */
+	R_RUNTIME,
+	R_INIT,
+	R_CARET_INIT,
+	R_DDS_WRITE,
+	R_BIND,
+	R_TAKE,
+};
+
+struct evclass {
+	const bt_event_class *key;
+	char *name;
+	enum role role;
+	int kind;	/* init kind index, or -1 */
+	bool caret;	/* ros2_caret provider */
+	int c_vpid, c_vtid, c_procname;
+	int f_init_ts, f_addr, f_stamp, f_src_ts, f_taken;
+	int f_handle, f_node_name, f_ns, f_topic;
+	uint64_t count;
+};
+
+/* Open addressing u64 -> u64; `used` marks slots (every key is valid). */
+struct map {
+	uint64_t *k, *v;
+	uint8_t *used;
+	size_t cap, n;
+};
+
+struct tid_state {
+	bool pending; /* a dds_write not yet followed by its binding */
+	size_t proc;
+};
+
+struct binding {
+	uint64_t stamp;
+	size_t proc;
+};
+
+struct check_model {
+	struct check_report r;
+	size_t procs_cap, nodes_cap, topics_cap;
+	struct evclass *cls;
+	size_t ncls, cls_cap;
+	struct map cls_by_ptr, proc_by_vpid, tids_idx, exact, variants, takes, handles;
+	struct tid_state *tids;
+	size_t ntids, tids_cap;
+	struct binding *binds;
+	size_t nbinds, binds_cap;
+	int64_t last_vpid;
+	size_t last_proc;
+	bool have_last, have_first;
+};
+
+static uint64_t mix64(uint64_t x)
+{
+	/* splitmix64's finalizer: every input bit reaches every output bit */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static uint64_t hcomb(uint64_t h, uint64_t v)
+{
+	return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+
+static uint64_t hstr(uint64_t h, const char *s)
+{
+	uint64_t f = 0xcbf29ce484222325ULL;
+	for (; *s; s++)
+		f = (f ^ (uint8_t)*s) * 0x100000001b3ULL;
+	return hcomb(h, f);
+}
+
+static int map_grow(struct map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	struct map n = { calloc(cap, 8), calloc(cap, 8), calloc(cap, 1), cap, 0 };
+	if (!n.k || !n.v || !n.used) {
+		free(n.k);
+		free(n.v);
+		free(n.used);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->used[i])
+			continue;
+		size_t j = mix64(m->k[i]) & (cap - 1);
+		while (n.used[j])
+			j = (j + 1) & (cap - 1);
+		n.used[j] = 1;
+		n.k[j] = m->k[i];
+		n.v[j] = m->v[i];
+		n.n++;
+	}
+	free(m->k);
+	free(m->v);
+	free(m->used);
+	*m = n;
+	return 0;
+}
+
+/* The value slot of key, added (as 0) if absent; NULL on ENOMEM. */
+static uint64_t *map_slot(struct map *m, uint64_t key, bool *added)
+{
+	if ((m->n + 1) * 2 > m->cap && map_grow(m) < 0)
+		return NULL;
+	size_t j = mix64(key) & (m->cap - 1);
+	while (m->used[j]) {
+		if (m->k[j] == key) {
+			*added = false;
+			return &m->v[j];
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->used[j] = 1;
+	m->k[j] = key;
+	m->v[j] = 0;
+	m->n++;
+	*added = true;
+	return &m->v[j];
+}
+
+static bool map_has(const struct map *m, uint64_t key)
+{
+	if (!m->cap)
+		return false;
+	size_t j = mix64(key) & (m->cap - 1);
+	while (m->used[j]) {
+		if (m->k[j] == key)
+			return true;
+		j = (j + 1) & (m->cap - 1);
+	}
+	return false;
+}
+
+static void map_free(struct map *m)
+{
+	free(m->k);
+	free(m->v);
+	free(m->used);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 16;
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*p, c * size);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
+struct check_model *check_model_new(void)
+{
+	return calloc(1, sizeof(struct check_model));
+}
+
+void check_model_free(struct check_model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->ncls; i++)
+		free(m->cls[i].name);
+	for (size_t i = 0; i < m->r.nnodes; i++)
+		free(m->r.nodes[i].name);
+	for (size_t i = 0; i < m->r.ntopics; i++)
+		free(m->r.topics[i].name);
+	for (size_t i = 0; i < m->r.nevcounts; i++)
+		free(m->r.evcounts[i].name);
+	free(m->cls);
+	free(m->r.procs);
+	free(m->r.nodes);
+	free(m->r.topics);
+	free(m->r.evcounts);
+	free(m->tids);
+	free(m->binds);
+	map_free(&m->cls_by_ptr);
+	map_free(&m->proc_by_vpid);
+	map_free(&m->tids_idx);
+	map_free(&m->exact);
+	map_free(&m->variants);
+	map_free(&m->takes);
+	map_free(&m->handles);
+	free(m);
+}
+
+const struct check_report *check_model_report(const struct check_model *m)
+{
+	return &m->r;
+}
+
+static int member(const bt_field_class *st, const char *name)
+{
+	if (!st || bt_field_class_get_type(st) != BT_FIELD_CLASS_TYPE_STRUCTURE)
+		return -1;
+	uint64_t n = bt_field_class_structure_get_member_count(st);
+	for (uint64_t i = 0; i < n; i++) {
+		const bt_field_class_structure_member *mb =
+			bt_field_class_structure_borrow_member_by_index_const(st, i);
+		if (strcmp(bt_field_class_structure_member_get_name(mb), name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+static void classify(struct evclass *c, const bt_event_class *ec)
+{
+	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
+	const bt_field_class *ctx = bt_stream_class_borrow_event_common_context_field_class_const(sc);
+	const bt_field_class *pl = bt_event_class_borrow_payload_field_class_const(ec);
+	const char *kind = NULL;
+	c->kind = -1;
+	c->role = R_OTHER;
+	if (strncmp(c->name, "ros2_caret:", 11) == 0) {
+		c->caret = true;
+		kind = c->name + 11;
+	} else if (strncmp(c->name, "ros2:", 5) == 0) {
+		kind = c->name + 5;
+	}
+	if (kind) {
+		c->role = R_RUNTIME;
+		for (size_t i = 0; i < NKINDS; i++)
+			if (strcmp(kind, init_kinds[i]) == 0) {
+				c->kind = (int)i;
+				c->role = R_INIT;
+			}
+		if (c->caret && strcmp(kind, "caret_init") == 0)
+			c->role = R_CARET_INIT;
+		else if (c->caret && strcmp(kind, "dds_write") == 0)
+			c->role = R_DDS_WRITE;
+		else if (c->caret && strcmp(kind, "dds_bind_addr_to_stamp") == 0)
+			c->role = R_BIND;
+		else if (strcmp(kind, "rmw_take") == 0)
+			c->role = R_TAKE;
+	}
+	c->c_vpid = member(ctx, "vpid");
+	c->c_vtid = member(ctx, "vtid");
+	c->c_procname = member(ctx, "procname");
+	c->f_init_ts = member(pl, "init_timestamp");
+	c->f_addr = member(pl, "addr");
+	c->f_stamp = member(pl, "source_stamp");
+	c->f_src_ts = member(pl, "source_timestamp");
+	c->f_taken = member(pl, "taken");
+	c->f_node_name = member(pl, "node_name");
+	c->f_ns = member(pl, "namespace");
+	c->f_topic = member(pl, "topic_name");
+	if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_node_init") == 0)
+		c->f_handle = member(pl, "node_handle");
+	else if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_publisher_init") == 0)
+		c->f_handle = member(pl, "publisher_handle");
+	else if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_subscription_init") == 0)
+		c->f_handle = member(pl, "subscription_handle");
+	else
+		c->f_handle = -1;
+}
+
+static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
+{
+	bool added;
+	uint64_t *slot = map_slot(&m->cls_by_ptr, (uint64_t)(uintptr_t)ec, &added);
+	if (!slot)
+		return NULL;
+	if (!added)
+		return &m->cls[*slot];
+	if (grow((void **)&m->cls, &m->cls_cap, m->ncls + 1, sizeof(*m->cls)) < 0)
+		return NULL;
+	struct evclass *c = &m->cls[m->ncls];
+	memset(c, 0, sizeof(*c));
+	c->key = ec;
+	const char *name = bt_event_class_get_name(ec);
+	c->name = strdup(name ? name : "(unnamed)");
+	if (!c->name)
+		return NULL;
+	classify(c, ec);
+	*slot = m->ncls++;
+	return c;
+}
+
+static const bt_field *fld(const bt_field *st, int idx)
+{
+	return st && idx >= 0 ? bt_field_structure_borrow_member_field_by_index_const(st, (uint64_t)idx)
+			      : NULL;
+}
+
+static bool fint(const bt_field *st, int idx, uint64_t *v)
+{
+	const bt_field *f = fld(st, idx);
+	if (!f)
+		return false;
+	bt_field_class_type t = bt_field_get_class_type(f);
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+		*v = bt_field_integer_unsigned_get_value(f);
+	else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+		*v = (uint64_t)bt_field_integer_signed_get_value(f);
+	else if (t == BT_FIELD_CLASS_TYPE_BOOL)
+		*v = bt_field_bool_get_value(f);
+	else
+		return false;
+	return true;
+}
+
+static const char *fstr(const bt_field *st, int idx)
+{
+	const bt_field *f = fld(st, idx);
+	return f && bt_field_get_class_type(f) == BT_FIELD_CLASS_TYPE_STRING
+		       ? bt_field_string_get_value(f)
+		       : NULL;
+}
+
+/* A field's value, whatever its type (tracetools payloads are flat, but a
+ * CARET trace may carry arrays, e.g. gids). */
+static uint64_t hfield(uint64_t h, const bt_field *f, int depth)
+{
+	bt_field_class_type t = bt_field_get_class_type(f);
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+		return hcomb(h, bt_field_integer_unsigned_get_value(f));
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+		return hcomb(h, (uint64_t)bt_field_integer_signed_get_value(f));
+	if (t == BT_FIELD_CLASS_TYPE_STRING)
+		return hstr(h, bt_field_string_get_value(f));
+	if (t == BT_FIELD_CLASS_TYPE_BOOL)
+		return hcomb(h, bt_field_bool_get_value(f));
+	if (depth < 4 && bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_ARRAY)) {
+		uint64_t n = bt_field_array_get_length(f);
+		h = hcomb(h, n);
+		for (uint64_t i = 0; i < n; i++)
+			h = hfield(h, bt_field_array_borrow_element_field_by_index_const(f, i),
+				   depth + 1);
+		return h;
+	}
+	if (depth < 4 && t == BT_FIELD_CLASS_TYPE_STRUCTURE) {
+		uint64_t n = bt_field_class_structure_get_member_count(bt_field_borrow_class_const(f));
+		for (uint64_t i = 0; i < n; i++)
+			h = hfield(h, bt_field_structure_borrow_member_field_by_index_const(f, i),
+				   depth + 1);
+		return h;
+	}
+	return hcomb(h, t);
+}
+
+static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_field *ctx,
+				  const struct evclass *c, size_t *idx)
+{
+	if (m->have_last && m->last_vpid == vpid) {
+		*idx = m->last_proc;
+		return &m->r.procs[m->last_proc];
+	}
+	bool added;
+	uint64_t *slot = map_slot(&m->proc_by_vpid, (uint64_t)vpid, &added);
+	if (!slot)
+		return NULL;
+	if (added) {
+		if (grow((void **)&m->r.procs, &m->procs_cap, m->r.nprocs + 1,
+			 sizeof(*m->r.procs)) < 0)
+			return NULL;
+		struct check_proc *p = &m->r.procs[m->r.nprocs];
+		memset(p, 0, sizeof(*p));
+		p->vpid = vpid;
+		const char *pn = fstr(ctx, c->c_procname);
+		snprintf(p->procname, sizeof(p->procname), "%s", pn ? pn : "?");
+		*slot = m->r.nprocs++;
+	}
+	m->have_last = true;
+	m->last_vpid = vpid;
+	m->last_proc = *slot;
+	*idx = *slot;
+	return &m->r.procs[*slot];
+}
+
+static int add_node(struct check_model *m, int64_t vpid, const char *ns, const char *name)
+{
+	if (grow((void **)&m->r.nodes, &m->nodes_cap, m->r.nnodes + 1, sizeof(*m->r.nodes)) < 0)
+		return -ENOMEM;
+	size_t l = strlen(ns);
+	char *full;
+	if (asprintf(&full, "%s%s%s", ns, l && ns[l - 1] == '/' ? "" : "/", name) < 0)
+		return -ENOMEM;
+	m->r.nodes[m->r.nnodes++] = (struct check_node){ vpid, full };
+	return 0;
+}
+
+static int add_topic(struct check_model *m, const char *name, bool pub)
+{
+	struct check_topic *t = NULL;
+	for (size_t i = 0; i < m->r.ntopics && !t; i++)
+		if (strcmp(m->r.topics[i].name, name) == 0)
+			t = &m->r.topics[i];
+	if (!t) {
+		if (grow((void **)&m->r.topics, &m->topics_cap, m->r.ntopics + 1,
+			 sizeof(*m->r.topics)) < 0)
+			return -ENOMEM;
+		t = &m->r.topics[m->r.ntopics];
+		*t = (struct check_topic){ strdup(name), 0, 0 };
+		if (!t->name)
+			return -ENOMEM;
+		m->r.ntopics++;
+	}
+	if (pub)
+		t->publishers++;
+	else
+		t->subscriptions++;
+	return 0;
+}
+
+static int on_init(struct check_model *m, const struct evclass *c, struct check_proc *p,
+		   const bt_field *pl)
+{
+	uint64_t h = hcomb(hcomb(0, (uint64_t)p->vpid), (uint64_t)c->kind);
+	uint64_t n = pl ? bt_field_class_structure_get_member_count(bt_field_borrow_class_const(pl))
+			: 0;
+	uint64_t its = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(pl, i);
+		if ((int)i == c->f_init_ts)
+			fint(pl, c->f_init_ts, &its);
+		else
+			h = hfield(h, f, 0);
+	}
+	p->init[c->kind]++;
+	p->init_total++;
+	/* The same record twice from one provider (a second replay into the
+	 * session): the analyzer builds two objects from it. */
+	bool added;
+	uint64_t *e = map_slot(&m->exact, hcomb(hcomb(h, c->caret), its), &added);
+	if (!e)
+		return -ENOMEM;
+	if (!added) {
+		p->dup[c->kind]++;
+		p->dup_total++;
+		return 0;
+	}
+	/* The same record as ros2: and ros2_caret: (design section 3). */
+	uint64_t *v = map_slot(&m->variants, h, &added);
+	if (!v)
+		return -ENOMEM;
+	uint64_t bit = c->caret ? 2 : 1;
+	if ((*v | bit) == 3 && !(*v & bit))
+		p->both_variants++;
+	*v |= bit;
+	if (c->f_handle < 0)
+		return 0;
+	/* Nodes and topics once per object, whichever variant came first. */
+	uint64_t handle;
+	if (!fint(pl, c->f_handle, &handle))
+		return 0;
+	uint64_t *hs = map_slot(&m->handles,
+				hcomb(hcomb(hcomb(1, (uint64_t)p->vpid), (uint64_t)c->kind), handle),
+				&added);
+	if (!hs)
+		return -ENOMEM;
+	if (!added)
+		return 0;
+	if (c->f_node_name >= 0) {
+		const char *nm = fstr(pl, c->f_node_name), *ns = fstr(pl, c->f_ns);
+		return add_node(m, p->vpid, ns ? ns : "/", nm ? nm : "?");
+	}
+	const char *topic = fstr(pl, c->f_topic);
+	return topic ? add_topic(m, topic, strcmp(init_kinds[c->kind], "rcl_publisher_init") == 0)
+		     : 0;
+}
+
+static struct tid_state *tid_of(struct check_model *m, int64_t vpid, uint64_t vtid, size_t proc)
+{
+	bool added;
+	uint64_t *slot = map_slot(&m->tids_idx, ((uint64_t)vpid << 32) ^ vtid, &added);
+	if (!slot)
+		return NULL;
+	if (added) {
+		if (grow((void **)&m->tids, &m->tids_cap, m->ntids + 1, sizeof(*m->tids)) < 0)
+			return NULL;
+		m->tids[m->ntids] = (struct tid_state){ false, proc };
+		*slot = m->ntids++;
+	}
+	return &m->tids[*slot];
+}
+
+static int on_event(struct check_model *m, const bt_message *msg)
+{
+	const bt_event *ev = bt_message_event_borrow_event_const(msg);
+	struct evclass *c = class_of(m, bt_event_borrow_class_const(ev));
+	if (!c)
+		return -ENOMEM;
+	c->count++;
+	m->r.events++;
+	int64_t ns;
+	const bt_clock_snapshot *cs = bt_message_event_borrow_default_clock_snapshot_const(msg);
+	if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+		if (!m->have_first)
+			m->r.first_ns = ns;
+		m->have_first = true;
+		m->r.last_ns = ns;
+	}
+	if (c->role == R_OTHER)
+		return 0;
+	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
+	uint64_t vpid, vtid = 0;
+	if (!fint(ctx, c->c_vpid, &vpid))
+		vpid = (uint64_t)-1; /* no vpid context: one pseudo-process */
+	fint(ctx, c->c_vtid, &vtid);
+	size_t pi;
+	struct check_proc *p = proc_of(m, (int64_t)vpid, ctx, c, &pi);
+	if (!p)
+		return -ENOMEM;
+	p->events++;
+	const bt_field *pl = bt_event_borrow_payload_field_const(ev);
+	uint64_t a, b;
+	struct tid_state *t;
+	switch (c->role) {
+	case R_INIT:
+		return on_init(m, c, p, pl);
+	case R_CARET_INIT:
+		p->caret_init = true;
+		m->r.any_caret_init = true;
+		return 0;
+	case R_DDS_WRITE:
+		p->runtime++;
+		if (!(t = tid_of(m, (int64_t)vpid, vtid, pi)))
+			return -ENOMEM;
+		if (t->pending)
+			p->unbound_publishes++;
+		p->publishes++;
+		t->pending = true;
+		return 0;
+	case R_BIND:
+		p->runtime++;
+		if (!(t = tid_of(m, (int64_t)vpid, vtid, pi)))
+			return -ENOMEM;
+		if (!fint(pl, c->f_addr, &a) || !fint(pl, c->f_stamp, &b))
+			return 0;
+		t->pending = false;
+		if (grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
+			return -ENOMEM;
+		m->binds[m->nbinds++] = (struct binding){ b, pi };
+		p->bindings++;
+		return 0;
+	case R_TAKE:
+		p->runtime++;
+		if (fint(pl, c->f_src_ts, &b) && (!fint(pl, c->f_taken, &a) || a)) {
+			bool added;
+			if (!map_slot(&m->takes, b, &added))
+				return -ENOMEM;
+		}
+		return 0;
+	default:
+		p->runtime++;
+		return 0;
+	}
+}
+
+int check_model_msg(struct check_model *m, const bt_message *msg)
+{
+	uint64_t n;
+	switch (bt_message_get_type(msg)) {
+	case BT_MESSAGE_TYPE_EVENT:
+		return on_event(m, msg);
+	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+		m->r.discarded_msgs++;
+		if (bt_message_discarded_events_get_count(msg, &n) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
+			m->r.discarded_events += n;
+		else
+			m->r.discarded_unknown++;
+		return 0;
+	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+		if (bt_message_discarded_packets_get_count(msg, &n) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
+			m->r.lost_packets += n;
+		else
+			m->r.lost_unknown++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct check_proc *x = a, *y = b;
+	return (x->vpid > y->vpid) - (x->vpid < y->vpid);
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct check_node *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->vpid > y->vpid) - (x->vpid < y->vpid);
+}
+
+static int cmp_topic(const void *a, const void *b)
+{
+	return strcmp(((const struct check_topic *)a)->name, ((const struct check_topic *)b)->name);
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+	return strcmp(((const struct check_evcount *)a)->name,
+		      ((const struct check_evcount *)b)->name);
+}
+
+void check_model_finish(struct check_model *m)
+{
+	/* A publish still waiting for its binding when the trace ended. */
+	for (size_t i = 0; i < m->ntids; i++)
+		if (m->tids[i].pending)
+			m->r.procs[m->tids[i].proc].unbound_publishes++;
+	for (size_t i = 0; i < m->nbinds; i++)
+		if (!map_has(&m->takes, m->binds[i].stamp))
+			m->r.procs[m->binds[i].proc].unmatched_bindings++;
+	/* Events per name (two traces, e.g. per-UID 32/64-bit, share names). */
+	m->r.evcounts = calloc(m->ncls ? m->ncls : 1, sizeof(*m->r.evcounts));
+	for (size_t i = 0; m->r.evcounts && i < m->ncls; i++) {
+		size_t j = 0;
+		while (j < m->r.nevcounts && strcmp(m->r.evcounts[j].name, m->cls[i].name) != 0)
+			j++;
+		if (j == m->r.nevcounts) {
+			m->r.evcounts[j].name = strdup(m->cls[i].name);
+			if (!m->r.evcounts[j].name)
+				break;
+			m->r.nevcounts++;
+		}
+		m->r.evcounts[j].count += m->cls[i].count;
+	}
+	/* Sorting last: proc indices held above are no longer needed. */
+	if (m->r.nprocs)
+		qsort(m->r.procs, m->r.nprocs, sizeof(*m->r.procs), cmp_proc);
+	if (m->r.nnodes)
+		qsort(m->r.nodes, m->r.nnodes, sizeof(*m->r.nodes), cmp_node);
+	if (m->r.ntopics)
+		qsort(m->r.topics, m->r.ntopics, sizeof(*m->r.topics), cmp_topic);
+	if (m->r.nevcounts)
+		qsort(m->r.evcounts, m->r.nevcounts, sizeof(*m->r.evcounts), cmp_ev);
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `caretctl events`: what the caches hold, without recording: the init
+ * records of every agent on this host, merged in time order by caretd.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "caretctl.h"
+#include "events_fetch.h"
+#include "proto/caret_ctl.h"
+
+static void usage(FILE *f, const char *cmd)
+{
+	(void)cmd;
+	fprintf(f,
+		"Usage: caretctl events [--since T] [--until T] [--count N] [--after TOKEN]\n"
+		"                       [--pid P]... [--kind K]... [--json]\n"
+		"Print the initialization records cached by the agents of this host,\n"
+		"merged in (init_timestamp, pid, start time, record index) order: one\n"
+		"line per record, \"TIMESTAMP PID PROCNAME KIND field=value...\". The\n"
+		"position after the last record is printed on stderr as \"next: TOKEN\".\n\n"
+		"      --since T      records with init_timestamp >= T (CLOCK_MONOTONIC ns)\n"
+		"      --until T      records with init_timestamp < T\n"
+		"      --count N      stop after N records (plus the ones sharing the last\n"
+		"                     one's timestamp); default: all\n"
+		"      --after TOKEN  continue after the position TOKEN (a \"next\" of an\n"
+		"                     earlier call); replaces --since\n"
+		"      --pid P        only process P (repeatable)\n"
+		"      --kind K       only records of kind K, e.g. rcl_node_init (repeatable)\n"
+		"      --json         caretd's result objects, one JSON line per page\n"
+		"      --socket PATH  caretd's control socket\n"
+		"  -h, --help         this help\n\n"
+		"Exit status: 0 success, 1 caretd failed (e.g. TOKEN names a vanished\n"
+		"process), 2 usage error, 3 caretd not reachable, 5 malformed reply.\n");
+}
+
+static int parse_i64(const char *s, int64_t min, int64_t *out)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < min)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int print_event(const struct ctl_event *e, void *arg)
+{
+	(void)arg;
+	printf("%" PRId64 " %" PRId64 " %s %s", e->ts, e->pid, e->procname, e->kind);
+	const cJSON *f;
+	cJSON_ArrayForEach(f, e->fields) {
+		if (cJSON_IsString(f))
+			printf(" %s=%s", f->string, f->valuestring);
+		else
+			printf(" %s=%.0f", f->string, f->valuedouble);
+	}
+	putchar('\n');
+	return 0;
+}
+
+enum { O_SINCE = 0x2000, O_UNTIL, O_COUNT, O_AFTER, O_PID, O_KIND };
+
+int cmd_events(struct ctl_opts *g, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		CTL_COMMON_LONGOPTS,
+		{ "since", required_argument, NULL, O_SINCE },
+		{ "until", required_argument, NULL, O_UNTIL },
+		{ "count", required_argument, NULL, O_COUNT },
+		{ "after", required_argument, NULL, O_AFTER },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "kind", required_argument, NULL, O_KIND },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct caret_ctl_events_req q;
+	struct ctl_fetch f = { 0 };
+	int64_t v;
+	int opt;
+	memset(&q, 0, sizeof(q));
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout, "events");
+			return CTL_EXIT_OK;
+		case O_SINCE:
+		case O_UNTIL:
+			if (parse_i64(optarg, INT64_MIN, &v) < 0)
+				return ctl_usage_error("events", "%s needs a time in ns, not '%s'",
+						       opt == O_SINCE ? "--since" : "--until", optarg);
+			if (opt == O_SINCE)
+				q.has_since = true, q.since = v;
+			else
+				q.has_until = true, q.until = v;
+			break;
+		case O_COUNT:
+			if (parse_i64(optarg, 1, &v) < 0)
+				return ctl_usage_error("events", "--count needs a positive number");
+			f.limit = (uint64_t)v;
+			break;
+		case O_AFTER:
+			q.after = optarg;
+			break;
+		case O_PID:
+			if (parse_i64(optarg, 1, &v) < 0 || v > INT32_MAX)
+				return ctl_usage_error("events", "--pid needs a process id");
+			if (q.npids == CARET_CTL_EVENTS_MAX_FILTER)
+				return ctl_usage_error("events", "too many --pid");
+			q.pids[q.npids++] = v;
+			break;
+		case O_KIND:
+			if (q.nkinds == CARET_CTL_EVENTS_MAX_FILTER)
+				return ctl_usage_error("events", "too many --kind");
+			q.kinds[q.nkinds++] = optarg;
+			break;
+		default:
+			if (ctl_common_opt(g, opt, optarg) < 0)
+				return ctl_bad_option("events");
+		}
+	}
+	if (optind < argc)
+		return ctl_usage_error("events", "unexpected argument '%s'", argv[optind]);
+	f.raw = g->json;
+	int code = ctl_events_fetch(g, &q, &f, g->json ? NULL : print_event, NULL);
+	if (code != CTL_EXIT_OK)
+		return code;
+	if (f.corrupt)
+		ctl_warn("%" PRId64 " caches are corrupted: only their records before the "
+			 "damage are shown", f.corrupt);
+	if (f.late)
+		ctl_warn("%" PRId64 " records arrived behind caretd's read position (their "
+			 "writer stalled): read again from the start to see them", f.late);
+	fprintf(stderr, "next: %s\n", f.next);
+	return CTL_EXIT_OK;
+}

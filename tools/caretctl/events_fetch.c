@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "events_fetch.h"
+#include "proto/caret_ctl.h"
+#include "rpc.h"
+
+int ctl_events_fetch(const struct ctl_opts *g, struct caret_ctl_events_req *q,
+		     struct ctl_fetch *f, ctl_event_fn fn, void *arg)
+{
+	f->got = 0;
+	f->next[0] = '\0';
+	for (;;) {
+		uint64_t left = f->limit ? f->limit - f->got : CARET_CTL_EVENTS_MAX_COUNT;
+		q->count = left < CARET_CTL_EVENTS_MAX_COUNT ? (int64_t)left
+							     : CARET_CTL_EVENTS_MAX_COUNT;
+		cJSON *req = caret_ctl_enc_events_request(q);
+		if (!req)
+			return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		struct ctl_reply r;
+		int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);
+		cJSON_Delete(req);
+		if (code != CTL_EXIT_OK)
+			return code;
+		struct ctl_events_page p;
+		struct ctl_why why;
+		int e = ctl_decode_events(r.root, &p, &why);
+		size_t n = e == 0 ? (size_t)cJSON_GetArraySize(p.events) : 0;
+		int stop = 0;
+		for (size_t i = 0; e == 0 && i < n && !stop; i++) {
+			struct ctl_event ev;
+			e = ctl_decode_event(cJSON_GetArrayItem(p.events, (int)i), i, &ev, &why);
+			if (e == 0 && fn)
+				stop = fn(&ev, arg);
+		}
+		if (e < 0) {
+			code = ctl_report_exchange(CARET_CTL_CMD_EVENTS, e, &why, 0);
+			ctl_reply_free(&r);
+			return code;
+		}
+		if (f->raw)
+			printf("%s\n", r.raw);
+		f->got += n;
+		f->late = p.late;
+		f->corrupt = p.corrupt;
+		snprintf(f->next, sizeof(f->next), "%s", p.next);
+		bool more = p.more;
+		if (f->keep && cJSON_AddItemToArray(f->keep, r.root))
+			r.root = NULL; /* now owned by keep */
+		ctl_reply_free(&r);
+		if (stop || !more || (f->limit && f->got >= f->limit))
+			return CTL_EXIT_OK;
+		q->after = f->next;
+		q->has_since = false; /* the token says where we are */
+	}
+}
