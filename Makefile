@@ -30,7 +30,7 @@ DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
 	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++
 
-.PHONY: all check unit-check integration-check install deps clean
+.PHONY: all check unit-check integration-check install uninstall deps clean
 all:
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
@@ -169,28 +169,51 @@ check:
 deps:
 	tools/install-deps.sh $(DEB_PACKAGES)
 
+# Installed files, relative to $(DESTDIR)$(PREFIX) (units and sysusers
+# have their own directories); `make uninstall` removes exactly these.
+BIN_FILES  = caretd caretctl caret-agentctl
+LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so
+MAN1_FILES = caretctl.1 caret-agentctl.1
+MAN7_FILES = caret-agent.7
+MAN8_FILES = caretd.8
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR      ?= $(PREFIX)/share/doc/caretd
+
+# The unit is written from its template at install time, every time, so
+# its paths are always this PREFIX's (a unit made by an earlier `make` with
+# another PREFIX cannot slip in). The stand-ins are test fixtures that
+# could shadow a real ROS 2 install: only `make install-standin` puts them
+# anywhere.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 0755 $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \
-		$(DESTDIR)$(PREFIX)/lib/
-	install -m 0755 $(B)/bin/caret-agentctl $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 man/caret-agent.7 $(DESTDIR)$(PREFIX)/share/man/man7/
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man8 \
-		$(DESTDIR)$(SYSTEMD_UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
-	install -m 0755 $(B)/bin/caretd $(B)/bin/caretctl $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 man/caretctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 0644 man/caretd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	install -m 0644 $(B)/systemd/caretd.service systemd/caretd.socket \
-		$(DESTDIR)$(SYSTEMD_UNITDIR)/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(SYSTEMD_UNITDIR) \
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(addprefix $(B)/bin/,$(BIN_FILES)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(addprefix $(B)/lib/,$(LIB_FILES)) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 $(addprefix man/,$(MAN1_FILES)) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 $(addprefix man/,$(MAN7_FILES)) $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -m 0644 $(addprefix man/,$(MAN8_FILES)) $(DESTDIR)$(PREFIX)/share/man/man8/
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/caretd.service.in > $(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.service
+	install -m 0644 systemd/caretd.socket $(DESTDIR)$(SYSTEMD_UNITDIR)/
 	install -m 0644 systemd/caretd.sysusers $(DESTDIR)$(SYSUSERSDIR)/caretd.conf
-	$(MAKE) install-standin
+	install -m 0644 tools/caretctl/caretctl.bash $(DESTDIR)$(BASHCOMPDIR)/caretctl
+	install -m 0644 LICENSE $(DESTDIR)$(DOCDIR)/
 
-$(B)/systemd/caretd.service: systemd/caretd.service.in
-	@mkdir -p $(dir $@)
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' $< > $@
-
-all: $(B)/systemd/caretd.service
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(BIN_FILES)) \
+		$(addprefix $(DESTDIR)$(PREFIX)/lib/,$(LIB_FILES)) \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(MAN1_FILES)) \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(MAN7_FILES)) \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(MAN8_FILES)) \
+		$(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.service $(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.socket \
+		$(DESTDIR)$(SYSUSERSDIR)/caretd.conf $(DESTDIR)$(BASHCOMPDIR)/caretctl \
+		$(DESTDIR)$(DOCDIR)/LICENSE
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(STANDIN_BIN))) \
+		$(addprefix $(DESTDIR)$(PREFIX)/lib/caretd/standin/,$(notdir $(STANDIN_LIBTT) $(STANDIN_LIBRCLCPP)))
+	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/lib/caretd/standin \
+		$(DESTDIR)$(PREFIX)/lib/caretd 2>/dev/null || true
 
 clean:
 	rm -rf build build-san
