@@ -16,34 +16,15 @@
 #include <lttng/lttng.h>
 
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_events.h"
+#include "proto/caret_ctl_limits.h"
 
 /* Above this, LTTng's counter is garbage (DESIGN.md section 6). */
 #define BOGUS_COUNT (UINT64_C(1) << 63)
 
-static const char *const events_full[] = {
-	"ros2:*",
-	"ros2_caret:*",
-	NULL,
-};
-
-static const char *const events_light[] = {
-	"ros2_caret:*",
-	"ros2:callback_start",
-	"ros2:callback_end",
-	"ros2:rclcpp_publish",
-	"ros2:rclcpp_intra_publish",
-	"ros2:rmw_take",
-	"ros2:dispatch_subscription_callback",
-	"ros2:dispatch_intra_process_subscription_callback",
-	"ros2:rclcpp_ring_buffer_enqueue",
-	"ros2:rclcpp_ring_buffer_dequeue",
-	"ros2:message_construct",
-	NULL,
-};
-
 const char *const *caret_lttng_events(bool light)
 {
-	return light ? events_light : events_full;
+	return caret_ctl_events(light);
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -111,24 +92,9 @@ static int lttng_fail(char *err, size_t errlen, int ret, const char *step,
 
 static int check_name(const char *name, char *err, size_t errlen)
 {
-	if (!name || !*name)
-		return fail(err, errlen, -EINVAL, "lttng: empty session name");
-	size_t len = strnlen(name, LTTNG_NAME_MAX);
-	if (len >= LTTNG_NAME_MAX)
-		return fail(err, errlen, -EINVAL,
-			    "lttng: session name longer than %d bytes",
-			    LTTNG_NAME_MAX - 1);
-	if (!strcmp(name, ".") || !strcmp(name, ".."))
-		return fail(err, errlen, -EINVAL,
-			    "lttng: session name \"%s\" is not allowed", name);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-		if (c == '/' || c < 0x20 || c == 0x7f)
-			return fail(err, errlen, -EINVAL,
-				    "lttng: session name contains '/' or a "
-				    "control character");
-	}
-	return 0;
+	char why[128];
+	int r = caret_ctl_check_session_name(name, why, sizeof(why));
+	return r < 0 ? fail(err, errlen, -EINVAL, "lttng: session name %s", why) : 0;
 }
 
 /*
@@ -280,9 +246,40 @@ static int dir_unused(const char *dir, char *err, size_t errlen)
 	return rc;
 }
 
-static bool pow2(uint64_t v)
+/*
+ * "caret-YYYYMMDD-HHMMSS" (local time), and "-2", "-3"... after it when a
+ * session or a non-empty trace directory of that name exists: records
+ * started back to back within one second each get their own.
+ */
+static int default_name(const char *parent, char *name, size_t len, char *err,
+			size_t errlen)
 {
-	return v && !(v & (v - 1));
+	char base[64], dir[PATH_MAX];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!localtime_r(&now, &tm) ||
+	    !strftime(base, sizeof(base), "caret-%Y%m%d-%H%M%S", &tm))
+		return fail(err, errlen, -EIO, "lttng: cannot format a session name");
+	struct lttng_session *s;
+	int n = list_sessions(&s, err, errlen);
+	if (n < 0)
+		return n;
+	int rc = -EEXIST;
+	for (int i = 1; i <= 100 && rc == -EEXIST; i++) {
+		if (i == 1)
+			snprintf(name, len, "%s", base);
+		else
+			snprintf(name, len, "%s-%d", base, i);
+		snprintf(dir, sizeof(dir), "%s/%s", parent, name);
+		/* Other errors about the directory are reported by the caller. */
+		if (find_session(s, n, name) || dir_unused(dir, NULL, 0) == -EEXIST)
+			continue;
+		rc = 0;
+	}
+	free(s);
+	if (rc < 0)
+		return fail(err, errlen, rc, "lttng: no free session name after %s-100", base);
+	return 0;
 }
 
 static int enable_all(struct lttng_handle *h, const char *session,
@@ -364,24 +361,22 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 			return rc;
 		snprintf(name, sizeof(name), "%s", cfg->session);
 	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-		if (!localtime_r(&now, &tm) ||
-		    !strftime(name, sizeof(name), "caret-%Y%m%d-%H%M%S", &tm))
-			return fail(err, errlen, -EIO,
-				    "lttng: cannot format a session name");
+		int rc = default_name(cfg->path, name, sizeof(name), err, errlen);
+		if (rc < 0)
+			return rc;
 	}
 
 	uint64_t subbuf_size = cfg->subbuf_size ? cfg->subbuf_size
 						: CARET_CTL_DEFAULT_SUBBUF_SIZE;
 	uint64_t subbuf_count = cfg->subbuf_count ? cfg->subbuf_count
 						  : CARET_CTL_DEFAULT_SUBBUF_COUNT;
-	if (!pow2(subbuf_size) || !pow2(subbuf_count))
-		return fail(err, errlen, -EINVAL,
-			    "lttng: sub-buffer size (%llu) and count (%llu) "
-			    "must be powers of two",
-			    (unsigned long long)subbuf_size,
-			    (unsigned long long)subbuf_count);
+	char why[128];
+	if (caret_ctl_check_subbuf_size(subbuf_size, why, sizeof(why)) < 0)
+		return fail(err, errlen, -EINVAL, "lttng: sub-buffer size %llu %s",
+			    (unsigned long long)subbuf_size, why);
+	if (caret_ctl_check_subbuf_count(subbuf_count, why, sizeof(why)) < 0)
+		return fail(err, errlen, -EINVAL, "lttng: sub-buffer count %llu %s",
+			    (unsigned long long)subbuf_count, why);
 
 	/* Drop trailing slashes so the reported directory reads cleanly. */
 	size_t plen = strlen(cfg->path);

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_events.h"
+#include "proto/caret_ctl_limits.h"
 #include "tools/caretctl/parse.h"
 #include "proto/caret_ctl_reply.h"
 #include "tools/caretctl/tracedir.h"
@@ -228,6 +230,54 @@ START_TEST(agents_and_wait)
 }
 END_TEST
 
+/* The limits both caretctl and caretd apply (issue 13: they disagreed). */
+START_TEST(shared_limits)
+{
+	char why[160], name[300];
+	ck_assert_int_eq(caret_ctl_check_subbuf_count(4, why, sizeof(why)), 0);
+	ck_assert_int_eq(caret_ctl_check_subbuf_count(3, why, sizeof(why)), -EINVAL);
+	ck_assert_str_eq(why, "must be a power of two from 2 to 1024");
+	ck_assert_int_eq(caret_ctl_check_subbuf_count(1, why, sizeof(why)), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_subbuf_count(2048, why, sizeof(why)), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_subbuf_size(1024, why, sizeof(why)), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(why, "from 4K to 1G"));
+	ck_assert_int_eq(caret_ctl_check_subbuf_size(8ull << 30, why, sizeof(why)), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_subbuf_size(3 << 12, why, sizeof(why)), -EINVAL);
+	ck_assert_int_eq(caret_ctl_check_subbuf_size(512 << 10, why, sizeof(why)), 0);
+	ck_assert_int_eq(caret_ctl_check_frequency(200000000, why, sizeof(why)), -ERANGE);
+	ck_assert_str_eq(why, "must be an integer from 1 to 1000000");
+	ck_assert_int_eq(caret_ctl_check_frequency(0, NULL, 0), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_frequency(100, NULL, 0), 0);
+	ck_assert_int_eq(caret_ctl_check_timeout_ms(25ll * 3600 * 1000, NULL, 0), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_timeout_ms(60000, NULL, 0), 0);
+
+	ck_assert_int_eq(caret_ctl_check_session_name("caret-1", why, sizeof(why)), 0);
+	const char *bad[] = { "", ".", "..", "a/b", "--immediate", "-s", "tab\there" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(caret_ctl_check_session_name(bad[i], why, sizeof(why)) < 0, "%s",
+			      bad[i]);
+	memset(name, 'x', 254);
+	name[254] = '\0';
+	ck_assert_int_eq(caret_ctl_check_session_name(name, why, sizeof(why)), 0);
+	name[254] = 'x';
+	name[255] = '\0';
+	ck_assert_int_eq(caret_ctl_check_session_name(name, why, sizeof(why)), -ERANGE);
+	ck_assert_str_eq(why, "must be 1 to 254 bytes long");
+}
+END_TEST
+
+START_TEST(event_lists)
+{
+	const char *const *full = caret_ctl_events(false);
+	ck_assert_str_eq(full[0], "ros2:*");
+	size_t n = 0;
+	for (const char *const *e = caret_ctl_events(true); *e; e++)
+		n++;
+	ck_assert_uint_gt(n, 2);
+	ck_assert_str_eq(caret_ctl_contexts[0], "vpid");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("caretctl");
@@ -240,6 +290,8 @@ int main(void)
 	tcase_add_test(tc, reply_strings_defanged);
 	tcase_add_test(tc, counts_nullable);
 	tcase_add_test(tc, agents_and_wait);
+	tcase_add_test(tc, shared_limits);
+	tcase_add_test(tc, event_lists);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -16,6 +16,7 @@
 #include "proto/caret_ctl.h"
 #include "caretctl.h"
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_limits.h"
 #include "parse.h"
 #include "rpc.h"
 #include "sig.h"
@@ -83,10 +84,21 @@ enum {
 	OPT_TIMEOUT,
 };
 
-static int bad_value(const char *opt, const char *val, int err)
+/* "invalid -f/--recording-frequency 'x': must be ..." and exit 2. */
+static int bad_value(const char *opt, const char *val, const char *rule)
 {
-	return ctl_usage_error("record", "invalid %s '%s': %s", opt, val,
-			       err == -ERANGE ? "out of range" : "not a valid value");
+	return ctl_usage_error("record", "invalid %s '%s': %s", opt, val, rule);
+}
+
+static int parse_checked(const char *opt, const char *val, int parsed, uint64_t v,
+			 int (*check)(uint64_t, char *, size_t), const char *(*rule)(void))
+{
+	char why[160];
+	if (parsed < 0)
+		return bad_value(opt, val, rule());
+	if (check(v, why, sizeof(why)) < 0)
+		return bad_value(opt, val, why);
+	return 0;
 }
 
 static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **argv)
@@ -113,24 +125,29 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+s:p:f:vh", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 's':
-			if (!*optarg)
-				return ctl_usage_error("record", "empty session name");
+		case 's': {
+			char why[160];
+			if (caret_ctl_check_session_name(optarg, why, sizeof(why)) < 0)
+				return bad_value("-s/--session-name", optarg, why);
 			o->session = optarg;
 			break;
+		}
 		case 'p':
 			if (!*optarg)
-				return ctl_usage_error("record", "empty path");
+				return bad_value("-p/--path", optarg, "must not be empty");
 			path = optarg;
 			break;
 		case 'f':
-			if ((e = ctl_parse_count(optarg, INT32_MAX, &o->frequency)) < 0)
-				return bad_value("recording frequency", optarg, e);
+			e = ctl_parse_count(optarg, UINT64_MAX, &o->frequency);
+			if ((e = parse_checked("-f/--recording-frequency", optarg, e, o->frequency,
+					       caret_ctl_check_frequency,
+					       caret_ctl_rule_frequency)) != 0)
+				return e;
 			break;
 		case OPT_PACING:
 			if (strcmp(optarg, CARET_CTL_PACING_FREQUENCY) && strcmp(optarg, CARET_CTL_PACING_ADAPTIVE))
-				return ctl_usage_error("record",
-						       "--pacing must be frequency or adaptive");
+				return bad_value("--pacing", optarg,
+						 "must be frequency or adaptive");
 			o->pacing = optarg;
 			break;
 		case OPT_LIGHT:
@@ -140,28 +157,32 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			o->immediate = true;
 			break;
 		case OPT_SUBBUF_SIZE:
-			if ((e = ctl_parse_size(optarg, &o->subbuf_size)) < 0)
-				return bad_value("sub-buffer size", optarg, e);
-			/* LTTng's rule; caught here rather than after a round trip. */
-			if (o->subbuf_size & (o->subbuf_size - 1))
-				return ctl_usage_error("record", "sub-buffer size %s is not a "
-								 "power of two", optarg);
+			e = ctl_parse_size(optarg, &o->subbuf_size);
+			if ((e = parse_checked("--subbuffer-size-ust", optarg, e, o->subbuf_size,
+					       caret_ctl_check_subbuf_size,
+					       caret_ctl_rule_subbuf_size)) != 0)
+				return e;
 			break;
 		case OPT_SUBBUF_COUNT:
-			if ((e = ctl_parse_count(optarg, INT32_MAX, &o->subbuf_count)) < 0)
-				return bad_value("sub-buffer count", optarg, e);
+			e = ctl_parse_count(optarg, UINT64_MAX, &o->subbuf_count);
+			if ((e = parse_checked("--subbuffer-count", optarg, e, o->subbuf_count,
+					       caret_ctl_check_subbuf_count,
+					       caret_ctl_rule_subbuf_count)) != 0)
+				return e;
 			break;
 		case 'v':
 			o->verbose = true;
 			break;
 		case OPT_DURATION:
-			if ((e = ctl_parse_seconds(optarg, &o->duration_ms)) < 0)
-				return bad_value("duration", optarg, e);
+			if (ctl_parse_seconds(optarg, &o->duration_ms) < 0)
+				return bad_value("--duration", optarg,
+						 "must be seconds, more than 0 and at most 2147483");
 			o->immediate = true;
 			break;
 		case OPT_TIMEOUT:
-			if ((e = ctl_parse_seconds(optarg, &o->timeout_ms)) < 0)
-				return bad_value("timeout", optarg, e);
+			if (ctl_parse_seconds(optarg, &o->timeout_ms) < 0 ||
+			    caret_ctl_check_timeout_ms(o->timeout_ms, NULL, 0) < 0)
+				return bad_value("--timeout", optarg, caret_ctl_rule_timeout());
 			break;
 		case 'h':
 			usage(stdout);
