@@ -121,7 +121,8 @@ $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
 
 UNIT_TESTS += $(B)/tests/check_caretctl
-CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c $(CTL_PROTO_SRC)
+CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c \
+	tools/caretctl/progress_text.c $(CTL_PROTO_SRC)
 $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNIT_SRC)) \
 		$(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)

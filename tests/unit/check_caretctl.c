@@ -11,6 +11,7 @@
 #include "proto/caret_ctl_events.h"
 #include "proto/caret_ctl_limits.h"
 #include "tools/caretctl/parse.h"
+#include "tools/caretctl/progress.h"
 #include "proto/caret_ctl_reply.h"
 #include "tools/caretctl/tracedir.h"
 
@@ -278,6 +279,25 @@ START_TEST(event_lists)
 }
 END_TEST
 
+START_TEST(progress_line)
+{
+	char t[256];
+	struct ctl_progress p = { .recording = 1, .total = 4, .records_done = 500,
+				  .records_total = 1500, .percent = 33.3 };
+	/* 500 records in 5 s: 100/s, 1000 left: 10 s. */
+	ctl_progress_text(&p, 5000, 500, t, sizeof(t));
+	ck_assert_str_eq(t, "1/4 processes recording, 500/1500 records replayed (33 %), "
+			    "100 records/s, elapsed 00:05, ETA 00:10");
+	/* Nothing replayed yet: no rate, no ETA. */
+	ctl_progress_text(&p, 2000, 0, t, sizeof(t));
+	ck_assert_ptr_nonnull(strstr(t, "0 records/s, elapsed 00:02, ETA --:--"));
+	p.records_done = 1500;
+	p.percent = 100;
+	ctl_progress_text(&p, 3723000, 1500, t, sizeof(t));
+	ck_assert_ptr_nonnull(strstr(t, "elapsed 1:02:03, ETA 00:00"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("caretctl");
@@ -292,6 +312,7 @@ int main(void)
 	tcase_add_test(tc, agents_and_wait);
 	tcase_add_test(tc, shared_limits);
 	tcase_add_test(tc, event_lists);
+	tcase_add_test(tc, progress_line);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -189,7 +189,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			return -1;
 		default:
 			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("record");
+				return ctl_bad_option("record", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -266,7 +266,7 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 	if (e < 0)
 		return ctl_report_exchange(CARET_CTL_CMD_WAIT, e, &why, 0);
 	if (g->json)
-		printf("%s\n", r->raw);
+		ctl_print_json(r->root, CARET_CTL_CMD_WAIT);
 	fflush(stdout);
 	int code = CTL_EXIT_OK;
 	if (w.ok) {
@@ -329,12 +329,17 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		return ctl_fail(CTL_EXIT_FAILED, "cannot set up signal handling: %s",
 				strerror(-e));
 	if (!o->immediate) {
+		/* Asking for Enter is pointless if caretd cannot be reached. */
+		int code = ctl_ping(g);
+		if (code != CTL_EXIT_OK)
+			return code;
 		fprintf(info, "press Enter to start recording\n");
 		fflush(info);
 		e = ctl_wait_enter(-1);
 		if (e == -EINTR) {
-			ctl_fail(0, "interrupted; nothing was recorded");
-			return interrupted_code();
+			if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO))
+				fputc('\n', stderr);	/* after the terminal's "^C" */
+			return ctl_fail(interrupted_code(), "interrupted; nothing was recorded");
 		}
 		if (e < 0)
 			return ctl_usage_error("record", "standard input ended before Enter; "
@@ -364,7 +369,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	}
 	if (g->json)
-		printf("%s\n", r.raw);
+		ctl_print_json(r.root, CARET_CTL_CMD_RECORD);
 	fflush(stdout);
 	fprintf(info, "recording to %s (session %s)\n", rec.path, session);
 	fflush(info);

@@ -110,7 +110,7 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 	if (e < 0)
 		return ctl_report_exchange(cmd, e, &why, 0);
 	if (g->json)
-		printf("%s\n", r->raw);
+		ctl_print_json(r->root, cmd);
 	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
 		print_status(&st);
 	else

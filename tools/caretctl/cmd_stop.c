@@ -73,7 +73,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 	if (e < 0)
 		return ctl_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
 	if (g->json) {
-		printf("%s\n", r->raw);
+		ctl_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
 		char a[24], b[24];
 		printf("stopped session %s\n", s.session);
@@ -129,7 +129,7 @@ int cmd_stop(struct ctl_opts *g, int argc, char **argv)
 			return CTL_EXIT_OK;
 		default:
 			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("stop");
+				return ctl_bad_option("stop", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

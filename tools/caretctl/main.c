@@ -88,7 +88,7 @@ int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
 			return CTL_EXIT_OK;
 		}
 		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option(cmd);
+			return ctl_bad_option(cmd, argv[optind - 1]);
 	}
 	if (optind < argc)
 		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
@@ -142,6 +142,11 @@ int main(int argc, char **argv)
 	const char *env = getenv("CARETD_SOCKET");
 	int opt;
 
+	/* --json anywhere (before "--") also covers usage errors met before
+	 * getopt reaches it. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			ctl_msg_json(true);
 	/* A daemon that vanishes mid-write must give EPIPE, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
 	g.socket = env && *env ? env : CARET_CTL_DEFAULT_SOCKET;
@@ -157,7 +162,7 @@ int main(int argc, char **argv)
 			return CTL_EXIT_OK;
 		}
 		if (ctl_common_opt(&g, opt, optarg) < 0)
-			return ctl_bad_option(NULL);
+			return ctl_bad_option(NULL, argv[optind - 1]);
 	}
 	if (optind >= argc)
 		return ctl_usage_error(NULL, "no command given");
