@@ -16,6 +16,7 @@
 #include "proto/caret_ctl.h"
 #include "caretctl.h"
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_events.h"
 #include "proto/caret_ctl_limits.h"
 #include "parse.h"
 #include "rpc.h"
@@ -28,7 +29,7 @@ struct rec_opts {
 	char path[PATH_MAX];
 	const char *pacing;
 	uint64_t frequency, subbuf_size, subbuf_count;
-	bool light, immediate, verbose;
+	bool light, immediate, verbose, list;
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
 };
@@ -40,26 +41,34 @@ static void usage(FILE *f)
 		"Record a CARET trace of the ROS 2 processes already running: caretd\n"
 		"starts an LTTng session, every process replays its initialization\n"
 		"records into it and then records at runtime (RECORD state).\n\n"
-		"  -s, --session-name NAME     LTTng session name (default: caretd's)\n"
+		"  -s, --session-name NAME     LTTng session name, 1 to %d bytes, no '/',\n"
+		"                              not starting with '-' (default:\n"
+		"                              caret-YYYYMMDD-HHMMSS, then -2, -3... if taken)\n"
 		"  -p, --path DIR              where the trace directory goes (default:\n"
 		"                              $ROS_TRACE_DIR, else $ROS_HOME/tracing, else\n"
 		"                              ~/.ros/tracing), made absolute here\n"
-		"  -f, --recording-frequency N replay N records/s per process; implies\n"
-		"                              --pacing frequency\n"
+		"  -f, --recording-frequency N replay N records/s per process (1 to %d);\n"
+		"                              implies --pacing frequency\n"
 		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
 		"                              adaptive (caretd shares a host-wide replay\n"
 		"                              bandwidth; the default without -f)\n"
 		"      --light                 light mode: fewer events (as ros2 caret)\n"
 		"      --immediate             start without waiting for Enter\n"
-		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two;\n"
-		"                              K/M/G suffixes allowed (default %uK)\n"
-		"      --subbuffer-count N     UST sub-buffers per buffer (default %u)\n"
+		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two from\n"
+		"                              the page size (4K) to 1G; K/M/G suffixes\n"
+		"                              allowed (default %uK)\n"
+		"      --subbuffer-count N     UST sub-buffers per buffer, a power of two\n"
+		"                              from %u to %u (default %u)\n"
+		"  -l, --list                  show what would be enabled (events, contexts,\n"
+		"                              channel, directory, pacing) and exit\n"
 		"  -v, --verbose               a progress line per change, not one bar\n"
 		"      --duration SECONDS      stop SECONDS after all processes are\n"
 		"                              recording; implies --immediate\n"
 		"      --timeout SECONDS       longest wait for all processes to reach\n"
-		"                              RECORD (default %d)\n"
-		"      --json                  result objects as JSON lines on stdout\n"
+		"                              RECORD (default %d, at most %lld)\n"
+		"      --json                  JSON lines on stdout: progress, then the\n"
+		"                              record, wait and stop results (each with\n"
+		"                              \"cmd\"), or {\"error\", \"errno\"}\n"
 		"      --socket PATH           caretd's control socket\n"
 		"  -h, --help                  this help\n\n"
 		"Enter or Ctrl-C stops the recording and prints where the trace is and\n"
@@ -70,8 +79,11 @@ static void usage(FILE *f)
 		"with 'caretctl stop'; with --duration it records on and is stopped);\n"
 		"5 malformed reply; 128+N interrupted by signal N before all processes\n"
 		"were recording (the session is stopped; 130 for Ctrl-C).\n",
-		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_DEFAULT_SUBBUF_SIZE >> 10,
-		CARET_CTL_DEFAULT_SUBBUF_COUNT, CARET_CTL_DEFAULT_TIMEOUT_MS / 1000);
+		CARET_CTL_SESSION_NAME_MAX, CARET_CTL_FREQUENCY_MAX, CARET_CTL_DEFAULT_FREQUENCY,
+		CARET_CTL_DEFAULT_SUBBUF_SIZE >> 10, CARET_CTL_SUBBUF_COUNT_MIN,
+		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
+		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000,
+		(long long)(CARET_CTL_TIMEOUT_MAX_MS / 1000));
 }
 
 enum {
@@ -115,6 +127,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "list", no_argument, NULL, 'l' },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -123,7 +136,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:f:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:p:f:vlh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -169,6 +182,9 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 					       caret_ctl_check_subbuf_count,
 					       caret_ctl_rule_subbuf_count)) != 0)
 				return e;
+			break;
+		case 'l':
+			o->list = true;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -416,6 +432,33 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 	return code == CTL_EXIT_OK ? final : code;
 }
 
+/* What a record with these options would enable, from the lists caretd
+ * uses (proto/caret_ctl_events.h); caretd is not asked. */
+static int list(const struct rec_opts *o)
+{
+	printf("UST events enabled (%s list):\n", o->light ? "light" : "full");
+	for (const char *const *e = caret_ctl_events(o->light); *e; e++)
+		printf("  %s\n", *e);
+	printf("context fields:\n");
+	for (const char *const *c = caret_ctl_contexts; *c; c++)
+		printf("  %s\n", *c);
+	printf("channel %s: per-UID buffers, discard mode, %llu sub-buffers of %llu bytes "
+	       "per CPU\n",
+	       CARET_CTL_DEFAULT_CHANNEL,
+	       (unsigned long long)(o->subbuf_count ? o->subbuf_count
+						    : CARET_CTL_DEFAULT_SUBBUF_COUNT),
+	       (unsigned long long)(o->subbuf_size ? o->subbuf_size
+						   : CARET_CTL_DEFAULT_SUBBUF_SIZE));
+	printf("trace directory: %s/%s\n", o->path,
+	       o->session ? o->session : "caret-YYYYMMDD-HHMMSS");
+	if (o->frequency)
+		printf("replay pacing: %s, %llu records/s per process\n", o->pacing,
+		       (unsigned long long)o->frequency);
+	else
+		printf("replay pacing: %s (caretd's host-wide replay bandwidth)\n", o->pacing);
+	return CTL_EXIT_OK;
+}
+
 int cmd_record(struct ctl_opts *g, int argc, char **argv)
 {
 	static struct rec_opts o;
@@ -424,5 +467,7 @@ int cmd_record(struct ctl_opts *g, int argc, char **argv)
 		return CTL_EXIT_OK;	/* --help */
 	if (r > 0)
 		return r;
+	if (o.list)
+		return list(&o);
 	return run(g, &o);
 }

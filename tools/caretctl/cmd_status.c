@@ -82,16 +82,29 @@ static void print_status(const struct ctl_status *st)
 	printf("host:    %s\n", st->host);
 	printf("caretd:  pid %lld, version %s, pacing %s", (long long)st->pid, st->version,
 	       st->pacing);
-	if (st->have_freq)
+	/* Each pacing has its own knob: the other one means nothing. */
+	if (!strcmp(st->pacing, CARET_CTL_PACING_FREQUENCY) && st->have_freq)
 		printf(", %lld records/s per process", (long long)st->freq);
-	printf("\nlttng:   %s", st->lttng_reachable ? "reachable" : "NOT reachable");
+	else if (!strcmp(st->pacing, CARET_CTL_PACING_ADAPTIVE) && st->have_bandwidth)
+		printf(", replay bandwidth %lld bytes/s host-wide", (long long)st->bandwidth);
+	if (st->lttng_reachable)
+		printf("\nlttng:   reachable");
+	else
+		printf("\nlttng:   NOT reachable: %s",
+		       st->lttng_error && *st->lttng_error ? st->lttng_error : "no reason given");
 	const cJSON *s;
 	bool first = true;
 	cJSON_ArrayForEach(s, st->sessions) {
 		printf("%s%s", first ? ", active sessions: " : ", ", s->valuestring);
+		if (st->caretd_session && !strcmp(s->valuestring, st->caretd_session))
+			printf(" (caretd's)");
 		first = false;
 	}
 	printf("%s\n", first ? ", no active session" : "");
+	if (st->caretd_session)
+		printf("session: %s, started by caretctl record, trace in %s\n",
+		       st->caretd_session,
+		       st->caretd_session_path ? st->caretd_session_path : "(unknown)");
 	printf("agents:  %zu\n\n", st->agents.n);
 	print_agents(&st->agents);
 }
