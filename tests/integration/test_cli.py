@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: Apache-2.0
+"""caretctl and caretd as a user meets them (issue 13): exit status 2 and
+a message naming the option and its range for every usage error, the same
+limits in caretd, --version, `help CMD`, --json errors and result objects,
+unique default session names, status text, no 'press Enter' before caretd
+is known to answer."""
+import errno
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import unittest
+
+from harness import CARETCTL, CARETD, Ctx
+
+
+def run(argv, stdin=subprocess.DEVNULL, env=None, timeout=60):
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=stdin,
+                          env=env)
+
+
+class UsageTest(unittest.TestCase):
+    """No caretd needed: all of this is decided before connecting."""
+
+    def setUp(self):
+        self.sock = "/nonexistent-caret/caretd.sock"
+
+    def ctl(self, *args, **kw):
+        return run([CARETCTL, "--socket", self.sock] + list(args), **kw)
+
+    def test_bad_values_exit_2_and_name_option_and_range(self):
+        cases = [
+            (["-f", "200000000"], "-f/--recording-frequency", "from 1 to 1000000"),
+            (["-f", "0"], "-f/--recording-frequency", "from 1 to 1000000"),
+            (["-f", "ten"], "-f/--recording-frequency", "from 1 to 1000000"),
+            (["--subbuffer-count", "3"], "--subbuffer-count", "power of two from 2 to 1024"),
+            (["--subbuffer-count", "1"], "--subbuffer-count", "power of two from 2 to 1024"),
+            (["--subbuffer-size-ust", "8G"], "--subbuffer-size-ust", "to 1G"),
+            (["--subbuffer-size-ust", "1K"], "--subbuffer-size-ust", "from 4K"),
+            (["--subbuffer-size-ust", "3000"], "--subbuffer-size-ust", "power of two"),
+            (["-s", "a/b"], "-s/--session-name", "'/'"),
+            (["-s", "x" * 255], "-s/--session-name", "1 to 254 bytes"),
+            (["-s", "--immediate"], "-s/--session-name", "start with '-'"),
+            (["--timeout", "100000"], "--timeout", "at most 86400"),
+            (["--duration", "-1"], "--duration", "more than 0"),
+            (["--pacing", "fast"], "--pacing", "frequency or adaptive"),
+        ]
+        for args, opt, rng in cases:
+            r = self.ctl("record", "--immediate", *args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            first = r.stderr.splitlines()[0]
+            self.assertIn("invalid " + opt, first, args)
+            self.assertIn(rng, first, args)
+            self.assertEqual(r.stdout, "")
+        # 254 bytes is the longest name LTTng takes: it passes the check.
+        r = self.ctl("record", "-l", "-s", "x" * 254)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_other_usage_errors_exit_2(self):
+        for args in (["nope"], [], ["help", "nope"], ["status", "extra"], ["record", "--bogus"],
+                     ["stop", "-s", ""], ["list", "--socket"]):
+            r = self.ctl(*args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn("--help", r.stderr)
+
+    def test_version_and_help_command(self):
+        r = self.ctl("--version")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"^caretctl \d+\.\d+\.\d+")
+        for cmd in ("record", "stop", "status", "list", "start", "end"):
+            h = self.ctl("help", cmd)
+            self.assertEqual(h.returncode, 0, h.stderr)
+            self.assertEqual(h.stdout, self.ctl(cmd, "--help").stdout)
+            self.assertIn("Usage: caretctl " + cmd, h.stdout)
+        self.assertIn("Commands:", self.ctl("help").stdout)
+
+    def test_caretd_help_version_and_bad_arguments(self):
+        r = run([CARETD, "--version"])
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^caretd \d+\.\d+\.\d+")
+        r = run([CARETD, "--help"])
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("SIGHUP", r.stdout)
+        r = run([CARETD, "stray"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unexpected argument 'stray'", r.stderr)
+        self.assertNotIn("Usage:", r.stderr)
+        r = run([CARETD, "--recording-frequency", "200000000"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--recording-frequency '200000000': must be an integer from 1 to 1000000",
+                      r.stderr)
+
+    def test_json_errors_on_stdout(self):
+        r = self.ctl("--json", "status")
+        self.assertEqual(r.returncode, 3)
+        o = json.loads(r.stdout)
+        self.assertEqual(o["errno"], errno.ENOENT)
+        self.assertIn(self.sock, o["error"])
+        r = self.ctl("record", "-f", "0", "--json")
+        self.assertEqual(r.returncode, 2)
+        o = json.loads(r.stdout)
+        self.assertEqual(o["errno"], errno.EINVAL)
+        self.assertIn("-f/--recording-frequency", o["error"])
+        r = self.ctl("--json", "record", "--no-such-option")
+        self.assertEqual(r.returncode, 2)
+        self.assertEqual(json.loads(r.stdout)["errno"], errno.EINVAL)
+
+    def test_unreachable_before_press_enter_and_hint_only_for_default_socket(self):
+        r = self.ctl("record", stdin=subprocess.PIPE, timeout=30)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertNotIn("press Enter", r.stdout + r.stderr)
+        self.assertNotIn("systemctl", r.stderr)
+        self.assertIn(self.sock, r.stderr)
+        self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+
+    def test_systemctl_hint_with_the_default_socket(self):
+        self.assertFalse(os.path.exists("/run/caretd/caretd.sock"))
+        r = run([CARETCTL, "--socket", "/run/caretd/caretd.sock", "status"])
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("systemctl start caretd", r.stderr)
+
+    def test_list_needs_no_daemon(self):
+        r = self.ctl("record", "--list", "-p", "/tmp/t", "-s", "mine")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("ros2:*", r.stdout)
+        self.assertIn("vpid", r.stdout)
+        self.assertIn("/tmp/t/mine", r.stdout)
+        light = self.ctl("record", "-l", "--light").stdout
+        self.assertIn("ros2:callback_start", light)
+        self.assertNotIn("  ros2:*\n", light)
+
+
+class DaemonTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.traces = os.path.join(self.c.tmp, "traces")
+        self.c.caretd()
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def request(self, obj):
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(10)
+        s.connect(self.c.sock)
+        s.sendall((json.dumps(obj) + "\n").encode())
+        reply = json.loads(s.makefile().readline())
+        s.close()
+        return reply
+
+    def test_caretd_applies_the_same_limits(self):
+        base = {"v": 1, "cmd": "record", "path": self.traces}
+        for extra, text in (({"subbuf_count": 3}, "power of two from 2 to 1024"),
+                            ({"subbuf_size": 1024}, "from 4K to 1G"),
+                            ({"subbuf_size": 8 << 30}, "from 4K to 1G"),
+                            ({"recording_frequency": 200000000}, "from 1 to 1000000"),
+                            ({"session": "a/b"}, "'/'"),
+                            ({"session": "-x"}, "start with '-'"),
+                            ({"session": "x" * 255}, "1 to 254 bytes")):
+            reply = self.request(dict(base, **extra))
+            self.assertEqual(reply["type"], "error", extra)
+            self.assertIn(text, reply["error"], extra)
+            self.assertEqual(reply["errno"], errno.EINVAL)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        self.assertEqual(st["lttng"]["active_sessions"], [])
+
+    def test_back_to_back_default_names_and_json_results(self):
+        names = []
+        for _ in range(3):
+            r = self.c.caretctl("record", "--immediate", "--duration", "0.1", "-p",
+                                self.traces, "--json")
+            objs = [json.loads(l) for l in r.stdout.splitlines()]
+            results = [o for o in objs if o.get("type") == "result"]
+            self.assertEqual([o["cmd"] for o in results], ["record", "wait", "stop"], r.stdout)
+            names.append(results[0]["session"])
+            self.assertEqual(results[2]["session"], names[-1])
+        self.assertEqual(len(set(names)), 3, names)
+        for n in names:
+            self.assertRegex(n, r"^caret-\d{8}-\d{6}(-\d+)?$")
+            self.assertTrue(os.path.isdir(os.path.join(self.traces, n)))
+
+    def test_status_text(self):
+        rec = self.c.caretctl("record", "--immediate", "--duration", "30", "-s", "mine", "-p",
+                              self.traces, background=True)
+        try:
+            import time
+            deadline = time.time() + 20
+            while True:
+                out = self.c.caretctl("status").stdout
+                if "(caretd's)" in out or time.time() > deadline:
+                    break
+                time.sleep(0.1)
+            self.assertIn("mine (caretd's)", out)
+            self.assertRegex(out, r"session: mine, .*%s" % re.escape(
+                os.path.join(self.traces, "mine")))
+            # adaptive pacing (the default): its knob, not a per-process rate
+            self.assertIn("pacing adaptive", out)
+            self.assertNotIn("records/s", out)
+            self.assertIn("replay bandwidth", out)
+        finally:
+            rec.send_signal(signal.SIGINT)
+            rec.finish(30)
+
+    def test_error_text_once(self):
+        # An unwritable trace path: caretd's message carries the errno text
+        # already; caretctl must not repeat it.
+        r = self.c.caretctl("record", "--immediate", "-p", "/proc/nope", check=False)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        for text in ("No such file or directory", "Permission denied",
+                     "Read-only file system"):
+            self.assertLessEqual(r.stderr.count(text), 1, r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
