@@ -181,6 +181,30 @@ class DaemonTest(unittest.TestCase):
             self.assertRegex(n, r"^caret-\d{8}-\d{6}(-\d+)?$")
             self.assertTrue(os.path.isdir(os.path.join(self.traces, n)))
 
+    def test_progress_plain_and_json(self):
+        p = self.c.workload("--name", "slowpoke", "--pubs", "2", "--subs", "2")
+        from harness import wait_line
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        # 10 records/s: the replay takes seconds, so progress is shown.
+        r = self.c.caretctl("record", "--immediate", "--duration", "0.1", "-f", "10", "-p",
+                            self.traces)
+        lines = [l for l in r.stdout.splitlines() if "records replayed" in l]
+        self.assertTrue(lines, r.stdout)
+        # not a terminal: plain lines, no carriage returns, rate/elapsed/ETA
+        self.assertNotIn("\r", r.stdout)
+        self.assertRegex(lines[-1], r"\d+/\d+ processes recording, \d+/\d+ records "
+                         r"replayed \(\d+ %\), \d+ records/s, elapsed \d\d:\d\d, ETA ")
+        r = self.c.caretctl("record", "--immediate", "--duration", "0.1", "-f", "10", "-p",
+                            self.traces, "--json")
+        objs = [json.loads(l) for l in r.stdout.splitlines()]
+        prog = [o for o in objs if o["type"] == "progress"]
+        self.assertTrue(prog, r.stdout)
+        self.assertTrue(all(o["cmd"] == "wait" for o in prog))
+        self.assertEqual([o["cmd"] for o in objs if o["type"] == "result"],
+                         ["record", "wait", "stop"])
+        # progress text went to stderr, not into the JSON stream
+        self.assertIn("records replayed", r.stderr)
+
     def test_status_text(self):
         rec = self.c.caretctl("record", "--immediate", "--duration", "30", "-s", "mine", "-p",
                               self.traces, background=True)
