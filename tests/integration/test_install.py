@@ -67,6 +67,29 @@ class InstallTest(unittest.TestCase):
         self.make("uninstall", "DESTDIR=" + dest, "PREFIX=/usr")
         self.assertEqual(files_under(dest), set())
 
+    def test_bash_completion(self):
+        dest = self.install("/usr")
+        comp = os.path.join(dest, "usr/share/bash-completion/completions/caretctl")
+        script = ('source %s; t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _caretctl; '
+                  'echo "${COMPREPLY[*]}"; }; t caretctl ""; t caretctl record --; '
+                  't caretctl record --pacing ""; t caretctl help s' % comp)
+        r = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                           timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        top, rec, pacing, helps = r.stdout.splitlines()
+        self.assertEqual(set(top.split()), {"record", "stop", "status", "list", "start",
+                                            "end", "help", "--socket", "--json", "--help",
+                                            "--version"})
+        self.assertEqual(pacing.split(), ["adaptive", "frequency"])
+        self.assertEqual(sorted(helps.split()), ["start", "status", "stop"])
+        # every long option of `record --help` completes
+        usage = subprocess.run([os.path.join(dest, "usr/bin/caretctl"), "record", "--help"],
+                               capture_output=True, text=True).stdout
+        opts = set(re.findall(r"(--[a-z][a-z-]*)", usage))
+        self.assertIn("--subbuffer-count", opts)
+        for opt in opts:
+            self.assertIn(opt, rec.split(), opt)
+
     def test_unit_verifies_and_is_hardened(self):
         dest = self.install("/usr")
         unitdir = os.path.join(dest, "usr/lib/systemd/system")

@@ -1,10 +1,27 @@
 # SPDX-License-Identifier: Apache-2.0
 # bash completion for caretctl(1); installed as
 # $(PREFIX)/share/bash-completion/completions/caretctl.
+_caretctl_files()
+{
+	if declare -F _filedir >/dev/null; then
+		if [ "$1" = -d ]; then _filedir -d; else _filedir; fi
+	else
+		COMPREPLY=($(compgen "$1" -- "$cur"))
+	fi
+}
+
 _caretctl()
 {
 	local cur prev words cword
-	_init_completion || return
+	# bash-completion's helpers when loaded by it; plain bash otherwise.
+	if declare -F _init_completion >/dev/null; then
+		_init_completion || return
+	else
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+		cur=${COMP_WORDS[COMP_CWORD]}
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+	fi
 
 	local commands="record stop status list start end help"
 	local common="--socket --json --help"
@@ -19,10 +36,10 @@ _caretctl()
 
 	case $prev in
 	--socket)
-		_filedir
+		_caretctl_files -f
 		return ;;
 	-p | --path)
-		_filedir -d
+		_caretctl_files -d
 		return ;;
 	--pacing)
 		COMPREPLY=($(compgen -W "adaptive frequency" -- "$cur"))
