@@ -154,6 +154,7 @@ $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c \
 
 unit-check: $(UNIT_TESTS)
 	/usr/bin/python3 tests/unit/check_layers.py
+	/usr/bin/python3 tests/unit/check_spdx.py
 	tools/ensure-sessiond.sh >/dev/null
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 
