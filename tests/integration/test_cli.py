@@ -205,6 +205,39 @@ class DaemonTest(unittest.TestCase):
         # progress text went to stderr, not into the JSON stream
         self.assertIn("records replayed", r.stderr)
 
+    def test_ctrl_c_at_the_prompt_on_its_own_line(self):
+        import fcntl
+        import pty
+        import termios
+        import time
+        master, slave = pty.openpty()
+
+        def ctty():
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        p = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "-p", self.traces],
+                             stdin=slave, stdout=slave, stderr=slave, preexec_fn=ctty,
+                             env=self.c.env(agent=False))
+        os.close(slave)
+        out = b""
+        deadline = time.time() + 20
+        while b"press Enter" not in out and time.time() < deadline:
+            out += os.read(master, 4096)
+        os.write(master, b"\x03")  # the terminal's Ctrl-C: echoes ^C, sends SIGINT
+        try:
+            while True:
+                chunk = os.read(master, 4096)
+                if not chunk:
+                    break
+                out += chunk
+        except OSError:  # EIO once caretctl has exited
+            pass
+        os.close(master)
+        self.assertEqual(p.wait(20), 130, out)
+        text = out.decode()
+        self.assertRegex(text, r"(?m)^caretctl: interrupted; nothing was recorded", text)
+
     def test_status_text(self):
         rec = self.c.caretctl("record", "--immediate", "--duration", "30", "-s", "mine", "-p",
                               self.traces, background=True)
