@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "caretctl.h"
@@ -59,6 +60,13 @@ void ctl_progress_show(const struct ctl_progress *p)
 		cells[BAR_WIDTH] = '\0';
 		int n = snprintf(line, sizeof(line), "[%s] %s", cells, text);
 		size_t l = n < 0 ? 0 : (size_t)n >= sizeof(line) ? sizeof(line) - 1 : (size_t)n;
+		/* A line that wraps cannot be redrawn with '\r': cut it to fit. */
+		struct winsize ws;
+		if (ioctl(fileno(bar.out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 &&
+		    l >= ws.ws_col) {
+			l = ws.ws_col - 1u;
+			line[l] = '\0';
+		}
 		fprintf(bar.out, "\r%s%*s", line, bar.shown > l ? (int)(bar.shown - l) : 0, "");
 		bar.shown = l;
 		bar.open = true;
