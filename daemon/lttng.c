@@ -90,11 +90,19 @@ static int lttng_fail(char *err, size_t errlen, int ret, const char *step,
 		    lttng_msg(ret));
 }
 
-static int check_name(const char *name, char *err, size_t errlen)
+/* creating: our stricter rule for names we give (proto/caret_ctl_limits.h);
+ * else LTTng's, for sessions that exist. */
+static int check_name_for(const char *name, bool creating, char *err, size_t errlen)
 {
 	char why[128];
-	int r = caret_ctl_check_session_name(name, why, sizeof(why));
+	int r = creating ? caret_ctl_check_session_name(name, why, sizeof(why))
+			 : caret_ctl_check_lttng_session_name(name, why, sizeof(why));
 	return r < 0 ? fail(err, errlen, -EINVAL, "lttng: session name %s", why) : 0;
+}
+
+static int check_name(const char *name, char *err, size_t errlen)
+{
+	return check_name_for(name, false, err, errlen);
 }
 
 /*
@@ -356,7 +364,7 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 
 	char name[LTTNG_NAME_MAX];
 	if (cfg->session && *cfg->session) {
-		int rc = check_name(cfg->session, err, errlen);
+		int rc = check_name_for(cfg->session, true, err, errlen);
 		if (rc < 0)
 			return rc;
 		snprintf(name, sizeof(name), "%s", cfg->session);

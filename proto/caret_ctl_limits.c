@@ -34,7 +34,7 @@ uint64_t caret_ctl_subbuf_size_min(void)
 								: CARET_CTL_SUBBUF_SIZE_MIN;
 }
 
-int caret_ctl_check_session_name(const char *name, char *why, size_t len)
+int caret_ctl_check_lttng_session_name(const char *name, char *why, size_t len)
 {
 	if (!name || !*name)
 		return say(why, len, -EINVAL, "must not be empty");
@@ -45,9 +45,6 @@ int caret_ctl_check_session_name(const char *name, char *why, size_t len)
 	/* The name becomes a directory under the trace path. */
 	if (!strcmp(name, ".") || !strcmp(name, ".."))
 		return say(why, len, -EINVAL, "must not be \".\" or \"..\"");
-	/* `-s --immediate` would name a session after an option. */
-	if (name[0] == '-')
-		return say(why, len, -EINVAL, "must not start with '-'");
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];
 		if (c == '/' || c < 0x20 || c == 0x7f)
@@ -55,6 +52,14 @@ int caret_ctl_check_session_name(const char *name, char *why, size_t len)
 				   "must not contain '/' or control characters");
 	}
 	return 0;
+}
+
+int caret_ctl_check_session_name(const char *name, char *why, size_t len)
+{
+	/* `-s --immediate` would name a session after an option. */
+	if (name && name[0] == '-')
+		return say(why, len, -EINVAL, "must not start with '-'");
+	return caret_ctl_check_lttng_session_name(name, why, len);
 }
 
 const char *caret_ctl_rule_frequency(void)

@@ -42,7 +42,10 @@
 /* The page size of this host when larger than CARET_CTL_SUBBUF_SIZE_MIN. */
 uint64_t caret_ctl_subbuf_size_min(void);
 
+/* A name for a session to create: LTTng's rule, and not starting with '-'. */
 int caret_ctl_check_session_name(const char *name, char *why, size_t len);
+/* LTTng's own rule, for naming a session that exists (created by anyone). */
+int caret_ctl_check_lttng_session_name(const char *name, char *why, size_t len);
 int caret_ctl_check_frequency(uint64_t v, char *why, size_t len);
 int caret_ctl_check_subbuf_size(uint64_t v, char *why, size_t len);
 int caret_ctl_check_subbuf_count(uint64_t v, char *why, size_t len);

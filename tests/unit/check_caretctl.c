@@ -257,6 +257,9 @@ START_TEST(shared_limits)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ck_assert_msg(caret_ctl_check_session_name(bad[i], why, sizeof(why)) < 0, "%s",
 			      bad[i]);
+	/* Sessions made by others may start with '-': they can be named. */
+	ck_assert_int_eq(caret_ctl_check_lttng_session_name("-x", why, sizeof(why)), 0);
+	ck_assert_int_eq(caret_ctl_check_lttng_session_name("a/b", why, sizeof(why)), -EINVAL);
 	memset(name, 'x', 254);
 	name[254] = '\0';
 	ck_assert_int_eq(caret_ctl_check_session_name(name, why, sizeof(why)), 0);

@@ -9,6 +9,7 @@
 #include "caretctl.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_limits.h"
 #include "rpc.h"
 
 static void usage(FILE *f)
@@ -119,11 +120,15 @@ int cmd_stop(struct ctl_opts *g, int argc, char **argv)
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+s:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 's':
-			if (!*optarg)
-				return ctl_usage_error("stop", "empty session name");
+		case 's': {
+			/* LTTng's rule only: the session may be anyone's. */
+			char why[160];
+			if (caret_ctl_check_lttng_session_name(optarg, why, sizeof(why)) < 0)
+				return ctl_usage_error("stop", "invalid -s/--session-name '%s': %s",
+						       optarg, why);
 			session = optarg;
 			break;
+		}
 		case 'h':
 			usage(stdout);
 			return CTL_EXIT_OK;
