@@ -115,6 +115,10 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 	if (light && !cJSON_IsBool(light))
 		return error(EINVAL, "light must be true or false");
 	cfg.light = cJSON_IsTrue(light);
+	const cJSON *append = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_APPEND);
+	if (append && !cJSON_IsBool(append))
+		return error(EINVAL, CARET_CTL_K_APPEND " must be true or false");
+	cfg.append = cJSON_IsTrue(append);
 	/* The limits caretctl checked already (proto/caret_ctl_limits.h): any
 	 * client may send this. */
 	char lim[160];

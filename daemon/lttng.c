@@ -255,6 +255,31 @@ static int dir_unused(const char *dir, char *err, size_t errlen)
 }
 
 /*
+ * Appending to the trace directory dir: the new trace goes into a fresh
+ * dir/append-N beside the earlier one(s), never into dir itself, because
+ * LTTng's consumer opens stream files with O_TRUNC (lttng-tools,
+ * consumer-stream.cpp) and would truncate the earlier trace's files of the
+ * same channel. babeltrace2 (and so CARET) reads every trace under dir.
+ * Returns 1 (the subdirectory is new) with dir updated, or -errno.
+ */
+static int append_dir(char *dir, size_t len, char *err, size_t errlen)
+{
+	char sub[PATH_MAX];
+	for (int i = 1; i <= 1000; i++) {
+		int n = snprintf(sub, sizeof(sub), "%s/append-%d", dir, i);
+		if (n < 0 || (size_t)n >= sizeof(sub) || (size_t)n >= len)
+			return fail(err, errlen, -ENAMETOOLONG, "lttng: trace path too long");
+		struct stat st;
+		if (lstat(sub, &st) < 0 && errno == ENOENT) {
+			memcpy(dir, sub, (size_t)n + 1);
+			return 1;
+		}
+	}
+	return fail(err, errlen, -EEXIST, "lttng: %s/append-1000 exists: no room to append",
+		    dir);
+}
+
+/*
  * "caret-YYYYMMDD-HHMMSS" (local time), and "-2", "-3"... after it when a
  * session or a non-empty trace directory of that name exists: records
  * started back to back within one second each get their own.
@@ -418,6 +443,15 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 	if (rc < 0)
 		return rc;
 	rc = dir_unused(dir, err, errlen);
+	if (rc == -EEXIST && cfg->append) {
+		rc = append_dir(dir, sizeof(dir), err, errlen);
+		if (rc >= 0 && (size_t)strlen(dir) >= path_len)
+			rc = fail(err, errlen, -ENAMETOOLONG,
+				  "lttng: output buffer too small for the path");
+	} else if (rc == -EEXIST) {
+		fail(err, errlen, -EEXIST, "lttng: trace directory %s already exists and is "
+					   "not empty (append to it with --append)", dir);
+	}
 	if (rc < 0)
 		return rc;
 	bool dir_was_missing = rc == 1;

@@ -238,6 +238,36 @@ class DaemonTest(unittest.TestCase):
         text = out.decode()
         self.assertRegex(text, r"(?m)^caretctl: interrupted; nothing was recorded", text)
 
+    def test_append_keeps_the_earlier_trace(self):
+        from harness import read_trace, wait_line
+        p = self.c.workload("--name", "appender", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        rec = ["record", "--immediate", "--duration", "0.3", "-s", "same", "-p", self.traces]
+        self.c.caretctl(*rec)
+        top = os.path.join(self.traces, "same")
+        first = {f: os.path.getsize(os.path.join(dp, f))
+                 for dp, _, fs in os.walk(top) for f in fs}
+        n_first = len(read_trace(top))
+        self.assertGreater(n_first, 0)
+        # without --append: refused, and said how to append
+        r = self.c.caretctl(*rec, check=False)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("--append", r.stderr)
+        r = self.c.caretctl(*(rec + ["--append"]))
+        self.assertIn("recording to %s/append-1 " % top, r.stdout)
+        r = self.c.caretctl(*(rec + ["-a"]))
+        self.assertIn("recording to %s/append-2 " % top, r.stdout)
+        # the first trace's files are untouched; the directory holds all three
+        for dp, _, fs in os.walk(top):
+            if "append-" in dp:
+                continue
+            for f in fs:
+                self.assertEqual(os.path.getsize(os.path.join(dp, f)), first[f], f)
+        self.assertGreater(len(read_trace(top)), n_first)
+        inits = [e for e in read_trace(top) if e.name == "ros2_caret:caret_init"
+                 and e.vpid == p.pid]
+        self.assertEqual(len(inits), 3)
+
     def test_status_text(self):
         rec = self.c.caretctl("record", "--immediate", "--duration", "30", "-s", "mine", "-p",
                               self.traces, background=True)

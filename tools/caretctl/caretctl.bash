@@ -58,7 +58,7 @@ _caretctl()
 		COMPREPLY=($(compgen -W "$common -s --session-name -p --path
 			-f --recording-frequency --pacing --light --immediate
 			--subbuffer-size-ust --subbuffer-count -v --verbose --duration
-			--timeout -l --list" -- "$cur")) ;;
+			--timeout -l --list -a --append --append-trace" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name" -- "$cur")) ;;
 	*)

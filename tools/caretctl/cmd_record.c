@@ -29,7 +29,7 @@ struct rec_opts {
 	char path[PATH_MAX];
 	const char *pacing;
 	uint64_t frequency, subbuf_size, subbuf_count;
-	bool light, immediate, verbose, list;
+	bool light, immediate, verbose, list, append;
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
 };
@@ -59,6 +59,9 @@ static void usage(FILE *f)
 		"                              allowed (default %uK)\n"
 		"      --subbuffer-count N     UST sub-buffers per buffer, a power of two\n"
 		"                              from %u to %u (default %u)\n"
+		"  -a, --append                the trace directory may exist and hold traces\n"
+		"                              (as ros2 trace -a): this one goes into a new\n"
+		"                              append-N directory inside it\n"
 		"  -l, --list                  show what would be enabled (events, contexts,\n"
 		"                              channel, directory, pacing) and exit\n"
 		"  -v, --verbose               a progress line per change, not one bar\n"
@@ -128,6 +131,8 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "list", no_argument, NULL, 'l' },
+		{ "append", no_argument, NULL, 'a' },
+		{ "append-trace", no_argument, NULL, 'a' },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,7 +141,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:f:vlh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:p:f:vlah", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -185,6 +190,9 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			break;
 		case 'l':
 			o->list = true;
+			break;
+		case 'a':
+			o->append = true;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -237,6 +245,8 @@ static cJSON *record_request(const struct rec_opts *o)
 	     cJSON_AddStringToObject(r, CARET_CTL_K_PACING, o->pacing);
 	if (ok && o->frequency)
 		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_RECORDING_FREQUENCY, (double)o->frequency);
+	if (ok && o->append)
+		ok = cJSON_AddBoolToObject(r, CARET_CTL_K_APPEND, true);
 	if (ok && o->subbuf_size)
 		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_SUBBUF_SIZE, (double)o->subbuf_size);
 	if (ok && o->subbuf_count)
@@ -449,8 +459,9 @@ static int list(const struct rec_opts *o)
 						    : CARET_CTL_DEFAULT_SUBBUF_COUNT),
 	       (unsigned long long)(o->subbuf_size ? o->subbuf_size
 						   : CARET_CTL_DEFAULT_SUBBUF_SIZE));
-	printf("trace directory: %s/%s\n", o->path,
-	       o->session ? o->session : "caret-YYYYMMDD-HHMMSS");
+	printf("trace directory: %s/%s%s\n", o->path,
+	       o->session ? o->session : "caret-YYYYMMDD-HHMMSS",
+	       o->append ? " (append-N inside it if it holds a trace)" : "");
 	if (o->frequency)
 		printf("replay pacing: %s, %llu records/s per process\n", o->pacing,
 		       (unsigned long long)o->frequency);
