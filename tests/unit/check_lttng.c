@@ -247,7 +247,8 @@ START_TEST(test_daemon_rejects)
 	char name[CARET_LTTNG_NAME_MAX], path[4096];
 	session_name(name, sizeof(name), "rej");
 	/* Within our limits (proto/caret_ctl_limits.h), but 1 TiB per CPU:
-	 * lttng-sessiond refuses the channel (not enough memory). */
+	 * LTTng refuses the channel (liblttng-ctl's check against
+	 * /proc/meminfo: not enough memory). */
 	struct caret_lttng_cfg cfg = { .session = name, .path = tmpdir,
 				       .subbuf_size = 1ull << 30, .subbuf_count = 1024 };
 	int rc = caret_lttng_record(&cfg, name, sizeof(name), path,
