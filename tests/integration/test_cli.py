@@ -351,6 +351,55 @@ class SandboxTest(unittest.TestCase):
         self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in evs))
         self.assertTrue(any(e.name == "ros2_caret:rcl_node_init" for e in evs), evs[:5])
 
+    def test_syscalls_within_the_units_filter(self):
+        """caretd's system calls during a recording, under strace: all in
+        the unit's SystemCallFilter= allow list, none in its deny list."""
+        import time
+        from harness import ROOT, wait_line
+        with open(os.path.join(ROOT, "systemd", "caretd.service.in")) as f:
+            filters = re.findall(r"(?m)^SystemCallFilter=(.*)$", f.read())
+        allow = set().union(*(expand(g) for f in filters if not f.startswith("~")
+                              for g in f.split()))
+        deny = set().union(*(expand(g) for f in filters if f.startswith("~")
+                             for g in f[1:].split()))
+        self.assertIn("setrlimit", deny)
+        p = self.c.workload("--name", "traced", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.sock = os.path.join(self.c.tmp, "traced.sock")
+        log = os.path.join(self.c.tmp, "strace.log")
+        d = self.c.spawn(["strace", "-f", "-qq", "-o", log, CARETD, "--socket", self.c.sock],
+                         agent=False)
+        deadline = time.time() + 10
+        while not os.path.exists(self.c.sock):
+            self.assertIsNone(d.poll(), d.err_text())
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.02)
+        self.c.caretctl("record", "--immediate", "--duration", "0.3", "-p",
+                        os.path.join(self.c.tmp, "traces"))
+        pid = json.loads(self.c.caretctl("status", "--json").stdout)["caretd"]["pid"]
+        os.kill(pid, signal.SIGTERM)
+        d.finish(20)
+        with open(log) as f:
+            used = set(re.findall(r"(?m)^\d+\s+(\w+)\(", f.read()))
+        used.discard("execve")  # strace's own start of caretd
+        self.assertIn("inotify_add_watch", used)  # the trace is caretd's
+        self.assertEqual(used & deny, set())
+        self.assertEqual(used - allow, set())
+
+
+def expand(group):
+    """A SystemCallFilter= item as system calls (groups expanded)."""
+    if not group.startswith("@"):
+        return {group}
+    out = set()
+    r = subprocess.run(["systemd-analyze", "syscall-filter", group], capture_output=True,
+                       text=True, check=True)
+    for line in r.stdout.splitlines()[1:]:
+        line = line.strip()
+        if line and not line.startswith("#"):
+            out |= expand(line)
+    return out
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
