@@ -11,6 +11,7 @@ import re
 import signal
 import socket
 import subprocess
+import time
 import unittest
 
 from harness import CARETCTL, CARETD, Ctx
@@ -268,6 +269,14 @@ class DaemonTest(unittest.TestCase):
                  and e.vpid == p.pid]
         self.assertEqual(len(inits), 3)
 
+    def test_json_error_carries_caretds_errno(self):
+        r = self.c.caretctl("--json", "stop", "-s", "nosuch", check=False)
+        self.assertEqual(r.returncode, 1)
+        o = json.loads(r.stdout)
+        self.assertEqual(o["errno"], errno.ENOENT)
+        self.assertIn("nosuch", o["error"])
+        self.assertEqual(r.stderr.count("No such file or directory"), 1, r.stderr)
+
     def test_status_text(self):
         rec = self.c.caretctl("record", "--immediate", "--duration", "30", "-s", "mine", "-p",
                               self.traces, background=True)
@@ -298,6 +307,30 @@ class DaemonTest(unittest.TestCase):
         for text in ("No such file or directory", "Permission denied",
                      "Read-only file system"):
             self.assertLessEqual(r.stderr.count(text), 1, r.stderr)
+
+
+class NoSessiondTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def test_status_says_why_lttng_is_not_reachable(self):
+        import time
+        self.c.sock = os.path.join(self.c.tmp, "lonely.sock")
+        script = ("mount --make-rprivate / && mount -t tmpfs none /run/lttng && "
+                  "exec %s --socket %s" % (CARETD, self.c.sock))
+        d = self.c.spawn(["unshare", "-m", "sh", "-c", script], agent=False)
+        deadline = time.time() + 10
+        while not os.path.exists(self.c.sock):
+            self.assertIsNone(d.poll(), d.err_text())
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.02)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        self.assertTrue(st["lttng"]["error"])
+        out = self.c.caretctl("status").stdout
+        self.assertIn("lttng:   NOT reachable: " + st["lttng"]["error"], out)
 
 
 class SandboxTest(unittest.TestCase):
