@@ -294,7 +294,7 @@ class DaemonTest(unittest.TestCase):
             # adaptive pacing (the default): its knob, not a per-process rate
             self.assertIn("pacing adaptive", out)
             self.assertNotIn("records/s", out)
-            self.assertIn("replay bandwidth", out)
+            self.assertIn("replay bandwidth 64 MiB/s host-wide", out)
         finally:
             rec.send_signal(signal.SIGINT)
             rec.finish(30)
@@ -331,6 +331,7 @@ class NoSessiondTest(unittest.TestCase):
         self.assertTrue(st["lttng"]["error"])
         out = self.c.caretctl("status").stdout
         self.assertIn("lttng:   NOT reachable: " + st["lttng"]["error"], out)
+        self.assertNotIn("no active session", out)  # unknown, not absent
 
 
 class SandboxTest(unittest.TestCase):

@@ -77,8 +77,22 @@ static void print_agents(const struct ctl_agents *ag)
 	}
 }
 
+/* 67108864 -> "64 MiB": exact binary units, else bytes. */
+static const char *bytes_text(char *b, size_t len, int64_t v)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+	while (u < 4 && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(b, len, "%lld %s", (long long)v, unit[u]);
+	return b;
+}
+
 static void print_status(const struct ctl_status *st)
 {
+	char bw[32];
 	printf("host:    %s\n", st->host);
 	printf("caretd:  pid %lld, version %s, pacing %s", (long long)st->pid, st->version,
 	       st->pacing);
@@ -86,12 +100,16 @@ static void print_status(const struct ctl_status *st)
 	if (!strcmp(st->pacing, CARET_CTL_PACING_FREQUENCY) && st->have_freq)
 		printf(", %lld records/s per process", (long long)st->freq);
 	else if (!strcmp(st->pacing, CARET_CTL_PACING_ADAPTIVE) && st->have_bandwidth)
-		printf(", replay bandwidth %lld bytes/s host-wide", (long long)st->bandwidth);
-	if (st->lttng_reachable)
-		printf("\nlttng:   reachable");
-	else
-		printf("\nlttng:   NOT reachable: %s",
+		printf(", replay bandwidth %s/s host-wide", bytes_text(bw, sizeof(bw), st->bandwidth));
+	if (!st->lttng_reachable) {
+		/* Its sessions are unknown, not absent. */
+		printf("\nlttng:   NOT reachable: %s\n",
 		       st->lttng_error && *st->lttng_error ? st->lttng_error : "no reason given");
+		printf("agents:  %zu\n\n", st->agents.n);
+		print_agents(&st->agents);
+		return;
+	}
+	printf("\nlttng:   reachable");
 	const cJSON *s;
 	bool first = true;
 	cJSON_ArrayForEach(s, st->sessions) {
