@@ -28,9 +28,9 @@ PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
-	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev
+	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace
 
-.PHONY: all check unit-check integration-check install deps clean
+.PHONY: all check unit-check integration-check install uninstall deps clean
 all:
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
@@ -90,12 +90,13 @@ $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
 # The control protocol's codec, one for both ends.
 CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
-	proto/caret_ctl_events.c
+	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/commands.c daemon/server.c \
-	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_events.c
+	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
+	proto/caret_ctl_events.c proto/caret_ctl_evlist.c
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)
@@ -165,7 +166,8 @@ $(B)/tests/check_reader: $(call obj,tests/unit/check_reader.c) $(SHM_LIBS)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_caretctl
-CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c $(CTL_PROTO_SRC)
+CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c \
+	tools/caretctl/progress_text.c $(CTL_PROTO_SRC)
 $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNIT_SRC)) \
 		$(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
@@ -200,7 +202,8 @@ $(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_lttng
-$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)
+$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c \
+		proto/caret_ctl_limits.c proto/caret_ctl_evlist.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CTL) $(PKG_CHECK)
 
@@ -250,6 +253,7 @@ local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-age
 
 unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	/usr/bin/python3 tests/unit/check_layers.py
+	/usr/bin/python3 tests/unit/check_spdx.py
 	tools/ensure-sessiond.sh >/dev/null
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 	$(MAKE) local-check
@@ -270,28 +274,48 @@ check:
 deps:
 	tools/install-deps.sh $(DEB_PACKAGES)
 
+# Installed files, relative to $(DESTDIR)$(PREFIX) (units and sysusers
+# have their own directories); `make uninstall` removes exactly these.
+BIN_FILES  = caretd caretctl caret-agentctl
+LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so
+MAN1_FILES = caretctl.1 caret-agentctl.1
+MAN7_FILES = caret-agent.7
+MAN8_FILES = caretd.8
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR      ?= $(PREFIX)/share/doc/caretd
+
+# The unit is written from its template at install time, every time, so
+# its paths are always this PREFIX's (a unit made by an earlier `make` with
+# another PREFIX cannot slip in). The stand-ins are test fixtures that
+# could shadow a real ROS 2 install: only `make install-standin` puts them
+# anywhere.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin \
-		$(DESTDIR)$(PREFIX)/share/man/man7
-	install -m 0755 $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \
-		$(DESTDIR)$(PREFIX)/lib/
-	install -m 0755 $(B)/bin/caret-agentctl $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 man/caret-agent.7 $(DESTDIR)$(PREFIX)/share/man/man7/
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man8 \
-		$(DESTDIR)$(SYSTEMD_UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
-	install -m 0755 $(B)/bin/caretd $(B)/bin/caretctl $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 man/caretctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 0644 man/caretd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	install -m 0644 $(B)/systemd/caretd.service systemd/caretd.socket \
-		$(DESTDIR)$(SYSTEMD_UNITDIR)/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(SYSTEMD_UNITDIR) \
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(addprefix $(B)/bin/,$(BIN_FILES)) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(addprefix $(B)/lib/,$(LIB_FILES)) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 $(addprefix man/,$(MAN1_FILES)) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 $(addprefix man/,$(MAN7_FILES)) $(DESTDIR)$(PREFIX)/share/man/man7/
+	install -m 0644 $(addprefix man/,$(MAN8_FILES)) $(DESTDIR)$(PREFIX)/share/man/man8/
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' systemd/caretd.service.in > $(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.service
+	install -m 0644 systemd/caretd.socket $(DESTDIR)$(SYSTEMD_UNITDIR)/
 	install -m 0644 systemd/caretd.sysusers $(DESTDIR)$(SYSUSERSDIR)/caretd.conf
-	$(MAKE) install-standin
+	install -m 0644 tools/caretctl/caretctl.bash $(DESTDIR)$(BASHCOMPDIR)/caretctl
+	install -m 0644 LICENSE $(DESTDIR)$(DOCDIR)/
 
-$(B)/systemd/caretd.service: systemd/caretd.service.in
-	@mkdir -p $(dir $@)
-	sed 's|@BINDIR@|$(PREFIX)/bin|g' $< > $@
-
-all: $(B)/systemd/caretd.service
+uninstall: uninstall-standin
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(BIN_FILES)) \
+		$(addprefix $(DESTDIR)$(PREFIX)/lib/,$(LIB_FILES)) \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(MAN1_FILES)) \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(MAN7_FILES)) \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(MAN8_FILES)) \
+		$(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.service $(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.socket \
+		$(DESTDIR)$(SYSUSERSDIR)/caretd.conf $(DESTDIR)$(BASHCOMPDIR)/caretctl \
+		$(DESTDIR)$(DOCDIR)/LICENSE
+	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/lib/caretd 2>/dev/null || true
 
 clean:
 	rm -rf build build-san

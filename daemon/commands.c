@@ -11,6 +11,7 @@
 #include "daemon/version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl_reply.h"
 
 #define MAX_CHANNELS 16
@@ -122,19 +123,34 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 	if (ctl_get_str(req, NULL, CARET_CTL_K_SESSION, true, &cfg.session, &why) < 0 ||
 	    ctl_get_str(req, NULL, CARET_CTL_K_PATH, true, &cfg.path, &why) < 0 ||
 	    ctl_get_str(req, NULL, CARET_CTL_K_PACING, true, &pacing_s, &why) < 0 ||
-	    opt_int(req, CARET_CTL_K_SUBBUF_SIZE, 1LL << 32, &sz, &why) < 0 ||
-	    opt_int(req, CARET_CTL_K_SUBBUF_COUNT, 1 << 20, &cnt, &why) < 0 ||
-	    opt_int(req, CARET_CTL_K_RECORDING_FREQUENCY, 100000000, &freq, &why) < 0)
+	    opt_int(req, CARET_CTL_K_SUBBUF_SIZE, INT64_MAX, &sz, &why) < 0 ||
+	    opt_int(req, CARET_CTL_K_SUBBUF_COUNT, INT64_MAX, &cnt, &why) < 0 ||
+	    opt_int(req, CARET_CTL_K_RECORDING_FREQUENCY, INT64_MAX, &freq, &why) < 0)
 		return error(EINVAL, "%s", why.msg);
 	const cJSON *light = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_LIGHT);
 	if (light && !cJSON_IsBool(light))
 		return error(EINVAL, "light must be true or false");
 	cfg.light = cJSON_IsTrue(light);
 	cfg.light_pre_iron = all_pre_iron(ctx->reg);
-	if (cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_RECORDING_FREQUENCY) && freq == 0)
-		return error(EINVAL, "recording_frequency must be a positive integer");
-	if (sz > 0 && (sz & (sz - 1)))
-		return error(EINVAL, "subbuf_size %lld is not a power of two", (long long)sz);
+	const cJSON *append = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_APPEND);
+	if (append && !cJSON_IsBool(append))
+		return error(EINVAL, CARET_CTL_K_APPEND " must be true or false");
+	cfg.append = cJSON_IsTrue(append);
+	/* The limits caretctl checked already (proto/caret_ctl_limits.h): any
+	 * client may send this. */
+	char lim[160];
+	if (cfg.session && caret_ctl_check_session_name(cfg.session, lim, sizeof(lim)) < 0)
+		return error(EINVAL, CARET_CTL_K_SESSION " %s", lim);
+	if (cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_RECORDING_FREQUENCY) &&
+	    caret_ctl_check_frequency((uint64_t)freq, lim, sizeof(lim)) < 0)
+		return error(EINVAL, CARET_CTL_K_RECORDING_FREQUENCY " %lld %s", (long long)freq,
+			     lim);
+	if (cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_SUBBUF_SIZE) &&
+	    caret_ctl_check_subbuf_size((uint64_t)sz, lim, sizeof(lim)) < 0)
+		return error(EINVAL, CARET_CTL_K_SUBBUF_SIZE " %lld %s", (long long)sz, lim);
+	if (cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_SUBBUF_COUNT) &&
+	    caret_ctl_check_subbuf_count((uint64_t)cnt, lim, sizeof(lim)) < 0)
+		return error(EINVAL, CARET_CTL_K_SUBBUF_COUNT " %lld %s", (long long)cnt, lim);
 	if (pacing_s && pacing_parse(pacing_s, &pacing) < 0)
 		return error(EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
 	if (!cfg.path || cfg.path[0] != '/')
@@ -167,7 +183,7 @@ static cJSON *cmd_wait(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 		return error(ENOENT, "no LTTng session is active on this host");
 	int64_t t = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	struct ctl_why why;
-	if (opt_int(req, CARET_CTL_K_TIMEOUT_MS, 24LL * 3600 * 1000, &t, &why) < 0)
+	if (opt_int(req, CARET_CTL_K_TIMEOUT_MS, CARET_CTL_TIMEOUT_MAX_MS, &t, &why) < 0)
 		return error(EINVAL, "%s", why.msg);
 	*wait = wait_begin(ctx->reg, t, now);
 	return *wait ? NULL : error(ENOMEM, "out of memory");

@@ -16,34 +16,15 @@
 #include <lttng/lttng.h>
 
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_evlist.h"
+#include "proto/caret_ctl_limits.h"
 
 /* Above this, LTTng's counter is garbage (DESIGN.md section 6). */
 #define BOGUS_COUNT (UINT64_C(1) << 63)
 
-static const char *const events_full[] = {
-	"ros2:*",
-	"ros2_caret:*",
-	NULL,
-};
-
-/* tier4/ros2caret ros2caret/verb/record.py (`--light`), verbatim; the
- * ros2:rcl_publish rule is appended there when ROS_DISTRO >= 'i'. */
-#define CARET_LIGHT_EVENTS                                                   \
-	"ros2:*callback*", "ros2_caret:*callback*", "ros2:dispatch*",         \
-	"ros2_caret:dispatch*", "ros2:rclcpp*", "ros2_caret:rclcpp*",         \
-	"ros2_caret:rmw*", "ros2:rmw_take", "*callback_group*",               \
-	"ros2_caret:*executor", "ros2_caret:dds_bind*", "ros2:rcl_*init",     \
-	"ros2_caret:rcl_*init", "ros2_caret:caret_init", "ros2_caret:sim_time", \
-	"ros2:message_construct", "agnocast:agnocast*", "ros2_caret:agnocast*"
-
-static const char *const events_light[] = { CARET_LIGHT_EVENTS, NULL };
-static const char *const events_light_iron[] = { CARET_LIGHT_EVENTS, "ros2:rcl_publish", NULL };
-
 const char *const *caret_lttng_events(bool light, bool rcl_publish)
 {
-	if (!light)
-		return events_full;
-	return rcl_publish ? events_light_iron : events_light;
+	return caret_ctl_evlist(light, rcl_publish);
 }
 
 __attribute__((format(printf, 4, 5)))
@@ -109,26 +90,19 @@ static int lttng_fail(char *err, size_t errlen, int ret, const char *step,
 		    lttng_msg(ret));
 }
 
+/* creating: our stricter rule for names we give (proto/caret_ctl_limits.h);
+ * else LTTng's, for sessions that exist. */
+static int check_name_for(const char *name, bool creating, char *err, size_t errlen)
+{
+	char why[128];
+	int r = creating ? caret_ctl_check_session_name(name, why, sizeof(why))
+			 : caret_ctl_check_lttng_session_name(name, why, sizeof(why));
+	return r < 0 ? fail(err, errlen, -EINVAL, "lttng: session name %s", why) : 0;
+}
+
 static int check_name(const char *name, char *err, size_t errlen)
 {
-	if (!name || !*name)
-		return fail(err, errlen, -EINVAL, "lttng: empty session name");
-	size_t len = strnlen(name, LTTNG_NAME_MAX);
-	if (len >= LTTNG_NAME_MAX)
-		return fail(err, errlen, -EINVAL,
-			    "lttng: session name longer than %d bytes",
-			    LTTNG_NAME_MAX - 1);
-	if (!strcmp(name, ".") || !strcmp(name, ".."))
-		return fail(err, errlen, -EINVAL,
-			    "lttng: session name \"%s\" is not allowed", name);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-		if (c == '/' || c < 0x20 || c == 0x7f)
-			return fail(err, errlen, -EINVAL,
-				    "lttng: session name contains '/' or a "
-				    "control character");
-	}
-	return 0;
+	return check_name_for(name, false, err, errlen);
 }
 
 /*
@@ -280,9 +254,65 @@ static int dir_unused(const char *dir, char *err, size_t errlen)
 	return rc;
 }
 
-static bool pow2(uint64_t v)
+/*
+ * Appending to the trace directory dir: the new trace goes into a fresh
+ * dir/append-N beside the earlier one(s), never into dir itself, because
+ * LTTng's consumer opens stream files with O_TRUNC (lttng-tools,
+ * consumer-stream.cpp) and would truncate the earlier trace's files of the
+ * same channel. babeltrace2 (and so CARET) reads every trace under dir.
+ * Returns 1 (the subdirectory is new) with dir updated, or -errno.
+ */
+static int append_dir(char *dir, size_t len, char *err, size_t errlen)
 {
-	return v && !(v & (v - 1));
+	char sub[PATH_MAX];
+	for (int i = 1; i <= 1000; i++) {
+		int n = snprintf(sub, sizeof(sub), "%s/append-%d", dir, i);
+		if (n < 0 || (size_t)n >= sizeof(sub) || (size_t)n >= len)
+			return fail(err, errlen, -ENAMETOOLONG, "lttng: trace path too long");
+		struct stat st;
+		if (lstat(sub, &st) < 0 && errno == ENOENT) {
+			memcpy(dir, sub, (size_t)n + 1);
+			return 1;
+		}
+	}
+	return fail(err, errlen, -EEXIST, "lttng: %s/append-1000 exists: no room to append",
+		    dir);
+}
+
+/*
+ * "caret-YYYYMMDD-HHMMSS" (local time), and "-2", "-3"... after it when a
+ * session or a non-empty trace directory of that name exists: records
+ * started back to back within one second each get their own.
+ */
+static int default_name(const char *parent, char *name, size_t len, char *err,
+			size_t errlen)
+{
+	char base[64], dir[PATH_MAX];
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!localtime_r(&now, &tm) ||
+	    !strftime(base, sizeof(base), "caret-%Y%m%d-%H%M%S", &tm))
+		return fail(err, errlen, -EIO, "lttng: cannot format a session name");
+	struct lttng_session *s;
+	int n = list_sessions(&s, err, errlen);
+	if (n < 0)
+		return n;
+	int rc = -EEXIST;
+	for (int i = 1; i <= 100 && rc == -EEXIST; i++) {
+		if (i == 1)
+			snprintf(name, len, "%s", base);
+		else
+			snprintf(name, len, "%s-%d", base, i);
+		snprintf(dir, sizeof(dir), "%s/%s", parent, name);
+		/* Other errors about the directory are reported by the caller. */
+		if (find_session(s, n, name) || dir_unused(dir, NULL, 0) == -EEXIST)
+			continue;
+		rc = 0;
+	}
+	free(s);
+	if (rc < 0)
+		return fail(err, errlen, rc, "lttng: no free session name after %s-100", base);
+	return 0;
 }
 
 static int enable_all(struct lttng_handle *h, const char *session,
@@ -359,29 +389,27 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 
 	char name[LTTNG_NAME_MAX];
 	if (cfg->session && *cfg->session) {
-		int rc = check_name(cfg->session, err, errlen);
+		int rc = check_name_for(cfg->session, true, err, errlen);
 		if (rc < 0)
 			return rc;
 		snprintf(name, sizeof(name), "%s", cfg->session);
 	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-		if (!localtime_r(&now, &tm) ||
-		    !strftime(name, sizeof(name), "caret-%Y%m%d-%H%M%S", &tm))
-			return fail(err, errlen, -EIO,
-				    "lttng: cannot format a session name");
+		int rc = default_name(cfg->path, name, sizeof(name), err, errlen);
+		if (rc < 0)
+			return rc;
 	}
 
 	uint64_t subbuf_size = cfg->subbuf_size ? cfg->subbuf_size
 						: CARET_CTL_DEFAULT_SUBBUF_SIZE;
 	uint64_t subbuf_count = cfg->subbuf_count ? cfg->subbuf_count
 						  : CARET_CTL_DEFAULT_SUBBUF_COUNT;
-	if (!pow2(subbuf_size) || !pow2(subbuf_count))
-		return fail(err, errlen, -EINVAL,
-			    "lttng: sub-buffer size (%llu) and count (%llu) "
-			    "must be powers of two",
-			    (unsigned long long)subbuf_size,
-			    (unsigned long long)subbuf_count);
+	char why[128];
+	if (caret_ctl_check_subbuf_size(subbuf_size, why, sizeof(why)) < 0)
+		return fail(err, errlen, -EINVAL, "lttng: sub-buffer size %llu %s",
+			    (unsigned long long)subbuf_size, why);
+	if (caret_ctl_check_subbuf_count(subbuf_count, why, sizeof(why)) < 0)
+		return fail(err, errlen, -EINVAL, "lttng: sub-buffer count %llu %s",
+			    (unsigned long long)subbuf_count, why);
 
 	/* Drop trailing slashes so the reported directory reads cleanly. */
 	size_t plen = strlen(cfg->path);
@@ -415,6 +443,15 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 	if (rc < 0)
 		return rc;
 	rc = dir_unused(dir, err, errlen);
+	if (rc == -EEXIST && cfg->append) {
+		rc = append_dir(dir, sizeof(dir), err, errlen);
+		if (rc >= 0 && (size_t)strlen(dir) >= path_len)
+			rc = fail(err, errlen, -ENAMETOOLONG,
+				  "lttng: output buffer too small for the path");
+	} else if (rc == -EEXIST) {
+		fail(err, errlen, -EEXIST, "lttng: trace directory %s already exists and is "
+					   "not empty (append to it with --append)", dir);
+	}
 	if (rc < 0)
 		return rc;
 	bool dir_was_missing = rc == 1;

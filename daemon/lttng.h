@@ -42,6 +42,9 @@ struct caret_lttng_cfg {
 	const char *path;
 	bool light;            /* light event list, see caret_lttng_events() */
 	bool light_pre_iron;   /* every known process is pre-Iron: no rcl_publish */
+	/* path/<session> may exist and hold traces: the new one goes into
+	 * path/<session>/append-N (see caret_lttng_record()). */
+	bool append;
 	uint64_t subbuf_size;  /* bytes, power of two; 0 => default */
 	uint32_t subbuf_count; /* power of two; 0 => default */
 };
@@ -72,7 +75,8 @@ int caret_lttng_active_sessions(char (*names)[CARET_LTTNG_NAME_MAX], int max,
  * On failure everything created is destroyed and the message names the
  * failing step and lttng_strerror(). -EEXIST if a session with that name
  * exists, or if path/<name> exists and is not empty (a second trace in the
- * same directory would corrupt both). Writes the session name to name_out
+ * same directory would corrupt both) unless cfg->append, which puts the
+ * trace into the first free path/<name>/append-N; path_out says where. Writes the session name to name_out
  * and the trace directory to path_out (-ENAMETOOLONG, before anything is
  * created, if they do not fit).
  */

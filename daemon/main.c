@@ -6,6 +6,7 @@
  * ticks, the server its sockets, notify its STATUS line). This file only
  * parses options and wires them together.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
@@ -28,6 +29,7 @@
 #include "daemon/server.h"
 #include "daemon/version.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_limits.h"
 #include "shm/caret_shm.h"
 
 /* parse_args() results besides "go on" */
@@ -54,15 +56,39 @@ static void usage(FILE *f)
 		"  --group NAME              members of this group may use the socket too\n"
 		"  --pacing MODE             adaptive (default) or frequency\n"
 		"  --recording-frequency N   records per second per process in frequency mode\n"
-		"                            (default %d, CARET's recording_frequency)\n"
+		"                            (default %d, CARET's recording_frequency; 1 to %d)\n"
 		"  --replay-bandwidth BYTES  host-wide replay budget per second in adaptive mode\n"
-		"                            (K/M/G suffixes; default 64M)\n"
+		"                            (K/M/G suffixes; default 64M, at most 1T)\n"
 		"  --log-level LEVEL         error, warning, info (default) or debug\n"
 		"  --help, --version\n\n"
 		"Environment: CARET_SHM_PREFIX selects the agents' segment names (default\n"
 		"caret-agent). Logs go to stderr (the journal under systemd).\n"
-		"Exit status: 0 after SIGTERM/SIGINT, 1 on a start-up error, 2 on a usage error.\n",
-		CARET_CTL_DEFAULT_FREQUENCY);
+		"Signals: SIGTERM, SIGINT and SIGHUP stop caretd (agents keep their state).\n"
+		"Exit status: 0 after a stop signal, 1 on a start-up error, 2 on a usage error.\n",
+		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX);
+}
+
+#define REPLAY_BANDWIDTH_MAX (1ULL << 40)
+
+/* Decimal digits only: no sign, blank or suffix. */
+static int parse_digits(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s) || v > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int usage_error(void)
+{
+	fprintf(stderr, "Try 'caretd --help'.\n");
+	return EXIT_USAGE;
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -83,8 +109,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'g': {
 			struct group *g = getgrnam(optarg);
 			if (!g) {
-				fprintf(stderr, "caretd: no such group: %s\n", optarg);
-				return EXIT_USAGE;
+				fprintf(stderr, "caretd: invalid --group '%s': no such group\n",
+					optarg);
+				return usage_error();
 			}
 			o->server.group = g->gr_gid;
 			o->server.have_group = true;
@@ -92,24 +119,28 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 		case 'p':
 			if (pacing_parse(optarg, &o->sched.pacing) < 0) {
-				fprintf(stderr, "caretd: --pacing must be adaptive or frequency\n");
-				return EXIT_USAGE;
+				fprintf(stderr, "caretd: invalid --pacing '%s': must be adaptive or "
+						"frequency\n",
+					optarg);
+				return usage_error();
 			}
 			break;
 		case 'f': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v <= 0 || v > 100000000) {
-				fprintf(stderr, "caretd: bad --recording-frequency: %s\n", optarg);
-				return EXIT_USAGE;
+			uint64_t v;
+			if (parse_digits(optarg, &v) < 0 || caret_ctl_check_frequency(v, NULL, 0) < 0) {
+				fprintf(stderr, "caretd: invalid --recording-frequency '%s': %s\n",
+					optarg, caret_ctl_rule_frequency());
+				return usage_error();
 			}
 			o->sched.frequency = (uint32_t)v;
 			break;
 		}
 		case 'b':
-			if (caret_parse_size(optarg, 1ULL << 40, &o->sched.bandwidth) < 0) {
-				fprintf(stderr, "caretd: bad --replay-bandwidth: %s\n", optarg);
-				return EXIT_USAGE;
+			if (caret_parse_size(optarg, REPLAY_BANDWIDTH_MAX, &o->sched.bandwidth) < 0) {
+				fprintf(stderr, "caretd: invalid --replay-bandwidth '%s': must be "
+						"1 to 1T bytes per second (K/M/G suffixes allowed)\n",
+					optarg);
+				return usage_error();
 			}
 			break;
 		case 'l':
@@ -122,8 +153,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 			else if (!strcmp(optarg, "debug"))
 				o->log_level = LOG_DEBUG;
 			else {
-				fprintf(stderr, "caretd: bad --log-level: %s\n", optarg);
-				return EXIT_USAGE;
+				fprintf(stderr, "caretd: invalid --log-level '%s': must be error, "
+						"warning, info or debug\n",
+					optarg);
+				return usage_error();
 			}
 			break;
 		case 'h':
@@ -133,13 +166,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			printf("caretd %s\n", CARETD_VERSION);
 			return EXIT_DONE;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			/* getopt has named the option. */
+			return usage_error();
 		}
 	}
 	if (optind < argc) {
-		usage(stderr);
-		return EXIT_USAGE;
+		fprintf(stderr, "caretd: unexpected argument '%s' (caretd takes only "
+				"options)\n",
+			argv[optind]);
+		return usage_error();
 	}
 	return GO_ON;
 }

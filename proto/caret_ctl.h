@@ -34,7 +34,8 @@
  *  "record"  {"session"?, "path" (absolute), "light"? bool, "pacing"?
  *             "adaptive"|"frequency", "recording_frequency"? int
  *             (records/s/process), "subbuf_size"? bytes (power of two),
- *             "subbuf_count"? int}
+ *             "subbuf_count"? int, "append"? bool (path/session may exist
+             and hold traces: this one goes into path/session/append-N)}
  *            Creates, configures and starts an LTTng session (UST channel,
  *            event list, vpid/vtid/procname contexts, output path) and
  *            returns at once; the replay follows from session detection.
@@ -182,6 +183,7 @@
 #define CARET_CTL_K_SESSION "session"
 #define CARET_CTL_K_PATH "path"
 #define CARET_CTL_K_LIGHT "light"
+#define CARET_CTL_K_APPEND "append"
 #define CARET_CTL_K_SUBBUF_SIZE "subbuf_size"
 #define CARET_CTL_K_SUBBUF_COUNT "subbuf_count"
 #define CARET_CTL_K_TIMEOUT_MS "timeout_ms"

@@ -205,6 +205,20 @@ int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why
 			return -EPROTO;
 		st->have_freq = true;
 	}
+	/* Optional, so an older caretd still decodes. */
+	f = cJSON_GetObjectItemCaseSensitive(d, CARET_CTL_K_REPLAY_BANDWIDTH);
+	if (f && !cJSON_IsNull(f)) {
+		if (ctl_get_int(d, CARET_CTL_K_CARETD, CARET_CTL_K_REPLAY_BANDWIDTH, 0, INT64_MAX,
+				&st->bandwidth, why) < 0)
+			return -EPROTO;
+		st->have_bandwidth = true;
+	}
+	if (ctl_get_str(l, CARET_CTL_K_LTTNG, CARET_CTL_K_ERROR, true, &st->lttng_error, why) < 0 ||
+	    ctl_get_str(l, CARET_CTL_K_LTTNG, CARET_CTL_K_CARETD_SESSION, true,
+			&st->caretd_session, why) < 0 ||
+	    ctl_get_str(l, CARET_CTL_K_LTTNG, CARET_CTL_K_CARETD_SESSION_PATH, true,
+			&st->caretd_session_path, why) < 0)
+		return -EPROTO;
 	return ctl_decode_agents(r, &st->agents, why);
 }
 

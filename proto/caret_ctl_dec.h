@@ -59,9 +59,11 @@ struct ctl_status {
 	const char *host;
 	int64_t pid;
 	const char *version, *pacing;
-	bool have_freq;
-	int64_t freq;
+	bool have_freq, have_bandwidth;
+	int64_t freq, bandwidth;
 	bool lttng_reachable;
+	const char *lttng_error;	/* NULL when reachable */
+	const char *caretd_session, *caretd_session_path;	/* NULL: none */
 	const cJSON *sessions;	/* array of strings, checked */
 	struct ctl_agents agents;
 };

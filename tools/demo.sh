@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The main job, end to end on one machine: lttng-sessiond and caretd
 # running, a ROS 2 stand-in system (publishers and a subscriber over
 # CycloneDDS, agent preloaded) started first, then `caretctl record` a few

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Makes sure a root lttng-sessiond (user-space tracing only) answers.
 # Prints its pid. Leaves an already running one alone.
 set -eu

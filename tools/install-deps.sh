@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages given as arguments, only if one is missing
 # (idempotent; `make deps` passes the project's list). Needs root.
 set -eu

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Micro-benchmarks P1-P3 of `make bench` (timing loops: caret-microbench).
 
   P1  WAIT-state runtime hook (agent preloaded, initialised, no session)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs every integration test module against the build in $B.
 set -eu
 cd "$(dirname "$0")"

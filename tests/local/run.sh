@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs ls_main without the agent (the reference) and with it preloaded:
 # both must pass. Under SAN=1 the sanitizer runtime is preloaded first.
 set -eu

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_evlist.h"
+#include "proto/caret_ctl_limits.h"
 #include "tools/caretctl/parse.h"
+#include "tools/caretctl/progress.h"
 #include "proto/caret_ctl_reply.h"
 #include "tools/caretctl/tracedir.h"
 
@@ -228,6 +231,76 @@ START_TEST(agents_and_wait)
 }
 END_TEST
 
+/* The limits both caretctl and caretd apply (issue 13: they disagreed). */
+START_TEST(shared_limits)
+{
+	char why[160], name[300];
+	ck_assert_int_eq(caret_ctl_check_subbuf_count(4, why, sizeof(why)), 0);
+	ck_assert_int_eq(caret_ctl_check_subbuf_count(3, why, sizeof(why)), -EINVAL);
+	ck_assert_str_eq(why, "must be a power of two from 2 to 1024");
+	ck_assert_int_eq(caret_ctl_check_subbuf_count(1, why, sizeof(why)), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_subbuf_count(2048, why, sizeof(why)), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_subbuf_size(1024, why, sizeof(why)), -ERANGE);
+	ck_assert_ptr_nonnull(strstr(why, "from 4K to 1G"));
+	ck_assert_int_eq(caret_ctl_check_subbuf_size(8ull << 30, why, sizeof(why)), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_subbuf_size(3 << 12, why, sizeof(why)), -EINVAL);
+	ck_assert_int_eq(caret_ctl_check_subbuf_size(512 << 10, why, sizeof(why)), 0);
+	ck_assert_int_eq(caret_ctl_check_frequency(200000000, why, sizeof(why)), -ERANGE);
+	ck_assert_str_eq(why, "must be an integer from 1 to 1000000");
+	ck_assert_int_eq(caret_ctl_check_frequency(0, NULL, 0), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_frequency(100, NULL, 0), 0);
+	ck_assert_int_eq(caret_ctl_check_timeout_ms(25ll * 3600 * 1000, NULL, 0), -ERANGE);
+	ck_assert_int_eq(caret_ctl_check_timeout_ms(60000, NULL, 0), 0);
+
+	ck_assert_int_eq(caret_ctl_check_session_name("caret-1", why, sizeof(why)), 0);
+	const char *bad[] = { "", ".", "..", "a/b", "--immediate", "-s", "tab\there" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(caret_ctl_check_session_name(bad[i], why, sizeof(why)) < 0, "%s",
+			      bad[i]);
+	/* Sessions made by others may start with '-': they can be named. */
+	ck_assert_int_eq(caret_ctl_check_lttng_session_name("-x", why, sizeof(why)), 0);
+	ck_assert_int_eq(caret_ctl_check_lttng_session_name("a/b", why, sizeof(why)), -EINVAL);
+	memset(name, 'x', 254);
+	name[254] = '\0';
+	ck_assert_int_eq(caret_ctl_check_session_name(name, why, sizeof(why)), 0);
+	name[254] = 'x';
+	name[255] = '\0';
+	ck_assert_int_eq(caret_ctl_check_session_name(name, why, sizeof(why)), -ERANGE);
+	ck_assert_str_eq(why, "must be 1 to 254 bytes long");
+}
+END_TEST
+
+START_TEST(event_lists)
+{
+	const char *const *full = caret_ctl_evlist(false, true);
+	ck_assert_str_eq(full[0], "ros2:*");
+	size_t n = 0;
+	for (const char *const *e = caret_ctl_evlist(true, true); *e; e++)
+		n++;
+	ck_assert_uint_gt(n, 2);
+	ck_assert_str_eq(caret_ctl_contexts[0], "vpid");
+}
+END_TEST
+
+START_TEST(progress_line)
+{
+	char t[256];
+	struct ctl_progress p = { .recording = 1, .total = 4, .records_done = 500,
+				  .records_total = 1500, .percent = 33.3 };
+	/* 500 records in 5 s: 100/s, 1000 left: 10 s. */
+	ctl_progress_text(&p, 5000, 500, t, sizeof(t));
+	ck_assert_str_eq(t, "1/4 processes recording, 500/1500 records replayed (33 %), "
+			    "100 records/s, elapsed 00:05, ETA 00:10");
+	/* Nothing replayed yet: no rate, no ETA. */
+	ctl_progress_text(&p, 2000, 0, t, sizeof(t));
+	ck_assert_ptr_nonnull(strstr(t, "0 records/s, elapsed 00:02, ETA --:--"));
+	p.records_done = 1500;
+	p.percent = 100;
+	ctl_progress_text(&p, 3723000, 1500, t, sizeof(t));
+	ck_assert_ptr_nonnull(strstr(t, "elapsed 1:02:03, ETA 00:00"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("caretctl");
@@ -240,6 +313,9 @@ int main(void)
 	tcase_add_test(tc, reply_strings_defanged);
 	tcase_add_test(tc, counts_nullable);
 	tcase_add_test(tc, agents_and_wait);
+	tcase_add_test(tc, shared_limits);
+	tcase_add_test(tc, event_lists);
+	tcase_add_test(tc, progress_line);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

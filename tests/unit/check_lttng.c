@@ -294,12 +294,14 @@ START_TEST(test_daemon_rejects)
 {
 	char name[CARET_LTTNG_NAME_MAX], path[4096];
 	session_name(name, sizeof(name), "rej");
-	/* Smaller than a page: lttng-sessiond refuses the channel. */
+	/* Within our limits (proto/caret_ctl_limits.h), but 1 TiB per CPU:
+	 * LTTng refuses the channel (liblttng-ctl's check against
+	 * /proc/meminfo: not enough memory). */
 	struct caret_lttng_cfg cfg = { .session = name, .path = tmpdir,
-				       .subbuf_size = 64 };
+				       .subbuf_size = 1ull << 30, .subbuf_count = 1024 };
 	int rc = caret_lttng_record(&cfg, name, sizeof(name), path,
 				    sizeof(path), err, sizeof(err));
-	ck_assert_msg(rc < 0, "record with 64-byte sub-buffers succeeded");
+	ck_assert_msg(rc < 0, "record with 1 TiB buffers succeeded");
 	ck_assert_msg(strstr(err, "channel"), "message: %s", err);
 	struct lttng_session *s = NULL;
 	int n = lttng_list_sessions(&s);

@@ -44,8 +44,13 @@ void ctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ctl_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* --json: failures are also printed on stdout as {"error", "errno"}. */
+void ctl_msg_json(bool on);
+/* The errno the next failure message stands for (either sign). */
+void ctl_set_errno(int err);
+
 /* After getopt reported a bad option: the hint, and 2. */
-int ctl_bad_option(const char *cmd);
+int ctl_bad_option(const char *cmd, const char *arg);
 
 /* Parses the options every command accepts as well as the global ones. */
 int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg);

@@ -284,7 +284,7 @@ int cmd_check(struct ctl_opts *g, int argc, char **argv)
 			return CTL_EXIT_OK;
 		}
 		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option("check");
+			return ctl_bad_option("check", argv[optind - 1]);
 	}
 	if (optind >= argc)
 		return ctl_usage_error("check", "no trace directory given");

@@ -122,7 +122,7 @@ int cmd_events(struct ctl_opts *g, int argc, char **argv)
 			break;
 		default:
 			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("events");
+				return ctl_bad_option("events", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

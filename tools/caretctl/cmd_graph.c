@@ -361,7 +361,7 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 			continue;
 		}
 		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option(cmd);
+			return ctl_bad_option(cmd, argv[optind - 1]);
 	}
 	if (optind < argc)
 		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);

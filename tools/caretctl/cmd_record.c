@@ -16,6 +16,8 @@
 #include "proto/caret_ctl.h"
 #include "caretctl.h"
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_evlist.h"
+#include "proto/caret_ctl_limits.h"
 #include "parse.h"
 #include "rpc.h"
 #include "sig.h"
@@ -27,7 +29,7 @@ struct rec_opts {
 	char path[PATH_MAX];
 	const char *pacing;
 	uint64_t frequency, subbuf_size, subbuf_count;
-	bool light, immediate, verbose;
+	bool light, immediate, verbose, list, append;
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
 };
@@ -39,26 +41,37 @@ static void usage(FILE *f)
 		"Record a CARET trace of the ROS 2 processes already running: caretd\n"
 		"starts an LTTng session, every process replays its initialization\n"
 		"records into it and then records at runtime (RECORD state).\n\n"
-		"  -s, --session-name NAME     LTTng session name (default: caretd's)\n"
+		"  -s, --session-name NAME     LTTng session name, 1 to %d bytes, no '/',\n"
+		"                              not starting with '-' (default:\n"
+		"                              caret-YYYYMMDD-HHMMSS, then -2, -3... if taken)\n"
 		"  -p, --path DIR              where the trace directory goes (default:\n"
 		"                              $ROS_TRACE_DIR, else $ROS_HOME/tracing, else\n"
 		"                              ~/.ros/tracing), made absolute here\n"
-		"  -f, --recording-frequency N replay N records/s per process; implies\n"
-		"                              --pacing frequency\n"
+		"  -f, --recording-frequency N replay N records/s per process (1 to %d);\n"
+		"                              implies --pacing frequency\n"
 		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
 		"                              adaptive (caretd shares a host-wide replay\n"
 		"                              bandwidth; the default without -f)\n"
 		"      --light                 light mode: fewer events (as ros2 caret)\n"
 		"      --immediate             start without waiting for Enter\n"
-		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two;\n"
-		"                              K/M/G suffixes allowed (default %uK)\n"
-		"      --subbuffer-count N     UST sub-buffers per buffer (default %u)\n"
+		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two from\n"
+		"                              the page size (4K) to 1G; K/M/G suffixes\n"
+		"                              allowed (default %uK)\n"
+		"      --subbuffer-count N     UST sub-buffers per buffer, a power of two\n"
+		"                              from %u to %u (default %u)\n"
+		"  -a, --append                the trace directory may exist and hold traces\n"
+		"                              (as ros2 trace -a): this one goes into a new\n"
+		"                              append-N directory inside it\n"
+		"  -l, --list                  show what would be enabled (events, contexts,\n"
+		"                              channel, directory, pacing) and exit\n"
 		"  -v, --verbose               a progress line per change, not one bar\n"
 		"      --duration SECONDS      stop SECONDS after all processes are\n"
 		"                              recording; implies --immediate\n"
 		"      --timeout SECONDS       longest wait for all processes to reach\n"
-		"                              RECORD (default %d)\n"
-		"      --json                  result objects as JSON lines on stdout\n"
+		"                              RECORD (default %d, at most %lld)\n"
+		"      --json                  JSON lines on stdout: progress, then the\n"
+		"                              record, wait and stop results (each with\n"
+		"                              \"cmd\"), or {\"error\", \"errno\"}\n"
 		"      --socket PATH           caretd's control socket\n"
 		"  -h, --help                  this help\n\n"
 		"Enter or Ctrl-C stops the recording and prints where the trace is and\n"
@@ -69,8 +82,11 @@ static void usage(FILE *f)
 		"with 'caretctl stop'; with --duration it records on and is stopped);\n"
 		"5 malformed reply; 128+N interrupted by signal N before all processes\n"
 		"were recording (the session is stopped; 130 for Ctrl-C).\n",
-		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_DEFAULT_SUBBUF_SIZE >> 10,
-		CARET_CTL_DEFAULT_SUBBUF_COUNT, CARET_CTL_DEFAULT_TIMEOUT_MS / 1000);
+		CARET_CTL_SESSION_NAME_MAX, CARET_CTL_FREQUENCY_MAX, CARET_CTL_DEFAULT_FREQUENCY,
+		CARET_CTL_DEFAULT_SUBBUF_SIZE >> 10, CARET_CTL_SUBBUF_COUNT_MIN,
+		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
+		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000,
+		(long long)(CARET_CTL_TIMEOUT_MAX_MS / 1000));
 }
 
 enum {
@@ -83,10 +99,21 @@ enum {
 	OPT_TIMEOUT,
 };
 
-static int bad_value(const char *opt, const char *val, int err)
+/* "invalid -f/--recording-frequency 'x': must be ..." and exit 2. */
+static int bad_value(const char *opt, const char *val, const char *rule)
 {
-	return ctl_usage_error("record", "invalid %s '%s': %s", opt, val,
-			       err == -ERANGE ? "out of range" : "not a valid value");
+	return ctl_usage_error("record", "invalid %s '%s': %s", opt, val, rule);
+}
+
+static int parse_checked(const char *opt, const char *val, int parsed, uint64_t v,
+			 int (*check)(uint64_t, char *, size_t), const char *(*rule)(void))
+{
+	char why[160];
+	if (parsed < 0)
+		return bad_value(opt, val, rule());
+	if (check(v, why, sizeof(why)) < 0)
+		return bad_value(opt, val, why);
+	return 0;
 }
 
 static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **argv)
@@ -103,6 +130,9 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "list", no_argument, NULL, 'l' },
+		{ "append", no_argument, NULL, 'a' },
+		{ "append-trace", no_argument, NULL, 'a' },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -111,26 +141,31 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:f:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:p:f:vlah", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 's':
-			if (!*optarg)
-				return ctl_usage_error("record", "empty session name");
+		case 's': {
+			char why[160];
+			if (caret_ctl_check_session_name(optarg, why, sizeof(why)) < 0)
+				return bad_value("-s/--session-name", optarg, why);
 			o->session = optarg;
 			break;
+		}
 		case 'p':
 			if (!*optarg)
-				return ctl_usage_error("record", "empty path");
+				return bad_value("-p/--path", optarg, "must not be empty");
 			path = optarg;
 			break;
 		case 'f':
-			if ((e = ctl_parse_count(optarg, INT32_MAX, &o->frequency)) < 0)
-				return bad_value("recording frequency", optarg, e);
+			e = ctl_parse_count(optarg, UINT64_MAX, &o->frequency);
+			if ((e = parse_checked("-f/--recording-frequency", optarg, e, o->frequency,
+					       caret_ctl_check_frequency,
+					       caret_ctl_rule_frequency)) != 0)
+				return e;
 			break;
 		case OPT_PACING:
 			if (strcmp(optarg, CARET_CTL_PACING_FREQUENCY) && strcmp(optarg, CARET_CTL_PACING_ADAPTIVE))
-				return ctl_usage_error("record",
-						       "--pacing must be frequency or adaptive");
+				return bad_value("--pacing", optarg,
+						 "must be frequency or adaptive");
 			o->pacing = optarg;
 			break;
 		case OPT_LIGHT:
@@ -140,35 +175,45 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			o->immediate = true;
 			break;
 		case OPT_SUBBUF_SIZE:
-			if ((e = ctl_parse_size(optarg, &o->subbuf_size)) < 0)
-				return bad_value("sub-buffer size", optarg, e);
-			/* LTTng's rule; caught here rather than after a round trip. */
-			if (o->subbuf_size & (o->subbuf_size - 1))
-				return ctl_usage_error("record", "sub-buffer size %s is not a "
-								 "power of two", optarg);
+			e = ctl_parse_size(optarg, &o->subbuf_size);
+			if ((e = parse_checked("--subbuffer-size-ust", optarg, e, o->subbuf_size,
+					       caret_ctl_check_subbuf_size,
+					       caret_ctl_rule_subbuf_size)) != 0)
+				return e;
 			break;
 		case OPT_SUBBUF_COUNT:
-			if ((e = ctl_parse_count(optarg, INT32_MAX, &o->subbuf_count)) < 0)
-				return bad_value("sub-buffer count", optarg, e);
+			e = ctl_parse_count(optarg, UINT64_MAX, &o->subbuf_count);
+			if ((e = parse_checked("--subbuffer-count", optarg, e, o->subbuf_count,
+					       caret_ctl_check_subbuf_count,
+					       caret_ctl_rule_subbuf_count)) != 0)
+				return e;
+			break;
+		case 'l':
+			o->list = true;
+			break;
+		case 'a':
+			o->append = true;
 			break;
 		case 'v':
 			o->verbose = true;
 			break;
 		case OPT_DURATION:
-			if ((e = ctl_parse_seconds(optarg, &o->duration_ms)) < 0)
-				return bad_value("duration", optarg, e);
+			if (ctl_parse_seconds(optarg, &o->duration_ms) < 0)
+				return bad_value("--duration", optarg,
+						 "must be seconds, more than 0 and at most 2147483");
 			o->immediate = true;
 			break;
 		case OPT_TIMEOUT:
-			if ((e = ctl_parse_seconds(optarg, &o->timeout_ms)) < 0)
-				return bad_value("timeout", optarg, e);
+			if (ctl_parse_seconds(optarg, &o->timeout_ms) < 0 ||
+			    caret_ctl_check_timeout_ms(o->timeout_ms, NULL, 0) < 0)
+				return bad_value("--timeout", optarg, caret_ctl_rule_timeout());
 			break;
 		case 'h':
 			usage(stdout);
 			return -1;
 		default:
 			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("record");
+				return ctl_bad_option("record", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -200,6 +245,8 @@ static cJSON *record_request(const struct rec_opts *o)
 	     cJSON_AddStringToObject(r, CARET_CTL_K_PACING, o->pacing);
 	if (ok && o->frequency)
 		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_RECORDING_FREQUENCY, (double)o->frequency);
+	if (ok && o->append)
+		ok = cJSON_AddBoolToObject(r, CARET_CTL_K_APPEND, true);
 	if (ok && o->subbuf_size)
 		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_SUBBUF_SIZE, (double)o->subbuf_size);
 	if (ok && o->subbuf_count)
@@ -245,7 +292,7 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 	if (e < 0)
 		return ctl_report_exchange(CARET_CTL_CMD_WAIT, e, &why, 0);
 	if (g->json)
-		printf("%s\n", r->raw);
+		ctl_print_json(r->root, CARET_CTL_CMD_WAIT);
 	fflush(stdout);
 	int code = CTL_EXIT_OK;
 	if (w.ok) {
@@ -308,12 +355,17 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		return ctl_fail(CTL_EXIT_FAILED, "cannot set up signal handling: %s",
 				strerror(-e));
 	if (!o->immediate) {
+		/* Asking for Enter is pointless if caretd cannot be reached. */
+		int code = ctl_ping(g);
+		if (code != CTL_EXIT_OK)
+			return code;
 		fprintf(info, "press Enter to start recording\n");
 		fflush(info);
 		e = ctl_wait_enter(-1);
 		if (e == -EINTR) {
-			ctl_fail(0, "interrupted; nothing was recorded");
-			return interrupted_code();
+			if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO))
+				fputc('\n', stderr);	/* after the terminal's "^C" */
+			return ctl_fail(interrupted_code(), "interrupted; nothing was recorded");
 		}
 		if (e < 0)
 			return ctl_usage_error("record", "standard input ended before Enter; "
@@ -343,7 +395,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	}
 	if (g->json)
-		printf("%s\n", r.raw);
+		ctl_print_json(r.root, CARET_CTL_CMD_RECORD);
 	fflush(stdout);
 	fprintf(info, "recording to %s (session %s)\n", rec.path, session);
 	fflush(info);
@@ -390,6 +442,34 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 	return code == CTL_EXIT_OK ? final : code;
 }
 
+/* What a record with these options would enable, from the lists caretd
+ * uses (proto/caret_ctl_evlist.h); caretd is not asked. */
+static int list(const struct rec_opts *o)
+{
+	printf("UST events enabled (%s list):\n", o->light ? "light" : "full");
+	for (const char *const *e = caret_ctl_evlist(o->light, true); *e; e++)
+		printf("  %s\n", *e);
+	printf("context fields:\n");
+	for (const char *const *c = caret_ctl_contexts; *c; c++)
+		printf("  %s\n", *c);
+	printf("channel %s: per-UID buffers, discard mode, %llu sub-buffers of %llu bytes "
+	       "per CPU\n",
+	       CARET_CTL_DEFAULT_CHANNEL,
+	       (unsigned long long)(o->subbuf_count ? o->subbuf_count
+						    : CARET_CTL_DEFAULT_SUBBUF_COUNT),
+	       (unsigned long long)(o->subbuf_size ? o->subbuf_size
+						   : CARET_CTL_DEFAULT_SUBBUF_SIZE));
+	printf("trace directory: %s/%s%s\n", o->path,
+	       o->session ? o->session : "caret-YYYYMMDD-HHMMSS",
+	       o->append ? " (append-N inside it if it holds a trace)" : "");
+	if (o->frequency)
+		printf("replay pacing: %s, %llu records/s per process\n", o->pacing,
+		       (unsigned long long)o->frequency);
+	else
+		printf("replay pacing: %s (caretd's host-wide replay bandwidth)\n", o->pacing);
+	return CTL_EXIT_OK;
+}
+
 int cmd_record(struct ctl_opts *g, int argc, char **argv)
 {
 	static struct rec_opts o;
@@ -398,5 +478,7 @@ int cmd_record(struct ctl_opts *g, int argc, char **argv)
 		return CTL_EXIT_OK;	/* --help */
 	if (r > 0)
 		return r;
+	if (o.list)
+		return list(&o);
 	return run(g, &o);
 }

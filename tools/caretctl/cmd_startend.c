@@ -54,7 +54,7 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 	if (e < 0)
 		code = ctl_report_exchange(cmd, e, &why, 0);
 	else if (g->json)
-		printf("%s\n", r.raw);
+		ctl_print_json(r.root, cmd);
 	else if (a.accepted)
 		printf("%s: accepted\n", cmd);
 	else

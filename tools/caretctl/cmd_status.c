@@ -77,21 +77,52 @@ static void print_agents(const struct ctl_agents *ag)
 	}
 }
 
+/* 67108864 -> "64 MiB": exact binary units, else bytes. */
+static const char *bytes_text(char *b, size_t len, int64_t v)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+	while (u < 4 && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(b, len, "%lld %s", (long long)v, unit[u]);
+	return b;
+}
+
 static void print_status(const struct ctl_status *st)
 {
+	char bw[32];
 	printf("host:    %s\n", st->host);
 	printf("caretd:  pid %lld, version %s, pacing %s", (long long)st->pid, st->version,
 	       st->pacing);
-	if (st->have_freq)
+	/* Each pacing has its own knob: the other one means nothing. */
+	if (!strcmp(st->pacing, CARET_CTL_PACING_FREQUENCY) && st->have_freq)
 		printf(", %lld records/s per process", (long long)st->freq);
-	printf("\nlttng:   %s", st->lttng_reachable ? "reachable" : "NOT reachable");
+	else if (!strcmp(st->pacing, CARET_CTL_PACING_ADAPTIVE) && st->have_bandwidth)
+		printf(", replay bandwidth %s/s host-wide", bytes_text(bw, sizeof(bw), st->bandwidth));
+	if (!st->lttng_reachable) {
+		/* Its sessions are unknown, not absent. */
+		printf("\nlttng:   NOT reachable: %s\n",
+		       st->lttng_error && *st->lttng_error ? st->lttng_error : "no reason given");
+		printf("agents:  %zu\n\n", st->agents.n);
+		print_agents(&st->agents);
+		return;
+	}
+	printf("\nlttng:   reachable");
 	const cJSON *s;
 	bool first = true;
 	cJSON_ArrayForEach(s, st->sessions) {
 		printf("%s%s", first ? ", active sessions: " : ", ", s->valuestring);
+		if (st->caretd_session && !strcmp(s->valuestring, st->caretd_session))
+			printf(" (caretd's)");
 		first = false;
 	}
 	printf("%s\n", first ? ", no active session" : "");
+	if (st->caretd_session)
+		printf("session: %s, started by caretctl record, trace in %s\n",
+		       st->caretd_session,
+		       st->caretd_session_path ? st->caretd_session_path : "(unknown)");
 	printf("agents:  %zu\n\n", st->agents.n);
 	print_agents(&st->agents);
 }
@@ -110,7 +141,7 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 	if (e < 0)
 		return ctl_report_exchange(cmd, e, &why, 0);
 	if (g->json)
-		printf("%s\n", r->raw);
+		ctl_print_json(r->root, cmd);
 	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
 		print_status(&st);
 	else

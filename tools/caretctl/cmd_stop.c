@@ -9,6 +9,7 @@
 #include "caretctl.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_limits.h"
 #include "rpc.h"
 
 static void usage(FILE *f)
@@ -73,7 +74,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 	if (e < 0)
 		return ctl_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
 	if (g->json) {
-		printf("%s\n", r->raw);
+		ctl_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
 		char a[24], b[24];
 		printf("stopped session %s\n", s.session);
@@ -119,17 +120,21 @@ int cmd_stop(struct ctl_opts *g, int argc, char **argv)
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+s:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 's':
-			if (!*optarg)
-				return ctl_usage_error("stop", "empty session name");
+		case 's': {
+			/* LTTng's rule only: the session may be anyone's. */
+			char why[160];
+			if (caret_ctl_check_lttng_session_name(optarg, why, sizeof(why)) < 0)
+				return ctl_usage_error("stop", "invalid -s/--session-name '%s': %s",
+						       optarg, why);
 			session = optarg;
 			break;
+		}
 		case 'h':
 			usage(stdout);
 			return CTL_EXIT_OK;
 		default:
 			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("stop");
+				return ctl_bad_option("stop", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/version.h" /* one version for the package */
 #include "proto/caret_ctl.h"
 #include "caretctl.h"
 
@@ -45,8 +46,11 @@ static void usage(FILE *f)
 		"  --socket PATH  caretd's control socket (default: $CARETD_SOCKET, else\n"
 		"                 " CARET_CTL_DEFAULT_SOCKET ")\n"
 		"  --json         machine-readable output: caretd's result objects as JSON\n"
-		"                 lines on stdout, everything else on stderr\n"
-		"  -h, --help     this help; 'caretctl COMMAND --help' for a command\n\n"
+		"                 lines on stdout (with \"cmd\" naming the request), a\n"
+		"                 failure as {\"error\": TEXT, \"errno\": N}; messages on stderr\n"
+		"  -h, --help     this help; 'caretctl help COMMAND' or 'caretctl COMMAND\n"
+		"                 --help' for a command\n"
+		"  -V, --version  caretctl's version\n\n"
 		"Exit status:\n"
 		"  0    success\n"
 		"  1    the operation failed (caretd or LTTng error, stop failed)\n"
@@ -93,54 +97,90 @@ int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
 			return CTL_EXIT_OK;
 		}
 		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option(cmd);
+			return ctl_bad_option(cmd, argv[optind - 1]);
 	}
 	if (optind < argc)
 		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 	return -1;
 }
 
+static int run_command(struct ctl_opts *g, size_t i, int argc, char **argv)
+{
+	/* getopt names the program in its messages: make it the command. */
+	static char prog[32];
+	snprintf(prog, sizeof(prog), "caretctl %s", commands[i].name);
+	argv[0] = prog;
+	int code = commands[i].run(g, argc, argv);
+	if (fflush(stdout) != 0 && code == CTL_EXIT_OK)
+		return ctl_fail(CTL_EXIT_FAILED, "cannot write the output");
+	return code;
+}
+
+static int find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* `caretctl help [COMMAND]`, as `git help` and `systemctl help` do. */
+static int help(struct ctl_opts *g, int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stdout);
+		return CTL_EXIT_OK;
+	}
+	if (argc > 2)
+		return ctl_usage_error(NULL, "help takes one command, not '%s'", argv[2]);
+	int i = find_command(argv[1]);
+	if (i < 0)
+		return ctl_usage_error(NULL, "unknown command '%s'", argv[1]);
+	char *av[] = { argv[1], "--help", NULL };
+	return run_command(g, (size_t)i, 2, av);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CTL_COMMON_LONGOPTS,
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ctl_opts g = { 0 };
 	const char *env = getenv("CARETD_SOCKET");
 	int opt;
 
+	/* --json anywhere (before "--") also covers usage errors met before
+	 * getopt reaches it. */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--json"))
+			ctl_msg_json(true);
 	/* A daemon that vanishes mid-write must give EPIPE, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
 	g.socket = env && *env ? env : CARET_CTL_DEFAULT_SOCKET;
 
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			return CTL_EXIT_OK;
 		}
+		if (opt == 'V') {
+			printf("caretctl %s (control protocol %d)\n", CARETD_VERSION,
+			       CARET_CTL_VERSION);
+			return CTL_EXIT_OK;
+		}
 		if (ctl_common_opt(&g, opt, optarg) < 0)
-			return ctl_bad_option(NULL);
+			return ctl_bad_option(NULL, argv[optind - 1]);
 	}
 	if (optind >= argc)
 		return ctl_usage_error(NULL, "no command given");
 
 	const char *cmd = argv[optind];
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(cmd, commands[i].name) != 0)
-			continue;
-		/* getopt names the program in its messages: make it the command. */
-		static char prog[32];
-		snprintf(prog, sizeof(prog), "caretctl %s", cmd);
-		argv[optind] = prog;
-		int code = commands[i].run(&g, argc - optind, argv + optind);
-		if (fflush(stdout) != 0 && code == CTL_EXIT_OK)
-			return ctl_fail(CTL_EXIT_FAILED, "cannot write the output");
-		return code;
-	}
-	if (strcmp(cmd, "help") == 0) {
-		usage(stdout);
-		return CTL_EXIT_OK;
-	}
+	int i = find_command(cmd);
+	if (i >= 0)
+		return run_command(&g, (size_t)i, argc - optind, argv + optind);
+	if (strcmp(cmd, "help") == 0)
+		return help(&g, argc - optind, argv + optind);
 	return ctl_usage_error(NULL, "unknown command '%s'", cmd);
 }

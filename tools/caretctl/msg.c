@@ -1,26 +1,86 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Messages for the user: one line each, on stderr, prefixed "caretctl: ". */
+/*
+ * Messages for the user: one line each, on stderr, prefixed "caretctl: ".
+ * With --json, the message that ends a command with a failure is also
+ * printed on stdout as {"error": "...", "errno": N}, so a script reading
+ * stdout always gets one object saying what happened.
+ */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
 
 #include "caretctl.h"
 #include "progress.h"
 
-static void vsay(const char *prefix, const char *fmt, va_list ap)
+static bool json_mode;
+static int pending_errno;
+
+void ctl_msg_json(bool on)
 {
+	json_mode = on;
+}
+
+void ctl_set_errno(int err)
+{
+	pending_errno = err < 0 ? -err : err;
+}
+
+/* The errno a failure of this kind stands for when no call set one. */
+static int errno_for(int code)
+{
+	switch (code) {
+	case CTL_EXIT_USAGE:
+		return EINVAL;
+	case CTL_EXIT_UNREACHABLE:
+		return ECONNREFUSED;
+	case CTL_EXIT_TIMEOUT:
+		return ETIMEDOUT;
+	case CTL_EXIT_PROTOCOL:
+		return EPROTO;
+	default:
+		return code >= 128 ? EINTR : EIO;
+	}
+}
+
+static void json_error(int code, const char *msg)
+{
+	int e = pending_errno ? pending_errno : errno_for(code);
+	cJSON *o = cJSON_CreateObject();
+	char *s = NULL;
+	if (o && cJSON_AddStringToObject(o, "error", msg) &&
+	    cJSON_AddNumberToObject(o, "errno", e))
+		s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (s)
+		printf("%s\n", s);
+	else
+		printf("{\"error\":\"out of memory\",\"errno\":%d}\n", ENOMEM);
+	fflush(stdout);
+	free(s);
+}
+
+static void vsay(int code, const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	/* Never append to a progress line rewritten in place. */
 	ctl_progress_break();
 	fflush(stdout);
-	fprintf(stderr, "caretctl: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "caretctl: %s%s\n", prefix, msg);
+	if (json_mode && code != 0)
+		json_error(code, msg);
+	pending_errno = 0;
 }
 
 int ctl_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsay("", fmt, ap);
+	vsay(code, "", fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -29,7 +89,7 @@ void ctl_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsay("warning: ", fmt, ap);
+	vsay(0, "warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -37,15 +97,20 @@ int ctl_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsay("", fmt, ap);
+	vsay(CTL_EXIT_USAGE, "", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try 'caretctl%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
 	return CTL_EXIT_USAGE;
 }
 
-int ctl_bad_option(const char *cmd)
+int ctl_bad_option(const char *cmd, const char *arg)
 {
-	/* getopt has named the option already. */
+	/* getopt has said what is wrong with it, on stderr. */
+	if (json_mode) {
+		char msg[512];
+		snprintf(msg, sizeof(msg), "invalid option or missing value: '%s'", arg);
+		json_error(CTL_EXIT_USAGE, msg);
+	}
 	fprintf(stderr, "Try 'caretctl%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
 	return CTL_EXIT_USAGE;
 }

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "caretctl.h"
 #include "progress.h"
+
+#define BAR_WIDTH 20
 
 static struct {
 	FILE *out;
 	bool tty, verbose;
 	bool open;	/* an in-place line is on screen */
 	size_t shown;	/* its length, to blank what a shorter one leaves */
-	int64_t last_ms;
+	int64_t begin_ms, last_ms;
+	int64_t first_done;	/* records replayed at the first report */
 	struct ctl_progress last;
-	bool have_last;
+	bool have_first, have_last;
 } bar;
 
 void ctl_progress_begin(FILE *out, bool verbose)
@@ -21,43 +26,57 @@ void ctl_progress_begin(FILE *out, bool verbose)
 	bar.out = out;
 	bar.tty = isatty(fileno(out));
 	bar.verbose = verbose;
-}
-
-static int pct(const struct ctl_progress *p)
-{
-	/* Rounded down (v >= 0): "100 %" only once everything is replayed. */
-	double v = p->percent < 0 ? 0 : p->percent > 100 ? 100 : p->percent;
-	return (int)v;
+	bar.begin_ms = ctl_now_ms();
 }
 
 void ctl_progress_show(const struct ctl_progress *p)
 {
-	char line[160];
+	char text[256], line[300];
 	int64_t now = ctl_now_ms();
 	if (!bar.out)
 		return;
-	if (bar.verbose) {
-		if (bar.have_last && p->recording == bar.last.recording &&
+	if (!bar.have_first) {
+		/* The rate counts what was replayed while we watched. */
+		bar.first_done = p->records_done;
+		bar.have_first = true;
+	}
+	bool same = bar.have_last && p->recording == bar.last.recording &&
 		    p->total == bar.last.total && p->records_done == bar.last.records_done &&
-		    p->records_total == bar.last.records_total)
+		    p->records_total == bar.last.records_total;
+	ctl_progress_text(p, now - bar.begin_ms, p->records_done - bar.first_done, text,
+			  sizeof(text));
+	if (bar.verbose && !bar.tty) {
+		if (same)
 			return;
-		fprintf(bar.out,
-			"%lld/%lld processes recording, %lld/%lld records replayed (%d %%)\n",
-			(long long)p->recording, (long long)p->total,
-			(long long)p->records_done, (long long)p->records_total, pct(p));
+		fprintf(bar.out, "%s\n", text);
 	} else if (bar.tty) {
-		int n = snprintf(line, sizeof(line), "%lld/%lld processes recording, %d %%",
-				 (long long)p->recording, (long long)p->total, pct(p));
-		size_t len = n < 0 ? 0 : (size_t)n;
-		fprintf(bar.out, "\r%s%*s", line,
-			bar.shown > len ? (int)(bar.shown - len) : 0, "");
-		bar.shown = len;
+		/* Redrawn at most 10 times a second, and each second for the clock. */
+		if (bar.have_last && now - bar.last_ms < (same ? 1000 : 100))
+			return;
+		int fill = ctl_progress_pct(p) * BAR_WIDTH / 100;
+		char cells[BAR_WIDTH + 1];
+		memset(cells, '#', (size_t)fill);
+		memset(cells + fill, '.', (size_t)(BAR_WIDTH - fill));
+		cells[BAR_WIDTH] = '\0';
+		int n = snprintf(line, sizeof(line), "[%s] %s", cells, text);
+		size_t l = n < 0 ? 0 : (size_t)n >= sizeof(line) ? sizeof(line) - 1 : (size_t)n;
+		/* A line that wraps cannot be redrawn with '\r': cut it to fit. */
+		struct winsize ws;
+		if (ioctl(fileno(bar.out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 &&
+		    l >= ws.ws_col) {
+			l = ws.ws_col - 1u;
+			line[l] = '\0';
+		}
+		fprintf(bar.out, "\r%s%*s", line, bar.shown > l ? (int)(bar.shown - l) : 0, "");
+		bar.shown = l;
 		bar.open = true;
+		/* -v on a terminal: each change also stays on screen. */
+		if (bar.verbose && !same)
+			ctl_progress_break();
 	} else {
 		if (bar.have_last && now - bar.last_ms < 1000)
 			return;
-		fprintf(bar.out, "%lld/%lld processes recording, %d %%\n",
-			(long long)p->recording, (long long)p->total, pct(p));
+		fprintf(bar.out, "%s\n", text);
 	}
 	fflush(bar.out);
 	bar.last = *p;

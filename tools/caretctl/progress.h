@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Showing `wait` progress: one line rewritten in place on a terminal, at
- * most a line a second elsewhere (logs stay readable), or a line per
- * change with --verbose.
+ * Showing `wait` progress (processes recording, records replayed, rate,
+ * elapsed time, ETA): a bar rewritten in place on a terminal, at most a
+ * line a second elsewhere (logs stay readable), or a line per change with
+ * --verbose.
  */
 #ifndef CARETCTL_PROGRESS_H
 #define CARETCTL_PROGRESS_H
@@ -14,6 +15,12 @@
 
 void ctl_progress_begin(FILE *out, bool verbose);
 void ctl_progress_show(const struct ctl_progress *p);
+/* Percent replayed, 0..100, rounded down. */
+int ctl_progress_pct(const struct ctl_progress *p);
+/* One progress line's text: done_since records were replayed in
+ * elapsed_ms (the rate, and the ETA from it). */
+void ctl_progress_text(const struct ctl_progress *p, int64_t elapsed_ms, int64_t done_since,
+		       char *out, size_t len);
 /* Ends an in-place line so the next output starts on a fresh one. */
 void ctl_progress_break(void);
 /* Erases an in-place line: the final result replaces it. */

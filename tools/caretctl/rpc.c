@@ -78,9 +78,15 @@ void ctl_reply_free(struct ctl_reply *r)
 
 int ctl_report_connect(const char *path, int err)
 {
+	ctl_set_errno(-err);
 	switch (err) {
 	case -ENOENT:
 	case -ECONNREFUSED:
+		/* The unit only serves the default socket. */
+		if (strcmp(path, CARET_CTL_DEFAULT_SOCKET) != 0)
+			return ctl_fail(CTL_EXIT_UNREACHABLE,
+					"caretd is not running at %s (%s)", path,
+					strerror(-err));
 		return ctl_fail(CTL_EXIT_UNREACHABLE,
 				"caretd is not running (cannot connect to %s: %s); "
 				"start it with: systemctl start caretd",
@@ -108,6 +114,7 @@ int ctl_report_connect(const char *path, int err)
 int ctl_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 			int64_t waited_ms)
 {
+	ctl_set_errno(-err);
 	switch (err) {
 	case -ETIMEDOUT:
 		return ctl_fail(CTL_EXIT_UNREACHABLE,
@@ -139,10 +146,15 @@ int ctl_report_error_reply(const char *cmd, const struct ctl_reply *r)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERROR);
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERRNO);
-	/* errno is advisory: shown when it is a sane positive number. */
-	if (cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096)
-		return ctl_fail(CTL_EXIT_FAILED, "%s failed: %s (%s)", cmd,
-				e->valuestring, strerror((int)n->valuedouble));
+	/* errno is advisory: shown when it is a sane positive number, and
+	 * only if caretd's message does not say it already. */
+	if (cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096) {
+		const char *text = strerror((int)n->valuedouble);
+		ctl_set_errno((int)n->valuedouble);
+		if (!strstr(e->valuestring, text))
+			return ctl_fail(CTL_EXIT_FAILED, "%s failed: %s (%s)", cmd,
+					e->valuestring, text);
+	}
 	return ctl_fail(CTL_EXIT_FAILED, "%s failed: %s", cmd, e->valuestring);
 }
 
@@ -185,4 +197,31 @@ int ctl_simple_call(struct ctl_opts *g, const char *cmd, int argc, char **argv,
 	int code = ctl_call(g, req, CTL_QUICK_MS, false, out);
 	cJSON_Delete(req);
 	return code == CTL_EXIT_OK ? -1 : code;
+}
+
+int ctl_ping(const struct ctl_opts *g)
+{
+	struct ctl_reply r;
+	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STATUS);
+	if (!req)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);
+	cJSON_Delete(req);
+	if (code == CTL_EXIT_OK)
+		ctl_reply_free(&r);
+	return code;
+}
+
+void ctl_print_json(cJSON *o, const char *cmd)
+{
+	/* caretd's result objects do not say which request they answer;
+	 * `record` prints three of them. */
+	if (!cJSON_HasObjectItem(o, CARET_CTL_K_CMD) &&
+	    !cJSON_AddStringToObject(o, CARET_CTL_K_CMD, cmd))
+		return (void)ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	char *s = cJSON_PrintUnformatted(o);
+	if (!s)
+		return (void)ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	printf("%s\n", s);
+	free(s);
 }

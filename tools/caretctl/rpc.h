@@ -45,6 +45,15 @@ int ctl_call(const struct ctl_opts *g, const cJSON *req, int64_t timeout_ms,
 int ctl_simple_call(struct ctl_opts *g, const char *cmd, int argc, char **argv,
 		    void (*usage)(FILE *, const char *), struct ctl_reply *out);
 
+/*
+ * --json output of a reply or progress object: as caretd sent it, plus
+ * "cmd" naming the request it answers ("record", "wait", "stop"...).
+ */
+void ctl_print_json(cJSON *o, const char *cmd);
+
+/* Whether caretd answers (a status request): an exit status, reported. */
+int ctl_ping(const struct ctl_opts *g);
+
 void ctl_reply_free(struct ctl_reply *r);
 
 /* Report a failed connect or exchange; return the exit status for it. */

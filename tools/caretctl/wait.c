@@ -6,6 +6,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "progress.h"
+#include "rpc.h"
 #include "sig.h"
 #include "wait.h"
 
@@ -13,11 +14,24 @@
 
 static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
 {
+	const struct ctl_opts *g = arg;
+	static struct ctl_progress last;
 	struct ctl_progress p;
-	(void)arg;
 	if (ctl_decode_progress(msg, &p, why) < 0)
 		return -EPROTO;
 	ctl_progress_show(&p);
+	/* --json: a progress object on stdout for each change. */
+	if (g->json && (p.recording != last.recording || p.total != last.total ||
+			p.records_done != last.records_done ||
+			p.records_total != last.records_total)) {
+		cJSON *o = cJSON_Duplicate(msg, true);
+		if (!o)
+			return -ENOMEM;
+		ctl_print_json(o, CARET_CTL_CMD_WAIT);
+		cJSON_Delete(o);
+		fflush(stdout);
+	}
+	last = p;
 	return 0;
 }
 
@@ -39,7 +53,7 @@ static int wait_once(const struct ctl_opts *g, int64_t remaining_ms, bool *lost,
 	if (!req || !cJSON_AddNumberToObject(req, CARET_CTL_K_TIMEOUT_MS, (double)remaining_ms))
 		r = -ENOMEM;
 	else
-		r = ctl_exchange(&c, req, deadline, true, on_progress, NULL, out, why);
+		r = ctl_exchange(&c, req, deadline, true, on_progress, (void *)g, out, why);
 	cJSON_Delete(req);
 	ctl_conn_close(&c);
 	return r;

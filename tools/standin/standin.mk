@@ -32,7 +32,7 @@ STANDIN_INSTALL_LIB = $(PREFIX)/lib/caretd/standin
 STANDIN_WL_SRC := $(filter-out %/exe_main.c %/py_host.c,\
 	$(wildcard $(STANDIN_DIR)/workload/*.c))
 
-.PHONY: install-standin clean-standin
+.PHONY: install-standin uninstall-standin clean-standin
 
 # $(1): distribution, $(2): executable name.
 define STANDIN_FLAVOUR
@@ -150,6 +150,15 @@ install-standin: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(B)/bin/caret-standin $(B)/bin/caret-standin-humble $(STANDIN_PY) \
 		$(DESTDIR)$(PREFIX)/bin/
+
+# Everything install-standin put, and its directories if left empty.
+uninstall-standin:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,caret-standin caret-standin-humble $(notdir $(STANDIN_PY)))
+	for d in $(STANDIN_DISTROS); do \
+		rm -f $(DESTDIR)$(STANDIN_INSTALL_LIB)/$$d/*.so; \
+		rmdir $(DESTDIR)$(STANDIN_INSTALL_LIB)/$$d 2>/dev/null || true; \
+	done
+	rmdir $(DESTDIR)$(STANDIN_INSTALL_LIB) 2>/dev/null || true
 
 clean-standin:
 	rm -rf $(B)/obj/standin $(STANDIN_GEN)/standin_msg.[ch] $(B)/lib/standin \

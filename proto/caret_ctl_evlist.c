@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <stddef.h>
+
+#include "proto/caret_ctl_evlist.h"
+
+static const char *const events_full[] = {
+	"ros2:*",
+	"ros2_caret:*",
+	NULL,
+};
+
+/* tier4/ros2caret ros2caret/verb/record.py (`--light`), verbatim; the
+ * ros2:rcl_publish rule is appended there when ROS_DISTRO >= 'i'. */
+#define CARET_LIGHT_EVENTS                                                   \
+	"ros2:*callback*", "ros2_caret:*callback*", "ros2:dispatch*",         \
+	"ros2_caret:dispatch*", "ros2:rclcpp*", "ros2_caret:rclcpp*",         \
+	"ros2_caret:rmw*", "ros2:rmw_take", "*callback_group*",               \
+	"ros2_caret:*executor", "ros2_caret:dds_bind*", "ros2:rcl_*init",     \
+	"ros2_caret:rcl_*init", "ros2_caret:caret_init", "ros2_caret:sim_time", \
+	"ros2:message_construct", "agnocast:agnocast*", "ros2_caret:agnocast*"
+
+static const char *const events_light[] = { CARET_LIGHT_EVENTS, NULL };
+static const char *const events_light_iron[] = { CARET_LIGHT_EVENTS, "ros2:rcl_publish", NULL };
+
+const char *const *caret_ctl_evlist(bool light, bool rcl_publish)
+{
+	if (!light)
+		return events_full;
+	return rcl_publish ? events_light_iron : events_light;
+}
+
+/* daemon/lttng.c adds these, in this order, with their LTTng types. */
+const char *const caret_ctl_contexts[] = { "vpid", "vtid", "procname", NULL };

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`make install` / `make uninstall`: PREFIX and DESTDIR honoured, the unit's
+paths follow PREFIX every time, it passes `systemd-analyze verify` and
+scores 2.5 or less in `systemd-analyze security`, no stand-in is
+installed, and uninstall leaves nothing behind."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from harness import ROOT, SAN
+
+MAKE = ["make", "-s", "-C", ROOT] + (["SAN=1"] if SAN else [])
+
+
+def files_under(d):
+    out = set()
+    for dp, _, fs in os.walk(d):
+        out.update(os.path.relpath(os.path.join(dp, f), d) for f in fs)
+    return out
+
+
+class InstallTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="caret-install-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def make(self, *args):
+        r = subprocess.run(MAKE + list(args), capture_output=True, text=True, timeout=600)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return r
+
+    def install(self, prefix):
+        dest = os.path.join(self.tmp, "root" + prefix.replace("/", "_"))
+        self.make("install", "DESTDIR=" + dest, "PREFIX=" + prefix)
+        return dest
+
+    def test_prefix_followed_and_uninstall_removes_everything(self):
+        # Two prefixes in a row: the second unit must not be the first's.
+        self.install("/usr/local")
+        dest = self.install("/usr")
+        unit = os.path.join(dest, "usr/lib/systemd/system/caretd.service")
+        with open(unit) as f:
+            svc = f.read()
+        self.assertIn("ExecStart=/usr/bin/caretd ", svc)
+        self.assertNotIn("/usr/local", svc)
+        self.assertNotIn("@BINDIR@", svc)
+        got = files_under(dest)
+        for want in ("usr/bin/caretd", "usr/bin/caretctl", "usr/bin/caret-agentctl",
+                     "usr/lib/libcaret-agent.so", "usr/lib/libcaret-agent-tp.so",
+                     "usr/lib/systemd/system/caretd.socket",
+                     "usr/lib/sysusers.d/caretd.conf",
+                     "usr/share/man/man1/caretctl.1", "usr/share/man/man1/caret-agentctl.1",
+                     "usr/share/man/man7/caret-agent.7", "usr/share/man/man8/caretd.8",
+                     "usr/share/bash-completion/completions/caretctl",
+                     "usr/share/doc/caretd/LICENSE"):
+            self.assertIn(want, got)
+        # The stand-ins are test fixtures: only install-standin puts them.
+        self.assertFalse([f for f in got if "standin" in f or "libtracetools" in f or
+                          "librclcpp" in f], got)
+        self.make("install-standin", "DESTDIR=" + dest, "PREFIX=/usr")
+        self.assertIn("usr/bin/caret-standin", files_under(dest))
+        self.make("uninstall", "DESTDIR=" + dest, "PREFIX=/usr")
+        self.assertEqual(files_under(dest), set())
+
+    def test_bash_completion(self):
+        dest = self.install("/usr")
+        comp = os.path.join(dest, "usr/share/bash-completion/completions/caretctl")
+        script = ('source %s; t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _caretctl; '
+                  'echo "${COMPREPLY[*]}"; }; t caretctl ""; t caretctl record --; '
+                  't caretctl record --pacing ""; t caretctl help s' % comp)
+        r = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                           timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        top, rec, pacing, helps = r.stdout.splitlines()
+        self.assertEqual(set(top.split()), {"record", "stop", "status", "list", "start",
+                                            "end", "help", "--socket", "--json", "--help",
+                                            "--version"})
+        self.assertEqual(pacing.split(), ["adaptive", "frequency"])
+        self.assertEqual(sorted(helps.split()), ["start", "status", "stop"])
+        # every long option of `record --help` completes
+        usage = subprocess.run([os.path.join(dest, "usr/bin/caretctl"), "record", "--help"],
+                               capture_output=True, text=True).stdout
+        opts = set(re.findall(r"(--[a-z][a-z-]*)", usage))
+        self.assertIn("--subbuffer-count", opts)
+        for opt in opts:
+            self.assertIn(opt, rec.split(), opt)
+
+    def test_unit_verifies_and_is_hardened(self):
+        dest = self.install("/usr")
+        unitdir = os.path.join(dest, "usr/lib/systemd/system")
+        svc, sock = (os.path.join(unitdir, u) for u in ("caretd.service", "caretd.socket"))
+        # verify checks that ExecStart= exists: overlay the installed
+        # /usr/bin on the host's, in a private mount namespace.
+        script = ("mount --make-rprivate / && mount -t overlay overlay -o "
+                  "lowerdir=%s:/usr/bin /usr/bin && exec systemd-analyze verify "
+                  "--man=no %s %s" % (os.path.join(dest, "usr/bin"), svc, sock))
+        r = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        r = subprocess.run(["systemd-analyze", "security", "--offline=true", svc],
+                           capture_output=True, text=True, timeout=120)
+        m = re.search(r"Overall exposure level for caretd.service: (\d+\.\d+)", r.stdout)
+        self.assertTrue(m, r.stdout + r.stderr)
+        self.assertLessEqual(float(m.group(1)), 2.5, r.stdout)
+        with open(svc) as f:
+            text = f.read()
+        self.assertRegex(text, r"(?m)^RestrictAddressFamilies=AF_UNIX$")
+        self.assertRegex(text, r"(?m)^PrivateNetwork=yes$")
+        # Shared memory must stay the host's.
+        for bad in ("RemoveIPC=yes", "PrivateIPC=yes", "DynamicUser=yes"):
+            self.assertNotIn(bad, text)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: Apache-2.0
+# bash completion for caretctl(1); installed as
+# $(PREFIX)/share/bash-completion/completions/caretctl.
+_caretctl_files()
+{
+	if declare -F _filedir >/dev/null; then
+		if [ "$1" = -d ]; then _filedir -d; else _filedir; fi
+	else
+		COMPREPLY=($(compgen "$1" -- "$cur"))
+	fi
+}
+
+_caretctl()
+{
+	local cur prev words cword
+	# bash-completion's helpers when loaded by it; plain bash otherwise.
+	if declare -F _init_completion >/dev/null; then
+		_init_completion || return
+	else
+		words=("${COMP_WORDS[@]}")
+		cword=$COMP_CWORD
+		cur=${COMP_WORDS[COMP_CWORD]}
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+	fi
+
+	local commands="record stop status list start end help"
+	local common="--socket --json --help"
+	local cmd="" i
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		--socket) ((i++)) ;;
+		-*) ;;
+		*) cmd=${words[i]}; break ;;
+		esac
+	done
+
+	case $prev in
+	--socket)
+		_caretctl_files -f
+		return ;;
+	-p | --path)
+		_caretctl_files -d
+		return ;;
+	--pacing)
+		COMPREPLY=($(compgen -W "adaptive frequency" -- "$cur"))
+		return ;;
+	-s | --session-name | -f | --recording-frequency | --subbuffer-size-ust | \
+	--subbuffer-count | --duration | --timeout)
+		return ;;
+	esac
+
+	case $cmd in
+	"")
+		COMPREPLY=($(compgen -W "$commands $common --version" -- "$cur")) ;;
+	help)
+		COMPREPLY=($(compgen -W "${commands% help}" -- "$cur")) ;;
+	record)
+		COMPREPLY=($(compgen -W "$common -s --session-name -p --path
+			-f --recording-frequency --pacing --light --immediate
+			--subbuffer-size-ust --subbuffer-count -v --verbose --duration
+			--timeout -l --list -a --append --append-trace" -- "$cur")) ;;
+	stop)
+		COMPREPLY=($(compgen -W "$common -s --session-name" -- "$cur")) ;;
+	*)
+		COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
+	esac
+}
+complete -F _caretctl caretctl
