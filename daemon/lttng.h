@@ -40,6 +40,13 @@ struct caret_lttng_cfg {
 	 * are refused: the daemon's working directory is not the client's.
 	 */
 	const char *path;
+	/*
+	 * Network output instead of path (as `lttng create --set-url`):
+	 * net://HOST[:CTRL[:DATA]], net6://..., or tcp://... for the control
+	 * and data URL at once; the trace lands under lttng-relayd's output
+	 * directory on HOST, in <hostname>/<session>-<date>. NULL for local.
+	 */
+	const char *url;
 	bool light;            /* light event list, see caret_lttng_events() */
 	uint64_t subbuf_size;  /* bytes, power of two; 0 => default */
 	uint32_t subbuf_count; /* power of two; 0 => default */
