@@ -66,11 +66,23 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
-	daemon/notify.c daemon/wait.c daemon/commands.c daemon/server.c \
-	proto/caret_ctl_enc.c proto/caret_ctl_reply.c
-$(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/lib/libcaretshm.a
+	daemon/notify.c daemon/wait.c daemon/startend.c daemon/bridge.c daemon/commands.c \
+	daemon/server.c proto/caret_ctl_enc.c proto/caret_ctl_reply.c
+
+# The DDS types of the bridge (CARET's caret_msgs and caretd's own), from
+# the IDL in proto/ by CycloneDDS's idlc at build time.
+IDLC ?= idlc
+$(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h: proto/caret_msgs.idl
+	@mkdir -p $(B)/gen
+	$(IDLC) -o $(B)/gen $<
+$(B)/obj/gen/caret_msgs.o: $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/obj/daemon/bridge.o: $(B)/gen/caret_msgs.h
+
+$(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/obj/gen/caret_msgs.o $(B)/lib/libcaretshm.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_DDS)
 
 # ---- tools ----
 AGENTCTL_SRC = tools/agentctl/agentctl.c
@@ -139,9 +151,10 @@ $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
 		daemon/wait.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
-		daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) $(B)/lib/libcaretshm.a
+		daemon/startend.c daemon/bridge.c daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) \
+		$(B)/obj/gen/caret_msgs.o $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_DDS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_lttng
 $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "daemon/bridge.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
 #include "daemon/scheduler.h"
@@ -19,6 +20,7 @@ struct cmd_ctx {
 	struct registry *reg;
 	struct sched_cfg *sched;
 	struct lttng_view *lttng;
+	struct bridge *bridge; /* may be NULL (tests): no other hosts */
 };
 
 struct cmd_out {
