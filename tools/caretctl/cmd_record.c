@@ -17,6 +17,7 @@
 #include "caretctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "parse.h"
+#include "hosts.h"
 #include "rpc.h"
 #include "sig.h"
 #include "tracedir.h"
@@ -27,7 +28,8 @@ struct rec_opts {
 	char path[PATH_MAX];
 	const char *pacing;
 	uint64_t frequency, subbuf_size, subbuf_count;
-	bool light, immediate, verbose;
+	bool light, immediate, verbose, all_hosts;
+	const char *url;	/* --set-url: lttng-relayd output instead of path */
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
 };
@@ -48,6 +50,12 @@ static void usage(FILE *f)
 		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
 		"                              adaptive (caretd shares a host-wide replay\n"
 		"                              bandwidth; the default without -f)\n"
+		"      --set-url URL           stream to an lttng-relayd instead of a local\n"
+		"                              path (as lttng create --set-url): net://HOST\n"
+		"      --all-hosts             also send CARET's Start (and End at stop) to\n"
+		"                              every host over DDS; with --set-url, every\n"
+		"                              caretd started with --accept-relay streams\n"
+		"                              its own session to the same relay\n"
 		"      --light                 light mode: fewer events (as ros2 caret)\n"
 		"      --immediate             start without waiting for Enter\n"
 		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two;\n"
@@ -81,6 +89,8 @@ enum {
 	OPT_SUBBUF_COUNT,
 	OPT_DURATION,
 	OPT_TIMEOUT,
+	OPT_SET_URL,
+	OPT_ALL_HOSTS,
 };
 
 static int bad_value(const char *opt, const char *val, int err)
@@ -103,6 +113,8 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "set-url", required_argument, NULL, OPT_SET_URL },
+		{ "all-hosts", no_argument, NULL, OPT_ALL_HOSTS },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -163,6 +175,14 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			if ((e = ctl_parse_seconds(optarg, &o->timeout_ms)) < 0)
 				return bad_value("timeout", optarg, e);
 			break;
+		case OPT_SET_URL:
+			if (!*optarg)
+				return ctl_usage_error("record", "empty URL");
+			o->url = optarg;
+			break;
+		case OPT_ALL_HOSTS:
+			o->all_hosts = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -173,6 +193,8 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 	}
 	if (optind < argc)
 		return ctl_usage_error("record", "unexpected argument '%s'", argv[optind]);
+	if (o->url && path)
+		return ctl_usage_error("record", "--set-url and --path name two outputs: choose one");
 	if (!o->pacing)
 		o->pacing = o->frequency ? CARET_CTL_PACING_FREQUENCY : CARET_CTL_PACING_ADAPTIVE;
 	if (o->frequency && strcmp(o->pacing, CARET_CTL_PACING_ADAPTIVE) == 0)
@@ -195,8 +217,13 @@ static cJSON *record_request(const struct rec_opts *o)
 	bool ok = r;
 	if (ok && o->session)
 		ok = cJSON_AddStringToObject(r, CARET_CTL_K_SESSION, o->session);
-	ok = ok && cJSON_AddStringToObject(r, CARET_CTL_K_PATH, o->path) &&
-	     cJSON_AddBoolToObject(r, CARET_CTL_K_LIGHT, o->light) &&
+	if (ok && o->url)
+		ok = cJSON_AddStringToObject(r, CARET_CTL_K_URL, o->url);
+	else if (ok)
+		ok = cJSON_AddStringToObject(r, CARET_CTL_K_PATH, o->path);
+	if (ok && o->all_hosts)
+		ok = cJSON_AddBoolToObject(r, CARET_CTL_K_ALL_HOSTS, true);
+	ok = ok && cJSON_AddBoolToObject(r, CARET_CTL_K_LIGHT, o->light) &&
 	     cJSON_AddStringToObject(r, CARET_CTL_K_PACING, o->pacing);
 	if (ok && o->frequency)
 		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_RECORDING_FREQUENCY, (double)o->frequency);
@@ -211,6 +238,9 @@ static cJSON *record_request(const struct rec_opts *o)
 	return r;
 }
 
+/* The stop after an interruption ends the other hosts' part too. */
+static bool rec_all_hosts;
+
 static int interrupted_code(void)
 {
 	return 128 + ctl_sig_caught();
@@ -221,7 +251,7 @@ static int stop_interrupted(const struct ctl_opts *g, const char *session)
 {
 	ctl_warn("interrupted before all processes were recording; stopping session %s",
 		 session);
-	int code = ctl_stop_session(g, session);
+	int code = ctl_stop_session_all(g, session, rec_all_hosts);
 	return code == CTL_EXIT_OK ? interrupted_code() : code;
 }
 
@@ -347,6 +377,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 	fflush(stdout);
 	fprintf(info, "recording to %s (session %s)\n", rec.path, session);
 	fflush(info);
+	ctl_report_broadcast(r.root, "Start");
 	ctl_reply_free(&r);
 	code = recorded(g, o, info, session);
 	free(session);
@@ -386,7 +417,7 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
 
 	record_on(o, info);
-	code = ctl_stop_session(g, session);
+	code = ctl_stop_session_all(g, session, o->all_hosts);
 	return code == CTL_EXIT_OK ? final : code;
 }
 
@@ -398,5 +429,6 @@ int cmd_record(struct ctl_opts *g, int argc, char **argv)
 		return CTL_EXIT_OK;	/* --help */
 	if (r > 0)
 		return r;
+	rec_all_hosts = o.all_hosts;
 	return run(g, &o);
 }
