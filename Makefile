@@ -166,7 +166,20 @@ unit-check: $(UNIT_TESTS)
 	tools/ensure-sessiond.sh >/dev/null
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 
-integration-check: all $(B)/tests/forker
+# A plain CycloneDDS peer speaking CARET's topics, for the multi-host tests.
+$(B)/gen/ddspeer_garbage.c $(B)/gen/ddspeer_garbage.h: tests/integration/ddspeer_garbage.idl
+	@mkdir -p $(B)/gen
+	$(IDLC) -o $(B)/gen $<
+$(B)/obj/gen/ddspeer_garbage.o: $(B)/gen/ddspeer_garbage.c $(B)/gen/ddspeer_garbage.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/obj/tests/integration/ddspeer.o: $(B)/gen/caret_msgs.h $(B)/gen/ddspeer_garbage.h
+$(B)/tests/caret-ddspeer: $(call obj,tests/integration/ddspeer.c) $(B)/obj/gen/caret_msgs.o \
+		$(B)/obj/gen/ddspeer_garbage.o
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DDS)
+
+integration-check: all $(B)/tests/forker $(B)/tests/caret-ddspeer
 	tools/ensure-sessiond.sh >/dev/null
 	B=$(B) SAN=$(SAN) tests/integration/run.sh
 
