@@ -78,7 +78,7 @@ static void garbage(int peers)
 	for (int k = 0; k < 20; k++) {
 		for (size_t i = 0; i < sizeof(bytes); i++)
 			bytes[i] = (unsigned char)rand();
-		garbage_Junk m = { .junk = { ._length = (uint32_t)(k * 29 % sizeof(bytes)),
+		garbage_Junk m = { .bytes = { ._length = (uint32_t)(k * 29 % sizeof(bytes)),
 					     ._maximum = sizeof(bytes), ._buffer = bytes } };
 		dds_write(wj, &m);
 	}
