@@ -73,10 +73,11 @@ class MultiHostTest(unittest.TestCase):
         print("multihost: %.1f s" % (time.time() - cls.t_begin), file=sys.stderr)
 
     @classmethod
-    def caretd(cls, h, *args):
+    def caretd(cls, h, *args, extra=None):
         if os.path.exists(h.sock):
             os.unlink(h.sock)
-        d = h.spawn([CARETD, "--socket", h.sock, "--log-level", "debug"] + list(args))
+        d = h.spawn([CARETD, "--socket", h.sock, "--log-level", "debug"] + list(args),
+                    extra=extra)
         deadline = time.time() + 10
         while not os.path.exists(h.sock):
             if d.poll() is not None or time.time() > deadline:
@@ -271,6 +272,27 @@ class MultiHostTest(unittest.TestCase):
         self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
         self.assertRegex(r.stdout, r"host %s: NO ANSWER within 1.0 s" % b.name)
         self.assertRegex(r.stdout, r"host %s \(this host\): 1 processes" % a.name)
+
+    def test_7_dds_failure_never_stops_local_recording(self):
+        a = self.a
+        self.da.terminate()
+        self.da.wait(10)
+        bad = ("<CycloneDDS><Domain id=\"any\"><General><Interfaces><NetworkInterface "
+               "name=\"nosuchif0\"/></Interfaces></General></Domain></CycloneDDS>")
+        da = type(self).da = self.caretd(a, extra={"CYCLONEDDS_URI": bad})
+        wait_err(da, r"bridge: down: creating the DDS domain failed")
+        self.assertRegex(self.hosts(a)["bridge"], r"^down: ")
+        cached = self.dumps(a, self.pa)
+        t0 = mono_ns()
+        r = self.ctl(a, "record", "--immediate", "--all-hosts", "-p",
+                     os.path.join(a.dir, "local"), "-s", "loc", "--duration", "2",
+                     "--timeout", "30")
+        out = r.stdout + r.stderr
+        self.assertIn("Start not broadcast: bridge down", out)
+        self.assertEqual(set(re.findall(r"channel \S+: (\S+) events discarded", out)), {"0"},
+                         out)
+        self.check_complete(os.path.join(a.dir, "local", "loc"), self.pa, cached, t0)
+        self.assertIsNone(da.poll())
 
 
 if __name__ == "__main__":
