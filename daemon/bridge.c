@@ -182,9 +182,28 @@ static bool str_ok(const char *s, size_t max)
 	return s && strnlen(s, max + 1) <= max;
 }
 
-/* The sending host, from the writer's user data if it is a caretd. */
+/* The sending host, from the writer's user data if it is a caretd;
+ * remembered per writer, as every host's Status comes every second. */
+static void sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, size_t len);
+
 static void sender(struct bridge *b, dds_entity_t rd, dds_instance_handle_t h, char *out,
 		   size_t len)
+{
+	static struct { dds_instance_handle_t h; char host[BRIDGE_HOST_MAX]; } cache[32];
+	static unsigned next;
+	(void)b;
+	for (unsigned i = 0; i < 32; i++)
+		if (cache[i].h == h && h) {
+			snprintf(out, len, "%s", cache[i].host);
+			return;
+		}
+	sender_lookup(rd, h, out, len);
+	cache[next % 32].h = h;
+	snprintf(cache[next % 32].host, sizeof(cache[0].host), "%s", out);
+	next++;
+}
+
+static void sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, size_t len)
 {
 	snprintf(out, len, "(ros2 peer)");
 	dds_builtintopic_endpoint_t *ep = dds_get_matched_publication_data(rd, h);
@@ -208,7 +227,6 @@ static void sender(struct bridge *b, dds_entity_t rd, dds_instance_handle_t h, c
 	}
 	dds_free(ud);
 	dds_builtintopic_free_endpoint(ep);
-	(void)b;
 }
 
 static void reject(struct bridge *b, const char *what, const char *why)
