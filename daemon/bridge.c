@@ -184,7 +184,7 @@ static bool str_ok(const char *s, size_t max)
 
 /* The sending host, from the writer's user data if it is a caretd;
  * remembered per writer, as every host's Status comes every second. */
-static void sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, size_t len);
+static bool sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, size_t len);
 
 static void sender(struct bridge *b, dds_entity_t rd, dds_instance_handle_t h, char *out,
 		   size_t len)
@@ -197,18 +197,19 @@ static void sender(struct bridge *b, dds_entity_t rd, dds_instance_handle_t h, c
 			snprintf(out, len, "%s", cache[i].host);
 			return;
 		}
-	sender_lookup(rd, h, out, len);
+	if (!sender_lookup(rd, h, out, len))
+		return; /* not matched (any more): do not remember a guess */
 	cache[next % 32].h = h;
 	snprintf(cache[next % 32].host, sizeof(cache[0].host), "%s", out);
 	next++;
 }
 
-static void sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, size_t len)
+static bool sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, size_t len)
 {
 	snprintf(out, len, "(ros2 peer)");
 	dds_builtintopic_endpoint_t *ep = dds_get_matched_publication_data(rd, h);
 	if (!ep)
-		return;
+		return false;
 	void *ud = NULL;
 	size_t n = 0;
 	if (ep->qos && dds_qget_userdata(ep->qos, &ud, &n) && ud && n > strlen(USERDATA_PREFIX) &&
@@ -227,6 +228,7 @@ static void sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, s
 	}
 	dds_free(ud);
 	dds_builtintopic_free_endpoint(ep);
+	return true;
 }
 
 static void reject(struct bridge *b, const char *what, const char *why)
