@@ -231,6 +231,7 @@ class MultiHostTest(unittest.TestCase):
         out = r.stdout + r.stderr
         self.assertIn("Start sent to every host", out)
         self.assertIn("End sent to every host", out)
+        self.assertIn("host %s: 2/2 processes recording" % b.name, out)
         counts = re.findall(r"channel \S+: (\S+) events discarded", out)
         self.assertTrue(counts, out)
         self.assertEqual(set(counts), {"0"}, out)
@@ -259,8 +260,14 @@ class MultiHostTest(unittest.TestCase):
         db = type(self).db = self.caretd(b, "--no-bridge", "--accept-relay")
         self.assertIn("off", self.hosts(b)["bridge"])
         r = self.ctl(a, "record", "--immediate", "--all-hosts", "--set-url",
-                     "net://" + a.addr, "-s", "off1", "--duration", "1", "--timeout", "30")
-        self.assertIn("Start sent to every host", r.stdout + r.stderr)
+                     "net://" + a.addr, "-s", "off1", "--duration", "1", "--timeout", "30",
+                     check=False)
+        out = r.stdout + r.stderr
+        self.assertIn("Start sent to every host", out)
+        # host B was seen before and is silent now: named, exit status 4
+        self.assertEqual(r.returncode, 4, out)
+        self.assertRegex(out, r"host %s: NO ANSWER" % b.name)
+        self.assertIn("stopped session off1", out)
         time.sleep(1)
         self.assertFalse(any("bridge:" in l and "from" in l for l in db.errs), db.errs)
         self.assertEqual(glob.glob(os.path.join(self.relay_dir, b.name, "off1-*")), [])

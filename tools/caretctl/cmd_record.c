@@ -401,6 +401,14 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 	}
 	int final = report_wait(g, info, &r, o->timeout_ms);
 	ctl_reply_free(&r);
+	if (o->all_hosts && o->url && (final == CTL_EXIT_OK || final == CTL_EXIT_TIMEOUT)) {
+		/* the other hosts' sessions stream to the same relay */
+		int rc = ctl_wait_remote(g, o->timeout_ms, info);
+		if (rc == CTL_EXIT_TIMEOUT)
+			final = CTL_EXIT_TIMEOUT;
+		else if (rc != CTL_EXIT_OK)
+			fprintf(stderr, "caretctl: the other hosts' state is unknown\n");
+	}
 	if (final == CTL_EXIT_PROTOCOL || final == CTL_EXIT_FAILED) {
 		still_recording(session);
 		return final;

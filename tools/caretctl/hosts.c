@@ -163,3 +163,93 @@ int ctl_status_all_hosts(const struct ctl_opts *g, int64_t timeout_ms)
 				(double)timeout_ms / 1000.0);
 	return code;
 }
+
+/* Processes of one other host that answered recently, and how many record. */
+static void host_counts(const cJSON *h, int *total, int *recording)
+{
+	const cJSON *self = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF);
+	const cJSON *age = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_AGE_MS);
+	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_PROCESSES);
+	if (cJSON_IsTrue(self) || !cJSON_IsNumber(age) || age->valuedouble > 3000 ||
+	    !cJSON_IsArray(procs))
+		return;
+	const cJSON *p;
+	cJSON_ArrayForEach(p, procs) {
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(p, CARET_CTL_K_STATE);
+		(*total)++;
+		*recording += cJSON_IsString(st) && !strcmp(st->valuestring, "RECORD");
+	}
+}
+
+static void remote_counts(const cJSON *hosts, int *total, int *recording)
+{
+	*total = *recording = 0;
+	const cJSON *h;
+	cJSON_ArrayForEach(h, hosts)
+		host_counts(h, total, recording);
+}
+
+static bool host_fresh(const cJSON *h)
+{
+	const cJSON *age = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_AGE_MS);
+	return cJSON_IsNumber(age) && age->valuedouble <= 3000;
+}
+
+int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info)
+{
+	int64_t t0 = ctl_now_ms();
+	struct ctl_reply r;
+	int total = 0, rec = 0, known = 0, fresh = 0;
+	for (;;) {
+		int code = hosts_call(g, &r);
+		if (code != CTL_EXIT_OK)
+			return code;
+		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_HOSTS);
+		remote_counts(hosts, &total, &rec);
+		known = fresh = 0;
+		const cJSON *h;
+		cJSON_ArrayForEach(h, hosts) {
+			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)))
+				continue;
+			known++;
+			fresh += host_fresh(h);
+		}
+		int64_t waited = ctl_now_ms() - t0;
+		/* a second at least: the other hosts create their sessions first;
+		 * a host that was seen but is silent gets 3 s to speak again */
+		bool done = waited > 1000 && rec == total && (fresh == known || waited > 3000);
+		if (done || waited >= timeout_ms)
+			break;
+		ctl_reply_free(&r);
+		struct timespec ts = { 0, POLL_MS * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	const cJSON *h;
+	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_HOSTS)) {
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)))
+			continue;
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_HOST);
+		const char *n = cJSON_IsString(name) ? name->valuestring : "?";
+		if (!host_fresh(h)) {
+			const cJSON *age = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_AGE_MS);
+			fprintf(info, "host %s: NO ANSWER (last Status %.1f s ago)\n", n,
+				cJSON_IsNumber(age) ? age->valuedouble / 1000.0 : -1.0);
+			continue;
+		}
+		int t = 0, k = 0;
+		host_counts(h, &t, &k);
+		fprintf(info, "host %s: %d/%d processes recording\n", n, k, t);
+	}
+	ctl_reply_free(&r);
+	if (known == 0) {
+		ctl_warn("no other host answered: is caretd running there, with the bridge on, "
+			 "in the same ROS_DOMAIN_ID?");
+		return CTL_EXIT_OK;
+	}
+	if (rec < total || fresh < known) {
+		ctl_warn("not every host answered, or not all their processes reached RECORD "
+			 "(caretctl status --all-hosts shows them)");
+		return CTL_EXIT_TIMEOUT;
+	}
+	return CTL_EXIT_OK;
+}

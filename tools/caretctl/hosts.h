@@ -6,6 +6,8 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "caretctl.h"
 
@@ -18,6 +20,11 @@ int ctl_status_all_hosts(const struct ctl_opts *g, int64_t timeout_ms);
 
 /* `caretctl start|end --all-hosts`. */
 int ctl_startend_all_hosts(const struct ctl_opts *g, const char *cmd);
+
+/* After a record --all-hosts --set-url: until every process the other
+ * hosts report is in RECORD, at most timeout_ms; prints one line per host.
+ * CTL_EXIT_OK, CTL_EXIT_TIMEOUT, or the failure to ask caretd. */
+int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info);
 
 /* Stop with "all_hosts" set: End (and relay stop) to every host. */
 int ctl_stop_session_all(const struct ctl_opts *g, const char *session, bool all_hosts);
