@@ -27,9 +27,15 @@ static dds_qos_t *qos(void)
 	return q;
 }
 
+static int keep_all; /* garbage mode: every bad sample must arrive */
+
 static dds_entity_t writer(const dds_topic_descriptor_t *d, const char *topic)
 {
 	dds_qos_t *q = qos();
+	/* history is not matched against the readers: KEEP_ALL is still
+	 * compatible, and a writer never folds two samples into one */
+	if (keep_all)
+		dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
 	dds_entity_t t = dds_create_topic(pp, d, topic, NULL, NULL);
 	dds_entity_t w = t < 0 ? t : dds_create_writer(pp, t, q, NULL);
 	dds_delete_qos(q);
@@ -57,8 +63,16 @@ static void await_match(dds_entity_t w, int peers)
 	exit(3);
 }
 
+/* Each sample acknowledged by every reader before the next. */
+static void put(dds_entity_t w, const void *m)
+{
+	dds_write(w, m);
+	dds_wait_for_acks(w, DDS_SECS(10));
+}
+
 static void garbage(int peers)
 {
+	keep_all = 1;
 	/* Bytes under Start_'s name, without type information, so that only
 	 * the name is matched and the reader must judge the bytes. */
 	const dds_topic_descriptor_t *j = &garbage_Junk_desc;
@@ -80,23 +94,22 @@ static void garbage(int peers)
 			bytes[i] = (unsigned char)rand();
 		garbage_Junk m = { .bytes = { ._length = (uint32_t)(k * 29 % sizeof(bytes)),
 					     ._maximum = sizeof(bytes), ._buffer = bytes } };
-		dds_write(wj, &m);
+		put(wj, &m);
 	}
 	/* well-formed but out of bounds */
 	caret_msgs_msg_dds__Start_ zero = { 0, "", "", "", "" };
-	dds_write(ws, &zero);
+	put(ws, &zero);
 	static char big[200000];
 	memset(big, 'x', sizeof(big) - 1);
 	caret_msgs_msg_dds__Start_ huge = { 100, big, "", "", "" }; /* > 64 KiB */
-	dds_write(ws, &huge);
+	put(ws, &huge);
 	char *names[3000];
 	for (int i = 0; i < 3000; i++)
 		names[i] = "n";
 	caret_msgs_msg_dds__Status_ many = { "peer_status", 3, { 3000, 3000, names, false }, 1 };
-	dds_write(wst, &many);
+	put(wst, &many);
 	caret_msgs_msg_dds__Status_ noname = { "", 3, { 0, 0, NULL, false }, 1 };
-	dds_write(wst, &noname);
-	dds_sleepfor(DDS_MSECS(500)); /* let reliable delivery finish */
+	put(wst, &noname);
 	printf("garbage sent\n");
 }
 
