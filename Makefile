@@ -82,7 +82,7 @@ $(B)/obj/daemon/bridge.o: $(B)/gen/caret_msgs.h
 
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/obj/gen/caret_msgs.o $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_DDS)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl
 
 # ---- tools ----
 AGENTCTL_SRC = tools/agentctl/agentctl.c
@@ -154,7 +154,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/command
 		daemon/startend.c daemon/bridge.c daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_DDS) $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_lttng
 $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c)

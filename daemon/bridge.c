@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <ctype.h>
 #include <dds/dds.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,52 @@ struct bridge_dds {
 	dds_entity_t w_start, w_end, w_status, w_relay;
 };
 
+/*
+ * libddsc is loaded when the bridge starts, not when caretd does: a daemon
+ * with --no-bridge pays nothing for it (it is most of the bridge's memory),
+ * and a host without CycloneDDS still records locally.
+ */
+#define DDS_FUNCS(X)                                                                       \
+	X(dds_builtintopic_free_endpoint) X(dds_create_domain) X(dds_create_participant)   \
+	X(dds_create_qos) X(dds_create_reader) X(dds_create_topic) X(dds_create_writer)    \
+	X(dds_delete) X(dds_delete_qos) X(dds_free) X(dds_get_matched_publication_data)    \
+	X(dds_qget_userdata) X(dds_qset_durability) X(dds_qset_history)                    \
+	X(dds_qset_ignorelocal) X(dds_qset_reliability) X(dds_qset_userdata)               \
+	X(dds_return_loan) X(dds_strretcode) X(dds_take) X(dds_write)
+
+static struct {
+	void *lib;
+#define FIELD(n) __typeof__(n) *n;
+	DDS_FUNCS(FIELD)
+#undef FIELD
+} D;
+
+static int ddsc_load(char *why, size_t len)
+{
+	if (D.lib)
+		return 0;
+	/* Debian's soname first, then upstream's */
+	static const char *const names[] = { "libddsc.so.0debian", "libddsc.so.0", "libddsc.so" };
+	void *lib = NULL;
+	for (size_t i = 0; !lib && i < sizeof(names) / sizeof(names[0]); i++)
+		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		snprintf(why, len, "cannot load CycloneDDS (libddsc): %s", dlerror());
+		return -ENOENT;
+	}
+#define LOAD(n)                                                                   \
+	if (!(D.n = (__typeof__(n) *)dlsym(lib, #n))) {                           \
+		snprintf(why, len, "libddsc has no %s", #n);                      \
+		dlclose(lib);                                                     \
+		return -ENOENT;                                                   \
+	}
+	DDS_FUNCS(LOAD)
+#undef LOAD
+	/* never unloaded: CycloneDDS keeps threads and atexit handlers */
+	D.lib = lib;
+	return 0;
+}
+
 static int64_t now_ns(void)
 {
 	struct timespec ts;
@@ -69,10 +116,10 @@ static int domain_from_env(char *why, size_t len)
 static dds_qos_t *caret_qos(void)
 {
 	/* trace_node.cpp: rclcpp::QoS(1).reliable() for all three topics */
-	dds_qos_t *q = dds_create_qos();
-	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_MSECS(100));
-	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
-	dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
+	dds_qos_t *q = D.dds_create_qos();
+	D.dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_MSECS(100));
+	D.dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
+	D.dds_qset_durability(q, DDS_DURABILITY_VOLATILE);
 	return q;
 }
 
@@ -80,7 +127,7 @@ static void dds_down(struct bridge *b)
 {
 	if (b->dds) {
 		if (b->dds->dom > 0)
-			dds_delete(b->dds->dom);
+			D.dds_delete(b->dds->dom);
 		free(b->dds);
 		b->dds = NULL;
 	}
@@ -90,42 +137,48 @@ static void dds_down(struct bridge *b)
 static dds_entity_t reader(struct bridge *b, const dds_topic_descriptor_t *d, const char *name,
 			   int depth)
 {
-	dds_entity_t t = dds_create_topic(b->dds->pp, d, name, NULL, NULL);
+	dds_entity_t t = D.dds_create_topic(b->dds->pp, d, name, NULL, NULL);
 	if (t < 0)
 		return t;
 	dds_qos_t *q = caret_qos();
 	/* History is not part of QoS matching: keep more than one Status so a
 	 * burst from a host with many processes is not folded into one. */
-	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, depth);
+	D.dds_qset_history(q, DDS_HISTORY_KEEP_LAST, depth);
 	/* our own broadcasts are applied locally by the command that sent them */
-	dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
-	dds_entity_t r = dds_create_reader(b->dds->pp, t, q, NULL);
-	dds_delete_qos(q);
+	D.dds_qset_ignorelocal(q, DDS_IGNORELOCAL_PARTICIPANT);
+	dds_entity_t r = D.dds_create_reader(b->dds->pp, t, q, NULL);
+	D.dds_delete_qos(q);
 	return r;
 }
 
 static dds_entity_t writer(struct bridge *b, const dds_topic_descriptor_t *d, const char *name)
 {
-	dds_entity_t t = dds_create_topic(b->dds->pp, d, name, NULL, NULL);
+	dds_entity_t t = D.dds_create_topic(b->dds->pp, d, name, NULL, NULL);
 	if (t < 0)
 		return t;
 	dds_qos_t *q = caret_qos();
 	/* tells the other caretd which host a sample is from */
 	char ud[sizeof(USERDATA_PREFIX) + BRIDGE_HOST_MAX];
 	int n = snprintf(ud, sizeof(ud), USERDATA_PREFIX "%s", b->host);
-	dds_qset_userdata(q, ud, (size_t)n);
-	dds_entity_t w = dds_create_writer(b->dds->pp, t, q, NULL);
-	dds_delete_qos(q);
+	D.dds_qset_userdata(q, ud, (size_t)n);
+	dds_entity_t w = D.dds_create_writer(b->dds->pp, t, q, NULL);
+	D.dds_delete_qos(q);
 	return w;
 }
 
 static int dds_up(struct bridge *b)
 {
-	char why[128] = "";
+	char why[200] = "";
 	int dom = b->cfg.domain >= 0 ? b->cfg.domain : domain_from_env(why, sizeof(why));
 	if (dom < 0) {
 		snprintf(b->state, sizeof(b->state), "off: %s", why);
 		return dom;
+	}
+	int r = ddsc_load(why, sizeof(why));
+	if (r < 0) {
+		snprintf(b->state, sizeof(b->state), "down: %s; retrying", why);
+		log_warn("bridge: %s", b->state);
+		return r;
 	}
 	b->dds = calloc(1, sizeof(*b->dds));
 	if (!b->dds)
@@ -141,13 +194,13 @@ static int dds_up(struct bridge *b)
 		return -ENOMEM;
 	}
 	struct bridge_dds *d = b->dds;
-	d->dom = dds_create_domain((dds_domainid_t)dom, cfg);
+	d->dom = D.dds_create_domain((dds_domainid_t)dom, cfg);
 	free(cfg);
 	const char *step = "domain";
 	if (d->dom < 0)
 		goto fail;
 	step = "participant";
-	if ((d->pp = dds_create_participant((dds_domainid_t)dom, NULL, NULL)) < 0)
+	if ((d->pp = D.dds_create_participant((dds_domainid_t)dom, NULL, NULL)) < 0)
 		goto fail;
 	step = "readers";
 	if ((d->r_start = reader(b, &caret_msgs_msg_dds__Start__desc, T_START, 1)) < 0 ||
@@ -169,7 +222,7 @@ static int dds_up(struct bridge *b)
 fail:;
 	dds_return_t rc = d->dom < 0 ? d->dom : d->pp < 0 ? d->pp : -1;
 	snprintf(b->state, sizeof(b->state), "down: creating the DDS %s failed (%s); retrying",
-		 step, dds_strretcode(rc));
+		 step, D.dds_strretcode(rc));
 	log_warn("bridge: %s", b->state);
 	dds_down(b);
 	return -EIO;
@@ -207,12 +260,12 @@ static void sender(struct bridge *b, dds_entity_t rd, dds_instance_handle_t h, c
 static bool sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, size_t len)
 {
 	snprintf(out, len, "(ros2 peer)");
-	dds_builtintopic_endpoint_t *ep = dds_get_matched_publication_data(rd, h);
+	dds_builtintopic_endpoint_t *ep = D.dds_get_matched_publication_data(rd, h);
 	if (!ep)
 		return false;
 	void *ud = NULL;
 	size_t n = 0;
-	if (ep->qos && dds_qget_userdata(ep->qos, &ud, &n) && ud && n > strlen(USERDATA_PREFIX) &&
+	if (ep->qos && D.dds_qget_userdata(ep->qos, &ud, &n) && ud && n > strlen(USERDATA_PREFIX) &&
 	    memcmp(ud, USERDATA_PREFIX, strlen(USERDATA_PREFIX)) == 0) {
 		size_t hl = n - strlen(USERDATA_PREFIX);
 		if (hl >= len)
@@ -226,8 +279,8 @@ static bool sender_lookup(dds_entity_t rd, dds_instance_handle_t h, char *out, s
 		const unsigned char *k = ep->participant_key.v;
 		snprintf(out, len, "(ros2 peer %02x%02x%02x%02x)", k[0], k[1], k[2], k[3]);
 	}
-	dds_free(ud);
-	dds_builtintopic_free_endpoint(ep);
+	D.dds_free(ud);
+	D.dds_builtintopic_free_endpoint(ep);
 	return true;
 }
 
@@ -380,7 +433,7 @@ static void on_relay(struct bridge *b, const caretd_msgs_msg_dds__RelayRecord_ *
 	do {                                                                            \
 		void *buf[TAKE_MAX] = { 0 };                                            \
 		dds_sample_info_t si[TAKE_MAX];                                         \
-		int n_ = dds_take((rd), buf, si, TAKE_MAX, TAKE_MAX);                   \
+		int n_ = D.dds_take((rd), buf, si, TAKE_MAX, TAKE_MAX);                   \
 		for (int i_ = 0; i_ < n_; i_++) {                                       \
 			if (!si[i_].valid_data)                                         \
 				continue;                                               \
@@ -390,7 +443,7 @@ static void on_relay(struct bridge *b, const caretd_msgs_msg_dds__RelayRecord_ *
 			body;                                                           \
 		}                                                                       \
 		if (n_ > 0)                                                             \
-			dds_return_loan((rd), buf, n_);                                 \
+			D.dds_return_loan((rd), buf, n_);                                 \
 	} while (0)
 
 static void take_all(struct bridge *b, int64_t now)
@@ -435,7 +488,7 @@ static void publish(struct bridge *b, struct agent *a, uint32_t st)
 		.node_names = { ._length = n, ._maximum = n, ._buffer = names, ._release = false },
 		.pid = a->pid,
 	};
-	if (dds_write(b->dds->w_status, &m) == DDS_RETCODE_OK)
+	if (D.dds_write(b->dds->w_status, &m) == DDS_RETCODE_OK)
 		b->counts.sent++;
 }
 
@@ -507,7 +560,7 @@ int bridge_send_start(struct bridge *b, uint32_t frequency)
 	caret_msgs_msg_dds__Start_ m = { .recording_frequency = frequency,
 					 .ignore_nodes = "", .ignore_topics = "",
 					 .select_nodes = "", .select_topics = "" };
-	return dds_write(b->dds->w_start, &m) == DDS_RETCODE_OK ? 0 : -EIO;
+	return D.dds_write(b->dds->w_start, &m) == DDS_RETCODE_OK ? 0 : -EIO;
 }
 
 int bridge_send_end(struct bridge *b)
@@ -515,7 +568,7 @@ int bridge_send_end(struct bridge *b)
 	if (!b->up)
 		return -ENOTCONN;
 	caret_msgs_msg_dds__End_ m = { 0 };
-	return dds_write(b->dds->w_end, &m) == DDS_RETCODE_OK ? 0 : -EIO;
+	return D.dds_write(b->dds->w_end, &m) == DDS_RETCODE_OK ? 0 : -EIO;
 }
 
 int bridge_send_relay(struct bridge *b, const char *session, const char *url,
@@ -526,5 +579,5 @@ int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 	caretd_msgs_msg_dds__RelayRecord_ m = { .session_name = (char *)session,
 						.url = (char *)url,
 						.recording_frequency = frequency, .stop = stop };
-	return dds_write(b->dds->w_relay, &m) == DDS_RETCODE_OK ? 0 : -EIO;
+	return D.dds_write(b->dds->w_relay, &m) == DDS_RETCODE_OK ? 0 : -EIO;
 }
