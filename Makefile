@@ -94,12 +94,25 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
-	daemon/notify.c daemon/wait.c daemon/events.c daemon/commands.c daemon/server.c \
+	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
+	daemon/commands.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
 	proto/caret_ctl_events.c proto/caret_ctl_evlist.c
-$(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(SHM_LIBS)
+
+# The DDS types of the bridge (CARET's caret_msgs and caretd's own), from
+# the IDL in proto/ by CycloneDDS's idlc at build time.
+IDLC ?= idlc
+$(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h: proto/caret_msgs.idl
+	@mkdir -p $(B)/gen
+	$(IDLC) -o $(B)/gen $<
+$(B)/obj/gen/caret_msgs.o: $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/obj/daemon/bridge.o: $(B)/gen/caret_msgs.h
+
+$(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl
 
 # ---- tools ----
 AGENTCTL_SRC = tools/agentctl/agentctl.c
@@ -180,16 +193,17 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
-		daemon/registry.c daemon/log.c) $(SHM_LIBS)
+		daemon/startend.c daemon/registry.c daemon/log.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
 		daemon/wait.c daemon/events.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
-		daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) $(SHM_LIBS)
+		daemon/startend.c daemon/bridge.c daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) \
+		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_distro
 $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
@@ -258,7 +272,21 @@ unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
 	$(MAKE) local-check
 
-integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/caret-flood
+# A plain CycloneDDS peer speaking CARET's topics, for the multi-host tests.
+$(B)/gen/ddspeer_garbage.c $(B)/gen/ddspeer_garbage.h: tests/integration/ddspeer_garbage.idl
+	@mkdir -p $(B)/gen
+	$(IDLC) -o $(B)/gen $<
+$(B)/obj/gen/ddspeer_garbage.o: $(B)/gen/ddspeer_garbage.c $(B)/gen/ddspeer_garbage.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/obj/tests/integration/ddspeer.o: $(B)/gen/caret_msgs.h $(B)/gen/ddspeer_garbage.h
+$(B)/tests/caret-ddspeer: $(call obj,tests/integration/ddspeer.c) $(B)/obj/gen/caret_msgs.o \
+		$(B)/obj/gen/ddspeer_garbage.o
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DDS)
+
+integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/caret-flood \
+		$(B)/tests/caret-ddspeer
 	tools/ensure-sessiond.sh >/dev/null
 	B=$(B) SAN=$(SAN) tests/integration/run.sh
 

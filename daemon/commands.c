@@ -8,6 +8,7 @@
 
 #include "daemon/commands.h"
 #include "daemon/log.h"
+#include "daemon/startend.h"
 #include "daemon/version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
@@ -113,6 +114,33 @@ static bool all_pre_iron(const struct registry *reg)
 	return n > 0;
 }
 
+static int opt_bool(const cJSON *req, const char *k, bool *v)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(req, k);
+	*v = cJSON_IsTrue(x);
+	return !x || cJSON_IsBool(x) ? 0 : -EINVAL;
+}
+
+/* Broadcasts never fail the local action: the reply says what happened. */
+static void add_broadcast(const struct cmd_ctx *ctx, cJSON *o, int r, const char *what)
+{
+	char why[320];
+	if (r == 0) {
+		log_info("%s broadcast to every host", what);
+	} else {
+		snprintf(why, sizeof(why), "%s not broadcast: bridge %s", what,
+			 ctx->bridge ? ctx->bridge->state : "off");
+		log_warn("%s", why);
+	}
+	caret_ctl_add_broadcast(o, r == 0, r == 0 ? NULL : why);
+}
+
+static struct bridge *no_bridge(void)
+{
+	static struct bridge off = { .state = "off" };
+	return &off;
+}
+
 static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 {
 	struct caret_lttng_cfg cfg = { 0 };
@@ -122,6 +150,7 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 	enum pacing pacing = ctx->sched->pacing;
 	if (ctl_get_str(req, NULL, CARET_CTL_K_SESSION, true, &cfg.session, &why) < 0 ||
 	    ctl_get_str(req, NULL, CARET_CTL_K_PATH, true, &cfg.path, &why) < 0 ||
+	    ctl_get_str(req, NULL, CARET_CTL_K_URL, true, &cfg.url, &why) < 0 ||
 	    ctl_get_str(req, NULL, CARET_CTL_K_PACING, true, &pacing_s, &why) < 0 ||
 	    opt_int(req, CARET_CTL_K_SUBBUF_SIZE, INT64_MAX, &sz, &why) < 0 ||
 	    opt_int(req, CARET_CTL_K_SUBBUF_COUNT, INT64_MAX, &cnt, &why) < 0 ||
@@ -153,7 +182,10 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 		return error(EINVAL, CARET_CTL_K_SUBBUF_COUNT " %lld %s", (long long)cnt, lim);
 	if (pacing_s && pacing_parse(pacing_s, &pacing) < 0)
 		return error(EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
-	if (!cfg.path || cfg.path[0] != '/')
+	bool all_hosts;
+	if (opt_bool(req, CARET_CTL_K_ALL_HOSTS, &all_hosts) < 0)
+		return error(EINVAL, "all_hosts must be true or false");
+	if (!cfg.url && (!cfg.path || cfg.path[0] != '/'))
 		return error(EINVAL, "path must be an absolute directory");
 	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : 0;
 	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : 0;
@@ -173,7 +205,19 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 		 pacing_name(ctx->sched->pacing));
 	/* so that a `wait` right after this sees the session */
 	lttng_view_refresh(v);
-	return caret_ctl_enc_record(name, path);
+	cJSON *o = caret_ctl_enc_record(name, path);
+	if (o && all_hosts) {
+		/* the relay request first: a host must have its session before
+		 * the Start can find it active */
+		int b = cfg.url ? bridge_send_relay(ctx->bridge, name, cfg.url,
+						    freq > 0 ? (uint32_t)freq : 0, false)
+				: 0;
+		if (b == 0)
+			b = bridge_send_start(ctx->bridge, freq > 0 ? (uint32_t)freq
+								   : ctx->sched->frequency);
+		add_broadcast(ctx, o, b, "Start");
+	}
+	return o;
 }
 
 static cJSON *cmd_wait(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
@@ -226,8 +270,11 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 	struct lttng_view *v = ctx->lttng;
 	const char *name;
 	struct ctl_why why;
+	bool all_hosts;
 	if (ctl_get_str(req, NULL, CARET_CTL_K_SESSION, true, &name, &why) < 0)
 		return error(EINVAL, "%s", why.msg);
+	if (opt_bool(req, CARET_CTL_K_ALL_HOSTS, &all_hosts) < 0)
+		return error(EINVAL, "all_hosts must be true or false");
 	if (!name) {
 		cJSON *e = default_session(v, &name);
 		if (e)
@@ -252,16 +299,86 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 	if (strcmp(sname, v->managed) == 0)
 		v->managed[0] = '\0';
 	lttng_view_refresh(v);
-	return caret_ctl_enc_stop(sname, path, out, (size_t)n);
+	cJSON *o = caret_ctl_enc_stop(sname, path, out, (size_t)n);
+	if (o && all_hosts) {
+		int b = bridge_send_relay(ctx->bridge, sname, "net://-", 0, true);
+		if (b == 0)
+			b = bridge_send_end(ctx->bridge);
+		add_broadcast(ctx, o, b, "End");
+	}
+	return o;
 }
 
-static cJSON *cmd_start_end(const struct lttng_view *v, bool start)
+static cJSON *cmd_start_end(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
+			    bool start)
 {
-	bool ok = start ? v->n_active > 0 : v->n_active == 0;
+	bool all_hosts;
+	if (opt_bool(req, CARET_CTL_K_ALL_HOSTS, &all_hosts) < 0)
+		return error(EINVAL, "all_hosts must be true or false");
+	struct startend_out so;
+	if (start)
+		startend_start(ctx->reg, ctx->lttng, 0, now, &so);
+	else
+		startend_end(ctx->reg, ctx->lttng, &so);
+	bool ok = !so.reason;
+	char why[160];
+	snprintf(why, sizeof(why), "ignored: %s", so.reason ? so.reason : "");
 	log_info("%s message %s", start ? "Start" : "End", ok ? "accepted" : "ignored");
-	return caret_ctl_enc_accept(ok, ok ? NULL
-				    : start ? "ignored: no LTTng session is active on this host"
-					    : "ignored: an LTTng session is active on this host");
+	cJSON *o = caret_ctl_enc_accept(ok, ok ? NULL : why);
+	if (o && all_hosts)
+		add_broadcast(ctx, o,
+			      start ? bridge_send_start(ctx->bridge, ctx->sched->frequency)
+				    : bridge_send_end(ctx->bridge),
+			      start ? "Start" : "End");
+	return o;
+}
+
+static const char *state8(int8_t s)
+{
+	return s >= 0 ? caret_state_name((uint32_t)s) : "INVALID";
+}
+
+static cJSON *cmd_hosts(const struct cmd_ctx *ctx, int64_t now)
+{
+	const struct bridge *b = ctx->bridge;
+	char me[256] = "";
+	gethostname(me, sizeof(me) - 1);
+	struct caret_ctl_bridge_counts c = { b->counts.start, b->counts.end, b->counts.status,
+					     b->counts.relay, b->counts.rejected, b->counts.sent };
+	cJSON *o = caret_ctl_enc_hosts(me, b->state, &c);
+	cJSON *h = o ? caret_ctl_add_host(o, me, true, 0) : NULL;
+	if (!h)
+		goto oom;
+	for (struct agent *a = ctx->reg->head; a; a = a->next) {
+		char name[64], nodes[512] = "";
+		snprintf(name, sizeof(name), "pid %d (%s)", (int)a->pid, a->procname);
+		int n = agent_node_names(a);
+		const char *p = a->nodes;
+		for (int i = 0; i < n; i++, p += strlen(p) + 1)
+			snprintf(nodes + strlen(nodes), sizeof(nodes) - strlen(nodes), "%s%.128s",
+				 i ? "," : "", p);
+		uint32_t st = caret_seg_state(&a->seg);
+		if (caret_ctl_add_host_proc(h, name, caret_state_name(st), a->pid, nodes) < 0)
+			goto oom;
+	}
+	for (int i = 0; i < b->n_hosts; i++) {
+		const struct bridge_host *bh = &b->hosts[i];
+		h = caret_ctl_add_host(o, bh->host, false, (now - bh->seen_ns) / 1000000);
+		if (!h)
+			goto oom;
+		for (int j = 0; j < b->n_procs; j++) {
+			const struct bridge_proc *p = &b->procs[j];
+			if (strcmp(p->host, bh->host))
+				continue;
+			if (caret_ctl_add_host_proc(h, p->name, state8(p->status), p->pid,
+						    p->nodes) < 0)
+				goto oom;
+		}
+	}
+	return o;
+oom:
+	cJSON_Delete(o);
+	return error(ENOMEM, "out of memory");
 }
 
 static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
@@ -287,17 +404,23 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 	if (!strcmp(cmd, CARET_CTL_CMD_STOP))
 		return cmd_stop(ctx, req);
 	if (!strcmp(cmd, CARET_CTL_CMD_START))
-		return cmd_start_end(ctx->lttng, true);
+		return cmd_start_end(ctx, req, now, true);
 	if (!strcmp(cmd, CARET_CTL_CMD_END))
-		return cmd_start_end(ctx->lttng, false);
+		return cmd_start_end(ctx, req, now, false);
+	if (!strcmp(cmd, CARET_CTL_CMD_HOSTS))
+		return cmd_hosts(ctx, now);
 	if (!strcmp(cmd, CARET_CTL_CMD_EVENTS))
 		return ctx->events ? events_request(ctx->events, req)
 				   : error(ENOSYS, "events are not served here");
 	return error(EINVAL, "unknown command \"%.64s\"", cmd);
 }
 
-void command_run(const struct cmd_ctx *ctx, const char *line, int64_t now, struct cmd_out *out)
+void command_run(const struct cmd_ctx *ctx_in, const char *line, int64_t now, struct cmd_out *out)
 {
+	struct cmd_ctx c = *ctx_in;
+	if (!c.bridge)
+		c.bridge = no_bridge();
+	const struct cmd_ctx *ctx = &c;
 	out->reply = NULL;
 	out->wait = NULL;
 	cJSON *req = cJSON_Parse(line);

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "daemon/events.h"
+#include "daemon/bridge.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
 #include "daemon/scheduler.h"
@@ -21,6 +22,7 @@ struct cmd_ctx {
 	struct sched_cfg *sched;
 	struct lttng_view *lttng;
 	struct events *events; /* NULL: `events` is refused */
+	struct bridge *bridge; /* may be NULL (tests): no other hosts */
 };
 
 struct cmd_out {

@@ -376,12 +376,97 @@ static int enable_all(struct lttng_handle *h, const char *session,
 	return 0;
 }
 
+/* A URL from a client or another host: a scheme LTTng streams to, and
+ * nothing the session daemon would read as a local path. */
+static int check_url(const char *u, char *err, size_t errlen)
+{
+	static const char *const ok[] = { "net://", "net6://", "tcp://", "tcp6://" };
+	bool scheme = false;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		scheme |= strncmp(u, ok[i], strlen(ok[i])) == 0;
+	size_t n = strnlen(u, 1024);
+	if (!scheme || n >= 1024 || n <= 6)
+		return fail(err, errlen, -EINVAL,
+			    "lttng: output URL must be net://, net6://, tcp:// or tcp6://HOST[:PORT...]");
+	for (const char *p = u; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return fail(err, errlen, -EINVAL, "lttng: output URL has a blank or control character");
+	return 0;
+}
+
+static int make_name(const char *want, char *name, size_t len, char *err, size_t errlen)
+{
+	if (want && *want) {
+		int rc = check_name(want, err, errlen);
+		if (rc < 0)
+			return rc;
+		snprintf(name, len, "%s", want);
+		return 0;
+	}
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!localtime_r(&now, &tm) || !strftime(name, len, "caret-%Y%m%d-%H%M%S", &tm))
+		return fail(err, errlen, -EIO, "lttng: cannot format a session name");
+	return 0;
+}
+
+/* The channel geometry asked for, or the defaults, within the limits
+ * caretctl checks too (proto/caret_ctl_limits.h). */
+static int geometry(const struct caret_lttng_cfg *cfg, uint64_t *size, uint64_t *count,
+		    char *err, size_t errlen)
+{
+	*size = cfg->subbuf_size ? cfg->subbuf_size : CARET_CTL_DEFAULT_SUBBUF_SIZE;
+	*count = cfg->subbuf_count ? cfg->subbuf_count : CARET_CTL_DEFAULT_SUBBUF_COUNT;
+	char why[128];
+	if (caret_ctl_check_subbuf_size(*size, why, sizeof(why)) < 0)
+		return fail(err, errlen, -EINVAL, "lttng: sub-buffer size %llu %s",
+			    (unsigned long long)*size, why);
+	if (caret_ctl_check_subbuf_count(*count, why, sizeof(why)) < 0)
+		return fail(err, errlen, -EINVAL, "lttng: sub-buffer count %llu %s",
+			    (unsigned long long)*count, why);
+	return 0;
+}
+
+static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *name,
+			       char *err, size_t errlen);
+
+/* Streaming session to an lttng-relayd (lttng create --set-url). */
+static int record_net(const struct caret_lttng_cfg *cfg, char *name_out, size_t name_len,
+		      char *path_out, size_t path_len, char *err, size_t errlen)
+{
+	int rc = check_url(cfg->url, err, errlen);
+	char name[LTTNG_NAME_MAX];
+	if (rc < 0 || (rc = make_name(cfg->session, name, sizeof(name), err, errlen)) < 0)
+		return rc;
+	if (strlen(name) >= name_len || strlen(cfg->url) >= path_len)
+		return fail(err, errlen, -ENAMETOOLONG,
+			    "lttng: output buffer too small for name or URL");
+	struct lttng_session_descriptor *desc =
+		lttng_session_descriptor_network_create(name, cfg->url, NULL);
+	if (!desc)
+		return fail(err, errlen, -EINVAL, "lttng: bad output URL %s", cfg->url);
+	enum lttng_error_code code = lttng_create_session_ext(desc);
+	lttng_session_descriptor_destroy(desc);
+	if (code != LTTNG_OK)
+		return lttng_fail(err, errlen, code, "creating", name);
+	rc = configure_and_start(cfg, name, err, errlen);
+	if (rc < 0) {
+		lttng_destroy_session(name);
+		return rc;
+	}
+	snprintf(name_out, name_len, "%s", name);
+	snprintf(path_out, path_len, "%s", cfg->url);
+	return 0;
+}
+
 int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 		       size_t name_len, char *path_out, size_t path_len,
 		       char *err, size_t errlen)
 {
 	if (!cfg || !name_out || !path_out)
 		return fail(err, errlen, -EINVAL, "lttng: missing argument");
+	if (cfg->url)
+		return record_net(cfg, name_out, name_len, path_out, path_len, err, errlen);
 	if (!cfg->path || cfg->path[0] != '/')
 		return fail(err, errlen, -EINVAL,
 			    "lttng: trace path must be absolute (got \"%s\")",
@@ -399,17 +484,11 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 			return rc;
 	}
 
-	uint64_t subbuf_size = cfg->subbuf_size ? cfg->subbuf_size
-						: CARET_CTL_DEFAULT_SUBBUF_SIZE;
-	uint64_t subbuf_count = cfg->subbuf_count ? cfg->subbuf_count
-						  : CARET_CTL_DEFAULT_SUBBUF_COUNT;
-	char why[128];
-	if (caret_ctl_check_subbuf_size(subbuf_size, why, sizeof(why)) < 0)
-		return fail(err, errlen, -EINVAL, "lttng: sub-buffer size %llu %s",
-			    (unsigned long long)subbuf_size, why);
-	if (caret_ctl_check_subbuf_count(subbuf_count, why, sizeof(why)) < 0)
-		return fail(err, errlen, -EINVAL, "lttng: sub-buffer count %llu %s",
-			    (unsigned long long)subbuf_count, why);
+	/* Refused before the filesystem is touched. */
+	uint64_t subbuf_size, subbuf_count;
+	int grc = geometry(cfg, &subbuf_size, &subbuf_count, err, errlen);
+	if (grc < 0)
+		return grc;
 
 	/* Drop trailing slashes so the reported directory reads cleanly. */
 	size_t plen = strlen(cfg->path);
@@ -468,24 +547,9 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 		goto undo_dir;
 	}
 
-	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST,
-				    .buf_type = LTTNG_BUFFER_PER_UID };
-	struct lttng_handle *h = lttng_create_handle(name, &dom);
-	if (!h) {
-		rc = fail(err, errlen, -ENOMEM,
-			  "lttng: creating a handle for session %s failed", name);
-		goto undo_session;
-	}
-	rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
-	lttng_destroy_handle(h);
+	rc = configure_and_start(cfg, name, err, errlen);
 	if (rc < 0)
 		goto undo_session;
-
-	int ret = lttng_start_tracing(name);
-	if (ret < 0) {
-		rc = lttng_fail(err, errlen, ret, "starting", name);
-		goto undo_session;
-	}
 
 	snprintf(name_out, name_len, "%s", name);
 	snprintf(path_out, path_len, "%s", dir);
@@ -498,6 +562,29 @@ undo_dir:
 	if (dir_was_missing)
 		rmdir(dir);
 	return rc;
+}
+
+/* Channel, events, contexts, start: the same for every output. */
+static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *name,
+			       char *err, size_t errlen)
+{
+	uint64_t subbuf_size, subbuf_count;
+	int grc = geometry(cfg, &subbuf_size, &subbuf_count, err, errlen);
+	if (grc < 0)
+		return grc;
+	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST, .buf_type = LTTNG_BUFFER_PER_UID };
+	struct lttng_handle *h = lttng_create_handle(name, &dom);
+	if (!h)
+		return fail(err, errlen, -ENOMEM, "lttng: creating a handle for session %s failed",
+			    name);
+	int rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
+	lttng_destroy_handle(h);
+	if (rc < 0)
+		return rc;
+	int ret = lttng_start_tracing(name);
+	if (ret < 0)
+		return lttng_fail(err, errlen, ret, "starting", name);
+	return 0;
 }
 
 static void fill_stats(struct caret_lttng_chan_stats *o,

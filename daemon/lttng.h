@@ -40,6 +40,13 @@ struct caret_lttng_cfg {
 	 * are refused: the daemon's working directory is not the client's.
 	 */
 	const char *path;
+	/*
+	 * Network output instead of path (as `lttng create --set-url`):
+	 * net://HOST[:CTRL[:DATA]], net6://..., or tcp://... for the control
+	 * and data URL at once; the trace lands under lttng-relayd's output
+	 * directory on HOST, in <hostname>/<session>-<date>. NULL for local.
+	 */
+	const char *url;
 	bool light;            /* light event list, see caret_lttng_events() */
 	bool light_pre_iron;   /* every known process is pre-Iron: no rcl_publish */
 	/* path/<session> may exist and hold traces: the new one goes into

@@ -17,6 +17,7 @@
 #include <systemd/sd-event.h>
 #include <unistd.h>
 
+#include "daemon/bridge.h"
 #include "daemon/commands.h"
 #include "daemon/events.h"
 #include "daemon/log.h"
@@ -40,6 +41,7 @@
 struct options {
 	struct server_cfg server;
 	struct sched_cfg sched;
+	struct bridge_cfg bridge;
 	int log_level;
 };
 
@@ -59,10 +61,14 @@ static void usage(FILE *f)
 		"                            (default %d, CARET's recording_frequency; 1 to %d)\n"
 		"  --replay-bandwidth BYTES  host-wide replay budget per second in adaptive mode\n"
 		"                            (K/M/G suffixes; default 64M, at most 1T)\n"
+		"  --no-bridge               no DDS bridge to other hosts\n"
+		"  --accept-relay            let other hosts' caretctl record --all-hosts --set-url\n"
+		"                            create a streaming session to the relay they name\n"
 		"  --log-level LEVEL         error, warning, info (default) or debug\n"
 		"  --help, --version\n\n"
 		"Environment: CARET_SHM_PREFIX selects the agents' segment names (default\n"
-		"caret-agent). Logs go to stderr (the journal under systemd).\n"
+		"caret-agent); ROS_DOMAIN_ID the bridge's DDS domain (default 0); CYCLONEDDS_URI\n"
+		"its CycloneDDS configuration. Logs go to stderr (the journal under systemd).\n"
 		"Signals: SIGTERM, SIGINT and SIGHUP stop caretd (agents keep their state).\n"
 		"Exit status: 0 after a stop signal, 1 on a start-up error, 2 on a usage error.\n",
 		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX);
@@ -97,6 +103,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "foreground", 0, 0, 'F' }, { "socket", 1, 0, 's' }, { "group", 1, 0, 'g' },
 		{ "pacing", 1, 0, 'p' }, { "recording-frequency", 1, 0, 'f' },
 		{ "replay-bandwidth", 1, 0, 'b' }, { "log-level", 1, 0, 'l' },
+		{ "no-bridge", 0, 0, 'N' }, { "accept-relay", 0, 0, 'A' },
 		{ "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
@@ -159,6 +166,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return usage_error();
 			}
 			break;
+		case 'N':
+			o->bridge.enabled = false;
+			break;
+		case 'A':
+			o->bridge.accept_relay = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_DONE;
@@ -210,6 +223,7 @@ int main(int argc, char **argv)
 		.server = { .socket_path = CARET_CTL_DEFAULT_SOCKET },
 		.sched = { .pacing = PACING_ADAPTIVE, .frequency = CARET_CTL_DEFAULT_FREQUENCY,
 			   .bandwidth = 64ULL << 20 },
+		.bridge = { .enabled = true, .domain = -1 },
 		.log_level = LOG_INFO,
 	};
 	int rc = parse_args(argc, argv, &o);
@@ -226,6 +240,8 @@ int main(int argc, char **argv)
 	static struct registry_loop reg_loop;
 	static struct pacer pacer;
 	static struct notify notify;
+	static struct bridge bridge;
+	bridge.cfg = o.bridge;
 	struct server *server = NULL;
 	sched.cfg = o.sched;
 
@@ -250,14 +266,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct cmd_ctx ctx = { .reg = &reg, .sched = &sched.cfg, .lttng = &lttng,
-			       .events = events };
+			       .events = events, .bridge = &bridge };
 	if (server_start(&server, e, &o.server, &ctx) < 0)
 		return 1;
 	/* The LTTng view first: the others read it at their first run. */
 	if ((r = lttng_view_start(&lttng, e)) < 0 ||
 	    (r = registry_loop_start(&reg_loop, &reg, e)) < 0 ||
 	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng)) < 0 ||
-	    (r = notify_start(&notify, e, &reg, &lttng)) < 0) {
+	    (r = notify_start(&notify, e, &reg, &lttng)) < 0 ||
+	    (r = bridge_start(&bridge, e, &reg, &lttng)) < 0) {
 		log_err("cannot set up the event loop: %s", strerror(-r));
 		return 1;
 	}
@@ -269,6 +286,7 @@ int main(int argc, char **argv)
 		log_err("event loop: %s", strerror(-r));
 	notify_stopping(&notify);
 	server_free(server);
+	bridge_stop(&bridge);
 	pacer_stop(&pacer);
 	registry_loop_stop(&reg_loop);
 	lttng_view_stop(&lttng);

@@ -22,6 +22,7 @@ struct agent {
 	double credit;            /* fractional grants (frequency pacing) */
 	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
 	int64_t last_bell_ns;     /* last doorbell rung while waiting */
+	uint32_t start_frequency; /* records/s asked by the Start that began this pass; 0: none */
 	bool dead;                /* process gone, segment reclaimed at next sweep */
 	/* node names, parsed again only when the record count changes */
 	char nodes[4096];         /* NUL-separated */

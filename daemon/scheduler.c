@@ -53,8 +53,9 @@ static void prepare_step(struct sched *s, struct agent *a, const struct caret_se
 	}
 	uint32_t g = CARET_COUNT_OF(st->grant);
 	uint64_t add;
-	if (s->cfg.pacing == PACING_FREQUENCY) {
-		a->credit += s->cfg.frequency * dt;
+	if (a->start_frequency || s->cfg.pacing == PACING_FREQUENCY) {
+		/* a Start message's recording_frequency wins for its pass */
+		a->credit += (a->start_frequency ? a->start_frequency : s->cfg.frequency) * dt;
 		add = (uint64_t)a->credit;
 		a->credit -= (double)add;
 	} else {
@@ -92,6 +93,7 @@ void sched_tick(struct sched *s, struct registry *r, bool active, int64_t now)
 				caret_ctl_begin_replay(&a->seg);
 				a->prepare_since_ns = now;
 				a->credit = 0;
+				a->start_frequency = 0;
 				log_info("pid %d (%s): Start, replaying %llu cached records",
 					 (int)a->pid, a->procname, (unsigned long long)st.records);
 			}

@@ -100,6 +100,21 @@
  *            Errors: EINVAL for a malformed token or an event it names
  *            that no longer matches, ESRCH when its process vanished,
  *            EBADMSG when its segment is corrupted.
+ * Several hosts (the DDS bridge, caretd(8)):
+ *  "record" and "stop" take "all_hosts"? bool: after the local action,
+ *            broadcast CARET's Start (record) or End (stop) to every host,
+ *            and with "url" also caretd's relay_record. "record" takes
+ *            "url"? (net://, net6://, tcp://, tcp6://) instead of "path":
+ *            the session streams to that lttng-relayd. "start" and "end"
+ *            take "all_hosts"? too. Their results then carry
+ *            "broadcast": bool and "broadcast_error"? string.
+ *  "hosts"   → result {"host", "bridge": "<state>", "counts": {"start",
+ *              "end", "status", "relay", "rejected", "sent"},
+ *              "hosts": [{"host", "self": bool, "age_ms" (since its last
+ *              Status), "processes": [{"name", "state", "pid",
+ *              "nodes": "a,b"}]}]}
+ *            Other hosts' processes as their Status messages told (a host
+ *            stays listed once seen, its processes for 5 s).
  *
  * Errors: {"v": 1, "type": "error", "error": "<one line for a human>",
  *          "errno": <positive errno>}
@@ -152,6 +167,7 @@
 #define CARET_CTL_CMD_START "start"
 #define CARET_CTL_CMD_END "end"
 #define CARET_CTL_CMD_EVENTS "events"
+#define CARET_CTL_CMD_HOSTS "hosts"
 
 /* Pacing values */
 #define CARET_CTL_PACING_ADAPTIVE "adaptive"
@@ -225,5 +241,15 @@
 #define CARET_CTL_EVENTS_PAGE_BYTES 40000
 #define CARET_CTL_EVENTS_STR_MAX 1024
 #define CARET_CTL_EVENTS_MAX_FILTER 256
+#define CARET_CTL_K_ALL_HOSTS "all_hosts"
+#define CARET_CTL_K_URL "url"
+#define CARET_CTL_K_BROADCAST "broadcast"
+#define CARET_CTL_K_BROADCAST_ERROR "broadcast_error"
+#define CARET_CTL_K_BRIDGE "bridge"
+#define CARET_CTL_K_COUNTS "counts"
+#define CARET_CTL_K_HOSTS "hosts"
+#define CARET_CTL_K_SELF "self"
+#define CARET_CTL_K_AGE_MS "age_ms"
+#define CARET_CTL_K_PROCESSES "processes"
 
 #endif

@@ -75,6 +75,19 @@ cJSON *caret_ctl_enc_stop(const char *session, const char *path,
 /* reason: NULL when accepted. */
 cJSON *caret_ctl_enc_accept(bool accepted, const char *reason);
 
+/* Adds "broadcast" and, when not ok, "broadcast_error" to a result. */
+int caret_ctl_add_broadcast(cJSON *result, bool ok, const char *why);
+
+/* "hosts": the result, then one host object at a time, then its processes. */
+struct caret_ctl_bridge_counts {
+	uint64_t start, end, status, relay, rejected, sent;
+};
+cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge,
+			   const struct caret_ctl_bridge_counts *c);
+cJSON *caret_ctl_add_host(cJSON *result, const char *host, bool self, int64_t age_ms);
+int caret_ctl_add_host_proc(cJSON *host, const char *name, const char *state, int64_t pid,
+			    const char *nodes);
+
 /* One line without its '\n' (malloc'd), o deleted; NULL when out of memory. */
 char *caret_ctl_enc_line(cJSON *o);
 

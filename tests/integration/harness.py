@@ -68,6 +68,8 @@ class Ctx:
         env = dict(os.environ)
         env["CARET_SHM_PREFIX"] = self.prefix
         env["ROS_DISTRO"] = env.get("ROS_DISTRO", "jazzy")
+        # caretd's DDS bridge stays in this test's own domain
+        env["ROS_DOMAIN_ID"] = self.domain
         env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
         if agent:
             env["LD_PRELOAD"] = asan_preload() + AGENT

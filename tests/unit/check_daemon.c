@@ -18,6 +18,7 @@
 
 #include "daemon/registry.h"
 #include "daemon/scheduler.h"
+#include "daemon/startend.h"
 
 #define MS 1000000LL
 
@@ -129,6 +130,55 @@ START_TEST(start_and_end)
 	uint32_t e1 = CARET_EPOCH_OF(status(&a).grant);
 	sched_tick(&s, &r, true, t += 10 * MS);
 	ck_assert_uint_gt(CARET_EPOCH_OF(status(&a).grant), e1);
+	drop_agent(&a);
+}
+END_TEST
+
+/* Seed 000's rules for a Start or End from another host (startend.c). */
+START_TEST(remote_start_end_rules)
+{
+	struct agent a;
+	make_agent(&a, "rse", 1000);
+	struct registry r = one(&a);
+	struct lttng_view none = { .ok = true, .n_active = 0 }, one_active = { .ok = true,
+									     .n_active = 1 };
+	struct startend_out o;
+	int64_t t = 1000 * MS;
+	/* Start with no active session: ignored, agent stays in WAIT */
+	startend_start(&r, &none, 100, t, &o);
+	ck_assert_ptr_nonnull(o.reason);
+	ck_assert_int_eq(o.ignored, 1);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	/* with one: WAIT -> PREPARE, a new pass */
+	startend_start(&r, &one_active, 200, t, &o);
+	ck_assert_ptr_null(o.reason);
+	ck_assert_int_eq(o.applied, 1);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	ck_assert_uint_ne(CARET_EPOCH_OF(status(&a).grant), 0);
+	/* a second Start finds it outside WAIT: left alone */
+	uint32_t e = CARET_EPOCH_OF(status(&a).grant);
+	startend_start(&r, &one_active, 200, t, &o);
+	ck_assert_int_eq(o.applied, 0);
+	ck_assert_int_eq(o.ignored, 1);
+	ck_assert_uint_eq(CARET_EPOCH_OF(status(&a).grant), e);
+	/* the Start's recording_frequency paces this pass even under adaptive
+	 * pacing: 200 records/s for 0.1 s */
+	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .frequency = 100,
+				    .bandwidth = 1 << 30 } };
+	sched_tick(&s, &r, true, t);
+	tracepoints_on(&a);
+	sched_tick(&s, &r, true, t += 100 * MS);
+	ck_assert_uint_eq(granted(&a), 20);
+	/* End while a session is active: ignored */
+	startend_end(&r, &one_active, &o);
+	ck_assert_ptr_nonnull(o.reason);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	/* End with none: back to WAIT */
+	startend_end(&r, &none, &o);
+	ck_assert_ptr_null(o.reason);
+	ck_assert_int_eq(o.applied, 1);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	ck_assert_uint_eq(a.start_frequency, 0);
 	drop_agent(&a);
 }
 END_TEST
@@ -362,6 +412,7 @@ int main(void)
 	TCase *tc = tcase_create("scheduler");
 	tcase_add_test(tc, start_and_end);
 	tcase_add_test(tc, frequency_pacing);
+	tcase_add_test(tc, remote_start_end_rules);
 	tcase_add_test(tc, grant_capped_then_record);
 	tcase_add_test(tc, adaptive_pacing_shares_bandwidth);
 	tcase_add_test(tc, progress_counts);

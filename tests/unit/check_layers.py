@@ -11,7 +11,8 @@ LAYERS = [
     {"log", "loop", "version"},  # used everywhere
     {"lttng", "registry"},  # the doors to LTTng and to the agents' segments
     {"scheduler", "lttng_view", "registry_loop"},
-    {"pacer", "notify", "wait", "events"},
+    {"pacer", "notify", "wait", "events", "startend"},
+    {"bridge"},  # DDS to other hosts: applies their Start/End through startend
     {"commands"},
     {"server"},
     {"main"},

@@ -19,6 +19,7 @@
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
 #include "parse.h"
+#include "hosts.h"
 #include "rpc.h"
 #include "sig.h"
 #include "tracedir.h"
@@ -29,7 +30,8 @@ struct rec_opts {
 	char path[PATH_MAX];
 	const char *pacing;
 	uint64_t frequency, subbuf_size, subbuf_count;
-	bool light, immediate, verbose, list, append;
+	bool light, immediate, verbose, list, append, all_hosts;
+	const char *url;	/* --set-url: lttng-relayd output instead of path */
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
 };
@@ -52,6 +54,12 @@ static void usage(FILE *f)
 		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
 		"                              adaptive (caretd shares a host-wide replay\n"
 		"                              bandwidth; the default without -f)\n"
+		"      --set-url URL           stream to an lttng-relayd instead of a local\n"
+		"                              path (as lttng create --set-url): net://HOST\n"
+		"      --all-hosts             also send CARET's Start (and End at stop) to\n"
+		"                              every host over DDS; with --set-url, every\n"
+		"                              caretd started with --accept-relay streams\n"
+		"                              its own session to the same relay\n"
 		"      --light                 light mode: fewer events (as ros2 caret)\n"
 		"      --immediate             start without waiting for Enter\n"
 		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two from\n"
@@ -97,6 +105,8 @@ enum {
 	OPT_SUBBUF_COUNT,
 	OPT_DURATION,
 	OPT_TIMEOUT,
+	OPT_SET_URL,
+	OPT_ALL_HOSTS,
 };
 
 /* "invalid -f/--recording-frequency 'x': must be ..." and exit 2. */
@@ -133,6 +143,8 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "list", no_argument, NULL, 'l' },
 		{ "append", no_argument, NULL, 'a' },
 		{ "append-trace", no_argument, NULL, 'a' },
+		{ "set-url", required_argument, NULL, OPT_SET_URL },
+		{ "all-hosts", no_argument, NULL, OPT_ALL_HOSTS },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -208,6 +220,14 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			    caret_ctl_check_timeout_ms(o->timeout_ms, NULL, 0) < 0)
 				return bad_value("--timeout", optarg, caret_ctl_rule_timeout());
 			break;
+		case OPT_SET_URL:
+			if (!*optarg)
+				return ctl_usage_error("record", "empty URL");
+			o->url = optarg;
+			break;
+		case OPT_ALL_HOSTS:
+			o->all_hosts = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -218,6 +238,8 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 	}
 	if (optind < argc)
 		return ctl_usage_error("record", "unexpected argument '%s'", argv[optind]);
+	if (o->url && path)
+		return ctl_usage_error("record", "--set-url and --path name two outputs: choose one");
 	if (!o->pacing)
 		o->pacing = o->frequency ? CARET_CTL_PACING_FREQUENCY : CARET_CTL_PACING_ADAPTIVE;
 	if (o->frequency && strcmp(o->pacing, CARET_CTL_PACING_ADAPTIVE) == 0)
@@ -240,8 +262,13 @@ static cJSON *record_request(const struct rec_opts *o)
 	bool ok = r;
 	if (ok && o->session)
 		ok = cJSON_AddStringToObject(r, CARET_CTL_K_SESSION, o->session);
-	ok = ok && cJSON_AddStringToObject(r, CARET_CTL_K_PATH, o->path) &&
-	     cJSON_AddBoolToObject(r, CARET_CTL_K_LIGHT, o->light) &&
+	if (ok && o->url)
+		ok = cJSON_AddStringToObject(r, CARET_CTL_K_URL, o->url);
+	else if (ok)
+		ok = cJSON_AddStringToObject(r, CARET_CTL_K_PATH, o->path);
+	if (ok && o->all_hosts)
+		ok = cJSON_AddBoolToObject(r, CARET_CTL_K_ALL_HOSTS, true);
+	ok = ok && cJSON_AddBoolToObject(r, CARET_CTL_K_LIGHT, o->light) &&
 	     cJSON_AddStringToObject(r, CARET_CTL_K_PACING, o->pacing);
 	if (ok && o->frequency)
 		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_RECORDING_FREQUENCY, (double)o->frequency);
@@ -258,6 +285,9 @@ static cJSON *record_request(const struct rec_opts *o)
 	return r;
 }
 
+/* The stop after an interruption ends the other hosts' part too. */
+static bool rec_all_hosts;
+
 static int interrupted_code(void)
 {
 	return 128 + ctl_sig_caught();
@@ -268,7 +298,7 @@ static int stop_interrupted(const struct ctl_opts *g, const char *session)
 {
 	ctl_warn("interrupted before all processes were recording; stopping session %s",
 		 session);
-	int code = ctl_stop_session(g, session);
+	int code = ctl_stop_session_all(g, session, rec_all_hosts);
 	return code == CTL_EXIT_OK ? interrupted_code() : code;
 }
 
@@ -399,6 +429,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 	fflush(stdout);
 	fprintf(info, "recording to %s (session %s)\n", rec.path, session);
 	fflush(info);
+	ctl_report_broadcast(r.root, "Start");
 	ctl_reply_free(&r);
 	code = recorded(g, o, info, session);
 	free(session);
@@ -422,6 +453,14 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 	}
 	int final = report_wait(g, info, &r, o->timeout_ms);
 	ctl_reply_free(&r);
+	if (o->all_hosts && o->url && (final == CTL_EXIT_OK || final == CTL_EXIT_TIMEOUT)) {
+		/* the other hosts' sessions stream to the same relay */
+		int rc = ctl_wait_remote(g, o->timeout_ms, info);
+		if (rc == CTL_EXIT_TIMEOUT)
+			final = CTL_EXIT_TIMEOUT;
+		else if (rc != CTL_EXIT_OK)
+			fprintf(stderr, "caretctl: the other hosts' state is unknown\n");
+	}
 	if (final == CTL_EXIT_PROTOCOL || final == CTL_EXIT_FAILED) {
 		still_recording(session);
 		return final;
@@ -438,7 +477,7 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
 
 	record_on(o, info);
-	code = ctl_stop_session(g, session);
+	code = ctl_stop_session_all(g, session, o->all_hosts);
 	return code == CTL_EXIT_OK ? final : code;
 }
 
@@ -480,5 +519,6 @@ int cmd_record(struct ctl_opts *g, int argc, char **argv)
 		return r;
 	if (o.list)
 		return list(&o);
+	rec_all_hosts = o.all_hosts;
 	return run(g, &o);
 }

@@ -13,19 +13,22 @@
 #include "caretctl.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
+#include "hosts.h"
 #include "rpc.h"
 
 static void usage(FILE *f, const char *cmd)
 {
 	if (strcmp(cmd, CARET_CTL_CMD_START) == 0)
-		fprintf(f, "Usage: caretctl start [--json]\n"
+		fprintf(f, "Usage: caretctl start [--all-hosts] [--json]\n"
 			   "Send Start: agents in WAIT go to PREPARE (replay, then RECORD).\n"
 			   "Ignored unless an LTTng session is active on this host.\n\n");
 	else
-		fprintf(f, "Usage: caretctl end [--json]\n"
+		fprintf(f, "Usage: caretctl end [--all-hosts] [--json]\n"
 			   "Send End: agents go back to WAIT. Ignored while an LTTng session\n"
 			   "is active on this host.\n\n");
 	fprintf(f,
+		"      --all-hosts    also send it to every host over DDS (CARET's\n"
+		"                     /caret/start_record, /caret/end_record)\n"
 		"      --json         print caretd's result object verbatim (one JSON line)\n"
 		"      --socket PATH  caretd's control socket\n"
 		"  -h, --help         this help\n\n"
@@ -43,6 +46,16 @@ static const char *reason_text(const char *r)
 
 static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 {
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--all-hosts"))
+			continue;
+		/* drop it and let the common parser take the rest */
+		for (int j = i; j + 1 < argc; j++)
+			argv[j] = argv[j + 1];
+		argc--;
+		int code = ctl_simple_args(g, cmd, argc, argv, usage);
+		return code >= 0 ? code : ctl_startend_all_hosts(g, cmd);
+	}
 	struct ctl_reply r;
 	struct ctl_accept a;
 	struct ctl_why why;

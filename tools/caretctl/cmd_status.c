@@ -8,14 +8,21 @@
 #include "caretctl.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
+#include "hosts.h"
+#include "parse.h"
 #include "rpc.h"
 
 static void usage(FILE *f, const char *cmd)
 {
 	if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
 		fprintf(f, "Usage: caretctl status [--json]\n"
+			   "       caretctl status --all-hosts [--timeout SECONDS] [--json]\n"
 			   "Show the host, caretd (pid, version, pacing), whether LTTng is\n"
-			   "reachable and its active sessions, and the agent table.\n\n");
+			   "reachable and its active sessions, and the agent table.\n"
+			   "With --all-hosts: every host's processes and states, from the\n"
+			   "Status messages of the DDS bridge; a host seen before that did\n"
+			   "not answer within --timeout (default 3) gets a NO ANSWER line and\n"
+			   "the exit status is 4.\n\n");
 	else
 		fprintf(f, "Usage: caretctl list [--json]\n"
 			   "Show the agent table: one line per process running the agent.\n\n");
@@ -163,6 +170,28 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 
 int cmd_status(struct ctl_opts *g, int argc, char **argv)
 {
+	/* --all-hosts [--timeout S] and the common options */
+	bool all = false;
+	int64_t timeout_ms = 3000;
+	for (int i = 1; i < argc; i++)
+		all |= strcmp(argv[i], "--all-hosts") == 0;
+	if (all) {
+		for (int i = 1; i < argc; i++) {
+			if (!strcmp(argv[i], "--all-hosts"))
+				continue;
+			if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+				if (ctl_parse_seconds(argv[++i], &timeout_ms) < 0 || timeout_ms <= 0)
+					return ctl_usage_error("status", "invalid timeout '%s'", argv[i]);
+			} else if (!strcmp(argv[i], "--json")) {
+				g->json = true;
+			} else if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
+				g->socket = argv[++i];
+			} else {
+				return ctl_usage_error("status", "unexpected argument '%s'", argv[i]);
+			}
+		}
+		return ctl_status_all_hosts(g, timeout_ms);
+	}
 	return run(g, CARET_CTL_CMD_STATUS, argc, argv);
 }
 

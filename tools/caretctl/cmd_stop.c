@@ -10,16 +10,19 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_limits.h"
+#include "hosts.h"
 #include "rpc.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: caretctl stop [-s NAME] [--json]\n"
+		"Usage: caretctl stop [-s NAME] [--all-hosts] [--json]\n"
 		"Stop a recording: caretd stops and destroys the LTTng session, reports\n"
 		"what LTTng lost, and sends End to the agents when no session is left.\n\n"
 		"  -s, --session-name NAME  the session to stop (default: the one caretd\n"
 		"                           created, else the only active one)\n"
+		"      --all-hosts          then send End to every host (and stop the\n"
+		"                           relay sessions of a record --set-url --all-hosts)\n"
 		"      --json               print caretd's result object as one JSON line\n"
 		"      --socket PATH        caretd's control socket\n"
 		"  -h, --help               this help\n\n"
@@ -93,9 +96,15 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 
 int ctl_stop_session(const struct ctl_opts *g, const char *session)
 {
+	return ctl_stop_session_all(g, session, false);
+}
+
+int ctl_stop_session_all(const struct ctl_opts *g, const char *session, bool all_hosts)
+{
 	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STOP);
 	struct ctl_reply r;
-	if (!req || (session && !cJSON_AddStringToObject(req, CARET_CTL_K_SESSION, session))) {
+	if (!req || (session && !cJSON_AddStringToObject(req, CARET_CTL_K_SESSION, session)) ||
+	    (all_hosts && !cJSON_AddBoolToObject(req, CARET_CTL_K_ALL_HOSTS, true))) {
 		cJSON_Delete(req);
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	}
@@ -104,6 +113,8 @@ int ctl_stop_session(const struct ctl_opts *g, const char *session)
 	if (code != CTL_EXIT_OK)
 		return code;
 	code = report(g, &r);
+	if (all_hosts)
+		ctl_report_broadcast(r.root, "End");
 	ctl_reply_free(&r);
 	return code;
 }
@@ -112,14 +123,19 @@ int cmd_stop(struct ctl_opts *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "session-name", required_argument, NULL, 's' },
+		{ "all-hosts", no_argument, NULL, 'A' },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *session = NULL;
+	bool all_hosts = false;
 	int opt;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+s:h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'A':
+			all_hosts = true;
+			break;
 		case 's': {
 			/* LTTng's rule only: the session may be anyone's. */
 			char why[160];
@@ -139,5 +155,5 @@ int cmd_stop(struct ctl_opts *g, int argc, char **argv)
 	}
 	if (optind < argc)
 		return ctl_usage_error("stop", "unexpected argument '%s'", argv[optind]);
-	return ctl_stop_session(g, session);
+	return ctl_stop_session_all(g, session, all_hosts);
 }

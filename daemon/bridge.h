@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The DDS bridge to other hosts (CycloneDDS, one participant per daemon).
+ *
+ * CARET's topics and types (proto/caret_msgs.idl): Start and End received
+ * from another host go through startend (seed 000's rules per local
+ * agent); every local agent's state is published on rt/caret/status as one
+ * Status per process (on change, after each Start/End, and every second),
+ * and the Status of other hosts is kept for `caretctl status --all-hosts`.
+ * caretd's own rt/caretd/relay_record asks daemons started with
+ * --accept-relay to create a streaming session to a named lttng-relayd.
+ *
+ * Trust: anyone who can publish on the DDS domain can make this host
+ * replay into sessions that are already active (Start) or put idle agents
+ * back to WAIT (End, only with no active session). A remote message never
+ * creates a session with a local output, never chooses a path, never
+ * touches a file; a streaming session to a relay is created only when this
+ * daemon was started with --accept-relay.
+ *
+ * Started lazily after the rest of the daemon is up; any DDS failure is
+ * logged, shown in `caretctl status --all-hosts`, retried now and then,
+ * and never stops local recording.
+ */
+#ifndef CARETD_BRIDGE_H
+#define CARETD_BRIDGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "daemon/lttng_view.h"
+#include "daemon/registry.h"
+
+#define BRIDGE_MAX_HOSTS 64
+#define BRIDGE_MAX_PROCS 1024
+#define BRIDGE_HOST_MAX 64
+
+struct bridge_cfg {
+	bool enabled;      /* false: --no-bridge */
+	bool accept_relay; /* --accept-relay */
+	int domain;        /* -1: $ROS_DOMAIN_ID, else 0 */
+};
+
+struct bridge_proc {
+	char host[BRIDGE_HOST_MAX];
+	char name[128];
+	int8_t status;
+	int64_t pid;
+	char nodes[512]; /* comma-separated, cut */
+	int64_t seen_ns;
+};
+
+struct bridge_host {
+	char host[BRIDGE_HOST_MAX];
+	int64_t seen_ns;
+};
+
+struct bridge_counts {
+	uint64_t start, end, status, relay, rejected, sent;
+};
+
+struct bridge_dds; /* CycloneDDS entities, private to bridge.c */
+
+struct bridge {
+	struct bridge_cfg cfg;
+	struct registry *reg;
+	struct lttng_view *lttng;
+	sd_event_source *timer;
+	struct bridge_dds *dds;
+	char state[256]; /* "off", "starting", "up (domain N)", or why not */
+	bool up;
+	int64_t next_try_ns, last_beat_ns;
+	bool status_due;
+	char host[BRIDGE_HOST_MAX];
+	struct bridge_host hosts[BRIDGE_MAX_HOSTS];
+	int n_hosts;
+	struct bridge_proc procs[BRIDGE_MAX_PROCS];
+	int n_procs;
+	struct bridge_counts counts;
+	char relay_session[256]; /* the session a relay_record made here; "" none */
+	/* last published state per pid, to publish changes at once */
+	struct { int pid; uint32_t state; } last[BRIDGE_MAX_PROCS];
+	int n_last;
+};
+
+int bridge_start(struct bridge *b, sd_event *e, struct registry *r, struct lttng_view *v);
+void bridge_stop(struct bridge *b);
+
+/* Broadcasts; 0, or -ENOTCONN (bridge off or down: b->state says why). */
+int bridge_send_start(struct bridge *b, uint32_t frequency);
+int bridge_send_end(struct bridge *b);
+int bridge_send_relay(struct bridge *b, const char *session, const char *url,
+		      uint32_t frequency, bool stop);
+
+#endif

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A plain CycloneDDS peer that knows CARET's interface only by its ROS 2
+ * names (rt/caret/..., caret_msgs::msg::dds_::*_), as a ROS 2 tool or
+ * CARET's own `ros2 caret record` would: publishes Start or End, prints
+ * the Status samples it receives, or sends garbage under those names.
+ *   caret-ddspeer [--peers N] [--start FREQ] [--end] [--garbage] [--listen SECONDS]
+ * Domain: $ROS_DOMAIN_ID. Output: one "status name=... status=N pid=N
+ * nodes=N" line per Status, "matched N" once writers see N readers.
+ */
+#include <dds/dds.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "caret_msgs.h"
+#include "ddspeer_garbage.h"
+
+static dds_entity_t pp;
+
+static dds_qos_t *qos(void)
+{
+	dds_qos_t *q = dds_create_qos();
+	dds_qset_reliability(q, DDS_RELIABILITY_RELIABLE, DDS_MSECS(100));
+	dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 1);
+	return q;
+}
+
+static int keep_all; /* garbage mode: every bad sample must arrive */
+
+static dds_entity_t writer(const dds_topic_descriptor_t *d, const char *topic)
+{
+	dds_qos_t *q = qos();
+	/* history is not matched against the readers: KEEP_ALL is still
+	 * compatible, and a writer never folds two samples into one */
+	if (keep_all)
+		dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+	dds_entity_t t = dds_create_topic(pp, d, topic, NULL, NULL);
+	dds_entity_t w = t < 0 ? t : dds_create_writer(pp, t, q, NULL);
+	dds_delete_qos(q);
+	if (w < 0) {
+		fprintf(stderr, "ddspeer: writer %s: %s\n", topic, dds_strretcode(w));
+		exit(1);
+	}
+	return w;
+}
+
+/* Volatile topics: a sample written before the readers are matched is lost. */
+static void await_match(dds_entity_t w, int peers)
+{
+	for (int i = 0; i < 200; i++) {
+		dds_publication_matched_status_t st;
+		dds_get_publication_matched_status(w, &st);
+		if ((int)st.current_count >= peers) {
+			printf("matched %u\n", st.current_count);
+			fflush(stdout);
+			return;
+		}
+		dds_sleepfor(DDS_MSECS(50));
+	}
+	fprintf(stderr, "ddspeer: fewer than %d readers matched in 10 s\n", peers);
+	exit(3);
+}
+
+/* Each sample acknowledged by every reader before the next. */
+static void put(dds_entity_t w, const void *m)
+{
+	dds_write(w, m);
+	dds_wait_for_acks(w, DDS_SECS(10));
+}
+
+static void garbage(int peers)
+{
+	keep_all = 1;
+	/* Bytes under Start_'s name, without type information, so that only
+	 * the name is matched and the reader must judge the bytes. */
+	const dds_topic_descriptor_t *j = &garbage_Junk_desc;
+	dds_topic_descriptor_t fake = {
+		.m_size = j->m_size, .m_align = j->m_align,
+		.m_flagset = j->m_flagset & ~(uint32_t)DDS_TOPIC_XTYPES_METADATA,
+		.m_nkeys = 0, .m_typename = "caret_msgs::msg::dds_::Start_", .m_keys = NULL,
+		.m_nops = j->m_nops, .m_ops = j->m_ops, .m_meta = j->m_meta,
+	};
+	dds_entity_t wj = writer(&fake, "rt/caret/start_record");
+	dds_entity_t ws = writer(&caret_msgs_msg_dds__Start__desc, "rt/caret/start_record");
+	dds_entity_t wst = writer(&caret_msgs_msg_dds__Status__desc, "rt/caret/status");
+	await_match(ws, peers);
+	await_match(wst, peers);
+	unsigned char bytes[600];
+	srand(42);
+	for (int k = 0; k < 20; k++) {
+		for (size_t i = 0; i < sizeof(bytes); i++)
+			bytes[i] = (unsigned char)rand();
+		garbage_Junk m = { .bytes = { ._length = (uint32_t)(k * 29 % sizeof(bytes)),
+					     ._maximum = sizeof(bytes), ._buffer = bytes } };
+		put(wj, &m);
+	}
+	/* well-formed but out of bounds */
+	caret_msgs_msg_dds__Start_ zero = { 0, "", "", "", "" };
+	put(ws, &zero);
+	static char big[200000];
+	memset(big, 'x', sizeof(big) - 1);
+	caret_msgs_msg_dds__Start_ huge = { 100, big, "", "", "" }; /* > 64 KiB */
+	put(ws, &huge);
+	char *names[3000];
+	for (int i = 0; i < 3000; i++)
+		names[i] = "n";
+	caret_msgs_msg_dds__Status_ many = { "peer_status", 3, { 3000, 3000, names, false }, 1 };
+	put(wst, &many);
+	caret_msgs_msg_dds__Status_ noname = { "", 3, { 0, 0, NULL, false }, 1 };
+	put(wst, &noname);
+	printf("garbage sent\n");
+}
+
+int main(int argc, char **argv)
+{
+	int peers = 1, listen_s = 0;
+	long start = -1;
+	int end = 0, junk = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--peers") && i + 1 < argc)
+			peers = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--start") && i + 1 < argc)
+			start = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--end"))
+			end = 1;
+		else if (!strcmp(argv[i], "--garbage"))
+			junk = 1;
+		else if (!strcmp(argv[i], "--listen") && i + 1 < argc)
+			listen_s = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: caret-ddspeer [--peers N] [--start FREQ] [--end] "
+					"[--garbage] [--listen SECONDS]\n");
+			return 2;
+		}
+	}
+	const char *d = getenv("ROS_DOMAIN_ID");
+	pp = dds_create_participant(d ? (dds_domainid_t)atoi(d) : 0, NULL, NULL);
+	if (pp < 0) {
+		fprintf(stderr, "ddspeer: participant: %s\n", dds_strretcode(pp));
+		return 1;
+	}
+	dds_entity_t rd = 0;
+	if (listen_s) {
+		dds_qos_t *q = qos();
+		dds_qset_history(q, DDS_HISTORY_KEEP_LAST, 256);
+		dds_entity_t t = dds_create_topic(pp, &caret_msgs_msg_dds__Status__desc,
+						  "rt/caret/status", NULL, NULL);
+		rd = dds_create_reader(pp, t, q, NULL);
+		dds_delete_qos(q);
+	}
+	if (junk)
+		garbage(peers);
+	if (start >= 0) {
+		dds_entity_t w = writer(&caret_msgs_msg_dds__Start__desc, "rt/caret/start_record");
+		await_match(w, peers);
+		caret_msgs_msg_dds__Start_ m = { (uint32_t)start, "", "", "", "" };
+		dds_write(w, &m);
+		printf("start sent\n");
+	}
+	if (end) {
+		dds_entity_t w = writer(&caret_msgs_msg_dds__End__desc, "rt/caret/end_record");
+		await_match(w, peers);
+		caret_msgs_msg_dds__End_ m = { 0 };
+		dds_write(w, &m);
+		printf("end sent\n");
+	}
+	fflush(stdout);
+	dds_time_t until = dds_time() + DDS_SECS(listen_s);
+	while (listen_s && dds_time() < until) {
+		void *buf[32] = { 0 };
+		dds_sample_info_t si[32];
+		int n = dds_take(rd, buf, si, 32, 32);
+		for (int i = 0; i < n; i++) {
+			if (!si[i].valid_data)
+				continue;
+			const caret_msgs_msg_dds__Status_ *s = buf[i];
+			printf("status name=%s status=%d pid=%lld nodes=%u%s%s\n", s->caret_node_name,
+			       s->status, (long long)s->pid, s->node_names._length,
+			       s->node_names._length ? " first=" : "",
+			       s->node_names._length ? s->node_names._buffer[0] : "");
+		}
+		if (n > 0)
+			dds_return_loan(rd, buf, n);
+		fflush(stdout);
+		dds_sleepfor(DDS_MSECS(50));
+	}
+	dds_delete(pp);
+	return 0;
+}

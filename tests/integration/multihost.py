@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Several "hosts" on one machine for the multi-host tests (DESIGN.md §6):
+each host is a network namespace (ip netns) joined to the others by a veth
+pair, plus a private mount and UTS namespace with its own tmpfs on
+/run/lttng, /dev/shm and /tmp, its own hostname and its own
+lttng-sessiond. A host is held by one `sleep` process; every command runs
+in its namespaces through nsenter, as a child of the test, so the test
+knows (and kills) exactly the processes it started. Everything is removed
+by Net.close(), also after a failure."""
+import os
+import shutil
+import signal
+import subprocess
+import time
+import uuid
+
+from harness import Proc, asan_preload, AGENT
+
+# Outside every host's private /tmp, so the test can read traces.
+SHARED = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                      os.environ.get("B", "build"), "multihost"))
+
+HOST_SETUP = r"""
+set -e
+mkdir -p /run/lttng
+mount -t tmpfs -o mode=0755 tmpfs /run/lttng
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+hostname "$1"
+ip link set lo up
+lttng-sessiond --daemonize --no-kernel --quiet
+i=0
+while ! lttng list >/dev/null 2>&1; do
+    i=$((i + 1)); [ "$i" -lt 100 ] || { echo "no sessiond" >&2; exit 1; }
+    sleep 0.1
+done
+echo ready
+exec sleep 100000
+"""
+
+
+def run(argv, check=True, timeout=30):
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    if check and r.returncode != 0:
+        raise AssertionError("%s failed (%d): %s%s" % (" ".join(argv), r.returncode, r.stdout,
+                                                        r.stderr))
+    return r
+
+
+class Host:
+    def __init__(self, net, name, ns, ifname, addr):
+        self.net, self.name, self.ns, self.ifname, self.addr = net, name, ns, ifname, addr
+        self.dir = os.path.join(net.dir, name)
+        os.makedirs(self.dir)
+        self.sock = os.path.join(self.dir, "caretd.sock")
+        self.procs = []
+        self.holder = subprocess.Popen(
+            ["ip", "netns", "exec", ns, "unshare", "--mount", "--uts", "--propagation",
+             "private", "sh", "-c", HOST_SETUP, "host-setup", name],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.holder.stdout.readline()
+        if line.strip() != "ready":
+            raise AssertionError("host %s did not come up: %s %s" %
+                                 (name, line, self.holder.stderr.read()))
+        self.pid = self.holder.pid
+
+    def argv(self, args):
+        return ["nsenter", "-t", str(self.pid), "-m", "-u", "-n", "--"] + list(args)
+
+    def env(self, agent=False, extra=None):
+        env = dict(os.environ)
+        env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+        env["ROS_DISTRO"] = env.get("ROS_DISTRO", "jazzy")
+        env["ROS_DOMAIN_ID"] = self.net.domain
+        # CycloneDDS on this host's veth only (multicast discovery works there)
+        env["CYCLONEDDS_URI"] = ("<CycloneDDS><Domain id=\"any\"><General><Interfaces>"
+                                 "<NetworkInterface name=\"%s\"/></Interfaces></General>"
+                                 "</Domain></CycloneDDS>" % self.ifname)
+        env.pop("LD_PRELOAD", None)
+        if agent:
+            env["LD_PRELOAD"] = asan_preload() + AGENT
+            # ROS processes keep their own DDS traffic on the host
+            env.pop("CYCLONEDDS_URI")
+        if extra:
+            env.update(extra)
+        return env
+
+    def spawn(self, args, agent=False, extra=None):
+        p = Proc(self.argv(args), self.env(agent, extra))
+        self.procs.append(p)
+        return p
+
+    def run(self, args, check=True, timeout=60, extra=None):
+        r = subprocess.run(self.argv(args), env=self.env(False, extra), capture_output=True,
+                           text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        if check and r.returncode != 0:
+            raise AssertionError("[%s] %s failed (%d): %s%s" % (
+                self.name, " ".join(args), r.returncode, r.stdout, r.stderr))
+        return r
+
+    def close(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+            p.close_pipes()
+        if self.holder.poll() is None:
+            # the sessiond we started (it daemonized: its pid is in its file)
+            r = subprocess.run(self.argv(["cat", "/run/lttng/lttng-sessiond.pid"]),
+                               capture_output=True, text=True, timeout=10)
+            if r.returncode == 0 and r.stdout.strip().isdigit():
+                pid = int(r.stdout.strip())
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                    for _ in range(50):
+                        os.kill(pid, 0)
+                        time.sleep(0.1)
+                except ProcessLookupError:
+                    pass
+            self.holder.kill()
+        self.holder.wait()
+        self.holder.stdout.close()
+        self.holder.stderr.close()
+
+
+class Net:
+    """n hosts named h0, h1, ... on 10.213.<k>.0/24 (two hosts: one veth pair)."""
+
+    def __init__(self, n=2):
+        assert n == 2, "one veth pair joins two hosts"
+        self.tag = uuid.uuid4().hex[:6]
+        self.domain = str(100 + int(self.tag, 16) % 100)
+        self.dir = os.path.join(SHARED, self.tag)
+        os.makedirs(self.dir)
+        self.hosts, self.netns, self.links = [], [], []
+        k = int(self.tag, 16) % 200 + 20
+        try:
+            ifs = ["cv%s%d" % (self.tag, i) for i in range(n)]
+            for i in range(n):
+                ns = "caret-%s-h%d" % (self.tag, i)
+                run(["ip", "netns", "add", ns])
+                self.netns.append(ns)
+            run(["ip", "link", "add", ifs[0], "type", "veth", "peer", "name", ifs[1]])
+            self.links.append(ifs[0])
+            for i in range(n):
+                addr = "10.213.%d.%d" % (k, i + 1)
+                run(["ip", "link", "set", ifs[i], "netns", self.netns[i]])
+                run(["ip", "-n", self.netns[i], "addr", "add", addr + "/24", "dev", ifs[i]])
+                run(["ip", "-n", self.netns[i], "link", "set", ifs[i], "up", "multicast", "on"])
+            for i in range(n):
+                self.hosts.append(Host(self, "h%d-%s" % (i, self.tag), self.netns[i], ifs[i],
+                                       "10.213.%d.%d" % (k, i + 1)))
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self):
+        for h in self.hosts:
+            try:
+                h.close()
+            except Exception as e:  # go on tearing down the rest
+                print("teardown of %s: %s" % (h.name, e))
+        for ns in self.netns:  # deleting a netns removes its veth end and the pair
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
+        for l in self.links:
+            subprocess.run(["ip", "link", "del", l], capture_output=True, timeout=30)
+        shutil.rmtree(self.dir, ignore_errors=True)

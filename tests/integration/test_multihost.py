@@ -1,0 +1,306 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Several hosts (network namespaces joined by veth, each with its own
+/run/lttng, /dev/shm, /tmp, hostname, lttng-sessiond and caretd) and the
+DDS bridge between their caretd: CARET's Start/End/Status topics, seed
+000's rules per host, a relay that receives every host's trace, hostile
+samples, the bridge switched off."""
+import collections
+import glob
+import json
+import os
+import re
+import sys
+import time
+import unittest
+
+from harness import AGENTCTL, B, CARETCTL, CARETD, INIT_KINDS, STANDIN, mono_ns, read_trace, \
+    wait_line
+from multihost import Net
+
+PEER = os.path.join(B, "tests", "caret-ddspeer")
+RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
+           "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
+
+
+def kind_of(e):
+    return e.name.split(":", 1)[1]
+
+
+def wait_err(proc, pattern, start=0, timeout=15):
+    """Waits for a stderr line of proc (a caretd log) matching pattern,
+    among the lines after index start; returns the match."""
+    rx = re.compile(pattern)
+    deadline = time.time() + timeout
+    while True:
+        for line in list(proc.errs)[start:]:
+            m = rx.search(line)
+            if m:
+                return m
+        if time.time() > deadline or proc.poll() is not None:
+            raise AssertionError("no log line matching %r within %ss; log:\n%s" %
+                                 (pattern, timeout, "".join(proc.errs[start:])[-4000:]))
+        time.sleep(0.05)
+
+
+class MultiHostTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.t_begin = time.time()
+        cls.net = Net(2)
+        try:
+            cls.a, cls.b = cls.net.hosts
+            a, b = cls.a, cls.b
+            cls.relay_dir = os.path.join(a.dir, "relay")
+            cls.relayd = a.spawn(["lttng-relayd", "-o", cls.relay_dir])
+            time.sleep(0.3)
+            if cls.relayd.poll() is not None:
+                raise AssertionError("lttng-relayd: " + cls.relayd.err_text())
+            cls.da = cls.caretd(a)
+            cls.db = cls.caretd(b, "--accept-relay")
+            cls.pa = [cls.standin(a, "a0", "--pubs", "2", "--rate", "40")]
+            cls.pb = [cls.standin(b, "b0", "--pubs", "2", "--rate", "40", "--services", "1"),
+                      cls.standin(b, "b1", "--pubs", "0", "--subs", "2")]
+            # both bridges up and each seeing the other's Status
+            cls.wait_sees(a, b.name)
+            cls.wait_sees(b, a.name)
+        except BaseException:
+            cls.net.close()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.net.close()
+        print("multihost: %.1f s" % (time.time() - cls.t_begin), file=sys.stderr)
+
+    @classmethod
+    def caretd(cls, h, *args, extra=None):
+        if os.path.exists(h.sock):
+            os.unlink(h.sock)
+        d = h.spawn([CARETD, "--socket", h.sock, "--log-level", "debug"] + list(args),
+                    extra=extra)
+        deadline = time.time() + 10
+        while not os.path.exists(h.sock):
+            if d.poll() is not None or time.time() > deadline:
+                raise AssertionError("caretd on %s did not start: %s" % (h.name, d.err_text()))
+            time.sleep(0.02)
+        return d
+
+    @classmethod
+    def standin(cls, h, name, *args):
+        p = h.spawn([STANDIN, "--name", name, "--domain", "7"] + list(args), agent=True)
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        return p
+
+    @classmethod
+    def ctl(cls, h, *args, check=True, timeout=90):
+        return h.run([CARETCTL, "--socket", h.sock] + list(args), check=check, timeout=timeout)
+
+    @classmethod
+    def hosts(cls, h):
+        return json.loads(h.run([CARETCTL, "--socket", h.sock, "status", "--all-hosts",
+                                 "--timeout", "0.3", "--json"]).stdout)
+
+    @classmethod
+    def wait_sees(cls, h, other, timeout=30):
+        deadline = time.time() + timeout
+        while True:
+            r = cls.hosts(h)
+            if any(x["host"] == other and x["age_ms"] < 2000 for x in r["hosts"]):
+                return r
+            if time.time() > deadline:
+                raise AssertionError("%s never heard of %s: %r" % (h.name, other, r))
+            time.sleep(0.2)
+
+    def states(self, h):
+        r = json.loads(self.ctl(h, "list", "--json").stdout)
+        return {a["pid"]: a["state"] for a in r["agents"]}
+
+    def wait_states(self, h, pids, state, timeout=20):
+        deadline = time.time() + timeout
+        while True:
+            st = self.states(h)
+            if all(st.get(p) == state for p in pids):
+                return
+            if time.time() > deadline:
+                raise AssertionError("%s: agents not all %s: %r" % (h.name, state, st))
+            time.sleep(0.05)
+
+    def dumps(self, h, procs):
+        out = {}
+        for p in procs:
+            lines = h.run([AGENTCTL, "dump", str(p.pid)]).stdout.splitlines()
+            out[p.pid] = collections.Counter(
+                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
+            self.assertGreater(len(lines), 5)
+        return out
+
+    def check_complete(self, trace, procs, cached, t_start):
+        pids = {p.pid for p in procs}
+        per = collections.defaultdict(list)
+        for e in read_trace(trace):
+            if e.vpid in pids:
+                per[e.vpid].append(e)
+        for pid in pids:
+            evs = per[pid]
+            init = [e for e in evs if e.name.startswith("ros2_caret:") and
+                    kind_of(e) in INIT_KINDS]
+            got = collections.Counter((kind_of(e), str(e.f["init_timestamp"])) for e in init)
+            for key, n in cached[pid].items():
+                self.assertGreaterEqual(got[key], n, "%s: pid %d lacks %s" % (trace, pid, key))
+                self.assertLess(int(key[1]), t_start)
+            self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in evs), pid)
+            rt = [e for e in evs if e.name in RUNTIME]
+            self.assertTrue(rt, "%s: pid %d has no runtime event" % (trace, pid))
+            self.assertLess(max(e.ts for e in init), min(e.ts for e in rt),
+                            "pid %d: runtime event before its replay ended" % pid)
+
+    # -- seed 000's rules, applied per host -------------------------------
+
+    def test_1_start_ignored_without_session(self):
+        n = len(self.db.errs)
+        r = self.ctl(self.a, "start", "--all-hosts")
+        self.assertIn("Start sent to every host", r.stderr)
+        wait_err(self.db, r"bridge: Start from %s ignored: no LTTng session" % self.a.name, n)
+        time.sleep(0.3)
+        self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
+
+    def test_2_end_ignored_while_session_active(self):
+        b = self.b
+        pids = [p.pid for p in self.pb]
+        b.run(["lttng", "create", "cli", "--output=" + os.path.join(b.dir, "cli")])
+        try:
+            b.run(["lttng", "enable-event", "-u", "-s", "cli", "ros2:*"])
+            b.run(["lttng", "enable-event", "-u", "-s", "cli", "ros2_caret:*"])
+            b.run(["lttng", "add-context", "-u", "-s", "cli", "-t", "vpid", "-t", "vtid",
+                   "-t", "procname"])
+            b.run(["lttng", "start", "cli"])
+            self.wait_states(b, pids, "RECORD")
+            n = len(self.db.errs)
+            self.ctl(self.a, "end", "--all-hosts")
+            wait_err(self.db, r"bridge: End from %s ignored: an LTTng session is active" %
+                     self.a.name, n)
+            time.sleep(0.3)
+            self.wait_states(b, pids, "RECORD", timeout=1)
+        finally:
+            b.run(["lttng", "destroy", "cli"], check=False)
+        self.wait_states(b, pids, "WAIT")
+
+    # -- CARET's interface, from a plain DDS peer --------------------------
+
+    def test_3_plain_peer_start_and_status(self):
+        n = len(self.db.errs)
+        # two readers: caretd on host A and on host B
+        r = self.a.run([PEER, "--peers", "2", "--start", "100", "--listen", "3"], timeout=30)
+        seen = {}
+        for m in re.finditer(r"status name=(\S+) status=(-?\d+) pid=(\d+) nodes=(\d+)"
+                             r"(?: first=(\S+))?", r.stdout):
+            seen[int(m.group(3))] = m.groups()
+        for p, node in zip(self.pb + self.pa, ("/b0", "/b1", "/a0")):
+            self.assertIn(p.pid, seen, r.stdout)
+            name, status, _, nodes, first = seen[p.pid]
+            host = self.b.name if p in self.pb else self.a.name
+            self.assertEqual(name, "caretd_%s_%d" % (host.replace("-", "_"), p.pid))
+            self.assertEqual(status, "1")  # WAIT: no session anywhere
+            self.assertEqual((nodes, first), ("1", node))
+        wait_err(self.db, r"bridge: Start from \(ros2 peer [0-9a-f]+\) ignored", n)
+
+    def test_4_garbage_and_oversized_rejected(self):
+        before = self.hosts(self.b)["counts"]["rejected"]
+        r = self.a.run([PEER, "--peers", "2", "--garbage"], timeout=30)
+        self.assertIn("garbage sent", r.stdout)
+        deadline = time.time() + 10
+        while self.hosts(self.b)["counts"]["rejected"] < before + 3:
+            self.assertLess(time.time(), deadline, "bridge did not reject the bad samples")
+            time.sleep(0.1)
+        self.assertIsNone(self.db.poll())
+        self.assertIsNone(self.da.poll())
+        # no state changed, and the bridge still works
+        self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
+        self.wait_sees(self.a, self.b.name)
+
+    # -- one command, every host, one relay -------------------------------
+
+    def test_5_all_hosts_record_to_relay(self):
+        a, b = self.a, self.b
+        cached_a = self.dumps(a, self.pa)
+        cached_b = self.dumps(b, self.pb)
+        t0 = mono_ns()
+        n = len(self.db.errs)
+        r = self.ctl(a, "record", "--immediate", "--all-hosts", "--set-url",
+                     "net://" + a.addr, "-s", "mh", "--duration", "3", "--timeout", "30")
+        out = r.stdout + r.stderr
+        self.assertIn("Start sent to every host", out)
+        self.assertIn("End sent to every host", out)
+        self.assertIn("host %s: 2/2 processes recording" % b.name, out)
+        counts = re.findall(r"channel \S+: (\S+) events discarded", out)
+        self.assertTrue(counts, out)
+        self.assertEqual(set(counts), {"0"}, out)
+        wait_err(self.db, r"relay_record from %s: session mh streaming to net://" % a.name, n)
+        wait_err(self.db, r"relay session mh stopped and destroyed", n)
+        # host B's own count of discarded events, read by its caretd at stop
+        disc = re.findall(r"relay session mh channel \S+: (\S+ )?(\d+) events discarded",
+                          "".join(self.db.errs[n:]))
+        self.assertTrue(disc)
+        self.assertEqual({d for d in disc}, {("", "0")})
+        self.wait_states(b, [p.pid for p in self.pb], "WAIT")
+        time.sleep(0.5)  # the relay closes its files after the session is destroyed
+        ta = glob.glob(os.path.join(self.relay_dir, a.name, "mh-*"))
+        tb = glob.glob(os.path.join(self.relay_dir, b.name, "mh-*"))
+        self.assertEqual(len(ta), 1, os.listdir(self.relay_dir))
+        self.assertEqual(len(tb), 1, os.listdir(self.relay_dir))
+        self.check_complete(ta[0], self.pa, cached_a, t0)
+        self.check_complete(tb[0], self.pb, cached_b, t0)
+
+    # -- switched off ------------------------------------------------------
+
+    def test_6_bridge_disabled(self):
+        a, b = self.a, self.b
+        self.db.terminate()
+        self.db.wait(10)
+        db = type(self).db = self.caretd(b, "--no-bridge", "--accept-relay")
+        self.assertIn("off", self.hosts(b)["bridge"])
+        r = self.ctl(a, "record", "--immediate", "--all-hosts", "--set-url",
+                     "net://" + a.addr, "-s", "off1", "--duration", "1", "--timeout", "30",
+                     check=False)
+        out = r.stdout + r.stderr
+        self.assertIn("Start sent to every host", out)
+        # host B was seen before and is silent now: named, exit status 4
+        self.assertEqual(r.returncode, 4, out)
+        self.assertRegex(out, r"host %s: NO ANSWER" % b.name)
+        self.assertIn("stopped session off1", out)
+        time.sleep(1)
+        self.assertFalse(any("bridge:" in l and "from" in l for l in db.errs), db.errs)
+        self.assertEqual(glob.glob(os.path.join(self.relay_dir, b.name, "off1-*")), [])
+        self.assertEqual(len(glob.glob(os.path.join(self.relay_dir, a.name, "off1-*"))), 1)
+        self.wait_states(b, [p.pid for p in self.pb], "WAIT", timeout=1)
+        # B's Status stops: A names it as not answering, exit status 4
+        time.sleep(1.5)
+        r = self.ctl(a, "status", "--all-hosts", "--timeout", "1", check=False)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+        self.assertRegex(r.stdout, r"host %s: NO ANSWER within 1.0 s" % b.name)
+        self.assertRegex(r.stdout, r"host %s \(this host\): 1 processes" % a.name)
+
+    def test_7_dds_failure_never_stops_local_recording(self):
+        a = self.a
+        self.da.terminate()
+        self.da.wait(10)
+        bad = ("<CycloneDDS><Domain id=\"any\"><General><Interfaces><NetworkInterface "
+               "name=\"nosuchif0\"/></Interfaces></General></Domain></CycloneDDS>")
+        da = type(self).da = self.caretd(a, extra={"CYCLONEDDS_URI": bad})
+        wait_err(da, r"bridge: down: creating the DDS domain failed")
+        self.assertRegex(self.hosts(a)["bridge"], r"^down: ")
+        cached = self.dumps(a, self.pa)
+        t0 = mono_ns()
+        r = self.ctl(a, "record", "--immediate", "--all-hosts", "-p",
+                     os.path.join(a.dir, "local"), "-s", "loc", "--duration", "2",
+                     "--timeout", "30")
+        out = r.stdout + r.stderr
+        self.assertIn("Start not broadcast: bridge down", out)
+        self.assertEqual(set(re.findall(r"channel \S+: (\S+) events discarded", out)), {"0"},
+                         out)
+        self.check_complete(os.path.join(a.dir, "local", "loc"), self.pa, cached, t0)
+        self.assertIsNone(da.poll())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

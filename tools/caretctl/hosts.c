@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "hosts.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_reply.h"
+#include "rpc.h"
+
+/* A host that answered less than this long ago is "answering"; caretd
+ * publishes every process's Status at least every second. */
+#define POLL_MS 200
+
+void ctl_report_broadcast(const cJSON *res, const char *what)
+{
+	struct ctl_why why;
+	bool ok;
+	const char *err = NULL;
+	if (!cJSON_GetObjectItemCaseSensitive(res, CARET_CTL_K_BROADCAST) ||
+	    ctl_get_bool(res, NULL, CARET_CTL_K_BROADCAST, &ok, &why) < 0)
+		return;
+	ctl_get_str(res, NULL, CARET_CTL_K_BROADCAST_ERROR, true, &err, &why);
+	if (ok)
+		fprintf(stderr, "caretctl: %s sent to every host\n", what);
+	else
+		ctl_warn("%s", err ? err : "not sent to the other hosts");
+}
+
+static int call_all_hosts(const struct ctl_opts *g, const char *cmd, struct ctl_reply *r)
+{
+	cJSON *req = caret_ctl_enc_request(cmd);
+	if (!req || !cJSON_AddBoolToObject(req, CARET_CTL_K_ALL_HOSTS, true)) {
+		cJSON_Delete(req);
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	}
+	int code = ctl_call(g, req, CTL_STOP_MS, false, r);
+	cJSON_Delete(req);
+	return code;
+}
+
+int ctl_startend_all_hosts(const struct ctl_opts *g, const char *cmd)
+{
+	struct ctl_reply r;
+	int code = call_all_hosts(g, cmd, &r);
+	if (code != CTL_EXIT_OK)
+		return code;
+	struct ctl_why why;
+	bool acc = false;
+	const char *reason = NULL;
+	ctl_get_bool(r.root, NULL, CARET_CTL_K_ACCEPTED, &acc, &why);
+	ctl_get_str(r.root, NULL, CARET_CTL_K_REASON, true, &reason, &why);
+	if (g->json)
+		printf("%s\n", r.raw);
+	else
+		printf("%s on this host: %s%s%s\n", cmd, acc ? "accepted" : "ignored",
+		       reason ? ": " : "", reason ? reason + (strncmp(reason, "ignored: ", 9) ? 0 : 9) : "");
+	ctl_report_broadcast(r.root, strcmp(cmd, CARET_CTL_CMD_START) ? "End" : "Start");
+	ctl_reply_free(&r);
+	return CTL_EXIT_OK;
+}
+
+static int hosts_call(const struct ctl_opts *g, struct ctl_reply *r)
+{
+	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_HOSTS);
+	if (!req)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	int code = ctl_call(g, req, CTL_QUICK_MS, false, r);
+	cJSON_Delete(req);
+	return code;
+}
+
+/* True when every host listed answered within the last `fresh_ms`. */
+static bool all_fresh(const cJSON *hosts, int64_t fresh_ms)
+{
+	const cJSON *h;
+	cJSON_ArrayForEach(h, hosts) {
+		struct ctl_why why;
+		int64_t age;
+		if (ctl_get_int(h, "hosts[]", CARET_CTL_K_AGE_MS, 0, INT64_MAX, &age, &why) < 0 ||
+		    age > fresh_ms)
+			return false;
+	}
+	return true;
+}
+
+static int print_hosts(const cJSON *root, int64_t timeout_ms, int *silent)
+{
+	struct ctl_why why;
+	const char *bridge = NULL, *me = NULL;
+	const cJSON *hosts;
+	if (ctl_get_str(root, NULL, CARET_CTL_K_BRIDGE, false, &bridge, &why) < 0 ||
+	    ctl_get_str(root, NULL, CARET_CTL_K_HOST, false, &me, &why) < 0 ||
+	    ctl_get_array(root, NULL, CARET_CTL_K_HOSTS, &hosts, &why) < 0)
+		return ctl_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
+	printf("bridge: %s\n", bridge);
+	const cJSON *h;
+	*silent = 0;
+	cJSON_ArrayForEach(h, hosts) {
+		const char *name = NULL;
+		int64_t age = 0;
+		bool self = false;
+		const cJSON *procs = NULL;
+		if (ctl_get_str(h, "hosts[]", CARET_CTL_K_HOST, false, &name, &why) < 0 ||
+		    ctl_get_int(h, "hosts[]", CARET_CTL_K_AGE_MS, 0, INT64_MAX, &age, &why) < 0 ||
+		    ctl_get_bool(h, "hosts[]", CARET_CTL_K_SELF, &self, &why) < 0 ||
+		    ctl_get_array(h, "hosts[]", CARET_CTL_K_PROCESSES, &procs, &why) < 0)
+			return ctl_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
+		if (!self && age > timeout_ms) {
+			printf("host %s: NO ANSWER within %.1f s (last Status %.1f s ago)\n", name,
+			       (double)timeout_ms / 1000.0, (double)age / 1000.0);
+			(*silent)++;
+			continue;
+		}
+		printf("host %s%s: %d processes\n", name, self ? " (this host)" : "",
+		       cJSON_GetArraySize(procs));
+		const cJSON *p;
+		cJSON_ArrayForEach(p, procs) {
+			const char *pn = NULL, *st = NULL, *nodes = NULL;
+			int64_t pid = 0;
+			if (ctl_get_str(p, "processes[]", CARET_CTL_K_NAME, false, &pn, &why) < 0 ||
+			    ctl_get_str(p, "processes[]", CARET_CTL_K_STATE, false, &st, &why) < 0 ||
+			    ctl_get_int(p, "processes[]", CARET_CTL_K_PID, INT64_MIN, INT64_MAX,
+					&pid, &why) < 0 ||
+			    ctl_get_str(p, "processes[]", CARET_CTL_K_NODES, false, &nodes, &why) < 0)
+				return ctl_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
+			printf("  %-8s pid %-8lld %s  %s\n", st, (long long)pid, pn,
+			       *nodes ? nodes : "-");
+		}
+	}
+	return CTL_EXIT_OK;
+}
+
+int ctl_status_all_hosts(const struct ctl_opts *g, int64_t timeout_ms)
+{
+	int64_t t0 = ctl_now_ms();
+	struct ctl_reply r;
+	for (;;) {
+		int code = hosts_call(g, &r);
+		if (code != CTL_EXIT_OK)
+			return code;
+		int64_t waited = ctl_now_ms() - t0;
+		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_HOSTS);
+		/* done when every known host answered since we asked, or time is up */
+		if (waited >= timeout_ms || (hosts && waited > POLL_MS && all_fresh(hosts, waited)))
+			break;
+		ctl_reply_free(&r);
+		struct timespec ts = { 0, POLL_MS * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	int silent = 0, code;
+	if (g->json) {
+		printf("%s\n", r.raw);
+		code = CTL_EXIT_OK;
+	} else {
+		code = print_hosts(r.root, timeout_ms, &silent);
+	}
+	ctl_reply_free(&r);
+	if (code == CTL_EXIT_OK && silent)
+		return ctl_fail(CTL_EXIT_TIMEOUT, "%d host(s) did not answer within %.1f s", silent,
+				(double)timeout_ms / 1000.0);
+	return code;
+}
+
+/* Processes of one other host that answered recently, and how many record. */
+static void host_counts(const cJSON *h, int *total, int *recording)
+{
+	const cJSON *self = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF);
+	const cJSON *age = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_AGE_MS);
+	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_PROCESSES);
+	if (cJSON_IsTrue(self) || !cJSON_IsNumber(age) || age->valuedouble > 3000 ||
+	    !cJSON_IsArray(procs))
+		return;
+	const cJSON *p;
+	cJSON_ArrayForEach(p, procs) {
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(p, CARET_CTL_K_STATE);
+		(*total)++;
+		*recording += cJSON_IsString(st) && !strcmp(st->valuestring, "RECORD");
+	}
+}
+
+static void remote_counts(const cJSON *hosts, int *total, int *recording)
+{
+	*total = *recording = 0;
+	const cJSON *h;
+	cJSON_ArrayForEach(h, hosts)
+		host_counts(h, total, recording);
+}
+
+static bool host_fresh(const cJSON *h)
+{
+	const cJSON *age = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_AGE_MS);
+	return cJSON_IsNumber(age) && age->valuedouble <= 3000;
+}
+
+int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info)
+{
+	int64_t t0 = ctl_now_ms();
+	struct ctl_reply r;
+	int total = 0, rec = 0, known = 0, fresh = 0;
+	for (;;) {
+		int code = hosts_call(g, &r);
+		if (code != CTL_EXIT_OK)
+			return code;
+		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_HOSTS);
+		remote_counts(hosts, &total, &rec);
+		known = fresh = 0;
+		const cJSON *h;
+		cJSON_ArrayForEach(h, hosts) {
+			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)))
+				continue;
+			known++;
+			fresh += host_fresh(h);
+		}
+		int64_t waited = ctl_now_ms() - t0;
+		/* a second at least: the other hosts create their sessions first;
+		 * a host that was seen but is silent gets 3 s to speak again */
+		bool done = waited > 1000 && rec == total && (fresh == known || waited > 3000);
+		if (done || waited >= timeout_ms)
+			break;
+		ctl_reply_free(&r);
+		struct timespec ts = { 0, POLL_MS * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	const cJSON *h;
+	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_HOSTS)) {
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)))
+			continue;
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_HOST);
+		const char *n = cJSON_IsString(name) ? name->valuestring : "?";
+		if (!host_fresh(h)) {
+			const cJSON *age = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_AGE_MS);
+			fprintf(info, "host %s: NO ANSWER (last Status %.1f s ago)\n", n,
+				cJSON_IsNumber(age) ? age->valuedouble / 1000.0 : -1.0);
+			continue;
+		}
+		int t = 0, k = 0;
+		host_counts(h, &t, &k);
+		fprintf(info, "host %s: %d/%d processes recording\n", n, k, t);
+	}
+	ctl_reply_free(&r);
+	if (known == 0) {
+		ctl_warn("no other host answered: is caretd running there, with the bridge on, "
+			 "in the same ROS_DOMAIN_ID?");
+		return CTL_EXIT_OK;
+	}
+	if (rec < total || fresh < known) {
+		ctl_warn("not every host answered, or not all their processes reached RECORD "
+			 "(caretctl status --all-hosts shows them)");
+		return CTL_EXIT_TIMEOUT;
+	}
+	return CTL_EXIT_OK;
+}

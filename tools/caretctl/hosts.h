@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* caretctl's multi-host pieces: --all-hosts for record, stop, start, end
+ * and status (caretd's DDS bridge does the talking; caretd(8)). */
+#ifndef CARETCTL_HOSTS_H
+#define CARETCTL_HOSTS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "caretctl.h"
+
+/* Prints what the result's "broadcast" says (nothing if absent); a failed
+ * broadcast is a warning: the local action happened. */
+void ctl_report_broadcast(const cJSON *result, const char *what);
+
+/* `caretctl status --all-hosts [--timeout S]`. */
+int ctl_status_all_hosts(const struct ctl_opts *g, int64_t timeout_ms);
+
+/* `caretctl start|end --all-hosts`. */
+int ctl_startend_all_hosts(const struct ctl_opts *g, const char *cmd);
+
+/* After a record --all-hosts --set-url: until every process the other
+ * hosts report is in RECORD, at most timeout_ms; prints one line per host.
+ * CTL_EXIT_OK, CTL_EXIT_TIMEOUT, or the failure to ask caretd. */
+int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info);
+
+/* Stop with "all_hosts" set: End (and relay stop) to every host. */
+int ctl_stop_session_all(const struct ctl_opts *g, const char *session, bool all_hosts);
+
+#endif
