@@ -12,43 +12,20 @@
 
 #include "daemon/log.h"
 #include "daemon/registry.h"
+#include "daemon/rejects.h"
 
 #define SHM_DIR "/dev/shm"
 
-/* Names we refused: warned about once, not at every scan. Segments that
- * are still being set up by a live agent are "pending" and retried at every
- * tick for a while instead (the agent writes its identity through the
- * mapping, which inotify does not report). */
-#define BAD_MAX 64
+/* Segments that are still being set up by a live agent are "pending" and
+ * retried at every tick for a while (the agent writes its identity through
+ * the mapping, which inotify does not report); refused names are in
+ * daemon/rejects.c. */
 #define PENDING_MAX 64
 #define PENDING_GRACE_NS (5LL * 1000000000)
-static char bad_names[BAD_MAX][CARET_SHM_NAME_MAX];
-static int n_bad;
 static struct {
 	char name[CARET_SHM_NAME_MAX];
 	int64_t since;
 } pending[PENDING_MAX];
-
-static bool known_bad(const char *name)
-{
-	for (int i = 0; i < n_bad && i < BAD_MAX; i++)
-		if (strcmp(bad_names[i], name) == 0)
-			return true;
-	return false;
-}
-
-static void remember_bad(const char *name)
-{
-	snprintf(bad_names[n_bad % BAD_MAX], CARET_SHM_NAME_MAX, "%s", name);
-	n_bad++;
-}
-
-static void forget_bad(const char *name)
-{
-	for (int i = 0; i < n_bad && i < BAD_MAX; i++)
-		if (strcmp(bad_names[i], name) == 0)
-			bad_names[i][0] = '\0';
-}
 
 /* Returns true while `name` is within its grace period. */
 static bool pending_keep(const char *name)
@@ -165,10 +142,20 @@ static void try_attach(struct registry *r, const char *name)
 	for (struct agent *a = r->head; a; a = a->next)
 		if (strcmp(a->seg.name, name) == 0)
 			return;
+	/* A refused file is looked at again only once it changed: anyone can
+	 * raise events on it as often as they like (B1). lstat opens nothing,
+	 * so it raises no event of its own. */
+	char path[sizeof(SHM_DIR) + CARET_SHM_NAME_MAX];
+	struct stat st;
+	snprintf(path, sizeof(path), SHM_DIR "/%s", name);
+	if (lstat(path, &st) < 0 || rejects_unchanged(name, &st))
+		return;
 	struct agent *a = calloc(1, sizeof(*a));
 	if (!a)
 		return;
-	int e = caret_seg_attach(&a->seg, name);
+	/* not opened at all: a FIFO would block an open, a symlink points
+	 * anywhere */
+	int e = S_ISREG(st.st_mode) ? caret_seg_attach(&a->seg, name) : -EBADF;
 	if (e == 0 && !owner_matches(pid, a->seg.hdr->uid) && process_alive(pid, start))
 		e = -EPERM;
 	if (e < 0) {
@@ -178,14 +165,12 @@ static void try_attach(struct registry *r, const char *name)
 		if (e == -EBADMSG && process_alive(pid, start) && pending_keep(name))
 			return;
 		pending_drop(name);
-		if (!known_bad(name)) {
-			log_warn("ignoring segment %s: %s", name, strerror(-e));
-			remember_bad(name);
-		}
+		log_warn("ignoring segment %s: %s", name, strerror(-e));
+		rejects_add(name, &st);
 		return;
 	}
 	pending_drop(name);
-	forget_bad(name);
+	rejects_forget(name);
 	a->nodes_at_records = UINT64_MAX;
 	a->pid = pid;
 	a->start_time = start;
@@ -256,6 +241,7 @@ void registry_on_inotify(struct registry *r)
 				registry_scan(r);
 			else if (ev->len && (ev->mask & IN_DELETE)) {
 				pending_drop(ev->name);
+				rejects_forget(ev->name);
 				drop_named(r, ev->name);
 			}
 			else if (ev->len)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -119,6 +120,20 @@ int caret_hdr_validate(const struct caret_shm_header *h, uint64_t file_size)
 	return 0;
 }
 
+/* The controller writes the header words: the file it validated (the same
+ * inode, whatever the name points to by now) is opened again read-write. */
+static int reopen_rw(int *fd)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", *fd);
+	int rw = open(proc, O_RDWR | O_CLOEXEC);
+	if (rw < 0)
+		return -errno;
+	close(*fd);
+	*fd = rw;
+	return 0;
+}
+
 int caret_seg_attach(struct caret_seg *s, const char *name)
 {
 	memset(s, 0, sizeof(*s));
@@ -127,7 +142,11 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 		return -EINVAL;
 	char path[CARET_SHM_NAME_MAX + 1] = "/";
 	strcat(path, name);
-	int fd = shm_open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+	/* Validated through a read-only descriptor: closing it on rejection
+	 * raises no IN_CLOSE_WRITE (a watcher of /dev/shm would otherwise see
+	 * its own rejection as a new event, forever); O_NONBLOCK: a FIFO
+	 * planted under the name must not block the open. */
+	int fd = shm_open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	struct stat st;
@@ -164,6 +183,8 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 	/* Only the header page is mapped: a controller needs its words, and
 	 * reads records with pread. Mapping the whole cache would also charge
 	 * the agent's pages to our RSS through fault-around. */
+	if (r == 0)
+		r = reopen_rw(&fd);
 	if (r == 0)
 		r = map_fd(s, fd, CARET_SHM_HEADER_SIZE);
 	if (r == 0) {

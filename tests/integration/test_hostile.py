@@ -1,11 +1,118 @@
 # SPDX-License-Identifier: Apache-2.0
 """Garbage, truncated and hostile segments are rejected by validation, with
 a clear error, by the tools that read segments."""
+import contextlib
+import json
 import os
+import pwd
 import struct
+import subprocess
+import time
 import unittest
+import uuid
 
-from harness import Ctx
+from harness import CARETCTL, Ctx
+
+
+@contextlib.contextmanager
+def temp_user():
+    """A throwaway unprivileged user (removed afterwards), for attacks any
+    local user can mount."""
+    name = "caret-h%s" % uuid.uuid4().hex[:8]
+    subprocess.run(["useradd", "-M", "-N", "-s", "/usr/sbin/nologin", name], check=True,
+                   capture_output=True)
+    try:
+        yield pwd.getpwnam(name)
+    finally:
+        subprocess.run(["userdel", name], capture_output=True)
+
+
+def as_user(pw, argv, **kw):
+    """Runs argv as `pw` (no groups): the attacker."""
+    return subprocess.run(["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid,
+                           "--clear-groups"] + list(argv), capture_output=True, text=True,
+                          timeout=60, **kw)
+
+
+def cpu_ticks(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime (fields 14, 15)
+
+
+def seg_header(pid=4242, uid=None, start=1, magic=0x4d48535445524143, version=1,
+               cap=1 << 20, tail=0, records=0, dropped=0, replayed=0, procname=b"evil",
+               state=1):
+    """A layout-1 header (proto/caret_shm.h), padded to its page."""
+    b = struct.pack("<QIIQiIQ16s16sq", magic, version, 4096, cap, pid,
+                    os.getuid() if uid is None else uid, start, procname, b"jazzy", 0)
+    # state, doorbell, grant, cursor, tp_enabled_epoch, progress, tail,
+    # records, dropped, dropped_bytes, replayed
+    b += struct.pack("<IIQQIIQQQQQ", state, 0, 0, 0, 0, 0, tail, records, dropped, 0,
+                     replayed)
+    return b + b"\0" * (4096 - len(b))
+
+
+class CaretdUnderAttack(unittest.TestCase):
+    """Local users attacking caretd through /dev/shm: caretd stays
+    responsive, bounded and correct."""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        os.chmod(self.c.tmp, 0o755)
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def status(self):
+        return json.loads(self.c.caretctl("status", "--json", timeout=10).stdout)
+
+    def plant(self, pw, name, data, size=None):
+        """`pw` creates /dev/shm/<name> holding data (then truncated to size)."""
+        src = os.path.join(self.c.tmp, "plant-" + uuid.uuid4().hex[:6])
+        with open(src, "wb") as f:
+            f.write(data)
+        os.chmod(src, 0o644)
+        dst = "/dev/shm/" + name
+        cmd = "cat %s > %s" % (src, dst)
+        if size:
+            cmd += " && truncate -s %d %s" % (size, dst)
+        as_user(pw, ["sh", "-c", cmd], check=True)
+        return dst
+
+    def assert_idle_cpu(self, d, secs=1.5, max_share=0.2):
+        t0, c0 = time.time(), cpu_ticks(d.pid)
+        time.sleep(secs)
+        used = (cpu_ticks(d.pid) - c0) / os.sysconf("SC_CLK_TCK")
+        self.assertLess(used / (time.time() - t0), max_share,
+                        "caretd used %.2fs of CPU in %.1fs" % (used, secs))
+
+    def test_b1_rejected_files_do_not_spin(self):
+        """B1: files caretd rejects (garbage, empty, another layout, a uid
+        mismatch, a FIFO) created by any user never make it spin."""
+        d = self.c.caretd()
+        shm = "/dev/shm/" + self.c.prefix
+        with temp_user() as pw:
+            as_user(pw, ["sh", "-c", "printf x > %s.4242.1" % shm], check=True)
+            as_user(pw, ["sh", "-c", ": > %s.4243.1" % shm], check=True)
+            p = self.c.prefix
+            self.plant(pw, p + ".4244.1", seg_header(pid=4244, uid=pw.pw_uid, version=2),
+                       1 << 20)
+            self.plant(pw, p + ".4245.1", seg_header(pid=4245, uid=0), 1 << 20)
+            as_user(pw, ["mkfifo", "%s.4246.1" % shm], check=True)
+            time.sleep(0.3)
+            self.assert_idle_cpu(d)
+            t0 = time.time()
+            self.assertEqual(self.status()["agents"], [])
+            self.assertLess(time.time() - t0, 2)
+            # a rejected file changed by its owner is looked at again, once
+            as_user(pw, ["sh", "-c", "printf yy > %s.4242.1" % shm], check=True)
+            time.sleep(0.3)
+            self.assert_idle_cpu(d)
+        d.send_signal(15)
+        self.assertEqual(d.finish(10), 0)
+        # each name is warned about once per change, not at every event
+        self.assertLessEqual(d.err_text().count(".4242.1"), 2, d.err_text())
 
 
 class HostileSegments(unittest.TestCase):
