@@ -120,7 +120,13 @@ struct agent *registry_find(struct registry *r, pid_t pid)
 static bool process_alive(pid_t pid, uint64_t start_time)
 {
 	uint64_t now;
-	return caret_proc_start_time(pid, &now) == 0 && now == start_time;
+	int r = caret_proc_start_time(pid, &now);
+	/* Only a missing /proc entry says "dead": out of descriptors (EMFILE)
+	 * or memory says nothing, and must not get a live agent's segment
+	 * deleted (B3). */
+	if (r == -ENOENT || r == -ESRCH)
+		return false;
+	return r < 0 || now == start_time;
 }
 
 /* A user could plant a segment named after someone else's process: the
@@ -156,8 +162,10 @@ static void try_attach(struct registry *r, const char *name)
 	/* not opened at all: a FIFO would block an open, a symlink points
 	 * anywhere */
 	int e = S_ISREG(st.st_mode) ? caret_seg_attach(&a->seg, name) : -EBADF;
-	if (e == 0 && !owner_matches(pid, a->seg.hdr->uid) && process_alive(pid, start))
+	if (e == 0 && !owner_matches(pid, a->seg.hdr->uid) && process_alive(pid, start)) {
+		caret_seg_close(&a->seg); /* attached: its fd and mapping go too (B3) */
 		e = -EPERM;
+	}
 	if (e < 0) {
 		free(a);
 		if (e == -ENOENT) /* gone already (an exit races our event) */

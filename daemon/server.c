@@ -25,6 +25,8 @@
 #define MAX_CLIENTS 64
 /* How soon a finished wait is answered. */
 #define WAIT_POLL_USEC (10 * USEC_PER_MS)
+/* How long accepting pauses when caretd is out of descriptors. */
+#define ACCEPT_PAUSE_USEC (200 * USEC_PER_MS)
 
 struct client {
 	struct server *srv;
@@ -46,6 +48,7 @@ struct server {
 	int listen_fd;
 	bool socket_activated;
 	sd_event_source *accept, *wait_timer;
+	sd_event_source *accept_resume; /* accepting paused: out of descriptors */
 	struct client *clients;
 	int n_clients;
 };
@@ -340,14 +343,33 @@ static void accept_one(struct server *s, int fd)
 	s->n_clients++;
 }
 
+static int on_accept_resume(sd_event_source *src, uint64_t usec, void *arg)
+{
+	(void)src, (void)usec;
+	struct server *s = arg;
+	sd_event_source_set_enabled(s->accept, SD_EVENT_ON);
+	return 0;
+}
+
 static int on_accept(sd_event_source *src, int fd, uint32_t events, void *arg)
 {
 	(void)src, (void)events;
+	struct server *s = arg;
 	for (;;) {
 		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (cfd < 0)
-			return 0;
-		accept_one(arg, cfd);
+		if (cfd >= 0) {
+			accept_one(s, cfd);
+			continue;
+		}
+		/* Out of descriptors, the pending connection stays queued and the
+		 * socket readable: pause accepting instead of spinning on it. */
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+			log_warn("cannot accept a client: %s; pausing for %d ms", strerror(errno),
+				 (int)(ACCEPT_PAUSE_USEC / USEC_PER_MS));
+			sd_event_source_set_enabled(s->accept, SD_EVENT_OFF);
+			loop_timer_again(s->accept_resume, ACCEPT_PAUSE_USEC);
+		}
+		return 0;
 	}
 }
 
@@ -402,6 +424,11 @@ int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
 					       LOOP_ACCURACY_USEC, on_wait_timer, s);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s->wait_timer, SD_EVENT_OFF);
+	if (r >= 0)
+		r = sd_event_add_time_relative(e, &s->accept_resume, CLOCK_MONOTONIC, 0,
+					       LOOP_ACCURACY_USEC, on_accept_resume, s);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s->accept_resume, SD_EVENT_OFF);
 	if (r < 0) {
 		server_free(s);
 		return r;
@@ -418,6 +445,7 @@ void server_free(struct server *s)
 		client_free(s->clients);
 	sd_event_source_disable_unref(s->accept);
 	sd_event_source_disable_unref(s->wait_timer);
+	sd_event_source_disable_unref(s->accept_resume);
 	if (s->listen_fd >= 0) {
 		close(s->listen_fd);
 		if (!s->socket_activated)

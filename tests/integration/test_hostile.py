@@ -11,7 +11,7 @@ import time
 import unittest
 import uuid
 
-from harness import CARETCTL, Ctx
+from harness import CARETCTL, CARETD, Ctx, wait_line
 
 
 @contextlib.contextmanager
@@ -113,6 +113,73 @@ class CaretdUnderAttack(unittest.TestCase):
         self.assertEqual(d.finish(10), 0)
         # each name is warned about once per change, not at every event
         self.assertLessEqual(d.err_text().count(".4242.1"), 2, d.err_text())
+
+    def test_b3_refused_attach_leaks_nothing(self):
+        """B3: a valid segment claiming pid 1, rewritten 300 times by its
+        unprivileged owner, costs caretd no descriptor and no mapping."""
+        d = self.c.caretd()
+        with open("/proc/1/stat") as f:
+            start1 = int(f.read().rsplit(")", 1)[1].split()[19])
+        name = "%s.1.%d" % (self.c.prefix, start1)
+        with temp_user() as pw:
+            dst = self.plant(pw, name, seg_header(pid=1, uid=pw.pw_uid, start=start1),
+                             1 << 20)
+            time.sleep(0.3)
+            fds0 = len(os.listdir("/proc/%d/fd" % d.pid))
+            src = os.path.join(self.c.tmp, "hdr")
+            with open(src, "wb") as f:
+                f.write(seg_header(pid=1, uid=pw.pw_uid, start=start1))
+            os.chmod(src, 0o644)
+            as_user(pw, ["sh", "-c", "for i in $(seq 300); do dd if=%s of=%s conv=notrunc "
+                         "status=none; done" % (src, dst)], check=True)
+            time.sleep(0.5)
+            fds = len(os.listdir("/proc/%d/fd" % d.pid))
+            with open("/proc/%d/maps" % d.pid) as f:
+                maps = sum(1 for l in f if name in l)
+            self.assertLessEqual(fds, fds0 + 1)
+            self.assertEqual(maps, 0)
+            self.assertEqual(self.status()["agents"], [])
+        self.assertIn("ignoring segment %s: Operation not permitted" % name, d.err_text())
+
+    def test_b3_out_of_descriptors_is_not_death(self):
+        """B3: with caretd out of descriptors (held by clients), a live
+        agent's segment is not taken for a dead one's, and caretd does not
+        spin on its listening socket."""
+        self.c.sock = os.path.join(self.c.tmp, "caretd.sock")
+        d = self.c.spawn(["prlimit", "--nofile=48:48", CARETD, "--socket", self.c.sock,
+                          "--log-level", "debug"], agent=False)
+        w = self.c.workload("--name", "victim")
+        wait_line(w, r"^ready pid=%d" % w.pid)
+        self.c.wait_states([w.pid], "WAIT")
+        seg = self.c.segments()
+        self.assertEqual(len(seg), 1)
+        import socket
+        conns = []
+        try:
+            fails = 0
+            while len(conns) < 60 and fails < 20:
+                c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                c.setblocking(False)
+                try:
+                    c.connect(self.c.sock)
+                    conns.append(c)
+                except OSError:  # backlog full: caretd is behind, or stopped accepting
+                    c.close()
+                    fails += 1
+                    time.sleep(0.05)
+            deadline = time.time() + 5
+            while "cannot accept a client" not in d.err_text() and time.time() < deadline:
+                time.sleep(0.05)
+            self.assertIn("Too many open files", d.err_text())
+            time.sleep(2.5)  # two sweeps of dead processes
+            self.assert_idle_cpu(d)
+            self.assertEqual(self.c.segments(), seg)
+        finally:
+            for c in conns:
+                c.close()
+        time.sleep(0.5)
+        self.assertIn(w.pid, self.c.wait_states([w.pid], "WAIT"))
+        self.assertNotIn("reclaiming the segment of dead pid %d" % w.pid, d.err_text())
 
 
 class HostileSegments(unittest.TestCase):
