@@ -13,6 +13,7 @@
 #include "daemon/log.h"
 #include "daemon/registry.h"
 #include "daemon/rejects.h"
+#include "daemon/sigbus.h"
 
 #define SHM_DIR "/dev/shm"
 
@@ -89,10 +90,27 @@ int registry_open(struct registry *r)
 	return 0;
 }
 
+static void agent_detach(struct agent *a)
+{
+	sigbus_unguard(a->guard);
+	a->guard = -1;
+	caret_seg_close(&a->seg);
+}
+
 static void agent_free(struct agent *a)
 {
-	caret_seg_close(&a->seg);
+	agent_detach(a);
 	free(a);
+}
+
+/* The owner shrank its file under our mapping (B2): an access faulted, or
+ * will. */
+static bool segment_truncated(const struct agent *a)
+{
+	struct stat st;
+	return sigbus_tripped(a->guard) ||
+	       (fstat(a->seg.fd, &st) == 0 &&
+		(uint64_t)st.st_size < a->seg.area_cap + CARET_SHM_HEADER_SIZE);
 }
 
 void registry_close(struct registry *r)
@@ -162,8 +180,14 @@ static void try_attach(struct registry *r, const char *name)
 	/* not opened at all: a FIFO would block an open, a symlink points
 	 * anywhere */
 	int e = S_ISREG(st.st_mode) ? caret_seg_attach(&a->seg, name) : -EBADF;
+	a->guard = -1;
+	/* guarded before the first access through the mapping */
+	if (e == 0 && (a->guard = sigbus_guard(a->seg.base, a->seg.map_len)) < 0) {
+		caret_seg_close(&a->seg);
+		e = -ENOSPC; /* more agents than caretd guards */
+	}
 	if (e == 0 && !owner_matches(pid, a->seg.hdr->uid) && process_alive(pid, start)) {
-		caret_seg_close(&a->seg); /* attached: its fd and mapping go too (B3) */
+		agent_detach(a); /* attached: its fd and mapping go too (B3) */
 		e = -EPERM;
 	}
 	if (e < 0) {
@@ -265,6 +289,20 @@ int registry_sweep(struct registry *r)
 	struct agent **pp = &r->head;
 	while (*pp) {
 		struct agent *a = *pp;
+		if (segment_truncated(a)) {
+			log_warn("pid %d (%s): segment %s truncated by its owner; ignoring it",
+				 (int)a->pid, a->procname, a->seg.name);
+			char path[sizeof(SHM_DIR) + CARET_SHM_NAME_MAX];
+			struct stat st;
+			snprintf(path, sizeof(path), SHM_DIR "/%s", a->seg.name);
+			if (lstat(path, &st) == 0)
+				rejects_add(a->seg.name, &st);
+			*pp = a->next;
+			r->count--;
+			agent_free(a);
+			n++;
+			continue;
+		}
 		if (process_alive(a->pid, a->start_time)) {
 			pp = &a->next;
 			continue;

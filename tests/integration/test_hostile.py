@@ -181,6 +181,40 @@ class CaretdUnderAttack(unittest.TestCase):
         self.assertIn(w.pid, self.c.wait_states([w.pid], "WAIT"))
         self.assertNotIn("reclaiming the segment of dead pid %d" % w.pid, d.err_text())
 
+    def test_b2_owner_truncates_attached_segment(self):
+        """B2: the owner of an attached segment truncates it; caretd goes on
+        (no SIGBUS), drops the segment and keeps serving."""
+        d = self.c.caretd()
+        with temp_user() as pw:
+            owner = subprocess.Popen(["setpriv", "--reuid=%d" % pw.pw_uid,
+                                      "--regid=%d" % pw.pw_gid, "--clear-groups",
+                                      "sleep", "60"])
+            try:
+                time.sleep(0.2)
+                with open("/proc/%d/stat" % owner.pid) as f:
+                    start = int(f.read().rsplit(")", 1)[1].split()[19])
+                name = "%s.%d.%d" % (self.c.prefix, owner.pid, start)
+                dst = self.plant(pw, name, seg_header(pid=owner.pid, uid=pw.pw_uid,
+                                                      start=start, procname=b"victim"),
+                                 1 << 20)
+                deadline = time.time() + 5
+                while not self.status()["agents"] and time.time() < deadline:
+                    time.sleep(0.05)
+                self.assertEqual([a["pid"] for a in self.status()["agents"]], [owner.pid])
+                as_user(pw, ["truncate", "-s", "0", dst], check=True)
+                for _ in range(30):  # status reads the header words; so do the ticks
+                    self.status()
+                    time.sleep(0.05)
+                self.assertIsNone(d.poll(), d.err_text())
+                self.assertEqual(self.status()["agents"], [])
+                # the shrunk file is not attached again while unchanged
+                time.sleep(1.2)
+                self.assertEqual(self.status()["agents"], [])
+            finally:
+                owner.kill()
+                owner.wait()
+        self.assertIn("truncated by its owner", d.err_text())
+
 
 class HostileSegments(unittest.TestCase):
     def setUp(self):

@@ -8,7 +8,7 @@ import re
 import sys
 
 LAYERS = [
-    {"log", "loop", "version", "rejects"},  # used everywhere
+    {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
     {"lttng", "registry"},  # the doors to LTTng and to the agents' segments
     {"scheduler", "lttng_view", "registry_loop"},
     {"pacer", "notify", "wait"},
