@@ -134,6 +134,13 @@ bool sched_busy(const struct registry *r)
 	return false;
 }
 
+/* Segment counters are whatever their owner wrote: sums saturate (B6). */
+static void sat_add(uint64_t *sum, uint64_t v)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		*sum = UINT64_MAX;
+}
+
 void sched_progress(const struct registry *r, struct progress *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -145,12 +152,13 @@ void sched_progress(const struct registry *r, struct progress *p)
 		p->total++;
 		if (st.state == CARET_STATE_RECORD) {
 			p->recording++;
-			p->records_done += st.records;
-			p->records_total += st.records;
+			sat_add(&p->records_done, st.records);
+			sat_add(&p->records_total, st.records);
 		} else {
 			uint32_t e = CARET_EPOCH_OF(st.grant);
-			p->records_done += st.state == CARET_STATE_PREPARE ? sched_done_in(&st, e) : 0;
-			p->records_total += st.records;
+			sat_add(&p->records_done,
+				st.state == CARET_STATE_PREPARE ? sched_done_in(&st, e) : 0);
+			sat_add(&p->records_total, st.records);
 		}
 	}
 }

@@ -88,6 +88,11 @@
 #define CARET_CTL_VERSION 1
 #define CARET_CTL_DEFAULT_SOCKET "/run/caretd/caretd.sock"
 #define CARET_CTL_MAX_LINE 65536
+/* Every count in a reply is at most this: 10^15 - 1, the largest integers
+ * cJSON prints exactly (15 significant digits) and caretctl reads as
+ * integers. caretd reports a larger value, which only a lying segment or
+ * LTTng can produce, as this one. */
+#define CARET_CTL_COUNT_MAX 999999999999999ULL
 #define CARET_CTL_DEFAULT_TIMEOUT_MS 60000
 
 /* Defaults of `record`. The channel is LTTng's own default for per-UID

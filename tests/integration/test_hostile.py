@@ -215,6 +215,35 @@ class CaretdUnderAttack(unittest.TestCase):
                 owner.wait()
         self.assertIn("truncated by its owner", d.err_text())
 
+    def test_b6_huge_counters_keep_status_working(self):
+        """B6: a segment claiming 2^63 records (and 2^64-1 dropped) does not
+        break status, list or wait for everyone."""
+        d = self.c.caretd()
+        owner = subprocess.Popen(["sleep", "60"])
+        try:
+            time.sleep(0.1)
+            with open("/proc/%d/stat" % owner.pid) as f:
+                start = int(f.read().rsplit(")", 1)[1].split()[19])
+            name = "%s.%d.%d" % (self.c.prefix, owner.pid, start)
+            with open("/dev/shm/" + name, "wb") as f:
+                f.write(seg_header(pid=owner.pid, start=start, records=1 << 63,
+                                   dropped=(1 << 64) - 1, replayed=(1 << 64) - 1))
+                f.truncate(1 << 20)
+            os.chmod("/dev/shm/" + name, 0o600)
+            deadline = time.time() + 5
+            while not self.status()["agents"] and time.time() < deadline:
+                time.sleep(0.05)
+            a = self.status()["agents"][0]
+            self.assertEqual(a["records"], 10 ** 15 - 1)
+            self.assertEqual(a["dropped"], 10 ** 15 - 1)
+            for cmd in (["status"], ["list"], ["list", "--json"]):
+                r = self.c.caretctl(*cmd, check=False)
+                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        finally:
+            owner.kill()
+            owner.wait()
+        self.assertIsNone(d.poll())
+
 
 class HostileSegments(unittest.TestCase):
     def setUp(self):

@@ -98,6 +98,36 @@ START_TEST(list_reply)
 }
 END_TEST
 
+/* B6: counters from a lying segment (2^63, 2^64 - 1) are clamped to what
+ * a JSON number holds exactly, and caretctl reads the reply. */
+START_TEST(huge_counts_clamped)
+{
+	struct caret_ctl_agent liar = agent;
+	liar.records = 1ULL << 63;
+	liar.replayed = UINT64_MAX;
+	liar.replay_done = UINT64_MAX;
+	liar.replay_total = 1ULL << 63;
+	liar.dropped = UINT64_MAX;
+	cJSON *o = caret_ctl_enc_agents_result(NULL, NULL);
+	ck_assert_int_eq(caret_ctl_add_agent(o, &liar), 0);
+	cJSON *r = wire(o, CTL_REPLY_RESULT);
+	struct ctl_agents ag;
+	struct ctl_why why = { "" };
+	ck_assert_msg(ctl_decode_agents(r, &ag, &why) == 0, "%s", why.msg);
+	ck_assert_int_eq(ag.a[0].records, (int64_t)CARET_CTL_COUNT_MAX);
+	ck_assert_int_eq(ag.a[0].replayed, (int64_t)CARET_CTL_COUNT_MAX);
+	ck_assert_int_eq(ag.a[0].dropped, (int64_t)CARET_CTL_COUNT_MAX);
+	ctl_agents_free(&ag);
+	cJSON_Delete(r);
+	struct caret_ctl_progress p = { 1, 1, UINT64_MAX, UINT64_MAX };
+	r = wire(caret_ctl_enc_progress(&p), CTL_REPLY_PROGRESS);
+	struct ctl_progress d;
+	ck_assert_msg(ctl_decode_progress(r, &d, &why) == 0, "%s", why.msg);
+	ck_assert_int_eq(d.records_total, (int64_t)CARET_CTL_COUNT_MAX);
+	cJSON_Delete(r);
+}
+END_TEST
+
 START_TEST(status_reply)
 {
 	const char *active[] = { "caret-1", "other" };
@@ -257,6 +287,7 @@ int main(void)
 	tcase_add_test(tc, progress_reply);
 	tcase_add_test(tc, list_reply);
 	tcase_add_test(tc, status_reply);
+	tcase_add_test(tc, huge_counts_clamped);
 	tcase_add_test(tc, status_reply_unreachable);
 	tcase_add_test(tc, record_reply);
 	tcase_add_test(tc, wait_reply);
