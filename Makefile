@@ -62,12 +62,13 @@ $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
 # ---- daemon ----
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
 # The control protocol's codec, one for both ends.
-CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c
+CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
+	proto/caret_utf8.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/commands.c daemon/server.c \
-	proto/caret_ctl_enc.c proto/caret_ctl_reply.c
+	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_utf8.c
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON)
@@ -132,7 +133,8 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
-		daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/log.c) $(B)/lib/libcaretshm.a
+		daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/log.c \
+		proto/caret_utf8.c) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 

@@ -14,6 +14,7 @@
 #include "daemon/registry.h"
 #include "daemon/rejects.h"
 #include "daemon/sigbus.h"
+#include "proto/caret_utf8.h"
 
 #define SHM_DIR "/dev/shm"
 
@@ -197,7 +198,7 @@ static void try_attach(struct registry *r, const char *name)
 		if (e == -EBADMSG && process_alive(pid, start) && pending_keep(name))
 			return;
 		pending_drop(name);
-		log_warn("ignoring segment %s: %s", name, strerror(-e));
+		log_warn_rl("ignoring segment %s: %s", name, strerror(-e));
 		rejects_add(name, &st);
 		return;
 	}
@@ -208,6 +209,7 @@ static void try_attach(struct registry *r, const char *name)
 	a->start_time = start;
 	memcpy(a->procname, a->seg.hdr->procname, sizeof(a->procname));
 	a->procname[sizeof(a->procname) - 1] = '\0';
+	caret_utf8_scrub(a->procname, strlen(a->procname), true); /* B13 */
 	a->next = r->head;
 	r->head = a;
 	r->count++;
@@ -290,7 +292,7 @@ int registry_sweep(struct registry *r)
 	while (*pp) {
 		struct agent *a = *pp;
 		if (segment_truncated(a)) {
-			log_warn("pid %d (%s): segment %s truncated by its owner; ignoring it",
+			log_warn_rl("pid %d (%s): segment %s truncated by its owner; ignoring it",
 				 (int)a->pid, a->procname, a->seg.name);
 			char path[sizeof(SHM_DIR) + CARET_SHM_NAME_MAX];
 			struct stat st;
@@ -344,6 +346,7 @@ static int add_node_name(const struct caret_rec_view *v, void *p)
 			 (ns[0] && ns[strlen(ns) - 1] != '/') ? "/" : "", name);
 	if (w < 0 || (size_t)w + 1 > c->len - c->used)
 		return 1;
+	caret_utf8_scrub(c->buf + c->used, (size_t)w, true); /* B13 */
 	c->used += (size_t)w + 1;
 	c->count++;
 	return 0;

@@ -315,7 +315,7 @@ static void accept_one(struct server *s, int fd)
 	bool allowed = cr.uid == 0 || cr.uid == geteuid() ||
 		       (s->cfg.have_group && in_group(cr.pid, cr.gid, s->cfg.group));
 	if (!allowed || s->n_clients >= MAX_CLIENTS) {
-		log_warn("refused a client: pid %d uid %d%s", (int)cr.pid, (int)cr.uid,
+		log_warn_rl("refused a client: pid %d uid %d%s", (int)cr.pid, (int)cr.uid,
 			 allowed ? " (too many clients)" : "");
 		refuse(fd, allowed ? EBUSY : EACCES,
 		       allowed ? "too many clients"
@@ -364,7 +364,7 @@ static int on_accept(sd_event_source *src, int fd, uint32_t events, void *arg)
 		/* Out of descriptors, the pending connection stays queued and the
 		 * socket readable: pause accepting instead of spinning on it. */
 		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-			log_warn("cannot accept a client: %s; pausing for %d ms", strerror(errno),
+			log_warn_rl("cannot accept a client: %s; pausing for %d ms", strerror(errno),
 				 (int)(ACCEPT_PAUSE_USEC / USEC_PER_MS));
 			sd_event_source_set_enabled(s->accept, SD_EVENT_OFF);
 			loop_timer_again(s->accept_resume, ACCEPT_PAUSE_USEC);

@@ -5,6 +5,7 @@
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_utf8.h"
 
 /* cJSON's Add* return NULL on failure; one flag collects them so a reply
  * is either whole or not sent at all. */
@@ -261,5 +262,10 @@ char *caret_ctl_enc_line(cJSON *o)
 		return NULL;
 	char *s = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
+	/* cJSON copies string bytes as they are: a reply is valid UTF-8
+	 * whatever a segment or a request held (B13). Invalid bytes can only
+	 * be inside strings, so '?' keeps the JSON well-formed. */
+	if (s)
+		caret_utf8_scrub(s, strlen(s), false);
 	return s;
 }

@@ -67,6 +67,7 @@ class CaretdUnderAttack(unittest.TestCase):
     def status(self):
         return json.loads(self.c.caretctl("status", "--json", timeout=10).stdout)
 
+
     def plant(self, pw, name, data, size=None):
         """`pw` creates /dev/shm/<name> holding data (then truncated to size)."""
         src = os.path.join(self.c.tmp, "plant-" + uuid.uuid4().hex[:6])
@@ -243,6 +244,56 @@ class CaretdUnderAttack(unittest.TestCase):
             owner.kill()
             owner.wait()
         self.assertIsNone(d.poll())
+
+    def live_segment(self, procname=b"evil", **hdr):
+        """A valid segment of a live process of ours (a sleep): returns it."""
+        owner = subprocess.Popen(["sleep", "60"])
+        self.addCleanup(lambda: (owner.kill(), owner.wait()))
+        time.sleep(0.05)
+        with open("/proc/%d/stat" % owner.pid) as f:
+            start = int(f.read().rsplit(")", 1)[1].split()[19])
+        name = "%s.%d.%d" % (self.c.prefix, owner.pid, start)
+        with open("/dev/shm/" + name, "wb") as f:
+            f.write(seg_header(pid=owner.pid, start=start, procname=procname, **hdr))
+            f.truncate(1 << 20)
+        os.chmod("/dev/shm/" + name, 0o600)
+        return owner.pid
+
+    def test_b13_forged_log_lines_and_invalid_utf8(self):
+        """B13: a procname with a newline and a "<0>" level, and one with
+        invalid UTF-8 and an escape sequence, forge no journal line and no
+        invalid JSON; refusals are rate-limited."""
+        self.c.sock = os.path.join(self.c.tmp, "caretd.sock")
+        env = {"JOURNAL_STREAM": "1:1"}
+        d = self.c.spawn([CARETD, "--socket", self.c.sock, "--log-level", "debug"],
+                         agent=False, extra_env=env)
+        deadline = time.time() + 10
+        while not os.path.exists(self.c.sock) and time.time() < deadline:
+            time.sleep(0.02)
+        p1 = self.live_segment(procname=b"x\n<0>FAKE")
+        p2 = self.live_segment(procname=b"\xff\xfe\x1b[31mred\xc0")
+        deadline = time.time() + 5
+        while len(self.status()["agents"]) < 2 and time.time() < deadline:
+            time.sleep(0.05)
+        for cmd in (["status", "--json"], ["list", "--json"]):
+            raw = subprocess.run([CARETCTL, "--socket", self.c.sock] + cmd,
+                                 capture_output=True, timeout=10).stdout
+            names = {a["pid"]: a["procname"]
+                     for a in json.loads(raw.decode("utf-8", errors="strict"))["agents"]}
+            self.assertEqual(names[p1], "x?<0>FAKE")
+            self.assertNotIn("\x1b", names[p2])
+        # 100 garbage files: a handful of lines, then a count
+        for i in range(100):
+            with open("/dev/shm/%s.%d.1" % (self.c.prefix, 5000 + i), "wb") as f:
+                f.write(b"junk")
+        time.sleep(0.5)
+        d.send_signal(15)
+        d.finish(10)
+        err = d.err_text()
+        for line in err.splitlines():
+            self.assertRegex(line, r"^<[3-7]>", "forged or unlevelled line: %r" % line)
+        self.assertLessEqual(err.count("ignoring segment"), 10, err)
+        err.encode("utf-8")  # valid text (the pump decoded it strictly)
 
 
 class HostileSegments(unittest.TestCase):
