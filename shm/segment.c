@@ -155,6 +155,9 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 		r = -errno;
 	else if (!S_ISREG(st.st_mode))
 		r = -EBADF;
+	/* Writable by others: anyone could forge its records and control words. */
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		r = -EACCES;
 	else if ((uint64_t)st.st_size < CARET_SHM_MIN_CAPACITY ||
 		 (uint64_t)st.st_size > CARET_SHM_MAX_CAPACITY)
 		r = -EBADMSG;

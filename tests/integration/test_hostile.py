@@ -353,6 +353,20 @@ class HostileSegments(unittest.TestCase):
         listing = self.c.agentctl("list").stdout
         self.assertEqual(listing.count("INVALID"), len(cases), listing)
 
+    def test_writable_by_others_rejected(self):
+        """A segment others may write (0666, 0777, 0620) is refused; the same
+        segment at 0600 or 0644 is accepted."""
+        for i, mode in enumerate((0o666, 0o777, 0o620)):
+            n = self.put(4242, self.header(start=i + 1), 1 << 20, start=i + 1)
+            os.chmod("/dev/shm/" + n, mode)
+            r = self.c.agentctl("check", n, check=False)
+            self.assertEqual(r.returncode, 1, oct(mode))
+            self.assertIn("Permission denied", r.stderr)
+        for i, mode in enumerate((0o600, 0o644)):
+            n = self.put(4242, self.header(start=10 + i), 1 << 20, start=10 + i)
+            os.chmod("/dev/shm/" + n, mode)
+            self.assertIn("ok: 0 records", self.c.agentctl("check", n).stdout)
+
     def test_corrupt_records(self):
         hdr = self.header(tail=32)
         rec = struct.pack("<IIq", 13, 0, 5)  # size 0: corrupt
