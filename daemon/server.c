@@ -21,7 +21,8 @@
 #include "proto/caret_ctl_enc.h"
 #include "shm/caret_shm.h"
 
-#define OUT_MAX (4u << 20) /* a client that reads nothing is dropped */
+/* a client that reads nothing is dropped */
+#define OUT_MAX (CARET_CTL_MAX_REPLY + CARET_CTL_MAX_LINE)
 #define MAX_CLIENTS 64
 /* How soon a finished wait is answered. */
 #define WAIT_POLL_USEC (10 * USEC_PER_MS)
@@ -176,6 +177,11 @@ static void client_send(struct client *c, cJSON *o)
 {
 	char *line = caret_ctl_enc_line(o);
 	size_t n = line ? strlen(line) : 0;
+	if (n > CARET_CTL_MAX_REPLY) {
+		free(line);
+		line = caret_ctl_enc_line(caret_ctl_enc_error(EMSGSIZE, "reply too large"));
+		n = line ? strlen(line) : 0;
+	}
 	if (!line || c->out_len + n + 1 > OUT_MAX) {
 		free(line);
 		c->closing = true;

@@ -8,8 +8,8 @@
  * caretd was given (--group) may talk; others get an error reply and the
  * connection is closed.
  *
- * Framing: one JSON object per line ('\n'-terminated, UTF-8), at most
- * CARET_CTL_MAX_LINE bytes. A client sends one request and reads reply
+ * Framing: one JSON object per line ('\n'-terminated, UTF-8): a request
+ * at most CARET_CTL_MAX_LINE bytes, a reply at most CARET_CTL_MAX_REPLY. A client sends one request and reads reply
  * lines until it gets one with "type" "result" or "error"; "progress"
  * lines may come before it. A request line that is not valid JSON, is too
  * long, or lacks "v"/"cmd" gets an "error" reply.
@@ -88,6 +88,10 @@
 #define CARET_CTL_VERSION 1
 #define CARET_CTL_DEFAULT_SOCKET "/run/caretd/caretd.sock"
 #define CARET_CTL_MAX_LINE 65536
+/* A reply line: status/list of the most agents caretd attaches (4096, each
+ * with at most 4 KiB of node names) stays below it; caretd answers a reply
+ * that would not with EMSGSIZE. */
+#define CARET_CTL_MAX_REPLY (32u << 20)
 /* Every count in a reply is at most this: 10^15 - 1, the largest integers
  * cJSON prints exactly (15 significant digits) and caretctl reads as
  * integers. caretd reports a larger value, which only a lying segment or

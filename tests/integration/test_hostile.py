@@ -53,6 +53,16 @@ def seg_header(pid=4242, uid=None, start=1, magic=0x4d48535445524143, version=1,
     return b + b"\0" * (4096 - len(b))
 
 
+def node_record(name, ns, ts=1):
+    """An rcl_node_init record ("ppss", proto/caret_shm.h)."""
+    body = struct.pack("<QQ", 0x1000, 0x2000)
+    for sv in (name, ns):
+        b = sv.encode()
+        body += struct.pack("<I", len(b)) + b + b"\0"
+    size = (16 + len(body) + 7) & ~7
+    return (struct.pack("<IIq", 2, size, ts) + body).ljust(size, b"\0")
+
+
 class CaretdUnderAttack(unittest.TestCase):
     """Local users attacking caretd through /dev/shm: caretd stays
     responsive, bounded and correct."""
@@ -294,6 +304,30 @@ class CaretdUnderAttack(unittest.TestCase):
             self.assertRegex(line, r"^<[3-7]>", "forged or unlevelled line: %r" % line)
         self.assertLessEqual(err.count("ignoring segment"), 10, err)
         err.encode("utf-8")  # valid text (the pump decoded it strictly)
+
+    def test_b7_big_status_reply(self):
+        """B7: 30 processes x 40 nodes with long names: status and list
+        (a reply far above the 64 KiB request limit) work."""
+        self.c.caretd()
+        recs = b"".join(node_record("node_with_a_rather_long_descriptive_name_%02d_%s" %
+                                    (i, "x" * 20), "/some/long_namespace") for i in range(40))
+        pids = []
+        for _ in range(30):
+            pids.append(self.live_segment(tail=len(recs), records=40))
+            name = [n for n in self.c.segments() if ".%d." % pids[-1] in n][0]
+            with open("/dev/shm/" + name, "r+b") as f:
+                f.seek(4096)
+                f.write(recs)
+        deadline = time.time() + 10
+        while len(self.status()["agents"]) < 30 and time.time() < deadline:
+            time.sleep(0.1)
+        r = self.c.caretctl("list", "--json")
+        self.assertGreater(len(r.stdout), 100000)
+        agents = json.loads(r.stdout)["agents"]
+        self.assertEqual(sorted(a["pid"] for a in agents), sorted(pids))
+        self.assertTrue(all(len(a["nodes"]) == 40 for a in agents))
+        for cmd in (["status"], ["list"], ["status", "--json"]):
+            self.assertEqual(self.c.caretctl(*cmd, check=False).returncode, 0, cmd)
 
 
 class HostileSegments(unittest.TestCase):
