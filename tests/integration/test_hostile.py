@@ -19,12 +19,13 @@ def temp_user():
     """A throwaway unprivileged user (removed afterwards), for attacks any
     local user can mount."""
     name = "caret-h%s" % uuid.uuid4().hex[:8]
-    subprocess.run(["useradd", "-M", "-N", "-s", "/usr/sbin/nologin", name], check=True,
+    subprocess.run(["useradd", "-M", "-U", "-s", "/usr/sbin/nologin", name], check=True,
                    capture_output=True)
     try:
         yield pwd.getpwnam(name)
     finally:
         subprocess.run(["userdel", name], capture_output=True)
+        subprocess.run(["groupdel", name], capture_output=True)
 
 
 def as_user(pw, argv, **kw):
@@ -328,6 +329,64 @@ class CaretdUnderAttack(unittest.TestCase):
         self.assertTrue(all(len(a["nodes"]) == 40 for a in agents))
         for cmd in (["status"], ["list"], ["status", "--json"]):
             self.assertEqual(self.c.caretctl(*cmd, check=False).returncode, 0, cmd)
+
+    HOG = r"""
+import socket, sys, time
+conns = []
+for _ in range(int(sys.argv[2])):
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    c.connect(sys.argv[1])
+    if sys.argv[3] == "slow":
+        try:
+            c.send(b'{"v": 1, "cmd": "sta')  # a request never finished
+        except OSError:  # refused and closed already
+            pass
+    conns.append(c)
+print("held", flush=True)
+time.sleep(float(sys.argv[4]))
+closed = 0
+for c in conns:
+    c.settimeout(0.2)
+    try:
+        while c.recv(4096):
+            pass
+        closed += 1
+    except ConnectionResetError:
+        closed += 1
+    except OSError:  # timed out: still open
+        pass
+print("closed", closed, flush=True)
+"""
+
+    def test_b8_idle_and_slow_clients_cannot_lock_out(self):
+        """B8: a group member holding 64 slow connections (a request never
+        finished) and 70 idle ones: root's status is still served; the member
+        gets its share (16), and its clients are closed after 10 s."""
+        with temp_user() as pw:
+            d = self.c.caretd("--group", pw.pw_name)
+            hog = os.path.join(self.c.tmp, "hog.py")
+            with open(hog, "w") as f:
+                f.write(self.HOG)
+            os.chmod(hog, 0o644)
+            procs = []
+            # the slow ones first: 16 of them are accepted, and must time out
+            for mode, n in (("slow", 64), ("idle", 70)):
+                procs.append(subprocess.Popen(
+                    ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid,
+                     "--clear-groups", "/usr/bin/python3", hog, self.c.sock, str(n), mode,
+                     "12"], stdout=subprocess.PIPE, text=True))
+            for p in procs:
+                self.assertEqual(p.stdout.readline().strip(), "held")
+            time.sleep(0.3)
+            t0 = time.time()
+            self.assertIn("agents", self.status())
+            self.assertLess(time.time() - t0, 2)
+            outs = [p.communicate(timeout=30)[0] for p in procs]
+            # every connection was closed: refused at once, or idle/slow
+            self.assertIn("closed 64", outs[0])
+            self.assertIn("closed 70", outs[1])
+        self.assertIn("too many clients", d.err_text())
+        self.assertIn("agents", self.status())
 
 
 class HostileSegments(unittest.TestCase):
