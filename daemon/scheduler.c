@@ -42,7 +42,10 @@ static void prepare_step(struct sched *s, struct agent *a, const struct caret_se
 	if (st->tp_enabled_epoch != epoch) {
 		/* The agent gave up waiting for its tracepoints: ring again
 		 * now and then, the session may enable them later. */
-		if ((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) {
+		/* Also once when first seen here: a caretd killed between the
+		 * replay start and its doorbell left the agent asleep. */
+		if (((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) ||
+		    a->last_bell_ns == 0) {
 			caret_ctl_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
 			a->last_bell_ns = now;
 		}

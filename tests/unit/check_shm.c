@@ -489,6 +489,53 @@ START_TEST(test_replay_handshake_words)
 }
 END_TEST
 
+/* The replay start is one step for the agent (and for a caretd restarted
+ * between its writes): whoever sees PREPARE sees the new pass's epoch, never
+ * the finished pass before it (whose cursor says "all done"). */
+static struct {
+	uint32_t expect;
+	int stop;
+	long seen_prepare, stale;
+} obs;
+
+static void *observer(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&obs.stop, __ATOMIC_ACQUIRE)) {
+		uint32_t k = __atomic_load_n(&obs.expect, __ATOMIC_ACQUIRE);
+		uint32_t st = __atomic_load_n(&seg.hdr->state, __ATOMIC_ACQUIRE);
+		uint64_t g = __atomic_load_n(&seg.hdr->grant, __ATOMIC_ACQUIRE);
+		if (st == CARET_STATE_PREPARE) {
+			obs.seen_prepare++;
+			if (CARET_EPOCH_OF(g) < k)
+				obs.stale++;
+		}
+	}
+	return NULL;
+}
+
+START_TEST(test_replay_start_is_one_step)
+{
+	make_seg(1 << 20);
+	pthread_t t;
+	memset(&obs, 0, sizeof(obs));
+	ck_assert_int_eq(pthread_create(&t, NULL, observer, NULL), 0);
+	for (uint32_t i = 1; i <= 300000; i++) {
+		/* the previous pass finished: all granted, all done */
+		caret_ctl_grant(&seg, i - 1, 100);
+		__atomic_store_n(&seg.hdr->state, CARET_STATE_WAIT, __ATOMIC_RELEASE);
+		__atomic_store_n(&obs.expect, i, __ATOMIC_RELEASE);
+		ck_assert_int_eq(caret_ctl_begin_replay(&seg), i);
+	}
+	__atomic_store_n(&obs.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	ck_assert_int_gt(obs.seen_prepare, 0);
+	ck_assert_msg(obs.stale == 0, "%ld of %ld PREPARE with the old epoch", obs.stale,
+		      obs.seen_prepare);
+	drop_seg();
+}
+END_TEST
+
 static int count_cb(const struct caret_rec_view *v, void *ctx)
 {
 	uint64_t *acc = ctx;
@@ -575,6 +622,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_hostile_records);
 	tcase_add_test(t, test_fuzz_records);
 	tcase_add_test(t, test_replay_handshake_words);
+	tcase_add_test(t, test_replay_start_is_one_step);
 	tcase_add_test(t, test_chunked_walk);
 	tcase_add_test(t, test_parse_size);
 	suite_add_tcase(s, t);
