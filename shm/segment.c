@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,51 @@ static int map_fd(struct caret_seg *s, int fd, uint64_t len)
 	return 0;
 }
 
+static int open_excl(const char *path)
+{
+	int fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Who holds the name: 1 our own user, 0 someone else, -errno. */
+static int taken_by_us(const char *path)
+{
+	int fd = shm_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : 0; /* gone: ours to take */
+	struct stat st;
+	int r = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid();
+	close(fd);
+	return r;
+}
+
+/* Creates the segment file under name (path = "/" name), or under a name
+ * with a random suffix when another user holds it (B10: any user can
+ * pre-create the predictable names). A file of our own user is the
+ * segment of this process's previous image (B12: exec keeps pid and start
+ * time; its records describe the old image) and is replaced. */
+static int create_fresh(char *name, char *path)
+{
+	int fd = open_excl(path);
+	if (fd == -EEXIST && taken_by_us(path) == 1) {
+		shm_unlink(path);
+		fd = open_excl(path);
+	}
+	size_t base = strlen(name);
+	for (int i = 0; fd == -EEXIST && i < 8; i++) {
+		uint64_t rnd;
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
+			rnd = (uint64_t)caret_now_ns() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
+		if (base + 1 + CARET_SHM_SUFFIX_LEN >= CARET_SHM_NAME_MAX)
+			return -ENAMETOOLONG;
+		snprintf(name + base, CARET_SHM_NAME_MAX - base, ".%016llx",
+			 (unsigned long long)rnd);
+		snprintf(path, CARET_SHM_NAME_MAX + 1, "/%s", name);
+		fd = open_excl(path);
+	}
+	return fd;
+}
+
 int caret_seg_create(struct caret_seg *s, uint64_t capacity,
 		     const char *procname, const char *distribution)
 {
@@ -60,10 +106,9 @@ int caret_seg_create(struct caret_seg *s, uint64_t capacity,
 		return r;
 	char path[CARET_SHM_NAME_MAX + 1] = "/";
 	strcat(path, s->name);
-	int fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			  0600);
+	int fd = create_fresh(s->name, path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	/* umask may have widened nothing, but be explicit: owner only. */
 	if (fchmod(fd, 0600) < 0 || ftruncate(fd, (off_t)capacity) < 0 ||
 	    (r = map_fd(s, fd, capacity)) < 0) {

@@ -11,7 +11,7 @@ import time
 import unittest
 import uuid
 
-from harness import CARETCTL, CARETD, Ctx, wait_line
+from harness import CARETCTL, CARETD, FORKER, STANDIN, Ctx, wait_line
 
 
 @contextlib.contextmanager
@@ -387,6 +387,41 @@ print("closed", closed, flush=True)
             self.assertIn("closed 70", outs[1])
         self.assertIn("too many clients", d.err_text())
         self.assertIn("agents", self.status())
+
+    def test_b10_squatted_name_gets_a_fallback(self):
+        """B10: another user pre-creates the segment name of root's next
+        app; the app still gets a cache (a name with a random suffix) and
+        caretd lists it with its nodes."""
+        self.c.caretd()
+        gate = self.c.spawn(["sh", "-c", "read x; exec %s --domain %s --name squatted"
+                             % (STANDIN, self.c.domain)], stdin=subprocess.PIPE)
+        with open("/proc/%d/stat" % gate.pid) as f:
+            start = int(f.read().rsplit(")", 1)[1].split()[19])
+        name = "%s.%d.%d" % (self.c.prefix, gate.pid, start)
+        with temp_user() as pw:
+            as_user(pw, ["sh", "-c", ": > /dev/shm/" + name], check=True)
+            self.assertEqual(os.stat("/dev/shm/" + name).st_uid, pw.pw_uid)
+            gate.stdin.write("go\n")
+            gate.stdin.flush()
+            wait_line(gate, r"^ready pid=%d" % gate.pid)
+            ag = self.c.wait_states([gate.pid], "WAIT")
+            seg = ag[gate.pid]["segment"]
+            self.assertRegex(seg, r"^%s\.[0-9a-f]{16}$" % name.replace(".", r"\."))
+            self.assertIn("/squatted", ag[gate.pid]["nodes"])
+            self.assertNotIn("no init cache", gate.err_text())
+            os.unlink("/dev/shm/" + name)
+
+    def test_b12_exec_gets_a_fresh_segment(self):
+        """B12: an app that called tracetools exec()s itself: the new image
+        replaces the old image's segment (same pid and start time)."""
+        self.c.caretd()
+        p = self.c.spawn([FORKER, "--exec", "20"])
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        ag = self.c.wait_states([p.pid], "WAIT")
+        self.assertEqual(ag[p.pid]["nodes"], ["/after"])
+        mine = [n for n in self.c.segments() if ".%d." % p.pid in n]
+        self.assertEqual(len(mine), 1, mine)
+        self.assertNotIn("no init cache", p.err_text())
 
 
 class HostileSegments(unittest.TestCase):
