@@ -20,6 +20,15 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
+# libFuzzer build for `make fuzz` (tests/fuzz/fuzz.mk): build-fuzz/, clang.
+ifeq ($(FUZZ),1)
+B        = build-fuzz
+CC       = clang
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=fuzzer,address,undefined
+endif
+
 PKG_UST  = $(shell pkg-config --cflags --libs lttng-ust 2>/dev/null || echo -llttng-ust)
 PKG_CTL  = $(shell pkg-config --cflags --libs lttng-ctl 2>/dev/null || echo -llttng-ctl)
 PKG_DDS  = -lddsc
@@ -28,7 +37,7 @@ PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
-	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++
+	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ clang
 
 .PHONY: all check unit-check integration-check install deps clean
 all:
@@ -89,6 +98,7 @@ all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-age
 	$(B)/bin/caretd $(B)/bin/caretctl
 
 include tools/standin/standin.mk
+include tests/fuzz/fuzz.mk
 
 # ---- benchmarks (make bench; a smoke run is part of make check) ----
 $(B)/bench/caret-flood: $(call obj,bench/flood.c) $(B)/lib/libtracetools.so
@@ -163,7 +173,7 @@ integration-check: all $(B)/tests/forker
 # smoke run of the benchmarks so they cannot rot.
 check:
 	$(MAKE) all unit-check
-	$(MAKE) SAN=1 all unit-check
+	$(MAKE) SAN=1 all unit-check fuzz-smoke
 	$(MAKE) integration-check
 	$(MAKE) SAN=1 integration-check
 	$(MAKE) bench-smoke
@@ -195,6 +205,6 @@ $(B)/systemd/caretd.service: systemd/caretd.service.in
 all: $(B)/systemd/caretd.service
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
