@@ -219,7 +219,15 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 	if (strcmp(sname, v->managed) == 0)
 		v->managed[0] = '\0';
 	lttng_view_refresh(v);
-	return caret_ctl_enc_stop(sname, path, out, (size_t)n);
+	/* loss before the session: init records no cache could hold (B11b) */
+	struct progress p;
+	sched_progress(ctx->reg, &p);
+	cJSON *o = caret_ctl_enc_stop(sname, path, out, (size_t)n);
+	if (o && caret_ctl_add_dropped(o, p.dropped) < 0) {
+		cJSON_Delete(o);
+		o = NULL;
+	}
+	return o;
 }
 
 static cJSON *cmd_start_end(const struct lttng_view *v, bool start)

@@ -153,6 +153,7 @@ void sched_progress(const struct registry *r, struct progress *p)
 		if (st.state == CARET_STATE_UNINITIALIZED)
 			continue;
 		p->total++;
+		sat_add(&p->dropped, st.dropped);
 		if (st.state == CARET_STATE_RECORD) {
 			p->recording++;
 			sat_add(&p->records_done, st.records);

@@ -48,7 +48,8 @@
  *            → result {"ok": bool, "recording", "total",
  *                      "not_recording": [{"pid", "procname", "state",
  *                                         "reason"}],
- *                      "exited": [{"pid", "procname", "state"}]}
+ *                      "exited": [{"pid", "procname", "state"}],
+ *                      "dropped"}
  *            "exited" lists processes that died before reaching RECORD
  *            while this wait ran. With no active session: error. Further
  *            request lines sent while a wait runs are ignored.
@@ -59,9 +60,11 @@
  *            it; agents go back to WAIT once no session is active.
  *            → result {"session", "path", "channels": [{"name",
  *                      "discarded": int|null, "lost_packets": int|null}],
- *                      "discarded_total": int|null}
+ *                      "discarded_total": int|null, "dropped"}
  *            null means "unknown" (LTTng reported a value >= 2^63);
  *            discarded_total is null when any channel's count is.
+ *            "dropped" (wait and stop): init records the agents of this
+ *            host could not cache (cache full), so no replay can bring.
  *
  *  "start"   Start message (as from another host): agents in WAIT go to
  *            PREPARE, only if an LTTng session is active on this host.

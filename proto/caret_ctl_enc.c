@@ -269,3 +269,8 @@ char *caret_ctl_enc_line(cJSON *o)
 		caret_utf8_scrub(s, strlen(s), false);
 	return s;
 }
+
+int caret_ctl_add_dropped(cJSON *result, uint64_t dropped)
+{
+	return cJSON_AddNumberToObject(result, CARET_CTL_K_DROPPED, count(dropped)) ? 0 : -ENOMEM;
+}

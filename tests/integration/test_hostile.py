@@ -423,6 +423,24 @@ print("closed", closed, flush=True)
         self.assertEqual(len(mine), 1, mine)
         self.assertNotIn("no init cache", p.err_text())
 
+    def test_b11b_cache_drops_reported_by_wait_and_stop(self):
+        """B11b: init records an agent could not cache (a small cache) are
+        counted in the results of record's wait and of stop."""
+        self.c.caretd()
+        w = self.c.workload("--name", "tiny", "--pubs", "30", "--subs", "30",
+                            extra_env={"CARET_AGENT_CACHE_SIZE": "8K"})
+        wait_line(w, r"^ready pid=%d" % w.pid)
+        dropped = self.c.wait_states([w.pid], "WAIT")[w.pid]["dropped"]
+        self.assertGreater(dropped, 0)
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--duration", "1", "--timeout", "30", "--json", "-p",
+                            traces)
+        results = [json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")]
+        wait = [x for x in results if "not_recording" in x]
+        stop = [x for x in results if "channels" in x]
+        self.assertEqual([x["dropped"] for x in wait], [dropped], r.stdout)
+        self.assertEqual([x["dropped"] for x in stop], [dropped], r.stdout)
+
 
 class HostileSegments(unittest.TestCase):
     def setUp(self):
