@@ -58,7 +58,7 @@ def node_record(name, ns, ts=1):
     """An rcl_node_init record ("ppss", proto/caret_shm.h)."""
     body = struct.pack("<QQ", 0x1000, 0x2000)
     for sv in (name, ns):
-        b = sv.encode()
+        b = sv if isinstance(sv, bytes) else sv.encode()
         body += struct.pack("<I", len(b)) + b + b"\0"
     size = (16 + len(body) + 7) & ~7
     return (struct.pack("<IIq", 2, size, ts) + body).ljust(size, b"\0")
@@ -282,7 +282,13 @@ class CaretdUnderAttack(unittest.TestCase):
         while not os.path.exists(self.c.sock) and time.time() < deadline:
             time.sleep(0.02)
         p1 = self.live_segment(procname=b"x\n<0>FAKE")
-        p2 = self.live_segment(procname=b"\xff\xfe\x1b[31mred\xc0")
+        nodes = node_record(b"n\xff\x1b[2J\n<0>FAKE", b"/\xed\xa0\x80ns")
+        p2 = self.live_segment(procname=b"\xff\xfe\x1b[31mred\xc0", tail=len(nodes),
+                               records=1)
+        seg2 = [n for n in self.c.segments() if ".%d." % p2 in n][0]
+        with open("/dev/shm/" + seg2, "r+b") as f:
+            f.seek(4096)
+            f.write(nodes)
         deadline = time.time() + 5
         while len(self.status()["agents"]) < 2 and time.time() < deadline:
             time.sleep(0.05)
@@ -293,6 +299,8 @@ class CaretdUnderAttack(unittest.TestCase):
                      for a in json.loads(raw.decode("utf-8", errors="strict"))["agents"]}
             self.assertEqual(names[p1], "x?<0>FAKE")
             self.assertNotIn("\x1b", names[p2])
+            node = [a["nodes"] for a in json.loads(raw)["agents"] if a["pid"] == p2][0]
+            self.assertEqual(node, ["/???ns/n??[2J?<0>FAKE"])
         # 100 garbage files: a handful of lines, then a count
         for i in range(100):
             with open("/dev/shm/%s.%d.1" % (self.c.prefix, 5000 + i), "wb") as f:
