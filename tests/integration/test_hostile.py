@@ -123,8 +123,10 @@ class CaretdUnderAttack(unittest.TestCase):
             self.assert_idle_cpu(d)
         d.send_signal(15)
         self.assertEqual(d.finish(10), 0)
-        # each name is warned about once per change, not at every event
-        self.assertLessEqual(d.err_text().count(".4242.1"), 2, d.err_text())
+        # a name is warned about once per state of its file, not at every
+        # event: two writes by the attacker (each may be seen empty, then
+        # written) make at most four lines
+        self.assertLessEqual(d.err_text().count(".4242.1"), 4, d.err_text())
 
     def test_b3_refused_attach_leaks_nothing(self):
         """B3: a valid segment claiming pid 1, rewritten 300 times by its
