@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "shm/caret_shm.h"
@@ -553,6 +555,72 @@ START_TEST(test_replay_start_is_one_step)
 }
 END_TEST
 
+#if defined(__x86_64__)
+/* Deterministic: the header page is made read-only, every store of the
+ * replay start faults, the handler lets that one store through with the
+ * trap flag set, and the trap after it looks at the header, as a caretd
+ * killed right there would leave it, then write-protects the page again. */
+static struct {
+	uint8_t *page;
+	uint32_t old_epoch;
+	int stores, stale;
+} wp;
+
+static void wp_segv(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	uint8_t *a = si->si_addr;
+	if (a < wp.page || a >= wp.page + CARET_SHM_HEADER_SIZE) {
+		signal(sig, SIG_DFL);
+		return;
+	}
+	mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ | PROT_WRITE);
+	uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* TF: trap after the store */
+}
+
+static void wp_trap(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig, (void)si;
+	ucontext_t *uc = ucv;
+	uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+	const struct caret_shm_header *h = (const void *)wp.page;
+	wp.stores++;
+	if (h->state == CARET_STATE_PREPARE && CARET_EPOCH_OF(h->grant) == wp.old_epoch)
+		wp.stale++;
+	mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ);
+}
+
+START_TEST(test_replay_start_every_store)
+{
+	make_seg(1 << 20);
+	/* a finished pass 3: all granted, all replayed, back in WAIT */
+	caret_ctl_grant(&seg, 3, 10);
+	__atomic_store_n(&seg.hdr->cursor, CARET_EPOCH_COUNT(3, 10), __ATOMIC_RELEASE);
+	caret_ctl_set_state(&seg, CARET_STATE_WAIT);
+	struct sigaction sa = { .sa_flags = SA_SIGINFO }, old_segv, old_trap;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_sigaction = wp_segv;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sa.sa_sigaction = wp_trap;
+	sigaction(SIGTRAP, &sa, &old_trap);
+	memset(&wp, 0, sizeof(wp));
+	wp.page = (uint8_t *)seg.hdr;
+	wp.old_epoch = 3;
+	ck_assert_int_eq(mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ), 0);
+	int64_t e = caret_ctl_begin_replay(&seg);
+	mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ | PROT_WRITE);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGTRAP, &old_trap, NULL);
+	ck_assert_int_eq(e, 4);
+	ck_assert_int_ge(wp.stores, 2); /* grant and state, each looked after */
+	ck_assert_msg(wp.stale == 0, "after %d of %d stores: PREPARE with the finished epoch",
+		      wp.stale, wp.stores);
+	ck_assert_uint_eq(seg.hdr->state, CARET_STATE_PREPARE);
+	drop_seg();
+}
+END_TEST
+#endif
+
 static int count_cb(const struct caret_rec_view *v, void *ctx)
 {
 	uint64_t *acc = ctx;
@@ -640,6 +708,9 @@ static Suite *suite(void)
 	tcase_add_test(t, test_fuzz_records);
 	tcase_add_test(t, test_replay_handshake_words);
 	tcase_add_test(t, test_replay_start_is_one_step);
+#if defined(__x86_64__)
+	tcase_add_test(t, test_replay_start_every_store);
+#endif
 	tcase_add_test(t, test_chunked_walk);
 	tcase_add_test(t, test_parse_size);
 	suite_add_tcase(s, t);
