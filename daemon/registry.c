@@ -162,7 +162,9 @@ static void try_attach(struct registry *r, const char *name)
 {
 	pid_t pid;
 	uint64_t start;
-	if (caret_seg_parse_name(name, &pid, &start) < 0)
+	/* d_name may be 255 bytes; no segment name is that long (leading
+	 * zeros would otherwise parse) */
+	if (strlen(name) >= CARET_SHM_NAME_MAX || caret_seg_parse_name(name, &pid, &start) < 0)
 		return;
 	for (struct agent *a = r->head; a; a = a->next)
 		if (strcmp(a->seg.name, name) == 0)

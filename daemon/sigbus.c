@@ -32,8 +32,12 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		}
 		break;
 	}
-	/* Not ours: die of it, as without a handler. */
-	signal(sig, SIG_DFL);
+	/* Not ours: die of it, as without a handler (sigaction is safe here,
+	 * signal() is not listed as such). */
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
 }
 
 int sigbus_install(void)
