@@ -20,6 +20,15 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
+# libFuzzer build for `make fuzz` (tests/fuzz/fuzz.mk): build-fuzz/, clang.
+ifeq ($(FUZZ),1)
+B        = build-fuzz
+CC       = clang
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=fuzzer,address,undefined
+endif
+
 PKG_UST  = $(shell pkg-config --cflags --libs lttng-ust 2>/dev/null || echo -llttng-ust)
 PKG_CTL  = $(shell pkg-config --cflags --libs lttng-ctl 2>/dev/null || echo -llttng-ctl)
 PKG_DDS  = -lddsc
@@ -28,7 +37,7 @@ PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
-	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace
+	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang
 
 .PHONY: all check unit-check integration-check install uninstall deps clean
 all:
@@ -90,14 +99,15 @@ $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
 # The control protocol's codec, one for both ends.
 CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
-	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c
+	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c \
+	proto/caret_utf8.c
 
-DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
+DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
 	daemon/commands.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
-	proto/caret_ctl_events.c proto/caret_ctl_evlist.c
+	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c
 
 # The DDS types of the bridge (CARET's caret_msgs and caretd's own), from
 # the IDL in proto/ by CycloneDDS's idlc at build time.
@@ -132,6 +142,7 @@ all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-age
 	$(B)/bin/caretd $(B)/bin/caretctl
 
 include tools/standin/standin.mk
+include tests/fuzz/fuzz.mk
 
 # ---- benchmarks (make bench; a smoke run is part of make check) ----
 $(B)/bench/caret-flood: $(call obj,bench/flood.c) $(B)/lib/libtracetools.so
@@ -193,13 +204,14 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
-		daemon/startend.c daemon/registry.c daemon/log.c) $(SHM_LIBS)
+		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/log.c \
+		proto/caret_utf8.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
-		daemon/wait.c daemon/events.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
+		daemon/wait.c daemon/events.c daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c \
 		daemon/startend.c daemon/bridge.c daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -294,7 +306,7 @@ integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/care
 # smoke run of the benchmarks so they cannot rot.
 check:
 	$(MAKE) all unit-check
-	$(MAKE) SAN=1 all unit-check
+	$(MAKE) SAN=1 all unit-check fuzz-smoke
 	$(MAKE) integration-check
 	$(MAKE) SAN=1 integration-check
 	$(MAKE) bench-smoke
@@ -346,6 +358,6 @@ uninstall: uninstall-standin
 	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/lib/caretd 2>/dev/null || true
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

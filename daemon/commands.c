@@ -299,7 +299,14 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 	if (strcmp(sname, v->managed) == 0)
 		v->managed[0] = '\0';
 	lttng_view_refresh(v);
+	/* loss before the session: init records no cache could hold (B11b) */
+	struct progress p;
+	sched_progress(ctx->reg, &p);
 	cJSON *o = caret_ctl_enc_stop(sname, path, out, (size_t)n);
+	if (o && caret_ctl_add_dropped(o, p.dropped) < 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	if (o && all_hosts) {
 		int b = bridge_send_relay(ctx->bridge, sname, "net://-", 0, true);
 		if (b == 0)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "daemon/log.h"
+#include "proto/caret_utf8.h"
 
 static int max_lvl = LOG_INFO;
 static int journal;
@@ -42,10 +43,32 @@ void log_msg(int level, const char *fmt, ...)
 	va_end(ap);
 	if (m < 0)
 		return;
+	if (m > (int)sizeof(buf) - n - 2)
+		m = (int)sizeof(buf) - n - 2;
+	caret_utf8_scrub(buf + n, (size_t)m, true);
 	n += m;
-	if (n > (int)sizeof(buf) - 2)
-		n = (int)sizeof(buf) - 2;
 	buf[n++] = '\n';
 	ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
 	(void)w;
+}
+
+_Bool log_ratelimit_ok(struct log_ratelimit *rl, int level)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	if (rl->begin_ns == 0 || now - rl->begin_ns >= LOG_RL_INTERVAL_S * 1000000000LL) {
+		if (rl->suppressed)
+			log_msg(level, "(%u similar messages suppressed in %d s)", rl->suppressed,
+				LOG_RL_INTERVAL_S);
+		rl->begin_ns = now;
+		rl->n = 0;
+		rl->suppressed = 0;
+	}
+	if (rl->n < LOG_RL_BURST) {
+		rl->n++;
+		return 1;
+	}
+	rl->suppressed++;
+	return 0;
 }

@@ -28,6 +28,7 @@
 #include "daemon/registry_loop.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
+#include "daemon/sigbus.h"
 #include "daemon/version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_limits.h"
@@ -233,6 +234,7 @@ int main(int argc, char **argv)
 	/* lttng-ctl writes to the session daemon's socket: if it dies, a
 	 * SIGPIPE would kill us. */
 	signal(SIGPIPE, SIG_IGN);
+	sigbus_install();
 
 	static struct registry reg;
 	static struct sched sched;

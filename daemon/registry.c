@@ -11,41 +11,20 @@
 
 #include "daemon/log.h"
 #include "daemon/registry.h"
+#include "daemon/rejects.h"
+#include "daemon/sigbus.h"
+#include "proto/caret_utf8.h"
 
-/* Names we refused: warned about once, not at every scan. Segments that
- * are still being set up by a live agent are "pending" and retried at every
- * tick for a while instead (the agent writes its identity through the
- * mapping, which inotify does not report). */
-#define BAD_MAX 64
+/* Segments that are still being set up by a live agent are "pending" and
+ * retried at every tick for a while (the agent writes its identity through
+ * the mapping, which inotify does not report); refused names are in
+ * daemon/rejects.c. */
 #define PENDING_MAX 64
 #define PENDING_GRACE_NS (5LL * 1000000000)
-static char bad_names[BAD_MAX][CARET_SHM_NAME_MAX];
-static int n_bad;
 static struct {
 	char name[CARET_SHM_NAME_MAX];
 	int64_t since;
 } pending[PENDING_MAX];
-
-static bool known_bad(const char *name)
-{
-	for (int i = 0; i < n_bad && i < BAD_MAX; i++)
-		if (strcmp(bad_names[i], name) == 0)
-			return true;
-	return false;
-}
-
-static void remember_bad(const char *name)
-{
-	snprintf(bad_names[n_bad % BAD_MAX], CARET_SHM_NAME_MAX, "%s", name);
-	n_bad++;
-}
-
-static void forget_bad(const char *name)
-{
-	for (int i = 0; i < n_bad && i < BAD_MAX; i++)
-		if (strcmp(bad_names[i], name) == 0)
-			bad_names[i][0] = '\0';
-}
 
 /* Returns true while `name` is within its grace period. */
 static bool pending_keep(const char *name)
@@ -109,10 +88,27 @@ int registry_open(struct registry *r)
 	return 0;
 }
 
+static void agent_detach(struct agent *a)
+{
+	sigbus_unguard(a->guard);
+	a->guard = -1;
+	caret_seg_close(&a->seg);
+}
+
 static void agent_free(struct agent *a)
 {
-	caret_seg_close(&a->seg);
+	agent_detach(a);
 	free(a);
+}
+
+/* The owner shrank its file under our mapping (B2): an access faulted, or
+ * will. */
+static bool segment_truncated(const struct agent *a)
+{
+	struct stat st;
+	return sigbus_tripped(a->guard) ||
+	       (fstat(a->seg.fd, &st) == 0 &&
+		(uint64_t)st.st_size < a->seg.area_cap + CARET_SHM_HEADER_SIZE);
 }
 
 void registry_close(struct registry *r)
@@ -140,7 +136,13 @@ struct agent *registry_find(struct registry *r, pid_t pid)
 static bool process_alive(pid_t pid, uint64_t start_time)
 {
 	uint64_t now;
-	return caret_proc_start_time(pid, &now) == 0 && now == start_time;
+	int r = caret_proc_start_time(pid, &now);
+	/* Only a missing /proc entry says "dead": out of descriptors (EMFILE)
+	 * or memory says nothing, and must not get a live agent's segment
+	 * deleted (B3). */
+	if (r == -ENOENT || r == -ESRCH)
+		return false;
+	return r < 0 || now == start_time;
 }
 
 /* A user could plant a segment named after someone else's process: the
@@ -157,17 +159,37 @@ static void try_attach(struct registry *r, const char *name)
 {
 	pid_t pid;
 	uint64_t start;
-	if (caret_seg_parse_name(name, &pid, &start) < 0)
+	/* d_name may be 255 bytes; no segment name is that long (leading
+	 * zeros would otherwise parse) */
+	if (strlen(name) >= CARET_SHM_NAME_MAX || caret_seg_parse_name(name, &pid, &start) < 0)
 		return;
 	for (struct agent *a = r->head; a; a = a->next)
 		if (strcmp(a->seg.name, name) == 0)
 			return;
+	/* A refused file is looked at again only once it changed: anyone can
+	 * raise events on it as often as they like (B1). lstat opens nothing,
+	 * so it raises no event of its own. */
+	char path[sizeof(CARET_SHM_DIR) + CARET_SHM_NAME_MAX];
+	struct stat st;
+	snprintf(path, sizeof(path), CARET_SHM_DIR "/%s", name);
+	if (lstat(path, &st) < 0 || rejects_unchanged(name, &st))
+		return;
 	struct agent *a = calloc(1, sizeof(*a));
 	if (!a)
 		return;
-	int e = caret_seg_attach(&a->seg, name);
-	if (e == 0 && !owner_matches(pid, a->seg.id.uid) && process_alive(pid, start))
+	/* not opened at all: a FIFO would block an open, a symlink points
+	 * anywhere */
+	int e = S_ISREG(st.st_mode) ? caret_seg_attach(&a->seg, name) : -EBADF;
+	a->guard = -1;
+	/* guarded before the first access through the mapping */
+	if (e == 0 && (a->guard = sigbus_guard(a->seg.base, a->seg.map_len)) < 0) {
+		caret_seg_close(&a->seg);
+		e = -ENOSPC; /* more agents than caretd guards */
+	}
+	if (e == 0 && !owner_matches(pid, a->seg.id.uid) && process_alive(pid, start)) {
+		agent_detach(a); /* attached: its fd and mapping go too (B3) */
 		e = -EPERM;
+	}
 	if (e < 0) {
 		free(a);
 		if (e == -ENOENT) /* gone already (an exit races our event) */
@@ -175,25 +197,24 @@ static void try_attach(struct registry *r, const char *name)
 		if (e == -EBADMSG && process_alive(pid, start) && pending_keep(name))
 			return;
 		pending_drop(name);
-		if (!known_bad(name)) {
-			log_warn("ignoring segment %s: %s", name, strerror(-e));
-			remember_bad(name);
-		}
+		log_warn_rl("ignoring segment %s: %s", name, strerror(-e));
+		rejects_add(name, &st);
 		return;
 	}
 	pending_drop(name);
-	forget_bad(name);
+	rejects_forget(name);
 	a->nodes_at_records = UINT64_MAX;
 	a->pid = pid;
 	a->start_time = start;
 	memcpy(a->procname, a->seg.id.procname, sizeof(a->procname));
+	caret_utf8_scrub(a->procname, strnlen(a->procname, sizeof(a->procname)), true); /* B13 */
 	a->next = r->head;
 	r->head = a;
 	r->count++;
-	struct caret_seg_status st;
-	caret_seg_read_status(&a->seg, &st);
+	struct caret_seg_status ss;
+	caret_seg_read_status(&a->seg, &ss);
 	log_info("agent pid %d (%s) registered, state %u, %llu records cached", (int)pid,
-		 a->procname, st.state, (unsigned long long)st.records);
+		 a->procname, ss.state, (unsigned long long)ss.records);
 }
 
 static int scan_one(const char *name, pid_t pid, uint64_t start, void *r)
@@ -255,6 +276,7 @@ void registry_on_inotify(struct registry *r)
 				registry_scan(r);
 			else if (ev->len && (ev->mask & IN_DELETE)) {
 				pending_drop(ev->name);
+				rejects_forget(ev->name);
 				drop_named(r, ev->name);
 			}
 			else if (ev->len)
@@ -270,6 +292,20 @@ int registry_sweep(struct registry *r)
 	struct agent **pp = &r->head;
 	while (*pp) {
 		struct agent *a = *pp;
+		if (segment_truncated(a)) {
+			log_warn_rl("pid %d (%s): segment %s truncated by its owner; ignoring it",
+				 (int)a->pid, a->procname, a->seg.name);
+			char path[sizeof(CARET_SHM_DIR) + CARET_SHM_NAME_MAX];
+			struct stat st;
+			snprintf(path, sizeof(path), CARET_SHM_DIR "/%s", a->seg.name);
+			if (lstat(path, &st) == 0)
+				rejects_add(a->seg.name, &st);
+			*pp = a->next;
+			r->count--;
+			agent_free(a);
+			n++;
+			continue;
+		}
 		if (process_alive(a->pid, a->start_time)) {
 			pp = &a->next;
 			continue;
@@ -311,6 +347,7 @@ static int add_node_name(const struct caret_rec_view *v, void *p)
 			 (ns[0] && ns[strlen(ns) - 1] != '/') ? "/" : "", name);
 	if (w < 0 || (size_t)w + 1 > c->len - c->used)
 		return 1;
+	caret_utf8_scrub(c->buf + c->used, (size_t)w, true); /* B13 */
 	c->used += (size_t)w + 1;
 	c->count++;
 	return 0;

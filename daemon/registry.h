@@ -15,6 +15,7 @@
 
 struct agent {
 	struct caret_seg seg;
+	int guard;                /* daemon/sigbus.h slot of the header mapping */
 	pid_t pid;
 	uint64_t start_time;
 	char procname[16];

@@ -36,7 +36,10 @@ static void prepare_step(struct sched *s, struct agent *a, const struct caret_se
 	if (st->tp_enabled_epoch != epoch) {
 		/* The agent gave up waiting for its tracepoints: ring again
 		 * now and then, the session may enable them later. */
-		if ((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) {
+		/* Also once when first seen here: a caretd killed between the
+		 * replay start and its doorbell left the agent asleep. */
+		if (((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) ||
+		    a->last_bell_ns == 0) {
 			caret_ctl_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
 			a->last_bell_ns = now;
 		}
@@ -130,6 +133,13 @@ bool sched_busy(const struct registry *r)
 	return false;
 }
 
+/* Segment counters are whatever their owner wrote: sums saturate (B6). */
+static void sat_add(uint64_t *sum, uint64_t v)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		*sum = UINT64_MAX;
+}
+
 void sched_progress(const struct registry *r, struct progress *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -139,14 +149,16 @@ void sched_progress(const struct registry *r, struct progress *p)
 		if (st.state == CARET_STATE_UNINITIALIZED)
 			continue;
 		p->total++;
+		sat_add(&p->dropped, st.dropped);
 		if (st.state == CARET_STATE_RECORD) {
 			p->recording++;
-			p->records_done += st.records;
-			p->records_total += st.records;
+			sat_add(&p->records_done, st.records);
+			sat_add(&p->records_total, st.records);
 		} else {
 			uint32_t e = CARET_EPOCH_OF(st.grant);
-			p->records_done += st.state == CARET_STATE_PREPARE ? sched_done_in(&st, e) : 0;
-			p->records_total += st.records;
+			sat_add(&p->records_done,
+				st.state == CARET_STATE_PREPARE ? sched_done_in(&st, e) : 0);
+			sat_add(&p->records_total, st.records);
 		}
 	}
 }

@@ -51,6 +51,7 @@ struct sched {
 struct progress {
 	int total, recording;
 	uint64_t records_done, records_total;
+	uint64_t dropped; /* init records the agents could not cache (full) */
 };
 
 /* One step: Start agents in WAIT when a session is active, End (back to

@@ -21,10 +21,22 @@
 #include "proto/caret_ctl_enc.h"
 #include "shm/caret_shm.h"
 
-#define OUT_MAX (4u << 20) /* a client that reads nothing is dropped */
+/* a client that reads nothing is dropped */
+#define OUT_MAX (CARET_CTL_MAX_REPLY + CARET_CTL_MAX_LINE)
+/* Clients at once: MAX_CLIENTS in all, at most UID_SHARE of them of one
+ * user other than root; root has ROOT_RESERVE more, so that no user can
+ * lock root out (B8). */
 #define MAX_CLIENTS 64
+#define UID_SHARE 16
+#define ROOT_RESERVE 8
+/* A client with no request in progress that completes no request line for
+ * this long is closed: idle and slow clients cannot hold their slot (B8). */
+#define CLIENT_IDLE_NS (10LL * 1000000000)
+#define IDLE_CHECK_USEC (1000 * USEC_PER_MS)
 /* How soon a finished wait is answered. */
 #define WAIT_POLL_USEC (10 * USEC_PER_MS)
+/* How long accepting pauses when caretd is out of descriptors. */
+#define ACCEPT_PAUSE_USEC (200 * USEC_PER_MS)
 
 struct client {
 	struct server *srv;
@@ -35,6 +47,8 @@ struct client {
 	char *out;
 	size_t out_len, out_cap;
 	bool closing;
+	uid_t uid;
+	int64_t last_ns;       /* accepted, or last request line / reply ended */
 	struct wait_req *wait; /* a request in progress: no other is read */
 	struct client *next;
 };
@@ -46,6 +60,8 @@ struct server {
 	int listen_fd;
 	bool socket_activated;
 	sd_event_source *accept, *wait_timer;
+	sd_event_source *accept_resume; /* accepting paused: out of descriptors */
+	sd_event_source *idle_timer;
 	struct client *clients;
 	int n_clients;
 };
@@ -173,6 +189,11 @@ static void client_send(struct client *c, cJSON *o)
 {
 	char *line = caret_ctl_enc_line(o);
 	size_t n = line ? strlen(line) : 0;
+	if (n > CARET_CTL_MAX_REPLY) {
+		free(line);
+		line = caret_ctl_enc_line(caret_ctl_enc_error(EMSGSIZE, "reply too large"));
+		n = line ? strlen(line) : 0;
+	}
 	if (!line || c->out_len + n + 1 > OUT_MAX) {
 		free(line);
 		c->closing = true;
@@ -258,8 +279,10 @@ static void read_in(struct client *c)
 		char *nl;
 		while ((nl = memchr(c->in, '\n', c->in_len))) {
 			*nl = '\0';
-			if (!c->wait && !c->closing)
+			if (!c->wait && !c->closing) {
 				run_line(c, c->in);
+				c->last_ns = caret_now_ns();
+			}
 			size_t used = (size_t)(nl - c->in) + 1;
 			memmove(c->in, nl + 1, c->in_len - used);
 			c->in_len -= used;
@@ -311,9 +334,14 @@ static void accept_one(struct server *s, int fd)
 	}
 	bool allowed = cr.uid == 0 || cr.uid == geteuid() ||
 		       (s->cfg.have_group && in_group(cr.pid, cr.gid, s->cfg.group));
-	if (!allowed || s->n_clients >= MAX_CLIENTS) {
-		log_warn("refused a client: pid %d uid %d%s", (int)cr.pid, (int)cr.uid,
-			 allowed ? " (too many clients)" : "");
+	int same_uid = 0;
+	for (struct client *o = s->clients; o; o = o->next)
+		same_uid += o->uid == cr.uid;
+	bool room = cr.uid == 0 ? s->n_clients < MAX_CLIENTS + ROOT_RESERVE
+				: s->n_clients < MAX_CLIENTS && same_uid < UID_SHARE;
+	if (!allowed || !room) {
+		log_warn_rl("refused a client: pid %d uid %d%s", (int)cr.pid, (int)cr.uid,
+			    allowed ? " (too many clients)" : "");
 		refuse(fd, allowed ? EBUSY : EACCES,
 		       allowed ? "too many clients"
 			       : "permission denied: caretd accepts root, its own user and members "
@@ -328,6 +356,8 @@ static void accept_one(struct server *s, int fd)
 	}
 	c->srv = s;
 	c->fd = fd;
+	c->uid = cr.uid;
+	c->last_ns = caret_now_ns();
 	if (sd_event_add_io(s->event, &c->io, fd, EPOLLIN | EPOLLRDHUP, on_client, c) < 0) {
 		free(c->in);
 		free(c);
@@ -340,14 +370,33 @@ static void accept_one(struct server *s, int fd)
 	s->n_clients++;
 }
 
+static int on_accept_resume(sd_event_source *src, uint64_t usec, void *arg)
+{
+	(void)src, (void)usec;
+	struct server *s = arg;
+	sd_event_source_set_enabled(s->accept, SD_EVENT_ON);
+	return 0;
+}
+
 static int on_accept(sd_event_source *src, int fd, uint32_t events, void *arg)
 {
 	(void)src, (void)events;
+	struct server *s = arg;
 	for (;;) {
 		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (cfd < 0)
-			return 0;
-		accept_one(arg, cfd);
+		if (cfd >= 0) {
+			accept_one(s, cfd);
+			continue;
+		}
+		/* Out of descriptors, the pending connection stays queued and the
+		 * socket readable: pause accepting instead of spinning on it. */
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+			log_warn_rl("cannot accept a client: %s; pausing for %d ms", strerror(errno),
+				 (int)(ACCEPT_PAUSE_USEC / USEC_PER_MS));
+			sd_event_source_set_enabled(s->accept, SD_EVENT_OFF);
+			loop_timer_again(s->accept_resume, ACCEPT_PAUSE_USEC);
+		}
+		return 0;
 	}
 }
 
@@ -369,12 +418,30 @@ static int on_wait_timer(sd_event_source *src, uint64_t usec, void *arg)
 		if (done) {
 			wait_free(c->wait);
 			c->wait = NULL;
+			c->last_ns = now;
 		}
 		if (client_flush(c) && c->wait)
 			any = true;
 	}
 	return any ? loop_timer_again(src, WAIT_POLL_USEC)
 		   : sd_event_source_set_enabled(src, SD_EVENT_OFF);
+}
+
+static int on_idle_timer(sd_event_source *src, uint64_t usec, void *arg)
+{
+	(void)usec;
+	struct server *s = arg;
+	int64_t now = caret_now_ns();
+	struct client *next;
+	for (struct client *c = s->clients; c; c = next) {
+		next = c->next;
+		if (c->wait || c->closing || now - c->last_ns < CLIENT_IDLE_NS)
+			continue;
+		client_send(c, caret_ctl_enc_error(ETIMEDOUT, "idle client closed"));
+		c->closing = true;
+		client_flush(c);
+	}
+	return loop_timer_again(src, IDLE_CHECK_USEC);
 }
 
 int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
@@ -402,6 +469,13 @@ int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
 					       LOOP_ACCURACY_USEC, on_wait_timer, s);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s->wait_timer, SD_EVENT_OFF);
+	if (r >= 0)
+		r = sd_event_add_time_relative(e, &s->accept_resume, CLOCK_MONOTONIC, 0,
+					       LOOP_ACCURACY_USEC, on_accept_resume, s);
+	if (r >= 0)
+		r = sd_event_source_set_enabled(s->accept_resume, SD_EVENT_OFF);
+	if (r >= 0)
+		r = loop_timer_add(e, &s->idle_timer, on_idle_timer, s);
 	if (r < 0) {
 		server_free(s);
 		return r;
@@ -418,6 +492,8 @@ void server_free(struct server *s)
 		client_free(s->clients);
 	sd_event_source_disable_unref(s->accept);
 	sd_event_source_disable_unref(s->wait_timer);
+	sd_event_source_disable_unref(s->accept_resume);
+	sd_event_source_disable_unref(s->idle_timer);
 	if (s->listen_fd >= 0) {
 		close(s->listen_fd);
 		if (!s->socket_activated)

@@ -46,8 +46,8 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 		if (caret_ctl_add_exited(o, x->pid, x->procname, caret_state_name(x->state)) < 0)
 			goto nomem;
 	}
-	if (!o)
-		return caret_ctl_enc_error(ENOMEM, "out of memory");
+	if (!o || caret_ctl_add_dropped(o, p->dropped) < 0)
+		goto nomem;
 	return o;
 nomem:
 	cJSON_Delete(o);

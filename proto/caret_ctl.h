@@ -8,8 +8,8 @@
  * caretd was given (--group) may talk; others get an error reply and the
  * connection is closed.
  *
- * Framing: one JSON object per line ('\n'-terminated, UTF-8), at most
- * CARET_CTL_MAX_LINE bytes. A client sends one request and reads reply
+ * Framing: one JSON object per line ('\n'-terminated, UTF-8): a request
+ * at most CARET_CTL_MAX_LINE bytes, a reply at most CARET_CTL_MAX_REPLY. A client sends one request and reads reply
  * lines until it gets one with "type" "result" or "error"; "progress"
  * lines may come before it. A request line that is not valid JSON, is too
  * long, or lacks "v"/"cmd" gets an "error" reply.
@@ -49,7 +49,8 @@
  *            → result {"ok": bool, "recording", "total",
  *                      "not_recording": [{"pid", "procname", "state",
  *                                         "reason"}],
- *                      "exited": [{"pid", "procname", "state"}]}
+ *                      "exited": [{"pid", "procname", "state"}],
+ *                      "dropped"}
  *            "exited" lists processes that died before reaching RECORD
  *            while this wait ran. With no active session: error. Further
  *            request lines sent while a wait runs are ignored.
@@ -60,9 +61,11 @@
  *            it; agents go back to WAIT once no session is active.
  *            → result {"session", "path", "channels": [{"name",
  *                      "discarded": int|null, "lost_packets": int|null}],
- *                      "discarded_total": int|null}
+ *                      "discarded_total": int|null, "dropped"}
  *            null means "unknown" (LTTng reported a value >= 2^63);
  *            discarded_total is null when any channel's count is.
+ *            "dropped" (wait and stop): init records the agents of this
+ *            host could not cache (cache full), so no replay can bring.
  *
  *  "start"   Start message (as from another host): agents in WAIT go to
  *            PREPARE, only if an LTTng session is active on this host.
@@ -134,6 +137,15 @@
 #define CARET_CTL_VERSION 1
 #define CARET_CTL_DEFAULT_SOCKET "/run/caretd/caretd.sock"
 #define CARET_CTL_MAX_LINE 65536
+/* A reply line: status/list of the most agents caretd attaches (4096, each
+ * with at most 4 KiB of node names) stays below it; caretd answers a reply
+ * that would not with EMSGSIZE. */
+#define CARET_CTL_MAX_REPLY (32u << 20)
+/* Every count in a reply is at most this: 10^15 - 1, the largest integers
+ * cJSON prints exactly (15 significant digits) and caretctl reads as
+ * integers. caretd reports a larger value, which only a lying segment or
+ * LTTng can produce, as this one. */
+#define CARET_CTL_COUNT_MAX 999999999999999ULL
 #define CARET_CTL_DEFAULT_TIMEOUT_MS 60000
 
 /* Defaults of `record`. The channel is LTTng's own default for per-UID

@@ -5,9 +5,17 @@
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_utf8.h"
 
 /* cJSON's Add* return NULL on failure; one flag collects them so a reply
  * is either whole or not sent at all. */
+/* Counts come from segments any user writes (B6): clamped, never a double
+ * caretctl would refuse. */
+static double count(uint64_t v)
+{
+	return (double)(v > CARET_CTL_COUNT_MAX ? CARET_CTL_COUNT_MAX : v);
+}
+
 static cJSON *fail_if(cJSON *o, bool ok)
 {
 	if (!ok) {
@@ -53,9 +61,9 @@ cJSON *caret_ctl_enc_progress(const struct caret_ctl_progress *p)
 	return fail_if(o, cJSON_AddNumberToObject(o, CARET_CTL_K_RECORDING, p->recording) &&
 				  cJSON_AddNumberToObject(o, CARET_CTL_K_TOTAL, p->total) &&
 				  cJSON_AddNumberToObject(o, CARET_CTL_K_RECORDS_DONE,
-							  (double)p->records_done) &&
+							  count(p->records_done)) &&
 				  cJSON_AddNumberToObject(o, CARET_CTL_K_RECORDS_TOTAL,
-							  (double)p->records_total) &&
+							  count(p->records_total)) &&
 				  cJSON_AddNumberToObject(o, CARET_CTL_K_PERCENT, percent));
 }
 
@@ -82,7 +90,7 @@ static bool add_daemon(cJSON *o, const struct caret_ctl_daemon_info *info)
 	       cJSON_AddNumberToObject(d, CARET_CTL_K_RECORDING_FREQUENCY,
 				       info->recording_frequency) &&
 	       cJSON_AddNumberToObject(d, CARET_CTL_K_REPLAY_BANDWIDTH,
-				       (double)info->replay_bandwidth);
+				       count(info->replay_bandwidth));
 }
 
 static bool add_lttng(cJSON *o, const struct caret_ctl_lttng_info *lt)
@@ -151,11 +159,11 @@ int caret_ctl_add_agent(cJSON *result, const struct caret_ctl_agent *a)
 	bool ok = x && cJSON_AddNumberToObject(x, CARET_CTL_K_PID, a->pid) &&
 		  cJSON_AddStringToObject(x, CARET_CTL_K_PROCNAME, a->procname) &&
 		  cJSON_AddStringToObject(x, CARET_CTL_K_STATE, a->state) &&
-		  cJSON_AddNumberToObject(x, CARET_CTL_K_RECORDS, (double)a->records) &&
-		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAYED, (double)a->replayed) &&
-		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAY_DONE, (double)a->replay_done) &&
-		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAY_TOTAL, (double)a->replay_total) &&
-		  cJSON_AddNumberToObject(x, CARET_CTL_K_DROPPED, (double)a->dropped) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_RECORDS, count(a->records)) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAYED, count(a->replayed)) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAY_DONE, count(a->replay_done)) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAY_TOTAL, count(a->replay_total)) &&
+		  cJSON_AddNumberToObject(x, CARET_CTL_K_DROPPED, count(a->dropped)) &&
 		  add_nodes(x, a->nodes, a->n_nodes) &&
 		  cJSON_AddStringToObject(x, CARET_CTL_K_SEGMENT, a->segment);
 	return append(result, CARET_CTL_K_AGENTS, x, ok);
@@ -208,7 +216,7 @@ int caret_ctl_add_exited(cJSON *wait, int pid, const char *procname, const char 
 
 static bool add_count(cJSON *o, const char *key, uint64_t v, bool known)
 {
-	return known ? cJSON_AddNumberToObject(o, key, (double)v) != NULL
+	return known ? cJSON_AddNumberToObject(o, key, count(v)) != NULL
 		     : cJSON_AddNullToObject(o, key) != NULL;
 }
 
@@ -314,5 +322,15 @@ char *caret_ctl_enc_line(cJSON *o)
 		return NULL;
 	char *s = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
+	/* cJSON copies string bytes as they are: a reply is valid UTF-8
+	 * whatever a segment or a request held (B13). Invalid bytes can only
+	 * be inside strings, so '?' keeps the JSON well-formed. */
+	if (s)
+		caret_utf8_scrub(s, strlen(s), false);
 	return s;
+}
+
+int caret_ctl_add_dropped(cJSON *result, uint64_t dropped)
+{
+	return cJSON_AddNumberToObject(result, CARET_CTL_K_DROPPED, count(dropped)) ? 0 : -ENOMEM;
 }

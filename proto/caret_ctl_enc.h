@@ -91,4 +91,8 @@ int caret_ctl_add_host_proc(cJSON *host, const char *name, const char *state, in
 /* One line without its '\n' (malloc'd), o deleted; NULL when out of memory. */
 char *caret_ctl_enc_line(cJSON *o);
 
+/* Adds "dropped" (init records the agents could not cache, clamped) to a
+ * wait or stop result. 0 or -ENOMEM. */
+int caret_ctl_add_dropped(cJSON *result, uint64_t dropped);
+
 #endif

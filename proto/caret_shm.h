@@ -29,7 +29,12 @@
 /*
  * Segment name: "/<prefix>.<pid>.<start_time>" where start_time is field 22
  * of /proc/<pid>/stat (clock ticks since boot). pid + start time names one
- * process forever, even after pid reuse. The prefix defaults to
+ * process forever, even after pid reuse. Such names are predictable and
+ * /dev/shm is world-writable: when another user holds the name, the agent
+ * uses "/<prefix>.<pid>.<start_time>.<suffix>", suffix CARET_SHM_SUFFIX_LEN
+ * random lowercase hex digits. A file of its own user under the name is a
+ * previous image of the same process (exec keeps pid and start time): the
+ * agent replaces it. The prefix defaults to
  * CARET_SHM_DEFAULT_PREFIX and may be overridden by $CARET_SHM_PREFIX
  * (letters, digits, '-', '_' only) so tests can isolate themselves.
  */
@@ -38,6 +43,7 @@
 #define CARET_SHM_DIR "/dev/shm"
 #define CARET_SHM_PREFIX_MAX 32
 #define CARET_SHM_NAME_MAX 96
+#define CARET_SHM_SUFFIX_LEN 16
 
 #define CARET_SHM_HEADER_SIZE 4096u
 /* Smallest and largest segment a reader accepts (the agent's default is

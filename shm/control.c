@@ -22,8 +22,14 @@ int64_t caret_ctl_begin_replay(struct caret_seg *s)
 	/* Epoch 0 means "never": skip it on wrap-around. */
 	if (epoch == 0)
 		epoch = 1;
-	__atomic_store_n(&h->state, (uint32_t)CARET_STATE_PREPARE, __ATOMIC_RELEASE);
+	/* The new epoch first, then PREPARE (release: whoever sees PREPARE
+	 * sees the epoch). A controller killed between the two leaves the
+	 * agent in its old state with an unused epoch, which the next start
+	 * skips; in the other order it would leave PREPARE with the finished
+	 * pass's epoch and cursor, which a restarted caretd takes for a
+	 * completed replay and moves to RECORD without replaying. */
 	__atomic_store_n(&h->grant, CARET_EPOCH_COUNT(epoch, 0), __ATOMIC_RELEASE);
+	__atomic_store_n(&h->state, (uint32_t)CARET_STATE_PREPARE, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&h->doorbell, 1, __ATOMIC_RELEASE);
 	caret_futex_wake(&h->doorbell);
 	return epoch;

@@ -89,7 +89,18 @@ int caret_seg_parse_name(const char *name, pid_t *pid, uint64_t *start_time)
 	if (*p < '0' || *p > '9')
 		return -EINVAL;
 	unsigned long long st = strtoull(p, &end, 10);
-	if (errno || *end != '\0')
+	if (errno)
+		return -EINVAL;
+	/* A name taken by someone else is replaced by one with a random
+	 * suffix (caret_seg_create): ".<16 lowercase hex digits>". */
+	if (*end == '.') {
+		p = end + 1;
+		for (int i = 0; i < CARET_SHM_SUFFIX_LEN; i++)
+			if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+				return -EINVAL;
+		end = (char *)p + CARET_SHM_SUFFIX_LEN;
+	}
+	if (*end != '\0')
 		return -EINVAL;
 	*pid = (pid_t)v;
 	*start_time = st;

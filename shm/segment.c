@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +50,51 @@ static int map_fd(struct caret_seg *s, int fd, uint64_t len)
 	return 0;
 }
 
+static int open_excl(const char *path)
+{
+	int fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Who holds the name: 1 our own user, 0 someone else, -errno. */
+static int taken_by_us(const char *path)
+{
+	int fd = shm_open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : 0; /* gone: ours to take */
+	struct stat st;
+	int r = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid();
+	close(fd);
+	return r;
+}
+
+/* Creates the segment file under name (path = "/" name), or under a name
+ * with a random suffix when another user holds it (B10: any user can
+ * pre-create the predictable names). A file of our own user is the
+ * segment of this process's previous image (B12: exec keeps pid and start
+ * time; its records describe the old image) and is replaced. */
+static int create_fresh(char *name, char *path)
+{
+	int fd = open_excl(path);
+	if (fd == -EEXIST && taken_by_us(path) == 1) {
+		shm_unlink(path);
+		fd = open_excl(path);
+	}
+	size_t base = strlen(name);
+	for (int i = 0; fd == -EEXIST && i < 8; i++) {
+		uint64_t rnd;
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
+			rnd = (uint64_t)caret_now_ns() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
+		if (base + 1 + CARET_SHM_SUFFIX_LEN >= CARET_SHM_NAME_MAX)
+			return -ENAMETOOLONG;
+		snprintf(name + base, CARET_SHM_NAME_MAX - base, ".%016llx",
+			 (unsigned long long)rnd);
+		snprintf(path, CARET_SHM_NAME_MAX + 1, "/%s", name);
+		fd = open_excl(path);
+	}
+	return fd;
+}
+
 int caret_seg_create(struct caret_seg *s, uint64_t capacity,
 		     const char *procname, const char *distribution)
 {
@@ -66,10 +113,9 @@ int caret_seg_create(struct caret_seg *s, uint64_t capacity,
 		return r;
 	char path[CARET_SHM_NAME_MAX + 1] = "/";
 	strcat(path, s->name);
-	int fd = shm_open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			  0600);
+	int fd = create_fresh(s->name, path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	/* umask may have widened nothing, but be explicit: owner only. */
 	if (fchmod(fd, 0600) < 0 || ftruncate(fd, (off_t)capacity) < 0 ||
 	    (r = map_fd(s, fd, capacity)) < 0) {
@@ -127,6 +173,20 @@ int caret_hdr_validate(const struct caret_shm_header *h, uint64_t file_size)
 	return 0;
 }
 
+/* The controller writes the header words: the file it validated (the same
+ * inode, whatever the name points to by now) is opened again read-write. */
+static int reopen_rw(int *fd)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", *fd);
+	int rw = open(proc, O_RDWR | O_CLOEXEC);
+	if (rw < 0)
+		return -errno;
+	close(*fd);
+	*fd = rw;
+	return 0;
+}
+
 int caret_seg_attach(struct caret_seg *s, const char *name)
 {
 	memset(s, 0, sizeof(*s));
@@ -135,7 +195,11 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 		return -EINVAL;
 	char path[CARET_SHM_NAME_MAX + 1] = "/";
 	strcat(path, name);
-	int fd = shm_open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
+	/* Validated through a read-only descriptor: closing it on rejection
+	 * raises no IN_CLOSE_WRITE (a watcher of /dev/shm would otherwise see
+	 * its own rejection as a new event, forever); O_NONBLOCK: a FIFO
+	 * planted under the name must not block the open. */
+	int fd = shm_open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	struct stat st;
@@ -144,6 +208,9 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 		r = -errno;
 	else if (!S_ISREG(st.st_mode))
 		r = -EBADF;
+	/* Writable by others: anyone could forge its records and control words. */
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		r = -EACCES;
 	else if ((uint64_t)st.st_size < CARET_SHM_MIN_CAPACITY ||
 		 (uint64_t)st.st_size > CARET_SHM_MAX_CAPACITY)
 		r = -EBADMSG;
@@ -172,6 +239,8 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 	/* Only the header page is mapped: a controller needs its words, and
 	 * reads records with pread. Mapping the whole cache would also charge
 	 * the agent's pages to our RSS through fault-around. */
+	if (r == 0)
+		r = reopen_rw(&fd);
 	if (r == 0)
 		r = map_fd(s, fd, CARET_SHM_HEADER_SIZE);
 	if (r == 0) {

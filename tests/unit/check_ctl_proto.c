@@ -3,6 +3,7 @@
  * back as caretctl reads it (caret_ctl_reply + caret_ctl_dec). */
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_utf8.h"
 
 /* Encodes o to a line and parses it back the way caretctl does. */
 static cJSON *wire(cJSON *o, enum ctl_reply_type want)
@@ -95,6 +97,57 @@ START_TEST(list_reply)
 	/* list carries no daemon information */
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_CARETD));
 	cJSON_Delete(r);
+}
+END_TEST
+
+/* B6: counters from a lying segment (2^63, 2^64 - 1) are clamped to what
+ * a JSON number holds exactly, and caretctl reads the reply. */
+START_TEST(huge_counts_clamped)
+{
+	struct caret_ctl_agent liar = agent;
+	liar.records = 1ULL << 63;
+	liar.replayed = UINT64_MAX;
+	liar.replay_done = UINT64_MAX;
+	liar.replay_total = 1ULL << 63;
+	liar.dropped = UINT64_MAX;
+	cJSON *o = caret_ctl_enc_agents_result(NULL, NULL);
+	ck_assert_int_eq(caret_ctl_add_agent(o, &liar), 0);
+	cJSON *r = wire(o, CTL_REPLY_RESULT);
+	struct ctl_agents ag;
+	struct ctl_why why = { "" };
+	ck_assert_msg(ctl_decode_agents(r, &ag, &why) == 0, "%s", why.msg);
+	ck_assert_int_eq(ag.a[0].records, (int64_t)CARET_CTL_COUNT_MAX);
+	ck_assert_int_eq(ag.a[0].replayed, (int64_t)CARET_CTL_COUNT_MAX);
+	ck_assert_int_eq(ag.a[0].dropped, (int64_t)CARET_CTL_COUNT_MAX);
+	ctl_agents_free(&ag);
+	cJSON_Delete(r);
+	struct caret_ctl_progress p = { 1, 1, UINT64_MAX, UINT64_MAX };
+	r = wire(caret_ctl_enc_progress(&p), CTL_REPLY_PROGRESS);
+	struct ctl_progress d;
+	ck_assert_msg(ctl_decode_progress(r, &d, &why) == 0, "%s", why.msg);
+	ck_assert_int_eq(d.records_total, (int64_t)CARET_CTL_COUNT_MAX);
+	cJSON_Delete(r);
+}
+END_TEST
+
+/* B13: invalid UTF-8 and control characters never leave caretd. */
+START_TEST(utf8_scrubbed)
+{
+	char s[] = "ok \xc3\xa9 \xff\xfe \xc0\xaf \xed\xa0\x80 x\n<0>y \xf0\x9f\x98\x80 \xe2\x82";
+	ck_assert_uint_eq(caret_utf8_scrub(s, strlen(s), true), 10);
+	ck_assert_str_eq(s, "ok \xc3\xa9 ?? ?? ??? x?<0>y \xf0\x9f\x98\x80 ??");
+	struct caret_ctl_agent bad = agent;
+	bad.procname = "\xff\x1b[31mevil";
+	bad.nodes = "/n\xc0\0";
+	bad.n_nodes = 1;
+	cJSON *o = caret_ctl_enc_agents_result(NULL, NULL);
+	ck_assert_int_eq(caret_ctl_add_agent(o, &bad), 0);
+	char *line = caret_ctl_enc_line(o);
+	char copy[4096];
+	snprintf(copy, sizeof(copy), "%s", line);
+	ck_assert_uint_eq(caret_utf8_scrub(copy, strlen(copy), false), 0);
+	ck_assert_ptr_nonnull(strstr(line, "\"?\\u001b[31mevil\""));
+	free(line);
 }
 END_TEST
 
@@ -257,6 +310,8 @@ int main(void)
 	tcase_add_test(tc, progress_reply);
 	tcase_add_test(tc, list_reply);
 	tcase_add_test(tc, status_reply);
+	tcase_add_test(tc, huge_counts_clamped);
+	tcase_add_test(tc, utf8_scrubbed);
 	tcase_add_test(tc, status_reply_unreachable);
 	tcase_add_test(tc, record_reply);
 	tcase_add_test(tc, wait_reply);

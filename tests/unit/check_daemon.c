@@ -183,6 +183,38 @@ START_TEST(remote_start_end_rules)
 }
 END_TEST
 
+/* caretd killed inside the replay start, after its first write (the new
+ * epoch; caret_ctl_begin_replay writes PREPARE second): a restarted caretd
+ * replays the whole cache again, it never moves the agent to RECORD on
+ * the finished pass's cursor. */
+START_TEST(restart_inside_replay_start)
+{
+	struct agent a;
+	make_agent(&a, "rs", 10);
+	/* a finished pass 3, back in WAIT (the agent's moves through shm's
+	 * owner half); then the first write of pass 4, the new epoch */
+	caret_own_begin_pass(&a.seg, 3);
+	caret_own_tp_enabled(&a.seg, 3);
+	caret_own_advance(&a.seg, 3, 10, 10);
+	caret_ctl_grant(&a.seg, 4, 0);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	struct registry r = one(&a); /* a restarted caretd: fresh bookkeeping */
+	struct sched s = freq_sched(1000);
+	int64_t t = 1000 * MS;
+	sched_tick(&s, &r, true, t);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	ck_assert_uint_eq(CARET_EPOCH_OF(status(&a).grant), 5);
+	tracepoints_on(&a);
+	for (int i = 0; i < 5; i++)
+		sched_tick(&s, &r, true, t += 100 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE); /* nothing replayed yet */
+	replayed(&a, 10);
+	sched_tick(&s, &r, true, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_RECORD);
+	drop_agent(&a);
+}
+END_TEST
+
 START_TEST(frequency_pacing)
 {
 	struct agent a;
@@ -411,6 +443,7 @@ int main(void)
 	Suite *s = suite_create("daemon");
 	TCase *tc = tcase_create("scheduler");
 	tcase_add_test(tc, start_and_end);
+	tcase_add_test(tc, restart_inside_replay_start);
 	tcase_add_test(tc, frequency_pacing);
 	tcase_add_test(tc, remote_start_end_rules);
 	tcase_add_test(tc, grant_capped_then_record);

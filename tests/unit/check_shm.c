@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "shm/caret_shm.h"
@@ -130,6 +132,17 @@ START_TEST(test_names)
 	ck_assert_int_eq(caret_seg_parse_name(b, &p, &st), -EINVAL);
 	snprintf(b, sizeof(b), "%s.12.5z", prefix);
 	ck_assert_int_eq(caret_seg_parse_name(b, &p, &st), -EINVAL);
+	/* the fallback of a squatted name: a 16-hex-digit suffix, nothing else */
+	snprintf(b, sizeof(b), "%s.12.5.0123456789abcdef", prefix);
+	ck_assert_int_eq(caret_seg_parse_name(b, &p, &st), 0);
+	ck_assert_int_eq(p, 12);
+	ck_assert_uint_eq(st, 5);
+	const char *bad_sfx[] = { ".0123456789abcde", ".0123456789abcdefa", ".0123456789ABCDEF",
+				  ".", ".x123456789abcdef" };
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(b, sizeof(b), "%s.12.5%s", prefix, bad_sfx[i]);
+		ck_assert_int_eq(caret_seg_parse_name(b, &p, &st), -EINVAL);
+	}
 	setenv("CARET_SHM_PREFIX", "../evil", 1);
 	ck_assert_str_eq(caret_shm_prefix(), CARET_SHM_DEFAULT_PREFIX);
 	uint64_t mine;
@@ -151,9 +164,6 @@ START_TEST(test_create_attach)
 	ck_assert_int_eq((int)st.st_size, 1 << 20);
 	/* sparse: an empty cache costs (almost) nothing */
 	ck_assert_int_le(st.st_blocks * 512, 16 * 4096);
-	/* exclusive: the same process cannot create it twice */
-	struct caret_seg again;
-	ck_assert_int_eq(caret_seg_create(&again, 1 << 20, "unit", "jazzy"), -EEXIST);
 
 	union caret_arg a[] = { CARET_P(0x10), CARET_P(0x20), CARET_S("talker"), CARET_S("/") };
 	ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_rcl_node_init, 77, a), 0);
@@ -186,6 +196,15 @@ START_TEST(test_create_attach)
 	ck_assert_uint_eq(caret_seg_state(&b), CARET_STATE_RECORD);
 	ck_assert_int_eq(caret_ctl_set_state(&b, 9), -EINVAL);
 	caret_seg_close(&b);
+	/* the name held by our own user is this process's previous image (an
+	 * exec keeps pid and start time): created again, it is a new file */
+	struct caret_seg again;
+	ck_assert_int_eq(caret_seg_create(&again, 1 << 20, "unit", "jazzy"), 0);
+	ck_assert_str_eq(again.name, seg.name);
+	struct stat st2;
+	ck_assert_int_eq(stat(path, &st2), 0);
+	ck_assert_uint_ne(st2.st_ino, st.st_ino);
+	caret_seg_close(&again);
 	drop_seg();
 	ck_assert_int_eq(caret_seg_attach(&b, "no-such-segment"), -ENOENT);
 	ck_assert_int_eq(caret_seg_attach(&b, "../etc/passwd"), -EINVAL);
@@ -554,6 +573,49 @@ START_TEST(test_replay_handshake_both_sides)
 	caret_own_set_flags(&seg, CARET_AGENT_REPLAY_THREAD, 0);
 	caret_seg_read_status(&seg, &st);
 	ck_assert_uint_eq(st.agent_flags, CARET_AGENT_REPLAY_THREAD);
+/* The replay start is one step for the agent (and for a caretd restarted
+ * between its writes): whoever sees PREPARE sees the new pass's epoch, never
+ * the finished pass before it (whose cursor says "all done"). */
+static struct {
+	uint32_t expect;
+	int stop;
+	long seen_prepare, stale;
+} obs;
+
+static void *observer(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&obs.stop, __ATOMIC_ACQUIRE)) {
+		uint32_t k = __atomic_load_n(&obs.expect, __ATOMIC_ACQUIRE);
+		uint32_t st = __atomic_load_n(&seg.shared_hdr->state, __ATOMIC_ACQUIRE);
+		uint64_t g = __atomic_load_n(&seg.shared_hdr->grant, __ATOMIC_ACQUIRE);
+		if (st == CARET_STATE_PREPARE) {
+			obs.seen_prepare++;
+			if (CARET_EPOCH_OF(g) < k)
+				obs.stale++;
+		}
+	}
+	return NULL;
+}
+
+START_TEST(test_replay_start_is_one_step)
+{
+	make_seg(1 << 20);
+	pthread_t t;
+	memset(&obs, 0, sizeof(obs));
+	ck_assert_int_eq(pthread_create(&t, NULL, observer, NULL), 0);
+	for (uint32_t i = 1; i <= 300000; i++) {
+		/* the previous pass finished: all granted, all done */
+		caret_ctl_grant(&seg, i - 1, 100);
+		__atomic_store_n(&seg.shared_hdr->state, CARET_STATE_WAIT, __ATOMIC_RELEASE);
+		__atomic_store_n(&obs.expect, i, __ATOMIC_RELEASE);
+		ck_assert_int_eq(caret_ctl_begin_replay(&seg), i);
+	}
+	__atomic_store_n(&obs.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	ck_assert_int_gt(obs.seen_prepare, 0);
+	ck_assert_msg(obs.stale == 0, "%ld of %ld PREPARE with the old epoch", obs.stale,
+		      obs.seen_prepare);
 	drop_seg();
 }
 END_TEST
@@ -619,6 +681,71 @@ START_TEST(test_scan)
 	drop_seg();
 }
 END_TEST
+#if defined(__x86_64__)
+/* Deterministic: the header page is made read-only, every store of the
+ * replay start faults, the handler lets that one store through with the
+ * trap flag set, and the trap after it looks at the header, as a caretd
+ * killed right there would leave it, then write-protects the page again. */
+static struct {
+	uint8_t *page;
+	uint32_t old_epoch;
+	int stores, stale;
+} wp;
+
+static void wp_segv(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	uint8_t *a = si->si_addr;
+	if (a < wp.page || a >= wp.page + CARET_SHM_HEADER_SIZE) {
+		signal(sig, SIG_DFL);
+		return;
+	}
+	mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ | PROT_WRITE);
+	uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* TF: trap after the store */
+}
+
+static void wp_trap(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig, (void)si;
+	ucontext_t *uc = ucv;
+	uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+	const struct caret_shm_header *h = (const void *)wp.page;
+	wp.stores++;
+	if (h->state == CARET_STATE_PREPARE && CARET_EPOCH_OF(h->grant) == wp.old_epoch)
+		wp.stale++;
+	mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ);
+}
+
+START_TEST(test_replay_start_every_store)
+{
+	make_seg(1 << 20);
+	/* a finished pass 3: all granted, all replayed, back in WAIT */
+	caret_ctl_grant(&seg, 3, 10);
+	__atomic_store_n(&seg.shared_hdr->cursor, CARET_EPOCH_COUNT(3, 10), __ATOMIC_RELEASE);
+	caret_ctl_set_state(&seg, CARET_STATE_WAIT);
+	struct sigaction sa = { .sa_flags = SA_SIGINFO }, old_segv, old_trap;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_sigaction = wp_segv;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sa.sa_sigaction = wp_trap;
+	sigaction(SIGTRAP, &sa, &old_trap);
+	memset(&wp, 0, sizeof(wp));
+	wp.page = (uint8_t *)seg.shared_hdr;
+	wp.old_epoch = 3;
+	ck_assert_int_eq(mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ), 0);
+	int64_t e = caret_ctl_begin_replay(&seg);
+	mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ | PROT_WRITE);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGTRAP, &old_trap, NULL);
+	ck_assert_int_eq(e, 4);
+	ck_assert_int_ge(wp.stores, 2); /* grant and state, each looked after */
+	ck_assert_msg(wp.stale == 0, "after %d of %d stores: PREPARE with the finished epoch",
+		      wp.stale, wp.stores);
+	ck_assert_uint_eq(seg.shared_hdr->state, CARET_STATE_PREPARE);
+	drop_seg();
+}
+END_TEST
+#endif
 
 static int count_cb(const struct caret_rec_view *v, void *ctx)
 {
@@ -709,6 +836,10 @@ static Suite *suite(void)
 	tcase_add_test(t, test_replay_handshake_both_sides);
 	tcase_add_test(t, test_state_names);
 	tcase_add_test(t, test_scan);
+	tcase_add_test(t, test_replay_start_is_one_step);
+#if defined(__x86_64__)
+	tcase_add_test(t, test_replay_start_every_store);
+#endif
 	tcase_add_test(t, test_chunked_walk);
 	tcase_add_test(t, test_parse_size);
 	suite_add_tcase(s, t);

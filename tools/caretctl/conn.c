@@ -12,14 +12,15 @@
 #include "conn.h"
 #include "sig.h"
 
-#define CONN_BUF (CARET_CTL_MAX_LINE + 2)
+#define CONN_BUF (CARET_CTL_MAX_LINE + 2)     /* to start with */
+#define CONN_BUF_MAX (CARET_CTL_MAX_REPLY + 2) /* a reply, its '\n', a NUL */
 
 int ctl_conn_open(struct ctl_conn *c, const char *path, int64_t deadline_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	c->fd = -1;
 	c->buf = NULL;
-	c->len = c->off = 0;
+	c->cap = c->len = c->off = 0;
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	memcpy(sa.sun_path, path, strlen(path) + 1);
@@ -50,6 +51,7 @@ int ctl_conn_open(struct ctl_conn *c, const char *path, int64_t deadline_ms)
 		close(fd);
 		return -ENOMEM;
 	}
+	c->cap = CONN_BUF;
 	c->fd = fd;
 	return 0;
 }
@@ -120,13 +122,21 @@ int ctl_conn_read_line(struct ctl_conn *c, int64_t deadline_ms, bool interruptib
 			return 0;
 		}
 		scanned = c->len;
-		if (c->len > CARET_CTL_MAX_LINE)
+		if (c->len > CARET_CTL_MAX_REPLY)
 			return -EMSGSIZE;
+		if (c->cap - 1 - c->len == 0) {
+			size_t cap = c->cap * 2 < CONN_BUF_MAX ? c->cap * 2 : CONN_BUF_MAX;
+			char *p = realloc(c->buf, cap);
+			if (!p)
+				return -ENOMEM;
+			c->buf = p;
+			c->cap = cap;
+		}
 
 		int r = wait_fd(c->fd, POLLIN, deadline_ms, interruptible);
 		if (r < 0)
 			return r;
-		ssize_t n = recv(c->fd, c->buf + c->len, CONN_BUF - 1 - c->len, 0);
+		ssize_t n = recv(c->fd, c->buf + c->len, c->cap - 1 - c->len, 0);
 		if (n == 0)
 			return -ECONNRESET;
 		if (n < 0) {

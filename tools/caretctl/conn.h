@@ -9,7 +9,8 @@
 
 struct ctl_conn {
 	int fd;
-	char *buf;	/* CARET_CTL_MAX_LINE + 2: the line, its '\n', a NUL */
+	char *buf;	/* grows up to CARET_CTL_MAX_REPLY + 2: a line, '\n', NUL */
+	size_t cap;	/* bytes allocated */
 	size_t len;	/* bytes held */
 	size_t off;	/* start of the first unread line */
 };
@@ -29,7 +30,7 @@ int ctl_conn_send(struct ctl_conn *c, const char *line, size_t len,
 /*
  * Returns the next line (without '\n', NUL-terminated) in *line, valid
  * until the next call. Errors: -ETIMEDOUT, -ECONNRESET (peer closed, also
- * mid-line), -EMSGSIZE (longer than CARET_CTL_MAX_LINE), -EINTR (a
+ * mid-line), -EMSGSIZE (longer than CARET_CTL_MAX_REPLY), -EINTR (a
  * stopping signal arrived and interruptible is set), other -errno.
  */
 int ctl_conn_read_line(struct ctl_conn *c, int64_t deadline_ms, bool interruptible,

@@ -127,9 +127,9 @@ int ctl_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 				"caretd closed the connection before answering \"%s\"", cmd);
 	case -EMSGSIZE:
 		return ctl_fail(CTL_EXIT_PROTOCOL,
-				"malformed reply from caretd to \"%s\": line longer than %d "
+				"malformed reply from caretd to \"%s\": line longer than %u "
 				"bytes",
-				cmd, CARET_CTL_MAX_LINE);
+				cmd, CARET_CTL_MAX_REPLY);
 	case -EPROTO:
 		return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply from caretd to \"%s\": %s",
 				cmd, why->msg);
