@@ -573,6 +573,10 @@ START_TEST(test_replay_handshake_both_sides)
 	caret_own_set_flags(&seg, CARET_AGENT_REPLAY_THREAD, 0);
 	caret_seg_read_status(&seg, &st);
 	ck_assert_uint_eq(st.agent_flags, CARET_AGENT_REPLAY_THREAD);
+	drop_seg();
+}
+END_TEST
+
 /* The replay start is one step for the agent (and for a caretd restarted
  * between its writes): whoever sees PREPARE sees the new pass's epoch, never
  * the finished pass before it (whose cursor says "all done"). */
