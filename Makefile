@@ -138,7 +138,7 @@ $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c
 
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
-		daemon/wait.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
+		daemon/wait.c daemon/pacer.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
 		daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)

@@ -8,6 +8,7 @@
 
 #include "daemon/commands.h"
 #include "daemon/log.h"
+#include "daemon/pacer.h"
 #include "daemon/version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
@@ -138,8 +139,12 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 	snprintf(v->managed_path, sizeof(v->managed_path), "%s", path);
 	log_info("session %s recording to %s (pacing %s)", name, path,
 		 pacing_name(ctx->sched->pacing));
-	/* so that a `wait` right after this sees the session */
+	/* so that a `wait` right after this sees the session, and counts the
+	 * agents whose cache it still lacks as not recording */
 	lttng_view_refresh(v);
+	struct sched_lttng l;
+	pacer_sched_lttng(v, caret_now_ns(), &l);
+	ctx->reg->want_serial = l.newest;
 	return caret_ctl_enc_record(name, path);
 }
 

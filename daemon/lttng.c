@@ -3,6 +3,7 @@
 #include "daemon/lttng.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -220,6 +221,67 @@ int caret_lttng_session_path(const char *session, char *path_out,
 	}
 	free(s);
 	return rc;
+}
+
+/* Does the enabled rule ev record the event `probe`? LTTng's globs only
+ * know '*' (and '\\' to escape it), a subset of fnmatch's. */
+static bool rule_matches(struct lttng_event *ev, const char *probe)
+{
+	if (!ev->enabled || ev->type != LTTNG_EVENT_TRACEPOINT ||
+	    fnmatch(ev->name, probe, 0) != 0)
+		return false;
+	int nx = lttng_event_get_exclusion_name_count(ev);
+	for (int i = 0; i < nx; i++) {
+		const char *x;
+		if (lttng_event_get_exclusion_name(ev, (size_t)i, &x) == 0 &&
+		    fnmatch(x, probe, 0) == 0)
+			return false;
+	}
+	return true;
+}
+
+int caret_lttng_session_rules(const char *session, unsigned *rules, char *err, size_t errlen)
+{
+	*rules = 0;
+	int rc = check_name(session, err, errlen);
+	if (rc < 0)
+		return rc;
+	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST };
+	struct lttng_handle *h = lttng_create_handle(session, &dom);
+	if (!h)
+		return fail(err, errlen, -ENOMEM, "lttng: no handle for session %s", session);
+	struct lttng_channel *ch = NULL;
+	int nch = lttng_list_channels(h, &ch);
+	if (nch < 0) {
+		rc = lttng_fail(err, errlen, nch, "listing channels", session);
+		/* a session without a UST domain (kernel only) records no UST
+		 * event: only a lost daemon or session is an error here */
+		if (rc != -ECONNREFUSED && rc != -ENOENT)
+			rc = 0;
+		nch = 0;
+	}
+	for (int i = 0; i < nch && rc >= 0; i++) {
+		if (!ch[i].enabled)
+			continue;
+		struct lttng_event *ev = NULL;
+		int nev = lttng_list_events(h, ch[i].name, &ev);
+		if (nev < 0) {
+			rc = lttng_fail(err, errlen, nev, "listing events", session);
+			break;
+		}
+		for (int j = 0; j < nev; j++) {
+			if (rule_matches(&ev[j], "ros2_caret:caret_init"))
+				*rules |= CARET_LTTNG_RULE_CARET;
+			if (rule_matches(&ev[j], "ros2:rcl_node_init"))
+				*rules |= CARET_LTTNG_RULE_ROS2_INIT;
+			if (rule_matches(&ev[j], "ros2:callback_start"))
+				*rules |= CARET_LTTNG_RULE_ROS2_RUNTIME;
+		}
+		free(ev);
+	}
+	free(ch);
+	lttng_destroy_handle(h);
+	return rc < 0 ? rc : 0;
 }
 
 /* mkdir -p; existing directories (and symlinks to them) are fine. */

@@ -16,12 +16,14 @@
 struct pacer {
 	struct sched *sched;
 	struct registry *reg;
-	const struct lttng_view *lttng;
+	struct lttng_view *lttng;
 	sd_event_source *tick;
 };
 
 int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *r,
-		const struct lttng_view *lttng);
+		struct lttng_view *lttng);
+/* The scheduler's view of LTTng at now_ns (see struct sched_lttng). */
+void pacer_sched_lttng(const struct lttng_view *v, int64_t now_ns, struct sched_lttng *out);
 void pacer_stop(struct pacer *p);
 
 #endif

@@ -22,6 +22,13 @@ struct agent {
 	double credit;            /* fractional grants (frequency pacing) */
 	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
 	int64_t last_bell_ns;     /* last doorbell rung while waiting */
+	/* per-session completeness (scheduler.h): serials of LTTng sessions
+	 * as numbered by caretd, in the order they became active */
+	bool sched_seen;          /* the scheduler has adopted this agent */
+	bool extra_pass;          /* replaying again while in RECORD */
+	uint32_t pass_serial;     /* the pass in progress covers sessions <= this */
+	uint32_t covered_serial;  /* a completed pass covered sessions <= this */
+	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
 	bool dead;                /* process gone, segment reclaimed at next sweep */
 	/* node names, parsed again only when the record count changes */
 	char nodes[4096];         /* NUL-separated */
@@ -43,6 +50,9 @@ struct registry {
 	/* processes that died while not in RECORD, for `wait` to report */
 	struct exited_agent exited[64];
 	int n_exited;
+	/* every agent is complete once it covered this session serial (the
+	 * newest active session enabling ros2_caret events; 0: none) */
+	uint32_t want_serial;
 };
 
 int registry_open(struct registry *r);

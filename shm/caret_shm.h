@@ -114,6 +114,12 @@ int caret_ctl_set_state(struct caret_seg *s, enum caret_state st);
 /* Starts a replay pass: state PREPARE, new epoch with grant 0. Returns the
  * epoch. */
 int64_t caret_ctl_begin_replay(struct caret_seg *s);
+/* Starts a replay pass (new epoch, grant 0) without touching `state`: an
+ * agent in RECORD replays its cache again for a session that became active
+ * after its last pass, while its runtime events keep flowing. The agent's
+ * replay thread never looks at `state`, so this needs no agent change.
+ * Returns the epoch. */
+int64_t caret_ctl_begin_pass(struct caret_seg *s);
 int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count);
 /* Sleeps until `progress` differs from `seen` (0) or timeout_ms passes
  * (-ETIMEDOUT; timeout_ms < 0 waits forever). */

@@ -38,18 +38,25 @@ int caret_ctl_set_state(struct caret_seg *s, enum caret_state st)
 	return 0;
 }
 
-int64_t caret_ctl_begin_replay(struct caret_seg *s)
+int64_t caret_ctl_begin_pass(struct caret_seg *s)
 {
 	struct caret_shm_header *h = s->hdr;
 	uint32_t epoch = CARET_EPOCH_OF(__atomic_load_n(&h->grant, __ATOMIC_ACQUIRE)) + 1;
 	/* Epoch 0 means "never": skip it on wrap-around. */
 	if (epoch == 0)
 		epoch = 1;
-	__atomic_store_n(&h->state, (uint32_t)CARET_STATE_PREPARE, __ATOMIC_RELEASE);
 	__atomic_store_n(&h->grant, CARET_EPOCH_COUNT(epoch, 0), __ATOMIC_RELEASE);
 	__atomic_fetch_add(&h->doorbell, 1, __ATOMIC_RELEASE);
 	caret_futex_wake(&h->doorbell);
 	return epoch;
+}
+
+int64_t caret_ctl_begin_replay(struct caret_seg *s)
+{
+	/* PREPARE before the new epoch: the agent must not see the pass
+	 * while its runtime events still flow in a state meant to stop them. */
+	__atomic_store_n(&s->hdr->state, (uint32_t)CARET_STATE_PREPARE, __ATOMIC_RELEASE);
+	return caret_ctl_begin_pass(s);
 }
 
 int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
