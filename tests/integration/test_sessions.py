@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Several LTTng sessions on one host (issue 8): every session that enables
+ros2_caret events gets every process's whole cache (seed 000: "meta-
+information is recorded in each LTTng session"), a session that does not
+enable them records what it would without the agent, and every outcome is
+reported honestly. Real lttng-sessiond, real agents, babeltrace2."""
+import collections
+import json
+import os
+import re
+import time
+import unittest
+
+from harness import INIT_KINDS, Ctx, read_trace, wait_line
+
+RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
+           "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
+
+
+def kind_of(e):
+    return e.name.split(":", 1)[1]
+
+
+class SessionsTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.traces = os.path.join(self.c.tmp, "traces")
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def system(self, n=3, extra=()):
+        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2", *extra)]
+        for i in range(1, n):
+            procs.append(self.c.workload("--name", "pub%d" % i, "--pubs", "2", "--rate", "40",
+                                         "--services", "1", *extra))
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        return procs
+
+    def dumps(self, procs):
+        out = {}
+        for p in procs:
+            lines = self.c.agentctl("dump", str(p.pid)).stdout.splitlines()
+            out[p.pid] = collections.Counter(
+                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
+            self.assertGreater(len(lines), 5)
+        return out
+
+    def per_pid(self, path, procs):
+        pids = {p.pid for p in procs}
+        per = collections.defaultdict(list)
+        for e in read_trace(path):
+            if e.vpid in pids:
+                per[e.vpid].append(e)
+        return per
+
+    def assert_all_init(self, per, procs, cached, label):
+        """Every cached record of every process is in the trace, with its
+        original init_timestamp, and caret_init too."""
+        for p in procs:
+            evs = per[p.pid]
+            got = collections.Counter(
+                (kind_of(e), str(e.f["init_timestamp"])) for e in evs
+                if e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS)
+            for key, n in cached[p.pid].items():
+                self.assertGreaterEqual(got[key], n, "%s: pid %d lacks %s" % (label, p.pid, key))
+            self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in evs),
+                            "%s: pid %d has no caret_init" % (label, p.pid))
+
+    def trace_path(self, out):
+        m = re.search(r"recording to (\S+)", out)
+        self.assertTrue(m, out)
+        return m.group(1)
+
+    def test_cli_session_then_caretctl_record(self):
+        """An lttng CLI session is recording; a caretctl recording starts:
+        both traces hold every init record of every process, and the first
+        one's runtime events go on during the second one's replay."""
+        self.c.caretd()
+        # a slow replay (frequency pacing) so that it spans many runtime events
+        procs = self.system(3, extra=("--extra-callbacks", "40"))
+        cached = self.dumps(procs)
+        s = self.c.session()
+        s.start()
+        self.c.wait_states([p.pid for p in procs], "RECORD")
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "second",
+                            "-f", "100", "--duration", "1", "--timeout", "60")
+        out = r.stdout + r.stderr
+        path = self.trace_path(out)
+        self.assertIn("3/3", out)
+        time.sleep(0.3)
+        s.stop()
+
+        second = self.per_pid(path, procs)
+        self.assert_all_init(second, procs, cached, "caretctl trace")
+        first = self.per_pid(s.path, procs)
+        self.assert_all_init(first, procs, cached, "CLI trace")
+        for p in procs:
+            # the second pass also lands in the first session (duplicates):
+            # between its first and last replayed record there, the process
+            # kept recording runtime events into the first session
+            init = sorted(e.ts for e in first[p.pid]
+                          if e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS)
+            second_init = [e.ts for e in second[p.pid]
+                           if e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS]
+            t0, t1 = min(second_init), max(second_init)
+            self.assertGreater(len(init), len(cached[p.pid]), "no second pass in %d" % p.pid)
+            if p is procs[0]:
+                continue  # the subscriber: callbacks only when messages arrive
+            rt = [e for e in first[p.pid] if e.name in RUNTIME and t0 <= e.ts <= t1]
+            self.assertTrue(rt, "pid %d: no runtime event in the first session during "
+                            "the second replay (%d..%d)" % (p.pid, t0, t1))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
