@@ -35,6 +35,11 @@ bool caret_agent_init(void);
  * agent is disabled (the caller then forwards to the real tracetools). */
 bool caret_capture(uint32_t kind, const union caret_arg *args);
 
+/* Whether a live init event also goes to the real tracetools (ros2:): as
+ * caretd decided from the sessions' event rules, or, before it did, when
+ * ros2 init events are enabled here and ros2_caret ones are not. */
+bool caret_init_to_ros2(void);
+
 /* The next definition of `sym` after the agent (dlsym RTLD_NEXT), cached by
  * the caller in *slot. */
 void *caret_real(void **slot, const char *sym);

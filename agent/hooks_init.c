@@ -2,7 +2,9 @@
 /*
  * Init tracepoints of tracetools (DESIGN.md §7), in all three forms.
  * Each call is cached and emitted as ros2_caret:<name>; the real ros2:
- * variant is not emitted (the analyzer would see every object twice).
+ * variant is emitted only when caret_init_to_ros2() says so (a session
+ * records ros2: init events and none records both kinds: the analyzer
+ * would see every object twice).
  * Since Iron, call sites test ros_trace_enabled_X() before calling
  * ros_trace_do_X(): it is forced true so nothing escapes the cache.
  */
@@ -21,7 +23,8 @@
 	void ros_trace_##name params                                          \
 	{                                                                     \
 		union caret_arg a_[] = { __VA_ARGS__ };                       \
-		if (!caret_capture(CARET_KIND_##name, a_)) {                  \
+		if (!caret_capture(CARET_KIND_##name, a_) ||                  \
+		    caret_init_to_ros2()) {                                   \
 			void (*f_) params = (void (*) params)caret_real(      \
 				&real_##name, "ros_trace_" #name);            \
 			if (f_)                                               \
@@ -31,7 +34,8 @@
 	void ros_trace_do_##name params                                       \
 	{                                                                     \
 		union caret_arg a_[] = { __VA_ARGS__ };                       \
-		if (!caret_capture(CARET_KIND_##name, a_)) {                  \
+		if (!caret_capture(CARET_KIND_##name, a_) ||                  \
+		    caret_init_to_ros2()) {                                   \
 			void (*f_) params = (void (*) params)caret_real(      \
 				&real_do_##name, "ros_trace_do_" #name);      \
 			if (f_)                                               \
@@ -71,10 +75,11 @@ CARET_EXPORT bool ros_trace_enabled_rcl_init(void);
 static void rcl_init_hook(cvp context_handle, void **slot, const char *sym)
 {
 	union caret_arg a[] = { P(context_handle) };
-	if (caret_capture(CARET_KIND_rcl_init, a)) {
+	bool captured = caret_capture(CARET_KIND_rcl_init, a);
+	if (captured)
 		rmw_impl_record();
+	if (captured && !caret_init_to_ros2())
 		return;
-	}
 	void (*f)(cvp) = (void (*)(cvp))caret_real(slot, sym);
 	if (f)
 		f(context_handle);

@@ -20,8 +20,13 @@
 void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_lttng *l)
 {
 	*l = (struct sched_lttng){ .any = v->n_active > 0 };
+	bool ros2_init = false, both = false;
 	for (int i = 0; i < v->n_active; i++) {
 		const struct lttng_view_session *e = &v->sess[i];
+		if (e->rules & CARET_LTTNG_RULE_ROS2_INIT) {
+			ros2_init = true;
+			both = both || (e->rules & CARET_LTTNG_RULE_CARET);
+		}
 		if (!(e->rules & CARET_LTTNG_RULE_CARET))
 			continue;
 		l->caret = true;
@@ -30,6 +35,7 @@ void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_ltt
 		if (now - e->since_ns >= SETTLE_NS && e->serial > l->ready)
 			l->ready = e->serial;
 	}
+	l->init_as_ros2 = ros2_init && !both;
 }
 
 /* Records an agent replays land in every session enabling ros2_caret

@@ -117,6 +117,12 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		a->pass_serial = l->ready;
 		a->acct_replayed = st.replayed;
 	}
+	/* Without an active session the agent decides alone (it sees its own
+	 * tracepoints); with one, caretd knows every session's rules. */
+	uint32_t flags = l->any ? CARET_CTL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTL_INIT_ROS2 : 0)
+				: 0;
+	if (st.ctl_flags != flags)
+		caret_ctl_set_flags(&a->seg, flags);
 	switch (st.state) {
 	case CARET_STATE_WAIT:
 		if (l->caret && l->ready) {

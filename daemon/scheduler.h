@@ -67,6 +67,9 @@ struct sched_lttng {
 	uint32_t ready; /* newest such session whose tracepoints the agents
 			 * already see enabled: a pass may begin for it */
 	uint32_t newest; /* newest such session, ready or not (0: none) */
+	/* agents also emit live init events as ros2: (CARET_CTL_INIT_ROS2):
+	 * a session records ros2: init events, none records both kinds */
+	bool init_as_ros2;
 };
 
 /* One step: Start agents in WAIT when a session is active (a replay pass

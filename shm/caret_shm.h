@@ -121,13 +121,15 @@ int64_t caret_ctl_begin_replay(struct caret_seg *s);
  * Returns the epoch. */
 int64_t caret_ctl_begin_pass(struct caret_seg *s);
 int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count);
+/* Stores enum caret_ctl_flags bits (read by the agent's init hooks). */
+void caret_ctl_set_flags(struct caret_seg *s, uint32_t flags);
 /* Sleeps until `progress` differs from `seen` (0) or timeout_ms passes
  * (-ETIMEDOUT; timeout_ms < 0 waits forever). */
 int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms);
 
 /* Relaxed snapshot of the words a controller reads. */
 struct caret_seg_status {
-	uint32_t state, tp_enabled_epoch, progress, agent_flags;
+	uint32_t state, tp_enabled_epoch, progress, agent_flags, ctl_flags;
 	uint64_t grant, cursor, records, dropped, dropped_bytes, replayed, tail;
 };
 void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *st);

@@ -68,6 +68,11 @@ int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 	return 0;
 }
 
+void caret_ctl_set_flags(struct caret_seg *s, uint32_t flags)
+{
+	__atomic_store_n(&s->hdr->ctl_flags, flags, __ATOMIC_RELEASE);
+}
+
 int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms)
 {
 	return caret_futex_wait(&s->hdr->progress, seen, timeout_ms);
@@ -80,6 +85,7 @@ void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *s
 	st->tp_enabled_epoch = __atomic_load_n(&h->tp_enabled_epoch, __ATOMIC_ACQUIRE);
 	st->progress = __atomic_load_n(&h->progress, __ATOMIC_ACQUIRE);
 	st->agent_flags = __atomic_load_n(&h->agent_flags, __ATOMIC_ACQUIRE);
+	st->ctl_flags = __atomic_load_n(&h->ctl_flags, __ATOMIC_ACQUIRE);
 	st->grant = __atomic_load_n(&h->grant, __ATOMIC_ACQUIRE);
 	st->cursor = __atomic_load_n(&h->cursor, __ATOMIC_ACQUIRE);
 	st->records = __atomic_load_n(&h->records, __ATOMIC_ACQUIRE);

@@ -112,6 +112,58 @@ class SessionsTest(unittest.TestCase):
             self.assertTrue(rt, "pid %d: no runtime event in the first session during "
                             "the second replay (%d..%d)" % (p.pid, t0, t1))
 
+    def test_ros2_only_session(self):
+        """ros2_tracing's `ros2 trace` enables ros2:* only: with the agent
+        preloaded the session records runtime events and the ros2: init
+        events of what starts while it is active, and no agent is left
+        waiting in PREPARE."""
+        d = self.c.caretd()
+        procs = self.system(2)
+        s = self.c.session(events=("ros2:*",))
+        s.start()
+        ag = self.c.wait_states([p.pid for p in procs], "RECORD", timeout=5)
+        late = self.c.workload("--name", "late", "--pubs", "1", "--rate", "40")
+        wait_line(late, r"^ready")
+        self.c.wait_states([late.pid], "RECORD", timeout=5)
+        time.sleep(0.5)
+        ag = self.c.agents()
+        self.assertFalse([a for a in ag.values() if a["state"] == "PREPARE"], ag)
+        s.stop()
+        evs = read_trace(s.path)
+        for p in procs[1:] + [late]:
+            names = collections.Counter(e.name for e in evs if e.vpid == p.pid)
+            self.assertGreater(names["ros2:callback_start"], 0, (p.pid, names))
+            self.assertGreater(names["ros2:rcl_publish"], 0, (p.pid, names))
+        names = collections.Counter(e.name for e in evs if e.vpid == late.pid)
+        for k in ("rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_timer_init"):
+            self.assertGreater(names["ros2:" + k], 0, (k, names))
+        self.assertFalse([n for n in names if n.startswith("ros2_caret:")], names)
+        d.terminate()
+        d.wait(10)
+        self.assertRegex(d.err_text(), r"session \S+ active, records: ros2-init ros2-runtime "
+                         r"\(no replay into it")
+
+    def test_both_kinds_never_in_one_session(self):
+        """A session with ros2:* only and one with ros2:* and ros2_caret:*:
+        a process starting meanwhile must not put ros2: init events into the
+        second (the analyzer would see every object twice)."""
+        self.c.caretd()
+        procs = self.system(1)
+        s1 = self.c.session(events=("ros2:*",))
+        s2 = self.c.session()
+        s1.start()
+        s2.start()
+        self.c.wait_states([p.pid for p in procs], "RECORD", timeout=10)
+        late = self.c.workload("--name", "late", "--pubs", "1", "--rate", "40")
+        wait_line(late, r"^ready")
+        self.c.wait_states([late.pid], "RECORD", timeout=10)
+        time.sleep(0.3)
+        s1.stop()
+        s2.stop()
+        names = collections.Counter(e.name for e in read_trace(s2.path) if e.vpid == late.pid)
+        self.assertGreater(names["ros2_caret:rcl_node_init"], 0, names)
+        self.assertEqual(names["ros2:rcl_node_init"], 0, names)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
