@@ -74,6 +74,10 @@ void lttng_view_refresh(struct lttng_view *v)
 	v->ok = true;
 	v->err[0] = '\0';
 	int64_t now = caret_now_ns();
+	/* Sessions of caretd's first look were active before it started: the
+	 * processes see their tracepoints already. */
+	bool first = !v->polled;
+	v->polled = true;
 	struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
 	for (int i = 0; i < n; i++) {
 		struct lttng_view_session *old = lttng_view_find(v, names[i]);
@@ -81,8 +85,9 @@ void lttng_view_refresh(struct lttng_view *v)
 		if (old) {
 			sess[i] = *old;
 		} else {
-			sess[i] = (struct lttng_view_session){ .serial = ++v->last_serial,
-							       .since_ns = now };
+			sess[i] = (struct lttng_view_session){
+				.serial = ++v->last_serial,
+				.since_ns = first ? INT64_MIN / 2 : now };
 		}
 		update_rules(names[i], &sess[i], now, fresh);
 	}

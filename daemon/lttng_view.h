@@ -33,6 +33,7 @@ struct lttng_view {
 	char active[LTTNG_VIEW_MAX_SESSIONS][CARET_LTTNG_NAME_MAX];
 	struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
 	uint32_t last_serial;
+	bool polled;   /* the session daemon answered once */
 	char managed[CARET_LTTNG_NAME_MAX]; /* "" : none */
 	char managed_path[4096];
 	sd_event_source *poll;

@@ -215,7 +215,7 @@ void registry_scan(struct registry *r)
 /* A process that dies between Start and RECORD is reported by `wait`. */
 static void note_exit(struct registry *r, const struct agent *a, uint32_t st)
 {
-	if (st == CARET_STATE_RECORD || st == CARET_STATE_WAIT ||
+	if ((st == CARET_STATE_RECORD && !a->extra_pass) || st == CARET_STATE_WAIT ||
 	    r->n_exited >= (int)(sizeof(r->exited) / sizeof(r->exited[0])))
 		return;
 	struct exited_agent *x = &r->exited[r->n_exited++];

@@ -111,10 +111,11 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 	if (!a->sched_seen) {
 		/* Found in RECORD (it started while a session was active, so
 		 * it emitted its init events live, or caretd restarted): the
-		 * sessions active now have its cache. */
+		 * sessions active now have its cache. Found in PREPARE (caretd
+		 * restarted): its pass is for the sessions active now. */
 		a->sched_seen = true;
 		a->covered_serial = st.state == CARET_STATE_RECORD ? l->newest : 0;
-		a->pass_serial = l->ready;
+		a->pass_serial = l->newest;
 		a->acct_replayed = st.replayed;
 	}
 	/* Without an active session the agent decides alone (it sees its own

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "daemon/log.h"
@@ -43,7 +44,13 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 	}
 	for (int i = w->exited_base; o && i < w->reg->n_exited; i++) {
 		const struct exited_agent *x = &w->reg->exited[i];
-		if (caret_ctl_add_exited(o, x->pid, x->procname, state_name(x->state)) < 0)
+		char why[160];
+		snprintf(why, sizeof(why), "exited during its replay (in %s): its initialization "
+			 "data in this trace is incomplete", state_name(x->state));
+		/* among the processes that did not make it, so that every
+		 * client names it (exited is kept for older clients) */
+		if (caret_ctl_add_not_recording(o, x->pid, x->procname, "EXITED", why) < 0 ||
+		    caret_ctl_add_exited(o, x->pid, x->procname, state_name(x->state)) < 0)
 			goto nomem;
 	}
 	if (!o)
@@ -62,10 +69,13 @@ cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
 	bool late = now >= w->deadline_ns;
 	*done = all || late;
 	if (*done) {
+		int lost = w->reg->n_exited - w->exited_base;
 		if (!all)
 			log_warn("wait timed out: %d of %d processes recording", p.recording,
 				 p.total);
-		return result(w, &p, all);
+		if (lost)
+			log_warn("%d process%s exited during the replay", lost, lost == 1 ? "" : "es");
+		return result(w, &p, all && !lost);
 	}
 	if (w->last_progress_ns && now - w->last_progress_ns < PROGRESS_EVERY_NS)
 		return NULL;

@@ -8,10 +8,12 @@ import collections
 import json
 import os
 import re
+import signal
+import subprocess
 import time
 import unittest
 
-from harness import INIT_KINDS, Ctx, read_trace, wait_line
+from harness import CARETCTL, INIT_KINDS, Ctx, read_trace, wait_line
 
 RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
            "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
@@ -163,6 +165,88 @@ class SessionsTest(unittest.TestCase):
         names = collections.Counter(e.name for e in read_trace(s2.path) if e.vpid == late.pid)
         self.assertGreater(names["ros2_caret:rcl_node_init"], 0, names)
         self.assertEqual(names["ros2:rcl_node_init"], 0, names)
+
+    def test_process_killed_mid_replay_fails_record(self):
+        """A process that dies during its replay leaves this trace without
+        part of its initialization data: record says so and exits non-zero,
+        naming it, though every other process records."""
+        self.c.caretd()
+        procs = self.system(3, extra=("--extra-callbacks", "60"))
+        victim = procs[1]
+        rec = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "victim",
+                              "-f", "50", "--duration", "1", "--timeout", "60",
+                              background=True)
+        self.c.wait_any_state("PREPARE", pid=victim.pid)
+        victim.kill()
+        victim.wait()  # reaped, as its parent would: gone from /proc
+        rc = rec.finish(90)
+        out = rec.out_text() + rec.err_text()
+        self.assertNotEqual(rc, 0, out)
+        self.assertRegex(out, r"pid %d \(\S+\): EXITED, exited during its replay" % victim.pid)
+        self.assertIn("2/2 processes recording", out)
+        self.trace_path(out)
+
+    def recorder(self, name):
+        """A caretctl record without --duration and with standard input
+        closed, as from a script or a service."""
+        p = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record",
+                          "--immediate", "-p", self.traces, "-s", name, "--timeout", "30"],
+                         agent=False, stdin=subprocess.DEVNULL)
+        wait_line(p, r"processes recording", timeout=40)
+        wait_line(p, r"standard input closed", timeout=10)
+        return p
+
+    def test_external_stop_with_stdin_closed(self):
+        """An external `caretctl stop -s` ends a recorder whose standard
+        input is closed, within a second, with the trace path; so does a
+        session destroyed with the lttng CLI."""
+        self.c.caretd()
+        procs = self.system(2)
+        rec = self.recorder("ext")
+        t0 = time.time()
+        out = self.c.caretctl("stop", "-s", "ext").stdout
+        self.assertIn("ext", out)
+        self.assertEqual(rec.finish(10), 0, rec.out_text() + rec.err_text())
+        self.assertLess(time.time() - t0, 2.5)
+        text = rec.out_text()
+        self.assertRegex(text, r"session ext was stopped or destroyed by someone else; the "
+                         r"trace is in /\S+/ext")
+        self.assertTrue(any(e.vpid == procs[1].pid for e in read_trace(self.trace_path(text))))
+
+        rec = self.recorder("cli")
+        t0 = time.time()
+        subprocess.run(["lttng", "destroy", "cli"], check=True, capture_output=True)
+        self.assertEqual(rec.finish(10), 0, rec.out_text() + rec.err_text())
+        self.assertLess(time.time() - t0, 2.5)
+        self.assertRegex(rec.out_text(), r"session cli was stopped or destroyed")
+
+    def test_sessiond_killed_mid_recording(self):
+        """lttng-sessiond dies while caretctl records: the recorder says so
+        and prints the trace path, status says LTTng is unreachable with no
+        stale session, and the agents go back to WAIT."""
+        self.c.caretd()
+        procs = self.system(2)
+        rec = self.recorder("doomed")
+        with open("/run/lttng/lttng-sessiond.pid") as f:
+            sessiond = int(f.read())
+        try:
+            os.kill(sessiond, signal.SIGKILL)
+            rc = rec.finish(15)
+            out = rec.out_text() + rec.err_text()
+            self.assertEqual(rc, 1, out)
+            self.assertRegex(out, r"lttng-sessiond is gone: session doomed ended with it; the "
+                             r"trace in /\S+/doomed holds what was recorded")
+            st = json.loads(self.c.caretctl("status", "--json").stdout)
+            self.assertFalse(st["lttng"]["reachable"], st)
+            self.assertEqual(st["lttng"]["active_sessions"], [], st)
+            self.c.wait_states([p.pid for p in procs], "WAIT", timeout=5)
+        finally:
+            subprocess.run(["lttng-sessiond", "--daemonize", "--no-kernel", "--quiet"],
+                           check=True)
+            deadline = time.time() + 10
+            while subprocess.run(["lttng", "list"], capture_output=True).returncode != 0:
+                self.assertLess(time.time(), deadline, "lttng-sessiond did not come back")
+                time.sleep(0.1)
 
 
 if __name__ == "__main__":
