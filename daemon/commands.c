@@ -38,7 +38,8 @@ static int add_agent(cJSON *o, struct agent *a)
 		.state = state_name(st.state),
 		.segment = a->seg.name,
 		.records = st.records,
-		.replayed = st.replayed,
+		/* this pass only: `records` is what a complete one replays */
+		.replayed = sched_done_in(&st, CARET_EPOCH_OF(st.grant)),
 		.replay_done = sched_done_in(&st, CARET_EPOCH_OF(st.grant)),
 		.replay_total = st.records,
 		.dropped = st.dropped,
@@ -227,10 +228,16 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 	return caret_ctl_enc_stop(sname, path, out, (size_t)n);
 }
 
-static cJSON *cmd_start_end(const struct lttng_view *v, bool start)
+/* Seed 000's Start/End, applied to this host's agents (the multi-host
+ * bridge sends the same messages). */
+static cJSON *cmd_start_end(const struct cmd_ctx *ctx, bool start, int64_t now)
 {
-	bool ok = start ? v->n_active > 0 : v->n_active == 0;
-	log_info("%s message %s", start ? "Start" : "End", ok ? "accepted" : "ignored");
+	struct sched_lttng l;
+	pacer_sched_lttng(ctx->lttng, now, &l);
+	int n = start ? sched_start(ctx->reg, &l, now) : sched_end(ctx->reg, &l);
+	bool ok = n >= 0;
+	log_info("%s message %s%s", start ? "Start" : "End", ok ? "accepted" : "ignored",
+		 ok && n == 0 ? " (no agent to move)" : "");
 	return caret_ctl_enc_accept(ok, ok ? NULL
 				    : start ? "ignored: no LTTng session is active on this host"
 					    : "ignored: an LTTng session is active on this host");
@@ -259,9 +266,9 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 	if (!strcmp(cmd, CARET_CTL_CMD_STOP))
 		return cmd_stop(ctx, req);
 	if (!strcmp(cmd, CARET_CTL_CMD_START))
-		return cmd_start_end(ctx->lttng, true);
+		return cmd_start_end(ctx, true, now);
 	if (!strcmp(cmd, CARET_CTL_CMD_END))
-		return cmd_start_end(ctx->lttng, false);
+		return cmd_start_end(ctx, false, now);
 	return error(EINVAL, "unknown command \"%.64s\"", cmd);
 }
 

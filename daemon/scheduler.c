@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -206,6 +207,35 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 
 	for (struct agent *a = r->head; a; a = a->next)
 		tick_agent(s, a, l, dt, share, now);
+}
+
+int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now)
+{
+	if (!l->any || (l->caret && !l->ready))
+		return -EAGAIN;
+	int n = 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		if (__atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE) != CARET_STATE_WAIT)
+			continue; /* seed 000: Start only moves agents in WAIT */
+		tick_agent(NULL, a, l, 0, 0, now);
+		n++;
+	}
+	return n;
+}
+
+int sched_end(struct registry *r, const struct sched_lttng *l)
+{
+	if (l->any)
+		return -EAGAIN; /* seed 000: End is ignored while a session is active */
+	int n = 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		uint32_t st = __atomic_load_n(&a->seg.hdr->state, __ATOMIC_ACQUIRE);
+		if (st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD) {
+			end(a, " message");
+			n++;
+		}
+	}
+	return n;
 }
 
 bool sched_busy(const struct registry *r)

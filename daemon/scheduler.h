@@ -82,6 +82,12 @@ struct sched_lttng {
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		int64_t now_ns);
 bool sched_busy(const struct registry *r);
+/* Seed 000's Start and End messages applied to this host's agents now:
+ * Start moves agents in WAIT on (a pass, or RECORD without replay) when a
+ * session is active, End moves every agent back to WAIT when none is.
+ * Return how many agents moved, or -EAGAIN when the message is ignored. */
+int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now_ns);
+int sched_end(struct registry *r, const struct sched_lttng *l);
 /* RECORD, and no session enabling ros2_caret events lacks its cache. */
 bool sched_complete(const struct registry *r, const struct agent *a,
 		    const struct caret_seg_status *st);
