@@ -66,7 +66,7 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
-	daemon/notify.c daemon/wait.c daemon/commands.c daemon/server.c \
+	daemon/notify.c daemon/wait.c daemon/commands.c daemon/creds.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
@@ -139,7 +139,7 @@ $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
 		daemon/wait.c daemon/pacer.c daemon/scheduler.c daemon/registry.c daemon/lttng_view.c \
-		daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) $(B)/lib/libcaretshm.a
+		daemon/lttng.c daemon/creds.c daemon/log.c $(CTL_PROTO_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 

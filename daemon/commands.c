@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "daemon/commands.h"
+#include "daemon/creds.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
 #include "daemon/version.h"
@@ -55,7 +56,8 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 	if (full) {
 		char host[256] = "";
 		gethostname(host, sizeof(host) - 1);
-		const struct lttng_view *v = ctx->lttng;
+		struct lttng_view *v = ctx->lttng;
+		const struct lttng_view_rec *latest = lttng_view_latest_rec(v, (uid_t)-1);
 		const char *active[LTTNG_VIEW_MAX_SESSIONS];
 		for (int i = 0; i < v->n_active; i++)
 			active[i] = v->active[i];
@@ -72,8 +74,8 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 			.error = v->ok ? NULL : v->err,
 			.active = active,
 			.n_active = v->n_active,
-			.caretd_session = v->managed[0] ? v->managed : NULL,
-			.caretd_session_path = v->managed_path,
+			.caretd_session = latest ? latest->name : NULL,
+			.caretd_session_path = latest ? latest->path : "",
 		};
 		o = caret_ctl_enc_agents_result(&info, &lt);
 	} else {
@@ -98,7 +100,15 @@ static int opt_int(const cJSON *req, const char *k, int64_t max, int64_t *v,
 	return ctl_get_int(req, NULL, k, 0, max, v, why) < 0 ? -EINVAL : 1;
 }
 
-static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
+/* Whether the requester may act on what uid owns: root, caretd's own
+ * user, and the owner. */
+static bool may_act_for(const struct cmd_peer *peer, uid_t owner)
+{
+	return peer->uid == 0 || peer->uid == geteuid() || peer->uid == owner;
+}
+
+static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+			 const cJSON *req)
 {
 	struct caret_lttng_cfg cfg = { 0 };
 	struct ctl_why why;
@@ -127,19 +137,38 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : 0;
 	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : 0;
 	char name[CARET_LTTNG_NAME_MAX], path[4096], err[512];
-	int r = caret_lttng_record(&cfg, name, sizeof(name), path, sizeof(path), err, sizeof(err));
+	/* The requester's own rights decide where the trace may go, not
+	 * caretd's (root): the parent is created as them, or refused. */
+	int r = creds_mkdir_as(cfg.path, peer->uid, peer->gid, peer->groups, peer->n_groups, err,
+			       sizeof(err));
+	if (r < 0) {
+		log_warn("record refused for uid %d: %s", (int)peer->uid, err);
+		return error(r, "refused output path: %s", err);
+	}
+	r = caret_lttng_record(&cfg, name, sizeof(name), path, sizeof(path), err, sizeof(err));
 	if (r < 0) {
 		log_err("record failed: %s", err);
 		return error(r, "%s", err);
 	}
-	ctx->sched->pacing = pacing;
-	if (freq > 0)
-		ctx->sched->frequency = (uint32_t)freq;
 	struct lttng_view *v = ctx->lttng;
-	snprintf(v->managed, sizeof(v->managed), "%s", name);
-	snprintf(v->managed_path, sizeof(v->managed_path), "%s", path);
-	log_info("session %s recording to %s (pacing %s)", name, path,
-		 pacing_name(ctx->sched->pacing));
+	struct lttng_view_rec rec = {
+		.uid = peer->uid,
+		.gid = peer->gid,
+		/* the options of this recording, not of the daemon */
+		.pacing = pacing_s ? (int)pacing : -1,
+		.frequency = freq > 0 ? (uint32_t)freq : 0,
+	};
+	snprintf(rec.name, sizeof(rec.name), "%s", name);
+	snprintf(rec.path, sizeof(rec.path), "%s", path);
+	if (lttng_view_add_rec(v, &rec) < 0)
+		log_warn("session %s: too many recordings to remember its owner and options",
+			 name);
+	/* the trace directory is the requester's from the start */
+	if (peer->uid != geteuid() && lchown(path, peer->uid, peer->gid) < 0 && errno != ENOENT)
+		log_warn("session %s: cannot give %s to uid %d: %s", name, path, (int)peer->uid,
+			 strerror(errno));
+	log_info("session %s recording to %s for uid %d (pacing %s)", name, path, (int)peer->uid,
+		 pacing_name(pacing));
 	/* so that a `wait` right after this sees the session, and counts the
 	 * agents whose cache it still lacks as not recording */
 	lttng_view_refresh(v);
@@ -162,15 +191,15 @@ static cJSON *cmd_wait(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 	return *wait ? NULL : error(ENOMEM, "out of memory");
 }
 
-/* The session `stop` means when the request names none, or an error. */
-static cJSON *default_session(const struct lttng_view *v, const char **name)
+/* The session `stop` means when the request names none: the caller's
+ * own latest recording, never a session of another user or of the lttng
+ * CLI. */
+static cJSON *default_session(struct lttng_view *v, const struct cmd_peer *peer,
+			      const char **name)
 {
-	if (v->managed[0] && lttng_view_is_active(v, v->managed)) {
-		*name = v->managed;
-		return NULL;
-	}
-	if (v->n_active == 1) {
-		*name = v->active[0];
+	struct lttng_view_rec *r = lttng_view_latest_rec(v, peer->uid);
+	if (r) {
+		*name = r->name;
 		return NULL;
 	}
 	if (v->n_active == 0)
@@ -179,7 +208,8 @@ static cJSON *default_session(const struct lttng_view *v, const char **name)
 	for (int i = 0; i < v->n_active; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
 			 v->active[i]);
-	return error(EINVAL, "several sessions are active (%s): name one", list);
+	return error(ENOENT, "you have no recording started with 'caretctl record'; active "
+		     "sessions: %s (name one with -s)", list);
 }
 
 static void log_losses(const char *session, const struct caret_lttng_chan_stats *c)
@@ -194,7 +224,8 @@ static void log_losses(const char *session, const struct caret_lttng_chan_stats 
 			 (unsigned long long)c->lost_packets);
 }
 
-static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
+static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		       const cJSON *req)
 {
 	struct lttng_view *v = ctx->lttng;
 	const char *name;
@@ -202,12 +233,25 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 	if (ctl_get_str(req, NULL, CARET_CTL_K_SESSION, true, &name, &why) < 0)
 		return error(EINVAL, "%s", why.msg);
 	if (!name) {
-		cJSON *e = default_session(v, &name);
+		cJSON *e = default_session(v, peer, &name);
 		if (e)
 			return e;
 	}
 	char sname[CARET_LTTNG_NAME_MAX];
 	snprintf(sname, sizeof(sname), "%s", name);
+	struct lttng_view_rec *rec = lttng_view_find_rec(v, sname);
+	struct lttng_view_rec owner = { .uid = geteuid(), .gid = getegid() };
+	if (rec)
+		owner = *rec;
+	if (!may_act_for(peer, owner.uid)) {
+		log_warn("uid %d may not stop session %s", (int)peer->uid, sname);
+		return error(EPERM, rec ? "session %s is another user's recording (uid %d)"
+					: "session %s was not started by 'caretctl record': only "
+					  "root may stop it through caretd",
+			     sname, (int)owner.uid);
+	}
+	struct lttng_view_session *vs = lttng_view_find(v, sname);
+	uint64_t dups = vs ? vs->dups : 0;
 	struct caret_lttng_chan_stats ch[MAX_CHANNELS];
 	char path[4096] = "", err[512];
 	int n = caret_lttng_stop(sname, ch, MAX_CHANNELS, path, sizeof(path), err, sizeof(err));
@@ -221,11 +265,18 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 		out[i] = (struct caret_ctl_channel){ ch[i].name, ch[i].discarded, ch[i].lost_packets,
 						     ch[i].discarded_known, ch[i].lost_known };
 	}
-	log_info("session %s stopped and destroyed; trace in %s", sname, path);
-	if (strcmp(sname, v->managed) == 0)
-		v->managed[0] = '\0';
+	log_info("session %s stopped and destroyed; trace in %s%s", sname, path,
+		 dups ? " (with duplicated replayed records)" : "");
+	/* a trace recorded for someone is theirs to read and delete */
+	if (rec && path[0] && owner.uid != geteuid()) {
+		int e = creds_chown_tree(path, owner.uid, owner.gid);
+		if (e < 0)
+			log_warn("session %s: cannot give %s to uid %d: %s", sname, path,
+				 (int)owner.uid, strerror(-e));
+	}
+	lttng_view_drop_rec(v, sname);
 	lttng_view_refresh(v);
-	return caret_ctl_enc_stop(sname, path, out, (size_t)n);
+	return caret_ctl_enc_stop(sname, path, out, (size_t)n, dups);
 }
 
 /* Seed 000's Start/End, applied to this host's agents (the multi-host
@@ -243,8 +294,8 @@ static cJSON *cmd_start_end(const struct cmd_ctx *ctx, bool start, int64_t now)
 					    : "ignored: an LTTng session is active on this host");
 }
 
-static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
-		       struct wait_req **wait)
+static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		       const cJSON *req, int64_t now, struct wait_req **wait)
 {
 	struct ctl_why why;
 	int64_t v;
@@ -260,11 +311,11 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 	if (!strcmp(cmd, CARET_CTL_CMD_LIST))
 		return cmd_agents(ctx, false);
 	if (!strcmp(cmd, CARET_CTL_CMD_RECORD))
-		return cmd_record(ctx, req);
+		return cmd_record(ctx, peer, req);
 	if (!strcmp(cmd, CARET_CTL_CMD_WAIT))
 		return cmd_wait(ctx, req, now, wait);
 	if (!strcmp(cmd, CARET_CTL_CMD_STOP))
-		return cmd_stop(ctx, req);
+		return cmd_stop(ctx, peer, req);
 	if (!strcmp(cmd, CARET_CTL_CMD_START))
 		return cmd_start_end(ctx, true, now);
 	if (!strcmp(cmd, CARET_CTL_CMD_END))
@@ -272,7 +323,8 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 	return error(EINVAL, "unknown command \"%.64s\"", cmd);
 }
 
-void command_run(const struct cmd_ctx *ctx, const char *line, int64_t now, struct cmd_out *out)
+void command_run(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *line,
+		 int64_t now, struct cmd_out *out)
 {
 	out->reply = NULL;
 	out->wait = NULL;
@@ -280,6 +332,6 @@ void command_run(const struct cmd_ctx *ctx, const char *line, int64_t now, struc
 	if (!req || !cJSON_IsObject(req))
 		out->reply = error(EPROTO, "request is not a JSON object");
 	else
-		out->reply = dispatch(ctx, req, now, &out->wait);
+		out->reply = dispatch(ctx, peer, req, now, &out->wait);
 	cJSON_Delete(req);
 }

@@ -8,6 +8,7 @@
 #define CARETD_COMMANDS_H
 
 #include <cjson/cJSON.h>
+#include <sys/types.h>
 
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
@@ -21,12 +22,22 @@ struct cmd_ctx {
 	struct lttng_view *lttng;
 };
 
+/* Who sent the request (SO_PEERCRED, SO_PEERGROUPS of the connection). */
+#define CMD_PEER_MAX_GROUPS 64
+struct cmd_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+	int n_groups; /* -1: not known */
+	gid_t groups[CMD_PEER_MAX_GROUPS];
+};
+
 struct cmd_out {
 	cJSON *reply;          /* the reply to send, or NULL when wait is set */
 	struct wait_req *wait; /* a long-running request for the caller to poll */
 };
 
-void command_run(const struct cmd_ctx *ctx, const char *line, int64_t now_ns,
-		 struct cmd_out *out);
+void command_run(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *line,
+		 int64_t now_ns, struct cmd_out *out);
 
 #endif

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,6 +95,15 @@ void lttng_view_refresh(struct lttng_view *v)
 	for (int i = 0; i < v->n_active; i++)
 		if (!lttng_view_find_in(names, n, v->active[i]))
 			log_info("LTTng session %s no longer active", v->active[i]);
+	/* a recording whose session ended some other way is over */
+	for (int i = 0; i < v->n_recs;) {
+		if (lttng_view_find_in(names, n, v->recs[i].name)) {
+			i++;
+			continue;
+		}
+		log_info("recording %s ended outside caretd", v->recs[i].name);
+		v->recs[i] = v->recs[--v->n_recs];
+	}
 	memcpy(v->active, names, sizeof(names[0]) * (size_t)n);
 	memcpy(v->sess, sess, sizeof(sess[0]) * (size_t)n);
 	v->n_active = n;
@@ -115,6 +125,41 @@ struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *ses
 		if (strcmp(v->active[i], session) == 0)
 			return &v->sess[i];
 	return NULL;
+}
+
+int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r)
+{
+	lttng_view_drop_rec(v, r->name);
+	if (v->n_recs >= LTTNG_VIEW_MAX_RECORDINGS)
+		return -ENOSPC;
+	v->recs[v->n_recs] = *r;
+	v->recs[v->n_recs++].seq = ++v->rec_seq;
+	return 0;
+}
+
+struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session)
+{
+	for (int i = 0; i < v->n_recs; i++)
+		if (strcmp(v->recs[i].name, session) == 0)
+			return &v->recs[i];
+	return NULL;
+}
+
+void lttng_view_drop_rec(struct lttng_view *v, const char *session)
+{
+	struct lttng_view_rec *r = lttng_view_find_rec(v, session);
+	if (r)
+		*r = v->recs[--v->n_recs];
+}
+
+struct lttng_view_rec *lttng_view_latest_rec(struct lttng_view *v, uid_t uid)
+{
+	struct lttng_view_rec *best = NULL;
+	for (int i = 0; i < v->n_recs; i++)
+		if ((uid == (uid_t)-1 || v->recs[i].uid == uid) &&
+		    (!best || v->recs[i].seq > best->seq))
+			best = &v->recs[i];
+	return best;
 }
 
 bool lttng_view_caret_active(const struct lttng_view *v)

@@ -208,13 +208,17 @@ int main(int argc, char **argv)
 		log_err("cannot watch /dev/shm: %s", strerror(-r));
 		return 1;
 	}
-	struct cmd_ctx ctx = { .reg = &reg, .sched = &sched.cfg, .lttng = &lttng };
+	/* the daemon's defaults; the pacer applies a recording's own options
+	 * over them at each tick */
+	static struct sched_cfg defaults;
+	defaults = o.sched;
+	struct cmd_ctx ctx = { .reg = &reg, .sched = &defaults, .lttng = &lttng };
 	if (server_start(&server, e, &o.server, &ctx) < 0)
 		return 1;
 	/* The LTTng view first: the others read it at their first run. */
 	if ((r = lttng_view_start(&lttng, e)) < 0 ||
 	    (r = registry_loop_start(&reg_loop, &reg, e)) < 0 ||
-	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng)) < 0 ||
+	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng, &defaults)) < 0 ||
 	    (r = notify_start(&notify, e, &reg, &lttng)) < 0) {
 		log_err("cannot set up the event loop: %s", strerror(-r));
 		return 1;

@@ -58,6 +58,24 @@ static void count_duplicates(struct registry *r, struct lttng_view *v)
 	}
 }
 
+void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *defaults,
+			 struct sched_cfg *out)
+{
+	*out = *defaults;
+	const struct lttng_view_rec *best = NULL;
+	for (int i = 0; i < v->n_recs; i++) {
+		const struct lttng_view_rec *r = &v->recs[i];
+		if ((r->pacing >= 0 || r->frequency) && (!best || r->seq > best->seq))
+			best = r;
+	}
+	if (!best)
+		return;
+	if (best->pacing >= 0)
+		out->pacing = (enum pacing)best->pacing;
+	if (best->frequency)
+		out->frequency = best->frequency;
+}
+
 static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 {
 	(void)usec;
@@ -68,13 +86,15 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	 * died with it): agents End and return to WAIT. */
 	pacer_sched_lttng(p->lttng, now, &l);
 	count_duplicates(p->reg, p->lttng);
+	pacer_effective_cfg(p->lttng, p->defaults, &p->sched->cfg);
 	sched_tick(p->sched, p->reg, &l, now);
 	return loop_timer_again(s, sched_busy(p->reg) ? TICK_BUSY_USEC : TICK_IDLE_USEC);
 }
 
 int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *r,
-		struct lttng_view *lttng)
+		struct lttng_view *lttng, const struct sched_cfg *defaults)
 {
+	p->defaults = defaults;
 	p->sched = s;
 	p->reg = r;
 	p->lttng = lttng;

@@ -96,6 +96,12 @@ int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *w
 			  why) < 0 ||
 	    ctl_get_array(r, NULL, CARET_CTL_K_CHANNELS, &arr, why) < 0)
 		return -EPROTO;
+	/* optional: older daemons do not count duplicates */
+	int64_t dups = 0;
+	if (cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_DUPLICATES) &&
+	    ctl_get_int(r, NULL, CARET_CTL_K_DUPLICATES, 0, INT64_MAX, &dups, why) < 0)
+		return -EPROTO;
+	s->duplicates = (uint64_t)dups;
 	void *mem;
 	if (alloc_for(arr, sizeof(*s->ch), &mem, &s->n) < 0)
 		return -ENOMEM;

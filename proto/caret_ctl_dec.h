@@ -35,6 +35,7 @@ struct ctl_stop_result {
 	const char *session, *path;
 	uint64_t discarded_total;
 	bool total_known;
+	uint64_t duplicates; /* replayed records this session got twice or more */
 	size_t n;
 	struct ctl_channel *ch;
 };

@@ -51,11 +51,14 @@ static void teardown(void)
 	caret_seg_unlink(name);
 }
 
+/* Who asks: root unless a test says otherwise. */
+static struct cmd_peer peer = { .pid = 1, .n_groups = 0 };
+
 /* The reply to one request line, as caretctl parses it. */
 static cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **w)
 {
 	struct cmd_out out;
-	command_run(&ctx, line, 1000 * MS, &out);
+	command_run(&ctx, &peer, line, 1000 * MS, &out);
 	if (w) {
 		ck_assert_ptr_null(out.reply);
 		ck_assert_ptr_nonnull(out.wait);
@@ -65,13 +68,13 @@ static cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **
 	ck_assert_ptr_null(out.wait);
 	char *s = caret_ctl_enc_line(out.reply);
 	ck_assert_ptr_nonnull(s);
-	cJSON *root;
+	cJSON *res;
 	enum ctl_reply_type type;
 	struct ctl_why why;
-	ck_assert_msg(ctl_reply_parse(s, strlen(s), &root, &type, &why) == 0, "%s", why.msg);
+	ck_assert_msg(ctl_reply_parse(s, strlen(s), &res, &type, &why) == 0, "%s", why.msg);
 	ck_assert_msg(type == want, "%s", s);
 	free(s);
-	return root;
+	return res;
 }
 
 static int err_of(const cJSON *r)
@@ -83,8 +86,8 @@ START_TEST(status_and_list)
 {
 	strcpy(view.active[0], "s1");
 	view.n_active = 1;
-	strcpy(view.managed, "s1");
-	strcpy(view.managed_path, "/t/s1");
+	struct lttng_view_rec rec = { .name = "s1", .path = "/t/s1" };
+	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
 	struct ctl_status st;
 	struct ctl_why why;
@@ -147,16 +150,29 @@ START_TEST(bad_requests)
 }
 END_TEST
 
-START_TEST(stop_needs_a_name_among_several)
+/* Without a name, stop means the caller's own latest recording: never a
+ * session of the lttng CLI or of another user. Named, another user's
+ * recording or a CLI session is refused to a non-root caller. */
+START_TEST(stop_is_the_callers_own)
 {
 	strcpy(view.active[0], "a");
 	strcpy(view.active[1], "b");
 	view.n_active = 2;
+	struct lttng_view_rec rec = { .name = "b", .path = "/t/b", .uid = 4242, .gid = 4242 };
+	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	peer.uid = 4343;
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\"}", CTL_REPLY_ERROR, NULL);
-	ck_assert_int_eq(err_of(r), EINVAL);
+	ck_assert_int_eq(err_of(r), ENOENT);
 	ck_assert_ptr_nonnull(strstr(
 		cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERROR)->valuestring, "a, b"));
 	cJSON_Delete(r);
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"b\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EPERM);
+	cJSON_Delete(r);
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"a\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EPERM);
+	cJSON_Delete(r);
+	peer.uid = 0;
 }
 END_TEST
 
@@ -251,7 +267,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, status_and_list);
 	tcase_add_test(tc, bad_requests);
-	tcase_add_test(tc, stop_needs_a_name_among_several);
+	tcase_add_test(tc, stop_is_the_callers_own);
 	tcase_add_test(tc, start_end);
 	tcase_add_test(tc, wait_progress_then_result);
 	suite_add_tcase(s, tc);

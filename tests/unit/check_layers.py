@@ -9,7 +9,7 @@ import sys
 
 LAYERS = [
     {"log", "loop", "version"},  # used everywhere
-    {"lttng", "registry"},  # the doors to LTTng and to the agents' segments
+    {"lttng", "registry", "creds"},  # the doors to LTTng and to the agents' segments
     {"scheduler", "lttng_view", "registry_loop"},
     {"pacer", "notify", "wait"},
     {"commands"},
