@@ -5,8 +5,10 @@ information is recorded in each LTTng session"), a session that does not
 enable them records what it would without the agent, and every outcome is
 reported honestly. Real lttng-sessiond, real agents, babeltrace2."""
 import collections
+import grp
 import json
 import os
+import pwd
 import re
 import signal
 import subprocess
@@ -23,7 +25,7 @@ def kind_of(e):
     return e.name.split(":", 1)[1]
 
 
-class SessionsTest(unittest.TestCase):
+class Base(unittest.TestCase):
     def setUp(self):
         self.c = Ctx(self._testMethodName)
         self.traces = os.path.join(self.c.tmp, "traces")
@@ -75,6 +77,18 @@ class SessionsTest(unittest.TestCase):
         self.assertTrue(m, out)
         return m.group(1)
 
+    def recorder(self, name):
+        """A caretctl record without --duration and with standard input
+        closed, as from a script or a service."""
+        p = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record",
+                          "--immediate", "-p", self.traces, "-s", name, "--timeout", "30"],
+                         agent=False, stdin=subprocess.DEVNULL)
+        wait_line(p, r"processes recording", timeout=40)
+        wait_line(p, r"standard input closed", timeout=10)
+        return p
+
+
+class SessionsTest(Base):
     def test_cli_session_then_caretctl_record(self):
         """An lttng CLI session is recording; a caretctl recording starts:
         both traces hold every init record of every process, and the first
@@ -186,16 +200,6 @@ class SessionsTest(unittest.TestCase):
         self.assertIn("2/2 processes recording", out)
         self.trace_path(out)
 
-    def recorder(self, name):
-        """A caretctl record without --duration and with standard input
-        closed, as from a script or a service."""
-        p = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record",
-                          "--immediate", "-p", self.traces, "-s", name, "--timeout", "30"],
-                         agent=False, stdin=subprocess.DEVNULL)
-        wait_line(p, r"processes recording", timeout=40)
-        wait_line(p, r"standard input closed", timeout=10)
-        return p
-
     def test_external_stop_with_stdin_closed(self):
         """An external `caretctl stop -s` ends a recorder whose standard
         input is closed, within a second, with the trace path; so does a
@@ -247,6 +251,126 @@ class SessionsTest(unittest.TestCase):
             while subprocess.run(["lttng", "list"], capture_output=True).returncode != 0:
                 self.assertLess(time.time(), deadline, "lttng-sessiond did not come back")
                 time.sleep(0.1)
+
+
+USER, GROUP = "caret-it-user", "caret-it"
+
+
+class UsersTest(Base):
+    """Recordings by an unprivileged member of caretd's group (a user made
+    for the test with useradd, removed afterwards)."""
+
+    def setUp(self):
+        super().setUp()
+        self.made = []
+        if subprocess.run(["getent", "group", GROUP], capture_output=True).returncode != 0:
+            subprocess.run(["groupadd", GROUP], check=True)
+            self.made.append(["groupdel", GROUP])
+        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
+            subprocess.run(["useradd", "-M", "-N", "-s", "/usr/sbin/nologin", "-G", GROUP,
+                            USER], check=True)
+            self.made.insert(0, ["userdel", USER])
+        pw = pwd.getpwnam(USER)
+        self.uid, self.gid = pw.pw_uid, pw.pw_gid
+        self.sgid = grp.getgrnam(GROUP).gr_gid
+        # a socket the user can reach, and a home for the user's traces
+        os.chmod(self.c.tmp, 0o755)
+        self.home = os.path.join(self.c.tmp, "home")
+        os.mkdir(self.home, 0o700)
+        os.chown(self.home, self.uid, self.gid)
+        self.c.caretd("--group", GROUP)
+
+    def tearDown(self):
+        super().tearDown()
+        for cmd in self.made:
+            subprocess.run(cmd, capture_output=True)
+
+    def drop(self):
+        os.setgroups([self.sgid])
+        os.setgid(self.gid)
+        os.setuid(self.uid)
+
+    def as_user(self, *args, check=True):
+        r = subprocess.run([CARETCTL, "--socket", self.c.sock] + list(args),
+                           env=self.c.env(agent=False), capture_output=True, text=True,
+                           timeout=120, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
+        if check and r.returncode != 0:
+            raise AssertionError("caretctl %s as %s: %d %s%s" % (
+                " ".join(args), USER, r.returncode, r.stdout, r.stderr))
+        return r
+
+    def test_user_owns_its_trace_and_is_refused_a_path(self):
+        procs = self.system(2)
+        r = self.as_user("record", "--immediate", "-p", os.path.join(self.home, "traces"),
+                         "-s", "mine", "--duration", "1", "--timeout", "30")
+        path = self.trace_path(r.stdout + r.stderr)
+        st = os.stat(path)
+        self.assertEqual((st.st_uid, st.st_gid), (self.uid, self.gid))
+        bt = subprocess.run(["babeltrace2", path], capture_output=True, text=True,
+                            preexec_fn=self.drop, timeout=60)
+        self.assertEqual(bt.returncode, 0, bt.stderr)
+        self.assertIn("vpid = %d" % procs[1].pid, bt.stdout)
+        rm = subprocess.run(["rm", "-r", path], capture_output=True, text=True,
+                            preexec_fn=self.drop)
+        self.assertEqual(rm.returncode, 0, rm.stderr)
+        self.assertFalse(os.path.exists(path))
+
+        forbidden = os.path.join(self.c.tmp, "rootonly")
+        os.mkdir(forbidden, 0o700)
+        r = self.as_user("record", "--immediate", "-p", os.path.join(forbidden, "traces"),
+                         "-s", "theirs", "--duration", "1", check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertRegex(r.stdout + r.stderr, r"refused output path: uid %d cannot create or "
+                         r"write \S*rootonly\S*: Permission denied" % self.uid)
+        self.assertFalse(os.path.exists(os.path.join(forbidden, "traces")))
+        self.assertNotIn("theirs", lttng_list())
+
+    def test_two_users_stop_semantics_and_completeness(self):
+        """Root and a user record at the same time, and an lttng CLI session
+        runs too: each caretctl trace has every init record of every process;
+        stop without -s stops the caller's own recording only; another
+        user's recording or a CLI session is refused to the user."""
+        procs = self.system(3)
+        cached = self.dumps(procs)
+        rec_root = self.recorder("rootrec")
+        rec_user = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                                 "-p", os.path.join(self.home, "traces"), "-s", "userrec",
+                                 "--timeout", "30"],
+                                agent=False, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
+        wait_line(rec_user, r"standard input closed", timeout=40)
+        s = self.c.session()
+        s.start()
+        time.sleep(0.5)
+
+        r = self.as_user("stop", "-s", s.name, check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("not started by 'caretctl record'", r.stdout + r.stderr)
+        r = self.as_user("stop", "-s", "rootrec", check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("another user's recording", r.stdout + r.stderr)
+
+        self.c.wait_states([p.pid for p in procs], "RECORD")
+        time.sleep(1)  # the user's and the CLI session's passes are over
+        out = self.c.caretctl("stop").stdout  # root's own, not the newer ones
+        self.assertIn("stopped session rootrec", out)
+        self.assertRegex(out, r"\d+ replayed initialization records duplicated")
+        self.assertEqual(rec_root.finish(10), 0, rec_root.err_text())
+        self.assertIn("userrec", lttng_list())
+        self.assertIn(s.name, lttng_list())
+
+        out = self.as_user("stop").stdout
+        self.assertIn("stopped session userrec", out)
+        self.assertEqual(rec_user.finish(10), 0, rec_user.err_text())
+        s.stop()
+
+        for rec, label in ((rec_root, "root"), (rec_user, "user")):
+            path = self.trace_path(rec.out_text())
+            self.assert_all_init(self.per_pid(path, procs), procs, cached, label)
+        self.assertEqual(os.stat(self.trace_path(rec_user.out_text())).st_uid, self.uid)
+
+
+def lttng_list():
+    return subprocess.run(["lttng", "list"], capture_output=True, text=True).stdout
 
 
 if __name__ == "__main__":
