@@ -66,7 +66,8 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
-	daemon/notify.c daemon/wait.c daemon/commands.c daemon/creds.c daemon/server.c \
+	daemon/notify.c daemon/wait.c daemon/config.c daemon/commands.c daemon/creds.c \
+	daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
@@ -132,7 +133,7 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
-		daemon/registry.c daemon/log.c) $(B)/lib/libcaretshm.a
+		daemon/registry.c daemon/config.c daemon/log.c) $(B)/lib/libcaretshm.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 

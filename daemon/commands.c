@@ -134,8 +134,8 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return error(EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
 	if (!cfg.path || cfg.path[0] != '/')
 		return error(EINVAL, "path must be an absolute directory");
-	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : 0;
-	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : 0;
+	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : ctx->subbuf_size ? *ctx->subbuf_size : 0;
+	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : ctx->subbuf_count ? *ctx->subbuf_count : 0;
 	char name[CARET_LTTNG_NAME_MAX], path[4096], err[512];
 	/* The requester's own rights decide where the trace may go, not
 	 * caretd's (root): the parent is created as them, or refused. */

@@ -20,6 +20,9 @@ struct cmd_ctx {
 	struct registry *reg;
 	struct sched_cfg *sched;
 	struct lttng_view *lttng;
+	/* the daemon's default channel geometry for `record` (NULL: LTTng's) */
+	const uint64_t *subbuf_size;
+	const uint32_t *subbuf_count;
 };
 
 /* Who sent the request (SO_PEERCRED, SO_PEERGROUPS of the connection). */

@@ -4,6 +4,7 @@
 #include <ftw.h>
 #include <grp.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,10 @@
 #include <unistd.h>
 
 #include "daemon/creds.h"
+
+/* The child's exit status when it could not switch identity (errnos are
+ * far below). */
+#define SWITCH_FAILED 254
 
 /* In the child: returns 0 or an errno, and the failing directory in at. */
 static int mkdir_p(const char *path, char *at, size_t len)
@@ -60,14 +65,16 @@ int creds_mkdir_as(const char *path, uid_t uid, gid_t gid, const gid_t *groups, 
 		int e = 0;
 		close(pipefd[0]);
 		umask(022);
-		if (geteuid() == 0) {
-			if (setgroups(n_groups > 0 ? (size_t)n_groups : 0, n_groups > 0 ? groups : NULL) <
-				    0 ||
-			    setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)
-				e = errno;
+		if (geteuid() == 0 &&
+		    (setgroups(n_groups > 0 ? (size_t)n_groups : 0, n_groups > 0 ? groups : NULL) < 0 ||
+		     setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)) {
+			/* caretd lacks CAP_SETUID/CAP_SETGID: say so, not "denied" */
+			snprintf(at, sizeof(at), "%d", errno);
+			ssize_t w = write(pipefd[1], at, strlen(at));
+			(void)w;
+			_exit(SWITCH_FAILED);
 		}
-		if (!e)
-			e = mkdir_p(path, at, sizeof(at));
+		e = mkdir_p(path, at, sizeof(at));
 		ssize_t w = write(pipefd[1], at, strlen(at));
 		(void)w;
 		_exit(e > 255 ? 255 : e);
@@ -82,6 +89,12 @@ int creds_mkdir_as(const char *path, uid_t uid, gid_t gid, const gid_t *groups, 
 		if (errno != EINTR)
 			return -errno;
 	int e = WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
+	if (e == SWITCH_FAILED) {
+		e = atoi(at);
+		snprintf(err, errlen, "caretd cannot take the identity of uid %d to check %s: %s",
+			 (int)uid, path, strerror(e));
+		return -(e ? e : EPERM);
+	}
 	if (e)
 		snprintf(err, errlen, "uid %d cannot create or write %s: %s", (int)uid,
 			 at[0] ? at : path, strerror(e));

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/commands.h"
+#include "daemon/config.h"
 #include "daemon/log.h"
 #include "daemon/lttng_view.h"
 #include "daemon/notify.h"
@@ -36,7 +37,10 @@
 
 struct options {
 	struct server_cfg server;
-	struct sched_cfg sched;
+	struct daemon_cfg cli; /* the command line's settings ... */
+	unsigned cli_set;      /* ... those it gave (enum config_key) */
+	const char *config;    /* configuration file */
+	bool config_given;     /* --config: the file must exist */
 	int log_level;
 };
 
@@ -51,11 +55,16 @@ static void usage(FILE *f)
 		"  --socket PATH             control socket (default " CARET_CTL_DEFAULT_SOCKET ");\n"
 		"                            ignored when systemd passes a socket\n"
 		"  --group NAME              members of this group may use the socket too\n"
+		"  --config FILE             configuration file (default " CARETD_DEFAULT_CONFIG
+		", if it\n"
+		"                            exists; see caretd(8)); SIGHUP reads it again\n"
 		"  --pacing MODE             adaptive (default) or frequency\n"
 		"  --recording-frequency N   records per second per process in frequency mode\n"
 		"                            (default %d, CARET's recording_frequency)\n"
 		"  --replay-bandwidth BYTES  host-wide replay budget per second in adaptive mode\n"
 		"                            (K/M/G suffixes; default 64M)\n"
+		"  --subbuffer-size BYTES    default sub-buffer size of recordings (power of two)\n"
+		"  --subbuffer-count N       default sub-buffer count of recordings (power of two)\n"
 		"  --log-level LEVEL         error, warning, info (default) or debug\n"
 		"  --help, --version\n\n"
 		"Environment: CARET_SHM_PREFIX selects the agents' segment names (default\n"
@@ -70,6 +79,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "foreground", 0, 0, 'F' }, { "socket", 1, 0, 's' }, { "group", 1, 0, 'g' },
 		{ "pacing", 1, 0, 'p' }, { "recording-frequency", 1, 0, 'f' },
 		{ "replay-bandwidth", 1, 0, 'b' }, { "log-level", 1, 0, 'l' },
+		{ "config", 1, 0, 'c' }, { "subbuffer-size", 1, 0, 'S' },
+		{ "subbuffer-count", 1, 0, 'C' },
 		{ "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
@@ -89,28 +100,25 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->server.have_group = true;
 			break;
 		}
-		case 'p':
-			if (pacing_parse(optarg, &o->sched.pacing) < 0) {
-				fprintf(stderr, "caretd: --pacing must be adaptive or frequency\n");
-				return EXIT_USAGE;
-			}
+		case 'c':
+			o->config = optarg;
+			o->config_given = true;
 			break;
-		case 'f': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v <= 0 || v > 100000000) {
-				fprintf(stderr, "caretd: bad --recording-frequency: %s\n", optarg);
+		case 'p':
+		case 'f':
+		case 'b':
+		case 'S':
+		case 'C': {
+			char why[256];
+			const char *key = c == 'p' ? "pacing" : c == 'f' ? "recording-frequency"
+					: c == 'b' ? "replay-bandwidth" : c == 'S' ? "subbuffer-size"
+					: "subbuffer-count";
+			if (config_set(&o->cli, key, optarg, &o->cli_set, why, sizeof(why)) < 0) {
+				fprintf(stderr, "caretd: --%s\n", why);
 				return EXIT_USAGE;
 			}
-			o->sched.frequency = (uint32_t)v;
 			break;
 		}
-		case 'b':
-			if (caret_parse_size(optarg, 1ULL << 40, &o->sched.bandwidth) < 0) {
-				fprintf(stderr, "caretd: bad --replay-bandwidth: %s\n", optarg);
-				return EXIT_USAGE;
-			}
-			break;
 		case 'l':
 			if (!strcmp(optarg, "error"))
 				o->log_level = LOG_ERR;
@@ -143,6 +151,41 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return GO_ON;
 }
 
+/* The defaults in force: built in, then the file, then the command line. */
+static struct daemon_cfg defaults;
+
+/* Reads the configuration; on an error the defaults stay as they were. */
+static int load_config(const struct options *o, bool starting)
+{
+	struct daemon_cfg c;
+	unsigned set = 0;
+	char err[512];
+	config_builtin(&c);
+	int r = config_load(o->config, &c, &set, err, sizeof(err));
+	if (r == -ENOENT && !o->config_given) {
+		r = 0; /* the default file is optional */
+	} else if (r < 0) {
+		log_err("configuration %s: %s", starting ? "not loaded" : "not reloaded, keeping "
+			"the previous one", err);
+		return r;
+	}
+	config_overlay(&c, &o->cli, o->cli_set);
+	defaults = c;
+	log_info("defaults%s: pacing %s, recording frequency %u/s, replay bandwidth %llu B/s, "
+		 "sub-buffers %llu x %u (0: LTTng's)", starting ? "" : " reloaded",
+		 pacing_name(c.sched.pacing), c.sched.frequency,
+		 (unsigned long long)c.sched.bandwidth, (unsigned long long)c.subbuf_size,
+		 c.subbuf_count);
+	return 0;
+}
+
+static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si, void *arg)
+{
+	(void)s, (void)si;
+	load_config(arg, false);
+	return 0;
+}
+
 static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *arg)
 {
 	(void)arg;
@@ -150,7 +193,7 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
 	return sd_event_exit(sd_event_source_get_event(s), 0);
 }
 
-static int add_signals(sd_event *e)
+static int add_signals(sd_event *e, struct options *o)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	sigset_t ss;
@@ -161,7 +204,8 @@ static int add_signals(sd_event *e)
 	if (sigprocmask(SIG_BLOCK, &ss, NULL) < 0)
 		return -errno;
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		int r = sd_event_add_signal(e, NULL, sigs[i], on_signal, NULL);
+		int r = sigs[i] == SIGHUP ? sd_event_add_signal(e, NULL, SIGHUP, on_hup, o)
+					  : sd_event_add_signal(e, NULL, sigs[i], on_signal, NULL);
 		if (r < 0)
 			return r;
 	}
@@ -170,16 +214,18 @@ static int add_signals(sd_event *e)
 
 int main(int argc, char **argv)
 {
-	struct options o = {
+	static struct options o = {
 		.server = { .socket_path = CARET_CTL_DEFAULT_SOCKET },
-		.sched = { .pacing = PACING_ADAPTIVE, .frequency = CARET_CTL_DEFAULT_FREQUENCY,
-			   .bandwidth = 64ULL << 20 },
+		.config = CARETD_DEFAULT_CONFIG,
 		.log_level = LOG_INFO,
 	};
+	config_builtin(&o.cli);
 	int rc = parse_args(argc, argv, &o);
 	if (rc != GO_ON)
 		return rc;
 	log_init(o.log_level);
+	if (load_config(&o, true) < 0)
+		return 1;
 	/* lttng-ctl writes to the session daemon's socket: if it dies, a
 	 * SIGPIPE would kill us. */
 	signal(SIGPIPE, SIG_IGN);
@@ -191,12 +237,12 @@ int main(int argc, char **argv)
 	static struct pacer pacer;
 	static struct notify notify;
 	struct server *server = NULL;
-	sched.cfg = o.sched;
+	sched.cfg = defaults.sched;
 
 	sd_event *e = NULL;
 	int r = sd_event_default(&e);
 	if (r >= 0)
-		r = add_signals(e);
+		r = add_signals(e, &o);
 	if (r >= 0)
 		r = sd_event_set_watchdog(e, true);
 	if (r < 0) {
@@ -210,15 +256,15 @@ int main(int argc, char **argv)
 	}
 	/* the daemon's defaults; the pacer applies a recording's own options
 	 * over them at each tick */
-	static struct sched_cfg defaults;
-	defaults = o.sched;
-	struct cmd_ctx ctx = { .reg = &reg, .sched = &defaults, .lttng = &lttng };
+	struct cmd_ctx ctx = { .reg = &reg, .sched = &defaults.sched, .lttng = &lttng,
+			       .subbuf_size = &defaults.subbuf_size,
+			       .subbuf_count = &defaults.subbuf_count };
 	if (server_start(&server, e, &o.server, &ctx) < 0)
 		return 1;
 	/* The LTTng view first: the others read it at their first run. */
 	if ((r = lttng_view_start(&lttng, e)) < 0 ||
 	    (r = registry_loop_start(&reg_loop, &reg, e)) < 0 ||
-	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng, &defaults)) < 0 ||
+	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
 	    (r = notify_start(&notify, e, &reg, &lttng)) < 0) {
 		log_err("cannot set up the event loop: %s", strerror(-r));
 		return 1;

@@ -252,6 +252,50 @@ class SessionsTest(Base):
                 self.assertLess(time.time(), deadline, "lttng-sessiond did not come back")
                 time.sleep(0.1)
 
+    def daemon_cfg(self):
+        st = json.loads(self.c.caretctl("status", "--json").stdout)["caretd"]
+        return st["pacing"], st["recording_frequency"]
+
+    def test_recording_options_are_its_own_and_config_reload(self):
+        """caretd's defaults come from its configuration file (the command
+        line wins) and SIGHUP reads it again; `record -f` paces only its
+        own recording and never changes the defaults."""
+        conf = os.path.join(self.c.tmp, "caretd.conf")
+        with open(conf, "w") as f:
+            f.write("# test\npacing = frequency\nrecording-frequency = 300\n"
+                    "replay-bandwidth = 1M\n")
+        d = self.c.caretd("--config", conf, "--replay-bandwidth", "2M")
+        self.assertEqual(self.daemon_cfg(), ("frequency", 300))
+        st = json.loads(self.c.caretctl("status", "--json").stdout)["caretd"]
+        self.assertEqual(st["replay_bandwidth"], 2 << 20)  # the command line wins
+        procs = self.system(1)
+        rec = self.recorder("own")  # stdin closed, default pacing of caretctl
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "slow", "-f",
+                            "1000", "--duration", "0.5")
+        self.assertEqual(self.daemon_cfg(), ("frequency", 300))
+        self.c.caretctl("stop", "-s", "own")
+        self.assertEqual(rec.finish(10), 0, rec.err_text())
+        self.assertEqual(self.daemon_cfg(), ("frequency", 300))
+        self.assertTrue(self.trace_path(r.stdout))
+
+        with open(conf, "w") as f:
+            f.write("pacing = adaptive\nrecording-frequency = 123\n")
+        d.send_signal(signal.SIGHUP)
+        deadline = time.time() + 5
+        while self.daemon_cfg() != ("adaptive", 123):
+            self.assertLess(time.time(), deadline, self.daemon_cfg())
+            time.sleep(0.05)
+        with open(conf, "w") as f:
+            f.write("recording-frequency = lots\n")
+        d.send_signal(signal.SIGHUP)
+        time.sleep(0.3)
+        self.assertIsNone(d.poll())
+        self.assertEqual(self.daemon_cfg(), ("adaptive", 123))
+        d.terminate()
+        d.wait(10)
+        self.assertIn("caretd.conf:1: bad value for recording-frequency", d.err_text())
+        self.assertIn("not reloaded, keeping the previous one", d.err_text())
+
 
 USER, GROUP = "caret-it-user", "caret-it"
 

@@ -24,7 +24,7 @@
 static struct registry reg;
 static struct sched_cfg cfg = { .pacing = PACING_FREQUENCY, .frequency = 42, .bandwidth = 1 };
 static struct lttng_view view;
-static struct cmd_ctx ctx = { &reg, &cfg, &view };
+static struct cmd_ctx ctx = { .reg = &reg, .sched = &cfg, .lttng = &view };
 static struct agent agent;
 
 static void setup(void)

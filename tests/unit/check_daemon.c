@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/registry.h"
+#include "daemon/config.h"
 #include "daemon/scheduler.h"
 
 #define MS 1000000LL
@@ -325,6 +326,48 @@ START_TEST(prepare_restarts_and_session_without_caret)
 }
 END_TEST
 
+/* caretd(8): the file, then the command line; a bad file changes nothing. */
+START_TEST(config_file_and_overlay)
+{
+	char path[] = "/tmp/caretd-conf-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	const char *text = "# defaults\npacing = frequency\n  recording-frequency=7 \n"
+			   "subbuffer-size = 1M # per sub-buffer\nsubbuffer-count = 8\n";
+	ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+	close(fd);
+	struct daemon_cfg c, cli;
+	unsigned set = 0, cli_set = 0;
+	char err[256];
+	config_builtin(&c);
+	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), 0);
+	ck_assert_int_eq(c.sched.pacing, PACING_FREQUENCY);
+	ck_assert_uint_eq(c.sched.frequency, 7);
+	ck_assert_uint_eq(c.subbuf_size, 1 << 20);
+	ck_assert_uint_eq(c.subbuf_count, 8);
+	ck_assert_uint_eq(set, CFG_PACING | CFG_FREQUENCY | CFG_SUBBUF_SIZE | CFG_SUBBUF_COUNT);
+
+	config_builtin(&cli);
+	ck_assert_int_eq(config_set(&cli, "recording-frequency", "9", &cli_set, err, sizeof(err)),
+			 0);
+	config_overlay(&c, &cli, cli_set);
+	ck_assert_uint_eq(c.sched.frequency, 9);
+	ck_assert_int_eq(c.sched.pacing, PACING_FREQUENCY); /* the file's, not overlaid */
+
+	fd = open(path, O_WRONLY | O_TRUNC);
+	const char *bad = "pacing = adaptive\nsubbuffer-size = 3000\n";
+	ck_assert_int_eq(write(fd, bad, strlen(bad)), (int)strlen(bad));
+	close(fd);
+	struct daemon_cfg before = c;
+	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, ":2: bad value for subbuffer-size"));
+	ck_assert_int_eq(memcmp(&before, &c, sizeof(c)), 0);
+	unlink(path);
+	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(config_set(&c, "nope", "1", &set, err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
 START_TEST(state_names)
 {
 	ck_assert_str_eq(state_name(CARET_STATE_WAIT), "WAIT");
@@ -443,6 +486,7 @@ int main(void)
 {
 	Suite *s = suite_create("daemon");
 	TCase *tc = tcase_create("scheduler");
+	tcase_add_test(tc, config_file_and_overlay);
 	tcase_add_test(tc, second_session_replays_again_in_record);
 	tcase_add_test(tc, prepare_restarts_and_session_without_caret);
 	tcase_add_test(tc, start_and_end);

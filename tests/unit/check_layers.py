@@ -11,7 +11,7 @@ LAYERS = [
     {"log", "loop", "version"},  # used everywhere
     {"lttng", "registry", "creds"},  # the doors to LTTng and to the agents' segments
     {"scheduler", "lttng_view", "registry_loop"},
-    {"pacer", "notify", "wait"},
+    {"pacer", "notify", "wait", "config"},
     {"commands"},
     {"server"},
     {"main"},
