@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/commands.h"
@@ -29,10 +30,15 @@ static cJSON *error(int err, const char *fmt, ...)
 	return caret_ctl_enc_error(err, msg);
 }
 
-static int add_agent(cJSON *o, struct agent *a)
+static int add_agent(cJSON *o, const struct registry *r, struct agent *a)
 {
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
+	/* seed 000: no agent waits without a reason shown */
+	char why[160];
+	bool idle = st.state == CARET_STATE_WAIT || st.state == CARET_STATE_UNINITIALIZED;
+	if (!idle && !sched_complete(r, a, &st))
+		sched_reason(a, why, sizeof(why));
 	struct caret_ctl_agent x = {
 		.pid = a->pid,
 		.procname = a->procname,
@@ -44,6 +50,7 @@ static int add_agent(cJSON *o, struct agent *a)
 		.replay_done = sched_done_in(&st, CARET_EPOCH_OF(st.grant)),
 		.replay_total = st.records,
 		.dropped = st.dropped,
+		.reason = !idle && !sched_complete(r, a, &st) ? why : NULL,
 	};
 	x.n_nodes = agent_node_names(a);
 	x.nodes = a->nodes;
@@ -82,7 +89,7 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 		o = caret_ctl_enc_agents_result(NULL, NULL);
 	}
 	for (struct agent *a = ctx->reg->head; o && a; a = a->next) {
-		if (add_agent(o, a) < 0) {
+		if (add_agent(o, ctx->reg, a) < 0) {
 			cJSON_Delete(o);
 			o = NULL;
 		}
@@ -163,8 +170,11 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (lttng_view_add_rec(v, &rec) < 0)
 		log_warn("session %s: too many recordings to remember its owner and options",
 			 name);
-	/* the trace directory is the requester's from the start */
-	if (peer->uid != geteuid() && lchown(path, peer->uid, peer->gid) < 0 && errno != ENOENT)
+	/* The trace directory is the requester's from the start (LTTng writes
+	 * into it as root); it also tells who owns the recording after a
+	 * caretd restart. */
+	if (peer->uid != geteuid() &&
+	    ((mkdir(path, 0755) < 0 && errno != EEXIST) || lchown(path, peer->uid, peer->gid) < 0))
 		log_warn("session %s: cannot give %s to uid %d: %s", name, path, (int)peer->uid,
 			 strerror(errno));
 	log_info("session %s recording to %s for uid %d (pacing %s)", name, path, (int)peer->uid,
@@ -241,13 +251,22 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	snprintf(sname, sizeof(sname), "%s", name);
 	struct lttng_view_rec *rec = lttng_view_find_rec(v, sname);
 	struct lttng_view_rec owner = { .uid = geteuid(), .gid = getegid() };
-	if (rec)
+	struct stat st;
+	if (rec) {
 		owner = *rec;
+	} else if (caret_lttng_session_path(sname, owner.path, sizeof(owner.path)) == 0 &&
+		   lstat(owner.path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* not in the table (caretd restarted, or a session of the
+		 * lttng CLI): its trace directory's owner owns it */
+		owner.uid = st.st_uid;
+		owner.gid = st.st_gid;
+	}
 	if (!may_act_for(peer, owner.uid)) {
 		log_warn("uid %d may not stop session %s", (int)peer->uid, sname);
-		return error(EPERM, rec ? "session %s is another user's recording (uid %d)"
-					: "session %s was not started by 'caretctl record': only "
-					  "root may stop it through caretd",
+		return error(EPERM, rec || owner.uid != geteuid()
+					    ? "session %s is another user's recording (uid %d)"
+					    : "session %s was not started by 'caretctl record': only "
+					      "root may stop it through caretd",
 			     sname, (int)owner.uid);
 	}
 	struct lttng_view_session *vs = lttng_view_find(v, sname);
@@ -268,7 +287,7 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	log_info("session %s stopped and destroyed; trace in %s%s", sname, path,
 		 dups ? " (with duplicated replayed records)" : "");
 	/* a trace recorded for someone is theirs to read and delete */
-	if (rec && path[0] && owner.uid != geteuid()) {
+	if (path[0] && owner.uid != geteuid()) {
 		int e = creds_chown_tree(path, owner.uid, owner.gid);
 		if (e < 0)
 			log_warn("session %s: cannot give %s to uid %d: %s", sname, path,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <grp.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -101,24 +101,53 @@ int creds_mkdir_as(const char *path, uid_t uid, gid_t gid, const gid_t *groups, 
 	return -e;
 }
 
-static uid_t chown_uid;
-static gid_t chown_gid;
-static int chown_err;
-
-static int chown_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+/* Gives every entry below the directory dirfd to uid:gid, by file
+ * descriptor only: the owner of the tree may rename or replace entries
+ * while we walk, but a symlink is never followed (AT_SYMLINK_NOFOLLOW,
+ * O_NOFOLLOW) and no path is resolved twice. */
+static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth)
 {
-	(void)st, (void)flag, (void)f;
-	if (lchown(p, chown_uid, chown_gid) < 0 && !chown_err)
-		chown_err = -errno;
-	return 0;
+	if (depth > 32)
+		return -ELOOP;
+	int fd = dup(dirfd);
+	if (fd < 0)
+		return -errno;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	int rc = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0 && !rc)
+			rc = -errno;
+		int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue; /* not a directory (or gone): nothing below */
+		int r = chown_below(sub, uid, gid, depth + 1);
+		close(sub);
+		if (r < 0 && !rc)
+			rc = r;
+	}
+	closedir(d);
+	return rc;
 }
 
 int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
 {
-	chown_uid = uid;
-	chown_gid = gid;
-	chown_err = 0;
-	if (nftw(path, chown_one, 16, FTW_PHYS) < 0)
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	return chown_err;
+	/* Only a tree whose top is already theirs (given when the recording
+	 * was created): a path redirected elsewhere since is left alone. */
+	struct stat st;
+	int rc = fstat(fd, &st) < 0 ? -errno : st.st_uid != uid ? -EPERM : 0;
+	if (!rc)
+		rc = chown_below(fd, uid, gid, 0);
+	close(fd);
+	return rc;
 }

@@ -21,7 +21,9 @@
 int creds_mkdir_as(const char *path, uid_t uid, gid_t gid, const gid_t *groups, int n_groups,
 		   char *err, size_t errlen);
 
-/* chown -R uid:gid without following symlinks; 0 or the first -errno. */
+/* chown -R uid:gid of everything below path, whose top must already
+ * belong to uid (-EPERM otherwise), by file descriptor and without
+ * following symlinks; 0 or the first -errno. */
 int creds_chown_tree(const char *path, uid_t uid, gid_t gid);
 
 #endif

@@ -29,6 +29,7 @@ struct agent {
 	uint32_t pass_serial;     /* the pass in progress covers sessions <= this */
 	uint32_t covered_serial;  /* a completed pass covered sessions <= this */
 	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
+	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
 	bool dead;                /* process gone, segment reclaimed at next sweep */
 	/* node names, parsed again only when the record count changes */
 	char nodes[4096];         /* NUL-separated */

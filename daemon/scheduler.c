@@ -44,6 +44,12 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 	if (st->tp_enabled_epoch != epoch) {
 		/* The agent gave up waiting for its tracepoints: ring again
 		 * now and then, the session may enable them later. */
+		if ((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && a->tp_warned_epoch != epoch) {
+			char why[160];
+			sched_reason(a, why, sizeof(why));
+			log_warn("pid %d (%s) waits in PREPARE: %s", (int)a->pid, a->procname, why);
+			a->tp_warned_epoch = epoch;
+		}
 		if ((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) {
 			caret_ctl_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
 			a->last_bell_ns = now;

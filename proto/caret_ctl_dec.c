@@ -164,6 +164,7 @@ int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why
 		if (ctl_get_int(e, where, CARET_CTL_K_PID, 0, PID_MAX_, &a->pid, why) < 0 ||
 		    ctl_get_str(e, where, CARET_CTL_K_PROCNAME, false, &a->procname, why) < 0 ||
 		    ctl_get_str(e, where, CARET_CTL_K_STATE, false, &a->state, why) < 0 ||
+		    ctl_get_str(e, where, CARET_CTL_K_REASON, true, &a->reason, why) < 0 ||
 		    ctl_get_int(e, where, CARET_CTL_K_RECORDS, 0, INT64_MAX, &a->records, why) < 0 ||
 		    ctl_get_int(e, where, CARET_CTL_K_REPLAYED, 0, INT64_MAX, &a->replayed, why) < 0 ||
 		    ctl_get_int(e, where, CARET_CTL_K_REPLAY_TOTAL, 0, INT64_MAX, &a->replay_total,

@@ -47,6 +47,7 @@ struct ctl_record_result {
 struct ctl_agent {
 	int64_t pid;
 	const char *procname, *state;
+	const char *reason; /* why it does not record completely; NULL: it does */
 	int64_t records, replayed, replay_total, dropped;
 	const cJSON *nodes;	/* array of strings, checked */
 };

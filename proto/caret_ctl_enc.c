@@ -157,6 +157,7 @@ int caret_ctl_add_agent(cJSON *result, const struct caret_ctl_agent *a)
 		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAY_TOTAL, (double)a->replay_total) &&
 		  cJSON_AddNumberToObject(x, CARET_CTL_K_DROPPED, (double)a->dropped) &&
 		  add_nodes(x, a->nodes, a->n_nodes) &&
+		  (!a->reason || cJSON_AddStringToObject(x, CARET_CTL_K_REASON, a->reason)) &&
 		  cJSON_AddStringToObject(x, CARET_CTL_K_SEGMENT, a->segment);
 	return append(result, CARET_CTL_K_AGENTS, x, ok);
 }

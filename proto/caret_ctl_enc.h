@@ -50,6 +50,7 @@ cJSON *caret_ctl_enc_agents_result(const struct caret_ctl_daemon_info *info,
 struct caret_ctl_agent {
 	int pid;
 	const char *procname, *state, *segment;
+	const char *reason; /* NULL when the agent records completely */
 	uint64_t records, replayed, replay_done, replay_total, dropped;
 	const char *nodes; /* n_nodes NUL-terminated strings, back to back */
 	int n_nodes;

@@ -150,6 +150,8 @@ class SessionsTest(Base):
             names = collections.Counter(e.name for e in evs if e.vpid == p.pid)
             self.assertGreater(names["ros2:callback_start"], 0, (p.pid, names))
             self.assertGreater(names["ros2:rcl_publish"], 0, (p.pid, names))
+            # what tracetools records without the agent (not ros2_caret:dds_write)
+            self.assertGreater(names["ros2:rmw_publish"], 0, (p.pid, names))
         names = collections.Counter(e.name for e in evs if e.vpid == late.pid)
         for k in ("rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_timer_init"):
             self.assertGreater(names["ros2:" + k], 0, (k, names))
@@ -179,6 +181,8 @@ class SessionsTest(Base):
         names = collections.Counter(e.name for e in read_trace(s2.path) if e.vpid == late.pid)
         self.assertGreater(names["ros2_caret:rcl_node_init"], 0, names)
         self.assertEqual(names["ros2:rcl_node_init"], 0, names)
+        self.assertGreater(names["ros2_caret:dds_write"], 0, names)
+        self.assertEqual(names["ros2:rmw_publish"], 0, names)  # dds_write stands for it
 
     def test_process_killed_mid_replay_fails_record(self):
         """A process that dies during its replay leaves this trace without
@@ -411,6 +415,27 @@ class UsersTest(Base):
             path = self.trace_path(rec.out_text())
             self.assert_all_init(self.per_pid(path, procs), procs, cached, label)
         self.assertEqual(os.stat(self.trace_path(rec_user.out_text())).st_uid, self.uid)
+
+    def test_user_stops_own_recording_after_caretd_restart(self):
+        """caretd restarted during a user's recording: the trace directory
+        still says whose it is, so the user may stop it and gets it."""
+        self.system(1)
+        rec = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                            "-p", os.path.join(self.home, "traces"), "-s", "phoenix",
+                            "--timeout", "30"],
+                           agent=False, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
+        wait_line(rec, r"standard input closed", timeout=40)
+        self.c.procs[0].kill()  # the first caretd of this test
+        self.c.procs[0].wait()
+        os.unlink(self.c.sock)  # so that caretd() waits for the new one
+        self.c.caretd("--group", GROUP)
+        out = self.as_user("stop", "-s", "phoenix").stdout
+        self.assertIn("stopped session phoenix", out)
+        self.assertEqual(rec.finish(10), 0, rec.err_text())
+        path = self.trace_path(rec.out_text())
+        for d, _, files in os.walk(path):
+            for f in [d] + [os.path.join(d, x) for x in files]:
+                self.assertEqual(os.lstat(f).st_uid, self.uid, f)
 
 
 def lttng_list():

@@ -117,6 +117,28 @@ START_TEST(status_and_list)
 }
 END_TEST
 
+/* No agent waits without a reason that list and status show. */
+START_TEST(list_gives_reasons)
+{
+	caret_ctl_begin_replay(&agent.seg);
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
+	struct ctl_agents ag;
+	struct ctl_why why;
+	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
+	ck_assert_str_eq(ag.a[0].state, "PREPARE");
+	ck_assert_ptr_nonnull(ag.a[0].reason);
+	ck_assert_ptr_nonnull(strstr(ag.a[0].reason, "replay thread"));
+	ctl_agents_free(&ag);
+	cJSON_Delete(r);
+	caret_ctl_set_state(&agent.seg, CARET_STATE_WAIT);
+	r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
+	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
+	ck_assert_ptr_null(ag.a[0].reason); /* idle: nothing to explain */
+	ctl_agents_free(&ag);
+	cJSON_Delete(r);
+}
+END_TEST
+
 START_TEST(bad_requests)
 {
 	static const struct {
@@ -268,6 +290,7 @@ int main(void)
 	tcase_add_test(tc, status_and_list);
 	tcase_add_test(tc, bad_requests);
 	tcase_add_test(tc, stop_is_the_callers_own);
+	tcase_add_test(tc, list_gives_reasons);
 	tcase_add_test(tc, start_end);
 	tcase_add_test(tc, wait_progress_then_result);
 	suite_add_tcase(s, tc);
