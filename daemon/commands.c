@@ -144,10 +144,18 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : ctx->subbuf_count ? *ctx->subbuf_count : 0;
 	char name[CARET_LTTNG_NAME_MAX], path[4096], err[512];
+	int r = caret_lttng_session_name(cfg.session, name, sizeof(name), err, sizeof(err));
+	if (r < 0)
+		return error(r, "%s", err);
+	cfg.session = name;
 	/* The requester's own rights decide where the trace may go, not
-	 * caretd's (root): the parent is created as them, or refused. */
-	int r = creds_mkdir_as(cfg.path, peer->uid, peer->gid, peer->groups, peer->n_groups, err,
-			       sizeof(err));
+	 * caretd's (root): the trace directory is created as them (so it is
+	 * theirs, and it tells whose the recording is after a caretd
+	 * restart), or refused. */
+	if (snprintf(path, sizeof(path), "%s/%s", cfg.path, name) >= (int)sizeof(path))
+		return error(ENAMETOOLONG, "path too long");
+	r = creds_mkdir_as(path, peer->uid, peer->gid, peer->groups, peer->n_groups, err,
+			   sizeof(err));
 	if (r < 0) {
 		log_warn("record refused for uid %d: %s", (int)peer->uid, err);
 		return error(r, "refused output path: %s", err);
@@ -170,13 +178,6 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (lttng_view_add_rec(v, &rec) < 0)
 		log_warn("session %s: too many recordings to remember its owner and options",
 			 name);
-	/* The trace directory is the requester's from the start (LTTng writes
-	 * into it as root); it also tells who owns the recording after a
-	 * caretd restart. */
-	if (peer->uid != geteuid() &&
-	    ((mkdir(path, 0755) < 0 && errno != EEXIST) || lchown(path, peer->uid, peer->gid) < 0))
-		log_warn("session %s: cannot give %s to uid %d: %s", name, path, (int)peer->uid,
-			 strerror(errno));
 	log_info("session %s recording to %s for uid %d (pacing %s)", name, path, (int)peer->uid,
 		 pacing_name(pacing));
 	/* so that a `wait` right after this sees the session, and counts the

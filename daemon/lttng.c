@@ -223,6 +223,24 @@ int caret_lttng_session_path(const char *session, char *path_out,
 	return rc;
 }
 
+int caret_lttng_session_name(const char *wanted, char *out, size_t len, char *err,
+			     size_t errlen)
+{
+	if (wanted && *wanted) {
+		int rc = check_name(wanted, err, errlen);
+		if (rc < 0)
+			return rc;
+		if (snprintf(out, len, "%s", wanted) >= (int)len)
+			return fail(err, errlen, -ENAMETOOLONG, "lttng: session name too long");
+		return 0;
+	}
+	time_t now = time(NULL);
+	struct tm tm;
+	if (!localtime_r(&now, &tm) || !strftime(out, len, "caret-%Y%m%d-%H%M%S", &tm))
+		return fail(err, errlen, -EIO, "lttng: cannot format a session name");
+	return 0;
+}
+
 /* Does the enabled rule ev record the event `probe`? LTTng's globs only
  * know '*' (and '\\' to escape it), a subset of fnmatch's. */
 static bool rule_matches(struct lttng_event *ev, const char *probe)
@@ -420,19 +438,9 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 			    cfg->path ? cfg->path : "");
 
 	char name[LTTNG_NAME_MAX];
-	if (cfg->session && *cfg->session) {
-		int rc = check_name(cfg->session, err, errlen);
-		if (rc < 0)
-			return rc;
-		snprintf(name, sizeof(name), "%s", cfg->session);
-	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-		if (!localtime_r(&now, &tm) ||
-		    !strftime(name, sizeof(name), "caret-%Y%m%d-%H%M%S", &tm))
-			return fail(err, errlen, -EIO,
-				    "lttng: cannot format a session name");
-	}
+	int nrc = caret_lttng_session_name(cfg->session, name, sizeof(name), err, errlen);
+	if (nrc < 0)
+		return nrc;
 
 	uint64_t subbuf_size = cfg->subbuf_size ? cfg->subbuf_size
 						: CARET_CTL_DEFAULT_SUBBUF_SIZE;

@@ -82,6 +82,13 @@ enum caret_lttng_rule {
 int caret_lttng_session_rules(const char *session, unsigned *rules, char *err, size_t errlen);
 
 /*
+ * The session name `record` uses: `wanted` if it is a valid name, else
+ * (NULL or "") "caret-YYYYMMDD-HHMMSS" in local time. 0 or -errno.
+ */
+int caret_lttng_session_name(const char *wanted, char *out, size_t len, char *err,
+			     size_t errlen);
+
+/*
  * Creates a session (no snapshot, local output to cfg->path/<name>), a UST
  * channel CARET_CTL_DEFAULT_CHANNEL with per-UID buffers in discard mode and
  * cfg's sub-buffer geometry, enables the event list, adds the vpid, vtid
