@@ -133,8 +133,10 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		caret_ctl_set_flags(&a->seg, flags);
 	switch (st.state) {
 	case CARET_STATE_WAIT:
-		if (l->caret && l->ready) {
-			begin_pass(a, l->ready, false, now);
+		/* No settling delay from WAIT: the agent waits until its own
+		 * tracepoints are enabled before it replays. */
+		if (l->caret && l->newest) {
+			begin_pass(a, l->newest, false, now);
 			log_info("pid %d (%s): Start, replaying %llu cached records", (int)a->pid,
 				 a->procname, (unsigned long long)st.records);
 		} else if (l->any && !l->caret) {
@@ -217,7 +219,7 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 
 int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now)
 {
-	if (!l->any || (l->caret && !l->ready))
+	if (!l->any)
 		return -EAGAIN;
 	int n = 0;
 	for (struct agent *a = r->head; a; a = a->next) {

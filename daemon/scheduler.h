@@ -65,7 +65,9 @@ struct sched_lttng {
 	bool any;       /* some LTTng session is active (what End looks at) */
 	bool caret;     /* an active session enables ros2_caret events */
 	uint32_t ready; /* newest such session whose tracepoints the agents
-			 * already see enabled: a pass may begin for it */
+			 * already see enabled: an agent already recording
+			 * may begin a pass for it (an agent in WAIT begins
+			 * at once and waits for its own tracepoints) */
 	uint32_t newest; /* newest such session, ready or not (0: none) */
 	/* agents also emit live init events as ros2: (CARET_CTL_INIT_ROS2):
 	 * a session records ros2: init events, none records both kinds */

@@ -308,7 +308,10 @@ START_TEST(prepare_restarts_and_session_without_caret)
 	struct registry r = one(&a);
 	struct sched s = freq_sched(100);
 	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, &ON, t);
+	/* from WAIT no settling: the agent waits for its own tracepoints */
+	struct sched_lttng fresh = { .any = true, .caret = true, .newest = 1 };
+	sched_tick(&s, &r, &fresh, t);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
 	uint32_t e1 = CARET_EPOCH_OF(status(&a).grant);
 	struct sched_lttng two = { .any = true, .caret = true, .ready = 2, .newest = 2 };
 	sched_tick(&s, &r, &two, t += 10 * MS);
