@@ -294,16 +294,26 @@ static enum watch watch_session(const struct ctl_opts *g, const char *session)
 {
 	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STATUS);
 	struct ctl_reply r;
+	struct ctl_conn c;
+	struct ctl_why why = { "" };
 	if (!req)
 		return WATCH_ON;
-	struct ctl_opts quiet = *g;
-	quiet.json = false;
-	int code = ctl_call(&quiet, req, 2000, true, &r);
+	/* Quietly: a caretd restarting meanwhile is not worth a line every
+	 * half second (the next look will tell). */
+	int64_t deadline = ctl_now_ms() + 2000;
+	int e = ctl_conn_open(&c, g->socket, deadline);
+	if (e == 0) {
+		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
+		ctl_conn_close(&c);
+	}
 	cJSON_Delete(req);
-	if (code != CTL_EXIT_OK)
+	if (e < 0)
 		return WATCH_ON;
+	if (r.type != CTL_REPLY_RESULT) {
+		ctl_reply_free(&r);
+		return WATCH_ON;
+	}
 	struct ctl_status st;
-	struct ctl_why why;
 	enum watch w = WATCH_ON;
 	if (ctl_decode_status(r.root, &st, &why) == 0) {
 		if (!st.lttng_reachable) {
