@@ -49,8 +49,11 @@ struct registry {
 	int count;
 	int inotify_fd;
 	/* processes that died while not in RECORD, for `wait` to report */
-	struct exited_agent exited[64];
-	int n_exited;
+	/* a ring: exit number i is exited[i % REGISTRY_EXITS], the last
+	 * REGISTRY_EXITS are kept; n_exited counts every one */
+#define REGISTRY_EXITS 64
+	struct exited_agent exited[REGISTRY_EXITS];
+	uint64_t n_exited;
 	/* every agent is complete once it covered this session serial (the
 	 * newest active session enabling ros2_caret events; 0: none) */
 	uint32_t want_serial;

@@ -13,7 +13,7 @@
 
 struct wait_req {
 	const struct registry *reg;
-	int exited_base; /* registry exits before this wait began */
+	uint64_t exited_base; /* registry exits before this wait began */
 	int64_t deadline_ns, last_progress_ns;
 };
 
@@ -42,8 +42,11 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 						why) < 0)
 			goto nomem;
 	}
-	for (int i = w->exited_base; o && i < w->reg->n_exited; i++) {
-		const struct exited_agent *x = &w->reg->exited[i];
+	uint64_t first = w->exited_base;
+	if (w->reg->n_exited - first > REGISTRY_EXITS) /* more than the ring holds */
+		first = w->reg->n_exited - REGISTRY_EXITS;
+	for (uint64_t i = first; o && i < w->reg->n_exited; i++) {
+		const struct exited_agent *x = &w->reg->exited[i % REGISTRY_EXITS];
 		char why[160];
 		snprintf(why, sizeof(why), "exited during its replay (in %s): its initialization "
 			 "data in this trace is incomplete", state_name(x->state));
@@ -69,7 +72,7 @@ cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
 	bool late = now >= w->deadline_ns;
 	*done = all || late;
 	if (*done) {
-		int lost = w->reg->n_exited - w->exited_base;
+		int lost = (int)(w->reg->n_exited - w->exited_base);
 		if (!all)
 			log_warn("wait timed out: %d of %d processes recording", p.recording,
 				 p.total);
