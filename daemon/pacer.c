@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <string.h>
+
 #include "daemon/loop.h"
 #include "daemon/pacer.h"
 #include "shm/caret_shm.h"
@@ -62,12 +64,17 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 			 struct sched_cfg *out)
 {
 	*out = *defaults;
+	/* Replay passes are for the newest session enabling ros2_caret
+	 * events: its options, if it is a recording that chose some. */
+	int newest = -1;
+	for (int i = 0; i < v->n_active; i++)
+		if ((v->sess[i].rules & CARET_LTTNG_RULE_CARET) &&
+		    (newest < 0 || v->sess[i].serial > v->sess[newest].serial))
+			newest = i;
 	const struct lttng_view_rec *best = NULL;
-	for (int i = 0; i < v->n_recs; i++) {
-		const struct lttng_view_rec *r = &v->recs[i];
-		if ((r->pacing >= 0 || r->frequency) && (!best || r->seq > best->seq))
-			best = r;
-	}
+	for (int i = 0; newest >= 0 && i < v->n_recs; i++)
+		if (strcmp(v->recs[i].name, v->active[newest]) == 0)
+			best = &v->recs[i];
 	if (!best)
 		return;
 	if (best->pacing >= 0)

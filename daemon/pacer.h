@@ -23,9 +23,10 @@ struct pacer {
 
 int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *r,
 		struct lttng_view *lttng, const struct sched_cfg *defaults);
-/* The pacing in force: the daemon's defaults, overridden by the options
- * of the newest active recording that set them (a recording's options are
- * its own: they end with it and never change the defaults). */
+/* The pacing in force: the options of the newest active session enabling
+ * ros2_caret events if it is a recording that chose some (the passes are
+ * for it), else the daemon's defaults. A recording's options are its own:
+ * they never change the defaults nor pace a newer session's replay. */
 void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *defaults,
 			 struct sched_cfg *out);
 /* The scheduler's view of LTTng at now_ns (see struct sched_lttng). */

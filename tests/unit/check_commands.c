@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "daemon/commands.h"
+#include "daemon/pacer.h"
 #include "daemon/wait.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
@@ -136,6 +137,31 @@ START_TEST(list_gives_reasons)
 	ck_assert_ptr_null(ag.a[0].reason); /* idle: nothing to explain */
 	ctl_agents_free(&ag);
 	cJSON_Delete(r);
+}
+END_TEST
+
+/* issue 8: `record -f` paces its own recording's replay, never the
+ * daemon's defaults nor a newer session's (e.g. one of the lttng CLI). */
+START_TEST(recording_options_are_its_own)
+{
+	struct sched_cfg defaults = { .pacing = PACING_ADAPTIVE, .frequency = 100,
+				      .bandwidth = 1000 }, eff;
+	strcpy(view.active[0], "rec");
+	strcpy(view.active[1], "cli");
+	view.n_active = 2;
+	view.sess[0] = (struct lttng_view_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 1 };
+	view.sess[1] = (struct lttng_view_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 2 };
+	struct lttng_view_rec rec = { .name = "rec", .pacing = PACING_FREQUENCY, .frequency = 2 };
+	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	pacer_effective_cfg(&view, &defaults, &eff);
+	ck_assert_int_eq(eff.pacing, PACING_ADAPTIVE); /* the CLI session is newer */
+	ck_assert_uint_eq(eff.frequency, 100);
+	view.sess[1].serial = 0; /* now the recording is the newest */
+	pacer_effective_cfg(&view, &defaults, &eff);
+	ck_assert_int_eq(eff.pacing, PACING_FREQUENCY);
+	ck_assert_uint_eq(eff.frequency, 2);
+	ck_assert_uint_eq(eff.bandwidth, 1000);
+	ck_assert_uint_eq(defaults.frequency, 100); /* untouched */
 }
 END_TEST
 
@@ -291,6 +317,7 @@ int main(void)
 	tcase_add_test(tc, bad_requests);
 	tcase_add_test(tc, stop_is_the_callers_own);
 	tcase_add_test(tc, list_gives_reasons);
+	tcase_add_test(tc, recording_options_are_its_own);
 	tcase_add_test(tc, start_end);
 	tcase_add_test(tc, wait_progress_then_result);
 	suite_add_tcase(s, tc);
