@@ -302,6 +302,7 @@ class SessionsTest(Base):
 
 
 USER, GROUP = "caret-it-user", "caret-it"
+GECOS = "caretd integration test user (removed after each test)"
 
 
 class UsersTest(Base):
@@ -314,9 +315,13 @@ class UsersTest(Base):
         if subprocess.run(["getent", "group", GROUP], capture_output=True).returncode != 0:
             subprocess.run(["groupadd", GROUP], check=True)
             self.made.append(["groupdel", GROUP])
-        if subprocess.run(["id", USER], capture_output=True).returncode != 0:
-            subprocess.run(["useradd", "-M", "-N", "-s", "/usr/sbin/nologin", "-G", GROUP,
-                            USER], check=True)
+        try:
+            ours = pwd.getpwnam(USER).pw_gecos == GECOS  # left by an earlier run
+        except KeyError:
+            subprocess.run(["useradd", "-M", "-N", "-c", GECOS, "-s", "/usr/sbin/nologin",
+                            "-G", GROUP, USER], check=True)
+            ours = True
+        if ours:
             self.made.insert(0, ["userdel", USER])
         pw = pwd.getpwnam(USER)
         self.uid, self.gid = pw.pw_uid, pw.pw_gid
@@ -331,7 +336,14 @@ class UsersTest(Base):
     def tearDown(self):
         super().tearDown()
         for cmd in self.made:
-            subprocess.run(cmd, capture_output=True)
+            # a process of the user may take a moment to be gone
+            for _ in range(50):
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                if r.returncode == 0:
+                    break
+                time.sleep(0.1)
+            else:
+                raise AssertionError("%s: %s" % (" ".join(cmd), r.stderr))
 
     def drop(self):
         os.setgroups([self.sgid])
