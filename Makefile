@@ -105,7 +105,7 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
-	daemon/commands.c daemon/server.c \
+	daemon/config.c daemon/commands.c daemon/creds.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
 	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c
 
@@ -204,14 +204,15 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
-		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/log.c \
-		proto/caret_utf8.c) $(SHM_LIBS)
+		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
+		daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
-		daemon/wait.c daemon/events.c daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c \
+		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
+		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)

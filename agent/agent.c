@@ -204,6 +204,19 @@ bool caret_capture(uint32_t kind, const union caret_arg *args)
 	return true;
 }
 
+bool caret_init_to_ros2(void)
+{
+	uint32_t f = seg_ok ? caret_own_ctl_flags(&seg) : 0;
+	if (f & CARET_CTL_INIT_DECIDED)
+		return f & CARET_CTL_INIT_ROS2;
+	if (caret_tp && caret_tp->enabled())
+		return false; /* never both kinds: ros2_caret wins */
+	/* tracetools since Iron: true when a session enables ros2:rcl_node_init */
+	static struct caret_fn slot;
+	bool (*en)(void) = (bool (*)(void))caret_real(&slot, "ros_trace_enabled_rcl_node_init");
+	return en && en();
+}
+
 static void atfork_prepare(void)
 {
 	if (!in_init)

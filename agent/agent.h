@@ -43,6 +43,12 @@ bool caret_agent_init(void);
  * agent is disabled (the caller then forwards to the real tracetools). */
 bool caret_capture(uint32_t kind, const union caret_arg *args);
 
+/* Whether a live init event (and rmw_publish) also goes to the real
+ * tracetools (ros2:): as caretd decided from the sessions' event rules,
+ * or, before it did, when ros2 init events are enabled here and
+ * ros2_caret ones are not. */
+bool caret_init_to_ros2(void);
+
 /* resolve.c: a real function found once and cached by its caller. */
 struct caret_fn {
 	void *p;           /* atomic: the definition, NULL until found */

@@ -2,7 +2,9 @@
 /*
  * Init tracepoints of tracetools (DESIGN.md §7), in all three forms.
  * Each call is cached and emitted as ros2_caret:<name>; the real ros2:
- * variant is not emitted (the analyzer would see every object twice).
+ * variant is emitted only when caret_init_to_ros2() says so (a session
+ * records ros2: init events and none records both kinds: the analyzer
+ * would see every object twice).
  * Since Iron, call sites test ros_trace_enabled_X() before calling
  * ros_trace_do_X(): it is forced true so nothing escapes the cache.
  */
@@ -26,7 +28,7 @@
 	static void hook_##name(struct caret_fn *slot_, const char *sym_,              \
 				CARET_UNPAREN params)                         \
 	{                                                                     \
-		if (caret_capture_##name args)                                \
+		if (caret_capture_##name args && !caret_init_to_ros2())       \
 			return;                                               \
 		void (*f_) params = (void (*) params)caret_real(slot_, sym_); \
 		if (f_)                                                       \
@@ -68,10 +70,11 @@ CARET_EXPORT bool ros_trace_enabled_rcl_init(void);
 
 static void rcl_init_hook(cvp context_handle, struct caret_fn *slot, const char *sym)
 {
-	if (caret_capture_rcl_init(context_handle)) {
+	bool captured = caret_capture_rcl_init(context_handle);
+	if (captured)
 		rmw_impl_record();
+	if (captured && !caret_init_to_ros2())
 		return;
-	}
 	void (*f)(cvp) = (void (*)(cvp))caret_real(slot, sym);
 	if (f)
 		f(context_handle);

@@ -154,7 +154,18 @@ CARET_EXPORT bool ros_trace_enabled_rmw_publish(void);
 
 void ros_trace_rmw_publish(cvp a0, cvp message, int64_t timestamp)
 {
-	if (__builtin_expect(!caret_recording(), 1) || !caret_tp || !caret_tls_publish_kept)
+	if (__builtin_expect(!caret_recording(), 1))
+		return;
+	/* A session that records ros2: events and no ros2_caret ones gets
+	 * what it would without the agent: the real ros2:rmw_publish. */
+	if (caret_init_to_ros2()) {
+		static struct caret_fn real;
+		void (*f)(cvp, cvp, int64_t) =
+			(void (*)(cvp, cvp, int64_t))caret_real(&real, "ros_trace_rmw_publish");
+		if (f)
+			f(a0, message, timestamp);
+	}
+	if (!caret_tp || !caret_tls_publish_kept)
 		return;
 	/* Unknown signature: emit no argument rather than a register that
 	 * may hold garbage (the analyzer joins dds_write by thread and time). */
@@ -173,5 +184,5 @@ void ros_trace_do_rmw_publish(cvp a0, cvp message, int64_t timestamp)
 
 bool ros_trace_enabled_rmw_publish(void)
 {
-	return caret_recording() && caret_tp;
+	return caret_recording() && (caret_tp || caret_init_to_ros2());
 }

@@ -13,6 +13,7 @@
 #include "daemon/bridge.h"
 #include "daemon/log.h"
 #include "daemon/loop.h"
+#include "daemon/pacer.h"
 #include "daemon/startend.h"
 #include "shm/caret_shm.h"
 
@@ -305,7 +306,10 @@ static void on_start(struct bridge *b, const caret_msgs_msg_dds__Start_ *m, cons
 		log_warn("bridge: Start from %s has node/topic filters; caretd replays every "
 			 "process (filters are not applied)", from);
 	struct startend_out o;
-	startend_start(b->reg, b->lttng, m->recording_frequency, now_ns(), &o);
+	struct sched_lttng l;
+	int64_t now = now_ns();
+	pacer_sched_lttng(b->lttng, now, &l);
+	startend_start(b->reg, &l, m->recording_frequency, now, &o);
 	if (o.reason)
 		log_info("bridge: Start from %s ignored: %s", from, o.reason);
 	else
@@ -318,7 +322,9 @@ static void on_end(struct bridge *b, const char *from)
 {
 	b->counts.end++;
 	struct startend_out o;
-	startend_end(b->reg, b->lttng, &o);
+	struct sched_lttng l;
+	pacer_sched_lttng(b->lttng, now_ns(), &l);
+	startend_end(b->reg, &l, &o);
 	if (o.reason)
 		log_info("bridge: End from %s ignored: %s", from, o.reason);
 	else

@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/commands.h"
+#include "daemon/creds.h"
 #include "daemon/log.h"
 #include "daemon/startend.h"
+#include "daemon/pacer.h"
 #include "daemon/version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
@@ -29,20 +32,27 @@ static cJSON *error(int err, const char *fmt, ...)
 	return caret_ctl_enc_error(err, msg);
 }
 
-static int add_agent(cJSON *o, struct agent *a)
+static int add_agent(cJSON *o, const struct registry *r, struct agent *a)
 {
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
+	/* seed 000: no agent waits without a reason shown */
+	char why[160];
+	bool idle = st.state == CARET_STATE_WAIT || st.state == CARET_STATE_UNINITIALIZED;
+	if (!idle && !sched_complete(r, a, &st))
+		sched_reason(a, why, sizeof(why));
 	struct caret_ctl_agent x = {
 		.pid = a->pid,
 		.procname = a->procname,
 		.state = caret_state_name(st.state),
 		.segment = a->seg.name,
 		.records = st.records,
-		.replayed = st.replayed,
+		/* this pass only: `records` is what a complete one replays */
+		.replayed = sched_done_in(&st, CARET_EPOCH_OF(st.grant)),
 		.replay_done = sched_done_in(&st, CARET_EPOCH_OF(st.grant)),
 		.replay_total = st.records,
 		.dropped = st.dropped,
+		.reason = !idle && !sched_complete(r, a, &st) ? why : NULL,
 	};
 	x.n_nodes = agent_node_names(a);
 	x.nodes = a->nodes;
@@ -55,7 +65,8 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 	if (full) {
 		char host[256] = "";
 		gethostname(host, sizeof(host) - 1);
-		const struct lttng_view *v = ctx->lttng;
+		struct lttng_view *v = ctx->lttng;
+		const struct lttng_view_rec *latest = lttng_view_latest_rec(v, (uid_t)-1);
 		const char *active[LTTNG_VIEW_MAX_SESSIONS];
 		for (int i = 0; i < v->n_active; i++)
 			active[i] = v->active[i];
@@ -72,15 +83,15 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 			.error = v->ok ? NULL : v->err,
 			.active = active,
 			.n_active = v->n_active,
-			.caretd_session = v->managed[0] ? v->managed : NULL,
-			.caretd_session_path = v->managed_path,
+			.caretd_session = latest ? latest->name : NULL,
+			.caretd_session_path = latest ? latest->path : "",
 		};
 		o = caret_ctl_enc_agents_result(&info, &lt);
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
 	}
 	for (struct agent *a = ctx->reg->head; o && a; a = a->next) {
-		if (add_agent(o, a) < 0) {
+		if (add_agent(o, ctx->reg, a) < 0) {
 			cJSON_Delete(o);
 			o = NULL;
 		}
@@ -141,7 +152,15 @@ static struct bridge *no_bridge(void)
 	return &off;
 }
 
-static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
+/* Whether the requester may act on what uid owns: root, caretd's own
+ * user, and the owner. */
+static bool may_act_for(const struct cmd_peer *peer, uid_t owner)
+{
+	return peer->uid == 0 || peer->uid == geteuid() || peer->uid == owner;
+}
+
+static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+			 const cJSON *req)
 {
 	struct caret_lttng_cfg cfg = { 0 };
 	struct ctl_why why;
@@ -187,24 +206,54 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const cJSON *req)
 		return error(EINVAL, "all_hosts must be true or false");
 	if (!cfg.url && (!cfg.path || cfg.path[0] != '/'))
 		return error(EINVAL, "path must be an absolute directory");
-	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : 0;
-	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : 0;
+	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : ctx->subbuf_size ? *ctx->subbuf_size : 0;
+	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : ctx->subbuf_count ? *ctx->subbuf_count : 0;
 	char name[CARET_LTTNG_NAME_MAX], path[4096], err[512];
-	int r = caret_lttng_record(&cfg, name, sizeof(name), path, sizeof(path), err, sizeof(err));
+	int r = caret_lttng_session_name(cfg.session, cfg.url ? NULL : cfg.path, name,
+					 sizeof(name), err, sizeof(err));
+	if (r < 0)
+		return error(r, "%s", err);
+	cfg.session = name;
+	/* The requester's own rights decide where the trace may go, not
+	 * caretd's (root): the trace directory is created as them (so it is
+	 * theirs, and it tells whose the recording is after a caretd
+	 * restart), or refused. A relay's output is the relay's. */
+	if (!cfg.url) {
+		if (snprintf(path, sizeof(path), "%s/%s", cfg.path, name) >= (int)sizeof(path))
+			return error(ENAMETOOLONG, "path too long");
+		r = creds_mkdir_as(path, peer->uid, peer->gid, peer->groups, peer->n_groups, err,
+				   sizeof(err));
+		if (r < 0) {
+			log_warn("record refused for uid %d: %s", (int)peer->uid, err);
+			return error(r, "refused output path: %s", err);
+		}
+	}
+	r = caret_lttng_record(&cfg, name, sizeof(name), path, sizeof(path), err, sizeof(err));
 	if (r < 0) {
 		log_err("record failed: %s", err);
 		return error(r, "%s", err);
 	}
-	ctx->sched->pacing = pacing;
-	if (freq > 0)
-		ctx->sched->frequency = (uint32_t)freq;
 	struct lttng_view *v = ctx->lttng;
-	snprintf(v->managed, sizeof(v->managed), "%s", name);
-	snprintf(v->managed_path, sizeof(v->managed_path), "%s", path);
-	log_info("session %s recording to %s (pacing %s)", name, path,
-		 pacing_name(ctx->sched->pacing));
-	/* so that a `wait` right after this sees the session */
+	struct lttng_view_rec rec = {
+		.uid = peer->uid,
+		.gid = peer->gid,
+		/* the options of this recording, not of the daemon */
+		.pacing = pacing_s ? (int)pacing : -1,
+		.frequency = freq > 0 ? (uint32_t)freq : 0,
+	};
+	snprintf(rec.name, sizeof(rec.name), "%s", name);
+	snprintf(rec.path, sizeof(rec.path), "%s", path);
+	if (lttng_view_add_rec(v, &rec) < 0)
+		log_warn("session %s: too many recordings to remember its owner and options",
+			 name);
+	log_info("session %s recording to %s for uid %d (pacing %s)", name, path, (int)peer->uid,
+		 pacing_name(pacing));
+	/* so that a `wait` right after this sees the session, and counts the
+	 * agents whose cache it still lacks as not recording */
 	lttng_view_refresh(v);
+	struct sched_lttng l;
+	pacer_sched_lttng(v, caret_now_ns(), &l);
+	ctx->reg->want_serial = l.newest;
 	cJSON *o = caret_ctl_enc_record(name, path);
 	if (o && all_hosts) {
 		/* the relay request first: a host must have its session before
@@ -233,15 +282,15 @@ static cJSON *cmd_wait(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 	return *wait ? NULL : error(ENOMEM, "out of memory");
 }
 
-/* The session `stop` means when the request names none, or an error. */
-static cJSON *default_session(const struct lttng_view *v, const char **name)
+/* The session `stop` means when the request names none: the caller's
+ * own latest recording, never a session of another user or of the lttng
+ * CLI. */
+static cJSON *default_session(struct lttng_view *v, const struct cmd_peer *peer,
+			      const char **name)
 {
-	if (v->managed[0] && lttng_view_is_active(v, v->managed)) {
-		*name = v->managed;
-		return NULL;
-	}
-	if (v->n_active == 1) {
-		*name = v->active[0];
+	struct lttng_view_rec *r = lttng_view_latest_rec(v, peer->uid);
+	if (r) {
+		*name = r->name;
 		return NULL;
 	}
 	if (v->n_active == 0)
@@ -250,7 +299,8 @@ static cJSON *default_session(const struct lttng_view *v, const char **name)
 	for (int i = 0; i < v->n_active; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
 			 v->active[i]);
-	return error(EINVAL, "several sessions are active (%s): name one", list);
+	return error(ENOENT, "you have no recording started with 'caretctl record'; active "
+		     "sessions: %s (name one with -s)", list);
 }
 
 static void log_losses(const char *session, const struct caret_lttng_chan_stats *c)
@@ -265,7 +315,8 @@ static void log_losses(const char *session, const struct caret_lttng_chan_stats 
 			 (unsigned long long)c->lost_packets);
 }
 
-static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
+static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		       const cJSON *req)
 {
 	struct lttng_view *v = ctx->lttng;
 	const char *name;
@@ -276,12 +327,34 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 	if (opt_bool(req, CARET_CTL_K_ALL_HOSTS, &all_hosts) < 0)
 		return error(EINVAL, "all_hosts must be true or false");
 	if (!name) {
-		cJSON *e = default_session(v, &name);
+		cJSON *e = default_session(v, peer, &name);
 		if (e)
 			return e;
 	}
 	char sname[CARET_LTTNG_NAME_MAX];
 	snprintf(sname, sizeof(sname), "%s", name);
+	struct lttng_view_rec *rec = lttng_view_find_rec(v, sname);
+	struct lttng_view_rec owner = { .uid = geteuid(), .gid = getegid() };
+	struct stat st;
+	if (rec) {
+		owner = *rec;
+	} else if (caret_lttng_session_path(sname, owner.path, sizeof(owner.path)) == 0 &&
+		   lstat(owner.path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* not in the table (caretd restarted, or a session of the
+		 * lttng CLI): its trace directory's owner owns it */
+		owner.uid = st.st_uid;
+		owner.gid = st.st_gid;
+	}
+	if (!may_act_for(peer, owner.uid)) {
+		log_warn("uid %d may not stop session %s", (int)peer->uid, sname);
+		return error(EPERM, rec || owner.uid != geteuid()
+					    ? "session %s is another user's recording (uid %d)"
+					    : "session %s was not started by 'caretctl record': only "
+					      "root may stop it through caretd",
+			     sname, (int)owner.uid);
+	}
+	struct lttng_view_session *vs = lttng_view_find(v, sname);
+	uint64_t dups = vs ? vs->dups : 0;
 	struct caret_lttng_chan_stats ch[MAX_CHANNELS];
 	char path[4096] = "", err[512];
 	int n = caret_lttng_stop(sname, ch, MAX_CHANNELS, path, sizeof(path), err, sizeof(err));
@@ -295,14 +368,21 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const cJSON *req)
 		out[i] = (struct caret_ctl_channel){ ch[i].name, ch[i].discarded, ch[i].lost_packets,
 						     ch[i].discarded_known, ch[i].lost_known };
 	}
-	log_info("session %s stopped and destroyed; trace in %s", sname, path);
-	if (strcmp(sname, v->managed) == 0)
-		v->managed[0] = '\0';
+	log_info("session %s stopped and destroyed; trace in %s%s", sname, path,
+		 dups ? " (with duplicated replayed records)" : "");
+	/* a trace recorded for someone is theirs to read and delete */
+	if (path[0] && owner.uid != geteuid()) {
+		int e = creds_chown_tree(path, owner.uid, owner.gid);
+		if (e < 0)
+			log_warn("session %s: cannot give %s to uid %d: %s", sname, path,
+				 (int)owner.uid, strerror(-e));
+	}
+	lttng_view_drop_rec(v, sname);
 	lttng_view_refresh(v);
 	/* loss before the session: init records no cache could hold (B11b) */
 	struct progress p;
 	sched_progress(ctx->reg, &p);
-	cJSON *o = caret_ctl_enc_stop(sname, path, out, (size_t)n);
+	cJSON *o = caret_ctl_enc_stop(sname, path, out, (size_t)n, dups);
 	if (o && caret_ctl_add_dropped(o, p.dropped) < 0) {
 		cJSON_Delete(o);
 		return NULL;
@@ -322,15 +402,20 @@ static cJSON *cmd_start_end(const struct cmd_ctx *ctx, const cJSON *req, int64_t
 	bool all_hosts;
 	if (opt_bool(req, CARET_CTL_K_ALL_HOSTS, &all_hosts) < 0)
 		return error(EINVAL, "all_hosts must be true or false");
+	/* Seed 000's Start/End, applied to this host's agents (the
+	 * multi-host bridge applies the same to the messages it gets). */
+	struct sched_lttng l;
+	pacer_sched_lttng(ctx->lttng, now, &l);
 	struct startend_out so;
 	if (start)
-		startend_start(ctx->reg, ctx->lttng, 0, now, &so);
+		startend_start(ctx->reg, &l, 0, now, &so);
 	else
-		startend_end(ctx->reg, ctx->lttng, &so);
+		startend_end(ctx->reg, &l, &so);
 	bool ok = !so.reason;
 	char why[160];
 	snprintf(why, sizeof(why), "ignored: %s", so.reason ? so.reason : "");
-	log_info("%s message %s", start ? "Start" : "End", ok ? "accepted" : "ignored");
+	log_info("%s message %s%s", start ? "Start" : "End", ok ? "accepted" : "ignored",
+		 ok && so.applied == 0 ? " (no agent to move)" : "");
 	cJSON *o = caret_ctl_enc_accept(ok, ok ? NULL : why);
 	if (o && all_hosts)
 		add_broadcast(ctx, o,
@@ -388,8 +473,8 @@ oom:
 	return error(ENOMEM, "out of memory");
 }
 
-static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
-		       struct wait_req **wait)
+static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		       const cJSON *req, int64_t now, struct wait_req **wait)
 {
 	struct ctl_why why;
 	int64_t v;
@@ -405,11 +490,11 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 	if (!strcmp(cmd, CARET_CTL_CMD_LIST))
 		return cmd_agents(ctx, false);
 	if (!strcmp(cmd, CARET_CTL_CMD_RECORD))
-		return cmd_record(ctx, req);
+		return cmd_record(ctx, peer, req);
 	if (!strcmp(cmd, CARET_CTL_CMD_WAIT))
 		return cmd_wait(ctx, req, now, wait);
 	if (!strcmp(cmd, CARET_CTL_CMD_STOP))
-		return cmd_stop(ctx, req);
+		return cmd_stop(ctx, peer, req);
 	if (!strcmp(cmd, CARET_CTL_CMD_START))
 		return cmd_start_end(ctx, req, now, true);
 	if (!strcmp(cmd, CARET_CTL_CMD_END))
@@ -422,7 +507,8 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const cJSON *req, int64_t now,
 	return error(EINVAL, "unknown command \"%.64s\"", cmd);
 }
 
-void command_run(const struct cmd_ctx *ctx_in, const char *line, int64_t now, struct cmd_out *out)
+void command_run(const struct cmd_ctx *ctx_in, const struct cmd_peer *peer, const char *line,
+		 int64_t now, struct cmd_out *out)
 {
 	struct cmd_ctx c = *ctx_in;
 	if (!c.bridge)
@@ -434,6 +520,6 @@ void command_run(const struct cmd_ctx *ctx_in, const char *line, int64_t now, st
 	if (!req || !cJSON_IsObject(req))
 		out->reply = error(EPROTO, "request is not a JSON object");
 	else
-		out->reply = dispatch(ctx, req, now, &out->wait);
+		out->reply = dispatch(ctx, peer, req, now, &out->wait);
 	cJSON_Delete(req);
 }

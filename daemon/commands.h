@@ -8,6 +8,7 @@
 #define CARETD_COMMANDS_H
 
 #include <cjson/cJSON.h>
+#include <sys/types.h>
 
 #include "daemon/events.h"
 #include "daemon/bridge.h"
@@ -23,6 +24,19 @@ struct cmd_ctx {
 	struct lttng_view *lttng;
 	struct events *events; /* NULL: `events` is refused */
 	struct bridge *bridge; /* may be NULL (tests): no other hosts */
+	/* the daemon's default channel geometry for `record` (NULL: LTTng's) */
+	const uint64_t *subbuf_size;
+	const uint32_t *subbuf_count;
+};
+
+/* Who sent the request (SO_PEERCRED, SO_PEERGROUPS of the connection). */
+#define CMD_PEER_MAX_GROUPS 64
+struct cmd_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+	int n_groups; /* -1: not known */
+	gid_t groups[CMD_PEER_MAX_GROUPS];
 };
 
 struct cmd_out {
@@ -30,7 +44,7 @@ struct cmd_out {
 	struct wait_req *wait; /* a long-running request for the caller to poll */
 };
 
-void command_run(const struct cmd_ctx *ctx, const char *line, int64_t now_ns,
-		 struct cmd_out *out);
+void command_run(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *line,
+		 int64_t now_ns, struct cmd_out *out);
 
 #endif

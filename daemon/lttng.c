@@ -3,6 +3,7 @@
 #include "daemon/lttng.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -196,6 +197,68 @@ int caret_lttng_session_path(const char *session, char *path_out,
 	return rc;
 }
 
+
+/* Does the enabled rule ev record the event `probe`? LTTng's globs only
+ * know '*' (and '\\' to escape it), a subset of fnmatch's. */
+static bool rule_matches(struct lttng_event *ev, const char *probe)
+{
+	if (!ev->enabled || ev->type != LTTNG_EVENT_TRACEPOINT ||
+	    fnmatch(ev->name, probe, 0) != 0)
+		return false;
+	int nx = lttng_event_get_exclusion_name_count(ev);
+	for (int i = 0; i < nx; i++) {
+		const char *x;
+		if (lttng_event_get_exclusion_name(ev, (size_t)i, &x) == 0 &&
+		    fnmatch(x, probe, 0) == 0)
+			return false;
+	}
+	return true;
+}
+
+int caret_lttng_session_rules(const char *session, unsigned *rules, char *err, size_t errlen)
+{
+	*rules = 0;
+	int rc = check_name(session, err, errlen);
+	if (rc < 0)
+		return rc;
+	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST };
+	struct lttng_handle *h = lttng_create_handle(session, &dom);
+	if (!h)
+		return fail(err, errlen, -ENOMEM, "lttng: no handle for session %s", session);
+	struct lttng_channel *ch = NULL;
+	int nch = lttng_list_channels(h, &ch);
+	if (nch < 0) {
+		rc = lttng_fail(err, errlen, nch, "listing channels", session);
+		/* a session without a UST domain (kernel only) records no UST
+		 * event: only a lost daemon or session is an error here */
+		if (rc != -ECONNREFUSED && rc != -ENOENT)
+			rc = 0;
+		nch = 0;
+	}
+	for (int i = 0; i < nch && rc >= 0; i++) {
+		if (!ch[i].enabled)
+			continue;
+		struct lttng_event *ev = NULL;
+		int nev = lttng_list_events(h, ch[i].name, &ev);
+		if (nev < 0) {
+			rc = lttng_fail(err, errlen, nev, "listing events", session);
+			break;
+		}
+		for (int j = 0; j < nev; j++) {
+			if (rule_matches(&ev[j], "ros2_caret:caret_init"))
+				*rules |= CARET_LTTNG_RULE_CARET;
+			if (rule_matches(&ev[j], "ros2:rcl_node_init"))
+				*rules |= CARET_LTTNG_RULE_ROS2_INIT;
+			if (rule_matches(&ev[j], "ros2:callback_start"))
+				*rules |= CARET_LTTNG_RULE_ROS2_RUNTIME;
+		}
+		free(ev);
+	}
+	free(ch);
+	lttng_destroy_handle(h);
+	return rc < 0 ? rc : 0;
+}
+
 /* mkdir -p; existing directories (and symlinks to them) are fine. */
 static int mkdir_p(const char *path, char *err, size_t errlen)
 {
@@ -303,9 +366,12 @@ static int default_name(const char *parent, char *name, size_t len, char *err,
 			snprintf(name, len, "%s", base);
 		else
 			snprintf(name, len, "%s-%d", base, i);
-		snprintf(dir, sizeof(dir), "%s/%s", parent, name);
-		/* Other errors about the directory are reported by the caller. */
-		if (find_session(s, n, name) || dir_unused(dir, NULL, 0) == -EEXIST)
+		if (find_session(s, n, name))
+			continue;
+		/* Other errors about the directory are reported by the caller;
+		 * a network output (no parent) has no directory here. */
+		snprintf(dir, sizeof(dir), "%s/%s", parent ? parent : "", name);
+		if (parent && dir_unused(dir, NULL, 0) == -EEXIST)
 			continue;
 		rc = 0;
 	}
@@ -313,6 +379,20 @@ static int default_name(const char *parent, char *name, size_t len, char *err,
 	if (rc < 0)
 		return fail(err, errlen, rc, "lttng: no free session name after %s-100", base);
 	return 0;
+}
+
+int caret_lttng_session_name(const char *wanted, const char *parent, char *out, size_t len,
+			     char *err, size_t errlen)
+{
+	if (wanted && *wanted) {
+		int rc = check_name_for(wanted, true, err, errlen);
+		if (rc < 0)
+			return rc;
+		if (snprintf(out, len, "%s", wanted) >= (int)len)
+			return fail(err, errlen, -ENAMETOOLONG, "lttng: session name too long");
+		return 0;
+	}
+	return default_name(parent, out, len, err, errlen);
 }
 
 static int enable_all(struct lttng_handle *h, const char *session,
@@ -473,16 +553,10 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 			    cfg->path ? cfg->path : "");
 
 	char name[LTTNG_NAME_MAX];
-	if (cfg->session && *cfg->session) {
-		int rc = check_name_for(cfg->session, true, err, errlen);
-		if (rc < 0)
-			return rc;
-		snprintf(name, sizeof(name), "%s", cfg->session);
-	} else {
-		int rc = default_name(cfg->path, name, sizeof(name), err, errlen);
-		if (rc < 0)
-			return rc;
-	}
+	int nrc = caret_lttng_session_name(cfg->session, cfg->path, name, sizeof(name), err,
+					   errlen);
+	if (nrc < 0)
+		return nrc;
 
 	/* Refused before the filesystem is touched. */
 	uint64_t subbuf_size, subbuf_count;

@@ -74,6 +74,33 @@ int caret_lttng_ping(char *err, size_t errlen);
 int caret_lttng_active_sessions(char (*names)[CARET_LTTNG_NAME_MAX], int max,
 				char *err, size_t errlen);
 
+/* What an active session's UST event rules record (enum caret_lttng_rule). */
+enum caret_lttng_rule {
+	/* an enabled rule of an enabled UST channel matches
+	 * ros2_caret:caret_init (and no exclusion removes it) */
+	CARET_LTTNG_RULE_CARET = 1u << 0,
+	/* the same for ros2:rcl_node_init, a tracetools init event */
+	CARET_LTTNG_RULE_ROS2_INIT = 1u << 1,
+	/* the same for ros2:callback_start, a tracetools runtime event */
+	CARET_LTTNG_RULE_ROS2_RUNTIME = 1u << 2,
+};
+
+/*
+ * The enum caret_lttng_rule bits of a session's UST event rules, from
+ * lttng_list_channels/lttng_list_events (names are LTTng globs: '*'
+ * matches any run of characters). -ENOENT if no such session.
+ */
+int caret_lttng_session_rules(const char *session, unsigned *rules, char *err, size_t errlen);
+
+/*
+ * The session name `record` uses: `wanted` if it is a valid name, else
+ * (NULL or "") "caret-YYYYMMDD-HHMMSS" in local time, with "-2", "-3"...
+ * when a session or a non-empty directory parent/<name> has it (parent
+ * NULL: a network output, sessions only). 0 or -errno.
+ */
+int caret_lttng_session_name(const char *wanted, const char *parent, char *out, size_t len,
+			     char *err, size_t errlen);
+
 /*
  * Creates a session (no snapshot, local output to cfg->path/<name>), a UST
  * channel CARET_CTL_DEFAULT_CHANNEL with per-UID buffers in discard mode and

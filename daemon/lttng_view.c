@@ -1,18 +1,62 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "daemon/log.h"
 #include "daemon/loop.h"
 #include "daemon/lttng_view.h"
+#include "shm/caret_shm.h"
 
 /* A session started with the lttng CLI is noticed within this time. */
 #define POLL_USEC (50 * USEC_PER_MS)
 
+static bool lttng_view_find_in(char (*names)[CARET_LTTNG_NAME_MAX], int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* Rules may change while a session runs (enable-event after start): read
+ * them again this often, not at every poll. */
+#define RULES_EVERY_NS (1000LL * 1000000)
+
+static void rules_text(unsigned r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s", r & CARET_LTTNG_RULE_CARET ? " ros2_caret" : "",
+		 r & CARET_LTTNG_RULE_ROS2_INIT ? " ros2-init" : "",
+		 r & CARET_LTTNG_RULE_ROS2_RUNTIME ? " ros2-runtime" : "",
+		 r ? "" : " no ros2/ros2_caret event");
+}
+
+static void update_rules(const char *name, struct lttng_view_session *e, int64_t now, bool fresh)
+{
+	if (!fresh && now - e->rules_ns < RULES_EVERY_NS)
+		return;
+	unsigned r;
+	char err[256];
+	e->rules_ns = now;
+	if (caret_lttng_session_rules(name, &r, err, sizeof(err)) < 0) {
+		log_debug("session %s: %s", name, err);
+		return; /* keep what we knew (a fresh entry: none) */
+	}
+	if (fresh || r != e->rules) {
+		char t[96];
+		rules_text(r, t, sizeof(t));
+		log_info("LTTng session %s active, records:%s%s", name, t,
+			 r & CARET_LTTNG_RULE_CARET ? "" : " (no replay into it: it does not "
+			 "enable ros2_caret events)");
+	}
+	e->rules = r;
+}
+
 void lttng_view_refresh(struct lttng_view *v)
 {
 	char err[256];
-	int n = caret_lttng_active_sessions(v->active, LTTNG_VIEW_MAX_SESSIONS, err, sizeof(err));
+	char names[LTTNG_VIEW_MAX_SESSIONS][CARET_LTTNG_NAME_MAX];
+	int n = caret_lttng_active_sessions(names, LTTNG_VIEW_MAX_SESSIONS, err, sizeof(err));
 	bool was_ok = v->ok;
 	int before = v->n_active;
 	if (n < 0) {
@@ -21,22 +65,107 @@ void lttng_view_refresh(struct lttng_view *v)
 			log_warn("lttng-sessiond not reachable: %s; retrying", err);
 		snprintf(v->err, sizeof(v->err), "%s", err);
 		v->ok = false;
+		/* what we knew is stale: no session records while the session
+		 * daemon is gone (its sessions died with it) */
+		v->n_active = 0;
 		return;
 	}
 	if (!was_ok)
 		log_info("lttng-sessiond reachable");
 	v->ok = true;
 	v->err[0] = '\0';
+	int64_t now = caret_now_ns();
+	/* Sessions of caretd's first look were active before it started: the
+	 * processes see their tracepoints already. */
+	bool first = !v->polled;
+	v->polled = true;
+	struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
+	for (int i = 0; i < n; i++) {
+		struct lttng_view_session *old = lttng_view_find(v, names[i]);
+		bool fresh = !old;
+		if (old) {
+			sess[i] = *old;
+		} else {
+			sess[i] = (struct lttng_view_session){
+				.serial = ++v->last_serial,
+				.since_ns = first ? INT64_MIN / 2 : now };
+		}
+		update_rules(names[i], &sess[i], now, fresh);
+	}
+	for (int i = 0; i < v->n_active; i++)
+		if (!lttng_view_find_in(names, n, v->active[i]))
+			log_info("LTTng session %s no longer active", v->active[i]);
+	/* a recording whose session ended some other way is over */
+	for (int i = 0; i < v->n_recs;) {
+		if (lttng_view_find_in(names, n, v->recs[i].name)) {
+			i++;
+			continue;
+		}
+		log_info("recording %s ended outside caretd", v->recs[i].name);
+		v->recs[i] = v->recs[--v->n_recs];
+	}
+	memcpy(v->active, names, sizeof(names[0]) * (size_t)n);
+	memcpy(v->sess, sess, sizeof(sess[0]) * (size_t)n);
 	v->n_active = n;
 	if (n != before)
-		log_info("%d active LTTng session%s%s%s", n, n == 1 ? "" : "s", n ? ", first: " : "",
-			 n ? v->active[0] : "");
+		log_info("%d active LTTng session%s", n, n == 1 ? "" : "s");
 }
 
 bool lttng_view_is_active(const struct lttng_view *v, const char *session)
 {
 	for (int i = 0; i < v->n_active; i++)
 		if (strcmp(v->active[i], session) == 0)
+			return true;
+	return false;
+}
+
+struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *session)
+{
+	for (int i = 0; i < v->n_active; i++)
+		if (strcmp(v->active[i], session) == 0)
+			return &v->sess[i];
+	return NULL;
+}
+
+int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r)
+{
+	lttng_view_drop_rec(v, r->name);
+	if (v->n_recs >= LTTNG_VIEW_MAX_RECORDINGS)
+		return -ENOSPC;
+	v->recs[v->n_recs] = *r;
+	v->recs[v->n_recs++].seq = ++v->rec_seq;
+	return 0;
+}
+
+struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session)
+{
+	for (int i = 0; i < v->n_recs; i++)
+		if (strcmp(v->recs[i].name, session) == 0)
+			return &v->recs[i];
+	return NULL;
+}
+
+void lttng_view_drop_rec(struct lttng_view *v, const char *session)
+{
+	struct lttng_view_rec *r = lttng_view_find_rec(v, session);
+	if (r)
+		*r = v->recs[--v->n_recs];
+}
+
+struct lttng_view_rec *lttng_view_latest_rec(struct lttng_view *v, uid_t uid)
+{
+	struct lttng_view_rec *best = NULL;
+	for (int i = 0; i < v->n_recs; i++)
+		if ((uid == (uid_t)-1 || v->recs[i].uid == uid) &&
+		    (!best || v->recs[i].seq > best->seq))
+			best = &v->recs[i];
+	return best;
+}
+
+bool lttng_view_caret_active(const struct lttng_view *v)
+{
+	for (int i = 0; i < v->n_active; i++)
+		if (v->sess[i].rules & CARET_LTTNG_RULE_CARET)
 			return true;
 	return false;
 }

@@ -8,19 +8,50 @@
 #define CARETD_LTTNG_VIEW_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 #include <systemd/sd-event.h>
 
 #include "daemon/lttng.h"
 
 #define LTTNG_VIEW_MAX_SESSIONS 32
 
+/* One active session as caretd sees it. */
+struct lttng_view_session {
+	unsigned rules;   /* enum caret_lttng_rule */
+	uint32_t serial;  /* 1, 2, ...: order in which caretd saw sessions
+			   * become active (a restarted session gets a new one) */
+	int64_t since_ns; /* CLOCK_MONOTONIC when caretd first saw it active */
+	int64_t rules_ns; /* when its rules were last read */
+	uint64_t dups;    /* replayed records it got again (extra passes) */
+};
+
+#define LTTNG_VIEW_MAX_RECORDINGS 32
+
+/* A session `record` created: for whom, and its own options. */
+struct lttng_view_rec {
+	char name[CARET_LTTNG_NAME_MAX];
+	char path[4096];
+	uid_t uid; /* the requester's (SO_PEERCRED): the trace is theirs */
+	gid_t gid;
+	uint64_t seq;       /* creation order */
+	int pacing;         /* -1: the daemon's default, else enum pacing */
+	uint32_t frequency; /* 0: the daemon's default */
+};
+
 struct lttng_view {
 	bool ok;       /* the session daemon answered the last poll */
 	char err[256]; /* why not, when !ok */
+	/* active sessions: none while the session daemon is unreachable */
 	int n_active;
 	char active[LTTNG_VIEW_MAX_SESSIONS][CARET_LTTNG_NAME_MAX];
-	char managed[CARET_LTTNG_NAME_MAX]; /* "" : none */
-	char managed_path[4096];
+	struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
+	uint32_t last_serial;
+	bool polled;   /* the session daemon answered once */
+	/* the sessions `record` created that are still active */
+	struct lttng_view_rec recs[LTTNG_VIEW_MAX_RECORDINGS];
+	int n_recs;
+	uint64_t rec_seq;
 	sd_event_source *poll;
 };
 
@@ -28,5 +59,15 @@ int lttng_view_start(struct lttng_view *v, sd_event *e);
 void lttng_view_stop(struct lttng_view *v);
 void lttng_view_refresh(struct lttng_view *v);
 bool lttng_view_is_active(const struct lttng_view *v, const char *session);
+/* The entry of an active session, or NULL. */
+struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *session);
+/* Remembers a recording (-ENOSPC when the table is full). */
+int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r);
+struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session);
+void lttng_view_drop_rec(struct lttng_view *v, const char *session);
+/* The newest recording (of uid, or of anyone when uid is (uid_t)-1). */
+struct lttng_view_rec *lttng_view_latest_rec(struct lttng_view *v, uid_t uid);
+/* Whether an active session enables ros2_caret events. */
+bool lttng_view_caret_active(const struct lttng_view *v);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "daemon/bridge.h"
 #include "daemon/commands.h"
+#include "daemon/config.h"
 #include "daemon/events.h"
 #include "daemon/log.h"
 #include "daemon/lttng_view.h"
@@ -41,8 +42,11 @@
 
 struct options {
 	struct server_cfg server;
-	struct sched_cfg sched;
 	struct bridge_cfg bridge;
+	struct daemon_cfg cli; /* the command line's settings ... */
+	unsigned cli_set;      /* ... those it gave (enum config_key) */
+	const char *config;    /* configuration file */
+	bool config_given;     /* --config: the file must exist */
 	int log_level;
 };
 
@@ -57,6 +61,9 @@ static void usage(FILE *f)
 		"  --socket PATH             control socket (default " CARET_CTL_DEFAULT_SOCKET ");\n"
 		"                            ignored when systemd passes a socket\n"
 		"  --group NAME              members of this group may use the socket too\n"
+		"  --config FILE             configuration file (default " CARETD_DEFAULT_CONFIG
+		", if it\n"
+		"                            exists; see caretd(8)); SIGHUP reads it again\n"
 		"  --pacing MODE             adaptive (default) or frequency\n"
 		"  --recording-frequency N   records per second per process in frequency mode\n"
 		"                            (default %d, CARET's recording_frequency; 1 to %d)\n"
@@ -65,31 +72,17 @@ static void usage(FILE *f)
 		"  --no-bridge               no DDS bridge to other hosts\n"
 		"  --accept-relay            let other hosts' caretctl record --all-hosts --set-url\n"
 		"                            create a streaming session to the relay they name\n"
+		"  --subbuffer-size BYTES    default sub-buffer size of recordings (power of two)\n"
+		"  --subbuffer-count N       default sub-buffer count of recordings (power of two)\n"
 		"  --log-level LEVEL         error, warning, info (default) or debug\n"
 		"  --help, --version\n\n"
 		"Environment: CARET_SHM_PREFIX selects the agents' segment names (default\n"
 		"caret-agent); ROS_DOMAIN_ID the bridge's DDS domain (default 0); CYCLONEDDS_URI\n"
 		"its CycloneDDS configuration. Logs go to stderr (the journal under systemd).\n"
-		"Signals: SIGTERM, SIGINT and SIGHUP stop caretd (agents keep their state).\n"
+		"Signals: SIGTERM and SIGINT stop caretd (agents keep their state); SIGHUP\n"
+		"reads the configuration file again.\n"
 		"Exit status: 0 after a stop signal, 1 on a start-up error, 2 on a usage error.\n",
 		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX);
-}
-
-#define REPLAY_BANDWIDTH_MAX (1ULL << 40)
-
-/* Decimal digits only: no sign, blank or suffix. */
-static int parse_digits(const char *s, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s) || v > (UINT64_MAX - 9) / 10)
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 0;
 }
 
 static int usage_error(void)
@@ -105,6 +98,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "pacing", 1, 0, 'p' }, { "recording-frequency", 1, 0, 'f' },
 		{ "replay-bandwidth", 1, 0, 'b' }, { "log-level", 1, 0, 'l' },
 		{ "no-bridge", 0, 0, 'N' }, { "accept-relay", 0, 0, 'A' },
+		{ "config", 1, 0, 'c' }, { "subbuffer-size", 1, 0, 'S' },
+		{ "subbuffer-count", 1, 0, 'C' },
 		{ "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
@@ -125,32 +120,25 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->server.have_group = true;
 			break;
 		}
-		case 'p':
-			if (pacing_parse(optarg, &o->sched.pacing) < 0) {
-				fprintf(stderr, "caretd: invalid --pacing '%s': must be adaptive or "
-						"frequency\n",
-					optarg);
-				return usage_error();
-			}
+		case 'c':
+			o->config = optarg;
+			o->config_given = true;
 			break;
-		case 'f': {
-			uint64_t v;
-			if (parse_digits(optarg, &v) < 0 || caret_ctl_check_frequency(v, NULL, 0) < 0) {
-				fprintf(stderr, "caretd: invalid --recording-frequency '%s': %s\n",
-					optarg, caret_ctl_rule_frequency());
+		case 'p':
+		case 'f':
+		case 'b':
+		case 'S':
+		case 'C': {
+			char why[256];
+			const char *key = c == 'p' ? "pacing" : c == 'f' ? "recording-frequency"
+					: c == 'b' ? "replay-bandwidth" : c == 'S' ? "subbuffer-size"
+					: "subbuffer-count";
+			if (config_set(&o->cli, key, optarg, &o->cli_set, why, sizeof(why)) < 0) {
+				fprintf(stderr, "caretd: invalid --%s\n", why);
 				return usage_error();
 			}
-			o->sched.frequency = (uint32_t)v;
 			break;
 		}
-		case 'b':
-			if (caret_parse_size(optarg, REPLAY_BANDWIDTH_MAX, &o->sched.bandwidth) < 0) {
-				fprintf(stderr, "caretd: invalid --replay-bandwidth '%s': must be "
-						"1 to 1T bytes per second (K/M/G suffixes allowed)\n",
-					optarg);
-				return usage_error();
-			}
-			break;
 		case 'l':
 			if (!strcmp(optarg, "error"))
 				o->log_level = LOG_ERR;
@@ -193,6 +181,41 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return GO_ON;
 }
 
+/* The defaults in force: built in, then the file, then the command line. */
+static struct daemon_cfg defaults;
+
+/* Reads the configuration; on an error the defaults stay as they were. */
+static int load_config(const struct options *o, bool starting)
+{
+	struct daemon_cfg c;
+	unsigned set = 0;
+	char err[512];
+	config_builtin(&c);
+	int r = config_load(o->config, &c, &set, err, sizeof(err));
+	if (r == -ENOENT && !o->config_given) {
+		r = 0; /* the default file is optional */
+	} else if (r < 0) {
+		log_err("configuration %s: %s", starting ? "not loaded" : "not reloaded, keeping "
+			"the previous one", err);
+		return r;
+	}
+	config_overlay(&c, &o->cli, o->cli_set);
+	defaults = c;
+	log_info("defaults%s: pacing %s, recording frequency %u/s, replay bandwidth %llu B/s, "
+		 "sub-buffers %llu x %u (0: LTTng's)", starting ? "" : " reloaded",
+		 pacing_name(c.sched.pacing), c.sched.frequency,
+		 (unsigned long long)c.sched.bandwidth, (unsigned long long)c.subbuf_size,
+		 c.subbuf_count);
+	return 0;
+}
+
+static int on_hup(sd_event_source *s, const struct signalfd_siginfo *si, void *arg)
+{
+	(void)s, (void)si;
+	load_config(arg, false);
+	return 0;
+}
+
 static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *arg)
 {
 	(void)arg;
@@ -200,7 +223,7 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
 	return sd_event_exit(sd_event_source_get_event(s), 0);
 }
 
-static int add_signals(sd_event *e)
+static int add_signals(sd_event *e, struct options *o)
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	sigset_t ss;
@@ -211,7 +234,8 @@ static int add_signals(sd_event *e)
 	if (sigprocmask(SIG_BLOCK, &ss, NULL) < 0)
 		return -errno;
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		int r = sd_event_add_signal(e, NULL, sigs[i], on_signal, NULL);
+		int r = sigs[i] == SIGHUP ? sd_event_add_signal(e, NULL, SIGHUP, on_hup, o)
+					  : sd_event_add_signal(e, NULL, sigs[i], on_signal, NULL);
 		if (r < 0)
 			return r;
 	}
@@ -220,17 +244,19 @@ static int add_signals(sd_event *e)
 
 int main(int argc, char **argv)
 {
-	struct options o = {
+	static struct options o = {
 		.server = { .socket_path = CARET_CTL_DEFAULT_SOCKET },
-		.sched = { .pacing = PACING_ADAPTIVE, .frequency = CARET_CTL_DEFAULT_FREQUENCY,
-			   .bandwidth = 64ULL << 20 },
 		.bridge = { .enabled = true, .domain = -1 },
+		.config = CARETD_DEFAULT_CONFIG,
 		.log_level = LOG_INFO,
 	};
+	config_builtin(&o.cli);
 	int rc = parse_args(argc, argv, &o);
 	if (rc != GO_ON)
 		return rc;
 	log_init(o.log_level);
+	if (load_config(&o, true) < 0)
+		return 1;
 	/* lttng-ctl writes to the session daemon's socket: if it dies, a
 	 * SIGPIPE would kill us. */
 	signal(SIGPIPE, SIG_IGN);
@@ -245,12 +271,12 @@ int main(int argc, char **argv)
 	static struct bridge bridge;
 	bridge.cfg = o.bridge;
 	struct server *server = NULL;
-	sched.cfg = o.sched;
+	sched.cfg = defaults.sched;
 
 	sd_event *e = NULL;
 	int r = sd_event_default(&e);
 	if (r >= 0)
-		r = add_signals(e);
+		r = add_signals(e, &o);
 	if (r >= 0)
 		r = sd_event_set_watchdog(e, true);
 	if (r < 0) {
@@ -267,14 +293,18 @@ int main(int argc, char **argv)
 		log_err("out of memory");
 		return 1;
 	}
-	struct cmd_ctx ctx = { .reg = &reg, .sched = &sched.cfg, .lttng = &lttng,
-			       .events = events, .bridge = &bridge };
+	/* the daemon's defaults; the pacer applies a recording's own options
+	 * over them at each tick */
+	struct cmd_ctx ctx = { .reg = &reg, .sched = &defaults.sched, .lttng = &lttng,
+			       .events = events, .bridge = &bridge,
+			       .subbuf_size = &defaults.subbuf_size,
+			       .subbuf_count = &defaults.subbuf_count };
 	if (server_start(&server, e, &o.server, &ctx) < 0)
 		return 1;
 	/* The LTTng view first: the others read it at their first run. */
 	if ((r = lttng_view_start(&lttng, e)) < 0 ||
 	    (r = registry_loop_start(&reg_loop, &reg, e)) < 0 ||
-	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng)) < 0 ||
+	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
 	    (r = notify_start(&notify, e, &reg, &lttng)) < 0 ||
 	    (r = bridge_start(&bridge, e, &reg, &lttng)) < 0) {
 		log_err("cannot set up the event loop: %s", strerror(-r));

@@ -235,10 +235,10 @@ void registry_scan(struct registry *r)
 /* A process that dies between Start and RECORD is reported by `wait`. */
 static void note_exit(struct registry *r, const struct agent *a, uint32_t st)
 {
-	if (st == CARET_STATE_RECORD || st == CARET_STATE_WAIT ||
-	    r->n_exited >= (int)(sizeof(r->exited) / sizeof(r->exited[0])))
+	if ((st == CARET_STATE_RECORD && !a->extra_pass) || st == CARET_STATE_WAIT)
 		return;
-	struct exited_agent *x = &r->exited[r->n_exited++];
+	/* a long-lived daemon keeps the latest: a wait never misses one */
+	struct exited_agent *x = &r->exited[r->n_exited++ % REGISTRY_EXITS];
 	x->pid = a->pid;
 	x->state = st;
 	memcpy(x->procname, a->procname, sizeof(x->procname));

@@ -24,6 +24,15 @@ struct agent {
 	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
 	int64_t last_bell_ns;     /* last doorbell rung while waiting */
 	uint32_t start_frequency; /* records/s asked by the Start that began this pass; 0: none */
+	bool start_mark;          /* startend: in WAIT when the Start came */
+	/* per-session completeness (scheduler.h): serials of LTTng sessions
+	 * as numbered by caretd, in the order they became active */
+	bool sched_seen;          /* the scheduler has adopted this agent */
+	bool extra_pass;          /* replaying again while in RECORD */
+	uint32_t pass_serial;     /* the pass in progress covers sessions <= this */
+	uint32_t covered_serial;  /* a completed pass covered sessions <= this */
+	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
+	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
 	bool dead;                /* process gone, segment reclaimed at next sweep */
 	/* node names, parsed again only when the record count changes */
 	char nodes[4096];         /* NUL-separated */
@@ -43,8 +52,14 @@ struct registry {
 	int count;
 	int inotify_fd;
 	/* processes that died while not in RECORD, for `wait` to report */
-	struct exited_agent exited[64];
-	int n_exited;
+	/* a ring: exit number i is exited[i % REGISTRY_EXITS], the last
+	 * REGISTRY_EXITS are kept; n_exited counts every one */
+#define REGISTRY_EXITS 64
+	struct exited_agent exited[REGISTRY_EXITS];
+	uint64_t n_exited;
+	/* every agent is complete once it covered this session serial (the
+	 * newest active session enabling ros2_caret events; 0: none) */
+	uint32_t want_serial;
 };
 
 int registry_open(struct registry *r);

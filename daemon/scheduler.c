@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,17 +26,24 @@ static uint64_t avg_bytes(const struct caret_seg_status *st)
 	return (st->records ? st->tail / st->records : 64) + EVENT_OVERHEAD;
 }
 
-static void prepare_step(struct sched *s, struct agent *a, const struct caret_seg_status *st,
-			 double dt, uint64_t share_bytes, int64_t now)
+/* Raises the grant of a replaying agent; true when its pass is complete. */
+static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_status *st,
+		      double dt, uint64_t share_bytes, int64_t now)
 {
 	uint32_t epoch = CARET_EPOCH_OF(st->grant);
 	if (epoch == 0) { /* PREPARE set by someone else without a pass */
 		caret_ctl_begin_replay(&a->seg);
-		return;
+		return false;
 	}
 	if (st->tp_enabled_epoch != epoch) {
 		/* The agent gave up waiting for its tracepoints: ring again
 		 * now and then, the session may enable them later. */
+		if ((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && a->tp_warned_epoch != epoch) {
+			char why[160];
+			sched_reason(a, why, sizeof(why));
+			log_warn("pid %d (%s) waits in PREPARE: %s", (int)a->pid, a->procname, why);
+			a->tp_warned_epoch = epoch;
+		}
 		/* Also once when first seen here: a caretd killed between the
 		 * replay start and its doorbell left the agent asleep. */
 		if (((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) ||
@@ -43,16 +51,15 @@ static void prepare_step(struct sched *s, struct agent *a, const struct caret_se
 			caret_ctl_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
 			a->last_bell_ns = now;
 		}
-		return;
+		return false;
 	}
 	uint32_t total = clamp32(st->records);
 	uint32_t done = sched_done_in(st, epoch);
 	if (done >= total) {
-		caret_ctl_set_state(&a->seg, CARET_STATE_RECORD);
-		log_info("pid %d (%s) recording: %u records replayed in %.0f ms", (int)a->pid,
-			 a->procname, done,
+		log_info("pid %d (%s) %s: %u records replayed in %.0f ms", (int)a->pid,
+			 a->procname, a->extra_pass ? "replayed again" : "recording", done,
 			 a->prepare_since_ns ? (double)(now - a->prepare_since_ns) / 1e6 : 0.0);
-		return;
+		return true;
 	}
 	uint32_t g = CARET_COUNT_OF(st->grant);
 	uint64_t add;
@@ -71,64 +78,176 @@ static void prepare_step(struct sched *s, struct agent *a, const struct caret_se
 		ng = total;
 	if (ng > g)
 		caret_ctl_grant(&a->seg, epoch, (uint32_t)ng);
+	return false;
 }
 
-void sched_tick(struct sched *s, struct registry *r, bool active, int64_t now)
+/* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
+ * same state from RECORD. */
+static void begin_pass(struct agent *a, uint32_t serial, bool record, int64_t now)
+{
+	if (record)
+		caret_ctl_begin_pass(&a->seg);
+	else
+		caret_ctl_begin_replay(&a->seg);
+	a->extra_pass = record;
+	a->pass_serial = serial;
+	a->prepare_since_ns = now;
+	a->credit = 0;
+}
+
+static bool replaying(const struct agent *a, uint32_t state)
+{
+	return state == CARET_STATE_PREPARE || (state == CARET_STATE_RECORD && a->extra_pass);
+}
+
+static void end(struct agent *a, const char *why)
+{
+	caret_ctl_set_state(&a->seg, CARET_STATE_WAIT);
+	a->prepare_since_ns = 0;
+	a->extra_pass = false;
+	log_info("pid %d (%s): End%s, back to WAIT", (int)a->pid, a->procname, why);
+}
+
+static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttng *l,
+		       double dt, uint64_t share, int64_t now)
+{
+	struct caret_seg_status st;
+	caret_seg_read_status(&a->seg, &st);
+	if (!a->sched_seen) {
+		/* Found in RECORD (it started while a session was active, so
+		 * it emitted its init events live, or caretd restarted): the
+		 * sessions active now have its cache. Found in PREPARE (caretd
+		 * restarted): its pass is for the sessions active now. */
+		a->sched_seen = true;
+		a->covered_serial = st.state == CARET_STATE_RECORD ? l->newest : 0;
+		a->pass_serial = l->newest;
+		a->acct_replayed = st.replayed;
+	}
+	/* Without an active session the agent decides alone (it sees its own
+	 * tracepoints); with one, caretd knows every session's rules. */
+	uint32_t flags = l->any ? CARET_CTL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTL_INIT_ROS2 : 0)
+				: 0;
+	if (st.ctl_flags != flags)
+		caret_ctl_set_flags(&a->seg, flags);
+	switch (st.state) {
+	case CARET_STATE_WAIT:
+		/* No settling delay from WAIT: the agent waits until its own
+		 * tracepoints are enabled before it replays. */
+		if (l->caret && l->newest) {
+			begin_pass(a, l->newest, false, now);
+			log_info("pid %d (%s): Start, replaying %llu cached records", (int)a->pid,
+				 a->procname, (unsigned long long)st.records);
+		} else if (l->any && !l->caret) {
+			/* Nothing to replay into: record runtime events, as
+			 * the process would without the agent. */
+			caret_ctl_set_state(&a->seg, CARET_STATE_RECORD);
+			log_info("pid %d (%s): Start, recording without replay (no active "
+				 "session enables ros2_caret events)", (int)a->pid, a->procname);
+		}
+		break;
+	case CARET_STATE_PREPARE:
+		if (!l->any) {
+			end(a, " during replay");
+			break;
+		}
+		if (!l->caret) {
+			caret_ctl_set_state(&a->seg, CARET_STATE_RECORD);
+			log_info("pid %d (%s): no active session enables ros2_caret events any "
+				 "more: recording without replay", (int)a->pid, a->procname);
+			break;
+		}
+		if (!a->prepare_since_ns)
+			a->prepare_since_ns = now; /* adopted after a restart */
+		if (l->ready > a->pass_serial) {
+			log_info("pid %d (%s): another session became active during the replay: "
+				 "starting over", (int)a->pid, a->procname);
+			begin_pass(a, l->ready, false, now);
+			break;
+		}
+		if (pass_step(s, a, &st, dt, share, now)) {
+			caret_ctl_set_state(&a->seg, CARET_STATE_RECORD);
+			a->covered_serial = a->pass_serial;
+		}
+		break;
+	case CARET_STATE_RECORD:
+		if (!l->any) {
+			end(a, "");
+			break;
+		}
+		if (!a->extra_pass) {
+			if (l->caret && l->ready > a->covered_serial) {
+				begin_pass(a, l->ready, true, now);
+				log_info("pid %d (%s): a new session enables ros2_caret events: "
+					 "replaying %llu cached records again, still recording",
+					 (int)a->pid, a->procname, (unsigned long long)st.records);
+			}
+			break;
+		}
+		if (l->ready > a->pass_serial) {
+			begin_pass(a, l->ready, true, now);
+			break;
+		}
+		if (pass_step(s, a, &st, dt, share, now)) {
+			a->extra_pass = false;
+			a->covered_serial = a->pass_serial;
+		}
+		break;
+	default: /* UNINITIALIZED: the agent is still starting */
+		break;
+	}
+}
+
+void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l, int64_t now)
 {
 	double dt = s->last_tick_ns ? (double)(now - s->last_tick_ns) / 1e9 : 0.01;
 	if (dt > 0.5) /* after a stall, do not burst */
 		dt = 0.5;
 	s->last_tick_ns = now;
+	r->want_serial = l->newest;
 
-	int preparing = 0;
+	int busy = 0;
 	for (struct agent *a = r->head; a; a = a->next)
-		if (caret_seg_state(&a->seg) == CARET_STATE_PREPARE)
-			preparing++;
-	uint64_t share = preparing ? (uint64_t)((double)s->cfg.bandwidth * dt) / (uint64_t)preparing
-				   : 0;
+		if (replaying(a, caret_seg_state(&a->seg)))
+			busy++;
+	uint64_t share = busy ? (uint64_t)((double)s->cfg.bandwidth * dt) / (uint64_t)busy : 0;
 
+	for (struct agent *a = r->head; a; a = a->next)
+		tick_agent(s, a, l, dt, share, now);
+}
+
+int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now)
+{
+	if (!l->any)
+		return -EAGAIN;
+	int n = 0;
 	for (struct agent *a = r->head; a; a = a->next) {
-		struct caret_seg_status st;
-		caret_seg_read_status(&a->seg, &st);
-		switch (st.state) {
-		case CARET_STATE_WAIT:
-			if (active) {
-				caret_ctl_begin_replay(&a->seg);
-				a->prepare_since_ns = now;
-				a->credit = 0;
-				a->start_frequency = 0;
-				log_info("pid %d (%s): Start, replaying %llu cached records",
-					 (int)a->pid, a->procname, (unsigned long long)st.records);
-			}
-			break;
-		case CARET_STATE_PREPARE:
-			if (!active) {
-				caret_ctl_set_state(&a->seg, CARET_STATE_WAIT);
-				log_info("pid %d (%s): End during replay, back to WAIT", (int)a->pid,
-					 a->procname);
-				break;
-			}
-			if (!a->prepare_since_ns)
-				a->prepare_since_ns = now; /* adopted after a restart */
-			prepare_step(s, a, &st, dt, share, now);
-			break;
-		case CARET_STATE_RECORD:
-			if (!active) {
-				caret_ctl_set_state(&a->seg, CARET_STATE_WAIT);
-				a->prepare_since_ns = 0;
-				log_info("pid %d (%s): End, back to WAIT", (int)a->pid, a->procname);
-			}
-			break;
-		default: /* UNINITIALIZED: the agent is still starting */
-			break;
+		if (caret_seg_state(&a->seg) != CARET_STATE_WAIT)
+			continue; /* seed 000: Start only moves agents in WAIT */
+		tick_agent(NULL, a, l, 0, 0, now);
+		n++;
+	}
+	return n;
+}
+
+int sched_end(struct registry *r, const struct sched_lttng *l)
+{
+	if (l->any)
+		return -EAGAIN; /* seed 000: End is ignored while a session is active */
+	int n = 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		uint32_t st = caret_seg_state(&a->seg);
+		if (st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD) {
+			end(a, " message");
+			n++;
 		}
 	}
+	return n;
 }
 
 bool sched_busy(const struct registry *r)
 {
 	for (const struct agent *a = r->head; a; a = a->next)
-		if (caret_seg_state(&a->seg) == CARET_STATE_PREPARE)
+		if (replaying(a, caret_seg_state(&a->seg)))
 			return true;
 	return false;
 }
@@ -138,6 +257,13 @@ static void sat_add(uint64_t *sum, uint64_t v)
 {
 	if (__builtin_add_overflow(*sum, v, sum))
 		*sum = UINT64_MAX;
+}
+
+bool sched_complete(const struct registry *r, const struct agent *a,
+		    const struct caret_seg_status *st)
+{
+	return st->state == CARET_STATE_RECORD && !a->extra_pass &&
+	       a->covered_serial >= r->want_serial;
 }
 
 void sched_progress(const struct registry *r, struct progress *p)
@@ -150,15 +276,12 @@ void sched_progress(const struct registry *r, struct progress *p)
 			continue;
 		p->total++;
 		sat_add(&p->dropped, st.dropped);
-		if (st.state == CARET_STATE_RECORD) {
+		sat_add(&p->records_total, st.records);
+		if (sched_complete(r, a, &st)) {
 			p->recording++;
 			sat_add(&p->records_done, st.records);
-			sat_add(&p->records_total, st.records);
-		} else {
-			uint32_t e = CARET_EPOCH_OF(st.grant);
-			sat_add(&p->records_done,
-				st.state == CARET_STATE_PREPARE ? sched_done_in(&st, e) : 0);
-			sat_add(&p->records_total, st.records);
+		} else if (replaying(a, st.state)) {
+			sat_add(&p->records_done, sched_done_in(&st, CARET_EPOCH_OF(st.grant)));
 		}
 	}
 }
@@ -170,7 +293,10 @@ void sched_reason(const struct agent *a, char *buf, size_t len)
 	uint32_t e = CARET_EPOCH_OF(st.grant);
 	if (st.state == CARET_STATE_WAIT)
 		snprintf(buf, len, "not started (no active LTTng session seen yet)");
-	else if (st.state != CARET_STATE_PREPARE)
+	else if (st.state == CARET_STATE_RECORD && !a->extra_pass)
+		snprintf(buf, len, "recording; its cache is not replayed yet into the newest "
+			 "session");
+	else if (!replaying(a, st.state))
 		snprintf(buf, len, "state %s", caret_state_name(st.state));
 	else if (!(st.agent_flags & CARET_AGENT_REPLAY_THREAD))
 		snprintf(buf, len, "the agent has no replay thread (provider not loaded?)");
@@ -178,6 +304,7 @@ void sched_reason(const struct agent *a, char *buf, size_t len)
 		snprintf(buf, len, "its ros2_caret tracepoints are not enabled (does the session "
 			 "enable ros2_caret:*?)");
 	else
-		snprintf(buf, len, "replaying: %u of %llu records", sched_done_in(&st, e),
-			 (unsigned long long)st.records);
+		snprintf(buf, len, "%s: %u of %llu records",
+			 a->extra_pass ? "replaying again for a newer session" : "replaying",
+			 sched_done_in(&st, e), (unsigned long long)st.records);
 }

@@ -54,11 +54,46 @@ struct progress {
 	uint64_t dropped; /* init records the agents could not cache (full) */
 };
 
-/* One step: Start agents in WAIT when a session is active, End (back to
- * WAIT) when none is, raise grants of agents in PREPARE, and move them to
- * RECORD when their cache is replayed. */
-void sched_tick(struct sched *s, struct registry *r, bool session_active, int64_t now_ns);
+/*
+ * What the scheduler knows of LTTng at a tick. Sessions are numbered
+ * (serial) in the order caretd saw them become active. Every session that
+ * enables ros2_caret events must get a full replay of every live agent's
+ * cache after it became active (seed 000: meta-information is recorded in
+ * each session); a pass that began after session N was ready covers every
+ * session <= N.
+ */
+struct sched_lttng {
+	bool any;       /* some LTTng session is active (what End looks at) */
+	bool caret;     /* an active session enables ros2_caret events */
+	uint32_t ready; /* newest such session whose tracepoints the agents
+			 * already see enabled: an agent already recording
+			 * may begin a pass for it (an agent in WAIT begins
+			 * at once and waits for its own tracepoints) */
+	uint32_t newest; /* newest such session, ready or not (0: none) */
+	/* agents also emit live init events as ros2: (CARET_CTL_INIT_ROS2):
+	 * a session records ros2: init events, none records both kinds */
+	bool init_as_ros2;
+};
+
+/* One step: Start agents in WAIT when a session is active (a replay pass
+ * if it enables ros2_caret events, straight to RECORD if it does not), End
+ * (back to WAIT) when none is, raise grants of replaying agents, and
+ * complete their pass when their cache is replayed. An agent in RECORD
+ * whose last pass is older than a ready session replays again (new epoch,
+ * state unchanged: its runtime events keep flowing); an agent in PREPARE
+ * starts over. */
+void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
+		int64_t now_ns);
 bool sched_busy(const struct registry *r);
+/* Seed 000's Start and End messages applied to this host's agents now:
+ * Start moves agents in WAIT on (a pass, or RECORD without replay) when a
+ * session is active, End moves every agent back to WAIT when none is.
+ * Return how many agents moved, or -EAGAIN when the message is ignored. */
+int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now_ns);
+int sched_end(struct registry *r, const struct sched_lttng *l);
+/* RECORD, and no session enabling ros2_caret events lacks its cache. */
+bool sched_complete(const struct registry *r, const struct agent *a,
+		    const struct caret_seg_status *st);
 void sched_progress(const struct registry *r, struct progress *p);
 /* Records replayed in pass `epoch` (0 if the cursor is from another pass). */
 uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch);

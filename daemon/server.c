@@ -50,6 +50,7 @@ struct client {
 	uid_t uid;
 	int64_t last_ns;       /* accepted, or last request line / reply ended */
 	struct wait_req *wait; /* a request in progress: no other is read */
+	struct cmd_peer peer;
 	struct client *next;
 };
 
@@ -254,7 +255,7 @@ static void arm_wait_timer(struct server *s)
 static void run_line(struct client *c, const char *line)
 {
 	struct cmd_out out;
-	command_run(&c->srv->ctx, line, caret_now_ns(), &out);
+	command_run(&c->srv->ctx, &c->peer, line, caret_now_ns(), &out);
 	if (out.wait) {
 		c->wait = out.wait;
 		arm_wait_timer(c->srv);
@@ -356,7 +357,13 @@ static void accept_one(struct server *s, int fd)
 	}
 	c->srv = s;
 	c->fd = fd;
-	c->uid = cr.uid;
+	c->peer.pid = cr.pid;
+	c->peer.uid = cr.uid;
+	c->peer.gid = cr.gid;
+	socklen_t glen = sizeof(c->peer.groups);
+	c->peer.n_groups = getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, c->peer.groups, &glen) == 0
+				   ? (int)(glen / sizeof(gid_t))
+				   : -1;
 	c->last_ns = caret_now_ns();
 	if (sd_event_add_io(s->event, &c->io, fd, EPOLLIN | EPOLLRDHUP, on_client, c) < 0) {
 		free(c->in);

@@ -5,47 +5,45 @@
 #include "daemon/startend.h"
 #include "shm/caret_shm.h"
 
-void startend_start(struct registry *r, const struct lttng_view *v, uint32_t frequency,
-		    int64_t now, struct startend_out *out)
+void startend_start(struct registry *r, const struct sched_lttng *l, uint32_t frequency,
+		    int64_t now_ns, struct startend_out *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (v->n_active == 0) {
+	int agents = 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		agents++;
+		/* marks the agents the Start may move: those in WAIT */
+		a->start_mark = caret_seg_state(&a->seg) == CARET_STATE_WAIT;
+	}
+	int n = sched_start(r, l, now_ns);
+	if (n < 0) {
 		out->reason = "no LTTng session is active on this host";
-		for (struct agent *a = r->head; a; a = a->next)
-			out->ignored++;
+		out->ignored = agents;
 		return;
 	}
 	for (struct agent *a = r->head; a; a = a->next) {
-		if (caret_seg_state(&a->seg) != CARET_STATE_WAIT) {
-			out->ignored++;
-			continue;
-		}
-		caret_ctl_begin_replay(&a->seg);
-		a->prepare_since_ns = now;
-		a->credit = 0;
-		a->start_frequency = frequency;
-		out->applied++;
+		if (a->start_mark && caret_seg_state(&a->seg) != CARET_STATE_WAIT)
+			a->start_frequency = frequency; /* this pass only */
+		a->start_mark = false;
 	}
+	out->applied = n;
+	out->ignored = agents - n;
 }
 
-void startend_end(struct registry *r, const struct lttng_view *v, struct startend_out *out)
+void startend_end(struct registry *r, const struct sched_lttng *l, struct startend_out *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (v->n_active > 0) {
+	int agents = 0;
+	for (struct agent *a = r->head; a; a = a->next)
+		agents++;
+	int n = sched_end(r, l);
+	if (n < 0) {
 		out->reason = "an LTTng session is active on this host";
-		for (struct agent *a = r->head; a; a = a->next)
-			out->ignored++;
+		out->ignored = agents;
 		return;
 	}
-	for (struct agent *a = r->head; a; a = a->next) {
-		uint32_t st = caret_seg_state(&a->seg);
-		if (st != CARET_STATE_PREPARE && st != CARET_STATE_RECORD) {
-			out->ignored++;
-			continue;
-		}
-		caret_ctl_set_state(&a->seg, CARET_STATE_WAIT);
-		a->prepare_since_ns = 0;
+	for (struct agent *a = r->head; a; a = a->next)
 		a->start_frequency = 0;
-		out->applied++;
-	}
+	out->applied = n;
+	out->ignored = agents - n;
 }

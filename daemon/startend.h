@@ -4,17 +4,17 @@
  * to each local agent. One path for the control socket's start/end and
  * for the DDS bridge. It never creates, stops or names a session and
  * never touches a file: it only moves agents between states.
- *
- * Kept apart so the session work (issue 8) can replace its insides
- * without touching its callers.
+ * The rules themselves are the scheduler's (sched_start, sched_end);
+ * this adds what a message carries (recording_frequency) and the counts
+ * the bridge and the control socket report.
  */
 #ifndef CARETD_STARTEND_H
 #define CARETD_STARTEND_H
 
 #include <stdint.h>
 
-#include "daemon/lttng_view.h"
 #include "daemon/registry.h"
+#include "daemon/scheduler.h"
 
 struct startend_out {
 	int applied; /* agents that changed state */
@@ -24,14 +24,15 @@ struct startend_out {
 
 /*
  * Start: ignored unless an LTTng session is active here; then each agent
- * in WAIT goes to PREPARE (a new replay pass), others are left alone.
+ * in WAIT goes on (a replay pass, or RECORD without replay when no session
+ * enables ros2_caret events), others are left alone.
  * frequency > 0 paces those agents' replay at that many records per
  * second (CARET's recording_frequency); 0 keeps the daemon's pacing.
  */
-void startend_start(struct registry *r, const struct lttng_view *v, uint32_t frequency,
+void startend_start(struct registry *r, const struct sched_lttng *l, uint32_t frequency,
 		    int64_t now_ns, struct startend_out *out);
 /* End: ignored while an LTTng session is active here; else every agent in
  * PREPARE or RECORD goes back to WAIT. */
-void startend_end(struct registry *r, const struct lttng_view *v, struct startend_out *out);
+void startend_end(struct registry *r, const struct sched_lttng *l, struct startend_out *out);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "daemon/log.h"
@@ -12,7 +13,7 @@
 
 struct wait_req {
 	const struct registry *reg;
-	int exited_base; /* registry exits before this wait began */
+	uint64_t exited_base; /* registry exits before this wait began */
 	int64_t deadline_ns, last_progress_ns;
 };
 
@@ -33,7 +34,7 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 	for (const struct agent *a = w->reg->head; o && a; a = a->next) {
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
-		if (st.state == CARET_STATE_RECORD || st.state == CARET_STATE_UNINITIALIZED)
+		if (sched_complete(w->reg, a, &st) || st.state == CARET_STATE_UNINITIALIZED)
 			continue;
 		char why[160];
 		sched_reason(a, why, sizeof(why));
@@ -41,9 +42,18 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 						why) < 0)
 			goto nomem;
 	}
-	for (int i = w->exited_base; o && i < w->reg->n_exited; i++) {
-		const struct exited_agent *x = &w->reg->exited[i];
-		if (caret_ctl_add_exited(o, x->pid, x->procname, caret_state_name(x->state)) < 0)
+	uint64_t first = w->exited_base;
+	if (w->reg->n_exited - first > REGISTRY_EXITS) /* more than the ring holds */
+		first = w->reg->n_exited - REGISTRY_EXITS;
+	for (uint64_t i = first; o && i < w->reg->n_exited; i++) {
+		const struct exited_agent *x = &w->reg->exited[i % REGISTRY_EXITS];
+		char why[160];
+		snprintf(why, sizeof(why), "exited during its replay (in %s): its initialization "
+			 "data in this trace is incomplete", caret_state_name(x->state));
+		/* among the processes that did not make it, so that every
+		 * client names it (exited is kept for older clients) */
+		if (caret_ctl_add_not_recording(o, x->pid, x->procname, "EXITED", why) < 0 ||
+		    caret_ctl_add_exited(o, x->pid, x->procname, caret_state_name(x->state)) < 0)
 			goto nomem;
 	}
 	if (!o || caret_ctl_add_dropped(o, p->dropped) < 0)
@@ -62,10 +72,13 @@ cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
 	bool late = now >= w->deadline_ns;
 	*done = all || late;
 	if (*done) {
+		int lost = (int)(w->reg->n_exited - w->exited_base);
 		if (!all)
 			log_warn("wait timed out: %d of %d processes recording", p.recording,
 				 p.total);
-		return result(w, &p, all);
+		if (lost)
+			log_warn("%d process%s exited during the replay", lost, lost == 1 ? "" : "es");
+		return result(w, &p, all && !lost);
 	}
 	if (w->last_progress_ns && now - w->last_progress_ns < PROGRESS_EVERY_NS)
 		return NULL;

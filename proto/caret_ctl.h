@@ -229,6 +229,7 @@
 #define CARET_CTL_K_DISCARDED "discarded"
 #define CARET_CTL_K_LOST_PACKETS "lost_packets"
 #define CARET_CTL_K_DISCARDED_TOTAL "discarded_total"
+#define CARET_CTL_K_DUPLICATES "duplicates"
 #define CARET_CTL_K_ACCEPTED "accepted"
 #define CARET_CTL_K_SINCE "since"
 #define CARET_CTL_K_UNTIL "until"

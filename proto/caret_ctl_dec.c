@@ -96,6 +96,12 @@ int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *w
 			  why) < 0 ||
 	    ctl_get_array(r, NULL, CARET_CTL_K_CHANNELS, &arr, why) < 0)
 		return -EPROTO;
+	/* optional: older daemons do not count duplicates */
+	int64_t dups = 0;
+	if (cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_DUPLICATES) &&
+	    ctl_get_int(r, NULL, CARET_CTL_K_DUPLICATES, 0, INT64_MAX, &dups, why) < 0)
+		return -EPROTO;
+	s->duplicates = (uint64_t)dups;
 	void *mem;
 	if (alloc_for(arr, sizeof(*s->ch), &mem, &s->n) < 0)
 		return -ENOMEM;
@@ -158,6 +164,7 @@ int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why
 		if (ctl_get_int(e, where, CARET_CTL_K_PID, 0, PID_MAX_, &a->pid, why) < 0 ||
 		    ctl_get_str(e, where, CARET_CTL_K_PROCNAME, false, &a->procname, why) < 0 ||
 		    ctl_get_str(e, where, CARET_CTL_K_STATE, false, &a->state, why) < 0 ||
+		    ctl_get_str(e, where, CARET_CTL_K_REASON, true, &a->reason, why) < 0 ||
 		    ctl_get_int(e, where, CARET_CTL_K_RECORDS, 0, INT64_MAX, &a->records, why) < 0 ||
 		    ctl_get_int(e, where, CARET_CTL_K_REPLAYED, 0, INT64_MAX, &a->replayed, why) < 0 ||
 		    ctl_get_int(e, where, CARET_CTL_K_REPLAY_TOTAL, 0, INT64_MAX, &a->replay_total,

@@ -35,6 +35,7 @@ struct ctl_stop_result {
 	const char *session, *path;
 	uint64_t discarded_total;
 	bool total_known;
+	uint64_t duplicates; /* replayed records this session got twice or more */
 	size_t n;
 	struct ctl_channel *ch;
 };
@@ -46,6 +47,7 @@ struct ctl_record_result {
 struct ctl_agent {
 	int64_t pid;
 	const char *procname, *state;
+	const char *reason; /* why it does not record completely; NULL: it does */
 	int64_t records, replayed, replay_total, dropped;
 	const cJSON *nodes;	/* array of strings, checked */
 };

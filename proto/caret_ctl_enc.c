@@ -165,6 +165,7 @@ int caret_ctl_add_agent(cJSON *result, const struct caret_ctl_agent *a)
 		  cJSON_AddNumberToObject(x, CARET_CTL_K_REPLAY_TOTAL, count(a->replay_total)) &&
 		  cJSON_AddNumberToObject(x, CARET_CTL_K_DROPPED, count(a->dropped)) &&
 		  add_nodes(x, a->nodes, a->n_nodes) &&
+		  (!a->reason || cJSON_AddStringToObject(x, CARET_CTL_K_REASON, a->reason)) &&
 		  cJSON_AddStringToObject(x, CARET_CTL_K_SEGMENT, a->segment);
 	return append(result, CARET_CTL_K_AGENTS, x, ok);
 }
@@ -221,7 +222,7 @@ static bool add_count(cJSON *o, const char *key, uint64_t v, bool known)
 }
 
 cJSON *caret_ctl_enc_stop(const char *session, const char *path,
-			  const struct caret_ctl_channel *ch, size_t n)
+			  const struct caret_ctl_channel *ch, size_t n, uint64_t duplicates)
 {
 	cJSON *o = envelope(CARET_CTL_T_RESULT), *arr;
 	if (!o)
@@ -244,7 +245,9 @@ cJSON *caret_ctl_enc_stop(const char *session, const char *path,
 		known = known && ch[i].discarded_known;
 		total += ch[i].discarded;
 	}
-	return fail_if(o, add_count(o, CARET_CTL_K_DISCARDED_TOTAL, total, known));
+	return fail_if(o, add_count(o, CARET_CTL_K_DISCARDED_TOTAL, total, known) &&
+				  cJSON_AddNumberToObject(o, CARET_CTL_K_DUPLICATES,
+							  (double)duplicates));
 }
 
 cJSON *caret_ctl_enc_accept(bool accepted, const char *reason)

@@ -50,6 +50,7 @@ cJSON *caret_ctl_enc_agents_result(const struct caret_ctl_daemon_info *info,
 struct caret_ctl_agent {
 	int pid;
 	const char *procname, *state, *segment;
+	const char *reason; /* NULL when the agent records completely */
 	uint64_t records, replayed, replay_done, replay_total, dropped;
 	const char *nodes; /* n_nodes NUL-terminated strings, back to back */
 	int n_nodes;
@@ -68,9 +69,11 @@ struct caret_ctl_channel {
 	uint64_t discarded, lost_packets;
 	bool discarded_known, lost_known;
 };
-/* discarded_total is derived: the sum, or null if any count is unknown. */
+/* discarded_total is derived: the sum, or null if any count is unknown.
+ * duplicates: replayed records the session got more than once (passes for
+ * sessions that started after it). */
 cJSON *caret_ctl_enc_stop(const char *session, const char *path,
-			  const struct caret_ctl_channel *ch, size_t n);
+			  const struct caret_ctl_channel *ch, size_t n, uint64_t duplicates);
 
 /* reason: NULL when accepted. */
 cJSON *caret_ctl_enc_accept(bool accepted, const char *reason);

@@ -77,6 +77,17 @@ enum caret_agent_flags {
 	CARET_AGENT_TP_TIMEOUT = 1u << 2,
 };
 
+/* ctl_flags bits (controller writes, atomic). */
+enum caret_ctl_flags {
+	/* The controller knows the active sessions' event rules and decided
+	 * CARET_CTL_INIT_ROS2; without it the agent decides alone. */
+	CARET_CTL_INIT_DECIDED = 1u << 0,
+	/* Also emit live init events as the real tracetools ros2:<name>: an
+	 * active session records ros2: init events but not ros2_caret ones,
+	 * and none records both (a session never gets both kinds). */
+	CARET_CTL_INIT_ROS2 = 1u << 1,
+};
+
 /* Pack/unpack the (epoch, count) pairs of `grant` and `cursor`. */
 #define CARET_EPOCH_COUNT(epoch, count) \
 	(((uint64_t)(uint32_t)(epoch) << 32) | (uint64_t)(uint32_t)(count))
@@ -169,7 +180,9 @@ struct caret_shm_header {
 	uint64_t dropped_bytes; /* their encoded size */
 	uint64_t replayed;      /* records emitted by replay, all epochs */
 	uint32_t agent_flags;   /* enum caret_agent_flags */
-	uint32_t reserved0;
+	/* atomic, written by the controller: enum caret_ctl_flags (was
+	 * reserved, zero: old agents ignore it, old controllers leave it 0) */
+	uint32_t ctl_flags;
 	uint64_t reserved[32];  /* zero; room for compatible growth */
 };
 
@@ -202,7 +215,7 @@ CARET_HDR_AT_(dropped, 128)
 CARET_HDR_AT_(dropped_bytes, 136)
 CARET_HDR_AT_(replayed, 144)
 CARET_HDR_AT_(agent_flags, 152)
-CARET_HDR_AT_(reserved0, 156)
+CARET_HDR_AT_(ctl_flags, 156)
 CARET_HDR_AT_(reserved, 160)
 #undef CARET_HDR_AT_
 _Static_assert(sizeof(struct caret_shm_header) == 416, "caret_shm_header size");

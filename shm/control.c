@@ -15,23 +15,45 @@ int caret_ctl_set_state(struct caret_seg *s, enum caret_state st)
 	return 0;
 }
 
+/* The next pass's epoch; 0 means "never" and is skipped on wrap-around. */
+static uint32_t next_epoch(const struct caret_shm_header *h)
+{
+	uint32_t epoch = CARET_EPOCH_OF(__atomic_load_n(&h->grant, __ATOMIC_ACQUIRE)) + 1;
+	return epoch ? epoch : 1;
+}
+
+static void ring(struct caret_shm_header *h)
+{
+	__atomic_fetch_add(&h->doorbell, 1, __ATOMIC_RELEASE);
+	caret_futex_wake(&h->doorbell);
+}
+
+/* A pass for an agent that keeps its state (RECORD: runtime events keep
+ * flowing while a newer session gets the whole cache). */
+int64_t caret_ctl_begin_pass(struct caret_seg *s)
+{
+	struct caret_shm_header *h = s->shared_hdr;
+	uint32_t epoch = next_epoch(h);
+	__atomic_store_n(&h->grant, CARET_EPOCH_COUNT(epoch, 0), __ATOMIC_RELEASE);
+	ring(h);
+	return epoch;
+}
+
 int64_t caret_ctl_begin_replay(struct caret_seg *s)
 {
 	struct caret_shm_header *h = s->shared_hdr;
-	uint32_t epoch = CARET_EPOCH_OF(__atomic_load_n(&h->grant, __ATOMIC_ACQUIRE)) + 1;
-	/* Epoch 0 means "never": skip it on wrap-around. */
-	if (epoch == 0)
-		epoch = 1;
+	uint32_t epoch = next_epoch(h);
 	/* The new epoch first, then PREPARE (release: whoever sees PREPARE
 	 * sees the epoch). A controller killed between the two leaves the
-	 * agent in its old state with an unused epoch, which the next start
-	 * skips; in the other order it would leave PREPARE with the finished
-	 * pass's epoch and cursor, which a restarted caretd takes for a
-	 * completed replay and moves to RECORD without replaying. */
+	 * agent in its old state (WAIT or PREPARE: no runtime events flow in
+	 * either) with an unused epoch, which the next start skips; in the
+	 * other order it would leave PREPARE with the finished pass's epoch
+	 * and cursor, which a restarted caretd takes for a completed replay
+	 * and moves to RECORD without replaying. */
 	__atomic_store_n(&h->grant, CARET_EPOCH_COUNT(epoch, 0), __ATOMIC_RELEASE);
 	__atomic_store_n(&h->state, (uint32_t)CARET_STATE_PREPARE, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&h->doorbell, 1, __ATOMIC_RELEASE);
-	caret_futex_wake(&h->doorbell);
+	caret_futex_wake(&h->state);
+	ring(h);
 	return epoch;
 }
 
@@ -42,6 +64,11 @@ int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 	__atomic_fetch_add(&h->doorbell, 1, __ATOMIC_RELEASE);
 	caret_futex_wake(&h->doorbell);
 	return 0;
+}
+
+void caret_ctl_set_flags(struct caret_seg *s, uint32_t flags)
+{
+	__atomic_store_n(&s->shared_hdr->ctl_flags, flags, __ATOMIC_RELEASE);
 }
 
 int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms)
@@ -56,6 +83,7 @@ void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *s
 	st->tp_enabled_epoch = __atomic_load_n(&h->tp_enabled_epoch, __ATOMIC_ACQUIRE);
 	st->progress = __atomic_load_n(&h->progress, __ATOMIC_ACQUIRE);
 	st->agent_flags = __atomic_load_n(&h->agent_flags, __ATOMIC_ACQUIRE);
+	st->ctl_flags = __atomic_load_n(&h->ctl_flags, __ATOMIC_ACQUIRE);
 	st->grant = __atomic_load_n(&h->grant, __ATOMIC_ACQUIRE);
 	st->cursor = __atomic_load_n(&h->cursor, __ATOMIC_ACQUIRE);
 	st->records = __atomic_load_n(&h->records, __ATOMIC_ACQUIRE);

@@ -26,6 +26,11 @@ mount -t tmpfs -o mode=1777 tmpfs /tmp
 lttng-sessiond --daemonize --no-kernel --quiet
 pid=$(cat /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
 cleanup() {
+	# a test may have killed the session daemon and started another
+	cur=$(cat /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
+	if [ -n "$cur" ] && [ "$cur" != "$pid" ]; then
+		kill "$cur" 2>/dev/null || true
+	fi
 	if [ -n "$pid" ]; then
 		kill "$pid" 2>/dev/null || true
 		i=0

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "daemon/commands.h"
+#include "daemon/pacer.h"
 #include "daemon/wait.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
@@ -56,11 +57,14 @@ static void teardown(void)
 	caret_seg_unlink(name);
 }
 
+/* Who asks: root unless a test says otherwise. */
+static struct cmd_peer peer = { .pid = 1, .n_groups = 0 };
+
 /* The reply to one request line, as caretctl parses it. */
 static cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **w)
 {
 	struct cmd_out out;
-	command_run(&ctx, line, 1000 * MS, &out);
+	command_run(&ctx, &peer, line, 1000 * MS, &out);
 	if (w) {
 		ck_assert_ptr_null(out.reply);
 		ck_assert_ptr_nonnull(out.wait);
@@ -70,13 +74,13 @@ static cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **
 	ck_assert_ptr_null(out.wait);
 	char *s = caret_ctl_enc_line(out.reply);
 	ck_assert_ptr_nonnull(s);
-	cJSON *root;
+	cJSON *res;
 	enum ctl_reply_type type;
 	struct ctl_why why;
-	ck_assert_msg(ctl_reply_parse(s, strlen(s), &root, &type, &why) == 0, "%s", why.msg);
+	ck_assert_msg(ctl_reply_parse(s, strlen(s), &res, &type, &why) == 0, "%s", why.msg);
 	ck_assert_msg(type == want, "%s", s);
 	free(s);
-	return root;
+	return res;
 }
 
 static int err_of(const cJSON *r)
@@ -88,8 +92,8 @@ START_TEST(status_and_list)
 {
 	strcpy(view.active[0], "s1");
 	view.n_active = 1;
-	strcpy(view.managed, "s1");
-	strcpy(view.managed_path, "/t/s1");
+	struct lttng_view_rec rec = { .name = "s1", .path = "/t/s1" };
+	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
 	struct ctl_status st;
 	struct ctl_why why;
@@ -116,6 +120,53 @@ START_TEST(status_and_list)
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_HOST));
 	ctl_agents_free(&ag);
 	cJSON_Delete(r);
+}
+END_TEST
+
+/* No agent waits without a reason that list and status show. */
+START_TEST(list_gives_reasons)
+{
+	caret_ctl_begin_replay(&agent.seg);
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
+	struct ctl_agents ag;
+	struct ctl_why why;
+	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
+	ck_assert_str_eq(ag.a[0].state, "PREPARE");
+	ck_assert_ptr_nonnull(ag.a[0].reason);
+	ck_assert_ptr_nonnull(strstr(ag.a[0].reason, "replay thread"));
+	ctl_agents_free(&ag);
+	cJSON_Delete(r);
+	caret_ctl_set_state(&agent.seg, CARET_STATE_WAIT);
+	r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
+	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
+	ck_assert_ptr_null(ag.a[0].reason); /* idle: nothing to explain */
+	ctl_agents_free(&ag);
+	cJSON_Delete(r);
+}
+END_TEST
+
+/* issue 8: `record -f` paces its own recording's replay, never the
+ * daemon's defaults nor a newer session's (e.g. one of the lttng CLI). */
+START_TEST(recording_options_are_its_own)
+{
+	struct sched_cfg defaults = { .pacing = PACING_ADAPTIVE, .frequency = 100,
+				      .bandwidth = 1000 }, eff;
+	strcpy(view.active[0], "rec");
+	strcpy(view.active[1], "cli");
+	view.n_active = 2;
+	view.sess[0] = (struct lttng_view_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 1 };
+	view.sess[1] = (struct lttng_view_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 2 };
+	struct lttng_view_rec rec = { .name = "rec", .pacing = PACING_FREQUENCY, .frequency = 2 };
+	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	pacer_effective_cfg(&view, &defaults, &eff);
+	ck_assert_int_eq(eff.pacing, PACING_ADAPTIVE); /* the CLI session is newer */
+	ck_assert_uint_eq(eff.frequency, 100);
+	view.sess[1].serial = 0; /* now the recording is the newest */
+	pacer_effective_cfg(&view, &defaults, &eff);
+	ck_assert_int_eq(eff.pacing, PACING_FREQUENCY);
+	ck_assert_uint_eq(eff.frequency, 2);
+	ck_assert_uint_eq(eff.bandwidth, 1000);
+	ck_assert_uint_eq(defaults.frequency, 100); /* untouched */
 }
 END_TEST
 
@@ -152,16 +203,29 @@ START_TEST(bad_requests)
 }
 END_TEST
 
-START_TEST(stop_needs_a_name_among_several)
+/* Without a name, stop means the caller's own latest recording: never a
+ * session of the lttng CLI or of another user. Named, another user's
+ * recording or a CLI session is refused to a non-root caller. */
+START_TEST(stop_is_the_callers_own)
 {
 	strcpy(view.active[0], "a");
 	strcpy(view.active[1], "b");
 	view.n_active = 2;
+	struct lttng_view_rec rec = { .name = "b", .path = "/t/b", .uid = 4242, .gid = 4242 };
+	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	peer.uid = 4343;
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\"}", CTL_REPLY_ERROR, NULL);
-	ck_assert_int_eq(err_of(r), EINVAL);
+	ck_assert_int_eq(err_of(r), ENOENT);
 	ck_assert_ptr_nonnull(strstr(
 		cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERROR)->valuestring, "a, b"));
 	cJSON_Delete(r);
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"b\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EPERM);
+	cJSON_Delete(r);
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"a\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EPERM);
+	cJSON_Delete(r);
+	peer.uid = 0;
 }
 END_TEST
 
@@ -377,7 +441,7 @@ START_TEST(events_hostile_strings_fit_a_line)
 			off += snprintf(extra + off, sizeof(extra) - off, ",\"after\":\"%s\"", next);
 		snprintf(extra + off, sizeof(extra) - off, "}");
 		struct cmd_out out;
-		command_run(&ctx, extra, 1000 * MS, &out);
+		command_run(&ctx, &peer, extra, 1000 * MS, &out);
 		char *line = caret_ctl_enc_line(out.reply);
 		ck_assert_ptr_nonnull(line);
 		ck_assert_uint_le(strlen(line), CARET_CTL_MAX_LINE);
@@ -408,7 +472,9 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, status_and_list);
 	tcase_add_test(tc, bad_requests);
-	tcase_add_test(tc, stop_needs_a_name_among_several);
+	tcase_add_test(tc, stop_is_the_callers_own);
+	tcase_add_test(tc, list_gives_reasons);
+	tcase_add_test(tc, recording_options_are_its_own);
 	tcase_add_test(tc, start_end);
 	tcase_add_test(tc, wait_progress_then_result);
 	tcase_add_test(tc, events_pages);

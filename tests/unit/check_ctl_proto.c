@@ -245,7 +245,7 @@ START_TEST(stop_reply)
 		{ "caret", 57, 0, true, true },
 		{ "other", 1, 2, true, false },
 	};
-	cJSON *r = wire(caret_ctl_enc_stop("s", "/p/s", ch, 2), CTL_REPLY_RESULT);
+	cJSON *r = wire(caret_ctl_enc_stop("s", "/p/s", ch, 2, 0), CTL_REPLY_RESULT);
 	struct ctl_stop_result s;
 	struct ctl_why why;
 	ck_assert_msg(ctl_decode_stop(r, &s, &why) == 0, "%s", why.msg);
@@ -264,7 +264,7 @@ START_TEST(stop_reply)
 
 	/* one unknown count makes the total unknown, not a smaller number */
 	ch[1].discarded_known = false;
-	r = wire(caret_ctl_enc_stop("s", "/p/s", ch, 2), CTL_REPLY_RESULT);
+	r = wire(caret_ctl_enc_stop("s", "/p/s", ch, 2, 0), CTL_REPLY_RESULT);
 	ck_assert_int_eq(ctl_decode_stop(r, &s, &why), 0);
 	ck_assert(!s.total_known);
 	ck_assert(!s.ch[1].discarded_known);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/registry.h"
+#include "daemon/config.h"
 #include "daemon/scheduler.h"
 #include "daemon/startend.h"
 
@@ -101,6 +102,10 @@ static struct registry one(struct agent *a)
 	return (struct registry){ .head = a, .count = 1 };
 }
 
+/* One session enabling ros2_caret events, ready for replay; none. */
+static const struct sched_lttng ON = { .any = true, .caret = true, .ready = 1, .newest = 1 };
+static const struct sched_lttng OFF = { 0 };
+
 static struct sched freq_sched(uint32_t f)
 {
 	return (struct sched){ .cfg = { .pacing = PACING_FREQUENCY, .frequency = f } };
@@ -114,21 +119,21 @@ START_TEST(start_and_end)
 	struct sched s = freq_sched(100);
 	int64_t t = 1000 * MS;
 
-	sched_tick(&s, &r, false, t);
+	sched_tick(&s, &r, &OFF, t);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT); /* no session: stays */
-	sched_tick(&s, &r, true, t += 10 * MS);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
 	ck_assert_uint_ne(CARET_EPOCH_OF(status(&a).grant), 0);
 	ck_assert_uint_eq(granted(&a), 0);
 	/* tracepoints not enabled yet: nothing is granted */
-	sched_tick(&s, &r, true, t += 100 * MS);
+	sched_tick(&s, &r, &ON, t += 100 * MS);
 	ck_assert_uint_eq(granted(&a), 0);
 	/* session gone during the replay */
-	sched_tick(&s, &r, false, t += 10 * MS);
+	sched_tick(&s, &r, &OFF, t += 10 * MS);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
 	/* a new pass gets a new epoch */
 	uint32_t e1 = CARET_EPOCH_OF(status(&a).grant);
-	sched_tick(&s, &r, true, t += 10 * MS);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
 	ck_assert_uint_gt(CARET_EPOCH_OF(status(&a).grant), e1);
 	drop_agent(&a);
 }
@@ -140,8 +145,8 @@ START_TEST(remote_start_end_rules)
 	struct agent a;
 	make_agent(&a, "rse", 1000);
 	struct registry r = one(&a);
-	struct lttng_view none = { .ok = true, .n_active = 0 }, one_active = { .ok = true,
-									     .n_active = 1 };
+	struct sched_lttng none = { .any = false }, one_active = { .any = true, .caret = true,
+								   .ready = 1, .newest = 1 };
 	struct startend_out o;
 	int64_t t = 1000 * MS;
 	/* Start with no active session: ignored, agent stays in WAIT */
@@ -165,9 +170,9 @@ START_TEST(remote_start_end_rules)
 	 * pacing: 200 records/s for 0.1 s */
 	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .frequency = 100,
 				    .bandwidth = 1 << 30 } };
-	sched_tick(&s, &r, true, t);
+	sched_tick(&s, &r, &ON, t);
 	tracepoints_on(&a);
-	sched_tick(&s, &r, true, t += 100 * MS);
+	sched_tick(&s, &r, &ON, t += 100 * MS);
 	ck_assert_uint_eq(granted(&a), 20);
 	/* End while a session is active: ignored */
 	startend_end(&r, &one_active, &o);
@@ -201,15 +206,15 @@ START_TEST(restart_inside_replay_start)
 	struct registry r = one(&a); /* a restarted caretd: fresh bookkeeping */
 	struct sched s = freq_sched(1000);
 	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, true, t);
+	sched_tick(&s, &r, &ON, t);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
 	ck_assert_uint_eq(CARET_EPOCH_OF(status(&a).grant), 5);
 	tracepoints_on(&a);
 	for (int i = 0; i < 5; i++)
-		sched_tick(&s, &r, true, t += 100 * MS);
+		sched_tick(&s, &r, &ON, t += 100 * MS);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE); /* nothing replayed yet */
 	replayed(&a, 10);
-	sched_tick(&s, &r, true, t += 10 * MS);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_RECORD);
 	drop_agent(&a);
 }
@@ -222,22 +227,22 @@ START_TEST(frequency_pacing)
 	struct registry r = one(&a);
 	struct sched s = freq_sched(100);
 	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, true, t);
+	sched_tick(&s, &r, &ON, t);
 	tracepoints_on(&a);
 	/* 100 records/s for 0.1 s */
-	sched_tick(&s, &r, true, t += 100 * MS);
+	sched_tick(&s, &r, &ON, t += 100 * MS);
 	ck_assert_uint_eq(granted(&a), 10);
-	sched_tick(&s, &r, true, t += 50 * MS);
+	sched_tick(&s, &r, &ON, t += 50 * MS);
 	ck_assert_uint_eq(granted(&a), 15);
 	/* fractions carry over: 15/s for 0.1 s is 1.5, so 1 then 2 */
 	s.cfg.frequency = 15;
-	sched_tick(&s, &r, true, t += 100 * MS);
+	sched_tick(&s, &r, &ON, t += 100 * MS);
 	ck_assert_uint_eq(granted(&a), 16);
-	sched_tick(&s, &r, true, t += 100 * MS);
+	sched_tick(&s, &r, &ON, t += 100 * MS);
 	ck_assert_uint_eq(granted(&a), 18);
 	/* after a stall the step is capped at 0.5 s: no burst */
 	s.cfg.frequency = 100;
-	sched_tick(&s, &r, true, t += 10000 * MS);
+	sched_tick(&s, &r, &ON, t += 10000 * MS);
 	ck_assert_uint_eq(granted(&a), 68);
 	drop_agent(&a);
 }
@@ -250,20 +255,20 @@ START_TEST(grant_capped_then_record)
 	struct registry r = one(&a);
 	struct sched s = freq_sched(100000);
 	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, true, t);
+	sched_tick(&s, &r, &ON, t);
 	tracepoints_on(&a);
-	sched_tick(&s, &r, true, t += 100 * MS);
+	sched_tick(&s, &r, &ON, t += 100 * MS);
 	ck_assert_uint_eq(granted(&a), 20); /* never beyond the cache */
 	ck_assert(sched_busy(&r));
 	replayed(&a, 19);
-	sched_tick(&s, &r, true, t += 10 * MS);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
 	replayed(&a, 20);
-	sched_tick(&s, &r, true, t += 10 * MS);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_RECORD);
 	ck_assert(!sched_busy(&r));
 	/* End */
-	sched_tick(&s, &r, false, t += 10 * MS);
+	sched_tick(&s, &r, &OFF, t += 10 * MS);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
 	drop_agent(&a);
 }
@@ -281,20 +286,21 @@ START_TEST(adaptive_pacing_shares_bandwidth)
 	uint64_t per_event = rec + 32;         /* plus LTTng's header and contexts */
 	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = per_event * 400 } };
 	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, true, t);
+	sched_tick(&s, &r, &ON, t);
 	tracepoints_on(&a);
 	tracepoints_on(&b);
 	/* 0.5 s of a 400-event/s budget, split between two replays */
-	sched_tick(&s, &r, true, t += 500 * MS);
+	sched_tick(&s, &r, &ON, t += 500 * MS);
 	ck_assert_uint_eq(granted(&a), 100);
 	ck_assert_uint_eq(granted(&b), 100);
 	/* one replay done: the other gets the whole budget */
 	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
-	sched_tick(&s, &r, true, t += 500 * MS);
+	a.covered_serial = 1;
+	sched_tick(&s, &r, &ON, t += 500 * MS);
 	ck_assert_uint_eq(granted(&b), 300);
 	/* a budget below one event still moves: one record per tick */
 	s.cfg.bandwidth = 1;
-	sched_tick(&s, &r, true, t += 10 * MS);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
 	ck_assert_uint_eq(granted(&b), 301);
 	drop_agent(&a);
 	drop_agent(&b);
@@ -310,8 +316,9 @@ START_TEST(progress_counts)
 	b.next = NULL;
 	struct registry r = { .head = &a, .count = 2 };
 	struct sched s = freq_sched(100);
-	sched_tick(&s, &r, true, 1000 * MS);
+	sched_tick(&s, &r, &ON, 1000 * MS);
 	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
+	a.covered_serial = 1;
 	tracepoints_on(&b);
 	replayed(&b, 20);
 	struct progress p;
@@ -331,6 +338,124 @@ START_TEST(progress_counts)
 	drop_agent(&b);
 }
 END_TEST
+
+/* Seed 000: meta-information is recorded in each session. A session that
+ * becomes active while an agent records gets a pass of its own, and the
+ * agent keeps its runtime events (state RECORD) meanwhile. */
+START_TEST(second_session_replays_again_in_record)
+{
+	struct agent a;
+	make_agent(&a, "two", 20);
+	struct registry r = one(&a);
+	struct sched s = freq_sched(100000);
+	int64_t t = 1000 * MS;
+	sched_tick(&s, &r, &ON, t);
+	tracepoints_on(&a);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
+	replayed(&a, 20);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_RECORD);
+	struct caret_seg_status st = status(&a);
+	ck_assert(sched_complete(&r, &a, &st));
+	uint32_t e1 = CARET_EPOCH_OF(st.grant);
+
+	/* session 2 seen but not ready: no pass yet, yet not complete */
+	struct sched_lttng two = { .any = true, .caret = true, .ready = 1, .newest = 2 };
+	sched_tick(&s, &r, &two, t += 10 * MS);
+	st = status(&a);
+	ck_assert_uint_eq(CARET_EPOCH_OF(st.grant), e1);
+	ck_assert(!sched_complete(&r, &a, &st));
+	two.ready = 2;
+	sched_tick(&s, &r, &two, t += 10 * MS);
+	st = status(&a);
+	ck_assert_uint_eq(st.state, CARET_STATE_RECORD); /* runtime events flow */
+	ck_assert_uint_gt(CARET_EPOCH_OF(st.grant), e1);
+	ck_assert(sched_busy(&r));
+	tracepoints_on(&a);
+	sched_tick(&s, &r, &two, t += 10 * MS);
+	ck_assert_uint_eq(granted(&a), 20);
+	replayed(&a, 20);
+	sched_tick(&s, &r, &two, t += 10 * MS);
+	st = status(&a);
+	ck_assert_uint_eq(st.state, CARET_STATE_RECORD);
+	ck_assert(sched_complete(&r, &a, &st));
+	ck_assert(!sched_busy(&r));
+	drop_agent(&a);
+}
+END_TEST
+
+/* A session that becomes active during a replay restarts the pass; one
+ * that does not enable ros2_caret events records without replay. */
+START_TEST(prepare_restarts_and_session_without_caret)
+{
+	struct agent a;
+	make_agent(&a, "rst", 20);
+	struct registry r = one(&a);
+	struct sched s = freq_sched(100);
+	int64_t t = 1000 * MS;
+	/* from WAIT no settling: the agent waits for its own tracepoints */
+	struct sched_lttng fresh = { .any = true, .caret = true, .newest = 1 };
+	sched_tick(&s, &r, &fresh, t);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	uint32_t e1 = CARET_EPOCH_OF(status(&a).grant);
+	struct sched_lttng two = { .any = true, .caret = true, .ready = 2, .newest = 2 };
+	sched_tick(&s, &r, &two, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	ck_assert_uint_gt(CARET_EPOCH_OF(status(&a).grant), e1);
+	sched_tick(&s, &r, &OFF, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+
+	struct sched_lttng ros2 = { .any = true };
+	sched_tick(&s, &r, &ros2, t += 10 * MS);
+	struct caret_seg_status st = status(&a);
+	ck_assert_uint_eq(st.state, CARET_STATE_RECORD);
+	ck_assert(sched_complete(&r, &a, &st));
+	drop_agent(&a);
+}
+END_TEST
+
+/* caretd(8): the file, then the command line; a bad file changes nothing. */
+START_TEST(config_file_and_overlay)
+{
+	char path[] = "/tmp/caretd-conf-XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	const char *text = "# defaults\npacing = frequency\n  recording-frequency=7 \n"
+			   "subbuffer-size = 1M # per sub-buffer\nsubbuffer-count = 8\n";
+	ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+	close(fd);
+	struct daemon_cfg c, cli;
+	unsigned set = 0, cli_set = 0;
+	char err[256];
+	config_builtin(&c);
+	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), 0);
+	ck_assert_int_eq(c.sched.pacing, PACING_FREQUENCY);
+	ck_assert_uint_eq(c.sched.frequency, 7);
+	ck_assert_uint_eq(c.subbuf_size, 1 << 20);
+	ck_assert_uint_eq(c.subbuf_count, 8);
+	ck_assert_uint_eq(set, CFG_PACING | CFG_FREQUENCY | CFG_SUBBUF_SIZE | CFG_SUBBUF_COUNT);
+
+	config_builtin(&cli);
+	ck_assert_int_eq(config_set(&cli, "recording-frequency", "9", &cli_set, err, sizeof(err)),
+			 0);
+	config_overlay(&c, &cli, cli_set);
+	ck_assert_uint_eq(c.sched.frequency, 9);
+	ck_assert_int_eq(c.sched.pacing, PACING_FREQUENCY); /* the file's, not overlaid */
+
+	fd = open(path, O_WRONLY | O_TRUNC);
+	const char *bad = "pacing = adaptive\nsubbuffer-size = 3000\n";
+	ck_assert_int_eq(write(fd, bad, strlen(bad)), (int)strlen(bad));
+	close(fd);
+	struct daemon_cfg before = c;
+	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, ":2: bad value for subbuffer-size"));
+	ck_assert_int_eq(memcmp(&before, &c, sizeof(c)), 0);
+	unlink(path);
+	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -ENOENT);
+	ck_assert_int_eq(config_set(&c, "nope", "1", &set, err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
 
 /* ---- registry ---- */
 
@@ -442,6 +567,9 @@ int main(void)
 {
 	Suite *s = suite_create("daemon");
 	TCase *tc = tcase_create("scheduler");
+	tcase_add_test(tc, config_file_and_overlay);
+	tcase_add_test(tc, second_session_replays_again_in_record);
+	tcase_add_test(tc, prepare_restarts_and_session_without_caret);
 	tcase_add_test(tc, start_and_end);
 	tcase_add_test(tc, restart_inside_replay_start);
 	tcase_add_test(tc, frequency_pacing);

@@ -9,9 +9,9 @@ import sys
 
 LAYERS = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
-    {"lttng", "registry"},  # the doors to LTTng and to the agents' segments
+    {"lttng", "registry", "creds"},  # the doors to LTTng and to the agents' segments
     {"scheduler", "lttng_view", "registry_loop"},
-    {"pacer", "notify", "wait", "events", "startend"},
+    {"pacer", "notify", "wait", "events", "startend", "config"},
     {"bridge"},  # DDS to other hosts: applies their Start/End through startend
     {"commands"},
     {"server"},

@@ -310,10 +310,13 @@ static void still_recording(const char *session)
 		session, session);
 }
 
-/* Prints the wait result; returns OK, TIMEOUT, or a protocol error. */
+/* Prints the wait result; returns OK, TIMEOUT, or a protocol error.
+ * *ended is set when every process that is not recording has exited (the
+ * others record: the recording goes on, and the exit status says TIMEOUT). */
 static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_reply *r,
-		       int64_t timeout_ms)
+		       int64_t timeout_ms, bool *ended)
 {
+	*ended = false;
 	struct ctl_wait_result w;
 	struct ctl_why why;
 	int e = ctl_decode_wait(r->root, &w, &why);
@@ -332,10 +335,21 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 			ctl_warn("no process runs the caret agent: this trace will hold no "
 				 "replayed ROS 2 initialization events");
 	} else {
-		ctl_fail(0, "only %lld of %lld processes reached RECORD within %.1f s; "
-			    "not recording:",
-			 (long long)w.recording, (long long)w.total,
-			 (double)timeout_ms / 1000.0);
+		size_t live = 0;
+		for (size_t i = 0; i < w.n; i++)
+			live += strcmp(w.lag[i].state, "EXITED") != 0;
+		*ended = live == 0;
+		if (*ended) {
+			fprintf(info, "%lld/%lld processes recording\n", (long long)w.recording,
+				(long long)w.total);
+			ctl_fail(0, "%zu process%s ended with incomplete initialization data in "
+				    "this trace:", w.n, w.n == 1 ? "" : "es");
+		} else {
+			ctl_fail(0, "only %lld of %lld processes reached RECORD within %.1f s; "
+				    "not recording:",
+				 (long long)w.recording, (long long)w.total,
+				 (double)timeout_ms / 1000.0);
+		}
 		for (size_t i = 0; i < w.n; i++)
 			fprintf(stderr, "  pid %lld (%s): %s, %s\n", (long long)w.lag[i].pid,
 				w.lag[i].procname, w.lag[i].state, w.lag[i].reason);
@@ -345,33 +359,98 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 	return code;
 }
 
-/* Records until Enter, a signal, or the duration. */
-static void record_on(const struct rec_opts *o, FILE *info)
+/* How often the recorder asks whether its session still records. */
+#define WATCH_MS 500
+
+enum watch { WATCH_ON, WATCH_GONE, WATCH_LOST };
+
+/* Whether the session still records: WATCH_GONE when someone stopped or
+ * destroyed it, WATCH_LOST when LTTng is unreachable. A caretd that does
+ * not answer tells nothing: WATCH_ON. */
+static enum watch watch_session(const struct ctl_opts *g, const char *session)
 {
+	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STATUS);
+	struct ctl_reply r;
+	struct ctl_conn c;
+	struct ctl_why why = { "" };
+	if (!req)
+		return WATCH_ON;
+	/* Quietly: a caretd restarting meanwhile is not worth a line every
+	 * half second (the next look will tell). */
+	int64_t deadline = ctl_now_ms() + 2000;
+	int e = ctl_conn_open(&c, g->socket, deadline);
+	if (e == 0) {
+		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
+		ctl_conn_close(&c);
+	}
+	cJSON_Delete(req);
+	if (e < 0)
+		return WATCH_ON;
+	if (r.type != CTL_REPLY_RESULT) {
+		ctl_reply_free(&r);
+		return WATCH_ON;
+	}
+	struct ctl_status st;
+	enum watch w = WATCH_ON;
+	if (ctl_decode_status(r.root, &st, &why) == 0) {
+		if (!st.lttng_reachable) {
+			w = WATCH_LOST;
+		} else {
+			w = WATCH_GONE;
+			const cJSON *e;
+			cJSON_ArrayForEach(e, st.sessions)
+				if (cJSON_IsString(e) && strcmp(e->valuestring, session) == 0)
+					w = WATCH_ON;
+		}
+		ctl_status_free(&st);
+	}
+	ctl_reply_free(&r);
+	return w;
+}
+
+/* Records until Enter, a signal, the duration, or the end of the session
+ * (noticed within WATCH_MS; standard input may be closed). */
+static enum watch record_on(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
+			    const char *session)
+{
+	int64_t end = o->duration_ms ? ctl_now_ms() + o->duration_ms : INT64_MAX / 2;
+	bool input = !o->duration_ms;
 	if (o->duration_ms) {
 		fprintf(info, "recording for %.1f s (Ctrl-C stops earlier)\n",
 			(double)o->duration_ms / 1000.0);
-		fflush(info);
-		ctl_sleep_until(ctl_now_ms() + o->duration_ms);
-		return;
+	} else {
+		ctl_discard_typeahead();
+		fprintf(info, "press Enter or Ctrl-C to stop recording\n");
 	}
-	ctl_discard_typeahead();
-	fprintf(info, "press Enter or Ctrl-C to stop recording\n");
 	fflush(info);
-	int e = ctl_wait_enter(-1);
-	if (e == -EINTR && isatty(fileno(info)))
-		fputc('\n', info);	/* after the terminal's "^C" */
-	if (e == -EPIPE) {
-		fprintf(info, "standard input closed: stop with Ctrl-C, SIGTERM (pid %d) "
-			      "or 'caretctl stop'\n",
-			(int)getpid());
-		fflush(info);
-		ctl_sleep_until(INT64_MAX / 2);
+	for (;;) {
+		int64_t now = ctl_now_ms();
+		if (now >= end)
+			return WATCH_ON;
+		int64_t until = now + WATCH_MS < end ? now + WATCH_MS : end;
+		int e = input ? ctl_wait_enter(until) : ctl_sleep_until(until);
+		if (e == -EINTR) {
+			if (isatty(fileno(info)))
+				fputc('\n', info); /* after the terminal's "^C" */
+			return WATCH_ON;
+		}
+		if (input && e == 0)
+			return WATCH_ON;
+		if (input && e == -EPIPE) {
+			input = false;
+			fprintf(info, "standard input closed: stop with Ctrl-C, SIGTERM (pid %d) "
+				      "or 'caretctl stop -s %s'\n",
+				(int)getpid(), session);
+			fflush(info);
+		}
+		enum watch w = watch_session(g, session);
+		if (w != WATCH_ON)
+			return w;
 	}
 }
 
 static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
-		    const char *session);
+		    const char *session, const char *path);
 
 static int run(struct ctl_opts *g, const struct rec_opts *o)
 {
@@ -418,9 +497,11 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		ctl_reply_free(&r);
 		return code;
 	}
-	/* The name outlives the reply. */
-	char *session = strdup(rec.session);
-	if (!session) {
+	/* The name and path outlive the reply. */
+	char *session = strdup(rec.session), *path = strdup(rec.path);
+	if (!session || !path) {
+		free(session);
+		free(path);
 		ctl_reply_free(&r);
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	}
@@ -431,14 +512,15 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 	fflush(info);
 	ctl_report_broadcast(r.root, "Start");
 	ctl_reply_free(&r);
-	code = recorded(g, o, info, session);
+	code = recorded(g, o, info, session, path);
 	free(session);
+	free(path);
 	return code;
 }
 
 /* The session is started: see it through to the end. */
 static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
-		    const char *session)
+		    const char *session, const char *path)
 {
 	struct ctl_reply r;
 	if (ctl_sig_caught())
@@ -451,7 +533,8 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 		still_recording(session);
 		return code;
 	}
-	int final = report_wait(g, info, &r, o->timeout_ms);
+	bool ended;
+	int final = report_wait(g, info, &r, o->timeout_ms, &ended);
 	ctl_reply_free(&r);
 	if (o->all_hosts && o->url && (final == CTL_EXIT_OK || final == CTL_EXIT_TIMEOUT)) {
 		/* the other hosts' sessions stream to the same relay */
@@ -465,7 +548,7 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 		still_recording(session);
 		return final;
 	}
-	if (final == CTL_EXIT_TIMEOUT && !o->duration_ms) {
+	if (final == CTL_EXIT_TIMEOUT && !o->duration_ms && !ended) {
 		fprintf(stderr,
 			"caretctl: session %s is still recording (without the processes "
 			"above, or with their initialization incomplete); stop it with: "
@@ -473,10 +556,20 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 			session, session);
 		return final;
 	}
-	if (final == CTL_EXIT_TIMEOUT)
+	if (final == CTL_EXIT_TIMEOUT && !ended)
 		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
 
-	record_on(o, info);
+	enum watch w = record_on(g, o, info, session);
+	if (w == WATCH_GONE) {
+		fprintf(info, "session %s was stopped or destroyed by someone else; the trace "
+			      "is in %s\n", session, path);
+		return final;
+	}
+	if (w == WATCH_LOST) {
+		ctl_fail(0, "lttng-sessiond is gone: session %s ended with it; the trace in %s "
+			    "holds what was recorded until then", session, path);
+		return CTL_EXIT_FAILED;
+	}
 	code = ctl_stop_session_all(g, session, o->all_hosts);
 	return code == CTL_EXIT_OK ? final : code;
 }

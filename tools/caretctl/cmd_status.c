@@ -82,6 +82,11 @@ static void print_agents(const struct ctl_agents *ag)
 		}
 		printf("%s\n", first ? "-" : "");
 	}
+	/* why a process does not record completely, under the table */
+	for (size_t i = 0; i < ag->n; i++)
+		if (ag->a[i].reason)
+			printf("pid %lld (%s) %s: %s\n", (long long)ag->a[i].pid,
+			       ag->a[i].procname, ag->a[i].state, ag->a[i].reason);
 }
 
 /* 67108864 -> "64 MiB": exact binary units, else bytes. */

@@ -87,6 +87,11 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       s.ch[i].name,
 			       count_str(a, sizeof(a), s.ch[i].discarded, s.ch[i].discarded_known),
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
+		if (s.duplicates)
+			printf("  %llu replayed initialization records duplicated (sessions that "
+			       "started during this one got a replay of their own; the analyzer "
+			       "ignores duplicates)\n",
+			       (unsigned long long)s.duplicates);
 	}
 	fflush(stdout);
 	warn_losses(&s);

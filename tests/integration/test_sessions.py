@@ -1,0 +1,458 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Several LTTng sessions on one host (issue 8): every session that enables
+ros2_caret events gets every process's whole cache (seed 000: "meta-
+information is recorded in each LTTng session"), a session that does not
+enable them records what it would without the agent, and every outcome is
+reported honestly. Real lttng-sessiond, real agents, babeltrace2."""
+import collections
+import grp
+import json
+import os
+import pwd
+import re
+import signal
+import subprocess
+import time
+import unittest
+
+from harness import CARETCTL, INIT_KINDS, Ctx, read_trace, wait_line
+
+RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
+           "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
+
+
+def kind_of(e):
+    return e.name.split(":", 1)[1]
+
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.traces = os.path.join(self.c.tmp, "traces")
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def system(self, n=3, extra=()):
+        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2", *extra)]
+        for i in range(1, n):
+            procs.append(self.c.workload("--name", "pub%d" % i, "--pubs", "2", "--rate", "40",
+                                         "--services", "1", *extra))
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        return procs
+
+    def dumps(self, procs):
+        out = {}
+        for p in procs:
+            lines = self.c.agentctl("dump", str(p.pid)).stdout.splitlines()
+            out[p.pid] = collections.Counter(
+                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
+            self.assertGreater(len(lines), 5)
+        return out
+
+    def per_pid(self, path, procs):
+        pids = {p.pid for p in procs}
+        per = collections.defaultdict(list)
+        for e in read_trace(path):
+            if e.vpid in pids:
+                per[e.vpid].append(e)
+        return per
+
+    def assert_all_init(self, per, procs, cached, label):
+        """Every cached record of every process is in the trace, with its
+        original init_timestamp, and caret_init too."""
+        for p in procs:
+            evs = per[p.pid]
+            got = collections.Counter(
+                (kind_of(e), str(e.f["init_timestamp"])) for e in evs
+                if e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS)
+            for key, n in cached[p.pid].items():
+                self.assertGreaterEqual(got[key], n, "%s: pid %d lacks %s" % (label, p.pid, key))
+            self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in evs),
+                            "%s: pid %d has no caret_init" % (label, p.pid))
+
+    def trace_path(self, out):
+        m = re.search(r"recording to (\S+)", out)
+        self.assertTrue(m, out)
+        return m.group(1)
+
+    def recorder(self, name):
+        """A caretctl record without --duration and with standard input
+        closed, as from a script or a service."""
+        p = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record",
+                          "--immediate", "-p", self.traces, "-s", name, "--timeout", "30"],
+                         agent=False, stdin=subprocess.DEVNULL)
+        wait_line(p, r"processes recording", timeout=40)
+        wait_line(p, r"standard input closed", timeout=10)
+        return p
+
+
+class SessionsTest(Base):
+    def test_cli_session_then_caretctl_record(self):
+        """An lttng CLI session is recording; a caretctl recording starts:
+        both traces hold every init record of every process, and the first
+        one's runtime events go on during the second one's replay."""
+        self.c.caretd()
+        # a slow replay (frequency pacing) so that it spans many runtime events
+        procs = self.system(3, extra=("--extra-callbacks", "40"))
+        cached = self.dumps(procs)
+        s = self.c.session()
+        s.start()
+        self.c.wait_states([p.pid for p in procs], "RECORD")
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "second",
+                            "-f", "100", "--duration", "1", "--timeout", "60")
+        out = r.stdout + r.stderr
+        path = self.trace_path(out)
+        self.assertIn("3/3", out)
+        time.sleep(0.3)
+        s.stop()
+
+        second = self.per_pid(path, procs)
+        self.assert_all_init(second, procs, cached, "caretctl trace")
+        first = self.per_pid(s.path, procs)
+        self.assert_all_init(first, procs, cached, "CLI trace")
+        for p in procs:
+            # the second pass also lands in the first session (duplicates):
+            # between its first and last replayed record there, the process
+            # kept recording runtime events into the first session
+            init = sorted(e.ts for e in first[p.pid]
+                          if e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS)
+            second_init = [e.ts for e in second[p.pid]
+                           if e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS]
+            t0, t1 = min(second_init), max(second_init)
+            self.assertGreater(len(init), len(cached[p.pid]), "no second pass in %d" % p.pid)
+            if p is procs[0]:
+                continue  # the subscriber: callbacks only when messages arrive
+            rt = [e for e in first[p.pid] if e.name in RUNTIME and t0 <= e.ts <= t1]
+            self.assertTrue(rt, "pid %d: no runtime event in the first session during "
+                            "the second replay (%d..%d)" % (p.pid, t0, t1))
+
+    def test_ros2_only_session(self):
+        """ros2_tracing's `ros2 trace` enables ros2:* only: with the agent
+        preloaded the session records runtime events and the ros2: init
+        events of what starts while it is active, and no agent is left
+        waiting in PREPARE."""
+        d = self.c.caretd()
+        procs = self.system(2)
+        s = self.c.session(events=("ros2:*",))
+        s.start()
+        ag = self.c.wait_states([p.pid for p in procs], "RECORD", timeout=5)
+        late = self.c.workload("--name", "late", "--pubs", "1", "--rate", "40")
+        wait_line(late, r"^ready")
+        self.c.wait_states([late.pid], "RECORD", timeout=5)
+        time.sleep(0.5)
+        ag = self.c.agents()
+        self.assertFalse([a for a in ag.values() if a["state"] == "PREPARE"], ag)
+        s.stop()
+        evs = read_trace(s.path)
+        for p in procs[1:] + [late]:
+            names = collections.Counter(e.name for e in evs if e.vpid == p.pid)
+            self.assertGreater(names["ros2:callback_start"], 0, (p.pid, names))
+            self.assertGreater(names["ros2:rcl_publish"], 0, (p.pid, names))
+            # what tracetools records without the agent (not ros2_caret:dds_write)
+            self.assertGreater(names["ros2:rmw_publish"], 0, (p.pid, names))
+        names = collections.Counter(e.name for e in evs if e.vpid == late.pid)
+        for k in ("rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_timer_init"):
+            self.assertGreater(names["ros2:" + k], 0, (k, names))
+        self.assertFalse([n for n in names if n.startswith("ros2_caret:")], names)
+        d.terminate()
+        d.wait(10)
+        self.assertRegex(d.err_text(), r"session \S+ active, records: ros2-init ros2-runtime "
+                         r"\(no replay into it")
+
+    def test_both_kinds_never_in_one_session(self):
+        """A session with ros2:* only and one with ros2:* and ros2_caret:*:
+        a process starting meanwhile must not put ros2: init events into the
+        second (the analyzer would see every object twice)."""
+        self.c.caretd()
+        procs = self.system(1)
+        s1 = self.c.session(events=("ros2:*",))
+        s2 = self.c.session()
+        s1.start()
+        s2.start()
+        self.c.wait_states([p.pid for p in procs], "RECORD", timeout=10)
+        late = self.c.workload("--name", "late", "--pubs", "1", "--rate", "40")
+        wait_line(late, r"^ready")
+        self.c.wait_states([late.pid], "RECORD", timeout=10)
+        time.sleep(0.3)
+        s1.stop()
+        s2.stop()
+        names = collections.Counter(e.name for e in read_trace(s2.path) if e.vpid == late.pid)
+        self.assertGreater(names["ros2_caret:rcl_node_init"], 0, names)
+        self.assertEqual(names["ros2:rcl_node_init"], 0, names)
+        self.assertGreater(names["ros2_caret:dds_write"], 0, names)
+        self.assertEqual(names["ros2:rmw_publish"], 0, names)  # dds_write stands for it
+
+    def test_process_killed_mid_replay_fails_record(self):
+        """A process that dies during its replay leaves this trace without
+        part of its initialization data: record says so and exits non-zero,
+        naming it, though every other process records."""
+        self.c.caretd()
+        procs = self.system(3, extra=("--extra-callbacks", "60"))
+        victim = procs[1]
+        rec = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "victim",
+                              "-f", "50", "--duration", "1", "--timeout", "60",
+                              background=True)
+        self.c.wait_any_state("PREPARE", pid=victim.pid)
+        victim.kill()
+        victim.wait()  # reaped, as its parent would: gone from /proc
+        rc = rec.finish(90)
+        out = rec.out_text() + rec.err_text()
+        self.assertNotEqual(rc, 0, out)
+        self.assertRegex(out, r"pid %d \(\S+\): EXITED, exited during its replay" % victim.pid)
+        self.assertIn("2/2 processes recording", out)
+        self.trace_path(out)
+
+    def test_external_stop_with_stdin_closed(self):
+        """An external `caretctl stop -s` ends a recorder whose standard
+        input is closed, within a second, with the trace path; so does a
+        session destroyed with the lttng CLI."""
+        self.c.caretd()
+        procs = self.system(2)
+        rec = self.recorder("ext")
+        t0 = time.time()
+        out = self.c.caretctl("stop", "-s", "ext").stdout
+        self.assertIn("ext", out)
+        self.assertEqual(rec.finish(10), 0, rec.out_text() + rec.err_text())
+        self.assertLess(time.time() - t0, 2.5)
+        text = rec.out_text()
+        self.assertRegex(text, r"session ext was stopped or destroyed by someone else; the "
+                         r"trace is in /\S+/ext")
+        self.assertTrue(any(e.vpid == procs[1].pid for e in read_trace(self.trace_path(text))))
+
+        rec = self.recorder("cli")
+        t0 = time.time()
+        subprocess.run(["lttng", "destroy", "cli"], check=True, capture_output=True)
+        self.assertEqual(rec.finish(10), 0, rec.out_text() + rec.err_text())
+        self.assertLess(time.time() - t0, 2.5)
+        self.assertRegex(rec.out_text(), r"session cli was stopped or destroyed")
+
+    def test_sessiond_killed_mid_recording(self):
+        """lttng-sessiond dies while caretctl records: the recorder says so
+        and prints the trace path, status says LTTng is unreachable with no
+        stale session, and the agents go back to WAIT."""
+        self.c.caretd()
+        procs = self.system(2)
+        rec = self.recorder("doomed")
+        with open("/run/lttng/lttng-sessiond.pid") as f:
+            sessiond = int(f.read())
+        try:
+            os.kill(sessiond, signal.SIGKILL)
+            rc = rec.finish(15)
+            out = rec.out_text() + rec.err_text()
+            self.assertEqual(rc, 1, out)
+            self.assertRegex(out, r"lttng-sessiond is gone: session doomed ended with it; the "
+                             r"trace in /\S+/doomed holds what was recorded")
+            st = json.loads(self.c.caretctl("status", "--json").stdout)
+            self.assertFalse(st["lttng"]["reachable"], st)
+            self.assertEqual(st["lttng"]["active_sessions"], [], st)
+            self.c.wait_states([p.pid for p in procs], "WAIT", timeout=5)
+        finally:
+            subprocess.run(["lttng-sessiond", "--daemonize", "--no-kernel", "--quiet"],
+                           check=True)
+            deadline = time.time() + 10
+            while subprocess.run(["lttng", "list"], capture_output=True).returncode != 0:
+                self.assertLess(time.time(), deadline, "lttng-sessiond did not come back")
+                time.sleep(0.1)
+
+    def daemon_cfg(self):
+        st = json.loads(self.c.caretctl("status", "--json").stdout)["caretd"]
+        return st["pacing"], st["recording_frequency"]
+
+    def test_recording_options_are_its_own_and_config_reload(self):
+        """caretd's defaults come from its configuration file (the command
+        line wins) and SIGHUP reads it again; `record -f` paces only its
+        own recording and never changes the defaults."""
+        conf = os.path.join(self.c.tmp, "caretd.conf")
+        with open(conf, "w") as f:
+            f.write("# test\npacing = frequency\nrecording-frequency = 300\n"
+                    "replay-bandwidth = 1M\n")
+        d = self.c.caretd("--config", conf, "--replay-bandwidth", "2M")
+        self.assertEqual(self.daemon_cfg(), ("frequency", 300))
+        st = json.loads(self.c.caretctl("status", "--json").stdout)["caretd"]
+        self.assertEqual(st["replay_bandwidth"], 2 << 20)  # the command line wins
+        procs = self.system(1)
+        rec = self.recorder("own")  # stdin closed, default pacing of caretctl
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "slow", "-f",
+                            "1000", "--duration", "0.5")
+        self.assertEqual(self.daemon_cfg(), ("frequency", 300))
+        self.c.caretctl("stop", "-s", "own")
+        self.assertEqual(rec.finish(10), 0, rec.err_text())
+        self.assertEqual(self.daemon_cfg(), ("frequency", 300))
+        self.assertTrue(self.trace_path(r.stdout))
+
+        with open(conf, "w") as f:
+            f.write("pacing = adaptive\nrecording-frequency = 123\n")
+        d.send_signal(signal.SIGHUP)
+        deadline = time.time() + 5
+        while self.daemon_cfg() != ("adaptive", 123):
+            self.assertLess(time.time(), deadline, self.daemon_cfg())
+            time.sleep(0.05)
+        with open(conf, "w") as f:
+            f.write("recording-frequency = lots\n")
+        d.send_signal(signal.SIGHUP)
+        time.sleep(0.3)
+        self.assertIsNone(d.poll())
+        self.assertEqual(self.daemon_cfg(), ("adaptive", 123))
+        d.terminate()
+        d.wait(10)
+        self.assertIn("caretd.conf:1: bad value for recording-frequency", d.err_text())
+        self.assertIn("not reloaded, keeping the previous one", d.err_text())
+
+
+USER, GROUP = "caret-it-user", "caret-it"
+GECOS = "caretd integration test user (removed after each test)"
+
+
+class UsersTest(Base):
+    """Recordings by an unprivileged member of caretd's group (a user made
+    for the test with useradd, removed afterwards)."""
+
+    def setUp(self):
+        super().setUp()
+        self.made = []
+        if subprocess.run(["getent", "group", GROUP], capture_output=True).returncode != 0:
+            subprocess.run(["groupadd", GROUP], check=True)
+            self.made.append(["groupdel", GROUP])
+        try:
+            ours = pwd.getpwnam(USER).pw_gecos == GECOS  # left by an earlier run
+        except KeyError:
+            subprocess.run(["useradd", "-M", "-N", "-c", GECOS, "-s", "/usr/sbin/nologin",
+                            "-G", GROUP, USER], check=True)
+            ours = True
+        if ours:
+            self.made.insert(0, ["userdel", USER])
+        pw = pwd.getpwnam(USER)
+        self.uid, self.gid = pw.pw_uid, pw.pw_gid
+        self.sgid = grp.getgrnam(GROUP).gr_gid
+        # a socket the user can reach, and a home for the user's traces
+        os.chmod(self.c.tmp, 0o755)
+        self.home = os.path.join(self.c.tmp, "home")
+        os.mkdir(self.home, 0o700)
+        os.chown(self.home, self.uid, self.gid)
+        self.c.caretd("--group", GROUP)
+
+    def tearDown(self):
+        super().tearDown()
+        for cmd in self.made:
+            # a process of the user may take a moment to be gone
+            for _ in range(50):
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                if r.returncode == 0:
+                    break
+                time.sleep(0.1)
+            else:
+                raise AssertionError("%s: %s" % (" ".join(cmd), r.stderr))
+
+    def drop(self):
+        os.setgroups([self.sgid])
+        os.setgid(self.gid)
+        os.setuid(self.uid)
+
+    def as_user(self, *args, check=True):
+        r = subprocess.run([CARETCTL, "--socket", self.c.sock] + list(args),
+                           env=self.c.env(agent=False), capture_output=True, text=True,
+                           timeout=120, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
+        if check and r.returncode != 0:
+            raise AssertionError("caretctl %s as %s: %d %s%s" % (
+                " ".join(args), USER, r.returncode, r.stdout, r.stderr))
+        return r
+
+    def test_user_owns_its_trace_and_is_refused_a_path(self):
+        procs = self.system(2)
+        r = self.as_user("record", "--immediate", "-p", os.path.join(self.home, "traces"),
+                         "-s", "mine", "--duration", "1", "--timeout", "30")
+        path = self.trace_path(r.stdout + r.stderr)
+        st = os.stat(path)
+        self.assertEqual((st.st_uid, st.st_gid), (self.uid, self.gid))
+        bt = subprocess.run(["babeltrace2", path], capture_output=True, text=True,
+                            preexec_fn=self.drop, timeout=60)
+        self.assertEqual(bt.returncode, 0, bt.stderr)
+        self.assertIn("vpid = %d" % procs[1].pid, bt.stdout)
+        rm = subprocess.run(["rm", "-r", path], capture_output=True, text=True,
+                            preexec_fn=self.drop)
+        self.assertEqual(rm.returncode, 0, rm.stderr)
+        self.assertFalse(os.path.exists(path))
+
+        forbidden = os.path.join(self.c.tmp, "rootonly")
+        os.mkdir(forbidden, 0o700)
+        r = self.as_user("record", "--immediate", "-p", os.path.join(forbidden, "traces"),
+                         "-s", "theirs", "--duration", "1", check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertRegex(r.stdout + r.stderr, r"refused output path: uid %d cannot create or "
+                         r"write \S*rootonly\S*: Permission denied" % self.uid)
+        self.assertFalse(os.path.exists(os.path.join(forbidden, "traces")))
+        self.assertNotIn("theirs", lttng_list())
+
+    def test_two_users_stop_semantics_and_completeness(self):
+        """Root and a user record at the same time, and an lttng CLI session
+        runs too: each caretctl trace has every init record of every process;
+        stop without -s stops the caller's own recording only; another
+        user's recording or a CLI session is refused to the user."""
+        procs = self.system(3)
+        cached = self.dumps(procs)
+        rec_root = self.recorder("rootrec")
+        rec_user = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                                 "-p", os.path.join(self.home, "traces"), "-s", "userrec",
+                                 "--timeout", "30"],
+                                agent=False, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
+        wait_line(rec_user, r"standard input closed", timeout=40)
+        s = self.c.session()
+        s.start()
+        time.sleep(0.5)
+
+        r = self.as_user("stop", "-s", s.name, check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("not started by 'caretctl record'", r.stdout + r.stderr)
+        r = self.as_user("stop", "-s", "rootrec", check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("another user's recording", r.stdout + r.stderr)
+
+        self.c.wait_states([p.pid for p in procs], "RECORD")
+        time.sleep(1)  # the user's and the CLI session's passes are over
+        out = self.c.caretctl("stop").stdout  # root's own, not the newer ones
+        self.assertIn("stopped session rootrec", out)
+        self.assertRegex(out, r"\d+ replayed initialization records duplicated")
+        self.assertEqual(rec_root.finish(10), 0, rec_root.err_text())
+        self.assertIn("userrec", lttng_list())
+        self.assertIn(s.name, lttng_list())
+
+        out = self.as_user("stop").stdout
+        self.assertIn("stopped session userrec", out)
+        self.assertEqual(rec_user.finish(10), 0, rec_user.err_text())
+        s.stop()
+
+        for rec, label in ((rec_root, "root"), (rec_user, "user")):
+            path = self.trace_path(rec.out_text())
+            self.assert_all_init(self.per_pid(path, procs), procs, cached, label)
+        self.assertEqual(os.stat(self.trace_path(rec_user.out_text())).st_uid, self.uid)
+
+    def test_user_stops_own_recording_after_caretd_restart(self):
+        """caretd restarted during a user's recording: the trace directory
+        still says whose it is, so the user may stop it and gets it."""
+        self.system(1)
+        rec = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                            "-p", os.path.join(self.home, "traces"), "-s", "phoenix",
+                            "--timeout", "30"],
+                           agent=False, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
+        wait_line(rec, r"standard input closed", timeout=40)
+        self.c.procs[0].kill()  # the first caretd of this test
+        self.c.procs[0].wait()
+        os.unlink(self.c.sock)  # so that caretd() waits for the new one
+        self.c.caretd("--group", GROUP)
+        out = self.as_user("stop", "-s", "phoenix").stdout
+        self.assertIn("stopped session phoenix", out)
+        self.assertEqual(rec.finish(10), 0, rec.err_text())
+        path = self.trace_path(rec.out_text())
+        for d, _, files in os.walk(path):
+            for f in [d] + [os.path.join(d, x) for x in files]:
+                self.assertEqual(os.lstat(f).st_uid, self.uid, f)
+
+
+def lttng_list():
+    return subprocess.run(["lttng", "list"], capture_output=True, text=True).stdout
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
