@@ -106,7 +106,9 @@ enum caret_ctl_flags {
  *     UNINITIALIZED --agent: start, no session records ros2_caret--> WAIT
  *     UNINITIALIZED --agent: start, a session already records it---> RECORD
  *                   (both before any ctl acts: no wake)
- *     WAIT    --ctl: an LTTng session is active (begin_replay)----> PREPARE
+ *     WAIT    --ctl: a session enabling ros2_caret is active
+ *                    (begin_replay)------------------------------> PREPARE
+ *     WAIT    --ctl: only sessions without ros2_caret events------> RECORD
  *     PREPARE --ctl: cursor of this epoch reached `records`-------> RECORD
  *     PREPARE --ctl: no session active any more (End)-------------> WAIT
  *     RECORD  --ctl: no session active any more (End)-------------> WAIT
@@ -115,7 +117,13 @@ enum caret_ctl_flags {
  *
  *   one replay pass (epoch e), in order:
  *
- *     1. ctl    state = PREPARE, grant = (e, 0), doorbell++   [doorbell]
+ *     1. ctl    grant = (e, 0), then state = PREPARE, doorbell++
+ *               [state, doorbell] (begin_replay; the epoch first, so
+ *               whoever sees PREPARE sees the new pass). For an agent
+ *               already in RECORD when another session becomes active:
+ *               grant = (e, 0), doorbell++ with state left RECORD
+ *               (begin_pass: runtime events keep flowing; step 6 then
+ *               changes nothing).
  *     2. agent  sees grant's epoch change: cursor = (e, 0),
  *               progress++                                     [progress]
  *     3. agent  waits until its ros2_caret tracepoints are enabled, emits
@@ -132,6 +140,10 @@ enum caret_ctl_flags {
  *
  *   A new epoch (step 1 again) abandons the pass in flight: the agent
  *   restarts from the first record. Epoch 0 means "no pass yet".
+ *
+ *   ctl_flags (ctl writes, agent reads at each live init event): whether
+ *   live init events also go to the real tracetools (ros2:), decided from
+ *   the active sessions' event rules (enum caret_ctl_flags).
  */
 struct caret_shm_header {
 	/* ---- identity: written once by the agent before `state` leaves

@@ -13,14 +13,18 @@ FUZZ_RUNS ?= 1000000
 
 FUZZ_SRC_segment = tests/fuzz/fuzz_segment.c
 FUZZ_SRC_records = tests/fuzz/fuzz_records.c
-FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/wait.c daemon/scheduler.c \
-	daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng.c \
+# The same objects as check_commands links (commands.c and what it calls).
+FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/wait.c daemon/events.c \
+	daemon/pacer.c daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c \
+	daemon/lttng_view.c daemon/creds.c daemon/startend.c daemon/bridge.c daemon/lttng.c \
 	daemon/log.c $(CTL_PROTO_SRC)
-FUZZ_LIBS_ctl = $(PKG_DAEMON)
+FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o
+FUZZ_LIBS_ctl = $(PKG_DAEMON) -ldl
 
 # The driver build, any compiler.
 define fuzz_driver
-$(B)/fuzz/fuzz-$(1)-driver: $(call obj,tests/fuzz/driver.c $(FUZZ_SRC_$(1))) $(B)/lib/libcaretshm.a
+$(B)/fuzz/fuzz-$(1)-driver: $(call obj,tests/fuzz/driver.c $(FUZZ_SRC_$(1))) $(FUZZ_OBJ_$(1)) \
+		$(SHM_LIBS)
 	@mkdir -p $$(dir $$@)
 	$$(CC) -o $$@ $$^ $$(LDFLAGS) $(FUZZ_LIBS_$(1))
 endef
@@ -36,7 +40,7 @@ fuzz-smoke: $(foreach t,$(FUZZ_TARGETS),$(B)/fuzz/fuzz-$(t)-driver)
 # The libFuzzer build (FUZZ=1: its own tree and flags, set in the Makefile).
 ifeq ($(FUZZ),1)
 define fuzz_lf
-$(B)/fuzz/fuzz-$(1): $(call obj,$(FUZZ_SRC_$(1))) $(B)/lib/libcaretshm.a
+$(B)/fuzz/fuzz-$(1): $(call obj,$(FUZZ_SRC_$(1))) $(FUZZ_OBJ_$(1)) $(SHM_LIBS)
 	@mkdir -p $$(dir $$@)
 	$$(CC) -o $$@ $$^ $$(LDFLAGS) $(FUZZ_LIBS_$(1))
 endef

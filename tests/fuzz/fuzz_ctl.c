@@ -72,9 +72,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	decode_all(line, strlen(line));
 	if (!drives_lttng(line)) {
-		struct cmd_ctx ctx = { &reg, &sched, &view };
+		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view };
+		/* a local member of caretd's group, not root */
+		struct cmd_peer peer = { .pid = 1, .uid = 1000, .gid = 1000, .n_groups = 0 };
 		struct cmd_out out;
-		command_run(&ctx, line, 0, &out);
+		command_run(&ctx, &peer, line, 0, &out);
 		char *reply = caret_ctl_enc_line(out.reply);
 		/* every reply caretd sends is one it can parse back */
 		if (reply) {
