@@ -205,6 +205,7 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
 		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
+		proto/caret_ctl_limits.c \
 		daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)

@@ -206,6 +206,8 @@ bool caret_capture(uint32_t kind, const union caret_arg *args)
 
 bool caret_init_to_ros2(void)
 {
+	if (agent_mode() == 3)
+		return false; /* an ignored process (CARET_IGNORE_PROCESSES) emits nothing */
 	uint32_t f = seg_ok ? caret_own_ctl_flags(&seg) : 0;
 	if (f & CARET_CTL_INIT_DECIDED)
 		return f & CARET_CTL_INIT_ROS2;

@@ -68,18 +68,6 @@ static const char *group_type_name(void *group)
 	return *t == CARET_CBG_REENTRANT ? "reentrant" : "unknown";
 }
 
-static void record2(uint32_t kind, const void *a, const void *b)
-{
-	union caret_arg v[] = { CARET_P(a), CARET_P(b) };
-	caret_capture(kind, v);
-}
-
-static void record3s(uint32_t kind, const void *a, const void *b, const char *s)
-{
-	union caret_arg v[] = { CARET_P(a), CARET_P(b), CARET_S(s) };
-	caret_capture(kind, v);
-}
-
 /* ---- executor <-> collector pairs ----
  * Learnt from calls, never from member offsets (see proto/rclcpp_abi.h).
  * Init-time only, so a mutex is fine; a fixed table: executors are few. */
@@ -125,9 +113,8 @@ static void static_pair(const void *executor, const void *collector)
 	}
 	pthread_mutex_unlock(&pairs_lock);
 	if (emit) {
-		union caret_arg v[] = { CARET_P(executor), CARET_P(collector),
-					CARET_S("single_threaded_static_executor") };
-		caret_capture(CARET_KIND_construct_static_executor, v);
+		caret_capture_construct_static_executor(executor, collector,
+							"single_threaded_static_executor");
 	}
 }
 
@@ -159,8 +146,7 @@ CARET_EXPORT void caret_hook_sste_spin(void *self) __asm__(CARET_SYM_SSTE_SPIN);
 
 static void record_executor(const void *self, const char *type)
 {
-	union caret_arg v[] = { CARET_P(self), CARET_S(type) };
-	caret_capture(CARET_KIND_construct_executor, v);
+	caret_capture_construct_executor(self, type);
 }
 
 void caret_hook_ste(void *self, const void *opts)
@@ -222,7 +208,7 @@ void caret_hook_exec_c2(void *self, const void *opts)
 		*p = (struct pair){ .executor = self, .collector = c };
 	}
 	pthread_mutex_unlock(&pairs_lock);
-	record2(CARET_KIND_executor_entity_collector_to_executor, self, c);
+	caret_capture_executor_entity_collector_to_executor(self, c);
 }
 
 /* Only the collector built as a member of the executor under construction
@@ -255,7 +241,7 @@ void caret_hook_eec_add(void *self, struct sp *group, void *collection)
 	void *g = group ? group->ptr : NULL;
 	if (f)
 		f(self, group, collection);
-	record3s(CARET_KIND_callback_group_to_executor_entity_collector, self, g,
+	caret_capture_callback_group_to_executor_entity_collector(self, g,
 		 group_type_name(g));
 }
 
@@ -266,7 +252,7 @@ void caret_hook_exec_add(void *self, struct sp *group, struct sp *node, void *ma
 	void *g = group ? group->ptr : NULL;
 	if (f)
 		f(self, group, node, map, notify);
-	record3s(CARET_KIND_add_callback_group, self, g, group_type_name(g));
+	caret_capture_add_callback_group(self, g, group_type_name(g));
 }
 
 bool caret_hook_seec_add(void *self, struct sp *group, struct sp *node, void *map)
@@ -276,7 +262,7 @@ bool caret_hook_seec_add(void *self, struct sp *group, struct sp *node, void *ma
 	void *g = group ? group->ptr : NULL;
 	static_pair(tls_sste, self);
 	bool r = f ? f(self, group, node, map) : false;
-	record3s(CARET_KIND_add_callback_group_static_executor, self, g, group_type_name(g));
+	caret_capture_add_callback_group_static_executor(self, g, group_type_name(g));
 	return r;
 }
 
@@ -352,7 +338,7 @@ void caret_hook_sste_spin(void *self)
 }
 
 /* ---- callback groups ---- */
-#define CBG_HOOK(what, sym, getter, kind)                                     \
+#define CBG_HOOK(what, sym, getter)                                     \
 	static struct caret_fn real_add_##what, get_##what;                         \
 	CARET_EXPORT void caret_hook_add_##what(void *self, struct sp *obj)   \
 		__asm__(sym);                                                 \
@@ -363,14 +349,10 @@ void caret_hook_sste_spin(void *self)
 		void (*f)(void *, struct sp *) = caret_real(&real_add_##what, sym); \
 		if (f)                                                        \
 			f(self, obj);                                         \
-		record2(kind, self, h);                                       \
+		caret_capture_callback_group_add_##what(self, h);              \
 	}
 
-CBG_HOOK(timer, CARET_SYM_CBG_ADD_TIMER, CARET_SYM_TIMER_HANDLE,
-	 CARET_KIND_callback_group_add_timer)
-CBG_HOOK(subscription, CARET_SYM_CBG_ADD_SUB, CARET_SYM_SUB_HANDLE,
-	 CARET_KIND_callback_group_add_subscription)
-CBG_HOOK(service, CARET_SYM_CBG_ADD_SRV, CARET_SYM_SRV_HANDLE,
-	 CARET_KIND_callback_group_add_service)
-CBG_HOOK(client, CARET_SYM_CBG_ADD_CLI, CARET_SYM_CLI_HANDLE,
-	 CARET_KIND_callback_group_add_client)
+CBG_HOOK(timer, CARET_SYM_CBG_ADD_TIMER, CARET_SYM_TIMER_HANDLE)
+CBG_HOOK(subscription, CARET_SYM_CBG_ADD_SUB, CARET_SYM_SUB_HANDLE)
+CBG_HOOK(service, CARET_SYM_CBG_ADD_SRV, CARET_SYM_SRV_HANDLE)
+CBG_HOOK(client, CARET_SYM_CBG_ADD_CLI, CARET_SYM_CLI_HANDLE)

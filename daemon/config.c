@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daemon/config.h"
+#include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl.h"
 #include "shm/caret_shm.h"
 
@@ -17,42 +18,56 @@ void config_builtin(struct daemon_cfg *c)
 	};
 }
 
-static bool pow2(uint64_t v)
+/* Decimal digits only: no sign, blank or suffix. */
+static int digits(const char *s, uint64_t *out)
 {
-	return v && !(v & (v - 1));
+	uint64_t v = 0;
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s) || v > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
 }
 
+/* The limits are caretctl's too (proto/caret_ctl_limits.h): one rule for
+ * a recording's options and the daemon's defaults. */
 int config_set(struct daemon_cfg *c, const char *key, const char *value, unsigned *set,
 	       char *err, size_t errlen)
 {
 	uint64_t v;
-	char *end;
+	const char *rule = NULL;
 	if (!strcmp(key, "pacing")) {
+		rule = "must be adaptive or frequency";
 		if (pacing_parse(value, &c->sched.pacing) < 0)
 			goto bad;
 		*set |= CFG_PACING;
 	} else if (!strcmp(key, "recording-frequency")) {
-		errno = 0;
-		long f = strtol(value, &end, 10);
-		if (errno || end == value || *end || f <= 0 || f > 100000000)
+		rule = caret_ctl_rule_frequency();
+		if (digits(value, &v) < 0 || caret_ctl_check_frequency(v, NULL, 0) < 0)
 			goto bad;
-		c->sched.frequency = (uint32_t)f;
+		c->sched.frequency = (uint32_t)v;
 		*set |= CFG_FREQUENCY;
 	} else if (!strcmp(key, "replay-bandwidth")) {
+		rule = "must be 1 to 1T bytes per second (K/M/G suffixes allowed)";
 		if (caret_parse_size(value, 1ULL << 40, &c->sched.bandwidth) < 0)
 			goto bad;
 		*set |= CFG_BANDWIDTH;
 	} else if (!strcmp(key, "subbuffer-size")) {
-		if (caret_parse_size(value, 1ULL << 32, &v) < 0 || !pow2(v))
+		rule = caret_ctl_rule_subbuf_size();
+		if (caret_parse_size(value, UINT64_MAX, &v) < 0 ||
+		    caret_ctl_check_subbuf_size(v, NULL, 0) < 0)
 			goto bad;
 		c->subbuf_size = v;
 		*set |= CFG_SUBBUF_SIZE;
 	} else if (!strcmp(key, "subbuffer-count")) {
-		errno = 0;
-		unsigned long n = strtoul(value, &end, 10);
-		if (errno || end == value || *end || !pow2(n) || n > (1u << 20))
+		rule = caret_ctl_rule_subbuf_count();
+		if (digits(value, &v) < 0 || caret_ctl_check_subbuf_count(v, NULL, 0) < 0)
 			goto bad;
-		c->subbuf_count = (uint32_t)n;
+		c->subbuf_count = (uint32_t)v;
 		*set |= CFG_SUBBUF_COUNT;
 	} else {
 		snprintf(err, errlen, "unknown setting \"%.64s\"", key);
@@ -60,7 +75,7 @@ int config_set(struct daemon_cfg *c, const char *key, const char *value, unsigne
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "bad value for %s: \"%.64s\"", key, value);
+	snprintf(err, errlen, "%s '%.64s': %s", key, value, rule);
 	return -EINVAL;
 }
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The merged reader over a set of segments; see reader.h for the model. */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -12,7 +11,6 @@
 
 #include "shm/reader.h"
 
-#define SHM_DIR "/dev/shm"
 
 struct rec {
 	int64_t ts;
@@ -205,36 +203,48 @@ static void source_drop(struct caret_reader *r, uint32_t slot)
 	r->pos_valid = false;
 }
 
+struct scan_ctx {
+	struct caret_reader *r;
+	int rc;
+};
+
+static int scan_one(const char *name, pid_t pid, uint64_t start, void *p)
+{
+	struct scan_ctx *c = p;
+	struct caret_reader *r = c->r;
+	if (!wanted(r, pid))
+		return 0;
+	/* the inode tells a name reused by a new file from the one we read */
+	char path[sizeof(CARET_SHM_DIR) + CARET_SHM_NAME_MAX];
+	struct stat st;
+	snprintf(path, sizeof(path), CARET_SHM_DIR "/%s", name);
+	if (lstat(path, &st) < 0)
+		return 0; /* gone meanwhile */
+	bool known = false;
+	for (uint32_t i = 0; i < r->nsrc && !known; i++)
+		if (r->src[i] && r->src[i]->ino == st.st_ino && strcmp(r->src[i]->name, name) == 0)
+			known = r->src[i]->seen = true;
+	/* A segment that cannot be attached (hostile header, another
+	 * user's, being created) is skipped; the next refresh retries. */
+	if (!known && source_add(r, name, pid, start) == -ENOMEM)
+		c->rc = -ENOMEM;
+	return 0;
+}
+
+/* caretd's and caret-agentctl's scan (shm/naming.c), one for all. */
 static int scan(struct caret_reader *r)
 {
 	for (uint32_t i = 0; i < r->nsrc; i++)
 		if (r->src[i])
 			r->src[i]->seen = false;
-	DIR *d = opendir(SHM_DIR);
-	if (!d)
-		return -errno;
-	struct dirent *de;
-	int rc = 0;
-	while ((de = readdir(d))) {
-		pid_t pid;
-		uint64_t start;
-		if (caret_seg_parse_name(de->d_name, &pid, &start) < 0 || !wanted(r, pid))
-			continue;
-		bool known = false;
-		for (uint32_t i = 0; i < r->nsrc && !known; i++)
-			if (r->src[i] && r->src[i]->ino == de->d_ino &&
-			    strcmp(r->src[i]->name, de->d_name) == 0)
-				known = r->src[i]->seen = true;
-		/* A segment that cannot be attached (hostile header, another
-		 * user's, being created) is skipped; the next refresh retries. */
-		if (!known && source_add(r, de->d_name, pid, start) == -ENOMEM)
-			rc = -ENOMEM;
-	}
-	closedir(d);
+	struct scan_ctx c = { r, 0 };
+	int e = caret_seg_scan(scan_one, &c);
+	if (e < 0)
+		return e;
 	for (uint32_t i = 0; i < r->nsrc; i++)
 		if (r->src[i] && !r->src[i]->seen)
 			source_drop(r, i);
-	return rc;
+	return c.rc;
 }
 
 static int push_fresh(struct caret_reader *r, uint32_t slot, uint32_t idx)

@@ -78,14 +78,16 @@ class InstallTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         top, rec, pacing, helps = r.stdout.splitlines()
         self.assertEqual(set(top.split()), {"record", "stop", "status", "list", "start",
-                                            "end", "help", "--socket", "--json", "--help",
+                                            "end", "events", "nodes", "topics", "check",
+                                            "help", "--socket", "--json", "--help",
                                             "--version"})
         self.assertEqual(pacing.split(), ["adaptive", "frequency"])
         self.assertEqual(sorted(helps.split()), ["start", "status", "stop"])
         # every long option of `record --help` completes
         usage = subprocess.run([os.path.join(dest, "usr/bin/caretctl"), "record", "--help"],
                                capture_output=True, text=True).stdout
-        opts = set(re.findall(r"(--[a-z][a-z-]*)", usage))
+        # the options record --help lists (the first word of an option line)
+        opts = set(re.findall(r"(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z-]*)", usage))
         self.assertIn("--subbuffer-count", opts)
         for opt in opts:
             self.assertIn(opt, rec.split(), opt)

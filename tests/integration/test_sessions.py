@@ -297,7 +297,7 @@ class SessionsTest(Base):
         self.assertEqual(self.daemon_cfg(), ("adaptive", 123))
         d.terminate()
         d.wait(10)
-        self.assertIn("caretd.conf:1: bad value for recording-frequency", d.err_text())
+        self.assertIn("caretd.conf:1: recording-frequency 'lots': must be", d.err_text())
         self.assertIn("not reloaded, keeping the previous one", d.err_text())
 
 

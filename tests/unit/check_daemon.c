@@ -448,7 +448,7 @@ START_TEST(config_file_and_overlay)
 	close(fd);
 	struct daemon_cfg before = c;
 	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, ":2: bad value for subbuffer-size"));
+	ck_assert_ptr_nonnull(strstr(err, ":2: subbuffer-size '3000'"));
 	ck_assert_int_eq(memcmp(&before, &c, sizeof(c)), 0);
 	unlink(path);
 	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -ENOENT);

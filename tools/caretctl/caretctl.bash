@@ -23,7 +23,7 @@ _caretctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local commands="record stop status list start end help"
+	local commands="record stop status list start end events nodes topics check help"
 	local common="--socket --json --help"
 	local cmd="" i
 	for ((i = 1; i < cword; i++)); do
@@ -58,7 +58,8 @@ _caretctl()
 		COMPREPLY=($(compgen -W "$common -s --session-name -p --path
 			-f --recording-frequency --pacing --light --immediate
 			--subbuffer-size-ust --subbuffer-count -v --verbose --duration
-			--timeout -l --list -a --append --append-trace" -- "$cur")) ;;
+			--timeout -l --list -a --append --append-trace --set-url
+			--all-hosts" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name" -- "$cur")) ;;
 	*)
