@@ -24,10 +24,10 @@ mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 # of another's way.
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 lttng-sessiond --daemonize --no-kernel --quiet
-pid=$(cat /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
+pid=$(head -n 1 /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
 cleanup() {
 	# a test may have killed the session daemon and started another
-	cur=$(cat /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
+	cur=$(head -n 1 /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
 	if [ -n "$cur" ] && [ "$cur" != "$pid" ]; then
 		kill "$cur" 2>/dev/null || true
 	fi
@@ -51,7 +51,7 @@ while ! lttng list >/dev/null 2>&1; do
 	fi
 	sleep 0.1
 done
-[ -n "$pid" ] || pid=$(cat /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
+[ -n "$pid" ] || pid=$(head -n 1 /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
 status=0
 "$@" || status=$?
 exit "$status"

@@ -112,8 +112,10 @@ class Host:
             # the sessiond we started (it daemonized: its pid is in its file)
             r = subprocess.run(self.argv(["cat", "/run/lttng/lttng-sessiond.pid"]),
                                capture_output=True, text=True, timeout=10)
-            if r.returncode == 0 and r.stdout.strip().isdigit():
-                pid = int(r.stdout.strip())
+            # first line only: the file is rewritten without truncation
+            first = r.stdout.split("\n", 1)[0].strip()
+            if r.returncode == 0 and first.isdigit():
+                pid = int(first)
                 try:
                     os.kill(pid, signal.SIGTERM)
                     for _ in range(50):
