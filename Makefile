@@ -103,7 +103,7 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 	proto/caret_utf8.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
-	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_view.c \
+	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_drain.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
 	daemon/config.c daemon/commands.c daemon/creds.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
@@ -153,8 +153,15 @@ $(B)/bench/caret-readerbench: $(call obj,bench/reader_bench.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS)
 
+# caretd's own session start, alone (the limit's first term)
+$(B)/bench/caret-sessstart: $(call obj,bench/sessstart.c daemon/lttng.c proto/caret_ctl_limits.c \
+		proto/caret_ctl_evlist.c proto/caret_utf8.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) -llttng-ctl
+
 include bench/micro/micro.mk
-BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench $(B)/bench/caret-readerbench
+BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench $(B)/bench/caret-readerbench \
+	$(B)/bench/caret-sessstart
 
 .PHONY: bench bench-smoke
 bench: all $(BENCH_BINS)
@@ -169,7 +176,7 @@ bench-smoke: all $(BENCH_BINS)
 	/usr/bin/python3 bench/run.py --b $(B) --smoke --out $(B)/bench/RESULTS-smoke.md \
 		> $(B)/bench/smoke.txt || { cat $(B)/bench/smoke.txt; exit 1; }
 	cat $(B)/bench/smoke.txt
-	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P8 P9 P10; do \
+	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P6 P7 P8 P9 P10; do \
 		n=$$(grep -cE "^$$id  .*\| (met|not met)$$" $(B)/bench/smoke.txt || true); \
 		test "$$n" -eq 1 || { echo "bench-smoke: $$id reported $$n times with a measured result"; exit 1; }; \
 	done
@@ -202,6 +209,11 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_drain
+$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
 		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
@@ -213,7 +225,7 @@ $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
-		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/creds.c \
+		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)

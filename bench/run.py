@@ -97,19 +97,28 @@ def du(path):
     return total
 
 
-def replay_run(d, tmp, name, n, pacing=None, freq=None):
-    """caretctl-equivalent: record, wait for all in RECORD, stop. Returns
-    (seconds from record to all RECORD, discarded or None, trace bytes)."""
+def replay_run(d, tmp, name, n, pacing=None, freq=None, subbuf=None):
+    """caretctl-equivalent: record, wait for all in RECORD, stop. Returns a
+    dict: total (request -> all in RECORD), start (the record request:
+    session created and started), replay (the rest), discarded (None when
+    LTTng could not tell), bytes of the trace, caretd CPU seconds over the
+    run and its RSS at the end."""
     req = {"cmd": "record", "session": name, "path": os.path.join(tmp, "traces")}
     if pacing:
         req["pacing"] = pacing
     if freq:
         req["recording_frequency"] = freq
+    if subbuf:
+        req["subbuf_size"] = subbuf
+    hz = os.sysconf("SC_CLK_TCK")
+    c0 = d.cpu_ticks()
     t0 = time.monotonic()
     r = d.call(req)
     tr = time.monotonic()
     w = d.call({"cmd": "wait", "timeout_ms": 600000}, timeout=700)
     t1 = time.monotonic()
+    cpu = (d.cpu_ticks() - c0) / hz
+    rss = d.rss_kib()
     log("%s: session created and started in %.3f s, replay done %.3f s later" %
         (name, tr - t0, t1 - tr))
     if not w["ok"] or w["recording"] != n:
@@ -122,18 +131,24 @@ def replay_run(d, tmp, name, n, pacing=None, freq=None):
         if all(a["state"] == "WAIT" for a in ag):
             break
         time.sleep(0.05)
-    return t1 - t0, st["discarded_total"], du(r["path"]), r["path"]
+    nbytes = du(r["path"])
+    shutil.rmtree(r["path"], ignore_errors=True)
+    return {"total": t1 - t0, "start": tr - t0, "replay": t1 - tr,
+            "discarded": st["discarded_total"], "bytes": nbytes, "cpu_s": cpu,
+            "rss_kib": rss, "all": bool(w["ok"]) and w["recording"] == n}
 
 
-def drain_rate(b, tmp, seconds):
-    """Bytes/s the consumer writes when flooded (same machine, same run)."""
+def drain_rate(b, tmp, seconds, subbuf="8M", nsub="8"):
+    """Bytes/s the consumer writes when flooded (same machine, same run),
+    into a channel of the given geometry."""
     name = "bench-drain-" + uuid.uuid4().hex[:6]
     out = os.path.join(tmp, "drain")
     subprocess.run(["lttng", "create", name, "--output=" + out], check=True,
                    capture_output=True)
     try:
         subprocess.run(["lttng", "enable-channel", "-u", "-s", name, "ch",
-                        "--subbuf-size=8M", "--num-subbuf=8"], check=True, capture_output=True)
+                        "--subbuf-size=" + subbuf, "--num-subbuf=" + nsub], check=True,
+                       capture_output=True)
         subprocess.run(["lttng", "enable-event", "-u", "-s", name, "-c", "ch",
                         "ros2:rclcpp_callback_register"], check=True, capture_output=True)
         subprocess.run(["lttng", "add-context", "-u", "-s", name, "-c", "ch", "-t", "vpid",
@@ -149,9 +164,10 @@ def drain_rate(b, tmp, seconds):
         return du(out) / (t1 - t0)
     finally:
         subprocess.run(["lttng", "destroy", name], capture_output=True)
+        shutil.rmtree(out, ignore_errors=True)
 
 
-ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P8", "P9", "P10"]
+ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P6", "P7", "P8", "P9", "P10"]
 
 
 def row(id_, measure, value, reference, ratio, target, met, details="", measured=True):
@@ -183,61 +199,143 @@ def unmeasured(rows):
     return bad
 
 
-def scenario(args, tmp):
-    """P4, P4b, P4c, P5 on N stand-in processes with R init records each."""
-    b = args.b
-    prefix = "caret-bench-" + uuid.uuid4().hex[:6]
-    env = dict(os.environ, CARET_SHM_PREFIX=prefix, CARET_AGENT_QUIET="1",
-               LD_PRELOAD=os.path.join(b, "lib", "libcaret-agent.so"))
-    d = Caretd(b, tmp, prefix)
-    procs = []
-    rows = []
-    try:
-        # Records of a node with one timer and no topics, without the
-        # executor/callback-group links (their number depends on the
-        # distribution's entry points: none are hooked on Jazzy yet).
-        base = 9
-        for i in range(args.procs):
-            procs.append(subprocess.Popen(
-                [os.path.join(b, "bin", "caret-standin"), "--name", "bench%d" % i, "--pubs",
-                 "0", "--subs", "0", "--timers", "1", "--period-ms", "1000",
-                 "--extra-callbacks", str(max(0, args.records - base)),
-                 "--domain", str(200 + os.getpid() % 30)],
-                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        deadline = time.time() + 120
-        while True:
-            ag = d.call({"cmd": "list"})["agents"]
-            if len(ag) == args.procs and all(a["records"] >= args.records and
-                                              a["state"] == "WAIT" for a in ag):
-                break
-            if time.time() > deadline:
-                raise RuntimeError("only %d of %d agents ready" % (len(ag), args.procs))
-            time.sleep(0.2)
-        total_records = sum(a["records"] for a in ag)
-        log("%d processes x %d records ready" % (args.procs, args.records))
+class Fleet:
+    """A caretd of the bench's own with n light stand-in processes of
+    `records` init records each, all in WAIT."""
 
+    def __init__(self, args, tmp, n, records):
+        b = args.b
+        self.b, self.n, self.tmp = b, n, tmp
+        self.prefix = "caret-bench-" + uuid.uuid4().hex[:6]
+        env = dict(os.environ, CARET_SHM_PREFIX=self.prefix, CARET_AGENT_QUIET="1",
+                   LD_PRELOAD=os.path.join(b, "lib", "libcaret-agent.so"))
+        self.d = Caretd(b, tmp, self.prefix)
+        self.procs = []
+        try:
+            # Records of a node with one timer and no topics, without the
+            # executor/callback-group links (their number depends on the
+            # distribution's entry points: none are hooked on Jazzy yet).
+            # Each process in a DDS domain of its own (as far as there are
+            # domains): light processes, no discovery storm.
+            base = 9
+            for i in range(n):
+                self.procs.append(subprocess.Popen(
+                    [os.path.join(b, "bin", "caret-standin"), "--name", "bench%d" % i,
+                     "--pubs", "0", "--subs", "0", "--timers", "1", "--period-ms", "1000",
+                     "--extra-callbacks", str(max(0, records - base)),
+                     "--domain", str((os.getpid() + i) % 230)],
+                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            deadline = time.time() + 60 + n * 1.0
+            while True:
+                ag = self.d.call({"cmd": "list"})["agents"]
+                if len(ag) == n and all(a["records"] >= records and a["state"] == "WAIT"
+                                        for a in ag):
+                    break
+                if time.time() > deadline:
+                    raise RuntimeError("only %d of %d agents ready" % (len(ag), n))
+                time.sleep(0.2)
+            self.agents = ag
+            log("%d processes x %d records ready" % (n, records))
+        except BaseException:
+            self.close()
+            raise
+
+    def session_start(self, subbuf=None):
+        """The session start with these processes and nothing to replay:
+        caretd's own LTTng code while caretd is stopped (best of 2)."""
+        best = None
+        self.d.p.send_signal(signal.SIGSTOP)
+        try:
+            for _ in range(2):
+                argv = [os.path.join(self.b, "bench", "caret-sessstart"),
+                        os.path.join(self.tmp, "base"), "bench-base-" + uuid.uuid4().hex[:6]]
+                if subbuf:
+                    argv.append(str(subbuf))
+                out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+                if out.returncode != 0:
+                    raise RuntimeError("caret-sessstart: " + out.stderr.strip())
+                s_ = json.loads(out.stdout)["start_s"]
+                best = s_ if best is None else min(best, s_)
+        finally:
+            self.d.p.send_signal(signal.SIGCONT)
+            shutil.rmtree(os.path.join(self.tmp, "base"), ignore_errors=True)
+        return best
+
+    def close(self):
+        for p in self.procs:
+            p.send_signal(signal.SIGTERM)
+        for p in self.procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        self.d.close()
+        for n_ in os.listdir("/dev/shm"):
+            if n_.startswith(self.prefix + "."):
+                os.unlink(os.path.join("/dev/shm", n_))
+
+
+def measured_point(f, args, tmp, name, subbuf=None, drain_geom=("8M", "8")):
+    """One replay of the fleet with its limit measured in the same
+    conditions: the session start alone with these processes, and the
+    replayed bytes / the consumer's drain rate."""
+    base = f.session_start(subbuf)
+    r = replay_run(f.d, tmp, name, f.n, subbuf=subbuf)
+    rate = drain_rate(args.b, tmp, args.flood, *drain_geom)
+    r["base"], r["rate"] = base, rate
+    r["limit"] = base + r["bytes"] / rate
+    log("%s: %d processes: %.3f s (start %.3f + replay %.3f), limit %.3f s (start %.3f + "
+        "%.1f MB at %.0f MB/s), discarded %s" % (name, f.n, r["total"], r["start"],
+                                                 r["replay"], r["limit"], base,
+                                                 r["bytes"] / 1e6, rate / 1e6, r["discarded"]))
+    return r
+
+
+class Busy:
+    """Two busy processes competing for the CPUs."""
+
+    def __enter__(self):
+        self.p = [subprocess.Popen(["/bin/sh", "-c", "while :; do :; done"]) for _ in range(2)]
+        return self
+
+    def __exit__(self, *a):
+        for p in self.p:
+            p.kill()
+            p.wait()
+
+
+def scenario(args, tmp):
+    """P4, P4b, P4c, P5, P7 on N stand-in processes with R init records each."""
+    rows = []
+    f = Fleet(args, tmp, args.procs, args.records)
+    d = f.d
+    try:
+        ag = f.agents
+        total_records = sum(a["records"] for a in ag)
         # P5 idle CPU first, while nothing else happens
         hz = os.sysconf("SC_CLK_TCK")
         c0, t0 = d.cpu_ticks(), time.monotonic()
         time.sleep(args.idle)
         cpu = 100.0 * (d.cpu_ticks() - c0) / hz / (time.monotonic() - t0)
 
-        t_ours, disc, nbytes, _ = replay_run(d, tmp, "bench-ours", args.procs)
-        log("adaptive: %.3f s, discarded %s, %d bytes" % (t_ours, disc, nbytes))
-        t_f100, disc100, _, _ = replay_run(d, tmp, "bench-f100", args.procs, "frequency", 100)
-        log("frequency 100: %.3f s, discarded %s" % (t_f100, disc100))
-        t_f10k, disc10k, _, _ = replay_run(d, tmp, "bench-f10k", args.procs, "frequency",
-                                           10000)
-        log("frequency 10000: %.3f s, discarded %s" % (t_f10k, disc10k))
-        rate = drain_rate(b, tmp, args.flood)
-        log("consumer drain rate: %.1f MB/s" % (rate / 1e6))
+        ours = measured_point(f, args, tmp, "bench-ours")
+        t_ours, disc = ours["total"], ours["discarded"]
+        f100 = replay_run(d, tmp, "bench-f100", args.procs, "frequency", 100)
+        log("frequency 100: %.3f s, discarded %s" % (f100["total"], f100["discarded"]))
+        f10k = replay_run(d, tmp, "bench-f10k", args.procs, "frequency", 10000)
+        log("frequency 10000: %.3f s, discarded %s" % (f10k["total"], f10k["discarded"]))
+        with Busy():
+            loaded = measured_point(f, args, tmp, "bench-load")
+        small = measured_point(f, args, tmp, "bench-64k", subbuf=65536,
+                               drain_geom=("64K", "4"))
         rss = d.rss_kib()
 
         # P5 cache density
         shm_bytes = payload = 0
         for a in ag:
-            out = subprocess.run([os.path.join(b, "bin", "caret-agentctl"), "stats",
-                                  str(a["pid"])], env=dict(os.environ, CARET_SHM_PREFIX=prefix),
+            out = subprocess.run([os.path.join(args.b, "bin", "caret-agentctl"), "stats",
+                                  str(a["pid"])],
+                                 env=dict(os.environ, CARET_SHM_PREFIX=f.prefix),
                                  capture_output=True, text=True).stdout
             kv = dict(x.split("=") for x in out.split())
             shm_bytes += int(kv["bytes"])
@@ -245,40 +343,126 @@ def scenario(args, tmp):
         density = shm_bytes / payload if payload else float("inf")
 
         n, r = args.procs, args.records
+        split = "start %.3f s + replay %.3f s" % (ours["start"], ours["replay"])
         rows.append(row("P4", "record -> all %d processes in RECORD, %d init records each, "
                         "default channel" % (n, r), "%.3f s" % t_ours, "1 s",
                         "%.2fx" % t_ours, "<= 1 s, 0 discarded",
-                        t_ours <= 1.0 and disc == 0, "discarded=%s" % disc))
+                        t_ours <= 1.0 and disc == 0 and ours["all"],
+                        "%s; discarded=%s" % (split, disc)))
         rows.append(row("P4b", "same, vs CARET pacing (recording_frequency 100 / 10,000)",
-                        "%.3f s" % t_ours, "%.3f s / %.3f s" % (t_f100, t_f10k),
-                        "%.1fx faster than f=100" % (t_f100 / t_ours),
+                        "%.3f s" % t_ours, "%.3f s / %.3f s" % (f100["total"], f10k["total"]),
+                        "%.1fx faster than f=100" % (f100["total"] / t_ours),
                         ">= 20x faster than f=100, 0 discarded",
-                        t_f100 / t_ours >= 20 and disc == 0 and disc100 == 0,
-                        "discarded ours=%s f100=%s f10000=%s" % (disc, disc100, disc10k)))
-        limit = nbytes / rate
-        rows.append(row("P4c", "same, vs replayed bytes / consumer drain rate",
-                        "%.3f s" % t_ours, "%.3f s (%.1f MB at %.0f MB/s)" %
-                        (limit, nbytes / 1e6, rate / 1e6), "%.2fx" % (t_ours / limit),
-                        "within 2x", t_ours / limit <= 2.0))
+                        f100["total"] / t_ours >= 20 and disc == 0 and f100["discarded"] == 0,
+                        "discarded ours=%s f100=%s f10000=%s" %
+                        (disc, f100["discarded"], f10k["discarded"])))
+        rows.append(row("P4c", "same, vs session start alone + replayed bytes / consumer "
+                        "drain rate", "%.3f s" % t_ours,
+                        "%.3f s (%.3f s + %.1f MB at %.0f MB/s)" %
+                        (ours["limit"], ours["base"], ours["bytes"] / 1e6, ours["rate"] / 1e6),
+                        "%.2fx" % (t_ours / ours["limit"]), "<= 1.5x",
+                        t_ours / ours["limit"] <= 1.5 and ours["all"], split))
         rows.append(row("P5", "shm bytes/record / payload; caretd RSS, %d agents; caretd idle "
                         "CPU" % n, "%.2fx; %.1f MiB; %.2f %%" % (density, rss / 1024, cpu),
                         "payload %.1f B/record" % (payload / max(1, total_records)),
                         "%.2fx" % density, "<= 1.5x; <= 8 MiB; <= 0.5 %",
                         density <= 1.5 and rss <= 8 * 1024 and cpu <= 0.5,
                         "idle measured over %.0f s" % args.idle))
+        ok7 = all(x["discarded"] == 0 and x["all"] and x["total"] <= 2 * x["limit"]
+                  for x in (loaded, small))
+        rows.append(row("P7", "%d x %d: (a) with two busy processes, (b) 64 KiB sub-buffers" %
+                        (n, r), "%.3f s / %.3f s" % (loaded["total"], small["total"]),
+                        "limits %.3f s / %.3f s" % (loaded["limit"], small["limit"]),
+                        "%.2fx / %.2fx" % (loaded["total"] / loaded["limit"],
+                                           small["total"] / small["limit"]),
+                        "0 discarded, <= 2x the limit", ok7,
+                        "each limit measured in its own condition (drain rate under the load; "
+                        "with 64K x 4 sub-buffers); (a) %s; (b) %s" %
+                        (point_text(loaded), point_text(small))))
     finally:
-        for p in procs:
-            p.send_signal(signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-        d.close()
-        for n_ in os.listdir("/dev/shm"):
-            if n_.startswith(prefix + "."):
-                os.unlink(os.path.join("/dev/shm", n_))
+        f.close()
     return rows
+
+
+def point_text(x):
+    return ("start %.3f + replay %.3f s, discarded %s, limit %.3f = %.3f + %.1f MB / %.0f MB/s"
+            % (x["start"], x["replay"], x["discarded"], x["limit"], x["base"],
+               x["bytes"] / 1e6, x["rate"] / 1e6))
+
+
+def scaling(args, tmp):
+    """P6: the curve over N, each N a fleet of its own."""
+    pts = []
+    for n in args.curve:
+        f = Fleet(args, tmp, n, args.records)
+        try:
+            r = measured_point(f, args, tmp, "bench-n%d" % n)
+        finally:
+            f.close()
+        r["n"] = n
+        pts.append(r)
+    lo = min(pts, key=lambda p: abs(p["n"] - args.procs))
+    hi = max(pts, key=lambda p: p["n"])
+    ratio = hi["total"] / lo["total"]
+    lin = hi["n"] / lo["n"] * 1.1
+    worst = max(p["total"] / p["limit"] for p in pts)
+    ok = (ratio <= lin and worst <= 1.5 and
+          all(p["discarded"] == 0 and p["all"] for p in pts))
+    rows = [row("P6", "scaling, N = %s x %d records: time to RECORD at N=%d / at N=%d" %
+                (", ".join(str(p["n"]) for p in pts), args.records, hi["n"], lo["n"]),
+                "%.2fx" % ratio, "worst vs limit %.2fx" % worst, "%.2fx" % ratio,
+                "<= %.1fx; <= 1.5x the limit at every N; 0 discarded" % lin, ok,
+                "; ".join("N=%d: %.3f s (%s) vs limit %.3f s, caretd CPU %.2f s, RSS %.1f MiB"
+                          % (p["n"], p["total"], point_text(p), p["limit"], p["cpu_s"],
+                             p["rss_kib"] / 1024) for p in pts))]
+    return rows, pts
+
+
+def svg(pts, path):
+    """The curve: time to RECORD (session start and replay stacked) and
+    the limit, against N."""
+    W, H, L, B, T, R = 640, 400, 60, 50, 30, 150
+    xmax = max(p["n"] for p in pts) * 1.05
+    ymax = max(max(p["total"], p["limit"]) for p in pts) * 1.15 or 1
+    X = lambda n: L + (W - L - R) * n / xmax
+    Y = lambda v: H - B - (H - B - T) * v / ymax
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'font-family="sans-serif" font-size="12">' % (W, H),
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="%d" y="18" font-size="14">caretd: request to all processes in RECORD</text>'
+         % L]
+    o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, H - B, W - R, H - B))
+    o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (L, T, L, H - B))
+    for i in range(6):
+        v = ymax * i / 5
+        o.append('<text x="%d" y="%.1f" text-anchor="end">%.2f</text>' % (L - 5, Y(v) + 4, v))
+        o.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' %
+                 (L, Y(v), W - R, Y(v)))
+    bw = max(6, (W - L - R) / xmax * min(25, pts[0]["n"]) * 0.6)
+    for p in pts:
+        x = X(p["n"])
+        o.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (x, H - B + 16, p["n"]))
+        o.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#7aa6d8"/>' %
+                 (x - bw / 2, Y(p["start"]), bw, Y(0) - Y(p["start"])))
+        o.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#f0a860"/>' %
+                 (x - bw / 2, Y(p["total"]), bw, Y(p["start"]) - Y(p["total"])))
+    for key, color, dash in (("limit", "black", "6,4"), ("total", "#c03030", "")):
+        pl = " ".join("%.1f,%.1f" % (X(p["n"]), Y(p[key])) for p in pts)
+        o.append('<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>' %
+                 (pl, color, ' stroke-dasharray="%s"' % dash if dash else ""))
+    o.append('<text x="%d" y="%d" text-anchor="middle">registered processes (N), %d init '
+             'records each</text>' % ((L + W - R) / 2, H - 12, pts[0].get("records", 0)))
+    o.append('<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">'
+             'seconds</text>' % ((T + H - B) / 2, (T + H - B) / 2))
+    leg = [("#7aa6d8", "session start"), ("#f0a860", "replay"),
+           ("#c03030", "total"), ("black", "limit (start alone + bytes / drain)")]
+    for i, (c, t) in enumerate(leg):
+        y = T + 10 + i * 20
+        o.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (W - R + 10, y - 10, c))
+        o.append('<text x="%d" y="%d">%s</text>' % (W - R + 28, y, t))
+    o.append("</svg>")
+    with open(path, "w") as fh:
+        fh.write("\n".join(o) + "\n")
 
 
 def reader_rows(args):
@@ -426,15 +610,32 @@ def main():
     ap.add_argument("--flood", type=float, default=2.0)
     ap.add_argument("--check-mb", type=float, default=1000.0)
     ap.add_argument("--check-reps", type=int, default=1)
+    ap.add_argument("--curve", default="25,50,100,200,400",
+                    help="N of the scaling curve (P6)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
+    ap.add_argument("--only", help="comma-separated groups: micro,scenario,scaling,reader,check")
     args = ap.parse_args()
     if args.smoke:
         args.procs, args.records, args.idle, args.flood = 3, 200, 1.0, 0.5
         args.check_mb, args.check_reps = 20.0, 2
+        args.curve = "3,6"
+    args.curve = [int(x) for x in args.curve.split(",")]
     args.b = os.path.abspath(args.b)
     tmp = tempfile.mkdtemp(prefix="caret-bench-")
     try:
-        rows = micro(args) + scenario(args, tmp) + reader_rows(args) + check_row(args, tmp)
+        only = set(args.only.split(",")) if args.only else None
+        rows, pts = [], []
+        if not only or "micro" in only:
+            rows += micro(args)
+        if not only or "scenario" in only:
+            rows += scenario(args, tmp)
+        if not only or "scaling" in only:
+            r6, pts = scaling(args, tmp)
+            rows += r6
+        if not only or "reader" in only:
+            rows += reader_rows(args)
+        if not only or "check" in only:
+            rows += check_row(args, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     lines, plain, rows = table(rows)
@@ -449,6 +650,24 @@ def main():
                 (m["cpu"], m["cores"], m["kernel"], m["lttng"]))
         f.write("Ratios are taken in one run; absolute times drift on shared machines.\n\n")
         f.write("\n".join(lines) + "\n\n")
+        if pts:
+            for p in pts:
+                p["records"] = args.records
+            pic = os.path.splitext(args.out)[0] + "-scaling.svg"
+            svg(pts, pic)
+            f.write("Scaling curve (P6): ![time to RECORD against N](%s)\n\n" %
+                    os.path.basename(pic))
+            f.write("| N | request -> all in RECORD | session start | replay | limit "
+                    "(start alone + bytes / drain) | ratio | discarded | trace MB | "
+                    "drain MB/s | caretd CPU s | caretd RSS MiB |\n")
+            f.write("|---|---|---|---|---|---|---|---|---|---|---|\n")
+            for p in pts:
+                f.write("| %d | %.3f s | %.3f s | %.3f s | %.3f s (%.3f + %.3f) | %.2fx | %s | "
+                        "%.1f | %.0f | %.2f | %.1f |\n" %
+                        (p["n"], p["total"], p["start"], p["replay"], p["limit"], p["base"],
+                         p["bytes"] / p["rate"], p["total"] / p["limit"], p["discarded"],
+                         p["bytes"] / 1e6, p["rate"] / 1e6, p["cpu_s"], p["rss_kib"] / 1024))
+            f.write("\n")
         f.write("Details:\n\n")
         for r in rows:
             if r["details"]:

@@ -240,6 +240,8 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		/* the options of this recording, not of the daemon */
 		.pacing = pacing_s ? (int)pacing : -1,
 		.frequency = freq > 0 ? (uint32_t)freq : 0,
+		.subbuf_size = cfg.subbuf_size ? cfg.subbuf_size : CARET_CTL_DEFAULT_SUBBUF_SIZE,
+		.subbuf_count = cfg.subbuf_count ? cfg.subbuf_count : CARET_CTL_DEFAULT_SUBBUF_COUNT,
 	};
 	snprintf(rec.name, sizeof(rec.name), "%s", name);
 	snprintf(rec.path, sizeof(rec.path), "%s", path);

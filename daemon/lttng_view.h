@@ -37,6 +37,10 @@ struct lttng_view_rec {
 	uint64_t seq;       /* creation order */
 	int pacing;         /* -1: the daemon's default, else enum pacing */
 	uint32_t frequency; /* 0: the daemon's default */
+	/* its channel's geometry (what the feedback pacing may fill);
+	 * 0: not known (a recording adopted after a restart) */
+	uint64_t subbuf_size;
+	uint32_t subbuf_count;
 };
 
 struct lttng_view {

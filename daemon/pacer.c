@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <stdio.h>
 #include <string.h>
 
+#include "daemon/log.h"
 #include "daemon/loop.h"
+#include "daemon/lttng_drain.h"
 #include "daemon/pacer.h"
+#include "proto/caret_ctl.h"
 #include "shm/caret_shm.h"
 
-#define TICK_BUSY_USEC (10 * USEC_PER_MS)
+/* The feedback reacts once per busy tick: the window must cover what
+ * the consumer drains in about that long for the replay to keep up with
+ * it (1.5 MiB / 4 ms = 390 MB/s with the default channel). */
+#define TICK_BUSY_USEC (4 * USEC_PER_MS)
 #define TICK_IDLE_USEC (50 * USEC_PER_MS)
+/* Packets in flight on a CPU whose writers stopped (a partly filled
+ * sub-buffer is drained only when full): after this long without a new
+ * packet, a little more is granted so that one fills. */
+#define STALL_NS (100LL * 1000000)
 
 /*
  * How long after caretd first sees a session active before a process that
@@ -42,9 +53,11 @@ void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_ltt
 
 /* Records an agent replays land in every session enabling ros2_caret
  * events; those its previous pass already covered get them twice. Counted
- * per session for the summary at stop (the analyzer tolerates them). */
-static void count_duplicates(struct registry *r, struct lttng_view *v)
+ * per session for the summary at stop (the analyzer tolerates them).
+ * Returns the estimated bytes replayed since the last call. */
+static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
 {
+	uint64_t bytes = 0;
 	for (struct agent *a = r->head; a; a = a->next) {
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
@@ -55,11 +68,137 @@ static void count_duplicates(struct registry *r, struct lttng_view *v)
 		}
 		uint64_t d = now_rep - a->acct_replayed;
 		a->acct_replayed = now_rep;
+		bytes += d * sched_record_bytes(&st);
 		for (int i = 0; i < v->n_active; i++)
 			if ((v->sess[i].rules & CARET_LTTNG_RULE_CARET) &&
 			    v->sess[i].serial <= a->covered_serial)
 				v->sess[i].dups += d;
 	}
+	return bytes;
+}
+
+/* The recording the replays are for, if caretd made it to a local
+ * directory with a known geometry; NULL otherwise. */
+static const struct lttng_view_rec *feedback_target(const struct lttng_view *v, bool *others)
+{
+	int newest = -1, n = 0;
+	for (int i = 0; i < v->n_active; i++)
+		if (v->sess[i].rules & CARET_LTTNG_RULE_CARET) {
+			n++;
+			if (newest < 0 || v->sess[i].serial > v->sess[newest].serial)
+				newest = i;
+		}
+	*others = n > 1;
+	if (newest < 0)
+		return NULL;
+	for (int i = 0; i < v->n_recs; i++) {
+		const struct lttng_view_rec *r = &v->recs[i];
+		if (strcmp(r->name, v->active[newest]) == 0)
+			return r->path[0] == '/' && r->subbuf_size && r->subbuf_count >= 2 ? r
+											     : NULL;
+	}
+	return NULL;
+}
+
+static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
+{
+	f->granted0 = s->granted_bytes;
+	f->emitted = 0;
+	f->head = f->n = 0;
+	f->since_ns = now;
+	f->horizon_ns = -1;
+	f->horizon_seen_ns = now;
+}
+
+/* Emitted bytes (since the base) by time t: the last sample at or before
+ * t; 0 before the first (nothing counted as drained). */
+static uint64_t fb_emitted_at(const struct pacer_fb *f, int64_t t)
+{
+	uint64_t e = 0;
+	for (unsigned i = 0; i < f->n; i++) {
+		unsigned k = (f->head + i) % PACER_HIST;
+		if (f->hist[k].t > t)
+			break;
+		e = f->hist[k].e;
+	}
+	return e;
+}
+
+static void fb_sample(struct pacer_fb *f, int64_t now)
+{
+	if (f->n && f->hist[(f->head + f->n - 1) % PACER_HIST].e == f->emitted)
+		return;
+	if (f->n == PACER_HIST) {
+		/* forget the oldest: it only matters for a packet that old,
+		 * and such a packet then counts as draining nothing more */
+		f->head = (f->head + 1) % PACER_HIST;
+		f->n--;
+	}
+	f->hist[(f->head + f->n) % PACER_HIST].t = now;
+	f->hist[(f->head + f->n) % PACER_HIST].e = f->emitted;
+	f->n++;
+}
+
+/* Sets the scheduler's room for this tick (or leaves it unknown). */
+static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
+{
+	struct pacer_fb *f = &p->fb;
+	struct sched *s = p->sched;
+	bool others;
+	const struct lttng_view_rec *r =
+		s->cfg.pacing == PACING_ADAPTIVE ? feedback_target(p->lttng, &others) : NULL;
+	s->room_known = false;
+	if (!r) {
+		f->on = false;
+		return;
+	}
+	const struct lttng_view_session *e = lttng_view_find(p->lttng, r->name);
+	if (!f->on || !e || e->serial != f->serial || strcmp(f->session, r->name)) {
+		*f = (struct pacer_fb){ .on = true, .serial = e ? e->serial : 0 };
+		snprintf(f->session, sizeof(f->session), "%s", r->name);
+		f->subbuf = r->subbuf_size;
+		f->window = r->subbuf_size * (r->subbuf_count - 1);
+		fb_base(f, s, now);
+	}
+	if (!sched_busy(p->reg)) {
+		fb_base(f, s, now); /* nothing in flight that we know of */
+		return;
+	}
+	f->emitted += emitted;
+	fb_sample(f, now);
+
+	struct lttng_drain d;
+	if (lttng_drain_read(r->path, CARET_CTL_DEFAULT_CHANNEL, &d) < 0)
+		return; /* unreadable: the byte budget paces */
+	if (d.discarded > f->discarded) {
+		if (f->discarded || f->emitted)
+			log_warn("session %s: %llu events discarded in its buffers: halving the "
+				 "replay window to %llu bytes", r->name,
+				 (unsigned long long)(d.discarded - f->discarded),
+				 (unsigned long long)(f->window / 2 > f->subbuf / 2 ? f->window / 2
+										 : f->subbuf / 2));
+		f->window = f->window / 2 > f->subbuf / 2 ? f->window / 2 : f->subbuf / 2;
+		f->discarded = d.discarded;
+	}
+	if (d.horizon_ns > f->horizon_ns) {
+		f->horizon_ns = d.horizon_ns;
+		f->horizon_seen_ns = now;
+	}
+	uint64_t granted = s->granted_bytes - f->granted0;
+	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
+	uint64_t inflight = granted > drained ? granted - drained : 0;
+	uint64_t room = inflight < f->window ? f->window - inflight : 0;
+	if (room == 0 && now - f->horizon_seen_ns > STALL_NS) {
+		room = f->subbuf / 4;
+		f->horizon_seen_ns = now;
+	}
+	/* the buffers of other sessions enabling ros2_caret events are
+	 * not ours to see: the byte budget caps the rate for them */
+	uint64_t budget = (uint64_t)((double)s->cfg.bandwidth * dt);
+	if (others && room > budget)
+		room = budget;
+	s->room = room;
+	s->room_known = true;
 }
 
 void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *defaults,
@@ -94,8 +233,10 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	/* An unreachable session daemon has no active session (its sessions
 	 * died with it): agents End and return to WAIT. */
 	pacer_sched_lttng(p->lttng, now, &l);
-	count_duplicates(p->reg, p->lttng);
+	uint64_t emitted = count_duplicates(p->reg, p->lttng);
 	pacer_effective_cfg(p->lttng, p->defaults, &p->sched->cfg);
+	double dt = p->sched->last_tick_ns ? (double)(now - p->sched->last_tick_ns) / 1e9 : 0.01;
+	feedback(p, emitted, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
 	return loop_timer_again(s, sched_busy(p->reg) ? TICK_BUSY_USEC : TICK_IDLE_USEC);
 }

@@ -1,8 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Runs the scheduler on its own timer: every 10 ms while an agent replays
- * (the grant granularity of the pacing), every 50 ms otherwise (how soon a
- * new session or a new agent gets its Start).
+ * Runs the scheduler on its own timer: every few ms while an agent
+ * replays (the grant granularity of the pacing), every 50 ms otherwise
+ * (how soon a new session or a new agent gets its Start).
+ *
+ * Feedback pacing (the default, "adaptive"): while the newest session
+ * enabling ros2_caret events is a recording caretd made to a local
+ * directory, the replays may keep at most a window of bytes in its
+ * channel's buffers that the consumer daemon has not drained yet: one
+ * sub-buffer less than a CPU's ring holds, so that even if every replayed
+ * event lands on one CPU, a writer never finds its ring full (discard
+ * mode would drop the event). What the consumer drained is read from the
+ * packet index it writes after every packet (daemon/lttng_drain.h): the
+ * end time of the newest packet tells which replayed records are out of
+ * the buffers (those the agents had emitted by then, sampled every tick);
+ * granted but not yet drained is in flight. The replay thus runs at the
+ * consumer's drain rate, whatever slows it (CPU load, a slow disk, small
+ * sub-buffers). A discarded event seen in the index halves the window.
+ * Other sessions (their buffers are not ours to see, or a network
+ * output) keep the host-wide byte budget as a cap.
  */
 #ifndef CARETD_PACER_H
 #define CARETD_PACER_H
@@ -13,12 +29,30 @@
 #include "daemon/registry.h"
 #include "daemon/scheduler.h"
 
+#define PACER_HIST 512
+
+struct pacer_fb {
+	bool on;
+	char session[CARET_LTTNG_NAME_MAX];
+	uint32_t serial;
+	uint64_t window, subbuf;  /* bytes */
+	uint64_t granted0;        /* sched->granted_bytes at the base */
+	uint64_t emitted;         /* estimated replayed bytes since the base */
+	uint64_t discarded;       /* last sum seen in the index */
+	int64_t horizon_ns, horizon_seen_ns, since_ns;
+	/* (time, emitted) at each tick where emitted changed, oldest first
+	 * from head: the emitted bytes at a packet's end time */
+	struct { int64_t t; uint64_t e; } hist[PACER_HIST];
+	unsigned head, n;
+};
+
 struct pacer {
 	struct sched *sched;
 	struct registry *reg;
 	struct lttng_view *lttng;
 	const struct sched_cfg *defaults; /* the daemon's; a recording's own win */
 	sd_event_source *tick;
+	struct pacer_fb fb;
 };
 
 int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *r,

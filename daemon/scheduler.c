@@ -6,8 +6,10 @@
 #include "daemon/log.h"
 #include "daemon/scheduler.h"
 
-/* LTTng adds an event header and the vpid/vtid/procname contexts to what
- * the cache stores; close enough for a byte budget. */
+/* LTTng adds an event header (extended: ros2_caret has more than 31
+ * events) and the vpid/vtid/procname contexts to what the cache stores.
+ * The feedback pacing only compares estimates with estimates over its
+ * window, so this needs to be close, not exact. */
 #define EVENT_OVERHEAD 32
 #define REBELL_NS (2LL * 1000000000)
 
@@ -21,7 +23,7 @@ uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch)
 	return CARET_EPOCH_OF(st->cursor) == epoch ? CARET_COUNT_OF(st->cursor) : 0;
 }
 
-static uint64_t avg_bytes(const struct caret_seg_status *st)
+uint64_t sched_record_bytes(const struct caret_seg_status *st)
 {
 	return (st->records ? st->tail / st->records : 64) + EVENT_OVERHEAD;
 }
@@ -69,15 +71,24 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 		add = (uint64_t)a->credit;
 		a->credit -= (double)add;
 	} else {
-		add = share_bytes / avg_bytes(st);
+		uint64_t rb = sched_record_bytes(st);
+		add = share_bytes / rb;
 		if (add == 0)
 			add = 1;
+		/* Feedback: never more than the buffers' room, even when
+		 * the shares round up. */
+		if (s->room_known && add > s->budget_left / rb)
+			add = s->budget_left / rb;
 	}
 	uint64_t ng = (uint64_t)g + add;
 	if (ng > total)
 		ng = total;
-	if (ng > g)
+	if (ng > g) {
 		caret_ctl_grant(&a->seg, epoch, (uint32_t)ng);
+		uint64_t b = (ng - g) * sched_record_bytes(st);
+		s->granted_bytes += b;
+		s->budget_left = b < s->budget_left ? s->budget_left - b : 0;
+	}
 	return false;
 }
 
@@ -209,7 +220,9 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 	for (struct agent *a = r->head; a; a = a->next)
 		if (replaying(a, caret_seg_state(&a->seg)))
 			busy++;
-	uint64_t share = busy ? (uint64_t)((double)s->cfg.bandwidth * dt) / (uint64_t)busy : 0;
+	uint64_t budget = s->room_known ? s->room : (uint64_t)((double)s->cfg.bandwidth * dt);
+	s->budget_left = budget;
+	uint64_t share = busy ? budget / (uint64_t)busy : 0;
 
 	for (struct agent *a = r->head; a; a = a->next)
 		tick_agent(s, a, l, dt, share, now);

@@ -13,7 +13,9 @@
 #include "proto/caret_ctl.h"
 
 enum pacing {
-	/* Host-wide byte budget shared by every replaying process. */
+	/* Feedback: the replays fill what LTTng's buffers can take (the
+	 * pacer measures it, struct sched's room), else a host-wide byte
+	 * budget shared by every replaying process. */
 	PACING_ADAPTIVE,
 	/* CARET's recording_frequency: records per second per process. */
 	PACING_FREQUENCY,
@@ -46,6 +48,15 @@ struct sched_cfg {
 struct sched {
 	struct sched_cfg cfg;
 	int64_t last_tick_ns;
+	/* Set by the pacer before each tick (PACING_ADAPTIVE): when
+	 * room_known, the bytes the replays may add to the channel's buffers
+	 * now replace the bandwidth budget. */
+	bool room_known;
+	uint64_t room;
+	/* Estimated bytes granted so far (every pass, both pacings), in
+	 * sched_record_bytes() units; the pacer's produced side. */
+	uint64_t granted_bytes;
+	uint64_t budget_left; /* of this tick's budget */
 };
 
 struct progress {
@@ -95,6 +106,8 @@ int sched_end(struct registry *r, const struct sched_lttng *l);
 bool sched_complete(const struct registry *r, const struct agent *a,
 		    const struct caret_seg_status *st);
 void sched_progress(const struct registry *r, struct progress *p);
+/* Estimated bytes one replayed record of this agent takes in a trace. */
+uint64_t sched_record_bytes(const struct caret_seg_status *st);
 /* Records replayed in pass `epoch` (0 if the cursor is from another pass). */
 uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch);
 /* Why an agent is not in RECORD, for humans. */

@@ -307,6 +307,44 @@ START_TEST(adaptive_pacing_shares_bandwidth)
 }
 END_TEST
 
+/* Feedback pacing: the pacer's room replaces the byte budget, and the
+ * grants never exceed it, even when a share would round up to a record. */
+START_TEST(adaptive_pacing_room_caps_grants)
+{
+	struct agent a, b;
+	make_agent(&a, "ra", 1000);
+	make_agent(&b, "rb", 1000);
+	a.next = &b;
+	b.next = NULL;
+	struct registry r = { .head = &a, .count = 2 };
+	struct caret_seg_status st = status(&a);
+	uint64_t per_event = sched_record_bytes(&st);
+	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = UINT64_MAX / 4 } };
+	int64_t t = 1000 * MS;
+	sched_tick(&s, &r, &ON, t);
+	tracepoints_on(&a);
+	tracepoints_on(&b);
+	s.room_known = true;
+	s.room = per_event * 100;
+	sched_tick(&s, &r, &ON, t += 10 * MS);
+	ck_assert_uint_eq(granted(&a), 50);
+	ck_assert_uint_eq(granted(&b), 50);
+	ck_assert_uint_eq(s.granted_bytes, per_event * 100);
+	/* a full buffer: nothing more, not even one record each */
+	s.room = 0;
+	sched_tick(&s, &r, &ON, t += 10 * MS);
+	ck_assert_uint_eq(granted(&a), 50);
+	ck_assert_uint_eq(granted(&b), 50);
+	/* room for one record: the first replay gets it, the second waits */
+	s.room = per_event + per_event / 2;
+	sched_tick(&s, &r, &ON, t += 10 * MS);
+	ck_assert_uint_eq(granted(&a) + granted(&b), 101);
+	ck_assert_uint_eq(s.granted_bytes, per_event * 101);
+	drop_agent(&a);
+	drop_agent(&b);
+}
+END_TEST
+
 START_TEST(progress_counts)
 {
 	struct agent a, b;
@@ -576,6 +614,7 @@ int main(void)
 	tcase_add_test(tc, remote_start_end_rules);
 	tcase_add_test(tc, grant_capped_then_record);
 	tcase_add_test(tc, adaptive_pacing_shares_bandwidth);
+	tcase_add_test(tc, adaptive_pacing_room_caps_grants);
 	tcase_add_test(tc, progress_counts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("registry");

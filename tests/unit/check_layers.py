@@ -9,7 +9,7 @@ import sys
 
 LAYERS = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
-    {"lttng", "registry", "creds"},  # the doors to LTTng and to the agents' segments
+    {"lttng", "lttng_drain", "registry", "creds"},  # the doors to LTTng and to the agents' segments
     {"scheduler", "lttng_view", "registry_loop"},
     {"pacer", "notify", "wait", "events", "startend", "config"},
     {"bridge"},  # DDS to other hosts: applies their Start/End through startend
