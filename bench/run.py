@@ -211,20 +211,22 @@ class Fleet:
                    LD_PRELOAD=os.path.join(b, "lib", "libcaret-agent.so"))
         self.d = Caretd(b, tmp, self.prefix)
         self.procs = []
+        self.errlog = open(os.path.join(tmp, "standin-%d.log" % n), "w")
         try:
             # Records of a node with one timer and no topics, without the
             # executor/callback-group links (their number depends on the
             # distribution's entry points: none are hooked on Jazzy yet).
-            # Each process in a DDS domain of its own (as far as there are
-            # domains): light processes, no discovery storm.
+            # A few processes per DDS domain: light processes, no discovery
+            # storm. Domains below 100: higher ones use ports in the kernel's
+            # ephemeral range, where a bind may collide (seen: exit 1).
             base = 9
             for i in range(n):
                 self.procs.append(subprocess.Popen(
                     [os.path.join(b, "bin", "caret-standin"), "--name", "bench%d" % i,
                      "--pubs", "0", "--subs", "0", "--timers", "1", "--period-ms", "1000",
                      "--extra-callbacks", str(max(0, records - base)),
-                     "--domain", str((os.getpid() + i) % 230)],
-                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                     "--domain", str(10 + (os.getpid() + i) % 80)],
+                    env=env, stdout=subprocess.DEVNULL, stderr=self.errlog))
             deadline = time.time() + 60 + n * 1.0
             while True:
                 ag = self.d.call({"cmd": "list"})["agents"]
@@ -232,7 +234,15 @@ class Fleet:
                                         for a in ag):
                     break
                 if time.time() > deadline:
-                    raise RuntimeError("only %d of %d agents ready" % (len(ag), n))
+                    dead = ["bench%d exited %d" % (i, p.returncode)
+                            for i, p in enumerate(self.procs) if p.poll() is not None]
+                    late = ["%s %s %d records" % (a["procname"], a["state"], a["records"])
+                            for a in ag if a["records"] < records or a["state"] != "WAIT"]
+                    self.errlog.flush()
+                    with open(self.errlog.name) as fh:
+                        tail = fh.read()[-300:]
+                    raise RuntimeError("only %d of %d agents ready (%s) %s" %
+                                       (len(ag), n, "; ".join((dead + late)[:10]), tail))
                 time.sleep(0.2)
             self.agents = ag
             log("%d processes x %d records ready" % (n, records))
@@ -270,6 +280,7 @@ class Fleet:
             except subprocess.TimeoutExpired:
                 p.kill()
         self.d.close()
+        self.errlog.close()
         for n_ in os.listdir("/dev/shm"):
             if n_.startswith(self.prefix + "."):
                 os.unlink(os.path.join("/dev/shm", n_))
@@ -615,6 +626,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
     ap.add_argument("--only", help="comma-separated groups: micro,scenario,scaling,reader,check")
     args = ap.parse_args()
+    # a killed bench still stops its processes and its caretd (finally:)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     if args.smoke:
         args.procs, args.records, args.idle, args.flood = 3, 200, 1.0, 0.5
         args.check_mb, args.check_reps = 20.0, 2

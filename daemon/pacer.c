@@ -188,7 +188,8 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
 	uint64_t inflight = granted > drained ? granted - drained : 0;
 	uint64_t room = inflight < f->window ? f->window - inflight : 0;
-	if (room == 0 && now - f->horizon_seen_ns > STALL_NS) {
+	/* a room smaller than a record grants nothing: a stall too */
+	if (room < f->subbuf / 4 && now - f->horizon_seen_ns > STALL_NS) {
 		room = f->subbuf / 4;
 		f->horizon_seen_ns = now;
 	}
