@@ -87,6 +87,9 @@ class Caretd:
         except subprocess.TimeoutExpired:
             self.p.kill()
         self.log.close()
+        keep = os.environ.get("BENCH_KEEP_LOGS")
+        if keep:
+            shutil.copy(self.log.name, os.path.join(keep, "caretd-%d.log" % self.p.pid))
 
 
 def du(path):

@@ -110,24 +110,39 @@ static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
 	f->horizon_seen_ns = now;
 }
 
-/* Emitted bytes (since the base) by time t: the last sample at or before
- * t; 0 before the first (nothing counted as drained). */
+/* Emitted bytes (since the base) by time t, from the samples around it.
+ * Between two ticks the agents emit what the first granted: mostly right
+ * after it (their replay threads wake on the grant), so the straight line
+ * between the samples stays at or below what was really emitted by t,
+ * which counts no record as drained before it was. Before the first
+ * sample: 0. */
 static uint64_t fb_emitted_at(const struct pacer_fb *f, int64_t t)
 {
-	uint64_t e = 0;
+	int64_t pt = 0;
+	uint64_t pe = 0;
 	for (unsigned i = 0; i < f->n; i++) {
 		unsigned k = (f->head + i) % PACER_HIST;
-		if (f->hist[k].t > t)
-			break;
-		e = f->hist[k].e;
+		if (f->hist[k].t > t) {
+			if (i == 0 || f->hist[k].t <= pt)
+				return pe;
+			double frac = (double)(t - pt) / (double)(f->hist[k].t - pt);
+			return pe + (uint64_t)((double)(f->hist[k].e - pe) * frac);
+		}
+		pt = f->hist[k].t;
+		pe = f->hist[k].e;
 	}
-	return e;
+	return pe;
 }
 
 static void fb_sample(struct pacer_fb *f, int64_t now)
 {
-	if (f->n && f->hist[(f->head + f->n - 1) % PACER_HIST].e == f->emitted)
+	/* a sample where emitted stays the same is kept only as the start of
+	 * a rise (the line must start where the emission did) */
+	if (f->n >= 2 && f->hist[(f->head + f->n - 1) % PACER_HIST].e == f->emitted &&
+	    f->hist[(f->head + f->n - 2) % PACER_HIST].e == f->emitted) {
+		f->hist[(f->head + f->n - 1) % PACER_HIST].t = now;
 		return;
+	}
 	if (f->n == PACER_HIST) {
 		/* forget the oldest: it only matters for a packet that old,
 		 * and such a packet then counts as draining nothing more */
