@@ -320,6 +320,104 @@ class MatrixTest(unittest.TestCase):
         self.check_phase(*self.run_phase(before=False))
 
 
+class SerializedPublishTest(unittest.TestCase):
+    """Serialized publishes (rclcpp publish(const SerializedMessage &) ->
+    rcl/rmw_publish_serialized_message) in each distribution and RMW, with
+    the events CARET emits on that path:
+      - rmw_cyclonedds humble: dds_writecdr, no rmw_publish tracepoint;
+        caret_trace binds the serialized message's address to the serdata's
+        timestamp -> dds_bind_addr_to_stamp(serialized message, stamp);
+      - rmw_cyclonedds jazzy: rmw_publish(publisher, serialized_message,
+        tstamp), d->timestamp.v = tstamp, dds_forwardcdr (caret_trace hooks
+        no dds_forwardcdr) -> ros2_caret:dds_write only;
+      - rmw_fastrtps: DataWriter::write (humble) / rmw_publish +
+        write_w_timestamp (jazzy) of a CDR buffer -> dds_bind_addr_to_stamp
+        (and dds_write on jazzy).
+    No rclcpp_publish or rcl_publish on this path (rclcpp
+    do_serialized_publish, rcl_publish_serialized_message)."""
+
+    BINDS = {("humble", "rmw_cyclonedds_cpp"): True, ("humble", "rmw_fastrtps_cpp"): True,
+             ("jazzy", "rmw_cyclonedds_cpp"): False, ("jazzy", "rmw_fastrtps_cpp"): True}
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.c.caretd()
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def test_serialized_publish(self):
+        s = self.c.session()
+        s.start()
+        runs = []
+        for i, (d, r) in enumerate(sorted(self.BINDS)):
+            env = {"RMW_IMPLEMENTATION": r, "ROS_DISTRO": d}
+            dom = str(1 + (int(self.c.domain) + 100 + i) % 200)
+            common = [os.path.join(BIN, "caret-standin"), "--domain", dom, "--distro", d,
+                      "--topic-prefix", "ser%d" % i]
+            sub = self.c.spawn(common + ["--name", "ss%d" % i, "--pubs", "0", "--subs", "1"],
+                               extra_env=env)
+            pub = self.c.spawn(common + ["--name", "sp%d" % i, "--pubs", "1", "--rate", "40",
+                                         "--serialized"], extra_env=env)
+            runs.append((d, r, pub, sub))
+        for d, r, pub, sub in runs:
+            wait_line(sub, r"^ready", timeout=30)
+            m = wait_line(pub, r"^serialized (.*)", timeout=30)
+            pub.serialized = {int(a, 16) for a in m.group(1).split()}
+            wait_line(pub, r"^ready", timeout=30)
+        self.c.wait_states([p.pid for run in runs for p in run[2:]], "RECORD", timeout=30)
+        time.sleep(RUN_S)
+        for d, r, pub, sub in runs:
+            for p in (pub, sub):
+                p.terminate()
+        for d, r, pub, sub in runs:
+            for p in (pub, sub):
+                p.finish(30)
+                m = re.search(r"published=(\d+) taken=(\d+) failed=(\d+)", p.out_text())
+                p.traffic = tuple(int(x) for x in m.groups()) if m else None
+        s.stop()
+        per = collections.defaultdict(list)
+        for e in read_trace(s.path):
+            per[e.vpid].append(e)
+        for d, r, pub, sub in runs:
+            with self.subTest(config=(d, r)):
+                self.check(d, r, pub, sub, per)
+
+    def check(self, d, r, pub, sub, per):
+        self.assertIsNotNone(pub.traffic, pub.out_text() + pub.err_text())
+        published, _, failed = pub.traffic
+        self.assertEqual(failed, 0, "%d failed serialized writes" % failed)
+        self.assertGreater(published, 0)
+        self.assertGreater(sub.traffic[1], 0, "nothing taken")
+        pe = per[pub.pid]
+        names = collections.Counter(e.name for e in pe)
+        self.assertEqual(names["ros2:rclcpp_publish"] + names["ros2:rcl_publish"], 0, names)
+        takes = [e.f["source_timestamp"] for e in per[sub.pid]
+                 if e.name == "ros2:rmw_take" and e.f["taken"]]
+        self.assertGreater(len(takes), 5)
+        binds = [e.f for e in pe if e.name == "ros2_caret:dds_bind_addr_to_stamp"]
+        writes = [e.f for e in pe if e.name == "ros2_caret:dds_write"]
+        if self.BINDS[(d, r)]:
+            stamps = {f["source_stamp"] for f in binds}
+            self.assertTrue(stamps, "no dds_bind_addr_to_stamp")
+            missing = [t for t in takes if t >= min(stamps) and t not in stamps]
+            self.assertEqual(missing, [], "takes without a bound stamp")
+            if r == "rmw_cyclonedds_cpp":
+                # caret_trace: the address saved by its
+                # rmw_publish_serialized_message hook.
+                self.assertEqual({f["addr"] for f in binds}, pub.serialized)
+        else:
+            self.assertEqual(binds, [])
+        if d == "jazzy":
+            self.assertTrue(writes, "no dds_write")
+            self.assertEqual({f["message"] for f in writes}, pub.serialized)
+            stamps = {f["timestamp"] for f in writes}
+            missing = [t for t in takes if t >= min(stamps) and t not in stamps]
+            self.assertEqual(missing, [], "takes without a dds_write timestamp")
+        else:
+            self.assertEqual(writes, [])
+
+
 class StandinFidelityTest(unittest.TestCase):
     """The stand-in against upstream, without the agent."""
 

@@ -82,6 +82,15 @@ typedef struct rmw_message_info_t {
 	int64_t received_timestamp;
 } rmw_message_info_t;
 
+/* rmw_serialized_message_t is rcutils_uint8_array_t (rcutils
+ * types/uint8_array.h): buffer, length, capacity and an allocator; the
+ * stand-in's caller owns the buffer, so the allocator is left out. */
+typedef struct rmw_serialized_message_t {
+	uint8_t *buffer;
+	size_t buffer_length;
+	size_t buffer_capacity;
+} rmw_serialized_message_t;
+
 typedef void (*rmw_event_callback_t)(const void *user_data,
 	size_t number_of_events);
 
@@ -100,6 +109,14 @@ rmw_subscription_t *rmw_create_subscription(const rmw_node_t *node,
 	const void *subscription_options);
 rmw_ret_t rmw_publish(const rmw_publisher_t *publisher,
 	const void *ros_message, void *allocation);
+/* rclcpp's Publisher::publish(const SerializedMessage &) reaches this
+ * through rcl_publish_serialized_message (no rcl_publish tracepoint). */
+rmw_ret_t rmw_publish_serialized_message(const rmw_publisher_t *publisher,
+	const rmw_serialized_message_t *serialized_message, void *allocation);
+/* What rclcpp::Serialization::serialize_message calls; type_support is
+ * unused. Fails when the buffer's capacity is too small. */
+rmw_ret_t rmw_serialize(const void *ros_message, const void *type_support,
+	rmw_serialized_message_t *serialized_message);
 rmw_ret_t rmw_take_with_info(const rmw_subscription_t *subscription,
 	void *ros_message, bool *taken, rmw_message_info_t *message_info,
 	void *allocation);

@@ -14,9 +14,16 @@
 //                        stamp)
 //   take: message_info->source_timestamp = sinfo.source_timestamp.to_ns();
 //         rmw_take(subscription, ros_message, source_timestamp, taken)
+//   serialized (__rmw_publish_serialized_message): a fastcdr::Cdr over the
+//     caller's buffer, jumped to its end; SerializedData{is_cdr_buffer=true
+//     (humble) / type=FASTRTPS_SERIALIZED_DATA_TYPE_CDR_BUFFER (jazzy),
+//     data=&ser}; humble write(&data), no tracepoint; jazzy Time_t::now,
+//     rmw_publish(publisher, serialized_message, stamp.to_ns()),
+//     write_w_timestamp(&data, HANDLE_NIL, stamp). TypeSupport::serialize
+//     copies a CDR buffer as is (TypeSupport_impl.cpp).
 // So DataWriter::write receives the address of a wrapper on the stack, not
 // the ROS message, as upstream. The wire format is CDR (little endian
-// encapsulation) of the four members in order.
+// encapsulation) of the four members in order (standin_cdr.h).
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -35,8 +42,11 @@
 #include <fastdds/dds/topic/TopicDataType.hpp>
 #include <fastdds/dds/topic/TypeSupport.hpp>
 #include <fastdds/rtps/common/Time_t.h>
+#include <fastcdr/Cdr.h>
+#include <fastcdr/FastBuffer.h>
 
 #include "tools/standin/rmw/rmw.h"
+#include "tools/standin/rmw/standin_cdr.h"
 #include "tools/standin/tracetools/tracetools.h"
 
 namespace fdds = eprosima::fastdds::dds;
@@ -71,7 +81,16 @@ struct SerializedData
 };
 #endif
 
-constexpr uint32_t kCdrSize = 4 + 8 + 8 + 4 + STANDIN_RMW_PAYLOAD;
+constexpr uint32_t kCdrSize = STANDIN_CDR_SIZE;
+
+#ifdef STANDIN_HUMBLE
+bool is_cdr_buffer(const SerializedData * sd) {return sd->is_cdr_buffer;}
+#else
+bool is_cdr_buffer(const SerializedData * sd)
+{
+  return sd->type == FASTRTPS_SERIALIZED_DATA_TYPE_CDR_BUFFER;
+}
+#endif
 
 class SampleType : public fdds::TopicDataType
 {
@@ -88,16 +107,21 @@ public:
     // What write() was given: the SerializedData wrapper, as upstream's
     // TypeSupport::serialize expects (a ROS message, not a CDR buffer).
     auto * sd = static_cast<SerializedData *>(data);
-    auto * m = static_cast<const standin_sample *>(sd->data);
-    uint8_t * p = payload->data;
+    if (is_cdr_buffer(sd)) {
+      auto * ser = static_cast<eprosima::fastcdr::Cdr *>(sd->data);
+      size_t n = ser->getSerializedDataLength();
+      if (payload->max_size < n) {
+        return false;
+      }
+      std::memcpy(payload->data, ser->getBufferPointer(), n);
+      payload->length = static_cast<uint32_t>(n);
+      payload->encapsulation = CDR_LE;
+      return true;
+    }
     if (payload->max_size < kCdrSize) {
       return false;
     }
-    p[0] = 0; p[1] = 1; p[2] = 0; p[3] = 0;  // CDR_LE encapsulation
-    std::memcpy(p + 4, &m->seq, 8);
-    std::memcpy(p + 12, &m->stamp_ns, 8);
-    std::memcpy(p + 20, &m->publisher_id, 4);
-    std::memcpy(p + 24, m->data, STANDIN_RMW_PAYLOAD);
+    standin_cdr_write(static_cast<const standin_sample *>(sd->data), payload->data);
     payload->length = kCdrSize;
     payload->encapsulation = CDR_LE;
     return true;
@@ -105,20 +129,16 @@ public:
 
   bool deserialize(rtps::SerializedPayload_t * payload, void * data) override
   {
-    auto * m = static_cast<standin_sample *>(data);
-    const uint8_t * p = payload->data;
-    if (payload->length < kCdrSize) {
-      return false;
-    }
-    std::memcpy(&m->seq, p + 4, 8);
-    std::memcpy(&m->stamp_ns, p + 12, 8);
-    std::memcpy(&m->publisher_id, p + 20, 4);
-    std::memcpy(m->data, p + 24, STANDIN_RMW_PAYLOAD);
-    return true;
+    return standin_cdr_read(payload->data, payload->length, static_cast<standin_sample *>(data));
   }
 
-  std::function<uint32_t()> getSerializedSizeProvider(void *) override
+  std::function<uint32_t()> getSerializedSizeProvider(void * data) override
   {
+    auto * sd = static_cast<SerializedData *>(data);
+    if (is_cdr_buffer(sd)) {
+      auto * ser = static_cast<eprosima::fastcdr::Cdr *>(sd->data);
+      return [ser]() {return static_cast<uint32_t>(ser->getSerializedDataLength());};
+    }
     return []() {return kCdrSize;};
   }
 
@@ -316,6 +336,45 @@ rmw_ret_t rmw_publish(const rmw_publisher_t * publisher, const void * ros_messag
   bool ok = w->write_w_timestamp(&data, fdds::HANDLE_NIL, stamp) == ReturnCode_t::RETCODE_OK;
 #endif
   return ok ? RMW_RET_OK : RMW_RET_ERROR;
+}
+
+rmw_ret_t rmw_publish_serialized_message(
+  const rmw_publisher_t * publisher, const rmw_serialized_message_t * serialized_message, void *)
+{
+  auto * w = static_cast<fdds::DataWriter *>(publisher->data);
+  eprosima::fastcdr::FastBuffer buffer(
+    reinterpret_cast<char *>(serialized_message->buffer), serialized_message->buffer_length);
+  eprosima::fastcdr::Cdr ser(
+    buffer, eprosima::fastcdr::Cdr::DEFAULT_ENDIAN, eprosima::fastcdr::Cdr::DDS_CDR);
+  if (!ser.jump(serialized_message->buffer_length)) {
+    return RMW_RET_ERROR;
+  }
+  SerializedData data;
+  data.data = &ser;
+  data.impl = nullptr;
+#ifdef STANDIN_HUMBLE
+  data.is_cdr_buffer = true;
+  bool ok = w->write(&data);
+#else
+  data.type = FASTRTPS_SERIALIZED_DATA_TYPE_CDR_BUFFER;
+  eprosima::fastrtps::Time_t stamp;
+  eprosima::fastrtps::Time_t::now(stamp);
+  ros_trace_rmw_publish(publisher, serialized_message, stamp.to_ns());
+  bool ok = w->write_w_timestamp(&data, fdds::HANDLE_NIL, stamp) == ReturnCode_t::RETCODE_OK;
+#endif
+  return ok ? RMW_RET_OK : RMW_RET_ERROR;
+}
+
+// rmw_fastrtps: TypeSupport serializes the message into the buffer.
+rmw_ret_t rmw_serialize(
+  const void * ros_message, const void *, rmw_serialized_message_t * serialized_message)
+{
+  if (serialized_message->buffer_capacity < kCdrSize) {
+    return RMW_RET_ERROR;
+  }
+  standin_cdr_write(static_cast<const standin_sample *>(ros_message), serialized_message->buffer);
+  serialized_message->buffer_length = kCdrSize;
+  return RMW_RET_OK;
 }
 
 rmw_ret_t rmw_take_with_info(

@@ -109,6 +109,14 @@ FORWARD(rmw_subscription_t *, NULL, rmw_create_subscription,
 FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_publish,
 	(const rmw_publisher_t *publisher, const void *ros_message,
 	void *allocation), (publisher, ros_message, allocation))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_publish_serialized_message,
+	(const rmw_publisher_t *publisher,
+	const rmw_serialized_message_t *serialized_message, void *allocation),
+	(publisher, serialized_message, allocation))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_serialize,
+	(const void *ros_message, const void *type_support,
+	rmw_serialized_message_t *serialized_message),
+	(ros_message, type_support, serialized_message))
 FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_take_with_info,
 	(const rmw_subscription_t *subscription, void *ros_message,
 	bool *taken, rmw_message_info_t *message_info, void *allocation),

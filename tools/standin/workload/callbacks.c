@@ -14,6 +14,26 @@
 
 typedef struct standin_sample wl_msg;
 
+/*
+ * rclcpp humble/jazzy publisher.hpp publish(const SerializedMessage &) ->
+ * do_serialized_publish -> rcl_publish_serialized_message: no
+ * rclcpp_publish tracepoint on this path. The message is serialized first
+ * (rclcpp::Serialization -> rmw_serialize), as a relay or bag player has.
+ */
+static void publish_serialized(struct wl_publisher *p, const wl_msg *msg)
+{
+	rmw_serialized_message_t *ser = &p->serialized;
+
+	ser->buffer = p->serialized_buf;
+	ser->buffer_capacity = sizeof(p->serialized_buf);
+	ser->buffer_length = 0;
+	if (rmw_serialize(msg, NULL, ser) != RMW_RET_OK) {
+		wl_count_publish_result(RMW_RET_ERROR);
+		return;
+	}
+	wl_rcl_publish_serialized(p, ser);
+}
+
 static void publish_one(struct wl_publisher *p)
 {
 	wl_msg *msg = calloc(1, sizeof(*msg));
@@ -24,6 +44,11 @@ static void publish_one(struct wl_publisher *p)
 	msg->stamp_ns = wl_now_ns();
 	msg->publisher_id = p->id;
 	memset(msg->data, (int)(msg->seq & 0xff), sizeof(msg->data));
+	if (p->node->opt->serialized) {
+		publish_serialized(p, msg);
+		free(msg);
+		return;
+	}
 	/* rclcpp passes no publisher handle here (publisher.hpp,
 	 * humble l.455 and jazzy l.452: rclcpp_publish(nullptr, &msg)). */
 	ros_trace_rclcpp_publish(NULL, msg);

@@ -27,6 +27,10 @@ static const char usage[] =
 "  --rate HZ             messages per second per publisher (default 10)\n"
 "  --services N          services per node, init records only (default 0)\n"
 "  --clients N           clients per node, init records only (default 0)\n"
+"  --serialized          publish serialized messages, as rclcpp's\n"
+"                        publish(const SerializedMessage &) after\n"
+"                        rclcpp::Serialization: rmw_serialize, then\n"
+"                        rcl/rmw_publish_serialized_message\n"
 "  --extra-callbacks N   extra rclcpp_callback_register records per node\n"
 "  --executor KIND       single, multi or static (default single)\n"
 "  --distro D            jazzy (default) or humble: runs the stand-in built\n"
@@ -49,7 +53,7 @@ static const char usage[] =
 
 enum { O_NAME = 256, O_PREFIX, O_NODES, O_PUBS, O_SUBS, O_TIMERS, O_PERIOD,
 	O_RATE, O_SERVICES, O_CLIENTS, O_EXTRA, O_EXECUTOR, O_DISTRO,
-	O_DOMAIN, O_DURATION, O_COUNTS, O_PYTHON, O_HELP };
+	O_DOMAIN, O_DURATION, O_COUNTS, O_PYTHON, O_SERIALIZED, O_HELP };
 
 static const struct option longopts[] = {
 	{ "name", required_argument, NULL, O_NAME },
@@ -69,6 +73,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "print-counts", no_argument, NULL, O_COUNTS },
 	{ "python-like", no_argument, NULL, O_PYTHON },
+	{ "serialized", no_argument, NULL, O_SERIALIZED },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -155,6 +160,7 @@ static int apply(struct wl_options *o, int c, const char *arg)
 	case O_DURATION: return parse_double("duration", arg, &o->duration_s);
 	case O_COUNTS: o->print_counts = true; return 0;
 	case O_PYTHON: o->python_like = true; return 0;
+	case O_SERIALIZED: o->serialized = true; return 0;
 	case O_DOMAIN:
 		if (parse_uint("domain", arg, 232, &u) < 0)
 			return -1;

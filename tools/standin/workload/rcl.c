@@ -138,6 +138,13 @@ void wl_rcl_publish(struct wl_publisher *pub, const void *msg)
 	wl_count_publish_result(rmw_publish(pub->rmw, msg, NULL));
 }
 
+void wl_rcl_publish_serialized(struct wl_publisher *pub,
+	const rmw_serialized_message_t *msg)
+{
+	wl_count_publish_result(rmw_publish_serialized_message(pub->rmw, msg,
+		NULL));
+}
+
 bool wl_rcl_take(struct wl_subscription *sub, void *msg,
 	int64_t *source_timestamp)
 {

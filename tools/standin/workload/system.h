@@ -29,6 +29,11 @@ struct wl_publisher {			/* rcl_publisher_t */
 	char topic[160];
 	uint32_t id;
 	uint64_t seq;
+	/* --serialized: the rclcpp::SerializedMessage the publisher reuses
+	 * (its address is what the trace binds; printed at start). Only the
+	 * node's publishing timer uses it, one call at a time. */
+	rmw_serialized_message_t serialized;
+	uint8_t serialized_buf[64];
 };
 
 struct wl_subscription {		/* rcl_subscription_t */
