@@ -13,8 +13,8 @@ short recordings.
 
 What is checked is what CARET's analyzer needs (caret_analyze
 infra/lttng/lttng_info.py _build_cbg, ros2_tracing/processor.py):
-  - the agent never makes a write fail (the stand-in counts rmw_publish
-    return codes);
+  - the agent never makes a write fail (the stand-in counts the return
+    codes of rmw_publish and of service requests and responses);
   - every taken message's rmw_take.source_timestamp is the source_stamp of
     a ros2_caret:dds_bind_addr_to_stamp of its publisher;
   - every callback group is linked to its process's executor, with its
@@ -196,6 +196,9 @@ class Pair:
             p.finish(30)
             m = re.search(r"published=(\d+) taken=(\d+) failed=(\d+)", p.out_text())
             p.traffic = tuple(int(x) for x in m.groups()) if m else None
+            m = re.search(r"requests=(\d+) served=(\d+) responses=(\d+) answered=(\d+) "
+                          r"failed=(\d+)", p.out_text())
+            p.services = tuple(int(x) for x in m.groups()) if m else None
 
 
 class MatrixTest(unittest.TestCase):
@@ -238,6 +241,7 @@ class MatrixTest(unittest.TestCase):
         every failing (configuration, check)."""
         for pr in pairs:
             checks = [("writes", lambda: self.check_writes(pr)),
+                      ("services", lambda: self.check_services(pr)),
                       ("stamps", lambda: self.check_stamps(pr, per)),
                       ("runtime", lambda: self.check_runtime(pr, per))]
             for p in pr.procs:
@@ -258,6 +262,22 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual(failed, 0, "%s: %d failed writes" % (pr.tag, failed))
         self.assertGreater(published, 0, pr.tag)
         self.assertGreater(sub.traffic[1], 0, "%s: nothing taken" % pr.tag)
+
+    def check_services(self, pr):
+        """Requests and responses are DDS writes on rq/ and rr/ topics
+        (rmw_cyclonedds rmw_send_response_request: dds_write; rmw_fastrtps
+        DataWriter::write(data, WriteParams)): under the agent none fails
+        and every process both serves its own node's service_0 and gets
+        answers from it."""
+        for p in pr.procs:
+            self.assertIsNotNone(p.services, p.out_text() + p.err_text())
+            requests, served, responses, answered, failed = p.services
+            self.assertEqual(failed, 0, "%s pid %d: %d failed service writes" %
+                             (pr.tag, p.pid, failed))
+            for n, what in ((requests, "requests"), (served, "served"),
+                            (responses, "responses"), (answered, "answered")):
+                self.assertGreater(n, 0, "%s pid %d: no %s %r" % (pr.tag, p.pid, what,
+                                                                 p.services))
 
     def check_stamps(self, pr, per):
         """caret_analyze ties a publish to its take by source timestamp."""

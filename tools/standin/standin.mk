@@ -40,7 +40,7 @@ STANDIN_TT_O_$(1) := $$(STANDIN_OBJ_$(1))/tracetools/tracetools.o
 STANDIN_C_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.c,$$(STANDIN_OBJ_$(1))/%.o,\
 	$(STANDIN_WL_SRC) $(STANDIN_DIR)/workload/exe_main.c \
 	$(STANDIN_DIR)/rmw/rmw_implementation.c $(STANDIN_DIR)/rmw/rmw_cyclonedds.c \
-	$(STANDIN_DIR)/rmw/cdds_serdata.c)
+	$(STANDIN_DIR)/rmw/cdds_serdata.c $(STANDIN_DIR)/rmw/cdds_service.c)
 STANDIN_CXX_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.cpp,$$(STANDIN_OBJ_$(1))/%.o,\
 	$(wildcard $(STANDIN_DIR)/rclcpp/*.cpp) $(STANDIN_DIR)/rmw/rmw_fastrtps.cpp)
 STANDIN_WL_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.c,$$(STANDIN_OBJ_$(1))/%.o,$(STANDIN_WL_SRC))
@@ -75,7 +75,8 @@ $$(STANDIN_LIB_$(1))/librmw_implementation.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_impl
 		-o $$@ $$^ -ldl -lpthread -Wl,-rpath,'$$$$ORIGIN'
 
 $$(STANDIN_LIB_$(1))/librmw_cyclonedds_cpp.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_cyclonedds.o \
-		$$(STANDIN_OBJ_$(1))/rmw/cdds_serdata.o $$(STANDIN_LIB_$(1))/libtracetools.so
+		$$(STANDIN_OBJ_$(1))/rmw/cdds_serdata.o $$(STANDIN_OBJ_$(1))/rmw/cdds_service.o \
+		$$(STANDIN_LIB_$(1))/libtracetools.so
 	@mkdir -p $$(@D)
 	$$(CC) -shared -Wl,-soname,librmw_cyclonedds_cpp.so -Wl,-z,defs $$(LDFLAGS) -o $$@ \
 		$$(filter %.o,$$^) -L$$(STANDIN_LIB_$(1)) -ltracetools $$(PKG_DDS) \

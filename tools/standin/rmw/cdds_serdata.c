@@ -6,6 +6,7 @@
  * deserializes into the ROS message; keys are trivial. The sample type is
  * struct standin_sample and the CDR is standin_cdr.h's.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,16 @@
 
 #include "tools/standin/rmw/cdds_serdata.h"
 #include "tools/standin/rmw/standin_cdr.h"
+
+struct st {
+	struct ddsi_sertype c;
+	bool request_header;
+};
+
+static bool is_request(const struct ddsi_sertype *t)
+{
+	return ((const struct st *)t)->request_header;
+}
 
 struct sd {
 	struct ddsi_serdata c;
@@ -100,13 +111,32 @@ static struct ddsi_serdata *sd_from_keyhash(const struct ddsi_sertype *type,
 	return d ? &d->c : NULL;
 }
 
+static size_t sample_size(const struct ddsi_sertype *type)
+{
+	return is_request(type) ? STANDIN_CDR_REQ_SIZE : STANDIN_CDR_SIZE;
+}
+
+static void write_sample(const struct ddsi_sertype *type, const void *sample, uint8_t *p)
+{
+	const struct standin_request_wrapper *w = sample;
+
+	if (!is_request(type)) {
+		standin_cdr_write(sample, p);
+		return;
+	}
+	standin_cdr_header(p);
+	memcpy(p + 4, &w->header.guid, 8);
+	memcpy(p + 12, &w->header.seq, 8);
+	standin_cdr_write_body(w->data, p + 20);
+}
+
 static struct ddsi_serdata *sd_from_sample(const struct ddsi_sertype *type,
 	enum ddsi_serdata_kind kind, const void *sample)
 {
-	struct sd *d = sd_new(type, kind, kind == SDK_DATA ? STANDIN_CDR_SIZE : 0);
+	struct sd *d = sd_new(type, kind, kind == SDK_DATA ? sample_size(type) : 0);
 
 	if (d && kind == SDK_DATA)
-		standin_cdr_write(sample, d->data);
+		write_sample(type, sample, d->data);
 	return d ? &d->c : NULL;
 }
 
@@ -138,6 +168,16 @@ static bool sd_to_sample(const struct ddsi_serdata *dc, void *sample, void **buf
 	(void)buflim;
 	if (d->c.kind != SDK_DATA)
 		return true;	/* ROS 2 has no keys */
+	if (is_request(d->c.type)) {
+		struct standin_request_wrapper *w = sample;
+
+		if (d->size < STANDIN_CDR_REQ_SIZE || d->data[0] != 0 || d->data[1] != 1)
+			return false;
+		memcpy(&w->header.guid, d->data + 4, 8);
+		memcpy(&w->header.seq, d->data + 12, 8);
+		standin_cdr_read_body(d->data + 20, w->data);
+		return true;
+	}
 	return standin_cdr_read(d->data, d->size, sample);
 }
 
@@ -171,8 +211,8 @@ static size_t sd_print(const struct ddsi_sertype *type, const struct ddsi_serdat
 	const struct sd *d = (const struct sd *)dc;
 	int n;
 
-	(void)type;
-	if (d->c.kind != SDK_DATA || !standin_cdr_read(d->data, d->size, &m))
+	if (d->c.kind != SDK_DATA || is_request(type) ||
+	    !standin_cdr_read(d->data, d->size, &m))
 		n = snprintf(buf, size, ":k:{}");
 	else
 		n = snprintf(buf, size, "{seq=%llu}", (unsigned long long)m.seq);
@@ -226,7 +266,7 @@ static const struct ddsi_serdata_ops serdata_ops = {
 static void st_free(struct ddsi_sertype *tp)
 {
 	ddsi_sertype_fini(tp);
-	free(tp);
+	free((struct st *)tp);
 }
 
 /* Upstream: not using code paths that need these (loans, dispose,
@@ -249,32 +289,30 @@ static void st_free_samples(const struct ddsi_sertype *d, void **ptrs, size_t co
 	(void)d; (void)ptrs; (void)count; (void)op;
 }
 
-/* One message type, one type-support: same name means same type. */
+/* Upstream's guess: same name (compared by DDSI) and same request-header
+ * flag and type support (one here) means the same type. */
 static bool st_equal(const struct ddsi_sertype *a, const struct ddsi_sertype *b)
 {
-	(void)a; (void)b;
-	return true;
+	return is_request(a) == is_request(b);
 }
 
 static uint32_t st_hash(const struct ddsi_sertype *tp)
 {
-	(void)tp;
-	return 0x5a4d1e;
+	return 0x5a4d1e ^ (uint32_t)is_request(tp);
 }
 
 static size_t st_serialized_size(const struct ddsi_sertype *d, const void *sample)
 {
-	(void)d; (void)sample;
-	return STANDIN_CDR_SIZE;
+	(void)sample;
+	return sample_size(d);
 }
 
 static bool st_serialize_into(const struct ddsi_sertype *d, const void *sample,
 	void *dst, size_t dst_size)
 {
-	(void)d;
-	if (dst_size < STANDIN_CDR_SIZE)
+	if (dst_size < sample_size(d))
 		return false;
-	standin_cdr_write(sample, dst);
+	write_sample(d, sample, dst);
 	return true;
 }
 
@@ -292,16 +330,17 @@ static const struct ddsi_sertype_ops sertype_ops = {
 	.serialize_into = st_serialize_into,
 };
 
-struct ddsi_sertype *standin_sertype_new(const char *type_name)
+struct ddsi_sertype *standin_sertype_new(const char *type_name, bool request_header)
 {
-	struct ddsi_sertype *st = calloc(1, sizeof(*st));
+	struct st *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return NULL;
-	ddsi_sertype_init_flags(st, type_name, &sertype_ops, &serdata_ops,
+	ddsi_sertype_init_flags(&st->c, type_name, &sertype_ops, &serdata_ops,
 		DDSI_SERTYPE_FLAG_TOPICKIND_NO_KEY | DDSI_SERTYPE_FLAG_FIXED_SIZE);
-	st->allowed_data_representation = DDS_DATA_REPRESENTATION_FLAG_XCDR1;
-	return st;
+	st->c.allowed_data_representation = DDS_DATA_REPRESENTATION_FLAG_XCDR1;
+	st->request_header = request_header;
+	return &st->c;
 }
 
 struct ddsi_serdata *standin_serdata_from_serialized(

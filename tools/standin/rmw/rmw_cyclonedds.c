@@ -30,12 +30,13 @@
 
 #include <dds/dds.h>
 
+#include "tools/standin/rmw/cdds_common.h"
 #include "tools/standin/rmw/cdds_serdata.h"
 #include "tools/standin/rmw/rmw.h"
 #include "tools/standin/rmw/standin_cdr.h"
 #include "tools/standin/tracetools/tracetools.h"
 
-static const char identifier[] = "rmw_cyclonedds_cpp";
+const char cdds_identifier[] = "rmw_cyclonedds_cpp";
 /* What rmw_cyclonedds names a ROS type: pkg::msg::dds_::Type_. */
 static const char type_name[] = "standin_msgs::msg::dds_::Sample_";
 
@@ -63,7 +64,7 @@ struct cdds_sub {
 
 const char *rmw_get_implementation_identifier(void)
 {
-	return identifier;
+	return cdds_identifier;
 }
 
 rmw_ret_t rmw_init(const rmw_init_options_t *options, rmw_context_t *context)
@@ -87,7 +88,7 @@ rmw_ret_t rmw_init(const rmw_init_options_t *options, rmw_context_t *context)
 			dds_strretcode(pp));
 		return RMW_RET_ERROR;
 	}
-	context->implementation_identifier = identifier;
+	context->implementation_identifier = cdds_identifier;
 	context->impl = (void *)(intptr_t)pp;
 	return RMW_RET_OK;
 }
@@ -106,7 +107,7 @@ rmw_node_t *rmw_create_node(rmw_context_t *context, const char *name,
 	rmw_node_t *n = calloc(1, sizeof(*n));
 
 	if (n) {
-		n->implementation_identifier = identifier;
+		n->implementation_identifier = cdds_identifier;
 		n->name = name;
 		n->namespace_ = namespace_;
 		n->context = context;
@@ -114,25 +115,22 @@ rmw_node_t *rmw_create_node(rmw_context_t *context, const char *name,
 	return n;
 }
 
-static dds_entity_t participant(const rmw_node_t *node)
+dds_entity_t cdds_participant(const rmw_node_t *node)
 {
 	return (dds_entity_t)(intptr_t)node->context->impl;
 }
 
-/* ROS topic "/a/b" is DDS topic "rt/a/b", as in every DDS-based rmw.
- * dds_create_topic_sertype takes the reference over on success and
+/* dds_create_topic_sertype takes the reference over on success and
  * returns the sertype actually used (maybe an earlier equal one). */
-static dds_entity_t create_topic(dds_entity_t pp, const char *topic,
-	struct ddsi_sertype **used)
+dds_entity_t cdds_create_topic(dds_entity_t pp, const char *dds_name,
+	const char *dds_type, bool request_header, struct ddsi_sertype **used)
 {
-	struct ddsi_sertype *st = standin_sertype_new(type_name);
-	char name[256];
+	struct ddsi_sertype *st = standin_sertype_new(dds_type, request_header);
 	dds_entity_t tp;
 
 	if (!st)
 		return DDS_RETCODE_OUT_OF_RESOURCES;
-	snprintf(name, sizeof(name), "rt%s", topic);
-	tp = dds_create_topic_sertype(pp, name, &st, NULL, NULL, NULL);
+	tp = dds_create_topic_sertype(pp, dds_name, &st, NULL, NULL, NULL);
 	if (tp < 0)
 		ddsi_sertype_unref(st);
 	else if (used)
@@ -140,7 +138,17 @@ static dds_entity_t create_topic(dds_entity_t pp, const char *topic,
 	return tp;
 }
 
-static dds_qos_t *endpoint_qos(size_t depth)
+/* ROS topic "/a/b" is DDS topic "rt/a/b", as in every DDS-based rmw. */
+static dds_entity_t create_topic(dds_entity_t pp, const char *topic,
+	struct ddsi_sertype **used)
+{
+	char name[256];
+
+	snprintf(name, sizeof(name), "rt%s", topic);
+	return cdds_create_topic(pp, name, type_name, false, used);
+}
+
+dds_qos_t *cdds_endpoint_qos(size_t depth)
 {
 	dds_qos_t *q = dds_create_qos();
 
@@ -167,14 +175,14 @@ rmw_publisher_t *rmw_create_publisher(const rmw_node_t *node,
 	rmw_publisher_t *p = calloc(1, sizeof(*p));
 	struct cdds_pub *cp = calloc(1, sizeof(*cp));
 	struct ddsi_sertype *st = NULL;
-	dds_entity_t t = create_topic(participant(node), topic_name, &st);
-	dds_qos_t *q = endpoint_qos(qos_profile->depth);
+	dds_entity_t t = create_topic(cdds_participant(node), topic_name, &st);
+	dds_qos_t *q = cdds_endpoint_qos(qos_profile->depth);
 	dds_entity_t w = -1;
 
 	(void)type_support;
 	(void)publisher_options;
 	if (p && cp && t >= 0)
-		w = dds_create_writer(participant(node), t, q, NULL);
+		w = dds_create_writer(cdds_participant(node), t, q, NULL);
 	dds_delete_qos(q);
 	if (w < 0) {
 		fprintf(stderr, "rmw_cyclonedds: no writer for %s\n",
@@ -185,7 +193,7 @@ rmw_publisher_t *rmw_create_publisher(const rmw_node_t *node,
 	}
 	cp->enth = w;
 	cp->sertype = st;
-	p->implementation_identifier = identifier;
+	p->implementation_identifier = cdds_identifier;
 	p->data = cp;
 	p->topic_name = topic_name;
 	fill_gid(w, p->gid);
@@ -210,8 +218,8 @@ rmw_subscription_t *rmw_create_subscription(const rmw_node_t *node,
 {
 	rmw_subscription_t *r = calloc(1, sizeof(*r));
 	struct cdds_sub *s = calloc(1, sizeof(*s));
-	dds_entity_t t = create_topic(participant(node), topic_name, NULL);
-	dds_qos_t *q = endpoint_qos(qos_policies->depth);
+	dds_entity_t t = create_topic(cdds_participant(node), topic_name, NULL);
+	dds_qos_t *q = cdds_endpoint_qos(qos_policies->depth);
 	dds_listener_t *l = dds_create_listener(s);
 
 	(void)type_support;
@@ -219,7 +227,7 @@ rmw_subscription_t *rmw_create_subscription(const rmw_node_t *node,
 	s->reader = -1;
 	dds_lset_data_available(l, on_data_available);
 	if (r && t >= 0)
-		s->reader = dds_create_reader(participant(node), t, q, l);
+		s->reader = dds_create_reader(cdds_participant(node), t, q, l);
 	dds_delete_qos(q);
 	dds_delete_listener(l);
 	if (s->reader < 0) {
@@ -229,7 +237,7 @@ rmw_subscription_t *rmw_create_subscription(const rmw_node_t *node,
 		free(s);
 		return NULL;
 	}
-	r->implementation_identifier = identifier;
+	r->implementation_identifier = cdds_identifier;
 	r->data = s;
 	r->topic_name = topic_name;
 	fill_gid(s->reader, r->gid);

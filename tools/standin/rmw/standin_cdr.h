@@ -18,16 +18,40 @@
 
 #include "tools/standin/rmw/rmw.h"
 
-/* header 4 + seq 8 @0 + stamp_ns 8 @8 + publisher_id 4 @16 + data @20 */
-#define STANDIN_CDR_SIZE (4u + 8u + 8u + 4u + STANDIN_RMW_PAYLOAD)
+/* seq 8 @0 + stamp_ns 8 @8 + publisher_id 4 @16 + data @20 */
+#define STANDIN_CDR_BODY (8u + 8u + 4u + STANDIN_RMW_PAYLOAD)
+#define STANDIN_CDR_SIZE (4u + STANDIN_CDR_BODY)
+/* rmw_cyclonedds' service samples put the request header (uint64 guid,
+ * int64 seq: cdds_request_header_t) before the message (serdata.cpp
+ * "inject the service invocation header data into the CDR stream"). */
+#define STANDIN_CDR_REQ_SIZE (4u + 16u + STANDIN_CDR_BODY)
+
+/* The members, at an 8-aligned offset from the end of the header. */
+static inline void standin_cdr_write_body(const struct standin_sample *m, uint8_t *b)
+{
+	memcpy(b, &m->seq, 8);
+	memcpy(b + 8, &m->stamp_ns, 8);
+	memcpy(b + 16, &m->publisher_id, 4);
+	memcpy(b + 20, m->data, STANDIN_RMW_PAYLOAD);
+}
+
+static inline void standin_cdr_read_body(const uint8_t *b, struct standin_sample *m)
+{
+	memcpy(&m->seq, b, 8);
+	memcpy(&m->stamp_ns, b + 8, 8);
+	memcpy(&m->publisher_id, b + 16, 4);
+	memcpy(m->data, b + 20, STANDIN_RMW_PAYLOAD);
+}
+
+static inline void standin_cdr_header(uint8_t *p)
+{
+	p[0] = 0; p[1] = 1; p[2] = 0; p[3] = 0;
+}
 
 static inline void standin_cdr_write(const struct standin_sample *m, uint8_t *p)
 {
-	p[0] = 0; p[1] = 1; p[2] = 0; p[3] = 0;
-	memcpy(p + 4, &m->seq, 8);
-	memcpy(p + 12, &m->stamp_ns, 8);
-	memcpy(p + 20, &m->publisher_id, 4);
-	memcpy(p + 24, m->data, STANDIN_RMW_PAYLOAD);
+	standin_cdr_header(p);
+	standin_cdr_write_body(m, p + 4);
 }
 
 /* Bytes from another process: length and encapsulation checked. */
@@ -35,10 +59,7 @@ static inline bool standin_cdr_read(const uint8_t *p, size_t len, struct standin
 {
 	if (len < STANDIN_CDR_SIZE || p[0] != 0 || p[1] != 1)
 		return false;
-	memcpy(&m->seq, p + 4, 8);
-	memcpy(&m->stamp_ns, p + 12, 8);
-	memcpy(&m->publisher_id, p + 20, 4);
-	memcpy(m->data, p + 24, STANDIN_RMW_PAYLOAD);
+	standin_cdr_read_body(p + 4, m);
 	return true;
 }
 

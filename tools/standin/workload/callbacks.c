@@ -56,13 +56,59 @@ static void publish_one(struct wl_publisher *p)
 	free(msg);
 }
 
+/* rclcpp Client::async_send_request -> rcl_send_request: the request
+ * is the client's to keep until rmw_send_request returns. */
+static void call_one(struct wl_service *c)
+{
+	wl_msg req = { .seq = 0 };
+
+	req.stamp_ns = wl_now_ns();
+	wl_rcl_send_request(c, &req);
+}
+
 void wl_execute_timer(struct wl_timer *t)
 {
 	ros_trace_callback_start(t->callback, false);
 	if (t->publishes)
 		for (unsigned i = 0; i < t->node->opt->pubs; i++)
 			publish_one(t->node->pubs[i]);
+	if (t->calls)
+		for (unsigned i = 0; i < t->node->opt->clients; i++)
+			call_one(t->node->clients[i]);
 	ros_trace_callback_end(t->callback);
+}
+
+/*
+ * rclcpp Executor::execute_service: take_type_erased_request
+ * (rcl_take_request), handle_request -> AnyServiceCallback::dispatch
+ * (callback_start/callback_end around the user callback, with the
+ * registered AnyServiceCallback as identity), then send_response.
+ */
+bool wl_execute_service(struct wl_service *s)
+{
+	wl_msg req, resp;
+	rmw_request_id_t id;
+
+	if (!wl_rcl_take_request(s, &req, &id))
+		return false;
+	wl_count_served();
+	ros_trace_callback_start(s->callback, false);
+	resp = req;
+	ros_trace_callback_end(s->callback);
+	wl_rcl_send_response(s, &id, &resp);
+	return true;
+}
+
+/* Executor::execute_client: take_type_erased_response, handle_response
+ * (no callback tracepoints). */
+bool wl_execute_client(struct wl_service *c)
+{
+	wl_msg resp;
+
+	if (!wl_rcl_take_response(c, &resp))
+		return false;
+	wl_count_answered();
+	return true;
 }
 
 bool wl_execute_subscription(struct wl_subscription *s)
