@@ -328,6 +328,15 @@ class MatrixTest(unittest.TestCase):
 
     def check_runtime(self, pr, per):
         names = collections.Counter(e.name for p in pr.procs for e in per[p.pid])
+        # caret_trace tp.h: ros2_caret:dds_write is (message) unless built
+        # for Jazzy (ROS_DISTRO_JAZZY): (rmw_publisher_handle, message,
+        # timestamp); the agent loads the provider of the distribution.
+        want = (["message"] if pr.distro == "humble" else
+                ["message", "rmw_publisher_handle", "timestamp"])
+        for e in per[pr.pub.pid]:
+            if e.name == "ros2_caret:dds_write":
+                self.assertEqual(sorted(e.f), want, pr.tag)
+                self.assertNotEqual(e.f["message"], 0, pr.tag)
         for n in ("ros2:callback_start", "ros2:callback_end", "ros2:rcl_publish",
                   "ros2:rmw_take", "ros2_caret:dds_write",
                   "ros2:dispatch_subscription_callback"):
