@@ -73,7 +73,7 @@ static struct ddsi_serdata *sd_from_ser(const struct ddsi_sertype *type,
 	if (!d)
 		return NULL;
 	for (; frag; frag = frag->nextfrag) {
-		if (frag->maxp1 > off && frag->maxp1 <= size) {
+		if (frag->min <= off && frag->maxp1 > off && frag->maxp1 <= size) {
 			const unsigned char *payload = NN_RMSG_PAYLOADOFF(frag->rmsg,
 				NN_RDATA_PAYLOAD_OFF(frag));
 
