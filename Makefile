@@ -67,7 +67,7 @@ $(KINDS_GEN_H) $(B)/gen/caret_kinds.py: $(GEN_KINDS)
 	@mkdir -p $(dir $@)
 	$(GEN_KINDS) $(GEN_MODE) > $@.tmp && mv $@.tmp $@
 # The agent's files include them; the first build has no .d yet.
-$(call obj,$(wildcard agent/*.c agent/tp/*.c)): $(KINDS_GEN_H)
+$(call obj,$(wildcard agent/*.c agent/tp/*.c)) $(B)/obj/agent/tp/caret_tp_humble.o: $(KINDS_GEN_H)
 all: $(B)/gen/caret_kinds.py
 
 # ---- util: clock and size parsing, for every program (caretctl too) ----
@@ -92,6 +92,17 @@ $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
 
 $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined $(PKG_UST) -ldl
+
+# The same provider with CARET's Humble/Iron ros2_caret:dds_write (message
+# only); the agent loads it when it detects Humble or Iron.
+$(B)/obj/agent/tp/caret_tp_humble.o: agent/tp/caret_tp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DCARET_TP_PRE_JAZZY -c $< -o $@
+-include $(B)/obj/agent/tp/caret_tp_humble.d
+
+$(B)/lib/libcaret-agent-tp-humble.so: $(B)/obj/agent/tp/caret_tp_humble.o
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined $(PKG_UST) -ldl
 
@@ -138,7 +149,7 @@ $(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC)) $(B)/lib/libcare
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2)
 
-all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/bin/caret-agentctl \
+all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/lib/libcaret-agent-tp-humble.so $(B)/bin/caret-agentctl \
 	$(B)/bin/caretd $(B)/bin/caretctl
 
 include tools/standin/standin.mk
@@ -255,6 +266,17 @@ $(B)/tests/check_tp_layout: $(call obj,tests/unit/check_tp_layout.c agent/tp/car
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_UST) -ldl $(PKG_CHECK)
 
+# The same comparison for the Humble/Iron provider.
+UNIT_TESTS += $(B)/tests/check_tp_layout_humble
+$(B)/obj/tests/unit/check_tp_layout_humble.o: tests/unit/check_tp_layout.c $(KINDS_GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DCARET_TP_PRE_JAZZY -c $< -o $@
+
+$(B)/tests/check_tp_layout_humble: $(B)/obj/tests/unit/check_tp_layout_humble.o \
+		$(B)/obj/agent/tp/caret_tp_humble.o $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_UST) -ldl $(PKG_CHECK)
+
 # Local-scope loading (tests/local): libraries opened RTLD_LOCAL as real
 # ROS 2 opens the RMW layer and rclpy its extension.
 LS = $(B)/tests/local
@@ -331,7 +353,7 @@ deps:
 # Installed files, relative to $(DESTDIR)$(PREFIX) (units and sysusers
 # have their own directories); `make uninstall` removes exactly these.
 BIN_FILES  = caretd caretctl caret-agentctl
-LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so
+LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so libcaret-agent-tp-humble.so
 MAN1_FILES = caretctl.1 caret-agentctl.1
 MAN7_FILES = caret-agent.7
 MAN8_FILES = caretd.8

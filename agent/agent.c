@@ -72,7 +72,10 @@ static uint64_t cache_size(void)
 	return n;
 }
 
-static const struct caret_tp_api *load_provider(void)
+/* The provider of the detected distribution: ros2_caret:dds_write has
+ * CARET's one-field layout (message) where rmw_publish has one argument
+ * (Humble, Iron), its Jazzy layout otherwise (caret_tp.h). */
+static const struct caret_tp_api *load_provider(int rmw_publish_args)
 {
 	char path[PATH_MAX];
 	const char *env = getenv("CARET_AGENT_TP_LIB");
@@ -85,7 +88,9 @@ static const struct caret_tp_api *load_provider(void)
 		snprintf(path, sizeof(path), "%s", info.dli_fname);
 		char *slash = strrchr(path, '/');
 		size_t dir = slash ? (size_t)(slash - path + 1) : 0;
-		snprintf(path + dir, sizeof(path) - dir, "libcaret-agent-tp.so");
+		snprintf(path + dir, sizeof(path) - dir, "%s",
+			 rmw_publish_args == 1 ? "libcaret-agent-tp-humble.so"
+					       : "libcaret-agent-tp.so");
 	}
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
@@ -136,7 +141,7 @@ static void init_locked(void)
 		caret_warn("caret-agent: distribution %s (%s)", dd.name[0] ? dd.name : "unknown",
 			   dd.source == CARET_DISTRO_HINT ? "from $ROS_DISTRO" : "not detected");
 
-	caret_tp = load_provider();
+	caret_tp = load_provider(dd.rmw_publish_args);
 	char comm[17] = "";
 	FILE *f = fopen("/proc/self/comm", "re");
 	if (f) {

@@ -50,9 +50,9 @@ int main(int argc, char **argv)
 		if (caret_seg_create(&segs[i], 8u << 20, "bench", "jazzy") < 0)
 			return 1;
 		setenv("CARET_SHM_PREFIX", prefix, 1);
-		segs[i].hdr->pid = 1000000 + i;
+		segs[i].shared_hdr->pid = 1000000 + i;
 		caret_seg_name(name, sizeof(name), 1000000 + i, 1);
-		segs[i].hdr->start_time = 1;
+		segs[i].shared_hdr->start_time = 1;
 		snprintf(from, sizeof(from), "/dev/shm/%s", segs[i].name);
 		snprintf(to, sizeof(to), "/dev/shm/%s", name);
 		if (rename(from, to) < 0)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* libcaret-agent-tp.so: the ros2_caret probes and their C entry points. */
+/* libcaret-agent-tp.so and libcaret-agent-tp-humble.so (CARET_TP_PRE_JAZZY):
+ * the ros2_caret probes and their C entry points. */
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "agent/tp/caret_tp.h"

@@ -26,7 +26,21 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, caret_init,
 		lttng_ust_field_integer(int64_t, clock_offset, clock_offset_arg)
 		lttng_ust_field_string(distribution, distribution_arg)))
 
-/* Jazzy layout (rmw_publish gained the publisher handle and timestamp). */
+/* caret_trace tp.h: dds_write has the Jazzy layout (rmw_publish gained
+ * the publisher handle and timestamp) when built for Jazzy
+ * (ROS_DISTRO_JAZZY), the message only otherwise (Humble, Iron). This
+ * file builds both providers: libcaret-agent-tp.so (Jazzy and later,
+ * and an unknown distribution) and, with CARET_TP_PRE_JAZZY,
+ * libcaret-agent-tp-humble.so (Humble and Iron); the agent loads the one
+ * of the distribution it detected (agent.c). Same arguments in both, so
+ * the C entry point is one. */
+#ifdef CARET_TP_PRE_JAZZY
+LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, dds_write,
+	LTTNG_UST_TP_ARGS(const void *, rmw_publisher_handle_arg,
+			  const void *, message_arg, int64_t, timestamp_arg),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer_hex(const void *, message, message_arg)))
+#else
 LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, dds_write,
 	LTTNG_UST_TP_ARGS(const void *, rmw_publisher_handle_arg,
 			  const void *, message_arg, int64_t, timestamp_arg),
@@ -34,6 +48,7 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, dds_write,
 		lttng_ust_field_integer_hex(const void *, rmw_publisher_handle, rmw_publisher_handle_arg)
 		lttng_ust_field_integer_hex(const void *, message, message_arg)
 		lttng_ust_field_integer(int64_t, timestamp, timestamp_arg)))
+#endif
 
 LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, dds_bind_addr_to_stamp,
 	LTTNG_UST_TP_ARGS(const void *, addr_arg, uint64_t, source_stamp_arg),

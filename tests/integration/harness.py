@@ -59,7 +59,10 @@ class Ctx:
     def __init__(self, name):
         self.tag = "%s-%s" % (name, uuid.uuid4().hex[:6])
         self.prefix = "caret-it-" + uuid.uuid4().hex[:8]
-        self.domain = str(10 + (os.getpid() + hash(self.tag)) % 200)
+        # CycloneDDS's ports are 7400 + 250 * domain + ...: above domain
+        # ~100 they fall in Linux's ephemeral range (32768-60999), where
+        # any outgoing socket may already hold one.
+        self.domain = str(10 + (os.getpid() + hash(self.tag)) % 90)
         self.tmp = tempfile.mkdtemp(prefix="caret-it-")
         self.procs = []
         self.sessions = []

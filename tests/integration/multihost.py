@@ -135,7 +135,8 @@ class Net:
     def __init__(self, n=2):
         assert n == 2, "one veth pair joins two hosts"
         self.tag = uuid.uuid4().hex[:6]
-        self.domain = str(100 + int(self.tag, 16) % 100)
+        # below 100: ports under the ephemeral range (see harness.py)
+        self.domain = str(10 + int(self.tag, 16) % 90)
         self.dir = os.path.join(SHARED, self.tag)
         os.makedirs(self.dir)
         self.hosts, self.netns, self.links = [], [], []

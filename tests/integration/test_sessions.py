@@ -206,8 +206,9 @@ class SessionsTest(Base):
 
     def test_external_stop_with_stdin_closed(self):
         """An external `caretctl stop -s` ends a recorder whose standard
-        input is closed, within a second, with the trace path; so does a
-        session destroyed with the lttng CLI."""
+        input is closed, promptly, with the trace path; so does a session
+        destroyed with the lttng CLI. (It notices within about a second; the
+        bound leaves room for a loaded CI machine.)"""
         self.c.caretd()
         procs = self.system(2)
         rec = self.recorder("ext")
@@ -215,7 +216,7 @@ class SessionsTest(Base):
         out = self.c.caretctl("stop", "-s", "ext").stdout
         self.assertIn("ext", out)
         self.assertEqual(rec.finish(10), 0, rec.out_text() + rec.err_text())
-        self.assertLess(time.time() - t0, 2.5)
+        self.assertLess(time.time() - t0, 5)
         text = rec.out_text()
         self.assertRegex(text, r"session ext was stopped or destroyed by someone else; the "
                          r"trace is in /\S+/ext")
@@ -225,7 +226,7 @@ class SessionsTest(Base):
         t0 = time.time()
         subprocess.run(["lttng", "destroy", "cli"], check=True, capture_output=True)
         self.assertEqual(rec.finish(10), 0, rec.out_text() + rec.err_text())
-        self.assertLess(time.time() - t0, 2.5)
+        self.assertLess(time.time() - t0, 5)
         self.assertRegex(rec.out_text(), r"session cli was stopped or destroyed")
 
     def test_sessiond_killed_mid_recording(self):

@@ -452,6 +452,33 @@ START_TEST(test_corrupted_segments)
 }
 END_TEST
 
+/* The owner may truncate its segment under the reader at any time (B2):
+ * the reader must neither die of SIGBUS nor lose what it had read. */
+START_TEST(test_truncated_under_reader)
+{
+	struct caret_seg a = mk(20, 1);
+	put(&a, 10, 1);
+	put(&a, 20, 2);
+	struct caret_reader *r = open_reader(0);
+	struct evs l = read_all(r);
+	ck_assert_uint_eq(l.n, 2);
+	free(l.v);
+	put(&a, 30, 3);
+	char path[160];
+	snprintf(path, sizeof(path), "/dev/shm/%s", a.name);
+	ck_assert_int_eq(truncate(path, 0), 0);
+	ck_assert_int_eq(caret_reader_refresh(r), 0);
+	struct caret_reader_stats st;
+	caret_reader_stats(r, &st);
+	ck_assert_uint_eq(st.corrupt_segments, 1);
+	l = read_all(r);
+	ck_assert_uint_eq(l.n, 2);
+	free(l.v);
+	caret_reader_close(r);
+	drop(&a);
+}
+END_TEST
+
 /* A segment with a hostile header is never attached; garbage files with
  * our prefix are skipped. */
 START_TEST(test_hostile_header_skipped)
@@ -597,6 +624,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_tokens_round_trip);
 	tcase_add_test(t, test_corrupted_tokens);
 	tcase_add_test(t, test_corrupted_segments);
+	tcase_add_test(t, test_truncated_under_reader);
 	tcase_add_test(t, test_hostile_header_skipped);
 	tcase_add_test(t, test_pages_of_every_size);
 	tcase_add_test(t, test_only_chosen_pids);

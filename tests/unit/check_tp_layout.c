@@ -3,7 +3,8 @@
  * The ros2_caret events our provider declares (generated from CARET_KINDS)
  * against CARET's own definitions, written out by hand below from
  * tier4/caret_trace, CARET_trace/include/caret_trace/tp.h (main, commit
- * aea8762; dds_write in its ROS_DISTRO_JAZZY form). caret_analyze reads
+ * aea8762; dds_write in its ROS_DISTRO_JAZZY form, or with
+ * CARET_TP_PRE_JAZZY its other form, for the Humble/Iron provider). caret_analyze reads
  * fields by name, and babeltrace2 by the CTF types lttng-ust derives from
  * these descriptors, so name, type and order must all match.
  *
@@ -42,7 +43,11 @@ struct ref_event {
 
 static const struct ref_event caret_events[] = {
 	{ "caret_init", { { "clock_offset", S64 }, { "distribution", STR } } },
+#ifdef CARET_TP_PRE_JAZZY
+	{ "dds_write", { { "message", HEX } } },
+#else
 	{ "dds_write", { { "rmw_publisher_handle", HEX }, { "message", HEX }, { "timestamp", S64 } } },
+#endif
 	{ "dds_bind_addr_to_stamp", { { "addr", HEX }, { "source_stamp", U64 } } },
 	{ "dds_bind_addr_to_addr", { { "addr_from", HEX }, { "addr_to", HEX } } },
 	{ "rmw_implementation", { { "rmw_impl", STR }, TS } },

@@ -10,7 +10,6 @@
 # caret-standin-py (the python-like loader). Included by the top-level
 # Makefile, which provides B, CC, CFLAGS, LDFLAGS, PKG_UST and PKG_DDS.
 PREFIX ?= /usr/local
-IDLC   ?= idlc
 CXX    ?= g++
 STANDIN_UST_CFLAGS ?= $(shell pkg-config --cflags lttng-ust 2>/dev/null)
 # Header dependencies, unless the top-level CFLAGS already asks for them.
@@ -20,10 +19,8 @@ STANDIN_CXXFLAGS = $(filter-out -std=%,$(CFLAGS)) -std=gnu++17
 PKG_FASTDDS = -lfastrtps -lfastcdr
 
 STANDIN_DIR := tools/standin
-STANDIN_GEN := $(B)/gen
 STANDIN_DISTROS := humble jazzy
 STANDIN_PY  := $(B)/bin/caret-standin-py
-STANDIN_MSG_OBJ := $(B)/obj/standin/gen/standin_msg.o
 
 # Installed next to nothing else: next to the agent they could shadow a real
 # ROS 2 libtracetools.so / librclcpp.so.
@@ -42,7 +39,8 @@ STANDIN_DEF_$(1) := $(if $(filter humble,$(1)),-DSTANDIN_HUMBLE)
 STANDIN_TT_O_$(1) := $$(STANDIN_OBJ_$(1))/tracetools/tracetools.o
 STANDIN_C_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.c,$$(STANDIN_OBJ_$(1))/%.o,\
 	$(STANDIN_WL_SRC) $(STANDIN_DIR)/workload/exe_main.c \
-	$(STANDIN_DIR)/rmw/rmw_implementation.c $(STANDIN_DIR)/rmw/rmw_cyclonedds.c)
+	$(STANDIN_DIR)/rmw/rmw_implementation.c $(STANDIN_DIR)/rmw/rmw_cyclonedds.c \
+	$(STANDIN_DIR)/rmw/cdds_serdata.c $(STANDIN_DIR)/rmw/cdds_service.c)
 STANDIN_CXX_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.cpp,$$(STANDIN_OBJ_$(1))/%.o,\
 	$(wildcard $(STANDIN_DIR)/rclcpp/*.cpp) $(STANDIN_DIR)/rmw/rmw_fastrtps.cpp)
 STANDIN_WL_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.c,$$(STANDIN_OBJ_$(1))/%.o,$(STANDIN_WL_SRC))
@@ -62,7 +60,6 @@ $$(STANDIN_CXX_O_$(1)): $$(STANDIN_OBJ_$(1))/%.o: $(STANDIN_DIR)/%.cpp
 	$$(CXX) $$(STANDIN_CXXFLAGS) $$(STANDIN_DEF_$(1)) $$(STANDIN_DEPFLAGS) -c $$< -o $$@
 
 $$(STANDIN_TT_O_$(1)): STANDIN_XCFLAGS = $$(STANDIN_UST_CFLAGS)
-$$(STANDIN_OBJ_$(1))/rmw/rmw_cyclonedds.o: $(STANDIN_GEN)/standin_msg.h
 
 $$(STANDIN_LIB_$(1))/libtracetools.so: $$(STANDIN_TT_O_$(1))
 	@mkdir -p $$(@D)
@@ -78,7 +75,8 @@ $$(STANDIN_LIB_$(1))/librmw_implementation.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_impl
 		-o $$@ $$^ -ldl -lpthread -Wl,-rpath,'$$$$ORIGIN'
 
 $$(STANDIN_LIB_$(1))/librmw_cyclonedds_cpp.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_cyclonedds.o \
-		$(STANDIN_MSG_OBJ) $$(STANDIN_LIB_$(1))/libtracetools.so
+		$$(STANDIN_OBJ_$(1))/rmw/cdds_serdata.o $$(STANDIN_OBJ_$(1))/rmw/cdds_service.o \
+		$$(STANDIN_LIB_$(1))/libtracetools.so
 	@mkdir -p $$(@D)
 	$$(CC) -shared -Wl,-soname,librmw_cyclonedds_cpp.so -Wl,-z,defs $$(LDFLAGS) -o $$@ \
 		$$(filter %.o,$$^) -L$$(STANDIN_LIB_$(1)) -ltracetools $$(PKG_DDS) \
@@ -114,16 +112,6 @@ endef
 
 $(eval $(call STANDIN_FLAVOUR,humble,caret-standin-humble))
 $(eval $(call STANDIN_FLAVOUR,jazzy,caret-standin))
-
-# One idlc run writes both files; a two-target pattern rule is grouped.
-$(STANDIN_GEN)/standin_%.c $(STANDIN_GEN)/standin_%.h: \
-		$(STANDIN_DIR)/rmw/standin_%.idl
-	@mkdir -p $(@D)
-	$(IDLC) -o $(STANDIN_GEN) $<
-
-$(STANDIN_MSG_OBJ): $(STANDIN_GEN)/standin_msg.c $(STANDIN_GEN)/standin_msg.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
 
 $(B)/obj/standin/py_host.o: $(STANDIN_DIR)/workload/py_host.c
 	@mkdir -p $(@D)
@@ -161,7 +149,7 @@ uninstall-standin:
 	rmdir $(DESTDIR)$(STANDIN_INSTALL_LIB) 2>/dev/null || true
 
 clean-standin:
-	rm -rf $(B)/obj/standin $(STANDIN_GEN)/standin_msg.[ch] $(B)/lib/standin \
+	rm -rf $(B)/obj/standin $(B)/lib/standin \
 		$(B)/lib/libtracetools.so $(B)/bin/caret-standin $(B)/bin/caret-standin-humble \
 		$(STANDIN_PY)
 

@@ -82,6 +82,41 @@ typedef struct rmw_message_info_t {
 	int64_t received_timestamp;
 } rmw_message_info_t;
 
+/* rmw_serialized_message_t is rcutils_uint8_array_t (rcutils
+ * types/uint8_array.h): buffer, length, capacity and an allocator; the
+ * stand-in's caller owns the buffer, so the allocator is left out. */
+typedef struct rmw_serialized_message_t {
+	uint8_t *buffer;
+	size_t buffer_length;
+	size_t buffer_capacity;
+} rmw_serialized_message_t;
+
+/* Services (one type: standin_msgs/srv/Echo, request and response both a
+ * Sample). Handles as rmw_service_t / rmw_client_t: identifier first,
+ * implementation data second, then the name. */
+typedef struct rmw_service_t {
+	const char *implementation_identifier;
+	void *data;
+	const char *service_name;
+} rmw_service_t;
+
+typedef struct rmw_client_t {
+	const char *implementation_identifier;
+	void *data;
+	const char *service_name;
+} rmw_client_t;
+
+typedef struct rmw_request_id_t {
+	int8_t writer_guid[16];
+	int64_t sequence_number;
+} rmw_request_id_t;
+
+typedef struct rmw_service_info_t {
+	int64_t source_timestamp;
+	int64_t received_timestamp;
+	rmw_request_id_t request_id;
+} rmw_service_info_t;
+
 typedef void (*rmw_event_callback_t)(const void *user_data,
 	size_t number_of_events);
 
@@ -100,9 +135,35 @@ rmw_subscription_t *rmw_create_subscription(const rmw_node_t *node,
 	const void *subscription_options);
 rmw_ret_t rmw_publish(const rmw_publisher_t *publisher,
 	const void *ros_message, void *allocation);
+/* rclcpp's Publisher::publish(const SerializedMessage &) reaches this
+ * through rcl_publish_serialized_message (no rcl_publish tracepoint). */
+rmw_ret_t rmw_publish_serialized_message(const rmw_publisher_t *publisher,
+	const rmw_serialized_message_t *serialized_message, void *allocation);
+/* What rclcpp::Serialization::serialize_message calls; type_support is
+ * unused. Fails when the buffer's capacity is too small. */
+rmw_ret_t rmw_serialize(const void *ros_message, const void *type_support,
+	rmw_serialized_message_t *serialized_message);
 rmw_ret_t rmw_take_with_info(const rmw_subscription_t *subscription,
 	void *ros_message, bool *taken, rmw_message_info_t *message_info,
 	void *allocation);
+rmw_service_t *rmw_create_service(const rmw_node_t *node,
+	const void *type_support, const char *service_name,
+	const rmw_qos_profile_t *qos_profile);
+rmw_client_t *rmw_create_client(const rmw_node_t *node,
+	const void *type_support, const char *service_name,
+	const rmw_qos_profile_t *qos_profile);
+rmw_ret_t rmw_send_request(const rmw_client_t *client,
+	const void *ros_request, int64_t *sequence_id);
+rmw_ret_t rmw_take_request(const rmw_service_t *service,
+	rmw_service_info_t *request_header, void *ros_request, bool *taken);
+rmw_ret_t rmw_send_response(const rmw_service_t *service,
+	rmw_request_id_t *request_header, void *ros_response);
+rmw_ret_t rmw_take_response(const rmw_client_t *client,
+	rmw_service_info_t *request_header, void *ros_response, bool *taken);
+rmw_ret_t rmw_service_set_on_new_request_callback(rmw_service_t *service,
+	rmw_event_callback_t callback, const void *user_data);
+rmw_ret_t rmw_client_set_on_new_response_callback(rmw_client_t *client,
+	rmw_event_callback_t callback, const void *user_data);
 rmw_ret_t rmw_subscription_set_on_new_message_callback(
 	rmw_subscription_t *subscription, rmw_event_callback_t callback,
 	const void *user_data);

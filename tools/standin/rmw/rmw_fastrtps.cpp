@@ -14,9 +14,16 @@
 //                        stamp)
 //   take: message_info->source_timestamp = sinfo.source_timestamp.to_ns();
 //         rmw_take(subscription, ros_message, source_timestamp, taken)
+//   serialized (__rmw_publish_serialized_message): a fastcdr::Cdr over the
+//     caller's buffer, jumped to its end; SerializedData{is_cdr_buffer=true
+//     (humble) / type=FASTRTPS_SERIALIZED_DATA_TYPE_CDR_BUFFER (jazzy),
+//     data=&ser}; humble write(&data), no tracepoint; jazzy Time_t::now,
+//     rmw_publish(publisher, serialized_message, stamp.to_ns()),
+//     write_w_timestamp(&data, HANDLE_NIL, stamp). TypeSupport::serialize
+//     copies a CDR buffer as is (TypeSupport_impl.cpp).
 // So DataWriter::write receives the address of a wrapper on the stack, not
 // the ROS message, as upstream. The wire format is CDR (little endian
-// encapsulation) of the four members in order.
+// encapsulation) of the four members in order (standin_cdr.h).
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -35,8 +42,11 @@
 #include <fastdds/dds/topic/TopicDataType.hpp>
 #include <fastdds/dds/topic/TypeSupport.hpp>
 #include <fastdds/rtps/common/Time_t.h>
+#include <fastcdr/Cdr.h>
+#include <fastcdr/FastBuffer.h>
 
 #include "tools/standin/rmw/rmw.h"
+#include "tools/standin/rmw/standin_cdr.h"
 #include "tools/standin/tracetools/tracetools.h"
 
 namespace fdds = eprosima::fastdds::dds;
@@ -47,6 +57,8 @@ namespace
 
 const char identifier[] = "rmw_fastrtps_cpp";
 const char type_name[] = "standin_msgs::msg::dds_::Sample_";
+const char request_type_name[] = "standin_msgs::srv::dds_::Echo_Request_";
+const char response_type_name[] = "standin_msgs::srv::dds_::Echo_Response_";
 
 // rmw_fastrtps_shared_cpp/include/.../TypeSupport.hpp: what write() gets.
 #ifdef STANDIN_HUMBLE
@@ -71,14 +83,23 @@ struct SerializedData
 };
 #endif
 
-constexpr uint32_t kCdrSize = 4 + 8 + 8 + 4 + STANDIN_RMW_PAYLOAD;
+constexpr uint32_t kCdrSize = STANDIN_CDR_SIZE;
+
+#ifdef STANDIN_HUMBLE
+bool is_cdr_buffer(const SerializedData * sd) {return sd->is_cdr_buffer;}
+#else
+bool is_cdr_buffer(const SerializedData * sd)
+{
+  return sd->type == FASTRTPS_SERIALIZED_DATA_TYPE_CDR_BUFFER;
+}
+#endif
 
 class SampleType : public fdds::TopicDataType
 {
 public:
-  SampleType()
+  explicit SampleType(const char * name = type_name)
   {
-    setName(type_name);
+    setName(name);
     m_typeSize = kCdrSize + 4 /* padding slack */;
     m_isGetKeyDefined = false;
   }
@@ -88,16 +109,21 @@ public:
     // What write() was given: the SerializedData wrapper, as upstream's
     // TypeSupport::serialize expects (a ROS message, not a CDR buffer).
     auto * sd = static_cast<SerializedData *>(data);
-    auto * m = static_cast<const standin_sample *>(sd->data);
-    uint8_t * p = payload->data;
+    if (is_cdr_buffer(sd)) {
+      auto * ser = static_cast<eprosima::fastcdr::Cdr *>(sd->data);
+      size_t n = ser->getSerializedDataLength();
+      if (payload->max_size < n) {
+        return false;
+      }
+      std::memcpy(payload->data, ser->getBufferPointer(), n);
+      payload->length = static_cast<uint32_t>(n);
+      payload->encapsulation = CDR_LE;
+      return true;
+    }
     if (payload->max_size < kCdrSize) {
       return false;
     }
-    p[0] = 0; p[1] = 1; p[2] = 0; p[3] = 0;  // CDR_LE encapsulation
-    std::memcpy(p + 4, &m->seq, 8);
-    std::memcpy(p + 12, &m->stamp_ns, 8);
-    std::memcpy(p + 20, &m->publisher_id, 4);
-    std::memcpy(p + 24, m->data, STANDIN_RMW_PAYLOAD);
+    standin_cdr_write(static_cast<const standin_sample *>(sd->data), payload->data);
     payload->length = kCdrSize;
     payload->encapsulation = CDR_LE;
     return true;
@@ -105,20 +131,16 @@ public:
 
   bool deserialize(rtps::SerializedPayload_t * payload, void * data) override
   {
-    auto * m = static_cast<standin_sample *>(data);
-    const uint8_t * p = payload->data;
-    if (payload->length < kCdrSize) {
-      return false;
-    }
-    std::memcpy(&m->seq, p + 4, 8);
-    std::memcpy(&m->stamp_ns, p + 12, 8);
-    std::memcpy(&m->publisher_id, p + 20, 4);
-    std::memcpy(m->data, p + 24, STANDIN_RMW_PAYLOAD);
-    return true;
+    return standin_cdr_read(payload->data, payload->length, static_cast<standin_sample *>(data));
   }
 
-  std::function<uint32_t()> getSerializedSizeProvider(void *) override
+  std::function<uint32_t()> getSerializedSizeProvider(void * data) override
   {
+    auto * sd = static_cast<SerializedData *>(data);
+    if (is_cdr_buffer(sd)) {
+      auto * ser = static_cast<eprosima::fastcdr::Cdr *>(sd->data);
+      return [ser]() {return static_cast<uint32_t>(ser->getSerializedDataLength());};
+    }
     return []() {return kCdrSize;};
   }
 
@@ -155,19 +177,50 @@ struct Sub
   Listener listener;
 };
 
+// CustomServiceInfo / CustomClientInfo reduced: the writer, the reader
+// and the GUIDs used to route responses.
+struct ServiceOrClient
+{
+  fdds::DataWriter * writer;
+  fdds::DataReader * reader;
+  rtps::GUID_t writer_guid, reader_guid;
+  Listener listener;
+};
+
+void guid_to_bytes(const rtps::GUID_t & g, int8_t out[16])
+{
+  std::memcpy(out, g.guidPrefix.value, 12);
+  std::memcpy(out + 12, g.entityId.value, 4);
+}
+
+void bytes_to_guid(const int8_t in[16], rtps::GUID_t & g)
+{
+  std::memcpy(g.guidPrefix.value, in, 12);
+  std::memcpy(g.entityId.value, in + 12, 4);
+}
+
+int64_t seq_of(const rtps::SequenceNumber_t & n)
+{
+  return (static_cast<int64_t>(n.high) << 32) | n.low;
+}
+
 Context * ctx_of(const rmw_node_t * node)
 {
   return static_cast<Context *>(node->context->impl);
 }
 
-fdds::Topic * topic_for(Context * c, const char * ros_topic)
+fdds::Topic * dds_topic(Context * c, const std::string & name, const char * type)
 {
-  std::string name = std::string("rt") + ros_topic;
   fdds::TopicDescription * d = c->participant->lookup_topicdescription(name);
   if (d) {
     return static_cast<fdds::Topic *>(d);
   }
-  return c->participant->create_topic(name, type_name, fdds::TOPIC_QOS_DEFAULT);
+  return c->participant->create_topic(name, type, fdds::TOPIC_QOS_DEFAULT);
+}
+
+fdds::Topic * topic_for(Context * c, const char * ros_topic)
+{
+  return dds_topic(c, std::string("rt") + ros_topic, type_name);
 }
 
 void fill_gid(const rtps::GUID_t & guid, uint8_t gid[STANDIN_RMW_GID_SIZE])
@@ -198,6 +251,11 @@ rmw_ret_t rmw_init(const rmw_init_options_t * options, rmw_context_t * context)
   }
   fdds::TypeSupport ts(new SampleType());
   ts.register_type(c->participant);
+  // Service types: request and response are both a Sample.
+  fdds::TypeSupport rq(new SampleType(request_type_name));
+  rq.register_type(c->participant);
+  fdds::TypeSupport rr(new SampleType(response_type_name));
+  rr.register_type(c->participant);
   c->publisher = c->participant->create_publisher(fdds::PUBLISHER_QOS_DEFAULT);
   c->subscriber = c->participant->create_subscriber(fdds::SUBSCRIBER_QOS_DEFAULT);
   context->implementation_identifier = identifier;
@@ -316,6 +374,220 @@ rmw_ret_t rmw_publish(const rmw_publisher_t * publisher, const void * ros_messag
   bool ok = w->write_w_timestamp(&data, fdds::HANDLE_NIL, stamp) == ReturnCode_t::RETCODE_OK;
 #endif
   return ok ? RMW_RET_OK : RMW_RET_ERROR;
+}
+
+rmw_ret_t rmw_publish_serialized_message(
+  const rmw_publisher_t * publisher, const rmw_serialized_message_t * serialized_message, void *)
+{
+  auto * w = static_cast<fdds::DataWriter *>(publisher->data);
+  eprosima::fastcdr::FastBuffer buffer(
+    reinterpret_cast<char *>(serialized_message->buffer), serialized_message->buffer_length);
+  eprosima::fastcdr::Cdr ser(
+    buffer, eprosima::fastcdr::Cdr::DEFAULT_ENDIAN, eprosima::fastcdr::Cdr::DDS_CDR);
+  if (!ser.jump(serialized_message->buffer_length)) {
+    return RMW_RET_ERROR;
+  }
+  SerializedData data;
+  data.data = &ser;
+  data.impl = nullptr;
+#ifdef STANDIN_HUMBLE
+  data.is_cdr_buffer = true;
+  bool ok = w->write(&data);
+#else
+  data.type = FASTRTPS_SERIALIZED_DATA_TYPE_CDR_BUFFER;
+  eprosima::fastrtps::Time_t stamp;
+  eprosima::fastrtps::Time_t::now(stamp);
+  ros_trace_rmw_publish(publisher, serialized_message, stamp.to_ns());
+  bool ok = w->write_w_timestamp(&data, fdds::HANDLE_NIL, stamp) == ReturnCode_t::RETCODE_OK;
+#endif
+  return ok ? RMW_RET_OK : RMW_RET_ERROR;
+}
+
+// rmw_fastrtps: TypeSupport serializes the message into the buffer.
+rmw_ret_t rmw_serialize(
+  const void * ros_message, const void *, rmw_serialized_message_t * serialized_message)
+{
+  if (serialized_message->buffer_capacity < kCdrSize) {
+    return RMW_RET_ERROR;
+  }
+  standin_cdr_write(static_cast<const standin_sample *>(ros_message), serialized_message->buffer);
+  serialized_message->buffer_length = kCdrSize;
+  return RMW_RET_OK;
+}
+
+// Services, as rmw_fastrtps_shared_cpp (humble 37f7ef88, jazzy 3b665241):
+// topics "rq<name>Request" / "rr<name>Reply" (_mangle_topic_name with
+// ros_service_requester_prefix / ros_service_response_prefix); a request
+// is request_writer_->write(&data, wparams) with
+// wparams.related_sample_identity().writer_guid() = the client's response
+// reader GUID, the sequence id is wparams.sample_identity()'s
+// (rmw_request.cpp); take_request reports sample_identity's writer GUID
+// and sequence number; a response is response_writer_->write(&data,
+// wparams) with related_sample_identity = the request's identity
+// (rmw_response.cpp), and a client keeps the responses whose
+// related_sample_identity names its request writer. Not reproduced: the
+// wait for the client's response reader in __rmw_send_response.
+static ServiceOrClient * create_cs(
+  const rmw_node_t * node, const char * name, const rmw_qos_profile_t * qos, bool is_service)
+{
+  Context * c = ctx_of(node);
+  fdds::Topic * rq = dds_topic(c, std::string("rq") + name + "Request", request_type_name);
+  fdds::Topic * rr = dds_topic(c, std::string("rr") + name + "Reply", response_type_name);
+  if (!rq || !rr) {
+    return nullptr;
+  }
+  fdds::DataWriterQos wq = fdds::DATAWRITER_QOS_DEFAULT;
+  wq.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
+  wq.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
+  wq.history().depth = static_cast<int32_t>(qos->depth);
+  wq.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
+  fdds::DataReaderQos rqos = fdds::DATAREADER_QOS_DEFAULT;
+  rqos.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
+  rqos.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
+  rqos.history().depth = static_cast<int32_t>(qos->depth);
+  rqos.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
+  auto * cs = new ServiceOrClient();
+  cs->writer = c->publisher->create_datawriter(is_service ? rr : rq, wq);
+  cs->reader = c->subscriber->create_datareader(is_service ? rq : rr, rqos, &cs->listener);
+  if (!cs->writer || !cs->reader) {
+    std::fprintf(stderr, "rmw_fastrtps: no endpoints for service %s\n", name);
+    delete cs;
+    return nullptr;
+  }
+  cs->writer_guid = cs->writer->guid();
+  cs->reader_guid = cs->reader->guid();
+  return cs;
+}
+
+rmw_service_t * rmw_create_service(
+  const rmw_node_t * node, const void *, const char * service_name,
+  const rmw_qos_profile_t * qos_profile)
+{
+  ServiceOrClient * cs = create_cs(node, service_name, qos_profile, true);
+  if (!cs) {
+    return nullptr;
+  }
+  auto * s = static_cast<rmw_service_t *>(std::calloc(1, sizeof(rmw_service_t)));
+  s->implementation_identifier = identifier;
+  s->data = cs;
+  s->service_name = service_name;
+  return s;
+}
+
+rmw_client_t * rmw_create_client(
+  const rmw_node_t * node, const void *, const char * service_name,
+  const rmw_qos_profile_t * qos_profile)
+{
+  ServiceOrClient * cs = create_cs(node, service_name, qos_profile, false);
+  if (!cs) {
+    return nullptr;
+  }
+  auto * c = static_cast<rmw_client_t *>(std::calloc(1, sizeof(rmw_client_t)));
+  c->implementation_identifier = identifier;
+  c->data = cs;
+  c->service_name = service_name;
+  return c;
+}
+
+rmw_ret_t rmw_send_request(
+  const rmw_client_t * client, const void * ros_request, int64_t * sequence_id)
+{
+  auto * cs = static_cast<ServiceOrClient *>(client->data);
+  rtps::WriteParams wparams;
+  SerializedData data;
+#ifdef STANDIN_HUMBLE
+  data.is_cdr_buffer = false;
+#else
+  data.type = FASTRTPS_SERIALIZED_DATA_TYPE_ROS_MESSAGE;
+#endif
+  data.data = const_cast<void *>(ros_request);
+  data.impl = nullptr;
+  wparams.related_sample_identity().writer_guid() = cs->reader_guid;
+  if (!cs->writer->write(&data, wparams)) {
+    return RMW_RET_ERROR;
+  }
+  *sequence_id = seq_of(wparams.sample_identity().sequence_number());
+  return RMW_RET_OK;
+}
+
+rmw_ret_t rmw_send_response(
+  const rmw_service_t * service, rmw_request_id_t * request_header, void * ros_response)
+{
+  auto * cs = static_cast<ServiceOrClient *>(service->data);
+  rtps::WriteParams wparams;
+  bytes_to_guid(request_header->writer_guid, wparams.related_sample_identity().writer_guid());
+  wparams.related_sample_identity().sequence_number().high =
+    static_cast<int32_t>((request_header->sequence_number & 0xFFFFFFFF00000000) >> 32);
+  wparams.related_sample_identity().sequence_number().low =
+    static_cast<uint32_t>(request_header->sequence_number & 0xFFFFFFFF);
+  SerializedData data;
+#ifdef STANDIN_HUMBLE
+  data.is_cdr_buffer = false;
+#else
+  data.type = FASTRTPS_SERIALIZED_DATA_TYPE_ROS_MESSAGE;
+#endif
+  data.data = ros_response;
+  data.impl = nullptr;
+  return cs->writer->write(&data, wparams) ? RMW_RET_OK : RMW_RET_ERROR;
+}
+
+rmw_ret_t rmw_take_request(
+  const rmw_service_t * service, rmw_service_info_t * request_header, void * ros_request,
+  bool * taken)
+{
+  auto * cs = static_cast<ServiceOrClient *>(service->data);
+  fdds::SampleInfo sinfo;
+  *taken = false;
+  while (cs->reader->take_next_sample(ros_request, &sinfo) == ReturnCode_t::RETCODE_OK) {
+    if (sinfo.valid_data) {
+      guid_to_bytes(sinfo.sample_identity.writer_guid(), request_header->request_id.writer_guid);
+      request_header->request_id.sequence_number = seq_of(sinfo.sample_identity.sequence_number());
+      request_header->source_timestamp = sinfo.source_timestamp.to_ns();
+      request_header->received_timestamp = sinfo.reception_timestamp.to_ns();
+      *taken = true;
+      break;
+    }
+  }
+  return RMW_RET_OK;
+}
+
+rmw_ret_t rmw_take_response(
+  const rmw_client_t * client, rmw_service_info_t * request_header, void * ros_response,
+  bool * taken)
+{
+  auto * cs = static_cast<ServiceOrClient *>(client->data);
+  fdds::SampleInfo sinfo;
+  *taken = false;
+  while (cs->reader->take_next_sample(ros_response, &sinfo) == ReturnCode_t::RETCODE_OK) {
+    if (sinfo.valid_data && sinfo.related_sample_identity.writer_guid() == cs->writer_guid) {
+      guid_to_bytes(sinfo.sample_identity.writer_guid(), request_header->request_id.writer_guid);
+      request_header->request_id.sequence_number =
+        seq_of(sinfo.related_sample_identity.sequence_number());
+      request_header->source_timestamp = sinfo.source_timestamp.to_ns();
+      request_header->received_timestamp = sinfo.reception_timestamp.to_ns();
+      *taken = true;
+      break;
+    }
+  }
+  return RMW_RET_OK;
+}
+
+rmw_ret_t rmw_service_set_on_new_request_callback(
+  rmw_service_t * service, rmw_event_callback_t callback, const void * user_data)
+{
+  auto * cs = static_cast<ServiceOrClient *>(service->data);
+  cs->listener.user.store(user_data);
+  cs->listener.cb.store(callback);
+  return RMW_RET_OK;
+}
+
+rmw_ret_t rmw_client_set_on_new_response_callback(
+  rmw_client_t * client, rmw_event_callback_t callback, const void * user_data)
+{
+  auto * cs = static_cast<ServiceOrClient *>(client->data);
+  cs->listener.user.store(user_data);
+  cs->listener.cb.store(callback);
+  return RMW_RET_OK;
 }
 
 rmw_ret_t rmw_take_with_info(

@@ -109,10 +109,46 @@ FORWARD(rmw_subscription_t *, NULL, rmw_create_subscription,
 FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_publish,
 	(const rmw_publisher_t *publisher, const void *ros_message,
 	void *allocation), (publisher, ros_message, allocation))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_publish_serialized_message,
+	(const rmw_publisher_t *publisher,
+	const rmw_serialized_message_t *serialized_message, void *allocation),
+	(publisher, serialized_message, allocation))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_serialize,
+	(const void *ros_message, const void *type_support,
+	rmw_serialized_message_t *serialized_message),
+	(ros_message, type_support, serialized_message))
 FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_take_with_info,
 	(const rmw_subscription_t *subscription, void *ros_message,
 	bool *taken, rmw_message_info_t *message_info, void *allocation),
 	(subscription, ros_message, taken, message_info, allocation))
+FORWARD(rmw_service_t *, NULL, rmw_create_service,
+	(const rmw_node_t *node, const void *type_support,
+	const char *service_name, const rmw_qos_profile_t *qos_profile),
+	(node, type_support, service_name, qos_profile))
+FORWARD(rmw_client_t *, NULL, rmw_create_client,
+	(const rmw_node_t *node, const void *type_support,
+	const char *service_name, const rmw_qos_profile_t *qos_profile),
+	(node, type_support, service_name, qos_profile))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_send_request,
+	(const rmw_client_t *client, const void *ros_request,
+	int64_t *sequence_id), (client, ros_request, sequence_id))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_take_request,
+	(const rmw_service_t *service, rmw_service_info_t *request_header,
+	void *ros_request, bool *taken),
+	(service, request_header, ros_request, taken))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_send_response,
+	(const rmw_service_t *service, rmw_request_id_t *request_header,
+	void *ros_response), (service, request_header, ros_response))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_take_response,
+	(const rmw_client_t *client, rmw_service_info_t *request_header,
+	void *ros_response, bool *taken),
+	(client, request_header, ros_response, taken))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_service_set_on_new_request_callback,
+	(rmw_service_t *service, rmw_event_callback_t callback,
+	const void *user_data), (service, callback, user_data))
+FORWARD(rmw_ret_t, RMW_RET_ERROR, rmw_client_set_on_new_response_callback,
+	(rmw_client_t *client, rmw_event_callback_t callback,
+	const void *user_data), (client, callback, user_data))
 FORWARD(rmw_ret_t, RMW_RET_ERROR,
 	rmw_subscription_set_on_new_message_callback,
 	(rmw_subscription_t *subscription, rmw_event_callback_t callback,

@@ -6,6 +6,7 @@
 
 static unsigned long counts[WL_C_NUM];
 static uint64_t published, failed, taken;
+static uint64_t requests, responses, srv_failed, served, answered;
 
 #define WL_COUNT_NAME(n) #n,
 static const char *const names[WL_C_NUM] = { WL_COUNTS(WL_COUNT_NAME) };
@@ -35,8 +36,31 @@ void wl_count_taken(void)
 	__atomic_add_fetch(&taken, 1, __ATOMIC_RELAXED);
 }
 
+void wl_count_service_write(enum wl_srv_write w, int rmw_ret)
+{
+	__atomic_add_fetch(rmw_ret != 0 ? &srv_failed :
+		w == WL_SRV_REQUEST ? &requests : &responses, 1,
+		__ATOMIC_RELAXED);
+}
+
+void wl_count_served(void)
+{
+	__atomic_add_fetch(&served, 1, __ATOMIC_RELAXED);
+}
+
+void wl_count_answered(void)
+{
+	__atomic_add_fetch(&answered, 1, __ATOMIC_RELAXED);
+}
+
+#define LOAD(v) __atomic_load_n(&(v), __ATOMIC_RELAXED)
+
 void wl_print_traffic(FILE *f)
 {
+	fprintf(f, "requests=%" PRIu64 " served=%" PRIu64 " responses=%"
+		PRIu64 " answered=%" PRIu64 " failed=%" PRIu64 "\n",
+		LOAD(requests), LOAD(served), LOAD(responses), LOAD(answered),
+		LOAD(srv_failed));
 	fprintf(f, "published=%" PRIu64 " taken=%" PRIu64 " failed=%" PRIu64
 		"\n", __atomic_load_n(&published, __ATOMIC_RELAXED),
 		__atomic_load_n(&taken, __ATOMIC_RELAXED),

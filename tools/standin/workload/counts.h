@@ -35,6 +35,14 @@ void wl_print_counts(FILE *f);
 /* An rmw_publish return code: RMW_RET_OK counts as published. */
 void wl_count_publish_result(int rmw_ret);
 void wl_count_taken(void);
+/* Service traffic: a write's rmw return code, a request served, a
+ * response taken. */
+enum wl_srv_write { WL_SRV_REQUEST, WL_SRV_RESPONSE };
+void wl_count_service_write(enum wl_srv_write w, int rmw_ret);
+void wl_count_served(void);
+void wl_count_answered(void);
+/* `published=N taken=M failed=F` and `requests=.. served=..
+ * responses=.. answered=.. failed=..` */
 void wl_print_traffic(FILE *f);
 
 #endif

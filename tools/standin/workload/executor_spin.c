@@ -27,9 +27,10 @@
 
 struct spinner;
 
+/* What an rmw new-data callback marks ready. */
 struct sub_slot {
 	struct spinner *s;
-	size_t index;
+	unsigned char *flag;
 };
 
 struct spinner {
@@ -37,11 +38,12 @@ struct spinner {
 	int started;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	size_t ntimers, nsubs;
+	size_t ntimers, nsubs, nsrvs, nclis;
 	struct wl_timer **timers;
 	struct wl_subscription **subs;
-	struct sub_slot *slots;
-	unsigned char *timer_ready, *sub_ready;
+	struct wl_service **srvs, **clis;
+	struct sub_slot *slots;		/* subs, then services, then clients */
+	unsigned char *timer_ready, *sub_ready, *srv_ready, *cli_ready;
 };
 
 static struct spinner *spinners;
@@ -65,17 +67,35 @@ static void on_new_message(const void *user_data, size_t n)
 
 	(void)n;
 	pthread_mutex_lock(&s->mu);
-	s->sub_ready[slot->index] = 1;
+	*slot->flag = 1;
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 }
 
-static int any_sub_ready(const struct spinner *s)
+static int any_set(const unsigned char *flags, size_t n)
 {
-	for (size_t i = 0; i < s->nsubs; i++)
-		if (s->sub_ready[i])
+	for (size_t i = 0; i < n; i++)
+		if (flags[i])
 			return 1;
 	return 0;
+}
+
+static int any_sub_ready(const struct spinner *s)
+{
+	return any_set(s->sub_ready, s->nsubs) || any_set(s->srv_ready, s->nsrvs) ||
+		any_set(s->cli_ready, s->nclis);
+}
+
+/* Clears a ready flag under the lock; returns what it was. */
+static int take_flag(struct spinner *s, unsigned char *flag)
+{
+	int ready;
+
+	pthread_mutex_lock(&s->mu);
+	ready = *flag;
+	*flag = 0;
+	pthread_mutex_unlock(&s->mu);
+	return ready;
 }
 
 static void wait_for_work(struct spinner *s)
@@ -103,8 +123,8 @@ static void wait_for_work(struct spinner *s)
 		s->timer_ready[i] = s->timers[i]->next_ns <= now;
 }
 
-/* Timers before subscriptions, as rclcpp's default memory strategy. A
- * subscription stays ready until a take finds nothing. */
+/* Timers, subscriptions, services, clients: the order of rclcpp's default
+ * memory strategy. An entity stays ready until a take finds nothing. */
 static int run_next_ready(struct spinner *s)
 {
 	for (size_t i = 0; i < s->ntimers; i++) {
@@ -119,17 +139,27 @@ static int run_next_ready(struct spinner *s)
 		return 1;
 	}
 	for (size_t i = 0; i < s->nsubs; i++) {
-		int ready;
-
-		pthread_mutex_lock(&s->mu);
-		ready = s->sub_ready[i];
-		s->sub_ready[i] = 0;
-		pthread_mutex_unlock(&s->mu);
-		if (!ready)
+		if (!take_flag(s, &s->sub_ready[i]))
 			continue;
 		ros_trace_rclcpp_executor_execute(s->subs[i]);
 		if (wl_execute_subscription(s->subs[i]))
 			s->sub_ready[i] = 1;	/* maybe more queued */
+		return 1;
+	}
+	for (size_t i = 0; i < s->nsrvs; i++) {
+		if (!take_flag(s, &s->srv_ready[i]))
+			continue;
+		ros_trace_rclcpp_executor_execute(s->srvs[i]);
+		if (wl_execute_service(s->srvs[i]))
+			s->srv_ready[i] = 1;
+		return 1;
+	}
+	for (size_t i = 0; i < s->nclis; i++) {
+		if (!take_flag(s, &s->cli_ready[i]))
+			continue;
+		ros_trace_rclcpp_executor_execute(s->clis[i]);
+		if (wl_execute_client(s->clis[i]))
+			s->cli_ready[i] = 1;
 		return 1;
 	}
 	return 0;
@@ -150,23 +180,26 @@ static void *spin(void *arg)
 	return NULL;
 }
 
-static void collect(struct spinner *s, void *group)
+/* Appends a group's entities of one kind to (*arr, *n). */
+static void collect_kind(void *group, enum standin_entity_kind kind, void ***arr, size_t *n)
 {
-	size_t nt = standin_group_entities(group, STANDIN_TIMER, NULL, 0);
-	size_t ns = standin_group_entities(group, STANDIN_SUBSCRIPTION, NULL, 0);
+	size_t k = standin_group_entities(group, kind, NULL, 0);
 
-	s->timers = realloc(s->timers, (s->ntimers + nt + 1) * sizeof(void *));
-	s->subs = realloc(s->subs, (s->nsubs + ns + 1) * sizeof(void *));
-	if (!s->timers || !s->subs) {
+	*arr = realloc(*arr, (*n + k + 1) * sizeof(void *));
+	if (!*arr) {
 		fputs("caret-standin: out of memory\n", stderr);
 		exit(1);
 	}
-	standin_group_entities(group, STANDIN_TIMER,
-		(void **)(s->timers + s->ntimers), nt);
-	s->ntimers += nt;
-	standin_group_entities(group, STANDIN_SUBSCRIPTION,
-		(void **)(s->subs + s->nsubs), ns);
-	s->nsubs += ns;
+	standin_group_entities(group, kind, *arr + *n, k);
+	*n += k;
+}
+
+static void collect(struct spinner *s, void *group)
+{
+	collect_kind(group, STANDIN_TIMER, (void ***)&s->timers, &s->ntimers);
+	collect_kind(group, STANDIN_SUBSCRIPTION, (void ***)&s->subs, &s->nsubs);
+	collect_kind(group, STANDIN_SERVICE, (void ***)&s->srvs, &s->nsrvs);
+	collect_kind(group, STANDIN_CLIENT, (void ***)&s->clis, &s->nclis);
 }
 
 static void prepare(struct spinner *s)
@@ -178,16 +211,37 @@ static void prepare(struct spinner *s)
 	pthread_cond_init(&s->cv, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&s->mu, NULL);
+	size_t n = s->nsubs + s->nsrvs + s->nclis;
+
 	s->timer_ready = wl_xcalloc(s->ntimers + 1, 1);
 	s->sub_ready = wl_xcalloc(s->nsubs + 1, 1);
-	s->slots = wl_xcalloc(s->nsubs + 1, sizeof(*s->slots));
-	for (size_t i = 0; i < s->nsubs; i++) {
+	s->srv_ready = wl_xcalloc(s->nsrvs + 1, 1);
+	s->cli_ready = wl_xcalloc(s->nclis + 1, 1);
+	s->slots = wl_xcalloc(n + 1, sizeof(*s->slots));
+	for (size_t i = 0; i < n; i++)
 		s->slots[i].s = s;
-		s->slots[i].index = i;
-		/* Data may have arrived before the callback was set. */
+	/* Data may have arrived before the callback was set: all ready. */
+	for (size_t i = 0; i < s->nsubs; i++) {
+		s->slots[i].flag = &s->sub_ready[i];
 		s->sub_ready[i] = 1;
 		rmw_subscription_set_on_new_message_callback(s->subs[i]->rmw,
 			on_new_message, &s->slots[i]);
+	}
+	for (size_t i = 0; i < s->nsrvs; i++) {
+		struct sub_slot *sl = &s->slots[s->nsubs + i];
+
+		sl->flag = &s->srv_ready[i];
+		s->srv_ready[i] = 1;
+		rmw_service_set_on_new_request_callback(s->srvs[i]->srv,
+			on_new_message, sl);
+	}
+	for (size_t i = 0; i < s->nclis; i++) {
+		struct sub_slot *sl = &s->slots[s->nsubs + s->nsrvs + i];
+
+		sl->flag = &s->cli_ready[i];
+		s->cli_ready[i] = 1;
+		rmw_client_set_on_new_response_callback(s->clis[i]->cli,
+			on_new_message, sl);
 	}
 }
 
@@ -234,6 +288,12 @@ void wl_executor_stop(void)
 		for (size_t j = 0; j < s->nsubs; j++)
 			rmw_subscription_set_on_new_message_callback(
 				s->subs[j]->rmw, NULL, NULL);
+		for (size_t j = 0; j < s->nsrvs; j++)
+			rmw_service_set_on_new_request_callback(
+				s->srvs[j]->srv, NULL, NULL);
+		for (size_t j = 0; j < s->nclis; j++)
+			rmw_client_set_on_new_response_callback(
+				s->clis[j]->cli, NULL, NULL);
 		pthread_mutex_lock(&s->mu);
 		pthread_cond_broadcast(&s->cv);
 		pthread_mutex_unlock(&s->mu);
@@ -259,9 +319,13 @@ bool wl_executor_join(double timeout_s)
 		s->started = 0;
 		free(s->timers);
 		free(s->subs);
+		free(s->srvs);
+		free(s->clis);
 		free(s->slots);
 		free(s->timer_ready);
 		free(s->sub_ready);
+		free(s->srv_ready);
+		free(s->cli_ready);
 	}
 	if (all) {
 		free(spinners);

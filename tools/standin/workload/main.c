@@ -52,6 +52,17 @@ static void wait_for_end(const sigset_t *set, double duration_s)
 	}
 }
 
+/* `serialized 0x..`: each publisher's serialized message, what
+ * rmw_publish_serialized_message receives. */
+static void print_serialized(FILE *f)
+{
+	fputs("serialized", f);
+	for (unsigned j = 0; j < opt.nodes; j++)
+		for (unsigned i = 0; i < opt.pubs; i++)
+			fprintf(f, " %p", (void *)&sys.nodes[j]->pubs[i]->serialized);
+	fputc('\n', f);
+}
+
 int wl_main(int argc, char **argv)
 {
 	sigset_t set;
@@ -74,6 +85,8 @@ int wl_main(int argc, char **argv)
 	if (opt.print_counts)
 		wl_print_counts(stdout);
 	wl_print_groups(&sys, stdout);
+	if (opt.serialized)
+		print_serialized(stdout);
 	spin = opt.duration_s != 0;
 	if (spin && wl_executor_start(&sys) < 0) {
 		wl_executor_stop();

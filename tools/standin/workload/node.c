@@ -101,6 +101,7 @@ static int add_timers(struct wl_node *n)
 
 		t = n->timers[i] = wl_rcl_timer_init(n, period > 0 ? period : 1);
 		t->publishes = publishes;
+		t->calls = i == 0 && o->clients > 0;
 		t->base = standin_entity_new(STANDIN_TIMER, t, t);
 		t->callback = new_callback("caret_standin::%s::on_timer_%u()",
 			n->name, i);

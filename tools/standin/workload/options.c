@@ -25,8 +25,14 @@ static const char usage[] =
 "                        each of them, the others fire every --period-ms\n"
 "  --period-ms MS        period of the non-publishing timers (default 100)\n"
 "  --rate HZ             messages per second per publisher (default 10)\n"
-"  --services N          services per node, init records only (default 0)\n"
-"  --clients N           clients per node, init records only (default 0)\n"
+"  --services N          services per node, /P/NODE/service_<i>, each\n"
+"                        answering with the request (default 0)\n"
+"  --clients N           clients per node, of /P/NODE/service_<i>; timer 0\n"
+"                        sends one request on each (default 0)\n"
+"  --serialized          publish serialized messages, as rclcpp's\n"
+"                        publish(const SerializedMessage &) after\n"
+"                        rclcpp::Serialization: rmw_serialize, then\n"
+"                        rcl/rmw_publish_serialized_message\n"
 "  --extra-callbacks N   extra rclcpp_callback_register records per node\n"
 "  --executor KIND       single, multi or static (default single)\n"
 "  --distro D            jazzy (default) or humble: runs the stand-in built\n"
@@ -41,15 +47,16 @@ static const char usage[] =
 "  --print-counts        after init, print the number of calls of each kind\n"
 "  --help                show this text\n"
 "\n"
-"Prints `ready pid=<pid>` once initialised and `published=N taken=M` at\n"
-"exit, with failed=F the publishes whose DDS write failed.\n"
+"Prints `ready pid=<pid>` once initialised and, at exit, `requests=..\n"
+"served=.. responses=.. answered=.. failed=F` (failed: service writes) then\n"
+"`published=N taken=M failed=F` (failed: publishes whose write failed).\n"
 "RMW_IMPLEMENTATION picks the rmw library: rmw_cyclonedds_cpp (default) or\n"
 "rmw_fastrtps_cpp. CYCLONEDDS_URI, when set, replaces the built-in\n"
 "localhost config.\n";
 
 enum { O_NAME = 256, O_PREFIX, O_NODES, O_PUBS, O_SUBS, O_TIMERS, O_PERIOD,
 	O_RATE, O_SERVICES, O_CLIENTS, O_EXTRA, O_EXECUTOR, O_DISTRO,
-	O_DOMAIN, O_DURATION, O_COUNTS, O_PYTHON, O_HELP };
+	O_DOMAIN, O_DURATION, O_COUNTS, O_PYTHON, O_SERIALIZED, O_HELP };
 
 static const struct option longopts[] = {
 	{ "name", required_argument, NULL, O_NAME },
@@ -69,6 +76,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "print-counts", no_argument, NULL, O_COUNTS },
 	{ "python-like", no_argument, NULL, O_PYTHON },
+	{ "serialized", no_argument, NULL, O_SERIALIZED },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -155,6 +163,7 @@ static int apply(struct wl_options *o, int c, const char *arg)
 	case O_DURATION: return parse_double("duration", arg, &o->duration_s);
 	case O_COUNTS: o->print_counts = true; return 0;
 	case O_PYTHON: o->python_like = true; return 0;
+	case O_SERIALIZED: o->serialized = true; return 0;
 	case O_DOMAIN:
 		if (parse_uint("domain", arg, 232, &u) < 0)
 			return -1;

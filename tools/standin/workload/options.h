@@ -21,6 +21,7 @@ struct wl_options {
 	int domain;		/* < 0: ROS_DOMAIN_ID or 0 */
 	bool print_counts;
 	bool python_like;
+	bool serialized;
 };
 
 /* 0: run; 1: exit successfully (--help); -1: usage error, already reported. */

@@ -101,21 +101,22 @@ static struct wl_service *endpoint(struct wl_node *node, const char *name)
 
 	s->node = node;
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->rmw = wl_xcalloc(1, sizeof(*s->rmw));
-	s->rmw->implementation_identifier = rmw_get_implementation_identifier();
-	s->rmw->name = s->name;
 	return s;
 }
 
+/* rcl's default service QoS (rmw_qos_profile_services_default): reliable,
+ * volatile, keep last 10. */
 struct wl_service *wl_rcl_service_init(struct wl_node *node,
 	const char *name)
 {
 	struct wl_service *s = endpoint(node, name);
+	rmw_qos_profile_t qos = { .depth = WL_QUEUE_DEPTH };
 
-	if (s) {
-		wl_count(WL_C_rcl_service_init);
-		ros_trace_rcl_service_init(s, node, s->rmw, s->name);
-	}
+	s->rmw = s->srv = rmw_create_service(node->rmw, NULL, s->name, &qos);
+	if (!s->srv)
+		return NULL;
+	wl_count(WL_C_rcl_service_init);
+	ros_trace_rcl_service_init(s, node, s->rmw, s->name);
 	return s;
 }
 
@@ -123,11 +124,13 @@ struct wl_service *wl_rcl_client_init(struct wl_node *node,
 	const char *name)
 {
 	struct wl_service *c = endpoint(node, name);
+	rmw_qos_profile_t qos = { .depth = WL_QUEUE_DEPTH };
 
-	if (c) {
-		wl_count(WL_C_rcl_client_init);
-		ros_trace_rcl_client_init(c, node, c->rmw, c->name);
-	}
+	c->rmw = c->cli = rmw_create_client(node->rmw, NULL, c->name, &qos);
+	if (!c->cli)
+		return NULL;
+	wl_count(WL_C_rcl_client_init);
+	ros_trace_rcl_client_init(c, node, c->rmw, c->name);
 	return c;
 }
 
@@ -136,6 +139,53 @@ void wl_rcl_publish(struct wl_publisher *pub, const void *msg)
 {
 	ros_trace_rcl_publish(pub, msg);
 	wl_count_publish_result(rmw_publish(pub->rmw, msg, NULL));
+}
+
+void wl_rcl_publish_serialized(struct wl_publisher *pub,
+	const rmw_serialized_message_t *msg)
+{
+	wl_count_publish_result(rmw_publish_serialized_message(pub->rmw, msg,
+		NULL));
+}
+
+/* rcl_send_request / rcl_take_request / rcl_send_response /
+ * rcl_take_response: no tracepoints on these (rcl src/rcl/client.c,
+ * service.c, humble and 9.2.0). Write results are counted like publishes'. */
+void wl_rcl_send_request(struct wl_service *c, const void *req)
+{
+	int64_t seq = 0;
+
+	wl_count_service_write(WL_SRV_REQUEST,
+		rmw_send_request(c->cli, req, &seq));
+}
+
+bool wl_rcl_take_request(struct wl_service *s, void *req,
+	rmw_request_id_t *id)
+{
+	rmw_service_info_t info;
+	bool taken = false;
+
+	if (rmw_take_request(s->srv, &info, req, &taken) != RMW_RET_OK ||
+	    !taken)
+		return false;
+	*id = info.request_id;
+	return true;
+}
+
+void wl_rcl_send_response(struct wl_service *s, rmw_request_id_t *id,
+	void *resp)
+{
+	wl_count_service_write(WL_SRV_RESPONSE,
+		rmw_send_response(s->srv, id, resp));
+}
+
+bool wl_rcl_take_response(struct wl_service *c, void *resp)
+{
+	rmw_service_info_t info;
+	bool taken = false;
+
+	return rmw_take_response(c->cli, &info, resp, &taken) == RMW_RET_OK &&
+		taken;
 }
 
 bool wl_rcl_take(struct wl_subscription *sub, void *msg,

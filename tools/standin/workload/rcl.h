@@ -23,6 +23,16 @@ struct wl_service *wl_rcl_client_init(struct wl_node *node,
 
 /* rcl_publish / rcl_take: the middle of the message path. */
 void wl_rcl_publish(struct wl_publisher *pub, const void *msg);
+/* rcl_publish_serialized_message: no rcl_publish tracepoint (rcl humble
+ * and 9.2.0 (jazzy) src/rcl/publisher.c). */
+void wl_rcl_publish_serialized(struct wl_publisher *pub,
+	const rmw_serialized_message_t *msg);
+void wl_rcl_send_request(struct wl_service *c, const void *req);
+bool wl_rcl_take_request(struct wl_service *s, void *req,
+	rmw_request_id_t *id);
+void wl_rcl_send_response(struct wl_service *s, rmw_request_id_t *id,
+	void *resp);
+bool wl_rcl_take_response(struct wl_service *c, void *resp);
 bool wl_rcl_take(struct wl_subscription *sub, void *msg,
 	int64_t *source_timestamp);
 

@@ -29,6 +29,11 @@ struct wl_publisher {			/* rcl_publisher_t */
 	char topic[160];
 	uint32_t id;
 	uint64_t seq;
+	/* --serialized: the rclcpp::SerializedMessage the publisher reuses
+	 * (its address is what the trace binds; printed at start). Only the
+	 * node's publishing timer uses it, one call at a time. */
+	rmw_serialized_message_t serialized;
+	uint8_t serialized_buf[64];
 };
 
 struct wl_subscription {		/* rcl_subscription_t */
@@ -44,18 +49,15 @@ struct wl_timer {			/* rcl_timer_t */
 	int64_t period_ns;
 	int64_t next_ns;		/* CLOCK_MONOTONIC deadline */
 	int publishes;
+	int calls;			/* sends a request on each client */
 	struct standin_sp base;		/* rclcpp::TimerBase */
 	struct wl_callback *callback;
 };
 
-/* rmw_service_t / rmw_client_t: identity only (no service traffic). */
-struct wl_rmw_handle {
-	const char *implementation_identifier;
-	const char *name;
-};
-
 struct wl_service {			/* rcl_service_t, rcl_client_t */
-	struct wl_rmw_handle *rmw;
+	void *rmw;			/* srv or cli: what rcl_*_init records */
+	rmw_service_t *srv;
+	rmw_client_t *cli;
 	struct wl_node *node;
 	char name[160];
 	struct standin_sp base;
@@ -95,5 +97,9 @@ int wl_system_init(struct wl_system *sys, const struct wl_options *opt);
 void wl_execute_timer(struct wl_timer *t);
 /* Whether a message was taken (and its callback run). */
 bool wl_execute_subscription(struct wl_subscription *s);
+/* One request served (callback, response) / one response taken: whether
+ * there was one. */
+bool wl_execute_service(struct wl_service *s);
+bool wl_execute_client(struct wl_service *c);
 
 #endif
