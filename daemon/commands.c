@@ -159,9 +159,47 @@ static bool may_act_for(const struct cmd_peer *peer, uid_t owner)
 	return peer->uid == 0 || peer->uid == geteuid() || peer->uid == owner;
 }
 
+/* The ros2_caret replay follows from session detection: a `wait` right
+ * after a record must see the session, and count the agents whose cache
+ * it still lacks as not recording. */
+static void record_seen(const struct cmd_ctx *ctx)
+{
+	lttng_view_refresh(ctx->lttng);
+	struct sched_lttng l;
+	pacer_sched_lttng(ctx->lttng, caret_now_ns(), &l);
+	ctx->reg->want_serial = l.newest;
+}
+
+/* {"go": session}: an armed recording starts recording. */
+static cJSON *cmd_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name)
+{
+	struct lttng_view_rec *rec = lttng_view_find_rec(ctx->lttng, name);
+	if (!rec || !rec->armed)
+		return error(ENOENT, "no armed recording named %s", name);
+	if (!may_act_for(peer, rec->uid))
+		return error(EPERM, "recording %s is not yours", name);
+	char err[512];
+	int r = caret_lttng_go(name, err, sizeof(err));
+	if (r < 0) {
+		log_err("record %s: %s", name, err);
+		return error(r, "%s", err);
+	}
+	rec->armed = false;
+	log_info("session %s: armed recording started", name);
+	record_seen(ctx);
+	return caret_ctl_enc_record(rec->name, rec->path);
+}
+
 static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			 const cJSON *req)
 {
+	const cJSON *go = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_GO);
+	if (go) {
+		if (!cJSON_IsString(go) || !go->valuestring[0] ||
+		    caret_ctl_check_session_name(go->valuestring, NULL, 0) < 0)
+			return error(EINVAL, CARET_CTL_K_GO " must be a session name");
+		return cmd_go(ctx, peer, go->valuestring);
+	}
 	struct caret_lttng_cfg cfg = { 0 };
 	struct ctl_why why;
 	int64_t sz = 0, cnt = 0, freq = 0;
@@ -184,6 +222,10 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (append && !cJSON_IsBool(append))
 		return error(EINVAL, CARET_CTL_K_APPEND " must be true or false");
 	cfg.append = cJSON_IsTrue(append);
+	const cJSON *arm = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_ARM);
+	if (arm && !cJSON_IsBool(arm))
+		return error(EINVAL, CARET_CTL_K_ARM " must be true or false");
+	cfg.armed = cJSON_IsTrue(arm);
 	/* The limits caretctl checked already (proto/caret_ctl_limits.h): any
 	 * client may send this. */
 	char lim[160];
@@ -242,20 +284,24 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		.frequency = freq > 0 ? (uint32_t)freq : 0,
 		.subbuf_size = cfg.subbuf_size ? cfg.subbuf_size : CARET_CTL_DEFAULT_SUBBUF_SIZE,
 		.subbuf_count = cfg.subbuf_count ? cfg.subbuf_count : CARET_CTL_DEFAULT_SUBBUF_COUNT,
+		.armed = cfg.armed,
 	};
 	snprintf(rec.name, sizeof(rec.name), "%s", name);
 	snprintf(rec.path, sizeof(rec.path), "%s", path);
-	if (lttng_view_add_rec(v, &rec) < 0)
+	if (lttng_view_add_rec(v, &rec) < 0) {
+		if (cfg.armed) {
+			/* unremembered, it would look active with nothing enabled */
+			struct caret_lttng_chan_stats st;
+			caret_lttng_stop(name, &st, 1, NULL, 0, NULL, 0);
+			return error(ENOSPC, "too many recordings to arm %s", name);
+		}
 		log_warn("session %s: too many recordings to remember its owner and options",
 			 name);
-	log_info("session %s recording to %s for uid %d (pacing %s)", name, path, (int)peer->uid,
+	}
+	log_info("session %s %s to %s for uid %d (pacing %s)", name,
+		 cfg.armed ? "armed, will record" : "recording", path, (int)peer->uid,
 		 pacing_name(pacing));
-	/* so that a `wait` right after this sees the session, and counts the
-	 * agents whose cache it still lacks as not recording */
-	lttng_view_refresh(v);
-	struct sched_lttng l;
-	pacer_sched_lttng(v, caret_now_ns(), &l);
-	ctx->reg->want_serial = l.newest;
+	record_seen(ctx);
 	cJSON *o = caret_ctl_enc_record(name, path);
 	if (o && all_hosts) {
 		/* the relay request first: a host must have its session before

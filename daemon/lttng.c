@@ -652,6 +652,15 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 		return fail(err, errlen, -ENOMEM, "lttng: creating a handle for session %s failed",
 			    name);
 	int rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
+	if (rc == 0 && cfg->armed) {
+		/* Started with its channel disabled: the session daemon sets
+		 * every registered application up now (the cost of a start),
+		 * and caret_lttng_go() only enables the channel in each. */
+		int dr = lttng_disable_channel(h, CARET_CTL_DEFAULT_CHANNEL);
+		if (dr < 0)
+			rc = lttng_fail(err, errlen, dr, "disabling channel " CARET_CTL_DEFAULT_CHANNEL
+				       " (armed)", name);
+	}
 	lttng_destroy_handle(h);
 	if (rc < 0)
 		return rc;
@@ -740,4 +749,29 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 	if (ret < 0)
 		return lttng_fail(err, errlen, ret, "destroying", session);
 	return nch;
+}
+
+int caret_lttng_go(const char *session, char *err, size_t errlen)
+{
+	int rc = check_name(session, err, errlen);
+	if (rc < 0)
+		return rc;
+	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST, .buf_type = LTTNG_BUFFER_PER_UID };
+	struct lttng_handle *h = lttng_create_handle(session, &dom);
+	struct lttng_channel *ch = lttng_channel_create(&dom);
+	if (!h || !ch) {
+		lttng_destroy_handle(h);
+		lttng_channel_destroy(ch);
+		return fail(err, errlen, -ENOMEM, "lttng: creating a handle for session %s failed",
+			    session);
+	}
+	/* an existing channel of that name is enabled, its attributes kept */
+	snprintf(ch->name, sizeof(ch->name), "%s", CARET_CTL_DEFAULT_CHANNEL);
+	int ret = lttng_enable_channel(h, ch);
+	lttng_channel_destroy(ch);
+	lttng_destroy_handle(h);
+	if (ret < 0)
+		return lttng_fail(err, errlen, ret, "enabling channel " CARET_CTL_DEFAULT_CHANNEL,
+				  session);
+	return 0;
 }

@@ -52,6 +52,9 @@ struct caret_lttng_cfg {
 	/* path/<session> may exist and hold traces: the new one goes into
 	 * path/<session>/append-N (see caret_lttng_record()). */
 	bool append;
+	/* Armed: started with its channel disabled, so that it records
+	 * nothing until caret_lttng_go() (see there). */
+	bool armed;
 	uint64_t subbuf_size;  /* bytes, power of two; 0 => default */
 	uint32_t subbuf_count; /* power of two; 0 => default */
 };
@@ -117,6 +120,19 @@ int caret_lttng_session_name(const char *wanted, const char *parent, char *out, 
 int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 		       size_t name_len, char *path_out, size_t path_len,
 		       char *err, size_t errlen);
+
+/*
+ * Enables the channel of a session caret_lttng_record() armed: what
+ * `caretctl record` does at Enter. The costly part of a start (the session
+ * daemon setting up every registered application: session, channel,
+ * streams, events, contexts, about 70 commands per application, one
+ * application after the other) was paid when it was armed; this is one
+ * command per application. lttng-ust enables an application's
+ * tracepoints before its channel (lttng_channel_enable(): the enablers'
+ * sync, then chan->enabled), so nothing may replay into it before this
+ * returns.
+ */
+int caret_lttng_go(const char *session, char *err, size_t errlen);
 
 /*
  * Stops the session (waiting until its data is flushed), reads the

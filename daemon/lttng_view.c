@@ -79,6 +79,27 @@ void lttng_view_refresh(struct lttng_view *v)
 	 * processes see their tracepoints already. */
 	bool first = !v->polled;
 	v->polled = true;
+	/* a recording whose session ended some other way is over */
+	for (int i = 0; i < v->n_recs;) {
+		if (lttng_view_find_in(names, n, v->recs[i].name)) {
+			i++;
+			continue;
+		}
+		log_info("recording %s ended outside caretd", v->recs[i].name);
+		v->recs[i] = v->recs[--v->n_recs];
+	}
+	/* An armed recording is started with its channel disabled: it
+	 * records nothing until `go`, so it is not active for anyone here. */
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		const struct lttng_view_rec *r = lttng_view_find_rec(v, names[i]);
+		if (r && r->armed)
+			continue;
+		if (k != i)
+			memcpy(names[k], names[i], sizeof(names[0]));
+		k++;
+	}
+	n = k;
 	struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
 	for (int i = 0; i < n; i++) {
 		struct lttng_view_session *old = lttng_view_find(v, names[i]);
@@ -95,15 +116,6 @@ void lttng_view_refresh(struct lttng_view *v)
 	for (int i = 0; i < v->n_active; i++)
 		if (!lttng_view_find_in(names, n, v->active[i]))
 			log_info("LTTng session %s no longer active", v->active[i]);
-	/* a recording whose session ended some other way is over */
-	for (int i = 0; i < v->n_recs;) {
-		if (lttng_view_find_in(names, n, v->recs[i].name)) {
-			i++;
-			continue;
-		}
-		log_info("recording %s ended outside caretd", v->recs[i].name);
-		v->recs[i] = v->recs[--v->n_recs];
-	}
 	memcpy(v->active, names, sizeof(names[0]) * (size_t)n);
 	memcpy(v->sess, sess, sizeof(sess[0]) * (size_t)n);
 	v->n_active = n;

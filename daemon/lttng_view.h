@@ -41,6 +41,7 @@ struct lttng_view_rec {
 	 * 0: not known (a recording adopted after a restart) */
 	uint64_t subbuf_size;
 	uint32_t subbuf_count;
+	bool armed; /* started with its channel disabled, until `go` */
 };
 
 struct lttng_view {

@@ -39,6 +39,11 @@
  *            Creates, configures and starts an LTTng session (UST channel,
  *            event list, vpid/vtid/procname contexts, output path) and
  *            returns at once; the replay follows from session detection.
+ *            "arm"? bool: the session is started with its channel
+ *            disabled (it records nothing; caretd treats it as not active):
+ *            the session start's cost is paid now, e.g. while caretctl
+ *            waits for Enter. {"go": session} (nothing else) then enables
+ *            the channel of an armed recording of the requester's.
  *            → result {"session", "path"}
  *
  *  "wait"    {"timeout_ms"? int}
@@ -212,6 +217,8 @@
 #define CARET_CTL_K_PATH "path"
 #define CARET_CTL_K_LIGHT "light"
 #define CARET_CTL_K_APPEND "append"
+#define CARET_CTL_K_ARM "arm"
+#define CARET_CTL_K_GO "go"
 #define CARET_CTL_K_SUBBUF_SIZE "subbuf_size"
 #define CARET_CTL_K_SUBBUF_COUNT "subbuf_count"
 #define CARET_CTL_K_TIMEOUT_MS "timeout_ms"

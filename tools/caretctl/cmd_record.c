@@ -452,8 +452,50 @@ static enum watch record_on(const struct ctl_opts *g, const struct rec_opts *o, 
 static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
 		    const char *session, const char *path);
 
+/* Arms the recording while we wait for Enter (caretd starts the session
+ * with its channel disabled: the session start's cost, which grows with
+ * the number of registered processes, is paid before Enter, as `ros2
+ * caret record` creates its session before asking). The armed session's
+ * name, or NULL with *code set. */
+static char *arm(const struct ctl_opts *g, const struct rec_opts *o, int *code)
+{
+	struct ctl_reply r;
+	struct ctl_record_result rec;
+	struct ctl_why why;
+	cJSON *req = record_request(o);
+	if (!req || !cJSON_AddBoolToObject(req, CARET_CTL_K_ARM, true)) {
+		cJSON_Delete(req);
+		*code = ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return NULL;
+	}
+	*code = ctl_call(g, req, CTL_RECORD_MS, false, &r);
+	cJSON_Delete(req);
+	if (*code != CTL_EXIT_OK)
+		return NULL;
+	int e = ctl_decode_record(r.root, &rec, &why);
+	char *name = e < 0 ? NULL : strdup(rec.session);
+	if (e < 0)
+		*code = ctl_report_exchange(CARET_CTL_CMD_RECORD, e, &why, 0);
+	else if (!name)
+		*code = ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	ctl_reply_free(&r);
+	return name;
+}
+
+/* An armed session that will not record: nothing to report. */
+static void disarm(const struct ctl_opts *g, const char *session)
+{
+	struct ctl_reply r;
+	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STOP);
+	if (req && cJSON_AddStringToObject(req, CARET_CTL_K_SESSION, session) &&
+	    ctl_call(g, req, CTL_RECORD_MS, false, &r) == CTL_EXIT_OK)
+		ctl_reply_free(&r);
+	cJSON_Delete(req);
+}
+
 static int run(struct ctl_opts *g, const struct rec_opts *o)
 {
+	char *armed = NULL;
 	FILE *info = g->json ? stderr : stdout;
 	struct ctl_reply r;
 	struct ctl_record_result rec;
@@ -468,9 +510,17 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		int code = ctl_ping(g);
 		if (code != CTL_EXIT_OK)
 			return code;
+		/* Other hosts get their Start with the record request: those
+		 * recordings are not armed. */
+		if (!o->all_hosts && !(armed = arm(g, o, &code)))
+			return code;
 		fprintf(info, "press Enter to start recording\n");
 		fflush(info);
 		e = ctl_wait_enter(-1);
+		if (e < 0 && armed)
+			disarm(g, armed);
+		if (e < 0)
+			free(armed);
 		if (e == -EINTR) {
 			if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO))
 				fputc('\n', stderr);	/* after the terminal's "^C" */
@@ -481,7 +531,12 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 							 "use --immediate to start without it");
 	}
 
-	cJSON *req = record_request(o);
+	cJSON *req = armed ? caret_ctl_enc_request(CARET_CTL_CMD_RECORD) : record_request(o);
+	if (armed && req && !cJSON_AddStringToObject(req, CARET_CTL_K_GO, armed)) {
+		cJSON_Delete(req);
+		req = NULL;
+	}
+	free(armed);
 	if (!req)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	/* Not interruptible: we must learn the session's name to stop it. */
