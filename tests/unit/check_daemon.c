@@ -150,19 +150,19 @@ START_TEST(remote_start_end_rules)
 	struct startend_out o;
 	int64_t t = 1000 * MS;
 	/* Start with no active session: ignored, agent stays in WAIT */
-	startend_start(&r, &none, 100, t, &o);
+	startend_start(&r, &none, 100, NULL, t, &o);
 	ck_assert_ptr_nonnull(o.reason);
 	ck_assert_int_eq(o.ignored, 1);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
 	/* with one: WAIT -> PREPARE, a new pass */
-	startend_start(&r, &one_active, 200, t, &o);
+	startend_start(&r, &one_active, 200, NULL, t, &o);
 	ck_assert_ptr_null(o.reason);
 	ck_assert_int_eq(o.applied, 1);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
 	ck_assert_uint_ne(CARET_EPOCH_OF(status(&a).grant), 0);
 	/* a second Start finds it outside WAIT: left alone */
 	uint32_t e = CARET_EPOCH_OF(status(&a).grant);
-	startend_start(&r, &one_active, 200, t, &o);
+	startend_start(&r, &one_active, 200, NULL, t, &o);
 	ck_assert_int_eq(o.applied, 0);
 	ck_assert_int_eq(o.ignored, 1);
 	ck_assert_uint_eq(CARET_EPOCH_OF(status(&a).grant), e);
