@@ -332,6 +332,16 @@ class MultiHostTest(unittest.TestCase):
         self.ctl(b, "record", "--immediate", "-p", os.path.join(b.dir, "after"), "-s", "aft",
                  "--duration", "1", "--timeout", "30")
         self.check_complete(os.path.join(b.dir, "after", "aft"), self.pb, cached, t0)
+        # leave as found: B's processes in WAIT, and host A told so
+        self.wait_states(b, [p.pid for p in self.pb], "WAIT")
+        deadline = time.time() + 10
+        while True:
+            seen = [p["state"] for x in self.hosts(a)["hosts"] if x["host"] == b.name
+                    for p in x["processes"]]
+            if len(seen) == len(self.pb) and set(seen) == {"WAIT"}:
+                break
+            self.assertLess(time.time(), deadline, seen)
+            time.sleep(0.1)
 
     # -- switched off ------------------------------------------------------
 
