@@ -353,7 +353,8 @@ static void on_start(struct bridge *b, const caret_msgs_msg_dds__Start_ *m, cons
 	char ft[1024];
 	filter_text(&f, ft, sizeof(ft));
 	if (o.reason)
-		log_info("bridge: Start from %s ignored: %s", from, o.reason);
+		log_info("bridge: Start from %s ignored: %s%s%s%s", from, o.reason,
+			 *ft ? " (filters " : "", ft, *ft ? ")" : "");
 	else
 		log_info("bridge: Start from %s (frequency %u%s%s): %d processes to PREPARE "
 			 "(%d with the filter), %d left alone (not in WAIT)", from,

@@ -218,6 +218,26 @@ class MultiHostTest(unittest.TestCase):
         self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
         self.wait_sees(self.a, self.b.name)
 
+    def test_4f_peer_start_filters_checked(self):
+        """A Start's filter fields from a plain peer: logged with the Start;
+        rejected (never applied without them) when they are not UTF-8 or do
+        not fit an agent's segment together."""
+        n = len(self.db.errs)
+        self.a.run([PEER, "--peers", "2", "--start", "100", "--ignore-nodes", "/b1$",
+                    "--ignore-topics", "rosout"], timeout=30)
+        wait_err(self.db, r'bridge: Start from \(ros2 peer[^)]*\) ignored: no LTTng '
+                 r'session is active on this host \(filters ignore_nodes="/b1\$" '
+                 r'ignore_topics="rosout"\)', n)
+        n = len(self.db.errs)
+        self.a.run([PEER, "--peers", "2", "--start", "100", "--select-nodes", "x" * 1100,
+                    "--select-topics", "y" * 1100], timeout=30)
+        wait_err(self.db, r"bridge: Start rejected: the filter fields together are too long", n)
+        n = len(self.db.errs)
+        self.a.run([PEER, "--peers", "2", "--start", "100", "--bad-utf8"], timeout=30)
+        wait_err(self.db, r"bridge: Start rejected: a filter field is not UTF-8", n)
+        self.assertIsNone(self.db.poll())
+        self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
+
     # -- one command, every host, one relay -------------------------------
 
     def test_5_all_hosts_record_to_relay(self):
