@@ -26,6 +26,14 @@
  * do. Runtime hooks read verdicts from a lock-free table that init-time
  * code fills (the only writer, under a mutex never taken by app threads on
  * runtime paths).
+ *
+ * A Start's filters (the pass filter: caretd hands them over in the
+ * segment, see struct caret_shm_filter) are a second set of the same four
+ * lists with the same semantics, decided over the same relations; an
+ * init record or runtime event is emitted only if both sets allow it: the
+ * environment's filters are the process's, a Start's narrow one recording.
+ * Relations are therefore learnt always (init time only), with the names
+ * they match against, so a pass filter given later can be decided.
  */
 #include <pthread.h>
 #include <regex.h>
@@ -44,8 +52,21 @@ struct relist {
 	bool all, set;
 };
 
-static struct relist sel_nodes, ign_nodes, sel_topics, ign_topics;
-static bool select_enabled, ignore_enabled, iron;
+/* One set of CARET's four lists: the environment's, or a pass's. */
+struct fset {
+	struct relist sel_nodes, ign_nodes, sel_topics, ign_topics;
+	bool select_enabled, ignore_enabled;
+};
+enum { ENV = 0, PASS = 1, NSETS = 2 };
+static struct fset sets[NSETS];
+static bool iron;
+
+/* The pass filter in force: set by the replay thread when a pass starts;
+ * it holds while the segment's filter word still reads pass_epoch (End
+ * clears it there). */
+static uint32_t pass_on;           /* atomic */
+static uint32_t pass_epoch;        /* atomic */
+static const uint32_t *pass_word;  /* atomic pointer */
 
 static void list_free(struct relist *l)
 {
@@ -98,6 +119,24 @@ static bool list_match(const struct relist *l, const char *name)
 	return false;
 }
 
+static void set_parse(struct fset *f, const char *const v[CARET_FILTER_LISTS],
+		      const char *const names[CARET_FILTER_LISTS])
+{
+	list_parse(&f->sel_nodes, v[CARET_FILTER_SELECT_NODES], names[CARET_FILTER_SELECT_NODES]);
+	list_parse(&f->ign_nodes, v[CARET_FILTER_IGNORE_NODES], names[CARET_FILTER_IGNORE_NODES]);
+	list_parse(&f->sel_topics, v[CARET_FILTER_SELECT_TOPICS],
+		   names[CARET_FILTER_SELECT_TOPICS]);
+	list_parse(&f->ign_topics, v[CARET_FILTER_IGNORE_TOPICS],
+		   names[CARET_FILTER_IGNORE_TOPICS]);
+	f->select_enabled = f->sel_nodes.set || f->sel_topics.set;
+	f->ignore_enabled = f->ign_nodes.set || f->ign_topics.set;
+}
+
+static bool set_on(const struct fset *f)
+{
+	return f->select_enabled || f->ignore_enabled;
+}
+
 bool caret_filter_process_ignored(const char *ignore_processes, const char *name)
 {
 	struct relist l = { 0 };
@@ -107,13 +146,14 @@ bool caret_filter_process_ignored(const char *ignore_processes, const char *name
 	return r;
 }
 
-/* ---- verdicts: pointer -> allowed / denied, insert-only, lock-free reads */
+/* ---- verdicts: pointer -> allowed / denied per set, insert-only keys,
+ * lock-free reads */
 enum { V_UNKNOWN = 0, V_ALLOW = 1, V_DENY = 2 };
 #define VT_BITS 15
 #define VT_SIZE (1u << VT_BITS)
 static struct vslot {
-	uintptr_t key;   /* atomic; 0 = empty */
-	uint32_t value;  /* atomic */
+	uintptr_t key;          /* atomic; 0 = empty */
+	uint32_t value[NSETS];  /* atomic */
 } vt[VT_SIZE];
 
 static uint32_t vt_hash(uintptr_t k)
@@ -148,21 +188,21 @@ static struct vslot *vt_slot(const void *key, bool *fresh)
 }
 
 /* A full table leaves the verdict unknown, which keeps the events. */
-static void vt_set(const void *key, uint32_t v)
+static void vt_set(const void *key, int set, uint32_t v)
 {
 	bool fresh;
 	struct vslot *sl = key ? vt_slot(key, &fresh) : NULL;
 	if (sl)
-		__atomic_store_n(&sl->value, v, __ATOMIC_RELEASE);
+		__atomic_store_n(&sl->value[set], v, __ATOMIC_RELEASE);
 }
 
-static uint32_t vt_get(const void *key)
+static uint32_t vt_get(const void *key, int set)
 {
 	uintptr_t k = key ? (uintptr_t)key : ~(uintptr_t)0;
 	for (uint32_t i = vt_hash(k), n = 0; n < VT_SIZE; n++, i = (i + 1) & (VT_SIZE - 1)) {
 		uintptr_t cur = __atomic_load_n(&vt[i].key, __ATOMIC_ACQUIRE);
 		if (cur == k)
-			return __atomic_load_n(&vt[i].value, __ATOMIC_ACQUIRE);
+			return __atomic_load_n(&vt[i].value[set], __ATOMIC_ACQUIRE);
 		if (cur == 0)
 			return V_UNKNOWN;
 	}
@@ -175,8 +215,9 @@ enum ent_kind { E_NODE, E_PUB, E_SUB, E_RCLCPP_SUB, E_TIMER, E_SRV, E_CLI, E_CB,
 struct ent {
 	enum ent_kind kind;
 	const void *h, *node, *rmw, *owner;
+	char *name;             /* node: "/ns/name"; pub/sub: topic; NULL: unknown */
 	bool named;             /* node: name known; pub/sub: topic known */
-	bool m_sel, m_ign;      /* node: name matches; pub/sub: topic matches */
+	bool m_sel[NSETS], m_ign[NSETS]; /* per set: the name matches */
 };
 
 /* One array per kind, so a lookup scans only its kind. */
@@ -210,80 +251,100 @@ static struct ent *add(enum ent_kind k, const void *h)
 	return e;
 }
 
-/* tracing_controller.cpp is_allowed_node */
-static uint32_t node_verdict(const struct ent *n)
+/* The match bits of a named entity against one set's lists. */
+static void match(struct ent *e, int set)
 {
+	const struct fset *f = &sets[set];
+	bool node = e->kind == E_NODE;
+	e->m_sel[set] = e->name && list_match(node ? &f->sel_nodes : &f->sel_topics, e->name);
+	e->m_ign[set] = e->name && list_match(node ? &f->ign_nodes : &f->ign_topics, e->name);
+}
+
+/* tracing_controller.cpp is_allowed_node */
+static uint32_t node_verdict(const struct ent *n, int set)
+{
+	const struct fset *f = &sets[set];
 	if (!n || !n->named)
 		return V_UNKNOWN;
-	if (select_enabled && sel_nodes.set)
-		return n->m_sel ? V_ALLOW : V_DENY;
-	if (!select_enabled && ignore_enabled && ign_nodes.set)
-		return n->m_ign ? V_DENY : V_ALLOW;
+	if (f->select_enabled && f->sel_nodes.set)
+		return n->m_sel[set] ? V_ALLOW : V_DENY;
+	if (!f->select_enabled && f->ignore_enabled && f->ign_nodes.set)
+		return n->m_ign[set] ? V_DENY : V_ALLOW;
 	return V_ALLOW;
 }
 
 /* is_allowed_publisher_handle / is_allowed_subscription_handle */
-static uint32_t topic_verdict(const struct ent *e)
+static uint32_t topic_verdict(const struct ent *e, int set)
 {
+	const struct fset *f = &sets[set];
 	const struct ent *n = e ? find(E_NODE, e->node) : NULL;
 	if (!e || !e->named || !n || !n->named)
 		return V_UNKNOWN;
-	if (select_enabled)
-		return (sel_topics.set && e->m_sel) || (sel_nodes.set && n->m_sel) ? V_ALLOW
-										 : V_DENY;
-	if (ignore_enabled)
-		return (ign_nodes.set && n->m_ign) || (ign_topics.set && e->m_ign) ? V_DENY
-										   : V_ALLOW;
+	if (f->select_enabled)
+		return (f->sel_topics.set && e->m_sel[set]) || (f->sel_nodes.set && n->m_sel[set])
+			       ? V_ALLOW
+			       : V_DENY;
+	if (f->ignore_enabled)
+		return (f->ign_nodes.set && n->m_ign[set]) || (f->ign_topics.set && e->m_ign[set])
+			       ? V_DENY
+			       : V_ALLOW;
 	return V_ALLOW;
 }
 
 /* is_allowed_timer_handle (services and clients alike): by node; with
  * SELECT set and no node list, nothing matches. */
-static uint32_t by_node_verdict(const struct ent *e)
+static uint32_t by_node_verdict(const struct ent *e, int set)
 {
+	const struct fset *f = &sets[set];
 	const struct ent *n = e ? find(E_NODE, e->node) : NULL;
 	if (!n || !n->named)
 		return V_UNKNOWN;
-	if (select_enabled)
-		return sel_nodes.set && n->m_sel ? V_ALLOW : V_DENY;
-	if (ignore_enabled)
-		return ign_nodes.set && n->m_ign ? V_DENY : V_ALLOW;
+	if (f->select_enabled)
+		return f->sel_nodes.set && n->m_sel[set] ? V_ALLOW : V_DENY;
+	if (f->ignore_enabled)
+		return f->ign_nodes.set && n->m_ign[set] ? V_DENY : V_ALLOW;
 	return V_ALLOW;
 }
 
 /* is_allowed_callback: only subscription callbacks have a topic. */
-static uint32_t callback_verdict(const struct ent *cb)
+static uint32_t callback_verdict(const struct ent *cb, int set)
 {
 	const struct ent *rs = find(E_RCLCPP_SUB, cb->owner);
 	if (!rs)
 		return V_ALLOW;
-	return topic_verdict(find(E_SUB, rs->owner));
+	return topic_verdict(find(E_SUB, rs->owner), set);
 }
 
-static void store(struct ent *e)
+static void store_set(struct ent *e, int set)
 {
 	uint32_t v;
 	switch (e->kind) {
 	case E_NODE:
-		v = node_verdict(e);
+		v = node_verdict(e, set);
 		break;
 	case E_PUB:
 	case E_SUB:
-		v = topic_verdict(e);
-		vt_set(e->rmw, v);
+		v = topic_verdict(e, set);
+		vt_set(e->rmw, set, v);
 		break;
 	case E_TIMER:
 	case E_SRV:
 	case E_CLI:
-		v = by_node_verdict(e);
+		v = by_node_verdict(e, set);
 		break;
 	case E_CB:
-		v = callback_verdict(e);
+		v = callback_verdict(e, set);
 		break;
 	default:
 		return;
 	}
-	vt_set(e->h, v);
+	vt_set(e->h, set, v);
+}
+
+static void store(struct ent *e)
+{
+	for (int set = 0; set < NSETS; set++)
+		store_set(e, set);
 }
 
 /* A node named late (after entities that point at it, like Iron's rosout
@@ -303,29 +364,87 @@ static void node_named(const void *node)
 			store(&ents[E_CB][i]);
 }
 
+static const char *const env_names[CARET_FILTER_LISTS] = {
+	[CARET_FILTER_SELECT_NODES] = "CARET_SELECT_NODES",
+	[CARET_FILTER_IGNORE_NODES] = "CARET_IGNORE_NODES",
+	[CARET_FILTER_SELECT_TOPICS] = "CARET_SELECT_TOPICS",
+	[CARET_FILTER_IGNORE_TOPICS] = "CARET_IGNORE_TOPICS",
+};
+static const char *const start_names[CARET_FILTER_LISTS] = {
+	[CARET_FILTER_SELECT_NODES] = "Start select_nodes",
+	[CARET_FILTER_IGNORE_NODES] = "Start ignore_nodes",
+	[CARET_FILTER_SELECT_TOPICS] = "Start select_topics",
+	[CARET_FILTER_IGNORE_TOPICS] = "Start ignore_topics",
+};
+
 bool caret_filter_configure(const struct caret_filter_env *env)
 {
 	pthread_mutex_lock(&rel_lock);
-	list_parse(&sel_nodes, env->select_nodes, "CARET_SELECT_NODES");
-	list_parse(&ign_nodes, env->ignore_nodes, "CARET_IGNORE_NODES");
-	list_parse(&sel_topics, env->select_topics, "CARET_SELECT_TOPICS");
-	list_parse(&ign_topics, env->ignore_topics, "CARET_IGNORE_TOPICS");
-	select_enabled = sel_nodes.set || sel_topics.set;
-	ignore_enabled = ign_nodes.set || ign_topics.set;
+	__atomic_store_n(&pass_on, 0, __ATOMIC_RELEASE);
+	const char *v[CARET_FILTER_LISTS] = {
+		[CARET_FILTER_SELECT_NODES] = env->select_nodes,
+		[CARET_FILTER_IGNORE_NODES] = env->ignore_nodes,
+		[CARET_FILTER_SELECT_TOPICS] = env->select_topics,
+		[CARET_FILTER_IGNORE_TOPICS] = env->ignore_topics,
+	};
+	set_parse(&sets[ENV], v, env_names);
+	const char *none[CARET_FILTER_LISTS] = { 0 };
+	set_parse(&sets[PASS], none, start_names);
 	iron = env->iron_or_later;
 	for (int k = 0; k < E_COUNT; k++) {
+		for (size_t i = 0; i < nents[k]; i++)
+			free(ents[k][i].name);
 		free(ents[k]);
 		ents[k] = NULL;
 		nents[k] = cap[k] = 0;
 	}
 	memset(vt, 0, sizeof(vt));
 	pthread_mutex_unlock(&rel_lock);
-	return select_enabled || ignore_enabled;
+	return set_on(&sets[ENV]);
+}
+
+static bool env_on(void)
+{
+	return set_on(&sets[ENV]);
 }
 
 static bool active(void)
 {
-	return select_enabled || ignore_enabled || iron;
+	return env_on() || iron;
+}
+
+/* Whether a pass filter is in force: one acquire load when none is, two
+ * relaxed ones more when one is. */
+static bool pass_live(void)
+{
+	if (!__atomic_load_n(&pass_on, __ATOMIC_ACQUIRE))
+		return false;
+	const uint32_t *w = __atomic_load_n(&pass_word, __ATOMIC_RELAXED);
+	return w && __atomic_load_n(w, __ATOMIC_RELAXED) ==
+			    __atomic_load_n(&pass_epoch, __ATOMIC_RELAXED);
+}
+
+bool caret_filter_pass_set(const struct caret_filter_lists *f, const uint32_t *word,
+			   uint32_t epoch)
+{
+	pthread_mutex_lock(&rel_lock);
+	__atomic_store_n(&pass_on, 0, __ATOMIC_RELEASE);
+	const char *none[CARET_FILTER_LISTS] = { 0 };
+	set_parse(&sets[PASS], f ? f->list : none, start_names);
+	bool on = set_on(&sets[PASS]);
+	if (on) {
+		for (int k = 0; k < E_COUNT; k++)
+			for (size_t i = 0; i < nents[k]; i++)
+				match(&ents[k][i], PASS);
+		for (int k = 0; k < E_COUNT; k++)
+			for (size_t i = 0; i < nents[k]; i++)
+				store_set(&ents[k][i], PASS);
+		__atomic_store_n(&pass_word, word, __ATOMIC_RELAXED);
+		__atomic_store_n(&pass_epoch, epoch, __ATOMIC_RELAXED);
+		__atomic_store_n(&pass_on, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&rel_lock);
+	return on;
 }
 
 static const void *P(const union caret_arg *a, int i)
@@ -341,15 +460,12 @@ static struct ent *note_topic(enum ent_kind k, const union caret_arg *a)
 	e->node = P(a, 1);
 	e->rmw = P(a, 2);
 	e->named = a[3].s && *a[3].s;
-	e->m_sel = list_match(&sel_topics, a[3].s);
-	e->m_ign = list_match(&ign_topics, a[3].s);
+	e->name = e->named ? strdup(a[3].s) : NULL;
 	return e;
 }
 
 void caret_filter_note(uint32_t kind, const union caret_arg *a)
 {
-	if (!active())
-		return;
 	pthread_mutex_lock(&rel_lock);
 	struct ent *e = NULL;
 	switch (kind) {
@@ -363,8 +479,7 @@ void caret_filter_note(uint32_t kind, const union caret_arg *a)
 		size_t l = strlen(ns);
 		snprintf(full, sizeof(full), "%s%s%s", ns, l && ns[l - 1] == '/' ? "" : "/", nm);
 		e->named = true;
-		e->m_sel = list_match(&sel_nodes, full);
-		e->m_ign = list_match(&ign_nodes, full);
+		e->name = strdup(full);
 		break;
 	}
 	case CARET_KIND_rcl_publisher_init:
@@ -404,6 +519,8 @@ void caret_filter_note(uint32_t kind, const union caret_arg *a)
 		break;
 	}
 	if (e) {
+		for (int set = 0; set < NSETS; set++)
+			match(e, set);
 		store(e);
 		if (e->kind == E_NODE)
 			node_named(e->h);
@@ -438,29 +555,37 @@ static int key_arg(uint32_t kind)
 	}
 }
 
+/* Both sets allow `key` (a set that is off allows everything). */
+static bool allowed(const void *key)
+{
+	if (env_on() && vt_get(key, ENV) == V_DENY)
+		return false;
+	return !pass_live() || vt_get(key, PASS) != V_DENY;
+}
+
 bool caret_filter_record_allowed(uint32_t kind, const union caret_arg *a)
 {
-	if (!select_enabled && !ignore_enabled)
-		return true;
 	int k = key_arg(kind);
-	return k < 0 || vt_get(P(a, k)) != V_DENY;
+	return k < 0 || allowed(P(a, k));
 }
 
 bool caret_filter_callback_allowed(const void *callback)
 {
-	return !(select_enabled || ignore_enabled) || vt_get(callback) != V_DENY;
+	return allowed(callback);
 }
 
 bool caret_filter_rmw_subscription_allowed(const void *h)
 {
-	return !(select_enabled || ignore_enabled) || vt_get(h) != V_DENY;
+	return allowed(h);
 }
 
 bool caret_filter_publisher_allowed(const void *pub)
 {
+	if (pass_live() && vt_get(pub, PASS) == V_DENY)
+		return false;
 	if (!active())
 		return true;
-	uint32_t v = vt_get(pub);
+	uint32_t v = vt_get(pub, ENV);
 	if (v != V_UNKNOWN || !iron)
 		return v != V_DENY;
 	bool fresh;

@@ -24,6 +24,12 @@ bool caret_filter_process_ignored(const char *ignore_processes, const char *name
  * set (then only the Iron+ publisher rule applies). */
 bool caret_filter_configure(const struct caret_filter_env *env);
 
+/* The filter of the pass that starts (a Start's lists, NULL for none):
+ * it holds while *word (the segment's filter word) reads `epoch`.
+ * Called by the replay thread only; returns whether a filter is on. */
+bool caret_filter_pass_set(const struct caret_filter_lists *f, const uint32_t *word,
+			   uint32_t epoch);
+
 /* An init record was seen: learn the relations it carries. */
 void caret_filter_note(uint32_t kind, const union caret_arg *args);
 /* Whether an init record is emitted (live and in replay). */

@@ -39,6 +39,23 @@ static bool wait_tp_enabled(const struct caret_seg *s, uint32_t epoch)
 	return false;
 }
 
+/* The Start's filter for pass `epoch`, if caretd staged one (struct
+ * caret_shm_filter): taken before the pass begins, so no record of the
+ * pass is emitted without it. A malformed block counts as no filter, as
+ * caret_trace treats a filter it cannot read (get_env_var gives ""), and
+ * is flagged for caretd to report. */
+static void adopt_filter(struct caret_seg *s, uint32_t epoch)
+{
+	struct caret_filter_text ft;
+	int r = caret_own_read_filter(s, epoch, &ft);
+	bool on = caret_filter_pass_set(r > 0 ? &ft.f : NULL, caret_own_filter_word(s), epoch);
+	uint32_t set = (on ? CARET_AGENT_PASS_FILTER : 0) | (r < 0 ? CARET_AGENT_FILTER_BAD : 0);
+	caret_own_set_flags(s, set, (CARET_AGENT_PASS_FILTER | CARET_AGENT_FILTER_BAD) & ~set);
+	if (r < 0)
+		caret_warn("caret-agent: the filter of replay pass %u is malformed: not applied",
+			   epoch);
+}
+
 /* The agent's column of the handshake in proto/caret_shm.h (steps 2, 3
  * and 5); every shared word is moved by shm/owner.c. */
 static void *replay_main(void *arg)
@@ -59,6 +76,7 @@ static void *replay_main(void *arg)
 			epoch = v.epoch;
 			done = 0;
 			off = 0;
+			adopt_filter(s, epoch);
 			caret_own_begin_pass(s, epoch);
 		}
 		if (epoch != 0 && v.tp_enabled_epoch != epoch) {

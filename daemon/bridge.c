@@ -294,27 +294,72 @@ static void reject(struct bridge *b, const char *what, const char *why)
 			 (unsigned long long)b->counts.rejected);
 }
 
+/* The four filter fields of a Start_ or RelayRecord_ (same names), as
+ * lists; NULL and a reason when they cannot be applied. A Start whose
+ * filters cannot be applied is rejected, never applied unfiltered: the
+ * sender asked for less than everything. */
+#define FILTER_OF(m, out)                                                          \
+	filter_of(&(out), (m)->select_nodes, (m)->ignore_nodes, (m)->select_topics, \
+		  (m)->ignore_topics)
+static const char *filter_of(struct caret_filter_lists *f, const char *sn, const char *in,
+			     const char *st, const char *it)
+{
+	if (!str_ok(sn, MAX_FILTER) || !str_ok(in, MAX_FILTER) || !str_ok(st, MAX_FILTER) ||
+	    !str_ok(it, MAX_FILTER))
+		return "a filter field is missing or too long";
+	f->list[CARET_FILTER_SELECT_NODES] = sn;
+	f->list[CARET_FILTER_IGNORE_NODES] = in;
+	f->list[CARET_FILTER_SELECT_TOPICS] = st;
+	f->list[CARET_FILTER_IGNORE_TOPICS] = it;
+	int r = caret_filter_check(f);
+	if (r == -EILSEQ)
+		return "a filter field is not UTF-8";
+	if (r < 0)
+		return "the filter fields together are too long for the agents' segments";
+	return NULL;
+}
+
+/* "select_nodes=... ignore_topics=..." for the log, printable. */
+static void filter_text(const struct caret_filter_lists *f, char *out, size_t len)
+{
+	static const char *const names[CARET_FILTER_LISTS] = { "select_nodes", "ignore_nodes",
+							       "select_topics", "ignore_topics" };
+	out[0] = '\0';
+	for (int i = 0; i < CARET_FILTER_LISTS; i++)
+		if (*f->list[i]) {
+			size_t l = strlen(out);
+			snprintf(out + l, len - l, "%s%s=\"%.200s\"", l ? " " : "", names[i],
+				 f->list[i]);
+		}
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
 static void on_start(struct bridge *b, const caret_msgs_msg_dds__Start_ *m, const char *from)
 {
 	b->counts.start++;
-	if (!str_ok(m->ignore_nodes, MAX_FILTER) || !str_ok(m->ignore_topics, MAX_FILTER) ||
-	    !str_ok(m->select_nodes, MAX_FILTER) || !str_ok(m->select_topics, MAX_FILTER))
-		return reject(b, "Start", "a filter field is missing or too long");
+	struct caret_filter_lists f;
+	const char *bad = FILTER_OF(m, f);
+	if (bad)
+		return reject(b, "Start", bad);
 	if (m->recording_frequency == 0 || m->recording_frequency > 100000000)
 		return reject(b, "Start", "recording_frequency out of 1..100000000");
-	if (*m->ignore_nodes || *m->ignore_topics || *m->select_nodes || *m->select_topics)
-		log_warn("bridge: Start from %s has node/topic filters; caretd replays every "
-			 "process (filters are not applied)", from);
 	struct startend_out o;
 	struct sched_lttng l;
 	int64_t now = now_ns();
 	pacer_sched_lttng(b->lttng, now, &l);
-	startend_start(b->reg, &l, m->recording_frequency, now, &o);
+	startend_start(b->reg, &l, m->recording_frequency, &f, now, &o);
+	char ft[1024];
+	filter_text(&f, ft, sizeof(ft));
 	if (o.reason)
-		log_info("bridge: Start from %s ignored: %s", from, o.reason);
+		log_info("bridge: Start from %s ignored: %s%s%s%s", from, o.reason,
+			 *ft ? " (filters " : "", ft, *ft ? ")" : "");
 	else
-		log_info("bridge: Start from %s (frequency %u): %d processes to PREPARE, %d left "
-			 "alone (not in WAIT)", from, m->recording_frequency, o.applied, o.ignored);
+		log_info("bridge: Start from %s (frequency %u%s%s): %d processes to PREPARE "
+			 "(%d with the filter), %d left alone (not in WAIT)", from,
+			 m->recording_frequency, *ft ? ", " : "", ft, o.applied, o.filtered,
+			 o.ignored);
 	b->status_due = true; /* as a CARET trace node answers every Start */
 }
 
@@ -406,6 +451,10 @@ static void on_relay(struct bridge *b, const caretd_msgs_msg_dds__RelayRecord_ *
 	b->counts.relay++;
 	if (!str_ok(m->session_name, 254) || !str_ok(m->url, MAX_URL) || !*m->session_name)
 		return reject(b, "relay_record", "session name or URL missing or too long");
+	struct caret_filter_lists f;
+	const char *bad = FILTER_OF(m, f);
+	if (bad)
+		return reject(b, "relay_record", bad);
 	if (!b->cfg.accept_relay) {
 		log_info("bridge: relay_record from %s ignored (caretd runs without --accept-relay)",
 			 from);
@@ -433,6 +482,20 @@ static void on_relay(struct bridge *b, const caretd_msgs_msg_dds__RelayRecord_ *
 	snprintf(b->relay_session, sizeof(b->relay_session), "%s", name);
 	log_info("bridge: relay_record from %s: session %s streaming to %s", from, name, out);
 	lttng_view_refresh(b->lttng);
+	/* The recording's Start, applied here and now rather than by the
+	 * Start sample that follows: the scheduler's next tick would begin
+	 * the replay into the new session without the recording's filter.
+	 * Frequency 0: this daemon paces with its own settings. */
+	struct startend_out o;
+	struct sched_lttng l;
+	int64_t now = now_ns();
+	pacer_sched_lttng(b->lttng, now, &l);
+	startend_start(b->reg, &l, 0, &f, now, &o);
+	char ft[1024];
+	filter_text(&f, ft, sizeof(ft));
+	if (*ft)
+		log_info("bridge: relay session %s: %d processes replay with filter %s", name,
+			 o.filtered, ft);
 }
 
 #define TAKE(b, rd, type, body)                                                         \
@@ -559,13 +622,21 @@ void bridge_stop(struct bridge *b)
 	dds_down(b);
 }
 
-int bridge_send_start(struct bridge *b, uint32_t frequency)
+/* The Start_ / RelayRecord_ filter fields of `f` ("" for none). */
+static char *fl(const struct caret_filter_lists *f, enum caret_filter_list i)
+{
+	return (char *)(f && f->list[i] ? f->list[i] : "");
+}
+
+int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_filter_lists *f)
 {
 	if (!b->up)
 		return -ENOTCONN;
 	caret_msgs_msg_dds__Start_ m = { .recording_frequency = frequency,
-					 .ignore_nodes = "", .ignore_topics = "",
-					 .select_nodes = "", .select_topics = "" };
+					 .ignore_nodes = fl(f, CARET_FILTER_IGNORE_NODES),
+					 .ignore_topics = fl(f, CARET_FILTER_IGNORE_TOPICS),
+					 .select_nodes = fl(f, CARET_FILTER_SELECT_NODES),
+					 .select_topics = fl(f, CARET_FILTER_SELECT_TOPICS) };
 	return D.dds_write(b->dds->w_start, &m) == DDS_RETCODE_OK ? 0 : -EIO;
 }
 
@@ -578,12 +649,16 @@ int bridge_send_end(struct bridge *b)
 }
 
 int bridge_send_relay(struct bridge *b, const char *session, const char *url,
-		      uint32_t frequency, bool stop)
+		      uint32_t frequency, bool stop, const struct caret_filter_lists *f)
 {
 	if (!b->up)
 		return -ENOTCONN;
 	caretd_msgs_msg_dds__RelayRecord_ m = { .session_name = (char *)session,
 						.url = (char *)url,
-						.recording_frequency = frequency, .stop = stop };
+						.recording_frequency = frequency, .stop = stop,
+						.ignore_nodes = fl(f, CARET_FILTER_IGNORE_NODES),
+						.ignore_topics = fl(f, CARET_FILTER_IGNORE_TOPICS),
+						.select_nodes = fl(f, CARET_FILTER_SELECT_NODES),
+						.select_topics = fl(f, CARET_FILTER_SELECT_TOPICS) };
 	return D.dds_write(b->dds->w_relay, &m) == DDS_RETCODE_OK ? 0 : -EIO;
 }

@@ -87,9 +87,10 @@ int bridge_start(struct bridge *b, sd_event *e, struct registry *r, struct lttng
 void bridge_stop(struct bridge *b);
 
 /* Broadcasts; 0, or -ENOTCONN (bridge off or down: b->state says why). */
-int bridge_send_start(struct bridge *b, uint32_t frequency);
+/* filter: NULL or the recording's lists (checked by caret_filter_check). */
+int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_filter_lists *filter);
 int bridge_send_end(struct bridge *b);
 int bridge_send_relay(struct bridge *b, const char *session, const char *url,
-		      uint32_t frequency, bool stop);
+		      uint32_t frequency, bool stop, const struct caret_filter_lists *filter);
 
 #endif

@@ -162,12 +162,11 @@ static bool may_act_for(const struct cmd_peer *peer, uid_t owner)
 /* The ros2_caret replay follows from session detection: a `wait` right
  * after a record must see the session, and count the agents whose cache
  * it still lacks as not recording. */
-static void record_seen(const struct cmd_ctx *ctx)
+static void record_seen(const struct cmd_ctx *ctx, struct sched_lttng *l)
 {
 	lttng_view_refresh(ctx->lttng);
-	struct sched_lttng l;
-	pacer_sched_lttng(ctx->lttng, caret_now_ns(), &l);
-	ctx->reg->want_serial = l.newest;
+	pacer_sched_lttng(ctx->lttng, caret_now_ns(), l);
+	ctx->reg->want_serial = l->newest;
 }
 
 /* {"go": session}: an armed recording starts recording. */
@@ -186,8 +185,31 @@ static cJSON *cmd_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 	}
 	rec->armed = false;
 	log_info("session %s: armed recording started", name);
-	record_seen(ctx);
+	struct sched_lttng l;
+	record_seen(ctx, &l);
 	return caret_ctl_enc_record(rec->name, rec->path);
+}
+
+/* CARET's four filter lists of a record or start request (absent: ""). */
+static cJSON *req_filter(const cJSON *req, struct caret_filter_lists *f)
+{
+	static const char *const keys[CARET_FILTER_LISTS] = {
+		[CARET_FILTER_SELECT_NODES] = CARET_CTL_K_SELECT_NODES,
+		[CARET_FILTER_IGNORE_NODES] = CARET_CTL_K_IGNORE_NODES,
+		[CARET_FILTER_SELECT_TOPICS] = CARET_CTL_K_SELECT_TOPICS,
+		[CARET_FILTER_IGNORE_TOPICS] = CARET_CTL_K_IGNORE_TOPICS,
+	};
+	struct ctl_why why;
+	for (int i = 0; i < CARET_FILTER_LISTS; i++)
+		if (ctl_get_str(req, NULL, keys[i], true, &f->list[i], &why) < 0)
+			return error(EINVAL, "%s", why.msg);
+	int r = caret_filter_check(f);
+	if (r == -EILSEQ)
+		return error(EINVAL, "filters must be UTF-8 without NUL");
+	if (r < 0)
+		return error(EINVAL, "filters together longer than %u bytes",
+			     CARET_SHM_FILTER_TEXT_MAX);
+	return NULL;
 }
 
 static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
@@ -246,6 +268,14 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	bool all_hosts;
 	if (opt_bool(req, CARET_CTL_K_ALL_HOSTS, &all_hosts) < 0)
 		return error(EINVAL, "all_hosts must be true or false");
+	struct caret_filter_lists filter;
+	cJSON *ferr = req_filter(req, &filter);
+	if (ferr)
+		return ferr;
+	/* An armed recording's Start comes at `go`: one with filters or for
+	 * every host starts at once (caretctl does not arm those). */
+	if (cfg.armed && (all_hosts || !caret_filter_empty(&filter)))
+		return error(EINVAL, CARET_CTL_K_ARM " does not go with filters or all_hosts");
 	if (!cfg.url && (!cfg.path || cfg.path[0] != '/'))
 		return error(EINVAL, "path must be an absolute directory");
 	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : ctx->subbuf_size ? *ctx->subbuf_size : 0;
@@ -301,17 +331,29 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	log_info("session %s %s to %s for uid %d (pacing %s)", name,
 		 cfg.armed ? "armed, will record" : "recording", path, (int)peer->uid,
 		 pacing_name(pacing));
-	record_seen(ctx);
+	struct sched_lttng l;
+	record_seen(ctx, &l);
+	if (!caret_filter_empty(&filter)) {
+		/* The recording's own Start, now, before the scheduler's next
+		 * tick begins the replay without the filter. */
+		struct startend_out so;
+		startend_start(ctx->reg, &l, freq > 0 ? (uint32_t)freq : 0, &filter,
+			       caret_now_ns(), &so);
+		log_info("session %s: %d processes replay with the recording's filter, %d "
+			 "already recording for another session keep theirs",
+			 name, so.filtered, so.ignored);
+	}
 	cJSON *o = caret_ctl_enc_record(name, path);
 	if (o && all_hosts) {
 		/* the relay request first: a host must have its session before
 		 * the Start can find it active */
 		int b = cfg.url ? bridge_send_relay(ctx->bridge, name, cfg.url,
-						    freq > 0 ? (uint32_t)freq : 0, false)
+						    freq > 0 ? (uint32_t)freq : 0, false, &filter)
 				: 0;
 		if (b == 0)
-			b = bridge_send_start(ctx->bridge, freq > 0 ? (uint32_t)freq
-								   : ctx->sched->frequency);
+			b = bridge_send_start(ctx->bridge,
+					      freq > 0 ? (uint32_t)freq : ctx->sched->frequency,
+					      &filter);
 		add_broadcast(ctx, o, b, "Start");
 	}
 	return o;
@@ -436,7 +478,7 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return NULL;
 	}
 	if (o && all_hosts) {
-		int b = bridge_send_relay(ctx->bridge, sname, "net://-", 0, true);
+		int b = bridge_send_relay(ctx->bridge, sname, "net://-", 0, true, NULL);
 		if (b == 0)
 			b = bridge_send_end(ctx->bridge);
 		add_broadcast(ctx, o, b, "End");
@@ -450,13 +492,17 @@ static cJSON *cmd_start_end(const struct cmd_ctx *ctx, const cJSON *req, int64_t
 	bool all_hosts;
 	if (opt_bool(req, CARET_CTL_K_ALL_HOSTS, &all_hosts) < 0)
 		return error(EINVAL, "all_hosts must be true or false");
+	struct caret_filter_lists filter = { { 0 } };
+	cJSON *ferr = start ? req_filter(req, &filter) : NULL;
+	if (ferr)
+		return ferr;
 	/* Seed 000's Start/End, applied to this host's agents (the
 	 * multi-host bridge applies the same to the messages it gets). */
 	struct sched_lttng l;
 	pacer_sched_lttng(ctx->lttng, now, &l);
 	struct startend_out so;
 	if (start)
-		startend_start(ctx->reg, &l, 0, now, &so);
+		startend_start(ctx->reg, &l, 0, &filter, now, &so);
 	else
 		startend_end(ctx->reg, &l, &so);
 	bool ok = !so.reason;
@@ -467,7 +513,7 @@ static cJSON *cmd_start_end(const struct cmd_ctx *ctx, const cJSON *req, int64_t
 	cJSON *o = caret_ctl_enc_accept(ok, ok ? NULL : why);
 	if (o && all_hosts)
 		add_broadcast(ctx, o,
-			      start ? bridge_send_start(ctx->bridge, ctx->sched->frequency)
+			      start ? bridge_send_start(ctx->bridge, ctx->sched->frequency, &filter)
 				    : bridge_send_end(ctx->bridge),
 			      start ? "Start" : "End");
 	return o;

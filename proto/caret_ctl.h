@@ -116,6 +116,14 @@
  *            the session streams to that lttng-relayd. "start" and "end"
  *            take "all_hosts"? too. Their results then carry
  *            "broadcast": bool and "broadcast_error"? string.
+ *            "record" and "start" take CARET's filters "select_nodes"?,
+ *            "ignore_nodes"?, "select_topics"?, "ignore_topics"? (strings
+ *            as the CARET_SELECT_NODES ... variables: ':'-separated
+ *            regular expressions; UTF-8, together at most
+ *            CARET_SHM_FILTER_TEXT_MAX bytes, else EINVAL): the processes
+ *            the recording's Start moves (those in WAIT) replay and record
+ *            only what they select; they go into the broadcast Start (and
+ *            relay_record) too.
  *  "hosts"   → result {"host", "bridge": "<state>", "counts": {"start",
  *              "end", "status", "relay", "rejected", "sent"},
  *              "hosts": [{"host", "self": bool, "age_ms" (since its last
@@ -197,6 +205,10 @@
 #define CARET_CTL_K_VERSION "version"
 #define CARET_CTL_K_PACING "pacing"
 #define CARET_CTL_K_RECORDING_FREQUENCY "recording_frequency"
+#define CARET_CTL_K_SELECT_NODES "select_nodes"
+#define CARET_CTL_K_IGNORE_NODES "ignore_nodes"
+#define CARET_CTL_K_SELECT_TOPICS "select_topics"
+#define CARET_CTL_K_IGNORE_TOPICS "ignore_topics"
 #define CARET_CTL_K_REPLAY_BANDWIDTH "replay_bandwidth"
 #define CARET_CTL_K_LTTNG "lttng"
 #define CARET_CTL_K_REACHABLE "reachable"

@@ -75,6 +75,12 @@ enum caret_agent_flags {
 	CARET_AGENT_NO_TRACEPOINTS = 1u << 1,
 	/* The last PREPARE timed out waiting for tracepoints to be enabled. */
 	CARET_AGENT_TP_TIMEOUT = 1u << 2,
+	/* The current pass has a pass filter (struct caret_shm_filter) and
+	 * the agent applies it. */
+	CARET_AGENT_PASS_FILTER = 1u << 3,
+	/* The current pass's filter block was malformed: the agent records as
+	 * its environment says (see struct caret_shm_filter). */
+	CARET_AGENT_FILTER_BAD = 1u << 4,
 };
 
 /* ctl_flags bits (controller writes, atomic). */
@@ -233,6 +239,56 @@ CARET_HDR_AT_(reserved, 160)
 _Static_assert(sizeof(struct caret_shm_header) == 416, "caret_shm_header size");
 _Static_assert(sizeof(struct caret_shm_header) <= CARET_SHM_HEADER_SIZE,
 	       "header must fit its page");
+
+/*
+ * The pass filter: the node/topic filters of the Start that began a replay
+ * pass (CARET's Start message fields select_nodes, ignore_nodes,
+ * select_topics, ignore_topics; caretctl record's --select-nodes ...), in
+ * the header page after struct caret_shm_header, at
+ * CARET_SHM_FILTER_OFFSET. Written by the controller only, before the
+ * pass's epoch is stored in `grant`; zero (epoch 0: no filter) in a new
+ * segment, so old controllers never filter and old agents ignore it.
+ *
+ *   ctl    epoch = 0, then len[] and text, then epoch = e (release), then
+ *          begin_replay with that same epoch e (caret_ctl_stage_filter).
+ *          Setting state WAIT (End) stores epoch = 0: the recording the
+ *          filter was for is over.
+ *   agent  at the start of pass e: epoch == e (acquire), copy, epoch still
+ *          e after the copy (else the block was rewritten: no filter);
+ *          validates the copy; while RECORD, its runtime hooks apply the
+ *          filter as long as epoch still reads e (one relaxed load).
+ *
+ * Each list is what the environment variable of the same name holds
+ * (CARET_SELECT_NODES ...: ':'-separated regular expressions, "*" for
+ * everything), UTF-8, no NUL; len[i] bytes of list i follow those of
+ * list i-1 in text, sum(len) <= CARET_SHM_FILTER_TEXT_MAX. The agent
+ * combines them with its environment's filters: a node/topic is recorded
+ * only if both allow it (environment filters are per process, a Start's
+ * filters narrow one recording). A block that fails these checks is
+ * treated as no filter, as caret_trace treats a filter variable it cannot
+ * read (tracing_controller.cpp get_env_var: ""), and flagged
+ * (CARET_AGENT_FILTER_BAD).
+ */
+enum caret_filter_list {
+	CARET_FILTER_SELECT_NODES,
+	CARET_FILTER_IGNORE_NODES,
+	CARET_FILTER_SELECT_TOPICS,
+	CARET_FILTER_IGNORE_TOPICS,
+	CARET_FILTER_LISTS
+};
+#define CARET_SHM_FILTER_OFFSET 2048u
+#define CARET_SHM_FILTER_TEXT_MAX 2032u
+struct caret_shm_filter {
+	uint32_t epoch;                  /* atomic: the pass it is for; 0: none */
+	uint32_t reserved;               /* zero */
+	uint16_t len[CARET_FILTER_LISTS]; /* bytes of each list in text */
+	char text[CARET_SHM_FILTER_TEXT_MAX];
+};
+_Static_assert(sizeof(struct caret_shm_filter) == 2048, "caret_shm_filter size");
+_Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
+		       CARET_SHM_FILTER_OFFSET + sizeof(struct caret_shm_filter) <=
+			       CARET_SHM_HEADER_SIZE,
+	       "the pass filter lies in the header page, after the header");
 
 /*
  * Record encoding. A record is 8-byte aligned and starts with:

@@ -166,7 +166,41 @@ int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out);
 int64_t caret_seg_walk(const struct caret_seg *s,
 		       int (*cb)(const struct caret_rec_view *v, void *ctx), void *ctx);
 
+/* ---- pass filters (struct caret_shm_filter in proto/caret_shm.h) ---- */
+/* The four lists of a Start (enum caret_filter_list order); NULL is "". */
+struct caret_filter_lists {
+	const char *list[CARET_FILTER_LISTS];
+};
+/* A decoded block: lists NUL-terminated in buf. */
+struct caret_filter_text {
+	struct caret_filter_lists f;
+	char buf[CARET_SHM_FILTER_TEXT_MAX + CARET_FILTER_LISTS];
+};
+/* 0 if the lists fit a block (valid UTF-8 without NUL, together at most
+ * CARET_SHM_FILTER_TEXT_MAX bytes); -E2BIG or -EILSEQ. */
+int caret_filter_check(const struct caret_filter_lists *f);
+/* Whether every list is empty (no filter: CARET records everything). */
+bool caret_filter_empty(const struct caret_filter_lists *f);
+int caret_filter_encode(const struct caret_filter_lists *f, struct caret_shm_filter *out);
+/* Checks a private copy of a block: -EBADMSG if malformed. */
+int caret_filter_decode(const struct caret_shm_filter *in, struct caret_filter_text *out);
+/* Controller: the filter of the next pass (the epoch the next
+ * caret_ctl_begin_replay / caret_ctl_begin_pass will use, which it
+ * returns), or a negative errno from caret_filter_check. */
+int64_t caret_ctl_stage_filter(struct caret_seg *s, const struct caret_filter_lists *f);
+/* Controller: no filter (any pass). */
+void caret_ctl_clear_filter(struct caret_seg *s);
+/* Agent: 1 and the lists when the block is for `epoch`, 0 when it is not
+ * (no filter for this pass), -EBADMSG when it is for `epoch` but
+ * malformed. */
+int caret_own_read_filter(const struct caret_seg *s, uint32_t epoch,
+			  struct caret_filter_text *out);
+/* Agent: the block's epoch word, for the runtime hooks' one relaxed load
+ * (the filter of pass e holds while it reads e). */
+const uint32_t *caret_own_filter_word(const struct caret_seg *s);
+
 /* ---- controller side (caretd, caret-agentctl) ---- */
+/* Setting WAIT also clears the pass filter (End: that recording is over). */
 int caret_ctl_set_state(struct caret_seg *s, enum caret_state st);
 /* Starts a replay pass: state PREPARE, new epoch with grant 0. Returns the
  * epoch. */

@@ -10,6 +10,8 @@ int caret_ctl_set_state(struct caret_seg *s, enum caret_state st)
 {
 	if (st > CARET_STATE_MAX)
 		return -EINVAL;
+	if (st == CARET_STATE_WAIT)
+		caret_ctl_clear_filter(s);
 	__atomic_store_n(&s->shared_hdr->state, (uint32_t)st, __ATOMIC_RELEASE);
 	caret_futex_wake(&s->shared_hdr->state);
 	return 0;

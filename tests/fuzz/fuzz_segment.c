@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The segment validator: a header page and the file size it came with, as
  * caret_seg_attach() sees them, and the name parser (any user names files
- * in /dev/shm). Input: header bytes, then 8 bytes of file size. */
+ * in /dev/shm), and the pass filter block an agent reads from its header
+ * page. Input: header bytes, then 8 bytes of file size (the filter block:
+ * the same bytes from the start). */
 #include <string.h>
 
 #include "shm/caret_shm.h"
@@ -33,5 +35,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t start;
 	if (caret_seg_parse_name(name, &pid, &start) == 0 && pid <= 0)
 		__builtin_trap();
+	/* a block the agent accepts is lists caretd could have staged, and
+	 * encodes back to the same lists */
+	static struct caret_shm_filter fb, again;
+	static struct caret_filter_text ft, ft2;
+	memset(&fb, 0, sizeof(fb));
+	memcpy(&fb, data, size < sizeof(fb) ? size : sizeof(fb));
+	if (caret_filter_decode(&fb, &ft) == 0) {
+		if (caret_filter_check(&ft.f) != 0 || caret_filter_encode(&ft.f, &again) != 0 ||
+		    caret_filter_decode(&again, &ft2) != 0)
+			__builtin_trap();
+		for (int i = 0; i < CARET_FILTER_LISTS; i++)
+			if (strcmp(ft.f.list[i], ft2.f.list[i]) != 0)
+				__builtin_trap();
+	}
 	return 0;
 }

@@ -5,6 +5,10 @@
  * CARET's own `ros2 caret record` would: publishes Start or End, prints
  * the Status samples it receives, or sends garbage under those names.
  *   caret-ddspeer [--peers N] [--start FREQ] [--end] [--garbage] [--listen SECONDS]
+ *                 [--select-nodes L] [--ignore-nodes L] [--select-topics L]
+ *                 [--ignore-topics L] [--bad-utf8]
+ * (the Start's filter fields; --bad-utf8 puts invalid UTF-8 in
+ * select_topics)
  * Domain: $ROS_DOMAIN_ID. Output: one "status name=... status=N pid=N
  * nodes=N" line per Status, "matched N" once writers see N readers.
  */
@@ -118,6 +122,8 @@ int main(int argc, char **argv)
 	int peers = 1, listen_s = 0;
 	long start = -1;
 	int end = 0, junk = 0;
+	char *sel_nodes = "", *ign_nodes = "", *sel_topics = "", *ign_topics = "";
+	static char bad_utf8[] = { (char)0xff, (char)0xfe, 0 };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--peers") && i + 1 < argc)
 			peers = atoi(argv[++i]);
@@ -129,9 +135,21 @@ int main(int argc, char **argv)
 			junk = 1;
 		else if (!strcmp(argv[i], "--listen") && i + 1 < argc)
 			listen_s = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--select-nodes") && i + 1 < argc)
+			sel_nodes = argv[++i];
+		else if (!strcmp(argv[i], "--ignore-nodes") && i + 1 < argc)
+			ign_nodes = argv[++i];
+		else if (!strcmp(argv[i], "--select-topics") && i + 1 < argc)
+			sel_topics = argv[++i];
+		else if (!strcmp(argv[i], "--ignore-topics") && i + 1 < argc)
+			ign_topics = argv[++i];
+		else if (!strcmp(argv[i], "--bad-utf8"))
+			sel_topics = bad_utf8;
 		else {
 			fprintf(stderr, "usage: caret-ddspeer [--peers N] [--start FREQ] [--end] "
-					"[--garbage] [--listen SECONDS]\n");
+					"[--garbage] [--listen SECONDS] [--select-nodes L] "
+					"[--ignore-nodes L] [--select-topics L] [--ignore-topics L] "
+					"[--bad-utf8]\n");
 			return 2;
 		}
 	}
@@ -155,8 +173,9 @@ int main(int argc, char **argv)
 	if (start >= 0) {
 		dds_entity_t w = writer(&caret_msgs_msg_dds__Start__desc, "rt/caret/start_record");
 		await_match(w, peers);
-		caret_msgs_msg_dds__Start_ m = { (uint32_t)start, "", "", "", "" };
-		dds_write(w, &m);
+		caret_msgs_msg_dds__Start_ m = { (uint32_t)start, ign_nodes, ign_topics, sel_nodes,
+						 sel_topics };
+		put(w, &m); /* delivered before this peer may leave */
 		printf("start sent\n");
 	}
 	if (end) {

@@ -38,6 +38,13 @@ RUNTIME_ROS2 = ["callback_start", "callback_end", "rclcpp_publish", "rcl_publish
                 "rmw_take", "rclcpp_intra_publish", "rcl_lifecycle_transition"]
 
 
+def dds_domain(n):
+    """A DDS domain for index n, 1..99: CycloneDDS's ports are 7400 + 250 *
+    domain + ..., and above domain ~100 they fall in Linux's ephemeral
+    range (32768-60999), where any outgoing socket may already hold one."""
+    return 1 + n % 99
+
+
 def mono_ns():
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
@@ -59,10 +66,7 @@ class Ctx:
     def __init__(self, name):
         self.tag = "%s-%s" % (name, uuid.uuid4().hex[:6])
         self.prefix = "caret-it-" + uuid.uuid4().hex[:8]
-        # CycloneDDS's ports are 7400 + 250 * domain + ...: above domain
-        # ~100 they fall in Linux's ephemeral range (32768-60999), where
-        # any outgoing socket may already hold one.
-        self.domain = str(10 + (os.getpid() + hash(self.tag)) % 90)
+        self.domain = str(dds_domain(os.getpid() + hash(self.tag)))
         self.tmp = tempfile.mkdtemp(prefix="caret-it-")
         self.procs = []
         self.sessions = []

@@ -218,6 +218,26 @@ class MultiHostTest(unittest.TestCase):
         self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
         self.wait_sees(self.a, self.b.name)
 
+    def test_4f_peer_start_filters_checked(self):
+        """A Start's filter fields from a plain peer: logged with the Start;
+        rejected (never applied without them) when they are not UTF-8 or do
+        not fit an agent's segment together."""
+        n = len(self.db.errs)
+        self.a.run([PEER, "--peers", "2", "--start", "100", "--ignore-nodes", "/b1$",
+                    "--ignore-topics", "rosout"], timeout=30)
+        wait_err(self.db, r'bridge: Start from \(ros2 peer[^)]*\) ignored: no LTTng '
+                 r'session is active on this host \(filters ignore_nodes="/b1\$" '
+                 r'ignore_topics="rosout"\)', n)
+        n = len(self.db.errs)
+        self.a.run([PEER, "--peers", "2", "--start", "100", "--select-nodes", "x" * 1100,
+                    "--select-topics", "y" * 1100], timeout=30)
+        wait_err(self.db, r"bridge: Start rejected: the filter fields together are too long", n)
+        n = len(self.db.errs)
+        self.a.run([PEER, "--peers", "2", "--start", "100", "--bad-utf8"], timeout=30)
+        wait_err(self.db, r"bridge: Start rejected: a filter field is not UTF-8", n)
+        self.assertIsNone(self.db.poll())
+        self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
+
     # -- one command, every host, one relay -------------------------------
 
     def test_5_all_hosts_record_to_relay(self):
@@ -250,6 +270,98 @@ class MultiHostTest(unittest.TestCase):
         self.assertEqual(len(tb), 1, os.listdir(self.relay_dir))
         self.check_complete(ta[0], self.pa, cached_a, t0)
         self.check_complete(tb[0], self.pb, cached_b, t0)
+
+    # -- a Start's filters (CARET's select/ignore lists), on every host ----
+
+    def test_5f_filters_on_every_host(self):
+        """caretctl record --all-hosts with CARET's filters: host B gets them in
+        caretd's relay_record (and the Start), host A applies them itself;
+        each trace lacks exactly the filtered nodes and topics, with CARET's
+        semantics (tracing_controller.cpp: with a select list set, a
+        publisher / subscription is kept when its topic or its node is
+        selected, timers and services go by their node), and has
+        everything else; the caches stay whole, and a later recording
+        without filters gets everything again."""
+        a, b = self.a, self.b
+        procs = self.pa + self.pb
+        for h, ps in ((a, self.pa), (b, self.pb)):
+            self.wait_states(h, [p.pid for p in ps], "WAIT")
+        cached = {**self.dumps(a, self.pa), **self.dumps(b, self.pb)}
+        n = len(self.db.errs)
+        r = self.ctl(a, "record", "--immediate", "--all-hosts", "--set-url",
+                     "net://" + a.addr, "-s", "flt", "--duration", "2", "--timeout", "30",
+                     "--select-nodes", "/b0$", "--select-topics", "topic_1$")
+        out = r.stdout + r.stderr
+        self.assertIn("host %s: 2/2 processes recording" % b.name, out)
+        wait_err(self.db, r'relay session flt: 2 processes replay with filter '
+                 r'select_nodes="/b0\$" select_topics="topic_1\$"', n)
+        wait_err(self.db, r"relay session flt stopped and destroyed", n)
+        self.wait_states(b, [p.pid for p in self.pb], "WAIT")
+        time.sleep(0.5)  # the relay closes its files after the session is destroyed
+        per = collections.defaultdict(list)
+        for host in (a, b):
+            tr = glob.glob(os.path.join(self.relay_dir, host.name, "flt-*"))
+            self.assertEqual(len(tr), 1, os.listdir(self.relay_dir))
+            for e in read_trace(tr[0]):
+                per[e.vpid].append(e)
+        filtered = {"rcl_node_init", "rcl_publisher_init", "rcl_subscription_init",
+                    "rcl_timer_init", "rcl_service_init", "rclcpp_timer_link_node"}
+        a0, b0, b1 = self.pa[0].pid, self.pb[0].pid, self.pb[1].pid
+        for pid in (a0, b0, b1):
+            ev = collections.defaultdict(list)
+            for e in per[pid]:
+                ev[e.name].append(e.f)
+            nodes = [x["node_name"] for x in ev["ros2_caret:rcl_node_init"]]
+            pubs = {x["publisher_handle"]: x["topic_name"]
+                    for x in ev["ros2_caret:rcl_publisher_init"]}
+            subs = {x["rmw_subscription_handle"]: x["topic_name"]
+                    for x in ev["ros2_caret:rcl_subscription_init"]}
+            if pid == b0:  # selected node: all of it
+                self.assertEqual(nodes, ["b0"])
+                self.assertEqual(sorted(pubs.values()),
+                                 ["/standin/topic_0", "/standin/topic_1"])
+                self.assertTrue(ev["ros2_caret:rcl_service_init"])
+                self.assertTrue(ev["ros2_caret:rcl_timer_init"])
+            else:  # node not selected: only what is on a selected topic
+                self.assertEqual(nodes, [], pid)
+                self.assertEqual(ev["ros2_caret:rcl_timer_init"], [], pid)
+                self.assertEqual(ev["ros2_caret:rcl_service_init"], [], pid)
+                topics = list(pubs.values()) if pid == a0 else list(subs.values())
+                self.assertEqual(topics, ["/standin/topic_1"], pid)
+            # runtime events only of what is kept
+            published = {x["publisher_handle"] for x in ev["ros2:rcl_publish"]}
+            taken = {x["rmw_subscription_handle"] for x in ev["ros2:rmw_take"]}
+            if pid == b1:
+                self.assertTrue(taken, pid)
+                self.assertLessEqual(taken, set(subs), pid)
+            else:
+                self.assertTrue(published, pid)
+                self.assertLessEqual(published, set(pubs), pid)
+            # everything no filter applies to, replayed whole
+            got = collections.Counter((kind_of(e), str(e.f["init_timestamp"]))
+                                      for e in per[pid] if e.name.startswith("ros2_caret:")
+                                      and kind_of(e) in INIT_KINDS)
+            for (kind, ts), k in cached[pid].items():
+                if kind not in filtered and not kind.startswith("callback_group_add") and \
+                        "callback" not in kind and kind != "rclcpp_subscription_init":
+                    self.assertGreaterEqual(got[(kind, ts)], k, "pid %d lacks %s" % (pid, kind))
+            self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in per[pid]), pid)
+        # the caches are whole: a recording without filters gets every record
+        self.assertEqual({**self.dumps(a, self.pa), **self.dumps(b, self.pb)}, cached)
+        t0 = mono_ns()
+        self.ctl(b, "record", "--immediate", "-p", os.path.join(b.dir, "after"), "-s", "aft",
+                 "--duration", "1", "--timeout", "30")
+        self.check_complete(os.path.join(b.dir, "after", "aft"), self.pb, cached, t0)
+        # leave as found: B's processes in WAIT, and host A told so
+        self.wait_states(b, [p.pid for p in self.pb], "WAIT")
+        deadline = time.time() + 10
+        while True:
+            seen = [p["state"] for x in self.hosts(a)["hosts"] if x["host"] == b.name
+                    for p in x["processes"]]
+            if len(seen) == len(self.pb) and set(seen) == {"WAIT"}:
+                break
+            self.assertLess(time.time(), deadline, seen)
+            time.sleep(0.1)
 
     # -- switched off ------------------------------------------------------
 

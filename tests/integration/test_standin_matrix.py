@@ -30,7 +30,7 @@ import subprocess
 import time
 import unittest
 
-from harness import BIN, LIB, Ctx, read_trace, wait_line
+from harness import BIN, LIB, Ctx, dds_domain, read_trace, wait_line
 
 DISTROS = ("humble", "jazzy")
 RMWS = ("rmw_cyclonedds_cpp", "rmw_fastrtps_cpp")
@@ -211,7 +211,7 @@ class MatrixTest(unittest.TestCase):
 
     def start_pairs(self):
         base = int(self.c.domain)
-        return [Pair(self.c, i, d, r, l, 1 + (base + i) % 200)
+        return [Pair(self.c, i, d, r, l, dds_domain(base + i))
                 for i, (d, r, l) in enumerate(configs())]
 
     def run_phase(self, before):
@@ -397,7 +397,7 @@ class SerializedPublishTest(unittest.TestCase):
             pub_env = dict(env)
             if ignored:  # the publisher only: the subscriber's takes are the reference
                 pub_env["CARET_IGNORE_TOPICS"] = "^/%s/topic_0$" % prefix
-            dom = str(1 + (int(self.c.domain) + 100 + i) % 200)
+            dom = str(dds_domain(int(self.c.domain) + 100 + i))
             common = [os.path.join(BIN, "caret-standin"), "--domain", dom, "--distro", d,
                       "--topic-prefix", prefix]
             if l == "python":
@@ -491,7 +491,7 @@ class StandinFidelityTest(unittest.TestCase):
         procs = {}
         for i, (d, r, l) in enumerate(configs()):
             extra = ["--python-like"] if l == "python" else []
-            dom = str(1 + (int(self.c.domain) + 50 + i) % 200)
+            dom = str(dds_domain(int(self.c.domain) + 50 + i))
             env = {"RMW_IMPLEMENTATION": r}
             sub = self.c.workload("--domain", dom, "--distro", d, "--name", "fs%d" % i,
                                   "--pubs", "0", "--subs", "1", *extra,

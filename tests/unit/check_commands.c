@@ -189,6 +189,11 @@ START_TEST(bad_requests)
 		{ "{\"v\":1,\"cmd\":\"record\",\"path\":\"relative\"}", EINVAL },
 		{ "{\"v\":1,\"cmd\":\"record\",\"path\":7}", EINVAL },
 		{ "{\"v\":1,\"cmd\":\"stop\",\"session\":[]}", EINVAL },
+		/* CARET's filter lists: strings, UTF-8, fitting an agent's segment */
+		{ "{\"v\":1,\"cmd\":\"record\",\"select_nodes\":1,\"path\":\"/tmp\"}", EINVAL },
+		{ "{\"v\":1,\"cmd\":\"record\",\"ignore_topics\":\"\xff\",\"path\":\"/tmp\"}",
+		  EINVAL },
+		{ "{\"v\":1,\"cmd\":\"start\",\"select_topics\":[]}", EINVAL },
 		{ "{\"v\":1,\"cmd\":\"stop\"}", ENOENT }, /* no session active */
 		{ "{\"v\":1,\"cmd\":\"wait\"}", ENOENT },
 	};

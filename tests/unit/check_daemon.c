@@ -139,6 +139,55 @@ START_TEST(start_and_end)
 }
 END_TEST
 
+/* A Start's filter goes with the pass that Start begins, and only with it
+ * (struct caret_shm_filter): staged for its epoch, left for no later pass,
+ * cleared at End. */
+START_TEST(start_filter_goes_with_its_pass)
+{
+	struct agent a;
+	make_agent(&a, "sf", 10);
+	struct registry r = one(&a);
+	struct sched s = freq_sched(100);
+	struct sched_lttng none = { .any = false };
+	struct caret_filter_lists f = { { [CARET_FILTER_SELECT_NODES] = "/b0$",
+					  [CARET_FILTER_IGNORE_TOPICS] = "rosout" } };
+	struct caret_filter_text ft;
+	struct startend_out o;
+	int64_t t = 1000 * MS;
+	/* ignored (no session): nothing left for the next pass */
+	startend_start(&r, &none, 0, &f, t, &o);
+	ck_assert_int_eq(o.filtered, 0);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
+	uint32_t e1 = CARET_EPOCH_OF(status(&a).grant);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, e1, &ft), 0);
+	sched_tick(&s, &r, &OFF, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	/* moved by the Start: its pass has the filter */
+	startend_start(&r, &ON, 0, &f, t += 10 * MS, &o);
+	ck_assert_int_eq(o.filtered, 1);
+	uint32_t e2 = CARET_EPOCH_OF(status(&a).grant);
+	ck_assert_uint_gt(e2, e1);
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, e2, &ft), 1);
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_SELECT_NODES], "/b0$");
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_IGNORE_NODES], "");
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_SELECT_TOPICS], "");
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_IGNORE_TOPICS], "rosout");
+	/* another pass (a newer session) is not filtered */
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, e2 + 1, &ft), 0);
+	/* End: the recording is over, the filter with it */
+	sched_tick(&s, &r, &OFF, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, e2, &ft), 0);
+	/* empty lists are no filter */
+	struct caret_filter_lists empty = { { "", "", NULL, "" } };
+	startend_start(&r, &ON, 0, &empty, t += 10 * MS, &o);
+	ck_assert_int_eq(o.filtered, 0);
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, CARET_EPOCH_OF(status(&a).grant), &ft), 0);
+	drop_agent(&a);
+}
+END_TEST
+
 /* Seed 000's rules for a Start or End from another host (startend.c). */
 START_TEST(remote_start_end_rules)
 {
@@ -150,19 +199,19 @@ START_TEST(remote_start_end_rules)
 	struct startend_out o;
 	int64_t t = 1000 * MS;
 	/* Start with no active session: ignored, agent stays in WAIT */
-	startend_start(&r, &none, 100, t, &o);
+	startend_start(&r, &none, 100, NULL, t, &o);
 	ck_assert_ptr_nonnull(o.reason);
 	ck_assert_int_eq(o.ignored, 1);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
 	/* with one: WAIT -> PREPARE, a new pass */
-	startend_start(&r, &one_active, 200, t, &o);
+	startend_start(&r, &one_active, 200, NULL, t, &o);
 	ck_assert_ptr_null(o.reason);
 	ck_assert_int_eq(o.applied, 1);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
 	ck_assert_uint_ne(CARET_EPOCH_OF(status(&a).grant), 0);
 	/* a second Start finds it outside WAIT: left alone */
 	uint32_t e = CARET_EPOCH_OF(status(&a).grant);
-	startend_start(&r, &one_active, 200, t, &o);
+	startend_start(&r, &one_active, 200, NULL, t, &o);
 	ck_assert_int_eq(o.applied, 0);
 	ck_assert_int_eq(o.ignored, 1);
 	ck_assert_uint_eq(CARET_EPOCH_OF(status(&a).grant), e);
@@ -612,6 +661,7 @@ int main(void)
 	tcase_add_test(tc, restart_inside_replay_start);
 	tcase_add_test(tc, frequency_pacing);
 	tcase_add_test(tc, remote_start_end_rules);
+	tcase_add_test(tc, start_filter_goes_with_its_pass);
 	tcase_add_test(tc, grant_capped_then_record);
 	tcase_add_test(tc, adaptive_pacing_shares_bandwidth);
 	tcase_add_test(tc, adaptive_pacing_room_caps_grants);

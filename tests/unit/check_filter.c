@@ -154,6 +154,62 @@ START_TEST(node_named_late)
 }
 END_TEST
 
+/* A Start's filter (the pass filter) narrows the environment's: both
+ * must allow; it holds while the segment's filter word reads its epoch. */
+START_TEST(pass_filter_narrows_env)
+{
+	struct caret_filter_env e = { .ignore_topics = "/other" };
+	caret_filter_configure(&e);
+	system_();
+	uint32_t word = 7;
+	ck_assert(!caret_filter_publisher_allowed(&pub_l)); /* env */
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	/* learnt before the filter came: decided when it comes */
+	struct caret_filter_lists f = { { [CARET_FILTER_SELECT_NODES] = "^/listener$" } };
+	ck_assert(caret_filter_pass_set(&f, &word, 7));
+	ck_assert(!caret_filter_publisher_allowed(&pub_t));     /* pass */
+	ck_assert(!caret_filter_publisher_allowed(&pub_l));     /* env still */
+	ck_assert(!rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(rec(CARET_KIND_rcl_node_init, &listener, NULL));
+	ck_assert(caret_filter_rmw_subscription_allowed(&rmwsub_l));
+	ck_assert(caret_filter_callback_allowed(&cb_l));
+	ck_assert(rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+	/* entities learnt while it is on are decided at once */
+	static char n3, p3;
+	union caret_arg n[] = { P(&n3), P(0), S("late"), S("/") };
+	caret_filter_note(CARET_KIND_rcl_node_init, n);
+	union caret_arg p[] = { P(&p3), P(&n3), P(0), S("/t"), P(1) };
+	caret_filter_note(CARET_KIND_rcl_publisher_init, p);
+	ck_assert(!rec(CARET_KIND_rcl_node_init, &n3, NULL));
+	ck_assert(!caret_filter_publisher_allowed(&p3));
+	/* End cleared the word: the filter no longer holds */
+	word = 0;
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	ck_assert(caret_filter_publisher_allowed(&p3));
+	ck_assert(rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(!caret_filter_publisher_allowed(&pub_l)); /* env is the process's */
+	/* a pass without a filter */
+	word = 8;
+	ck_assert(!caret_filter_pass_set(NULL, &word, 8));
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	/* ignore lists, then select wins over ignore as in caret_trace */
+	struct caret_filter_lists g = { { [CARET_FILTER_IGNORE_TOPICS] = "/chatter" } };
+	ck_assert(caret_filter_pass_set(&g, &word, 8));
+	ck_assert(!caret_filter_publisher_allowed(&pub_t));
+	ck_assert(!caret_filter_rmw_subscription_allowed(&rmwsub_l));
+	ck_assert(!caret_filter_callback_allowed(&cb_l));
+	ck_assert(caret_filter_callback_allowed(&cb_timer_l));
+	struct caret_filter_lists h = { { [CARET_FILTER_IGNORE_TOPICS] = "/chatter",
+					  [CARET_FILTER_SELECT_TOPICS] = "/chatter" } };
+	ck_assert(caret_filter_pass_set(&h, &word, 8));
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	ck_assert(caret_filter_callback_allowed(&cb_l));
+	/* select without a node list: nodes kept, timers (by node) not */
+	ck_assert(rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(!rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("filter");
@@ -164,6 +220,7 @@ int main(void)
 	tcase_add_test(tc, ignore_lists);
 	tcase_add_test(tc, iron_unknown_publisher);
 	tcase_add_test(tc, node_named_late);
+	tcase_add_test(tc, pass_filter_narrows_env);
 	suite_add_tcase(s, tc);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

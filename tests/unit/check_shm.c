@@ -797,6 +797,75 @@ START_TEST(test_chunked_walk)
 }
 END_TEST
 
+/* The pass filter block (struct caret_shm_filter): what the controller
+ * stages, the agent reads back; hostile or torn blocks never pass. */
+static struct caret_shm_filter *fblock(void)
+{
+	return (struct caret_shm_filter *)((uint8_t *)seg.shared_hdr + CARET_SHM_FILTER_OFFSET);
+}
+
+START_TEST(test_pass_filter_block)
+{
+	make_seg(1 << 20);
+	struct caret_filter_text ft;
+	/* a new segment has none */
+	ck_assert_int_eq(caret_own_read_filter(&seg, 1, &ft), 0);
+	struct caret_filter_lists f = { { "/a$:^/b", NULL, "topic_\\d", "/rosout" } };
+	ck_assert_int_eq(caret_filter_check(&f), 0);
+	ck_assert(!caret_filter_empty(&f));
+	int64_t e = caret_ctl_stage_filter(&seg, &f);
+	ck_assert_int_eq(e, 1); /* the epoch the next pass will have */
+	ck_assert_int_eq(caret_ctl_begin_replay(&seg), e);
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), 1);
+	ck_assert_str_eq(ft.f.list[0], "/a$:^/b");
+	ck_assert_str_eq(ft.f.list[1], "");
+	ck_assert_str_eq(ft.f.list[2], "topic_\\d");
+	ck_assert_str_eq(ft.f.list[3], "/rosout");
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e + 1, &ft), 0);
+	ck_assert_int_eq(caret_own_read_filter(&seg, 0, &ft), 0);
+	ck_assert_uint_eq(*caret_own_filter_word(&seg), (uint32_t)e);
+	/* hostile lengths: beyond the text, or summing beyond it */
+	struct caret_shm_filter *b = fblock();
+	b->len[0] = CARET_SHM_FILTER_TEXT_MAX + 1;
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), -EBADMSG);
+	b->len[0] = 2000;
+	b->len[1] = 2000;
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), -EBADMSG);
+	b->len[0] = b->len[1] = b->len[2] = b->len[3] = CARET_SHM_FILTER_TEXT_MAX / 4;
+	memset(b->text, 'a', sizeof(b->text));
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), 1);
+	ck_assert_uint_eq(strlen(ft.f.list[3]), CARET_SHM_FILTER_TEXT_MAX / 4);
+	/* a NUL or invalid UTF-8 inside a list */
+	b->text[3] = '\0';
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), -EBADMSG);
+	b->text[3] = (char)0xff;
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), -EBADMSG);
+	/* End clears it */
+	ck_assert_int_eq(caret_ctl_set_state(&seg, CARET_STATE_WAIT), 0);
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), 0);
+	/* what caretd refuses to stage */
+	static const char *const bad_utf8[] = { "\xc0\xaf", "\xed\xa0\x80", "\xe2\x82",
+						"\xf4\x90\x80\x80", "\x80" };
+	for (size_t i = 0; i < sizeof(bad_utf8) / sizeof(bad_utf8[0]); i++) {
+		struct caret_filter_lists g = { { NULL, NULL, bad_utf8[i], NULL } };
+		ck_assert_int_eq(caret_filter_check(&g), -EILSEQ);
+		ck_assert_int_eq(caret_ctl_stage_filter(&seg, &g), -EILSEQ);
+	}
+	struct caret_filter_lists ok8 = { { "/n\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", NULL, NULL,
+					    NULL } };
+	ck_assert_int_eq(caret_filter_check(&ok8), 0);
+	static char big[CARET_SHM_FILTER_TEXT_MAX / 2 + 2]; /* one byte too many for two */
+	memset(big, 'x', sizeof(big) - 1);
+	struct caret_filter_lists two = { { big, big, NULL, NULL } };
+	ck_assert_int_eq(caret_filter_check(&two), -E2BIG);
+	struct caret_filter_lists one = { { big, NULL, NULL, NULL } };
+	ck_assert_int_eq(caret_filter_check(&one), 0);
+	struct caret_filter_lists none = { { "", NULL, "", NULL } };
+	ck_assert(caret_filter_empty(&none));
+	drop_seg();
+}
+END_TEST
+
 START_TEST(test_parse_size)
 {
 	uint64_t v;
@@ -846,6 +915,7 @@ static Suite *suite(void)
 #endif
 	tcase_add_test(t, test_chunked_walk);
 	tcase_add_test(t, test_parse_size);
+	tcase_add_test(t, test_pass_filter_block);
 	suite_add_tcase(s, t);
 	return s;
 }

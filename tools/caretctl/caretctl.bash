@@ -45,7 +45,8 @@ _caretctl()
 		COMPREPLY=($(compgen -W "adaptive frequency" -- "$cur"))
 		return ;;
 	-s | --session-name | -f | --recording-frequency | --subbuffer-size-ust | \
-	--subbuffer-count | --duration | --timeout)
+	--subbuffer-count | --duration | --timeout | --select-nodes | --ignore-nodes | \
+	--select-topics | --ignore-topics)
 		return ;;
 	esac
 
@@ -59,7 +60,8 @@ _caretctl()
 			-f --recording-frequency --pacing --light --immediate
 			--subbuffer-size-ust --subbuffer-count -v --verbose --duration
 			--timeout -l --list -a --append --append-trace --set-url
-			--all-hosts" -- "$cur")) ;;
+			--all-hosts --select-nodes --ignore-nodes --select-topics
+			--ignore-topics" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name" -- "$cur")) ;;
 	*)

@@ -32,6 +32,9 @@ struct rec_opts {
 	uint64_t frequency, subbuf_size, subbuf_count;
 	bool light, immediate, verbose, list, append, all_hosts;
 	const char *url;	/* --set-url: lttng-relayd output instead of path */
+	/* CARET's filters for this recording (CARET_SELECT_NODES ...), in
+	 * the order of the control protocol's keys below; NULL: none */
+	const char *filter[4];
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
 };
@@ -60,6 +63,17 @@ static void usage(FILE *f)
 		"                              every host over DDS; with --set-url, every\n"
 		"                              caretd started with --accept-relay streams\n"
 		"                              its own session to the same relay\n"
+		"      --select-nodes LIST     record only these nodes (and their\n"
+		"                              topics), LIST as CARET_SELECT_NODES: regular\n"
+		"                              expressions separated by ':'\n"
+		"      --ignore-nodes LIST     do not record these nodes (CARET_IGNORE_NODES)\n"
+		"      --select-topics LIST    record only these topics (CARET_SELECT_TOPICS)\n"
+		"      --ignore-topics LIST    do not record these topics (CARET_IGNORE_TOPICS)\n"
+		"                              Filters narrow what the processes that start\n"
+		"                              replaying for this recording replay and record,\n"
+		"                              with CARET's semantics (a select list wins over\n"
+		"                              the ignore lists); with --all-hosts, on every\n"
+		"                              host\n"
 		"      --light                 light mode: fewer events (as ros2 caret)\n"
 		"      --immediate             start without waiting for Enter\n"
 		"      --subbuffer-size-ust BYTES  UST sub-buffer size, a power of two from\n"
@@ -107,7 +121,14 @@ enum {
 	OPT_TIMEOUT,
 	OPT_SET_URL,
 	OPT_ALL_HOSTS,
+	OPT_SELECT_NODES, /* the four in caret_ctl.h's order below */
+	OPT_IGNORE_NODES,
+	OPT_SELECT_TOPICS,
+	OPT_IGNORE_TOPICS,
 };
+
+static const char *const filter_keys[4] = { CARET_CTL_K_SELECT_NODES, CARET_CTL_K_IGNORE_NODES,
+					    CARET_CTL_K_SELECT_TOPICS, CARET_CTL_K_IGNORE_TOPICS };
 
 /* "invalid -f/--recording-frequency 'x': must be ..." and exit 2. */
 static int bad_value(const char *opt, const char *val, const char *rule)
@@ -145,6 +166,10 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "append-trace", no_argument, NULL, 'a' },
 		{ "set-url", required_argument, NULL, OPT_SET_URL },
 		{ "all-hosts", no_argument, NULL, OPT_ALL_HOSTS },
+		{ "select-nodes", required_argument, NULL, OPT_SELECT_NODES },
+		{ "ignore-nodes", required_argument, NULL, OPT_IGNORE_NODES },
+		{ "select-topics", required_argument, NULL, OPT_SELECT_TOPICS },
+		{ "ignore-topics", required_argument, NULL, OPT_IGNORE_TOPICS },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -228,6 +253,13 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		case OPT_ALL_HOSTS:
 			o->all_hosts = true;
 			break;
+		case OPT_SELECT_NODES:
+		case OPT_IGNORE_NODES:
+		case OPT_SELECT_TOPICS:
+		case OPT_IGNORE_TOPICS:
+			/* caretd checks encoding and size (one rule, its own) */
+			o->filter[opt - OPT_SELECT_NODES] = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return -1;
@@ -278,6 +310,9 @@ static cJSON *record_request(const struct rec_opts *o)
 		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_SUBBUF_SIZE, (double)o->subbuf_size);
 	if (ok && o->subbuf_count)
 		ok = cJSON_AddNumberToObject(r, CARET_CTL_K_SUBBUF_COUNT, (double)o->subbuf_count);
+	for (int i = 0; ok && i < 4; i++)
+		if (o->filter[i] && *o->filter[i])
+			ok = cJSON_AddStringToObject(r, filter_keys[i], o->filter[i]);
 	if (!ok) {
 		cJSON_Delete(r);
 		return NULL;
@@ -510,9 +545,13 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		int code = ctl_ping(g);
 		if (code != CTL_EXIT_OK)
 			return code;
-		/* Other hosts get their Start with the record request: those
-		 * recordings are not armed. */
-		if (!o->all_hosts && !(armed = arm(g, o, &code)))
+		/* Other hosts get their Start with the record request, and a
+		 * filtered Start goes with it too: those recordings are not
+		 * armed. */
+		bool filtered = false;
+		for (int i = 0; i < 4; i++)
+			filtered = filtered || (o->filter[i] && *o->filter[i]);
+		if (!o->all_hosts && !filtered && !(armed = arm(g, o, &code)))
 			return code;
 		fprintf(info, "press Enter to start recording\n");
 		fflush(info);
