@@ -82,6 +82,7 @@ class PacingTest(unittest.TestCase):
         rec.stdin.write("\n")
         rec.stdin.close()
         out += rec.stdout.read()
+        rec.stdout.close()
         self.assertEqual(rec.wait(60), 0, out)
         counts = re.findall(r"channel \S+: (\S+) events discarded", out)
         self.assertEqual(set(counts), {"0"}, out)
