@@ -75,12 +75,9 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 		add = share_bytes / rb;
 		if (add == 0)
 			add = 1;
-		/* Feedback: the room goes to the replays in turn, not in
-		 * shares: every grant wakes a replay thread (hundreds of
-		 * wakes per tick on two cores slowed 400 replays to a third
-		 * of the drain rate), and the last one in RECORD comes no
-		 * later. Never more than the room. */
-		if (s->room_known)
+		/* Feedback: never more than the buffers' room, even when
+		 * the shares round up. */
+		if (s->room_known && add > s->budget_left / rb)
 			add = s->budget_left / rb;
 	}
 	uint64_t ng = (uint64_t)g + add;
