@@ -68,6 +68,7 @@ static void usage(FILE *f)
 		"  --recording-frequency N   records per second per process in frequency mode\n"
 		"                            (default %d, CARET's recording_frequency; 1 to %d)\n"
 		"  --replay-bandwidth BYTES  host-wide replay budget per second in adaptive mode\n"
+		"                            where caretd cannot see the recording's buffers\n"
 		"                            (K/M/G suffixes; default 64M, at most 1T)\n"
 		"  --no-bridge               no DDS bridge to other hosts\n"
 		"  --accept-relay            let other hosts' caretctl record --all-hosts --set-url\n"

@@ -295,7 +295,7 @@ class DaemonTest(unittest.TestCase):
             # adaptive pacing (the default): its knob, not a per-process rate
             self.assertIn("pacing adaptive", out)
             self.assertNotIn("records/s", out)
-            self.assertIn("replay bandwidth 64 MiB/s host-wide", out)
+            self.assertIn("from the buffers' room (fallback budget 64 MiB/s host-wide)", out)
         finally:
             rec.send_signal(signal.SIGINT)
             rec.finish(30)

@@ -55,8 +55,9 @@ static void usage(FILE *f)
 		"  -f, --recording-frequency N replay N records/s per process (1 to %d);\n"
 		"                              implies --pacing frequency\n"
 		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
-		"                              adaptive (caretd shares a host-wide replay\n"
-		"                              bandwidth; the default without -f)\n"
+		"                              adaptive (as fast as the recording's LTTng\n"
+		"                              buffers drain, nothing discarded; the\n"
+		"                              default without -f)\n"
 		"      --set-url URL           stream to an lttng-relayd instead of a local\n"
 		"                              path (as lttng create --set-url): net://HOST\n"
 		"      --all-hosts             also send CARET's Start (and End at stop) to\n"
@@ -692,7 +693,7 @@ static int list(const struct rec_opts *o)
 		printf("replay pacing: %s, %llu records/s per process\n", o->pacing,
 		       (unsigned long long)o->frequency);
 	else
-		printf("replay pacing: %s (caretd's host-wide replay bandwidth)\n", o->pacing);
+		printf("replay pacing: %s (as fast as the channel's buffers drain)\n", o->pacing);
 	return CTL_EXIT_OK;
 }
 

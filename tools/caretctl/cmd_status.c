@@ -112,7 +112,8 @@ static void print_status(const struct ctl_status *st)
 	if (!strcmp(st->pacing, CARET_CTL_PACING_FREQUENCY) && st->have_freq)
 		printf(", %lld records/s per process", (long long)st->freq);
 	else if (!strcmp(st->pacing, CARET_CTL_PACING_ADAPTIVE) && st->have_bandwidth)
-		printf(", replay bandwidth %s/s host-wide", bytes_text(bw, sizeof(bw), st->bandwidth));
+		printf(", from the buffers' room (fallback budget %s/s host-wide)",
+		       bytes_text(bw, sizeof(bw), st->bandwidth));
 	if (!st->lttng_reachable) {
 		/* Its sessions are unknown, not absent. */
 		printf("\nlttng:   NOT reachable: %s\n",
