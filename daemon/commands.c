@@ -316,6 +316,9 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		.subbuf_count = cfg.subbuf_count ? cfg.subbuf_count : CARET_CTL_DEFAULT_SUBBUF_COUNT,
 		.armed = cfg.armed,
 	};
+	/* who to watch while it waits for Enter (lttng_view reaps orphans) */
+	if (cfg.armed && peer->pid > 0 && caret_proc_start_time(peer->pid, &rec.armer_start) == 0)
+		rec.armer_pid = peer->pid;
 	snprintf(rec.name, sizeof(rec.name), "%s", name);
 	snprintf(rec.path, sizeof(rec.path), "%s", path);
 	if (lttng_view_add_rec(v, &rec) < 0) {

@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "daemon/creds.h"
 #include "daemon/log.h"
 #include "daemon/loop.h"
 #include "daemon/lttng_view.h"
@@ -52,8 +54,48 @@ static void update_rules(const char *name, struct lttng_view_session *e, int64_t
 	e->rules = r;
 }
 
+static bool armer_gone(const struct lttng_view_rec *r)
+{
+	uint64_t start;
+	int e = caret_proc_start_time(r->armer_pid, &start);
+	if (e < 0)
+		return e == -ENOENT || e == -ESRCH; /* unreadable is not gone */
+	return start != r->armer_start;
+}
+
+/* An armed recording whose caretctl died before Enter would stay forever:
+ * invisible as a session, never recording, never stopped. Its session goes
+ * (before the list is read, so this poll already sees it gone). */
+static void reap_orphans(struct lttng_view *v)
+{
+	for (int i = 0; i < v->n_recs;) {
+		struct lttng_view_rec *r = &v->recs[i];
+		if (!r->armed || r->armer_pid <= 0 || !armer_gone(r)) {
+			i++;
+			continue;
+		}
+		char path[4096] = "", err[256] = "";
+		struct caret_lttng_chan_stats st;
+		int e = caret_lttng_stop(r->name, &st, 1, path, sizeof(path), err, sizeof(err));
+		if (e < 0) {
+			/* once: the next poll sees the session itself */
+			log_warn("armed recording %s: its caretctl (pid %d) is gone, and the "
+				 "session could not be destroyed: %s", r->name, (int)r->armer_pid, err);
+			r->armer_pid = 0;
+			i++;
+			continue;
+		}
+		log_info("armed recording %s: its caretctl (pid %d) is gone before Enter; "
+			 "session destroyed", r->name, (int)r->armer_pid);
+		if (path[0] && r->uid != geteuid())
+			creds_chown_tree(path, r->uid, r->gid);
+		*r = v->recs[--v->n_recs];
+	}
+}
+
 void lttng_view_refresh(struct lttng_view *v)
 {
+	reap_orphans(v);
 	char err[256];
 	char names[LTTNG_VIEW_MAX_SESSIONS][CARET_LTTNG_NAME_MAX];
 	int n = caret_lttng_active_sessions(names, LTTNG_VIEW_MAX_SESSIONS, err, sizeof(err));

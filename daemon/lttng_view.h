@@ -42,6 +42,10 @@ struct lttng_view_rec {
 	uint64_t subbuf_size;
 	uint32_t subbuf_count;
 	bool armed; /* started with its channel disabled, until `go` */
+	/* the caretctl that armed it (0: none known): if it dies before `go`
+	 * (SIGKILL while waiting for Enter), no one will ever start or stop it */
+	pid_t armer_pid;
+	uint64_t armer_start; /* its start time: the pid is not reused */
 };
 
 struct lttng_view {

@@ -92,6 +92,33 @@ class PacingTest(unittest.TestCase):
                 e.name.split(":", 1)[1] in INIT_KINDS)
         self.assertGreater(n, 500)
 
+    def test_armed_orphan_reaped(self):
+        """A caretctl killed (SIGKILL: no chance to disarm) while it waits
+        for Enter leaves no armed session behind: caretd destroys it."""
+        import subprocess
+        import time
+        from harness import CARETCTL, lttng
+        self.c.caretd()
+        p = self.c.workload("--name", "orphan", "--pubs", "0", "--subs", "0", "--timers", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "-p", self.traces,
+                                "-s", "orphaned"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=self.c.env(agent=False))
+        try:
+            self.assertIn("press Enter to start recording", rec.stdout.readline())
+            self.assertIn("orphaned", lttng("list"))
+        finally:
+            rec.kill()
+            rec.wait()
+            rec.stdin.close()
+            rec.stdout.close()
+        deadline = time.time() + 10
+        while "orphaned" in lttng("list"):
+            self.assertLess(time.time(), deadline, "the orphaned armed session stayed")
+            time.sleep(0.1)
+        # nothing was ever recorded: the process never left WAIT
+        self.assertRegex(self.c.caretctl("list").stdout, r"orphan +WAIT ")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
