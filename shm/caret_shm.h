@@ -155,6 +155,16 @@ int caret_hdr_validate(const struct caret_shm_header *h, uint64_t file_size);
 int caret_rec_next(const uint8_t *area, uint64_t len, uint64_t *off,
 		   struct caret_rec_view *v);
 
+/* A header word (offsetof(struct caret_shm_header, ...)) read with pread,
+ * not through the mapping: the owner may truncate its file at any time,
+ * and a load through the shared page would then raise SIGBUS (B2). A copy
+ * by the kernel is not one atomic load, so the value is taken when two
+ * reads agree. -EBADMSG: truncated; -EAGAIN: moving too fast to agree. */
+int caret_seg_hdr_word(const struct caret_seg *s, size_t off, uint64_t *out);
+
+/* Copies area[off, off + len) with pread. -EBADMSG: truncated under us. */
+int caret_seg_read_area(const struct caret_seg *s, void *buf, uint64_t len, uint64_t off);
+
 /* Copies the committed prefix of the record area into a private buffer
  * (malloc'd, *out), so a hostile owner cannot change it while it is parsed.
  * Returns the byte count or a negative errno. */

@@ -257,29 +257,6 @@ static int push_fresh(struct caret_reader *r, uint32_t slot, uint32_t idx)
 	return 0;
 }
 
-/* A header word read with pread, not through the mapping: the owner can
- * truncate its file at any time, and a load through the shared page would
- * then kill the reader with SIGBUS (B2). A copy by the kernel is not one
- * atomic load, so the value is taken when two reads agree. */
-static int hdr_word(const struct source *s, size_t off, uint64_t *out)
-{
-	uint64_t prev = 0;
-	for (int i = 0; i < 8; i++) {
-		uint64_t v;
-		ssize_t n = pread(s->seg.fd, &v, sizeof(v), (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n != (ssize_t)sizeof(v))
-			return -EBADMSG; /* truncated under us */
-		if (i > 0 && v == prev) {
-			*out = v;
-			return 0;
-		}
-		prev = v;
-	}
-	return -EAGAIN; /* moving too fast to agree: next refresh */
-}
-
 /* Copies and decodes a segment's new committed records. */
 static int read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
 {
@@ -298,7 +275,7 @@ static int read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
 	if (s->corrupt)
 		return 0;
 	uint64_t tail;
-	int hr = hdr_word(s, offsetof(struct caret_shm_header, tail), &tail);
+	int hr = caret_seg_hdr_word(&s->seg, offsetof(struct caret_shm_header, tail), &tail);
 	if (hr == -EAGAIN)
 		return 0;
 	if (hr < 0 || tail > s->seg.area_cap || tail % CARET_REC_ALIGN || tail < s->consumed) {
@@ -319,23 +296,16 @@ static int read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
 		s->buf = b;
 		s->buf_cap = cap;
 	}
-	uint64_t got = s->consumed;
-	while (got < tail) {
-		ssize_t n = pread(s->seg.fd, s->buf + got, tail - got,
-				  (off_t)(CARET_SHM_HEADER_SIZE + got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) { /* truncated under us */
-			s->corrupt = true;
-			return 0;
-		}
-		got += (uint64_t)n;
+	if (caret_seg_read_area(&s->seg, s->buf + s->consumed, tail - s->consumed,
+				s->consumed) < 0) {
+		s->corrupt = true; /* truncated under us */
+		return 0;
 	}
 	/* Room for the records this tail can hold at most (a header each):
 	 * bounded by bytes we copied, so a lying counter cannot inflate it. */
 	uint64_t most = s->nrec + (tail - s->consumed) / sizeof(struct caret_rec_hdr);
 	uint64_t hint; /* a sizing hint only: unreadable means none */
-	if (hdr_word(s, offsetof(struct caret_shm_header, records), &hint) < 0)
+	if (caret_seg_hdr_word(&s->seg, offsetof(struct caret_shm_header, records), &hint) < 0)
 		hint = 0;
 	if (hint > most)
 		hint = most;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,38 +279,76 @@ int caret_seg_unlink(const char *name)
 	return shm_unlink(path) < 0 ? -errno : 0;
 }
 
+int caret_seg_hdr_word(const struct caret_seg *s, size_t off, uint64_t *out)
+{
+	uint64_t prev = 0;
+	for (int i = 0; i < 8; i++) {
+		uint64_t v;
+		ssize_t n = pread(s->fd, &v, sizeof(v), (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n != (ssize_t)sizeof(v))
+			return -EBADMSG;
+		if (i > 0 && v == prev) {
+			*out = v;
+			return 0;
+		}
+		prev = v;
+	}
+	return -EAGAIN;
+}
+
+int caret_seg_read_area(const struct caret_seg *s, void *buf, uint64_t len, uint64_t off)
+{
+	uint64_t got = 0;
+	while (got < len) {
+		ssize_t n = pread(s->fd, (uint8_t *)buf + got, len - got,
+				  (off_t)(CARET_SHM_HEADER_SIZE + off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EBADMSG;
+		got += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* The committed length, or a negative errno (a truncated file included). */
+static int64_t seg_tail(const struct caret_seg *s)
+{
+	uint64_t tail;
+	int r = caret_seg_hdr_word(s, offsetof(struct caret_shm_header, tail), &tail);
+	if (r < 0)
+		return r;
+	return tail > s->area_cap ? -EBADMSG : (int64_t)tail;
+}
+
 int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out)
 {
 	*out = NULL;
-	uint64_t tail = __atomic_load_n(&s->shared_hdr->tail, __ATOMIC_ACQUIRE);
-	if (tail > s->area_cap)
-		return -EBADMSG;
-	uint8_t *buf = malloc(tail ? tail : 1);
+	int64_t tail = seg_tail(s);
+	if (tail < 0)
+		return tail;
+	uint8_t *buf = malloc(tail ? (size_t)tail : 1);
 	if (!buf)
 		return -ENOMEM;
-	uint64_t got = 0;
-	while (got < tail) {
-		ssize_t n = pread(s->fd, buf + got, tail - got,
-				  (off_t)(CARET_SHM_HEADER_SIZE + got));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			free(buf);
-			return n < 0 ? -errno : -EBADMSG; /* truncated under us */
-		}
-		got += (uint64_t)n;
+	int r = caret_seg_read_area(s, buf, (uint64_t)tail, 0);
+	if (r < 0) {
+		free(buf);
+		return r;
 	}
 	*out = buf;
-	return (int64_t)tail;
+	return tail;
 }
 
 int64_t caret_seg_walk(const struct caret_seg *s,
 		       int (*cb)(const struct caret_rec_view *v, void *ctx), void *ctx)
 {
 	enum { CHUNK = 2 * CARET_REC_MAX };
-	uint64_t tail = __atomic_load_n(&s->shared_hdr->tail, __ATOMIC_ACQUIRE);
-	if (tail > s->area_cap)
+	int64_t t = seg_tail(s);
+	if (t < 0)
 		return -EBADMSG;
+	uint64_t tail = (uint64_t)t;
 	uint8_t *buf = malloc(CHUNK);
 	if (!buf)
 		return -ENOMEM;
