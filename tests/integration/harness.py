@@ -2,6 +2,7 @@
 """Helpers for integration tests: real lttng-sessiond sessions (driven with
 the lttng CLI, as a user would), real workload processes with the agent
 preloaded, and traces read back with babeltrace2's Python bindings."""
+import collections
 import functools
 import os
 import re
@@ -12,6 +13,7 @@ import sys
 import tempfile
 import threading
 import time
+import unittest
 import uuid
 
 import bt2
@@ -326,3 +328,40 @@ def wait_line(proc, pattern, timeout=20):
 
 def parse_counts(line):
     return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
+
+
+def kind_of(e):
+    """An event's name without its provider: rcl_node_init."""
+    return e.name.split(":", 1)[1]
+
+
+class SystemTest(unittest.TestCase):
+    """A test with its own Ctx, a trace directory and a small workload."""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.traces = os.path.join(self.c.tmp, "traces")
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def system(self, n=3, extra=()):
+        """n workload processes: one subscriber, n-1 publishers."""
+        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2", *extra)]
+        for i in range(1, n):
+            procs.append(self.c.workload("--name", "pub%d" % i, "--pubs", "2", "--rate", "40",
+                                         "--services", "1", *extra))
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        return procs
+
+    def dumps(self, procs):
+        """Each process's cache, as caret-agentctl dumps it: a Counter of
+        (kind, init_timestamp)."""
+        out = {}
+        for p in procs:
+            lines = self.c.agentctl("dump", str(p.pid)).stdout.splitlines()
+            out[p.pid] = collections.Counter(
+                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
+            self.assertGreater(len(lines), 5)
+        return out

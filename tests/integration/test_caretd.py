@@ -11,45 +11,15 @@ import subprocess
 import time
 import unittest
 
-from harness import (CARETD, INIT_KINDS, ROOT, B, Ctx, lttng, mono_ns, read_trace,
-                     wait_line)
+from harness import (CARETD, INIT_KINDS, ROOT, B, SystemTest, kind_of, lttng, mono_ns,
+                     read_trace, wait_line)
 
 RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
            "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write",
            "ros2_caret:dds_bind_addr_to_stamp")
 
 
-def kind_of(e):
-    return e.name.split(":", 1)[1]
-
-
-class CaretdTest(unittest.TestCase):
-    def setUp(self):
-        self.c = Ctx(self._testMethodName)
-        self.traces = os.path.join(self.c.tmp, "traces")
-
-    def tearDown(self):
-        self.c.cleanup()
-
-    def system(self, n=3, extra=()):
-        """n workload processes: one subscriber, n-1 publishers."""
-        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2", *extra)]
-        for i in range(1, n):
-            procs.append(self.c.workload("--name", "pub%d" % i, "--pubs", "2", "--rate", "40",
-                                         "--services", "1", *extra))
-        for p in procs:
-            wait_line(p, r"^ready pid=%d" % p.pid)
-        return procs
-
-    def dumps(self, procs):
-        out = {}
-        for p in procs:
-            lines = self.c.agentctl("dump", str(p.pid)).stdout.splitlines()
-            out[p.pid] = collections.Counter(
-                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
-            self.assertGreater(len(lines), 5)
-        return out
-
+class CaretdTest(SystemTest):
     def check_complete(self, trace, procs, cached, t_start=None):
         """Every cached record is in the trace with its init_timestamp
         (before the session started), and no runtime event of a process

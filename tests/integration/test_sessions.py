@@ -15,42 +15,13 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, INIT_KINDS, Ctx, read_trace, wait_line
+from harness import CARETCTL, INIT_KINDS, SystemTest, kind_of, read_trace, wait_line
 
 RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
            "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
 
 
-def kind_of(e):
-    return e.name.split(":", 1)[1]
-
-
-class Base(unittest.TestCase):
-    def setUp(self):
-        self.c = Ctx(self._testMethodName)
-        self.traces = os.path.join(self.c.tmp, "traces")
-
-    def tearDown(self):
-        self.c.cleanup()
-
-    def system(self, n=3, extra=()):
-        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2", *extra)]
-        for i in range(1, n):
-            procs.append(self.c.workload("--name", "pub%d" % i, "--pubs", "2", "--rate", "40",
-                                         "--services", "1", *extra))
-        for p in procs:
-            wait_line(p, r"^ready pid=%d" % p.pid)
-        return procs
-
-    def dumps(self, procs):
-        out = {}
-        for p in procs:
-            lines = self.c.agentctl("dump", str(p.pid)).stdout.splitlines()
-            out[p.pid] = collections.Counter(
-                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
-            self.assertGreater(len(lines), 5)
-        return out
-
+class Base(SystemTest):
     def per_pid(self, path, procs):
         pids = {p.pid for p in procs}
         per = collections.defaultdict(list)
