@@ -223,6 +223,19 @@ fdds::Topic * topic_for(Context * c, const char * ros_topic)
   return dds_topic(c, std::string("rt") + ros_topic, type_name);
 }
 
+// rmw_fastrtps_shared_cpp src/qos.cpp (humble, jazzy): one template,
+// fill_entity_qos_from_profile, sets writers' and readers' QoS alike from
+// the rmw profile; the stand-in's profiles are reliable, keep-last, volatile.
+template<typename EntityQos>
+EntityQos qos_from_profile(EntityQos q, size_t depth)
+{
+  q.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
+  q.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
+  q.history().depth = static_cast<int32_t>(depth);
+  q.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
+  return q;
+}
+
 void fill_gid(const rtps::GUID_t & guid, uint8_t gid[STANDIN_RMW_GID_SIZE])
 {
   std::memset(gid, 0, STANDIN_RMW_GID_SIZE);
@@ -296,11 +309,7 @@ rmw_publisher_t * rmw_create_publisher(
   if (!t) {
     return nullptr;
   }
-  fdds::DataWriterQos q = fdds::DATAWRITER_QOS_DEFAULT;
-  q.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
-  q.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
-  q.history().depth = static_cast<int32_t>(qos_profile->depth);
-  q.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
+  fdds::DataWriterQos q = qos_from_profile(fdds::DATAWRITER_QOS_DEFAULT, qos_profile->depth);
   fdds::DataWriter * w = c->publisher->create_datawriter(t, q);
   if (!w) {
     std::fprintf(stderr, "rmw_fastrtps: no writer for %s\n", topic_name);
@@ -324,11 +333,7 @@ rmw_subscription_t * rmw_create_subscription(
   if (!t) {
     return nullptr;
   }
-  fdds::DataReaderQos q = fdds::DATAREADER_QOS_DEFAULT;
-  q.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
-  q.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
-  q.history().depth = static_cast<int32_t>(qos_policies->depth);
-  q.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
+  fdds::DataReaderQos q = qos_from_profile(fdds::DATAREADER_QOS_DEFAULT, qos_policies->depth);
   auto * s = new Sub();
   s->reader = c->subscriber->create_datareader(t, q, &s->listener);
   if (!s->reader) {
@@ -436,16 +441,8 @@ static ServiceOrClient * create_cs(
   if (!rq || !rr) {
     return nullptr;
   }
-  fdds::DataWriterQos wq = fdds::DATAWRITER_QOS_DEFAULT;
-  wq.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
-  wq.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
-  wq.history().depth = static_cast<int32_t>(qos->depth);
-  wq.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
-  fdds::DataReaderQos rqos = fdds::DATAREADER_QOS_DEFAULT;
-  rqos.reliability().kind = fdds::RELIABLE_RELIABILITY_QOS;
-  rqos.history().kind = fdds::KEEP_LAST_HISTORY_QOS;
-  rqos.history().depth = static_cast<int32_t>(qos->depth);
-  rqos.durability().kind = fdds::VOLATILE_DURABILITY_QOS;
+  fdds::DataWriterQos wq = qos_from_profile(fdds::DATAWRITER_QOS_DEFAULT, qos->depth);
+  fdds::DataReaderQos rqos = qos_from_profile(fdds::DATAREADER_QOS_DEFAULT, qos->depth);
   auto * cs = new ServiceOrClient();
   cs->writer = c->publisher->create_datawriter(is_service ? rr : rq, wq);
   cs->reader = c->subscriber->create_datareader(is_service ? rq : rr, rqos, &cs->listener);
