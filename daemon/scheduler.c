@@ -12,6 +12,11 @@
  * window, so this needs to be close, not exact. */
 #define EVENT_OVERHEAD 32
 #define REBELL_NS (2LL * 1000000000)
+/* SCHED_MIN_GRANT: every grant wakes a replay thread, and caretd's next
+ * tick waits its turn on the CPUs behind every thread it woke. 400 agents
+ * woken each tick with 4 KiB each made ticks of ~18 ms on 2 cores and a
+ * replay at 24-42 MB/s; in turns of 32 KiB (~0.1 ms of one thread's time)
+ * the same replay ran at 85 MB/s (bench/NOTES.md). */
 
 static uint32_t clamp32(uint64_t v)
 {
@@ -71,6 +76,10 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 		add = (uint64_t)a->credit;
 		a->credit -= (double)add;
 	} else {
+		/* not this agent's turn: see sched_tick */
+		uint32_t ord = s->seen++, e = s->eligible > ord ? s->eligible : ord + 1;
+		if ((ord + e - s->turn % e) % e >= s->slots)
+			return false;
 		uint64_t rb = sched_record_bytes(st);
 		add = share_bytes / rb;
 		if (add == 0)
@@ -223,9 +232,21 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 	uint64_t budget = s->room_known ? s->room : (uint64_t)((double)s->cfg.bandwidth * dt);
 	s->budget_left = budget;
 	uint64_t share = busy ? budget / (uint64_t)busy : 0;
+	/* Fewer, larger grants in turns rather than a sliver for everyone:
+	 * the budget caps the sum either way. */
+	s->slots = (uint32_t)busy;
+	if (busy && share < SCHED_MIN_GRANT) {
+		share = budget < SCHED_MIN_GRANT ? budget : SCHED_MIN_GRANT;
+		s->slots = share ? (uint32_t)(budget / share) : 1;
+	}
+	s->seen = 0;
 
 	for (struct agent *a = r->head; a; a = a->next)
 		tick_agent(s, a, l, dt, share, now);
+	if (s->seen) {
+		s->turn = (s->turn % s->seen + s->slots) % s->seen;
+		s->eligible = s->seen;
+	}
 }
 
 int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now)

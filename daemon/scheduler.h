@@ -39,6 +39,10 @@ static inline int pacing_parse(const char *s, enum pacing *out)
 	return 0;
 }
 
+/* The least an agent is granted at its turn under PACING_ADAPTIVE (about
+ * 350 records): see sched_tick in scheduler.c. */
+#define SCHED_MIN_GRANT (64u * 1024)
+
 struct sched_cfg {
 	enum pacing pacing;
 	uint32_t frequency;      /* records/s/process (PACING_FREQUENCY) */
@@ -57,6 +61,10 @@ struct sched {
 	 * sched_record_bytes() units; the pacer's produced side. */
 	uint64_t granted_bytes;
 	uint64_t budget_left; /* of this tick's budget */
+	/* PACING_ADAPTIVE grants in turns (sched_tick): `slots` replaying
+	 * agents per tick, the `turn`-th onwards of the `eligible` counted at
+	 * the previous tick; `seen` counts this tick's. */
+	uint32_t slots, turn, eligible, seen;
 };
 
 struct progress {

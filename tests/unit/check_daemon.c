@@ -338,21 +338,72 @@ START_TEST(adaptive_pacing_shares_bandwidth)
 	sched_tick(&s, &r, &ON, t);
 	tracepoints_on(&a);
 	tracepoints_on(&b);
-	/* 0.5 s of a 400-event/s budget, split between two replays */
+	/* 0.5 s of a 400-event/s budget: below SCHED_MIN_GRANT, so one
+	 * replay takes it all at this tick, the other at the next */
+	ck_assert_uint_lt(per_event * 200, SCHED_MIN_GRANT);
 	sched_tick(&s, &r, &ON, t += 500 * MS);
-	ck_assert_uint_eq(granted(&a), 100);
-	ck_assert_uint_eq(granted(&b), 100);
+	ck_assert_uint_eq(granted(&a) + granted(&b), 200);
+	ck_assert(granted(&a) == 0 || granted(&b) == 0);
+	sched_tick(&s, &r, &ON, t += 500 * MS);
+	ck_assert_uint_eq(granted(&a), 200);
+	ck_assert_uint_eq(granted(&b), 200);
 	/* one replay done: the other gets the whole budget */
 	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
 	a.covered_serial = 1;
 	sched_tick(&s, &r, &ON, t += 500 * MS);
-	ck_assert_uint_eq(granted(&b), 300);
+	ck_assert_uint_eq(granted(&b), 400);
 	/* a budget below one event still moves: one record per tick */
 	s.cfg.bandwidth = 1;
 	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(granted(&b), 301);
+	ck_assert_uint_eq(granted(&b), 401);
 	drop_agent(&a);
 	drop_agent(&b);
+}
+END_TEST
+
+/* Many replays and room for a few turns: each tick wakes at most
+ * room / SCHED_MIN_GRANT agents, never grants beyond the room, and every
+ * replay gets its turn within a few ticks. */
+START_TEST(adaptive_pacing_grants_in_turns)
+{
+	enum { N = 40, SLOTS = 8 };
+	static struct agent ag[N];
+	for (int i = 0; i < N; i++) {
+		char tag[16];
+		snprintf(tag, sizeof(tag), "turn%d", i);
+		make_agent(&ag[i], tag, 2000);
+		ag[i].next = i + 1 < N ? &ag[i + 1] : NULL;
+	}
+	struct registry r = { .head = &ag[0], .count = N };
+	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = UINT64_MAX / 4 } };
+	int64_t t = 1000 * MS;
+	sched_tick(&s, &r, &ON, t);
+	for (int i = 0; i < N; i++)
+		tracepoints_on(&ag[i]);
+	uint32_t before[N];
+	int turns[N] = { 0 };
+	s.room_known = true;
+	for (int tick = 0; tick < N / SLOTS; tick++) {
+		for (int i = 0; i < N; i++)
+			before[i] = granted(&ag[i]);
+		uint64_t g0 = s.granted_bytes;
+		s.room = (uint64_t)SLOTS * SCHED_MIN_GRANT;
+		sched_tick(&s, &r, &ON, t += 1 * MS);
+		int woken = 0;
+		for (int i = 0; i < N; i++)
+			if (granted(&ag[i]) != before[i]) {
+				woken++;
+				turns[i]++;
+			}
+		ck_assert_int_eq(woken, SLOTS);
+		ck_assert_uint_le(s.granted_bytes - g0, s.room);
+		ck_assert_uint_gt(s.granted_bytes - g0, s.room - (uint64_t)SLOTS * 200);
+	}
+	for (int i = 0; i < N; i++)
+		ck_assert_msg(turns[i] == 1, "agent %d had %d turns in %d ticks", i, turns[i],
+			      N / SLOTS);
+	for (int i = 0; i < N; i++)
+		drop_agent(&ag[i]);
 }
 END_TEST
 
@@ -376,14 +427,13 @@ START_TEST(adaptive_pacing_room_caps_grants)
 	s.room_known = true;
 	s.room = per_event * 100;
 	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(granted(&a), 50);
-	ck_assert_uint_eq(granted(&b), 50);
+	/* less than SCHED_MIN_GRANT: one replay's turn */
+	ck_assert_uint_eq(granted(&a) + granted(&b), 100);
 	ck_assert_uint_eq(s.granted_bytes, per_event * 100);
 	/* a full buffer: nothing more, not even one record each */
 	s.room = 0;
 	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(granted(&a), 50);
-	ck_assert_uint_eq(granted(&b), 50);
+	ck_assert_uint_eq(granted(&a) + granted(&b), 100);
 	/* room for one record: the first replay gets it, the second waits */
 	s.room = per_event + per_event / 2;
 	sched_tick(&s, &r, &ON, t += 10 * MS);
@@ -664,6 +714,7 @@ int main(void)
 	tcase_add_test(tc, start_filter_goes_with_its_pass);
 	tcase_add_test(tc, grant_capped_then_record);
 	tcase_add_test(tc, adaptive_pacing_shares_bandwidth);
+	tcase_add_test(tc, adaptive_pacing_grants_in_turns);
 	tcase_add_test(tc, adaptive_pacing_room_caps_grants);
 	tcase_add_test(tc, progress_counts);
 	suite_add_tcase(s, tc);
