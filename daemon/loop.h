@@ -9,7 +9,7 @@
 #define USEC_PER_MS 1000ULL
 /* sd-event's default accuracy (250 ms) would coalesce the 10 ms replay
  * ticks into a few per second. */
-#define LOOP_ACCURACY_USEC (1 * USEC_PER_MS)
+#define LOOP_ACCURACY_USEC 250
 
 /* A periodic timer: the handler calls loop_timer_again() to run again. The
  * first run is immediate, as the daemon's first look at the host should be. */

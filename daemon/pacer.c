@@ -12,7 +12,7 @@
 /* The feedback reacts once per busy tick: the window must cover what
  * the consumer drains in about that long for the replay to keep up with
  * it (1.5 MiB / 4 ms = 390 MB/s with the default channel). */
-#define TICK_BUSY_USEC (4 * USEC_PER_MS)
+#define TICK_BUSY_USEC (1 * USEC_PER_MS)
 #define TICK_IDLE_USEC (50 * USEC_PER_MS)
 /* Packets in flight on a CPU whose writers stopped (a partly filled
  * sub-buffer is drained only when full): after this long without a new
@@ -215,6 +215,11 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 		room = budget;
 	s->room = room;
 	s->room_known = true;
+	log_debug("pacing %s: granted %llu emitted %llu drained %llu in flight %llu room %llu, "
+		  "newest packet %.1f ms old", r->name, (unsigned long long)granted,
+		  (unsigned long long)f->emitted, (unsigned long long)drained,
+		  (unsigned long long)inflight, (unsigned long long)room,
+		  f->horizon_ns >= 0 ? (double)(now - f->horizon_ns) / 1e6 : -1.0);
 }
 
 void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *defaults,
