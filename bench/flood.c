@@ -7,6 +7,11 @@
  * Usage: caret-flood SECONDS THREADS [runtime]
  * With "runtime", the events are callback_start/callback_end pairs (what
  * most of a real trace is) instead of init-sized records.
+ * The clock starts once the session daemon has enabled the tracepoints in
+ * this process: with hundreds of registered applications that can take
+ * longer than lttng-ust's registration wait (3 s), and events before it
+ * are not recorded at all. With CARET_FLOOD_GO=stdin it then also waits for
+ * a line on its standard input: a flood started before its session.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -61,6 +66,21 @@ int main(int argc, char **argv)
 		return 2;
 	pthread_t t[64];
 	unsigned long counts[64];
+	double w0 = now();
+	while (!(runtime ? ros_trace_enabled_callback_start() : ros_trace_enabled_rclcpp_callback_register())) {
+		if (now() - w0 > 60) {
+			fprintf(stderr, "caret-flood: tracepoints not enabled after 60 s\n");
+			return 1;
+		}
+		struct timespec d = { 0, 1000000 };
+		nanosleep(&d, NULL);
+	}
+	const char *go = getenv("CARET_FLOOD_GO");
+	if (go && strcmp(go, "stdin") == 0) {
+		char line[16];
+		if (!fgets(line, sizeof(line), stdin))
+			return 1;
+	}
 	double t0 = now();
 	for (int i = 0; i < nt; i++)
 		pthread_create(&t[i], NULL, run, &counts[i]);
@@ -74,6 +94,6 @@ int main(int argc, char **argv)
 		pthread_join(t[i], NULL);
 		total += counts[i];
 	}
-	printf("emitted=%lu seconds=%.3f\n", total, now() - t0);
+	printf("emitted=%lu seconds=%.3f enable_wait=%.3f\n", total, now() - t0, t0 - w0);
 	return 0;
 }

@@ -152,11 +152,21 @@ def replay_run(d, tmp, name, n, pacing=None, freq=None, subbuf=None, arm=False):
 
 def drain_rate(b, tmp, seconds, subbuf="8M", nsub="8"):
     """Bytes/s the consumer writes when flooded (same machine, same run),
-    into a channel of the given geometry."""
+    into a channel of the given geometry.
+
+    The flood is one writer thread, started before the session like the
+    replaying processes (it waits for its tracepoints, then for "go"):
+    with two spinning writers on the 2 cores the consumer got so little
+    CPU that, among 400 processes, the "drain" was 6-46 MB/s while one
+    writer drained 190-220 MB/s in the same conditions. Counted: what
+    the consumer wrote while the flood ran, by the flood's own clock;
+    not the stop (seconds with hundreds of applications), nor the
+    buffers it flushes."""
     name = "bench-drain-" + uuid.uuid4().hex[:6]
     out = os.path.join(tmp, "drain")
     subprocess.run(["lttng", "create", name, "--output=" + out], check=True,
                    capture_output=True)
+    fl = None
     try:
         subprocess.run(["lttng", "enable-channel", "-u", "-s", name, "ch",
                         "--subbuf-size=" + subbuf, "--num-subbuf=" + nsub], check=True,
@@ -165,16 +175,25 @@ def drain_rate(b, tmp, seconds, subbuf="8M", nsub="8"):
                         "ros2:rclcpp_callback_register"], check=True, capture_output=True)
         subprocess.run(["lttng", "add-context", "-u", "-s", name, "-c", "ch", "-t", "vpid",
                         "-t", "vtid", "-t", "procname"], check=True, capture_output=True)
+        fl = subprocess.Popen([os.path.join(b, "bench", "caret-flood"), str(seconds), "1"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(b, "lib"),
+                                       CARET_FLOOD_GO="stdin"))
+        time.sleep(0.3)  # registered with the session daemon
         subprocess.run(["lttng", "start", name], check=True, capture_output=True)
-        time.sleep(0.3)
-        t0 = time.monotonic()
-        subprocess.run([os.path.join(b, "bench", "caret-flood"), str(seconds), "2"],
-                       check=True, capture_output=True,
-                       env=dict(os.environ, LD_LIBRARY_PATH=os.path.join(b, "lib")))
+        fl.stdin.write("go\n")
+        fl.stdin.close()
+        stdout = fl.stdout.read()
+        if fl.wait(120) != 0:
+            raise RuntimeError("caret-flood failed")
+        written = du(out)
+        flood_s = float(dict(kv.split("=") for kv in stdout.split())["seconds"])
         subprocess.run(["lttng", "stop", name], check=True, capture_output=True)
-        t1 = time.monotonic()
-        return du(out) / (t1 - t0)
+        return written / flood_s
     finally:
+        if fl and fl.poll() is None:
+            fl.kill()
+            fl.wait()
         subprocess.run(["lttng", "destroy", name], capture_output=True)
         shutil.rmtree(out, ignore_errors=True)
 
@@ -221,7 +240,10 @@ class Fleet:
         self.prefix = "caret-bench-" + uuid.uuid4().hex[:6]
         env = dict(os.environ, CARET_SHM_PREFIX=self.prefix, CARET_AGENT_QUIET="1",
                    LD_PRELOAD=os.path.join(b, "lib", "libcaret-agent.so"))
-        self.d = Caretd(b, tmp, self.prefix)
+        # BENCH_CARETD_ARGS: extra caretd options (e.g. --log-level debug
+        # with BENCH_KEEP_LOGS=DIR to see the pacing tick by tick)
+        self.d = Caretd(b, tmp, self.prefix,
+                        os.environ.get("BENCH_CARETD_ARGS", "").split())
         self.procs = []
         self.errlog = open(os.path.join(tmp, "standin-%d.log" % n), "w")
         try:
