@@ -15,8 +15,8 @@
 /* SCHED_MIN_GRANT: every grant wakes a replay thread, and caretd's next
  * tick waits its turn on the CPUs behind every thread it woke. 400 agents
  * woken each tick with 4 KiB each made ticks of ~18 ms on 2 cores and a
- * replay at 24-42 MB/s; in turns of 32 KiB (~0.1 ms of one thread's time)
- * the same replay ran at 85 MB/s (bench/NOTES.md). */
+ * replay at 24-42 MB/s; in turns of 32-64 KiB (0.1-0.2 ms of one thread's
+ * time) the same replay ran at 85-110 MB/s (bench/NOTES.md). */
 
 static uint32_t clamp32(uint64_t v)
 {

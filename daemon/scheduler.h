@@ -40,7 +40,7 @@ static inline int pacing_parse(const char *s, enum pacing *out)
 }
 
 /* The least an agent is granted at its turn under PACING_ADAPTIVE (about
- * 350 records): see sched_tick in scheduler.c. */
+ * 700 init records): see sched_tick in scheduler.c. */
 #define SCHED_MIN_GRANT (64u * 1024)
 
 struct sched_cfg {
