@@ -18,24 +18,23 @@ class PacingTest(unittest.TestCase):
     def tearDown(self):
         self.c.cleanup()
 
-    def test_small_channel_nothing_discarded(self):
-        # 1 GB/s of budget: the fixed budget of old would grant a 4 ms
-        # tick ~4 MB at once, 8x what 64 KiB x 4 sub-buffers on two CPUs
-        # hold. Only the feedback from the consumer's index keeps the
-        # replay within the buffers.
+    def replay_complete(self, n_procs, records, *record_args):
+        """Records with caretd's 1 GB/s byte budget, which alone would
+        flood any channel here, then checks the trace: 0 discarded, and
+        every cached init record of every process in it."""
         d = self.c.caretd("--replay-bandwidth", "1G")
         procs = [self.c.workload("--name", "pace%d" % i, "--pubs", "0", "--subs", "0",
-                                 "--timers", "1", "--extra-callbacks", "3000")
-                 for i in range(6)]
+                                 "--timers", "1", "--extra-callbacks", str(records))
+                 for i in range(n_procs)]
         for p in procs:
             wait_line(p, r"^ready pid=%d" % p.pid)
         cached = {}
         for p in procs:
             lines = self.c.agentctl("dump", str(p.pid)).stdout.splitlines()
             cached[p.pid] = collections.Counter(re.match(r"(\w+) ", l).group(1) for l in lines)
-            self.assertGreater(sum(cached[p.pid].values()), 3000)
+            self.assertGreater(sum(cached[p.pid].values()), records)
         r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "pacing",
-                            "--subbuffer-size-ust", "64K", "--duration", "1", "--timeout", "60")
+                            "--duration", "1", "--timeout", "120", *record_args)
         out = r.stdout + r.stderr
         counts = re.findall(r"channel \S+: (\S+) events discarded", out)
         self.assertTrue(counts, out)
@@ -51,6 +50,39 @@ class PacingTest(unittest.TestCase):
                 self.assertGreaterEqual(got[p.pid][kind], n, "pid %d lacks %s" % (p.pid, kind))
         # the feedback never had to back off from a loss
         self.assertFalse(any("discarded in its buffers" in l for l in d.errs), d.errs[-5:])
+
+    def test_small_channel_nothing_discarded(self):
+        # 1 GB/s of budget: the fixed budget of old would grant a 4 ms
+        # tick ~4 MB at once, 8x what 64 KiB x 4 sub-buffers on two CPUs
+        # hold. Only the feedback from the consumer's index keeps the
+        # replay within the buffers.
+        self.replay_complete(6, 3000, "--subbuffer-size-ust", "64K")
+
+    def test_slow_consumer_nothing_discarded(self):
+        """The consumer daemons limited to 2 % of a CPU (a cgroup quota,
+        tools/consumer_quota.py) while 6 processes replay ~12 MB into the
+        default channel (512 KiB x 4 per CPU): the replay follows the slow
+        drain and loses nothing."""
+        import sys
+        from harness import lttng
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                        "..", "tools"))
+        from consumer_quota import ConsumerQuota, QuotaUnavailable
+        # the session daemon starts its consumers with the first user
+        # space channel, and keeps them
+        name = self.c.tag + "-spawn"
+        lttng("create", name, "--output=" + os.path.join(self.c.tmp, "spawn"))
+        try:
+            lttng("enable-channel", "--userspace", "--session=" + name, "spawn")
+        finally:
+            lttng("destroy", name)
+        try:
+            quota = ConsumerQuota(percent=2)
+            quota.__enter__()
+        except QuotaUnavailable as e:
+            self.skipTest("no CPU cgroup to slow the consumer: %s" % e)
+        self.addCleanup(quota.__exit__)
+        self.replay_complete(6, 20000)
 
     def test_armed_before_enter(self):
         """caretctl record arms the session while it waits for Enter: the
