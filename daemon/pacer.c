@@ -11,7 +11,9 @@
 
 /* The feedback reacts once per busy tick: the window must cover what
  * the consumer drains in about that long for the replay to keep up with
- * it (1.5 MiB / 4 ms = 390 MB/s with the default channel). */
+ * it. Packets complete at sub-buffer granularity, so up to a sub-buffer
+ * per CPU of the window sits in partly filled packets; a 1 ms tick
+ * refills the rest sooner than 4 ms did (bench/NOTES.md). */
 #define TICK_BUSY_USEC (1 * USEC_PER_MS)
 #define TICK_IDLE_USEC (50 * USEC_PER_MS)
 /* Packets in flight on a CPU whose writers stopped (a partly filled
