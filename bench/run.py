@@ -153,7 +153,7 @@ def replay_run(d, tmp, name, n, pacing=None, freq=None, subbuf=None, arm=False):
             "rss_kib": rss, "all": bool(w["ok"]) and w["recording"] == n}
 
 
-def drain_rate(b, tmp, seconds, subbuf="8M", nsub="8"):
+def drain_rate(b, tmp, seconds, subbuf, nsub):
     """Bytes/s the consumer writes when flooded (same machine, same run),
     into a channel of the given geometry.
 
@@ -323,7 +323,13 @@ class Fleet:
                 os.unlink(os.path.join("/dev/shm", n_))
 
 
-def measured_point(f, args, tmp, name, subbuf=None, drain_geom=("8M", "8"), arm=False):
+# The channel caretd records into by default: LTTng 2.13's per-UID user
+# space default, 512 KiB x 4 sub-buffers per CPU (the window of 1.5 MiB in
+# caretd's debug log). The drain is measured into the same geometry.
+DEFAULT_GEOM = ("512K", "4")
+
+
+def measured_point(f, args, tmp, name, subbuf=None, drain_geom=DEFAULT_GEOM, arm=False):
     """One replay of the fleet with its limit measured in the same
     conditions: the session start alone with these processes, and the
     replayed bytes / the consumer's drain rate."""
