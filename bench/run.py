@@ -14,11 +14,11 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
+import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from consumer_quota import ConsumerQuota, QuotaUnavailable  # noqa: E402
-import time
-import uuid
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -161,7 +161,7 @@ def drain_rate(b, tmp, seconds, subbuf, nsub):
     replaying processes (it waits for its tracepoints, then for "go"):
     with two spinning writers on the 2 cores the consumer got so little
     CPU that, among 400 processes, the "drain" was 6-46 MB/s while one
-    writer drained 190-220 MB/s in the same conditions. Counted: what
+    writer drained 150-220 MB/s in the same conditions. Counted: what
     the consumer wrote while the flood ran, by the flood's own clock;
     not the stop (seconds with hundreds of applications), nor the
     buffers it flushes."""
@@ -327,6 +327,9 @@ class Fleet:
 # space default, 512 KiB x 4 sub-buffers per CPU (the window of 1.5 MiB in
 # caretd's debug log). The drain is measured into the same geometry.
 DEFAULT_GEOM = ("512K", "4")
+# The slow consumer of P7 (c): what a CPU quota leaves it (a slow trace
+# device is not available here: tools/consumer_quota.py).
+CONSUMER_PCT = 2
 
 
 def measured_point(f, args, tmp, name, subbuf=None, drain_geom=DEFAULT_GEOM, arm=False):
@@ -456,11 +459,6 @@ def scenario(args, tmp):
     finally:
         f.close()
     return rows
-
-
-# The slow consumer of P7 (c): what a CPU quota leaves it (a slow trace
-# device is not available here: tools/consumer_quota.py).
-CONSUMER_PCT = 2
 
 
 def point_text(x):

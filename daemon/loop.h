@@ -7,7 +7,7 @@
 #include <systemd/sd-event.h>
 
 #define USEC_PER_MS 1000ULL
-/* sd-event's default accuracy (250 ms) would coalesce the 10 ms replay
+/* sd-event's default accuracy (250 ms) would coalesce the 1 ms replay
  * ticks into a few per second. */
 #define LOOP_ACCURACY_USEC 250
 

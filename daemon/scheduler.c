@@ -12,11 +12,6 @@
  * window, so this needs to be close, not exact. */
 #define EVENT_OVERHEAD 32
 #define REBELL_NS (2LL * 1000000000)
-/* SCHED_MIN_GRANT: every grant wakes a replay thread, and caretd's next
- * tick waits its turn on the CPUs behind every thread it woke. 400 agents
- * woken each tick with 4 KiB each made ticks of ~18 ms on 2 cores and a
- * replay at 24-42 MB/s; in turns of 32-64 KiB (0.1-0.2 ms of one thread's
- * time) the same replay ran at 85-110 MB/s (bench/NOTES.md). */
 
 static uint32_t clamp32(uint64_t v)
 {
@@ -232,8 +227,13 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 	uint64_t budget = s->room_known ? s->room : (uint64_t)((double)s->cfg.bandwidth * dt);
 	s->budget_left = budget;
 	uint64_t share = busy ? budget / (uint64_t)busy : 0;
-	/* Fewer, larger grants in turns rather than a sliver for everyone:
-	 * the budget caps the sum either way. */
+	/* Fewer, larger grants in turns rather than a sliver for everyone
+	 * (the budget caps the sum either way): every grant wakes a replay
+	 * thread, and the next tick waits its turn on the CPUs behind every
+	 * thread it woke. 400 agents woken each tick with 4 KiB each made
+	 * ticks of ~18 ms on 2 cores and a replay at 24-42 MB/s; in turns of
+	 * 32-64 KiB (0.1-0.2 ms of one thread's time) the same replay ran at
+	 * 85-110 MB/s (bench/NOTES.md). */
 	s->slots = (uint32_t)busy;
 	if (busy && share < SCHED_MIN_GRANT) {
 		share = budget < SCHED_MIN_GRANT ? budget : SCHED_MIN_GRANT;

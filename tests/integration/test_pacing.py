@@ -5,18 +5,16 @@ that alone would flood them, lands complete with nothing discarded."""
 import collections
 import os
 import re
+import sys
 import unittest
 
-from harness import INIT_KINDS, Ctx, read_trace, wait_line
+from harness import INIT_KINDS, SystemTest, lttng, read_trace, wait_line
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from consumer_quota import ConsumerQuota, QuotaUnavailable  # noqa: E402
 
 
-class PacingTest(unittest.TestCase):
-    def setUp(self):
-        self.c = Ctx(self._testMethodName)
-        self.traces = os.path.join(self.c.tmp, "traces")
-
-    def tearDown(self):
-        self.c.cleanup()
+class PacingTest(SystemTest):
 
     def replay_complete(self, n_procs, records, *record_args):
         """Records with caretd's 1 GB/s byte budget, which alone would
@@ -63,11 +61,6 @@ class PacingTest(unittest.TestCase):
         tools/consumer_quota.py) while 6 processes replay ~12 MB into the
         default channel (512 KiB x 4 per CPU): the replay follows the slow
         drain and loses nothing."""
-        import sys
-        from harness import lttng
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                                        "..", "tools"))
-        from consumer_quota import ConsumerQuota, QuotaUnavailable
         # the session daemon starts its consumers with the first user
         # space channel, and keeps them
         name = self.c.tag + "-spawn"
@@ -77,11 +70,9 @@ class PacingTest(unittest.TestCase):
         finally:
             lttng("destroy", name)
         try:
-            quota = ConsumerQuota(percent=2)
-            quota.__enter__()
+            self.enterContext(ConsumerQuota(percent=2))
         except QuotaUnavailable as e:
             self.skipTest("no CPU cgroup to slow the consumer: %s" % e)
-        self.addCleanup(quota.__exit__)
         self.replay_complete(6, 20000)
 
     def test_armed_before_enter(self):
@@ -91,7 +82,7 @@ class PacingTest(unittest.TestCase):
         recording and the replay lands complete."""
         import subprocess
         import time
-        from harness import CARETCTL, lttng
+        from harness import CARETCTL
         self.c.caretd()
         p = self.c.workload("--name", "armed", "--pubs", "0", "--subs", "0", "--timers", "1",
                             "--extra-callbacks", "500")
@@ -129,7 +120,7 @@ class PacingTest(unittest.TestCase):
         for Enter leaves no armed session behind: caretd destroys it."""
         import subprocess
         import time
-        from harness import CARETCTL, lttng
+        from harness import CARETCTL
         self.c.caretd()
         p = self.c.workload("--name", "orphan", "--pubs", "0", "--subs", "0", "--timers", "1")
         wait_line(p, r"^ready pid=%d" % p.pid)
