@@ -21,8 +21,17 @@ mkdir -p /run/lttng
 mount -t tmpfs -o mode=0755 tmpfs /run/lttng
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 # Private /tmp too, so trace directories and sockets of one run stay out
-# of another's way.
+# of another's way. A working directory under /tmp (a checkout there)
+# stays visible: the shell's working directory still reaches the hidden
+# original, and is bound back at the same path.
+keep=
+case "$PWD" in /tmp/*) keep=$PWD ;; esac
 mount -t tmpfs -o mode=1777 tmpfs /tmp
+if [ -n "$keep" ]; then
+	mkdir -p "$keep"
+	mount --no-canonicalize --bind . "$keep"
+	cd "$keep"
+fi
 lttng-sessiond --daemonize --no-kernel --quiet
 pid=$(head -n 1 /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
 cleanup() {

@@ -14,18 +14,32 @@ import subprocess
 import time
 import uuid
 
-from harness import Proc, asan_preload, AGENT
+from harness import B, ROOT, Proc, asan_preload, AGENT
 
 # Outside every host's private /tmp, so the test can read traces.
 SHARED = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                       os.environ.get("B", "build"), "multihost"))
+
+# The tree the hosts run binaries and write traces from: the checkout, or
+# the build directory when it lies elsewhere.
+KEEP = ROOT if os.path.commonpath([ROOT, os.path.abspath(B)]) == ROOT else os.path.abspath(B)
 
 HOST_SETUP = r"""
 set -e
 mkdir -p /run/lttng
 mount -t tmpfs -o mode=0755 tmpfs /run/lttng
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+# A checkout under /tmp (CI may clone there) stays visible on the private
+# /tmp: the shell's working directory still reaches the hidden original,
+# and is bound back at the same path.
+keep=
+case "$2" in /tmp/*) keep=$2; cd "$keep" ;; esac
 mount -t tmpfs -o mode=1777 tmpfs /tmp
+if [ -n "$keep" ]; then
+    mkdir -p "$keep"
+    mount --no-canonicalize --bind . "$keep"
+    cd /
+fi
 hostname "$1"
 ip link set lo up
 lttng-sessiond --daemonize --no-kernel --quiet
@@ -56,7 +70,7 @@ class Host:
         self.procs = []
         self.holder = subprocess.Popen(
             ["ip", "netns", "exec", ns, "unshare", "--mount", "--uts", "--propagation",
-             "private", "sh", "-c", HOST_SETUP, "host-setup", name],
+             "private", "sh", "-c", HOST_SETUP, "host-setup", name, KEEP],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.holder.stdout.readline()
         if line.strip() != "ready":
