@@ -138,7 +138,8 @@ static void init_locked(void)
 	};
 	caret_filter_configure(&fe);
 	if (dd.source != CARET_DISTRO_SYMBOLS)
-		caret_warn("caret-agent: distribution %s (%s)", dd.name[0] ? dd.name : "unknown",
+		caret_warn("caret-agent: distribution %s (%s)", dd.name,
+			   dd.defaulted ? "not detected: the default; set ROS_DISTRO" :
 			   dd.source == CARET_DISTRO_HINT ? "from $ROS_DISTRO" : "not detected");
 
 	caret_tp = load_provider(dd.rmw_publish_args);

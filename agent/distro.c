@@ -48,6 +48,17 @@ static enum caret_family hint_family(const char *hint)
 	return CARET_FAMILY_UNKNOWN;
 }
 
+/* caret_analyze indexes the first letter of caret_init's distribution
+ * (event_counter.py: distribution[0] >= 'i') and fails on "", so a name is
+ * always written; the caller warns that it is a default. */
+static void name_or_default(struct caret_distro *out)
+{
+	if (out->name[0] == '\0') {
+		snprintf(out->name, sizeof(out->name), "%s", CARET_DISTRO_DEFAULT);
+		out->defaulted = true;
+	}
+}
+
 void caret_distro_detect(bool (*has)(const char *sym), const char *hint,
 			 struct caret_distro *out)
 {
@@ -58,6 +69,8 @@ void caret_distro_detect(bool (*has)(const char *sym), const char *hint,
 	enum caret_family h = hint_family(hint);
 	enum caret_family f = CARET_FAMILY_UNKNOWN;
 	enum caret_distro_source src = CARET_DISTRO_SYMBOLS;
+
+	out->defaulted = false;
 
 	if (tt && !tt_enabled) {
 		f = CARET_FAMILY_HUMBLE;
@@ -85,6 +98,7 @@ void caret_distro_detect(bool (*has)(const char *sym), const char *hint,
 			out->source = src;
 			out->rmw_publish_args = 1;
 			snprintf(out->name, sizeof(out->name), "%s", hint ? hint : "");
+			name_or_default(out);
 			return;
 		}
 	}
@@ -101,4 +115,5 @@ void caret_distro_detect(bool (*has)(const char *sym), const char *hint,
 		snprintf(out->name, sizeof(out->name), "%s", caret_family_name(f));
 	else
 		snprintf(out->name, sizeof(out->name), "%s", hint ? hint : "");
+	name_or_default(out);
 }

@@ -19,6 +19,10 @@ enum caret_distro_source {
 	CARET_DISTRO_SYMBOLS,   /* symbols alone */
 };
 
+/* What caret_init says when neither symbols nor $ROS_DISTRO decide: the
+ * newest LTS, which caret_trace's main branch targets. */
+#define CARET_DISTRO_DEFAULT "jazzy"
+
 struct caret_distro {
 	enum caret_family family;
 	enum caret_distro_source source;
@@ -26,8 +30,11 @@ struct caret_distro {
 	 * (publisher, message, timestamp) since; 0 when not known for sure. */
 	int rmw_publish_args;
 	/* Emitted in caret_init: $ROS_DISTRO when it agrees with the family
-	 * (e.g. "rolling" for Jazzy+), else the family's name, else "". */
+	 * (e.g. "rolling" for Jazzy+), else the family's name, else $ROS_DISTRO,
+	 * else CARET_DISTRO_DEFAULT (never ""). */
 	char name[24];
+	/* name is CARET_DISTRO_DEFAULT because nothing decided. */
+	bool defaulted;
 };
 
 /* Decides from `has(sym)` (a symbol defined by a loaded library other than

@@ -99,7 +99,7 @@ static __thread const void *tls_collector;
 
 /* Links a static executor to its collector the first time it is seen:
  * construct_static_executor as CARET emits it (executor_addr,
- * entities_collector_addr, "single_threaded_static_executor"). */
+ * entities_collector_addr, "static_single_threaded_executor"). */
 static void static_pair(const void *executor, const void *collector)
 {
 	if (!executor || !collector)
@@ -114,7 +114,7 @@ static void static_pair(const void *executor, const void *collector)
 	pthread_mutex_unlock(&pairs_lock);
 	if (emit) {
 		caret_capture_construct_static_executor(executor, collector,
-							"single_threaded_static_executor");
+							"static_single_threaded_executor");
 	}
 }
 

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 		      "executor_entity_collector_to_executor(executor, &collector_)");
 		r = find(CARET_KIND_construct_static_executor, U(x));
 		CHECK(r && r->a[1] == U(x->collector) &&
-			      !strcmp(r->s, "single_threaded_static_executor"),
+			      !strcmp(r->s, "static_single_threaded_executor"),
 		      "construct_static_executor carries the same collector");
 		r = find(CARET_KIND_callback_group_to_executor_entity_collector, U(x->collector));
 		CHECK(r && r->a[1] == U(&reentrant) && !strcmp(r->s, "reentrant"),

@@ -81,7 +81,16 @@ START_TEST(hint_only_breaks_ties)
 	d = run(nothing, NULL);
 	ck_assert_int_eq(d.family, CARET_FAMILY_UNKNOWN);
 	ck_assert_int_eq(d.rmw_publish_args, 0);
-	ck_assert_str_eq(d.name, "");
+	/* Never "": caret_analyze reads its first letter. */
+	ck_assert_str_eq(d.name, CARET_DISTRO_DEFAULT);
+	ck_assert(d.defaulted);
+	d = run(py_new, NULL);
+	ck_assert_str_eq(d.name, CARET_DISTRO_DEFAULT);
+	ck_assert(d.defaulted);
+	d = run(nothing, "");
+	ck_assert_str_eq(d.name, CARET_DISTRO_DEFAULT);
+	d = run(nothing, "jazzy");
+	ck_assert(!d.defaulted);
 }
 END_TEST
 
