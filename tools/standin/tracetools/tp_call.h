@@ -230,31 +230,9 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2, rclcpp_ring_buffer_dequeue,
 STANDIN_TP_PTR1(rclcpp_ring_buffer_clear, buffer)
 #endif
 
-/* CARET-fork events (ros2_tracing fork used by CARET). */
-STANDIN_TP_PTR2(message_construct, original_message, constructed_message)
-
-LTTNG_UST_TRACEPOINT_EVENT(ros2, dispatch_subscription_callback,
-	LTTNG_UST_TP_ARGS(const void *, message, const void *, callback,
-		const uint64_t, source_timestamp,
-		const uint64_t, message_timestamp),
-	LTTNG_UST_TP_FIELDS(
-		STANDIN_PTR(message)
-		STANDIN_PTR(callback)
-		/* CARET's fork names the field source_stamp (caret_analyze
-		 * processor.py reads 'source_stamp'). */
-		lttng_ust_field_integer(uint64_t, source_stamp,
-			source_timestamp)
-		lttng_ust_field_integer(uint64_t, message_timestamp,
-			message_timestamp)))
-
-LTTNG_UST_TRACEPOINT_EVENT(ros2, dispatch_intra_process_subscription_callback,
-	LTTNG_UST_TP_ARGS(const void *, message, const void *, callback,
-		const uint64_t, message_timestamp),
-	LTTNG_UST_TP_FIELDS(
-		STANDIN_PTR(message)
-		STANDIN_PTR(callback)
-		lttng_ust_field_integer(uint64_t, message_timestamp,
-			message_timestamp)))
+/* No CARET-fork events (message_construct, dispatch_*): upstream
+ * ros2_tracing (humble, jazzy) declares none and upstream rclcpp calls none;
+ * only CARET's forks of both do. */
 
 #endif /* STANDIN_TP_CALL_H */
 

@@ -80,18 +80,7 @@
 		(state_machine, start_label, goal_label))                   \
 	X(rclcpp_executor_get_next_ready, (void), ())                       \
 	X(rclcpp_executor_wait_for_work, (const int64_t timeout), (timeout)) \
-	X(rclcpp_executor_execute, (const void *handle), (handle))          \
-	X(message_construct, (const void *original_message,                 \
-		const void *constructed_message),                           \
-		(original_message, constructed_message))                    \
-	X(dispatch_subscription_callback, (const void *message,             \
-		const void *callback, const uint64_t source_timestamp,      \
-		const uint64_t message_timestamp),                          \
-		(message, callback, source_timestamp, message_timestamp))   \
-	X(dispatch_intra_process_subscription_callback,                     \
-		(const void *message, const void *callback,                 \
-		const uint64_t message_timestamp),                          \
-		(message, callback, message_timestamp))
+	X(rclcpp_executor_execute, (const void *handle), (handle))
 
 /* Events ros2_tracing added after Humble, and Jazzy's rmw_publish. */
 #define STANDIN_EVENTS_JAZZY(X)                                             \

@@ -231,29 +231,6 @@ void ros_trace_rclcpp_ring_buffer_clear(const void *buffer);
 bool ros_trace_enabled_rclcpp_ring_buffer_clear(void);
 void ros_trace_do_rclcpp_ring_buffer_clear(const void *buffer);
 
-/* CARET-fork extras: not in upstream ros2_tracing. */
-void ros_trace_message_construct(const void *original_message,
-	const void *constructed_message);
-bool ros_trace_enabled_message_construct(void);
-void ros_trace_do_message_construct(const void *original_message,
-	const void *constructed_message);
-
-void ros_trace_dispatch_subscription_callback(const void *message,
-	const void *callback, const uint64_t source_timestamp,
-	const uint64_t message_timestamp);
-bool ros_trace_enabled_dispatch_subscription_callback(void);
-void ros_trace_do_dispatch_subscription_callback(const void *message,
-	const void *callback, const uint64_t source_timestamp,
-	const uint64_t message_timestamp);
-
-void ros_trace_dispatch_intra_process_subscription_callback(
-	const void *message, const void *callback,
-	const uint64_t message_timestamp);
-bool ros_trace_enabled_dispatch_intra_process_subscription_callback(void);
-void ros_trace_do_dispatch_intra_process_subscription_callback(
-	const void *message, const void *callback,
-	const uint64_t message_timestamp);
-
 #ifdef __cplusplus
 }
 #endif

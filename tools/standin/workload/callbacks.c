@@ -123,10 +123,9 @@ bool wl_execute_subscription(struct wl_subscription *s)
 	if (taken) {
 		ros_trace_rclcpp_take(msg);
 		wl_count_taken();
-		/* CARET's rclcpp fork, before the callback: the message's
-		 * source timestamp and the header stamp of the message. */
-		ros_trace_dispatch_subscription_callback(msg, s->callback,
-			(uint64_t)source_ts, (uint64_t)msg->stamp_ns);
+		/* Upstream rclcpp calls no dispatch_subscription_callback
+		 * (only CARET's fork does): subscription.hpp handle_message ->
+		 * AnySubscriptionCallback::dispatch -> callback_start. */
 		ros_trace_callback_start(s->callback, false);
 		ros_trace_callback_end(s->callback);
 	}
