@@ -31,6 +31,7 @@ import time
 import unittest
 
 from harness import BIN, LIB, Ctx, dds_domain, read_trace, wait_line
+from trace_model import group_links
 
 DISTROS = ("humble", "jazzy")
 RMWS = ("rmw_cyclonedds_cpp", "rmw_fastrtps_cpp")
@@ -296,33 +297,10 @@ class MatrixTest(unittest.TestCase):
         self.assertEqual(missing, [], "%s: takes without a bound stamp" % pr.tag)
 
     def check_groups(self, pr, p, evs):
-        """Joined as caret_analyze does (lttng_info.py _build_cbg): on
-        Jazzy only from the two entity-collector events; before, from
-        add_callback_group plus add_callback_group_static_executor joined
-        to construct_static_executor on the collector address."""
+        """Every group the process built is linked to its executor, as
+        caret_analyze joins them (trace_model.group_links)."""
         executor, groups = parse_groups(p.groups_line)
-        ev = collections.defaultdict(list)
-        for e in evs:
-            if e.name.startswith("ros2_caret:"):
-                ev[e.name.split(":")[1]].append(e.f)
-        links = []   # (executor_addr, callback_group_addr, group_type_name)
-        if pr.distro >= "jazzy":
-            collector_to_exec = {}
-            for f in ev["executor_entity_collector_to_executor"]:
-                collector_to_exec[f["entities_collector_addr"]] = f["executor_addr"]
-            for f in ev["callback_group_to_executor_entity_collector"]:
-                links.append((collector_to_exec.get(f["entities_collector_addr"]),
-                              f["callback_group_addr"], f["group_type_name"]))
-        else:
-            for f in ev["add_callback_group"]:
-                links.append((f["executor_addr"], f["callback_group_addr"],
-                              f["group_type_name"]))
-            static = {f["entities_collector_addr"]: f["executor_addr"]
-                      for f in ev["construct_static_executor"]}
-            for f in ev["add_callback_group_static_executor"]:
-                links.append((static.get(f["entities_collector_addr"]),
-                              f["callback_group_addr"], f["group_type_name"]))
-        got = {g: (x, t) for x, g, t in links}
+        got = group_links(pr.distro, evs)
         for g, kind in groups.items():
             self.assertIn(g, got, "%s pid %d: group %#x not linked" % (pr.tag, p.pid, g))
             self.assertEqual(got[g], (executor, kind),

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# The real-ROS 2 suite: for each distribution in $CARET_ROS2_DISTROS (default: humble jazzy),
+# builds or reuses the fixture (tools/ros2/fixture.sh; CARET_ROS2_PREFIX_<DISTRO> points at an
+# installed ROS 2 instead), builds tests/ros2/apps against it into $B/ros2/<distro>, and runs
+# test_real_ros.py with the agent of $B. Prints one result line per distribution; exits non-zero
+# if any failed.
+set -u
+cd "$(dirname "$0")"
+TOP=$(readlink -f ../..)
+B=${B:-build}
+status=0
+summary=""
+for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
+	t0=$(date +%s)
+	echo "== real ROS 2 $distro (B=$B SAN=${SAN:-0})"
+	if ! prefix=$("$TOP/tools/ros2/fixture.sh" "$distro"); then
+		summary="$summary\n  $distro: FAILED (fixture did not build)"
+		status=1
+		continue
+	fi
+	bdir="$TOP/$B/ros2/$distro"
+	if ! bash -c 'set -e; source "$1/setup.bash"; cmake -S "$2" -B "$3" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DPython3_EXECUTABLE=/usr/bin/python3 >"$3.cmake.log" 2>&1 && cmake --build "$3" -j2 >>"$3.cmake.log" 2>&1' \
+		_ "$prefix" "$TOP/tests/ros2/apps" "$bdir"; then
+		tail -40 "$bdir.cmake.log"
+		summary="$summary\n  $distro: FAILED (apps did not build: $bdir.cmake.log)"
+		status=1
+		continue
+	fi
+	rmws=rmw_cyclonedds_cpp
+	[ -e "$prefix/lib/librmw_fastrtps_cpp.so" ] && rmws="$rmws rmw_fastrtps_cpp"
+	if CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$prefix CARET_ROS2_APP=$bdir/caret_real_app \
+		CARET_ROS2_RMWS="$rmws" B=$B timeout 1200 /usr/bin/python3 test_real_ros.py; then
+		summary="$summary\n  $distro ($rmws): ok in $(($(date +%s) - t0)) s"
+	else
+		summary="$summary\n  $distro ($rmws): FAILED in $(($(date +%s) - t0)) s"
+		status=1
+	fi
+done
+printf "real ROS 2:$summary\n"
+exit $status

@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The agent on a real ROS 2 core: the fixture (tools/ros2/fixture.sh) or an
+installed one, with tests/ros2/apps/caret_real_app built against it.
+
+Environment (tests/ros2/run.sh sets it): CARET_ROS2_DISTRO (humble|jazzy),
+CARET_ROS2_PREFIX (the install holding setup.bash), CARET_ROS2_APP (the
+application), CARET_ROS2_RMWS (the RMWs to run, space separated).
+
+Each RMW runs one system of four processes: a talker+listener in one process
+with intra-process communication and a lifecycle node; a talker and a
+listener in two processes (typed and serialized publishers, services); and,
+where rclcpp has it, one on the events executor. Executors and group types
+vary between them. Recorded from launch (the session started before the
+processes) and late (`caretctl record` after they run); every trace is read
+back with babeltrace2."""
+import collections
+import os
+import re
+import subprocess
+import sys
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+from harness import Ctx, INIT_KINDS, dds_domain, read_trace, wait_line  # noqa: E402
+from trace_model import discarded, group_links  # noqa: E402
+
+DISTRO = os.environ.get("CARET_ROS2_DISTRO", "")
+PREFIX = os.environ.get("CARET_ROS2_PREFIX", "")
+APP = os.environ.get("CARET_ROS2_APP", "")
+RMWS = os.environ.get("CARET_ROS2_RMWS", "rmw_cyclonedds_cpp").split()
+RUN_S = 3.0
+
+
+def ros_env():
+    """The environment `source PREFIX/setup.bash` gives, as a user has it."""
+    out = subprocess.run(["bash", "-c", 'source "$0/setup.bash" && env -0', PREFIX],
+                         capture_output=True, check=True, timeout=60).stdout
+    env = {}
+    for item in out.split(b"\0"):
+        if b"=" in item:
+            k, v = item.split(b"=", 1)
+            env[k.decode()] = v.decode()
+    keep = ("LD_LIBRARY_PATH", "AMENT_PREFIX_PATH", "PYTHONPATH", "PATH", "CMAKE_PREFIX_PATH",
+            "COLCON_PREFIX_PATH", "ROS_DISTRO", "ROS_VERSION", "ROS_PYTHON_VERSION")
+    return {k: v for k, v in env.items() if k in keep}
+
+
+def has_events_executor():
+    r = subprocess.run(["nm", "-D", "--defined-only", os.path.join(PREFIX, "lib", "librclcpp.so")],
+                       capture_output=True, text=True)
+    return "EventsExecutor" in r.stdout
+
+
+def parse_groups(line):
+    m = re.match(r"executor (0x[0-9a-f]+) groups (.*)", line)
+    groups = {}
+    for tok in m.group(2).split():
+        addr, kind = tok.split(":")
+        groups[int(addr, 16)] = kind
+    return int(m.group(1), 16), groups
+
+
+class System:
+    """The four processes of one RMW."""
+
+    def __init__(self, ctx, rmw, domain):
+        env = dict(ros_env())
+        env.update({"RMW_IMPLEMENTATION": rmw, "ROS_DOMAIN_ID": str(domain),
+                    "ROS_DISTRO": DISTRO})
+        self.rmw = rmw
+        specs = [("intra", ["--role", "both", "--executor", "single", "--intra", "--lifecycle",
+                            "--topic-prefix", "intra"]),
+                 ("talker", ["--role", "talker", "--executor", "multi", "--serialized",
+                             "--topic-prefix", "cross"]),
+                 ("listener", ["--role", "listener", "--executor", "static", "--group", "re",
+                               "--serialized", "--topic-prefix", "cross"])]
+        if has_events_executor():
+            specs.append(("events", ["--role", "both", "--executor", "events",
+                                     "--topic-prefix", "ev"]))
+        self.procs = {}
+        for name, args in specs:
+            p = ctx.spawn([APP] + args, extra_env=env)
+            p.role = name
+            self.procs[name] = p
+
+    def wait_ready(self):
+        for p in self.procs.values():
+            p.groups_line = wait_line(p, r"^executor ", timeout=60).string.strip()
+            wait_line(p, r"^ready pid=%d" % p.pid, timeout=60)
+
+    def stop(self):
+        for p in self.procs.values():
+            if p.poll() is None:
+                p.terminate()
+        for p in self.procs.values():
+            p.finish(30)
+            out = p.out_text()
+            m = re.search(r"published=(\d+) taken=(\d+) failed=(\d+)", out)
+            p.traffic = tuple(int(x) for x in m.groups()) if m else None
+            m = re.search(r"requests=(\d+) served=(\d+) responses=(\d+) answered=(\d+) "
+                          r"failed=(\d+)", out)
+            p.services = tuple(int(x) for x in m.groups()) if m else None
+
+
+class RealRosTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.c.caretd()
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def run_system(self, rmw, late):
+        domain = dds_domain(int(self.c.domain) + RMWS.index(rmw) * 7)
+        if not late:
+            s = self.c.session()
+            s.start()
+        sysm = System(self.c, rmw, domain)
+        sysm.wait_ready()
+        pids = [p.pid for p in sysm.procs.values()]
+        if late:
+            # Well after start-up: only the agents' caches hold the init records now.
+            time.sleep(1.0)
+            dumps_before = self.dumps(pids)
+            traces = os.path.join(self.c.tmp, "traces")
+            name = "late-" + rmw.split("_")[1]
+            r = self.c.caretctl("record", "--immediate", "-p", traces, "-s", name,
+                                "--duration", str(RUN_S), "--timeout", "60", timeout=180)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            path = os.path.join(traces, name)
+        else:
+            self.c.wait_states(pids, "RECORD", timeout=60)
+            time.sleep(RUN_S)
+            dumps_before = None
+        dumps = self.dumps(pids)
+        sysm.stop()
+        if not late:
+            s.stop()
+            path = s.path
+        if dumps_before is not None:
+            # Nothing new at run time: the cache is what start-up wrote.
+            self.assertEqual(dumps_before, dumps)
+        return sysm, path, dumps
+
+    def dumps(self, pids):
+        out = {}
+        for pid in pids:
+            lines = self.c.agentctl("dump", str(pid)).stdout.splitlines()
+            out[pid] = collections.Counter(
+                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
+        return out
+
+    def check(self, sysm, path, dumps):
+        evs = read_trace(path)
+        per = collections.defaultdict(list)
+        for e in evs:
+            per[e.vpid].append(e)
+        tag = "%s %s" % (DISTRO, sysm.rmw)
+        with self.subTest(tag=tag, check="discarded"):
+            self.assertEqual(discarded(path), 0, tag)
+        for p in sysm.procs.values():
+            ptag = "%s %s pid %d" % (tag, p.role, p.pid)
+            with self.subTest(tag=ptag, check="init records"):
+                got = collections.Counter(
+                    (e.name.split(":")[1], str(e.f["init_timestamp"])) for e in per[p.pid]
+                    if e.name.startswith("ros2_caret:") and e.name.split(":")[1] in INIT_KINDS)
+                self.assertGreater(sum(dumps[p.pid].values()), 10, ptag)
+                # Every cached record is in the trace, once.
+                self.assertEqual(dumps[p.pid] - got, collections.Counter(), ptag)
+                self.assertEqual(got - dumps[p.pid], collections.Counter(), ptag)
+                names = collections.Counter(k for k, _ in got.elements())
+                for k in ("rcl_init", "rcl_node_init", "rcl_publisher_init",
+                          "rclcpp_callback_register", "rcl_timer_init"):
+                    self.assertGreater(names[k], 0, "%s: no %s" % (ptag, k))
+            with self.subTest(tag=ptag, check="caret_init"):
+                inits = [e for e in per[p.pid] if e.name == "ros2_caret:caret_init"]
+                self.assertTrue(inits, ptag)
+                self.assertTrue(all(e.f["distribution"] == DISTRO for e in inits),
+                                [e.f for e in inits])
+            with self.subTest(tag=ptag, check="no ros2 twin"):
+                # A session never gets both the ros2: and ros2_caret: variant.
+                twins = [e.name for e in per[p.pid] if e.name.startswith("ros2:") and
+                         e.name.split(":")[1] in INIT_KINDS]
+                self.assertEqual(twins, [], ptag)
+            with self.subTest(tag=ptag, check="writes"):
+                self.assertIsNotNone(p.traffic, p.out_text() + p.err_text())
+                published, taken, failed = p.traffic
+                self.assertEqual(failed, 0, ptag)
+                if p.role != "listener":
+                    self.assertGreater(published, 0, ptag)
+                if p.role != "talker":
+                    self.assertGreater(taken, 0, "%s: nothing taken" % ptag)
+            with self.subTest(tag=ptag, check="services"):
+                requests, served, responses, answered, failed = p.services
+                self.assertEqual(failed, 0, ptag)
+                if p.role != "listener":
+                    self.assertGreater(served, 0, ptag)
+                if p.role != "talker":
+                    self.assertGreater(answered, 0, ptag)
+            with self.subTest(tag=ptag, check="groups"):
+                executor, groups = parse_groups(p.groups_line)
+                got = group_links(DISTRO, per[p.pid])
+                for g, kind in groups.items():
+                    self.assertIn(g, got, "%s: group %#x not linked" % (ptag, g))
+                    self.assertEqual(got[g], (executor, kind), "%s: group %#x" % (ptag, g))
+            with self.subTest(tag=ptag, check="executor type"):
+                kinds = {e.f.get("executor_type_name") for e in per[p.pid]
+                         if e.name in ("ros2_caret:construct_executor",
+                                       "ros2_caret:construct_static_executor")}
+                want = {"single": "single_threaded_executor",
+                        "multi": "multi_threaded_executor",
+                        "static": "static_single_threaded_executor"}
+                ex = re.search(r"--executor (\w+)", " ".join(p.args)).group(1)
+                if ex in want:
+                    self.assertIn(want[ex], kinds, ptag)
+        with self.subTest(tag=tag, check="publish bound to take"):
+            talker, listener = sysm.procs["talker"], sysm.procs["listener"]
+            binds = {e.f["source_stamp"] for e in per[talker.pid]
+                     if e.name == "ros2_caret:dds_bind_addr_to_stamp"}
+            self.assertTrue(binds, tag)
+            takes = [e.f["source_timestamp"] for e in per[listener.pid]
+                     if e.name == "ros2:rmw_take" and e.f["taken"]]
+            takes = [t for t in takes if t >= min(binds)]
+            self.assertGreater(len(takes), 5, tag)
+            missing = [t for t in takes if t not in binds]
+            self.assertEqual(missing, [], "%s: takes without a bound stamp" % tag)
+        with self.subTest(tag=tag, check="runtime"):
+            names = collections.Counter(e.name for e in evs)
+            for n in ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
+                      "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write"):
+                self.assertGreater(names[n], 0, "%s: no %s" % (tag, n))
+
+
+def _make(rmw, late):
+    def test(self):
+        self.check(*self.run_system(rmw, late))
+    test.__doc__ = "%s, recorded %s" % (rmw, "late with caretctl record" if late else
+                                        "from launch")
+    return test
+
+
+for _rmw in RMWS:
+    for _late in (False, True):
+        setattr(RealRosTest, "test_%s_%s" % (_rmw.split("_")[1], "late" if _late else "launch"),
+                _make(_rmw, _late))
+
+
+if __name__ == "__main__":
+    if not (DISTRO and PREFIX and APP):
+        sys.exit("test_real_ros: set CARET_ROS2_DISTRO, CARET_ROS2_PREFIX and CARET_ROS2_APP "
+                 "(tests/ros2/run.sh does)")
+    unittest.main(verbosity=2)
