@@ -39,7 +39,7 @@ DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
 	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang
 
-.PHONY: all check unit-check integration-check install uninstall deps clean
+.PHONY: all check unit-check integration-check ros2-check install uninstall deps clean
 all:
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
@@ -338,13 +338,20 @@ integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/care
 	tools/ensure-sessiond.sh >/dev/null
 	B=$(B) SAN=$(SAN) tests/integration/run.sh
 
-# Everything: normal build + unit + integration, the sanitizer build, and a
-# smoke run of the benchmarks so they cannot rot.
+# The agent on a real ROS 2 core (Humble and Jazzy built from ../shared/ros2
+# into a cache on first use: tools/ros2/fixture.sh), next to the stand-in.
+ros2-check: all $(B)/gen/caret_kinds.py
+	tools/ensure-sessiond.sh >/dev/null
+	B=$(B) SAN=$(SAN) tests/ros2/run.sh
+
+# Everything: normal build + unit + integration, the sanitizer build, the
+# real-ROS suite, and a smoke run of the benchmarks so they cannot rot.
 check:
 	$(MAKE) all unit-check
 	$(MAKE) SAN=1 all unit-check fuzz-smoke
 	$(MAKE) integration-check
 	$(MAKE) SAN=1 integration-check
+	$(MAKE) ros2-check
 	$(MAKE) bench-smoke
 
 deps:

@@ -55,17 +55,18 @@ else
 	DEPS=""
 fi
 
-# The key: every archive, patch and this script. A change of any rebuilds into a new folder.
+# The key: every archive and patch, and RECIPE, which names the build steps below: change it
+# with any step that changes what is installed (comments and messages do not rebuild).
+RECIPE=1
 inputs() {
 	for p in $PKGS; do echo "$SRCROOT/src/$distro/$p.tar.gz"; done
 	for d in $DEPS; do echo "$SRCROOT/src/deps/$d.tar.gz"; done
 	ls "$SRCROOT"/patches/*.patch
-	echo "$HERE/fixture.sh"
 }
 key=$( (inputs | while read -r f; do
 	[ -f "$f" ] || { echo "fixture: missing input $f" >&2; exit 1; }
 	sha256sum "$f" | cut -d' ' -f1
-done; echo "fastdds_jazzy=$fastdds_jazzy") | sha256sum | cut -c1-16)
+done; echo "recipe=$RECIPE fastdds_jazzy=$fastdds_jazzy") | sha256sum | cut -c1-16)
 W=$CACHE/$distro-$key
 if [[ " $* " == *" --print-key "* ]]; then echo "$W"; exit 0; fi
 if [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
@@ -161,9 +162,9 @@ if [ "$distro" = jazzy ] && [ "$fastdds_jazzy" != 1 ]; then
 fi
 stage core --packages-up-to rclcpp rclcpp_lifecycle std_msgs example_interfaces rmw_implementation \
 	rmw_cyclonedds_cpp rcl_logging_noop tracetools $FAST
-grep -q TRACETOOLS_LTTNG_ENABLED "$W/install/include/tracetools/tracetools/config.h" 2>/dev/null ||
-	grep -rqs "TRACETOOLS_LTTNG_ENABLED" "$W/install/include/tracetools" ||
-	{ log "tracetools was built without LTTng"; exit 1; }
+# config.h says "#define TRACETOOLS_LTTNG_ENABLED" only when LTTng was found.
+grep -rqs "^#define TRACETOOLS_LTTNG_ENABLED" "$W/install/include/tracetools" ||
+	{ log "tracetools was built without LTTng (liblttng-ust-dev missing?)"; exit 1; }
 du -sh "$W/install" | tee -a "$W/PROGRESS.txt" >&2
 rm -rf "$W/build" "$W/src"
 echo "$(date -Is) $(($(date +%s) - t_all)) s" > "$W/READY"

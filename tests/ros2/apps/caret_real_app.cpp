@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -45,6 +46,7 @@ struct Options
   bool lifecycle = false;
   double rate = 20.0;
   double duration = 0.0;  // 0: until SIGINT/SIGTERM
+  uint64_t ping = 0;  // >0: the benchmark (Pinger) instead of the system
 };
 
 std::atomic<uint64_t> published{0}, taken{0}, failed{0};
@@ -56,7 +58,9 @@ void usage()
     stderr,
     "usage: caret_real_app [--role both|talker|listener] [--executor single|multi|static|events]\n"
     "       [--group me|re] [--topic-prefix P] [--intra] [--serialized] [--lifecycle]\n"
-    "       [--rate HZ] [--duration S]\n");
+    "       [--rate HZ] [--duration S]\n"
+    "       caret_real_app --ping N   (publish -> callback N times through the RMW; prints the\n"
+    "                                  cost per message, RSS and threads)\n");
 }
 
 bool parse(int argc, char ** argv, Options & o)
@@ -83,6 +87,8 @@ bool parse(int argc, char ** argv, Options & o)
       o.rate = std::stod(v);
     } else if (a == "--duration" && val(v)) {
       o.duration = std::stod(v);
+    } else if (a == "--ping" && val(v)) {
+      o.ping = std::stoull(v);
     } else if (a == "--ros-args") {
       break;
     } else {
@@ -226,6 +232,70 @@ public:
   rclcpp::TimerBase::SharedPtr timer;
 };
 
+long status_kb(const char * key)
+{
+  FILE * f = std::fopen("/proc/self/status", "re");
+  char line[256];
+  long v = -1;
+  size_t n = std::strlen(key);
+  while (f && std::fgets(line, sizeof(line), f)) {
+    if (!std::strncmp(line, key, n)) {
+      v = std::atol(line + n);
+    }
+  }
+  if (f) {
+    std::fclose(f);
+  }
+  return v;
+}
+
+// The bench of issue 19: one message at a time, each published from the callback of the last
+// (no intra-process), so the time per message is the whole publish -> take -> callback path.
+class Pinger
+{
+public:
+  Pinger(uint64_t n, const std::string & topic)
+  : total(n)
+  {
+    node = std::make_shared<rclcpp::Node>("pinger");
+    pub = node->create_publisher<std_msgs::msg::String>(topic, rclcpp::QoS(10).reliable());
+    sub = node->create_subscription<std_msgs::msg::String>(
+      topic, rclcpp::QoS(10).reliable(), [this](std_msgs::msg::String::ConstSharedPtr) {
+        if (++seen == warmup) {
+          t0 = std::chrono::steady_clock::now();
+        }
+        if (seen == warmup + total) {
+          t1 = std::chrono::steady_clock::now();
+          rclcpp::shutdown();
+          return;
+        }
+        send();
+      });
+    kick = node->create_wall_timer(100ms, [this]() {
+          if (pub->get_subscription_count() > 0 && seen == 0 && !started) {
+            started = true;
+            send();
+          }
+        });
+  }
+
+  void send()
+  {
+    std_msgs::msg::String m;
+    m.data = "ping";
+    pub->publish(m);
+  }
+
+  const uint64_t warmup = 200;
+  uint64_t total, seen = 0;
+  bool started = false;
+  std::chrono::steady_clock::time_point t0, t1;
+  rclcpp::Node::SharedPtr node;
+  rclcpp::Publisher<std_msgs::msg::String>::SharedPtr pub;
+  rclcpp::Subscription<std_msgs::msg::String>::SharedPtr sub;
+  rclcpp::TimerBase::SharedPtr kick;
+};
+
 std::shared_ptr<rclcpp::Executor> make_executor(const std::string & kind)
 {
   if (kind == "single") {
@@ -255,6 +325,23 @@ int main(int argc, char ** argv)
     return 2;
   }
   rclcpp::init(argc, argv);
+  if (o.ping > 0) {
+    Pinger p(o.ping, o.prefix + "_ping");
+    rclcpp::executors::SingleThreadedExecutor ex;
+    ex.add_node(p.node);
+    std::printf("ready pid=%d\n", static_cast<int>(getpid()));
+    std::fflush(stdout);
+    ex.spin();
+    if (p.seen < p.warmup + p.total) {
+      std::fprintf(stderr, "caret_real_app: ping interrupted after %" PRIu64 "\n", p.seen);
+      return 1;
+    }
+    double ns = std::chrono::duration<double, std::nano>(p.t1 - p.t0).count() /
+      static_cast<double>(p.total);
+    std::printf("ping n=%" PRIu64 " ns_per_msg=%.0f rss_kb=%ld threads=%ld\n", p.total, ns,
+      status_kb("VmRSS:"), status_kb("Threads:"));
+    return 0;
+  }
   auto exec = make_executor(o.executor);
   if (!exec) {
     std::fprintf(stderr, "caret_real_app: executor '%s' is not in this rclcpp\n",
