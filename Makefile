@@ -253,7 +253,7 @@ $(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_lttng
-$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c \
+$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c daemon/creds.c \
 		proto/caret_ctl_limits.c proto/caret_ctl_evlist.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CTL) $(PKG_CHECK)

@@ -281,25 +281,27 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : ctx->subbuf_count ? *ctx->subbuf_count : 0;
 	char name[CARET_LTTNG_NAME_MAX], path[4096], err[512];
-	int r = caret_lttng_session_name(cfg.session, cfg.url ? NULL : cfg.path, name,
-					 sizeof(name), err, sizeof(err));
-	if (r < 0)
-		return error(r, "%s", err);
-	cfg.session = name;
+	int r;
+	if (cfg.url) {
+		/* a relay's output is the relay's: only the name is ours */
+		r = caret_lttng_session_name(cfg.session, NULL, name, sizeof(name), err,
+					     sizeof(err));
+		if (r < 0)
+			return error(r, "%s", err);
+		cfg.session = name;
+	}
 	/* The requester's own rights decide where the trace may go, not
 	 * caretd's (root): the trace directory is created as them (so it is
 	 * theirs, and it tells whose the recording is after a caretd
-	 * restart), or refused. A relay's output is the relay's. */
-	if (!cfg.url) {
-		if (snprintf(path, sizeof(path), "%s/%s", cfg.path, name) >= (int)sizeof(path))
-			return error(ENAMETOOLONG, "path too long");
-		r = creds_mkdir_as(path, peer->uid, peer->gid, peer->groups, peer->n_groups, err,
-				   sizeof(err));
-		if (r < 0) {
-			log_warn("record refused for uid %d: %s", (int)peer->uid, err);
-			return error(r, "refused output path: %s", err);
-		}
-	}
+	 * restart), and the session is theirs in the session daemon, which
+	 * then writes the trace as them (daemon/lttng.h, cfg.as). */
+	struct creds_id as = {
+		.uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
+		.n_groups = peer->n_groups,
+	};
+	struct caret_lttng_dir_id dir_id = { 0, 0 };
+	cfg.as = &as;
+	cfg.dir_out = &dir_id;
 	r = caret_lttng_record(&cfg, name, sizeof(name), path, sizeof(path), err, sizeof(err));
 	if (r < 0) {
 		log_err("record failed: %s", err);
@@ -321,6 +323,8 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		rec.armer_pid = peer->pid;
 	snprintf(rec.name, sizeof(rec.name), "%s", name);
 	snprintf(rec.path, sizeof(rec.path), "%s", path);
+	rec.dir_dev = dir_id.dev;
+	rec.dir_ino = dir_id.ino;
 	if (lttng_view_add_rec(v, &rec) < 0) {
 		if (cfg.armed) {
 			/* unremembered, it would look active with nothing enabled */

@@ -32,6 +32,9 @@ struct lttng_view_session {
 struct lttng_view_rec {
 	char name[CARET_LTTNG_NAME_MAX];
 	char path[4096];
+	/* path's directory as created (0, 0: not known): what the pacer
+	 * reads is that directory, whatever path leads to now */
+	uint64_t dir_dev, dir_ino;
 	uid_t uid; /* the requester's (SO_PEERCRED): the trace is theirs */
 	gid_t gid;
 	uint64_t seq;       /* creation order */

@@ -451,6 +451,62 @@ print("closed", closed, flush=True)
         self.assertEqual([x["dropped"] for x in wait], [dropped], r.stdout)
         self.assertEqual([x["dropped"] for x in stop], [dropped], r.stdout)
 
+    def group_caretd(self, pw):
+        """A caretd whose socket members of pw's group may use."""
+        d = self.c.caretd("--group", pw.pw_name)
+        return d
+
+    def test_b15_swapped_output_dir_never_lets_root_write_elsewhere(self):
+        """B15: a group member records into a directory of theirs that
+        they keep exchanging (RENAME_EXCHANGE) with a symlink to a
+        root-owned directory (as /etc/cron.d): nothing ever lands there,
+        whatever the timing; without the swap the trace is theirs."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            target = os.path.join(self.c.tmp, "cron.d")  # root's, 0755
+            os.mkdir(target, 0o755)
+            evil = os.path.join(self.c.tmp, "evil")
+            os.mkdir(evil, 0o755)
+            os.chown(evil, pw.pw_uid, pw.pw_gid)
+            out, swap = os.path.join(evil, "out"), os.path.join(evil, "swap")
+            as_user(pw, ["mkdir", out], check=True)
+            as_user(pw, ["ln", "-s", target, swap], check=True)
+            loop = os.path.join(self.c.tmp, "swap.py")
+            with open(loop, "w") as f:
+                f.write("import ctypes, sys\n"
+                        "libc = ctypes.CDLL(None, use_errno=True)\n"
+                        "a, b = sys.argv[1].encode(), sys.argv[2].encode()\n"
+                        "while True:\n"
+                        "    libc.renameat2(-100, a, -100, b, 2)  # RENAME_EXCHANGE\n")
+            os.chmod(loop, 0o644)
+            swapper = subprocess.Popen(
+                ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid,
+                 "--clear-groups", "/usr/bin/python3", loop, out, swap])
+            try:
+                ctl = [CARETCTL, "--socket", self.c.sock]
+                for i in range(20):
+                    name = "evil%d" % i
+                    r = as_user(pw, ctl + ["record", "-p", out, "--duration", "0.1", "--timeout", "5", "-s", name])
+                    as_user(pw, ctl + ["stop", "-s", name])
+                    self.assertEqual(os.listdir(target), [],
+                                     "try %d: %s%s" % (i, r.stdout, r.stderr))
+            finally:
+                swapper.kill()
+                swapper.wait()
+            # the real directory may have been either name when it stopped
+            real = out if not os.path.islink(out) else swap
+            r = as_user(pw, ctl + ["record", "-p", real, "--duration", "0.1", "--timeout", "5", "-s", "fair"])
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            trace = os.path.join(real, "fair")
+            for top, dirs, files in os.walk(trace):
+                for n in dirs + files:
+                    self.assertEqual(os.lstat(os.path.join(top, n)).st_uid, pw.pw_uid,
+                                     os.path.join(top, n))
+            self.assertTrue(os.path.isdir(os.path.join(trace, "ust")), os.listdir(trace))
+            self.assertEqual(os.listdir(target), [])
+        d.send_signal(15)
+        d.finish(10)
+
 
 class HostileSegments(unittest.TestCase):
     def setUp(self):
