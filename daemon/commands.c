@@ -173,6 +173,13 @@ static void record_seen(const struct cmd_ctx *ctx, struct sched_lttng *l)
 static cJSON *cmd_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name)
 {
 	struct lttng_view_rec *rec = lttng_view_find_rec(ctx->lttng, name);
+	uid_t owner;
+	uint32_t after;
+	if (!rec && lttng_view_expired(ctx->lttng, name, &owner, &after) &&
+	    may_act_for(peer, owner))
+		return error(ETIMEDOUT, "armed recording %s expired: not started within %u s "
+			     "of arming (caretd --arm-timeout), its session is gone; record again",
+			     name, after);
 	if (!rec || !rec->armed)
 		return error(ENOENT, "no armed recording named %s", name);
 	if (!may_act_for(peer, rec->uid))
@@ -302,6 +309,13 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	struct caret_lttng_dir_id dir_id = { 0, 0 };
 	cfg.as = &as;
 	cfg.dir_out = &dir_id;
+	/* Refused before a session exists: a recording caretd could not
+	 * remember would run with no owner that `stop` could find. */
+	r = lttng_view_admit(ctx->lttng, peer->uid, cfg.armed, err, sizeof(err));
+	if (r < 0) {
+		log_warn("record refused for uid %d: %s", (int)peer->uid, err);
+		return error(-r, "%s", err);
+	}
 	r = caret_lttng_record(&cfg, name, sizeof(name), path, sizeof(path), err, sizeof(err));
 	if (r < 0) {
 		log_err("record failed: %s", err);
@@ -325,15 +339,14 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	snprintf(rec.path, sizeof(rec.path), "%s", path);
 	rec.dir_dev = dir_id.dev;
 	rec.dir_ino = dir_id.ino;
+	if (cfg.armed)
+		rec.armed_ns = caret_now_ns();
 	if (lttng_view_add_rec(v, &rec) < 0) {
-		if (cfg.armed) {
-			/* unremembered, it would look active with nothing enabled */
-			struct caret_lttng_chan_stats st;
-			caret_lttng_stop(name, &st, 1, NULL, 0, NULL, 0);
-			return error(ENOSPC, "too many recordings to arm %s", name);
-		}
-		log_warn("session %s: too many recordings to remember its owner and options",
-			 name);
+		/* unremembered, no one could stop it by name of owner (and
+		 * an armed one would look active with nothing enabled) */
+		struct caret_lttng_chan_stats st;
+		caret_lttng_stop(name, &st, 1, NULL, 0, NULL, 0);
+		return error(ENOSPC, "too many recordings to remember %s: not started", name);
 	}
 	log_info("session %s %s to %s for uid %d (pacing %s)", name,
 		 cfg.armed ? "armed, will record" : "recording", path, (int)peer->uid,

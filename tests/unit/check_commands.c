@@ -88,6 +88,55 @@ static int err_of(const cJSON *r)
 	return cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERRNO)->valueint;
 }
 
+START_TEST(recording_shares)
+{
+	/* B17: users' shares of the table, and root's reserve */
+	char err[256];
+	struct lttng_view_rec rec = { .uid = 1000, .armed = true };
+	for (int i = 0; i < LTTNG_VIEW_USER_ARMED; i++) {
+		ck_assert_int_eq(lttng_view_admit(&view, 1000, true, err, sizeof(err)), 0);
+		snprintf(rec.name, sizeof(rec.name), "a%d", i);
+		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	}
+	ck_assert_int_eq(lttng_view_admit(&view, 1000, true, err, sizeof(err)), -EDQUOT);
+	ck_assert_ptr_nonnull(strstr(err, "armed"));
+	ck_assert_int_eq(lttng_view_admit(&view, 1001, true, err, sizeof(err)), 0);
+	rec.armed = false;
+	for (int i = LTTNG_VIEW_USER_ARMED; i < LTTNG_VIEW_USER_RECORDINGS; i++) {
+		ck_assert_int_eq(lttng_view_admit(&view, 1000, false, err, sizeof(err)), 0);
+		snprintf(rec.name, sizeof(rec.name), "a%d", i);
+		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	}
+	ck_assert_int_eq(lttng_view_admit(&view, 1000, false, err, sizeof(err)), -EDQUOT);
+	/* other users fill what is left to users */
+	int users = LTTNG_VIEW_USER_RECORDINGS;
+	for (uid_t u = 2000; users < LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE; u++)
+		for (int i = 0; i < LTTNG_VIEW_USER_RECORDINGS &&
+				users < LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE; i++, users++) {
+			ck_assert_int_eq(lttng_view_admit(&view, u, false, err, sizeof(err)), 0);
+			rec.uid = u;
+			snprintf(rec.name, sizeof(rec.name), "u%d-%d", (int)u, i);
+			ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+		}
+	ck_assert_int_eq(lttng_view_admit(&view, 3999, false, err, sizeof(err)), -ENOSPC);
+	ck_assert_ptr_nonnull(strstr(err, "root"));
+	/* root's reserve */
+	rec.uid = 0;
+	for (int i = 0; i < LTTNG_VIEW_ROOT_RESERVE; i++) {
+		ck_assert_int_eq(lttng_view_admit(&view, 0, true, err, sizeof(err)), 0);
+		snprintf(rec.name, sizeof(rec.name), "r%d", i);
+		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	}
+	ck_assert_int_eq(lttng_view_admit(&view, 0, false, err, sizeof(err)), -ENOSPC);
+	/* a full table refuses a record before any session exists: nothing
+	 * runs unremembered */
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"path\":\"/nonexistent/x\"}",
+		       CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOSPC);
+	cJSON_Delete(r);
+}
+END_TEST
+
 START_TEST(status_and_list)
 {
 	strcpy(view.active[0], "s1");
@@ -476,6 +525,7 @@ int main(void)
 	TCase *tc = tcase_create("commands");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, status_and_list);
+	tcase_add_test(tc, recording_shares);
 	tcase_add_test(tc, bad_requests);
 	tcase_add_test(tc, stop_is_the_callers_own);
 	tcase_add_test(tc, list_gives_reasons);
