@@ -125,7 +125,7 @@ int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, s
 		char msg[512] = "";
 		if (geteuid() == 0) {
 			acting = *id;
-			acting.groups = NULL; /* the parent's memory: copied below */
+			acting.groups = NULL; /* set once here, not needed again */
 			if (setgroups(id->n_groups > 0 ? (size_t)id->n_groups : 0,
 				      id->n_groups > 0 ? id->groups : NULL) < 0 ||
 			    set_fs(id->uid, id->gid) < 0) {
@@ -162,7 +162,7 @@ int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, s
 		rc = h.rc;
 	}
 	close(pipefd[0]);
-	int status;
+	int status = 0;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			break;

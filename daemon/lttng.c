@@ -635,7 +635,10 @@ static int record_local(void *arg, void *outp, size_t outlen, char *err, size_t 
 		goto undo_dir;
 	}
 	close(fd);
-	if (cfg->as && cfg->as->uid != 0 && st.st_uid != cfg->as->uid) {
+	/* the session daemon writes as the requester (caretd itself when it
+	 * cannot act as them): the directory must be theirs */
+	uid_t writer = !cfg->as ? geteuid() : geteuid() == 0 ? cfg->as->uid : geteuid();
+	if (writer != 0 && st.st_uid != writer) {
 		rc = fail(err, errlen, -EPERM, "lttng: trace directory %s is not yours (uid %d "
 			  "owns it)", dir, (int)st.st_uid);
 		goto undo_dir;
