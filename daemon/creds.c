@@ -178,9 +178,11 @@ int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, s
 
 /* Gives every entry below the directory dirfd to uid:gid, by file
  * descriptor only: the owner of the tree may rename or replace entries
- * while we walk, but a symlink is never followed (AT_SYMLINK_NOFOLLOW,
- * O_NOFOLLOW) and no path is resolved twice. */
-static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth)
+ * while we walk, but a symlink is never followed (O_NOFOLLOW), each entry
+ * is judged and changed through the same descriptor, and a file with
+ * another hard link (root's /etc/shadow linked in, where
+ * fs.protected_hardlinks is off) is left alone. At most *budget entries. */
+static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth, long *budget)
 {
 	if (depth > 32)
 		return -ELOOP;
@@ -198,12 +200,27 @@ static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth)
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0 && !rc)
+		if (--*budget < 0) {
+			rc = rc ? rc : -EFBIG;
+			break;
+		}
+		int pf = openat(dirfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (pf < 0)
+			continue; /* gone */
+		struct stat st;
+		if (fstat(pf, &st) < 0 || (!S_ISDIR(st.st_mode) && st.st_nlink > 1)) {
+			close(pf);
+			continue;
+		}
+		if (fchownat(pf, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0 && !rc)
 			rc = -errno;
+		close(pf);
+		if (!S_ISDIR(st.st_mode))
+			continue;
 		int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0)
-			continue; /* not a directory (or gone): nothing below */
-		int r = chown_below(sub, uid, gid, depth + 1);
+			continue; /* gone, or replaced by something else */
+		int r = chown_below(sub, uid, gid, depth + 1, budget);
 		close(sub);
 		if (r < 0 && !rc)
 			rc = r;
@@ -221,8 +238,9 @@ int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
 	 * was created): a path redirected elsewhere since is left alone. */
 	struct stat st;
 	int rc = fstat(fd, &st) < 0 ? -errno : st.st_uid != uid ? -EPERM : 0;
+	long budget = CREDS_CHOWN_MAX;
 	if (!rc)
-		rc = chown_below(fd, uid, gid, 0);
+		rc = chown_below(fd, uid, gid, 0, &budget);
 	close(fd);
 	return rc;
 }

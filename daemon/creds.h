@@ -52,9 +52,16 @@ void creds_fs_requester(void);
 int creds_client_begin(void);
 int creds_client_end(void);
 
+/* At most this many entries are given by creds_chown_tree(): the tree's
+ * owner may fill it. */
+#define CREDS_CHOWN_MAX 100000
+
 /* chown -R uid:gid of everything below path, whose top must already
  * belong to uid (-EPERM otherwise), by file descriptor and without
- * following symlinks; 0 or the first -errno. */
+ * following symlinks; files with more than one hard link are skipped.
+ * lttng-sessiond writes a recording caretd made as its requester, so this
+ * only matters for traces a session daemon wrote as root. 0 or the first
+ * -errno (-EFBIG: more than CREDS_CHOWN_MAX entries). */
 int creds_chown_tree(const char *path, uid_t uid, gid_t gid);
 
 #endif
