@@ -165,7 +165,8 @@ $(B)/bench/caret-readerbench: $(call obj,bench/reader_bench.c) $(SHM_LIBS)
 	$(CC) -o $@ $^ $(LDFLAGS)
 
 # caretd's own session start, alone (the limit's first term)
-$(B)/bench/caret-sessstart: $(call obj,bench/sessstart.c daemon/lttng.c proto/caret_ctl_limits.c \
+$(B)/bench/caret-sessstart: $(call obj,bench/sessstart.c daemon/lttng.c daemon/creds.c \
+		proto/caret_ctl_limits.c \
 		proto/caret_ctl_evlist.c proto/caret_utf8.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) -llttng-ctl
@@ -253,7 +254,7 @@ $(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_lttng
-$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c \
+$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c daemon/creds.c \
 		proto/caret_ctl_limits.c proto/caret_ctl_evlist.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CTL) $(PKG_CHECK)

@@ -173,6 +173,13 @@ static void record_seen(const struct cmd_ctx *ctx, struct sched_lttng *l)
 static cJSON *cmd_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name)
 {
 	struct lttng_view_rec *rec = lttng_view_find_rec(ctx->lttng, name);
+	uid_t owner;
+	uint32_t after;
+	if (!rec && lttng_view_expired(ctx->lttng, name, &owner, &after) &&
+	    may_act_for(peer, owner))
+		return error(ETIMEDOUT, "armed recording %s expired: not started within %u s "
+			     "of arming (caretd --arm-timeout), its session is gone; record again",
+			     name, after);
 	if (!rec || !rec->armed)
 		return error(ENOENT, "no armed recording named %s", name);
 	if (!may_act_for(peer, rec->uid))
@@ -281,24 +288,33 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg.subbuf_size = sz > 0 ? (uint64_t)sz : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg.subbuf_count = cnt > 0 ? (uint32_t)cnt : ctx->subbuf_count ? *ctx->subbuf_count : 0;
 	char name[CARET_LTTNG_NAME_MAX], path[4096], err[512];
-	int r = caret_lttng_session_name(cfg.session, cfg.url ? NULL : cfg.path, name,
-					 sizeof(name), err, sizeof(err));
-	if (r < 0)
-		return error(r, "%s", err);
-	cfg.session = name;
+	int r;
+	if (cfg.url) {
+		/* a relay's output is the relay's: only the name is ours */
+		r = caret_lttng_session_name(cfg.session, NULL, name, sizeof(name), err,
+					     sizeof(err));
+		if (r < 0)
+			return error(r, "%s", err);
+		cfg.session = name;
+	}
 	/* The requester's own rights decide where the trace may go, not
 	 * caretd's (root): the trace directory is created as them (so it is
 	 * theirs, and it tells whose the recording is after a caretd
-	 * restart), or refused. A relay's output is the relay's. */
-	if (!cfg.url) {
-		if (snprintf(path, sizeof(path), "%s/%s", cfg.path, name) >= (int)sizeof(path))
-			return error(ENAMETOOLONG, "path too long");
-		r = creds_mkdir_as(path, peer->uid, peer->gid, peer->groups, peer->n_groups, err,
-				   sizeof(err));
-		if (r < 0) {
-			log_warn("record refused for uid %d: %s", (int)peer->uid, err);
-			return error(r, "refused output path: %s", err);
-		}
+	 * restart), and the session is theirs in the session daemon, which
+	 * then writes the trace as them (daemon/lttng.h, cfg.as). */
+	struct creds_id as = {
+		.uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
+		.n_groups = peer->n_groups,
+	};
+	struct caret_lttng_dir_id dir_id = { 0, 0 };
+	cfg.as = &as;
+	cfg.dir_out = &dir_id;
+	/* Refused before a session exists: a recording caretd could not
+	 * remember would run with no owner that `stop` could find. */
+	r = lttng_view_admit(ctx->lttng, peer->uid, cfg.armed, err, sizeof(err));
+	if (r < 0) {
+		log_warn("record refused for uid %d: %s", (int)peer->uid, err);
+		return error(-r, "%s", err);
 	}
 	r = caret_lttng_record(&cfg, name, sizeof(name), path, sizeof(path), err, sizeof(err));
 	if (r < 0) {
@@ -321,15 +337,16 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		rec.armer_pid = peer->pid;
 	snprintf(rec.name, sizeof(rec.name), "%s", name);
 	snprintf(rec.path, sizeof(rec.path), "%s", path);
+	rec.dir_dev = dir_id.dev;
+	rec.dir_ino = dir_id.ino;
+	if (cfg.armed)
+		rec.armed_ns = caret_now_ns();
 	if (lttng_view_add_rec(v, &rec) < 0) {
-		if (cfg.armed) {
-			/* unremembered, it would look active with nothing enabled */
-			struct caret_lttng_chan_stats st;
-			caret_lttng_stop(name, &st, 1, NULL, 0, NULL, 0);
-			return error(ENOSPC, "too many recordings to arm %s", name);
-		}
-		log_warn("session %s: too many recordings to remember its owner and options",
-			 name);
+		/* unremembered, no one could stop it by name of owner (and
+		 * an armed one would look active with nothing enabled) */
+		struct caret_lttng_chan_stats st;
+		caret_lttng_stop(name, &st, 1, NULL, 0, NULL, 0);
+		return error(ENOSPC, "too many recordings to remember %s: not started", name);
 	}
 	log_info("session %s %s to %s for uid %d (pacing %s)", name,
 		 cfg.armed ? "armed, will record" : "recording", path, (int)peer->uid,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daemon/config.h"
+#include "daemon/lttng_view.h"
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl.h"
 #include "shm/caret_shm.h"
@@ -15,6 +16,7 @@ void config_builtin(struct daemon_cfg *c)
 	*c = (struct daemon_cfg){
 		.sched = { .pacing = PACING_ADAPTIVE, .frequency = CARET_CTL_DEFAULT_FREQUENCY,
 			   .bandwidth = 64ULL << 20 },
+		.arm_timeout_s = LTTNG_VIEW_ARM_TIMEOUT_S,
 	};
 }
 
@@ -69,6 +71,12 @@ int config_set(struct daemon_cfg *c, const char *key, const char *value, unsigne
 			goto bad;
 		c->subbuf_count = (uint32_t)v;
 		*set |= CFG_SUBBUF_COUNT;
+	} else if (!strcmp(key, "arm-timeout")) {
+		rule = "must be 1 to 604800 seconds";
+		if (digits(value, &v) < 0 || v < 1 || v > CONFIG_ARM_TIMEOUT_MAX)
+			goto bad;
+		c->arm_timeout_s = (uint32_t)v;
+		*set |= CFG_ARM_TIMEOUT;
 	} else {
 		snprintf(err, errlen, "unknown setting \"%.64s\"", key);
 		return -EINVAL;
@@ -148,4 +156,6 @@ void config_overlay(struct daemon_cfg *dst, const struct daemon_cfg *src, unsign
 		dst->subbuf_size = src->subbuf_size;
 	if (mask & CFG_SUBBUF_COUNT)
 		dst->subbuf_count = src->subbuf_count;
+	if (mask & CFG_ARM_TIMEOUT)
+		dst->arm_timeout_s = src->arm_timeout_s;
 }

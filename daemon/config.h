@@ -17,6 +17,7 @@ struct daemon_cfg {
 	struct sched_cfg sched; /* pacing, recording frequency, bandwidth */
 	uint64_t subbuf_size;   /* bytes, power of two; 0: LTTng's default */
 	uint32_t subbuf_count;  /* power of two; 0: LTTng's default */
+	uint32_t arm_timeout_s; /* an armed recording nobody starts goes after it */
 };
 
 /* Which settings a source set (so the command line can win over a
@@ -27,7 +28,11 @@ enum config_key {
 	CFG_BANDWIDTH = 1u << 2,
 	CFG_SUBBUF_SIZE = 1u << 3,
 	CFG_SUBBUF_COUNT = 1u << 4,
+	CFG_ARM_TIMEOUT = 1u << 5,
 };
+
+/* Bounds of arm-timeout, in seconds. */
+#define CONFIG_ARM_TIMEOUT_MAX (7 * 24 * 3600)
 
 void config_builtin(struct daemon_cfg *c);
 

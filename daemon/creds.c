@@ -4,9 +4,12 @@
 #include <dirent.h>
 #include <grp.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,39 +20,94 @@
  * far below). */
 #define SWITCH_FAILED 254
 
-/* In the child: returns 0 or an errno, and the failing directory in at. */
-static int mkdir_p(const char *path, char *at, size_t len)
+/* Set in a creds_run_as() child that switched: whose rights it acts with. */
+static struct creds_id acting;
+static bool switched;
+
+static int set_fs(uid_t uid, gid_t gid)
 {
-	char buf[PATH_MAX];
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		return ENAMETOOLONG;
-	for (char *p = buf + 1;; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		char c = *p;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-			snprintf(at, len, "%s", buf);
-			return errno;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	struct stat st;
-	snprintf(at, len, "%s", buf);
-	if (stat(buf, &st) < 0)
-		return errno;
-	if (!S_ISDIR(st.st_mode))
-		return ENOTDIR;
-	/* effective ids are the requester's: access() checks with them too
-	 * (real == effective after setresuid) */
-	return access(buf, W_OK | X_OK) < 0 ? errno : 0;
+	setfsgid(gid);
+	setfsuid(uid);
+	/* both return the previous id whatever happens: ask again */
+	return (uid_t)setfsuid((uid_t)-1) == uid && (gid_t)setfsgid((gid_t)-1) == gid ? 0 : -EPERM;
 }
 
-int creds_mkdir_as(const char *path, uid_t uid, gid_t gid, const gid_t *groups, int n_groups,
-		   char *err, size_t errlen)
+void creds_fs_caretd(void)
 {
+	if (switched && set_fs(0, 0) < 0)
+		_exit(SWITCH_FAILED); /* half switched: never go on */
+}
+
+void creds_fs_requester(void)
+{
+	if (switched && set_fs(acting.uid, acting.gid) < 0)
+		_exit(SWITCH_FAILED);
+}
+
+int creds_client_begin(void)
+{
+	if (!switched)
+		return 0;
+	/* real and saved ids stay 0: the way back, and no signal or ptrace
+	 * from the requester; fsuid 0 (allowed: ruid is 0) reaches the
+	 * socket */
+	if (setresgid((gid_t)-1, acting.gid, (gid_t)-1) < 0 ||
+	    setresuid((uid_t)-1, acting.uid, (uid_t)-1) < 0)
+		return -errno;
+	if (set_fs(0, 0) < 0)
+		_exit(SWITCH_FAILED);
+	return 0;
+}
+
+int creds_client_end(void)
+{
+	if (!switched)
+		return 0;
+	if (setresuid((uid_t)-1, 0, (uid_t)-1) < 0 || setresgid((gid_t)-1, 0, (gid_t)-1) < 0)
+		_exit(SWITCH_FAILED);
+	creds_fs_requester();
+	return 0;
+}
+
+struct run_hdr {
+	int rc;
+	uint32_t outlen;
+};
+
+static int read_all(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return (int)got;
+}
+
+static void write_all(int fd, const void *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf = (const char *)buf + n;
+		len -= (size_t)n;
+	}
+}
+
+int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, size_t outlen,
+		 char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
+	if (outlen > UINT32_MAX)
+		return -EINVAL;
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
 		return -errno;
@@ -61,51 +119,70 @@ int creds_mkdir_as(const char *path, uid_t uid, gid_t gid, const gid_t *groups, 
 		return -e;
 	}
 	if (pid == 0) {
-		char at[PATH_MAX] = "";
-		int e = 0;
 		close(pipefd[0]);
 		umask(022);
-		if (geteuid() == 0 &&
-		    (setgroups(n_groups > 0 ? (size_t)n_groups : 0, n_groups > 0 ? groups : NULL) < 0 ||
-		     setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0)) {
-			/* caretd lacks CAP_SETUID/CAP_SETGID: say so, not "denied" */
-			snprintf(at, sizeof(at), "%d", errno);
-			ssize_t w = write(pipefd[1], at, strlen(at));
-			(void)w;
-			_exit(SWITCH_FAILED);
+		struct run_hdr h = { .rc = 0, .outlen = 0 };
+		char msg[512] = "";
+		if (geteuid() == 0) {
+			acting = *id;
+			acting.groups = NULL; /* set once here, not needed again */
+			if (setgroups(id->n_groups > 0 ? (size_t)id->n_groups : 0,
+				      id->n_groups > 0 ? id->groups : NULL) < 0 ||
+			    set_fs(id->uid, id->gid) < 0) {
+				h.rc = -(errno ? errno : EPERM);
+				snprintf(msg, sizeof(msg), "caretd cannot take the identity of uid "
+					 "%d: %s", (int)id->uid, strerror(-h.rc));
+				write_all(pipefd[1], &h, sizeof(h));
+				write_all(pipefd[1], msg, strlen(msg));
+				_exit(SWITCH_FAILED);
+			}
+			switched = true;
 		}
-		e = mkdir_p(path, at, sizeof(at));
-		ssize_t w = write(pipefd[1], at, strlen(at));
-		(void)w;
-		_exit(e > 255 ? 255 : e);
+		h.rc = fn(arg, out, outlen, msg, sizeof(msg));
+		h.outlen = (uint32_t)outlen;
+		write_all(pipefd[1], &h, sizeof(h));
+		write_all(pipefd[1], out, outlen);
+		write_all(pipefd[1], msg, strnlen(msg, sizeof(msg)));
+		_exit(0);
 	}
 	close(pipefd[1]);
-	char at[PATH_MAX];
-	ssize_t n = read(pipefd[0], at, sizeof(at) - 1);
+	struct run_hdr h;
+	char msg[512];
+	int rc;
+	if (read_all(pipefd[0], &h, sizeof(h)) != (int)sizeof(h)) {
+		rc = -EIO;
+		snprintf(msg, sizeof(msg), "caretd's helper acting as uid %d died", (int)id->uid);
+	} else if (h.outlen && (h.outlen != outlen ||
+				read_all(pipefd[0], out, outlen) != (int)outlen)) {
+		rc = -EIO;
+		snprintf(msg, sizeof(msg), "caretd's helper acting as uid %d died", (int)id->uid);
+	} else {
+		int n = read_all(pipefd[0], msg, sizeof(msg) - 1);
+		msg[n > 0 ? n : 0] = '\0';
+		rc = h.rc;
+	}
 	close(pipefd[0]);
-	at[n > 0 ? n : 0] = '\0';
-	int status;
+	int status = 0;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return -errno;
-	int e = WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
-	if (e == SWITCH_FAILED) {
-		e = atoi(at);
-		snprintf(err, errlen, "caretd cannot take the identity of uid %d to check %s: %s",
-			 (int)uid, path, strerror(e));
-		return -(e ? e : EPERM);
+			break;
+	if (rc >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		rc = -EIO;
+		snprintf(msg, sizeof(msg), "caretd's helper acting as uid %d failed to switch "
+			 "back and forth", (int)id->uid);
 	}
-	if (e)
-		snprintf(err, errlen, "uid %d cannot create or write %s: %s", (int)uid,
-			 at[0] ? at : path, strerror(e));
-	return -e;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+	return rc;
 }
 
 /* Gives every entry below the directory dirfd to uid:gid, by file
  * descriptor only: the owner of the tree may rename or replace entries
- * while we walk, but a symlink is never followed (AT_SYMLINK_NOFOLLOW,
- * O_NOFOLLOW) and no path is resolved twice. */
-static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth)
+ * while we walk, but a symlink is never followed (O_NOFOLLOW), each entry
+ * is judged and changed through the same descriptor, and a file with
+ * another hard link (root's /etc/shadow linked in, where
+ * fs.protected_hardlinks is off) is left alone. At most *budget entries. */
+static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth, long *budget)
 {
 	if (depth > 32)
 		return -ELOOP;
@@ -123,12 +200,27 @@ static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth)
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		if (fchownat(dirfd, e->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0 && !rc)
+		if (--*budget < 0) {
+			rc = rc ? rc : -EFBIG;
+			break;
+		}
+		int pf = openat(dirfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (pf < 0)
+			continue; /* gone */
+		struct stat st;
+		if (fstat(pf, &st) < 0 || (!S_ISDIR(st.st_mode) && st.st_nlink > 1)) {
+			close(pf);
+			continue;
+		}
+		if (fchownat(pf, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0 && !rc)
 			rc = -errno;
+		close(pf);
+		if (!S_ISDIR(st.st_mode))
+			continue;
 		int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0)
-			continue; /* not a directory (or gone): nothing below */
-		int r = chown_below(sub, uid, gid, depth + 1);
+			continue; /* gone, or replaced by something else */
+		int r = chown_below(sub, uid, gid, depth + 1, budget);
 		close(sub);
 		if (r < 0 && !rc)
 			rc = r;
@@ -146,8 +238,9 @@ int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
 	 * was created): a path redirected elsewhere since is left alone. */
 	struct stat st;
 	int rc = fstat(fd, &st) < 0 ? -errno : st.st_uid != uid ? -EPERM : 0;
+	long budget = CREDS_CHOWN_MAX;
 	if (!rc)
-		rc = chown_below(fd, uid, gid, 0);
+		rc = chown_below(fd, uid, gid, 0, &budget);
 	close(fd);
 	return rc;
 }

@@ -10,20 +10,58 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Whose rights a piece of work runs with: a requester's (SO_PEERCRED,
+ * SO_PEERGROUPS). n_groups < 0: the groups are unknown, only gid. */
+struct creds_id {
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	int n_groups;
+};
+
+/* The work creds_run_as() does: a result >= 0 or -errno, with up to
+ * outlen bytes in out and one line in err. */
+typedef int (*creds_fn)(void *arg, void *out, size_t outlen, char *err, size_t errlen);
+
 /*
- * mkdir -p `path` (0755 under umask 022) in a child process that runs
- * with the requester's uid, gid and supplementary groups (setgroups,
- * setresgid, setresuid), then checks there that it may write and search
- * the directory. 0, or -errno with a one-line message in err. n_groups < 0:
- * the groups are unknown, the child keeps only gid. When caretd is not
- * root it cannot switch and runs the same checks as itself.
+ * Runs fn in a child process whose file system identity (fsuid, fsgid,
+ * supplementary groups) is id's: every path it resolves, every directory
+ * it creates or reads is judged with the requester's rights, so a path
+ * they can redirect (a symlink swapped in at any moment) leads only where
+ * they could go themselves. Its real, effective and saved uids stay
+ * caretd's, so the requester can neither signal nor trace it. Returns
+ * fn's result with out and err copied back; -errno if the child could not
+ * run or switch (err says so). When caretd is not root it cannot switch:
+ * fn runs in the child as caretd.
  */
-int creds_mkdir_as(const char *path, uid_t uid, gid_t gid, const gid_t *groups, int n_groups,
-		   char *err, size_t errlen);
+int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, size_t outlen,
+		 char *err, size_t errlen);
+
+/* In fn: the file system identity back to caretd's for one lttng-ctl
+ * call (the root session daemon's socket is not the requester's to
+ * reach), and then the requester's again. No-ops outside creds_run_as. */
+void creds_fs_caretd(void);
+void creds_fs_requester(void);
+
+/* In fn: the session daemon sees the requester as the client of the
+ * calls between these two (lttng-ctl sends geteuid()/getegid() as
+ * SCM_CREDENTIALS): a session created so is theirs, and lttng-sessiond and
+ * its consumer create and write every file of its trace with their uid
+ * and gid (run-as), never root's. The socket is still reached with
+ * caretd's file system rights. 0 or -errno; no-ops outside creds_run_as. */
+int creds_client_begin(void);
+int creds_client_end(void);
+
+/* At most this many entries are given by creds_chown_tree(): the tree's
+ * owner may fill it. */
+#define CREDS_CHOWN_MAX 100000
 
 /* chown -R uid:gid of everything below path, whose top must already
  * belong to uid (-EPERM otherwise), by file descriptor and without
- * following symlinks; 0 or the first -errno. */
+ * following symlinks; files with more than one hard link are skipped.
+ * lttng-sessiond writes a recording caretd made as its requester, so this
+ * only matters for traces a session daemon wrote as root. 0 or the first
+ * -errno (-EFBIG: more than CREDS_CHOWN_MAX entries). */
 int creds_chown_tree(const char *path, uid_t uid, gid_t gid);
 
 #endif

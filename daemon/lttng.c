@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <dirent.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <lttng/lttng.h>
+
+#include "daemon/creds.h"
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_evlist.h"
@@ -126,10 +129,15 @@ static int need_sessiond(char *err, size_t errlen)
 static int list_sessions(struct lttng_session **out, char *err, size_t errlen)
 {
 	*out = NULL; /* callers free it on every path */
+	/* in a helper acting as a requester (creds_run_as): caretd's own
+	 * rights reach the session daemon, and caretd (root) sees every
+	 * session, not only the requester's */
+	creds_fs_caretd();
 	int rc = need_sessiond(err, errlen);
+	int n = rc < 0 ? rc : lttng_list_sessions(out);
+	creds_fs_requester();
 	if (rc < 0)
 		return rc;
-	int n = lttng_list_sessions(out);
 	if (n < 0) {
 		*out = NULL;
 		return lttng_fail(err, errlen, n, "listing sessions", NULL);
@@ -259,8 +267,19 @@ int caret_lttng_session_rules(const char *session, unsigned *rules, char *err, s
 	return rc < 0 ? rc : 0;
 }
 
+/* "refused output path: uid N cannot create or write DIR: why", the
+ * words caretctl users (and scripts) know, when acting for a requester. */
+static int refused(const struct caret_lttng_cfg *cfg, char *err, size_t errlen, int e,
+		   const char *dir)
+{
+	if (!cfg->as)
+		return fail(err, errlen, -e, "lttng: cannot create %s: %s", dir, strerror(e));
+	return fail(err, errlen, -e, "refused output path: uid %d cannot create or write %s: %s",
+		    (int)cfg->as->uid, dir, strerror(e));
+}
+
 /* mkdir -p; existing directories (and symlinks to them) are fine. */
-static int mkdir_p(const char *path, char *err, size_t errlen)
+static int mkdir_p(const struct caret_lttng_cfg *cfg, const char *path, char *err, size_t errlen)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
@@ -274,19 +293,13 @@ static int mkdir_p(const char *path, char *err, size_t errlen)
 			continue;
 		char saved = buf[i];
 		buf[i] = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-			int e = errno;
-			return fail(err, errlen, -e, "lttng: cannot create %s: %s",
-				    buf, strerror(e));
-		}
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return refused(cfg, err, errlen, errno, buf);
 		buf[i] = saved;
 	}
 	struct stat st;
-	if (stat(path, &st) < 0) {
-		int e = errno;
-		return fail(err, errlen, -e, "lttng: cannot use %s: %s", path,
-			    strerror(e));
-	}
+	if (stat(path, &st) < 0)
+		return refused(cfg, err, errlen, errno, path);
 	if (!S_ISDIR(st.st_mode))
 		return fail(err, errlen, -ENOTDIR, "lttng: %s is not a directory",
 			    path);
@@ -539,44 +552,44 @@ static int record_net(const struct caret_lttng_cfg *cfg, char *name_out, size_t 
 	return 0;
 }
 
-int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
-		       size_t name_len, char *path_out, size_t path_len,
-		       char *err, size_t errlen)
-{
-	if (!cfg || !name_out || !path_out)
-		return fail(err, errlen, -EINVAL, "lttng: missing argument");
-	if (cfg->url)
-		return record_net(cfg, name_out, name_len, path_out, path_len, err, errlen);
-	if (!cfg->path || cfg->path[0] != '/')
-		return fail(err, errlen, -EINVAL,
-			    "lttng: trace path must be absolute (got \"%s\")",
-			    cfg->path ? cfg->path : "");
+/* What the local part of a record hands back from the requester's side. */
+struct local_out {
+	char name[LTTNG_NAME_MAX];
+	char dir[PATH_MAX];
+	bool made;          /* dir was created for this recording */
+	uint64_t dev, ino;  /* of dir, when it was checked */
+};
 
+/*
+ * The part of a local record that touches the filesystem, and the
+ * session's creation: with the requester's rights when caret_lttng_record()
+ * runs it through creds_run_as() (cfg->as), so that every directory of
+ * the path is created, read and judged as they would, and the session
+ * daemon sees them as the session's owner.
+ */
+static int record_local(void *arg, void *outp, size_t outlen, char *err, size_t errlen)
+{
+	const struct caret_lttng_cfg *cfg = arg;
+	struct local_out *o = outp;
+	if (outlen != sizeof(*o))
+		return fail(err, errlen, -EINVAL, "lttng: internal size mismatch");
+	memset(o, 0, sizeof(*o));
 	char name[LTTNG_NAME_MAX];
 	int nrc = caret_lttng_session_name(cfg->session, cfg->path, name, sizeof(name), err,
 					   errlen);
 	if (nrc < 0)
 		return nrc;
 
-	/* Refused before the filesystem is touched. */
-	uint64_t subbuf_size, subbuf_count;
-	int grc = geometry(cfg, &subbuf_size, &subbuf_count, err, errlen);
-	if (grc < 0)
-		return grc;
-
 	/* Drop trailing slashes so the reported directory reads cleanly. */
 	size_t plen = strlen(cfg->path);
 	while (plen > 1 && cfg->path[plen - 1] == '/')
 		plen--;
-	char dir[PATH_MAX];
-	int dl = snprintf(dir, sizeof(dir), "%.*s%s%s", (int)plen, cfg->path,
+	char *dir = o->dir;
+	int dl = snprintf(dir, sizeof(o->dir), "%.*s%s%s", (int)plen, cfg->path,
 			  plen == 1 ? "" : "/", name);
-	if (dl < 0 || (size_t)dl >= sizeof(dir))
+	if (dl < 0 || (size_t)dl >= sizeof(o->dir))
 		return fail(err, errlen, -ENAMETOOLONG,
 			    "lttng: trace path too long");
-	if ((size_t)dl >= path_len || strlen(name) >= name_len)
-		return fail(err, errlen, -ENAMETOOLONG,
-			    "lttng: output buffer too small for name or path");
 
 	/* Refuse early, before touching the filesystem for someone else's
 	 * session; the daemon re-checks atomically at creation. */
@@ -592,49 +605,139 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%.*s", (int)plen, cfg->path);
-	int rc = mkdir_p(parent, err, errlen);
+	int rc = mkdir_p(cfg, parent, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = dir_unused(dir, err, errlen);
 	if (rc == -EEXIST && cfg->append) {
-		rc = append_dir(dir, sizeof(dir), err, errlen);
-		if (rc >= 0 && (size_t)strlen(dir) >= path_len)
-			rc = fail(err, errlen, -ENAMETOOLONG,
-				  "lttng: output buffer too small for the path");
+		rc = append_dir(dir, sizeof(o->dir), err, errlen);
 	} else if (rc == -EEXIST) {
 		fail(err, errlen, -EEXIST, "lttng: trace directory %s already exists and is "
 					   "not empty (append to it with --append)", dir);
 	}
 	if (rc < 0)
 		return rc;
-	bool dir_was_missing = rc == 1;
+	/* Created here, as the requester: the trace directory is theirs,
+	 * and the session daemon (which writes as its owner) can write it. */
+	if (rc == 1) {
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return refused(cfg, err, errlen, errno, dir);
+		o->made = true;
+	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		rc = fail(err, errlen, -e, "lttng: cannot use trace directory %s: %s", dir,
+			  strerror(e));
+		goto undo_dir;
+	}
+	close(fd);
+	/* the session daemon writes as the requester (caretd itself when it
+	 * cannot act as them): the directory must be theirs */
+	uid_t writer = !cfg->as ? geteuid() : geteuid() == 0 ? cfg->as->uid : geteuid();
+	if (writer != 0 && st.st_uid != writer) {
+		rc = fail(err, errlen, -EPERM, "lttng: trace directory %s is not yours (uid %d "
+			  "owns it)", dir, (int)st.st_uid);
+		goto undo_dir;
+	}
+	o->dev = (uint64_t)st.st_dev;
+	o->ino = (uint64_t)st.st_ino;
+	snprintf(o->name, sizeof(o->name), "%s", name);
 
 	struct lttng_session_descriptor *desc =
 		lttng_session_descriptor_local_create(name, dir);
-	if (!desc)
-		return fail(err, errlen, -ENOMEM,
-			    "lttng: creating the session descriptor failed");
+	if (!desc) {
+		rc = fail(err, errlen, -ENOMEM, "lttng: creating the session descriptor failed");
+		goto undo_dir;
+	}
+	rc = creds_client_begin();
+	if (rc < 0) {
+		lttng_session_descriptor_destroy(desc);
+		fail(err, errlen, rc, "lttng: caretd cannot act as uid %d: %s",
+		     cfg->as ? (int)cfg->as->uid : -1, strerror(-rc));
+		goto undo_dir;
+	}
 	enum lttng_error_code code = lttng_create_session_ext(desc);
+	creds_client_end();
 	lttng_session_descriptor_destroy(desc);
 	if (code != LTTNG_OK) {
 		rc = lttng_fail(err, errlen, code, "creating", name);
 		goto undo_dir;
 	}
+	return 0;
 
-	rc = configure_and_start(cfg, name, err, errlen);
+undo_dir:
+	if (o->made)
+		rmdir(dir);
+	o->made = false;
+	return rc;
+}
+
+/* Removes the empty trace directory of a recording that failed, as its
+ * requester. */
+static int rmdir_job(void *arg, void *out, size_t outlen, char *err, size_t errlen)
+{
+	(void)out;
+	(void)outlen;
+	(void)err;
+	(void)errlen;
+	return rmdir((const char *)arg) < 0 ? -errno : 0;
+}
+
+int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
+		       size_t name_len, char *path_out, size_t path_len,
+		       char *err, size_t errlen)
+{
+	if (!cfg || !name_out || !path_out)
+		return fail(err, errlen, -EINVAL, "lttng: missing argument");
+	if (cfg->url)
+		return record_net(cfg, name_out, name_len, path_out, path_len, err, errlen);
+	if (!cfg->path || cfg->path[0] != '/')
+		return fail(err, errlen, -EINVAL,
+			    "lttng: trace path must be absolute (got \"%s\")",
+			    cfg->path ? cfg->path : "");
+
+	/* Refused before the filesystem is touched. */
+	uint64_t subbuf_size, subbuf_count;
+	int grc = geometry(cfg, &subbuf_size, &subbuf_count, err, errlen);
+	if (grc < 0)
+		return grc;
+
+	struct local_out o;
+	int rc = cfg->as ? creds_run_as(cfg->as, record_local, (void *)cfg, &o, sizeof(o), err,
+				     errlen)
+			 : record_local((void *)cfg, &o, sizeof(o), err, errlen);
+	if (rc < 0)
+		return rc;
+	if (strlen(o.dir) >= path_len || strlen(o.name) >= name_len) {
+		rc = fail(err, errlen, -ENAMETOOLONG,
+			  "lttng: output buffer too small for name or path");
+		goto undo_session;
+	}
+	rc = configure_and_start(cfg, o.name, err, errlen);
 	if (rc < 0)
 		goto undo_session;
 
-	snprintf(name_out, name_len, "%s", name);
-	snprintf(path_out, path_len, "%s", dir);
+	snprintf(name_out, name_len, "%s", o.name);
+	snprintf(path_out, path_len, "%s", o.dir);
+	if (cfg->dir_out) {
+		cfg->dir_out->dev = o.dev;
+		cfg->dir_out->ino = o.ino;
+	}
 	return 0;
 
 undo_session:
 	/* Best effort: the first error is the one worth reporting. */
-	lttng_destroy_session(name);
-undo_dir:
-	if (dir_was_missing)
-		rmdir(dir);
+	lttng_destroy_session(o.name);
+	if (o.made) {
+		if (cfg->as)
+			creds_run_as(cfg->as, rmdir_job, o.dir, NULL, 0, NULL, 0);
+		else
+			rmdir(o.dir);
+	}
 	return rc;
 }
 

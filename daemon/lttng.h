@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon/creds.h"
+
 #define CARET_LTTNG_NAME_MAX 256
 
 struct caret_lttng_cfg {
@@ -57,6 +59,18 @@ struct caret_lttng_cfg {
 	bool armed;
 	uint64_t subbuf_size;  /* bytes, power of two; 0 => default */
 	uint32_t subbuf_count; /* power of two; 0 => default */
+	/*
+	 * The requester (NULL: caretd itself). Local output: the directories
+	 * of path are created and judged with their rights in a helper
+	 * process (creds_run_as()), never with root's, the trace directory
+	 * must be theirs, and the session is created with them as its owner:
+	 * lttng-sessiond and its consumer create every directory and file of
+	 * the trace as that uid (run-as), so a path swapped for a symlink
+	 * mid-way leads only where the requester could write anyway.
+	 */
+	const struct creds_id *as;
+	/* if set: the (st_dev, st_ino) of the trace directory, as created */
+	struct caret_lttng_dir_id { uint64_t dev, ino; } *dir_out;
 };
 
 struct caret_lttng_chan_stats {

@@ -16,9 +16,20 @@
 #define IDX_HDR 16
 #define IDX_MIN_ENTRY 56 /* v1.0: offset .. stream_id */
 #define MAX_UIDS 64      /* per-UID buffer directories looked at */
+/* LTTng's own counters above this are garbage (DESIGN.md section 6); a
+ * claim above it is no number either, and the sums stay far from wrapping */
+#define BOGUS (UINT64_C(1) << 48)
 
 struct idx_entry {
 	uint64_t offset, packet_size, content_size, ts_begin, ts_end, discarded;
+};
+
+/* What one read may still do: the trace belongs to its requester, who
+ * may fill it with entries, files and lies. */
+struct budget {
+	int entries, files;
+	uid_t owner;
+	int64_t now_ns;
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -35,16 +46,23 @@ static uint64_t be64(const unsigned char *p)
 	return be64toh(v);
 }
 
-/* The last entry of one index file; 1 if there is one, 0 if none, -errno. */
-static int last_entry(int dirfd, const char *name, struct idx_entry *e)
+static bool owned(const struct stat *st, const struct budget *b)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	return b->owner == (uid_t)-1 || st->st_uid == b->owner;
+}
+
+/* The last entry of one index file; 1 if there is one, 0 if none (or
+ * not believable), -errno. */
+static int last_entry(int dirfd, const char *name, struct budget *b, struct idx_entry *e)
+{
+	b->files--;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	int rc = 0;
 	struct stat st;
-	unsigned char h[IDX_HDR], b[IDX_MIN_ENTRY];
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	unsigned char h[IDX_HDR], buf[IDX_MIN_ENTRY];
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !owned(&st, b) ||
 	    pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || be32(h) != IDX_MAGIC)
 		goto out;
 	uint32_t len = be32(h + 12);
@@ -52,33 +70,46 @@ static int last_entry(int dirfd, const char *name, struct idx_entry *e)
 		goto out;
 	/* the consumer may be appending: whole entries only */
 	uint64_t n = ((uint64_t)st.st_size - IDX_HDR) / len;
-	if (n == 0 || pread(fd, b, sizeof(b), (off_t)(IDX_HDR + (n - 1) * len)) != (ssize_t)sizeof(b))
+	if (st.st_size < IDX_HDR || n == 0 ||
+	    pread(fd, buf, sizeof(buf), (off_t)(IDX_HDR + (n - 1) * len)) != (ssize_t)sizeof(buf))
 		goto out;
-	e->offset = be64(b);
-	e->packet_size = be64(b + 8);
-	e->content_size = be64(b + 16);
-	e->ts_begin = be64(b + 24);
-	e->ts_end = be64(b + 32);
-	e->discarded = be64(b + 40);
-	rc = 1;
+	e->offset = be64(buf);
+	e->packet_size = be64(buf + 8);
+	e->content_size = be64(buf + 16);
+	e->ts_begin = be64(buf + 24);
+	e->ts_end = be64(buf + 32);
+	e->discarded = be64(buf + 40);
+	/* a packet cannot end in the future (the UST clock is
+	 * CLOCK_MONOTONIC, like now_ns), nor hold more than the bogus
+	 * bound: such a stream tells nothing */
+	rc = e->ts_end <= (uint64_t)b->now_ns && e->discarded < BOGUS && e->offset < BOGUS &&
+	     e->packet_size / 8 < BOGUS;
 out:
 	close(fd);
 	return rc;
 }
 
-static int sub(int dirfd, const char *name)
+/* A subdirectory of the owner's, never through a link. */
+static int sub(int dirfd, const char *name, const struct budget *b)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !owned(&st, b)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
 }
 
 /* <uid>/64-bit/index/<channel>_<n>.idx */
-static void read_uid(int uidfd, const char *channel, struct lttng_drain *out)
+static void read_uid(int uidfd, const char *channel, struct budget *bud, struct lttng_drain *out)
 {
-	int b = sub(uidfd, "64-bit");
+	int b = sub(uidfd, "64-bit", bud);
 	if (b < 0)
 		return;
-	int ix = sub(b, "index");
+	int ix = sub(b, "index", bud);
 	close(b);
 	if (ix < 0)
 		return;
@@ -88,17 +119,20 @@ static void read_uid(int uidfd, const char *channel, struct lttng_drain *out)
 		return;
 	}
 	size_t cl = strlen(channel);
-	int seen = 0;
-	for (struct dirent *de; (de = readdir(d)) && seen < 4096; seen++) {
+	for (struct dirent *de; bud->entries > 0 && bud->files > 0 && (de = readdir(d));
+	     bud->entries--) {
 		size_t l = strlen(de->d_name);
 		if (l <= cl + 5 || strncmp(de->d_name, channel, cl) || de->d_name[cl] != '_' ||
 		    strcmp(de->d_name + l - 4, ".idx"))
 			continue;
 		struct idx_entry e = { 0 };
-		if (last_entry(dirfd(d), de->d_name, &e) != 1)
+		int r = last_entry(dirfd(d), de->d_name, bud, &e);
+		if (r == 0)
+			out->ignored++;
+		if (r != 1)
 			continue;
 		out->streams++;
-		out->bytes += (e.offset + e.packet_size / 8);
+		out->bytes += e.offset + e.packet_size / 8;
 		out->discarded += e.discarded;
 		if ((int64_t)e.ts_end > out->horizon_ns)
 			out->horizon_ns = (int64_t)e.ts_end;
@@ -106,17 +140,40 @@ static void read_uid(int uidfd, const char *channel, struct lttng_drain *out)
 	closedir(d);
 }
 
-int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out)
+int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t owner)
+{
+	int fd = open(trace_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	/* the path may lead elsewhere now (its owner renames at will): only
+	 * the directory created for the recording is read */
+	if ((dev || ino) && ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino)) {
+		close(fd);
+		return -ESTALE;
+	}
+	if (owner != (uid_t)-1 && st.st_uid != owner) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_ns,
+			struct lttng_drain *out)
 {
 	*out = (struct lttng_drain){ .horizon_ns = -1 };
-	int top = open(trace_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (top < 0)
-		return -errno;
-	int u = sub(top, "ust");
-	close(top);
+	struct budget b = { .entries = LTTNG_DRAIN_MAX_ENTRIES, .files = LTTNG_DRAIN_MAX_FILES,
+			    .owner = owner, .now_ns = now_ns };
+	int u = sub(top, "ust", &b);
 	if (u < 0)
 		return u;
-	int uid = sub(u, "uid");
+	int uid = sub(u, "uid", &b);
 	close(u);
 	if (uid < 0)
 		return uid;
@@ -127,16 +184,29 @@ int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_dr
 		return e;
 	}
 	int n = 0;
-	for (struct dirent *de; (de = readdir(d)) && n < MAX_UIDS;) {
+	for (struct dirent *de;
+	     n < MAX_UIDS && b.entries > 0 && b.files > 0 && (de = readdir(d)); b.entries--) {
 		if (de->d_name[0] == '.')
 			continue;
-		int fd = sub(dirfd(d), de->d_name);
+		int fd = sub(dirfd(d), de->d_name, &b);
 		if (fd < 0)
 			continue;
 		n++;
-		read_uid(fd, channel, out);
+		read_uid(fd, channel, &b, out);
 		close(fd);
 	}
 	closedir(d);
+	out->truncated = b.entries <= 0 || b.files <= 0 || n >= MAX_UIDS;
 	return 0;
+}
+
+int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out)
+{
+	*out = (struct lttng_drain){ .horizon_ns = -1 };
+	int fd = lttng_drain_open(trace_dir, 0, 0, (uid_t)-1);
+	if (fd < 0)
+		return fd;
+	int rc = lttng_drain_read_at(fd, channel, (uid_t)-1, INT64_MAX, out);
+	close(fd);
+	return rc;
 }

@@ -9,23 +9,57 @@
  * clock, CLOCK_MONOTONIC ns, like caret_now_ns()) and the events the
  * writers discarded so far in that stream.
  *
- * The trace directory belongs to the requester: never follows a
- * symbolic link, and bounds what it reads.
+ * The trace directory belongs to the requester, who can write anything
+ * there: never follows a symbolic link, reads the directory created for
+ * the recording through one descriptor opened once, bounds the work of a
+ * read and does not believe a packet from the future.
  */
 #ifndef CARETD_LTTNG_DRAIN_H
 #define CARETD_LTTNG_DRAIN_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+/* What one read may cost at most, whatever the trace holds: directory
+ * entries looked at, and index files opened (a real trace has one per
+ * CPU and uid). */
+#define LTTNG_DRAIN_MAX_ENTRIES 1024
+#define LTTNG_DRAIN_MAX_FILES 256
 
 struct lttng_drain {
 	int streams;        /* index files with at least one packet */
 	int64_t horizon_ns; /* newest packet end over the streams (-1: none) */
 	uint64_t bytes;     /* sum over streams of the end of their last packet */
 	uint64_t discarded; /* sum of the streams' discarded-event counts */
+	int ignored;        /* index files not believed (bad header, another
+			     * owner, a packet ending after now, a count
+			     * beyond 2^48) */
+	bool truncated;     /* the read stopped at its bounds */
 };
 
-/* Reads the index files of trace_dir's UST per-UID buffers of channel
- * `channel`. 0 (streams may be 0: nothing consumed yet) or -errno. */
+/*
+ * Opens a recording's trace directory for lttng_drain_read_at(): the
+ * directory path leads to must be the one created for it, (dev, ino)
+ * (0, 0: any), and belong to owner ((uid_t)-1: anyone). The last
+ * component is never a link. fd, or -ESTALE (another directory now),
+ * -EPERM (another owner), -errno.
+ */
+int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t owner);
+
+/*
+ * Reads the index files of the UST per-UID buffers of channel `channel`
+ * below the trace directory dirfd, by file descriptor only (no link is
+ * followed), within LTTNG_DRAIN_MAX_*: every directory and file must
+ * belong to owner ((uid_t)-1: anyone) and a stream whose last packet ends
+ * after now_ns (CLOCK_MONOTONIC) or claims counts beyond 2^48 is ignored.
+ * 0 (streams may be 0: nothing consumed yet) or -errno.
+ */
+int lttng_drain_read_at(int dirfd, const char *channel, uid_t owner, int64_t now_ns,
+			struct lttng_drain *out);
+
+/* lttng_drain_open(trace_dir, 0, 0, -1) then lttng_drain_read_at() with
+ * no owner or time bound: for tools and tests. */
 int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out);
 
 #endif

@@ -63,34 +63,107 @@ static bool armer_gone(const struct lttng_view_rec *r)
 	return start != r->armer_start;
 }
 
-/* An armed recording whose caretctl died before Enter would stay forever:
- * invisible as a session, never recording, never stopped. Its session goes
- * (before the list is read, so this poll already sees it gone). */
+static uint32_t arm_timeout(const struct lttng_view *v)
+{
+	return v->arm_timeout_s && *v->arm_timeout_s ? *v->arm_timeout_s
+						      : LTTNG_VIEW_ARM_TIMEOUT_S;
+}
+
+/* An armed recording whose caretctl died before Enter, or that nobody
+ * started within the arm timeout, would stay forever: invisible as a
+ * session, never recording, holding a session of the session daemon and
+ * a place in the table. Its session goes (before the list is read, so
+ * this poll already sees it gone). */
 static void reap_orphans(struct lttng_view *v)
 {
+	int64_t now = caret_now_ns();
+	uint32_t limit = arm_timeout(v);
 	for (int i = 0; i < v->n_recs;) {
 		struct lttng_view_rec *r = &v->recs[i];
-		if (!r->armed || r->armer_pid <= 0 || !armer_gone(r)) {
+		bool orphan = r->armed && r->armer_pid > 0 && armer_gone(r);
+		bool expired = r->armed && !orphan && r->armed_ns &&
+			       now - r->armed_ns >= (int64_t)limit * 1000000000;
+		if (!orphan && !expired) {
 			i++;
 			continue;
 		}
 		char path[4096] = "", err[256] = "";
 		struct caret_lttng_chan_stats st;
 		int e = caret_lttng_stop(r->name, &st, 1, path, sizeof(path), err, sizeof(err));
-		if (e < 0) {
+		if (e < 0 && e != -ENOENT) {
 			/* once: the next poll sees the session itself */
-			log_warn("armed recording %s: its caretctl (pid %d) is gone, and the "
-				 "session could not be destroyed: %s", r->name, (int)r->armer_pid, err);
+			log_warn("armed recording %s: %s, and the session could not be "
+				 "destroyed: %s", r->name, orphan ? "its caretctl is gone" :
+				 "not started in time", err);
 			r->armer_pid = 0;
+			r->armed_ns = 0;
 			i++;
 			continue;
 		}
-		log_info("armed recording %s: its caretctl (pid %d) is gone before Enter; "
-			 "session destroyed", r->name, (int)r->armer_pid);
+		if (orphan) {
+			log_info("armed recording %s: its caretctl (pid %d) is gone before Enter; "
+				 "session destroyed", r->name, (int)r->armer_pid);
+		} else {
+			log_warn("armed recording %s of uid %d: not started within %u s "
+				 "(--arm-timeout); session destroyed", r->name, (int)r->uid, limit);
+			unsigned k = v->n_expired++ % LTTNG_VIEW_EXPIRED;
+			memcpy(v->expired[k].name, r->name, sizeof(v->expired[k].name));
+			v->expired[k].uid = r->uid;
+			v->expired[k].after_s = limit;
+		}
 		if (path[0] && r->uid != geteuid())
 			creds_chown_tree(path, r->uid, r->gid);
 		*r = v->recs[--v->n_recs];
 	}
+}
+
+bool lttng_view_expired(const struct lttng_view *v, const char *session, uid_t *uid,
+			uint32_t *after_s)
+{
+	unsigned n = v->n_expired < LTTNG_VIEW_EXPIRED ? v->n_expired : LTTNG_VIEW_EXPIRED;
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(v->expired[i].name, session) == 0) {
+			*uid = v->expired[i].uid;
+			*after_s = v->expired[i].after_s;
+			return true;
+		}
+	return false;
+}
+
+int lttng_view_admit(const struct lttng_view *v, uid_t uid, bool armed, char *err, size_t errlen)
+{
+	int mine = 0, mine_armed = 0, users = 0;
+	for (int i = 0; i < v->n_recs; i++) {
+		if (v->recs[i].uid != 0)
+			users++;
+		if (v->recs[i].uid == uid) {
+			mine++;
+			mine_armed += v->recs[i].armed;
+		}
+	}
+	if (v->n_recs >= LTTNG_VIEW_MAX_RECORDINGS) {
+		snprintf(err, errlen, "caretd holds %d recordings, its limit: stop one first",
+			 v->n_recs);
+		return -ENOSPC;
+	}
+	if (uid == 0)
+		return 0;
+	if (armed && mine_armed >= LTTNG_VIEW_USER_ARMED) {
+		snprintf(err, errlen, "uid %d has %d armed recordings waiting for Enter, the most "
+			 "a user may have: start or stop one first", (int)uid, mine_armed);
+		return -EDQUOT;
+	}
+	if (mine >= LTTNG_VIEW_USER_RECORDINGS) {
+		snprintf(err, errlen, "uid %d has %d recordings, the most a user may have: "
+			 "stop one first", (int)uid, mine);
+		return -EDQUOT;
+	}
+	if (users >= LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE) {
+		snprintf(err, errlen, "users hold %d recordings, all caretd leaves them (the "
+			 "rest is root's): try again later", users);
+		return -ENOSPC;
+	}
+	return 0;
 }
 
 void lttng_view_refresh(struct lttng_view *v)

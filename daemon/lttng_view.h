@@ -27,11 +27,28 @@ struct lttng_view_session {
 };
 
 #define LTTNG_VIEW_MAX_RECORDINGS 32
+/*
+ * Shares of the recordings table (B17): a user other than root may hold
+ * at most this many recordings, of which this many armed (waiting for
+ * Enter), and all of them together leave root a reserve, so one user can
+ * neither fill the table nor hold the session daemon's sessions.
+ */
+#define LTTNG_VIEW_USER_RECORDINGS 8
+#define LTTNG_VIEW_USER_ARMED 2
+#define LTTNG_VIEW_ROOT_RESERVE 4
+/* An armed recording nobody starts goes after this long by default
+ * (caretd --arm-timeout). */
+#define LTTNG_VIEW_ARM_TIMEOUT_S 600
+/* Armed recordings that expired, remembered for a late `go`. */
+#define LTTNG_VIEW_EXPIRED 8
 
 /* A session `record` created: for whom, and its own options. */
 struct lttng_view_rec {
 	char name[CARET_LTTNG_NAME_MAX];
 	char path[4096];
+	/* path's directory as created (0, 0: not known): what the pacer
+	 * reads is that directory, whatever path leads to now */
+	uint64_t dir_dev, dir_ino;
 	uid_t uid; /* the requester's (SO_PEERCRED): the trace is theirs */
 	gid_t gid;
 	uint64_t seq;       /* creation order */
@@ -46,6 +63,7 @@ struct lttng_view_rec {
 	 * (SIGKILL while waiting for Enter), no one will ever start or stop it */
 	pid_t armer_pid;
 	uint64_t armer_start; /* its start time: the pid is not reused */
+	int64_t armed_ns;     /* CLOCK_MONOTONIC when it was armed */
 };
 
 struct lttng_view {
@@ -61,6 +79,14 @@ struct lttng_view {
 	struct lttng_view_rec recs[LTTNG_VIEW_MAX_RECORDINGS];
 	int n_recs;
 	uint64_t rec_seq;
+	/* seconds an armed recording may wait for `go` (NULL: the default) */
+	const uint32_t *arm_timeout_s;
+	struct {
+		char name[CARET_LTTNG_NAME_MAX];
+		uid_t uid;
+		uint32_t after_s;
+	} expired[LTTNG_VIEW_EXPIRED];
+	unsigned n_expired; /* written so far; the ring keeps the last ones */
 	sd_event_source *poll;
 };
 
@@ -70,6 +96,14 @@ void lttng_view_refresh(struct lttng_view *v);
 bool lttng_view_is_active(const struct lttng_view *v, const char *session);
 /* The entry of an active session, or NULL. */
 struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *session);
+/* Whether uid may add a recording (armed or not) now: 0, or -ENOSPC
+ * (the table, or what it leaves to users other than root, is full) or
+ * -EDQUOT (uid's own share is used up), with why in err. */
+int lttng_view_admit(const struct lttng_view *v, uid_t uid, bool armed, char *err, size_t errlen);
+/* If session is an armed recording that expired (not started in time):
+ * its owner and after how many seconds; else false. */
+bool lttng_view_expired(const struct lttng_view *v, const char *session, uid_t *uid,
+			uint32_t *after_s);
 /* Remembers a recording (-ENOSPC when the table is full). */
 int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r);
 struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session);

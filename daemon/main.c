@@ -75,6 +75,9 @@ static void usage(FILE *f)
 		"                            create a streaming session to the relay they name\n"
 		"  --subbuffer-size BYTES    default sub-buffer size of recordings (power of two)\n"
 		"  --subbuffer-count N       default sub-buffer count of recordings (power of two)\n"
+		"  --arm-timeout SECONDS     an armed recording (caretctl record waiting for\n"
+		"                            Enter) nobody starts is destroyed after it\n"
+		"                            (default %d, 1 to %d)\n"
 		"  --log-level LEVEL         error, warning, info (default) or debug\n"
 		"  --help, --version\n\n"
 		"Environment: CARET_SHM_PREFIX selects the agents' segment names (default\n"
@@ -83,7 +86,8 @@ static void usage(FILE *f)
 		"Signals: SIGTERM and SIGINT stop caretd (agents keep their state); SIGHUP\n"
 		"reads the configuration file again.\n"
 		"Exit status: 0 after a stop signal, 1 on a start-up error, 2 on a usage error.\n",
-		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX);
+		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX, LTTNG_VIEW_ARM_TIMEOUT_S,
+		CONFIG_ARM_TIMEOUT_MAX);
 }
 
 static int usage_error(void)
@@ -100,7 +104,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "replay-bandwidth", 1, 0, 'b' }, { "log-level", 1, 0, 'l' },
 		{ "no-bridge", 0, 0, 'N' }, { "accept-relay", 0, 0, 'A' },
 		{ "config", 1, 0, 'c' }, { "subbuffer-size", 1, 0, 'S' },
-		{ "subbuffer-count", 1, 0, 'C' },
+		{ "subbuffer-count", 1, 0, 'C' }, { "arm-timeout", 1, 0, 'T' },
 		{ "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
@@ -129,11 +133,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'f':
 		case 'b':
 		case 'S':
+		case 'T':
 		case 'C': {
 			char why[256];
 			const char *key = c == 'p' ? "pacing" : c == 'f' ? "recording-frequency"
 					: c == 'b' ? "replay-bandwidth" : c == 'S' ? "subbuffer-size"
-					: "subbuffer-count";
+					: c == 'T' ? "arm-timeout" : "subbuffer-count";
 			if (config_set(&o->cli, key, optarg, &o->cli_set, why, sizeof(why)) < 0) {
 				fprintf(stderr, "caretd: invalid --%s\n", why);
 				return usage_error();
@@ -203,10 +208,10 @@ static int load_config(const struct options *o, bool starting)
 	config_overlay(&c, &o->cli, o->cli_set);
 	defaults = c;
 	log_info("defaults%s: pacing %s, recording frequency %u/s, replay bandwidth %llu B/s, "
-		 "sub-buffers %llu x %u (0: LTTng's)", starting ? "" : " reloaded",
+		 "sub-buffers %llu x %u (0: LTTng's), arm timeout %u s", starting ? "" : " reloaded",
 		 pacing_name(c.sched.pacing), c.sched.frequency,
 		 (unsigned long long)c.sched.bandwidth, (unsigned long long)c.subbuf_size,
-		 c.subbuf_count);
+		 c.subbuf_count, c.arm_timeout_s);
 	return 0;
 }
 
@@ -273,6 +278,7 @@ int main(int argc, char **argv)
 	bridge.cfg = o.bridge;
 	struct server *server = NULL;
 	sched.cfg = defaults.sched;
+	lttng.arm_timeout_s = &defaults.arm_timeout_s;
 
 	sd_event *e = NULL;
 	int r = sd_event_default(&e);

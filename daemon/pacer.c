@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/log.h"
 #include "daemon/loop.h"
@@ -156,6 +158,66 @@ static void fb_sample(struct pacer_fb *f, int64_t now)
 	f->n++;
 }
 
+static void fb_close(struct pacer_fb *f)
+{
+	if (f->dir_open)
+		close(f->dirfd);
+	f->dir_open = false;
+}
+
+/* Whose the files of r's trace are: lttng-sessiond writes them as the
+ * session's owner, the requester when caretd (root) could act as them,
+ * else caretd itself (daemon/lttng.h). */
+static uid_t trace_owner(const struct lttng_view_rec *r)
+{
+	return geteuid() == 0 ? r->uid : geteuid();
+}
+
+/* The trace directory of r, opened once (and again at most every
+ * second after a failure); false when it cannot be read. */
+static bool fb_dir(struct pacer_fb *f, const struct lttng_view_rec *r, int64_t now)
+{
+	if (f->dir_open)
+		return true;
+	if (now < f->dir_retry_ns)
+		return false;
+	/* only the directory created for the recording, whose (dev, ino)
+	 * caretd knows: where its path leads now is its owner's choice */
+	int fd = r->dir_dev || r->dir_ino ? lttng_drain_open(r->path, r->dir_dev, r->dir_ino,
+								    trace_owner(r))
+					  : -ENOENT;
+	if (fd < 0) {
+		log_debug("pacing %s: trace directory not read: %s", r->name, strerror(-fd));
+		f->dir_retry_ns = now + 1000000000;
+		return false;
+	}
+	f->dirfd = fd;
+	f->dir_open = true;
+	return true;
+}
+
+/* The discarded-event sum of this read: a rise halves the window (once
+ * per read), said at most once a second; a fall (a stream gone, or a
+ * lie) is only the new base. */
+static void fb_discards(struct pacer_fb *f, const char *session, uint64_t sum, int64_t now)
+{
+	if (sum <= f->discarded) {
+		f->discarded = sum;
+		return;
+	}
+	bool say = f->discarded || f->emitted;
+	f->unwarned += sum - f->discarded;
+	f->discarded = sum;
+	f->window = f->window / 2 > f->subbuf / 2 ? f->window / 2 : f->subbuf / 2;
+	if (say && now - f->warned_ns >= 1000000000) {
+		log_warn("session %s: %llu events discarded in its buffers: replay window "
+			 "now %llu bytes", session, (unsigned long long)f->unwarned,
+			 (unsigned long long)f->window);
+		f->warned_ns = now;
+		f->unwarned = 0;
+	}
+}
+
 /* Sets the scheduler's room for this tick (or leaves it unknown). */
 static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 {
@@ -166,11 +228,13 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 		s->cfg.pacing == PACING_ADAPTIVE ? feedback_target(p->lttng, &others) : NULL;
 	s->room_known = false;
 	if (!r) {
+		fb_close(f);
 		f->on = false;
 		return;
 	}
 	const struct lttng_view_session *e = lttng_view_find(p->lttng, r->name);
 	if (!f->on || !e || e->serial != f->serial || strcmp(f->session, r->name)) {
+		fb_close(f);
 		*f = (struct pacer_fb){ .on = true, .serial = e ? e->serial : 0 };
 		snprintf(f->session, sizeof(f->session), "%s", r->name);
 		f->subbuf = r->subbuf_size;
@@ -184,25 +248,28 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	f->emitted += emitted;
 	fb_sample(f, now);
 
-	struct lttng_drain d;
-	if (lttng_drain_read(r->path, CARET_CTL_DEFAULT_CHANNEL, &d) < 0)
+	if (!fb_dir(f, r, now))
 		return; /* unreadable: the byte budget paces */
-	if (d.discarded > f->discarded) {
-		if (f->discarded || f->emitted)
-			log_warn("session %s: %llu events discarded in its buffers: halving the "
-				 "replay window to %llu bytes", r->name,
-				 (unsigned long long)(d.discarded - f->discarded),
-				 (unsigned long long)(f->window / 2 > f->subbuf / 2 ? f->window / 2
-										 : f->subbuf / 2));
-		f->window = f->window / 2 > f->subbuf / 2 ? f->window / 2 : f->subbuf / 2;
-		f->discarded = d.discarded;
-	}
-	if (d.horizon_ns > f->horizon_ns) {
-		f->horizon_ns = d.horizon_ns;
-		f->horizon_seen_ns = now;
+	if (now >= f->next_read_ns) {
+		struct lttng_drain d;
+		int64_t t0 = caret_now_ns();
+		int rc = lttng_drain_read_at(f->dirfd, CARET_CTL_DEFAULT_CHANNEL, trace_owner(r), t0,
+					     &d);
+		int64_t took = caret_now_ns() - t0;
+		f->next_read_ns = now + PACER_READ_DUTY * took;
+		if (rc < 0)
+			return;
+		fb_discards(f, r->name, d.discarded, now);
+		if (d.horizon_ns > f->horizon_ns) {
+			f->horizon_ns = d.horizon_ns;
+			f->horizon_seen_ns = now;
+		}
 	}
 	uint64_t granted = s->granted_bytes - f->granted0;
 	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
+	/* what was drained was granted first: more is a lie */
+	if (drained > granted)
+		drained = granted;
 	uint64_t inflight = granted > drained ? granted - drained : 0;
 	uint64_t room = inflight < f->window ? f->window - inflight : 0;
 	/* a room smaller than a record grants nothing: a stall too */
@@ -276,5 +343,6 @@ int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *
 
 void pacer_stop(struct pacer *p)
 {
+	fb_close(&p->fb);
 	p->tick = sd_event_source_disable_unref(p->tick);
 }

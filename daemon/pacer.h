@@ -30,6 +30,7 @@
 #include "daemon/scheduler.h"
 
 #define PACER_HIST 512
+#define PACER_READ_DUTY 20
 
 struct pacer_fb {
 	bool on;
@@ -40,6 +41,17 @@ struct pacer_fb {
 	uint64_t emitted;         /* estimated replayed bytes since the base */
 	uint64_t discarded;       /* last sum seen in the index */
 	int64_t horizon_ns, horizon_seen_ns, since_ns;
+	/* the recording's trace directory, opened once per target and
+	 * checked to be the one created for it (daemon/lttng_drain.h) */
+	int dirfd;
+	bool dir_open;
+	int64_t dir_retry_ns;     /* when to try opening it again */
+	/* the index is read at most this often: a read that took t waits
+	 * PACER_READ_DUTY * t, so reading never takes more than about
+	 * 1 / PACER_READ_DUTY of a CPU, whatever the trace holds */
+	int64_t next_read_ns;
+	int64_t warned_ns;        /* last discard warning */
+	uint64_t unwarned;        /* discards seen since */
 	/* (time, emitted) at each tick where emitted changed, oldest first
 	 * from head: the emitted bytes at a packet's end time */
 	struct { int64_t t; uint64_t e; } hist[PACER_HIST];

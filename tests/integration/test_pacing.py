@@ -46,7 +46,11 @@ class PacingTest(SystemTest):
         for p in procs:
             for kind, n in cached[p.pid].items():
                 self.assertGreaterEqual(got[p.pid][kind], n, "pid %d lacks %s" % (p.pid, kind))
-        # the feedback never had to back off from a loss
+        # the feedback read the recording's own index (the directory
+        # created for it, opened once) ...
+        self.assertTrue(any("pacing pacing: granted" in l for l in d.errs), d.errs[-5:])
+        self.assertFalse(any("trace directory not read" in l for l in d.errs), d.errs[-5:])
+        # ... and never had to back off from a loss
         self.assertFalse(any("discarded in its buffers" in l for l in d.errs), d.errs[-5:])
 
     def test_small_channel_nothing_discarded(self):

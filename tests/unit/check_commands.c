@@ -6,6 +6,8 @@
  * tests cover record and stop against a real session daemon).
  */
 #include <check.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "daemon/commands.h"
+#include "daemon/creds.h"
 #include "daemon/pacer.h"
 #include "daemon/wait.h"
 #include "proto/caret_ctl.h"
@@ -87,6 +90,93 @@ static int err_of(const cJSON *r)
 {
 	return cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERRNO)->valueint;
 }
+
+START_TEST(recording_shares)
+{
+	/* B17: users' shares of the table, and root's reserve */
+	char err[256];
+	struct lttng_view_rec rec = { .uid = 1000, .armed = true };
+	for (int i = 0; i < LTTNG_VIEW_USER_ARMED; i++) {
+		ck_assert_int_eq(lttng_view_admit(&view, 1000, true, err, sizeof(err)), 0);
+		snprintf(rec.name, sizeof(rec.name), "a%d", i);
+		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	}
+	ck_assert_int_eq(lttng_view_admit(&view, 1000, true, err, sizeof(err)), -EDQUOT);
+	ck_assert_ptr_nonnull(strstr(err, "armed"));
+	ck_assert_int_eq(lttng_view_admit(&view, 1001, true, err, sizeof(err)), 0);
+	rec.armed = false;
+	for (int i = LTTNG_VIEW_USER_ARMED; i < LTTNG_VIEW_USER_RECORDINGS; i++) {
+		ck_assert_int_eq(lttng_view_admit(&view, 1000, false, err, sizeof(err)), 0);
+		snprintf(rec.name, sizeof(rec.name), "a%d", i);
+		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	}
+	ck_assert_int_eq(lttng_view_admit(&view, 1000, false, err, sizeof(err)), -EDQUOT);
+	/* other users fill what is left to users */
+	int users = LTTNG_VIEW_USER_RECORDINGS;
+	for (uid_t u = 2000; users < LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE; u++)
+		for (int i = 0; i < LTTNG_VIEW_USER_RECORDINGS &&
+				users < LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE; i++, users++) {
+			ck_assert_int_eq(lttng_view_admit(&view, u, false, err, sizeof(err)), 0);
+			rec.uid = u;
+			snprintf(rec.name, sizeof(rec.name), "u%d-%d", (int)u, i);
+			ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+		}
+	ck_assert_int_eq(lttng_view_admit(&view, 3999, false, err, sizeof(err)), -ENOSPC);
+	ck_assert_ptr_nonnull(strstr(err, "root"));
+	/* root's reserve */
+	rec.uid = 0;
+	for (int i = 0; i < LTTNG_VIEW_ROOT_RESERVE; i++) {
+		ck_assert_int_eq(lttng_view_admit(&view, 0, true, err, sizeof(err)), 0);
+		snprintf(rec.name, sizeof(rec.name), "r%d", i);
+		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	}
+	ck_assert_int_eq(lttng_view_admit(&view, 0, false, err, sizeof(err)), -ENOSPC);
+	/* a full table refuses a record before any session exists: nothing
+	 * runs unremembered */
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"path\":\"/nonexistent/x\"}",
+		       CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOSPC);
+	cJSON_Delete(r);
+}
+END_TEST
+
+/* The tree's owner may have linked anything into it: a symlink is not
+ * followed, a file with another hard link is not given away. */
+START_TEST(chown_tree_hostile_links)
+{
+	char top[64], p[128], outside[96];
+	snprintf(top, sizeof(top), "/tmp/caret-uc-chown-%d", (int)getpid());
+	snprintf(outside, sizeof(outside), "%s.secret", top);
+	ck_assert_int_eq(mkdir(top, 0755), 0);
+	ck_assert_int_eq(chown(top, 4242, 4242), 0);
+	int fd = open(outside, O_CREAT | O_WRONLY, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/a", top);
+	close(open(p, O_CREAT | O_WRONLY, 0644));
+	snprintf(p, sizeof(p), "%s/sub", top);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/sub/b", top);
+	close(open(p, O_CREAT | O_WRONLY, 0644));
+	snprintf(p, sizeof(p), "%s/link", top);
+	ck_assert_int_eq(symlink(outside, p), 0);
+	snprintf(p, sizeof(p), "%s/hard", top);
+	ck_assert_int_eq(link(outside, p), 0);
+	ck_assert_int_eq(creds_chown_tree(top, 4242, 4242), 0);
+	struct stat st;
+	const char *mine[] = { "a", "sub", "sub/b", "link" };
+	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", top, mine[i]);
+		ck_assert_int_eq(lstat(p, &st), 0);
+		ck_assert_msg(st.st_uid == 4242, "%s not given", p);
+	}
+	ck_assert_int_eq(stat(outside, &st), 0);
+	ck_assert_int_eq(st.st_uid, 0);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", top, outside);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
 
 START_TEST(status_and_list)
 {
@@ -476,6 +566,8 @@ int main(void)
 	TCase *tc = tcase_create("commands");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, status_and_list);
+	tcase_add_test(tc, recording_shares);
+	tcase_add_test(tc, chown_tree_hostile_links);
 	tcase_add_test(tc, bad_requests);
 	tcase_add_test(tc, stop_is_the_callers_own);
 	tcase_add_test(tc, list_gives_reasons);

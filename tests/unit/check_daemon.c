@@ -590,6 +590,16 @@ START_TEST(config_file_and_overlay)
 	unlink(path);
 	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -ENOENT);
 	ck_assert_int_eq(config_set(&c, "nope", "1", &set, err, sizeof(err)), -EINVAL);
+	/* B17: how long an armed recording may wait for Enter */
+	config_builtin(&c);
+	ck_assert_uint_eq(c.arm_timeout_s, 600);
+	set = 0;
+	ck_assert_int_eq(config_set(&c, "arm-timeout", "30", &set, err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.arm_timeout_s, 30);
+	ck_assert_uint_eq(set, CFG_ARM_TIMEOUT);
+	ck_assert_int_eq(config_set(&c, "arm-timeout", "0", &set, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(config_set(&c, "arm-timeout", "604801", &set, err, sizeof(err)),
+			 -EINVAL);
 }
 END_TEST
 

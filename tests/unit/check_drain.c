@@ -6,6 +6,8 @@
  * entry, a bad magic, a symbolic link, another channel's streams.
  */
 #include <check.h>
+#include <errno.h>
+#include <time.h>
 #include <endian.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -111,11 +113,100 @@ START_TEST(reads_last_packets)
 }
 END_TEST
 
+/* The recording's owner writes what they like in the trace: links,
+ * packets from the future, absurd counts, other owners' files, floods
+ * of entries. None of it is believed, followed, or costs more than the
+ * bounds. */
+START_TEST(hostile_trace)
+{
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-drainh-%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	mk("ust");
+	mk("ust/uid");
+	mk("ust/uid/0");
+	mk("ust/uid/0/64-bit");
+	mk("ust/uid/0/64-bit/index");
+	char p[256], ix[200];
+	snprintf(ix, sizeof(ix), "%s/ust/uid/0/64-bit/index", dir);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	snprintf(p, sizeof(p), "%s/caret_0.idx", ix);
+	index_file(p, 0xC1F1DCC1, 2, 1000000, 3, 0); /* honest */
+	snprintf(p, sizeof(p), "%s/caret_1.idx", ix);
+	index_file(p, 0xC1F1DCC1, 2, (uint64_t)now + 3600000000000ULL, 0, 0); /* the future */
+	snprintf(p, sizeof(p), "%s/caret_2.idx", ix);
+	index_file(p, 0xC1F1DCC1, 2, 2000000, UINT64_MAX - 5, 0); /* absurd discards */
+	snprintf(p, sizeof(p), "%s/caret_3.idx", ix);
+	index_file(p, 0xC1F1DCC1, 2, 3000000, 9, 0);
+	ck_assert_int_eq(chown(p, 4242, 4242), 0); /* not the owner's */
+	int top = lttng_drain_open(dir, 0, 0, 0);
+	ck_assert_int_ge(top, 0);
+	struct lttng_drain d;
+	ck_assert_int_eq(lttng_drain_read_at(top, "caret", 0, now, &d), 0);
+	ck_assert_int_eq(d.streams, 1);
+	ck_assert_int_eq(d.ignored, 3);
+	ck_assert_int_eq(d.horizon_ns, 1000000 + 1000);
+	ck_assert_uint_eq(d.discarded, 3);
+	ck_assert(!d.truncated);
+	/* the whole tree must be the owner's */
+	ck_assert_int_eq(lttng_drain_read_at(top, "caret", 4242, now, &d), -EPERM);
+
+	/* the directory is the one created for the recording: its path
+	 * swapped for a link, or for another directory, is not read */
+	struct stat st;
+	ck_assert_int_eq(fstat(top, &st), 0);
+	ck_assert_int_ge(lttng_drain_open(dir, st.st_dev, st.st_ino, 0), 0);
+	char moved[96], other[96];
+	snprintf(moved, sizeof(moved), "%s.real", dir);
+	snprintf(other, sizeof(other), "%s.other", dir);
+	ck_assert_int_eq(mkdir(other, 0755), 0);
+	ck_assert_int_eq(rename(dir, moved), 0);
+	ck_assert_int_eq(symlink(moved, dir), 0);
+	ck_assert_int_lt(lttng_drain_open(dir, st.st_dev, st.st_ino, 0), 0); /* ENOTDIR */
+	ck_assert_int_eq(unlink(dir), 0);
+	ck_assert_int_eq(rename(other, dir), 0);
+	ck_assert_int_eq(lttng_drain_open(dir, st.st_dev, st.st_ino, 0), -ESTALE);
+	ck_assert_int_eq(lttng_drain_open(dir, 0, 0, 4242), -EPERM);
+	/* the descriptor opened once still reads the recording's own */
+	ck_assert_int_eq(lttng_drain_read_at(top, "caret", 0, now, &d), 0);
+	ck_assert_int_eq(d.streams, 1);
+
+	/* ust/ swapped for a link inside the recording's directory */
+	char ust[128], ust2[128];
+	snprintf(ust, sizeof(ust), "%s/ust", moved);
+	snprintf(ust2, sizeof(ust2), "%s/ust.real", moved);
+	ck_assert_int_eq(rename(ust, ust2), 0);
+	ck_assert_int_eq(symlink(ust2, ust), 0);
+	ck_assert_int_eq(lttng_drain_read_at(top, "caret", 0, now, &d), -ENOTDIR); /* not followed */
+	ck_assert_int_eq(unlink(ust), 0);
+	ck_assert_int_eq(rename(ust2, ust), 0);
+
+	/* a flood of index files and entries: the read stops at its bounds */
+	snprintf(ix, sizeof(ix), "%s/ust/uid/0/64-bit/index", moved);
+	for (int i = 10; i < 10 + 2 * LTTNG_DRAIN_MAX_ENTRIES; i++) {
+		snprintf(p, sizeof(p), "%s/caret_%d.idx", ix, i);
+		if (i < 10 + LTTNG_DRAIN_MAX_FILES + 20)
+			index_file(p, 0xC1F1DCC1, 1, 1000, 0, 0);
+		else
+			close(open(p, O_CREAT | O_WRONLY, 0644));
+	}
+	ck_assert_int_eq(lttng_drain_read_at(top, "caret", 0, now, &d), 0);
+	ck_assert(d.truncated);
+	ck_assert_int_le(d.streams + d.ignored, LTTNG_DRAIN_MAX_FILES);
+	close(top);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", dir, moved);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("drain");
 	TCase *tc = tcase_create("index");
 	tcase_add_test(tc, reads_last_packets);
+	tcase_add_test(tc, hostile_trace);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

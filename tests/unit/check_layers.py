@@ -9,7 +9,8 @@ import sys
 
 LAYERS = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
-    {"lttng", "lttng_drain", "registry", "creds"},  # the doors to LTTng and to the agents' segments
+    {"creds"},  # acting with a requester's rights (the LTTng door uses it)
+    {"lttng", "lttng_drain", "registry"},  # the doors to LTTng and to the agents' segments
     {"scheduler", "lttng_view", "registry_loop"},
     {"pacer", "notify", "wait", "events", "startend", "config"},
     {"bridge"},  # DDS to other hosts: applies their Start/End through startend
