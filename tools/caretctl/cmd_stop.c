@@ -27,7 +27,8 @@ static void usage(FILE *f)
 		"      --socket PATH        caretd's control socket\n"
 		"  -h, --help               this help\n\n"
 		"Exit status: 0 stopped, 1 caretd or LTTng failed, 2 usage error,\n"
-		"3 caretd not reachable, 5 malformed reply.\n");
+		"3 caretd not reachable, 4 stopped, but agents' full caches dropped\n"
+		"initialization records (each process named), 5 malformed reply.\n");
 }
 
 /* "N" or "unknown". */
@@ -67,6 +68,26 @@ static void warn_losses(const struct ctl_stop_result *s)
 		 amount(b, sizeof(b), lost, lost_known));
 }
 
+bool ctl_report_drops(const struct ctl_drops *d)
+{
+	if (d->total <= 0 && d->n == 0)
+		return false;
+	int64_t listed = 0;
+	for (size_t i = 0; i < d->n; i++)
+		listed += d->d[i].dropped;
+	ctl_warn("initialization data is incomplete: the agents' caches were full and dropped "
+		 "%lld initialization records, which no replay can bring into the trace "
+		 "(start these processes again with a larger CARET_AGENT_CACHE_SIZE):",
+		 (long long)(d->total > listed ? d->total : listed));
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(stderr, "  pid %lld (%s): %lld records dropped\n", (long long)d->d[i].pid,
+			d->d[i].procname, (long long)d->d[i].dropped);
+	if (d->total > listed)
+		fprintf(stderr, "  other processes: %lld records dropped\n",
+			(long long)(d->total - listed));
+	return true;
+}
+
 static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 {
 	struct ctl_stop_result s;
@@ -95,8 +116,9 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 	}
 	fflush(stdout);
 	warn_losses(&s);
+	bool dropped = ctl_report_drops(&s.drops);
 	ctl_stop_result_free(&s);
-	return CTL_EXIT_OK;
+	return dropped ? CTL_EXIT_TIMEOUT : CTL_EXIT_OK;
 }
 
 int ctl_stop_session(const struct ctl_opts *g, const char *session)
