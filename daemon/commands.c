@@ -184,6 +184,7 @@ static cJSON *cmd_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		return error(r, "%s", err);
 	}
 	rec->armed = false;
+	lttng_view_save(ctx->lttng);
 	log_info("session %s: armed recording started", name);
 	struct sched_lttng l;
 	record_seen(ctx, &l);

@@ -61,6 +61,10 @@ struct lttng_view {
 	struct lttng_view_rec recs[LTTNG_VIEW_MAX_RECORDINGS];
 	int n_recs;
 	uint64_t rec_seq;
+	/* recs outlive a restart in this file (B5); "" keeps them in memory
+	 * only. Loaded at the first poll that reaches the session daemon. */
+	char state_file[4200];
+	bool state_loaded;
 	sd_event_source *poll;
 };
 
@@ -70,6 +74,12 @@ void lttng_view_refresh(struct lttng_view *v);
 bool lttng_view_is_active(const struct lttng_view *v, const char *session);
 /* The entry of an active session, or NULL. */
 struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *session);
+/*
+ * Writes the recordings to v->state_file (root-only, replaced by rename),
+ * after every change of the table or of a recording's armed flag; a failure
+ * is logged.
+ */
+void lttng_view_save(struct lttng_view *v);
 /* Remembers a recording (-ENOSPC when the table is full). */
 int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r);
 struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session);

@@ -629,13 +629,21 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 	int code = ctl_wait_all(g, o->timeout_ms, o->verbose, &r);
 	if (code == CTL_EXIT_INTERRUPTED)
 		return stop_interrupted(g, session);
-	if (code != CTL_EXIT_OK) {
+	bool ended = false, dropped = false;
+	int final;
+	if (code == CTL_EXIT_UNREACHABLE && o->duration_ms) {
+		/* caretd away (B5): the session records all the same; whether
+		 * every process made it is unknown, the duration is not */
+		ctl_warn("recording on for --duration without caretd; whether every process "
+			 "reached RECORD is unknown");
+		final = CTL_EXIT_UNREACHABLE;
+	} else if (code != CTL_EXIT_OK) {
 		still_recording(session);
 		return code;
+	} else {
+		final = report_wait(g, info, &r, o->timeout_ms, &ended, &dropped);
+		ctl_reply_free(&r);
 	}
-	bool ended, dropped;
-	int final = report_wait(g, info, &r, o->timeout_ms, &ended, &dropped);
-	ctl_reply_free(&r);
 	if (o->all_hosts && o->url && (final == CTL_EXIT_OK || final == CTL_EXIT_TIMEOUT)) {
 		/* the other hosts' sessions stream to the same relay */
 		int rc = ctl_wait_remote(g, o->timeout_ms, info);
