@@ -146,8 +146,8 @@ PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 # caretctl check reads CTF through libbabeltrace2.
 PKG_BT2 = $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -lbabeltrace2)
 # It stops its own recording through lttng-ctl while caretd is away (B5),
-# with caretd's door to LTTng.
-$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC) daemon/lttng.c) \
+# with caretd's door to LTTng (and, as root, hands a user's trace over).
+$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC) daemon/lttng.c daemon/creds.c) \
 		$(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CTL)

@@ -40,10 +40,12 @@ static void write_all(int fd, const uint8_t *p, size_t n)
 	}
 }
 
-static __attribute__((noreturn)) void child(const char *dir, int fd)
+static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t parent)
 {
 	/* an orphan reader spinning on its own helps nobody */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1); /* the parent died before the line above */
 	struct check_buf b = { 0 };
 	char err[1024] = "";
 	struct check_model *m = check_model_new();
@@ -73,7 +75,7 @@ int check_run_isolated(const char *dir, int64_t timeout_ms, struct check_report 
 		return -e;
 	}
 	fflush(NULL); /* no buffered output twice */
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid < 0) {
 		int e = errno;
 		close(fds[0]);
@@ -83,7 +85,7 @@ int check_run_isolated(const char *dir, int64_t timeout_ms, struct check_report 
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(dir, fds[1]);
+		child(dir, fds[1], parent);
 	}
 	close(fds[1]);
 	struct check_buf b = { 0 };

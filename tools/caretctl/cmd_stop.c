@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "caretctl.h"
+#include "daemon/creds.h"
 #include "daemon/lttng.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
@@ -137,8 +138,8 @@ static int stop_direct(const struct ctl_opts *g, const char *session)
 	char path[4096] = "", err[512] = "";
 	struct stat st;
 	int e = caret_lttng_session_path(session, path, sizeof(path));
-	if (e == 0 && getuid() != 0 &&
-	    (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())) {
+	bool owned = e == 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (e == 0 && getuid() != 0 && (!owned || st.st_uid != getuid())) {
 		return ctl_fail(CTL_EXIT_UNREACHABLE,
 				"session %s is not your recording (its trace directory %s is not "
 				"yours): only caretd or root may stop it",
@@ -175,9 +176,16 @@ static int stop_direct(const struct ctl_opts *g, const char *session)
 	}
 	int code = report(g, &r);
 	cJSON_Delete(r.root);
-	if (getuid() != 0 && path[0])
+	if (getuid() == 0 && owned && st.st_uid != 0) {
+		/* as caretd would: a user's recording is theirs to read */
+		e = creds_chown_tree(path, st.st_uid, st.st_gid);
+		if (e < 0)
+			ctl_warn("cannot give %s to uid %d: %s", path, (int)st.st_uid,
+				 strerror(-e));
+	} else if (getuid() != 0 && path[0]) {
 		ctl_warn("the files LTTng wrote in %s belong to root until caretd or root gives "
 			 "them to you (chown -R)", path);
+	}
 	return code;
 }
 
