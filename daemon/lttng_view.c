@@ -99,7 +99,6 @@ static void reap_orphans(struct lttng_view *v)
 	}
 }
 
-
 /* ---- recordings across a restart (B5) ----
  * One line per recording: "1 uid gid seq pacing frequency subbuf_size
  * subbuf_count armed armer_pid armer_start NAME PATH", NAME and PATH in
