@@ -145,9 +145,12 @@ CARETCTL_SRC = $(wildcard tools/caretctl/*.c)
 PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 # caretctl check reads CTF through libbabeltrace2.
 PKG_BT2 = $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -lbabeltrace2)
-$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC)) $(B)/lib/libcaretutil.a
+# It stops its own recording through lttng-ctl while caretd is away (B5),
+# with caretd's door to LTTng (and, as root, hands a user's trace over).
+$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC) daemon/lttng.c daemon/creds.c) \
+		$(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CTL)
 
 all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/lib/libcaret-agent-tp-humble.so $(B)/bin/caret-agentctl \
 	$(B)/bin/caretd $(B)/bin/caretctl

@@ -191,6 +191,7 @@ static cJSON *cmd_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		return error(r, "%s", err);
 	}
 	rec->armed = false;
+	lttng_view_save(ctx->lttng);
 	log_info("session %s: armed recording started", name);
 	struct sched_lttng l;
 	record_seen(ctx, &l);
@@ -490,10 +491,8 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	lttng_view_drop_rec(v, sname);
 	lttng_view_refresh(v);
 	/* loss before the session: init records no cache could hold (B11b) */
-	struct progress p;
-	sched_progress(ctx->reg, &p);
 	cJSON *o = caret_ctl_enc_stop(sname, path, out, (size_t)n, dups);
-	if (o && caret_ctl_add_dropped(o, p.dropped) < 0) {
+	if (o && wait_add_drops(ctx->reg, o, true) < 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}

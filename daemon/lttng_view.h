@@ -87,6 +87,10 @@ struct lttng_view {
 		uint32_t after_s;
 	} expired[LTTNG_VIEW_EXPIRED];
 	unsigned n_expired; /* written so far; the ring keeps the last ones */
+	/* recs outlive a restart in this file (B5); "" keeps them in memory
+	 * only. Loaded at the first poll that reaches the session daemon. */
+	char state_file[4200];
+	bool state_loaded;
 	sd_event_source *poll;
 };
 
@@ -104,6 +108,12 @@ int lttng_view_admit(const struct lttng_view *v, uid_t uid, bool armed, char *er
  * its owner and after how many seconds; else false. */
 bool lttng_view_expired(const struct lttng_view *v, const char *session, uid_t *uid,
 			uint32_t *after_s);
+/*
+ * Writes the recordings to v->state_file (root-only, replaced by rename),
+ * after every change of the table or of a recording's armed flag; a failure
+ * is logged.
+ */
+void lttng_view_save(struct lttng_view *v);
 /* Remembers a recording (-ENOSPC when the table is full). */
 int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r);
 struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session);

@@ -308,6 +308,10 @@ int main(int argc, char **argv)
 			       .subbuf_count = &defaults.subbuf_count };
 	if (server_start(&server, e, &o.server, &ctx) < 0)
 		return 1;
+	/* beside the socket: caretd's own directory (/run/caretd) */
+	if (snprintf(lttng.state_file, sizeof(lttng.state_file), "%s.recordings",
+		     o.server.socket_path) >= (int)sizeof(lttng.state_file))
+		lttng.state_file[0] = '\0';
 	/* The LTTng view first: the others read it at their first run. */
 	if ((r = lttng_view_start(&lttng, e)) < 0 ||
 	    (r = registry_loop_start(&reg_loop, &reg, e)) < 0 ||

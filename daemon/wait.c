@@ -6,6 +6,7 @@
 #include "daemon/log.h"
 #include "daemon/scheduler.h"
 #include "daemon/wait.h"
+#include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 
 #define NS_PER_MS 1000000LL
@@ -56,7 +57,7 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 		    caret_ctl_add_exited(o, x->pid, x->procname, caret_state_name(x->state)) < 0)
 			goto nomem;
 	}
-	if (!o || caret_ctl_add_dropped(o, p->dropped) < 0)
+	if (!o || wait_add_drops(w->reg, o, false) < 0)
 		goto nomem;
 	return o;
 nomem:
@@ -90,4 +91,28 @@ cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
 void wait_free(struct wait_req *w)
 {
 	free(w);
+}
+
+/* Segment counters are whatever their owner wrote: sums saturate (B6). */
+int wait_add_drops(const struct registry *r, cJSON *o, bool log)
+{
+	uint64_t total = 0;
+	int listed = 0;
+	for (const struct agent *a = r->head; a; a = a->next) {
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
+		if (st.state == CARET_STATE_UNINITIALIZED || st.dropped == 0)
+			continue;
+		if (__builtin_add_overflow(total, st.dropped, &total))
+			total = UINT64_MAX;
+		if (log)
+			log_warn("pid %d (%s): %llu initialization records dropped (cache full: "
+				 "raise CARET_AGENT_CACHE_SIZE)", (int)a->pid, a->procname,
+				 (unsigned long long)st.dropped);
+		if (listed < CARET_CTL_MAX_DROPS &&
+		    caret_ctl_add_drop(o, a->pid, a->procname, st.dropped) < 0)
+			return -ENOMEM;
+		listed++;
+	}
+	return caret_ctl_add_dropped(o, total);
 }

@@ -25,4 +25,12 @@ struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_
 cJSON *wait_poll(struct wait_req *w, int64_t now_ns, bool *done);
 void wait_free(struct wait_req *w);
 
+/*
+ * Adds "dropped" (every agent's records its cache could not hold) and
+ * "drops" (per process, at most CARET_CTL_MAX_DROPS) to a wait or stop
+ * result, and logs each process once per call when log is set. 0 or
+ * -ENOMEM.
+ */
+int wait_add_drops(const struct registry *r, cJSON *o, bool log);
+
 #endif

@@ -71,6 +71,9 @@
  *            discarded_total is null when any channel's count is.
  *            "dropped" (wait and stop): init records the agents of this
  *            host could not cache (cache full), so no replay can bring.
+ *            "drops"? (wait and stop): [{"pid", "procname", "dropped"}],
+ *            each live agent whose cache dropped records (at most
+ *            CARET_CTL_MAX_DROPS entries; "dropped" counts them all).
  *
  *  "start"   Start message (as from another host): agents in WAIT go to
  *            PREPARE, only if an LTTng session is active on this host.
@@ -223,6 +226,8 @@
 #define CARET_CTL_K_REPLAY_DONE "replay_done"
 #define CARET_CTL_K_REPLAY_TOTAL "replay_total"
 #define CARET_CTL_K_DROPPED "dropped"
+#define CARET_CTL_K_DROPS "drops"
+#define CARET_CTL_MAX_DROPS 64
 #define CARET_CTL_K_NODES "nodes"
 #define CARET_CTL_K_SEGMENT "segment"
 #define CARET_CTL_K_SESSION "session"

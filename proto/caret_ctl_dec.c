@@ -45,6 +45,47 @@ static int check_strings(const cJSON *arr, const char *name, struct ctl_why *why
 	return 0;
 }
 
+/* "dropped" and "drops", both optional (older daemons). */
+static int decode_drops(const cJSON *r, struct ctl_drops *d, struct ctl_why *why)
+{
+	const cJSON *arr, *e;
+	memset(d, 0, sizeof(*d));
+	if (cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_DROPPED) &&
+	    ctl_get_int(r, NULL, CARET_CTL_K_DROPPED, 0, INT64_MAX, &d->total, why) < 0)
+		return -EPROTO;
+	if (!cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_DROPS))
+		return 0;
+	if (ctl_get_array(r, NULL, CARET_CTL_K_DROPS, &arr, why) < 0)
+		return -EPROTO;
+	if (cJSON_GetArraySize(arr) > CARET_CTL_MAX_DROPS) {
+		ctl_why_set(why, "drops has more than %d entries", CARET_CTL_MAX_DROPS);
+		return -EPROTO;
+	}
+	void *mem;
+	if (alloc_for(arr, sizeof(*d->d), &mem, &d->n) < 0)
+		return -ENOMEM;
+	d->d = mem;
+	size_t i = 0;
+	cJSON_ArrayForEach(e, arr) {
+		char where[40];
+		struct ctl_drop *x = &d->d[i];
+		snprintf(where, sizeof(where), "drops[%zu]", i++);
+		if (!cJSON_IsObject(e)) {
+			ctl_why_set(why, "%s is not an object", where);
+			goto fail;
+		}
+		if (ctl_get_int(e, where, CARET_CTL_K_PID, 0, PID_MAX_, &x->pid, why) < 0 ||
+		    ctl_get_str(e, where, CARET_CTL_K_PROCNAME, false, &x->procname, why) < 0 ||
+		    ctl_get_int(e, where, CARET_CTL_K_DROPPED, 0, INT64_MAX, &x->dropped, why) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	free(d->d);
+	memset(d, 0, sizeof(*d));
+	return -EPROTO;
+}
+
 int ctl_decode_wait(const cJSON *r, struct ctl_wait_result *w, struct ctl_why *why)
 {
 	const cJSON *arr, *e;
@@ -73,7 +114,13 @@ int ctl_decode_wait(const cJSON *r, struct ctl_wait_result *w, struct ctl_why *w
 		    ctl_get_str(e, where, CARET_CTL_K_REASON, false, &l->reason, why) < 0)
 			goto fail;
 	}
-	return 0;
+	int rc = decode_drops(r, &w->drops, why);
+	if (rc == -ENOMEM) {
+		ctl_wait_result_free(w);
+		return rc;
+	}
+	if (rc == 0)
+		return 0;
 fail:
 	ctl_wait_result_free(w);
 	return -EPROTO;
@@ -81,6 +128,8 @@ fail:
 
 void ctl_wait_result_free(struct ctl_wait_result *w)
 {
+	free(w->drops.d);
+	memset(&w->drops, 0, sizeof(w->drops));
 	free(w->lag);
 	w->lag = NULL;
 	w->n = 0;
@@ -121,7 +170,13 @@ int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *w
 		    ctl_get_count(e, where, CARET_CTL_K_LOST_PACKETS, &c->lost, &c->lost_known, why) < 0)
 			goto fail;
 	}
-	return 0;
+	int rc = decode_drops(r, &s->drops, why);
+	if (rc == -ENOMEM) {
+		ctl_stop_result_free(s);
+		return rc;
+	}
+	if (rc == 0)
+		return 0;
 fail:
 	ctl_stop_result_free(s);
 	return -EPROTO;
@@ -129,6 +184,8 @@ fail:
 
 void ctl_stop_result_free(struct ctl_stop_result *s)
 {
+	free(s->drops.d);
+	memset(&s->drops, 0, sizeof(s->drops));
 	free(s->ch);
 	s->ch = NULL;
 	s->n = 0;

@@ -18,11 +18,24 @@ struct ctl_laggard {
 	const char *procname, *state, *reason;
 };
 
+/* Init records an agent's cache could not hold (B11b). */
+struct ctl_drop {
+	int64_t pid, dropped;
+	const char *procname;
+};
+
+struct ctl_drops {
+	int64_t total; /* "dropped": every agent's, listed or not */
+	size_t n;
+	struct ctl_drop *d;
+};
+
 struct ctl_wait_result {
 	bool ok;
 	int64_t recording, total;
 	size_t n;
 	struct ctl_laggard *lag;
+	struct ctl_drops drops;
 };
 
 struct ctl_channel {
@@ -38,6 +51,7 @@ struct ctl_stop_result {
 	uint64_t duplicates; /* replayed records this session got twice or more */
 	size_t n;
 	struct ctl_channel *ch;
+	struct ctl_drops drops;
 };
 
 struct ctl_record_result {

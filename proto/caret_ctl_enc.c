@@ -337,3 +337,15 @@ int caret_ctl_add_dropped(cJSON *result, uint64_t dropped)
 {
 	return cJSON_AddNumberToObject(result, CARET_CTL_K_DROPPED, count(dropped)) ? 0 : -ENOMEM;
 }
+
+int caret_ctl_add_drop(cJSON *result, int pid, const char *procname, uint64_t dropped)
+{
+	if (!cJSON_GetObjectItemCaseSensitive(result, CARET_CTL_K_DROPS) &&
+	    !cJSON_AddArrayToObject(result, CARET_CTL_K_DROPS))
+		return -ENOMEM;
+	cJSON *x = cJSON_CreateObject();
+	return append(result, CARET_CTL_K_DROPS, x,
+		      x && cJSON_AddNumberToObject(x, CARET_CTL_K_PID, pid) &&
+			      cJSON_AddStringToObject(x, CARET_CTL_K_PROCNAME, procname) &&
+			      cJSON_AddNumberToObject(x, CARET_CTL_K_DROPPED, count(dropped)));
+}

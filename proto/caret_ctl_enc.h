@@ -97,5 +97,7 @@ char *caret_ctl_enc_line(cJSON *o);
 /* Adds "dropped" (init records the agents could not cache, clamped) to a
  * wait or stop result. 0 or -ENOMEM. */
 int caret_ctl_add_dropped(cJSON *result, uint64_t dropped);
+/* Adds one process's entry to "drops" (created at the first). */
+int caret_ctl_add_drop(cJSON *result, int pid, const char *procname, uint64_t dropped);
 
 #endif

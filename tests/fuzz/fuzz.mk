@@ -1,13 +1,14 @@
-# Fuzzing (issue 14): three targets in libFuzzer's interface over what
+# Fuzzing (issue 14, issue 20): four targets in libFuzzer's interface over what
 # other processes control: the segment validator (and name parser), the
-# record walker, and the control protocol's parsers (caretd's requests,
-# caretctl's replies). Seeds: tests/fuzz/corpus/<target>/.
+# record walker, the control protocol's parsers (caretd's requests,
+# caretctl's replies), and caretctl check's metadata preflight and report
+# decoder. Seeds: tests/fuzz/corpus/<target>/.
 #   make fuzz-smoke   deterministic mutation driver (tests/fuzz/driver.c),
 #                     FUZZ_SMOKE_RUNS per target; part of `make check`
 #                     (under ASan/UBSan in its SAN=1 stage)
 #   make fuzz         clang libFuzzer + ASan/UBSan, FUZZ_RUNS (1,000,000)
 #                     executions per target; prints the figures
-FUZZ_TARGETS = segment records ctl
+FUZZ_TARGETS = segment records ctl check
 FUZZ_SMOKE_RUNS ?= 100000
 FUZZ_RUNS ?= 1000000
 
@@ -19,6 +20,8 @@ FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/wait.c daemon/even
 	daemon/lttng_view.c daemon/lttng_drain.c daemon/creds.c daemon/startend.c daemon/bridge.c \
 	daemon/lttng.c \
 	daemon/log.c $(CTL_PROTO_SRC)
+# caretctl check: the metadata preflight and the reader child's answer.
+FUZZ_SRC_check = tests/fuzz/fuzz_check.c tools/caretctl/check_wire.c
 FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_ctl = $(PKG_DAEMON) -ldl
 

@@ -6,6 +6,7 @@ without the agent, a second replay into the same session, tiny sub-buffers
 under a flood) and must be reported with its numbers."""
 import json
 import os
+import shutil
 import subprocess
 import time
 import unittest
@@ -154,6 +155,60 @@ class CheckTest(unittest.TestCase):
                            timeout=300)
         self.assertEqual(t.returncode, 6)
         self.assertRegex(t.stdout, r"INCOMPLETE")
+
+    def test_truncated_metadata(self):
+        """B18: a real trace whose metadata file is cut in the middle of a
+        packet (babeltrace2 itself loops forever on it): check names the
+        cause within seconds and exits 1; on an intact copy, a reader that
+        outlives --timeout is killed and reported, and nothing is left
+        running."""
+        p = self.c.workload("--name", "trunc", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        s = self.c.session()
+        s.start()
+        self.c.agentctl("replay", str(p.pid), "--timeout", "20")
+        time.sleep(0.3)
+        s.stop()
+        s.destroy()
+        metas = [os.path.join(d, f) for d, _, fs in os.walk(s.path) for f in fs
+                 if f == "metadata"]
+        self.assertEqual(len(metas), 1, metas)
+        rc, rep, err = check(s.path)
+        self.assertEqual(rc, 0, err)
+        intact = os.path.join(self.c.tmp, "intact")
+        shutil.copytree(s.path, intact)
+        size = os.path.getsize(metas[0])
+        with open(metas[0], "rb") as f:
+            head = f.read(32)
+        packet = int.from_bytes(head[28:32], "little") // 8
+        self.assertEqual(head[:4], bytes.fromhex("571dd175"))
+        self.assertGreater(size, packet, "one packet: cut it in its middle")
+        # in the middle of the second packet's text, as a copy taken while
+        # the tracer wrote it
+        os.truncate(metas[0], packet + packet // 2)
+        t0 = time.monotonic()
+        r = subprocess.run([CARETCTL, "check", s.path], capture_output=True, text=True,
+                           timeout=100)
+        self.assertLess(time.monotonic() - t0, 20)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertRegex(r.stderr, r"metadata truncated: packet 1 at byte %d holds \d+ "
+                         r"bytes .* but the file ends %d bytes into it" %
+                         (packet, packet // 2))
+        # The deadline: even babeltrace2's plugin loading outlives 1 ms.
+        t0 = time.monotonic()
+        r = subprocess.run([CARETCTL, "check", "--timeout", "0.001", intact],
+                           capture_output=True, text=True, timeout=100)
+        self.assertLess(time.monotonic() - t0, 20)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("babeltrace2 did not finish reading %s within 0.001 s and was "
+                      "stopped" % intact, r.stderr)
+        time.sleep(0.2)
+        r = subprocess.run(["pgrep", "-f", intact], capture_output=True, text=True)
+        self.assertEqual(r.stdout, "", "a reader child outlived caretctl")
+        r = subprocess.run([CARETCTL, "check", "--timeout", "0"], capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 2)
 
     def test_not_a_trace(self):
         rc, rep, err = check(self.c.tmp)

@@ -435,21 +435,49 @@ print("closed", closed, flush=True)
 
     def test_b11b_cache_drops_reported_by_wait_and_stop(self):
         """B11b: init records an agent could not cache (a small cache) are
-        counted in the results of record's wait and of stop."""
-        self.c.caretd()
+        reported by record's wait and by stop, per process with their
+        numbers, and both exit 4 (initialization data incomplete); a
+        process whose cache held everything is not named."""
+        d = self.c.caretd()
         w = self.c.workload("--name", "tiny", "--pubs", "30", "--subs", "30",
                             extra_env={"CARET_AGENT_CACHE_SIZE": "8K"})
+        ok = self.c.workload("--name", "roomy", "--pubs", "1", "--subs", "1")
         wait_line(w, r"^ready pid=%d" % w.pid)
-        dropped = self.c.wait_states([w.pid], "WAIT")[w.pid]["dropped"]
+        wait_line(ok, r"^ready pid=%d" % ok.pid)
+        ag = self.c.wait_states([w.pid, ok.pid], "WAIT")
+        dropped = ag[w.pid]["dropped"]
         self.assertGreater(dropped, 0)
+        self.assertEqual(ag[ok.pid]["dropped"], 0)
         traces = os.path.join(self.c.tmp, "traces")
-        r = self.c.caretctl("record", "--duration", "1", "--timeout", "30", "--json", "-p",
-                            traces)
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "--timeout", "30",
+                            "--json", "-p", traces, check=False)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
         results = [json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")]
         wait = [x for x in results if "not_recording" in x]
         stop = [x for x in results if "channels" in x]
         self.assertEqual([x["dropped"] for x in wait], [dropped], r.stdout)
         self.assertEqual([x["dropped"] for x in stop], [dropped], r.stdout)
+        for x in wait + stop:
+            self.assertEqual(x["drops"], [{"pid": w.pid, "procname": "tiny",
+                                           "dropped": dropped}], x)
+        # each of wait and stop says it, naming the process
+        line = "pid %d (tiny): %d records dropped" % (w.pid, dropped)
+        self.assertEqual(r.stderr.count(line), 2, r.stderr)
+        self.assertIn("dropped %d initialization records" % dropped, r.stderr)
+        self.assertNotIn("pid %d " % ok.pid, r.stderr)
+        # text mode, and a stop of its own (Enter never comes: stdin closed)
+        s = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
+                          traces, "-s", "b11b", "--timeout", "30"], agent=False,
+                         stdin=subprocess.DEVNULL)
+        wait_line(s, r"^2/2 processes recording")
+        r = self.c.caretctl("stop", "-s", "b11b", check=False)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+        self.assertIn("stopped session b11b", r.stdout)
+        self.assertIn(line, r.stderr)
+        self.assertEqual(s.wait(30), 4, s.err_text())
+        self.assertIn(line, s.err_text())
+        self.assertRegex(d.err_text(), r"pid %d \(tiny\): %d initialization records dropped" %
+                         (w.pid, dropped))
 
     def group_caretd(self, pw):
         """A caretd whose socket members of pw's group may use."""

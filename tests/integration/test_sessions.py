@@ -15,7 +15,7 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, INIT_KINDS, SystemTest, kind_of, read_trace, wait_line
+from harness import CARETCTL, CARETD, INIT_KINDS, SystemTest, kind_of, read_trace, wait_line
 
 RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
            "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
@@ -422,6 +422,121 @@ class UsersTest(Base):
         for d, _, files in os.walk(path):
             for f in [d] + [os.path.join(d, x) for x in files]:
                 self.assertEqual(os.lstat(f).st_uid, self.uid, f)
+
+    def kill_caretd(self, restart):
+        """kill -9 of this test's caretd (the last one started); then,
+        if asked, a new one on the same socket."""
+        d = [p for p in self.c.procs if p.args[0] == CARETD][-1]
+        d.kill()
+        d.wait()
+        os.unlink(self.c.sock)  # so that caretd() waits for the new one
+        return self.c.caretd("--group", GROUP) if restart else None
+
+    def test_b5_recordings_survive_caretd_restart(self):
+        """B5: caretd killed (-9) and restarted during a root's and a
+        user's recording: it remembers whose they are, so `stop` without
+        -s finds each caller's own, and both recorders end normally."""
+        self.system(1)
+        rec_root = self.recorder("b5root")
+        rec_user = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                                 "-p", os.path.join(self.home, "traces"), "-s", "b5user",
+                                 "--timeout", "30"],
+                                agent=False, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
+        wait_line(rec_user, r"standard input closed", timeout=40)
+        d = self.kill_caretd(restart=True)
+        out = self.as_user("stop").stdout
+        self.assertIn("stopped session b5user", out)
+        out = self.c.caretctl("stop").stdout
+        self.assertIn("stopped session b5root", out)
+        self.assertEqual(rec_root.finish(10), 0, rec_root.err_text())
+        self.assertEqual(rec_user.finish(10), 0, rec_user.err_text())
+        self.assertRegex(d.err_text(), r"recording b5user of uid %d taken over" % self.uid)
+        self.assertRegex(d.err_text(), r"recording b5root of uid 0 taken over")
+        path = self.trace_path(rec_user.out_text())
+        self.assertEqual(os.lstat(os.path.join(path, "ust")).st_uid, self.uid)
+        r = self.c.caretctl("stop", check=False)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertNotIn("b5", lttng_list())
+        # a forged line in the state file is not believed
+        state = self.c.sock + ".recordings"
+        self.assertEqual(os.stat(state).st_mode & 0o777, 0o600)
+        s = self.c.session()
+        s.start()
+        with open(state, "w") as f:
+            f.write("1 %d %d 9 -1 0 0 0 0 0 0 %s %s\n" % (
+                self.uid, self.gid, s.name.encode().hex(), s.path.encode().hex()))
+        d = self.kill_caretd(restart=True)
+        r = self.as_user("stop", check=False)
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn(s.name, lttng_list())
+        self.assertIn("not taken over: its session or trace directory does not match",
+                      d.err_text())
+
+    def test_b5_record_duration_while_caretd_is_away(self):
+        """B5: caretd killed (-9) during `record --duration` and not back:
+        root's caretctl stops and reads its own session through LTTng when
+        the duration is over (a readable trace, the session gone); a user
+        who cannot reach root's session daemon is told so, exit 3, and
+        root stops it through LTTng and gives the user the trace."""
+        procs = self.system(1)
+        traces = os.path.join(self.c.tmp, "traces")
+        rec = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
+                            traces, "-s", "b5dur", "--duration", "3", "--timeout", "30"],
+                           agent=False, stdin=subprocess.DEVNULL)
+        rec_user = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                                 "-p", os.path.join(self.home, "traces"), "-s", "b5udur",
+                                 "--duration", "3", "--timeout", "30"],
+                                agent=False, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
+        wait_line(rec, r"^1/1 processes recording$", timeout=40)
+        wait_line(rec_user, r"^1/1 processes recording$", timeout=40)
+        t0 = time.monotonic()
+        self.kill_caretd(restart=False)
+        try:
+            rc = rec.finish(20)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("record hangs: %s %s" % (rec.out_text(), rec.err_text()))
+        self.assertEqual(rc, 0, rec.err_text())
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assertIn("stopped session b5dur directly through LTTng", rec.err_text())
+        self.assertIn("stopped session b5dur", rec.out_text())
+        self.assertNotIn("b5dur", lttng_list())
+        path = self.trace_path(rec.out_text())
+        self.assertTrue(any(e.vpid == procs[0].pid for e in read_trace(path)))
+
+        self.assertEqual(rec_user.finish(20), 3, rec_user.err_text())
+        self.assertIn("stopping session b5udur through LTTng failed too", rec_user.err_text())
+        self.assertIn("root's lttng-sessiond answers only root and the tracing group",
+                      rec_user.err_text())
+        self.assertIn("b5udur", lttng_list())
+        # root may, and hands the trace to its owner as caretd would
+        r = self.c.caretctl("stop", "-s", "b5udur")
+        self.assertIn("stopped session b5udur directly through LTTng", r.stderr)
+        self.assertNotIn("b5udur", lttng_list())
+        path = self.trace_path(rec_user.out_text())
+        for d, _, files in os.walk(path):
+            for f in [d] + [os.path.join(d, x) for x in files]:
+                self.assertEqual(os.lstat(f).st_uid, self.uid, f)
+
+    def test_b5_caretd_killed_right_after_record_starts(self):
+        """B5: caretd killed as soon as the session exists (during the
+        wait for the replay, or just after): the recording still ends
+        after --duration, stopped through LTTng, without caretd."""
+        self.system(1)
+        traces = os.path.join(self.c.tmp, "traces")
+        rec = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
+                            traces, "-s", "b5early", "--duration", "2", "--timeout", "2"],
+                           agent=False, stdin=subprocess.DEVNULL)
+        wait_line(rec, r"^recording to ", timeout=40)
+        t0 = time.monotonic()
+        self.kill_caretd(restart=False)
+        rc = rec.finish(30)
+        self.assertLess(time.monotonic() - t0, 15)
+        # 3: caretd was away, so whether every process recorded is unknown
+        self.assertIn(rc, (0, 3), rec.err_text())
+        self.assertIn("stopped session b5early directly through LTTng", rec.err_text())
+        self.assertNotIn("b5early", lttng_list())
+        # readable (empty when the agents never heard of the session)
+        read_trace(self.trace_path(rec.out_text()))
 
 
 def lttng_list():

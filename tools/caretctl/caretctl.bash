@@ -64,6 +64,12 @@ _caretctl()
 			--ignore-topics" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name" -- "$cur")) ;;
+	check)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$common --timeout" -- "$cur"))
+		else
+			_caretctl_files -d
+		fi ;;
 	*)
 		COMPREPLY=($(compgen -W "$common" -- "$cur")) ;;
 	esac

@@ -68,7 +68,12 @@ int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
 
 int64_t ctl_now_ms(void);
 
-/* Stops a session (NULL: caretd's choice) and prints the summary. */
+struct ctl_drops;
+/* Warns of init records dropped by full caches, per process; whether any. */
+bool ctl_report_drops(const struct ctl_drops *d);
+
+/* Stops a session (NULL: caretd's choice) and prints the summary; 4
+ * (CTL_EXIT_TIMEOUT) when full caches dropped initialization records. */
 int ctl_stop_session(const struct ctl_opts *g, const char *session);
 
 int cmd_record(struct ctl_opts *g, int argc, char **argv);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_wire.h"
 
 struct dirs {
 	char **v;
@@ -199,6 +200,12 @@ int check_bt_run(const char *dir, struct check_model *m, char *err, size_t errle
 		snprintf(err, errlen, "no CTF trace (no 'metadata' file) under %s", dir);
 	else if (rc < 0)
 		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+	/* before babeltrace2 loops forever on it (B18) */
+	for (size_t i = 0; rc == 0 && i < d.n; i++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/metadata", d.v[i]);
+		rc = check_meta_preflight(path, err, errlen);
+	}
 	if (rc == 0) {
 		bt_graph *g = bt_graph_create(0);
 		rc = g ? build_and_run(g, &d, m, err, errlen) : -ENOMEM;

@@ -17,21 +17,26 @@
 
 #include "caretctl.h"
 #include "check.h"
+#include "check_wire.h"
+#include "parse.h"
 
 static void usage(FILE *f, const char *cmd)
 {
 	(void)cmd;
 	fprintf(f,
-		"Usage: caretctl check [--json] TRACE_DIR\n"
+		"Usage: caretctl check [--json] [--timeout SEC] TRACE_DIR\n"
 		"Check an LTTng trace (recorded with caretd, CARET or ros2_tracing) for what\n"
 		"CARET's analyzer needs: caret_init and init records of every process,\n"
 		"duplicate init records, runtime events of processes without init data,\n"
 		"discarded events, lost packets, publishes without a DDS source-timestamp\n"
 		"binding and bindings without a matching take; then a summary (processes,\n"
 		"nodes, topics, events per kind). caretd is not needed.\n\n"
-		"      --json   one JSON object on stdout\n"
-		"  -h, --help   this help\n\n"
-		"Exit status: 0 complete, 1 the trace cannot be read, 2 usage error,\n"
+		"      --json         one JSON object on stdout\n"
+		"      --timeout SEC  give up reading the trace after SEC seconds\n"
+		"                     (default 60; babeltrace2 reads it in a child process)\n"
+		"  -h, --help         this help\n\n"
+		"Exit status: 0 complete, 1 the trace cannot be read (or not within\n"
+		"--timeout), 2 usage error,\n"
 		"6 incomplete (each problem is listed).\n");
 }
 
@@ -273,15 +278,23 @@ static void print_text(const char *dir, const struct check_report *r, struct fin
 int cmd_check(struct ctl_opts *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "timeout", required_argument, NULL, 'T' },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	int64_t timeout_ms = CHECK_DEFAULT_TIMEOUT_MS;
 	int opt;
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout, "check");
 			return CTL_EXIT_OK;
+		}
+		if (opt == 'T') {
+			if (ctl_parse_seconds(optarg, &timeout_ms) < 0 || timeout_ms <= 0)
+				return ctl_usage_error("check", "invalid --timeout '%s': seconds "
+						       "> 0 expected", optarg);
+			continue;
 		}
 		if (ctl_common_opt(g, opt, optarg) < 0)
 			return ctl_bad_option("check", argv[optind - 1]);
@@ -292,17 +305,14 @@ int cmd_check(struct ctl_opts *g, int argc, char **argv)
 		return ctl_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
 	const char *dir = argv[optind];
 
-	struct check_model *m = check_model_new();
+	struct check_report rep;
 	char err[1024] = "";
-	if (!m)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int rc = check_bt_run(dir, m, err, sizeof(err));
+	int rc = check_run_isolated(dir, timeout_ms, &rep, err, sizeof(err));
 	if (rc < 0) {
-		check_model_free(m);
+		ctl_set_errno(rc);
 		return ctl_fail(CTL_EXIT_FAILED, "check: %s", err);
 	}
-	check_model_finish(m);
-	const struct check_report *r = check_model_report(m);
+	const struct check_report *r = &rep;
 	struct findings f = { cJSON_CreateArray(), cJSON_CreateArray() };
 	if (!f.problems || !f.warnings || judge(r, &f) < 0) {
 		rc = -ENOMEM;
@@ -317,6 +327,6 @@ int cmd_check(struct ctl_opts *g, int argc, char **argv)
 	}
 	cJSON_Delete(f.problems);
 	cJSON_Delete(f.warnings);
-	check_model_free(m);
+	check_wire_free(&rep);
 	return rc == -ENOMEM ? ctl_fail(CTL_EXIT_FAILED, "out of memory") : rc;
 }

@@ -335,7 +335,8 @@ static int stop_interrupted(const struct ctl_opts *g, const char *session)
 	ctl_warn("interrupted before all processes were recording; stopping session %s",
 		 session);
 	int code = ctl_stop_session_all(g, session, rec_all_hosts);
-	return code == CTL_EXIT_OK ? interrupted_code() : code;
+	/* drops are reported; the interruption is the news */
+	return code == CTL_EXIT_OK || code == CTL_EXIT_TIMEOUT ? interrupted_code() : code;
 }
 
 static void still_recording(const char *session)
@@ -348,11 +349,14 @@ static void still_recording(const char *session)
 
 /* Prints the wait result; returns OK, TIMEOUT, or a protocol error.
  * *ended is set when every process that is not recording has exited (the
- * others record: the recording goes on, and the exit status says TIMEOUT). */
+ * others record: the recording goes on, and the exit status says TIMEOUT).
+ * *dropped when full caches dropped init records (B11b): the recording
+ * goes on, and the exit status says TIMEOUT too. */
 static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_reply *r,
-		       int64_t timeout_ms, bool *ended)
+		       int64_t timeout_ms, bool *ended, bool *dropped)
 {
 	*ended = false;
+	*dropped = false;
 	struct ctl_wait_result w;
 	struct ctl_why why;
 	int e = ctl_decode_wait(r->root, &w, &why);
@@ -391,6 +395,7 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 				w.lag[i].procname, w.lag[i].state, w.lag[i].reason);
 		code = CTL_EXIT_TIMEOUT;
 	}
+	*dropped = ctl_report_drops(&w.drops);
 	ctl_wait_result_free(&w);
 	return code;
 }
@@ -624,13 +629,21 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 	int code = ctl_wait_all(g, o->timeout_ms, o->verbose, &r);
 	if (code == CTL_EXIT_INTERRUPTED)
 		return stop_interrupted(g, session);
-	if (code != CTL_EXIT_OK) {
+	bool ended = false, dropped = false;
+	int final;
+	if (code == CTL_EXIT_UNREACHABLE && o->duration_ms) {
+		/* caretd away (B5): the session records all the same; whether
+		 * every process made it is unknown, the duration is not */
+		ctl_warn("recording on for --duration without caretd; whether every process "
+			 "reached RECORD is unknown");
+		final = CTL_EXIT_UNREACHABLE;
+	} else if (code != CTL_EXIT_OK) {
 		still_recording(session);
 		return code;
+	} else {
+		final = report_wait(g, info, &r, o->timeout_ms, &ended, &dropped);
+		ctl_reply_free(&r);
 	}
-	bool ended;
-	int final = report_wait(g, info, &r, o->timeout_ms, &ended);
-	ctl_reply_free(&r);
 	if (o->all_hosts && o->url && (final == CTL_EXIT_OK || final == CTL_EXIT_TIMEOUT)) {
 		/* the other hosts' sessions stream to the same relay */
 		int rc = ctl_wait_remote(g, o->timeout_ms, info);
@@ -658,7 +671,7 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 	if (w == WATCH_GONE) {
 		fprintf(info, "session %s was stopped or destroyed by someone else; the trace "
 			      "is in %s\n", session, path);
-		return final;
+		return final == CTL_EXIT_OK && dropped ? CTL_EXIT_TIMEOUT : final;
 	}
 	if (w == WATCH_LOST) {
 		ctl_fail(0, "lttng-sessiond is gone: session %s ended with it; the trace in %s "
@@ -666,6 +679,8 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 		return CTL_EXIT_FAILED;
 	}
 	code = ctl_stop_session_all(g, session, o->all_hosts);
+	if (code == CTL_EXIT_OK && final == CTL_EXIT_OK && dropped)
+		return CTL_EXIT_TIMEOUT;
 	return code == CTL_EXIT_OK ? final : code;
 }
 

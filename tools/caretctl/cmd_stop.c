@@ -5,8 +5,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "caretctl.h"
+#include "daemon/creds.h"
+#include "daemon/lttng.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_limits.h"
@@ -27,7 +31,8 @@ static void usage(FILE *f)
 		"      --socket PATH        caretd's control socket\n"
 		"  -h, --help               this help\n\n"
 		"Exit status: 0 stopped, 1 caretd or LTTng failed, 2 usage error,\n"
-		"3 caretd not reachable, 5 malformed reply.\n");
+		"3 caretd not reachable, 4 stopped, but agents' full caches dropped\n"
+		"initialization records (each process named), 5 malformed reply.\n");
 }
 
 /* "N" or "unknown". */
@@ -67,6 +72,26 @@ static void warn_losses(const struct ctl_stop_result *s)
 		 amount(b, sizeof(b), lost, lost_known));
 }
 
+bool ctl_report_drops(const struct ctl_drops *d)
+{
+	if (d->total <= 0 && d->n == 0)
+		return false;
+	int64_t listed = 0;
+	for (size_t i = 0; i < d->n; i++)
+		listed += d->d[i].dropped;
+	ctl_warn("initialization data is incomplete: the agents' caches were full and dropped "
+		 "%lld initialization records, which no replay can bring into the trace "
+		 "(start these processes again with a larger CARET_AGENT_CACHE_SIZE):",
+		 (long long)(d->total > listed ? d->total : listed));
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(stderr, "  pid %lld (%s): %lld records dropped\n", (long long)d->d[i].pid,
+			d->d[i].procname, (long long)d->d[i].dropped);
+	if (d->total > listed)
+		fprintf(stderr, "  other processes: %lld records dropped\n",
+			(long long)(d->total - listed));
+	return true;
+}
+
 static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 {
 	struct ctl_stop_result s;
@@ -95,8 +120,73 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 	}
 	fflush(stdout);
 	warn_losses(&s);
+	bool dropped = ctl_report_drops(&s.drops);
 	ctl_stop_result_free(&s);
-	return CTL_EXIT_OK;
+	return dropped ? CTL_EXIT_TIMEOUT : CTL_EXIT_OK;
+}
+
+/*
+ * caretd is away (killed, restarting): the recording must not run on for
+ * good (B5). Stops, reads and destroys it through lttng-ctl as caretd
+ * would. Root's session daemon takes orders from root and the tracing
+ * group only, and caretctl acts only for the trace directory's owner:
+ * its recording. The files LTTng wrote stay root's until root (or caretd)
+ * hands them over.
+ */
+static int stop_direct(const struct ctl_opts *g, const char *session)
+{
+	char path[4096] = "", err[512] = "";
+	struct stat st;
+	int e = caret_lttng_session_path(session, path, sizeof(path));
+	bool owned = e == 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (e == 0 && getuid() != 0 && (!owned || st.st_uid != getuid())) {
+		return ctl_fail(CTL_EXIT_UNREACHABLE,
+				"session %s is not your recording (its trace directory %s is not "
+				"yours): only caretd or root may stop it",
+				session, path);
+	}
+	struct caret_lttng_chan_stats ch[16];
+	int n = e < 0 ? e : caret_lttng_stop(session, ch, 16, path, sizeof(path), err, sizeof(err));
+	if (n < 0) {
+		if (e < 0)
+			snprintf(err, sizeof(err), "%s", strerror(-e));
+		ctl_set_errno(n);
+		return ctl_fail(CTL_EXIT_UNREACHABLE,
+				"stopping session %s through LTTng failed too (%s%s): it goes on "
+				"recording; stop it with 'caretctl stop -s %s' once caretd is back",
+				session, err,
+				n == -ECONNREFUSED || n == -ENOENT
+					? "; root's lttng-sessiond answers only root and the tracing "
+					  "group"
+					: "",
+				session);
+	}
+	if (n > 16)
+		n = 16;
+	struct caret_ctl_channel out[16];
+	for (int i = 0; i < n; i++)
+		out[i] = (struct caret_ctl_channel){ ch[i].name, ch[i].discarded, ch[i].lost_packets,
+						     ch[i].discarded_known, ch[i].lost_known };
+	ctl_warn("caretd is not reachable: stopped session %s directly through LTTng", session);
+	struct ctl_reply r = { .root = caret_ctl_enc_stop(session, path, out, (size_t)n, 0),
+			       .type = CTL_REPLY_RESULT };
+	if (!r.root || !cJSON_AddBoolToObject(r.root, "direct", true)) {
+		cJSON_Delete(r.root);
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory (session %s is stopped)", session);
+	}
+	int code = report(g, &r);
+	cJSON_Delete(r.root);
+	if (getuid() == 0 && owned && st.st_uid != 0) {
+		/* as caretd would: a user's recording is theirs to read */
+		e = creds_chown_tree(path, st.st_uid, st.st_gid);
+		if (e < 0)
+			ctl_warn("cannot give %s to uid %d: %s", path, (int)st.st_uid,
+				 strerror(-e));
+	} else if (getuid() != 0 && path[0]) {
+		ctl_warn("the files LTTng wrote in %s belong to root until caretd or root gives "
+			 "them to you (chown -R)", path);
+	}
+	return code;
 }
 
 int ctl_stop_session(const struct ctl_opts *g, const char *session)
@@ -115,6 +205,15 @@ int ctl_stop_session_all(const struct ctl_opts *g, const char *session, bool all
 	}
 	int code = ctl_call(g, req, CTL_STOP_MS, false, &r);
 	cJSON_Delete(req);
+	if (code == CTL_EXIT_UNREACHABLE && session) {
+		code = stop_direct(g, session);
+		if (code != CTL_EXIT_UNREACHABLE && all_hosts)
+			ctl_warn("no End was sent to the other hosts (caretd is away)");
+		return code;
+	}
+	if (code == CTL_EXIT_UNREACHABLE)
+		fprintf(stderr, "caretctl: name the session (-s NAME) to stop it through LTTng "
+				"while caretd is away\n");
 	if (code != CTL_EXIT_OK)
 		return code;
 	code = report(g, &r);

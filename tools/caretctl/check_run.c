@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * babeltrace2 in a child process with a deadline (B18). A truncated
+ * metadata file makes babeltrace2's ctf plugin spin forever in 2.0 (the
+ * `babeltrace2` command too); a thread could not be stopped, a child can
+ * be killed. The child sends its report (check_wire.h) and exits; the
+ * parent only ever decodes bytes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_wire.h"
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t parent)
+{
+	/* an orphan reader spinning on its own helps nobody */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1); /* the parent died before the line above */
+	struct check_buf b = { 0 };
+	char err[1024] = "";
+	struct check_model *m = check_model_new();
+	int rc = m ? check_bt_run(dir, m, err, sizeof(err)) : -ENOMEM;
+	if (rc == 0) {
+		check_model_finish(m);
+		check_wire_report(&b, check_model_report(m));
+	}
+	if (rc < 0 || b.err) {
+		b.n = 0;
+		b.err = 0;
+		check_wire_error(&b, rc < 0 ? rc : -ENOMEM, rc < 0 ? err : "out of memory");
+	}
+	if (!b.err)
+		write_all(fd, b.p, b.n);
+	_exit(b.err ? 1 : 0);
+}
+
+int check_run_isolated(const char *dir, int64_t timeout_ms, struct check_report *out,
+		       char *err, size_t errlen)
+{
+	int fds[2];
+	memset(out, 0, sizeof(*out));
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		int e = errno;
+		snprintf(err, errlen, "pipe: %s", strerror(e));
+		return -e;
+	}
+	fflush(NULL); /* no buffered output twice */
+	pid_t parent = getpid(), pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		snprintf(err, errlen, "fork: %s", strerror(e));
+		return -e;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(dir, fds[1], parent);
+	}
+	close(fds[1]);
+	struct check_buf b = { 0 };
+	int64_t deadline = now_ms() + timeout_ms;
+	int rc = 0;
+	bool timed_out = false, too_big = false;
+	for (;;) {
+		int64_t left = deadline - now_ms();
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		struct pollfd pfd = { fds[0], POLLIN, 0 };
+		int pr = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			continue;
+		uint8_t chunk[65536];
+		ssize_t r = read(fds[0], chunk, sizeof(chunk));
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			break; /* EOF: the child is done (or died) */
+		if (b.n + (size_t)r > CHECK_WIRE_MAX) {
+			too_big = true;
+			break;
+		}
+		check_wire_append(&b, chunk, (size_t)r);
+		if (b.err) {
+			rc = -ENOMEM;
+			break;
+		}
+	}
+	close(fds[0]);
+	if (timed_out || too_big || rc < 0)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (timed_out) {
+		snprintf(err, errlen,
+			 "babeltrace2 did not finish reading %s within %g s and was stopped; "
+			 "a trace whose metadata is truncated or corrupt makes it loop forever "
+			 "(a very large trace may need a longer --timeout)",
+			 dir, (double)timeout_ms / 1000.0);
+		rc = -ETIMEDOUT;
+	} else if (too_big) {
+		snprintf(err, errlen, "the trace reader's answer exceeds %u MiB",
+			 CHECK_WIRE_MAX >> 20);
+		rc = -EMSGSIZE;
+	} else if (rc == -ENOMEM) {
+		snprintf(err, errlen, "out of memory");
+	} else if (WIFSIGNALED(status)) {
+		snprintf(err, errlen, "babeltrace2 crashed reading %s (signal %d: %s)", dir,
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		rc = -EIO;
+	} else {
+		rc = check_wire_decode(b.p, b.n, out, err, errlen);
+	}
+	free(b.p);
+	return rc;
+}
