@@ -344,9 +344,10 @@ integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/care
 
 # The agent on a real ROS 2 core (Humble and Jazzy built from ../shared/ros2
 # into a cache on first use: tools/ros2/fixture.sh), next to the stand-in.
+# It runs as its own host (tools/isolated.sh): its own lttng-sessiond, /run/lttng
+# and /dev/shm, so no other session on the machine replays into its traces.
 ros2-check: all $(B)/gen/caret_kinds.py
-	tools/ensure-sessiond.sh >/dev/null
-	B=$(B) SAN=$(SAN) tests/ros2/run.sh
+	B=$(B) SAN=$(SAN) tools/isolated.sh tests/ros2/run.sh
 
 # Everything: normal build + unit + integration, the sanitizer build, the
 # real-ROS suite, and a smoke run of the benchmarks so they cannot rot.
