@@ -17,7 +17,7 @@ FUZZ_SRC_records = tests/fuzz/fuzz_records.c
 FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/wait.c daemon/events.c \
 	daemon/pacer.c daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c \
 	daemon/lttng_view.c daemon/lttng_drain.c daemon/creds.c daemon/startend.c daemon/bridge.c \
-	daemon/lttng.c \
+	daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c \
 	daemon/log.c $(CTL_PROTO_SRC)
 FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_ctl = $(PKG_DAEMON) -ldl
