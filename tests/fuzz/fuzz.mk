@@ -1,13 +1,15 @@
-# Fuzzing (issue 14): three targets in libFuzzer's interface over what
+# Fuzzing (issues 14, 20): four targets in libFuzzer's interface over what
 # other processes control: the segment validator (and name parser), the
-# record walker, and the control protocol's parsers (caretd's requests,
-# caretctl's replies). Seeds: tests/fuzz/corpus/<target>/.
+# record walker, the control protocol's parsers (caretd's requests,
+# caretctl's replies), and the DDS bridge's message decoders (CycloneDDS's
+# CDR decoding of a received sample, then caretd's checks; user data and
+# relay URLs). Seeds: tests/fuzz/corpus/<target>/.
 #   make fuzz-smoke   deterministic mutation driver (tests/fuzz/driver.c),
 #                     FUZZ_SMOKE_RUNS per target; part of `make check`
 #                     (under ASan/UBSan in its SAN=1 stage)
 #   make fuzz         clang libFuzzer + ASan/UBSan, FUZZ_RUNS (1,000,000)
 #                     executions per target; prints the figures
-FUZZ_TARGETS = segment records ctl
+FUZZ_TARGETS = segment records ctl bridge
 FUZZ_SMOKE_RUNS ?= 100000
 FUZZ_RUNS ?= 1000000
 
@@ -21,6 +23,10 @@ FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/wait.c daemon/even
 	daemon/log.c $(CTL_PROTO_SRC)
 FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_ctl = $(PKG_DAEMON) -ldl
+FUZZ_SRC_bridge = tests/fuzz/fuzz_bridge.c daemon/bridge_msg.c
+FUZZ_OBJ_bridge = $(B)/obj/gen/caret_msgs.o
+FUZZ_LIBS_bridge = $(PKG_DDS)
+$(B)/obj/tests/fuzz/fuzz_bridge.o: $(B)/gen/caret_msgs.h
 
 # The driver build, any compiler.
 define fuzz_driver
