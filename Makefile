@@ -129,7 +129,7 @@ $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h: proto/caret_msgs.idl
 $(B)/obj/gen/caret_msgs.o: $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(B)/obj/daemon/bridge.o $(B)/obj/daemon/bridge_msg.o: $(B)/gen/caret_msgs.h
+$(B)/obj/daemon/bridge.o $(B)/obj/daemon/bridge_msg.o $(B)/obj/daemon/main.o: $(B)/gen/caret_msgs.h
 
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -245,6 +245,13 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/command
 
 UNIT_TESTS += $(B)/tests/check_distro
 $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
+UNIT_TESTS += $(B)/tests/check_bridge_msg
+$(B)/obj/tests/unit/check_bridge_msg.o: $(B)/gen/caret_msgs.h
+$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c) \
+		$(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 

@@ -36,6 +36,9 @@
 #define HOST_EVICT_NS (BRIDGE_HOST_EVICT_S * 1000000000LL)
 /* Every log line another host's samples can cause: at most RLOG_BURST per
  * RLOG_INTERVAL_NS, then one line with the count of those suppressed. */
+/* Relay sessions begin at most this often: each costs LTTng a session
+ * and every process a replay. */
+#define RELAY_GAP_NS (2LL * 1000000000)
 #define RLOG_BURST 30
 #define RLOG_INTERVAL_NS (10LL * 1000000000)
 
@@ -568,6 +571,12 @@ static void on_relay(struct bridge *b, const caretd_msgs_msg_dds__RelayRecord_ *
 			  m->session_name, from, b->relay_session);
 		return;
 	}
+	if (b->relay_try_ns && now_ns() - b->relay_try_ns < RELAY_GAP_NS) {
+		rlog_warn(b, "bridge: relay_record %s from %s ignored: the previous one came less "
+			  "than %lld s ago", m->session_name, from, RELAY_GAP_NS / 1000000000);
+		return;
+	}
+	b->relay_try_ns = now_ns();
 	/* Network output only: check_url in lttng.c refuses anything LTTng
 	 * would take for a local path. */
 	struct caret_lttng_cfg cfg = { .session = m->session_name, .url = m->url };

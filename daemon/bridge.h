@@ -98,6 +98,7 @@ struct bridge {
 	struct bridge_counts counts;
 	char relay_session[256]; /* the session a relay_record made here; "" none */
 	int64_t relay_since_ns;  /* when it was created */
+	int64_t relay_try_ns;    /* when the last one was tried */
 	/* the one limiter of every log line another host can cause */
 	int64_t rl_begin_ns;
 	unsigned rl_n;
