@@ -27,6 +27,7 @@
 #define FIRST_TRY_NS (200LL * 1000000)
 #define PROC_TTL_NS (5LL * 1000000000)
 #define TAKE_MAX 64
+#define STATUS_ROUNDS 16
 /* A sample bigger than MaxSampleSize is dropped by CycloneDDS before it is
  * deserialised; the fields are checked again (bridge_msg.c). */
 #define MAX_SAMPLE "65536B"
@@ -475,6 +476,11 @@ static void on_status(struct bridge *b, const caret_msgs_msg_dds__Status_ *m,
 	if (!p) {
 		if (b->n_procs == BRIDGE_MAX_PROCS)
 			return reject(b, "Status", "too many processes");
+		int mine = 0;
+		for (int i = 0; i < b->n_procs; i++)
+			mine += !strcmp(b->procs[i].host, from);
+		if (mine >= BRIDGE_MAX_PROCS_PER_HOST)
+			return reject(b, "Status", "too many processes for one host");
 		p = &b->procs[b->n_procs++];
 		snprintf(p->host, sizeof(p->host), "%s", from);
 		snprintf(p->name, sizeof(p->name), "%s", m->caret_node_name);
@@ -614,11 +620,18 @@ static void on_relay(struct bridge *b, const caretd_msgs_msg_dds__RelayRecord_ *
 			  o.filtered, ft);
 }
 
-#define TAKE(b, rd, type, body)                                                         \
+#define TAKE(b, rd, type, body)                           \
+	do {                                              \
+		int got_;                                 \
+		TAKE_N(b, rd, type, body, got_);          \
+		(void)got_;                               \
+	} while (0)
+#define TAKE_N(b, rd, type, body, got)                                                  \
 	do {                                                                            \
 		void *buf[TAKE_MAX] = { 0 };                                            \
 		dds_sample_info_t si[TAKE_MAX];                                         \
 		int n_ = D.dds_take((rd), buf, si, TAKE_MAX, TAKE_MAX);                   \
+		(got) = n_;                                                             \
 		for (int i_ = 0; i_ < n_; i_++) {                                       \
 			if (!si[i_].valid_data)                                         \
 				continue;                                               \
@@ -638,7 +651,12 @@ static void take_all(struct bridge *b, int64_t now)
 	struct bridge_dds *d = b->dds;
 	TAKE(b, d->r_start, caret_msgs_msg_dds__Start_, on_start(b, m, from));
 	TAKE(b, d->r_end, caret_msgs_msg_dds__End_, ((void)m, on_end(b, from)));
-	TAKE(b, d->r_status, caret_msgs_msg_dds__Status_, on_status(b, m, &s, now));
+	/* Status comes in bursts (every process of every host, every second)
+	 * and a peer may flood it: emptied every tick, so that a flood does
+	 * not push the other hosts' samples out of the reader's history. */
+	for (int round = 0, got = TAKE_MAX; got == TAKE_MAX && round < STATUS_ROUNDS; round++)
+		TAKE_N(b, d->r_status, caret_msgs_msg_dds__Status_, on_status(b, m, &s, now),
+		       got);
 	TAKE(b, d->r_relay, caretd_msgs_msg_dds__RelayRecord_, on_relay(b, m, from));
 	/* processes that stopped answering are gone (their host may still be) */
 	for (int i = 0; i < b->n_procs;)

@@ -33,6 +33,9 @@
 
 #define BRIDGE_MAX_HOSTS 64
 #define BRIDGE_MAX_PROCS 1024
+/* one host's share, so that one host (one participant) cannot take every
+ * process slot */
+#define BRIDGE_MAX_PROCS_PER_HOST 256
 #define BRIDGE_HOST_MAX 64
 
 /* Bounds of a relay session another host asked for (--relay-max-*). */

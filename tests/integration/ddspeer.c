@@ -8,14 +8,15 @@
  *                 [--select-nodes L] [--ignore-nodes L] [--select-topics L]
  *                 [--ignore-topics L] [--bad-utf8]
  *                 [--relay URL --session NAME] [--flood SECONDS]
- *                 [--fake-hosts N [--participants P] [--hold SECONDS]]
+ *                 [--fake-hosts N [--participants P] [--procs K] [--hold SECONDS]]
  * (the Start's filter fields; --bad-utf8 puts invalid UTF-8 in
  * select_topics). Hostile peers: --relay sends caretd's RelayRecord to
  * URL and never its stop; --flood sends Start and End as fast as it can
  * for SECONDS (60 KB strings, invalid UTF-8, control characters, and
  * valid ones), printing "flood sent N"; --fake-hosts publishes a Status
  * every 200 ms for SECONDS from N writers whose user data claim
- * "caretd host=fakeNNN", spread over P participants (default 1).
+ * "caretd host=fakeNNN", spread over P participants (default 1), each
+ * for K processes (default 1).
  * Domain: $ROS_DOMAIN_ID. Output: one "status name=... status=N pid=N
  * nodes=N" line per Status, "matched N" once writers see N readers.
  */
@@ -133,7 +134,7 @@ static void flood(int peers, int seconds)
 }
 
 /* N writers claiming N hosts, over P participants, beating for seconds. */
-static void fake_hosts(int n, int parts, int seconds)
+static void fake_hosts(int n, int parts, int procs, int seconds)
 {
 	enum { MAXW = 1000, MAXP = 200 };
 	if (n > MAXW || parts < 1 || parts > MAXP)
@@ -153,6 +154,9 @@ static void fake_hosts(int n, int parts, int seconds)
 		dds_entity_t t = dds_create_topic(part, &caret_msgs_msg_dds__Status__desc,
 						  "rt/caret/status", NULL, NULL);
 		dds_qos_t *q = qos();
+		/* many processes per writer: every one of them must arrive */
+		if (procs > 1)
+			dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
 		char ud[64];
 		int l = snprintf(ud, sizeof(ud), "caretd host=fake%03d", i);
 		dds_qset_userdata(q, ud, (size_t)l);
@@ -167,12 +171,15 @@ static void fake_hosts(int n, int parts, int seconds)
 	fflush(stdout);
 	dds_time_t until = dds_time() + DDS_SECS(seconds);
 	while (dds_time() < until) {
-		for (int i = 0; i < n; i++) {
-			char name[64];
-			snprintf(name, sizeof(name), "caretd_fake%03d_%d", i, 1000 + i);
-			caret_msgs_msg_dds__Status_ m = { name, 1, { 0, 0, NULL, false }, 1000 + i };
-			dds_write(ws[i], &m);
-		}
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < procs; k++) {
+				char name[64];
+				int pid = 1000 + i * procs + k;
+				snprintf(name, sizeof(name), "caretd_fake%03d_%d", i, pid);
+				caret_msgs_msg_dds__Status_ m = { name, 1, { 0, 0, NULL, false },
+								  pid };
+				dds_write(ws[i], &m);
+			}
 		dds_sleepfor(DDS_MSECS(200));
 	}
 	for (int p = 1; p < parts; p++)
@@ -227,7 +234,7 @@ int main(int argc, char **argv)
 {
 	int peers = 1, listen_s = 0;
 	long start = -1;
-	int end = 0, junk = 0, flood_s = 0, fakes = 0, parts = 1, hold = 3;
+	int end = 0, junk = 0, flood_s = 0, fakes = 0, parts = 1, hold = 3, procs = 1;
 	const char *relay_url = NULL, *session = "peer";
 	char *sel_nodes = "", *ign_nodes = "", *sel_topics = "", *ign_topics = "";
 	static char bad_utf8[] = { (char)0xff, (char)0xfe, 0 };
@@ -262,6 +269,8 @@ int main(int argc, char **argv)
 			fakes = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--participants") && i + 1 < argc)
 			parts = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--procs") && i + 1 < argc)
+			procs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--hold") && i + 1 < argc)
 			hold = atoi(argv[++i]);
 		else {
@@ -269,7 +278,8 @@ int main(int argc, char **argv)
 					"[--garbage] [--listen SECONDS] [--select-nodes L] "
 					"[--ignore-nodes L] [--select-topics L] [--ignore-topics L] "
 					"[--bad-utf8] [--relay URL --session NAME] [--flood S] "
-					"[--fake-hosts N [--participants P] [--hold S]]\n");
+					"[--fake-hosts N [--participants P] [--procs K] "
+					"[--hold S]]\n");
 			return 2;
 		}
 	}
@@ -295,7 +305,7 @@ int main(int argc, char **argv)
 	if (flood_s)
 		flood(peers, flood_s);
 	if (fakes)
-		fake_hosts(fakes, parts, hold);
+		fake_hosts(fakes, parts, procs, hold);
 	if (start >= 0) {
 		dds_entity_t w = writer(&caret_msgs_msg_dds__Start__desc, "rt/caret/start_record");
 		await_match(w, peers);

@@ -236,6 +236,28 @@ class BridgeHostileTest(unittest.TestCase):
             type(self).da = self.caretd(self.a)
         self.assertIsNone(db.poll())
 
+    def test_b16d_one_host_many_processes(self):
+        """One host claiming 600 processes gets 256 process slots; the real
+        host's processes are still listed."""
+        db = self.restart_b()
+        before = self.hosts(self.b)["counts"]["rejected"]
+        r = self.a.spawn([PEER, "--peers", "1", "--fake-hosts", "1", "--procs", "600",
+                          "--hold", "15"])
+        wait_line(r, r"^fake hosts 1 over 1 participants")
+        deadline = time.time() + 14
+        while True:
+            st = self.hosts(self.b)
+            procs = {x["host"]: len(x["processes"]) for x in st["hosts"]}
+            if st["counts"]["rejected"] > before + 100 or time.time() > deadline:
+                break
+            time.sleep(0.3)
+        # more than 256 processes claimed (what does not fit is rejected)
+        self.assertGreater(st["counts"]["rejected"], before + 100, procs)
+        self.assertEqual(procs.get("fake000"), 256, procs)
+        self.assertEqual(procs.get(self.a.name), 1, procs)
+        r.finish(30)
+        self.assertIsNone(db.poll())
+
     # -- D3: out of descriptors when DDS starts -----------------------------
 
     def test_d3_few_descriptors_no_dds(self):
