@@ -4,10 +4,10 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,11 +35,11 @@
 #define USERDATA_PREFIX BRIDGE_USERDATA_PREFIX
 #define HOST_TTL_NS (BRIDGE_HOST_TTL_S * 1000000000LL)
 #define HOST_EVICT_NS (BRIDGE_HOST_EVICT_S * 1000000000LL)
-/* Every log line another host's samples can cause: at most RLOG_BURST per
- * RLOG_INTERVAL_NS, then one line with the count of those suppressed. */
 /* Relay sessions begin at most this often: each costs LTTng a session
  * and every process a replay. */
 #define RELAY_GAP_NS (2LL * 1000000000)
+/* Every log line another host's samples can cause: at most RLOG_BURST per
+ * RLOG_INTERVAL_NS, then one line with the count of those suppressed. */
 #define RLOG_BURST 30
 #define RLOG_INTERVAL_NS (10LL * 1000000000)
 
