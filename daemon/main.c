@@ -194,9 +194,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 		case 'Z': {
 			uint64_t v;
-			if (caret_parse_size(optarg, 1ULL << 50, &v) < 0 || v < 4096) {
+			if (caret_parse_size(optarg, 1ULL << 40, &v) < 0 || v < 4096) {
 				fprintf(stderr, "caretd: invalid --relay-max-size '%.64s': must be 4K "
-						"to 1P bytes (K/M/G suffixes allowed)\n", optarg);
+						"to 1T bytes (K/M/G suffixes allowed)\n", optarg);
 				return usage_error();
 			}
 			o->bridge.relay_max_bytes = v;

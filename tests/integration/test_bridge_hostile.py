@@ -280,5 +280,26 @@ class BridgeHostileTest(unittest.TestCase):
             db.terminate()
             db.wait(10)
 
+
+class RelayOptionsTest(unittest.TestCase):
+    """The --relay-* options refuse bad values at start (exit 2, named)."""
+
+    def test_bad_values(self):
+        import subprocess
+        for args, msg in ((["--relay-allow", ""], "invalid --relay-allow ''"),
+                          (["--relay-allow", "a,,b"], "invalid --relay-allow 'a,,b'"),
+                          (["--relay-allow", "a b"], "invalid --relay-allow 'a b'"),
+                          (["--relay-max-duration", "0"], "invalid --relay-max-duration '0'"),
+                          (["--relay-max-duration", "-5"], "invalid --relay-max-duration"),
+                          (["--relay-max-duration", "604801"], "1 to 604800 seconds"),
+                          (["--relay-max-size", "1K"], "must be 4K to 1T bytes"),
+                          (["--relay-max-size", "2T"], "must be 4K to 1T bytes")):
+            r = subprocess.run([CARETD] + args, capture_output=True, text=True, timeout=10)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(msg, r.stderr)
+        r = subprocess.run([CARETD, "--help"], capture_output=True, text=True, timeout=10)
+        for opt in ("--relay-allow", "--relay-max-duration", "--relay-max-size"):
+            self.assertIn(opt, r.stdout)
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
