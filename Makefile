@@ -116,7 +116,7 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_drain.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
-	daemon/config.c daemon/commands.c daemon/creds.c daemon/server.c \
+	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/creds.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
 	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c
 
@@ -129,7 +129,7 @@ $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h: proto/caret_msgs.idl
 $(B)/obj/gen/caret_msgs.o: $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(B)/obj/daemon/bridge.o: $(B)/gen/caret_msgs.h
+$(B)/obj/daemon/bridge.o $(B)/obj/daemon/bridge_msg.o $(B)/obj/daemon/main.o: $(B)/gen/caret_msgs.h
 
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -241,13 +241,21 @@ UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c daemon/commands.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c daemon/bridge.c daemon/lttng.c daemon/log.c $(CTL_PROTO_SRC)) \
+		daemon/startend.c daemon/bridge.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c \
+		daemon/log.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_distro
 $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
+UNIT_TESTS += $(B)/tests/check_bridge_msg
+$(B)/obj/tests/unit/check_bridge_msg.o: $(B)/gen/caret_msgs.h
+$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c) \
+		$(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 

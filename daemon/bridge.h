@@ -33,12 +33,31 @@
 
 #define BRIDGE_MAX_HOSTS 64
 #define BRIDGE_MAX_PROCS 1024
+/* one host's share, so that one host (one participant) cannot take every
+ * process slot */
+#define BRIDGE_MAX_PROCS_PER_HOST 256
 #define BRIDGE_HOST_MAX 64
+
+/* Bounds of a relay session another host asked for (--relay-max-*). */
+#define BRIDGE_RELAY_MAX_SECONDS 3600
+#define BRIDGE_RELAY_MAX_BYTES (1ULL << 30)
+/* A host silent this long is forgotten (its slot and its processes). */
+#define BRIDGE_HOST_TTL_S 60
+/* With every slot taken, the entry silent longest gives its slot to a new
+ * host once it has been silent this long (live daemons beat every second). */
+#define BRIDGE_HOST_EVICT_S 3
+/* Fewer free file descriptors than this: CycloneDDS is not started (it
+ * crashes in its own cleanup when it runs out of them while starting). */
+#define BRIDGE_MIN_FREE_FDS 32
 
 struct bridge_cfg {
 	bool enabled;      /* false: --no-bridge */
 	bool accept_relay; /* --accept-relay */
 	int domain;        /* -1: $ROS_DOMAIN_ID, else 0 */
+	/* --relay-allow: comma-separated relay hosts; NULL: no relay at all */
+	const char *relay_allow;
+	uint32_t relay_max_s;     /* --relay-max-duration; 0: the default */
+	uint64_t relay_max_bytes; /* --relay-max-size; 0: the default */
 };
 
 struct bridge_proc {
@@ -53,6 +72,9 @@ struct bridge_proc {
 struct bridge_host {
 	char host[BRIDGE_HOST_MAX];
 	int64_t seen_ns;
+	/* the GUID prefix of the DDS participant that last spoke for it: one
+	 * participant speaks for at most one host */
+	unsigned char pp[12];
 };
 
 struct bridge_counts {
@@ -78,6 +100,12 @@ struct bridge {
 	int n_procs;
 	struct bridge_counts counts;
 	char relay_session[256]; /* the session a relay_record made here; "" none */
+	int64_t relay_since_ns;  /* when it was created */
+	int64_t relay_try_ns;    /* when the last one was tried */
+	/* the one limiter of every log line another host can cause */
+	int64_t rl_begin_ns;
+	unsigned rl_n;
+	uint64_t rl_suppressed;
 	/* last published state per pid, to publish changes at once */
 	struct { int pid; uint32_t state; } last[BRIDGE_MAX_PROCS];
 	int n_last;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "daemon/bridge.h"
+#include "daemon/bridge_msg.h"
 #include "daemon/commands.h"
 #include "daemon/config.h"
 #include "daemon/events.h"
@@ -34,6 +35,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_limits.h"
 #include "shm/caret_shm.h"
+#include "util/caret_util.h"
 
 /* parse_args() results besides "go on" */
 #define EXIT_DONE 0
@@ -72,7 +74,12 @@ static void usage(FILE *f)
 		"                            (K/M/G suffixes; default 64M, at most 1T)\n"
 		"  --no-bridge               no DDS bridge to other hosts\n"
 		"  --accept-relay            let other hosts' caretctl record --all-hosts --set-url\n"
-		"                            create a streaming session to the relay they name\n"
+		"                            create a streaming session to the relay they name,\n"
+		"                            if it is in --relay-allow\n"
+		"  --relay-allow HOST[,HOST] the relay hosts --accept-relay streams to (as the\n"
+		"                            URL names them); none given: every request refused\n"
+		"  --relay-max-duration S    a relay session stops after S seconds (default %d)\n"
+		"  --relay-max-size BYTES    ... or after BYTES streamed (K/M/G; default 1G)\n"
 		"  --subbuffer-size BYTES    default sub-buffer size of recordings (power of two)\n"
 		"  --subbuffer-count N       default sub-buffer count of recordings (power of two)\n"
 		"  --arm-timeout SECONDS     an armed recording (caretctl record waiting for\n"
@@ -86,8 +93,8 @@ static void usage(FILE *f)
 		"Signals: SIGTERM and SIGINT stop caretd (agents keep their state); SIGHUP\n"
 		"reads the configuration file again.\n"
 		"Exit status: 0 after a stop signal, 1 on a start-up error, 2 on a usage error.\n",
-		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX, LTTNG_VIEW_ARM_TIMEOUT_S,
-		CONFIG_ARM_TIMEOUT_MAX);
+		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX, BRIDGE_RELAY_MAX_SECONDS,
+		LTTNG_VIEW_ARM_TIMEOUT_S, CONFIG_ARM_TIMEOUT_MAX);
 }
 
 static int usage_error(void)
@@ -105,6 +112,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "no-bridge", 0, 0, 'N' }, { "accept-relay", 0, 0, 'A' },
 		{ "config", 1, 0, 'c' }, { "subbuffer-size", 1, 0, 'S' },
 		{ "subbuffer-count", 1, 0, 'C' }, { "arm-timeout", 1, 0, 'T' },
+		{ "relay-allow", 1, 0, 'R' },
+		{ "relay-max-duration", 1, 0, 'D' }, { "relay-max-size", 1, 0, 'Z' },
 		{ "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
@@ -167,6 +176,38 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'A':
 			o->bridge.accept_relay = true;
 			break;
+		case 'R':
+			if (bridge_msg_allow_check(optarg) < 0) {
+				fprintf(stderr, "caretd: invalid --relay-allow '%.64s': must be 1 to 64 "
+						"host names or addresses separated by commas, without "
+						"blanks\n", optarg);
+				return usage_error();
+			}
+			o->bridge.relay_allow = optarg;
+			break;
+		case 'D': {
+			char *end;
+			errno = 0;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (!isdigit((unsigned char)*optarg) || *end || errno || v < 1 ||
+			    v > 7 * 24 * 3600) {
+				fprintf(stderr, "caretd: invalid --relay-max-duration '%.64s': must be "
+						"1 to 604800 seconds\n", optarg);
+				return usage_error();
+			}
+			o->bridge.relay_max_s = (uint32_t)v;
+			break;
+		}
+		case 'Z': {
+			uint64_t v;
+			if (caret_parse_size(optarg, 1ULL << 40, &v) < 0 || v < 4096) {
+				fprintf(stderr, "caretd: invalid --relay-max-size '%.64s': must be 4K "
+						"to 1T bytes (K/M/G suffixes allowed)\n", optarg);
+				return usage_error();
+			}
+			o->bridge.relay_max_bytes = v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return EXIT_DONE;

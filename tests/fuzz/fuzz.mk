@@ -1,14 +1,16 @@
-# Fuzzing (issue 14, issue 20): four targets in libFuzzer's interface over what
+# Fuzzing (issues 14, 20): five targets in libFuzzer's interface over what
 # other processes control: the segment validator (and name parser), the
 # record walker, the control protocol's parsers (caretd's requests,
-# caretctl's replies), and caretctl check's metadata preflight and report
-# decoder. Seeds: tests/fuzz/corpus/<target>/.
+# caretctl's replies), caretctl check's metadata preflight and report
+# decoder, and the DDS bridge's message decoders (CycloneDDS's CDR decoding
+# of a received sample, then caretd's checks; user data and relay URLs).
+# Seeds: tests/fuzz/corpus/<target>/.
 #   make fuzz-smoke   deterministic mutation driver (tests/fuzz/driver.c),
 #                     FUZZ_SMOKE_RUNS per target; part of `make check`
 #                     (under ASan/UBSan in its SAN=1 stage)
 #   make fuzz         clang libFuzzer + ASan/UBSan, FUZZ_RUNS (1,000,000)
 #                     executions per target; prints the figures
-FUZZ_TARGETS = segment records ctl check
+FUZZ_TARGETS = segment records ctl check bridge
 FUZZ_SMOKE_RUNS ?= 100000
 FUZZ_RUNS ?= 1000000
 
@@ -18,12 +20,16 @@ FUZZ_SRC_records = tests/fuzz/fuzz_records.c
 FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/wait.c daemon/events.c \
 	daemon/pacer.c daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c \
 	daemon/lttng_view.c daemon/lttng_drain.c daemon/creds.c daemon/startend.c daemon/bridge.c \
-	daemon/lttng.c \
+	daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c \
 	daemon/log.c $(CTL_PROTO_SRC)
 # caretctl check: the metadata preflight and the reader child's answer.
 FUZZ_SRC_check = tests/fuzz/fuzz_check.c tools/caretctl/check_wire.c
 FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_ctl = $(PKG_DAEMON) -ldl
+FUZZ_SRC_bridge = tests/fuzz/fuzz_bridge.c daemon/bridge_msg.c
+FUZZ_OBJ_bridge = $(B)/obj/gen/caret_msgs.o
+FUZZ_LIBS_bridge = $(PKG_DDS)
+$(B)/obj/tests/fuzz/fuzz_bridge.o: $(B)/gen/caret_msgs.h
 
 # The driver build, any compiler.
 define fuzz_driver

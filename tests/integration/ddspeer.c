@@ -7,8 +7,16 @@
  *   caret-ddspeer [--peers N] [--start FREQ] [--end] [--garbage] [--listen SECONDS]
  *                 [--select-nodes L] [--ignore-nodes L] [--select-topics L]
  *                 [--ignore-topics L] [--bad-utf8]
+ *                 [--relay URL --session NAME] [--flood SECONDS]
+ *                 [--fake-hosts N [--participants P] [--procs K] [--hold SECONDS]]
  * (the Start's filter fields; --bad-utf8 puts invalid UTF-8 in
- * select_topics)
+ * select_topics). Hostile peers: --relay sends caretd's RelayRecord to
+ * URL and never its stop; --flood sends Start and End as fast as it can
+ * for SECONDS (60 KB strings, invalid UTF-8, control characters, and
+ * valid ones), printing "flood sent N"; --fake-hosts publishes a Status
+ * every 200 ms for SECONDS from N writers whose user data claim
+ * "caretd host=fakeNNN", spread over P participants (default 1), each
+ * for K processes (default 1).
  * Domain: $ROS_DOMAIN_ID. Output: one "status name=... status=N pid=N
  * nodes=N" line per Status, "matched N" once writers see N readers.
  */
@@ -74,6 +82,111 @@ static void put(dds_entity_t w, const void *m)
 	dds_wait_for_acks(w, DDS_SECS(10));
 }
 
+/* RelayRecord with no stop: the host streams until its own bounds. */
+static void relay(int peers, const char *url, const char *session)
+{
+	dds_entity_t w = writer(&caretd_msgs_msg_dds__RelayRecord__desc, "rt/caretd/relay_record");
+	await_match(w, peers);
+	caretd_msgs_msg_dds__RelayRecord_ m = { .session_name = (char *)session,
+						.url = (char *)url,
+						.recording_frequency = 100,
+						.stop = false,
+						.ignore_nodes = "",
+						.ignore_topics = "",
+						.select_nodes = "",
+						.select_topics = "" };
+	put(w, &m);
+	printf("relay sent\n");
+}
+
+static void flood(int peers, int seconds)
+{
+	keep_all = 1;
+	dds_entity_t ws = writer(&caret_msgs_msg_dds__Start__desc, "rt/caret/start_record");
+	dds_entity_t we = writer(&caret_msgs_msg_dds__End__desc, "rt/caret/end_record");
+	await_match(ws, peers);
+	await_match(we, peers);
+	static char big[60000], bad[64], ctl[64];
+	memset(big, 'x', sizeof(big) - 1);
+	for (size_t i = 0; i < sizeof(bad) - 1; i++)
+		bad[i] = (char)(0x80 + i); /* continuation bytes: never UTF-8 */
+	for (size_t i = 0; i < sizeof(ctl) - 1; i++)
+		ctl[i] = (char)(i % 31 + 1); /* newlines, escapes, ... */
+	char *const fields[] = { big, bad, ctl, "" };
+	dds_time_t until = dds_time() + DDS_SECS(seconds);
+	unsigned long n = 0;
+	caret_msgs_msg_dds__End_ e = { 0 };
+	while (dds_time() < until) {
+		char *f = fields[n % 4];
+		/* one long field (below CycloneDDS's 64 KiB cap, above caretd's
+		 * 4 KiB); the ones with empty fields are valid: each was a log
+		 * line of its own before */
+		caret_msgs_msg_dds__Start_ m = { 100, f, f[0] ? ctl : "", "", "" };
+		dds_write(ws, &m);
+		dds_write(we, &e);
+		n += 2;
+		if (n % 64 == 0)
+			dds_wait_for_acks(ws, DDS_SECS(1));
+	}
+	dds_wait_for_acks(ws, DDS_SECS(5));
+	dds_wait_for_acks(we, DDS_SECS(5));
+	printf("flood sent %lu\n", n);
+}
+
+/* N writers claiming N hosts, over P participants, beating for seconds. */
+static void fake_hosts(int n, int parts, int procs, int seconds)
+{
+	enum { MAXW = 1000, MAXP = 200 };
+	if (n > MAXW || parts < 1 || parts > MAXP)
+		exit(2);
+	static dds_entity_t pps[MAXP], ws[MAXW];
+	const char *d = getenv("ROS_DOMAIN_ID");
+	for (int p = 0; p < parts; p++) {
+		pps[p] = p == 0 ? pp : dds_create_participant(d ? (dds_domainid_t)atoi(d) : 0, NULL,
+								  NULL);
+		if (pps[p] < 0) {
+			fprintf(stderr, "ddspeer: participant %d: %s\n", p, dds_strretcode(pps[p]));
+			exit(1);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		dds_entity_t part = pps[i % parts];
+		dds_entity_t t = dds_create_topic(part, &caret_msgs_msg_dds__Status__desc,
+						  "rt/caret/status", NULL, NULL);
+		dds_qos_t *q = qos();
+		/* many processes per writer: every one of them must arrive */
+		if (procs > 1)
+			dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+		char ud[64];
+		int l = snprintf(ud, sizeof(ud), "caretd host=fake%03d", i);
+		dds_qset_userdata(q, ud, (size_t)l);
+		ws[i] = t < 0 ? t : dds_create_writer(part, t, q, NULL);
+		dds_delete_qos(q);
+		if (ws[i] < 0) {
+			fprintf(stderr, "ddspeer: writer %d: %s\n", i, dds_strretcode(ws[i]));
+			exit(1);
+		}
+	}
+	printf("fake hosts %d over %d participants\n", n, parts);
+	fflush(stdout);
+	dds_time_t until = dds_time() + DDS_SECS(seconds);
+	while (dds_time() < until) {
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < procs; k++) {
+				char name[64];
+				int pid = 1000 + i * procs + k;
+				snprintf(name, sizeof(name), "caretd_fake%03d_%d", i, pid);
+				caret_msgs_msg_dds__Status_ m = { name, 1, { 0, 0, NULL, false },
+								  pid };
+				dds_write(ws[i], &m);
+			}
+		dds_sleepfor(DDS_MSECS(200));
+	}
+	for (int p = 1; p < parts; p++)
+		dds_delete(pps[p]);
+	printf("fake hosts done\n");
+}
+
 static void garbage(int peers)
 {
 	keep_all = 1;
@@ -121,7 +234,8 @@ int main(int argc, char **argv)
 {
 	int peers = 1, listen_s = 0;
 	long start = -1;
-	int end = 0, junk = 0;
+	int end = 0, junk = 0, flood_s = 0, fakes = 0, parts = 1, hold = 3, procs = 1;
+	const char *relay_url = NULL, *session = "peer";
 	char *sel_nodes = "", *ign_nodes = "", *sel_topics = "", *ign_topics = "";
 	static char bad_utf8[] = { (char)0xff, (char)0xfe, 0 };
 	for (int i = 1; i < argc; i++) {
@@ -145,11 +259,27 @@ int main(int argc, char **argv)
 			ign_topics = argv[++i];
 		else if (!strcmp(argv[i], "--bad-utf8"))
 			sel_topics = bad_utf8;
+		else if (!strcmp(argv[i], "--relay") && i + 1 < argc)
+			relay_url = argv[++i];
+		else if (!strcmp(argv[i], "--session") && i + 1 < argc)
+			session = argv[++i];
+		else if (!strcmp(argv[i], "--flood") && i + 1 < argc)
+			flood_s = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--fake-hosts") && i + 1 < argc)
+			fakes = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--participants") && i + 1 < argc)
+			parts = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--procs") && i + 1 < argc)
+			procs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--hold") && i + 1 < argc)
+			hold = atoi(argv[++i]);
 		else {
 			fprintf(stderr, "usage: caret-ddspeer [--peers N] [--start FREQ] [--end] "
 					"[--garbage] [--listen SECONDS] [--select-nodes L] "
 					"[--ignore-nodes L] [--select-topics L] [--ignore-topics L] "
-					"[--bad-utf8]\n");
+					"[--bad-utf8] [--relay URL --session NAME] [--flood S] "
+					"[--fake-hosts N [--participants P] [--procs K] "
+					"[--hold S]]\n");
 			return 2;
 		}
 	}
@@ -170,6 +300,12 @@ int main(int argc, char **argv)
 	}
 	if (junk)
 		garbage(peers);
+	if (relay_url)
+		relay(peers, relay_url, session);
+	if (flood_s)
+		flood(peers, flood_s);
+	if (fakes)
+		fake_hosts(fakes, parts, procs, hold);
 	if (start >= 0) {
 		dds_entity_t w = writer(&caret_msgs_msg_dds__Start__desc, "rt/caret/start_record");
 		await_match(w, peers);

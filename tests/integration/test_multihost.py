@@ -56,7 +56,7 @@ class MultiHostTest(unittest.TestCase):
             if cls.relayd.poll() is not None:
                 raise AssertionError("lttng-relayd: " + cls.relayd.err_text())
             cls.da = cls.caretd(a)
-            cls.db = cls.caretd(b, "--accept-relay")
+            cls.db = cls.caretd(b, "--accept-relay", "--relay-allow", a.addr)
             cls.pa = [cls.standin(a, "a0", "--pubs", "2", "--rate", "40")]
             cls.pb = [cls.standin(b, "b0", "--pubs", "2", "--rate", "40", "--services", "1"),
                       cls.standin(b, "b1", "--pubs", "0", "--subs", "2")]

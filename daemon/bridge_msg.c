@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "daemon/bridge_msg.h"
+
+static bool str_ok(const char *s, size_t max)
+{
+	return s && strnlen(s, max + 1) <= max;
+}
+
+/* The four filter fields of a Start_ or RelayRecord_ (same names), as
+ * lists; NULL and a reason when they cannot be applied. A Start whose
+ * filters cannot be applied is rejected, never applied unfiltered: the
+ * sender asked for less than everything. */
+static const char *filter_of(struct caret_filter_lists *f, const char *sn, const char *in,
+			     const char *st, const char *it)
+{
+	if (!str_ok(sn, BRIDGE_MSG_MAX_FILTER) || !str_ok(in, BRIDGE_MSG_MAX_FILTER) ||
+	    !str_ok(st, BRIDGE_MSG_MAX_FILTER) || !str_ok(it, BRIDGE_MSG_MAX_FILTER))
+		return "a filter field is missing or too long";
+	f->list[CARET_FILTER_SELECT_NODES] = sn;
+	f->list[CARET_FILTER_IGNORE_NODES] = in;
+	f->list[CARET_FILTER_SELECT_TOPICS] = st;
+	f->list[CARET_FILTER_IGNORE_TOPICS] = it;
+	int r = caret_filter_check(f);
+	if (r == -EILSEQ)
+		return "a filter field is not UTF-8";
+	if (r < 0)
+		return "the filter fields together are too long for the agents' segments";
+	return NULL;
+}
+
+const char *bridge_msg_start(const caret_msgs_msg_dds__Start_ *m, struct caret_filter_lists *f)
+{
+	const char *bad = filter_of(f, m->select_nodes, m->ignore_nodes, m->select_topics,
+				    m->ignore_topics);
+	if (bad)
+		return bad;
+	if (m->recording_frequency == 0 || m->recording_frequency > BRIDGE_MSG_FREQ_MAX)
+		return "recording_frequency out of 1..100000000";
+	return NULL;
+}
+
+const char *bridge_msg_status(const caret_msgs_msg_dds__Status_ *m)
+{
+	if (!str_ok(m->caret_node_name, BRIDGE_MSG_MAX_NAME) || !*m->caret_node_name)
+		return "caret_node_name missing or too long";
+	if (m->node_names._length > BRIDGE_MSG_MAX_NODES ||
+	    (m->node_names._length && !m->node_names._buffer))
+		return "too many node_names";
+	for (uint32_t i = 0; i < m->node_names._length; i++)
+		if (!str_ok(m->node_names._buffer[i], BRIDGE_MSG_MAX_NAME))
+			return "a node name is missing or too long";
+	return NULL;
+}
+
+const char *bridge_msg_relay(const caretd_msgs_msg_dds__RelayRecord_ *m,
+			     struct caret_filter_lists *f)
+{
+	if (!str_ok(m->session_name, BRIDGE_MSG_MAX_SESSION) ||
+	    !str_ok(m->url, BRIDGE_MSG_MAX_URL) || !*m->session_name)
+		return "session name or URL missing or too long";
+	return filter_of(f, m->select_nodes, m->ignore_nodes, m->select_topics,
+			 m->ignore_topics);
+}
+
+void bridge_msg_filter_text(const struct caret_filter_lists *f, char *out, size_t len)
+{
+	static const char *const names[CARET_FILTER_LISTS] = { "select_nodes", "ignore_nodes",
+							       "select_topics", "ignore_topics" };
+	if (!len)
+		return;
+	out[0] = '\0';
+	for (int i = 0; i < CARET_FILTER_LISTS; i++)
+		if (*f->list[i]) {
+			size_t l = strlen(out);
+			if (l + 1 >= len)
+				break;
+			snprintf(out + l, len - l, "%s%s=\"%.200s\"", l ? " " : "", names[i],
+				 f->list[i]);
+		}
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+bool bridge_msg_userdata_host(const void *ud, size_t n, char *out, size_t len)
+{
+	size_t pl = strlen(BRIDGE_USERDATA_PREFIX);
+	if (!ud || n <= pl || !len || memcmp(ud, BRIDGE_USERDATA_PREFIX, pl) != 0)
+		return false;
+	size_t hl = n - pl;
+	if (hl >= len)
+		hl = len - 1;
+	memcpy(out, (const char *)ud + pl, hl);
+	out[hl] = '\0';
+	/* a NUL inside the user data ends the name; bytes after it are not
+	 * looked at */
+	for (char *p = out; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f)
+			*p = '?';
+	return *out != '\0';
+}
+
+int bridge_msg_url_host(const char *url, char *host, size_t len)
+{
+	static const char *const schemes[] = { "net://", "net6://", "tcp://", "tcp6://" };
+	const char *p = NULL;
+	if (len)
+		host[0] = '\0';
+	if (!url)
+		return -EINVAL;
+	for (size_t i = 0; !p && i < sizeof(schemes) / sizeof(schemes[0]); i++)
+		if (strncmp(url, schemes[i], strlen(schemes[i])) == 0)
+			p = url + strlen(schemes[i]);
+	if (!p)
+		return -EINVAL;
+	const char *end;
+	if (*p == '[') { /* an IPv6 address */
+		p++;
+		end = strchr(p, ']');
+		if (!end)
+			return -EINVAL;
+	} else {
+		end = p + strcspn(p, ":/");
+	}
+	size_t n = (size_t)(end - p);
+	if (n == 0 || n > BRIDGE_RELAY_HOST_MAX || n >= len)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)p[i] <= ' ' || (unsigned char)p[i] >= 0x7f || p[i] == ',')
+			return -EINVAL;
+	memcpy(host, p, n);
+	host[n] = '\0';
+	return 0;
+}
+
+bool bridge_msg_relay_allowed(const char *allow, const char *url, char *host_out, size_t len)
+{
+	char host[BRIDGE_RELAY_HOST_MAX + 1];
+	if (len)
+		host_out[0] = '\0';
+	if (bridge_msg_url_host(url, host, sizeof(host)) < 0)
+		return false;
+	if (len)
+		snprintf(host_out, len, "%s", host);
+	size_t hl = strlen(host);
+	for (const char *a = allow; a && *a;) {
+		size_t n = strcspn(a, ",");
+		if (n == hl && strncasecmp(a, host, n) == 0)
+			return true;
+		a += n;
+		if (*a == ',')
+			a++;
+	}
+	return false;
+}
+
+int bridge_msg_allow_check(const char *allow)
+{
+	if (!allow || !*allow)
+		return -EINVAL;
+	int hosts = 0;
+	for (const char *a = allow;;) {
+		size_t n = strcspn(a, ",");
+		if (n == 0 || n > BRIDGE_RELAY_HOST_MAX || ++hosts > 64)
+			return -EINVAL;
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)a[i] <= ' ' || (unsigned char)a[i] >= 0x7f)
+				return -EINVAL;
+		a += n;
+		if (!*a)
+			return 0;
+		a++; /* ',' */
+	}
+}

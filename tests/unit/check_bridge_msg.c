@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the DDS bridge accepts from other hosts (daemon/bridge_msg.c): the
+ * relay URL's host against --relay-allow (B16b), writers' user data, the
+ * bounds of Start_, Status_ and RelayRecord_. */
+#include <check.h>
+#include <string.h>
+
+#include "daemon/bridge_msg.h"
+
+static bool allowed(const char *allow, const char *url)
+{
+	char host[BRIDGE_RELAY_HOST_MAX + 1];
+	return bridge_msg_relay_allowed(allow, url, host, sizeof(host));
+}
+
+START_TEST(url_host)
+{
+	char h[300];
+	ck_assert_int_eq(bridge_msg_url_host("net://10.0.0.1", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "10.0.0.1");
+	ck_assert_int_eq(bridge_msg_url_host("net://relay.lan:5342:5343/sub", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "relay.lan");
+	ck_assert_int_eq(bridge_msg_url_host("tcp://relay:5342", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "relay");
+	ck_assert_int_eq(bridge_msg_url_host("net6://[fd00::1]:5342", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "fd00::1");
+	ck_assert_int_eq(bridge_msg_url_host("tcp6://[::1]", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "::1");
+	/* local outputs, empty or unterminated hosts, blanks */
+	ck_assert_int_lt(bridge_msg_url_host("file:///etc", h, sizeof(h)), 0);
+	ck_assert_int_lt(bridge_msg_url_host("/tmp/x", h, sizeof(h)), 0);
+	ck_assert_int_lt(bridge_msg_url_host("net://", h, sizeof(h)), 0);
+	ck_assert_int_lt(bridge_msg_url_host("net://:5342", h, sizeof(h)), 0);
+	ck_assert_int_lt(bridge_msg_url_host("net6://[::1", h, sizeof(h)), 0);
+	ck_assert_int_lt(bridge_msg_url_host("net://a b", h, sizeof(h)), 0);
+	ck_assert_int_lt(bridge_msg_url_host(NULL, h, sizeof(h)), 0);
+	char big[400] = "net://";
+	memset(big + 6, 'a', 300);
+	ck_assert_int_lt(bridge_msg_url_host(big, h, sizeof(h)), 0);
+	ck_assert_int_lt(bridge_msg_url_host("net://abcdef", h, 4), 0);
+}
+END_TEST
+
+START_TEST(allow_list)
+{
+	ck_assert(allowed("10.0.0.1", "net://10.0.0.1"));
+	ck_assert(allowed("a,10.0.0.1,b", "net://10.0.0.1:5342:5343"));
+	ck_assert(allowed("Relay.LAN", "tcp://relay.lan:5342"));
+	ck_assert(allowed("fd00::1", "net6://[fd00::1]"));
+	/* no list, other hosts, prefixes and suffixes of an allowed one */
+	ck_assert(!allowed(NULL, "net://10.0.0.1"));
+	ck_assert(!allowed("", "net://10.0.0.1"));
+	ck_assert(!allowed("10.0.0.1", "net://10.0.0.12"));
+	ck_assert(!allowed("10.0.0.12", "net://10.0.0.1"));
+	ck_assert(!allowed("relay", "net://relay.evil"));
+	ck_assert(!allowed("relay", "file://relay"));
+	ck_assert(!allowed(",", "net://relay"));
+	ck_assert_int_eq(bridge_msg_allow_check("a,b.c,10.0.0.1,fd00::1"), 0);
+	ck_assert_int_lt(bridge_msg_allow_check(""), 0);
+	ck_assert_int_lt(bridge_msg_allow_check("a,,b"), 0);
+	ck_assert_int_lt(bridge_msg_allow_check("a,"), 0);
+	ck_assert_int_lt(bridge_msg_allow_check("a b"), 0);
+	char many[200] = "";
+	for (int i = 0; i < 65; i++)
+		strcat(many, i ? ",a" : "a");
+	ck_assert_int_lt(bridge_msg_allow_check(many), 0);
+}
+END_TEST
+
+START_TEST(userdata)
+{
+	char h[8];
+	ck_assert(bridge_msg_userdata_host("caretd host=h0", 14, h, sizeof(h)));
+	ck_assert_str_eq(h, "h0");
+	ck_assert(bridge_msg_userdata_host("caretd host=a\nb\x01\xff", 17, h, sizeof(h)));
+	ck_assert_str_eq(h, "a?b??");
+	ck_assert(bridge_msg_userdata_host("caretd host=0123456789", 22, h, sizeof(h)));
+	ck_assert_str_eq(h, "0123456");
+	ck_assert(!bridge_msg_userdata_host("caretd host=", 12, h, sizeof(h)));
+	ck_assert(!bridge_msg_userdata_host("other=h0", 8, h, sizeof(h)));
+	ck_assert(!bridge_msg_userdata_host(NULL, 0, h, sizeof(h)));
+	ck_assert(!bridge_msg_userdata_host("caretd host=\0x", 14, h, sizeof(h)));
+}
+END_TEST
+
+START_TEST(samples)
+{
+	struct caret_filter_lists f;
+	caret_msgs_msg_dds__Start_ s = { 100, "", "", "", "" };
+	ck_assert_ptr_null(bridge_msg_start(&s, &f));
+	s.recording_frequency = 0;
+	ck_assert_ptr_nonnull(bridge_msg_start(&s, &f));
+	s.recording_frequency = 100;
+	s.select_nodes = NULL;
+	ck_assert_ptr_nonnull(bridge_msg_start(&s, &f));
+	s.select_nodes = "\xff";
+	ck_assert_str_eq(bridge_msg_start(&s, &f), "a filter field is not UTF-8");
+	char *names[2] = { "/a", NULL };
+	caret_msgs_msg_dds__Status_ st = { "n", 1, { 1, 1, names, false }, 1 };
+	ck_assert_ptr_null(bridge_msg_status(&st));
+	st.node_names._length = 2;
+	ck_assert_ptr_nonnull(bridge_msg_status(&st));
+	st.node_names._length = 0;
+	st.caret_node_name = "";
+	ck_assert_ptr_nonnull(bridge_msg_status(&st));
+	caretd_msgs_msg_dds__RelayRecord_ r = { "s", "net://x", 0, false, "", "", "", "" };
+	ck_assert_ptr_null(bridge_msg_relay(&r, &f));
+	r.session_name = "";
+	ck_assert_ptr_nonnull(bridge_msg_relay(&r, &f));
+	char text[16];
+	struct caret_filter_lists g = { { [CARET_FILTER_SELECT_NODES] = "a\nb",
+					  [CARET_FILTER_IGNORE_NODES] = "",
+					  [CARET_FILTER_SELECT_TOPICS] = "",
+					  [CARET_FILTER_IGNORE_TOPICS] = "" } };
+	bridge_msg_filter_text(&g, text, sizeof(text));
+	ck_assert_str_eq(text, "select_nodes=\"a");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("bridge_msg");
+	TCase *tc = tcase_create("what other hosts send");
+	tcase_add_test(tc, url_host);
+	tcase_add_test(tc, allow_list);
+	tcase_add_test(tc, userdata);
+	tcase_add_test(tc, samples);
+	suite_add_tcase(s, tc);
+	SRunner *r = srunner_create(s);
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? 1 : 0;
+}
