@@ -37,9 +37,9 @@ RMWS = ("rmw_cyclonedds_cpp", "rmw_fastrtps_cpp")
 LOADINGS = ("normal", "python")
 EXECUTORS = ("single", "multi", "static")
 RUN_S = 2.0
-# How long DDS may take to match a pair: Fast DDS sends a new participant's
-# first five announcements 100 ms apart and then one every 3 s, so a peer
-# that starts late on a loaded machine is found seconds later.
+# How long a pair may take to match and deliver: tens of milliseconds on
+# an idle machine, but the fixed window after RECORD was all a pair had,
+# and on a loaded 2-core machine a Fast DDS pair took nothing within it.
 FLOW_TIMEOUT_S = 30
 
 

@@ -31,9 +31,8 @@ void wl_count_publish_result(int rmw_ret)
 		__ATOMIC_RELAXED);
 }
 
-/* Tests wait for these lines instead of sleeping: how long DDS discovery
- * takes (Fast DDS re-announces a participant only every few seconds once
- * its first five announcements are gone) depends on the machine's load. */
+/* Tests wait for these lines instead of sleeping: how long DDS takes to
+ * match a publisher and deliver its first sample depends on the load. */
 static void first(const char *what)
 {
 	printf("first %s\n", what);
