@@ -39,7 +39,7 @@ DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
 	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang
 
-.PHONY: all check unit-check integration-check ros2-check install uninstall deps clean
+.PHONY: all check unit-check integration-check ros2-check ros2-fixture install uninstall deps clean
 all:
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
@@ -179,17 +179,16 @@ BENCH_BINS = $(B)/bench/caret-flood $(B)/bench/caret-microbench $(B)/bench/caret
 	$(B)/bench/caret-sessstart
 
 .PHONY: bench bench-smoke
+# Like the tests, against a session daemon of their own (tools/isolated.sh).
 bench: all $(BENCH_BINS)
-	tools/ensure-sessiond.sh >/dev/null
-	/usr/bin/python3 bench/run.py --b $(B)
+	tools/isolated.sh /usr/bin/python3 bench/run.py --b $(B)
 
 bench-smoke: all $(BENCH_BINS)
-	tools/ensure-sessiond.sh >/dev/null
 	@# run.py fails when a row is missing or not measured; the table is
 	@# shown either way, and checked again here: every id exactly once,
 	@# with a measured result (met or not met: smoke sizes prove nothing).
-	/usr/bin/python3 bench/run.py --b $(B) --smoke --out $(B)/bench/RESULTS-smoke.md \
-		> $(B)/bench/smoke.txt || { cat $(B)/bench/smoke.txt; exit 1; }
+	tools/isolated.sh /usr/bin/python3 bench/run.py --b $(B) --smoke \
+		--out $(B)/bench/RESULTS-smoke.md > $(B)/bench/smoke.txt || { cat $(B)/bench/smoke.txt; exit 1; }
 	cat $(B)/bench/smoke.txt
 	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P6 P7 P8 P9 P10; do \
 		n=$$(grep -cE "^$$id  .*\| (met|not met)$$" $(B)/bench/smoke.txt || true); \
@@ -323,13 +322,14 @@ LOCAL_TEST_BINS = $(LS)/fastdds_main $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libl
 .PHONY: local-check
 local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \
 		$(B)/bin/caret-agentctl
-	B=$(B) SAN=$(SAN) tests/local/run.sh
+	B=$(B) SAN=$(SAN) tools/isolated.sh tests/local/run.sh
 
 unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	/usr/bin/python3 tests/unit/check_layers.py
 	/usr/bin/python3 tests/unit/check_spdx.py
-	tools/ensure-sessiond.sh >/dev/null
-	@set -e; for t in $(UNIT_TESTS); do echo "== $$t"; CK_DEFAULT_TIMEOUT=60 $$t; done
+	@# check_lttng needs a session daemon: the one tools/isolated.sh starts
+	tools/isolated.sh sh -c 'set -e; for t in $(UNIT_TESTS); do echo "== $$t"; \
+		CK_DEFAULT_TIMEOUT=60 $$t; done'
 	$(MAKE) local-check
 
 # A plain CycloneDDS peer speaking CARET's topics, for the multi-host tests.
@@ -347,25 +347,30 @@ $(B)/tests/caret-ddspeer: $(call obj,tests/integration/ddspeer.c) $(B)/obj/gen/c
 
 integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/caret-flood \
 		$(B)/tests/caret-ddspeer
-	tools/ensure-sessiond.sh >/dev/null
+	@# each module in its own namespaces, with its own session daemon
 	B=$(B) SAN=$(SAN) tests/integration/run.sh
 
 # The agent on a real ROS 2 core (Humble and Jazzy built from ../shared/ros2
 # into a cache on first use: tools/ros2/fixture.sh), next to the stand-in.
 # It runs as its own host (tools/isolated.sh): its own lttng-sessiond, /run/lttng
 # and /dev/shm, so no other session on the machine replays into its traces.
-ros2-check: all $(B)/gen/caret_kinds.py
+# The fixture is built (or found) first, outside: its first build installs
+# colcon from Debian, and the isolated host has no network.
+CARET_ROS2_DISTROS ?= humble jazzy
+export CARET_ROS2_DISTROS
+ros2-fixture:
+	@set -e; for d in $(CARET_ROS2_DISTROS); do tools/ros2/fixture.sh $$d; done
+ros2-check: all $(B)/gen/caret_kinds.py ros2-fixture
 	B=$(B) SAN=$(SAN) tools/isolated.sh tests/ros2/run.sh
 
 # Everything: normal build + unit + integration, the sanitizer build, the
-# real-ROS suite, and a smoke run of the benchmarks so they cannot rot.
+# real-ROS suite (ros2-check) and a smoke run of the benchmarks so they cannot rot. Every stage runs and
+# prints its result even when an earlier one failed; a table of results
+# and times ends the run, which fails if any stage failed. Nothing runs
+# against the machine's own lttng-sessiond, /dev/shm or DDS domains: see
+# tools/isolated.sh.
 check:
-	$(MAKE) all unit-check
-	$(MAKE) SAN=1 all unit-check fuzz-smoke
-	$(MAKE) integration-check
-	$(MAKE) SAN=1 integration-check
-	$(MAKE) ros2-check
-	$(MAKE) bench-smoke
+	+tools/check-stages.sh "$(MAKE)"
 
 deps:
 	tools/install-deps.sh $(DEB_PACKAGES)

@@ -41,11 +41,13 @@ endef
 $(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_driver,$(t))))
 
 .PHONY: fuzz-smoke fuzz fuzz-run
+# In its own namespaces (tools/isolated.sh): the ctl target links caretd's
+# LTTng code, which must never reach the machine's session daemon.
 fuzz-smoke: $(foreach t,$(FUZZ_TARGETS),$(B)/fuzz/fuzz-$(t)-driver)
-	@set -e; for t in $(FUZZ_TARGETS); do \
+	@tools/isolated.sh sh -c 'set -e; for t in $(FUZZ_TARGETS); do \
 		ASAN_OPTIONS=detect_leaks=1 $(B)/fuzz/fuzz-$$t-driver tests/fuzz/corpus/$$t \
 			$(FUZZ_SMOKE_RUNS) 1; \
-	done
+	done'
 
 # The libFuzzer build (FUZZ=1: its own tree and flags, set in the Makefile).
 ifeq ($(FUZZ),1)

@@ -16,9 +16,37 @@ import time
 import unittest
 import uuid
 
-import bt2
-
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ISOLATED = os.path.join(ROOT, "tools", "isolated.sh")
+
+
+def _ns(kind, pid="self"):
+    try:
+        return os.readlink("/proc/%s/ns/%s" % (pid, kind))
+    except OSError:
+        return None
+
+
+def isolated():
+    """True when this process runs where tools/isolated.sh put it: its own
+    mount and network namespaces, with a session daemon of its own."""
+    return (os.environ.get("CARET_ISOLATED_MNTNS") == _ns("mnt") and
+            os.environ.get("CARET_ISOLATED_NETNS") == _ns("net") and
+            _ns("mnt") is not None)
+
+
+# Every test starts sessions, kills daemons and joins DDS domains: never on
+# the machine's own tracer or network. A test module run by hand
+# (`python3 test_x.py`) re-runs itself inside tools/isolated.sh.
+if not isolated():
+    if os.environ.get("CARET_ISOLATED_MNTNS"):
+        sys.exit("harness: CARET_ISOLATED_MNTNS is set but this process is not in that "
+                 "namespace; refusing to run against a tracer that is not the test's own")
+    sys.stdout.flush()
+    os.execv(ISOLATED, [ISOLATED] + list(sys.orig_argv))
+
+import bt2  # noqa: E402
+
 B = os.path.join(ROOT, os.environ.get("B", "build"))
 SAN = os.environ.get("SAN") == "1"
 BIN = os.path.join(B, "bin")
@@ -236,6 +264,25 @@ class Proc(subprocess.Popen):
         for f in (self.stdout, self.stderr):
             if not any(t.is_alive() for t in self.pumps):
                 f.close()
+
+
+def own_sessiond():
+    """The PID of the session daemon tools/isolated.sh started for this test
+    run (or one the test started in its place), read from /run/lttng as
+    LTTng writes it; raises unless that process is an lttng-sessiond in this
+    private mount namespace, so a test never signals the machine's own."""
+    with open("/run/lttng/lttng-sessiond.pid") as f:
+        # lttng-sessiond 2.13 rewrites its pid file without truncating it:
+        # after a restart a shorter pid leaves the old one's tail.
+        pid = int(f.readline())
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            comm = f.read().strip()
+    except OSError:
+        comm = None
+    if not isolated() or comm != "lttng-sessiond" or _ns("mnt", pid) != _ns("mnt"):
+        raise AssertionError("pid %d (%s) is not this test's own lttng-sessiond" % (pid, comm))
+    return pid
 
 
 def lttng(*args):

@@ -26,6 +26,7 @@ KEEP = ROOT if os.path.commonpath([ROOT, os.path.abspath(B)]) == ROOT else os.pa
 
 HOST_SETUP = r"""
 set -e
+export LTTNG_HOME=/tmp/lttng-home
 mkdir -p /run/lttng
 mount -t tmpfs -o mode=0755 tmpfs /run/lttng
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
@@ -40,6 +41,7 @@ if [ -n "$keep" ]; then
     mount --no-canonicalize --bind . "$keep"
     cd /
 fi
+mkdir -m 0700 /tmp/lttng-home
 hostname "$1"
 ip link set lo up
 lttng-sessiond --daemonize --no-kernel --quiet
@@ -86,6 +88,8 @@ class Host:
         env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
         env["ROS_DISTRO"] = env.get("ROS_DISTRO", "jazzy")
         env["ROS_DOMAIN_ID"] = self.net.domain
+        # the host's own (~/.lttngrc, per-user daemons), on its private /tmp
+        env["LTTNG_HOME"] = "/tmp/lttng-home"
         # CycloneDDS on this host's veth only (multicast discovery works there)
         env["CYCLONEDDS_URI"] = ("<CycloneDDS><Domain id=\"any\"><General><Interfaces>"
                                  "<NetworkInterface name=\"%s\"/></Interfaces></General>"

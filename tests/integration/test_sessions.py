@@ -15,7 +15,8 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, CARETD, INIT_KINDS, SystemTest, kind_of, read_trace, wait_line
+from harness import (CARETCTL, CARETD, INIT_KINDS, SystemTest, kind_of, own_sessiond, read_trace,
+                     wait_line)
 
 RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
            "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
@@ -207,10 +208,7 @@ class SessionsTest(Base):
         self.c.caretd()
         procs = self.system(2)
         rec = self.recorder("doomed")
-        with open("/run/lttng/lttng-sessiond.pid") as f:
-            # lttng-sessiond 2.13 rewrites its pid file without truncating
-            # it: after a restart a shorter pid leaves the old one's tail.
-            sessiond = int(f.readline())
+        sessiond = own_sessiond()
         try:
             os.kill(sessiond, signal.SIGKILL)
             rc = rec.finish(15)

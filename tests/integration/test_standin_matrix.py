@@ -38,6 +38,25 @@ RMWS = ("rmw_cyclonedds_cpp", "rmw_fastrtps_cpp")
 LOADINGS = ("normal", "python")
 EXECUTORS = ("single", "multi", "static")
 RUN_S = 2.0
+# How long a pair may take to match and deliver: tens of milliseconds on
+# an idle machine, but the fixed window after RECORD was all a pair had,
+# and on a loaded 2-core machine a Fast DDS pair took nothing within it.
+FLOW_TIMEOUT_S = 30
+
+
+def wait_flowing(waits, timeout=FLOW_TIMEOUT_S):
+    """Waits until each (process, what) printed `first <what>` (the
+    stand-in's first take or answer), so a recording window covers traffic
+    and not discovery. Returns what never came; the checks then say what
+    is missing."""
+    deadline = time.time() + timeout
+    missing = []
+    for p, what in waits:
+        try:
+            wait_line(p, r"^first %s$" % what, timeout=max(0.1, deadline - time.time()))
+        except AssertionError:
+            missing.append((p.pid, what))
+    return missing
 
 # ros2_tracing tracetools/include/tracetools/tp_call.h, branch jazzy: every
 # ros2:* event with its fields in order. Humble (branch humble) lacks the
@@ -223,6 +242,8 @@ class MatrixTest(unittest.TestCase):
             time.sleep(0.5)
             s.start()
         self.c.wait_states(pids, "RECORD", timeout=30)
+        wait_flowing([(pr.sub, "taken") for pr in pairs if not pr.error] +
+                     [(p, "answered") for pr in pairs if not pr.error for p in pr.procs])
         time.sleep(RUN_S)
         for pr in pairs:
             pr.stop()
@@ -390,6 +411,7 @@ class SerializedPublishTest(unittest.TestCase):
             pub.serialized = {int(a, 16) for a in m.group(1).split()}
             wait_line(pub, r"^ready", timeout=30)
         self.c.wait_states([p.pid for run in runs for p in run[1:]], "RECORD", timeout=30)
+        wait_flowing([(sub, "taken") for _, _, sub in runs])
         time.sleep(RUN_S)
         for _, pub, sub in runs:
             for p in (pub, sub):
@@ -484,6 +506,7 @@ class StandinFidelityTest(unittest.TestCase):
         for k, (pub, _) in procs.items():
             with open("/proc/%d/maps" % pub.pid) as f:
                 maps[k] = f.read()
+        wait_flowing([(sub, "taken") for _, sub in procs.values()])
         time.sleep(1.5)
         for pub, sub in procs.values():
             pub.terminate()

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Tests of daemon/lttng.c against the real root lttng-sessiond
- * (tools/ensure-sessiond.sh). A daemon that does not answer is a failure,
- * not a skip: a skipped suite would hide a broken machine.
+ * Tests of daemon/lttng.c against a real root lttng-sessiond: the one
+ * tools/isolated.sh starts in private namespaces (`make unit-check` runs
+ * the suite there), never the machine's own. A daemon that does not answer
+ * is a failure, not a skip: a skipped suite would hide a broken machine.
  */
 #include <check.h>
 #include <errno.h>
@@ -84,7 +85,7 @@ START_TEST(test_ping)
 {
 	int rc = caret_lttng_ping(err, sizeof(err));
 	ck_assert_msg(rc == 0,
-		      "session daemon does not answer (run tools/ensure-sessiond.sh): "
+		      "session daemon does not answer (run under tools/isolated.sh): "
 		      "%d %s", rc, err);
 }
 END_TEST

@@ -34,6 +34,8 @@ void wl_print_counts(FILE *f);
 /* Runtime traffic (any executor thread). */
 /* An rmw_publish return code: RMW_RET_OK counts as published. */
 void wl_count_publish_result(int rmw_ret);
+/* The first take and the first answer each print one line, `first
+ * taken` / `first answered`, on stdout. */
 void wl_count_taken(void);
 /* Service traffic: a write's rmw return code, a request served, a
  * response taken. */
