@@ -162,8 +162,9 @@ if [ "$distro" = jazzy ] && [ "$fastdds_jazzy" != 1 ]; then
 fi
 stage core --packages-up-to rclcpp rclcpp_lifecycle std_msgs example_interfaces rmw_implementation \
 	rmw_cyclonedds_cpp rcl_logging_noop tracetools $FAST
-# config.h says "#define TRACETOOLS_LTTNG_ENABLED" only when LTTng was found.
-grep -rqs "^#define TRACETOOLS_LTTNG_ENABLED" "$W/install/include/tracetools" ||
+# Humble's tracetools builds without LTTng when it is not found (Jazzy's needs it): either
+# way, a tracetools with tracepoints links lttng-ust.
+readelf -d "$W/install/lib/libtracetools.so" | grep -q "liblttng-ust" ||
 	{ log "tracetools was built without LTTng (liblttng-ust-dev missing?)"; exit 1; }
 du -sh "$W/install" | tee -a "$W/PROGRESS.txt" >&2
 rm -rf "$W/build" "$W/src"
