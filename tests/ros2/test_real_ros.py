@@ -202,6 +202,17 @@ class RealRosTest(unittest.TestCase):
             with self.subTest(tag=ptag, check="groups"):
                 executor, groups = parse_groups(p.groups_line)
                 got = group_links(DISTRO, per[p.pid])
+                if p.role == "events":
+                    # Jazzy's EventsExecutor builds its own collector in its
+                    # constructor's body (events_executor.cpp: make_shared
+                    # <ExecutorEntitiesCollector>), not the base Executor's
+                    # member: caret_trace hooks no EventsExecutor and
+                    # caret_analyze knows no such executor type, so its
+                    # groups reach a collector linked to no executor, in
+                    # CARET's trace as in ours. Asserted, so a change shows.
+                    for g, kind in groups.items():
+                        self.assertEqual(got.get(g, (None, kind)), (None, kind), ptag)
+                    continue
                 for g, kind in groups.items():
                     self.assertIn(g, got, "%s: group %#x not linked" % (ptag, g))
                     self.assertEqual(got[g], (executor, kind), "%s: group %#x" % (ptag, g))
@@ -219,10 +230,19 @@ class RealRosTest(unittest.TestCase):
             # Any process may be the writer: every node publishes
             # /parameter_events and /rosout, which every TimeSource reads.
             talker, listener = sysm.procs["talker"], sysm.procs["listener"]
-            binds = {e.f["source_stamp"] for e in evs
-                     if e.name == "ros2_caret:dds_bind_addr_to_stamp"}
-            talker_binds = {e.f["source_stamp"] for e in per[talker.pid]
-                            if e.name == "ros2_caret:dds_bind_addr_to_stamp"}
+            # Jazzy's rmw stamps the sample with the timestamp it traces in
+            # rmw_publish (ros2_caret:dds_write's timestamp, which
+            # caret_analyze joins on); Humble's is bound by the DDS hooks.
+            def stamps(events):
+                out = set()
+                for e in events:
+                    if e.name == "ros2_caret:dds_bind_addr_to_stamp":
+                        out.add(e.f["source_stamp"])
+                    elif e.name == "ros2_caret:dds_write" and "timestamp" in e.f:
+                        out.add(e.f["timestamp"])
+                return out
+            binds = stamps(evs)
+            talker_binds = stamps(per[talker.pid])
             self.assertTrue(talker_binds, tag)
             takes = [e.f["source_timestamp"] for e in per[listener.pid]
                      if e.name == "ros2:rmw_take" and e.f["taken"]]

@@ -23,6 +23,7 @@
 #include "example_interfaces/srv/add_two_ints.hpp"
 #include "rclcpp/rclcpp.hpp"
 #include "rclcpp/serialization.hpp"
+#include "rclcpp/version.h"
 #include "rclcpp_lifecycle/lifecycle_node.hpp"
 #include "std_msgs/msg/string.hpp"
 #if __has_include("rclcpp/experimental/executors/events_executor/events_executor.hpp")
@@ -174,8 +175,12 @@ public:
       raw = node->create_subscription<std_msgs::msg::String>(
         o.prefix + "_raw", 10, [](std_msgs::msg::String::UniquePtr) {taken++;}, so);
     }
+#if RCLCPP_VERSION_MAJOR >= 21  // Iron added the QoS overload and deprecated this one
+    cli = node->create_client<AddTwoInts>(o.prefix + "_add", rclcpp::ServicesQoS(), cli_group);
+#else
     cli = node->create_client<AddTwoInts>(o.prefix + "_add", rmw_qos_profile_services_default,
         cli_group);
+#endif
     call_timer = node->create_wall_timer(100ms, [this]() {call();}, cli_group);
   }
 
