@@ -187,7 +187,7 @@ class RealRosTest(unittest.TestCase):
             with self.subTest(tag=ptag, check="writes"):
                 self.assertIsNotNone(p.traffic, p.out_text() + p.err_text())
                 published, taken, failed = p.traffic
-                self.assertEqual(failed, 0, ptag)
+                self.assertEqual(failed, 0, ptag + ": " + p.err_text()[-2000:])
                 if p.role != "listener":
                     self.assertGreater(published, 0, ptag)
                 if p.role != "talker":

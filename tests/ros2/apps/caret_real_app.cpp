@@ -142,8 +142,12 @@ public:
       pub->publish(std::move(msg));  // unique_ptr: the intra-process path when enabled
       published++;
     } catch (const std::exception & e) {
-      failed++;
-      std::fprintf(stderr, "publish failed: %s\n", e.what());
+      // A publish racing SIGTERM's shutdown in another executor thread fails on the
+      // invalid context: that is not a failed write.
+      if (rclcpp::ok()) {
+        failed++;
+        std::fprintf(stderr, "publish failed: %s\n", e.what());
+      }
     }
   }
 
