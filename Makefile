@@ -39,7 +39,7 @@ DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
 	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang
 
-.PHONY: all check unit-check integration-check ros2-check ros2-fixture install uninstall deps clean
+.PHONY: all check unit-check integration-check ros2-check ros2-fixture bench-ros2 install uninstall deps clean
 all:
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
@@ -360,6 +360,11 @@ CARET_ROS2_DISTROS ?= humble jazzy
 export CARET_ROS2_DISTROS
 ros2-fixture:
 	@set -e; for d in $(CARET_ROS2_DISTROS); do tools/ros2/fixture.sh $$d; done
+# Issue 19's cost per message on the real Jazzy core (bench/RESULTS-ros2.md).
+bench-ros2: all
+	tools/ros2/fixture.sh jazzy >/dev/null
+	w=$$(tools/ros2/caret.sh jazzy) && B=$(B) tools/isolated.sh /usr/bin/python3 \
+		bench/ros2_bench.py --distro jazzy --libcaret $$w/install/lib/libcaret.so
 ros2-check: all $(B)/gen/caret_kinds.py ros2-fixture
 	B=$(B) SAN=$(SAN) tools/isolated.sh tests/ros2/run.sh
 

@@ -10,9 +10,9 @@ recording. One table, every ratio against "no tracing" of the same run.
     bench/ros2_bench.py --distro jazzy [--n 20000] [--rmw rmw_cyclonedds_cpp]
         [--libcaret PATH] [--out bench/RESULTS-ros2.md]
 
-The fixture and the app come from tests/ros2/run.sh's places (the app is
-built there first: `CARET_ROS2_DISTROS=jazzy make ros2-check` or
-tests/ros2/run.sh)."""
+The fixture comes from tools/ros2/fixture.sh; the app is built as
+tests/ros2/run.sh builds it (tests/ros2/build-app.sh). `make bench-ros2`
+runs it on its own host (tools/isolated.sh) with caret_trace beside."""
 import argparse
 import os
 import re
@@ -33,7 +33,9 @@ def main():
     ap.add_argument("--rmw", default="rmw_cyclonedds_cpp")
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--libcaret", default=os.environ.get("CARET_LIBCARET", ""))
+    ap.add_argument("--libcaret", default=os.environ.get("CARET_LIBCARET", ""),
+                    help="caret_trace's libcaret.so (tools/ros2/caret.sh DISTRO prints W; "
+                    "W/install/lib/libcaret.so)")
     ap.add_argument("--b", default=os.environ.get("B", "build"))
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2.md"))
     a = ap.parse_args()
@@ -41,9 +43,9 @@ def main():
     prefix = subprocess.run([os.path.join(ROOT, "tools", "ros2", "fixture.sh"), a.distro],
                             capture_output=True, text=True, check=True).stdout.strip()
     os.environ.update(CARET_ROS2_DISTRO=a.distro, CARET_ROS2_PREFIX=prefix)
-    app = os.path.join(ROOT, a.b, "ros2", a.distro, "caret_real_app")
-    if not os.access(app, os.X_OK):
-        sys.exit("ros2_bench: %s is not built (run tests/ros2/run.sh first)" % app)
+    bdir = os.path.join(ROOT, a.b, "ros2", a.distro)
+    subprocess.run([os.path.join(ROOT, "tests", "ros2", "build-app.sh"), prefix, bdir], check=True)
+    app = os.path.join(bdir, "caret_real_app")
     import harness
     import test_real_ros
     c = harness.Ctx("ros2bench")
@@ -59,6 +61,11 @@ def main():
         env = dict(base)
         if preload:
             env["LD_PRELOAD"] = preload
+        if preload == a.libcaret:
+            # caret_trace links caret_msgs beside it, and is built with --coverage
+            # as shipped: its .gcda files go to the test's own folder.
+            env["LD_LIBRARY_PATH"] = os.path.dirname(preload) + ":" + env.get("LD_LIBRARY_PATH", "")
+            env["GCOV_PREFIX"] = c.tmp
         p = c.spawn([app, "--ping", str(a.n), "--topic-prefix", "b%d" % len(c.procs)],
                     agent=False, extra_env=env)
         p.finish(600)

@@ -20,11 +20,7 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 		continue
 	fi
 	bdir="$TOP/$B/ros2/$distro"
-	mkdir -p "$bdir"
-	if ! bash -c 'set -e; source "$1/setup.bash"; cmake -S "$2" -B "$3" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DPython3_EXECUTABLE=/usr/bin/python3 >"$3.cmake.log" 2>&1 && cmake --build "$3" -j2 >>"$3.cmake.log" 2>&1' \
-		_ "$prefix" "$TOP/tests/ros2/apps" "$bdir"; then
-		tail -40 "$bdir.cmake.log"
+	if ! ./build-app.sh "$prefix" "$bdir"; then
 		summary="$summary\n  $distro: FAILED (apps did not build: $bdir.cmake.log)"
 		status=1
 		continue
