@@ -14,7 +14,7 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, CARETD, Ctx
+from harness import AGENTCTL, CARETCTL, CARETD, Ctx
 
 
 def run(argv, stdin=subprocess.DEVNULL, env=None, timeout=60):
@@ -61,7 +61,10 @@ class UsageTest(unittest.TestCase):
 
     def test_other_usage_errors_exit_2(self):
         for args in (["nope"], [], ["help", "nope"], ["status", "extra"], ["record", "--bogus"],
-                     ["stop", "-s", ""], ["list", "--socket"]):
+                     ["stop", "-s", ""], ["list", "--socket"],
+                     # issue 22 D11: an unknown kind is a usage error, found
+                     # before caretd is asked
+                     ["events", "--kind", "bogus"]):
             r = self.ctl(*args)
             self.assertEqual(r.returncode, 2, (args, r.stderr))
             self.assertIn("--help", r.stderr)
@@ -70,6 +73,14 @@ class UsageTest(unittest.TestCase):
         r = self.ctl("--version")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertRegex(r.stdout, r"^caretctl \d+\.\d+\.\d+")
+        # issue 22 D11/D14: --json --version is JSON; caret-agentctl --version works
+        for args in (("--json", "--version"), ("--version", "--json")):
+            j = json.loads(self.ctl(*args).stdout)
+            self.assertEqual((j["v"], j["type"], j["cmd"]), (1, "version", "version"))
+            self.assertRegex(j["version"], r"^\d+\.\d+\.\d+$")
+        a = subprocess.run([AGENTCTL, "--version"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(a.returncode, 0, a.stderr)
+        self.assertRegex(a.stdout, r"^caret-agentctl \d+\.\d+\.\d+")
         for cmd in ("record", "stop", "status", "list", "start", "end"):
             h = self.ctl("help", cmd)
             self.assertEqual(h.returncode, 0, h.stderr)

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/version.h" /* one version for the package */
 #include "shm/caret_shm.h"
 
 static void usage(FILE *f)
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 		"                             fields plus init_timestamp, strings with their NUL)\n\n"
 		"TARGET is a pid or a segment name (as in /dev/shm). Segment names start with\n"
 		"$CARET_SHM_PREFIX (default \"" CARET_SHM_DEFAULT_PREFIX "\").\n"
+		"--version prints the version and the segment layout; --help this text.\n"
 		"Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
 
@@ -235,6 +237,10 @@ static int64_t walk(struct caret_seg *s, int print)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("caret-agentctl %s (segment layout %u)\n", CARETD_VERSION, CARET_SHM_LAYOUT_VERSION);
+		return 0;
+	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

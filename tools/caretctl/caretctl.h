@@ -46,6 +46,8 @@ int ctl_usage_error(const char *cmd, const char *fmt, ...)
 
 /* --json: failures are also printed on stdout as {"error", "errno"}. */
 void ctl_msg_json(bool on);
+/* Whether --json was given anywhere on the command line. */
+bool ctl_msg_is_json(void);
 /* The errno the next failure message stands for (either sign). */
 void ctl_set_errno(int err);
 

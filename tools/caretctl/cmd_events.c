@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "caretctl.h"
 #include "events_fetch.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_shm.h"
 
 static void usage(FILE *f, const char *cmd)
 {
@@ -67,6 +69,20 @@ static int print_event(const struct ctl_event *e, void *arg)
 
 enum { O_SINCE = 0x2000, O_UNTIL, O_COUNT, O_AFTER, O_PID, O_KIND };
 
+
+/* The kinds proto/caret_shm.h defines: an unknown one is a usage error here,
+ * before caretd is asked (D11). */
+static bool known_kind(const char *name)
+{
+#define CARET_KIND_NAME_(id, kname, ...) #kname,
+	static const char *const names[] = { CARET_KINDS(CARET_KIND_NAME_) };
+#undef CARET_KIND_NAME_
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
 int cmd_events(struct ctl_opts *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -116,6 +132,9 @@ int cmd_events(struct ctl_opts *g, int argc, char **argv)
 			q.pids[q.npids++] = v;
 			break;
 		case O_KIND:
+			if (!known_kind(optarg))
+				return ctl_usage_error("events", "unknown kind '%s' (caretctl events "
+						       "--help lists them)", optarg);
 			if (q.nkinds == CARET_CTL_EVENTS_MAX_FILTER)
 				return ctl_usage_error("events", "too many --kind");
 			q.kinds[q.nkinds++] = optarg;

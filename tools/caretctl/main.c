@@ -167,8 +167,13 @@ int main(int argc, char **argv)
 			return CTL_EXIT_OK;
 		}
 		if (opt == 'V') {
-			printf("caretctl %s (control protocol %d)\n", CARETD_VERSION,
-			       CARET_CTL_VERSION);
+			if (ctl_msg_is_json())
+				printf("{\"v\":%d,\"type\":\"version\",\"cmd\":\"version\","
+				       "\"version\":\"%s\",\"protocol\":%d}\n", CARET_CTL_VERSION,
+				       CARETD_VERSION, CARET_CTL_VERSION);
+			else
+				printf("caretctl %s (control protocol %d)\n", CARETD_VERSION,
+				       CARET_CTL_VERSION);
 			return CTL_EXIT_OK;
 		}
 		if (ctl_common_opt(&g, opt, optarg) < 0)

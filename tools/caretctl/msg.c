@@ -24,6 +24,11 @@ void ctl_msg_json(bool on)
 	json_mode = on;
 }
 
+bool ctl_msg_is_json(void)
+{
+	return json_mode;
+}
+
 void ctl_set_errno(int err)
 {
 	pending_errno = err < 0 ? -err : err;
