@@ -18,6 +18,8 @@ Prints {"arch": ..., "comms": ..., "callbacks": ..., "paths": ...}:
 - callbacks: {callback name: rows} of each callback's latency table.
 - paths: for each START END pair, the paths search_paths finds (node and
   topic names) and the rows of each one's latency table.
+Callbacks and callback groups are named by what they are, not by
+caret_analyze's numbering (canonical_names).
 """
 import contextlib
 import io
@@ -31,18 +33,47 @@ def caret_node(name):
     return name.startswith("/caret_trace_")
 
 
-def normalise(exported):
+def canonical_names(exported):
+    """{caret_analyze's name: a name of what it is}: caret_analyze numbers
+    callbacks and callback groups (/node/callback_0, /node/callback_group_1)
+    in an order that follows their addresses, which differ between runs.
+    A callback is named by its type, symbol, topic and period; a group by
+    its type and its callbacks."""
+    ren = {}
+    for n in exported.get("nodes", []):
+        for cb in n.get("callbacks", []):
+            ren[cb["callback_name"]] = "%s/callback[%s %s %s %s]" % (
+                n["node_name"], cb.get("callback_type"), cb.get("symbol"),
+                cb.get("topic_name", ""), cb.get("period_ns", ""))
+        for g in n.get("callback_groups", []):
+            ren[g["callback_group_name"]] = "%s/callback_group[%s: %s]" % (
+                n["node_name"], g.get("callback_group_type"),
+                ", ".join(sorted(ren.get(c, c) for c in g.get("callback_names", []))))
+    return ren
+
+
+def renamed(x, ren):
+    """x with every name of ren replaced, every list sorted (all lists of
+    an exported architecture are sets)."""
+    if isinstance(x, str):
+        return ren.get(x, x)
+    if isinstance(x, dict):
+        return {k: renamed(v, ren) for k, v in x.items()}
+    if isinstance(x, list):
+        return sorted((renamed(v, ren) for v in x), key=lambda v: json.dumps(v, sort_keys=True))
+    return x
+
+
+def normalise(exported, ren):
     nodes = [n for n in exported.get("nodes", []) if not caret_node(n["node_name"])]
     caret_nodes = [n["node_name"] for n in exported.get("nodes", []) if caret_node(n["node_name"])]
     execs = []
     for e in exported.get("executors", []):
-        groups = sorted(g for g in e.get("callback_group_names", []) if not caret_node(g))
+        groups = [g for g in e.get("callback_group_names", []) if not caret_node(g)]
         if e.get("callback_group_names") and not groups:
             continue  # the executor of CARET's own node
         execs.append({"executor_type": e["executor_type"], "callback_group_names": groups})
-    execs.sort(key=lambda e: (e["executor_type"], e["callback_group_names"]))
-    nodes.sort(key=lambda n: n["node_name"])
-    return {"executors": execs, "nodes": nodes, "caret_nodes": len(caret_nodes)}
+    return renamed({"executors": execs, "nodes": nodes, "caret_nodes": len(caret_nodes)}, ren)
 
 
 def main():
@@ -59,7 +90,8 @@ def main():
             arch.export(f, force=True)
             with open(f) as fh:
                 exported = yaml.safe_load(fh)
-        out = {"arch": normalise(exported), "paths": {}}
+        ren = canonical_names(exported)
+        out = {"arch": normalise(exported, ren), "paths": {}}
         found = {}
         for start, end in pairs:
             paths = arch.search_paths(start, end) if {start, end} <= set(arch.node_names) else []
@@ -80,7 +112,7 @@ def main():
         for cb in app.callbacks:
             if caret_node(cb.node_name):
                 continue
-            cbs[cb.callback_name] = len(cb.to_dataframe())
+            cbs[ren.get(cb.callback_name, cb.callback_name)] = len(cb.to_dataframe())
         for key, lst in found.items():
             out["paths"][key] = []
             for name, children in lst:
