@@ -16,8 +16,9 @@
 # caret_analyze also imports `multimethod`, which Debian does not package: the tests bring a
 # stand-in (tests/ros2/shim).
 #
-# caret_trace needs Fast DDS's rmw_fastrtps_shared_cpp (it hooks Fast DDS's write path): on
-# Jazzy the fixture must be built with CARET_ROS2_FASTDDS_JAZZY=1. It is built as shipped:
+# caret_trace asks for Fast DDS's rmw_fastrtps_shared_cpp (it hooks Fast DDS's write path); a
+# core without it (the Jazzy fixture unless CARET_ROS2_FASTDDS_JAZZY=1) gets an empty stand-in
+# package, and CARET then serves CycloneDDS only. caret_trace itself is built as shipped:
 # with --coverage (so every traced process writes .gcda files at exit: set GCOV_PREFIX) and
 # CARET's own tracetools fork absent (upstream tracetools: the fork-only events are missing
 # from CARET's trace as from ours).
@@ -88,21 +89,34 @@ if [ -f "$W/READY" ]; then echo "$W"; exit 0; fi
 exec 9>"$CACHE/caret-$distro.lock"
 flock 9
 if [ -f "$W/READY" ]; then echo "$W"; exit 0; fi
-[ -e "$prefix/lib/librmw_fastrtps_shared_cpp.so" ] || {
-	echo "caret: $prefix has no rmw_fastrtps_shared_cpp, which caret_trace needs" \
-		"(Jazzy: build the fixture with CARET_ROS2_FASTDDS_JAZZY=1)" >&2
-	exit 1
-}
 t0=$(date +%s)
 echo "caret: building caret_trace for $distro into $W" >&2
 rm -rf "$W" && mkdir -p "$W/src"
 tar -xzf "$CSRC/caret_trace.tar.gz" -C "$W/src"
+extra=()
+if [ ! -e "$prefix/lib/librmw_fastrtps_shared_cpp.so" ]; then
+	# A core without Fast DDS's RMW (the Jazzy fixture unless CARET_ROS2_FASTDDS_JAZZY=1):
+	# caret_trace asks CMake for rmw_fastrtps_shared_cpp but uses nothing of it (its Fast DDS
+	# hook needs only Fast DDS's headers, Debian's here, and is never called without that
+	# RMW). An empty package stands in, so CARET serves the other RMWs.
+	mkdir -p "$W/no_fastrtps_rmw"
+	cat > "$W/no_fastrtps_rmw/rmw_fastrtps_shared_cppConfig.cmake" <<'EOC'
+# Empty: this ROS 2 core has no rmw_fastrtps (written by caretd's tools/ros2/caret.sh).
+set(rmw_fastrtps_shared_cpp_FOUND TRUE)
+set(rmw_fastrtps_shared_cpp_INCLUDE_DIRS "")
+set(rmw_fastrtps_shared_cpp_LIBRARIES "")
+set(rmw_fastrtps_shared_cpp_DEFINITIONS "")
+EOC
+	extra+=(-Drmw_fastrtps_shared_cpp_DIR="$W/no_fastrtps_rmw")
+	echo "caret: $prefix has no rmw_fastrtps_shared_cpp: caret_trace built without it" \
+		"(its Fast DDS hook unused)" >&2
+fi
 # caret_trace's CMakeLists picks its Jazzy code on ROS_DISTRO=jazzy; nothing else reads it.
 if ! bash -c 'set -e; source "$1/setup.bash"; cd "$2"; ROS_DISTRO=$3 MAKEFLAGS=-j$(nproc) colcon --log-base log build \
 	--base-paths src --packages-select caret_msgs caret_trace --merge-install \
 	--install-base install --build-base build --parallel-workers 1 --event-handlers console_direct- \
 	--cmake-args -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3 \
-	--no-warn-unused-cli' _ "$prefix" "$W" "$distro" >"$W/build.log" 2>&1; then
+	--no-warn-unused-cli "${@:4}"' _ "$prefix" "$W" "$distro" "${extra[@]}" >"$W/build.log" 2>&1; then
 	tail -40 "$W/build.log" >&2
 	echo "caret: caret_trace did not build: $W/build.log" >&2
 	exit 1
