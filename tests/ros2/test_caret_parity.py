@@ -24,9 +24,10 @@ of the comparison where it is handled, and said here):
     reliably (caret_trace drops runtime events until its node runs; the
     agent until it knows a session records) and a late recording sees
     neither; runtime events are compared in a steady window (Run.steady).
-  - Fast DDS binds: both tracers bind the writes of a thread whose last
-    rcl_publish was recorded, services' included, so which ones depends on
-    start-up; only binds of windowed writes are compared (Run.steady).
+  - Fast DDS binds, and CycloneDDS binds from Jazzy on: both tracers bind
+    the writes of a thread whose last rcl_publish was recorded, services'
+    included, so which ones depends on start-up; only binds of windowed
+    writes are compared (Run.steady).
   - On upstream Humble tracetools (no CARET fork: CARET's docs build Humble
     apps against CARET/rclcpp and its ros2_tracing fork), no trace has
     rclcpp_intra_publish, dispatch_*_callback, message_construct or the
@@ -206,13 +207,15 @@ class Run:
         start = (max(inits) if inits else 0) + STEADY_NS
         evs = [e for e in self.app_events(role)
                if kind(e.name) in INIT_KINDS or start <= e.ts < self.stop_ns]
-        if self.rmw != "rmw_fastrtps_cpp":
+        if self.rmw != "rmw_fastrtps_cpp" and trr.DISTRO < "jazzy":
             return evs
-        # Fast DDS: both tracers bind every write of a thread whose last rcl_publish was
-        # recorded (caret_trace's thread-local trace_filter_is_rcl_publish_recorded, the
-        # agent's caret_tls_publish_kept), services' writes included: a thread whose only
-        # publishes were at start-up binds or not after them by start-up's luck. Only the
-        # binds of a write published in the window are compared.
+        # Fast DDS, and CycloneDDS from Jazzy on: both tracers bind every write of a thread
+        # whose last rcl_publish was recorded (caret_trace's thread-local
+        # trace_filter_is_rcl_publish_recorded, hooked_trace_points.cpp; the agent's
+        # caret_tls_publish_kept), services' writes included: a thread whose only publishes
+        # were at start-up binds or not after them by start-up's luck. Only the binds of a
+        # write published in the window are compared. (Humble's CycloneDDS hook binds every
+        # write, in both.)
         out, writing = [], set()
         for e in evs:
             if e.name == "ros2_caret:dds_write":
