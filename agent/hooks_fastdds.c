@@ -21,7 +21,12 @@
  * CacheChange_t::sourceTimestamp, a layout that differs between FastDDS
  * versions; the public write path needs no layout. The analyzer joins
  * dds_bind_addr_to_stamp by thread and time (caret_analyze
- * records_source.py merge_sequential on tid), not by address.
+ * records_source.py merge_sequential on tid), not by address, and
+ * caret_trace writes a null addr there (it has no message address in
+ * set_fragments): so do we. `data` would be rmw_fastrtps's serialization
+ * wrapper on the publishing thread's stack, an address that can equal a
+ * dds_write message address of the same process by chance (seen on
+ * Humble) and so mislead a tool that joins by address.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -72,7 +77,7 @@ bool caret_hook_dw_write(void *self, void *data)
 			struct timespec now;
 			clock_gettime(CLOCK_REALTIME, &now);
 			struct fastrtps_time t = { (int32_t)now.tv_sec, (uint32_t)now.tv_nsec };
-			caret_tp->dds_bind_addr_to_stamp(data, ns_of(&t));
+			caret_tp->dds_bind_addr_to_stamp(NULL, ns_of(&t));
 			return f(self, data, nil, &t) == 0;
 		}
 	}
@@ -84,7 +89,7 @@ uint32_t caret_hook_dw_write_ts(void *self, void *data, const void *handle,
 				const struct fastrtps_time *ts)
 {
 	if (binding() && ts)
-		caret_tp->dds_bind_addr_to_stamp(data, ns_of(ts));
+		caret_tp->dds_bind_addr_to_stamp(NULL, ns_of(ts));
 	dw_write_ts_fn f = (dw_write_ts_fn)caret_real(&real_write_ts, SYM_DW_WRITE_TS);
 	return f ? f(self, data, handle, ts) : 1u /* RETCODE_ERROR */;
 }

@@ -3,7 +3,8 @@
 # The real-ROS 2 suite: for each distribution in $CARET_ROS2_DISTROS (default: humble jazzy),
 # builds or reuses the fixture (tools/ros2/fixture.sh; CARET_ROS2_PREFIX_<DISTRO> points at an
 # installed ROS 2 instead), builds tests/ros2/apps against it into $B/ros2/<distro>, and runs
-# test_real_ros.py with the agent of $B. Prints one result line per distribution; exits non-zero
+# test_real_ros.py with the agent of $B, then test_caret_parity.py against the real CARET
+# (tools/ros2/caret.sh). Prints one result line per distribution; exits non-zero
 # if any failed.
 set -u
 cd "$(dirname "$0")"
@@ -32,6 +33,19 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 		summary="$summary\n  $distro ($rmws): ok in $(($(date +%s) - t0)) s"
 	else
 		summary="$summary\n  $distro ($rmws): FAILED in $(($(date +%s) - t0)) s"
+		status=1
+	fi
+	# The real CARET side by side (tools/ros2/caret.sh builds or reuses it), caret_analyze as
+	# the oracle.
+	t0=$(date +%s)
+	if ! caret=$("$TOP/tools/ros2/caret.sh" "$distro"); then
+		summary="$summary\n  $distro CARET parity: FAILED (CARET did not build)"
+		status=1
+	elif CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$prefix CARET_ROS2_APP=$bdir/caret_real_app \
+		CARET_ROS2_RMWS="$rmws" CARET_ROS2_CARET=$caret B=$B timeout 1800 /usr/bin/python3 test_caret_parity.py; then
+		summary="$summary\n  $distro CARET parity ($rmws): ok in $(($(date +%s) - t0)) s"
+	else
+		summary="$summary\n  $distro CARET parity ($rmws): FAILED in $(($(date +%s) - t0)) s"
 		status=1
 	fi
 done
