@@ -354,12 +354,13 @@ integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/care
 # into a cache on first use: tools/ros2/fixture.sh), next to the stand-in.
 # It runs as its own host (tools/isolated.sh): its own lttng-sessiond, /run/lttng
 # and /dev/shm, so no other session on the machine replays into its traces.
-# The fixture is built (or found) first, outside: its first build installs
-# colcon from Debian, and the isolated host has no network.
+# The fixture and the real CARET beside it (tools/ros2/caret.sh) are built
+# (or found) first, outside: their first build installs packages from Debian,
+# and the isolated host has no network.
 CARET_ROS2_DISTROS ?= humble jazzy
 export CARET_ROS2_DISTROS
 ros2-fixture:
-	@set -e; for d in $(CARET_ROS2_DISTROS); do tools/ros2/fixture.sh $$d; done
+	@set -e; for d in $(CARET_ROS2_DISTROS); do tools/ros2/fixture.sh $$d; tools/ros2/caret.sh $$d; done
 # Issue 19's cost per message on the real Jazzy core (bench/RESULTS-ros2.md).
 bench-ros2: all
 	tools/ros2/fixture.sh jazzy >/dev/null
