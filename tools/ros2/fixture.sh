@@ -58,6 +58,7 @@ fi
 # The key: every archive and patch, and RECIPE, which names the build steps below: change it
 # with any step that changes what is installed (comments and messages do not rebuild).
 RECIPE=1
+FASTDDS_RECIPE=2  # the steps only the Jazzy + Fast DDS 2.14 build takes
 inputs() {
 	for p in $PKGS; do echo "$SRCROOT/src/$distro/$p.tar.gz"; done
 	for d in $DEPS; do echo "$SRCROOT/src/deps/$d.tar.gz"; done
@@ -66,7 +67,9 @@ inputs() {
 key=$( (inputs | while read -r f; do
 	[ -f "$f" ] || { echo "fixture: missing input $f" >&2; exit 1; }
 	sha256sum "$f" | cut -d' ' -f1
-done; echo "recipe=$RECIPE fastdds_jazzy=$fastdds_jazzy") | sha256sum | cut -c1-16)
+done; echo "recipe=$RECIPE fastdds_jazzy=$fastdds_jazzy"
+	if [ "$fastdds_jazzy" = 1 ]; then echo "fastdds_recipe=$FASTDDS_RECIPE"; fi) |
+	sha256sum | cut -c1-16)
 W=$CACHE/$distro-$key
 if [[ " $* " == *" --print-key "* ]]; then echo "$W"; exit 0; fi
 if [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
@@ -131,8 +134,7 @@ COMMON=(--base-paths "$W/src" --packages-skip-build-finished --merge-install --i
 	--cmake-args -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
 	-DPython3_EXECUTABLE=/usr/bin/python3 -DPYTHON_EXECUTABLE=/usr/bin/python3
 	-DRCL_LOGGING_IMPLEMENTATION=rcl_logging_noop -DRMW_IMPLEMENTATION_DISABLE_RUNTIME_SELECTION=OFF
-	-DSQLITE3_SUPPORT=OFF -DFOONATHAN_MEMORY_FORCE_VENDORED_BUILD=ON
-	-DFOONATHAN_MEMORY_EXTERNAL_SOURCE_DIR="$W/src/deps/memory" -DCOMPILE_EXAMPLES=OFF
+	-DSQLITE3_SUPPORT=OFF -DCOMPILE_EXAMPLES=OFF -DFOONATHAN_MEMORY_BUILD_TESTS=OFF
 	--no-warn-unused-cli)
 [ "$distro" = jazzy ] && COMMON+=(-DCMAKE_PREFIX_PATH="$W/install")
 
@@ -153,6 +155,12 @@ if [ "$distro" = jazzy ]; then
 	stage stage0 --packages-up-to ament_package ament_cmake ament_cmake_ros ament_index_cpp \
 		ament_index_python ament_cmake_vendor_package ament_cmake_gen_version_h ament_cmake_python \
 		ament_cmake_gtest ament_cmake_gmock ament_cmake_pytest ament_cmake_auto ament_cmake_version
+fi
+if [ -n "$DEPS" ]; then
+	# foonathan/memory first, without its tests (they download doctest): then
+	# foonathan_memory_vendor finds it installed and downloads nothing.
+	stage memory --packages-select FOONATHAN_MEMORY --cmake-args -DFOONATHAN_MEMORY_BUILD_TESTS=OFF \
+		-DFOONATHAN_MEMORY_BUILD_EXAMPLES=OFF
 fi
 FAST=rmw_fastrtps_cpp
 if [ "$distro" = jazzy ] && [ "$fastdds_jazzy" != 1 ]; then
