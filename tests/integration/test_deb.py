@@ -112,6 +112,8 @@ class DebTest(unittest.TestCase):
         modes = self.packaged()
         for p in ("usr/bin/caretd", "usr/bin/caretctl", "usr/bin/caret-agentctl"):
             self.assertEqual(modes[p], "-rwxr-xr-x", p)
+        for line in self.contents.splitlines():
+            self.assertEqual(line.split()[1], "root/root", line)
         for p, m in modes.items():
             self.assertNotIn("s", m, p)     # no setuid/setgid file
             self.assertFalse(m[8] == "w", p)  # nothing world-writable
