@@ -1,6 +1,7 @@
 # caretd top-level build. `make` builds everything into build/, `make check`
 # runs unit + integration tests (also under ASan+UBSan), `make install`
-# honours PREFIX and DESTDIR, `make deps` installs the Debian packages.
+# honours PREFIX and DESTDIR (and LIBDIR), `make deb` builds the Debian
+# package (debian/) into build/deb, `make deps` installs the Debian packages.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 B       ?= build
@@ -389,8 +390,9 @@ deps:
 deps-deb:
 	tools/install-deps.sh $(DEB_PACKAGING_PACKAGES)
 
-# Installed files, relative to $(DESTDIR)$(PREFIX) (units and sysusers
-# have their own directories); `make uninstall` removes exactly these.
+# Installed files, relative to $(DESTDIR)$(PREFIX) (the libraries, units
+# and sysusers have their own directories); `make uninstall` removes
+# exactly these. The Debian package is this install (debian/rules).
 BIN_FILES  = caretd caretctl caret-agentctl
 LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so libcaret-agent-tp-humble.so
 MAN1_FILES = caretctl.1 caret-agentctl.1

@@ -146,6 +146,10 @@ class DebTest(unittest.TestCase):
                    os.path.join(x, unitdir.lstrip("/"))))
         r = run(["unshare", "-m", "sh", "-c", script])
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # and `make uninstall` with that layout takes it all back
+        r = run(MAKE + ["uninstall", "DESTDIR=" + dest] + layout)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(files(dest), set())
 
     def test_lintian_no_errors(self):
         r = run(["lintian", "--fail-on", "error", "--no-tag-display-limit", self.deb],
