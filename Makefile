@@ -1,9 +1,11 @@
 # caretd top-level build. `make` builds everything into build/, `make check`
 # runs unit + integration tests (also under ASan+UBSan), `make install`
-# honours PREFIX and DESTDIR, `make deps` installs the Debian packages.
+# honours PREFIX and DESTDIR (and LIBDIR), `make deb` builds the Debian
+# package (debian/) into build/deb, `make deps` installs the Debian packages.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 B       ?= build
+LIBDIR  ?= $(PREFIX)/lib
 SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR     ?= $(PREFIX)/lib/sysusers.d
 
@@ -12,6 +14,8 @@ WARN     = -Wall -Wextra -Werror
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 $(WARN) -fPIC -D_GNU_SOURCE -I. -Iproto -I$(B)/gen -MMD -MP
 LDFLAGS ?=
+# From the environment only (dpkg-buildflags: -D_FORTIFY_SOURCE=2).
+CPPFLAGS ?=
 
 # Sanitizer build for tests: `make SAN=1` builds into build-san/.
 ifeq ($(SAN),1)
@@ -38,15 +42,17 @@ DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
 	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang
+# What `make deb` and its test (tests/integration/test_deb.py) need on top.
+DEB_PACKAGING_PACKAGES = debhelper dpkg-dev fakeroot lintian
 
-.PHONY: all check unit-check integration-check ros2-check ros2-fixture bench-ros2 install uninstall deps clean
+.PHONY: all programs deb deb-if-changed deps-deb check unit-check integration-check ros2-check ros2-fixture bench-ros2 install uninstall deps clean
 all:
 
 obj = $(patsubst %.c,$(B)/obj/%.o,$(1))
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # The agent and the libraries export nothing they do not mean to.
 $(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o: CFLAGS += -fvisibility=hidden
@@ -99,7 +105,7 @@ $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
 # only); the agent loads it when it detects Humble or Iron.
 $(B)/obj/agent/tp/caret_tp_humble.o: agent/tp/caret_tp.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DCARET_TP_PRE_JAZZY -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DCARET_TP_PRE_JAZZY -c $< -o $@
 -include $(B)/obj/agent/tp/caret_tp_humble.d
 
 $(B)/lib/libcaret-agent-tp-humble.so: $(B)/obj/agent/tp/caret_tp_humble.o
@@ -346,9 +352,9 @@ $(B)/tests/caret-ddspeer: $(call obj,tests/integration/ddspeer.c) $(B)/obj/gen/c
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DDS)
 
 integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/caret-flood \
-		$(B)/tests/caret-ddspeer
+		$(B)/tests/caret-ddspeer $(DEB_STAMP)
 	@# each module in its own namespaces, with its own session daemon
-	B=$(B) SAN=$(SAN) tests/integration/run.sh
+	B=$(B) SAN=$(SAN) DEB_OUT=$(DEB_OUT) tests/integration/run.sh
 
 # The agent on a real ROS 2 core (Humble and Jazzy built from ../shared/ros2
 # into a cache on first use: tools/ros2/fixture.sh), next to the stand-in.
@@ -378,11 +384,16 @@ ros2-check: all $(B)/gen/caret_kinds.py ros2-fixture
 check:
 	+tools/check-stages.sh "$(MAKE)"
 
+# The packaging tools too: `make check` builds and tests the package.
 deps:
-	tools/install-deps.sh $(DEB_PACKAGES)
+	tools/install-deps.sh $(DEB_PACKAGES) $(DEB_PACKAGING_PACKAGES)
 
-# Installed files, relative to $(DESTDIR)$(PREFIX) (units and sysusers
-# have their own directories); `make uninstall` removes exactly these.
+deps-deb:
+	tools/install-deps.sh $(DEB_PACKAGING_PACKAGES)
+
+# Installed files, relative to $(DESTDIR)$(PREFIX) (the libraries, units
+# and sysusers have their own directories); `make uninstall` removes
+# exactly these. The Debian package is this install (debian/rules).
 BIN_FILES  = caretd caretctl caret-agentctl
 LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so libcaret-agent-tp-humble.so
 MAN1_FILES = caretctl.1 caret-agentctl.1
@@ -396,13 +407,15 @@ DOCDIR      ?= $(PREFIX)/share/doc/caretd
 # another PREFIX cannot slip in). The stand-ins are test fixtures that
 # could shadow a real ROS 2 install: only `make install-standin` puts them
 # anywhere.
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+programs: $(addprefix $(B)/bin/,$(BIN_FILES)) $(addprefix $(B)/lib/,$(LIB_FILES))
+
+install: programs
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
 		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(SYSTEMD_UNITDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(addprefix $(B)/bin/,$(BIN_FILES)) $(DESTDIR)$(PREFIX)/bin/
-	install -m 0755 $(addprefix $(B)/lib/,$(LIB_FILES)) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(addprefix $(B)/lib/,$(LIB_FILES)) $(DESTDIR)$(LIBDIR)/
 	install -m 0644 $(addprefix man/,$(MAN1_FILES)) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 $(addprefix man/,$(MAN7_FILES)) $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -m 0644 $(addprefix man/,$(MAN8_FILES)) $(DESTDIR)$(PREFIX)/share/man/man8/
@@ -415,7 +428,7 @@ install: all
 
 uninstall: uninstall-standin
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(BIN_FILES)) \
-		$(addprefix $(DESTDIR)$(PREFIX)/lib/,$(LIB_FILES)) \
+		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(MAN1_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(MAN7_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(MAN8_FILES)) \
@@ -423,6 +436,24 @@ uninstall: uninstall-standin
 		$(DESTDIR)$(SYSUSERSDIR)/caretd.conf $(DESTDIR)$(BASHCOMPDIR)/caretctl \
 		$(DESTDIR)$(DOCDIR)/LICENSE
 	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/lib/caretd 2>/dev/null || true
+
+# ---- Debian package: `make deb` puts caretd_VERSION_ARCH.deb in $(DEB_OUT)
+# (tools/build-deb.sh: dpkg-buildpackage -us -uc -b in a copy of the tree).
+# The integration tests use $(DEB_STAMP), rebuilt when a file of the tree
+# changes; it is one package for the normal and the sanitizer stage.
+DEB_OUT   ?= build/deb
+DEB_STAMP  = $(DEB_OUT)/.built
+DEB_TREE  := $(wildcard $(shell git ls-files -co --exclude-standard 2>/dev/null || echo Makefile))
+deb: deps-deb
+	rm -f $(DEB_STAMP)
+	$(MAKE) $(DEB_STAMP)
+
+# The package only if the tree changed since it was built (the tests' way).
+deb-if-changed: $(DEB_STAMP)
+
+$(DEB_STAMP): $(DEB_TREE)
+	tools/build-deb.sh $(DEB_OUT)
+	touch $@
 
 clean:
 	rm -rf build build-san build-fuzz
