@@ -152,7 +152,31 @@ class RealRosTest(unittest.TestCase):
                 re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
         return out
 
+    @staticmethod
+    def around(evs, stamps):
+        """The talker's events near the first unbound stamp, to tell a gap in
+        RECORD (a caret_init: another replay pass) from a write that was not
+        bound: wall clock -> trace clock through the binds' own pairs."""
+        pairs = [(e.f["source_stamp"], e.ts) for e in evs
+                 if e.name == "ros2_caret:dds_bind_addr_to_stamp"]
+        if not pairs or not stamps:
+            return "no binds"
+        off = pairs[0][0] - pairs[0][1]
+        t = min(stamps) - off
+        near = [(e.ts - t) // 1000 for e in evs if abs(e.ts - t) < 300_000_000
+                and e.name == "ros2_caret:caret_init"]
+        names = collections.Counter(e.name for e in evs if abs(e.ts - t) < 100_000_000)
+        return "caret_init at %s us from it; within 100 ms: %s" % (near, dict(names))
+
     def check(self, sysm, path, dumps):
+        keep = os.environ.get("CARET_TEST_KEEP")
+        if keep:  # every trace, with the app's output, for a look afterwards
+            import shutil
+            dst = os.path.join(keep, "%s-%s" % (self._testMethodName, os.getpid()))
+            shutil.copytree(path, dst)
+            with open(dst + ".procs", "w") as f:
+                for p in sysm.procs.values():
+                    f.write("%s %d %s\n" % (p.role, p.pid, p.groups_line))
         evs = read_trace(path)
         per = collections.defaultdict(list)
         for e in evs:
@@ -251,7 +275,8 @@ class RealRosTest(unittest.TestCase):
             takes = [t for t in takes if t >= min(talker_binds)]
             self.assertGreater(len([t for t in takes if t in talker_binds]), 5, tag)
             missing = [t for t in takes if t not in binds]
-            self.assertEqual(missing, [], "%s: takes without a bound stamp" % tag)
+            self.assertEqual(missing, [], "%s: takes without a bound stamp; the talker then: %s" %
+                             (tag, self.around(per[talker.pid], missing)))
         with self.subTest(tag=tag, check="runtime"):
             names = collections.Counter(e.name for e in evs)
             for n in ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
