@@ -144,6 +144,17 @@ class UsageTest(unittest.TestCase):
         self.assertIn("ros2:rcl_publish", light)  # Iron and later
         self.assertNotIn("  ros2:*\n", light)
 
+    def test_output_is_path_under_ros2_traces_name(self):
+        # issue 22: ros2 trace users reach for -o/--output
+        for opt in ("-o", "--output"):
+            r = self.ctl("record", "--list", opt, "/tmp/o", "-s", "mine")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("/tmp/o/mine", r.stdout)
+        r = self.ctl("record", "--list", "-p", "/tmp/a", "-o", "/tmp/b")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("-o/--output", r.stderr)
+        self.assertIn("-o, --output", self.ctl("record", "--help").stdout)
+
 
 class DaemonTest(unittest.TestCase):
     def setUp(self):

@@ -38,7 +38,7 @@ _caretctl()
 	--socket)
 		_caretctl_files -f
 		return ;;
-	-p | --path)
+	-p | --path | -o | --output)
 		_caretctl_files -d
 		return ;;
 	--pacing)
@@ -56,7 +56,7 @@ _caretctl()
 	help)
 		COMPREPLY=($(compgen -W "${commands% help}" -- "$cur")) ;;
 	record)
-		COMPREPLY=($(compgen -W "$common -s --session-name -p --path
+		COMPREPLY=($(compgen -W "$common -s --session-name -p --path -o --output
 			-f --recording-frequency --pacing --light --immediate
 			--subbuffer-size-ust --subbuffer-count -v --verbose --duration
 			--timeout -l --list -a --append --append-trace --set-url

@@ -52,6 +52,7 @@ static void usage(FILE *f)
 		"  -p, --path DIR              where the trace directory goes (default:\n"
 		"                              $ROS_TRACE_DIR, else $ROS_HOME/tracing, else\n"
 		"                              ~/.ros/tracing), made absolute here\n"
+		"  -o, --output DIR            the same as -p/--path (as ros2 trace -o)\n"
 		"  -f, --recording-frequency N replay N records/s per process (1 to %d);\n"
 		"                              implies --pacing frequency\n"
 		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
@@ -153,6 +154,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 	static const struct option longopts[] = {
 		{ "session-name", required_argument, NULL, 's' },
 		{ "path", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "recording-frequency", required_argument, NULL, 'f' },
 		{ "pacing", required_argument, NULL, OPT_PACING },
 		{ "light", no_argument, NULL, OPT_LIGHT },
@@ -179,7 +181,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:f:vlah", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlah", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -189,8 +191,13 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			break;
 		}
 		case 'p':
+		case 'o':
 			if (!*optarg)
-				return bad_value("-p/--path", optarg, "must not be empty");
+				return bad_value(opt == 'p' ? "-p/--path" : "-o/--output", optarg,
+						 "must not be empty");
+			if (path && strcmp(path, optarg) != 0)
+				return ctl_usage_error("record", "-p/--path and -o/--output name "
+						       "two directories: choose one");
 			path = optarg;
 			break;
 		case 'f':
