@@ -86,7 +86,8 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
-	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c
+	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
+	proto/caret_regex.c
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
@@ -111,14 +112,14 @@ PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null
 # The control protocol's codec, one for both ends.
 CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c \
-	proto/caret_utf8.c
+	proto/caret_utf8.c proto/caret_regex.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_drain.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/creds.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
-	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c
+	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c proto/caret_regex.c
 
 # The DDS types of the bridge (CARET's caret_msgs and caretd's own), from
 # the IDL in proto/ by CycloneDDS's idlc at build time.
@@ -253,13 +254,20 @@ $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
 
 UNIT_TESTS += $(B)/tests/check_bridge_msg
 $(B)/obj/tests/unit/check_bridge_msg.o: $(B)/gen/caret_msgs.h
-$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c) \
+$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c proto/caret_regex.c) \
 		$(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+# The filter dialect's translation against libstdc++'s std::regex itself
+# (what caret_trace compiles CARET's lists with).
+UNIT_TESTS += $(B)/tests/check_regex
+$(B)/tests/check_regex: tests/unit/check_regex.cpp $(call obj,proto/caret_regex.c)
+	@mkdir -p $(dir $@)
+	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -I. -Iproto -o $@ $^ $(LDFLAGS)
+
 UNIT_TESTS += $(B)/tests/check_filter
-$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c)
+$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c proto/caret_regex.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 

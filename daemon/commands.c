@@ -17,6 +17,7 @@
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_regex.h"
 
 #define MAX_CHANNELS 16
 
@@ -217,6 +218,15 @@ static cJSON *req_filter(const cJSON *req, struct caret_filter_lists *f)
 	if (r < 0)
 		return error(EINVAL, "filters together longer than %u bytes",
 			     CARET_SHM_FILTER_TEXT_MAX);
+	/* CARET's dialect, refused here with its reason rather than
+	 * skipped with a warning on each process's stderr (an empty
+	 * recording nobody is told about) */
+	for (int i = 0; i < CARET_FILTER_LISTS; i++) {
+		char w[256];
+		r = caret_re_check_list(f->list[i], w, sizeof(w));
+		if (r < 0)
+			return error(-r, "%s: %s", keys[i], r == -ENOMEM ? "out of memory" : w);
+	}
 	return NULL;
 }
 

@@ -18,6 +18,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_regex.h"
 #include "parse.h"
 #include "hosts.h"
 #include "rpc.h"
@@ -131,6 +132,9 @@ enum {
 
 static const char *const filter_keys[4] = { CARET_CTL_K_SELECT_NODES, CARET_CTL_K_IGNORE_NODES,
 					    CARET_CTL_K_SELECT_TOPICS, CARET_CTL_K_IGNORE_TOPICS };
+
+static const char *const filter_opts[4] = { "--select-nodes", "--ignore-nodes",
+					    "--select-topics", "--ignore-topics" };
 
 /* "invalid -f/--recording-frequency 'x': must be ..." and exit 2. */
 static int bad_value(const char *opt, const char *val, const char *rule)
@@ -264,10 +268,15 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		case OPT_SELECT_NODES:
 		case OPT_IGNORE_NODES:
 		case OPT_SELECT_TOPICS:
-		case OPT_IGNORE_TOPICS:
-			/* caretd checks encoding and size (one rule, its own) */
+		case OPT_IGNORE_TOPICS: {
+			/* caretd checks encoding and size (one rule, its own);
+			 * the dialect is checked here too, as a usage error */
+			char why[256];
+			if (caret_re_check_list(optarg, why, sizeof(why)) < 0)
+				return bad_value(filter_opts[opt - OPT_SELECT_NODES], optarg, why);
 			o->filter[opt - OPT_SELECT_NODES] = optarg;
 			break;
+		}
 		case 'h':
 			usage(stdout);
 			return -1;
