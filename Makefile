@@ -403,11 +403,20 @@ DOCDIR      ?= $(PREFIX)/share/doc/caretd
 # another PREFIX cannot slip in). The stand-ins are test fixtures that
 # could shadow a real ROS 2 install: only `make install-standin` puts them
 # anywhere.
+INSTALL_DIRS = $(PREFIX)/bin $(PREFIX)/lib $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man7 \
+	$(PREFIX)/share/man/man8 $(SYSTEMD_UNITDIR) $(SYSUSERSDIR) $(BASHCOMPDIR) $(DOCDIR)
+# The directories an install created (not those it found), relative to
+# DESTDIR: `make uninstall` removes them when they are empty again.
+INSTALLED_DIRS = $(DESTDIR)$(DOCDIR)/installed-dirs
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
-		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(SYSTEMD_UNITDIR) \
-		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	@set -e; made=$$(for d in $(INSTALL_DIRS); do p="$(DESTDIR)$$d"; \
+		while [ "$$p" != / ] && [ "$$p" != . ] && [ ! -e "$$p" ] && [ ! -L "$$p" ]; do \
+			echo "$${p#"$(DESTDIR)"}"; p=$$(dirname "$$p"); done; done); \
+	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS)); \
+	{ cat $(INSTALLED_DIRS) 2>/dev/null || true; for d in $$made; do echo "$$d"; done; } | \
+		sort -u > $(INSTALLED_DIRS).tmp; \
+	mv $(INSTALLED_DIRS).tmp $(INSTALLED_DIRS); chmod 0644 $(INSTALLED_DIRS)
 	install -m 0755 $(addprefix $(B)/bin/,$(BIN_FILES)) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(addprefix $(B)/lib/,$(LIB_FILES)) $(DESTDIR)$(PREFIX)/lib/
 	install -m 0644 $(addprefix man/,$(MAN1_FILES)) $(DESTDIR)$(PREFIX)/share/man/man1/
@@ -429,6 +438,12 @@ uninstall: uninstall-standin
 		$(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.service $(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.socket \
 		$(DESTDIR)$(SYSUSERSDIR)/caretd.conf $(DESTDIR)$(BASHCOMPDIR)/caretctl \
 		$(DESTDIR)$(DOCDIR)/LICENSE
+	@# children before their parents (reverse order); one still holding
+	@# something of someone else's stays
+	@if [ -f $(INSTALLED_DIRS) ]; then dirs=$$(sort -ru $(INSTALLED_DIRS)); \
+		rm -f $(INSTALLED_DIRS); \
+		for d in $$dirs; do case "$$d" in /*) rmdir "$(DESTDIR)$$d" 2>/dev/null || true;; esac; done; \
+	fi
 	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/lib/caretd 2>/dev/null || true
 
 clean:

@@ -67,6 +67,30 @@ class InstallTest(unittest.TestCase):
         self.make("uninstall", "DESTDIR=" + dest, "PREFIX=/usr")
         self.assertEqual(files_under(dest), set())
 
+    def test_uninstall_removes_the_directories_install_made_and_only_those(self):
+        # issue 22 D13: 9 empty directories were left behind
+        dest = os.path.join(self.tmp, "root")
+        # found there before: a directory with someone else's file, and
+        # an empty one; both stay
+        os.makedirs(os.path.join(dest, "usr/share/man/man1"))
+        with open(os.path.join(dest, "usr/share/man/man1/other.1"), "w"):
+            pass
+        os.makedirs(os.path.join(dest, "usr/lib/sysusers.d"))
+        self.make("install", "DESTDIR=" + dest, "PREFIX=/usr")
+        # installed twice: the second install finds them all, the record
+        # of what the first made is kept
+        self.make("install", "DESTDIR=" + dest, "PREFIX=/usr")
+        # one made by install, holding something else by now: it stays
+        with open(os.path.join(dest, "usr/bin/mine"), "w"):
+            pass
+        self.make("uninstall", "DESTDIR=" + dest, "PREFIX=/usr")
+        left = set()
+        for dp, ds, _ in os.walk(dest):
+            left.update(os.path.relpath(os.path.join(dp, d), dest) for d in ds)
+        self.assertEqual(left, {"usr", "usr/share", "usr/share/man", "usr/share/man/man1",
+                                "usr/lib", "usr/lib/sysusers.d", "usr/bin"})
+        self.assertEqual(files_under(dest), {"usr/share/man/man1/other.1", "usr/bin/mine"})
+
     def test_bash_completion(self):
         dest = self.install("/usr")
         comp = os.path.join(dest, "usr/share/bash-completion/completions/caretctl")
