@@ -317,7 +317,7 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		.uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
 		.n_groups = peer->n_groups,
 	};
-	struct caret_lttng_dir_id dir_id = { 0, 0 };
+	struct caret_lttng_dir_id dir_id = { 0, 0, false };
 	cfg.as = &as;
 	cfg.dir_out = &dir_id;
 	/* Refused before a session exists: a recording caretd could not
@@ -350,6 +350,7 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	snprintf(rec.path, sizeof(rec.path), "%s", path);
 	rec.dir_dev = dir_id.dev;
 	rec.dir_ino = dir_id.ino;
+	rec.dir_made = dir_id.made;
 	if (cfg.armed)
 		rec.armed_ns = caret_now_ns();
 	if (lttng_view_add_rec(v, &rec) < 0) {
@@ -489,10 +490,17 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		out[i] = (struct caret_ctl_channel){ ch[i].name, ch[i].discarded, ch[i].lost_packets,
 						     ch[i].discarded_known, ch[i].lost_known };
 	}
-	log_info("session %s stopped and destroyed; trace in %s%s", sname, path,
-		 dups ? " (with duplicated replayed records)" : "");
+	if (rec && rec->armed) {
+		/* stopped before Enter: nothing recorded, nothing left */
+		lttng_view_unmake(rec);
+		log_info("armed recording %s stopped before it started: session destroyed, "
+			 "its trace directory removed", sname);
+	} else {
+		log_info("session %s stopped and destroyed; trace in %s%s", sname, path,
+			 dups ? " (with duplicated replayed records)" : "");
+	}
 	/* a trace recorded for someone is theirs to read and delete */
-	if (path[0] && owner.uid != geteuid()) {
+	if (path[0] && owner.uid != geteuid() && !(rec && rec->armed)) {
 		int e = creds_chown_tree(path, owner.uid, owner.gid);
 		if (e < 0)
 			log_warn("session %s: cannot give %s to uid %d: %s", sname, path,

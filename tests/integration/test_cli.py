@@ -261,6 +261,22 @@ class DaemonTest(unittest.TestCase):
         self.assertEqual(p.wait(20), 130, out)
         text = out.decode()
         self.assertRegex(text, r"(?m)^caretctl: interrupted; nothing was recorded", text)
+        # issue 22 D8: and nothing is left (the armed session's tree went)
+        self.assertEqual(os.listdir(self.traces), [])
+
+    def test_stdin_ended_before_enter_leaves_nothing(self):
+        # issue 22 D8: `record </dev/null` without --immediate
+        r = self.c.caretctl("record", "-s", "never", "-p", self.traces, check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("standard input ended before Enter", r.stderr)
+        self.assertEqual(os.listdir(self.traces), [])
+        self.assertIn("armed recording never stopped before it started", self.c.procs[0].err_text())
+        # a directory that was there (empty) stays; LTTng's tree in it goes
+        os.makedirs(os.path.join(self.traces, "kept"))
+        r = self.c.caretctl("record", "-s", "kept", "-p", self.traces, check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(os.listdir(self.traces), ["kept"])
+        self.assertEqual(os.listdir(os.path.join(self.traces, "kept")), [])
 
     def test_append_keeps_the_earlier_trace(self):
         from harness import read_trace, wait_line
