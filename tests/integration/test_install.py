@@ -116,6 +116,39 @@ class InstallTest(unittest.TestCase):
         for opt in opts:
             self.assertIn(opt, rec.split(), opt)
 
+    def test_bash_completion_of_every_command(self):
+        # issue 22 D14: every option each command's --help lists, and
+        # directories (as file names) for check
+        dest = self.install("/usr")
+        comp = os.path.join(dest, "usr/share/bash-completion/completions/caretctl")
+        ctl = os.path.join(dest, "usr/bin/caretctl")
+        work = os.path.join(self.tmp, "work")
+        os.makedirs(os.path.join(work, "caret-1"))
+        os.makedirs(os.path.join(work, "caret-2"))
+        with open(os.path.join(work, "caret-file"), "w"):
+            pass
+        fn = ('source %s; t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _caretctl; '
+              'echo "${COMPREPLY[*]}"; }; ' % comp)
+        for cmd in ("record", "stop", "status", "list", "start", "end", "events", "nodes",
+                    "topics", "check"):
+            usage = subprocess.run([ctl, cmd, "--help"], capture_output=True,
+                                   text=True).stdout
+            # the usage lines' options, and the first of each option line
+            opts = set(re.findall(r"(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z-]*)", usage))
+            for line in usage.splitlines():
+                if re.match(r"\s*(Usage: )?caretctl ", line):
+                    opts.update(re.findall(r"(?<![\w-])--[a-z][a-z-]*", line))
+            self.assertIn("--json", opts, cmd)
+            r = subprocess.run(["bash", "-c", fn + "t caretctl %s --" % cmd],
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(opts - set(r.stdout.split()), set(), cmd)
+        r = subprocess.run(["bash", "-c", fn + "t caretctl check car; t caretctl check ''"],
+                           capture_output=True, text=True, timeout=30, cwd=work)
+        pre, empty = r.stdout.splitlines()
+        self.assertEqual(sorted(pre.split()), ["caret-1", "caret-2"])
+        self.assertEqual(sorted(empty.split()), ["caret-1", "caret-2"])
+
     def test_unit_verifies_and_is_hardened(self):
         dest = self.install("/usr")
         unitdir = os.path.join(dest, "usr/lib/systemd/system")
