@@ -574,7 +574,8 @@ static cJSON *cmd_hosts(const struct cmd_ctx *ctx, int64_t now)
 		goto oom;
 	for (struct agent *a = ctx->reg->head; a; a = a->next) {
 		char name[64], nodes[512] = "";
-		snprintf(name, sizeof(name), "pid %d (%s)", (int)a->pid, a->procname);
+		/* the name alone: the pid has its own field (and column) */
+		snprintf(name, sizeof(name), "%s", a->procname);
 		int n = agent_node_names(a);
 		const char *p = a->nodes;
 		for (int i = 0; i < n; i++, p += strlen(p) + 1)

@@ -338,6 +338,23 @@ class DaemonTest(unittest.TestCase):
             rec.send_signal(signal.SIGINT)
             rec.finish(30)
 
+    def test_all_hosts_status_names_each_process_once(self):
+        # issue 22 D14: "pid 3263     pid 3263 (talker2)"
+        from harness import wait_line
+        p = self.c.workload("--name", "talker2", "--pubs", "1", "--subs", "0")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        r = self.c.caretctl("status", "--all-hosts", "--timeout", "0.3", check=False)
+        line = [l for l in r.stdout.splitlines() if "pid %d" % p.pid in l]
+        self.assertEqual(len(line), 1, r.stdout + r.stderr)
+        self.assertEqual(line[0].count(str(p.pid)), 1, line[0])
+        self.assertRegex(line[0], r"^  WAIT +pid %d +talker2 +/talker2$" % p.pid)
+        st = json.loads(self.c.caretctl("status", "--all-hosts", "--timeout", "0.3", "--json",
+                                        check=False).stdout)
+        me = [h for h in st["hosts"] if h["self"]][0]
+        self.assertEqual([(x["name"], x["pid"]) for x in me["processes"]],
+                         [("talker2", p.pid)])
+
     def test_error_text_once(self):
         # An unwritable trace path: caretd's message carries the errno text
         # already; caretctl must not repeat it.
