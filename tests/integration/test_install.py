@@ -149,6 +149,19 @@ class InstallTest(unittest.TestCase):
         self.assertEqual(sorted(pre.split()), ["caret-1", "caret-2"])
         self.assertEqual(sorted(empty.split()), ["caret-1", "caret-2"])
 
+    def test_man_pages_render_without_warnings(self):
+        # issue 22 D14: caret-agent(7) gave "cannot adjust line"
+        mandir = os.path.join(ROOT, "man")
+        pages = sorted(os.listdir(mandir))
+        self.assertIn("caret-agent.7", pages)
+        for page in pages:
+            for width in ("80", "60", "120"):
+                r = subprocess.run(["man", "--warnings", "-l", os.path.join(mandir, page)],
+                                   capture_output=True, text=True, timeout=60,
+                                   env=dict(os.environ, MANWIDTH=width))
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(r.stderr, "", "%s at %s columns" % (page, width))
+
     def test_unit_verifies_and_is_hardened(self):
         dest = self.install("/usr")
         unitdir = os.path.join(dest, "usr/lib/systemd/system")
