@@ -49,7 +49,7 @@ $(B)/obj/%.o: %.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # The agent and the libraries export nothing they do not mean to.
-$(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o: CFLAGS += -fvisibility=hidden
+$(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o $(B)/obj/proto/caret_regex.o: CFLAGS += -fvisibility=hidden
 
 # ---- generated from proto/caret_shm.h (CARET_KINDS, CARET_STATES) ----
 GEN_KINDS = $(B)/gen-tool/gen_kinds
