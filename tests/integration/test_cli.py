@@ -209,6 +209,8 @@ class DaemonTest(unittest.TestCase):
         p = self.c.workload("--name", "slowpoke", "--pubs", "2", "--subs", "2")
         from harness import wait_line
         wait_line(p, r"^ready pid=%d" % p.pid)
+        # known to caretd before the record (else "0/0 processes", no bar)
+        self.c.wait_states([p.pid], "WAIT")
         # 10 records/s: the replay takes seconds, so progress is shown.
         r = self.c.caretctl("record", "--immediate", "--duration", "0.1", "-f", "10", "-p",
                             self.traces)
