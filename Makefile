@@ -55,7 +55,7 @@ $(B)/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # The agent and the libraries export nothing they do not mean to.
-$(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o: CFLAGS += -fvisibility=hidden
+$(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o $(B)/obj/proto/caret_regex.o: CFLAGS += -fvisibility=hidden
 
 # ---- generated from proto/caret_shm.h (CARET_KINDS, CARET_STATES) ----
 GEN_KINDS = $(B)/gen-tool/gen_kinds
@@ -92,7 +92,8 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
-	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c
+	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
+	proto/caret_regex.c
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
@@ -117,14 +118,14 @@ PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null
 # The control protocol's codec, one for both ends.
 CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c \
-	proto/caret_utf8.c
+	proto/caret_utf8.c proto/caret_regex.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_drain.c daemon/lttng_view.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/creds.c daemon/server.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
-	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c
+	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c proto/caret_regex.c
 
 # The DDS types of the bridge (CARET's caret_msgs and caretd's own), from
 # the IDL in proto/ by CycloneDDS's idlc at build time.
@@ -259,13 +260,23 @@ $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
 
 UNIT_TESTS += $(B)/tests/check_bridge_msg
 $(B)/obj/tests/unit/check_bridge_msg.o: $(B)/gen/caret_msgs.h
-$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c) \
+$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c proto/caret_regex.c) \
 		$(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+# The filter dialect's translation against libstdc++'s std::regex itself
+# (what caret_trace compiles CARET's lists with).
+UNIT_TESTS += $(B)/tests/check_regex
+# (GCC 12 warns inside <regex> under the sanitizers: -Wmaybe-uninitialized
+# in std::function, libstdc++'s code, not ours)
+$(B)/tests/check_regex: tests/unit/check_regex.cpp $(call obj,proto/caret_regex.c)
+	@mkdir -p $(dir $@)
+	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -Wno-maybe-uninitialized -I. -Iproto \
+		-o $@ $^ $(LDFLAGS)
+
 UNIT_TESTS += $(B)/tests/check_filter
-$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c)
+$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c proto/caret_regex.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
@@ -407,13 +418,25 @@ DOCDIR      ?= $(PREFIX)/share/doc/caretd
 # another PREFIX cannot slip in). The stand-ins are test fixtures that
 # could shadow a real ROS 2 install: only `make install-standin` puts them
 # anywhere.
+INSTALL_DIRS = $(PREFIX)/bin $(LIBDIR) $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man7 \
+	$(PREFIX)/share/man/man8 $(SYSTEMD_UNITDIR) $(SYSUSERSDIR) $(BASHCOMPDIR) $(DOCDIR)
+# The directories an install created (not those it found), relative to
+# DESTDIR: `make uninstall` removes them when they are empty again. A package
+# build (INSTALLED_DIRS_RECORD=0) records nothing: dpkg owns its directories.
+INSTALLED_DIRS = $(DESTDIR)$(DOCDIR)/installed-dirs
+INSTALLED_DIRS_RECORD ?= 1
+
 programs: $(addprefix $(B)/bin/,$(BIN_FILES)) $(addprefix $(B)/lib/,$(LIB_FILES))
 
 install: programs
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) \
-		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7 \
-		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(SYSTEMD_UNITDIR) \
-		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	@set -e; made=$$(for d in $(INSTALL_DIRS); do p="$(DESTDIR)$$d"; \
+		while [ "$$p" != / ] && [ "$$p" != . ] && [ ! -e "$$p" ] && [ ! -L "$$p" ]; do \
+			echo "$${p#"$(DESTDIR)"}"; p=$$(dirname "$$p"); done; done); \
+	install -d $(addprefix $(DESTDIR),$(INSTALL_DIRS)); \
+	if [ "$(INSTALLED_DIRS_RECORD)" = 1 ]; then \
+	{ cat $(INSTALLED_DIRS) 2>/dev/null || true; for d in $$made; do echo "$$d"; done; } | \
+		sort -u > $(INSTALLED_DIRS).tmp; \
+	mv $(INSTALLED_DIRS).tmp $(INSTALLED_DIRS); chmod 0644 $(INSTALLED_DIRS); fi
 	install -m 0755 $(addprefix $(B)/bin/,$(BIN_FILES)) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(addprefix $(B)/lib/,$(LIB_FILES)) $(DESTDIR)$(LIBDIR)/
 	install -m 0644 $(addprefix man/,$(MAN1_FILES)) $(DESTDIR)$(PREFIX)/share/man/man1/
@@ -435,6 +458,12 @@ uninstall: uninstall-standin
 		$(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.service $(DESTDIR)$(SYSTEMD_UNITDIR)/caretd.socket \
 		$(DESTDIR)$(SYSUSERSDIR)/caretd.conf $(DESTDIR)$(BASHCOMPDIR)/caretctl \
 		$(DESTDIR)$(DOCDIR)/LICENSE
+	@# children before their parents (reverse order); one still holding
+	@# something of someone else's stays
+	@if [ -f $(INSTALLED_DIRS) ]; then dirs=$$(sort -ru $(INSTALLED_DIRS)); \
+		rm -f $(INSTALLED_DIRS); \
+		for d in $$dirs; do case "$$d" in /*) rmdir "$(DESTDIR)$$d" 2>/dev/null || true;; esac; done; \
+	fi
 	rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/lib/caretd 2>/dev/null || true
 
 # ---- Debian package: `make deb` puts caretd_VERSION_ARCH.deb in $(DEB_OUT)

@@ -3,9 +3,12 @@
  * CARET's trace filters, with caret_trace's semantics
  * (tier4/caret_trace CARET_trace/src/tracing_controller.cpp, main):
  *   - each variable is a ':'-separated list; each item is a regular
- *     expression matched anywhere in the name (std::regex_search; here
- *     POSIX extended regexes with regexec, which also searches); "*" matches
- *     everything; an item that does not compile is skipped with a warning;
+ *     ECMAScript regular expression (std::regex) matched anywhere in the
+ *     name (std::regex_search; here translated to POSIX ERE by
+ *     proto/caret_regex.c and searched with regexec); "*" matches
+ *     everything; an item that does not compile is skipped with a warning
+ *     (caretctl and caretd refuse one in a recording's lists before it
+ *     gets here);
  *   - node names are namespace + "/" + name ("/ns/node");
  *   - when a SELECT list is set, SELECT decides and IGNORE is not used;
  *   - a publisher / subscription is kept when its topic matches a set
@@ -35,6 +38,7 @@
  * Relations are therefore learnt always (init time only), with the names
  * they match against, so a pass filter given later can be decided.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
@@ -43,6 +47,7 @@
 
 #include "agent/agent.h"
 #include "agent/filter.h"
+#include "proto/caret_regex.h"
 
 #define MAX_RE 32
 
@@ -96,10 +101,18 @@ static void list_parse(struct relist *l, const char *v, const char *var)
 		if (strcmp(item, "*") == 0) {
 			l->all = true;
 		} else if (l->n < MAX_RE) {
-			if (regcomp(&l->re[l->n], item, REG_EXTENDED | REG_NOSUB) == 0)
+			char why[160];
+			size_t cap = CARET_RE_ERE_CAP(len);
+			char *ere = malloc(cap);
+			int r = ere ? caret_re_translate(item, len, ere, cap, why, sizeof(why)) : -ENOMEM;
+			if (r == -ENOMEM)
+				snprintf(why, sizeof(why), "out of memory");
+			if (r == 0 && regcomp(&l->re[l->n], ere, REG_EXTENDED | REG_NOSUB) == 0)
 				l->n++;
 			else
-				caret_warn("caret-agent: %s: cannot compile \"%s\", skipped", var, item);
+				caret_warn("caret-agent: %s: cannot compile \"%s\" (%s), skipped", var,
+					   item, r ? why : "regcomp");
+			free(ere);
 		}
 		if (!e)
 			break;

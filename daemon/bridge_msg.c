@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "daemon/bridge_msg.h"
+#include "proto/caret_regex.h"
 
 static bool str_ok(const char *s, size_t max)
 {
@@ -30,6 +31,16 @@ static const char *filter_of(struct caret_filter_lists *f, const char *sn, const
 		return "a filter field is not UTF-8";
 	if (r < 0)
 		return "the filter fields together are too long for the agents' segments";
+	/* CARET's dialect: a pattern its processes could not apply would be
+	 * skipped, and the recording empty with nobody told */
+	static __thread char why[300];
+	for (int i = 0; i < CARET_FILTER_LISTS; i++) {
+		char w[256];
+		if (caret_re_check_list(f->list[i], w, sizeof(w)) < 0) {
+			snprintf(why, sizeof(why), "a filter field is refused: %s", w);
+			return why;
+		}
+	}
 	return NULL;
 }
 

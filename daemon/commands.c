@@ -17,6 +17,7 @@
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_regex.h"
 
 #define MAX_CHANNELS 16
 
@@ -217,6 +218,15 @@ static cJSON *req_filter(const cJSON *req, struct caret_filter_lists *f)
 	if (r < 0)
 		return error(EINVAL, "filters together longer than %u bytes",
 			     CARET_SHM_FILTER_TEXT_MAX);
+	/* CARET's dialect, refused here with its reason rather than
+	 * skipped with a warning on each process's stderr (an empty
+	 * recording nobody is told about) */
+	for (int i = 0; i < CARET_FILTER_LISTS; i++) {
+		char w[256];
+		r = caret_re_check_list(f->list[i], w, sizeof(w));
+		if (r < 0)
+			return error(-r, "%s: %s", keys[i], r == -ENOMEM ? "out of memory" : w);
+	}
 	return NULL;
 }
 
@@ -307,7 +317,7 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		.uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
 		.n_groups = peer->n_groups,
 	};
-	struct caret_lttng_dir_id dir_id = { 0, 0 };
+	struct caret_lttng_dir_id dir_id = { 0, 0, false };
 	cfg.as = &as;
 	cfg.dir_out = &dir_id;
 	/* Refused before a session exists: a recording caretd could not
@@ -340,6 +350,7 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	snprintf(rec.path, sizeof(rec.path), "%s", path);
 	rec.dir_dev = dir_id.dev;
 	rec.dir_ino = dir_id.ino;
+	rec.dir_made = dir_id.made;
 	if (cfg.armed)
 		rec.armed_ns = caret_now_ns();
 	if (lttng_view_add_rec(v, &rec) < 0) {
@@ -479,10 +490,17 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		out[i] = (struct caret_ctl_channel){ ch[i].name, ch[i].discarded, ch[i].lost_packets,
 						     ch[i].discarded_known, ch[i].lost_known };
 	}
-	log_info("session %s stopped and destroyed; trace in %s%s", sname, path,
-		 dups ? " (with duplicated replayed records)" : "");
+	if (rec && rec->armed) {
+		/* stopped before Enter: nothing recorded, nothing left */
+		lttng_view_unmake(rec);
+		log_info("armed recording %s stopped before it started: session destroyed, "
+			 "its trace directory removed", sname);
+	} else {
+		log_info("session %s stopped and destroyed; trace in %s%s", sname, path,
+			 dups ? " (with duplicated replayed records)" : "");
+	}
 	/* a trace recorded for someone is theirs to read and delete */
-	if (path[0] && owner.uid != geteuid()) {
+	if (path[0] && owner.uid != geteuid() && !(rec && rec->armed)) {
 		int e = creds_chown_tree(path, owner.uid, owner.gid);
 		if (e < 0)
 			log_warn("session %s: cannot give %s to uid %d: %s", sname, path,
@@ -556,7 +574,8 @@ static cJSON *cmd_hosts(const struct cmd_ctx *ctx, int64_t now)
 		goto oom;
 	for (struct agent *a = ctx->reg->head; a; a = a->next) {
 		char name[64], nodes[512] = "";
-		snprintf(name, sizeof(name), "pid %d (%s)", (int)a->pid, a->procname);
+		/* the name alone: the pid has its own field (and column) */
+		snprintf(name, sizeof(name), "%s", a->procname);
 		int n = agent_node_names(a);
 		const char *p = a->nodes;
 		for (int i = 0; i < n; i++, p += strlen(p) + 1)

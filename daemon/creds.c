@@ -244,3 +244,88 @@ int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
 	close(fd);
 	return rc;
 }
+
+/* Removes every entry below dirfd, by descriptor: a symlink is removed,
+ * never followed; a directory swapped in meanwhile is opened O_NOFOLLOW
+ * or skipped. At most *budget entries. */
+static int remove_below(int dirfd, int depth, long *budget)
+{
+	if (depth > 32)
+		return -ELOOP;
+	int fd = dup(dirfd);
+	if (fd < 0)
+		return -errno;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	int rc = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (--*budget < 0) {
+			rc = rc ? rc : -EFBIG;
+			break;
+		}
+		struct stat st;
+		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue; /* gone */
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd, e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0)
+				continue; /* replaced by something else */
+			int r = remove_below(sub, depth + 1, budget);
+			close(sub);
+			if (r < 0 && !rc)
+				rc = r;
+			if (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && !rc)
+				rc = -errno;
+		} else if (unlinkat(dirfd, e->d_name, 0) < 0 && !rc) {
+			rc = -errno;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+struct remove_arg {
+	const char *path;
+	uint64_t dev, ino;
+	bool top;
+};
+
+static int remove_job(void *arg, void *out, size_t outlen, char *err, size_t errlen)
+{
+	(void)out;
+	(void)outlen;
+	const struct remove_arg *a = arg;
+	int fd = open(a->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	struct stat st;
+	int rc = fstat(fd, &st) < 0 ? -errno : 0;
+	/* only the directory the recording was given: one swapped in since
+	 * is someone else's business */
+	if (!rc && ((uint64_t)st.st_dev != a->dev || (uint64_t)st.st_ino != a->ino))
+		rc = -ESTALE;
+	long budget = CREDS_CHOWN_MAX;
+	if (!rc)
+		rc = remove_below(fd, 0, &budget);
+	close(fd);
+	if (!rc && a->top && rmdir(a->path) < 0 && errno != ENOENT)
+		rc = -errno;
+	if (rc < 0 && err && errlen)
+		snprintf(err, errlen, "%s", strerror(-rc));
+	return rc;
+}
+
+int creds_remove_tree(const struct creds_id *id, const char *path, uint64_t dev, uint64_t ino,
+		      bool top, char *err, size_t errlen)
+{
+	struct remove_arg a = { path, dev, ino, top };
+	return creds_run_as(id, remove_job, &a, NULL, 0, err, errlen);
+}

@@ -7,7 +7,9 @@
 #ifndef CARETD_CREDS_H
 #define CARETD_CREDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Whose rights a piece of work runs with: a requester's (SO_PEERCRED,
@@ -63,5 +65,13 @@ int creds_client_end(void);
  * only matters for traces a session daemon wrote as root. 0 or the first
  * -errno (-EFBIG: more than CREDS_CHOWN_MAX entries). */
 int creds_chown_tree(const char *path, uid_t uid, gid_t gid);
+
+/* Removes, as id (its file system rights), everything below the directory
+ * path, and path itself if top, when path still is the directory dev:ino
+ * (-ESTALE otherwise): the trace tree of a recording that never recorded.
+ * Symlinks are removed, never followed; at most CREDS_CHOWN_MAX entries.
+ * 0 or the first -errno (err says why). */
+int creds_remove_tree(const struct creds_id *id, const char *path, uint64_t dev, uint64_t ino,
+		      bool top, char *err, size_t errlen);
 
 #endif

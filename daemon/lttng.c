@@ -726,6 +726,7 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 	if (cfg->dir_out) {
 		cfg->dir_out->dev = o.dev;
 		cfg->dir_out->ino = o.ino;
+		cfg->dir_out->made = o.made;
 	}
 	return 0;
 

@@ -70,7 +70,7 @@ struct caret_lttng_cfg {
 	 */
 	const struct creds_id *as;
 	/* if set: the (st_dev, st_ino) of the trace directory, as created */
-	struct caret_lttng_dir_id { uint64_t dev, ino; } *dir_out;
+	struct caret_lttng_dir_id { uint64_t dev, ino; bool made; } *dir_out;
 };
 
 struct caret_lttng_chan_stats {

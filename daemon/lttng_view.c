@@ -116,8 +116,7 @@ static void reap_orphans(struct lttng_view *v)
 			v->expired[k].uid = r->uid;
 			v->expired[k].after_s = limit;
 		}
-		if (path[0] && r->uid != geteuid())
-			creds_chown_tree(path, r->uid, r->gid);
+		lttng_view_unmake(r);
 		*r = v->recs[--v->n_recs];
 		lttng_view_save(v);
 	}
@@ -472,6 +471,19 @@ struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *ses
 		if (strcmp(v->recs[i].name, session) == 0)
 			return &v->recs[i];
 	return NULL;
+}
+
+void lttng_view_unmake(const struct lttng_view_rec *r)
+{
+	if (!r->path[0] || (!r->dir_dev && !r->dir_ino))
+		return;
+	struct creds_id id = { .uid = r->uid, .gid = r->gid, .groups = NULL, .n_groups = -1 };
+	char err[256] = "";
+	int e = creds_remove_tree(&id, r->path, r->dir_dev, r->dir_ino, r->dir_made, err,
+				  sizeof(err));
+	if (e < 0)
+		log_warn("armed recording %s: cannot remove its empty trace directory %s: %s",
+			 r->name, r->path, err[0] ? err : strerror(-e));
 }
 
 void lttng_view_drop_rec(struct lttng_view *v, const char *session)

@@ -49,6 +49,8 @@ struct lttng_view_rec {
 	/* path's directory as created (0, 0: not known): what the pacer
 	 * reads is that directory, whatever path leads to now */
 	uint64_t dir_dev, dir_ino;
+	bool dir_made; /* caretd created it for this recording (not kept
+			* across a restart) */
 	uid_t uid; /* the requester's (SO_PEERCRED): the trace is theirs */
 	gid_t gid;
 	uint64_t seq;       /* creation order */
@@ -117,6 +119,12 @@ void lttng_view_save(struct lttng_view *v);
 /* Remembers a recording (-ENOSPC when the table is full). */
 int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r);
 struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session);
+
+/* An armed recording stopped before `go`: nothing was recorded, so what it
+ * created goes (the trace tree LTTng wrote, and the trace directory if
+ * caretd made it), as its owner and without following links. Nothing
+ * when the directory is not known (a recording adopted after a restart). */
+void lttng_view_unmake(const struct lttng_view_rec *r);
 void lttng_view_drop_rec(struct lttng_view *v, const char *session);
 /* The newest recording (of uid, or of anyone when uid is (uid_t)-1). */
 struct lttng_view_rec *lttng_view_latest_rec(struct lttng_view *v, uid_t uid);

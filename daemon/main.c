@@ -132,6 +132,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->server.group = g->gr_gid;
 			o->server.have_group = true;
+			snprintf(o->server.group_name, sizeof(o->server.group_name), "%s",
+				 g->gr_name);
 			break;
 		}
 		case 'c':

@@ -343,10 +343,16 @@ static void accept_one(struct server *s, int fd)
 	if (!allowed || !room) {
 		log_warn_rl("refused a client: pid %d uid %d%s", (int)cr.pid, (int)cr.uid,
 			    allowed ? " (too many clients)" : "");
-		refuse(fd, allowed ? EBUSY : EACCES,
-		       allowed ? "too many clients"
-			       : "permission denied: caretd accepts root, its own user and members "
-				 "of its group only");
+		/* the group it runs with (--group), not the one it usually has */
+		char why[160];
+		if (s->cfg.have_group)
+			snprintf(why, sizeof(why), "permission denied: caretd accepts root, its own "
+				 "user and members of group %s only", s->cfg.group_name[0] ?
+				 s->cfg.group_name : "(unnamed)");
+		else
+			snprintf(why, sizeof(why), "permission denied: caretd accepts root and its "
+				 "own user only (it runs without --group)");
+		refuse(fd, allowed ? EBUSY : EACCES, allowed ? "too many clients" : why);
 		return;
 	}
 	struct client *c = calloc(1, sizeof(*c));

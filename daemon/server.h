@@ -18,6 +18,7 @@ struct server_cfg {
 	const char *socket_path; /* ignored when systemd passes a socket */
 	gid_t group;             /* may talk to us besides root and our uid */
 	bool have_group;
+	char group_name[64];     /* its name, for the refusal (no lookup then) */
 };
 
 struct server;

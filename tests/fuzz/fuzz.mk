@@ -26,7 +26,7 @@ FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/wait.c daemon/even
 FUZZ_SRC_check = tests/fuzz/fuzz_check.c tools/caretctl/check_wire.c
 FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_ctl = $(PKG_DAEMON) -ldl
-FUZZ_SRC_bridge = tests/fuzz/fuzz_bridge.c daemon/bridge_msg.c
+FUZZ_SRC_bridge = tests/fuzz/fuzz_bridge.c daemon/bridge_msg.c proto/caret_regex.c
 FUZZ_OBJ_bridge = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_bridge = $(PKG_DDS)
 $(B)/obj/tests/fuzz/fuzz_bridge.o: $(B)/gen/caret_msgs.h

@@ -282,6 +282,24 @@ class CaretdTest(SystemTest):
         self.assertIn("permission denied", r.stdout + r.stderr)
         self.assertIn("agents", json.loads(self.c.caretctl("status", "--json").stdout))
 
+    def test_permission_message_names_the_group_caretd_runs_with(self):
+        # issue 22 D14: not always "the caretd group"
+        self.c.caretd("--group", "daemon")
+        os.chmod(self.c.tmp, 0o755)
+        ctl = [os.path.join(os.path.dirname(CARETD), "caretctl"), "--socket", self.c.sock,
+               "status"]
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        # the socket is caretd's group's: connect(2) refuses
+        r = subprocess.run(nobody + ctl, capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("you must be root or in group daemon", r.stderr)
+        self.assertNotIn("caretd group", r.stderr)
+        # caretd itself refuses (the socket opened to everyone)
+        os.chmod(self.c.sock, 0o666)
+        r = subprocess.run(nobody + ctl, capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("members of group daemon only", r.stdout + r.stderr)
+
     def test_sessiond_absent(self):
         """No session daemon: a clear log line, no READY, still serving."""
         self.c.sock = os.path.join(self.c.tmp, "nosessiond.sock")

@@ -144,6 +144,17 @@ class UsageTest(unittest.TestCase):
         self.assertIn("ros2:rcl_publish", light)  # Iron and later
         self.assertNotIn("  ros2:*\n", light)
 
+    def test_output_is_path_under_ros2_traces_name(self):
+        # issue 22: ros2 trace users reach for -o/--output
+        for opt in ("-o", "--output"):
+            r = self.ctl("record", "--list", opt, "/tmp/o", "-s", "mine")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("/tmp/o/mine", r.stdout)
+        r = self.ctl("record", "--list", "-p", "/tmp/a", "-o", "/tmp/b")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("-o/--output", r.stderr)
+        self.assertIn("-o, --output", self.ctl("record", "--help").stdout)
+
 
 class DaemonTest(unittest.TestCase):
     def setUp(self):
@@ -198,6 +209,8 @@ class DaemonTest(unittest.TestCase):
         p = self.c.workload("--name", "slowpoke", "--pubs", "2", "--subs", "2")
         from harness import wait_line
         wait_line(p, r"^ready pid=%d" % p.pid)
+        # known to caretd before the record (else "0/0 processes", no bar)
+        self.c.wait_states([p.pid], "WAIT")
         # 10 records/s: the replay takes seconds, so progress is shown.
         r = self.c.caretctl("record", "--immediate", "--duration", "0.1", "-f", "10", "-p",
                             self.traces)
@@ -250,6 +263,22 @@ class DaemonTest(unittest.TestCase):
         self.assertEqual(p.wait(20), 130, out)
         text = out.decode()
         self.assertRegex(text, r"(?m)^caretctl: interrupted; nothing was recorded", text)
+        # issue 22 D8: and nothing is left (the armed session's tree went)
+        self.assertEqual(os.listdir(self.traces), [])
+
+    def test_stdin_ended_before_enter_leaves_nothing(self):
+        # issue 22 D8: `record </dev/null` without --immediate
+        r = self.c.caretctl("record", "-s", "never", "-p", self.traces, check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("standard input ended before Enter", r.stderr)
+        self.assertEqual(os.listdir(self.traces), [])
+        self.assertIn("armed recording never stopped before it started", self.c.procs[0].err_text())
+        # a directory that was there (empty) stays; LTTng's tree in it goes
+        os.makedirs(os.path.join(self.traces, "kept"))
+        r = self.c.caretctl("record", "-s", "kept", "-p", self.traces, check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(os.listdir(self.traces), ["kept"])
+        self.assertEqual(os.listdir(os.path.join(self.traces, "kept")), [])
 
     def test_append_keeps_the_earlier_trace(self):
         from harness import read_trace, wait_line
@@ -310,6 +339,23 @@ class DaemonTest(unittest.TestCase):
         finally:
             rec.send_signal(signal.SIGINT)
             rec.finish(30)
+
+    def test_all_hosts_status_names_each_process_once(self):
+        # issue 22 D14: "pid 3263     pid 3263 (talker2)"
+        from harness import wait_line
+        p = self.c.workload("--name", "talker2", "--pubs", "1", "--subs", "0")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        r = self.c.caretctl("status", "--all-hosts", "--timeout", "0.3", check=False)
+        line = [l for l in r.stdout.splitlines() if "pid %d" % p.pid in l]
+        self.assertEqual(len(line), 1, r.stdout + r.stderr)
+        self.assertEqual(line[0].count(str(p.pid)), 1, line[0])
+        self.assertRegex(line[0], r"^  WAIT +pid %d +talker2 +/talker2$" % p.pid)
+        st = json.loads(self.c.caretctl("status", "--all-hosts", "--timeout", "0.3", "--json",
+                                        check=False).stdout)
+        me = [h for h in st["hosts"] if h["self"]][0]
+        self.assertEqual([(x["name"], x["pid"]) for x in me["processes"]],
+                         [("talker2", p.pid)])
 
     def test_error_text_once(self):
         # An unwritable trace path: caretd's message carries the errno text

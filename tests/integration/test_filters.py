@@ -2,7 +2,10 @@
 """CARET's filters in the agent (caret-agent(7) FILTERS), against a real
 lttng-sessiond and CycloneDDS."""
 import collections
+import json
+import os
 import signal
+import socket
 import time
 import unittest
 
@@ -61,6 +64,58 @@ class FilterTest(unittest.TestCase):
         self.assertLessEqual(taken, kept_rmw_subs)
         # Only kept publishes are bound (rcl_publish decides for the thread).
         self.assertEqual(len(ev["ros2_caret:dds_write"]), len(ev["ros2:rcl_publish"]))
+
+
+class RecordFilterTest(unittest.TestCase):
+    """issue 22 D7: a recording's lists in CARET's dialect (ECMAScript, as
+    caret_trace's std::regex), refused with a reason when they are not."""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.c.caretd()
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def test_ecmascript_digit_class_selects_the_talkers(self):
+        procs = [self.c.workload("--name", n, "--pubs", "1", "--subs", "1", "--rate", "50")
+                 for n in ("talker1", "talker2", "listener")]
+        for p in procs:
+            wait_line(p, r"^ready")
+        # known to caretd first: one it finds after the Start records
+        # without the recording's filter
+        self.c.wait_states([p.pid for p in procs], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "sel", "-p",
+                            traces, "--select-nodes", r"/talker\d")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        events = read_trace(os.path.join(traces, "sel"))
+        nodes = sorted(e.f["node_name"] for e in events
+                       if e.name == "ros2_caret:rcl_node_init")
+        self.assertEqual(nodes, ["talker1", "talker2"])
+
+    def test_bad_pattern_is_refused_by_caretctl_and_caretd(self):
+        traces = os.path.join(self.c.tmp, "traces")
+        for opt in ("--select-nodes", "--ignore-topics"):
+            r = self.c.caretctl("record", "--immediate", "--duration", "1", "-p", traces, opt,
+                                "/ok:(", check=False)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("invalid %s '/ok:('" % opt, r.stderr)
+            self.assertIn('regular expression "(": unmatched \'(\'', r.stderr)
+        # caretd on its own (another client, or an older caretctl)
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(10)
+        s.connect(self.c.sock)
+        s.sendall((json.dumps({"v": 1, "cmd": "record", "path": traces,
+                               "select_nodes": "a**:[z-a]"}) + "\n").encode())
+        reply = json.loads(s.makefile().readline())
+        s.close()
+        self.assertEqual(reply["type"], "error", reply)
+        self.assertIn('select_nodes: regular expression "[z-a]": range out of order',
+                      reply["error"])
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        self.assertEqual(st["lttng"]["active_sessions"], [])
+        self.assertFalse(os.path.exists(traces))
 
 
 if __name__ == "__main__":

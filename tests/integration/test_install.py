@@ -67,6 +67,30 @@ class InstallTest(unittest.TestCase):
         self.make("uninstall", "DESTDIR=" + dest, "PREFIX=/usr")
         self.assertEqual(files_under(dest), set())
 
+    def test_uninstall_removes_the_directories_install_made_and_only_those(self):
+        # issue 22 D13: 9 empty directories were left behind
+        dest = os.path.join(self.tmp, "root")
+        # found there before: a directory with someone else's file, and
+        # an empty one; both stay
+        os.makedirs(os.path.join(dest, "usr/share/man/man1"))
+        with open(os.path.join(dest, "usr/share/man/man1/other.1"), "w"):
+            pass
+        os.makedirs(os.path.join(dest, "usr/lib/sysusers.d"))
+        self.make("install", "DESTDIR=" + dest, "PREFIX=/usr")
+        # installed twice: the second install finds them all, the record
+        # of what the first made is kept
+        self.make("install", "DESTDIR=" + dest, "PREFIX=/usr")
+        # one made by install, holding something else by now: it stays
+        with open(os.path.join(dest, "usr/bin/mine"), "w"):
+            pass
+        self.make("uninstall", "DESTDIR=" + dest, "PREFIX=/usr")
+        left = set()
+        for dp, ds, _ in os.walk(dest):
+            left.update(os.path.relpath(os.path.join(dp, d), dest) for d in ds)
+        self.assertEqual(left, {"usr", "usr/share", "usr/share/man", "usr/share/man/man1",
+                                "usr/lib", "usr/lib/sysusers.d", "usr/bin"})
+        self.assertEqual(files_under(dest), {"usr/share/man/man1/other.1", "usr/bin/mine"})
+
     def test_bash_completion(self):
         dest = self.install("/usr")
         comp = os.path.join(dest, "usr/share/bash-completion/completions/caretctl")
@@ -91,6 +115,52 @@ class InstallTest(unittest.TestCase):
         self.assertIn("--subbuffer-count", opts)
         for opt in opts:
             self.assertIn(opt, rec.split(), opt)
+
+    def test_bash_completion_of_every_command(self):
+        # issue 22 D14: every option each command's --help lists, and
+        # directories (as file names) for check
+        dest = self.install("/usr")
+        comp = os.path.join(dest, "usr/share/bash-completion/completions/caretctl")
+        ctl = os.path.join(dest, "usr/bin/caretctl")
+        work = os.path.join(self.tmp, "work")
+        os.makedirs(os.path.join(work, "caret-1"))
+        os.makedirs(os.path.join(work, "caret-2"))
+        with open(os.path.join(work, "caret-file"), "w"):
+            pass
+        fn = ('source %s; t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _caretctl; '
+              'echo "${COMPREPLY[*]}"; }; ' % comp)
+        for cmd in ("record", "stop", "status", "list", "start", "end", "events", "nodes",
+                    "topics", "check"):
+            usage = subprocess.run([ctl, cmd, "--help"], capture_output=True,
+                                   text=True).stdout
+            # the usage lines' options, and the first of each option line
+            opts = set(re.findall(r"(?m)^\s+(?:-[a-zA-Z], )?(--[a-z][a-z-]*)", usage))
+            for line in usage.splitlines():
+                if re.match(r"\s*(Usage: )?caretctl ", line):
+                    opts.update(re.findall(r"(?<![\w-])--[a-z][a-z-]*", line))
+            self.assertIn("--json", opts, cmd)
+            r = subprocess.run(["bash", "-c", fn + "t caretctl %s --" % cmd],
+                               capture_output=True, text=True, timeout=30)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(opts - set(r.stdout.split()), set(), cmd)
+        r = subprocess.run(["bash", "-c", fn + "t caretctl check car; t caretctl check ''"],
+                           capture_output=True, text=True, timeout=30, cwd=work)
+        pre, empty = r.stdout.splitlines()
+        self.assertEqual(sorted(pre.split()), ["caret-1", "caret-2"])
+        self.assertEqual(sorted(empty.split()), ["caret-1", "caret-2"])
+
+    def test_man_pages_render_without_warnings(self):
+        # issue 22 D14: caret-agent(7) gave "cannot adjust line"
+        mandir = os.path.join(ROOT, "man")
+        pages = sorted(os.listdir(mandir))
+        self.assertIn("caret-agent.7", pages)
+        for page in pages:
+            for width in ("80", "60", "120"):
+                r = subprocess.run(["man", "--warnings", "-l", os.path.join(mandir, page)],
+                                   capture_output=True, text=True, timeout=60,
+                                   env=dict(os.environ, MANWIDTH=width))
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(r.stderr, "", "%s at %s columns" % (page, width))
 
     def test_unit_verifies_and_is_hardened(self):
         dest = self.install("/usr")

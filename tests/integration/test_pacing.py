@@ -145,6 +145,12 @@ class PacingTest(SystemTest):
             time.sleep(0.1)
         # nothing was ever recorded: the process never left WAIT
         self.assertRegex(self.c.caretctl("list").stdout, r"orphan +WAIT ")
+        # issue 22 D8: and no empty trace tree is left (caretd removes it
+        # right after destroying the session, in the same poll)
+        deadline = time.time() + 5
+        while os.path.exists(os.path.join(self.traces, "orphaned")):
+            self.assertLess(time.time(), deadline, os.listdir(self.traces))
+            time.sleep(0.05)
 
 
 if __name__ == "__main__":

@@ -99,7 +99,10 @@ class ViewsTest(unittest.TestCase):
         self.assertIn("gone", r.stderr)
 
     def test_nodes(self):
-        out = json.loads(self.c.caretctl("nodes", "--json").stdout)["nodes"]
+        top = json.loads(self.c.caretctl("nodes", "--json").stdout)
+        # issue 22 D14: the envelope every other JSON result has
+        self.assertEqual((top["v"], top["type"], top["cmd"]), (1, "result", "nodes"))
+        out = top["nodes"]
         by_pid = {}
         for n in out:
             by_pid.setdefault(n["pid"], []).append(n)
@@ -132,7 +135,9 @@ class ViewsTest(unittest.TestCase):
         self.assertRegex(text, r"(?m)^  subscription  /standin/topic_1  callback ")
 
     def test_topics(self):
-        out = json.loads(self.c.caretctl("topics", "--json").stdout)["topics"]
+        top = json.loads(self.c.caretctl("topics", "--json").stdout)
+        self.assertEqual((top["v"], top["type"], top["cmd"]), (1, "result", "topics"))
+        out = top["topics"]
         topics = {t["name"]: t for t in out}
         self.assertEqual(set(topics), {"/standin/topic_0", "/standin/topic_1"})
         for name, t in topics.items():

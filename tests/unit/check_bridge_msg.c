@@ -95,6 +95,14 @@ START_TEST(samples)
 	ck_assert_ptr_nonnull(bridge_msg_start(&s, &f));
 	s.select_nodes = "\xff";
 	ck_assert_str_eq(bridge_msg_start(&s, &f), "a filter field is not UTF-8");
+	/* issue 22 D7: a pattern CARET's dialect refuses is refused here,
+	 * named, never applied as an empty recording */
+	s.select_nodes = "/talker\\d";
+	ck_assert_ptr_null(bridge_msg_start(&s, &f));
+	s.select_nodes = "(";
+	ck_assert_str_eq(bridge_msg_start(&s, &f), "a filter field is refused: regular expression "
+						 "\"(\": unmatched '(' at offset 0");
+	s.select_nodes = "";
 	char *names[2] = { "/a", NULL };
 	caret_msgs_msg_dds__Status_ st = { "n", 1, { 1, 1, names, false }, 1 };
 	ck_assert_ptr_null(bridge_msg_status(&st));

@@ -60,6 +60,9 @@ START_TEST(process_lists)
 	ck_assert(!caret_filter_process_ignored(NULL, "anything"));
 	ck_assert(!caret_filter_process_ignored("(", "("));     /* invalid: skipped */
 	ck_assert(caret_filter_process_ignored("(:^ros", "ros2")); /* the rest still works */
+	/* CARET's dialect: ECMAScript's \d, which POSIX ERE lacks */
+	ck_assert(caret_filter_process_ignored("^talker\\d$", "talker2"));
+	ck_assert(!caret_filter_process_ignored("^talker\\d$", "talkerd"));
 }
 END_TEST
 

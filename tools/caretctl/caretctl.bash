@@ -6,6 +6,9 @@ _caretctl_files()
 	if declare -F _filedir >/dev/null; then
 		if [ "$1" = -d ]; then _filedir -d; else _filedir; fi
 	else
+		# names as file names: a directory gets its '/', and one can go
+		# on into it (~/.ros/tracing/caret-...)
+		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen "$1" -- "$cur"))
 	fi
 }
@@ -38,7 +41,7 @@ _caretctl()
 	--socket)
 		_caretctl_files -f
 		return ;;
-	-p | --path)
+	-p | --path | -o | --output)
 		_caretctl_files -d
 		return ;;
 	--pacing)
@@ -46,7 +49,8 @@ _caretctl()
 		return ;;
 	-s | --session-name | -f | --recording-frequency | --subbuffer-size-ust | \
 	--subbuffer-count | --duration | --timeout | --select-nodes | --ignore-nodes | \
-	--select-topics | --ignore-topics)
+	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
+	--after | --pid | --kind)
 		return ;;
 	esac
 
@@ -56,14 +60,23 @@ _caretctl()
 	help)
 		COMPREPLY=($(compgen -W "${commands% help}" -- "$cur")) ;;
 	record)
-		COMPREPLY=($(compgen -W "$common -s --session-name -p --path
+		COMPREPLY=($(compgen -W "$common -s --session-name -p --path -o --output
 			-f --recording-frequency --pacing --light --immediate
 			--subbuffer-size-ust --subbuffer-count -v --verbose --duration
 			--timeout -l --list -a --append --append-trace --set-url
 			--all-hosts --select-nodes --ignore-nodes --select-topics
 			--ignore-topics" -- "$cur")) ;;
 	stop)
-		COMPREPLY=($(compgen -W "$common -s --session-name" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$common -s --session-name --all-hosts" -- "$cur")) ;;
+	status)
+		COMPREPLY=($(compgen -W "$common --all-hosts --timeout" -- "$cur")) ;;
+	start | end)
+		COMPREPLY=($(compgen -W "$common --all-hosts" -- "$cur")) ;;
+	events)
+		COMPREPLY=($(compgen -W "$common --since --until --count --after --pid
+			--kind" -- "$cur")) ;;
+	nodes | topics)
+		COMPREPLY=($(compgen -W "$common --pid" -- "$cur")) ;;
 	check)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "$common --timeout" -- "$cur"))

@@ -392,8 +392,12 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 		} else {
 			arr = topics_json(&gr);
 		}
+		/* the envelope of every other result line: v, type, cmd */
 		out = arr ? cJSON_CreateObject() : NULL;
-		if (!out || !cJSON_AddItemToObject(out, cmd, arr)) {
+		if (!out || !cJSON_AddNumberToObject(out, CARET_CTL_K_V, CARET_CTL_VERSION) ||
+		    !cJSON_AddStringToObject(out, CARET_CTL_K_TYPE, CARET_CTL_T_RESULT) ||
+		    !cJSON_AddStringToObject(out, CARET_CTL_K_CMD, cmd) ||
+		    !cJSON_AddItemToObject(out, cmd, arr)) {
 			if (!out)
 				cJSON_Delete(arr);
 			code = ctl_fail(CTL_EXIT_FAILED, "out of memory");

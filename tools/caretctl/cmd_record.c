@@ -18,6 +18,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_regex.h"
 #include "parse.h"
 #include "hosts.h"
 #include "rpc.h"
@@ -52,6 +53,7 @@ static void usage(FILE *f)
 		"  -p, --path DIR              where the trace directory goes (default:\n"
 		"                              $ROS_TRACE_DIR, else $ROS_HOME/tracing, else\n"
 		"                              ~/.ros/tracing), made absolute here\n"
+		"  -o, --output DIR            the same as -p/--path (as ros2 trace -o)\n"
 		"  -f, --recording-frequency N replay N records/s per process (1 to %d);\n"
 		"                              implies --pacing frequency\n"
 		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
@@ -131,6 +133,9 @@ enum {
 static const char *const filter_keys[4] = { CARET_CTL_K_SELECT_NODES, CARET_CTL_K_IGNORE_NODES,
 					    CARET_CTL_K_SELECT_TOPICS, CARET_CTL_K_IGNORE_TOPICS };
 
+static const char *const filter_opts[4] = { "--select-nodes", "--ignore-nodes",
+					    "--select-topics", "--ignore-topics" };
+
 /* "invalid -f/--recording-frequency 'x': must be ..." and exit 2. */
 static int bad_value(const char *opt, const char *val, const char *rule)
 {
@@ -153,6 +158,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 	static const struct option longopts[] = {
 		{ "session-name", required_argument, NULL, 's' },
 		{ "path", required_argument, NULL, 'p' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "recording-frequency", required_argument, NULL, 'f' },
 		{ "pacing", required_argument, NULL, OPT_PACING },
 		{ "light", no_argument, NULL, OPT_LIGHT },
@@ -179,7 +185,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:f:vlah", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlah", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -189,8 +195,13 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			break;
 		}
 		case 'p':
+		case 'o':
 			if (!*optarg)
-				return bad_value("-p/--path", optarg, "must not be empty");
+				return bad_value(opt == 'p' ? "-p/--path" : "-o/--output", optarg,
+						 "must not be empty");
+			if (path && strcmp(path, optarg) != 0)
+				return ctl_usage_error("record", "-p/--path and -o/--output name "
+						       "two directories: choose one");
 			path = optarg;
 			break;
 		case 'f':
@@ -257,10 +268,15 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		case OPT_SELECT_NODES:
 		case OPT_IGNORE_NODES:
 		case OPT_SELECT_TOPICS:
-		case OPT_IGNORE_TOPICS:
-			/* caretd checks encoding and size (one rule, its own) */
+		case OPT_IGNORE_TOPICS: {
+			/* caretd checks encoding and size (one rule, its own);
+			 * the dialect is checked here too, as a usage error */
+			char why[256];
+			if (caret_re_check_list(optarg, why, sizeof(why)) < 0)
+				return bad_value(filter_opts[opt - OPT_SELECT_NODES], optarg, why);
 			o->filter[opt - OPT_SELECT_NODES] = optarg;
 			break;
+		}
 		case 'h':
 			usage(stdout);
 			return -1;
