@@ -107,7 +107,7 @@ class System:
 class RealRosTest(unittest.TestCase):
     def setUp(self):
         self.c = Ctx(self._testMethodName)
-        self.c.caretd()
+        self.daemon = self.c.caretd()
 
     def tearDown(self):
         self.c.cleanup()
@@ -275,8 +275,10 @@ class RealRosTest(unittest.TestCase):
             takes = [t for t in takes if t >= min(talker_binds)]
             self.assertGreater(len([t for t in takes if t in talker_binds]), 5, tag)
             missing = [t for t in takes if t not in binds]
-            self.assertEqual(missing, [], "%s: takes without a bound stamp; the talker then: %s" %
-                             (tag, self.around(per[talker.pid], missing)))
+            log = [l for l in self.daemon.err_text().splitlines() if "pid %d " % talker.pid in l]
+            self.assertEqual(missing, [], "%s: takes without a bound stamp; the talker then: %s; "
+                             "caretd said of it: %s" % (tag, self.around(per[talker.pid], missing),
+                                                       log[-12:]))
         with self.subTest(tag=tag, check="runtime"):
             names = collections.Counter(e.name for e in evs)
             for n in ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
