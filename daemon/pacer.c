@@ -18,10 +18,17 @@
  * refills the rest sooner than 4 ms did (bench/NOTES.md). */
 #define TICK_BUSY_USEC (1 * USEC_PER_MS)
 #define TICK_IDLE_USEC (50 * USEC_PER_MS)
+/* No session active and no replay: nothing changes until the LTTng view
+ * does (pacer_kick), a command moves agents itself, or an agent appears
+ * (in WAIT, it needs nothing then); the tick only re-checks. */
+#define TICK_QUIET_USEC (1000 * USEC_PER_MS)
 /* Packets in flight on a CPU whose writers stopped (a partly filled
  * sub-buffer is drained only when full): after this long without a new
  * packet, a little more is granted so that one fills. */
 #define STALL_NS (100LL * 1000000)
+/* A stream without a packet for this long while another produced some is
+ * no longer written (lttng_drain_horizon). */
+#define STREAM_STALE_NS (200LL * 1000000)
 
 /*
  * How long after caretd first sees a session active before a process that
@@ -328,7 +335,16 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	double dt = p->sched->last_tick_ns ? (double)(now - p->sched->last_tick_ns) / 1e9 : 0.01;
 	feedback(p, emitted, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
-	return loop_timer_again(s, sched_busy(p->reg) ? TICK_BUSY_USEC : TICK_IDLE_USEC);
+	bool busy = sched_busy(p->reg);
+	return loop_timer_again(s, busy ? TICK_BUSY_USEC : l.any || p->fb.on ? TICK_IDLE_USEC
+									 : TICK_QUIET_USEC);
+}
+
+void pacer_kick(void *arg)
+{
+	struct pacer *p = arg;
+	if (p->tick)
+		loop_timer_again(p->tick, 0);
 }
 
 int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *r,
