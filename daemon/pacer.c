@@ -267,10 +267,12 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 		if (rc < 0)
 			return;
 		fb_discards(f, r->name, d.discarded, now);
-		if (d.horizon_ns > f->horizon_ns) {
-			f->horizon_ns = d.horizon_ns;
+		/* per stream: the slowest drained buffer that is written */
+		int64_t h = lttng_drain_horizon(&d, f->since_ns, STREAM_STALE_NS);
+		if (h > f->horizon_ns)
 			f->horizon_seen_ns = now;
-		}
+		if (h >= 0)
+			f->horizon_ns = h;
 	}
 	uint64_t granted = s->granted_bytes - f->granted0;
 	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
