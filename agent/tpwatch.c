@@ -22,6 +22,7 @@
  * and dlsym would wait for that dlopen to return (the loader's lock),
  * delaying the application's start by lttng-ust's registration timeout.
  */
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -117,6 +118,9 @@ static probe_fn real_fn(probe_fn *cache, const char *sym)
 	struct find f = { .sym = sym };
 	dl_iterate_phdr(find_cb, &f);
 	p = (probe_fn)f.found;
+	if (!p) /* not where 2.13 keeps it: the loader's lookup, which may
+		 * wait for a dlopen in progress, rather than no tracing */
+		p = (probe_fn)dlsym(RTLD_NEXT, sym);
 	if (p)
 		__atomic_store_n(cache, p, __ATOMIC_RELEASE);
 	return p;
