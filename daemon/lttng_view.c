@@ -30,8 +30,10 @@
 #define POLL_USEC (50 * USEC_PER_MS)
 #define POLL_IDLE_USEC (1000 * USEC_PER_MS)
 /* Hints come in bursts (dozens of processes at a session start): they
- * cause at most one read per this time, whoever sends them. */
-#define HINT_GAP_NS (10LL * 1000000)
+ * cause at most one read per this time, whoever sends them, which is
+ * the short period: a stream of hints costs what the poll did before.
+ * The first hint after a quiet while is read at once. */
+#define HINT_GAP_NS (50LL * 1000000)
 #define HINT_FAST_NS (500LL * 1000000)
 
 static bool lttng_view_find_in(char (*names)[CARET_LTTNG_NAME_MAX], int n, const char *s)
