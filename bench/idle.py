@@ -23,6 +23,21 @@ def cpu_ticks(pid):
     return int(fields[11]) + int(fields[12])  # utime, stime
 
 
+def thread_ticks(pid):
+    """utime+stime per thread name (a DDS bridge adds CycloneDDS's)."""
+    out = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                st = f.read()
+        except OSError:
+            continue
+        name = st[st.index("(") + 1:st.rindex(")")]
+        fields = st.rsplit(")", 1)[1].split()
+        out[name] = out.get(name, 0) + int(fields[11]) + int(fields[12])
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--procs", type=int, default=100)
@@ -42,9 +57,12 @@ def main():
         c.wait_states(pids, "WAIT", timeout=60 + a.procs)
         time.sleep(2)
         hz = os.sysconf("SC_CLK_TCK")
-        c0, t0 = cpu_ticks(d.pid), time.monotonic()
+        c0, t0, th0 = cpu_ticks(d.pid), time.monotonic(), thread_ticks(d.pid)
         time.sleep(a.seconds)
         cpu = 100.0 * (cpu_ticks(d.pid) - c0) / hz / (time.monotonic() - t0)
+        th1 = thread_ticks(d.pid)
+        print("per thread (clock ticks of 1/%d s): %s" % (hz, ", ".join(
+            "%s %d" % (k, th1[k] - th0.get(k, 0)) for k in sorted(th1))), flush=True)
         print("idle: caretd %.3f %% CPU over %.0f s with %d agents, no session" %
               (cpu, a.seconds, a.procs), flush=True)
         lat = []
