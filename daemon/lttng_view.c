@@ -557,6 +557,10 @@ static uint64_t next_poll_usec(const struct lttng_view *v)
 static int on_poll(sd_event_source *s, uint64_t usec, void *arg)
 {
 	(void)usec;
+	struct lttng_view *v = arg;
+	if (v->hinted)
+		log_debug("reading the LTTng sessions: an agent's ros2/ros2_caret probes changed");
+	v->hinted = false;
 	lttng_view_refresh(arg);
 	return loop_timer_again(s, next_poll_usec(arg));
 }
@@ -577,6 +581,7 @@ void lttng_view_hint(struct lttng_view *v)
 	    sd_event_now(sd_event_source_get_event(v->poll), CLOCK_MONOTONIC, &mono) >= 0 &&
 	    due <= mono + usec)
 		return;
+	v->hinted = true;
 	loop_timer_again(v->poll, usec);
 }
 

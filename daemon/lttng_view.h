@@ -98,6 +98,7 @@ struct lttng_view {
 	void *change_arg;
 	int64_t last_poll_ns;  /* CLOCK_MONOTONIC of the last refresh */
 	int64_t fast_until_ns; /* poll at the short period until then */
+	bool hinted;           /* the next poll was brought forward by a hint */
 };
 
 int lttng_view_start(struct lttng_view *v, sd_event *e);
