@@ -39,6 +39,11 @@ static bool seg_ok;
 static pid_t seg_pid;
 static char distribution[24];
 
+int caret_agent_seg_fd(void)
+{
+	return __atomic_load_n(&seg_ok, __ATOMIC_ACQUIRE) && seg_pid == getpid() ? seg.fd : -1;
+}
+
 void caret_warn(const char *fmt, ...)
 {
 	const char *q = getenv("CARET_AGENT_QUIET");

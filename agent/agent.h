@@ -69,6 +69,10 @@ uint64_t caret_load_generation(void);
 
 void caret_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The segment's file descriptor, or -1 while there is none (tpwatch.c
+ * signals caretd through it). */
+int caret_agent_seg_fd(void);
+
 /* replay.c */
 int caret_replay_start(struct caret_seg *seg, const char *distribution);
 

@@ -131,7 +131,7 @@ static void read_uid(int uidfd, const char *channel, struct budget *bud, struct 
 			out->ignored++;
 		if (r != 1)
 			continue;
-		out->streams++;
+		out->ends[out->streams++] = (int64_t)e.ts_end;
 		out->bytes += e.offset + e.packet_size / 8;
 		out->discarded += e.discarded;
 		if ((int64_t)e.ts_end > out->horizon_ns)
@@ -198,6 +198,23 @@ int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_n
 	closedir(d);
 	out->truncated = b.entries <= 0 || b.files <= 0 || n >= MAX_UIDS;
 	return 0;
+}
+
+int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64_t stale_ns)
+{
+	int n = d->streams < LTTNG_DRAIN_MAX_FILES ? d->streams : LTTNG_DRAIN_MAX_FILES;
+	int64_t newest = -1, h = -1;
+	for (int i = 0; i < n; i++)
+		if (d->ends[i] > newest)
+			newest = d->ends[i];
+	for (int i = 0; i < n; i++) {
+		int64_t t = d->ends[i];
+		if (t <= since_ns || newest - t > stale_ns)
+			continue;
+		if (h < 0 || t < h)
+			h = t;
+	}
+	return h;
 }
 
 int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out)

@@ -36,7 +36,24 @@ struct lttng_drain {
 			     * owner, a packet ending after now, a count
 			     * beyond 2^48) */
 	bool truncated;     /* the read stopped at its bounds */
+	/* each believed stream's last packet end, streams entries: what
+	 * lttng_drain_horizon() reads */
+	int64_t ends[LTTNG_DRAIN_MAX_FILES];
 };
+
+/*
+ * How far the consumer drained every stream the writers use, per stream
+ * (per CPU buffer and uid), rather than the newest packet of any: what a
+ * writer put in a buffer after that buffer's last packet is still in it,
+ * whatever the other CPUs' consumers did. The oldest last-packet end among
+ * the streams that produced a packet after since_ns (the others were not
+ * written since, or hold less than one sub-buffer, the margin the pacing
+ * keeps) and whose last packet ended within stale_ns of the newest
+ * stream's: one consumer drains all of a channel's streams in turn, so a
+ * stream silent that long while another produced packets is no longer
+ * written (its writers moved to other CPUs). -1 when no stream qualifies.
+ */
+int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64_t stale_ns);
 
 /*
  * Opens a recording's trace directory for lttng_drain_read_at(): the

@@ -15,8 +15,26 @@
 #include "proto/caret_ctl_limits.h"
 #include "shm/caret_shm.h"
 
-/* A session started with the lttng CLI is noticed within this time. */
+/*
+ * Reading the session list is a round trip to lttng-sessiond, which it
+ * wakes too: at 20 Hz, most of an idle caretd's CPU (issue 24). With no
+ * session active and none of ours, it is read once a second; a session
+ * that enables ros2 or ros2_caret events is noticed sooner, from the
+ * agents: lttng-ust attaches the events' probes in every process with
+ * the agent while the session starts, and each agent then touches its
+ * segment (agent/tpwatch.c), which the registry's inotify watch reports
+ * (lttng_view_hint). While sessions are active, or recordings exist, or
+ * the session daemon does not answer, or for a while after a hint, the
+ * list is read at the short period, as before.
+ */
 #define POLL_USEC (50 * USEC_PER_MS)
+#define POLL_IDLE_USEC (1000 * USEC_PER_MS)
+/* Hints come in bursts (dozens of processes at a session start): they
+ * cause at most one read per this time, whoever sends them, which is
+ * the short period: a stream of hints costs what the poll did before.
+ * The first hint after a quiet while is read at once. */
+#define HINT_GAP_NS (50LL * 1000000)
+#define HINT_FAST_NS (500LL * 1000000)
 
 static bool lttng_view_find_in(char (*names)[CARET_LTTNG_NAME_MAX], int n, const char *s)
 {
@@ -360,7 +378,35 @@ static void load_state(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_MAX]
 	lttng_view_save(v);
 }
 
+static void refresh(struct lttng_view *v);
+
+static bool same_view(const struct lttng_view *v, bool ok, int n,
+		      char (*names)[CARET_LTTNG_NAME_MAX], const struct lttng_view_session *sess)
+{
+	if (v->ok != ok || v->n_active != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (strcmp(v->active[i], names[i]) != 0 || v->sess[i].rules != sess[i].rules ||
+		    v->sess[i].serial != sess[i].serial)
+			return false;
+	return true;
+}
+
 void lttng_view_refresh(struct lttng_view *v)
+{
+	static char names[LTTNG_VIEW_MAX_SESSIONS][CARET_LTTNG_NAME_MAX];
+	static struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
+	bool ok = v->ok;
+	int n = v->n_active;
+	memcpy(names, v->active, sizeof(names[0]) * (size_t)n);
+	memcpy(sess, v->sess, sizeof(sess[0]) * (size_t)n);
+	v->last_poll_ns = caret_now_ns();
+	refresh(v);
+	if (!same_view(v, ok, n, names, sess) && v->on_change)
+		v->on_change(v->change_arg);
+}
+
+static void refresh(struct lttng_view *v)
 {
 	reap_orphans(v);
 	char err[256];
@@ -513,11 +559,42 @@ bool lttng_view_caret_active(const struct lttng_view *v)
 	return false;
 }
 
+static uint64_t next_poll_usec(const struct lttng_view *v)
+{
+	bool quiet = v->ok && v->n_active == 0 && v->n_recs == 0 &&
+		     caret_now_ns() >= v->fast_until_ns;
+	return quiet ? POLL_IDLE_USEC : POLL_USEC;
+}
+
 static int on_poll(sd_event_source *s, uint64_t usec, void *arg)
 {
 	(void)usec;
+	struct lttng_view *v = arg;
+	if (v->hinted)
+		log_debug("reading the LTTng sessions: an agent's ros2/ros2_caret probes changed");
+	v->hinted = false;
 	lttng_view_refresh(arg);
-	return loop_timer_again(s, POLL_USEC);
+	return loop_timer_again(s, next_poll_usec(arg));
+}
+
+void lttng_view_hint(struct lttng_view *v)
+{
+	if (!v->poll)
+		return;
+	int64_t now = caret_now_ns();
+	v->fast_until_ns = now + HINT_FAST_NS;
+	int64_t wait = v->last_poll_ns + HINT_GAP_NS - now;
+	uint64_t usec = wait > 0 ? (uint64_t)wait / 1000 : 0;
+	uint64_t due = 0, mono = 0;
+	int on = SD_EVENT_OFF;
+	/* only ever brought forward: a stream of hints cannot hold it off */
+	if (sd_event_source_get_enabled(v->poll, &on) >= 0 && on != SD_EVENT_OFF &&
+	    sd_event_source_get_time(v->poll, &due) >= 0 &&
+	    sd_event_now(sd_event_source_get_event(v->poll), CLOCK_MONOTONIC, &mono) >= 0 &&
+	    due <= mono + usec)
+		return;
+	v->hinted = true;
+	loop_timer_again(v->poll, usec);
 }
 
 int lttng_view_start(struct lttng_view *v, sd_event *e)

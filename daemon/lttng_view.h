@@ -94,11 +94,21 @@ struct lttng_view {
 	char state_file[4200];
 	bool state_loaded;
 	sd_event_source *poll;
+	/* called after a refresh that changed what is active (or whether
+	 * the session daemon answers): the pacer acts at once */
+	void (*on_change)(void *arg);
+	void *change_arg;
+	int64_t last_poll_ns;  /* CLOCK_MONOTONIC of the last refresh */
+	int64_t fast_until_ns; /* poll at the short period until then */
+	bool hinted;           /* the next poll was brought forward by a hint */
 };
 
 int lttng_view_start(struct lttng_view *v, sd_event *e);
 void lttng_view_stop(struct lttng_view *v);
 void lttng_view_refresh(struct lttng_view *v);
+/* A session may have started or stopped (an agent's tracepoints changed):
+ * reads the sessions soon, however many hints come. */
+void lttng_view_hint(struct lttng_view *v);
 bool lttng_view_is_active(const struct lttng_view *v, const char *session);
 /* The entry of an active session, or NULL. */
 struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *session);

@@ -355,6 +355,10 @@ int main(int argc, char **argv)
 	if (snprintf(lttng.state_file, sizeof(lttng.state_file), "%s.recordings",
 		     o.server.socket_path) >= (int)sizeof(lttng.state_file))
 		lttng.state_file[0] = '\0';
+	lttng.on_change = pacer_kick;
+	lttng.change_arg = &pacer;
+	reg_loop.on_hint = (void (*)(void *))lttng_view_hint;
+	reg_loop.hint_arg = &lttng;
 	/* The LTTng view first: the others read it at their first run. */
 	if ((r = lttng_view_start(&lttng, e)) < 0 ||
 	    (r = registry_loop_start(&reg_loop, &reg, e)) < 0 ||

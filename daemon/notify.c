@@ -9,6 +9,7 @@
 #include "daemon/scheduler.h"
 
 #define STATUS_USEC (50 * USEC_PER_MS)
+#define STATUS_IDLE_USEC (1000 * USEC_PER_MS)
 
 static void status(struct notify *n)
 {
@@ -45,7 +46,9 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *arg)
 		n->ready = true;
 		log_info("ready");
 	}
-	return loop_timer_again(s, STATUS_USEC);
+	/* idle, the status line changes with the agents' number alone */
+	return loop_timer_again(s, n->ready && n->lttng->n_active == 0 ? STATUS_IDLE_USEC
+								       : STATUS_USEC);
 }
 
 int notify_start(struct notify *n, sd_event *e, const struct registry *r,

@@ -18,10 +18,17 @@
  * refills the rest sooner than 4 ms did (bench/NOTES.md). */
 #define TICK_BUSY_USEC (1 * USEC_PER_MS)
 #define TICK_IDLE_USEC (50 * USEC_PER_MS)
+/* No session active and no replay: nothing changes until the LTTng view
+ * does (pacer_kick), a command moves agents itself, or an agent appears
+ * (in WAIT, it needs nothing then); the tick only re-checks. */
+#define TICK_QUIET_USEC (1000 * USEC_PER_MS)
 /* Packets in flight on a CPU whose writers stopped (a partly filled
  * sub-buffer is drained only when full): after this long without a new
  * packet, a little more is granted so that one fills. */
 #define STALL_NS (100LL * 1000000)
+/* A stream without a packet for this long while another produced some is
+ * no longer written (lttng_drain_horizon). */
+#define STREAM_STALE_NS (200LL * 1000000)
 
 /*
  * How long after caretd first sees a session active before a process that
@@ -260,10 +267,12 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 		if (rc < 0)
 			return;
 		fb_discards(f, r->name, d.discarded, now);
-		if (d.horizon_ns > f->horizon_ns) {
-			f->horizon_ns = d.horizon_ns;
+		/* per stream: the slowest drained buffer that is written */
+		int64_t h = lttng_drain_horizon(&d, f->since_ns, STREAM_STALE_NS);
+		if (h > f->horizon_ns)
 			f->horizon_seen_ns = now;
-		}
+		if (h >= 0)
+			f->horizon_ns = h;
 	}
 	uint64_t granted = s->granted_bytes - f->granted0;
 	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
@@ -328,7 +337,16 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	double dt = p->sched->last_tick_ns ? (double)(now - p->sched->last_tick_ns) / 1e9 : 0.01;
 	feedback(p, emitted, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
-	return loop_timer_again(s, sched_busy(p->reg) ? TICK_BUSY_USEC : TICK_IDLE_USEC);
+	bool busy = sched_busy(p->reg);
+	return loop_timer_again(s, busy ? TICK_BUSY_USEC : l.any || p->fb.on ? TICK_IDLE_USEC
+									 : TICK_QUIET_USEC);
+}
+
+void pacer_kick(void *arg)
+{
+	struct pacer *p = arg;
+	if (p->tick)
+		loop_timer_again(p->tick, 0);
 }
 
 int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *r,

@@ -78,5 +78,7 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 /* The scheduler's view of LTTng at now_ns (see struct sched_lttng). */
 void pacer_sched_lttng(const struct lttng_view *v, int64_t now_ns, struct sched_lttng *out);
 void pacer_stop(struct pacer *p);
+/* Ticks at once (the LTTng view changed); arg is the pacer. */
+void pacer_kick(void *arg);
 
 #endif

@@ -51,6 +51,14 @@ static bool pending_keep(const char *name)
 	return true;
 }
 
+bool registry_has_pending(void)
+{
+	for (int i = 0; i < PENDING_MAX; i++)
+		if (pending[i].name[0])
+			return true;
+	return false;
+}
+
 static void pending_drop(const char *name)
 {
 	for (int i = 0; i < PENDING_MAX; i++)
@@ -78,7 +86,7 @@ int registry_open(struct registry *r)
 	if (r->inotify_fd < 0)
 		return -errno;
 	if (inotify_add_watch(r->inotify_fd, CARET_SHM_DIR,
-			      IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_CLOSE_WRITE) < 0) {
+			      IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB) < 0) {
 		int e = errno;
 		close(r->inotify_fd);
 		r->inotify_fd = -1;
@@ -272,8 +280,14 @@ void registry_on_inotify(struct registry *r)
 		}
 		for (char *p = buf; p < buf + n;) {
 			struct inotify_event *ev = (struct inotify_event *)p;
-			if (ev->mask & IN_Q_OVERFLOW)
+			if (ev->mask & IN_Q_OVERFLOW) {
 				registry_scan(r);
+				r->lttng_hints++; /* a hint may be among those lost */
+			} else if (ev->mask & IN_ATTRIB) {
+				r->lttng_hints++;
+				/* a segment being set up (its fchmod) is
+				 * retried on the pending timer */
+			}
 			else if (ev->len && (ev->mask & IN_DELETE)) {
 				pending_drop(ev->name);
 				rejects_forget(ev->name);
@@ -286,9 +300,18 @@ void registry_on_inotify(struct registry *r)
 	}
 }
 
+/* One syscall, where reading /proc/PID/stat of a hundred agents every
+ * second was most of an idle caretd's time (issue 24). Not sure of the
+ * process (the pid may be reused): only "gone" is believed at once. */
+static bool quick_alive(pid_t pid)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
 int registry_sweep(struct registry *r)
 {
 	int n = 0;
+	bool full = r->sweeps++ % REGISTRY_SWEEP_FULL == 0;
 	struct agent **pp = &r->head;
 	while (*pp) {
 		struct agent *a = *pp;
@@ -306,7 +329,7 @@ int registry_sweep(struct registry *r)
 			n++;
 			continue;
 		}
-		if (process_alive(a->pid, a->start_time)) {
+		if ((!full && quick_alive(a->pid)) || process_alive(a->pid, a->start_time)) {
 			pp = &a->next;
 			continue;
 		}

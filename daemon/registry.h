@@ -60,6 +60,12 @@ struct registry {
 	/* every agent is complete once it covered this session serial (the
 	 * newest active session enabling ros2_caret events; 0: none) */
 	uint32_t want_serial;
+	/* IN_ATTRIB on a segment: an agent's tracepoints of ros2 or
+	 * ros2_caret events were attached or detached (agent/tpwatch.c), so
+	 * a session may have started or stopped. Counts; anyone who can
+	 * create a file there can raise it, so it only hastens a poll. */
+	uint64_t lttng_hints;
+	unsigned sweeps; /* registry_sweep() calls so far */
 };
 
 int registry_open(struct registry *r);
@@ -70,7 +76,13 @@ void registry_scan(struct registry *r);
 void registry_retry_pending(struct registry *r);
 /* Drains inotify events (call when inotify_fd is readable). */
 void registry_on_inotify(struct registry *r);
-/* Reclaims the segments of dead processes; returns how many. */
+/* Whether segments wait for their owner to finish setting them up. */
+bool registry_has_pending(void);
+/* Reclaims the segments of dead processes; returns how many. A process is
+ * asked whether it lives with kill(pid, 0); its start time (whether the
+ * pid now names another process) is read at one sweep in
+ * REGISTRY_SWEEP_FULL and whenever kill says it is gone. */
+#define REGISTRY_SWEEP_FULL 10
 int registry_sweep(struct registry *r);
 struct agent *registry_find(struct registry *r, pid_t pid);
 

@@ -7,6 +7,9 @@
 /* An agent writes its identity through the mapping after creating the
  * file, which inotify does not report: look again this often. */
 #define RETRY_USEC (50 * USEC_PER_MS)
+/* With nothing pending the retry timer only wakes caretd; it is brought
+ * forward when a segment becomes pending. */
+#define RETRY_IDLE_USEC (5000 * USEC_PER_MS)
 /* A dead process's segment is reclaimed within this time. */
 #define SWEEP_USEC (1000 * USEC_PER_MS)
 
@@ -15,6 +18,18 @@ static int on_inotify(sd_event_source *s, int fd, uint32_t events, void *arg)
 	(void)s, (void)fd, (void)events;
 	struct registry_loop *l = arg;
 	registry_on_inotify(l->reg);
+	if (registry_has_pending()) {
+		uint64_t due = 0, now = 0;
+		if (sd_event_source_get_time(l->retry, &due) >= 0 &&
+		    sd_event_now(sd_event_source_get_event(l->retry), CLOCK_MONOTONIC, &now) >= 0 &&
+		    due > now + RETRY_USEC)
+			loop_timer_again(l->retry, RETRY_USEC);
+	}
+	if (l->reg->lttng_hints != l->hints_seen) {
+		l->hints_seen = l->reg->lttng_hints;
+		if (l->on_hint)
+			l->on_hint(l->hint_arg);
+	}
 	return 0;
 }
 
@@ -23,7 +38,7 @@ static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
 	(void)usec;
 	struct registry_loop *l = arg;
 	registry_retry_pending(l->reg);
-	return loop_timer_again(s, RETRY_USEC);
+	return loop_timer_again(s, registry_has_pending() ? RETRY_USEC : RETRY_IDLE_USEC);
 }
 
 static int on_sweep(sd_event_source *s, uint64_t usec, void *arg)

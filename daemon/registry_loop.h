@@ -11,6 +11,11 @@
 struct registry_loop {
 	struct registry *reg;
 	sd_event_source *inotify, *retry, *sweep;
+	/* called when agents hint that a session may have started or
+	 * stopped (registry.lttng_hints moved) */
+	void (*on_hint)(void *arg);
+	void *hint_arg;
+	uint64_t hints_seen;
 };
 
 int registry_loop_start(struct registry_loop *l, struct registry *r, sd_event *e);

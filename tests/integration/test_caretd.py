@@ -11,7 +11,7 @@ import subprocess
 import time
 import unittest
 
-from harness import (CARETD, INIT_KINDS, ROOT, B, SystemTest, kind_of, lttng, mono_ns,
+from harness import (CARETD, INIT_KINDS, ROOT, STATES, B, SystemTest, kind_of, lttng, mono_ns,
                      read_trace, wait_line)
 
 RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
@@ -103,6 +103,58 @@ class CaretdTest(SystemTest):
         time.sleep(0.5)
         s.stop()
         self.check_complete(s.path, procs, cached)
+
+    def test_idle_sleeps_and_sees_cli_session_at_once(self):
+        """Issue 24: with agents and no session caretd reads the session
+        list once a second (not 20 times) and wakes rarely, yet a session
+        the lttng CLI starts is seen within 100 ms: the agents' tracepoints
+        tell it (agent/tpwatch.c). Timed on the agents' own state words."""
+        import mmap
+        import struct
+        d = self.c.caretd("--no-bridge")
+        procs = self.system(3)
+        pids = [p.pid for p in procs]
+        self.c.wait_states(pids, "WAIT")
+        maps = {}
+        for n in self.c.segments():
+            with open(os.path.join("/dev/shm", n), "rb") as f:
+                m = mmap.mmap(f.fileno(), 4096, prot=mmap.PROT_READ)
+            pid = struct.unpack_from("<I", m, 24)[0]
+            if pid in pids:
+                maps[pid] = m
+        self.assertEqual(sorted(maps), sorted(pids))
+        wait_state = [k for k, v in STATES.items() if v == "WAIT"][0]
+
+        def switches():
+            n = 0
+            with open("/proc/%d/task/%d/status" % (d.pid, d.pid)) as f:
+                for line in f:
+                    if line.split(":")[0] in ("voluntary_ctxt_switches",
+                                              "nonvoluntary_ctxt_switches"):
+                        n += int(line.split()[-1])
+            return n
+        time.sleep(1.5)
+        s0, t0 = switches(), time.monotonic()
+        time.sleep(5)
+        per_s = (switches() - s0) / (time.monotonic() - t0)
+        # 20 session-list reads, 20 pacer, 20 status and 20 retry ticks a
+        # second before: ~80 wakeups; now about five one-second timers
+        self.assertLess(per_s, 20, "caretd woke %.1f times a second while idle" % per_s)
+        s = self.c.session()
+        time.sleep(1.2)  # caretd is in its one-second poll
+        s.start()
+        t1 = mono_ns()
+        late = set(pids)
+        while late and mono_ns() - t1 < 5e9:
+            late = {p for p in late if struct.unpack_from("<I", maps[p], 80)[0] == wait_state}
+            time.sleep(0.001)
+        took = (mono_ns() - t1) / 1e6
+        self.assertFalse(late, "still in WAIT 5 s after lttng start: %r" % late)
+        self.assertLess(took, 100, "agents left WAIT %.1f ms after lttng start returned"
+                        % took)
+        self.c.wait_states(pids, "RECORD", timeout=10)
+        for m in maps.values():
+            m.close()
 
     def test_start_and_end_ignored(self):
         self.c.caretd()

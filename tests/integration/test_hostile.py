@@ -128,6 +128,34 @@ class CaretdUnderAttack(unittest.TestCase):
         # written) make at most four lines
         self.assertLessEqual(d.err_text().count(".4242.1"), 4, d.err_text())
 
+    def test_touch_storm_reads_sessions_no_faster_than_the_old_poll(self):
+        """Issue 24: an agent touches its segment (IN_ATTRIB) when its
+        ros2/ros2_caret probes change, and caretd then reads the session
+        list at once. Any user can touch a file under a segment name as
+        fast as it likes: caretd reads the list at most once per 50 ms
+        (20 a second, its old poll), and stays idle otherwise."""
+        d = self.c.caretd()
+        path = "/dev/shm/%s.4250.1" % self.c.prefix
+        line = "an agent's ros2/ros2_caret probes changed"
+        secs = 3.0
+        with temp_user() as pw:
+            before = d.err_text().count(line)
+            t0 = time.time()
+            as_user(pw, ["/usr/bin/python3", "-c",
+                         "import os, time\n"
+                         "fd = os.open(%r, os.O_CREAT | os.O_WRONLY, 0o600)\n"
+                         "t = time.time()\n"
+                         "while time.time() - t < %r:\n"
+                         "    os.utime(fd)\n" % (path, secs)], check=True)
+            took = time.time() - t0
+            time.sleep(0.3)
+            reads = d.err_text().count(line) - before
+        # the hints do hasten reads ...
+        self.assertGreater(reads, 5, d.err_text()[-2000:])
+        # ... but no more than one per 50 ms, however many touches
+        self.assertLessEqual(reads, (took + 0.3) / 0.05 + 2, "%d reads in %.1f s" % (reads, took))
+        self.assertIsNone(d.poll())
+
     def test_b3_refused_attach_leaks_nothing(self):
         """B3: a valid segment claiming pid 1, rewritten 300 times by its
         unprivileged owner, costs caretd no descriptor and no mapping."""

@@ -113,6 +113,54 @@ START_TEST(reads_last_packets)
 }
 END_TEST
 
+/* A 16-CPU machine: the replay writes on a few CPUs, the consumer has
+ * drained them to different points, most CPUs are idle. The drain point
+ * is the slowest written buffer, not the newest packet of any CPU: what a
+ * writer put in CPU 9's buffer after 40 ms is still there, however far
+ * the consumer got on CPU 3. */
+START_TEST(horizon_per_stream_16_cpus)
+{
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-drain16-%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	mk("ust");
+	mk("ust/uid");
+	mk("ust/uid/0");
+	mk("ust/uid/0/64-bit");
+	mk("ust/uid/0/64-bit/index");
+	const int64_t ms = 1000000, base = 10 * ms;
+	for (int cpu = 0; cpu < 16; cpu++) {
+		char p[256];
+		snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_%d.idx", dir, cpu);
+		/* last packet ends: idle CPUs before the base (1 ms + cpu ns);
+		 * written CPUs 3 (50 ms), 7 (48 ms), 9 (40 ms); CPU 12 written
+		 * after the base, silent since 15 ms (its writers moved) */
+		int64_t end = cpu == 3 ? 50 * ms : cpu == 7 ? 48 * ms : cpu == 9 ? 40 * ms
+			      : cpu == 12 ? 15 * ms : 1 * ms + cpu;
+		int np = cpu == 3 || cpu == 7 || cpu == 9 ? 4 : 2;
+		index_file(p, 0xC1F1DCC1, np, (uint64_t)end - (uint64_t)(np - 1) * 1000, 0, 0);
+	}
+	struct lttng_drain d;
+	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
+	ck_assert_int_eq(d.streams, 16);
+	ck_assert_int_eq(d.horizon_ns, 50 * ms); /* the newest of any CPU */
+	/* per stream: the slowest written one, CPU 12, while it may still be
+	 * written (35 ms behind the newest, within 200 ms) */
+	ck_assert_int_eq(lttng_drain_horizon(&d, base, 200 * ms), 15 * ms);
+	/* silent 35 ms while others produced packets: no longer written,
+	 * CPU 9 is the slowest */
+	ck_assert_int_eq(lttng_drain_horizon(&d, base, 30 * ms), 40 * ms);
+	/* with a base before every packet, idle CPUs count too: CPU 0 */
+	ck_assert_int_eq(lttng_drain_horizon(&d, 0, 1000 * ms), 1 * ms);
+	/* nothing after the base: not known */
+	ck_assert_int_eq(lttng_drain_horizon(&d, 60 * ms, 200 * ms), -1);
+	/* the newest stream alone after the base */
+	ck_assert_int_eq(lttng_drain_horizon(&d, 49 * ms, 200 * ms), 50 * ms);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* The recording's owner writes what they like in the trace: links,
  * packets from the future, absurd counts, other owners' files, floods
  * of entries. None of it is believed, followed, or costs more than the
@@ -207,6 +255,7 @@ int main(void)
 	TCase *tc = tcase_create("index");
 	tcase_add_test(tc, reads_last_packets);
 	tcase_add_test(tc, hostile_trace);
+	tcase_add_test(tc, horizon_per_stream_16_cpus);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
