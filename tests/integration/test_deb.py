@@ -92,7 +92,7 @@ class DebTest(unittest.TestCase):
     # ---- the package's contents --------------------------------------
 
     def test_contents_are_make_install(self):
-        layout = run(["make", "-s", "-f", "debian/rules", "print-layout"], cwd=ROOT,
+        layout = run(["make", "-s", "--no-print-directory", "-f", "debian/rules", "print-layout"], cwd=ROOT,
                      check=True).stdout.split()
         self.assertIn("PREFIX=/usr", layout)
         dest = os.path.join(self.tmp, "dest")
