@@ -16,7 +16,8 @@
 # tracetools with LTTng, rclcpp_lifecycle, std_msgs, example_interfaces, rmw_cyclonedds_cpp
 # (Debian's CycloneDDS 0.10) and rmw_fastrtps_cpp: Humble against Debian's Fast DDS 2.9.1 (its
 # version check accepts it); Jazzy needs Fast DDS >= 2.13, so the bundled 2.14 is built first
-# when CARET_ROS2_FASTDDS_JAZZY=1 (another ~20 minutes on 2 cores).
+# when CARET_ROS2_FASTDDS_JAZZY=1 (another 30 to 50 minutes on 2 cores); unset, a Jazzy fixture
+# with it is used when this machine already has one.
 # Every typesupport package is in the workspace from the start, so colcon's group dependencies
 # order rosidl_typesupport_fastrtps_* before the interface packages (built the other way round,
 # rmw_fastrtps_cpp cannot create publishers: shared/ros2/README.md).
@@ -28,7 +29,19 @@ HERE=$(dirname "$(readlink -f "$0")")
 TOP=$(readlink -f "$HERE/../..")
 SRCROOT=${CARET_ROS2_SRC:-$(readlink -f "$TOP/../shared/ros2" 2>/dev/null || true)}
 CACHE=${CARET_ROS2_CACHE:-/var/cache/caretd-ros2}
-fastdds_jazzy=${CARET_ROS2_FASTDDS_JAZZY:-0}
+# Jazzy's Fast DDS 2.14: 1 builds it, 0 never; unset (auto) uses a Jazzy fixture that has it
+# when one is already built on this machine, and builds the one without it otherwise (a cold
+# CI stays within its time; a machine that built it once keeps testing it).
+fastdds_jazzy=${CARET_ROS2_FASTDDS_JAZZY:-auto}
+if [ "$distro" = jazzy ] && [ "$fastdds_jazzy" = auto ]; then
+	w=$(CARET_ROS2_FASTDDS_JAZZY=1 "$0" jazzy --print-key)
+	if [ -f "$w/READY" ] && [[ " $* " != *" --print-key "* ]]; then
+		echo "$w/install"
+		exit 0
+	fi
+	fastdds_jazzy=0
+fi
+[ "$fastdds_jazzy" = auto ] && fastdds_jazzy=0
 
 var=CARET_ROS2_PREFIX_${distro^^}
 if [ -n "${!var:-}" ]; then
