@@ -605,6 +605,19 @@ oom:
 	return error(ENOMEM, "out of memory");
 }
 
+/* A process whose cache is complete when a request arrives is one of the
+ * agents that request sees: its inotify event may still be queued behind
+ * the request, and an identity written through the mapping raises none
+ * (the pending retry finds it up to 50 ms later). Without this, a `record`
+ * right after launch counted 0/0 processes and was done before any
+ * replay. Segments refused before are skipped unless they changed. */
+static bool reads_agents(const char *cmd)
+{
+	return !strcmp(cmd, CARET_CTL_CMD_STATUS) || !strcmp(cmd, CARET_CTL_CMD_LIST) ||
+	       !strcmp(cmd, CARET_CTL_CMD_RECORD) || !strcmp(cmd, CARET_CTL_CMD_WAIT) ||
+	       !strcmp(cmd, CARET_CTL_CMD_START) || !strcmp(cmd, CARET_CTL_CMD_EVENTS);
+}
+
 static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		       const cJSON *req, int64_t now, struct wait_req **wait)
 {
@@ -617,6 +630,8 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			     CARET_CTL_VERSION);
 	if (ctl_get_str(req, NULL, CARET_CTL_K_CMD, false, &cmd, &why) < 0)
 		return error(EPROTO, "request has no \"cmd\" string");
+	if (reads_agents(cmd))
+		registry_scan(ctx->reg);
 	if (!strcmp(cmd, CARET_CTL_CMD_STATUS))
 		return cmd_agents(ctx, true);
 	if (!strcmp(cmd, CARET_CTL_CMD_LIST))
