@@ -111,7 +111,13 @@ for _k in ("timer", "subscription", "service", "client"):
 LINKS = [(s, d) for s, d in LINKS if d]
 
 # Fields whose values are the same in two runs of the same application: strings and these.
-STABLE_INTS = {"queue_depth", "period", "capacity", "taken", "version"}
+STABLE_INTS = {"queue_depth", "period", "capacity", "version"}
+
+# A take that finds nothing (rmw_take taken=0) happens when a wait set wakes for data another
+# take already consumed: hundreds at start-up in both tracers' traces, and now and then one in
+# the steady window of either (seen on Jazzy x Fast DDS, once in CARET's, once in ours). Only
+# the takes that found a message are compared.
+LUCK_VALUES = {("rmw_take", "taken"): (0,)}
 
 STEADY_NS = 300 * 1000 * 1000
 
@@ -383,7 +389,9 @@ class CaretParityTest(unittest.TestCase):
             for role in r.per:
                 for e in r.steady(role):
                     for n, v in e.f.items():
-                        if isinstance(v, str) or n in STABLE_INTS:
+                        if v in LUCK_VALUES.get((kind(e.name), n), ()):
+                            continue
+                        if isinstance(v, str) or n in STABLE_INTS or (kind(e.name), n) in LUCK_VALUES:
                             out[(role, kind(e.name), n)].add(v)
                         elif n in NULLABLE.get(kind(e.name), ()):
                             out[(role, kind(e.name), n + " is null")].add(v == 0)
