@@ -40,6 +40,7 @@ stage fuzz-smoke-san SAN=1 fuzz-smoke
 stage integration integration-check
 stage integration-san SAN=1 integration-check
 stage ros2 ros2-check
+stage ros2-san SAN=1 ros2-check
 stage bench-smoke bench-smoke
 
 total=$(($(date +%s) - t_start))
