@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/commands.h"
