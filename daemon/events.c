@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_events.h"
 #include "shm/reader.h"
+#include "util/caret_err.h"
 
 struct events {
 	struct caret_reader *r;
@@ -27,17 +27,6 @@ void events_free(struct events *ev)
 		return;
 	caret_reader_close(ev->r);
 	free(ev);
-}
-
-static cJSON *error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static cJSON *error(int err, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return caret_ctl_enc_error(err, msg);
 }
 
 struct filter {
@@ -105,18 +94,14 @@ static const char *seek_error(int r)
 	}
 }
 
-cJSON *events_request(struct events *ev, const cJSON *req)
+int events_request(struct events *ev, const struct caret_ctl_events_req *q, cJSON **out,
+		   char *err, size_t errlen)
 {
-	struct caret_ctl_events_req *q = malloc(sizeof(*q));
 	struct filter *f = calloc(1, sizeof(*f));
-	struct ctl_why why;
-	cJSON *out = NULL;
-	if (!q || !f) {
-		out = error(ENOMEM, "out of memory");
-		goto done;
-	}
-	if (caret_ctl_dec_events_request(req, q, &why) < 0) {
-		out = error(EINVAL, "%s", why.msg);
+	int rc = 0;
+	*out = NULL;
+	if (!f) {
+		rc = caret_errf(err, errlen, -ENOMEM, "out of memory");
 		goto done;
 	}
 	f->pids = q->pids;
@@ -125,20 +110,20 @@ cJSON *events_request(struct events *ev, const cJSON *req)
 	for (size_t i = 0; i < q->nkinds; i++) {
 		int k = caret_kind_by_name(q->kinds[i]);
 		if (k < 0) {
-			out = error(EINVAL, "unknown kind \"%.64s\"", q->kinds[i]);
+			rc = caret_errf(err, errlen, -EINVAL, "unknown kind \"%.64s\"", q->kinds[i]);
 			goto done;
 		}
 		f->kinds[k] = true;
 	}
 	int r = ev->r ? caret_reader_refresh(ev->r) : caret_reader_open(&ev->r, NULL);
 	if (r < 0) {
-		out = error(-r, "cannot read the caches: %s", strerror(-r));
+		rc = caret_errf(err, errlen, r, "cannot read the caches: %s", strerror(-r));
 		goto done;
 	}
 	caret_reader_set_filter(ev->r, accept, f);
 	if (q->after) {
 		if ((r = caret_reader_seek_position(ev->r, q->after)) < 0) {
-			out = error(-r, "%s", seek_error(r));
+			rc = caret_errf(err, errlen, r, "%s", seek_error(r));
 			goto done;
 		}
 	} else if (q->has_since) {
@@ -148,7 +133,7 @@ cJSON *events_request(struct events *ev, const cJSON *req)
 	}
 	struct page p = { caret_ctl_enc_events_result(), 0, 0 };
 	if (!p.result) {
-		out = error(ENOMEM, "out of memory");
+		rc = caret_errf(err, errlen, -ENOMEM, "out of memory");
 		goto done;
 	}
 	int64_t until = q->has_until ? q->until : INT64_MAX;
@@ -163,20 +148,19 @@ cJSON *events_request(struct events *ev, const cJSON *req)
 	caret_reader_stats(ev->r, &st);
 	if (n < 0 || p.err) {
 		cJSON_Delete(p.result);
-		out = n < 0 ? error(EBADMSG, "a cache changed under the reader")
-			    : error(ENOMEM, "out of memory");
+		rc = n < 0 ? caret_errf(err, errlen, -EBADMSG, "a cache changed under the reader")
+			   : caret_errf(err, errlen, -ENOMEM, "out of memory");
 	} else if (caret_reader_tell(ev->r, next, sizeof(next)) < 0 ||
 		   caret_ctl_events_trailer(p.result, next, more, st.segments,
 					    st.corrupt_segments, st.late) < 0) {
 		cJSON_Delete(p.result);
-		out = error(ENOMEM, "out of memory");
+		rc = caret_errf(err, errlen, -ENOMEM, "out of memory");
 	} else {
-		out = p.result;
+		*out = p.result;
 	}
 done:
 	if (ev->r)
 		caret_reader_set_filter(ev->r, NULL, NULL);
-	free(q);
 	free(f);
-	return out;
+	return rc;
 }

@@ -7,7 +7,11 @@
 #ifndef CARETD_EVENTS_H
 #define CARETD_EVENTS_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
+
+#include "proto/caret_ctl_events.h"
 
 struct events;
 
@@ -15,7 +19,9 @@ struct events;
 struct events *events_new(void);
 void events_free(struct events *ev);
 
-/* The reply (result or error) for one request; NULL when out of memory. */
-cJSON *events_request(struct events *ev, const cJSON *req);
+/* One page for a request: 0 and its result (a page is encoded as it is
+ * read, to stop at the line's size), or a negative errno with why in err. */
+int events_request(struct events *ev, const struct caret_ctl_events_req *q, cJSON **result,
+		   char *err, size_t errlen);
 
 #endif

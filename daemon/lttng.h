@@ -187,4 +187,25 @@ const char *const *caret_lttng_events(bool light, bool rcl_publish);
 int caret_lttng_session_path(const char *session, char *path_out,
 			     size_t path_len);
 
+/*
+ * The calls caretd's commands and its view of LTTng make, as a table: the
+ * real one calls the functions above (liblttng-ctl); the unit tests give a
+ * fake that records the calls and answers what a test wants, so that every
+ * command, record and stop included, runs without a session daemon.
+ */
+struct caret_lttng_ops {
+	int (*active_sessions)(char (*names)[CARET_LTTNG_NAME_MAX], int max, char *err,
+			       size_t errlen);
+	int (*session_rules)(const char *session, unsigned *rules, char *err, size_t errlen);
+	int (*session_path)(const char *session, char *path_out, size_t path_len);
+	int (*session_name)(const char *wanted, const char *parent, char *out, size_t len,
+			    char *err, size_t errlen);
+	int (*record)(const struct caret_lttng_cfg *cfg, char *name_out, size_t name_len,
+		      char *path_out, size_t path_len, char *err, size_t errlen);
+	int (*go)(const char *session, char *err, size_t errlen);
+	int (*stop)(const char *session, struct caret_lttng_chan_stats *out, int max,
+		    char *path_out, size_t path_len, char *err, size_t errlen);
+};
+extern const struct caret_lttng_ops caret_lttng_ops_real;
+
 #endif

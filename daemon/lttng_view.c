@@ -56,14 +56,15 @@ static void rules_text(unsigned r, char *buf, size_t len)
 		 r ? "" : " no ros2/ros2_caret event");
 }
 
-static void update_rules(const char *name, struct lttng_view_session *e, int64_t now, bool fresh)
+static void update_rules(const struct lttng_view *v, const char *name,
+			 struct lttng_view_session *e, int64_t now, bool fresh)
 {
 	if (!fresh && now - e->rules_ns < RULES_EVERY_NS)
 		return;
 	unsigned r;
 	char err[256];
 	e->rules_ns = now;
-	if (caret_lttng_session_rules(name, &r, err, sizeof(err)) < 0) {
+	if (lttng_view_ops(v)->session_rules(name, &r, err, sizeof(err)) < 0) {
 		log_debug("session %s: %s", name, err);
 		return; /* keep what we knew (a fresh entry: none) */
 	}
@@ -112,7 +113,8 @@ static void reap_orphans(struct lttng_view *v)
 		}
 		char path[4096] = "", err[256] = "";
 		struct caret_lttng_chan_stats st;
-		int e = caret_lttng_stop(r->name, &st, 1, path, sizeof(path), err, sizeof(err));
+		int e = lttng_view_ops(v)->stop(r->name, &st, 1, path, sizeof(path), err,
+						 sizeof(err));
 		if (e < 0 && e != -ENOENT) {
 			/* once: the next poll sees the session itself */
 			log_warn("armed recording %s: %s, and the session could not be "
@@ -189,195 +191,6 @@ int lttng_view_admit(const struct lttng_view *v, uid_t uid, bool armed, char *er
 	return 0;
 }
 
-/* ---- recordings across a restart (B5) ----
- * One line per recording: "1 uid gid seq pacing frequency subbuf_size
- * subbuf_count armed armer_pid armer_start NAME PATH", NAME and PATH in
- * hex (they may hold any byte but NUL). The file is caretd's own and
- * root-only; still, every line is checked against LTTng and the trace
- * directory's owner before it is believed. */
-#define STATE_MAX (64 << 10)
-
-static void hex(char *out, const char *s)
-{
-	static const char d[] = "0123456789abcdef";
-	for (; *s; s++) {
-		*out++ = d[(unsigned char)*s >> 4];
-		*out++ = d[(unsigned char)*s & 15];
-	}
-	*out = '\0';
-}
-
-static int unhex(const char *h, char *out, size_t cap)
-{
-	size_t n = strlen(h);
-	if (n == 0 || n % 2 || n / 2 >= cap)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i += 2) {
-		int v = 0;
-		for (int k = 0; k < 2; k++) {
-			char c = h[i + k];
-			int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-			if (x < 0)
-				return -EINVAL;
-			v = v * 16 + x;
-		}
-		if (v == 0)
-			return -EINVAL;
-		out[i / 2] = (char)v;
-	}
-	out[n / 2] = '\0';
-	return 0;
-}
-
-void lttng_view_save(struct lttng_view *v)
-{
-	if (!v->state_file[0])
-		return;
-	char tmp[sizeof(v->state_file) + 8];
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", v->state_file);
-	int fd = mkstemp(tmp); /* 0600, O_EXCL: nobody's link is followed */
-	if (fd < 0) {
-		log_warn("cannot save the recordings' owners in %s: %s", v->state_file,
-			 strerror(errno));
-		return;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return;
-	}
-	static char name[2 * CARET_LTTNG_NAME_MAX + 1], path[2 * 4096 + 1];
-	for (int i = 0; i < v->n_recs; i++) {
-		const struct lttng_view_rec *r = &v->recs[i];
-		hex(name, r->name);
-		hex(path, r->path);
-		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
-			" %s %s\n", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
-			r->frequency, r->subbuf_size, r->subbuf_count, r->armed ? 1 : 0,
-			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-");
-	}
-	bool ok = fflush(f) == 0 && !ferror(f);
-	if (fclose(f) != 0)
-		ok = false;
-	if (!ok || rename(tmp, v->state_file) < 0) {
-		log_warn("cannot save the recordings' owners in %s: %s", v->state_file,
-			 strerror(errno));
-		unlink(tmp);
-	}
-}
-
-static bool num(const char *t, uint64_t max, uint64_t *out)
-{
-	char *end;
-	if (!t || *t < '0' || *t > '9')
-		return false;
-	errno = 0;
-	unsigned long long x = strtoull(t, &end, 10);
-	if (errno || *end || x > max)
-		return false;
-	*out = x;
-	return true;
-}
-
-/* One line, or why it is not believed. */
-static const char *parse_rec(char *line, struct lttng_view_rec *r,
-			     char (*names)[CARET_LTTNG_NAME_MAX], int n)
-{
-	char *tok[13], *save = NULL;
-	int k = 0;
-	for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (k < 13)
-			tok[k++] = t;
-		else
-			return "too many fields";
-	uint64_t x[11];
-	static const uint64_t max[11] = { 1, UINT32_MAX - 1, UINT32_MAX - 1, UINT64_MAX, 2,
-					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 1, INT32_MAX,
-					  UINT64_MAX };
-	if (k != 13)
-		return "malformed";
-	for (int i = 0; i < 11; i++) {
-		/* pacing is -1 (the daemon's) or an enum pacing */
-		if (i == 4 && strcmp(tok[i], "-1") == 0) {
-			x[i] = UINT64_MAX;
-			continue;
-		}
-		if (!num(tok[i], max[i], &x[i]))
-			return "malformed";
-	}
-	if (x[0] != 1)
-		return "unknown version";
-	*r = (struct lttng_view_rec){
-		.uid = (uid_t)x[1], .gid = (gid_t)x[2], .seq = x[3],
-		.pacing = x[4] == UINT64_MAX ? -1 : (int)x[4], .frequency = (uint32_t)x[5],
-		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = x[8] == 1,
-		.armer_pid = (pid_t)x[9], .armer_start = x[10] };
-	char why[160];
-	if (unhex(tok[11], r->name, sizeof(r->name)) < 0 ||
-	    caret_ctl_check_lttng_session_name(r->name, why, sizeof(why)) < 0)
-		return "bad session name";
-	if (strcmp(tok[12], "-") != 0 && unhex(tok[12], r->path, sizeof(r->path)) < 0)
-		return "bad path";
-	if (!lttng_view_find_in(names, n, r->name))
-		return "its session is gone";
-	/* the trace directory was created as the requester: it still says
-	 * whose the recording is */
-	char lpath[4096];
-	struct stat st;
-	if (r->path[0] == '/' &&
-	    (caret_lttng_session_path(r->name, lpath, sizeof(lpath)) < 0 ||
-	     strcmp(lpath, r->path) != 0 || lstat(r->path, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	     st.st_uid != r->uid))
-		return "its session or trace directory does not match";
-	return NULL;
-}
-
-static void load_state(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_MAX], int n)
-{
-	v->state_loaded = true;
-	if (!v->state_file[0])
-		return;
-	int fd = open(v->state_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		if (errno != ENOENT)
-			log_warn("cannot read %s: %s", v->state_file, strerror(errno));
-		return;
-	}
-	struct stat st;
-	static char buf[STATE_MAX + 1];
-	ssize_t len = -1;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
-	    !(st.st_mode & 077) && st.st_size <= STATE_MAX)
-		len = read(fd, buf, STATE_MAX);
-	close(fd);
-	if (len < 0) {
-		log_warn("ignoring %s: not a private file of caretd's (or unreadable)",
-			 v->state_file);
-		return;
-	}
-	buf[len] = '\0';
-	char *save = NULL;
-	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct lttng_view_rec r;
-		const char *bad = parse_rec(line, &r, names, n);
-		if (!bad && lttng_view_find_rec(v, r.name))
-			bad = "listed twice";
-		if (!bad && v->n_recs >= LTTNG_VIEW_MAX_RECORDINGS)
-			bad = "too many recordings";
-		if (bad) {
-			log_info("%s: a recording not taken over: %s", v->state_file, bad);
-			continue;
-		}
-		v->recs[v->n_recs++] = r;
-		if (r.seq > v->rec_seq)
-			v->rec_seq = r.seq;
-		log_info("recording %s of uid %d taken over from before a restart%s", r.name,
-			 (int)r.uid, r.armed ? " (armed)" : "");
-	}
-	lttng_view_save(v);
-}
-
 static void refresh(struct lttng_view *v);
 
 static bool same_view(const struct lttng_view *v, bool ok, int n,
@@ -411,7 +224,8 @@ static void refresh(struct lttng_view *v)
 	reap_orphans(v);
 	char err[256];
 	char names[LTTNG_VIEW_MAX_SESSIONS][CARET_LTTNG_NAME_MAX];
-	int n = caret_lttng_active_sessions(names, LTTNG_VIEW_MAX_SESSIONS, err, sizeof(err));
+	int n = lttng_view_ops(v)->active_sessions(names, LTTNG_VIEW_MAX_SESSIONS, err,
+						   sizeof(err));
 	bool was_ok = v->ok;
 	int before = v->n_active;
 	if (n < 0) {
@@ -435,7 +249,7 @@ static void refresh(struct lttng_view *v)
 	bool first = !v->polled;
 	v->polled = true;
 	if (!v->state_loaded)
-		load_state(v, names, n);
+		lttng_view_load_state(v, names, n);
 	/* a recording whose session ended some other way is over */
 	bool changed = false;
 	for (int i = 0; i < v->n_recs;) {
@@ -472,7 +286,7 @@ static void refresh(struct lttng_view *v)
 				.serial = ++v->last_serial,
 				.since_ns = first ? INT64_MIN / 2 : now };
 		}
-		update_rules(names[i], &sess[i], now, fresh);
+		update_rules(v, names[i], &sess[i], now, fresh);
 	}
 	for (int i = 0; i < v->n_active; i++)
 		if (!lttng_view_find_in(names, n, v->active[i]))
@@ -482,6 +296,56 @@ static void refresh(struct lttng_view *v)
 	v->n_active = n;
 	if (n != before)
 		log_info("%d active LTTng session%s", n, n == 1 ? "" : "s");
+}
+
+/*
+ * What a command that started or stopped a session knows, told to the view
+ * at once instead of making it read every session again: the poll would
+ * find the same, later (the pacer and a `wait` right after need it now).
+ * Until the first poll answered (the table is not loaded yet), a read.
+ */
+void lttng_view_session_started(struct lttng_view *v, const char *session)
+{
+	const struct lttng_view_rec *r = lttng_view_find_rec(v, session);
+	if (!v->polled || !v->ok) {
+		lttng_view_refresh(v);
+		return;
+	}
+	if (lttng_view_find(v, session) || (r && r->armed))
+		return; /* known, or recording nothing yet */
+	if (v->n_active >= LTTNG_VIEW_MAX_SESSIONS) {
+		lttng_view_refresh(v);
+		return;
+	}
+	int i = v->n_active++;
+	snprintf(v->active[i], sizeof(v->active[i]), "%s", session);
+	int64_t now = caret_now_ns();
+	v->sess[i] = (struct lttng_view_session){ .serial = ++v->last_serial, .since_ns = now };
+	update_rules(v, v->active[i], &v->sess[i], now, true);
+	log_info("%d active LTTng session%s", v->n_active, v->n_active == 1 ? "" : "s");
+	if (v->on_change)
+		v->on_change(v->change_arg);
+}
+
+void lttng_view_session_ended(struct lttng_view *v, const char *session)
+{
+	for (int i = 0; i < v->n_active; i++) {
+		if (strcmp(v->active[i], session) != 0)
+			continue;
+		log_info("LTTng session %s no longer active", session);
+		int last = --v->n_active;
+		memmove(&v->active[i], &v->active[i + 1], sizeof(v->active[0]) * (size_t)(last - i));
+		memmove(&v->sess[i], &v->sess[i + 1], sizeof(v->sess[0]) * (size_t)(last - i));
+		log_info("%d active LTTng session%s", last, last == 1 ? "" : "s");
+		if (v->on_change)
+			v->on_change(v->change_arg);
+		return;
+	}
+}
+
+const struct caret_lttng_ops *lttng_view_ops(const struct lttng_view *v)
+{
+	return v->ops ? v->ops : &caret_lttng_ops_real;
 }
 
 bool lttng_view_is_active(const struct lttng_view *v, const char *session)

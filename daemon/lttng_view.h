@@ -2,7 +2,7 @@
 /*
  * What caretd knows of LTTng: whether the session daemon answers, which
  * sessions are tracing, and the session `record` created. Polled on its
- * own timer; commands refresh it right after they change sessions.
+ * own timer; commands tell it right after they start or stop a session.
  */
 #ifndef CARETD_LTTNG_VIEW_H
 #define CARETD_LTTNG_VIEW_H
@@ -101,11 +101,19 @@ struct lttng_view {
 	int64_t last_poll_ns;  /* CLOCK_MONOTONIC of the last refresh */
 	int64_t fast_until_ns; /* poll at the short period until then */
 	bool hinted;           /* the next poll was brought forward by a hint */
+	/* the door to LTTng (NULL: caret_lttng_ops_real; tests give a fake) */
+	const struct caret_lttng_ops *ops;
 };
 
 int lttng_view_start(struct lttng_view *v, sd_event *e);
 void lttng_view_stop(struct lttng_view *v);
 void lttng_view_refresh(struct lttng_view *v);
+/* A command started session (it records now) or stopped and destroyed it:
+ * the view knows at once, without reading every session again. */
+void lttng_view_session_started(struct lttng_view *v, const char *session);
+void lttng_view_session_ended(struct lttng_view *v, const char *session);
+/* The LTTng calls of this view and of the commands that change it. */
+const struct caret_lttng_ops *lttng_view_ops(const struct lttng_view *v);
 /* A session may have started or stopped (an agent's tracepoints changed):
  * reads the sessions soon, however many hints come. */
 void lttng_view_hint(struct lttng_view *v);
@@ -126,6 +134,9 @@ bool lttng_view_expired(const struct lttng_view *v, const char *session, uid_t *
  * is logged.
  */
 void lttng_view_save(struct lttng_view *v);
+/* Reads v->state_file once (lttng_view_state.c), at the first poll that
+ * reaches the session daemon: names[0..n) are the sessions it has. */
+void lttng_view_load_state(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_MAX], int n);
 /* Remembers a recording (-ENOSPC when the table is full). */
 int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r);
 struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session);

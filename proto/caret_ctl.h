@@ -143,9 +143,12 @@
  * refused peer (EACCES; EBUSY when caretd has too many clients) before
  * closing.
  *
- * Every name below is the one spelling of a message or field: caretd
- * builds its replies with caret_ctl_enc.h and caretctl reads them with
- * caret_ctl_dec.h, both from this directory.
+ * Every name below is the one spelling of a message or field: caretctl
+ * builds its requests and caretd reads them with caret_ctl_req.h (one
+ * struct per command, one encoder, one decoder); caretd builds its
+ * replies with caret_ctl_enc.h and caretctl reads them with
+ * caret_ctl_dec.h, all from this directory. A request whose "v" is not
+ * CARET_CTL_VERSION is refused (EPROTO) with both versions named.
  */
 #ifndef CARET_PROTO_CTL_H
 #define CARET_PROTO_CTL_H

@@ -34,15 +34,6 @@ static cJSON *envelope(const char *type)
 				  cJSON_AddStringToObject(o, CARET_CTL_K_TYPE, type));
 }
 
-cJSON *caret_ctl_enc_request(const char *cmd)
-{
-	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		return NULL;
-	return fail_if(o, cJSON_AddNumberToObject(o, CARET_CTL_K_V, CARET_CTL_VERSION) &&
-				  cJSON_AddStringToObject(o, CARET_CTL_K_CMD, cmd));
-}
-
 cJSON *caret_ctl_enc_error(int err, const char *msg)
 {
 	cJSON *o = envelope(CARET_CTL_T_ERROR);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Building control messages (proto/caret_ctl.h): every request caretctl
- * sends and every reply caretd sends is made here, so a field is spelled
- * and typed in one place. Constructors return a new cJSON object, NULL when
+ * Building control replies (proto/caret_ctl.h): every reply caretd sends
+ * is made here, so a field is spelled and typed in one place (requests:
+ * proto/caret_ctl_req.h). Constructors return a new cJSON object, NULL when
  * out of memory; the add_* functions return 0 or -ENOMEM.
  */
 #ifndef CARET_PROTO_CTL_ENC_H
@@ -13,9 +13,6 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
-
-/* {"v", "cmd"}: the caller adds the command's own fields by name. */
-cJSON *caret_ctl_enc_request(const char *cmd);
 
 /* err: an errno, either sign; sent positive. */
 cJSON *caret_ctl_enc_error(int err, const char *msg);

@@ -7,20 +7,7 @@
 #include <unistd.h>
 
 #include "proto/caret_ctl_limits.h"
-
-static int say(char *why, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int say(char *why, size_t len, int err, const char *fmt, ...)
-{
-	if (why && len) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
+#include "util/caret_err.h"
 
 static bool pow2(uint64_t v)
 {
@@ -37,18 +24,18 @@ uint64_t caret_ctl_subbuf_size_min(void)
 int caret_ctl_check_lttng_session_name(const char *name, char *why, size_t len)
 {
 	if (!name || !*name)
-		return say(why, len, -EINVAL, "must not be empty");
+		return caret_errf(why, len, -EINVAL, "must not be empty");
 	size_t n = strnlen(name, CARET_CTL_SESSION_NAME_MAX + 1);
 	if (n > CARET_CTL_SESSION_NAME_MAX)
-		return say(why, len, -ERANGE, "must be 1 to %d bytes long",
+		return caret_errf(why, len, -ERANGE, "must be 1 to %d bytes long",
 			   CARET_CTL_SESSION_NAME_MAX);
 	/* The name becomes a directory under the trace path. */
 	if (!strcmp(name, ".") || !strcmp(name, ".."))
-		return say(why, len, -EINVAL, "must not be \".\" or \"..\"");
+		return caret_errf(why, len, -EINVAL, "must not be \".\" or \"..\"");
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];
 		if (c == '/' || c < 0x20 || c == 0x7f)
-			return say(why, len, -EINVAL,
+			return caret_errf(why, len, -EINVAL,
 				   "must not contain '/' or control characters");
 	}
 	return 0;
@@ -58,7 +45,7 @@ int caret_ctl_check_session_name(const char *name, char *why, size_t len)
 {
 	/* `-s --immediate` would name a session after an option. */
 	if (name && name[0] == '-')
-		return say(why, len, -EINVAL, "must not start with '-'");
+		return caret_errf(why, len, -EINVAL, "must not start with '-'");
 	return caret_ctl_check_lttng_session_name(name, why, len);
 }
 
@@ -73,7 +60,7 @@ const char *caret_ctl_rule_frequency(void)
 int caret_ctl_check_frequency(uint64_t v, char *why, size_t len)
 {
 	if (v < CARET_CTL_FREQUENCY_MIN || v > CARET_CTL_FREQUENCY_MAX)
-		return say(why, len, -ERANGE, "%s", caret_ctl_rule_frequency());
+		return caret_errf(why, len, -ERANGE, "%s", caret_ctl_rule_frequency());
 	return 0;
 }
 
@@ -106,9 +93,9 @@ const char *caret_ctl_rule_subbuf_size(void)
 int caret_ctl_check_subbuf_size(uint64_t v, char *why, size_t len)
 {
 	if (!pow2(v))
-		return say(why, len, -EINVAL, "%s", caret_ctl_rule_subbuf_size());
+		return caret_errf(why, len, -EINVAL, "%s", caret_ctl_rule_subbuf_size());
 	if (v < caret_ctl_subbuf_size_min() || v > CARET_CTL_SUBBUF_SIZE_MAX)
-		return say(why, len, -ERANGE, "%s", caret_ctl_rule_subbuf_size());
+		return caret_errf(why, len, -ERANGE, "%s", caret_ctl_rule_subbuf_size());
 	return 0;
 }
 
@@ -123,9 +110,9 @@ const char *caret_ctl_rule_subbuf_count(void)
 int caret_ctl_check_subbuf_count(uint64_t v, char *why, size_t len)
 {
 	if (!pow2(v))
-		return say(why, len, -EINVAL, "%s", caret_ctl_rule_subbuf_count());
+		return caret_errf(why, len, -EINVAL, "%s", caret_ctl_rule_subbuf_count());
 	if (v < CARET_CTL_SUBBUF_COUNT_MIN || v > CARET_CTL_SUBBUF_COUNT_MAX)
-		return say(why, len, -ERANGE, "%s", caret_ctl_rule_subbuf_count());
+		return caret_errf(why, len, -ERANGE, "%s", caret_ctl_rule_subbuf_count());
 	return 0;
 }
 
@@ -140,6 +127,6 @@ const char *caret_ctl_rule_timeout(void)
 int caret_ctl_check_timeout_ms(int64_t ms, char *why, size_t len)
 {
 	if (ms < 1 || ms > CARET_CTL_TIMEOUT_MAX_MS)
-		return say(why, len, -ERANGE, "%s", caret_ctl_rule_timeout());
+		return caret_errf(why, len, -ERANGE, "%s", caret_ctl_rule_timeout());
 	return 0;
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The control protocol's parsers, both ends: caretd's request handling
- * (command_run: envelope, fields, status/list/wait/start/end replies) and
- * caretctl's reply parsing and decoders. "record" and "stop" requests are
- * decoded by the reply decoders only: running them would drive LTTng. */
+ * (command_run: envelope, fields, every command's reply) and caretctl's
+ * reply parsing and decoders. LTTng is a fake behind the view's ops table
+ * (daemon/lttng.h): "record" and "stop" run too, with nothing created. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,21 +44,85 @@ static void decode_all(const char *line, size_t len)
 	cJSON_Delete(root);
 }
 
-static bool drives_lttng(const char *line)
+/* A session daemon that says yes: the commands' own checks are what is
+ * fuzzed, not LTTng. */
+static int f_active(char (*names)[CARET_LTTNG_NAME_MAX], int max, char *err, size_t errlen)
 {
-	cJSON *req = cJSON_Parse(line);
-	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_CMD);
-	bool yes = cJSON_IsString(cmd) && (!strcmp(cmd->valuestring, CARET_CTL_CMD_RECORD) ||
-					  !strcmp(cmd->valuestring, CARET_CTL_CMD_STOP));
-	cJSON_Delete(req);
-	return yes;
+	(void)err;
+	(void)errlen;
+	if (max < 1)
+		return 0;
+	snprintf(names[0], CARET_LTTNG_NAME_MAX, "fuzz");
+	return 1;
 }
+
+static int f_rules(const char *session, unsigned *rules, char *err, size_t errlen)
+{
+	(void)session;
+	(void)err;
+	(void)errlen;
+	*rules = CARET_LTTNG_RULE_CARET;
+	return 0;
+}
+
+static int f_path(const char *session, char *path_out, size_t path_len)
+{
+	(void)session;
+	(void)path_out;
+	(void)path_len;
+	return -ENOENT;
+}
+
+static int f_name(const char *wanted, const char *parent, char *out, size_t len, char *err,
+		  size_t errlen)
+{
+	(void)parent;
+	(void)err;
+	(void)errlen;
+	snprintf(out, len, "%s", wanted && *wanted ? wanted : "fuzz-rec");
+	return 0;
+}
+
+static int f_record(const struct caret_lttng_cfg *c, char *name_out, size_t name_len,
+		    char *path_out, size_t path_len, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	snprintf(name_out, name_len, "%s", c->session ? c->session : "fuzz-rec");
+	snprintf(path_out, path_len, "/nonexistent/%s", name_out);
+	return 0;
+}
+
+static int f_go(const char *session, char *err, size_t errlen)
+{
+	(void)session;
+	(void)err;
+	(void)errlen;
+	return 0;
+}
+
+static int f_stop(const char *session, struct caret_lttng_chan_stats *out, int max,
+		  char *path_out, size_t path_len, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	if (path_out)
+		snprintf(path_out, path_len, "/nonexistent/%s", session);
+	if (out && max > 0)
+		out[0] = (struct caret_lttng_chan_stats){ .name = "caret", .discarded_known = true };
+	return 1;
+}
+
+static const struct caret_lttng_ops yes_ops = {
+	f_active, f_rules, f_path, f_name, f_record, f_go, f_stop,
+};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct registry reg;
 	static struct sched_cfg sched = { PACING_ADAPTIVE, 100, 1 << 20 };
-	static struct lttng_view view = { .ok = true, .n_active = 1, .active = { "fuzz" } };
+	static struct lttng_view view = { .ok = true, .polled = true, .state_loaded = true,
+					  .n_active = 1, .active = { "fuzz" }, .ops = &yes_ops };
 	static bool once;
 	if (!once) {
 		log_init(LOG_CRIT); /* Start/End messages would flood */
@@ -71,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(line, data, size);
 	line[size] = '\0';
 	decode_all(line, strlen(line));
-	if (!drives_lttng(line)) {
+	{
 		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view };
 		/* a local member of caretd's group, not root */
 		struct cmd_peer peer = { .pid = 1, .uid = 1000, .gid = 1000, .n_groups = 0 };

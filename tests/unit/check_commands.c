@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * caretd's commands and wait module as the server drives them: request
- * line in, reply object out, read back with caretctl's decoders. Only
- * requests that do not reach LTTng are exercised here (the integration
- * tests cover record and stop against a real session daemon).
+ * caretd's commands as the server drives them: request line in, reply
+ * object out, read back with caretctl's decoders. LTTng is the fake of
+ * cmd_fixture.c: every command, record and stop included, runs here, and
+ * the tests assert on what LTTng was asked and on what the requester is
+ * told (LTTng's failures with their cause). The integration tests run the
+ * same against a real session daemon.
  */
 #include <check.h>
 #include <sys/stat.h>
@@ -26,242 +28,7 @@
 #include "proto/caret_ctl_events.h"
 #include "proto/caret_ctl_reply.h"
 
-#define MS 1000000LL
-
-static struct registry reg;
-static struct sched_cfg cfg = { .pacing = PACING_FREQUENCY, .frequency = 42, .bandwidth = 1 };
-static struct lttng_view view;
-static struct cmd_ctx ctx = { .reg = &reg, .sched = &cfg, .lttng = &view, .events = NULL, .bridge = NULL };
-static struct agent agent;
-
-static void setup(void)
-{
-	char prefix[48];
-	snprintf(prefix, sizeof(prefix), "caret-uc-%d", (int)getpid());
-	setenv("CARET_SHM_PREFIX", prefix, 1);
-	memset(&agent, 0, sizeof(agent));
-	ck_assert_int_eq(caret_seg_create(&agent.seg, 1 << 20, "unit", "jazzy"), 0);
-	agent.pid = getpid();
-	ck_assert_int_eq(caret_proc_start_time(agent.pid, &agent.start_time), 0);
-	agent.nodes_at_records = UINT64_MAX;
-	strcpy(agent.procname, "unit");
-	caret_ctl_set_state(&agent.seg, CARET_STATE_WAIT);
-	reg = (struct registry){ .head = &agent, .count = 1 };
-	memset(&view, 0, sizeof(view));
-	view.ok = true;
-	ctx.events = events_new();
-	ck_assert_ptr_nonnull(ctx.events);
-}
-
-static void teardown(void)
-{
-	events_free(ctx.events);
-	ctx.events = NULL;
-	char name[CARET_SHM_NAME_MAX];
-	strcpy(name, agent.seg.name);
-	caret_seg_close(&agent.seg);
-	caret_seg_unlink(name);
-}
-
-/* Who asks: root unless a test says otherwise. */
-static struct cmd_peer peer = { .pid = 1, .n_groups = 0 };
-
-/* The reply to one request line, as caretctl parses it. */
-static cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **w)
-{
-	struct cmd_out out;
-	command_run(&ctx, &peer, line, 1000 * MS, &out);
-	if (w) {
-		ck_assert_ptr_null(out.reply);
-		ck_assert_ptr_nonnull(out.wait);
-		*w = out.wait;
-		return NULL;
-	}
-	ck_assert_ptr_null(out.wait);
-	char *s = caret_ctl_enc_line(out.reply);
-	ck_assert_ptr_nonnull(s);
-	cJSON *res;
-	enum ctl_reply_type type;
-	struct ctl_why why;
-	ck_assert_msg(ctl_reply_parse(s, strlen(s), &res, &type, &why) == 0, "%s", why.msg);
-	ck_assert_msg(type == want, "%s", s);
-	free(s);
-	return res;
-}
-
-static int err_of(const cJSON *r)
-{
-	return cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERRNO)->valueint;
-}
-
-START_TEST(recording_shares)
-{
-	/* B17: users' shares of the table, and root's reserve */
-	char err[256];
-	struct lttng_view_rec rec = { .uid = 1000, .armed = true };
-	for (int i = 0; i < LTTNG_VIEW_USER_ARMED; i++) {
-		ck_assert_int_eq(lttng_view_admit(&view, 1000, true, err, sizeof(err)), 0);
-		snprintf(rec.name, sizeof(rec.name), "a%d", i);
-		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
-	}
-	ck_assert_int_eq(lttng_view_admit(&view, 1000, true, err, sizeof(err)), -EDQUOT);
-	ck_assert_ptr_nonnull(strstr(err, "armed"));
-	ck_assert_int_eq(lttng_view_admit(&view, 1001, true, err, sizeof(err)), 0);
-	rec.armed = false;
-	for (int i = LTTNG_VIEW_USER_ARMED; i < LTTNG_VIEW_USER_RECORDINGS; i++) {
-		ck_assert_int_eq(lttng_view_admit(&view, 1000, false, err, sizeof(err)), 0);
-		snprintf(rec.name, sizeof(rec.name), "a%d", i);
-		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
-	}
-	ck_assert_int_eq(lttng_view_admit(&view, 1000, false, err, sizeof(err)), -EDQUOT);
-	/* other users fill what is left to users */
-	int users = LTTNG_VIEW_USER_RECORDINGS;
-	for (uid_t u = 2000; users < LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE; u++)
-		for (int i = 0; i < LTTNG_VIEW_USER_RECORDINGS &&
-				users < LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE; i++, users++) {
-			ck_assert_int_eq(lttng_view_admit(&view, u, false, err, sizeof(err)), 0);
-			rec.uid = u;
-			snprintf(rec.name, sizeof(rec.name), "u%d-%d", (int)u, i);
-			ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
-		}
-	ck_assert_int_eq(lttng_view_admit(&view, 3999, false, err, sizeof(err)), -ENOSPC);
-	ck_assert_ptr_nonnull(strstr(err, "root"));
-	/* root's reserve */
-	rec.uid = 0;
-	for (int i = 0; i < LTTNG_VIEW_ROOT_RESERVE; i++) {
-		ck_assert_int_eq(lttng_view_admit(&view, 0, true, err, sizeof(err)), 0);
-		snprintf(rec.name, sizeof(rec.name), "r%d", i);
-		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
-	}
-	ck_assert_int_eq(lttng_view_admit(&view, 0, false, err, sizeof(err)), -ENOSPC);
-	/* a full table refuses a record before any session exists: nothing
-	 * runs unremembered */
-	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"path\":\"/nonexistent/x\"}",
-		       CTL_REPLY_ERROR, NULL);
-	ck_assert_int_eq(err_of(r), ENOSPC);
-	cJSON_Delete(r);
-}
-END_TEST
-
-/* The tree's owner may have linked anything into it: a symlink is not
- * followed, a file with another hard link is not given away. */
-START_TEST(chown_tree_hostile_links)
-{
-	char top[64], p[128], outside[96];
-	snprintf(top, sizeof(top), "/tmp/caret-uc-chown-%d", (int)getpid());
-	snprintf(outside, sizeof(outside), "%s.secret", top);
-	ck_assert_int_eq(mkdir(top, 0755), 0);
-	ck_assert_int_eq(chown(top, 4242, 4242), 0);
-	int fd = open(outside, O_CREAT | O_WRONLY, 0600);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(p, sizeof(p), "%s/a", top);
-	close(open(p, O_CREAT | O_WRONLY, 0644));
-	snprintf(p, sizeof(p), "%s/sub", top);
-	ck_assert_int_eq(mkdir(p, 0755), 0);
-	snprintf(p, sizeof(p), "%s/sub/b", top);
-	close(open(p, O_CREAT | O_WRONLY, 0644));
-	snprintf(p, sizeof(p), "%s/link", top);
-	ck_assert_int_eq(symlink(outside, p), 0);
-	snprintf(p, sizeof(p), "%s/hard", top);
-	ck_assert_int_eq(link(outside, p), 0);
-	ck_assert_int_eq(creds_chown_tree(top, 4242, 4242), 0);
-	struct stat st;
-	const char *mine[] = { "a", "sub", "sub/b", "link" };
-	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", top, mine[i]);
-		ck_assert_int_eq(lstat(p, &st), 0);
-		ck_assert_msg(st.st_uid == 4242, "%s not given", p);
-	}
-	ck_assert_int_eq(stat(outside, &st), 0);
-	ck_assert_int_eq(st.st_uid, 0);
-	char cmd[256];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", top, outside);
-	ck_assert_int_eq(system(cmd), 0);
-}
-END_TEST
-
-START_TEST(status_and_list)
-{
-	strcpy(view.active[0], "s1");
-	view.n_active = 1;
-	struct lttng_view_rec rec = { .name = "s1", .path = "/t/s1" };
-	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
-	cJSON *r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
-	struct ctl_status st;
-	struct ctl_why why;
-	ck_assert_msg(ctl_decode_status(r, &st, &why) == 0, "%s", why.msg);
-	ck_assert_int_eq(st.pid, getpid());
-	ck_assert_str_eq(st.pacing, "frequency");
-	ck_assert_int_eq(st.freq, 42);
-	ck_assert(st.lttng_reachable);
-	ck_assert_str_eq(cJSON_GetArrayItem(st.sessions, 0)->valuestring, "s1");
-	ck_assert_uint_eq(st.agents.n, 1);
-	ck_assert_int_eq(st.agents.a[0].pid, getpid());
-	ck_assert_str_eq(st.agents.a[0].state, "WAIT");
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_LTTNG);
-	ck_assert_str_eq(
-		cJSON_GetObjectItemCaseSensitive(l, CARET_CTL_K_CARETD_SESSION_PATH)->valuestring,
-		"/t/s1");
-	ctl_status_free(&st);
-	cJSON_Delete(r);
-
-	r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
-	struct ctl_agents ag;
-	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
-	ck_assert_uint_eq(ag.n, 1);
-	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_HOST));
-	ctl_agents_free(&ag);
-	cJSON_Delete(r);
-}
-END_TEST
-
-/* No agent waits without a reason that list and status show. */
-START_TEST(list_gives_reasons)
-{
-	caret_ctl_begin_replay(&agent.seg);
-	cJSON *r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
-	struct ctl_agents ag;
-	struct ctl_why why;
-	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
-	ck_assert_str_eq(ag.a[0].state, "PREPARE");
-	ck_assert_ptr_nonnull(ag.a[0].reason);
-	ck_assert_ptr_nonnull(strstr(ag.a[0].reason, "replay thread"));
-	ctl_agents_free(&ag);
-	cJSON_Delete(r);
-	caret_ctl_set_state(&agent.seg, CARET_STATE_WAIT);
-	r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
-	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
-	ck_assert_ptr_null(ag.a[0].reason); /* idle: nothing to explain */
-	ctl_agents_free(&ag);
-	cJSON_Delete(r);
-}
-END_TEST
-
-/* issue 8: `record -f` paces its own recording's replay, never the
- * daemon's defaults nor a newer session's (e.g. one of the lttng CLI). */
-START_TEST(recording_options_are_its_own)
-{
-	struct sched_cfg defaults = { .pacing = PACING_ADAPTIVE, .frequency = 100,
-				      .bandwidth = 1000 }, eff;
-	strcpy(view.active[0], "rec");
-	strcpy(view.active[1], "cli");
-	view.n_active = 2;
-	view.sess[0] = (struct lttng_view_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 1 };
-	view.sess[1] = (struct lttng_view_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 2 };
-	struct lttng_view_rec rec = { .name = "rec", .pacing = PACING_FREQUENCY, .frequency = 2 };
-	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
-	pacer_effective_cfg(&view, &defaults, &eff);
-	ck_assert_int_eq(eff.pacing, PACING_ADAPTIVE); /* the CLI session is newer */
-	ck_assert_uint_eq(eff.frequency, 100);
-	view.sess[1].serial = 0; /* now the recording is the newest */
-	pacer_effective_cfg(&view, &defaults, &eff);
-	ck_assert_int_eq(eff.pacing, PACING_FREQUENCY);
-	ck_assert_uint_eq(eff.frequency, 2);
-	ck_assert_uint_eq(eff.bandwidth, 1000);
-	ck_assert_uint_eq(defaults.frequency, 100); /* untouched */
-}
-END_TEST
+#include "tests/unit/cmd_fixture.h"
 
 START_TEST(bad_requests)
 {
@@ -344,266 +111,333 @@ START_TEST(start_end)
 }
 END_TEST
 
-/* The wait reply due at `now`, decoded; NULL when none is due. */
-static cJSON *poll_at(struct wait_req *w, int64_t now, bool *done, enum ctl_reply_type want)
+/* ---- every command through the fake LTTng (tests/unit/cmd_fixture.c) ---- */
+
+/* The session record created, as status shows it, decoded. */
+static void assert_record_reply(cJSON *r, const char *session, const char *path)
 {
-	cJSON *o = wait_poll(w, now, done);
-	if (!o)
-		return NULL;
-	char *s = caret_ctl_enc_line(o);
-	cJSON *root;
-	enum ctl_reply_type type;
+	struct ctl_record_result rec;
 	struct ctl_why why;
-	ck_assert_int_eq(ctl_reply_parse(s, strlen(s), &root, &type, &why), 0);
-	ck_assert_int_eq(type, want);
-	free(s);
-	return root;
+	ck_assert_msg(ctl_decode_record(r, &rec, &why) == 0, "%s", why.msg);
+	ck_assert_str_eq(rec.session, session);
+	ck_assert_str_eq(rec.path, path);
 }
 
-START_TEST(wait_progress_then_result)
+START_TEST(record_creates_and_remembers)
 {
-	strcpy(view.active[0], "s1");
-	view.n_active = 1;
-	caret_ctl_begin_replay(&agent.seg);
-	struct wait_req *w;
-	ask("{\"v\":1,\"cmd\":\"wait\",\"timeout_ms\":500}", CTL_REPLY_RESULT, &w);
-	bool done;
-	int64_t t = 1000 * MS;
-	cJSON *r = poll_at(w, t, &done, CTL_REPLY_PROGRESS);
-	ck_assert(!done);
-	ck_assert_ptr_nonnull(r);
-	struct ctl_progress p;
-	struct ctl_why why;
-	ck_assert_int_eq(ctl_decode_progress(r, &p, &why), 0);
-	ck_assert_int_eq(p.total, 1);
-	ck_assert_int_eq(p.recording, 0);
+	peer.uid = 4242;
+	peer.gid = 4343;
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\","
+		       "\"light\":true,\"pacing\":\"frequency\",\"recording_frequency\":7,"
+		       "\"subbuf_size\":1048576,\"subbuf_count\":8,\"append\":true}",
+		       CTL_REPLY_RESULT, NULL);
+	assert_record_reply(r, "r1", "/t/r1");
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST));
 	cJSON_Delete(r);
-	/* progress about every 100 ms, not at every poll */
-	ck_assert_ptr_null(poll_at(w, t + 10 * MS, &done, CTL_REPLY_PROGRESS));
-	ck_assert(!done);
-	r = poll_at(w, t + 100 * MS, &done, CTL_REPLY_PROGRESS);
-	ck_assert_ptr_nonnull(r);
-	cJSON_Delete(r);
-	/* the deadline: a failed result naming the laggard */
-	r = poll_at(w, t + 500 * MS, &done, CTL_REPLY_RESULT);
-	ck_assert(done);
-	struct ctl_wait_result res;
-	ck_assert_msg(ctl_decode_wait(r, &res, &why) == 0, "%s", why.msg);
-	ck_assert(!res.ok);
-	ck_assert_uint_eq(res.n, 1);
-	ck_assert_int_eq(res.lag[0].pid, getpid());
-	ck_assert_str_eq(res.lag[0].state, "PREPARE");
-	ctl_wait_result_free(&res);
-	cJSON_Delete(r);
-	wait_free(w);
-
-	/* everyone recording: done before the deadline */
-	caret_ctl_set_state(&agent.seg, CARET_STATE_RECORD);
-	ask("{\"v\":1,\"cmd\":\"wait\"}", CTL_REPLY_RESULT, &w);
-	r = poll_at(w, t, &done, CTL_REPLY_RESULT);
-	ck_assert(done);
-	ck_assert_int_eq(ctl_decode_wait(r, &res, &why), 0);
-	ck_assert(res.ok);
-	ck_assert_uint_eq(res.n, 0);
-	ctl_wait_result_free(&res);
-	cJSON_Delete(r);
-	wait_free(w);
+	/* what LTTng was asked: the request's options, as the requester */
+	ck_assert_int_eq(fake.n_calls, 1);
+	ck_assert_str_eq(fake.calls[0], "record r1 path=/t url=- light=1 pre_iron=0 append=1 "
+					"armed=0 size=1048576 count=8 as=4242");
+	/* remembered as theirs, with its own options, and seen active at once */
+	struct lttng_view_rec *rec = lttng_view_find_rec(&view, "r1");
+	ck_assert_ptr_nonnull(rec);
+	ck_assert_int_eq(rec->uid, 4242);
+	ck_assert_int_eq(rec->gid, 4343);
+	ck_assert_int_eq(rec->pacing, PACING_FREQUENCY);
+	ck_assert_uint_eq(rec->frequency, 7);
+	ck_assert_uint_eq(rec->subbuf_size, 1048576);
+	ck_assert_str_eq(rec->path, "/t/r1");
+	ck_assert(!rec->armed);
+	ck_assert(lttng_view_is_active(&view, "r1"));
+	ck_assert_uint_eq(reg.want_serial, lttng_view_find(&view, "r1")->serial);
+	ck_assert_uint_eq(lttng_view_find(&view, "r1")->rules, fake.rules);
+	/* told, not found again: the session list was not read */
+	ck_assert_int_eq(fake.n_lists, 0);
+	/* and the next poll agrees: the same session, not a new one */
+	uint32_t serial = lttng_view_find(&view, "r1")->serial;
+	lttng_view_refresh(&view);
+	ck_assert_int_eq(fake.n_lists, 1);
+	ck_assert_int_eq(view.n_active, 1);
+	ck_assert_uint_eq(lttng_view_find(&view, "r1")->serial, serial);
+	/* the daemon's own pacing is untouched */
+	ck_assert_int_eq(cfg.pacing, PACING_FREQUENCY);
+	ck_assert_uint_eq(cfg.frequency, 42);
 }
 END_TEST
 
-/* The events request, paged with its tokens: every page joined equals one
- * big read; filters; bad requests. */
-static cJSON *ask_events(const char *extra, enum ctl_reply_type want)
+START_TEST(record_defaults)
 {
-	char line[512];
-	snprintf(line, sizeof(line), "{\"v\":1,\"cmd\":\"events\"%s}", extra);
-	return ask(line, want, NULL);
-}
-
-struct ev_key {
-	int64_t ts, index;
-};
-
-/* Pages of size k joined, following the "next" tokens; returns the count. */
-static int pages_of(int k, struct ev_key *out, int max)
-{
-	char extra[256], next[128] = "";
-	struct ctl_why why;
-	int got = 0;
-	for (;;) {
-		int off = snprintf(extra, sizeof(extra), ",\"count\":%d", k);
-		if (next[0])
-			snprintf(extra + off, sizeof(extra) - off, ",\"after\":\"%s\"", next);
-		cJSON *r = ask_events(extra, CTL_REPLY_RESULT);
-		struct ctl_events_page p;
-		ck_assert_int_eq(ctl_decode_events(r, &p, &why), 0);
-		int n = cJSON_GetArraySize(p.events);
-		for (int i = 0; i < n; i++) {
-			struct ctl_event a;
-			ck_assert_int_eq(ctl_decode_event(cJSON_GetArrayItem(p.events, i), i, &a, &why),
-					 0);
-			ck_assert_int_lt(got, max);
-			out[got++] = (struct ev_key){ a.ts, a.index };
-		}
-		snprintf(next, sizeof(next), "%s", p.next);
-		bool more = p.more;
-		cJSON_Delete(r);
-		if (!more)
-			return got;
-		/* a page is cut short only by the line-size budget */
-		ck_assert_int_ge(n, k < 80 ? k : 80);
-	}
-}
-
-START_TEST(events_pages)
-{
-	for (int i = 0; i < 120; i++) {
-		char name[32];
-		snprintf(name, sizeof(name), "node%d", i);
-		union caret_arg n[] = { CARET_P(0x1000 + i), CARET_P(0x2000), CARET_S(name),
-					CARET_S("/ns") };
-		union caret_arg c[] = { CARET_P(0x3000 + i) };
-		/* timestamps long past (outside caretd's reorder window), with ties */
-		ck_assert_int_eq(caret_seg_append(&agent.seg,
-						  i % 2 ? CARET_KIND_rcl_node_init : CARET_KIND_rcl_init,
-						  1000 + i / 3, i % 2 ? n : c),
-				 0);
-	}
-	cJSON *one = ask_events(",\"count\":1000", CTL_REPLY_RESULT);
-	struct ctl_events_page p1;
-	struct ctl_why why;
-	ck_assert_int_eq(ctl_decode_events(one, &p1, &why), 0);
-	/* the line-size budget cuts this page, and says so */
-	ck_assert_int_gt(cJSON_GetArraySize(p1.events), 40);
-	ck_assert(p1.more == (cJSON_GetArraySize(p1.events) < 120));
-	struct ctl_event e;
-	ck_assert_int_eq(ctl_decode_event(cJSON_GetArrayItem(p1.events, 1), 1, &e, &why), 0);
-	ck_assert_str_eq(e.kind, "rcl_node_init");
-	ck_assert_int_eq(e.ts, 1000);
-	ck_assert_int_eq(e.pid, getpid());
-	ck_assert_str_eq(ctl_event_str(&e, "node_name"), "node1");
-	uint64_t h;
-	ck_assert_int_eq(ctl_event_u64(&e, "node_handle", &h), 0);
-	ck_assert_uint_eq(h, 0x1001);
-	struct ev_key all[200], pg[200];
-	ck_assert_int_eq(pages_of(10000, all, 200), 120);
-	for (int i = 1; i < 120; i++)
-		ck_assert(all[i - 1].ts < all[i].ts ||
-			  (all[i - 1].ts == all[i].ts && all[i - 1].index < all[i].index));
-	for (int k = 1; k <= 8; k++) {
-		ck_assert_int_eq(pages_of(k, pg, 200), 120);
-		ck_assert_mem_eq(pg, all, sizeof(all[0]) * 120);
-	}
-	/* filters: kind, pid, interval */
-	cJSON *r = ask_events(",\"count\":1000,\"kinds\":[\"rcl_init\"],\"since\":1010,\"until\":1020",
-			      CTL_REPLY_RESULT);
-	struct ctl_events_page p;
-	ck_assert_int_eq(ctl_decode_events(r, &p, &why), 0);
-	ck_assert_int_eq(cJSON_GetArraySize(p.events), 15);
+	static const uint64_t size = 65536;
+	static const uint32_t count = 2;
+	ctx.subbuf_size = &size;
+	ctx.subbuf_count = &count;
+	/* every process before Iron: light lists leave rcl_publish out */
+	strcpy(agent.seg.id.distribution, "humble");
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\"}", CTL_REPLY_RESULT, NULL);
+	assert_record_reply(r, "caret-fake", "/t/caret-fake");
 	cJSON_Delete(r);
-	r = ask_events(",\"pids\":[1]", CTL_REPLY_RESULT);
-	ck_assert_int_eq(ctl_decode_events(r, &p, &why), 0);
-	ck_assert_int_eq(cJSON_GetArraySize(p.events), 0);
-	cJSON_Delete(r);
-	static const char *const bad[] = { ",\"kinds\":[\"nope\"]", ",\"count\":0",
-					   ",\"after\":\"Bxyz\"", ",\"pids\":[\"x\"]",
-					   ",\"since\":\"x\"" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		r = ask_events(bad[i], CTL_REPLY_ERROR);
-		ck_assert_int_eq(err_of(r), EINVAL);
-		cJSON_Delete(r);
-	}
-	cJSON_Delete(one);
+	ctx.subbuf_size = NULL;
+	ctx.subbuf_count = NULL;
+	/* the daemon's geometry; light off; caretd names it */
+	ck_assert_str_eq(fake.calls[0], "record - path=/t url=- light=0 pre_iron=1 append=0 "
+					"armed=0 size=65536 count=2 as=0");
+	ck_assert_int_eq(lttng_view_find_rec(&view, "caret-fake")->pacing, -1);
 }
 END_TEST
 
-/* Hostile strings (longest allowed, every byte a control character) in
- * many records: each page still fits one protocol line, and paging goes on
- * until every record was served. */
-START_TEST(events_hostile_strings_fit_a_line)
+START_TEST(record_lttng_error_propagates)
 {
-	char big[CARET_STR_MAX + 1];
-	for (size_t i = 0; i < CARET_STR_MAX; i++)
-		big[i] = (char)(1 + i % 31);
-	big[CARET_STR_MAX] = '\0';
-	for (int i = 0; i < 40; i++) {
-		union caret_arg n[] = { CARET_P(i), CARET_P(0), CARET_S(big), CARET_S(big) };
-		ck_assert_int_eq(caret_seg_append(&agent.seg, CARET_KIND_rcl_node_init, 5000 + i, n),
-				 0);
-	}
-	char extra[256], next[128] = "";
-	int got = 0, pages = 0;
-	for (;;) {
-		int off = snprintf(extra, sizeof(extra), "{\"v\":1,\"cmd\":\"events\",\"count\":10000");
-		if (next[0])
-			off += snprintf(extra + off, sizeof(extra) - off, ",\"after\":\"%s\"", next);
-		snprintf(extra + off, sizeof(extra) - off, "}");
-		struct cmd_out out;
-		command_run(&ctx, &peer, extra, 1000 * MS, &out);
-		char *line = caret_ctl_enc_line(out.reply);
-		ck_assert_ptr_nonnull(line);
-		ck_assert_uint_le(strlen(line), CARET_CTL_MAX_LINE);
-		cJSON *r = cJSON_Parse(line);
-		free(line);
-		struct ctl_events_page p;
-		struct ctl_why why;
-		ck_assert_int_eq(ctl_decode_events(r, &p, &why), 0);
-		int n = cJSON_GetArraySize(p.events);
-		ck_assert_int_gt(n + !p.more, 0);
-		got += n;
-		pages++;
-		snprintf(next, sizeof(next), "%s", p.next);
-		bool more = p.more;
-		cJSON_Delete(r);
-		if (!more)
-			break;
-	}
-	ck_assert_int_eq(got, 40);
-	ck_assert_int_gt(pages, 2);
+	fake.fail_record = -EPERM;
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\"}",
+		       CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EPERM);
+	ck_assert_str_eq(msg_of(r), "lttng: creating the session failed: fake cause");
+	cJSON_Delete(r);
+	ck_assert_ptr_null(lttng_view_find_rec(&view, "r1"));
+	ck_assert_int_eq(view.n_active, 0);
+	/* the session exists already: LTTng's EEXIST, with its message */
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\"}",
+		CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\"}",
+		CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EEXIST);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "r1 exists"));
+	cJSON_Delete(r);
+	/* refused before LTTng is asked: a filter caretd cannot hand over */
+	int calls = fake.n_calls;
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"select_nodes\":\"(\"}",
+		CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "select_nodes"));
+	cJSON_Delete(r);
+	ck_assert_int_eq(fake.n_calls, calls);
 }
 END_TEST
 
-/* A process whose cache was complete before the request is among the
- * agents of every request that reads them, though caretd's loop has not
- * yet seen its segment (the CI failure: `record` right after "ready"
- * counted 0/0 processes). */
-START_TEST(complete_segment_seen_before_its_event)
+/* Before LTTng ever answered a poll, the table is not loaded: the view
+ * reads the sessions (and loads it) rather than being told. */
+START_TEST(record_before_the_first_poll_reads)
 {
-	int go[2];
-	ck_assert_int_eq(pipe(go), 0);
-	pid_t child = fork();
-	ck_assert_int_ge(child, 0);
-	if (child == 0) {
-		struct caret_seg s;
-		char c = caret_seg_create(&s, 1 << 20, "late", "jazzy") == 0 ? 'y' : 'n';
-		if (write(go[1], &c, 1) != 1)
-			_exit(1);
-		pause();
-		_exit(0);
-	}
-	close(go[1]);
-	char c = 0;
-	ck_assert_int_eq(read(go[0], &c, 1), 1);
-	close(go[0]);
-	ck_assert_int_eq(c, 'y');
-	const char *cmds[] = { "list", "status", "list" };
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		char line[64];
-		snprintf(line, sizeof(line), "{\"v\":1,\"cmd\":\"%s\"}", cmds[i]);
-		cJSON *r = ask(line, CTL_REPLY_RESULT, NULL);
-		struct ctl_agents ag;
-		struct ctl_why why;
-		ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
-		ck_assert_uint_eq(ag.n, 2); /* once, however often it is asked */
-		ck_assert(ag.a[0].pid == child || ag.a[1].pid == child);
-		ctl_agents_free(&ag);
-		cJSON_Delete(r);
-	}
-	kill(child, SIGKILL);
-	ck_assert_int_eq(waitpid(child, NULL, 0), child);
-	registry_sweep(&reg); /* reclaims the dead child's segment and entry */
-	ck_assert_ptr_eq(reg.head, &agent);
-	ck_assert_ptr_null(agent.next);
+	view.polled = false;
+	view.state_loaded = false;
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"p1\",\"path\":\"/t\"}",
+		       CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	ck_assert_int_eq(fake.n_lists, 1);
+	ck_assert(view.polled);
+	ck_assert(lttng_view_is_active(&view, "p1"));
+}
+END_TEST
+
+START_TEST(record_to_a_relay)
+{
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"url\":\"net://relay\",\"session\":\"n1\","
+		       "\"all_hosts\":true}", CTL_REPLY_RESULT, NULL);
+	assert_record_reply(r, "n1", "/relay/n1");
+	/* no bridge here: the local recording runs, the reply says why no
+	 * other host got it */
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST);
+	ck_assert(cJSON_IsFalse(b));
+	ck_assert_ptr_nonnull(strstr(cJSON_GetObjectItemCaseSensitive(
+		r, CARET_CTL_K_BROADCAST_ERROR)->valuestring, "bridge off"));
+	cJSON_Delete(r);
+	ck_assert_str_eq(fake.calls[0], "name n1 parent=-");
+	ck_assert_ptr_nonnull(strstr(fake.calls[1], "record n1 path=- url=net://relay"));
+}
+END_TEST
+
+START_TEST(record_with_filter_starts_its_own_pass)
+{
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"f1\",\"path\":\"/t\","
+		       "\"select_nodes\":\"/talker\"}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	/* the recording's Start moved the agent, with the filter staged */
+	ck_assert_uint_ne(caret_seg_state(&agent.seg), CARET_STATE_WAIT);
+	struct caret_filter_text ft;
+	ck_assert_int_eq(caret_own_read_filter(&agent.seg, caret_own_grant_epoch(&agent.seg), &ft),
+			 1);
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_SELECT_NODES], "/talker");
+}
+END_TEST
+
+START_TEST(record_arm_then_go)
+{
+	peer.uid = 4242;
+	peer.pid = getpid();
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"a1\",\"path\":\"/t\","
+		       "\"arm\":true}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	ck_assert_ptr_nonnull(strstr(fake.calls[0], "armed=1"));
+	struct lttng_view_rec *rec = lttng_view_find_rec(&view, "a1");
+	ck_assert(rec->armed);
+	ck_assert_int_eq(rec->armer_pid, getpid());
+	/* armed records nothing: not active for the pacer */
+	ck_assert(!lttng_view_is_active(&view, "a1"));
+	/* another user's go is refused, LTTng not asked */
+	peer.uid = 4343;
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"a1\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EPERM);
+	cJSON_Delete(r);
+	ck_assert_ptr_null(fake_call("go"));
+	/* LTTng's failure comes back with its cause; still armed */
+	peer.uid = 4242;
+	fake.fail_go = -EIO;
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"a1\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EIO);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "fake cause"));
+	cJSON_Delete(r);
+	ck_assert(lttng_view_find_rec(&view, "a1")->armed);
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"a1\"}", CTL_REPLY_RESULT, NULL);
+	assert_record_reply(r, "a1", "/t/a1");
+	cJSON_Delete(r);
+	ck_assert(!lttng_view_find_rec(&view, "a1")->armed);
+	ck_assert(lttng_view_is_active(&view, "a1"));
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"nope\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOENT);
+	cJSON_Delete(r);
+}
+END_TEST
+
+START_TEST(stop_reports_and_forgets)
+{
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"s1\",\"path\":\"/t\"}",
+		       CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	fake.discarded = 12;
+	r = ask("{\"v\":1,\"cmd\":\"stop\"}", CTL_REPLY_RESULT, NULL);
+	struct ctl_stop_result st;
+	struct ctl_why why;
+	ck_assert_msg(ctl_decode_stop(r, &st, &why) == 0, "%s", why.msg);
+	ck_assert_str_eq(st.session, "s1");
+	ck_assert_str_eq(st.path, "/nonexistent/fake/s1");
+	ck_assert_uint_eq(st.n, 1);
+	ck_assert_str_eq(st.ch[0].name, "caret");
+	ck_assert_uint_eq(st.ch[0].discarded, 12);
+	ck_assert(st.total_known);
+	ck_assert_uint_eq(st.discarded_total, 12);
+	ctl_stop_result_free(&st);
+	cJSON_Delete(r);
+	ck_assert_ptr_nonnull(fake_call("stop s1"));
+	ck_assert_ptr_null(lttng_view_find_rec(&view, "s1"));
+	ck_assert_int_eq(view.n_active, 0);
+	ck_assert_int_eq(fake.n_lists, 0);
+	/* an unknown count stays unknown */
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"s2\",\"path\":\"/t\"}",
+		CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	fake.discarded_unknown = true;
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"s2\"}", CTL_REPLY_RESULT, NULL);
+	ck_assert_int_eq(ctl_decode_stop(r, &st, &why), 0);
+	ck_assert(!st.total_known);
+	ctl_stop_result_free(&st);
+	cJSON_Delete(r);
+}
+END_TEST
+
+START_TEST(stop_lttng_error_propagates)
+{
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"s1\",\"path\":\"/t\"}",
+		       CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	fake.fail_stop = -ECONNREFUSED;
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"s1\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ECONNREFUSED);
+	ck_assert_str_eq(msg_of(r), "lttng: stopping the session failed: fake cause");
+	cJSON_Delete(r);
+	/* not forgotten: a second stop retries */
+	ck_assert_ptr_nonnull(lttng_view_find_rec(&view, "s1"));
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"s1\"}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	/* a session LTTng does not have */
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"gone\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOENT);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "no session gone"));
+	cJSON_Delete(r);
+}
+END_TEST
+
+START_TEST(stop_of_another_user_never_reaches_lttng)
+{
+	peer.uid = 4242;
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"mine\",\"path\":\"/t\"}",
+		       CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	peer.uid = 4343;
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"mine\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EPERM);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "uid 4242"));
+	cJSON_Delete(r);
+	ck_assert_ptr_null(fake_call("stop"));
+	/* root may */
+	peer.uid = 0;
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"mine\"}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	ck_assert_ptr_nonnull(fake_call("stop mine"));
+}
+END_TEST
+
+START_TEST(stop_armed_leaves_nothing)
+{
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"a1\",\"path\":\"/t\","
+		       "\"arm\":true}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"a1\"}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	ck_assert_ptr_nonnull(fake_call("stop a1"));
+	ck_assert_ptr_null(lttng_view_find_rec(&view, "a1"));
+	ck_assert_int_eq(fake.n_sessions, 0);
+}
+END_TEST
+
+START_TEST(lttng_unreachable_in_status)
+{
+	fake.fail_list = -ECONNREFUSED;
+	lttng_view_refresh(&view);
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
+	struct ctl_status st;
+	struct ctl_why why;
+	ck_assert_int_eq(ctl_decode_status(r, &st, &why), 0);
+	ck_assert(!st.lttng_reachable);
+	ck_assert_ptr_nonnull(strstr(st.lttng_error, "fake cause"));
+	ctl_status_free(&st);
+	cJSON_Delete(r);
+	/* and wait refuses with no session */
+	r = ask("{\"v\":1,\"cmd\":\"wait\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOENT);
+	cJSON_Delete(r);
+}
+END_TEST
+
+START_TEST(hosts_without_bridge)
+{
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"hosts\"}", CTL_REPLY_RESULT, NULL);
+	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BRIDGE)->valuestring,
+			 "off");
+	const cJSON *h = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_HOSTS),
+					    0);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)));
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+				 h, CARET_CTL_K_PROCESSES)), 1);
+	cJSON_Delete(r);
+	/* events are not served without a reader */
+	struct events *ev = ctx.events;
+	ctx.events = NULL;
+	r = ask("{\"v\":1,\"cmd\":\"events\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOSYS);
+	cJSON_Delete(r);
+	ctx.events = ev;
+}
+END_TEST
+
+/* A caretctl of another release is told which versions differ. */
+START_TEST(version_mismatch_named)
+{
+	cJSON *r = ask("{\"v\":2,\"cmd\":\"record\",\"path\":\"/t\"}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EPROTO);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "protocol version 2, caretd speaks 1"));
+	cJSON_Delete(r);
+	ck_assert_int_eq(fake.n_calls, 0);
 }
 END_TEST
 
@@ -612,18 +446,24 @@ int main(void)
 	Suite *s = suite_create("commands");
 	TCase *tc = tcase_create("commands");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, status_and_list);
-	tcase_add_test(tc, complete_segment_seen_before_its_event);
-	tcase_add_test(tc, recording_shares);
-	tcase_add_test(tc, chown_tree_hostile_links);
+	add_state_tests(tc);
 	tcase_add_test(tc, bad_requests);
 	tcase_add_test(tc, stop_is_the_callers_own);
-	tcase_add_test(tc, list_gives_reasons);
-	tcase_add_test(tc, recording_options_are_its_own);
 	tcase_add_test(tc, start_end);
-	tcase_add_test(tc, wait_progress_then_result);
-	tcase_add_test(tc, events_pages);
-	tcase_add_test(tc, events_hostile_strings_fit_a_line);
+	tcase_add_test(tc, record_creates_and_remembers);
+	tcase_add_test(tc, record_defaults);
+	tcase_add_test(tc, record_lttng_error_propagates);
+	tcase_add_test(tc, record_to_a_relay);
+	tcase_add_test(tc, record_before_the_first_poll_reads);
+	tcase_add_test(tc, record_with_filter_starts_its_own_pass);
+	tcase_add_test(tc, record_arm_then_go);
+	tcase_add_test(tc, stop_reports_and_forgets);
+	tcase_add_test(tc, stop_lttng_error_propagates);
+	tcase_add_test(tc, stop_of_another_user_never_reaches_lttng);
+	tcase_add_test(tc, stop_armed_leaves_nothing);
+	tcase_add_test(tc, lttng_unreachable_in_status);
+	tcase_add_test(tc, hosts_without_bridge);
+	tcase_add_test(tc, version_mismatch_named);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

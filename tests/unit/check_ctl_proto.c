@@ -11,6 +11,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_ctl_req.h"
 #include "proto/caret_utf8.h"
 
 /* Encodes o to a line and parses it back the way caretctl does. */
@@ -292,13 +293,193 @@ END_TEST
 
 START_TEST(request_envelope)
 {
-	cJSON *q = caret_ctl_enc_request(CARET_CTL_CMD_WAIT);
+	cJSON *q = caret_ctl_enc_req_simple(CARET_CTL_WAIT);
 	ck_assert_ptr_nonnull(q);
 	ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(q, CARET_CTL_K_V)->valueint,
 			 CARET_CTL_VERSION);
 	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(q, CARET_CTL_K_CMD)->valuestring,
 			 "wait");
 	cJSON_Delete(q);
+}
+END_TEST
+
+/* A request through the wire: encoded, printed, parsed, decoded. */
+static cJSON *req_wire(const struct caret_ctl_req *in, struct caret_ctl_req *out)
+{
+	char *line = caret_ctl_enc_line(caret_ctl_enc_req(in));
+	ck_assert_ptr_nonnull(line);
+	cJSON *o = cJSON_Parse(line);
+	free(line);
+	struct ctl_why why;
+	ck_assert_msg(caret_ctl_dec_req(o, out, &why) == 0, "%s", why.msg);
+	ck_assert_int_eq(out->v, CARET_CTL_VERSION);
+	ck_assert_int_eq(out->cmd, in->cmd);
+	return o;
+}
+
+START_TEST(request_roundtrip)
+{
+	struct caret_ctl_req in = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD }, out;
+	in.u.record = (struct caret_ctl_record_req){
+		.session = "s1", .path = "/tmp/t", .pacing = CARET_CTL_PACING_FREQUENCY,
+		.frequency = 200, .subbuf_size = 1 << 20, .subbuf_count = 8, .light = true,
+		.append = true, .all_hosts = true,
+		.filter = { [CARET_FILTER_SELECT_NODES] = "/a.*", [CARET_FILTER_IGNORE_TOPICS] = "/b" },
+	};
+	cJSON *o = req_wire(&in, &out);
+	const struct caret_ctl_record_req *r = &out.u.record;
+	ck_assert_str_eq(r->session, "s1");
+	ck_assert_str_eq(r->path, "/tmp/t");
+	ck_assert_ptr_null(r->url);
+	ck_assert_ptr_null(r->go);
+	ck_assert_str_eq(r->pacing, "frequency");
+	ck_assert_uint_eq(r->frequency, 200);
+	ck_assert_uint_eq(r->subbuf_size, 1 << 20);
+	ck_assert_uint_eq(r->subbuf_count, 8);
+	ck_assert(r->light && r->append && r->all_hosts && !r->arm);
+	ck_assert_str_eq(r->filter[CARET_FILTER_SELECT_NODES], "/a.*");
+	ck_assert_ptr_null(r->filter[CARET_FILTER_IGNORE_NODES]);
+	ck_assert_str_eq(r->filter[CARET_FILTER_IGNORE_TOPICS], "/b");
+	/* the one key table: the wire spells what caret_ctl.h names */
+	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_SELECT_NODES)->valuestring,
+			 "/a.*");
+	cJSON_Delete(o);
+
+	in.u.record = (struct caret_ctl_record_req){ .go = "armed-1", .path = "/ignored" };
+	o = req_wire(&in, &out);
+	ck_assert_str_eq(out.u.record.go, "armed-1");
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_PATH));
+	cJSON_Delete(o);
+
+	in.u.record = (struct caret_ctl_record_req){ .url = "net://relay", .path = "/x", .arm = false };
+	o = req_wire(&in, &out);
+	ck_assert_str_eq(out.u.record.url, "net://relay");
+	ck_assert_ptr_null(out.u.record.path);
+	cJSON_Delete(o);
+
+	in = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_WAIT,
+				     .u.wait.timeout_ms = 1234 };
+	cJSON_Delete(req_wire(&in, &out));
+	ck_assert_int_eq(out.u.wait.timeout_ms, 1234);
+
+	in = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
+				     .u.stop = { "s2", true } };
+	o = req_wire(&in, &out);
+	ck_assert_str_eq(out.u.stop.session, "s2");
+	ck_assert(out.u.stop.all_hosts);
+	cJSON_Delete(o);
+
+	in = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_START,
+				     .u.startend = { true, { [CARET_FILTER_SELECT_TOPICS] = "/t" } } };
+	o = req_wire(&in, &out);
+	ck_assert(out.u.startend.all_hosts);
+	ck_assert_str_eq(out.u.startend.filter[CARET_FILTER_SELECT_TOPICS], "/t");
+	cJSON_Delete(o);
+
+	in = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_END };
+	cJSON_Delete(req_wire(&in, &out));
+	ck_assert(!out.u.startend.all_hosts);
+
+	static struct caret_ctl_req ev = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_EVENTS };
+	static struct caret_ctl_req evout;
+	ev.u.events.count = 7;
+	ev.u.events.npids = 1;
+	ev.u.events.pids[0] = 42;
+	o = req_wire(&ev, &evout);
+	ck_assert_int_eq(evout.u.events.count, 7);
+	ck_assert_int_eq(evout.u.events.pids[0], 42);
+	cJSON_Delete(o);
+
+	for (int c = 0; c < CARET_CTL_N_CMDS; c++) {
+		ck_assert_int_eq(caret_ctl_cmd_by_name(caret_ctl_cmd_name(c)), c);
+		if (c == CARET_CTL_STATUS || c == CARET_CTL_LIST || c == CARET_CTL_HOSTS) {
+			in = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = c };
+			cJSON_Delete(req_wire(&in, &out));
+		}
+	}
+	ck_assert_int_eq(caret_ctl_cmd_by_name("nope"), -1);
+	ck_assert_ptr_null(caret_ctl_cmd_name(CARET_CTL_N_CMDS));
+}
+END_TEST
+
+/* A request line any client may send: its decoding's errno and message. */
+static int dec(const char *line, struct ctl_why *why)
+{
+	struct caret_ctl_req q;
+	cJSON *o = cJSON_Parse(line);
+	int r = caret_ctl_dec_req(o, &q, why);
+	cJSON_Delete(o);
+	return r;
+}
+
+#define REFUSED(line, err, text)                                                   \
+	do {                                                                       \
+		struct ctl_why w_;                                                 \
+		ck_assert_int_eq(dec(line, &w_), err);                             \
+		ck_assert_msg(strstr(w_.msg, text), "%s: %s", line, w_.msg);        \
+	} while (0)
+
+START_TEST(request_hostile)
+{
+	/* the envelope: versions named both ways */
+	REFUSED("[1]", -EPROTO, "not a JSON object");
+	REFUSED("{\"cmd\":\"status\"}", -EPROTO, "no protocol version");
+	REFUSED("{\"v\":2,\"cmd\":\"status\"}", -EPROTO,
+		"request speaks protocol version 2, caretd speaks 1");
+	REFUSED("{\"v\":1.5,\"cmd\":\"status\"}", -EPROTO, "unsupported protocol version");
+	REFUSED("{\"v\":\"1\",\"cmd\":\"status\"}", -EPROTO, "unsupported protocol version");
+	REFUSED("{\"v\":1}", -EPROTO, "no \"cmd\"");
+	REFUSED("{\"v\":1,\"cmd\":7}", -EPROTO, "no \"cmd\"");
+	REFUSED("{\"v\":1,\"cmd\":\"nope\"}", -EINVAL, "unknown command \"nope\"");
+	/* record's fields: types, limits, combinations */
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"rel\"}", -EINVAL, "absolute");
+	REFUSED("{\"v\":1,\"cmd\":\"record\"}", -EINVAL, "absolute");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":7}", -EINVAL, "\"path\"");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"light\":1}", -EINVAL,
+		"light must be true or false");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"subbuf_size\":3}", -EINVAL,
+		"subbuf_size 3");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"subbuf_count\":0}", -EINVAL,
+		"subbuf_count 0");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"subbuf_count\":-1}", -EINVAL,
+		"out of range");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"recording_frequency\":1e300}",
+		-EINVAL, "not an integer");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"recording_frequency\":0}",
+		-EINVAL, "recording_frequency 0");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"pacing\":\"fast\"}", -EINVAL,
+		"pacing must be");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"session\":\"a/b\"}", -EINVAL,
+		"session");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"session\":\"-x\"}", -EINVAL,
+		"session");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"select_nodes\":[1]}", -EINVAL,
+		"select_nodes");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"arm\":true,"
+		"\"ignore_topics\":\"/x\"}", -EINVAL, "arm does not go with filters");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"arm\":true,"
+		"\"all_hosts\":true}", -EINVAL, "arm does not go with");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":\"\"}", -EINVAL, "go must be a session name");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":true}", -EINVAL, "go must be a session name");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":\"..\"}", -EINVAL, "go must be");
+	/* the others */
+	REFUSED("{\"v\":1,\"cmd\":\"wait\",\"timeout_ms\":-1}", -EINVAL, "timeout_ms");
+	REFUSED("{\"v\":1,\"cmd\":\"wait\",\"timeout_ms\":1e12}", -EINVAL, "out of range");
+	REFUSED("{\"v\":1,\"cmd\":\"stop\",\"session\":{}}", -EINVAL, "session");
+	REFUSED("{\"v\":1,\"cmd\":\"stop\",\"all_hosts\":\"yes\"}", -EINVAL,
+		"all_hosts must be true or false");
+	REFUSED("{\"v\":1,\"cmd\":\"start\",\"select_topics\":null}", -EINVAL, "select_topics");
+	REFUSED("{\"v\":1,\"cmd\":\"end\",\"all_hosts\":0}", -EINVAL, "all_hosts");
+	REFUSED("{\"v\":1,\"cmd\":\"events\",\"pids\":[0]}", -EINVAL, "pids");
+	/* what end ignores, and what the defaults are */
+	struct ctl_why why;
+	ck_assert_int_eq(dec("{\"v\":1,\"cmd\":\"end\",\"select_nodes\":5}", &why), 0);
+	struct caret_ctl_req q;
+	cJSON *o = cJSON_Parse("{\"v\":1,\"cmd\":\"wait\"}");
+	ck_assert_int_eq(caret_ctl_dec_req(o, &q, &why), 0);
+	ck_assert_int_eq(q.u.wait.timeout_ms, CARET_CTL_DEFAULT_TIMEOUT_MS);
+	cJSON_Delete(o);
+	ck_assert_int_eq(caret_ctl_dec_req(NULL, &q, &why), -EPROTO);
 }
 END_TEST
 
@@ -318,6 +499,8 @@ int main(void)
 	tcase_add_test(tc, stop_reply);
 	tcase_add_test(tc, accept_reply);
 	tcase_add_test(tc, request_envelope);
+	tcase_add_test(tc, request_roundtrip);
+	tcase_add_test(tc, request_hostile);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

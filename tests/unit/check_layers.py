@@ -9,13 +9,15 @@ import sys
 
 LAYERS = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
-    {"creds"},  # acting with a requester's rights (the LTTng door uses it)
+    {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
     {"lttng", "lttng_drain", "lttng_limit", "registry"},  # the doors to LTTng and to the agents' segments
-    {"scheduler", "lttng_view", "registry_loop"},
-    {"pacer", "notify", "wait", "events", "startend", "config"},
+    {"scheduler", "lttng_view", "registry_loop", "lttng_record"},  # lttng_record: caret_lttng_record() of lttng.h
+    {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state"},
     {"bridge_msg"},  # the checks of what a DDS peer sends, pure (fuzzed alone)
     {"bridge"},  # DDS to other hosts: applies their Start/End through startend
-    {"commands"},
+    {"cmd"},  # the commands' shape: typed request in, code and result out
+    {"cmd_record", "cmd_stop"},  # the commands that drive LTTng (through the view's ops)
+    {"commands"},  # the dispatch: decodes requests, encodes replies
     {"server"},
     {"main"},
 ]

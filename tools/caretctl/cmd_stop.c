@@ -12,6 +12,7 @@
 #include "daemon/creds.h"
 #include "daemon/lttng.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_limits.h"
 #include "hosts.h"
@@ -196,13 +197,12 @@ int ctl_stop_session(const struct ctl_opts *g, const char *session)
 
 int ctl_stop_session_all(const struct ctl_opts *g, const char *session, bool all_hosts)
 {
-	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STOP);
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
+				   .u.stop = { .session = session, .all_hosts = all_hosts } };
+	cJSON *req = caret_ctl_enc_req(&q);
 	struct ctl_reply r;
-	if (!req || (session && !cJSON_AddStringToObject(req, CARET_CTL_K_SESSION, session)) ||
-	    (all_hosts && !cJSON_AddBoolToObject(req, CARET_CTL_K_ALL_HOSTS, true))) {
-		cJSON_Delete(req);
+	if (!req)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	}
 	int code = ctl_call(g, req, CTL_STOP_MS, false, &r);
 	cJSON_Delete(req);
 	if (code == CTL_EXIT_UNREACHABLE && session) {

@@ -6,6 +6,7 @@
 
 #include "hosts.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
 #include "rpc.h"
@@ -31,11 +32,13 @@ void ctl_report_broadcast(const cJSON *res, const char *what)
 
 static int call_all_hosts(const struct ctl_opts *g, const char *cmd, struct ctl_reply *r)
 {
-	cJSON *req = caret_ctl_enc_request(cmd);
-	if (!req || !cJSON_AddBoolToObject(req, CARET_CTL_K_ALL_HOSTS, true)) {
-		cJSON_Delete(req);
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION,
+				   .cmd = strcmp(cmd, CARET_CTL_CMD_START) ? CARET_CTL_END
+									   : CARET_CTL_START,
+				   .u.startend.all_hosts = true };
+	cJSON *req = caret_ctl_enc_req(&q);
+	if (!req)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	}
 	int code = ctl_call(g, req, CTL_STOP_MS, false, r);
 	cJSON_Delete(req);
 	return code;
@@ -64,7 +67,7 @@ int ctl_startend_all_hosts(const struct ctl_opts *g, const char *cmd)
 
 static int hosts_call(const struct ctl_opts *g, struct ctl_reply *r)
 {
-	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_HOSTS);
+	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_HOSTS);
 	if (!req)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	int code = ctl_call(g, req, CTL_QUICK_MS, false, r);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_enc.h"
 #include "rpc.h"
 
@@ -222,7 +223,8 @@ int ctl_simple_call(struct ctl_opts *g, const char *cmd, int argc, char **argv,
 	int early = ctl_simple_args(g, cmd, argc, argv, usage);
 	if (early >= 0)
 		return early;
-	cJSON *req = caret_ctl_enc_request(cmd);
+	int c = caret_ctl_cmd_by_name(cmd);
+	cJSON *req = c >= 0 ? caret_ctl_enc_req_simple((enum caret_ctl_cmd)c) : NULL;
 	if (!req)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	int code = ctl_call(g, req, CTL_QUICK_MS, false, out);
@@ -233,7 +235,7 @@ int ctl_simple_call(struct ctl_opts *g, const char *cmd, int argc, char **argv,
 int ctl_ping(const struct ctl_opts *g)
 {
 	struct ctl_reply r;
-	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STATUS);
+	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
 	if (!req)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);

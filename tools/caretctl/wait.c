@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_dec.h"
 #include "progress.h"
 #include "rpc.h"
@@ -49,8 +50,10 @@ static int wait_once(const struct ctl_opts *g, int64_t remaining_ms, bool *lost,
 		fprintf(stderr, "caretctl: reconnected to caretd\n");
 		*lost = false;
 	}
-	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_WAIT);
-	if (!req || !cJSON_AddNumberToObject(req, CARET_CTL_K_TIMEOUT_MS, (double)remaining_ms))
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_WAIT,
+				   .u.wait.timeout_ms = remaining_ms };
+	cJSON *req = caret_ctl_enc_req(&q);
+	if (!req)
 		r = -ENOMEM;
 	else
 		r = ctl_exchange(&c, req, deadline, true, on_progress, (void *)g, out, why);

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `record`: what the request asks (read by proto/caret_ctl_req.c), turned
+ * into an LTTng session configuration (record_plan), created through the
+ * ops table and remembered as the requester's (record_act), with the
+ * recording's own Start when it has filters. Its {"go"} starts an armed
+ * recording.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/cmd.h"
+#include "daemon/log.h"
+#include "daemon/pacer.h"
+#include "daemon/startend.h"
+
+/* {"go": session}: an armed recording starts recording. */
+static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
+		     struct cmd_record_res *res, struct cmd_err *e)
+{
+	struct lttng_view_rec *rec = lttng_view_find_rec(ctx->lttng, name);
+	uid_t owner;
+	uint32_t after;
+	if (!rec && lttng_view_expired(ctx->lttng, name, &owner, &after) &&
+	    cmd_may_act_for(peer, owner))
+		return cmd_fail(e, ETIMEDOUT, "armed recording %s expired: not started within "
+				"%u s of arming (caretd --arm-timeout), its session is gone; "
+				"record again", name, after);
+	if (!rec || !rec->armed)
+		return cmd_fail(e, ENOENT, "no armed recording named %s", name);
+	if (!cmd_may_act_for(peer, rec->uid))
+		return cmd_fail(e, EPERM, "recording %s is not yours", name);
+	int r = lttng_view_ops(ctx->lttng)->go(name, e->msg, sizeof(e->msg));
+	if (r < 0) {
+		log_err("record %s: %s", name, e->msg);
+		return r;
+	}
+	rec->armed = false;
+	lttng_view_save(ctx->lttng);
+	log_info("session %s: armed recording started", name);
+	snprintf(res->session, sizeof(res->session), "%s", rec->name);
+	snprintf(res->path, sizeof(res->path), "%s", rec->path);
+	struct sched_lttng l;
+	cmd_session_seen(ctx, name, &l);
+	return 0;
+}
+
+/* Whether every process known reports a distribution before Iron (the
+ * agent writes the detected one; first letters are alphabetical). */
+static bool all_pre_iron(const struct registry *reg)
+{
+	int n = 0;
+	for (const struct agent *a = reg ? reg->head : NULL; a; a = a->next) {
+		if (a->dead)
+			continue;
+		char c = a->seg.id.distribution[0];
+		if (c < 'a' || c >= 'i')
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/* What one recording is: the request's options over the daemon's. */
+struct record_plan {
+	struct caret_lttng_cfg cfg;
+	struct creds_id as;
+	struct caret_lttng_dir_id dir_id;
+	struct caret_filter_lists filter;
+	enum pacing pacing;
+	bool own_pacing;
+	uint32_t freq; /* 0: the daemon's */
+	char name[CARET_LTTNG_NAME_MAX];
+};
+
+static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		       const struct caret_ctl_record_req *q, struct record_plan *p,
+		       struct cmd_err *e)
+{
+	memset(p, 0, sizeof(*p));
+	p->pacing = ctx->sched->pacing;
+	p->own_pacing = q->pacing != NULL;
+	if (q->pacing && pacing_parse(q->pacing, &p->pacing) < 0)
+		return cmd_fail(e, EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
+	int r = cmd_filter(q->filter, &p->filter, e);
+	if (r < 0)
+		return r;
+	struct caret_lttng_cfg *cfg = &p->cfg;
+	cfg->session = q->session;
+	cfg->path = q->path;
+	cfg->url = q->url;
+	cfg->light = q->light;
+	cfg->light_pre_iron = all_pre_iron(ctx->reg);
+	cfg->append = q->append;
+	cfg->armed = q->arm;
+	p->freq = (uint32_t)q->frequency;
+	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size
+			   : ctx->subbuf_size ? *ctx->subbuf_size : 0;
+	cfg->subbuf_count = q->subbuf_count ? (uint32_t)q->subbuf_count
+			    : ctx->subbuf_count ? *ctx->subbuf_count : 0;
+	if (cfg->url) {
+		/* a relay's output is the relay's: only the name is ours */
+		r = lttng_view_ops(ctx->lttng)->session_name(cfg->session, NULL, p->name,
+							     sizeof(p->name), e->msg,
+							     sizeof(e->msg));
+		if (r < 0)
+			return r;
+		cfg->session = p->name;
+	}
+	/* The requester's own rights decide where the trace may go, not
+	 * caretd's (root): the trace directory is created as them (so it is
+	 * theirs, and it tells whose the recording is after a caretd
+	 * restart), and the session is theirs in the session daemon, which
+	 * then writes the trace as them (daemon/lttng.h, cfg.as). */
+	p->as = (struct creds_id){ .uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
+				   .n_groups = peer->n_groups };
+	cfg->as = &p->as;
+	cfg->dir_out = &p->dir_id;
+	return 0;
+}
+
+/* The recording as the view remembers it (for whom, with which options). */
+static void record_remember(const struct cmd_peer *peer, const struct record_plan *p,
+			    const struct cmd_record_res *res, struct lttng_view_rec *rec)
+{
+	*rec = (struct lttng_view_rec){
+		.uid = peer->uid,
+		.gid = peer->gid,
+		/* the options of this recording, not of the daemon */
+		.pacing = p->own_pacing ? (int)p->pacing : -1,
+		.frequency = p->freq,
+		.subbuf_size = p->cfg.subbuf_size ? p->cfg.subbuf_size
+						  : CARET_CTL_DEFAULT_SUBBUF_SIZE,
+		.subbuf_count = p->cfg.subbuf_count ? p->cfg.subbuf_count
+						    : CARET_CTL_DEFAULT_SUBBUF_COUNT,
+		.armed = p->cfg.armed,
+		.dir_dev = p->dir_id.dev,
+		.dir_ino = p->dir_id.ino,
+		.dir_made = p->dir_id.made,
+	};
+	/* who to watch while it waits for Enter (lttng_view reaps orphans) */
+	if (p->cfg.armed && peer->pid > 0 &&
+	    caret_proc_start_time(peer->pid, &rec->armer_start) == 0)
+		rec->armer_pid = peer->pid;
+	snprintf(rec->name, sizeof(rec->name), "%s", res->session);
+	snprintf(rec->path, sizeof(rec->path), "%s", res->path);
+	if (p->cfg.armed)
+		rec->armed_ns = caret_now_ns();
+}
+
+static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		      const struct caret_ctl_record_req *q, struct record_plan *p,
+		      struct cmd_record_res *res, struct cmd_err *e)
+{
+	const struct caret_lttng_ops *ops = lttng_view_ops(ctx->lttng);
+	/* Refused before a session exists: a recording caretd could not
+	 * remember would run with no owner that `stop` could find. */
+	int r = lttng_view_admit(ctx->lttng, peer->uid, p->cfg.armed, e->msg, sizeof(e->msg));
+	if (r < 0) {
+		log_warn("record refused for uid %d: %s", (int)peer->uid, e->msg);
+		return r;
+	}
+	r = ops->record(&p->cfg, res->session, sizeof(res->session), res->path,
+			sizeof(res->path), e->msg, sizeof(e->msg));
+	if (r < 0) {
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
+	struct lttng_view_rec rec;
+	record_remember(peer, p, res, &rec);
+	if (lttng_view_add_rec(ctx->lttng, &rec) < 0) {
+		/* unremembered, no one could stop it by name of owner (and
+		 * an armed one would look active with nothing enabled) */
+		struct caret_lttng_chan_stats st;
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		return cmd_fail(e, ENOSPC, "too many recordings to remember %s: not started",
+				res->session);
+	}
+	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
+		 p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
+		 pacing_name(p->pacing));
+	struct sched_lttng l;
+	cmd_session_seen(ctx, res->session, &l);
+	if (!caret_filter_empty(&p->filter)) {
+		/* The recording's own Start, now, before the scheduler's next
+		 * tick begins the replay without the filter. */
+		struct startend_out so;
+		startend_start(ctx->reg, &l, p->freq, &p->filter, caret_now_ns(), &so);
+		log_info("session %s: %d processes replay with the recording's filter, %d "
+			 "already recording for another session keep theirs",
+			 res->session, so.filtered, so.ignored);
+	}
+	if (q->all_hosts) {
+		/* the relay request first: a host must have its session before
+		 * the Start can find it active */
+		int b = p->cfg.url ? bridge_send_relay(ctx->bridge, res->session, p->cfg.url,
+						       p->freq, false, &p->filter)
+				   : 0;
+		if (b == 0)
+			b = bridge_send_start(ctx->bridge, p->freq ? p->freq : ctx->sched->frequency,
+					      &p->filter);
+		cmd_broadcast_done(ctx, &res->bc, b, "Start");
+	}
+	return 0;
+}
+
+int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	       const struct caret_ctl_record_req *q, struct cmd_record_res *res,
+	       struct cmd_err *e)
+{
+	memset(res, 0, sizeof(*res));
+	if (q->go)
+		return record_go(ctx, peer, q->go, res, e);
+	struct record_plan p;
+	int r = record_plan(ctx, peer, q, &p, e);
+	return r < 0 ? r : record_act(ctx, peer, q, &p, res, e);
+}

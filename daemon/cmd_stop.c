@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `stop` (which session, whose it is, then LTTng's stop through the ops
+ * table and the trace handed to its owner) and the Start/End messages
+ * `start` and `end`.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/cmd.h"
+#include "daemon/creds.h"
+#include "daemon/log.h"
+#include "daemon/pacer.h"
+#include "daemon/startend.h"
+
+/* The session `stop` means when the request names none: the caller's
+ * own latest recording, never a session of another user or of the lttng
+ * CLI. */
+static int default_session(struct lttng_view *v, const struct cmd_peer *peer,
+			   const char **name, struct cmd_err *e)
+{
+	struct lttng_view_rec *r = lttng_view_latest_rec(v, peer->uid);
+	if (r) {
+		*name = r->name;
+		return 0;
+	}
+	if (v->n_active == 0)
+		return cmd_fail(e, ENOENT, "no LTTng session is active on this host");
+	char list[1024] = "";
+	for (int i = 0; i < v->n_active; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 v->active[i]);
+	return cmd_fail(e, ENOENT, "you have no recording started with 'caretctl record'; "
+			"active sessions: %s (name one with -s)", list);
+}
+
+static void log_losses(const char *session, const struct caret_lttng_chan_stats *c)
+{
+	if (!c->discarded_known)
+		log_warn("session %s channel %s: discarded events unknown", session, c->name);
+	else if (c->discarded)
+		log_warn("session %s channel %s: %llu events discarded", session, c->name,
+			 (unsigned long long)c->discarded);
+	if (c->lost_known && c->lost_packets)
+		log_warn("session %s channel %s: %llu packets lost", session, c->name,
+			 (unsigned long long)c->lost_packets);
+}
+
+/* Whose the session is: its recording's requester, else (caretd restarted,
+ * or a session of the lttng CLI) its trace directory's owner, else caretd. */
+static void stop_owner(const struct cmd_ctx *ctx, const char *name,
+		       const struct lttng_view_rec *rec, struct lttng_view_rec *owner)
+{
+	struct stat st;
+	*owner = (struct lttng_view_rec){ .uid = geteuid(), .gid = getegid() };
+	if (rec) {
+		*owner = *rec;
+	} else if (lttng_view_ops(ctx->lttng)->session_path(name, owner->path,
+							    sizeof(owner->path)) == 0 &&
+		   lstat(owner->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		owner->uid = st.st_uid;
+		owner->gid = st.st_gid;
+	}
+}
+
+int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	     const struct caret_ctl_stop_req *q, struct cmd_stop_res *res, struct cmd_err *e)
+{
+	struct lttng_view *v = ctx->lttng;
+	const char *name = q->session;
+	memset(res, 0, sizeof(*res));
+	if (!name) {
+		int r = default_session(v, peer, &name, e);
+		if (r < 0)
+			return r;
+	}
+	char *sname = res->session;
+	snprintf(sname, sizeof(res->session), "%s", name);
+	struct lttng_view_rec *rec = lttng_view_find_rec(v, sname);
+	struct lttng_view_rec owner;
+	stop_owner(ctx, sname, rec, &owner);
+	if (!cmd_may_act_for(peer, owner.uid)) {
+		log_warn("uid %d may not stop session %s", (int)peer->uid, sname);
+		return cmd_fail(e, EPERM, rec || owner.uid != geteuid()
+					  ? "session %s is another user's recording (uid %d)"
+					  : "session %s was not started by 'caretctl record': only "
+					    "root may stop it through caretd",
+				sname, (int)owner.uid);
+	}
+	struct lttng_view_session *vs = lttng_view_find(v, sname);
+	res->dups = vs ? vs->dups : 0;
+	int n = lttng_view_ops(v)->stop(sname, res->ch, CMD_MAX_CHANNELS, res->path,
+					sizeof(res->path), e->msg, sizeof(e->msg));
+	if (n < 0)
+		return n;
+	res->n = n > CMD_MAX_CHANNELS ? CMD_MAX_CHANNELS : n;
+	for (int i = 0; i < res->n; i++)
+		log_losses(sname, &res->ch[i]);
+	bool armed = rec && rec->armed;
+	if (armed) {
+		/* stopped before Enter: nothing recorded, nothing left */
+		lttng_view_unmake(rec);
+		log_info("armed recording %s stopped before it started: session destroyed, "
+			 "its trace directory removed", sname);
+	} else {
+		log_info("session %s stopped and destroyed; trace in %s%s", sname, res->path,
+			 res->dups ? " (with duplicated replayed records)" : "");
+	}
+	/* a trace recorded for someone is theirs to read and delete */
+	if (res->path[0] && owner.uid != geteuid() && !armed) {
+		int r = creds_chown_tree(res->path, owner.uid, owner.gid);
+		if (r < 0)
+			log_warn("session %s: cannot give %s to uid %d: %s", sname, res->path,
+				 (int)owner.uid, strerror(-r));
+	}
+	lttng_view_drop_rec(v, sname);
+	lttng_view_session_ended(v, sname);
+	if (q->all_hosts) {
+		int b = bridge_send_relay(ctx->bridge, sname, "net://-", 0, true, NULL);
+		if (b == 0)
+			b = bridge_send_end(ctx->bridge);
+		cmd_broadcast_done(ctx, &res->bc, b, "End");
+	}
+	return 0;
+}
+
+int cmd_start_end(const struct cmd_ctx *ctx, const struct caret_ctl_startend_req *q,
+		  int64_t now, bool start, struct cmd_accept_res *res, struct cmd_err *e)
+{
+	struct caret_filter_lists filter = { { 0 } };
+	memset(res, 0, sizeof(*res));
+	if (start) {
+		int r = cmd_filter(q->filter, &filter, e);
+		if (r < 0)
+			return r;
+	}
+	/* Seed 000's Start/End, applied to this host's agents (the
+	 * multi-host bridge applies the same to the messages it gets). */
+	struct sched_lttng l;
+	pacer_sched_lttng(ctx->lttng, now, &l);
+	struct startend_out so;
+	if (start)
+		startend_start(ctx->reg, &l, 0, &filter, now, &so);
+	else
+		startend_end(ctx->reg, &l, &so);
+	res->accepted = !so.reason;
+	if (so.reason)
+		snprintf(res->reason, sizeof(res->reason), "ignored: %s", so.reason);
+	log_info("%s message %s%s", start ? "Start" : "End",
+		 res->accepted ? "accepted" : "ignored",
+		 res->accepted && so.applied == 0 ? " (no agent to move)" : "");
+	if (q->all_hosts)
+		cmd_broadcast_done(ctx, &res->bc,
+				   start ? bridge_send_start(ctx->bridge, ctx->sched->frequency,
+							     &filter)
+					 : bridge_send_end(ctx->bridge),
+				   start ? "Start" : "End");
+	return 0;
+}

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <string.h>
+
+#include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_req.h"
+
+static const char *const cmd_names[CARET_CTL_N_CMDS] = {
+	[CARET_CTL_STATUS] = CARET_CTL_CMD_STATUS, [CARET_CTL_LIST] = CARET_CTL_CMD_LIST,
+	[CARET_CTL_RECORD] = CARET_CTL_CMD_RECORD, [CARET_CTL_WAIT] = CARET_CTL_CMD_WAIT,
+	[CARET_CTL_STOP] = CARET_CTL_CMD_STOP,	   [CARET_CTL_START] = CARET_CTL_CMD_START,
+	[CARET_CTL_END] = CARET_CTL_CMD_END,	   [CARET_CTL_HOSTS] = CARET_CTL_CMD_HOSTS,
+	[CARET_CTL_EVENTS] = CARET_CTL_CMD_EVENTS,
+};
+
+const char *const caret_ctl_filter_keys[CARET_FILTER_LISTS] = {
+	[CARET_FILTER_SELECT_NODES] = CARET_CTL_K_SELECT_NODES,
+	[CARET_FILTER_IGNORE_NODES] = CARET_CTL_K_IGNORE_NODES,
+	[CARET_FILTER_SELECT_TOPICS] = CARET_CTL_K_SELECT_TOPICS,
+	[CARET_FILTER_IGNORE_TOPICS] = CARET_CTL_K_IGNORE_TOPICS,
+};
+
+const char *caret_ctl_cmd_name(enum caret_ctl_cmd c)
+{
+	return (unsigned)c < CARET_CTL_N_CMDS ? cmd_names[c] : NULL;
+}
+
+int caret_ctl_cmd_by_name(const char *name)
+{
+	for (int c = 0; name && c < CARET_CTL_N_CMDS; c++)
+		if (!strcmp(name, cmd_names[c]))
+			return c;
+	return -1;
+}
+
+/* ---- encoding ---- */
+
+/* cJSON's Add* return NULL on failure: ok collects them. */
+static bool add_str(cJSON *o, bool ok, const char *k, const char *v)
+{
+	return ok && (!v || cJSON_AddStringToObject(o, k, v));
+}
+
+static bool add_true(cJSON *o, bool ok, const char *k, bool v)
+{
+	return ok && (!v || cJSON_AddBoolToObject(o, k, true));
+}
+
+static bool add_num(cJSON *o, bool ok, const char *k, uint64_t v)
+{
+	return ok && (!v || cJSON_AddNumberToObject(o, k, (double)v));
+}
+
+static bool add_filter(cJSON *o, bool ok, const char *const *f)
+{
+	for (int i = 0; ok && i < CARET_FILTER_LISTS; i++)
+		ok = add_str(o, ok, caret_ctl_filter_keys[i], f[i] && *f[i] ? f[i] : NULL);
+	return ok;
+}
+
+static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
+{
+	if (r->go)
+		return cJSON_AddStringToObject(o, CARET_CTL_K_GO, r->go) != NULL;
+	bool ok = add_str(o, true, CARET_CTL_K_SESSION, r->session);
+	ok = r->url ? add_str(o, ok, CARET_CTL_K_URL, r->url)
+		    : add_str(o, ok, CARET_CTL_K_PATH, r->path);
+	ok = add_true(o, ok, CARET_CTL_K_ALL_HOSTS, r->all_hosts);
+	/* light is sent either way: a caretd reads false as the default */
+	ok = ok && cJSON_AddBoolToObject(o, CARET_CTL_K_LIGHT, r->light);
+	ok = add_str(o, ok, CARET_CTL_K_PACING, r->pacing);
+	ok = add_num(o, ok, CARET_CTL_K_RECORDING_FREQUENCY, r->frequency);
+	ok = add_true(o, ok, CARET_CTL_K_APPEND, r->append);
+	ok = add_num(o, ok, CARET_CTL_K_SUBBUF_SIZE, r->subbuf_size);
+	ok = add_num(o, ok, CARET_CTL_K_SUBBUF_COUNT, r->subbuf_count);
+	ok = add_filter(o, ok, r->filter);
+	return add_true(o, ok, CARET_CTL_K_ARM, r->arm);
+}
+
+cJSON *caret_ctl_enc_req(const struct caret_ctl_req *q)
+{
+	if (q->cmd == CARET_CTL_EVENTS)
+		return caret_ctl_enc_events_request(&q->u.events);
+	const char *name = caret_ctl_cmd_name(q->cmd);
+	cJSON *o = name ? cJSON_CreateObject() : NULL;
+	bool ok = o && cJSON_AddNumberToObject(o, CARET_CTL_K_V, CARET_CTL_VERSION) &&
+		  cJSON_AddStringToObject(o, CARET_CTL_K_CMD, name);
+	switch (q->cmd) {
+	case CARET_CTL_RECORD:
+		ok = ok && enc_record(o, &q->u.record);
+		break;
+	case CARET_CTL_WAIT:
+		ok = ok && cJSON_AddNumberToObject(o, CARET_CTL_K_TIMEOUT_MS,
+						   (double)q->u.wait.timeout_ms);
+		break;
+	case CARET_CTL_STOP:
+		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.stop.session);
+		ok = add_true(o, ok, CARET_CTL_K_ALL_HOSTS, q->u.stop.all_hosts);
+		break;
+	case CARET_CTL_START:
+		ok = add_filter(o, ok, q->u.startend.filter);
+		/* fall through */
+	case CARET_CTL_END:
+		ok = add_true(o, ok, CARET_CTL_K_ALL_HOSTS, q->u.startend.all_hosts);
+		break;
+	default:
+		break;
+	}
+	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *caret_ctl_enc_req_simple(enum caret_ctl_cmd cmd)
+{
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = cmd };
+	if (cmd == CARET_CTL_WAIT)
+		q.u.wait.timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
+	return caret_ctl_enc_req(&q);
+}
+
+/* ---- decoding ---- */
+
+static int bad(struct ctl_why *why, const char *fmt, const char *a, const char *b)
+{
+	ctl_why_set(why, fmt, a, b);
+	return -EINVAL;
+}
+
+/* An optional boolean: false when absent. */
+static int opt_bool(const cJSON *o, const char *k, bool *v, struct ctl_why *why)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+	*v = cJSON_IsTrue(x);
+	return !x || cJSON_IsBool(x) ? 0 : bad(why, "%s must be true or false", k, NULL);
+}
+
+/* An optional integer in [0, max]: 0 when absent. */
+static int opt_uint(const cJSON *o, const char *k, int64_t max, int64_t *v, struct ctl_why *why)
+{
+	*v = 0;
+	if (!cJSON_GetObjectItemCaseSensitive(o, k))
+		return 0;
+	return ctl_get_int(o, NULL, k, 0, max, v, why) < 0 ? -EINVAL : 0;
+}
+
+static int opt_str(const cJSON *o, const char *k, const char **v, struct ctl_why *why)
+{
+	return ctl_get_str(o, NULL, k, true, v, why) < 0 ? -EINVAL : 0;
+}
+
+static int dec_filter(const cJSON *o, const char **f, struct ctl_why *why)
+{
+	for (int i = 0; i < CARET_FILTER_LISTS; i++)
+		if (opt_str(o, caret_ctl_filter_keys[i], &f[i], why) < 0)
+			return -EINVAL;
+	return 0;
+}
+
+/* A limit of proto/caret_ctl_limits.h on a field that is present. */
+static int limit(const cJSON *o, const char *k, int64_t v,
+		 int (*check)(uint64_t, char *, size_t), struct ctl_why *why)
+{
+	char lim[160];
+	if (!cJSON_GetObjectItemCaseSensitive(o, k) || check((uint64_t)v, lim, sizeof(lim)) == 0)
+		return 0;
+	ctl_why_set(why, "%s %lld %s", k, (long long)v, lim);
+	return -EINVAL;
+}
+
+static bool present(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k) != NULL;
+}
+
+static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl_why *why)
+{
+	const cJSON *go = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_GO);
+	if (go) {
+		if (!cJSON_IsString(go) || !go->valuestring[0] ||
+		    caret_ctl_check_session_name(go->valuestring, NULL, 0) < 0)
+			return bad(why, "%s must be a session name", CARET_CTL_K_GO, NULL);
+		r->go = go->valuestring;
+		return 0;
+	}
+	int64_t sz, cnt, freq;
+	if (opt_str(o, CARET_CTL_K_SESSION, &r->session, why) < 0 ||
+	    opt_str(o, CARET_CTL_K_PATH, &r->path, why) < 0 ||
+	    opt_str(o, CARET_CTL_K_URL, &r->url, why) < 0 ||
+	    opt_str(o, CARET_CTL_K_PACING, &r->pacing, why) < 0 ||
+	    opt_uint(o, CARET_CTL_K_SUBBUF_SIZE, INT64_MAX, &sz, why) < 0 ||
+	    opt_uint(o, CARET_CTL_K_SUBBUF_COUNT, INT64_MAX, &cnt, why) < 0 ||
+	    opt_uint(o, CARET_CTL_K_RECORDING_FREQUENCY, INT64_MAX, &freq, why) < 0 ||
+	    opt_bool(o, CARET_CTL_K_LIGHT, &r->light, why) < 0 ||
+	    opt_bool(o, CARET_CTL_K_APPEND, &r->append, why) < 0 ||
+	    opt_bool(o, CARET_CTL_K_ARM, &r->arm, why) < 0)
+		return -EINVAL;
+	char lim[160];
+	if (r->session && caret_ctl_check_session_name(r->session, lim, sizeof(lim)) < 0)
+		return bad(why, "%s %s", CARET_CTL_K_SESSION, lim);
+	/* present, 0 is refused by every limit: absent is 0 in the struct */
+	if (limit(o, CARET_CTL_K_RECORDING_FREQUENCY, freq, caret_ctl_check_frequency, why) < 0 ||
+	    limit(o, CARET_CTL_K_SUBBUF_SIZE, sz, caret_ctl_check_subbuf_size, why) < 0 ||
+	    limit(o, CARET_CTL_K_SUBBUF_COUNT, cnt, caret_ctl_check_subbuf_count, why) < 0)
+		return -EINVAL;
+	r->frequency = (uint64_t)freq;
+	r->subbuf_size = (uint64_t)sz;
+	r->subbuf_count = (uint64_t)cnt;
+	if (r->pacing && strcmp(r->pacing, CARET_CTL_PACING_ADAPTIVE) &&
+	    strcmp(r->pacing, CARET_CTL_PACING_FREQUENCY))
+		return bad(why, "pacing must be \"%s\" or \"%s\"", CARET_CTL_PACING_ADAPTIVE,
+			   CARET_CTL_PACING_FREQUENCY);
+	if (opt_bool(o, CARET_CTL_K_ALL_HOSTS, &r->all_hosts, why) < 0 ||
+	    dec_filter(o, r->filter, why) < 0)
+		return -EINVAL;
+	/* An armed recording's Start comes at `go`: one with filters or for
+	 * every host starts at once (caretctl does not arm those). */
+	bool filtered = false;
+	for (int i = 0; i < CARET_FILTER_LISTS; i++)
+		filtered = filtered || (r->filter[i] && *r->filter[i]);
+	if (r->arm && (r->all_hosts || filtered))
+		return bad(why, "%s does not go with filters or %s", CARET_CTL_K_ARM,
+			   CARET_CTL_K_ALL_HOSTS);
+	if (!r->url && (!r->path || r->path[0] != '/'))
+		return bad(why, "%s must be an absolute directory", CARET_CTL_K_PATH, NULL);
+	return 0;
+}
+
+static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why)
+{
+	switch (q->cmd) {
+	case CARET_CTL_RECORD:
+		return dec_record(o, &q->u.record, why);
+	case CARET_CTL_WAIT:
+		q->u.wait.timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
+		if (present(o, CARET_CTL_K_TIMEOUT_MS) &&
+		    ctl_get_int(o, NULL, CARET_CTL_K_TIMEOUT_MS, 0, CARET_CTL_TIMEOUT_MAX_MS,
+				&q->u.wait.timeout_ms, why) < 0)
+			return -EINVAL;
+		return 0;
+	case CARET_CTL_STOP:
+		if (opt_str(o, CARET_CTL_K_SESSION, &q->u.stop.session, why) < 0)
+			return -EINVAL;
+		return opt_bool(o, CARET_CTL_K_ALL_HOSTS, &q->u.stop.all_hosts, why);
+	case CARET_CTL_START:
+		if (dec_filter(o, q->u.startend.filter, why) < 0)
+			return -EINVAL;
+		/* fall through */
+	case CARET_CTL_END:
+		return opt_bool(o, CARET_CTL_K_ALL_HOSTS, &q->u.startend.all_hosts, why);
+	case CARET_CTL_EVENTS:
+		return caret_ctl_dec_events_request(o, &q->u.events, why);
+	default:
+		return 0;
+	}
+}
+
+int caret_ctl_dec_req(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why)
+{
+	memset(q, 0, sizeof(*q));
+	q->cmd = CARET_CTL_N_CMDS;
+	if (!cJSON_IsObject(o)) {
+		ctl_why_set(why, "request is not a JSON object");
+		return -EPROTO;
+	}
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_V);
+	if (!v) {
+		ctl_why_set(why, "request has no protocol version \"%s\" (caretd speaks %d)",
+			    CARET_CTL_K_V, CARET_CTL_VERSION);
+		return -EPROTO;
+	}
+	int e = ctl_get_int(o, NULL, CARET_CTL_K_V, INT64_MIN, INT64_MAX, &q->v, why);
+	if (e < 0 || q->v != CARET_CTL_VERSION) {
+		if (e == 0)
+			ctl_why_set(why, "request speaks protocol version %lld, caretd speaks %d: "
+				    "use a caretctl of caretd's release",
+				    (long long)q->v, CARET_CTL_VERSION);
+		else
+			ctl_why_set(why, "unsupported protocol version (caretd speaks %d)",
+				    CARET_CTL_VERSION);
+		return -EPROTO;
+	}
+	const char *cmd;
+	if (ctl_get_str(o, NULL, CARET_CTL_K_CMD, false, &cmd, why) < 0) {
+		ctl_why_set(why, "request has no \"%s\" string", CARET_CTL_K_CMD);
+		return -EPROTO;
+	}
+	int c = caret_ctl_cmd_by_name(cmd);
+	if (c < 0) {
+		ctl_why_set(why, "unknown command \"%.64s\"", cmd);
+		return -EINVAL;
+	}
+	q->cmd = (enum caret_ctl_cmd)c;
+	return dec_body(o, q, why);
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What every test of caretd's commands shares: a registry with one agent
+ * (this process), a view whose LTTng is the fake below, and `ask`, which
+ * runs a request line as the server would and reads the reply back with
+ * caretctl's decoders.
+ */
+#include <check.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/commands.h"
+#include "daemon/creds.h"
+#include "daemon/pacer.h"
+#include "daemon/wait.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_events.h"
+#include "proto/caret_ctl_reply.h"
+
+#include "tests/unit/cmd_fixture.h"
+#include "util/caret_err.h"
+
+struct registry reg;
+struct sched_cfg cfg = { .pacing = PACING_FREQUENCY, .frequency = 42, .bandwidth = 1 };
+struct lttng_view view;
+struct cmd_ctx ctx = { .reg = &reg, .sched = &cfg, .lttng = &view, .events = NULL, .bridge = NULL };
+struct agent agent;
+
+void setup(void)
+{
+	char prefix[48];
+	snprintf(prefix, sizeof(prefix), "caret-uc-%d", (int)getpid());
+	setenv("CARET_SHM_PREFIX", prefix, 1);
+	memset(&agent, 0, sizeof(agent));
+	ck_assert_int_eq(caret_seg_create(&agent.seg, 1 << 20, "unit", "jazzy"), 0);
+	agent.pid = getpid();
+	ck_assert_int_eq(caret_proc_start_time(agent.pid, &agent.start_time), 0);
+	agent.nodes_at_records = UINT64_MAX;
+	strcpy(agent.procname, "unit");
+	caret_ctl_set_state(&agent.seg, CARET_STATE_WAIT);
+	reg = (struct registry){ .head = &agent, .count = 1 };
+	memset(&view, 0, sizeof(view));
+	view.ok = true;
+	view.ops = &fake_lttng_ops;
+	/* as after caretd's first poll: LTTng answered, no table to load */
+	view.polled = true;
+	view.state_loaded = true;
+	memset(&fake, 0, sizeof(fake));
+	fake.rules = CARET_LTTNG_RULE_CARET | CARET_LTTNG_RULE_ROS2_INIT |
+		     CARET_LTTNG_RULE_ROS2_RUNTIME;
+	peer = (struct cmd_peer){ .pid = 1, .n_groups = 0 };
+	ctx.events = events_new();
+	ck_assert_ptr_nonnull(ctx.events);
+}
+
+void teardown(void)
+{
+	events_free(ctx.events);
+	ctx.events = NULL;
+	char name[CARET_SHM_NAME_MAX];
+	strcpy(name, agent.seg.name);
+	caret_seg_close(&agent.seg);
+	caret_seg_unlink(name);
+}
+
+struct cmd_peer peer = { .pid = 1, .n_groups = 0 };
+
+/* The reply to one request line, as caretctl parses it. */
+cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **w)
+{
+	struct cmd_out out;
+	command_run(&ctx, &peer, line, 1000 * MS, &out);
+	if (w) {
+		ck_assert_ptr_null(out.reply);
+		ck_assert_ptr_nonnull(out.wait);
+		*w = out.wait;
+		return NULL;
+	}
+	ck_assert_ptr_null(out.wait);
+	char *s = caret_ctl_enc_line(out.reply);
+	ck_assert_ptr_nonnull(s);
+	cJSON *res;
+	enum ctl_reply_type type;
+	struct ctl_why why;
+	ck_assert_msg(ctl_reply_parse(s, strlen(s), &res, &type, &why) == 0, "%s", why.msg);
+	ck_assert_msg(type == want, "%s", s);
+	free(s);
+	return res;
+}
+
+int err_of(const cJSON *r)
+{
+	return cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERRNO)->valueint;
+}
+
+const char *msg_of(const cJSON *r)
+{
+	return cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERROR)->valuestring;
+}
+
+/* ---- the fake session daemon ---- */
+
+struct fake_lttng fake;
+
+static void called(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void called(const char *fmt, ...)
+{
+	ck_assert_int_lt(fake.n_calls, FAKE_CALLS);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(fake.calls[fake.n_calls++], sizeof(fake.calls[0]), fmt, ap);
+	va_end(ap);
+}
+
+const char *fake_call(const char *prefix)
+{
+	for (int i = 0; i < fake.n_calls; i++)
+		if (!strncmp(fake.calls[i], prefix, strlen(prefix)))
+			return fake.calls[i];
+	return NULL;
+}
+
+static int find(const char *s)
+{
+	for (int i = 0; i < fake.n_sessions; i++)
+		if (!strcmp(fake.sessions[i], s))
+			return i;
+	return -1;
+}
+
+/* A failure asked for, once, with LTTng's cause in the message. */
+static int failing(int *f, char *err, size_t errlen, const char *what)
+{
+	int r = *f;
+	*f = 0;
+	return caret_errf(err, errlen, r, "lttng: %s failed: fake cause", what);
+}
+
+static int f_active(char (*names)[CARET_LTTNG_NAME_MAX], int max, char *err, size_t errlen)
+{
+	fake.n_lists++;
+	if (fake.fail_list)
+		return failing(&fake.fail_list, err, errlen, "listing sessions");
+	int n = 0;
+	for (; n < fake.n_sessions && n < max; n++)
+		snprintf(names[n], CARET_LTTNG_NAME_MAX, "%s", fake.sessions[n]);
+	return n;
+}
+
+static int f_rules(const char *session, unsigned *rules, char *err, size_t errlen)
+{
+	if (find(session) < 0)
+		return caret_errf(err, errlen, -ENOENT, "no session %s", session);
+	*rules = fake.rules;
+	return 0;
+}
+
+static int f_path(const char *session, char *path_out, size_t path_len)
+{
+	if (find(session) < 0)
+		return -ENOENT;
+	snprintf(path_out, path_len, "/nonexistent/fake/%s", session);
+	return 0;
+}
+
+static int f_name(const char *wanted, const char *parent, char *out, size_t len, char *err,
+		  size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	called("name %s parent=%s", wanted ? wanted : "-", parent ? parent : "-");
+	snprintf(out, len, "%s", wanted && *wanted ? wanted : "caret-fake");
+	return 0;
+}
+
+static int f_record(const struct caret_lttng_cfg *c, char *name_out, size_t name_len,
+		    char *path_out, size_t path_len, char *err, size_t errlen)
+{
+	called("record %s path=%s url=%s light=%d pre_iron=%d append=%d armed=%d size=%llu "
+	       "count=%u as=%d",
+	       c->session ? c->session : "-", c->path ? c->path : "-", c->url ? c->url : "-",
+	       c->light, c->light_pre_iron, c->append, c->armed,
+	       (unsigned long long)c->subbuf_size, c->subbuf_count, c->as ? (int)c->as->uid : -1);
+	if (fake.fail_record)
+		return failing(&fake.fail_record, err, errlen, "creating the session");
+	const char *name = c->session ? c->session : "caret-fake";
+	if (find(name) >= 0)
+		return caret_errf(err, errlen, -EEXIST, "lttng: session %s exists", name);
+	ck_assert_int_lt(fake.n_sessions, FAKE_SESSIONS);
+	snprintf(fake.sessions[fake.n_sessions++], CARET_LTTNG_NAME_MAX, "%s", name);
+	snprintf(name_out, name_len, "%s", name);
+	snprintf(path_out, path_len, "%s/%s", c->url ? "/relay" : c->path, name);
+	return 0;
+}
+
+static int f_go(const char *session, char *err, size_t errlen)
+{
+	called("go %s", session);
+	if (fake.fail_go)
+		return failing(&fake.fail_go, err, errlen, "enabling the channel");
+	return find(session) < 0 ? caret_errf(err, errlen, -ENOENT, "no session %s", session) : 0;
+}
+
+static int f_stop(const char *session, struct caret_lttng_chan_stats *out, int max,
+		  char *path_out, size_t path_len, char *err, size_t errlen)
+{
+	called("stop %s", session);
+	if (fake.fail_stop)
+		return failing(&fake.fail_stop, err, errlen, "stopping the session");
+	int i = find(session);
+	if (i < 0)
+		return caret_errf(err, errlen, -ENOENT, "lttng: no session %s", session);
+	memmove(fake.sessions[i], fake.sessions[i + 1],
+		sizeof(fake.sessions[0]) * (size_t)(fake.n_sessions - i - 1));
+	fake.n_sessions--;
+	if (path_out)
+		snprintf(path_out, path_len, "/nonexistent/fake/%s", session);
+	if (max > 0 && out)
+		out[0] = (struct caret_lttng_chan_stats){ .name = "caret",
+							  .discarded = fake.discarded,
+							  .discarded_known = !fake.discarded_unknown,
+							  .lost_known = true };
+	return 1;
+}
+
+const struct caret_lttng_ops fake_lttng_ops = {
+	.active_sessions = f_active,
+	.session_rules = f_rules,
+	.session_path = f_path,
+	.session_name = f_name,
+	.record = f_record,
+	.go = f_go,
+	.stop = f_stop,
+};

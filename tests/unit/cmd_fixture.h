@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The fixture of check_commands: one agent (this process) in a registry, a
+ * view of LTTng whose ops are a fake session daemon that records every
+ * call, and `ask` to run a request line as caretd's server does.
+ */
+#ifndef CARET_TESTS_CMD_FIXTURE_H
+#define CARET_TESTS_CMD_FIXTURE_H
+
+#include <check.h>
+#include <stdbool.h>
+
+#include "daemon/commands.h"
+#include "proto/caret_ctl_reply.h"
+
+#define MS 1000000LL
+
+extern struct registry reg;
+extern struct sched_cfg cfg;
+extern struct lttng_view view;
+extern struct cmd_ctx ctx;
+extern struct agent agent;
+/* Who asks: root unless a test says otherwise (setup resets it). */
+extern struct cmd_peer peer;
+
+void setup(void);
+void teardown(void);
+/* The reply to one request line, as caretctl parses it; with w, the wait
+ * request the line started instead. */
+cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **w);
+int err_of(const cJSON *r);
+/* The reply's "error" text. */
+const char *msg_of(const cJSON *r);
+
+/* The fake session daemon behind view.ops. */
+#define FAKE_CALLS 32
+#define FAKE_SESSIONS 8
+struct fake_lttng {
+	char calls[FAKE_CALLS][600]; /* "record s1 path=/t ...", "stop s1", ... */
+	int n_calls;
+	char sessions[FAKE_SESSIONS][CARET_LTTNG_NAME_MAX];
+	int n_sessions;
+	unsigned rules; /* of every session */
+	int n_lists;    /* reads of the session list */
+	/* < 0: the next such call fails with it, saying "fake cause" */
+	int fail_list, fail_record, fail_go, fail_stop;
+	uint64_t discarded; /* the stopped channel's count */
+	bool discarded_unknown;
+};
+extern struct fake_lttng fake;
+extern const struct caret_lttng_ops fake_lttng_ops;
+/* The first call that starts with prefix, or NULL. */
+const char *fake_call(const char *prefix);
+
+/* The tests of check_commands_state.c. */
+void add_state_tests(TCase *tc);
+
+#endif
