@@ -273,13 +273,34 @@ class SessionsTest(Base):
         self.assertIn("not reloaded, keeping the previous one", d.err_text())
 
 
-USER, GROUP = "caret-it-user", "caret-it"
+# Names of this run only: users and groups are the host's (/etc is not private to the
+# test's namespaces), and two runs at once (a user's make check beside CI) must not add or
+# remove each other's. A leftover of a killed run is found by its GECOS and removed first.
+USER, GROUP = "cit-u%d" % os.getpid(), "cit-g%d" % os.getpid()
 GECOS = "caretd integration test user (removed after each test)"
+
+
+def remove_leftovers():
+    """Users (and their groups) an earlier run killed before its tearDown left behind, whose
+    processes are gone."""
+    for pw in pwd.getpwall():
+        if pw.pw_gecos != GECOS or pw.pw_name == USER:
+            continue
+        pid = re.match(r"cit-u(\d+)$", pw.pw_name)
+        if pid and os.path.exists("/proc/%s" % pid.group(1)):
+            continue  # a run in progress
+        subprocess.run(["userdel", pw.pw_name], capture_output=True)
+        if pid:
+            subprocess.run(["groupdel", "cit-g" + pid.group(1)], capture_output=True)
 
 
 class UsersTest(Base):
     """Recordings by an unprivileged member of caretd's group (a user made
     for the test with useradd, removed afterwards)."""
+
+    @classmethod
+    def setUpClass(cls):
+        remove_leftovers()
 
     def setUp(self):
         super().setUp()
@@ -288,12 +309,10 @@ class UsersTest(Base):
             subprocess.run(["groupadd", GROUP], check=True)
             self.made.append(["groupdel", GROUP])
         try:
-            ours = pwd.getpwnam(USER).pw_gecos == GECOS  # left by an earlier run
+            pwd.getpwnam(USER)
         except KeyError:
             subprocess.run(["useradd", "-M", "-N", "-c", GECOS, "-s", "/usr/sbin/nologin",
                             "-G", GROUP, USER], check=True)
-            ours = True
-        if ours:
             self.made.insert(0, ["userdel", USER])
         pw = pwd.getpwnam(USER)
         self.uid, self.gid = pw.pw_uid, pw.pw_gid
