@@ -45,8 +45,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/agent.h"
 #include "agent/filter.h"
+#include "agent/state.h"
 #include "proto/caret_regex.h"
 
 #define MAX_RE 32

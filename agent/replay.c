@@ -12,8 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent/agent.h"
 #include "agent/filter.h"
+#include "agent/replay.h"
+#include "agent/state.h"
 
 struct replay {
 	struct caret_seg *seg;

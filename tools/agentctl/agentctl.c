@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/version.h" /* one version for the package */
+#include "proto/caret_version.h"
 #include "shm/caret_shm.h"
 
 static void usage(FILE *f)

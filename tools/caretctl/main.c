@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/version.h" /* one version for the package */
 #include "proto/caret_ctl.h"
+#include "proto/caret_version.h"
 #include "caretctl.h"
 
 static const struct {
