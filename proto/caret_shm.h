@@ -104,7 +104,9 @@ enum caret_ctl_flags {
  * The handshake. "ctl" is the controller (caretd, or caret-agentctl in
  * tests), "agent" the segment's owner. Each move is atomic stores (release)
  * then a FUTEX_WAKE of the word named in brackets, so the other side may
- * sleep on it. shm/ implements both columns: caret_ctl_* (shm/control.c)
+ * sleep on it. Ctl moves `state` by compare-and-swap from the state it
+ * read (caret_ctl_set_state's `from`): it never overwrites a state the
+ * agent, or another controller, changed meanwhile. shm/ implements both columns: caret_ctl_* (shm/control.c)
  * and caret_own_* (shm/owner.c); nothing else touches these words.
  *
  *   state (ctl writes; agent writes it once at start)
@@ -119,7 +121,8 @@ enum caret_ctl_flags {
  *     PREPARE --ctl: no session active any more (End)-------------> WAIT
  *     RECORD  --ctl: no session active any more (End)-------------> WAIT
  *
- *   (caret-agentctl `state` may also set any state by hand, for tests.)
+ *   (caret-agentctl `state` may also set any state by hand, for tests:
+ *   from the state it reads, refused when that changed meanwhile.)
  *
  *   one replay pass (epoch e), in order:
  *

@@ -210,11 +210,17 @@ int caret_own_read_filter(const struct caret_seg *s, uint32_t epoch,
 const uint32_t *caret_own_filter_word(const struct caret_seg *s);
 
 /* ---- controller side (caretd, caret-agentctl) ---- */
-/* Setting WAIT also clears the pass filter (End: that recording is over). */
-int caret_ctl_set_state(struct caret_seg *s, enum caret_state st);
-/* Starts a replay pass: state PREPARE, new epoch with grant 0. Returns the
- * epoch. */
-int64_t caret_ctl_begin_replay(struct caret_seg *s);
+/* Moves the state from `from` to `to` if it still is `from` (compare and
+ * swap): 0, -ESTALE when it is not (nothing changed: the agent or another
+ * controller moved it meanwhile), -EINVAL for a value that is no state.
+ * Moving to WAIT also clears the pass filter (End: that recording is
+ * over). */
+int caret_ctl_set_state(struct caret_seg *s, enum caret_state from, enum caret_state to);
+/* Starts a replay pass: new epoch with grant 0, then state PREPARE if it
+ * still is `from` (WAIT, or PREPARE to start over). Returns the epoch,
+ * -ESTALE when the state is not `from` (the epoch may then be used up,
+ * unseen), -EINVAL when `from` is neither. */
+int64_t caret_ctl_begin_replay(struct caret_seg *s, enum caret_state from);
 /* Starts a replay pass (new epoch, grant 0) without touching `state`: an
  * agent in RECORD replays its cache again for a session that became active
  * after its last pass, while its runtime events keep flowing. The agent's

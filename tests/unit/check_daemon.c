@@ -55,7 +55,7 @@ static void make_agent(struct agent *a, const char *tag, int records)
 	fill(&a->seg, records);
 	a->pid = getpid();
 	snprintf(a->procname, sizeof(a->procname), "unit-%s", tag);
-	caret_ctl_set_state(&a->seg, CARET_STATE_WAIT);
+	caret_own_set_state(&a->seg, CARET_STATE_WAIT); /* the agent's start */
 }
 
 static void drop_agent(struct agent *a)
@@ -348,7 +348,7 @@ START_TEST(adaptive_pacing_shares_bandwidth)
 	ck_assert_uint_eq(granted(&a), 200);
 	ck_assert_uint_eq(granted(&b), 200);
 	/* one replay done: the other gets the whole budget */
-	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
+	ck_assert_int_eq(caret_ctl_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
 	a.covered_serial = 1;
 	sched_tick(&s, &r, &ON, t += 500 * MS);
 	ck_assert_uint_eq(granted(&b), 400);
@@ -454,7 +454,7 @@ START_TEST(progress_counts)
 	struct registry r = { .head = &a, .count = 2 };
 	struct sched s = freq_sched(100);
 	sched_tick(&s, &r, &ON, 1000 * MS);
-	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
+	ck_assert_int_eq(caret_ctl_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
 	a.covered_serial = 1;
 	tracepoints_on(&b);
 	replayed(&b, 20);
@@ -468,7 +468,7 @@ START_TEST(progress_counts)
 	sched_reason(&b, why, sizeof(why));
 	ck_assert_str_eq(why, "replaying: 20 of 50 records");
 	/* an agent still starting counts for nothing */
-	caret_ctl_set_state(&b.seg, CARET_STATE_UNINITIALIZED);
+	caret_own_set_state(&b.seg, CARET_STATE_UNINITIALIZED);
 	sched_progress(&r, &p);
 	ck_assert_int_eq(p.total, 1);
 	drop_agent(&a);
@@ -626,7 +626,7 @@ static struct child spawn_agent(void)
 		char c = caret_seg_create(&s, 1 << 20, "child", "jazzy") == 0 ? 'y' : 'n';
 		if (c == 'y') {
 			fill(&s, 5);
-			caret_ctl_set_state(&s, CARET_STATE_WAIT);
+			caret_own_set_state(&s, CARET_STATE_WAIT);
 		}
 		if (write(ready[1], &c, 1) != 1)
 			_exit(1);
@@ -683,7 +683,7 @@ START_TEST(registry_scan_inotify_sweep)
 	/* alive: the sweep keeps it */
 	ck_assert_int_eq(registry_sweep(&r), 0);
 	/* dies mid-replay: reclaimed, and reported to `wait` */
-	caret_ctl_begin_replay(&ca->seg);
+	caret_ctl_begin_replay(&ca->seg, CARET_STATE_WAIT);
 	end_child(&c);
 	ck_assert_int_eq(registry_sweep(&r), 1);
 	ck_assert_int_eq(r.count, 1);
