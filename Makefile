@@ -235,6 +235,11 @@ $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_creds
+$(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
 		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
