@@ -7,14 +7,19 @@ lttng-sessiond. A host is held by one `sleep` process; every command runs
 in its namespaces through nsenter, as a child of the test, so the test
 knows (and kills) exactly the processes it started. Everything is removed
 by Net.close(), also after a failure."""
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import time
 import uuid
 
-from harness import B, ROOT, Proc, asan_preload, AGENT
+from harness import AGENT, B, CARETCTL, CARETD, ROOT, STANDIN, Proc, asan_preload, wait_line
+
+# A plain CycloneDDS peer speaking CARET's topics (tests/integration/ddspeer.c).
+PEER = os.path.join(B, "tests", "caret-ddspeer")
 
 # Outside every host's private /tmp, so the test can read traces.
 SHARED = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
@@ -53,6 +58,22 @@ done
 echo ready
 exec sleep 100000
 """
+
+
+def wait_err(proc, pattern, start=0, timeout=15):
+    """Waits for a stderr line of proc (a caretd log) matching pattern,
+    among the lines after index start; returns the match."""
+    rx = re.compile(pattern)
+    deadline = time.time() + timeout
+    while True:
+        for line in list(proc.errs)[start:]:
+            m = rx.search(line)
+            if m:
+                return m
+        if time.time() > deadline or proc.poll() is not None:
+            raise AssertionError("no log line matching %r within %ss; log:\n%s" %
+                                 (pattern, timeout, "".join(proc.errs[start:])[-4000:]))
+        time.sleep(0.05)
 
 
 def run(argv, check=True, timeout=30):
@@ -115,6 +136,59 @@ class Host:
             raise AssertionError("[%s] %s failed (%d): %s%s" % (
                 self.name, " ".join(args), r.returncode, r.stdout, r.stderr))
         return r
+
+    # -- what the multi-host tests run on a host -----------------------------
+
+    def caretd(self, *args, prefix=(), extra=None):
+        """This host's caretd (its socket in the host's directory), once it
+        listens."""
+        if os.path.exists(self.sock):
+            os.unlink(self.sock)
+        d = self.spawn(list(prefix) + [CARETD, "--socket", self.sock, "--log-level", "debug"] +
+                       list(args), extra=extra)
+        deadline = time.time() + 10
+        while not os.path.exists(self.sock):
+            if d.poll() is not None or time.time() > deadline:
+                raise AssertionError("caretd on %s did not start: %s" % (self.name, d.err_text()))
+            time.sleep(0.02)
+        return d
+
+    def relayd(self, out):
+        """An lttng-relayd writing under out."""
+        p = self.spawn(["lttng-relayd", "-o", out])
+        time.sleep(0.3)
+        if p.poll() is not None:
+            raise AssertionError("lttng-relayd: " + p.err_text())
+        return p
+
+    def standin(self, name, *args):
+        """A stand-in process with the agent, on DDS domain 7, once ready."""
+        p = self.spawn([STANDIN, "--name", name, "--domain", "7"] + list(args), agent=True)
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        return p
+
+    def ctl(self, *args, check=True, timeout=90):
+        return self.run([CARETCTL, "--socket", self.sock] + list(args), check=check,
+                        timeout=timeout)
+
+    def hosts(self):
+        """`status --all-hosts --json` (4: some host did not answer)."""
+        r = self.ctl("status", "--all-hosts", "--timeout", "0.3", "--json", check=False)
+        if r.returncode not in (0, 4):
+            raise AssertionError("[%s] status --all-hosts failed (%d): %s%s" %
+                                 (self.name, r.returncode, r.stdout, r.stderr))
+        return json.loads(r.stdout)
+
+    def wait_sees(self, other, timeout=30):
+        """Until this host's caretd heard host `other` within 2 s."""
+        deadline = time.time() + timeout
+        while True:
+            r = self.hosts()
+            if any(x["host"] == other and x["age_ms"] < 2000 for x in r["hosts"]):
+                return r
+            if time.time() > deadline:
+                raise AssertionError("%s never heard of %s: %r" % (self.name, other, r))
+            time.sleep(0.2)
 
     def close(self):
         for p in reversed(self.procs):
