@@ -13,7 +13,9 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import time
+import unittest
 import uuid
 
 from harness import AGENT, B, CARETCTL, CARETD, ROOT, STANDIN, Proc, asan_preload, wait_line
@@ -264,3 +266,32 @@ class Net:
         for l in self.links:
             subprocess.run(["ip", "link", "del", l], capture_output=True, timeout=30)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class NetTest(unittest.TestCase):
+    """Tests on two hosts a and b (one Net for the class) with an
+    lttng-relayd on host a writing to relay_dir: set_up_hosts() starts the
+    rest; everything goes with the Net, also when set-up fails."""
+    label = "multihost"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.t_begin = time.time()
+        cls.net = Net(2)
+        try:
+            cls.a, cls.b = cls.net.hosts
+            cls.relay_dir = os.path.join(cls.a.dir, "relay")
+            cls.relayd = cls.a.relayd(cls.relay_dir)
+            cls.set_up_hosts()
+        except BaseException:
+            cls.net.close()
+            raise
+
+    @classmethod
+    def set_up_hosts(cls):
+        pass
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.net.close()
+        print("%s: %.1f s" % (cls.label, time.time() - cls.t_begin), file=sys.stderr)

@@ -11,32 +11,20 @@ import time
 import unittest
 
 from harness import CARETD, wait_line
-from multihost import PEER, Net, wait_err
+from multihost import PEER, NetTest, wait_err
 
 
-class BridgeHostileTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.t_begin = time.time()
-        cls.net = Net(2)
-        try:
-            cls.a, cls.b = cls.net.hosts
-            cls.relay_dir = os.path.join(cls.a.dir, "relay")
-            cls.relayd = cls.a.relayd(cls.relay_dir)
-            cls.da = cls.a.caretd()
-            cls.db = None
-            # a host is heard through its processes' Status: one on host A
-            cls.pa = cls.a.standin("a0", "--pubs", "1", "--rate", "10")
-            # something to stream on host B
-            cls.pb = cls.b.standin("b0", "--pubs", "2", "--rate", "200")
-        except BaseException:
-            cls.net.close()
-            raise
+class BridgeHostileTest(NetTest):
+    label = "bridge hostile"
 
     @classmethod
-    def tearDownClass(cls):
-        cls.net.close()
-        print("bridge hostile: %.1f s" % (time.time() - cls.t_begin), file=sys.stderr)
+    def set_up_hosts(cls):
+        cls.da = cls.a.caretd()
+        cls.db = None
+        # a host is heard through its processes' Status: one on host A
+        cls.pa = cls.a.standin("a0", "--pubs", "1", "--rate", "10")
+        # something to stream on host B
+        cls.pb = cls.b.standin("b0", "--pubs", "2", "--rate", "200")
 
     def restart_b(self, *args, prefix=(), bridge_up=True):
         """Host B's caretd anew, with these options; waits until its bridge

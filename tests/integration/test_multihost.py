@@ -9,40 +9,25 @@ import glob
 import json
 import os
 import re
-import sys
 import time
 import unittest
 
 from harness import AGENTCTL, INIT_KINDS, dumps, kind_of, mono_ns, read_trace
-from multihost import PEER, Net, wait_err
+from multihost import PEER, NetTest, wait_err
 from trace_model import check_complete
 
-class MultiHostTest(unittest.TestCase):
+class MultiHostTest(NetTest):
     @classmethod
-    def setUpClass(cls):
-        cls.t_begin = time.time()
-        cls.net = Net(2)
-        try:
-            cls.a, cls.b = cls.net.hosts
-            a, b = cls.a, cls.b
-            cls.relay_dir = os.path.join(a.dir, "relay")
-            cls.relayd = a.relayd(cls.relay_dir)
-            cls.da = a.caretd()
-            cls.db = b.caretd("--accept-relay", "--relay-allow", a.addr)
-            cls.pa = [a.standin("a0", "--pubs", "2", "--rate", "40")]
-            cls.pb = [b.standin("b0", "--pubs", "2", "--rate", "40", "--services", "1"),
-                      b.standin("b1", "--pubs", "0", "--subs", "2")]
-            # both bridges up and each seeing the other's Status
-            a.wait_sees(b.name)
-            b.wait_sees(a.name)
-        except BaseException:
-            cls.net.close()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.net.close()
-        print("multihost: %.1f s" % (time.time() - cls.t_begin), file=sys.stderr)
+    def set_up_hosts(cls):
+        a, b = cls.a, cls.b
+        cls.da = a.caretd()
+        cls.db = b.caretd("--accept-relay", "--relay-allow", a.addr)
+        cls.pa = [a.standin("a0", "--pubs", "2", "--rate", "40")]
+        cls.pb = [b.standin("b0", "--pubs", "2", "--rate", "40", "--services", "1"),
+                  b.standin("b1", "--pubs", "0", "--subs", "2")]
+        # both bridges up and each seeing the other's Status
+        a.wait_sees(b.name)
+        b.wait_sees(a.name)
 
     def states(self, h):
         r = json.loads(h.ctl("list", "--json").stdout)

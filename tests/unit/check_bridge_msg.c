@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daemon/bridge_msg.h"
+#include "tests/unit/unit.h"
 
 static bool allowed(const char *allow, const char *url)
 {
@@ -134,9 +135,5 @@ int main(void)
 	tcase_add_test(tc, userdata);
 	tcase_add_test(tc, samples);
 	suite_add_tcase(s, tc);
-	SRunner *r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "daemon/creds.h"
+#include "tests/unit/unit.h"
 
 static char top[64], outside[96], outdir[96];
 
@@ -128,9 +129,5 @@ int main(void)
 	tcase_add_test(tc, remove_tree_swapped_top);
 	tcase_add_test(tc, remove_tree_keeps_top);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

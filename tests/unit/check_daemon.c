@@ -20,6 +20,7 @@
 #include "daemon/config.h"
 #include "daemon/scheduler.h"
 #include "daemon/startend.h"
+#include "tests/unit/unit.h"
 
 #define MS 1000000LL
 
@@ -731,9 +732,5 @@ int main(void)
 	tc = tcase_create("registry");
 	tcase_add_test(tc, registry_scan_inotify_sweep);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

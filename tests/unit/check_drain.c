@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/lttng_drain.h"
+#include "tests/unit/unit.h"
 
 static char dir[64];
 
@@ -257,9 +258,5 @@ int main(void)
 	tcase_add_test(tc, hostile_trace);
 	tcase_add_test(tc, horizon_per_stream_16_cpus);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

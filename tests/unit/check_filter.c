@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "agent/filter.h"
+#include "tests/unit/unit.h"
 
 void caret_warn(const char *fmt, ...);
 void caret_warn(const char *fmt, ...)
@@ -225,9 +226,5 @@ int main(void)
 	tcase_add_test(tc, node_named_late);
 	tcase_add_test(tc, pass_filter_narrows_env);
 	suite_add_tcase(s, tc);
-	SRunner *r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	return unit_run(s);
 }

@@ -16,6 +16,7 @@
 
 #include "shm/caret_shm.h"
 #include "shm/reader.h"
+#include "tests/unit/unit.h"
 
 static char prefix[32];
 static int tmp_counter;
@@ -635,9 +636,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(suite());
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "shm/caret_shm.h"
+#include "tests/unit/unit.h"
 
 static char prefix[32];
 
@@ -969,9 +970,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(suite());
 }
