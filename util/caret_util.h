@@ -7,6 +7,7 @@
 #ifndef CARET_UTIL_H
 #define CARET_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* CLOCK_MONOTONIC in ns: the LTTng UST clock, so init_timestamp values and
@@ -16,5 +17,11 @@ int64_t caret_now_ns(void);
 /* "N", "NK", "NM" or "NG" (powers of 1024, either case) into bytes, 1..max:
  * -EINVAL when malformed, -ERANGE when 0, above max, or overflowing. */
 int caret_parse_size(const char *s, uint64_t max, uint64_t *out);
+
+/* Says why in one line (formatted into why, when there is room) and
+ * returns rc: `return caret_why(err, errlen, -EINVAL, "...")` where an
+ * error is found, for the functions that hand a reason back. */
+int caret_why(char *why, size_t len, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif
