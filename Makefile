@@ -347,7 +347,7 @@ local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-age
 	B=$(B) SAN=$(SAN) tools/isolated.sh tests/local/run.sh
 
 unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
-	/usr/bin/python3 tests/unit/check_layers.py
+	B=$(B) /usr/bin/python3 tests/unit/check_layers.py
 	/usr/bin/python3 tests/unit/check_spdx.py
 	@# check_lttng needs a session daemon: the one tools/isolated.sh starts
 	tools/isolated.sh sh -c 'set -e; for t in $(UNIT_TESTS); do echo "== $$t"; \
