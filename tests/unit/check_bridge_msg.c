@@ -129,11 +129,6 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("bridge_msg");
-	TCase *tc = tcase_create("what other hosts send");
-	tcase_add_test(tc, url_host);
-	tcase_add_test(tc, allow_list);
-	tcase_add_test(tc, userdata);
-	tcase_add_test(tc, samples);
-	suite_add_tcase(s, tc);
+	unit_case(s, "what other hosts send", url_host, allow_list, userdata, samples);
 	return unit_run(s);
 }

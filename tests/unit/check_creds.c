@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,26 +67,40 @@ static void teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
-static struct creds_id me(void)
+/* creds_remove_tree of top as ourselves, for the recording given the
+ * directory `given` (its device and inode). */
+static int remove_top(const char *given, bool whole)
 {
-	return (struct creds_id){ .uid = getuid(), .gid = getgid(), .n_groups = -1 };
+	struct stat st;
+	ck_assert_int_eq(stat(given, &st), 0);
+	struct creds_id id = { .uid = getuid(), .gid = getgid(), .n_groups = -1 };
+	char err[256];
+	return creds_remove_tree(&id, top, st.st_dev, st.st_ino, whole, err, sizeof(err));
+}
+
+/* whether name (below top, or an absolute path) is still there */
+static bool there(const char *name)
+{
+	char p[192];
+	if (name[0] == '/')
+		snprintf(p, sizeof(p), "%s", name);
+	else
+		at(p, sizeof(p), name);
+	struct stat st;
+	return lstat(p, &st) == 0;
 }
 
 START_TEST(remove_tree_hostile_links)
 {
-	struct stat st;
-	ck_assert_int_eq(stat(top, &st), 0);
-	struct creds_id id = me();
-	char err[256];
-	ck_assert_int_eq(creds_remove_tree(&id, top, st.st_dev, st.st_ino, true, err, sizeof(err)),
-			 0);
-	ck_assert_int_eq(lstat(top, &st), -1);
+	ck_assert_int_eq(remove_top(top, true), 0);
+	ck_assert(!there(top));
 	/* what the links pointed at is untouched */
+	struct stat st;
 	ck_assert_int_eq(stat(outside, &st), 0);
 	ck_assert_int_eq(st.st_nlink, 1);
 	char p[192];
 	snprintf(p, sizeof(p), "%s/kept", outdir);
-	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert(there(p));
 }
 END_TEST
 
@@ -93,41 +108,27 @@ END_TEST
  * since is left whole. */
 START_TEST(remove_tree_swapped_top)
 {
-	struct stat st;
-	ck_assert_int_eq(stat(outdir, &st), 0);
-	struct creds_id id = me();
-	char err[256];
-	ck_assert_int_eq(creds_remove_tree(&id, top, st.st_dev, st.st_ino, true, err, sizeof(err)),
-			 -ESTALE);
-	char p[192];
-	at(p, sizeof(p), "sub/deep/c");
-	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert_int_eq(remove_top(outdir, true), -ESTALE);
+	ck_assert(there("sub/deep/c"));
 }
 END_TEST
 
-/* Below the top only (top=false): the directory itself stays. */
+/* Below the top only: the directory itself stays, empty. */
 START_TEST(remove_tree_keeps_top)
 {
+	ck_assert_int_eq(remove_top(top, false), 0);
 	struct stat st;
 	ck_assert_int_eq(stat(top, &st), 0);
-	struct creds_id id = me();
-	ck_assert_int_eq(creds_remove_tree(&id, top, st.st_dev, st.st_ino, false, NULL, 0), 0);
-	ck_assert_int_eq(stat(top, &st), 0);
-	ck_assert_int_eq(st.st_nlink, 2); /* empty: no subdirectory left */
-	char p[192];
-	at(p, sizeof(p), "a");
-	ck_assert_int_eq(lstat(p, &st), -1);
+	ck_assert_int_eq(st.st_nlink, 2); /* no subdirectory left */
+	ck_assert(!there("a"));
 }
 END_TEST
 
 int main(void)
 {
 	Suite *s = suite_create("creds");
-	TCase *tc = tcase_create("core");
+	TCase *tc = unit_case(s, "core", remove_tree_hostile_links, remove_tree_swapped_top,
+			      remove_tree_keeps_top);
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, remove_tree_hostile_links);
-	tcase_add_test(tc, remove_tree_swapped_top);
-	tcase_add_test(tc, remove_tree_keeps_top);
-	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

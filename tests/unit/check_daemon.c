@@ -714,23 +714,12 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("daemon");
-	TCase *tc = tcase_create("scheduler");
-	tcase_add_test(tc, config_file_and_overlay);
-	tcase_add_test(tc, second_session_replays_again_in_record);
-	tcase_add_test(tc, prepare_restarts_and_session_without_caret);
-	tcase_add_test(tc, start_and_end);
-	tcase_add_test(tc, restart_inside_replay_start);
-	tcase_add_test(tc, frequency_pacing);
-	tcase_add_test(tc, remote_start_end_rules);
-	tcase_add_test(tc, start_filter_goes_with_its_pass);
-	tcase_add_test(tc, grant_capped_then_record);
-	tcase_add_test(tc, adaptive_pacing_shares_bandwidth);
-	tcase_add_test(tc, adaptive_pacing_grants_in_turns);
-	tcase_add_test(tc, adaptive_pacing_room_caps_grants);
-	tcase_add_test(tc, progress_counts);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("registry");
-	tcase_add_test(tc, registry_scan_inotify_sweep);
-	suite_add_tcase(s, tc);
+	unit_case(s, "scheduler", config_file_and_overlay, second_session_replays_again_in_record,
+		  prepare_restarts_and_session_without_caret, start_and_end,
+		  restart_inside_replay_start, frequency_pacing, remote_start_end_rules,
+		  start_filter_goes_with_its_pass, grant_capped_then_record,
+		  adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
+		  adaptive_pacing_room_caps_grants, progress_counts);
+	unit_case(s, "registry", registry_scan_inotify_sweep);
 	return unit_run(s);
 }

@@ -98,9 +98,6 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("distro");
-	TCase *tc = tcase_create("detect");
-	tcase_add_test(tc, symbols_decide);
-	tcase_add_test(tc, hint_only_breaks_ties);
-	suite_add_tcase(s, tc);
+	unit_case(s, "detect", symbols_decide, hint_only_breaks_ties);
 	return unit_run(s);
 }

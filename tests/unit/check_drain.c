@@ -253,10 +253,6 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("drain");
-	TCase *tc = tcase_create("index");
-	tcase_add_test(tc, reads_last_packets);
-	tcase_add_test(tc, hostile_trace);
-	tcase_add_test(tc, horizon_per_stream_16_cpus);
-	suite_add_tcase(s, tc);
+	unit_case(s, "index", reads_last_packets, hostile_trace, horizon_per_stream_16_cpus);
 	return unit_run(s);
 }

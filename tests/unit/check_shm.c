@@ -936,35 +936,19 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("shm");
-	TCase *t = tcase_create("core");
-	tcase_add_checked_fixture(t, setup, NULL);
-	tcase_set_timeout(t, 120);
-	tcase_add_test(t, test_roundtrip_every_kind);
-	tcase_add_test(t, test_null_and_long_strings);
-	tcase_add_test(t, test_kind_names);
-	tcase_add_test(t, test_names);
-	tcase_add_test(t, test_create_attach);
-	tcase_add_test(t, test_bad_capacity);
-	tcase_add_test(t, test_concurrent_appends);
-	tcase_add_test(t, test_full_cache_counts_drops);
-	tcase_add_test(t, test_hostile_headers);
-	tcase_add_test(t, test_hostile_files);
-	tcase_add_test(t, test_truncated_under_reader);
-	tcase_add_test(t, test_hostile_records);
-	tcase_add_test(t, test_fuzz_records);
-	tcase_add_test(t, test_state_moves_checked);
-	tcase_add_test(t, test_replay_handshake_words);
-	tcase_add_test(t, test_replay_handshake_both_sides);
-	tcase_add_test(t, test_state_names);
-	tcase_add_test(t, test_scan);
-	tcase_add_test(t, test_replay_start_is_one_step);
+	TCase *t = unit_case(s, "core", test_roundtrip_every_kind, test_null_and_long_strings,
+			     test_kind_names, test_names, test_create_attach, test_bad_capacity,
+			     test_concurrent_appends, test_full_cache_counts_drops,
+			     test_hostile_headers, test_hostile_files, test_truncated_under_reader,
+			     test_hostile_records, test_fuzz_records, test_state_moves_checked,
+			     test_replay_handshake_words, test_replay_handshake_both_sides,
+			     test_state_names, test_scan, test_replay_start_is_one_step,
+			     test_chunked_walk, test_parse_size, test_pass_filter_block);
 #if defined(__x86_64__)
 	tcase_add_test(t, test_replay_start_every_store);
 #endif
-	tcase_add_test(t, test_chunked_walk);
-	tcase_add_test(t, test_parse_size);
-	tcase_add_test(t, test_pass_filter_block);
-	suite_add_tcase(s, t);
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_set_timeout(t, 120);
 	return s;
 }
 

@@ -242,10 +242,7 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("tp_layout");
-	TCase *t = tcase_create("layout");
-	tcase_add_test(t, every_event_matches_caret);
-	tcase_add_test(t, every_kind_has_its_event);
-	tcase_add_test(t, diff_detects_changes);
-	suite_add_tcase(s, t);
+	unit_case(s, "layout", every_event_matches_caret, every_kind_has_its_event,
+		  diff_detects_changes);
 	return unit_run(s);
 }

@@ -5,6 +5,19 @@
 
 #include <check.h>
 
+/* A test case of s named `name` holding the tests (START_TEST names,
+ * NULL-terminated); returned for fixtures and timeouts. */
+static inline TCase *unit_case_of(Suite *s, const char *name, const TTest *const *tests)
+{
+	TCase *tc = tcase_create(name);
+	for (; *tests; tests++)
+		tcase_add_test(tc, *tests);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+#define unit_case(s, name, ...) \
+	unit_case_of(s, name, (const TTest *const[]){ __VA_ARGS__, NULL })
+
 /* Runs every test of the suite (each in a child, as Check forks by
  * default) and gives main()'s exit status: 1 when any failed. */
 static inline int unit_run(Suite *s)
