@@ -34,7 +34,7 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 {
 	uint32_t epoch = CARET_EPOCH_OF(st->grant);
 	if (epoch == 0) { /* PREPARE set by someone else without a pass */
-		caret_ctl_begin_replay(&a->seg, CARET_STATE_PREPARE);
+		caret_drive_begin_replay(&a->seg, CARET_STATE_PREPARE);
 		return false;
 	}
 	if (st->tp_enabled_epoch != epoch) {
@@ -50,7 +50,7 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 		 * replay start and its doorbell left the agent asleep. */
 		if (((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) ||
 		    a->last_bell_ns == 0) {
-			caret_ctl_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
+			caret_drive_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
 			a->last_bell_ns = now;
 		}
 		return false;
@@ -88,7 +88,7 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 	if (ng > total)
 		ng = total;
 	if (ng > g) {
-		caret_ctl_grant(&a->seg, epoch, (uint32_t)ng);
+		caret_drive_grant(&a->seg, epoch, (uint32_t)ng);
 		uint64_t b = (ng - g) * sched_record_bytes(st);
 		s->granted_bytes += b;
 		s->budget_left = b < s->budget_left ? s->budget_left - b : 0;
@@ -110,7 +110,7 @@ static bool refused(const struct agent *a, int64_t r, uint32_t from, enum caret_
 
 static bool move(struct agent *a, uint32_t from, enum caret_state to)
 {
-	return !refused(a, caret_ctl_set_state(&a->seg, from, to), from, to);
+	return !refused(a, caret_drive_set_state(&a->seg, from, to), from, to);
 }
 
 /* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
@@ -119,8 +119,8 @@ static bool begin_pass(struct agent *a, uint32_t from, uint32_t serial, int64_t 
 {
 	bool record = from == CARET_STATE_RECORD;
 	if (record)
-		caret_ctl_begin_pass(&a->seg);
-	else if (refused(a, caret_ctl_begin_replay(&a->seg, from), from, CARET_STATE_PREPARE))
+		caret_drive_begin_pass(&a->seg);
+	else if (refused(a, caret_drive_begin_replay(&a->seg, from), from, CARET_STATE_PREPARE))
 		return false;
 	a->extra_pass = record;
 	a->pass_serial = serial;
@@ -164,7 +164,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 	uint32_t flags = l->any ? CARET_CTL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTL_INIT_ROS2 : 0)
 				: 0;
 	if (st.ctl_flags != flags)
-		caret_ctl_set_flags(&a->seg, flags);
+		caret_drive_set_flags(&a->seg, flags);
 	switch (st.state) {
 	case CARET_STATE_WAIT:
 		/* No settling delay from WAIT: the agent waits until its own

@@ -195,11 +195,11 @@ int caret_filter_encode(const struct caret_filter_lists *f, struct caret_shm_fil
 /* Checks a private copy of a block: -EBADMSG if malformed. */
 int caret_filter_decode(const struct caret_shm_filter *in, struct caret_filter_text *out);
 /* Controller: the filter of the next pass (the epoch the next
- * caret_ctl_begin_replay / caret_ctl_begin_pass will use, which it
+ * caret_drive_begin_replay / caret_drive_begin_pass will use, which it
  * returns), or a negative errno from caret_filter_check. */
-int64_t caret_ctl_stage_filter(struct caret_seg *s, const struct caret_filter_lists *f);
+int64_t caret_drive_stage_filter(struct caret_seg *s, const struct caret_filter_lists *f);
 /* Controller: no filter (any pass). */
-void caret_ctl_clear_filter(struct caret_seg *s);
+void caret_drive_clear_filter(struct caret_seg *s);
 /* Agent: 1 and the lists when the block is for `epoch`, 0 when it is not
  * (no filter for this pass), -EBADMSG when it is for `epoch` but
  * malformed. */
@@ -209,30 +209,31 @@ int caret_own_read_filter(const struct caret_seg *s, uint32_t epoch,
  * (the filter of pass e holds while it reads e). */
 const uint32_t *caret_own_filter_word(const struct caret_seg *s);
 
-/* ---- controller side (caretd, caret-agentctl) ---- */
+/* ---- controller side (caretd, caret-agentctl): caret_drive_*, not to be
+ * confused with the control protocol's caret_ctl_* (proto/caret_ctl.h) ---- */
 /* Moves the state from `from` to `to` if it still is `from` (compare and
  * swap): 0, -ESTALE when it is not (nothing changed: the agent or another
  * controller moved it meanwhile), -EINVAL for a value that is no state.
  * Moving to WAIT also clears the pass filter (End: that recording is
  * over). */
-int caret_ctl_set_state(struct caret_seg *s, enum caret_state from, enum caret_state to);
+int caret_drive_set_state(struct caret_seg *s, enum caret_state from, enum caret_state to);
 /* Starts a replay pass: new epoch with grant 0, then state PREPARE if it
  * still is `from` (WAIT, or PREPARE to start over). Returns the epoch,
  * -ESTALE when the state is not `from` (the epoch may then be used up,
  * unseen), -EINVAL when `from` is neither. */
-int64_t caret_ctl_begin_replay(struct caret_seg *s, enum caret_state from);
+int64_t caret_drive_begin_replay(struct caret_seg *s, enum caret_state from);
 /* Starts a replay pass (new epoch, grant 0) without touching `state`: an
  * agent in RECORD replays its cache again for a session that became active
  * after its last pass, while its runtime events keep flowing. The agent's
  * replay thread never looks at `state`, so this needs no agent change.
  * Returns the epoch. */
-int64_t caret_ctl_begin_pass(struct caret_seg *s);
-int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count);
+int64_t caret_drive_begin_pass(struct caret_seg *s);
+int caret_drive_grant(struct caret_seg *s, uint32_t epoch, uint32_t count);
 /* Stores enum caret_ctl_flags bits (read by the agent's init hooks). */
-void caret_ctl_set_flags(struct caret_seg *s, uint32_t flags);
+void caret_drive_set_flags(struct caret_seg *s, uint32_t flags);
 /* Sleeps until `progress` differs from `seen` (0) or timeout_ms passes
  * (-ETIMEDOUT; timeout_ms < 0 waits forever). */
-int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms);
+int caret_drive_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms);
 
 /* Relaxed snapshot of the words a controller reads. */
 struct caret_seg_status {

@@ -19,7 +19,7 @@ static int move_state(struct caret_shm_header *h, enum caret_state from, enum ca
 	return 0;
 }
 
-int caret_ctl_set_state(struct caret_seg *s, enum caret_state from, enum caret_state to)
+int caret_drive_set_state(struct caret_seg *s, enum caret_state from, enum caret_state to)
 {
 	if (from > CARET_STATE_MAX || to > CARET_STATE_MAX)
 		return -EINVAL;
@@ -27,7 +27,7 @@ int caret_ctl_set_state(struct caret_seg *s, enum caret_state from, enum caret_s
 	/* After the move, not before: a refused End must not take the
 	 * filter from under the recording that goes on. */
 	if (r == 0 && to == CARET_STATE_WAIT)
-		caret_ctl_clear_filter(s);
+		caret_drive_clear_filter(s);
 	return r;
 }
 
@@ -46,7 +46,7 @@ static void ring(struct caret_shm_header *h)
 
 /* A pass for an agent that keeps its state (RECORD: runtime events keep
  * flowing while a newer session gets the whole cache). */
-int64_t caret_ctl_begin_pass(struct caret_seg *s)
+int64_t caret_drive_begin_pass(struct caret_seg *s)
 {
 	struct caret_shm_header *h = s->shared_hdr;
 	uint32_t epoch = next_epoch(h);
@@ -55,7 +55,7 @@ int64_t caret_ctl_begin_pass(struct caret_seg *s)
 	return epoch;
 }
 
-int64_t caret_ctl_begin_replay(struct caret_seg *s, enum caret_state from)
+int64_t caret_drive_begin_replay(struct caret_seg *s, enum caret_state from)
 {
 	struct caret_shm_header *h = s->shared_hdr;
 	if (from != CARET_STATE_WAIT && from != CARET_STATE_PREPARE)
@@ -79,7 +79,7 @@ int64_t caret_ctl_begin_replay(struct caret_seg *s, enum caret_state from)
 	return epoch;
 }
 
-int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
+int caret_drive_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 {
 	struct caret_shm_header *h = s->shared_hdr;
 	__atomic_store_n(&h->grant, CARET_EPOCH_COUNT(epoch, count), __ATOMIC_RELEASE);
@@ -88,12 +88,12 @@ int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 	return 0;
 }
 
-void caret_ctl_set_flags(struct caret_seg *s, uint32_t flags)
+void caret_drive_set_flags(struct caret_seg *s, uint32_t flags)
 {
 	__atomic_store_n(&s->shared_hdr->ctl_flags, flags, __ATOMIC_RELEASE);
 }
 
-int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms)
+int caret_drive_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms)
 {
 	return caret_futex_wait(&s->shared_hdr->progress, seen, timeout_ms);
 }

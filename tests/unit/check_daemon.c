@@ -239,7 +239,7 @@ START_TEST(remote_start_end_rules)
 END_TEST
 
 /* caretd killed inside the replay start, after its first write (the new
- * epoch; caret_ctl_begin_replay writes PREPARE second): a restarted caretd
+ * epoch; caret_drive_begin_replay writes PREPARE second): a restarted caretd
  * replays the whole cache again, it never moves the agent to RECORD on
  * the finished pass's cursor. */
 START_TEST(restart_inside_replay_start)
@@ -251,7 +251,7 @@ START_TEST(restart_inside_replay_start)
 	caret_own_begin_pass(&a.seg, 3);
 	caret_own_tp_enabled(&a.seg, 3);
 	caret_own_advance(&a.seg, 3, 10, 10);
-	caret_ctl_grant(&a.seg, 4, 0);
+	caret_drive_grant(&a.seg, 4, 0);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
 	struct registry r = one(&a); /* a restarted caretd: fresh bookkeeping */
 	struct sched s = freq_sched(1000);
@@ -349,7 +349,7 @@ START_TEST(adaptive_pacing_shares_bandwidth)
 	ck_assert_uint_eq(granted(&a), 200);
 	ck_assert_uint_eq(granted(&b), 200);
 	/* one replay done: the other gets the whole budget */
-	ck_assert_int_eq(caret_ctl_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
+	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
 	a.covered_serial = 1;
 	sched_tick(&s, &r, &ON, t += 500 * MS);
 	ck_assert_uint_eq(granted(&b), 400);
@@ -455,7 +455,7 @@ START_TEST(progress_counts)
 	struct registry r = { .head = &a, .count = 2 };
 	struct sched s = freq_sched(100);
 	sched_tick(&s, &r, &ON, 1000 * MS);
-	ck_assert_int_eq(caret_ctl_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
+	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
 	a.covered_serial = 1;
 	tracepoints_on(&b);
 	replayed(&b, 20);
@@ -684,7 +684,7 @@ START_TEST(registry_scan_inotify_sweep)
 	/* alive: the sweep keeps it */
 	ck_assert_int_eq(registry_sweep(&r), 0);
 	/* dies mid-replay: reclaimed, and reported to `wait` */
-	caret_ctl_begin_replay(&ca->seg, CARET_STATE_WAIT);
+	caret_drive_begin_replay(&ca->seg, CARET_STATE_WAIT);
 	end_child(&c);
 	ck_assert_int_eq(registry_sweep(&r), 1);
 	ck_assert_int_eq(r.count, 1);

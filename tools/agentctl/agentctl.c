@@ -131,7 +131,7 @@ static int set_state(struct caret_seg *s, enum caret_state to)
 {
 	uint32_t from = caret_seg_state(s);
 	int r = from == CARET_STATE_UNINITIALIZED ? -EBUSY
-						  : caret_ctl_set_state(s, from, to);
+						  : caret_drive_set_state(s, from, to);
 	if (r < 0)
 		fprintf(stderr, "caret-agentctl: pid %d (%s): %s -> %s refused: %s\n", s->id.pid,
 			s->id.procname, caret_state_name(from), caret_state_name(to),
@@ -149,7 +149,7 @@ static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 	const struct caret_seg_identity *h = &s->id;
 	double t0 = now_s(), deadline = t0 + timeout;
 	uint32_t from = caret_seg_state(s);
-	int64_t e = caret_ctl_begin_replay(s, from);
+	int64_t e = caret_drive_begin_replay(s, from);
 	if (e < 0) {
 		fprintf(stderr, "caret-agentctl: pid %d (%s): %s: no replay from %s (wait or "
 			"prepare only)\n", h->pid, h->procname, strerror((int)-e),
@@ -169,7 +169,7 @@ static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 				" (no replay thread)");
 			return 1;
 		}
-		caret_ctl_wait_progress(s, st.progress, 50);
+		caret_drive_wait_progress(s, st.progress, 50);
 	}
 	double t_enabled = now_s();
 	for (;;) {
@@ -181,7 +181,7 @@ static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 			allowed = a < total ? (uint32_t)a + 1 : total;
 		}
 		if (CARET_COUNT_OF(st.grant) != allowed || CARET_EPOCH_OF(st.grant) != epoch)
-			caret_ctl_grant(s, epoch, allowed);
+			caret_drive_grant(s, epoch, allowed);
 		if (CARET_EPOCH_OF(st.cursor) == epoch && CARET_COUNT_OF(st.cursor) >= total)
 			break;
 		if (now_s() > deadline) {
@@ -190,9 +190,9 @@ static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 				CARET_COUNT_OF(st.cursor), total);
 			return 1;
 		}
-		caret_ctl_wait_progress(s, st.progress, rate > 0 ? 10 : 50);
+		caret_drive_wait_progress(s, st.progress, rate > 0 ? 10 : 50);
 	}
-	int r = caret_ctl_set_state(s, CARET_STATE_PREPARE, CARET_STATE_RECORD);
+	int r = caret_drive_set_state(s, CARET_STATE_PREPARE, CARET_STATE_RECORD);
 	if (r < 0) {
 		fprintf(stderr, "caret-agentctl: pid %d (%s): replayed, but its state is no longer "
 			"prepare (%s): left as it is\n", h->pid, h->procname,
