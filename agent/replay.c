@@ -57,7 +57,7 @@ static void adopt_filter(struct caret_seg *s, uint32_t epoch)
 			   epoch);
 }
 
-/* The agent's column of the handshake in proto/caret_shm.h (steps 2, 3
+/* The agent's column of the handshake in proto/caret_segment.h (steps 2, 3
  * and 5); every shared word is moved by shm/owner.c. */
 static void *replay_main(void *arg)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The shared-memory cache library: the only code that creates, attaches,
- * appends to, walks and validates a caret segment (layout: proto/caret_shm.h).
+ * appends to, walks and validates a caret segment (layout: proto/caret_segment.h).
  * Every function returns 0 (or a count) on success and a negative errno on
  * failure.
  */
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "proto/caret_shm.h"
+#include "proto/caret_segment.h"
 #include "util/caret_util.h"
 
 /* The identity of a segment's owner, copied once from a validated private
@@ -101,7 +101,7 @@ uint32_t caret_rec_encoded_size(uint32_t kind, const union caret_arg *args);
 void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
 		      const union caret_arg *args);
 
-/* ---- owner side of the handshake (the agent; proto/caret_shm.h) ---- */
+/* ---- owner side of the handshake (the agent; proto/caret_segment.h) ---- */
 /* The state word, for the runtime hooks' one relaxed load. */
 const uint32_t *caret_own_state_word(const struct caret_seg *s);
 /* The start state, stored once before any controller acts. */
@@ -176,7 +176,7 @@ int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out);
 int64_t caret_seg_walk(const struct caret_seg *s,
 		       int (*cb)(const struct caret_rec_view *v, void *ctx), void *ctx);
 
-/* ---- pass filters (struct caret_shm_filter in proto/caret_shm.h) ---- */
+/* ---- pass filters (struct caret_shm_filter in proto/caret_segment.h) ---- */
 /* The four lists of a Start (enum caret_filter_list order); NULL is "". */
 struct caret_filter_lists {
 	const char *list[CARET_FILTER_LISTS];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The controller's side of the replay handshake: steps 1, 4 and 6 of the
- * diagram in proto/caret_shm.h, and the status a controller reads. */
+ * diagram in proto/caret_segment.h, and the status a controller reads. */
 #include <errno.h>
 
 #include "shm/caret_shm.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The pass filter block (struct caret_shm_filter in proto/caret_shm.h):
+ * The pass filter block (struct caret_shm_filter in proto/caret_segment.h):
  * the controller stages it before a pass, the agent reads and checks a
  * private copy at the start of the pass. The bytes are the controller's,
  * but whoever can write the segment can write them: they are checked like

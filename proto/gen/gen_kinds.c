@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Build-time generator: expands CARET_KINDS and CARET_STATES of
- * proto/caret_shm.h into the files that must list every init-record kind
+ * proto/caret_segment.h into the files that must list every init-record kind
  * (written to build/gen by the Makefile, never committed):
  *
  *   tp-events   caret_tp_events.h   the ros2_caret LTTng event of each kind
@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "proto/caret_shm.h"
+#include "proto/caret_segment.h"
 
 struct kind {
 	unsigned id;
@@ -180,7 +180,7 @@ static void init_hooks(void)
 }
 
 /* A field of a layout struct as Python's struct module packs it: its
- * offset and format, taken from the compiler's view of proto/caret_shm.h
+ * offset and format, taken from the compiler's view of proto/caret_segment.h
  * (arrays as bytes), so no test holds a copy of the layout. */
 #define PY_FMT_(x)                                                                  \
 	_Generic((x), uint64_t: "Q", int64_t: "q", uint32_t: "I", int32_t: "i", \
@@ -223,7 +223,7 @@ static void python_layout(void)
 static void python(void)
 {
 	char f[64];
-	printf("# Generated from proto/caret_shm.h by proto/gen/gen_kinds.c: do not edit.\n");
+	printf("# Generated from proto/caret_segment.h by proto/gen/gen_kinds.c: do not edit.\n");
 	printf("# (id, name, signature, field names, hooked in tracetools)\n");
 	printf("KINDS = [\n");
 	for (size_t i = 0; i < NKINDS; i++) {
@@ -247,7 +247,7 @@ int main(int argc, char **argv)
 		return 1;
 	const char *m = argv[1];
 	if (strcmp(m, "python") != 0)
-		printf("/* Generated from proto/caret_shm.h by proto/gen/gen_kinds.c: do not edit. */\n");
+		printf("/* Generated from proto/caret_segment.h by proto/gen/gen_kinds.c: do not edit. */\n");
 	if (!strcmp(m, "tp-events"))
 		tp_events();
 	else if (!strcmp(m, "tp-emit"))

@@ -59,7 +59,7 @@ FORKER = os.path.join(B, "tests", "forker")
 CARETD = os.path.join(BIN, "caretd")
 CARETCTL = os.path.join(BIN, "caretctl")
 
-# The kinds and state names, generated from proto/caret_shm.h at build time.
+# The kinds and state names, generated from proto/caret_segment.h at build time.
 sys.path.insert(0, os.path.join(B, "gen"))
 import caret_kinds  # noqa: E402
 
@@ -71,7 +71,7 @@ KIND_IDS = {k[1]: k[0] for k in caret_kinds.KINDS}
 def pack_layout(layout, nbytes, /, **fields):
     """`nbytes` bytes holding the named fields of a generated layout
     (caret_kinds.SHM_HEADER, REC_HEADER: offsets and formats as the
-    compiler laid out proto/caret_shm.h), the rest zero."""
+    compiler laid out proto/caret_segment.h), the rest zero."""
     b = bytearray(nbytes)
     for name, v in fields.items():
         off, fmt = layout[name]

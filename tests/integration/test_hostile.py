@@ -43,7 +43,7 @@ def cpu_ticks(pid):
 
 
 def node_record(name, ns, ts=1):
-    """An rcl_node_init record ("ppss", proto/caret_shm.h)."""
+    """An rcl_node_init record ("ppss", proto/caret_segment.h)."""
     body = struct.pack("<QQ", 0x1000, 0x2000)
     for sv in (name, ns):
         b = sv if isinstance(sv, bytes) else sv.encode()

@@ -40,7 +40,7 @@ FOLDERS = {
     "tools/standin": {"proto"},  # the stand-in shares only rclcpp's ABI facts
 }
 # Headers the build generates into $B/gen, by what they are generated from:
-# the agent's from proto/caret_shm.h's tables (for the agent only), the
+# the agent's from proto/caret_segment.h's tables (for the agent only), the
 # bridge's DDS types from proto/caret_msgs.idl.
 GENERATED = {
     "caret_capture.h": "gen:agent", "caret_init_hooks.h": "gen:agent",
@@ -250,7 +250,7 @@ for rel in sorted(includes):
     # identities in headers it made itself; the generator reads the
     # layout's offsets for the Python tests, at build time)
     if rel in ("tests/unit/check_shm.c", "tests/unit/check_reader.c",
-               "tests/fuzz/fuzz_segment.c", "proto/caret_shm.h",
+               "tests/fuzz/fuzz_segment.c", "proto/caret_segment.h",
                "bench/reader_bench.c", "proto/gen/gen_kinds.c"):
         continue
     with open(os.path.join(root, rel), errors="replace") as fh:

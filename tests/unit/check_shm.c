@@ -564,7 +564,7 @@ START_TEST(test_replay_handshake_words)
 }
 END_TEST
 
-/* Both halves of the handshake (proto/caret_shm.h's diagram), the agent's
+/* Both halves of the handshake (proto/caret_segment.h's diagram), the agent's
  * through shm/owner.c as the replay thread does it. */
 START_TEST(test_replay_handshake_both_sides)
 {

@@ -17,8 +17,8 @@
  * marked "futex" are 32-bit aligned words used with FUTEX_WAIT/FUTEX_WAKE
  * (non-private: the waiters are in different processes).
  */
-#ifndef CARET_PROTO_SHM_H
-#define CARET_PROTO_SHM_H
+#ifndef CARET_PROTO_SEGMENT_H
+#define CARET_PROTO_SEGMENT_H
 
 #include <stdint.h>
 
