@@ -274,18 +274,24 @@ class CaretdUnderAttack(unittest.TestCase):
             owner.wait()
         self.assertIsNone(d.poll())
 
-    def live_segment(self, procname=b"evil", **hdr):
-        """A valid segment of a live process of ours (a sleep): returns it."""
+    def live_segment(self, procname=b"evil", recs=b"", **hdr):
+        """A valid segment of a live process of ours (a sleep), holding the
+        records recs: returns its pid. The file is whole before caretd can
+        see it (written under a name outside the prefix, then renamed), so
+        caretd never reads the records area before the records are in."""
         owner = subprocess.Popen(["sleep", "60"])
         self.addCleanup(lambda: (owner.kill(), owner.wait()))
         time.sleep(0.05)
         with open("/proc/%d/stat" % owner.pid) as f:
             start = int(f.read().rsplit(")", 1)[1].split()[19])
-        name = "%s.%d.%d" % (self.c.prefix, owner.pid, start)
-        with open("/dev/shm/" + name, "wb") as f:
-            f.write(seg_header(pid=owner.pid, start_time=start, procname=procname, **hdr))
+        name = "/dev/shm/%s.%d.%d" % (self.c.prefix, owner.pid, start)
+        tmp = "/dev/shm/.making.%d" % owner.pid
+        with open(tmp, "wb") as f:
+            f.write(seg_header(pid=owner.pid, start_time=start, procname=procname,
+                               tail=len(recs), **hdr) + recs)
             f.truncate(1 << 20)
-        os.chmod("/dev/shm/" + name, 0o600)
+        os.chmod(tmp, 0o600)
+        os.rename(tmp, name)
         return owner.pid
 
     def test_b13_forged_log_lines_and_invalid_utf8(self):
@@ -301,12 +307,7 @@ class CaretdUnderAttack(unittest.TestCase):
             time.sleep(0.02)
         p1 = self.live_segment(procname=b"x\n<0>FAKE")
         nodes = node_record(b"n\xff\x1b[2J\n<0>FAKE", b"/\xed\xa0\x80ns")
-        p2 = self.live_segment(procname=b"\xff\xfe\x1b[31mred\xc0", tail=len(nodes),
-                               records=1)
-        seg2 = [n for n in self.c.segments() if ".%d." % p2 in n][0]
-        with open("/dev/shm/" + seg2, "r+b") as f:
-            f.seek(4096)
-            f.write(nodes)
+        p2 = self.live_segment(procname=b"\xff\xfe\x1b[31mred\xc0", recs=nodes, records=1)
         deadline = time.time() + 5
         while len(self.status()["agents"]) < 2 and time.time() < deadline:
             time.sleep(0.05)
@@ -340,11 +341,7 @@ class CaretdUnderAttack(unittest.TestCase):
                                     (i, "x" * 20), "/some/long_namespace") for i in range(40))
         pids = []
         for _ in range(30):
-            pids.append(self.live_segment(tail=len(recs), records=40))
-            name = [n for n in self.c.segments() if ".%d." % pids[-1] in n][0]
-            with open("/dev/shm/" + name, "r+b") as f:
-                f.seek(4096)
-                f.write(recs)
+            pids.append(self.live_segment(recs=recs, records=40))
         deadline = time.time() + 10
         while len(self.status()["agents"]) < 30 and time.time() < deadline:
             time.sleep(0.1)
