@@ -170,11 +170,26 @@ class Ctx:
         self.sock = socket_path or os.path.join(self.tmp, "caretd.sock")
         d = self.spawn([CARETD, "--socket", self.sock, "--log-level", "debug"] + list(args),
                        agent=False)
-        deadline = time.time() + 10
+        self.wait_socket(d)
+        return d
+
+    def wait_socket(self, proc, timeout=10):
+        """Until self.sock exists (caretd, or whatever proc runs it, listens);
+        fails when proc exits first."""
+        deadline = time.time() + timeout
         while not os.path.exists(self.sock):
-            if d.poll() is not None or time.time() > deadline:
-                raise AssertionError("caretd did not start: " + d.err_text())
+            if proc.poll() is not None or time.time() > deadline:
+                raise AssertionError("caretd did not start: " + proc.err_text())
             time.sleep(0.02)
+
+    def caretd_without_sessiond(self, name, extra_env=None):
+        """caretd on socket `name` in a mount namespace whose /run/lttng is
+        empty: no session daemon to reach."""
+        self.sock = os.path.join(self.tmp, name)
+        script = ("mount --make-rprivate / && mount -t tmpfs none /run/lttng && "
+                  "exec %s --socket %s" % (CARETD, self.sock))
+        d = self.spawn(["unshare", "-m", "sh", "-c", script], agent=False, extra_env=extra_env)
+        self.wait_socket(d)
         return d
 
     def caretctl(self, *args, check=True, timeout=120, background=False):
@@ -236,14 +251,7 @@ class Ctx:
 
     def cleanup(self):
         for p in self.procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(5)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-            p.close_pipes()
+            stop_proc(p, 5)
         for s in self.sessions:
             s.destroy()
         for n in self.segments():
@@ -412,6 +420,35 @@ def wait_line(proc, pattern, timeout=20):
 
 def parse_counts(line):
     return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
+
+
+def wait_err(proc, pattern, start=0, timeout=15):
+    """Waits for a stderr line of proc (a caretd log) matching pattern,
+    among the lines after index start; returns the match."""
+    rx = re.compile(pattern)
+    deadline = time.time() + timeout
+    while True:
+        for line in list(proc.errs)[start:]:
+            m = rx.search(line)
+            if m:
+                return m
+        if time.time() > deadline or proc.poll() is not None:
+            raise AssertionError("no log line matching %r within %ss; log:\n%s" %
+                                 (pattern, timeout, "".join(proc.errs[start:])[-4000:]))
+        time.sleep(0.05)
+
+
+def stop_proc(p, timeout):
+    """Ends a Proc the test started: SIGTERM, SIGKILL after timeout
+    seconds; its pipes closed."""
+    if p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    p.close_pipes()
 
 
 def dumps(tc, agentctl, procs):

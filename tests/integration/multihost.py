@@ -9,7 +9,6 @@ knows (and kills) exactly the processes it started. Everything is removed
 by Net.close(), also after a failure."""
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -18,7 +17,8 @@ import time
 import unittest
 import uuid
 
-from harness import AGENT, B, CARETCTL, CARETD, ROOT, STANDIN, Proc, asan_preload, wait_line
+from harness import (AGENT, B, CARETCTL, CARETD, ROOT, STANDIN, Proc, asan_preload, stop_proc,
+                     wait_line)
 
 # A plain CycloneDDS peer speaking CARET's topics (tests/integration/ddspeer.c).
 PEER = os.path.join(B, "tests", "caret-ddspeer")
@@ -60,22 +60,6 @@ done
 echo ready
 exec sleep 100000
 """
-
-
-def wait_err(proc, pattern, start=0, timeout=15):
-    """Waits for a stderr line of proc (a caretd log) matching pattern,
-    among the lines after index start; returns the match."""
-    rx = re.compile(pattern)
-    deadline = time.time() + timeout
-    while True:
-        for line in list(proc.errs)[start:]:
-            m = rx.search(line)
-            if m:
-                return m
-        if time.time() > deadline or proc.poll() is not None:
-            raise AssertionError("no log line matching %r within %ss; log:\n%s" %
-                                 (pattern, timeout, "".join(proc.errs[start:])[-4000:]))
-        time.sleep(0.05)
 
 
 def run(argv, check=True, timeout=30):
@@ -194,14 +178,7 @@ class Host:
 
     def close(self):
         for p in reversed(self.procs):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-            p.close_pipes()
+            stop_proc(p, 10)
         if self.holder.poll() is None:
             # the sessiond we started (it daemonized: its pid is in its file)
             r = subprocess.run(self.argv(["cat", "/run/lttng/lttng-sessiond.pid"]),

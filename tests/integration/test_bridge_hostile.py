@@ -10,8 +10,8 @@ import sys
 import time
 import unittest
 
-from harness import CARETD, wait_line
-from multihost import PEER, NetTest, wait_err
+from harness import CARETD, wait_err, wait_line
+from multihost import PEER, NetTest
 
 
 class BridgeHostileTest(NetTest):

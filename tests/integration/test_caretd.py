@@ -273,10 +273,7 @@ class CaretdTest(SystemTest):
         d = self.c.spawn(["systemd-socket-activate", "-l", self.c.sock, "-E", "NOTIFY_SOCKET",
                           "-E", "WATCHDOG_USEC", CARETD, "--socket", "/nonexistent/x.sock"],
                          agent=False, extra_env=env)
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock):
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.02)
+        self.c.wait_socket(d)
         # the first connection makes systemd-socket-activate start caretd
         st = json.loads(self.c.caretctl("status", "--json").stdout)
         self.assertIn("agents", st)
@@ -326,20 +323,11 @@ class CaretdTest(SystemTest):
 
     def test_sessiond_absent(self):
         """No session daemon: a clear log line, no READY, still serving."""
-        self.c.sock = os.path.join(self.c.tmp, "nosessiond.sock")
         ns = os.path.join(self.c.tmp, "notify2.sock")
         n = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         n.bind(ns)
         n.settimeout(3)
-        script = ("mount --make-rprivate / && mount -t tmpfs none /run/lttng && "
-                  "exec %s --socket %s" % (CARETD, self.c.sock))
-        d = self.c.spawn(["unshare", "-m", "sh", "-c", script], agent=False,
-                         extra_env={"NOTIFY_SOCKET": ns})
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock):
-            self.assertIsNone(d.poll(), d.err_text())
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.02)
+        d = self.c.caretd_without_sessiond("nosessiond.sock", extra_env={"NOTIFY_SOCKET": ns})
         st = json.loads(self.c.caretctl("status", "--json").stdout)
         self.assertFalse(st["lttng"]["reachable"])
         msgs = []

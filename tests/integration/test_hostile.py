@@ -302,9 +302,7 @@ class CaretdUnderAttack(unittest.TestCase):
         env = {"JOURNAL_STREAM": "1:1"}
         d = self.c.spawn([CARETD, "--socket", self.c.sock, "--log-level", "debug"],
                          agent=False, extra_env=env)
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock) and time.time() < deadline:
-            time.sleep(0.02)
+        self.c.wait_socket(d)
         p1 = self.live_segment(procname=b"x\n<0>FAKE")
         nodes = node_record(b"n\xff\x1b[2J\n<0>FAKE", b"/\xed\xa0\x80ns")
         p2 = self.live_segment(procname=b"\xff\xfe\x1b[31mred\xc0", recs=nodes, records=1)

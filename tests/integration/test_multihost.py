@@ -12,8 +12,8 @@ import re
 import time
 import unittest
 
-from harness import AGENTCTL, INIT_KINDS, dumps, kind_of, mono_ns, read_trace
-from multihost import PEER, NetTest, wait_err
+from harness import AGENTCTL, INIT_KINDS, dumps, kind_of, mono_ns, read_trace, wait_err
+from multihost import PEER, NetTest
 from trace_model import check_complete
 
 class MultiHostTest(NetTest):
