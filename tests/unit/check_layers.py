@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """caretd's files call only down, over the whole tree.
 
-Between folders (FOLDERS): util/ and proto/ include nothing above them;
-shm/ builds on proto/ and util/; agent/, daemon/ and tools/ each build on
+Between folders (FOLDERS): util/ includes nothing of the tree, proto/ only
+util/; shm/ builds on proto/ and util/; agent/, daemon/ and tools/ each build on
 shm/, proto/ and util/ and never on each other (the exceptions are listed
 in EXCEPTIONS, each with its reason); tests/ and bench/ may include any
 product folder, and no product file includes tests/ or bench/.
@@ -30,8 +30,8 @@ bad = []
 # ---- between folders ----------------------------------------------------
 # Which folders each product folder may include (its own always).
 FOLDERS = {
-    "util": set(),
-    "proto": set(),
+    "util": set(),  # below everything: every program links it
+    "proto": {"util"},
     "shm": {"proto", "util"},
     "agent": {"shm", "proto", "util", "gen:agent"},
     "daemon": {"shm", "proto", "util", "gen:proto"},
