@@ -57,9 +57,9 @@ $(B)/obj/%.o: %.c
 # The agent and the libraries export nothing they do not mean to.
 $(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o $(B)/obj/proto/caret_regex.o: CFLAGS += -fvisibility=hidden
 
-# ---- generated from proto/caret_shm.h (CARET_KINDS, CARET_STATES) ----
+# ---- generated from proto/caret_segment.h (CARET_KINDS, CARET_STATES) ----
 GEN_KINDS = $(B)/gen-tool/gen_kinds
-$(GEN_KINDS): proto/gen/gen_kinds.c proto/caret_shm.h
+$(GEN_KINDS): proto/gen/gen_kinds.c proto/caret_segment.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LDFLAGS)
 KINDS_GEN_H = $(B)/gen/caret_tp_events.h $(B)/gen/caret_tp_emit.h $(B)/gen/caret_capture.h \
@@ -93,7 +93,7 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
 	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
-	agent/tpwatch.c proto/caret_regex.c
+	agent/tpwatch.c agent/state.c proto/caret_regex.c
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
@@ -236,6 +236,11 @@ $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_creds
+$(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
 		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
@@ -345,7 +350,7 @@ local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-age
 	B=$(B) SAN=$(SAN) tools/isolated.sh tests/local/run.sh
 
 unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
-	/usr/bin/python3 tests/unit/check_layers.py
+	B=$(B) /usr/bin/python3 tests/unit/check_layers.py
 	/usr/bin/python3 tests/unit/check_spdx.py
 	@# check_lttng needs a session daemon: the one tools/isolated.sh starts
 	tools/isolated.sh sh -c 'set -e; for t in $(UNIT_TESTS); do echo "== $$t"; \

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +18,9 @@
 #include "agent/agent.h"
 #include "agent/distro.h"
 #include "agent/filter.h"
-
-static uint32_t local_state = CARET_STATE_WAIT;
-const uint32_t *caret_state_word = &local_state;
-const struct caret_tp_api *caret_tp;
-int caret_rmw_publish_args;
-bool caret_jazzy_or_later;
+#include "agent/replay.h"
+#include "agent/resolve.h"
+#include "agent/state.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set while this thread initialises under init_lock: loading the provider
@@ -42,26 +38,6 @@ static char distribution[24];
 int caret_agent_seg_fd(void)
 {
 	return __atomic_load_n(&seg_ok, __ATOMIC_ACQUIRE) && seg_pid == getpid() ? seg.fd : -1;
-}
-
-void caret_warn(const char *fmt, ...)
-{
-	const char *q = getenv("CARET_AGENT_QUIET");
-	if (q && *q == '1')
-		return;
-	char buf[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > (int)sizeof(buf) - 2)
-		n = (int)sizeof(buf) - 2;
-	buf[n++] = '\n';
-	/* One write: app output interleaves by line at worst. */
-	ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
-	(void)w;
 }
 
 static uint64_t cache_size(void)
@@ -163,14 +139,14 @@ static void init_locked(void)
 	if (r < 0) {
 		caret_warn("caret-agent: no init cache (shm: %s); late recording "
 			   "will miss this process", strerror(-r));
-		local_state = st;
+		caret_state_use_local(st);
 	} else {
 		seg_ok = true;
 		seg_pid = getpid();
 		if (!caret_tp)
 			caret_own_set_flags(&seg, CARET_AGENT_NO_TRACEPOINTS, 0);
 		caret_own_set_state(&seg, st);
-		__atomic_store_n(&caret_state_word, caret_own_state_word(&seg), __ATOMIC_RELEASE);
+		caret_state_use(caret_own_state_word(&seg));
 		if (caret_tp && (r = caret_replay_start(&seg, distribution)) < 0)
 			caret_warn("caret-agent: no replay thread: %s", strerror(-r));
 	}
@@ -249,8 +225,7 @@ static void atfork_parent(void)
 static void atfork_child(void)
 {
 	if (seg_ok) {
-		local_state = __atomic_load_n(caret_state_word, __ATOMIC_RELAXED);
-		caret_state_word = &local_state;
+		caret_state_use_local(__atomic_load_n(caret_state_word, __ATOMIC_RELAXED));
 		caret_seg_close(&seg); /* unmaps; the parent's segment stays */
 		memset(&seg, 0, sizeof(seg));
 		seg_ok = false;

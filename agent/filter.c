@@ -37,6 +37,11 @@
  * environment's filters are the process's, a Start's narrow one recording.
  * Relations are therefore learnt always (init time only), with the names
  * they match against, so a pass filter given later can be decided.
+ *
+ * Over 600 lines: the relations table, its lock-free verdicts and the two
+ * filter sets decided over it are one structure whose invariants (one
+ * writer at init time, runtime reads without a lock) every function here
+ * keeps; apart, each part would need the table's internals.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -45,8 +50,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent/agent.h"
 #include "agent/filter.h"
+#include "agent/state.h"
 #include "proto/caret_regex.h"
 
 #define MAX_RE 32

@@ -13,6 +13,8 @@
 
 #include "agent/agent.h"
 #include "agent/filter.h"
+#include "agent/resolve.h"
+#include "agent/state.h"
 
 CARET_EXPORT dds_return_t dds_write(dds_entity_t writer, const void *data);
 CARET_EXPORT dds_return_t dds_write_ts(dds_entity_t writer, const void *data,

@@ -33,6 +33,8 @@
 #include <time.h>
 
 #include "agent/agent.h"
+#include "agent/resolve.h"
+#include "agent/state.h"
 
 #define SYM_DW_WRITE "_ZN8eprosima7fastdds3dds10DataWriter5writeEPv"
 #define SYM_DW_WRITE_TS \

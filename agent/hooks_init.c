@@ -14,6 +14,8 @@
 #include <stdlib.h>
 
 #include "agent/agent.h"
+#include "agent/resolve.h"
+#include "agent/state.h"
 
 /* The three entry points of one tracetools init event; instantiated for
  * every kind marked TRACETOOLS in CARET_KINDS (build/gen/caret_init_hooks.h).

@@ -10,6 +10,8 @@
 #include <pthread.h>
 
 #include "agent/agent.h"
+#include "agent/resolve.h"
+#include "agent/state.h"
 #include "proto/rclcpp_abi.h"
 
 /* A std::shared_ptr as laid out by libstdc++. */

@@ -9,6 +9,8 @@
 
 #include "agent/agent.h"
 #include "agent/filter.h"
+#include "agent/resolve.h"
+#include "agent/state.h"
 
 /* `keep` is CARET's filter for the event (filter.c), evaluated only in
  * RECORD. The enabled_ variant cannot see the arguments: it says yes in
@@ -104,10 +106,9 @@ SILENT_HOOK(rmw_subscription_init, (cvp rmw_subscription_handle, const uint8_t *
  * caret_trace's trace_filter_is_rcl_publish_recorded does: rmw_publish
  * (ros2_caret:dds_write) and the DDS binds follow it. Its enabled_ variant
  * says yes in RECORD so that do_ always runs and sets the flag, even when
- * no session enables ros2:rcl_publish.
+ * no session enables ros2:rcl_publish. The flag is caret_tls_publish_kept
+ * (state.h).
  */
-__thread bool caret_tls_publish_kept __attribute__((tls_model("initial-exec")));
-
 CARET_EXPORT void ros_trace_rcl_publish(cvp publisher_handle, cvp message);
 CARET_EXPORT void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message);
 CARET_EXPORT bool ros_trace_enabled_rcl_publish(void);

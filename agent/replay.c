@@ -12,8 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "agent/agent.h"
 #include "agent/filter.h"
+#include "agent/replay.h"
+#include "agent/state.h"
 
 struct replay {
 	struct caret_seg *seg;
@@ -56,7 +57,7 @@ static void adopt_filter(struct caret_seg *s, uint32_t epoch)
 			   epoch);
 }
 
-/* The agent's column of the handshake in proto/caret_shm.h (steps 2, 3
+/* The agent's column of the handshake in proto/caret_segment.h (steps 2, 3
  * and 5); every shared word is moved by shm/owner.c. */
 static void *replay_main(void *arg)
 {

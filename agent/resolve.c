@@ -36,10 +36,11 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "agent/agent.h"
+#include "agent/resolve.h"
 
 static uintptr_t self_base;
 

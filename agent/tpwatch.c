@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "agent/agent.h"
+#include "agent/state.h"
 
 /*
  * Both are forwarded with every argument register they may use: 2.13
@@ -158,11 +159,10 @@ static void ring(void)
 		futimens(fd, NULL);
 }
 
-CARET_EXPORT int lttng_ust_tp_probe_register_queue_release(void *a, void *b, void *c, void *d,
-							   void *e)
+/* Both stand-ins forward to the real function of their own name. */
+static int forward(probe_fn *real, const char *sym, void *a, void *b, void *c, void *d, void *e)
 {
-	static probe_fn real;
-	probe_fn f = real_fn(&real, "lttng_ust_tp_probe_register_queue_release");
+	probe_fn f = real_fn(real, sym);
 	if (!f)
 		return -ENOSYS;
 	int r = f(a, b, c, d, e);
@@ -171,15 +171,16 @@ CARET_EXPORT int lttng_ust_tp_probe_register_queue_release(void *a, void *b, voi
 	return r;
 }
 
+CARET_EXPORT int lttng_ust_tp_probe_register_queue_release(void *a, void *b, void *c, void *d,
+							   void *e)
+{
+	static probe_fn real;
+	return forward(&real, __func__, a, b, c, d, e);
+}
+
 CARET_EXPORT int lttng_ust_tp_probe_unregister_queue_release(void *a, void *b, void *c, void *d,
 							     void *e)
 {
 	static probe_fn real;
-	probe_fn f = real_fn(&real, "lttng_ust_tp_probe_unregister_queue_release");
-	if (!f)
-		return -ENOSYS;
-	int r = f(a, b, c, d, e);
-	if (r == 0 && ours(a))
-		ring();
-	return r;
+	return forward(&real, __func__, a, b, c, d, e);
 }

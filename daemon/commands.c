@@ -8,7 +8,7 @@
 #include "daemon/commands.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
-#include "daemon/version.h"
+#include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_req.h"

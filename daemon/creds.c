@@ -176,13 +176,21 @@ int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, s
 	return rc;
 }
 
-/* Gives every entry below the directory dirfd to uid:gid, by file
- * descriptor only: the owner of the tree may rename or replace entries
- * while we walk, but a symlink is never followed (O_NOFOLLOW), each entry
- * is judged and changed through the same descriptor, and a file with
- * another hard link (root's /etc/shadow linked in, where
- * fs.protected_hardlinks is off) is left alone. At most *budget entries. */
-static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth, long *budget)
+/* A walk below a directory, by file descriptor only: the tree's owner may
+ * rename or replace entries while we walk, but a symlink is never
+ * followed (O_NOFOLLOW), each entry is judged through a descriptor of its
+ * own, and a directory swapped in for another is opened O_NOFOLLOW or
+ * skipped. `enter` sees each entry (pf: its O_PATH descriptor, st: what
+ * it is) before the walk descends into it, `leave` after; either may be
+ * NULL. An error is kept (the first) and the walk goes on. */
+struct walk {
+	int (*enter)(const struct walk *w, int pf, const struct stat *st);
+	int (*leave)(const struct walk *w, int dirfd, const char *name, const struct stat *st);
+	uid_t uid;
+	gid_t gid;
+};
+
+static int walk_below(int dirfd, const struct walk *w, int depth, long *budget)
 {
 	if (depth > 32)
 		return -ELOOP;
@@ -208,25 +216,45 @@ static int chown_below(int dirfd, uid_t uid, gid_t gid, int depth, long *budget)
 		if (pf < 0)
 			continue; /* gone */
 		struct stat st;
-		if (fstat(pf, &st) < 0 || (!S_ISDIR(st.st_mode) && st.st_nlink > 1)) {
-			close(pf);
-			continue;
-		}
-		if (fchownat(pf, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0 && !rc)
-			rc = -errno;
+		int r = fstat(pf, &st) < 0 ? 1 : w->enter ? w->enter(w, pf, &st) : 0;
 		close(pf);
-		if (!S_ISDIR(st.st_mode))
-			continue;
-		int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub < 0)
-			continue; /* gone, or replaced by something else */
-		int r = chown_below(sub, uid, gid, depth + 1, budget);
-		close(sub);
+		if (r > 0)
+			continue; /* gone, or left alone */
 		if (r < 0 && !rc)
+			rc = r;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd, e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0)
+				continue; /* gone, or replaced by something else */
+			r = walk_below(sub, w, depth + 1, budget);
+			close(sub);
+			if (r < 0 && !rc)
+				rc = r;
+		}
+		if (w->leave && (r = w->leave(w, dirfd, e->d_name, &st)) < 0 && !rc)
 			rc = r;
 	}
 	closedir(d);
 	return rc;
+}
+
+/* Gives the entry to uid:gid through its own descriptor; a file with
+ * another hard link (root's /etc/shadow linked in, where
+ * fs.protected_hardlinks is off) is left alone. */
+static int chown_entry(const struct walk *w, int pf, const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode) && st->st_nlink > 1)
+		return 1;
+	return fchownat(pf, "", w->uid, w->gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0 ? -errno
+											: 0;
+}
+
+/* A symlink is removed, never followed; a directory once emptied. */
+static int remove_entry(const struct walk *w, int dirfd, const char *name, const struct stat *st)
+{
+	(void)w;
+	return unlinkat(dirfd, name, S_ISDIR(st->st_mode) ? AT_REMOVEDIR : 0) < 0 ? -errno : 0;
 }
 
 int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
@@ -239,56 +267,10 @@ int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
 	struct stat st;
 	int rc = fstat(fd, &st) < 0 ? -errno : st.st_uid != uid ? -EPERM : 0;
 	long budget = CREDS_CHOWN_MAX;
+	const struct walk w = { .enter = chown_entry, .uid = uid, .gid = gid };
 	if (!rc)
-		rc = chown_below(fd, uid, gid, 0, &budget);
+		rc = walk_below(fd, &w, 0, &budget);
 	close(fd);
-	return rc;
-}
-
-/* Removes every entry below dirfd, by descriptor: a symlink is removed,
- * never followed; a directory swapped in meanwhile is opened O_NOFOLLOW
- * or skipped. At most *budget entries. */
-static int remove_below(int dirfd, int depth, long *budget)
-{
-	if (depth > 32)
-		return -ELOOP;
-	int fd = dup(dirfd);
-	if (fd < 0)
-		return -errno;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	int rc = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (--*budget < 0) {
-			rc = rc ? rc : -EFBIG;
-			break;
-		}
-		struct stat st;
-		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue; /* gone */
-		if (S_ISDIR(st.st_mode)) {
-			int sub = openat(dirfd, e->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0)
-				continue; /* replaced by something else */
-			int r = remove_below(sub, depth + 1, budget);
-			close(sub);
-			if (r < 0 && !rc)
-				rc = r;
-			if (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && !rc)
-				rc = -errno;
-		} else if (unlinkat(dirfd, e->d_name, 0) < 0 && !rc) {
-			rc = -errno;
-		}
-	}
-	closedir(d);
 	return rc;
 }
 
@@ -313,8 +295,9 @@ static int remove_job(void *arg, void *out, size_t outlen, char *err, size_t err
 	if (!rc && ((uint64_t)st.st_dev != a->dev || (uint64_t)st.st_ino != a->ino))
 		rc = -ESTALE;
 	long budget = CREDS_CHOWN_MAX;
+	const struct walk w = { .leave = remove_entry };
 	if (!rc)
-		rc = remove_below(fd, 0, &budget);
+		rc = walk_below(fd, &w, 0, &budget);
 	close(fd);
 	if (!rc && a->top && rmdir(a->path) < 0 && errno != ENOENT)
 		rc = -errno;

@@ -362,13 +362,3 @@ int caret_lttng_go(const char *session, char *err, size_t errlen)
 				  session);
 	return 0;
 }
-
-const struct caret_lttng_ops caret_lttng_ops_real = {
-	.active_sessions = caret_lttng_active_sessions,
-	.session_rules = caret_lttng_session_rules,
-	.session_path = caret_lttng_session_path,
-	.session_name = caret_lttng_session_name,
-	.record = caret_lttng_record,
-	.go = caret_lttng_go,
-	.stop = caret_lttng_stop,
-};

@@ -1,29 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <lttng/lttng.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "daemon/lttng_limit.h"
-
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
+#include "util/caret_err.h"
 
 int caret_lttng_limit_size(const char *session, uint64_t bytes, char *err, size_t errlen)
 {
 	char name[64 + 256];
 	if (snprintf(name, sizeof(name), CARET_LTTNG_LIMIT_PREFIX "%s", session) >=
 	    (int)sizeof(name))
-		return fail(err, errlen, -ENAMETOOLONG, "lttng: session name too long");
+		return caret_errf(err, errlen, -ENAMETOOLONG, "lttng: session name too long");
 	/* one bound per session: a stale one of the same name goes first */
 	caret_lttng_limit_remove(session);
 	struct lttng_condition *c = lttng_condition_session_consumed_size_create();
@@ -44,14 +33,14 @@ int caret_lttng_limit_size(const char *session, uint64_t bytes, char *err, size_
 		goto out;
 	enum lttng_error_code code = lttng_register_trigger_with_name(t, name);
 	if (code != LTTNG_OK) {
-		rc = fail(err, errlen, -EIO, "lttng: registering the size bound of %s failed: %s",
-			  session, lttng_strerror(-(int)code));
+		rc = caret_errf(err, errlen, -EIO, "lttng: registering the size bound of %s failed: %s",
+			       session, lttng_strerror(-(int)code));
 		goto out;
 	}
 	rc = 0;
 out:
 	if (rc == -ENOMEM || rc == -EINVAL)
-		fail(err, errlen, rc, "lttng: cannot build the size bound of %s", session);
+		caret_errf(err, errlen, rc, "lttng: cannot build the size bound of %s", session);
 	lttng_trigger_destroy(t);
 	lttng_action_destroy(a);
 	lttng_condition_destroy(c);

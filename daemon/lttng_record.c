@@ -532,3 +532,14 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 	return 0;
 }
 
+/* Here, not in lttng.c: the table names caret_lttng_record, and lttng.c
+ * must call nothing of this file (its helpers are called from here). */
+const struct caret_lttng_ops caret_lttng_ops_real = {
+	.active_sessions = caret_lttng_active_sessions,
+	.session_rules = caret_lttng_session_rules,
+	.session_path = caret_lttng_session_path,
+	.session_name = caret_lttng_session_name,
+	.record = caret_lttng_record,
+	.go = caret_lttng_go,
+	.stop = caret_lttng_stop,
+};

@@ -375,14 +375,6 @@ int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r)
 	return 0;
 }
 
-struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session)
-{
-	for (int i = 0; i < v->n_recs; i++)
-		if (strcmp(v->recs[i].name, session) == 0)
-			return &v->recs[i];
-	return NULL;
-}
-
 void lttng_view_unmake(const struct lttng_view_rec *r)
 {
 	if (!r->path[0] || (!r->dir_dev && !r->dir_ino))

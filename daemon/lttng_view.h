@@ -8,6 +8,7 @@
 #define CARETD_LTTNG_VIEW_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <systemd/sd-event.h>
@@ -139,7 +140,16 @@ void lttng_view_save(struct lttng_view *v);
 void lttng_view_load_state(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_MAX], int n);
 /* Remembers a recording (-ENOSPC when the table is full). */
 int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r);
-struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v, const char *session);
+/* Inline: lttng_view_state reads the table too, and calls nothing of
+ * lttng_view (which calls it to load and save). */
+static inline struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v,
+							 const char *session)
+{
+	for (int i = 0; i < v->n_recs; i++)
+		if (strcmp(v->recs[i].name, session) == 0)
+			return &v->recs[i];
+	return NULL;
+}
 
 /* An armed recording stopped before `go`: nothing was recorded, so what it
  * created goes (the trace tree LTTng wrote, and the trace directory if

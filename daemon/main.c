@@ -31,7 +31,7 @@
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
 #include "daemon/sigbus.h"
-#include "daemon/version.h"
+#include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_limits.h"
 #include "shm/caret_shm.h"

@@ -34,7 +34,7 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 {
 	uint32_t epoch = CARET_EPOCH_OF(st->grant);
 	if (epoch == 0) { /* PREPARE set by someone else without a pass */
-		caret_ctl_begin_replay(&a->seg);
+		caret_drive_begin_replay(&a->seg, CARET_STATE_PREPARE);
 		return false;
 	}
 	if (st->tp_enabled_epoch != epoch) {
@@ -50,7 +50,7 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 		 * replay start and its doorbell left the agent asleep. */
 		if (((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) ||
 		    a->last_bell_ns == 0) {
-			caret_ctl_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
+			caret_drive_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
 			a->last_bell_ns = now;
 		}
 		return false;
@@ -88,7 +88,7 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 	if (ng > total)
 		ng = total;
 	if (ng > g) {
-		caret_ctl_grant(&a->seg, epoch, (uint32_t)ng);
+		caret_drive_grant(&a->seg, epoch, (uint32_t)ng);
 		uint64_t b = (ng - g) * sched_record_bytes(st);
 		s->granted_bytes += b;
 		s->budget_left = b < s->budget_left ? s->budget_left - b : 0;
@@ -96,18 +96,37 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 	return false;
 }
 
+/* Every move of an agent's state names the state this tick read it in
+ * (compare-and-swap): one its owner, or caret-agentctl, changed meanwhile
+ * is left as it is, and the next tick decides from the new one. */
+static bool refused(const struct agent *a, int64_t r, uint32_t from, enum caret_state to)
+{
+	if (r >= 0)
+		return false;
+	log_warn_rl("pid %d (%s): state %s changed before the move to %s: left as it is",
+		    (int)a->pid, a->procname, caret_state_name(from), caret_state_name(to));
+	return true;
+}
+
+static bool move(struct agent *a, uint32_t from, enum caret_state to)
+{
+	return !refused(a, caret_drive_set_state(&a->seg, from, to), from, to);
+}
+
 /* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
  * same state from RECORD. */
-static void begin_pass(struct agent *a, uint32_t serial, bool record, int64_t now)
+static bool begin_pass(struct agent *a, uint32_t from, uint32_t serial, int64_t now)
 {
+	bool record = from == CARET_STATE_RECORD;
 	if (record)
-		caret_ctl_begin_pass(&a->seg);
-	else
-		caret_ctl_begin_replay(&a->seg);
+		caret_drive_begin_pass(&a->seg);
+	else if (refused(a, caret_drive_begin_replay(&a->seg, from), from, CARET_STATE_PREPARE))
+		return false;
 	a->extra_pass = record;
 	a->pass_serial = serial;
 	a->prepare_since_ns = now;
 	a->credit = 0;
+	return true;
 }
 
 static bool replaying(const struct agent *a, uint32_t state)
@@ -115,12 +134,14 @@ static bool replaying(const struct agent *a, uint32_t state)
 	return state == CARET_STATE_PREPARE || (state == CARET_STATE_RECORD && a->extra_pass);
 }
 
-static void end(struct agent *a, const char *why)
+static bool end(struct agent *a, uint32_t from, const char *why)
 {
-	caret_ctl_set_state(&a->seg, CARET_STATE_WAIT);
+	if (!move(a, from, CARET_STATE_WAIT))
+		return false;
 	a->prepare_since_ns = 0;
 	a->extra_pass = false;
 	log_info("pid %d (%s): End%s, back to WAIT", (int)a->pid, a->procname, why);
+	return true;
 }
 
 static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttng *l,
@@ -143,32 +164,32 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 	uint32_t flags = l->any ? CARET_CTL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTL_INIT_ROS2 : 0)
 				: 0;
 	if (st.ctl_flags != flags)
-		caret_ctl_set_flags(&a->seg, flags);
+		caret_drive_set_flags(&a->seg, flags);
 	switch (st.state) {
 	case CARET_STATE_WAIT:
 		/* No settling delay from WAIT: the agent waits until its own
 		 * tracepoints are enabled before it replays. */
 		if (l->caret && l->newest) {
-			begin_pass(a, l->newest, false, now);
-			log_info("pid %d (%s): Start, replaying %llu cached records", (int)a->pid,
-				 a->procname, (unsigned long long)st.records);
+			if (begin_pass(a, st.state, l->newest, now))
+					log_info("pid %d (%s): Start, replaying %llu cached records",
+					 (int)a->pid, a->procname, (unsigned long long)st.records);
 		} else if (l->any && !l->caret) {
 			/* Nothing to replay into: record runtime events, as
 			 * the process would without the agent. */
-			caret_ctl_set_state(&a->seg, CARET_STATE_RECORD);
-			log_info("pid %d (%s): Start, recording without replay (no active "
-				 "session enables ros2_caret events)", (int)a->pid, a->procname);
+			if (move(a, st.state, CARET_STATE_RECORD))
+				log_info("pid %d (%s): Start, recording without replay (no active "
+					 "session enables ros2_caret events)", (int)a->pid, a->procname);
 		}
 		break;
 	case CARET_STATE_PREPARE:
 		if (!l->any) {
-			end(a, " during replay");
+			end(a, st.state, " during replay");
 			break;
 		}
 		if (!l->caret) {
-			caret_ctl_set_state(&a->seg, CARET_STATE_RECORD);
-			log_info("pid %d (%s): no active session enables ros2_caret events any "
-				 "more: recording without replay", (int)a->pid, a->procname);
+			if (move(a, st.state, CARET_STATE_RECORD))
+				log_info("pid %d (%s): no active session enables ros2_caret events "
+					 "any more: recording without replay", (int)a->pid, a->procname);
 			break;
 		}
 		if (!a->prepare_since_ns)
@@ -176,22 +197,20 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		if (l->ready > a->pass_serial) {
 			log_info("pid %d (%s): another session became active during the replay: "
 				 "starting over", (int)a->pid, a->procname);
-			begin_pass(a, l->ready, false, now);
+			begin_pass(a, st.state, l->ready, now);
 			break;
 		}
-		if (pass_step(s, a, &st, dt, share, now)) {
-			caret_ctl_set_state(&a->seg, CARET_STATE_RECORD);
+		if (pass_step(s, a, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD))
 			a->covered_serial = a->pass_serial;
-		}
 		break;
 	case CARET_STATE_RECORD:
 		if (!l->any) {
-			end(a, "");
+			end(a, st.state, "");
 			break;
 		}
 		if (!a->extra_pass) {
 			if (l->caret && l->ready > a->covered_serial) {
-				begin_pass(a, l->ready, true, now);
+				begin_pass(a, st.state, l->ready, now);
 				log_info("pid %d (%s): a new session enables ros2_caret events: "
 					 "replaying %llu cached records again, still recording",
 					 (int)a->pid, a->procname, (unsigned long long)st.records);
@@ -199,7 +218,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			break;
 		}
 		if (l->ready > a->pass_serial) {
-			begin_pass(a, l->ready, true, now);
+			begin_pass(a, st.state, l->ready, now);
 			break;
 		}
 		if (pass_step(s, a, &st, dt, share, now)) {
@@ -270,10 +289,9 @@ int sched_end(struct registry *r, const struct sched_lttng *l)
 	int n = 0;
 	for (struct agent *a = r->head; a; a = a->next) {
 		uint32_t st = caret_seg_state(&a->seg);
-		if (st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD) {
-			end(a, " message");
+		if ((st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD) &&
+		    end(a, st, " message"))
 			n++;
-		}
 	}
 	return n;
 }

@@ -19,7 +19,7 @@ void startend_start(struct registry *r, const struct sched_lttng *l, uint32_t fr
 		a->start_mark = caret_seg_state(&a->seg) == CARET_STATE_WAIT;
 		/* staged for the epoch the pass below will have: the agent
 		 * must see it before it sees the pass */
-		if (a->start_mark && filter && l->any && caret_ctl_stage_filter(&a->seg, filter) < 0)
+		if (a->start_mark && filter && l->any && caret_drive_stage_filter(&a->seg, filter) < 0)
 			log_warn("pid %d (%s): the Start's filter does not fit its segment",
 				 (int)a->pid, a->procname);
 	}
@@ -36,7 +36,7 @@ void startend_start(struct registry *r, const struct sched_lttng *l, uint32_t fr
 		if (n >= 0 && st == CARET_STATE_PREPARE)
 			out->filtered++;
 		else
-			caret_ctl_clear_filter(&a->seg); /* no pass began: not for a later one */
+			caret_drive_clear_filter(&a->seg); /* no pass began: not for a later one */
 	}
 	if (n < 0) {
 		out->reason = "no LTTng session is active on this host";

@@ -21,7 +21,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_events.h"
 #include "proto/caret_ctl_reply.h"
-#include "proto/caret_shm.h"
+#include "proto/caret_segment.h"
 
 enum caret_ctl_cmd {
 	CARET_CTL_STATUS,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The shared-memory cache library: the only code that creates, attaches,
- * appends to, walks and validates a caret segment (layout: proto/caret_shm.h).
+ * appends to, walks and validates a caret segment (layout: proto/caret_segment.h).
  * Every function returns 0 (or a count) on success and a negative errno on
  * failure.
  */
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "proto/caret_shm.h"
+#include "proto/caret_segment.h"
 #include "util/caret_util.h"
 
 /* The identity of a segment's owner, copied once from a validated private
@@ -101,7 +101,7 @@ uint32_t caret_rec_encoded_size(uint32_t kind, const union caret_arg *args);
 void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
 		      const union caret_arg *args);
 
-/* ---- owner side of the handshake (the agent; proto/caret_shm.h) ---- */
+/* ---- owner side of the handshake (the agent; proto/caret_segment.h) ---- */
 /* The state word, for the runtime hooks' one relaxed load. */
 const uint32_t *caret_own_state_word(const struct caret_seg *s);
 /* The start state, stored once before any controller acts. */
@@ -176,7 +176,7 @@ int64_t caret_seg_snapshot(const struct caret_seg *s, uint8_t **out);
 int64_t caret_seg_walk(const struct caret_seg *s,
 		       int (*cb)(const struct caret_rec_view *v, void *ctx), void *ctx);
 
-/* ---- pass filters (struct caret_shm_filter in proto/caret_shm.h) ---- */
+/* ---- pass filters (struct caret_shm_filter in proto/caret_segment.h) ---- */
 /* The four lists of a Start (enum caret_filter_list order); NULL is "". */
 struct caret_filter_lists {
 	const char *list[CARET_FILTER_LISTS];
@@ -195,11 +195,11 @@ int caret_filter_encode(const struct caret_filter_lists *f, struct caret_shm_fil
 /* Checks a private copy of a block: -EBADMSG if malformed. */
 int caret_filter_decode(const struct caret_shm_filter *in, struct caret_filter_text *out);
 /* Controller: the filter of the next pass (the epoch the next
- * caret_ctl_begin_replay / caret_ctl_begin_pass will use, which it
+ * caret_drive_begin_replay / caret_drive_begin_pass will use, which it
  * returns), or a negative errno from caret_filter_check. */
-int64_t caret_ctl_stage_filter(struct caret_seg *s, const struct caret_filter_lists *f);
+int64_t caret_drive_stage_filter(struct caret_seg *s, const struct caret_filter_lists *f);
 /* Controller: no filter (any pass). */
-void caret_ctl_clear_filter(struct caret_seg *s);
+void caret_drive_clear_filter(struct caret_seg *s);
 /* Agent: 1 and the lists when the block is for `epoch`, 0 when it is not
  * (no filter for this pass), -EBADMSG when it is for `epoch` but
  * malformed. */
@@ -209,24 +209,31 @@ int caret_own_read_filter(const struct caret_seg *s, uint32_t epoch,
  * (the filter of pass e holds while it reads e). */
 const uint32_t *caret_own_filter_word(const struct caret_seg *s);
 
-/* ---- controller side (caretd, caret-agentctl) ---- */
-/* Setting WAIT also clears the pass filter (End: that recording is over). */
-int caret_ctl_set_state(struct caret_seg *s, enum caret_state st);
-/* Starts a replay pass: state PREPARE, new epoch with grant 0. Returns the
- * epoch. */
-int64_t caret_ctl_begin_replay(struct caret_seg *s);
+/* ---- controller side (caretd, caret-agentctl): caret_drive_*, not to be
+ * confused with the control protocol's caret_ctl_* (proto/caret_ctl.h) ---- */
+/* Moves the state from `from` to `to` if it still is `from` (compare and
+ * swap): 0, -ESTALE when it is not (nothing changed: the agent or another
+ * controller moved it meanwhile), -EINVAL for a value that is no state.
+ * Moving to WAIT also clears the pass filter (End: that recording is
+ * over). */
+int caret_drive_set_state(struct caret_seg *s, enum caret_state from, enum caret_state to);
+/* Starts a replay pass: new epoch with grant 0, then state PREPARE if it
+ * still is `from` (WAIT, or PREPARE to start over). Returns the epoch,
+ * -ESTALE when the state is not `from` (the epoch may then be used up,
+ * unseen), -EINVAL when `from` is neither. */
+int64_t caret_drive_begin_replay(struct caret_seg *s, enum caret_state from);
 /* Starts a replay pass (new epoch, grant 0) without touching `state`: an
  * agent in RECORD replays its cache again for a session that became active
  * after its last pass, while its runtime events keep flowing. The agent's
  * replay thread never looks at `state`, so this needs no agent change.
  * Returns the epoch. */
-int64_t caret_ctl_begin_pass(struct caret_seg *s);
-int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count);
+int64_t caret_drive_begin_pass(struct caret_seg *s);
+int caret_drive_grant(struct caret_seg *s, uint32_t epoch, uint32_t count);
 /* Stores enum caret_ctl_flags bits (read by the agent's init hooks). */
-void caret_ctl_set_flags(struct caret_seg *s, uint32_t flags);
+void caret_drive_set_flags(struct caret_seg *s, uint32_t flags);
 /* Sleeps until `progress` differs from `seen` (0) or timeout_ms passes
  * (-ETIMEDOUT; timeout_ms < 0 waits forever). */
-int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms);
+int caret_drive_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms);
 
 /* Relaxed snapshot of the words a controller reads. */
 struct caret_seg_status {

@@ -1,20 +1,34 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The controller's side of the replay handshake: steps 1, 4 and 6 of the
- * diagram in proto/caret_shm.h, and the status a controller reads. */
+ * diagram in proto/caret_segment.h, and the status a controller reads. */
 #include <errno.h>
 
 #include "shm/caret_shm.h"
 #include "shm/futex.h"
 
-int caret_ctl_set_state(struct caret_seg *s, enum caret_state st)
+/* Compare-and-swap: a controller acts on the state it read, so a state
+ * the agent (or another controller) changed meanwhile is never
+ * overwritten by a decision made for the old one. */
+static int move_state(struct caret_shm_header *h, enum caret_state from, enum caret_state to)
 {
-	if (st > CARET_STATE_MAX)
-		return -EINVAL;
-	if (st == CARET_STATE_WAIT)
-		caret_ctl_clear_filter(s);
-	__atomic_store_n(&s->shared_hdr->state, (uint32_t)st, __ATOMIC_RELEASE);
-	caret_futex_wake(&s->shared_hdr->state);
+	uint32_t seen = (uint32_t)from;
+	if (!__atomic_compare_exchange_n(&h->state, &seen, (uint32_t)to, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return -ESTALE;
+	caret_futex_wake(&h->state);
 	return 0;
+}
+
+int caret_drive_set_state(struct caret_seg *s, enum caret_state from, enum caret_state to)
+{
+	if (from > CARET_STATE_MAX || to > CARET_STATE_MAX)
+		return -EINVAL;
+	int r = move_state(s->shared_hdr, from, to);
+	/* After the move, not before: a refused End must not take the
+	 * filter from under the recording that goes on. */
+	if (r == 0 && to == CARET_STATE_WAIT)
+		caret_drive_clear_filter(s);
+	return r;
 }
 
 /* The next pass's epoch; 0 means "never" and is skipped on wrap-around. */
@@ -32,7 +46,7 @@ static void ring(struct caret_shm_header *h)
 
 /* A pass for an agent that keeps its state (RECORD: runtime events keep
  * flowing while a newer session gets the whole cache). */
-int64_t caret_ctl_begin_pass(struct caret_seg *s)
+int64_t caret_drive_begin_pass(struct caret_seg *s)
 {
 	struct caret_shm_header *h = s->shared_hdr;
 	uint32_t epoch = next_epoch(h);
@@ -41,9 +55,14 @@ int64_t caret_ctl_begin_pass(struct caret_seg *s)
 	return epoch;
 }
 
-int64_t caret_ctl_begin_replay(struct caret_seg *s)
+int64_t caret_drive_begin_replay(struct caret_seg *s, enum caret_state from)
 {
 	struct caret_shm_header *h = s->shared_hdr;
+	if (from != CARET_STATE_WAIT && from != CARET_STATE_PREPARE)
+		return -EINVAL;
+	/* No new epoch for an agent that is not where the caller thinks. */
+	if (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != (uint32_t)from)
+		return -ESTALE;
 	uint32_t epoch = next_epoch(h);
 	/* The new epoch first, then PREPARE (release: whoever sees PREPARE
 	 * sees the epoch). A controller killed between the two leaves the
@@ -51,15 +70,16 @@ int64_t caret_ctl_begin_replay(struct caret_seg *s)
 	 * either) with an unused epoch, which the next start skips; in the
 	 * other order it would leave PREPARE with the finished pass's epoch
 	 * and cursor, which a restarted caretd takes for a completed replay
-	 * and moves to RECORD without replaying. */
+	 * and moves to RECORD without replaying. A state changed between
+	 * the check above and the move leaves the same unused epoch. */
 	__atomic_store_n(&h->grant, CARET_EPOCH_COUNT(epoch, 0), __ATOMIC_RELEASE);
-	__atomic_store_n(&h->state, (uint32_t)CARET_STATE_PREPARE, __ATOMIC_RELEASE);
-	caret_futex_wake(&h->state);
+	if (move_state(h, from, CARET_STATE_PREPARE) < 0)
+		return -ESTALE;
 	ring(h);
 	return epoch;
 }
 
-int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
+int caret_drive_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 {
 	struct caret_shm_header *h = s->shared_hdr;
 	__atomic_store_n(&h->grant, CARET_EPOCH_COUNT(epoch, count), __ATOMIC_RELEASE);
@@ -68,12 +88,12 @@ int caret_ctl_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 	return 0;
 }
 
-void caret_ctl_set_flags(struct caret_seg *s, uint32_t flags)
+void caret_drive_set_flags(struct caret_seg *s, uint32_t flags)
 {
 	__atomic_store_n(&s->shared_hdr->ctl_flags, flags, __ATOMIC_RELEASE);
 }
 
-int caret_ctl_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms)
+int caret_drive_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms)
 {
 	return caret_futex_wait(&s->shared_hdr->progress, seen, timeout_ms);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The pass filter block (struct caret_shm_filter in proto/caret_shm.h):
+ * The pass filter block (struct caret_shm_filter in proto/caret_segment.h):
  * the controller stages it before a pass, the agent reads and checks a
  * private copy at the start of the pass. The bytes are the controller's,
  * but whoever can write the segment can write them: they are checked like
@@ -111,7 +111,7 @@ int caret_filter_decode(const struct caret_shm_filter *in, struct caret_filter_t
 	return 0;
 }
 
-int64_t caret_ctl_stage_filter(struct caret_seg *s, const struct caret_filter_lists *f)
+int64_t caret_drive_stage_filter(struct caret_seg *s, const struct caret_filter_lists *f)
 {
 	struct caret_shm_filter enc;
 	int r = caret_filter_encode(f, &enc);
@@ -119,7 +119,7 @@ int64_t caret_ctl_stage_filter(struct caret_seg *s, const struct caret_filter_li
 		return r;
 	uint32_t epoch = CARET_EPOCH_OF(__atomic_load_n(&s->shared_hdr->grant, __ATOMIC_ACQUIRE)) + 1;
 	if (!epoch)
-		epoch = 1; /* as caret_ctl_begin_replay skips 0 */
+		epoch = 1; /* as caret_drive_begin_replay skips 0 */
 	struct caret_shm_filter *b = block(s);
 	__atomic_store_n(&b->epoch, 0, __ATOMIC_RELEASE);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -130,7 +130,7 @@ int64_t caret_ctl_stage_filter(struct caret_seg *s, const struct caret_filter_li
 	return epoch;
 }
 
-void caret_ctl_clear_filter(struct caret_seg *s)
+void caret_drive_clear_filter(struct caret_seg *s)
 {
 	__atomic_store_n(&block(s)->epoch, 0, __ATOMIC_RELEASE);
 }

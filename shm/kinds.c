@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The record schema and state name tables, expanded from proto/caret_shm.h. */
+/* The record schema and state name tables, expanded from proto/caret_segment.h. */
 #include <errno.h>
 #include <string.h>
 #include <strings.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The owner's (agent's) side of the replay handshake: steps 2, 3 and 5 of
- * the diagram in proto/caret_shm.h. Each move publishes with release order
+ * the diagram in proto/caret_segment.h. Each move publishes with release order
  * and wakes `progress` so a controller sleeping on it sees the change.
  */
 #include "shm/caret_shm.h"

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The merged reader over a set of segments; see reader.h for the model. */
+/* The merged reader over a set of segments; see reader.h for the model.
+ *
+ * Over 600 lines: the sources, the global index and the cursor are one
+ * structure over hostile bytes whose invariants (sorted index up to the
+ * published bound, private copies only, every offset checked once) all
+ * its functions keep, the position tokens included; apart, each part
+ * would need those internals in a shared header. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>

@@ -7,6 +7,7 @@
 #ifndef CARET_UTIL_H
 #define CARET_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* CLOCK_MONOTONIC in ns: the LTTng UST clock, so init_timestamp values and

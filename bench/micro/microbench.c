@@ -312,7 +312,7 @@ static int mode_p2(const struct opts *o)
 		fprintf(stderr, "microbench: p2 needs the agent preloaded, with its segment\n");
 		return 1;
 	}
-	caret_ctl_set_state(&r.seg, CARET_STATE_RECORD);
+	caret_drive_set_state(&r.seg, st0, CARET_STATE_RECORD);
 	rt_info(&r, st0);
 	printf("{\"ready\": %d}\n", (int)getpid());
 	fflush(stdout);

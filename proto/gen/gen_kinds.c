@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Build-time generator: expands CARET_KINDS and CARET_STATES of
- * proto/caret_shm.h into the files that must list every init-record kind
+ * proto/caret_segment.h into the files that must list every init-record kind
  * (written to build/gen by the Makefile, never committed):
  *
  *   tp-events   caret_tp_events.h   the ros2_caret LTTng event of each kind
@@ -10,7 +10,9 @@
  *                                   hook arguments into a record)
  *   init-hooks  caret_init_hooks.h  the tracetools hooks of the kinds marked
  *                                   TRACETOOLS
- *   python      caret_kinds.py      kinds and states for the Python tests
+ *   python      caret_kinds.py      kinds, states and the segment's layout
+ *                                   (header and record header fields: offset
+ *                                   and struct format) for the Python tests
  *
  * The signature letter of a field gives everything else: its C type in
  * the hook, its record encoding and its LTTng field type ('p' const void *
@@ -18,10 +20,11 @@
  * by one line in CARET_KINDS; its hook is generated when the line ends
  * with TRACETOOLS, else the agent's own code calls caret_capture_<name>.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "proto/caret_shm.h"
+#include "proto/caret_segment.h"
 
 struct kind {
 	unsigned id;
@@ -176,10 +179,51 @@ static void init_hooks(void)
 	}
 }
 
+/* A field of a layout struct as Python's struct module packs it: its
+ * offset and format, taken from the compiler's view of proto/caret_segment.h
+ * (arrays as bytes), so no test holds a copy of the layout. */
+#define PY_FMT_(x)                                                                  \
+	_Generic((x), uint64_t: "Q", int64_t: "q", uint32_t: "I", int32_t: "i", \
+		 default: "s")
+#define PY_FIELD_(type, f)                                                         \
+	printf("    \"%s\": (%zu, \"%s%s\"),\n", #f, offsetof(struct type, f),      \
+	       PY_FMT_(((struct type *)0)->f)[0] == 's' ? size_str(sizeof(((struct type *)0)->f)) \
+							 : "",                            \
+	       PY_FMT_(((struct type *)0)->f))
+
+static const char *size_str(size_t n)
+{
+	static char buf[24];
+	snprintf(buf, sizeof(buf), "%zu", n);
+	return buf;
+}
+
+static void python_layout(void)
+{
+	printf("SHM_MAGIC = 0x%llx\n", (unsigned long long)CARET_SHM_MAGIC);
+	printf("SHM_LAYOUT_VERSION = %u\n", CARET_SHM_LAYOUT_VERSION);
+	printf("SHM_HEADER_SIZE = %u\n", CARET_SHM_HEADER_SIZE);
+	printf("SHM_FILTER_OFFSET = %u\n", CARET_SHM_FILTER_OFFSET);
+	printf("REC_ALIGN = %u\n", CARET_REC_ALIGN);
+	printf("# struct caret_shm_header: {field: (offset, struct format)}, little-endian\n");
+	printf("SHM_HEADER = {\n");
+#define H_(f) PY_FIELD_(caret_shm_header, f);
+	H_(magic) H_(layout_version) H_(header_size) H_(capacity) H_(pid) H_(uid)
+	H_(start_time) H_(procname) H_(distribution) H_(created_ns) H_(state) H_(doorbell)
+	H_(grant) H_(cursor) H_(tp_enabled_epoch) H_(progress) H_(tail) H_(records)
+	H_(dropped) H_(dropped_bytes) H_(replayed) H_(agent_flags) H_(ctl_flags)
+#undef H_
+	printf("}\n# struct caret_rec_hdr, the same way\nREC_HEADER = {\n");
+	PY_FIELD_(caret_rec_hdr, kind);
+	PY_FIELD_(caret_rec_hdr, size);
+	PY_FIELD_(caret_rec_hdr, init_timestamp);
+	printf("}\nREC_HEADER_SIZE = %zu\n", sizeof(struct caret_rec_hdr));
+}
+
 static void python(void)
 {
 	char f[64];
-	printf("# Generated from proto/caret_shm.h by proto/gen/gen_kinds.c: do not edit.\n");
+	printf("# Generated from proto/caret_segment.h by proto/gen/gen_kinds.c: do not edit.\n");
 	printf("# (id, name, signature, field names, hooked in tracetools)\n");
 	printf("KINDS = [\n");
 	for (size_t i = 0; i < NKINDS; i++) {
@@ -194,6 +238,7 @@ static void python(void)
 	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++)
 		printf("%s%u: \"%s\"", i ? ", " : "", states[i].v, states[i].name);
 	printf("}\n");
+	python_layout();
 }
 
 int main(int argc, char **argv)
@@ -202,7 +247,7 @@ int main(int argc, char **argv)
 		return 1;
 	const char *m = argv[1];
 	if (strcmp(m, "python") != 0)
-		printf("/* Generated from proto/caret_shm.h by proto/gen/gen_kinds.c: do not edit. */\n");
+		printf("/* Generated from proto/caret_segment.h by proto/gen/gen_kinds.c: do not edit. */\n");
 	if (!strcmp(m, "tp-events"))
 		tp_events();
 	else if (!strcmp(m, "tp-emit"))

@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -58,12 +59,48 @@ FORKER = os.path.join(B, "tests", "forker")
 CARETD = os.path.join(BIN, "caretd")
 CARETCTL = os.path.join(BIN, "caretctl")
 
-# The kinds and state names, generated from proto/caret_shm.h at build time.
+# The kinds and state names, generated from proto/caret_segment.h at build time.
 sys.path.insert(0, os.path.join(B, "gen"))
 import caret_kinds  # noqa: E402
 
 INIT_KINDS = caret_kinds.INIT_KINDS
 STATES = caret_kinds.STATES
+KIND_IDS = {k[1]: k[0] for k in caret_kinds.KINDS}
+
+
+def pack_layout(layout, nbytes, /, **fields):
+    """`nbytes` bytes holding the named fields of a generated layout
+    (caret_kinds.SHM_HEADER, REC_HEADER: offsets and formats as the
+    compiler laid out proto/caret_segment.h), the rest zero."""
+    b = bytearray(nbytes)
+    for name, v in fields.items():
+        off, fmt = layout[name]
+        struct.pack_into("<" + fmt, b, off, v)
+    return bytes(b)
+
+
+def seg_header(**fields):
+    """A segment's header page: a valid layout-1 header of a WAIT agent
+    (pid 4242, ours), with `fields` (struct caret_shm_header's names)
+    instead."""
+    h = dict(magic=caret_kinds.SHM_MAGIC, layout_version=caret_kinds.SHM_LAYOUT_VERSION,
+             header_size=caret_kinds.SHM_HEADER_SIZE, capacity=1 << 20, pid=4242,
+             uid=os.getuid(), start_time=1, procname=b"evil", distribution=b"jazzy",
+             state=1)
+    h.update(fields)
+    return pack_layout(caret_kinds.SHM_HEADER, caret_kinds.SHM_HEADER_SIZE, **h)
+
+
+def seg_field(buf, name):
+    """A field of a segment's header read from buf (bytes or a mapping)."""
+    off, fmt = caret_kinds.SHM_HEADER[name]
+    return struct.unpack_from("<" + fmt, buf, off)[0]
+
+
+def rec_header(kind, size, ts):
+    """A record's header (struct caret_rec_hdr); kind by name or id."""
+    return pack_layout(caret_kinds.REC_HEADER, caret_kinds.REC_HEADER_SIZE,
+                       kind=KIND_IDS.get(kind, kind), size=size, init_timestamp=ts)
 RUNTIME_ROS2 = ["callback_start", "callback_end", "rclcpp_publish", "rcl_publish",
                 "rmw_take", "rclcpp_intra_publish", "rcl_lifecycle_transition"]
 
@@ -133,11 +170,26 @@ class Ctx:
         self.sock = socket_path or os.path.join(self.tmp, "caretd.sock")
         d = self.spawn([CARETD, "--socket", self.sock, "--log-level", "debug"] + list(args),
                        agent=False)
-        deadline = time.time() + 10
+        self.wait_socket(d)
+        return d
+
+    def wait_socket(self, proc, timeout=10):
+        """Until self.sock exists (caretd, or whatever proc runs it, listens);
+        fails when proc exits first."""
+        deadline = time.time() + timeout
         while not os.path.exists(self.sock):
-            if d.poll() is not None or time.time() > deadline:
-                raise AssertionError("caretd did not start: " + d.err_text())
+            if proc.poll() is not None or time.time() > deadline:
+                raise AssertionError("caretd did not start: " + proc.err_text())
             time.sleep(0.02)
+
+    def caretd_without_sessiond(self, name, extra_env=None):
+        """caretd on socket `name` in a mount namespace whose /run/lttng is
+        empty: no session daemon to reach."""
+        self.sock = os.path.join(self.tmp, name)
+        script = ("mount --make-rprivate / && mount -t tmpfs none /run/lttng && "
+                  "exec %s --socket %s" % (CARETD, self.sock))
+        d = self.spawn(["unshare", "-m", "sh", "-c", script], agent=False, extra_env=extra_env)
+        self.wait_socket(d)
         return d
 
     def caretctl(self, *args, check=True, timeout=120, background=False):
@@ -199,14 +251,7 @@ class Ctx:
 
     def cleanup(self):
         for p in self.procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(5)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-            p.close_pipes()
+            stop_proc(p, 5)
         for s in self.sessions:
             s.destroy()
         for n in self.segments():
@@ -377,6 +422,47 @@ def parse_counts(line):
     return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
 
 
+def wait_err(proc, pattern, start=0, timeout=15):
+    """Waits for a stderr line of proc (a caretd log) matching pattern,
+    among the lines after index start; returns the match."""
+    rx = re.compile(pattern)
+    deadline = time.time() + timeout
+    while True:
+        for line in list(proc.errs)[start:]:
+            m = rx.search(line)
+            if m:
+                return m
+        if time.time() > deadline or proc.poll() is not None:
+            raise AssertionError("no log line matching %r within %ss; log:\n%s" %
+                                 (pattern, timeout, "".join(proc.errs[start:])[-4000:]))
+        time.sleep(0.05)
+
+
+def stop_proc(p, timeout):
+    """Ends a Proc the test started: SIGTERM, SIGKILL after timeout
+    seconds; its pipes closed."""
+    if p.poll() is None:
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    p.close_pipes()
+
+
+def dumps(tc, agentctl, procs):
+    """Each process's cache, as caret-agentctl dumps it (agentctl(*args)
+    runs it): {pid: Counter((kind, init_timestamp))}."""
+    out = {}
+    for p in procs:
+        lines = agentctl("dump", str(p.pid)).stdout.splitlines()
+        out[p.pid] = collections.Counter(
+            re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
+        tc.assertGreater(len(lines), 5)
+    return out
+
+
 def kind_of(e):
     """An event's name without its provider: rcl_node_init."""
     return e.name.split(":", 1)[1]
@@ -403,12 +489,4 @@ class SystemTest(unittest.TestCase):
         return procs
 
     def dumps(self, procs):
-        """Each process's cache, as caret-agentctl dumps it: a Counter of
-        (kind, init_timestamp)."""
-        out = {}
-        for p in procs:
-            lines = self.c.agentctl("dump", str(p.pid)).stdout.splitlines()
-            out[p.pid] = collections.Counter(
-                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
-            self.assertGreater(len(lines), 5)
-        return out
+        return dumps(self, self.c.agentctl, procs)

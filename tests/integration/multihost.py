@@ -7,14 +7,21 @@ lttng-sessiond. A host is held by one `sleep` process; every command runs
 in its namespaces through nsenter, as a child of the test, so the test
 knows (and kills) exactly the processes it started. Everything is removed
 by Net.close(), also after a failure."""
+import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
+import unittest
 import uuid
 
-from harness import B, ROOT, Proc, asan_preload, AGENT
+from harness import (AGENT, B, CARETCTL, CARETD, ROOT, STANDIN, Proc, asan_preload, stop_proc,
+                     wait_line)
+
+# A plain CycloneDDS peer speaking CARET's topics (tests/integration/ddspeer.c).
+PEER = os.path.join(B, "tests", "caret-ddspeer")
 
 # Outside every host's private /tmp, so the test can read traces.
 SHARED = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
@@ -116,16 +123,62 @@ class Host:
                 self.name, " ".join(args), r.returncode, r.stdout, r.stderr))
         return r
 
+    # -- what the multi-host tests run on a host -----------------------------
+
+    def caretd(self, *args, prefix=(), extra=None):
+        """This host's caretd (its socket in the host's directory), once it
+        listens."""
+        if os.path.exists(self.sock):
+            os.unlink(self.sock)
+        d = self.spawn(list(prefix) + [CARETD, "--socket", self.sock, "--log-level", "debug"] +
+                       list(args), extra=extra)
+        deadline = time.time() + 10
+        while not os.path.exists(self.sock):
+            if d.poll() is not None or time.time() > deadline:
+                raise AssertionError("caretd on %s did not start: %s" % (self.name, d.err_text()))
+            time.sleep(0.02)
+        return d
+
+    def relayd(self, out):
+        """An lttng-relayd writing under out."""
+        p = self.spawn(["lttng-relayd", "-o", out])
+        time.sleep(0.3)
+        if p.poll() is not None:
+            raise AssertionError("lttng-relayd: " + p.err_text())
+        return p
+
+    def standin(self, name, *args):
+        """A stand-in process with the agent, on DDS domain 7, once ready."""
+        p = self.spawn([STANDIN, "--name", name, "--domain", "7"] + list(args), agent=True)
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        return p
+
+    def ctl(self, *args, check=True, timeout=90):
+        return self.run([CARETCTL, "--socket", self.sock] + list(args), check=check,
+                        timeout=timeout)
+
+    def hosts(self):
+        """`status --all-hosts --json` (4: some host did not answer)."""
+        r = self.ctl("status", "--all-hosts", "--timeout", "0.3", "--json", check=False)
+        if r.returncode not in (0, 4):
+            raise AssertionError("[%s] status --all-hosts failed (%d): %s%s" %
+                                 (self.name, r.returncode, r.stdout, r.stderr))
+        return json.loads(r.stdout)
+
+    def wait_sees(self, other, timeout=30):
+        """Until this host's caretd heard host `other` within 2 s."""
+        deadline = time.time() + timeout
+        while True:
+            r = self.hosts()
+            if any(x["host"] == other and x["age_ms"] < 2000 for x in r["hosts"]):
+                return r
+            if time.time() > deadline:
+                raise AssertionError("%s never heard of %s: %r" % (self.name, other, r))
+            time.sleep(0.2)
+
     def close(self):
         for p in reversed(self.procs):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
-            p.close_pipes()
+            stop_proc(p, 10)
         if self.holder.poll() is None:
             # the sessiond we started (it daemonized: its pid is in its file)
             r = subprocess.run(self.argv(["cat", "/run/lttng/lttng-sessiond.pid"]),
@@ -190,3 +243,32 @@ class Net:
         for l in self.links:
             subprocess.run(["ip", "link", "del", l], capture_output=True, timeout=30)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class NetTest(unittest.TestCase):
+    """Tests on two hosts a and b (one Net for the class) with an
+    lttng-relayd on host a writing to relay_dir: set_up_hosts() starts the
+    rest; everything goes with the Net, also when set-up fails."""
+    label = "multihost"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.t_begin = time.time()
+        cls.net = Net(2)
+        try:
+            cls.a, cls.b = cls.net.hosts
+            cls.relay_dir = os.path.join(cls.a.dir, "relay")
+            cls.relayd = cls.a.relayd(cls.relay_dir)
+            cls.set_up_hosts()
+        except BaseException:
+            cls.net.close()
+            raise
+
+    @classmethod
+    def set_up_hosts(cls):
+        pass
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.net.close()
+        print("%s: %.1f s" % (cls.label, time.time() - cls.t_begin), file=sys.stderr)

@@ -4,61 +4,27 @@ B16c, B16d, D3). Two hosts (network namespaces, see multihost.py): host A
 holds the peer (tests/integration/ddspeer.c), an lttng-relayd and a real
 caretd; host B runs the caretd under attack, restarted by each test with
 the options it tries."""
-import json
 import os
 import re
 import sys
 import time
 import unittest
 
-from harness import CARETCTL, CARETD, STANDIN, wait_line
-from multihost import Net
-from test_multihost import PEER, wait_err
+from harness import CARETD, wait_err, wait_line
+from multihost import PEER, NetTest
 
 
-class BridgeHostileTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.t_begin = time.time()
-        cls.net = Net(2)
-        try:
-            cls.a, cls.b = cls.net.hosts
-            cls.relay_dir = os.path.join(cls.a.dir, "relay")
-            cls.relayd = cls.a.spawn(["lttng-relayd", "-o", cls.relay_dir])
-            time.sleep(0.3)
-            if cls.relayd.poll() is not None:
-                raise AssertionError("lttng-relayd: " + cls.relayd.err_text())
-            cls.da = cls.caretd(cls.a)
-            cls.db = None
-            # a host is heard through its processes' Status: one on host A
-            cls.pa = cls.a.spawn([STANDIN, "--name", "a0", "--domain", "7", "--pubs", "1",
-                                  "--rate", "10"], agent=True)
-            wait_line(cls.pa, r"^ready pid=%d" % cls.pa.pid)
-            # something to stream on host B
-            cls.pb = cls.b.spawn([STANDIN, "--name", "b0", "--domain", "7", "--pubs", "2",
-                                  "--rate", "200"], agent=True)
-            wait_line(cls.pb, r"^ready pid=%d" % cls.pb.pid)
-        except BaseException:
-            cls.net.close()
-            raise
+class BridgeHostileTest(NetTest):
+    label = "bridge hostile"
 
     @classmethod
-    def tearDownClass(cls):
-        cls.net.close()
-        print("bridge hostile: %.1f s" % (time.time() - cls.t_begin), file=sys.stderr)
-
-    @classmethod
-    def caretd(cls, h, *args, prefix=()):
-        if os.path.exists(h.sock):
-            os.unlink(h.sock)
-        d = h.spawn(list(prefix) + [CARETD, "--socket", h.sock, "--log-level", "debug"] +
-                    list(args))
-        deadline = time.time() + 10
-        while not os.path.exists(h.sock):
-            if d.poll() is not None or time.time() > deadline:
-                raise AssertionError("caretd on %s did not start: %s" % (h.name, d.err_text()))
-            time.sleep(0.02)
-        return d
+    def set_up_hosts(cls):
+        cls.da = cls.a.caretd()
+        cls.db = None
+        # a host is heard through its processes' Status: one on host A
+        cls.pa = cls.a.standin("a0", "--pubs", "1", "--rate", "10")
+        # something to stream on host B
+        cls.pb = cls.b.standin("b0", "--pubs", "2", "--rate", "200")
 
     def restart_b(self, *args, prefix=(), bridge_up=True):
         """Host B's caretd anew, with these options; waits until its bridge
@@ -66,27 +32,10 @@ class BridgeHostileTest(unittest.TestCase):
         if self.db is not None and self.db.poll() is None:
             self.db.terminate()
             self.db.wait(10)
-        db = type(self).db = self.caretd(self.b, *args, prefix=prefix)
+        db = type(self).db = self.b.caretd(*args, prefix=prefix)
         if bridge_up:
-            self.wait_sees(self.b, self.a.name)
+            self.b.wait_sees(self.a.name)
         return db
-
-    def hosts(self, h, check=True):
-        r = h.run([CARETCTL, "--socket", h.sock, "status", "--all-hosts", "--timeout", "0.3",
-                   "--json"], check=False)
-        if check:
-            self.assertIn(r.returncode, (0, 4), r.stdout + r.stderr)
-        return json.loads(r.stdout)
-
-    def wait_sees(self, h, other, timeout=30):
-        deadline = time.time() + timeout
-        while True:
-            r = self.hosts(h)
-            if any(x["host"] == other and x["age_ms"] < 2000 for x in r["hosts"]):
-                return r
-            if time.time() > deadline:
-                raise AssertionError("%s never heard of %s: %r" % (h.name, other, r))
-            time.sleep(0.2)
 
     def sessions_b(self):
         return self.b.run(["lttng", "list"], check=False).stdout
@@ -168,13 +117,13 @@ class BridgeHostileTest(unittest.TestCase):
         suppressed."""
         db = self.restart_b()
         n = len(db.errs)
-        before = self.hosts(self.b)["counts"]
+        before = self.b.hosts()["counts"]
         r = self.peer("--flood", "6", timeout=90)
         sent = int(re.search(r"flood sent (\d+)", r.stdout).group(1))
         self.assertGreater(sent, 1000, r.stdout)
         time.sleep(1)
         flood_lines = [l for l in db.errs[n:] if "bridge:" in l]
-        after = self.hosts(self.b)["counts"]
+        after = self.b.hosts()["counts"]
         got = after["start"] + after["end"] - before["start"] - before["end"]
         self.assertGreater(got, 60, (before, after))
         # 7 s, within one 10 s window of the limiter: one burst (before the
@@ -188,7 +137,7 @@ class BridgeHostileTest(unittest.TestCase):
         self.assertIsNone(db.poll())
         for l in db.errs[n:]:
             self.assertNotRegex(l.rstrip("\n"), r"[\x00-\x08\x0b-\x1f\x7f]")
-        self.wait_sees(self.b, self.a.name)
+        self.b.wait_sees(self.a.name)
 
     # -- B16d: one participant, a hundred hosts -----------------------------
 
@@ -201,11 +150,11 @@ class BridgeHostileTest(unittest.TestCase):
         r = self.a.spawn([PEER, "--peers", "1", "--fake-hosts", "100", "--hold", "5"])
         wait_line(r, r"^fake hosts 100 over 1 participants")
         time.sleep(3)
-        hosts = [x["host"] for x in self.hosts(self.b)["hosts"]]
+        hosts = [x["host"] for x in self.b.hosts()["hosts"]]
         fakes = [h for h in hosts if h.startswith("fake")]
         self.assertLessEqual(len(fakes), 1, hosts)
         self.assertIn(self.a.name, hosts)
-        rejected = self.hosts(self.b)["counts"]["rejected"]
+        rejected = self.b.hosts()["counts"]["rejected"]
         self.assertGreater(rejected, 50)
         wait_err(db, r"Status rejected: its DDS participant already speaks for another host")
         r.finish(30)
@@ -214,8 +163,8 @@ class BridgeHostileTest(unittest.TestCase):
                           "--hold", "4"], )
         wait_line(r, r"^fake hosts 70 over 70 participants", timeout=60)
         deadline = time.time() + 20
-        while len(self.hosts(self.b)["hosts"]) < 64:
-            self.assertLess(time.time(), deadline, self.hosts(self.b)["hosts"])
+        while len(self.b.hosts()["hosts"]) < 64:
+            self.assertLess(time.time(), deadline, self.b.hosts()["hosts"])
             time.sleep(0.3)
         r.finish(60)
         time.sleep(4)  # silent longer than BRIDGE_HOST_EVICT_S
@@ -225,28 +174,28 @@ class BridgeHostileTest(unittest.TestCase):
         newname = "n" + self.a.name
         self.a.run(["hostname", newname])
         try:
-            type(self).da = self.caretd(self.a)
+            type(self).da = self.a.caretd()
             # (the log line saying which host it replaced may be suppressed:
             # the flood of rejections above used the limiter's burst)
-            self.wait_sees(self.b, newname, timeout=20)
+            self.b.wait_sees(newname, timeout=20)
         finally:
             self.da.terminate()
             self.da.wait(10)
             self.a.run(["hostname", self.a.name])
-            type(self).da = self.caretd(self.a)
+            type(self).da = self.a.caretd()
         self.assertIsNone(db.poll())
 
     def test_b16d_one_host_many_processes(self):
         """One host claiming 600 processes gets 256 process slots; the real
         host's processes are still listed."""
         db = self.restart_b()
-        before = self.hosts(self.b)["counts"]["rejected"]
+        before = self.b.hosts()["counts"]["rejected"]
         r = self.a.spawn([PEER, "--peers", "1", "--fake-hosts", "1", "--procs", "600",
                           "--hold", "15"])
         wait_line(r, r"^fake hosts 1 over 1 participants")
         deadline = time.time() + 14
         while True:
-            st = self.hosts(self.b)
+            st = self.b.hosts()
             procs = {x["host"]: len(x["processes"]) for x in st["hosts"]}
             if st["counts"]["rejected"] > before + 100 or time.time() > deadline:
                 break
@@ -270,13 +219,13 @@ class BridgeHostileTest(unittest.TestCase):
             self.db.terminate()
             self.db.wait(10)
         for n in range(10, 21):
-            db = type(self).db = self.caretd(self.b, prefix=["prlimit", "--nofile=%d:%d" % (n, n)])
+            db = type(self).db = self.b.caretd(prefix=["prlimit", "--nofile=%d:%d" % (n, n)])
             m = wait_err(db, r"bridge: (up|down: .*)", timeout=10)
             time.sleep(0.3)
             self.assertIsNone(db.poll(), "limit %d: %s" % (n, db.err_text()))
             self.assertRegex(m.group(1), r"^down: only \d+ file descriptors free \(32 needed "
                              r"to start DDS\); retrying", n)
-            self.assertRegex(self.hosts(self.b)["bridge"], r"^down: only \d+ file descriptors")
+            self.assertRegex(self.b.hosts()["bridge"], r"^down: only \d+ file descriptors")
             db.terminate()
             db.wait(10)
 

@@ -11,41 +11,14 @@ import subprocess
 import time
 import unittest
 
-from harness import (CARETD, INIT_KINDS, ROOT, STATES, B, SystemTest, kind_of, lttng, mono_ns,
-                     read_trace, wait_line)
-
-RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
-           "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write",
-           "ros2_caret:dds_bind_addr_to_stamp")
+from harness import (CARETD, ROOT, STATES, B, SystemTest, lttng, mono_ns, read_trace,
+                     seg_field, wait_line)
+from trace_model import RUNTIME, check_complete
 
 
 class CaretdTest(SystemTest):
     def check_complete(self, trace, procs, cached, t_start=None):
-        """Every cached record is in the trace with its init_timestamp
-        (before the session started), and no runtime event of a process
-        precedes the end of its replay."""
-        pids = {p.pid for p in procs}
-        events = [e for e in read_trace(trace) if e.vpid in pids]
-        per = collections.defaultdict(list)
-        for e in events:
-            per[e.vpid].append(e)
-        for pid in pids:
-            evs = per[pid]
-            init = [e for e in evs if e.name.startswith("ros2_caret:") and
-                    kind_of(e) in INIT_KINDS]
-            got = collections.Counter((kind_of(e), str(e.f["init_timestamp"])) for e in init)
-            for key, n in cached[pid].items():
-                self.assertGreaterEqual(got[key], n, "pid %d lacks %s" % (pid, key))
-                if t_start is not None:
-                    self.assertLess(int(key[1]), t_start)
-            self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in evs))
-            rt = [e for e in evs if e.name in RUNTIME]
-            if init and rt:
-                self.assertLess(max(e.ts for e in init), min(e.ts for e in rt),
-                                "pid %d: runtime event before RECORD" % pid)
-            for e in evs:
-                self.assertTrue({"vpid", "vtid", "procname"} <= set(e.ctx))
-        return per
+        return check_complete(self, trace, procs, cached, t_start)
 
     def record(self, *args, **kw):
         return self.c.caretctl("record", "--immediate", "-p", self.traces, *args, **kw)
@@ -110,7 +83,6 @@ class CaretdTest(SystemTest):
         the lttng CLI starts is seen within 100 ms: the agents' tracepoints
         tell it (agent/tpwatch.c). Timed on the agents' own state words."""
         import mmap
-        import struct
         d = self.c.caretd("--no-bridge")
         procs = self.system(3)
         pids = [p.pid for p in procs]
@@ -119,7 +91,7 @@ class CaretdTest(SystemTest):
         for n in self.c.segments():
             with open(os.path.join("/dev/shm", n), "rb") as f:
                 m = mmap.mmap(f.fileno(), 4096, prot=mmap.PROT_READ)
-            pid = struct.unpack_from("<I", m, 24)[0]
+            pid = seg_field(m, "pid")
             if pid in pids:
                 maps[pid] = m
         self.assertEqual(sorted(maps), sorted(pids))
@@ -146,7 +118,7 @@ class CaretdTest(SystemTest):
         t1 = mono_ns()
         late = set(pids)
         while late and mono_ns() - t1 < 5e9:
-            late = {p for p in late if struct.unpack_from("<I", maps[p], 80)[0] == wait_state}
+            late = {p for p in late if seg_field(maps[p], "state") == wait_state}
             time.sleep(0.001)
         took = (mono_ns() - t1) / 1e6
         self.assertFalse(late, "still in WAIT 5 s after lttng start: %r" % late)
@@ -301,10 +273,7 @@ class CaretdTest(SystemTest):
         d = self.c.spawn(["systemd-socket-activate", "-l", self.c.sock, "-E", "NOTIFY_SOCKET",
                           "-E", "WATCHDOG_USEC", CARETD, "--socket", "/nonexistent/x.sock"],
                          agent=False, extra_env=env)
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock):
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.02)
+        self.c.wait_socket(d)
         # the first connection makes systemd-socket-activate start caretd
         st = json.loads(self.c.caretctl("status", "--json").stdout)
         self.assertIn("agents", st)
@@ -354,20 +323,11 @@ class CaretdTest(SystemTest):
 
     def test_sessiond_absent(self):
         """No session daemon: a clear log line, no READY, still serving."""
-        self.c.sock = os.path.join(self.c.tmp, "nosessiond.sock")
         ns = os.path.join(self.c.tmp, "notify2.sock")
         n = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         n.bind(ns)
         n.settimeout(3)
-        script = ("mount --make-rprivate / && mount -t tmpfs none /run/lttng && "
-                  "exec %s --socket %s" % (CARETD, self.c.sock))
-        d = self.c.spawn(["unshare", "-m", "sh", "-c", script], agent=False,
-                         extra_env={"NOTIFY_SOCKET": ns})
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock):
-            self.assertIsNone(d.poll(), d.err_text())
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.02)
+        d = self.c.caretd_without_sessiond("nosessiond.sock", extra_env={"NOTIFY_SOCKET": ns})
         st = json.loads(self.c.caretctl("status", "--json").stdout)
         self.assertFalse(st["lttng"]["reachable"])
         msgs = []

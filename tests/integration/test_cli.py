@@ -14,7 +14,7 @@ import subprocess
 import time
 import unittest
 
-from harness import AGENTCTL, CARETCTL, CARETD, Ctx
+from harness import AGENTCTL, CARETCTL, CARETD, Ctx, wait_err
 
 
 def run(argv, stdin=subprocess.DEVNULL, env=None, timeout=60):
@@ -272,7 +272,7 @@ class DaemonTest(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("standard input ended before Enter", r.stderr)
         self.assertEqual(os.listdir(self.traces), [])
-        self.assertIn("armed recording never stopped before it started", self.c.procs[0].err_text())
+        wait_err(self.c.procs[0], r"armed recording never stopped before it started")
         # a directory that was there (empty) stays; LTTng's tree in it goes
         os.makedirs(os.path.join(self.traces, "kept"))
         r = self.c.caretctl("record", "-s", "kept", "-p", self.traces, check=False)
@@ -375,16 +375,7 @@ class NoSessiondTest(unittest.TestCase):
         self.c.cleanup()
 
     def test_status_says_why_lttng_is_not_reachable(self):
-        import time
-        self.c.sock = os.path.join(self.c.tmp, "lonely.sock")
-        script = ("mount --make-rprivate / && mount -t tmpfs none /run/lttng && "
-                  "exec %s --socket %s" % (CARETD, self.c.sock))
-        d = self.c.spawn(["unshare", "-m", "sh", "-c", script], agent=False)
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock):
-            self.assertIsNone(d.poll(), d.err_text())
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.02)
+        self.c.caretd_without_sessiond("lonely.sock")
         st = json.loads(self.c.caretctl("status", "--json").stdout)
         self.assertTrue(st["lttng"]["error"])
         out = self.c.caretctl("status").stdout
@@ -410,7 +401,6 @@ class SandboxTest(unittest.TestCase):
         self.c.cleanup()
 
     def test_record_inside_the_units_sandbox(self):
-        import time
         from harness import read_trace, wait_line
         p = self.c.workload("--name", "boxed", "--pubs", "1", "--subs", "1")
         wait_line(p, r"^ready pid=%d" % p.pid)
@@ -430,11 +420,7 @@ class SandboxTest(unittest.TestCase):
             "exec %(caretd)s --socket %(sock)s",
         ]) % {"d": dev, "caretd": CARETD, "sock": self.c.sock}
         d = self.c.spawn(["unshare", "--net", "--mount", "sh", "-c", script], agent=False)
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock):
-            self.assertIsNone(d.poll(), d.err_text())
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.02)
+        self.c.wait_socket(d)
         traces = os.path.join(self.c.tmp, "traces")
         r = self.c.caretctl("record", "--immediate", "--duration", "0.3", "-s", "boxed", "-p",
                             traces)
@@ -446,7 +432,6 @@ class SandboxTest(unittest.TestCase):
     def test_syscalls_within_the_units_filter(self):
         """caretd's system calls during a recording, under strace: all in
         the unit's SystemCallFilter= allow list, none in its deny list."""
-        import time
         from harness import ROOT, wait_line
         with open(os.path.join(ROOT, "systemd", "caretd.service.in")) as f:
             filters = re.findall(r"(?m)^SystemCallFilter=(.*)$", f.read())
@@ -465,11 +450,7 @@ class SandboxTest(unittest.TestCase):
         log = os.path.join(self.c.tmp, "strace.log")
         d = self.c.spawn(["strace", "-f", "-qq", "-o", log, CARETD, "--socket", self.c.sock],
                          agent=False)
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock):
-            self.assertIsNone(d.poll(), d.err_text())
-            self.assertLess(time.time(), deadline)
-            time.sleep(0.02)
+        self.c.wait_socket(d)
         self.c.caretctl("record", "--immediate", "--duration", "0.3", "-p",
                         os.path.join(self.c.tmp, "traces"))
         pid = json.loads(self.c.caretctl("status", "--json").stdout)["caretd"]["pid"]

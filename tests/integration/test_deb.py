@@ -132,7 +132,7 @@ class DebTest(unittest.TestCase):
         self.assertRegex(svc, r"(?m)^ExecStart=/usr/bin/caretd ")
         self.assertRegex(svc, r"(?m)^EnvironmentFile=-/etc/default/caretd$")
         # The package's version is the programs'.
-        with open(os.path.join(ROOT, "daemon/version.h")) as f:
+        with open(os.path.join(ROOT, "proto/caret_version.h")) as f:
             ver = re.search(r'CARETD_VERSION "([^"]+)"', f.read()).group(1)
         self.assertEqual(re.sub(r"-[^-]*$", "", deb_version()), ver)
         r = run([os.path.join(x, "usr/bin/caretd"), "--version"])

@@ -11,7 +11,8 @@ import time
 import unittest
 import uuid
 
-from harness import CARETCTL, CARETD, FORKER, STANDIN, Ctx, wait_line
+from harness import (CARETCTL, CARETD, FORKER, STANDIN, Ctx, rec_header, seg_header, wait_line)
+from caret_kinds import REC_ALIGN, REC_HEADER_SIZE
 
 
 @contextlib.contextmanager
@@ -41,27 +42,14 @@ def cpu_ticks(pid):
     return int(fields[11]) + int(fields[12])  # utime + stime (fields 14, 15)
 
 
-def seg_header(pid=4242, uid=None, start=1, magic=0x4d48535445524143, version=1,
-               cap=1 << 20, tail=0, records=0, dropped=0, replayed=0, procname=b"evil",
-               state=1):
-    """A layout-1 header (proto/caret_shm.h), padded to its page."""
-    b = struct.pack("<QIIQiIQ16s16sq", magic, version, 4096, cap, pid,
-                    os.getuid() if uid is None else uid, start, procname, b"jazzy", 0)
-    # state, doorbell, grant, cursor, tp_enabled_epoch, progress, tail,
-    # records, dropped, dropped_bytes, replayed
-    b += struct.pack("<IIQQIIQQQQQ", state, 0, 0, 0, 0, 0, tail, records, dropped, 0,
-                     replayed)
-    return b + b"\0" * (4096 - len(b))
-
-
 def node_record(name, ns, ts=1):
-    """An rcl_node_init record ("ppss", proto/caret_shm.h)."""
+    """An rcl_node_init record ("ppss", proto/caret_segment.h)."""
     body = struct.pack("<QQ", 0x1000, 0x2000)
     for sv in (name, ns):
         b = sv if isinstance(sv, bytes) else sv.encode()
         body += struct.pack("<I", len(b)) + b + b"\0"
-    size = (16 + len(body) + 7) & ~7
-    return (struct.pack("<IIq", 2, size, ts) + body).ljust(size, b"\0")
+    size = (REC_HEADER_SIZE + len(body) + REC_ALIGN - 1) & ~(REC_ALIGN - 1)
+    return (rec_header("rcl_node_init", size, ts) + body).ljust(size, b"\0")
 
 
 class CaretdUnderAttack(unittest.TestCase):
@@ -108,7 +96,7 @@ class CaretdUnderAttack(unittest.TestCase):
             as_user(pw, ["sh", "-c", "printf x > %s.4242.1" % shm], check=True)
             as_user(pw, ["sh", "-c", ": > %s.4243.1" % shm], check=True)
             p = self.c.prefix
-            self.plant(pw, p + ".4244.1", seg_header(pid=4244, uid=pw.pw_uid, version=2),
+            self.plant(pw, p + ".4244.1", seg_header(pid=4244, uid=pw.pw_uid, layout_version=2),
                        1 << 20)
             self.plant(pw, p + ".4245.1", seg_header(pid=4245, uid=0), 1 << 20)
             as_user(pw, ["mkfifo", "%s.4246.1" % shm], check=True)
@@ -164,13 +152,13 @@ class CaretdUnderAttack(unittest.TestCase):
             start1 = int(f.read().rsplit(")", 1)[1].split()[19])
         name = "%s.1.%d" % (self.c.prefix, start1)
         with temp_user() as pw:
-            dst = self.plant(pw, name, seg_header(pid=1, uid=pw.pw_uid, start=start1),
+            dst = self.plant(pw, name, seg_header(pid=1, uid=pw.pw_uid, start_time=start1),
                              1 << 20)
             time.sleep(0.3)
             fds0 = len(os.listdir("/proc/%d/fd" % d.pid))
             src = os.path.join(self.c.tmp, "hdr")
             with open(src, "wb") as f:
-                f.write(seg_header(pid=1, uid=pw.pw_uid, start=start1))
+                f.write(seg_header(pid=1, uid=pw.pw_uid, start_time=start1))
             os.chmod(src, 0o644)
             as_user(pw, ["sh", "-c", "for i in $(seq 300); do dd if=%s of=%s conv=notrunc "
                          "status=none; done" % (src, dst)], check=True)
@@ -237,7 +225,7 @@ class CaretdUnderAttack(unittest.TestCase):
                     start = int(f.read().rsplit(")", 1)[1].split()[19])
                 name = "%s.%d.%d" % (self.c.prefix, owner.pid, start)
                 dst = self.plant(pw, name, seg_header(pid=owner.pid, uid=pw.pw_uid,
-                                                      start=start, procname=b"victim"),
+                                                      start_time=start, procname=b"victim"),
                                  1 << 20)
                 deadline = time.time() + 5
                 while not self.status()["agents"] and time.time() < deadline:
@@ -268,7 +256,7 @@ class CaretdUnderAttack(unittest.TestCase):
                 start = int(f.read().rsplit(")", 1)[1].split()[19])
             name = "%s.%d.%d" % (self.c.prefix, owner.pid, start)
             with open("/dev/shm/" + name, "wb") as f:
-                f.write(seg_header(pid=owner.pid, start=start, records=1 << 63,
+                f.write(seg_header(pid=owner.pid, start_time=start, records=1 << 63,
                                    dropped=(1 << 64) - 1, replayed=(1 << 64) - 1))
                 f.truncate(1 << 20)
             os.chmod("/dev/shm/" + name, 0o600)
@@ -286,18 +274,24 @@ class CaretdUnderAttack(unittest.TestCase):
             owner.wait()
         self.assertIsNone(d.poll())
 
-    def live_segment(self, procname=b"evil", **hdr):
-        """A valid segment of a live process of ours (a sleep): returns it."""
+    def live_segment(self, procname=b"evil", recs=b"", **hdr):
+        """A valid segment of a live process of ours (a sleep), holding the
+        records recs: returns its pid. The file is whole before caretd can
+        see it (written under a name outside the prefix, then renamed), so
+        caretd never reads the records area before the records are in."""
         owner = subprocess.Popen(["sleep", "60"])
         self.addCleanup(lambda: (owner.kill(), owner.wait()))
         time.sleep(0.05)
         with open("/proc/%d/stat" % owner.pid) as f:
             start = int(f.read().rsplit(")", 1)[1].split()[19])
-        name = "%s.%d.%d" % (self.c.prefix, owner.pid, start)
-        with open("/dev/shm/" + name, "wb") as f:
-            f.write(seg_header(pid=owner.pid, start=start, procname=procname, **hdr))
+        name = "/dev/shm/%s.%d.%d" % (self.c.prefix, owner.pid, start)
+        tmp = "/dev/shm/.making.%d" % owner.pid
+        with open(tmp, "wb") as f:
+            f.write(seg_header(pid=owner.pid, start_time=start, procname=procname,
+                               tail=len(recs), **hdr) + recs)
             f.truncate(1 << 20)
-        os.chmod("/dev/shm/" + name, 0o600)
+        os.chmod(tmp, 0o600)
+        os.rename(tmp, name)
         return owner.pid
 
     def test_b13_forged_log_lines_and_invalid_utf8(self):
@@ -308,17 +302,10 @@ class CaretdUnderAttack(unittest.TestCase):
         env = {"JOURNAL_STREAM": "1:1"}
         d = self.c.spawn([CARETD, "--socket", self.c.sock, "--log-level", "debug"],
                          agent=False, extra_env=env)
-        deadline = time.time() + 10
-        while not os.path.exists(self.c.sock) and time.time() < deadline:
-            time.sleep(0.02)
+        self.c.wait_socket(d)
         p1 = self.live_segment(procname=b"x\n<0>FAKE")
         nodes = node_record(b"n\xff\x1b[2J\n<0>FAKE", b"/\xed\xa0\x80ns")
-        p2 = self.live_segment(procname=b"\xff\xfe\x1b[31mred\xc0", tail=len(nodes),
-                               records=1)
-        seg2 = [n for n in self.c.segments() if ".%d." % p2 in n][0]
-        with open("/dev/shm/" + seg2, "r+b") as f:
-            f.seek(4096)
-            f.write(nodes)
+        p2 = self.live_segment(procname=b"\xff\xfe\x1b[31mred\xc0", recs=nodes, records=1)
         deadline = time.time() + 5
         while len(self.status()["agents"]) < 2 and time.time() < deadline:
             time.sleep(0.05)
@@ -352,11 +339,7 @@ class CaretdUnderAttack(unittest.TestCase):
                                     (i, "x" * 20), "/some/long_namespace") for i in range(40))
         pids = []
         for _ in range(30):
-            pids.append(self.live_segment(tail=len(recs), records=40))
-            name = [n for n in self.c.segments() if ".%d." % pids[-1] in n][0]
-            with open("/dev/shm/" + name, "r+b") as f:
-                f.seek(4096)
-                f.write(recs)
+            pids.append(self.live_segment(recs=recs, records=40))
         deadline = time.time() + 10
         while len(self.status()["agents"]) < 30 and time.time() < deadline:
             time.sleep(0.1)
@@ -669,16 +652,6 @@ class HostileSegments(unittest.TestCase):
         os.chmod(path, 0o600)
         return name
 
-    def header(self, **over):
-        h = dict(magic=0x4d48535445524143, version=1, hsize=4096, cap=1 << 20,
-                 pid=4242, uid=os.getuid(), start=1, tail=0)
-        h.update(over)
-        b = struct.pack("<QIIQiIQ16s16sq", h["magic"], h["version"], h["hsize"], h["cap"],
-                        h["pid"], h["uid"], h["start"], b"evil", b"jazzy", 0)
-        # state, doorbell, grant, cursor, tp_enabled_epoch, progress, tail
-        b += struct.pack("<IIQQIIQ", 1, 0, 0, 0, 0, 0, h["tail"])
-        return b
-
     def check_rejected(self, name, why):
         r = self.c.agentctl("check", name, check=False)
         self.assertEqual(r.returncode, 1, why)
@@ -692,18 +665,18 @@ class HostileSegments(unittest.TestCase):
             ("random", lambda st: os.urandom(8192), None),
             ("short", lambda st: b"CARETSHM", None),
             ("zeros", lambda st: b"", 1 << 20),
-            ("bad-magic", lambda st: self.header(start=st, magic=1), 1 << 20),
-            ("bad-version", lambda st: self.header(start=st, version=99), 1 << 20),
-            ("size-lie", lambda st: self.header(start=st, cap=1 << 30), 1 << 20),
-            ("tail-past-end", lambda st: self.header(start=st, tail=1 << 21), 1 << 20),
-            ("pid-mismatch", lambda st: self.header(start=st, pid=1), 1 << 20),
+            ("bad-magic", lambda st: seg_header(start_time=st, magic=1), 1 << 20),
+            ("bad-version", lambda st: seg_header(start_time=st, layout_version=99), 1 << 20),
+            ("size-lie", lambda st: seg_header(start_time=st, capacity=1 << 30), 1 << 20),
+            ("tail-past-end", lambda st: seg_header(start_time=st, tail=1 << 21), 1 << 20),
+            ("pid-mismatch", lambda st: seg_header(start_time=st, pid=1), 1 << 20),
         ]
         for i, (why, make, size) in enumerate(cases):
             n = self.put(4242, make(i + 1), size, start=i + 1)
             self.check_rejected(n, why)
         # the same header with nothing wrong is accepted: the cases above
         # fail for the reason they name
-        ok = self.put(4242, self.header(start=99), 1 << 20, start=99)
+        ok = self.put(4242, seg_header(start_time=99), 1 << 20, start=99)
         r = self.c.agentctl("check", ok)
         self.assertIn("ok: 0 records", r.stdout)
         listing = self.c.agentctl("list").stdout
@@ -713,20 +686,19 @@ class HostileSegments(unittest.TestCase):
         """A segment others may write (0666, 0777, 0620) is refused; the same
         segment at 0600 or 0644 is accepted."""
         for i, mode in enumerate((0o666, 0o777, 0o620)):
-            n = self.put(4242, self.header(start=i + 1), 1 << 20, start=i + 1)
+            n = self.put(4242, seg_header(start_time=i + 1), 1 << 20, start=i + 1)
             os.chmod("/dev/shm/" + n, mode)
             r = self.c.agentctl("check", n, check=False)
             self.assertEqual(r.returncode, 1, oct(mode))
             self.assertIn("Permission denied", r.stderr)
         for i, mode in enumerate((0o600, 0o644)):
-            n = self.put(4242, self.header(start=10 + i), 1 << 20, start=10 + i)
+            n = self.put(4242, seg_header(start_time=10 + i), 1 << 20, start=10 + i)
             os.chmod("/dev/shm/" + n, mode)
             self.assertIn("ok: 0 records", self.c.agentctl("check", n).stdout)
 
     def test_corrupt_records(self):
-        hdr = self.header(tail=32)
-        rec = struct.pack("<IIq", 13, 0, 5)  # size 0: corrupt
-        data = hdr + b"\0" * (4096 - len(hdr)) + rec
+        rec = rec_header(13, 0, 5)  # size 0: corrupt
+        data = seg_header(tail=32) + rec
         n = self.put(4242, data, 1 << 20)
         r = self.c.agentctl("check", n, check=False)
         self.assertEqual(r.returncode, 1)

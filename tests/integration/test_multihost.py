@@ -9,110 +9,28 @@ import glob
 import json
 import os
 import re
-import sys
 import time
 import unittest
 
-from harness import AGENTCTL, B, CARETCTL, CARETD, INIT_KINDS, STANDIN, mono_ns, read_trace, \
-    wait_line
-from multihost import Net
+from harness import AGENTCTL, INIT_KINDS, dumps, kind_of, mono_ns, read_trace, wait_err
+from multihost import PEER, NetTest
+from trace_model import check_complete
 
-PEER = os.path.join(B, "tests", "caret-ddspeer")
-RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
-           "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
-
-
-def kind_of(e):
-    return e.name.split(":", 1)[1]
-
-
-def wait_err(proc, pattern, start=0, timeout=15):
-    """Waits for a stderr line of proc (a caretd log) matching pattern,
-    among the lines after index start; returns the match."""
-    rx = re.compile(pattern)
-    deadline = time.time() + timeout
-    while True:
-        for line in list(proc.errs)[start:]:
-            m = rx.search(line)
-            if m:
-                return m
-        if time.time() > deadline or proc.poll() is not None:
-            raise AssertionError("no log line matching %r within %ss; log:\n%s" %
-                                 (pattern, timeout, "".join(proc.errs[start:])[-4000:]))
-        time.sleep(0.05)
-
-
-class MultiHostTest(unittest.TestCase):
+class MultiHostTest(NetTest):
     @classmethod
-    def setUpClass(cls):
-        cls.t_begin = time.time()
-        cls.net = Net(2)
-        try:
-            cls.a, cls.b = cls.net.hosts
-            a, b = cls.a, cls.b
-            cls.relay_dir = os.path.join(a.dir, "relay")
-            cls.relayd = a.spawn(["lttng-relayd", "-o", cls.relay_dir])
-            time.sleep(0.3)
-            if cls.relayd.poll() is not None:
-                raise AssertionError("lttng-relayd: " + cls.relayd.err_text())
-            cls.da = cls.caretd(a)
-            cls.db = cls.caretd(b, "--accept-relay", "--relay-allow", a.addr)
-            cls.pa = [cls.standin(a, "a0", "--pubs", "2", "--rate", "40")]
-            cls.pb = [cls.standin(b, "b0", "--pubs", "2", "--rate", "40", "--services", "1"),
-                      cls.standin(b, "b1", "--pubs", "0", "--subs", "2")]
-            # both bridges up and each seeing the other's Status
-            cls.wait_sees(a, b.name)
-            cls.wait_sees(b, a.name)
-        except BaseException:
-            cls.net.close()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.net.close()
-        print("multihost: %.1f s" % (time.time() - cls.t_begin), file=sys.stderr)
-
-    @classmethod
-    def caretd(cls, h, *args, extra=None):
-        if os.path.exists(h.sock):
-            os.unlink(h.sock)
-        d = h.spawn([CARETD, "--socket", h.sock, "--log-level", "debug"] + list(args),
-                    extra=extra)
-        deadline = time.time() + 10
-        while not os.path.exists(h.sock):
-            if d.poll() is not None or time.time() > deadline:
-                raise AssertionError("caretd on %s did not start: %s" % (h.name, d.err_text()))
-            time.sleep(0.02)
-        return d
-
-    @classmethod
-    def standin(cls, h, name, *args):
-        p = h.spawn([STANDIN, "--name", name, "--domain", "7"] + list(args), agent=True)
-        wait_line(p, r"^ready pid=%d" % p.pid)
-        return p
-
-    @classmethod
-    def ctl(cls, h, *args, check=True, timeout=90):
-        return h.run([CARETCTL, "--socket", h.sock] + list(args), check=check, timeout=timeout)
-
-    @classmethod
-    def hosts(cls, h):
-        return json.loads(h.run([CARETCTL, "--socket", h.sock, "status", "--all-hosts",
-                                 "--timeout", "0.3", "--json"]).stdout)
-
-    @classmethod
-    def wait_sees(cls, h, other, timeout=30):
-        deadline = time.time() + timeout
-        while True:
-            r = cls.hosts(h)
-            if any(x["host"] == other and x["age_ms"] < 2000 for x in r["hosts"]):
-                return r
-            if time.time() > deadline:
-                raise AssertionError("%s never heard of %s: %r" % (h.name, other, r))
-            time.sleep(0.2)
+    def set_up_hosts(cls):
+        a, b = cls.a, cls.b
+        cls.da = a.caretd()
+        cls.db = b.caretd("--accept-relay", "--relay-allow", a.addr)
+        cls.pa = [a.standin("a0", "--pubs", "2", "--rate", "40")]
+        cls.pb = [b.standin("b0", "--pubs", "2", "--rate", "40", "--services", "1"),
+                  b.standin("b1", "--pubs", "0", "--subs", "2")]
+        # both bridges up and each seeing the other's Status
+        a.wait_sees(b.name)
+        b.wait_sees(a.name)
 
     def states(self, h):
-        r = json.loads(self.ctl(h, "list", "--json").stdout)
+        r = json.loads(h.ctl("list", "--json").stdout)
         return {a["pid"]: a["state"] for a in r["agents"]}
 
     def wait_states(self, h, pids, state, timeout=20):
@@ -126,39 +44,16 @@ class MultiHostTest(unittest.TestCase):
             time.sleep(0.05)
 
     def dumps(self, h, procs):
-        out = {}
-        for p in procs:
-            lines = h.run([AGENTCTL, "dump", str(p.pid)]).stdout.splitlines()
-            out[p.pid] = collections.Counter(
-                re.match(r"(\w+) ts=(-?\d+)", l).groups() for l in lines)
-            self.assertGreater(len(lines), 5)
-        return out
+        return dumps(self, lambda *args: h.run([AGENTCTL] + list(args)), procs)
 
     def check_complete(self, trace, procs, cached, t_start):
-        pids = {p.pid for p in procs}
-        per = collections.defaultdict(list)
-        for e in read_trace(trace):
-            if e.vpid in pids:
-                per[e.vpid].append(e)
-        for pid in pids:
-            evs = per[pid]
-            init = [e for e in evs if e.name.startswith("ros2_caret:") and
-                    kind_of(e) in INIT_KINDS]
-            got = collections.Counter((kind_of(e), str(e.f["init_timestamp"])) for e in init)
-            for key, n in cached[pid].items():
-                self.assertGreaterEqual(got[key], n, "%s: pid %d lacks %s" % (trace, pid, key))
-                self.assertLess(int(key[1]), t_start)
-            self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in evs), pid)
-            rt = [e for e in evs if e.name in RUNTIME]
-            self.assertTrue(rt, "%s: pid %d has no runtime event" % (trace, pid))
-            self.assertLess(max(e.ts for e in init), min(e.ts for e in rt),
-                            "pid %d: runtime event before its replay ended" % pid)
+        check_complete(self, trace, procs, cached, t_start, runtime=True)
 
     # -- seed 000's rules, applied per host -------------------------------
 
     def test_1_start_ignored_without_session(self):
         n = len(self.db.errs)
-        r = self.ctl(self.a, "start", "--all-hosts")
+        r = self.a.ctl("start", "--all-hosts")
         self.assertIn("Start sent to every host", r.stderr)
         wait_err(self.db, r"bridge: Start from %s ignored: no LTTng session" % self.a.name, n)
         time.sleep(0.3)
@@ -176,7 +71,7 @@ class MultiHostTest(unittest.TestCase):
             b.run(["lttng", "start", "cli"])
             self.wait_states(b, pids, "RECORD")
             n = len(self.db.errs)
-            self.ctl(self.a, "end", "--all-hosts")
+            self.a.ctl("end", "--all-hosts")
             wait_err(self.db, r"bridge: End from %s ignored: an LTTng session is active" %
                      self.a.name, n)
             time.sleep(0.3)
@@ -205,18 +100,18 @@ class MultiHostTest(unittest.TestCase):
         wait_err(self.db, r"bridge: Start from \(ros2 peer [0-9a-f]+\) ignored", n)
 
     def test_4_garbage_and_oversized_rejected(self):
-        before = self.hosts(self.b)["counts"]["rejected"]
+        before = self.b.hosts()["counts"]["rejected"]
         r = self.a.run([PEER, "--peers", "2", "--garbage"], timeout=30)
         self.assertIn("garbage sent", r.stdout)
         deadline = time.time() + 10
-        while self.hosts(self.b)["counts"]["rejected"] < before + 3:
+        while self.b.hosts()["counts"]["rejected"] < before + 3:
             self.assertLess(time.time(), deadline, "bridge did not reject the bad samples")
             time.sleep(0.1)
         self.assertIsNone(self.db.poll())
         self.assertIsNone(self.da.poll())
         # no state changed, and the bridge still works
         self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
-        self.wait_sees(self.a, self.b.name)
+        self.a.wait_sees(self.b.name)
 
     def test_4f_peer_start_filters_checked(self):
         """A Start's filter fields from a plain peer: logged with the Start;
@@ -246,7 +141,7 @@ class MultiHostTest(unittest.TestCase):
         cached_b = self.dumps(b, self.pb)
         t0 = mono_ns()
         n = len(self.db.errs)
-        r = self.ctl(a, "record", "--immediate", "--all-hosts", "--set-url",
+        r = a.ctl("record", "--immediate", "--all-hosts", "--set-url",
                      "net://" + a.addr, "-s", "mh", "--duration", "3", "--timeout", "30")
         out = r.stdout + r.stderr
         self.assertIn("Start sent to every host", out)
@@ -288,7 +183,7 @@ class MultiHostTest(unittest.TestCase):
             self.wait_states(h, [p.pid for p in ps], "WAIT")
         cached = {**self.dumps(a, self.pa), **self.dumps(b, self.pb)}
         n = len(self.db.errs)
-        r = self.ctl(a, "record", "--immediate", "--all-hosts", "--set-url",
+        r = a.ctl("record", "--immediate", "--all-hosts", "--set-url",
                      "net://" + a.addr, "-s", "flt", "--duration", "2", "--timeout", "30",
                      "--select-nodes", "/b0$", "--select-topics", "topic_1$")
         out = r.stdout + r.stderr
@@ -349,14 +244,14 @@ class MultiHostTest(unittest.TestCase):
         # the caches are whole: a recording without filters gets every record
         self.assertEqual({**self.dumps(a, self.pa), **self.dumps(b, self.pb)}, cached)
         t0 = mono_ns()
-        self.ctl(b, "record", "--immediate", "-p", os.path.join(b.dir, "after"), "-s", "aft",
+        b.ctl("record", "--immediate", "-p", os.path.join(b.dir, "after"), "-s", "aft",
                  "--duration", "1", "--timeout", "30")
         self.check_complete(os.path.join(b.dir, "after", "aft"), self.pb, cached, t0)
         # leave as found: B's processes in WAIT, and host A told so
         self.wait_states(b, [p.pid for p in self.pb], "WAIT")
         deadline = time.time() + 10
         while True:
-            seen = [p["state"] for x in self.hosts(a)["hosts"] if x["host"] == b.name
+            seen = [p["state"] for x in a.hosts()["hosts"] if x["host"] == b.name
                     for p in x["processes"]]
             if len(seen) == len(self.pb) and set(seen) == {"WAIT"}:
                 break
@@ -369,9 +264,9 @@ class MultiHostTest(unittest.TestCase):
         a, b = self.a, self.b
         self.db.terminate()
         self.db.wait(10)
-        db = type(self).db = self.caretd(b, "--no-bridge", "--accept-relay")
-        self.assertIn("off", self.hosts(b)["bridge"])
-        r = self.ctl(a, "record", "--immediate", "--all-hosts", "--set-url",
+        db = type(self).db = b.caretd("--no-bridge", "--accept-relay")
+        self.assertIn("off", b.hosts()["bridge"])
+        r = a.ctl("record", "--immediate", "--all-hosts", "--set-url",
                      "net://" + a.addr, "-s", "off1", "--duration", "1", "--timeout", "30",
                      check=False)
         out = r.stdout + r.stderr
@@ -387,7 +282,7 @@ class MultiHostTest(unittest.TestCase):
         self.wait_states(b, [p.pid for p in self.pb], "WAIT", timeout=1)
         # B's Status stops: A names it as not answering, exit status 4
         time.sleep(1.5)
-        r = self.ctl(a, "status", "--all-hosts", "--timeout", "1", check=False)
+        r = a.ctl("status", "--all-hosts", "--timeout", "1", check=False)
         self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
         self.assertRegex(r.stdout, r"host %s: NO ANSWER within 1.0 s" % b.name)
         self.assertRegex(r.stdout, r"host %s \(this host\): 1 processes" % a.name)
@@ -398,12 +293,12 @@ class MultiHostTest(unittest.TestCase):
         self.da.wait(10)
         bad = ("<CycloneDDS><Domain id=\"any\"><General><Interfaces><NetworkInterface "
                "name=\"nosuchif0\"/></Interfaces></General></Domain></CycloneDDS>")
-        da = type(self).da = self.caretd(a, extra={"CYCLONEDDS_URI": bad})
+        da = type(self).da = a.caretd(extra={"CYCLONEDDS_URI": bad})
         wait_err(da, r"bridge: down: creating the DDS domain failed")
-        self.assertRegex(self.hosts(a)["bridge"], r"^down: ")
+        self.assertRegex(a.hosts()["bridge"], r"^down: ")
         cached = self.dumps(a, self.pa)
         t0 = mono_ns()
-        r = self.ctl(a, "record", "--immediate", "--all-hosts", "-p",
+        r = a.ctl("record", "--immediate", "--all-hosts", "-p",
                      os.path.join(a.dir, "local"), "-s", "loc", "--duration", "2",
                      "--timeout", "30")
         out = r.stdout + r.stderr

@@ -17,33 +17,10 @@ import unittest
 
 from harness import (CARETCTL, CARETD, INIT_KINDS, SystemTest, kind_of, own_sessiond, read_trace,
                      wait_line)
-
-RUNTIME = ("ros2:callback_start", "ros2:callback_end", "ros2:rclcpp_publish",
-           "ros2:rcl_publish", "ros2:rmw_take", "ros2_caret:dds_write")
+from trace_model import RUNTIME, assert_all_init, per_pid
 
 
 class Base(SystemTest):
-    def per_pid(self, path, procs):
-        pids = {p.pid for p in procs}
-        per = collections.defaultdict(list)
-        for e in read_trace(path):
-            if e.vpid in pids:
-                per[e.vpid].append(e)
-        return per
-
-    def assert_all_init(self, per, procs, cached, label):
-        """Every cached record of every process is in the trace, with its
-        original init_timestamp, and caret_init too."""
-        for p in procs:
-            evs = per[p.pid]
-            got = collections.Counter(
-                (kind_of(e), str(e.f["init_timestamp"])) for e in evs
-                if e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS)
-            for key, n in cached[p.pid].items():
-                self.assertGreaterEqual(got[key], n, "%s: pid %d lacks %s" % (label, p.pid, key))
-            self.assertTrue(any(e.name == "ros2_caret:caret_init" for e in evs),
-                            "%s: pid %d has no caret_init" % (label, p.pid))
-
     def trace_path(self, out):
         m = re.search(r"recording to (\S+)", out)
         self.assertTrue(m, out)
@@ -80,10 +57,10 @@ class SessionsTest(Base):
         time.sleep(0.3)
         s.stop()
 
-        second = self.per_pid(path, procs)
-        self.assert_all_init(second, procs, cached, "caretctl trace")
-        first = self.per_pid(s.path, procs)
-        self.assert_all_init(first, procs, cached, "CLI trace")
+        second = per_pid(path, procs)
+        assert_all_init(self, second, procs, cached, "caretctl trace")
+        first = per_pid(s.path, procs)
+        assert_all_init(self, first, procs, cached, "CLI trace")
         for p in procs:
             # the second pass also lands in the first session (duplicates):
             # between its first and last replayed record there, the process
@@ -416,7 +393,7 @@ class UsersTest(Base):
 
         for rec, label in ((rec_root, "root"), (rec_user, "user")):
             path = self.trace_path(rec.out_text())
-            self.assert_all_init(self.per_pid(path, procs), procs, cached, label)
+            assert_all_init(self, per_pid(path, procs), procs, cached, label)
         self.assertEqual(os.stat(self.trace_path(rec_user.out_text())).st_uid, self.uid)
 
     def test_user_stops_own_recording_after_caretd_restart(self):

@@ -31,7 +31,7 @@ import time
 import unittest
 
 from harness import BIN, LIB, Ctx, dds_domain, read_trace, wait_line
-from trace_model import group_links
+from trace_model import group_links, parse_groups
 
 DISTROS = ("humble", "jazzy")
 RMWS = ("rmw_cyclonedds_cpp", "rmw_fastrtps_cpp")
@@ -149,16 +149,6 @@ def configs():
             for l in LOADINGS:
                 out.append((d, r, l))
     return out
-
-
-def parse_groups(line):
-    """`executor 0x.. groups 0x..:type ...` -> (executor, {group: type})."""
-    m = re.match(r"executor (0x[0-9a-f]+) groups (.*)", line)
-    groups = {}
-    for tok in m.group(2).split():
-        addr, kind = tok.split(":")
-        groups[int(addr, 16)] = kind
-    return int(m.group(1), 16), groups
 
 
 class Pair:

@@ -24,7 +24,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 from harness import SAN, Ctx, INIT_KINDS, dds_domain, read_trace, wait_line  # noqa: E402
-from trace_model import discarded, group_links  # noqa: E402
+from trace_model import discarded, group_links, parse_groups  # noqa: E402
 
 DISTRO = os.environ.get("CARET_ROS2_DISTRO", "")
 PREFIX = os.environ.get("CARET_ROS2_PREFIX", "")
@@ -51,15 +51,6 @@ def has_events_executor():
     r = subprocess.run(["nm", "-D", "--defined-only", os.path.join(PREFIX, "lib", "librclcpp.so")],
                        capture_output=True, text=True)
     return "EventsExecutor" in r.stdout
-
-
-def parse_groups(line):
-    m = re.match(r"executor (0x[0-9a-f]+) groups (.*)", line)
-    groups = {}
-    for tok in m.group(2).split():
-        addr, kind = tok.split(":")
-        groups[int(addr, 16)] = kind
-    return int(m.group(1), 16), groups
 
 
 class System:

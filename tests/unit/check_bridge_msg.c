@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "daemon/bridge_msg.h"
+#include "tests/unit/unit.h"
 
 static bool allowed(const char *allow, const char *url)
 {
@@ -128,15 +129,6 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("bridge_msg");
-	TCase *tc = tcase_create("what other hosts send");
-	tcase_add_test(tc, url_host);
-	tcase_add_test(tc, allow_list);
-	tcase_add_test(tc, userdata);
-	tcase_add_test(tc, samples);
-	suite_add_tcase(s, tc);
-	SRunner *r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	unit_case(s, "what other hosts send", url_host, allow_list, userdata, samples);
+	return unit_run(s);
 }

@@ -151,7 +151,7 @@ END_TEST
 /* No agent waits without a reason that list and status show. */
 START_TEST(list_gives_reasons)
 {
-	caret_ctl_begin_replay(&agent.seg);
+	caret_drive_begin_replay(&agent.seg, CARET_STATE_WAIT);
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
 	struct ctl_agents ag;
 	struct ctl_why why;
@@ -161,7 +161,7 @@ START_TEST(list_gives_reasons)
 	ck_assert_ptr_nonnull(strstr(ag.a[0].reason, "replay thread"));
 	ctl_agents_free(&ag);
 	cJSON_Delete(r);
-	caret_ctl_set_state(&agent.seg, CARET_STATE_WAIT);
+	caret_drive_set_state(&agent.seg, CARET_STATE_PREPARE, CARET_STATE_WAIT);
 	r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
 	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
 	ck_assert_ptr_null(ag.a[0].reason); /* idle: nothing to explain */
@@ -215,7 +215,7 @@ START_TEST(wait_progress_then_result)
 {
 	strcpy(view.active[0], "s1");
 	view.n_active = 1;
-	caret_ctl_begin_replay(&agent.seg);
+	caret_drive_begin_replay(&agent.seg, CARET_STATE_WAIT);
 	struct wait_req *w;
 	ask("{\"v\":1,\"cmd\":\"wait\",\"timeout_ms\":500}", CTL_REPLY_RESULT, &w);
 	bool done;
@@ -249,7 +249,7 @@ START_TEST(wait_progress_then_result)
 	wait_free(w);
 
 	/* everyone recording: done before the deadline */
-	caret_ctl_set_state(&agent.seg, CARET_STATE_RECORD);
+	caret_drive_set_state(&agent.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD);
 	ask("{\"v\":1,\"cmd\":\"wait\"}", CTL_REPLY_RESULT, &w);
 	r = poll_at(w, t, &done, CTL_REPLY_RESULT);
 	ck_assert(done);

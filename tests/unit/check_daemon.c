@@ -20,6 +20,7 @@
 #include "daemon/config.h"
 #include "daemon/scheduler.h"
 #include "daemon/startend.h"
+#include "tests/unit/unit.h"
 
 #define MS 1000000LL
 
@@ -55,7 +56,7 @@ static void make_agent(struct agent *a, const char *tag, int records)
 	fill(&a->seg, records);
 	a->pid = getpid();
 	snprintf(a->procname, sizeof(a->procname), "unit-%s", tag);
-	caret_ctl_set_state(&a->seg, CARET_STATE_WAIT);
+	caret_own_set_state(&a->seg, CARET_STATE_WAIT); /* the agent's start */
 }
 
 static void drop_agent(struct agent *a)
@@ -238,7 +239,7 @@ START_TEST(remote_start_end_rules)
 END_TEST
 
 /* caretd killed inside the replay start, after its first write (the new
- * epoch; caret_ctl_begin_replay writes PREPARE second): a restarted caretd
+ * epoch; caret_drive_begin_replay writes PREPARE second): a restarted caretd
  * replays the whole cache again, it never moves the agent to RECORD on
  * the finished pass's cursor. */
 START_TEST(restart_inside_replay_start)
@@ -250,7 +251,7 @@ START_TEST(restart_inside_replay_start)
 	caret_own_begin_pass(&a.seg, 3);
 	caret_own_tp_enabled(&a.seg, 3);
 	caret_own_advance(&a.seg, 3, 10, 10);
-	caret_ctl_grant(&a.seg, 4, 0);
+	caret_drive_grant(&a.seg, 4, 0);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
 	struct registry r = one(&a); /* a restarted caretd: fresh bookkeeping */
 	struct sched s = freq_sched(1000);
@@ -348,7 +349,7 @@ START_TEST(adaptive_pacing_shares_bandwidth)
 	ck_assert_uint_eq(granted(&a), 200);
 	ck_assert_uint_eq(granted(&b), 200);
 	/* one replay done: the other gets the whole budget */
-	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
+	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
 	a.covered_serial = 1;
 	sched_tick(&s, &r, &ON, t += 500 * MS);
 	ck_assert_uint_eq(granted(&b), 400);
@@ -454,7 +455,7 @@ START_TEST(progress_counts)
 	struct registry r = { .head = &a, .count = 2 };
 	struct sched s = freq_sched(100);
 	sched_tick(&s, &r, &ON, 1000 * MS);
-	caret_ctl_set_state(&a.seg, CARET_STATE_RECORD);
+	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
 	a.covered_serial = 1;
 	tracepoints_on(&b);
 	replayed(&b, 20);
@@ -468,7 +469,7 @@ START_TEST(progress_counts)
 	sched_reason(&b, why, sizeof(why));
 	ck_assert_str_eq(why, "replaying: 20 of 50 records");
 	/* an agent still starting counts for nothing */
-	caret_ctl_set_state(&b.seg, CARET_STATE_UNINITIALIZED);
+	caret_own_set_state(&b.seg, CARET_STATE_UNINITIALIZED);
 	sched_progress(&r, &p);
 	ck_assert_int_eq(p.total, 1);
 	drop_agent(&a);
@@ -626,7 +627,7 @@ static struct child spawn_agent(void)
 		char c = caret_seg_create(&s, 1 << 20, "child", "jazzy") == 0 ? 'y' : 'n';
 		if (c == 'y') {
 			fill(&s, 5);
-			caret_ctl_set_state(&s, CARET_STATE_WAIT);
+			caret_own_set_state(&s, CARET_STATE_WAIT);
 		}
 		if (write(ready[1], &c, 1) != 1)
 			_exit(1);
@@ -683,7 +684,7 @@ START_TEST(registry_scan_inotify_sweep)
 	/* alive: the sweep keeps it */
 	ck_assert_int_eq(registry_sweep(&r), 0);
 	/* dies mid-replay: reclaimed, and reported to `wait` */
-	caret_ctl_begin_replay(&ca->seg);
+	caret_drive_begin_replay(&ca->seg, CARET_STATE_WAIT);
 	end_child(&c);
 	ck_assert_int_eq(registry_sweep(&r), 1);
 	ck_assert_int_eq(r.count, 1);
@@ -713,27 +714,12 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("daemon");
-	TCase *tc = tcase_create("scheduler");
-	tcase_add_test(tc, config_file_and_overlay);
-	tcase_add_test(tc, second_session_replays_again_in_record);
-	tcase_add_test(tc, prepare_restarts_and_session_without_caret);
-	tcase_add_test(tc, start_and_end);
-	tcase_add_test(tc, restart_inside_replay_start);
-	tcase_add_test(tc, frequency_pacing);
-	tcase_add_test(tc, remote_start_end_rules);
-	tcase_add_test(tc, start_filter_goes_with_its_pass);
-	tcase_add_test(tc, grant_capped_then_record);
-	tcase_add_test(tc, adaptive_pacing_shares_bandwidth);
-	tcase_add_test(tc, adaptive_pacing_grants_in_turns);
-	tcase_add_test(tc, adaptive_pacing_room_caps_grants);
-	tcase_add_test(tc, progress_counts);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("registry");
-	tcase_add_test(tc, registry_scan_inotify_sweep);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	unit_case(s, "scheduler", config_file_and_overlay, second_session_replays_again_in_record,
+		  prepare_restarts_and_session_without_caret, start_and_end,
+		  restart_inside_replay_start, frequency_pacing, remote_start_end_rules,
+		  start_filter_goes_with_its_pass, grant_capped_then_record,
+		  adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
+		  adaptive_pacing_room_caps_grants, progress_counts);
+	unit_case(s, "registry", registry_scan_inotify_sweep);
+	return unit_run(s);
 }

@@ -7,6 +7,7 @@
 
 #include "agent/distro.h"
 #include "proto/rclcpp_abi.h"
+#include "tests/unit/unit.h"
 
 static const char *const *present;
 
@@ -97,13 +98,6 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("distro");
-	TCase *tc = tcase_create("detect");
-	tcase_add_test(tc, symbols_decide);
-	tcase_add_test(tc, hint_only_breaks_ties);
-	suite_add_tcase(s, tc);
-	SRunner *r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	unit_case(s, "detect", symbols_decide, hint_only_breaks_ties);
+	return unit_run(s);
 }

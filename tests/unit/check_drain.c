@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "daemon/lttng_drain.h"
+#include "tests/unit/unit.h"
 
 static char dir[64];
 
@@ -59,57 +60,75 @@ static void index_file(const char *path, uint32_t magic, int npackets, uint64_t 
 	fclose(f);
 }
 
-static void mk(const char *sub)
+/* The recording directory of one test: /tmp/caret-ut-drain<tag>-<pid>. */
+static void new_dir(const char *tag)
+{
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-drain%s-%d", tag, (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+}
+
+/* <root>/ust/uid/<uid>/64-bit/index, as the consumer lays out per-uid
+ * buffers (the parts that exist already are kept). */
+static const char *index_dir(const char *root, int uid)
+{
+	static char p[200];
+	char u[16];
+	snprintf(u, sizeof(u), "%d", uid);
+	const char *parts[] = { "ust", "uid", u, "64-bit", "index" };
+	snprintf(p, sizeof(p), "%s", root);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		size_t n = strlen(p);
+		snprintf(p + n, sizeof(p) - n, "/%s", parts[i]);
+		if (mkdir(p, 0755) < 0)
+			ck_assert_int_eq(errno, EEXIST);
+	}
+	return p;
+}
+
+/* index_file() of the stream file `name` in the index directory ix. */
+static void stream(const char *ix, const char *name, uint32_t magic, int npackets, uint64_t ts0,
+		   uint64_t d, int partial)
 {
 	char p[256];
-	snprintf(p, sizeof(p), "%s/%s", dir, sub);
-	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/%s", ix, name);
+	index_file(p, magic, npackets, ts0, d, partial);
+}
+
+static void remove_dirs(const char *also)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", dir, also);
+	ck_assert_int_eq(system(cmd), 0);
 }
 
 START_TEST(reads_last_packets)
 {
-	snprintf(dir, sizeof(dir), "/tmp/caret-ut-drain-%d", (int)getpid());
-	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	new_dir("");
 	struct lttng_drain d;
 	ck_assert_int_lt(lttng_drain_read(dir, "caret", &d), 0); /* no ust/ yet */
-	mk("ust");
-	mk("ust/uid");
-	mk("ust/uid/0");
-	mk("ust/uid/0/64-bit");
-	mk("ust/uid/0/64-bit/index");
+	char ix[200];
+	snprintf(ix, sizeof(ix), "%s", index_dir(dir, 0));
 	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
 	ck_assert_int_eq(d.streams, 0);
 	ck_assert_int_eq(d.horizon_ns, -1);
-	char p[256];
-	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_0.idx", dir);
-	index_file(p, 0xC1F1DCC1, 3, 5000000, 7, 40); /* a half-written 4th entry */
-	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_1.idx", dir);
-	index_file(p, 0xC1F1DCC1, 1, 9000000, 0, 0);
-	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_2.idx", dir);
-	index_file(p, 0xC1F1DCC1, 0, 0, 0, 0); /* a stream with no packet yet */
-	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/other_0.idx", dir);
-	index_file(p, 0xC1F1DCC1, 9, 99000000, 99, 0); /* another channel */
-	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_3.idx", dir);
-	index_file(p, 0xdeadbeef, 5, 98000000, 55, 0); /* not an index */
-	char target[256];
-	snprintf(target, sizeof(target), "%s/ust/uid/0/64-bit/index/other_0.idx", dir);
-	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_4.idx", dir);
+	stream(ix, "caret_0.idx", 0xC1F1DCC1, 3, 5000000, 7, 40); /* a half-written 4th entry */
+	stream(ix, "caret_1.idx", 0xC1F1DCC1, 1, 9000000, 0, 0);
+	stream(ix, "caret_2.idx", 0xC1F1DCC1, 0, 0, 0, 0); /* a stream with no packet yet */
+	stream(ix, "other_0.idx", 0xC1F1DCC1, 9, 99000000, 99, 0); /* another channel */
+	stream(ix, "caret_3.idx", 0xdeadbeef, 5, 98000000, 55, 0); /* not an index */
+	char target[256], p[256];
+	snprintf(target, sizeof(target), "%s/other_0.idx", ix);
+	snprintf(p, sizeof(p), "%s/caret_4.idx", ix);
 	ck_assert_int_eq(symlink(target, p), 0); /* never followed */
 	/* a second uid's buffers count too */
-	mk("ust/uid/1000");
-	mk("ust/uid/1000/64-bit");
-	mk("ust/uid/1000/64-bit/index");
-	snprintf(p, sizeof(p), "%s/ust/uid/1000/64-bit/index/caret_0.idx", dir);
-	index_file(p, 0xC1F1DCC1, 2, 1000, 1, 0);
+	stream(index_dir(dir, 1000), "caret_0.idx", 0xC1F1DCC1, 2, 1000, 1, 0);
 
 	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
 	ck_assert_int_eq(d.streams, 3);
 	ck_assert_int_eq(d.horizon_ns, 9000000);
 	ck_assert_uint_eq(d.discarded, 8);
 	ck_assert_uint_eq(d.bytes, 3 * 65536 + 65536 + 2 * 65536);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	remove_dirs("");
 }
 END_TEST
 
@@ -120,17 +139,12 @@ END_TEST
  * the consumer got on CPU 3. */
 START_TEST(horizon_per_stream_16_cpus)
 {
-	snprintf(dir, sizeof(dir), "/tmp/caret-ut-drain16-%d", (int)getpid());
-	ck_assert_int_eq(mkdir(dir, 0755), 0);
-	mk("ust");
-	mk("ust/uid");
-	mk("ust/uid/0");
-	mk("ust/uid/0/64-bit");
-	mk("ust/uid/0/64-bit/index");
+	new_dir("16");
+	const char *ix = index_dir(dir, 0);
 	const int64_t ms = 1000000, base = 10 * ms;
 	for (int cpu = 0; cpu < 16; cpu++) {
 		char p[256];
-		snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_%d.idx", dir, cpu);
+		snprintf(p, sizeof(p), "%s/caret_%d.idx", ix, cpu);
 		/* last packet ends: idle CPUs before the base (1 ms + cpu ns);
 		 * written CPUs 3 (50 ms), 7 (48 ms), 9 (40 ms); CPU 12 written
 		 * after the base, silent since 15 ms (its writers moved) */
@@ -155,9 +169,7 @@ START_TEST(horizon_per_stream_16_cpus)
 	ck_assert_int_eq(lttng_drain_horizon(&d, 60 * ms, 200 * ms), -1);
 	/* the newest stream alone after the base */
 	ck_assert_int_eq(lttng_drain_horizon(&d, 49 * ms, 200 * ms), 50 * ms);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	remove_dirs("");
 }
 END_TEST
 
@@ -167,26 +179,17 @@ END_TEST
  * bounds. */
 START_TEST(hostile_trace)
 {
-	snprintf(dir, sizeof(dir), "/tmp/caret-ut-drainh-%d", (int)getpid());
-	ck_assert_int_eq(mkdir(dir, 0755), 0);
-	mk("ust");
-	mk("ust/uid");
-	mk("ust/uid/0");
-	mk("ust/uid/0/64-bit");
-	mk("ust/uid/0/64-bit/index");
+	new_dir("h");
 	char p[256], ix[200];
-	snprintf(ix, sizeof(ix), "%s/ust/uid/0/64-bit/index", dir);
+	snprintf(ix, sizeof(ix), "%s", index_dir(dir, 0));
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	int64_t now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-	snprintf(p, sizeof(p), "%s/caret_0.idx", ix);
-	index_file(p, 0xC1F1DCC1, 2, 1000000, 3, 0); /* honest */
-	snprintf(p, sizeof(p), "%s/caret_1.idx", ix);
-	index_file(p, 0xC1F1DCC1, 2, (uint64_t)now + 3600000000000ULL, 0, 0); /* the future */
-	snprintf(p, sizeof(p), "%s/caret_2.idx", ix);
-	index_file(p, 0xC1F1DCC1, 2, 2000000, UINT64_MAX - 5, 0); /* absurd discards */
+	stream(ix, "caret_0.idx", 0xC1F1DCC1, 2, 1000000, 3, 0); /* honest */
+	stream(ix, "caret_1.idx", 0xC1F1DCC1, 2, (uint64_t)now + 3600000000000ULL, 0, 0); /* the future */
+	stream(ix, "caret_2.idx", 0xC1F1DCC1, 2, 2000000, UINT64_MAX - 5, 0); /* absurd discards */
+	stream(ix, "caret_3.idx", 0xC1F1DCC1, 2, 3000000, 9, 0);
 	snprintf(p, sizeof(p), "%s/caret_3.idx", ix);
-	index_file(p, 0xC1F1DCC1, 2, 3000000, 9, 0);
 	ck_assert_int_eq(chown(p, 4242, 4242), 0); /* not the owner's */
 	int top = lttng_drain_open(dir, 0, 0, 0);
 	ck_assert_int_ge(top, 0);
@@ -243,23 +246,13 @@ START_TEST(hostile_trace)
 	ck_assert(d.truncated);
 	ck_assert_int_le(d.streams + d.ignored, LTTNG_DRAIN_MAX_FILES);
 	close(top);
-	char cmd[256];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", dir, moved);
-	ck_assert_int_eq(system(cmd), 0);
+	remove_dirs(moved);
 }
 END_TEST
 
 int main(void)
 {
 	Suite *s = suite_create("drain");
-	TCase *tc = tcase_create("index");
-	tcase_add_test(tc, reads_last_packets);
-	tcase_add_test(tc, hostile_trace);
-	tcase_add_test(tc, horizon_per_stream_16_cpus);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	unit_case(s, "index", reads_last_packets, hostile_trace, horizon_per_stream_16_cpus);
+	return unit_run(s);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "agent/filter.h"
+#include "tests/unit/unit.h"
 
 void caret_warn(const char *fmt, ...);
 void caret_warn(const char *fmt, ...)
@@ -216,18 +217,7 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("filter");
-	TCase *tc = tcase_create("caret_trace semantics");
-	tcase_add_test(tc, process_lists);
-	tcase_add_test(tc, select_nodes);
-	tcase_add_test(tc, select_topics_only);
-	tcase_add_test(tc, ignore_lists);
-	tcase_add_test(tc, iron_unknown_publisher);
-	tcase_add_test(tc, node_named_late);
-	tcase_add_test(tc, pass_filter_narrows_env);
-	suite_add_tcase(s, tc);
-	SRunner *r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	int failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
+	unit_case(s, "caret_trace semantics", process_lists, select_nodes, select_topics_only,
+		  ignore_lists, iron_unknown_publisher, node_named_late, pass_filter_narrows_env);
+	return unit_run(s);
 }

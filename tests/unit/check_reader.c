@@ -16,6 +16,7 @@
 
 #include "shm/caret_shm.h"
 #include "shm/reader.h"
+#include "tests/unit/unit.h"
 
 static char prefix[32];
 static int tmp_counter;
@@ -615,29 +616,17 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("reader");
-	TCase *t = tcase_create("reader");
+	TCase *t = unit_case(s, "reader", test_merge_order_ties_out_of_order,
+			     test_concurrent_appends_merged_in_order, test_growth_window_and_late,
+			     test_appear_and_vanish, test_tokens_round_trip, test_corrupted_tokens,
+			     test_corrupted_segments, test_truncated_under_reader,
+			     test_hostile_header_skipped, test_pages_of_every_size,
+			     test_only_chosen_pids, test_filter);
 	tcase_add_checked_fixture(t, setup, NULL);
-	tcase_add_test(t, test_merge_order_ties_out_of_order);
-	tcase_add_test(t, test_concurrent_appends_merged_in_order);
-	tcase_add_test(t, test_growth_window_and_late);
-	tcase_add_test(t, test_appear_and_vanish);
-	tcase_add_test(t, test_tokens_round_trip);
-	tcase_add_test(t, test_corrupted_tokens);
-	tcase_add_test(t, test_corrupted_segments);
-	tcase_add_test(t, test_truncated_under_reader);
-	tcase_add_test(t, test_hostile_header_skipped);
-	tcase_add_test(t, test_pages_of_every_size);
-	tcase_add_test(t, test_only_chosen_pids);
-	tcase_add_test(t, test_filter);
-	suite_add_tcase(s, t);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(suite());
 }

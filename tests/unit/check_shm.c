@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "shm/caret_shm.h"
+#include "tests/unit/unit.h"
 
 static char prefix[32];
 
@@ -190,11 +191,13 @@ START_TEST(test_create_attach)
 	ck_assert_int_eq(caret_rec_next(snap, (uint64_t)n, &off, &v), 0);
 	free(snap);
 	/* state written by the controller is what the owner sees */
-	caret_ctl_set_state(&b, CARET_STATE_RECORD);
+	caret_own_set_state(&seg, CARET_STATE_WAIT);
+	ck_assert_int_eq(caret_drive_set_state(&b, CARET_STATE_WAIT, CARET_STATE_RECORD), 0);
 	ck_assert_uint_eq(__atomic_load_n(caret_own_state_word(&seg), __ATOMIC_ACQUIRE),
 			  CARET_STATE_RECORD);
 	ck_assert_uint_eq(caret_seg_state(&b), CARET_STATE_RECORD);
-	ck_assert_int_eq(caret_ctl_set_state(&b, 9), -EINVAL);
+	ck_assert_int_eq(caret_drive_set_state(&b, CARET_STATE_RECORD, 9), -EINVAL);
+	ck_assert_int_eq(caret_drive_set_state(&b, 9, CARET_STATE_WAIT), -EINVAL);
 	caret_seg_close(&b);
 	/* the name held by our own user is this process's previous image (an
 	 * exec keeps pid and start time): created again, it is a new file */
@@ -497,29 +500,71 @@ START_TEST(test_fuzz_records)
 }
 END_TEST
 
+/* A controller moves `state` only from the state it read: a move decided
+ * on a state the agent (or another controller) changed meanwhile is
+ * refused and changes nothing. */
+START_TEST(test_state_moves_checked)
+{
+	make_seg(1 << 20);
+	/* the agent has not written its identity yet: nothing moves it */
+	ck_assert_int_eq(caret_drive_set_state(&seg, CARET_STATE_WAIT, CARET_STATE_RECORD), -ESTALE);
+	ck_assert_int_eq(caret_drive_begin_replay(&seg, CARET_STATE_WAIT), -ESTALE);
+	ck_assert_uint_eq(caret_seg_state(&seg), CARET_STATE_UNINITIALIZED);
+	ck_assert_uint_eq(seg.shared_hdr->grant, 0); /* no epoch used up */
+
+	/* read WAIT; the agent then starts recording by itself (a session
+	 * already records it): the Start decided on WAIT is refused */
+	caret_own_set_state(&seg, CARET_STATE_WAIT);
+	caret_own_set_state(&seg, CARET_STATE_RECORD);
+	ck_assert_int_eq(caret_drive_begin_replay(&seg, CARET_STATE_WAIT), -ESTALE);
+	ck_assert_int_eq(caret_drive_set_state(&seg, CARET_STATE_WAIT, CARET_STATE_RECORD), -ESTALE);
+	ck_assert_uint_eq(caret_seg_state(&seg), CARET_STATE_RECORD);
+	ck_assert_uint_eq(seg.shared_hdr->grant, 0);
+	/* only WAIT or PREPARE start a replay (RECORD replays with begin_pass) */
+	ck_assert_int_eq(caret_drive_begin_replay(&seg, CARET_STATE_RECORD), -EINVAL);
+
+	/* a pass with a filter; an End decided on RECORD comes while the
+	 * state is PREPARE: refused, and the pass keeps its filter */
+	ck_assert_int_eq(caret_drive_set_state(&seg, CARET_STATE_RECORD, CARET_STATE_WAIT), 0);
+	struct caret_filter_lists f = { { "/a", NULL, NULL, NULL } };
+	int64_t e = caret_drive_stage_filter(&seg, &f);
+	ck_assert_int_eq(caret_drive_begin_replay(&seg, CARET_STATE_WAIT), e);
+	struct caret_filter_text ft;
+	ck_assert_int_eq(caret_drive_set_state(&seg, CARET_STATE_RECORD, CARET_STATE_WAIT), -ESTALE);
+	ck_assert_uint_eq(caret_seg_state(&seg), CARET_STATE_PREPARE);
+	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), 1);
+	ck_assert_uint_eq(*caret_own_filter_word(&seg), (uint32_t)e);
+	/* the move from the state it is in goes through */
+	ck_assert_int_eq(caret_drive_set_state(&seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
+	ck_assert_uint_eq(caret_seg_state(&seg), CARET_STATE_RECORD);
+	drop_seg();
+}
+END_TEST
+
 START_TEST(test_replay_handshake_words)
 {
 	make_seg(1 << 20);
-	int64_t e1 = caret_ctl_begin_replay(&seg);
+	caret_own_set_state(&seg, CARET_STATE_WAIT);
+	int64_t e1 = caret_drive_begin_replay(&seg, CARET_STATE_WAIT);
 	ck_assert_int_eq(e1, 1);
 	ck_assert_uint_eq(seg.shared_hdr->state, CARET_STATE_PREPARE);
 	ck_assert_uint_eq(seg.shared_hdr->grant, CARET_EPOCH_COUNT(1, 0));
 	uint32_t bell = seg.shared_hdr->doorbell;
-	caret_ctl_grant(&seg, 1, 500);
+	caret_drive_grant(&seg, 1, 500);
 	ck_assert_uint_eq(CARET_COUNT_OF(seg.shared_hdr->grant), 500);
 	ck_assert_uint_eq(CARET_EPOCH_OF(seg.shared_hdr->grant), 1);
 	ck_assert_uint_eq(seg.shared_hdr->doorbell, bell + 1);
-	ck_assert_int_eq(caret_ctl_begin_replay(&seg), 2);
+	ck_assert_int_eq(caret_drive_begin_replay(&seg, CARET_STATE_PREPARE), 2);
 	ck_assert_uint_eq(CARET_COUNT_OF(seg.shared_hdr->grant), 0);
 	/* a wait on an unchanged word times out instead of hanging */
 	int64_t t0 = caret_now_ns();
-	ck_assert_int_eq(caret_ctl_wait_progress(&seg, seg.shared_hdr->progress, 20), -ETIMEDOUT);
+	ck_assert_int_eq(caret_drive_wait_progress(&seg, seg.shared_hdr->progress, 20), -ETIMEDOUT);
 	ck_assert_int_ge(caret_now_ns() - t0, 15000000);
 	drop_seg();
 }
 END_TEST
 
-/* Both halves of the handshake (proto/caret_shm.h's diagram), the agent's
+/* Both halves of the handshake (proto/caret_segment.h's diagram), the agent's
  * through shm/owner.c as the replay thread does it. */
 START_TEST(test_replay_handshake_both_sides)
 {
@@ -533,7 +578,8 @@ START_TEST(test_replay_handshake_both_sides)
 	ck_assert_uint_eq(v.epoch, 0);
 	uint32_t bell = v.doorbell;
 	/* 1. ctl opens a pass */
-	uint32_t e = (uint32_t)caret_ctl_begin_replay(&seg);
+	caret_own_set_state(&seg, CARET_STATE_WAIT);
+	uint32_t e = (uint32_t)caret_drive_begin_replay(&seg, CARET_STATE_WAIT);
 	caret_own_read(&seg, &v);
 	ck_assert_uint_ne(v.doorbell, bell);
 	ck_assert_uint_eq(v.epoch, e);
@@ -554,9 +600,9 @@ START_TEST(test_replay_handshake_both_sides)
 	ck_assert_uint_eq(st.tp_enabled_epoch, e);
 	ck_assert(!(st.agent_flags & CARET_AGENT_TP_TIMEOUT));
 	/* a controller sleeping on progress wakes at once: it changed */
-	ck_assert_int_eq(caret_ctl_wait_progress(&seg, progress, 1000), 0);
+	ck_assert_int_eq(caret_drive_wait_progress(&seg, progress, 1000), 0);
 	/* 4. ctl grants 3, 5. agent replays them */
-	caret_ctl_grant(&seg, e, 3);
+	caret_drive_grant(&seg, e, 3);
 	caret_own_read(&seg, &v);
 	ck_assert_uint_eq(v.count, 3);
 	uint64_t off = 0;
@@ -610,10 +656,10 @@ START_TEST(test_replay_start_is_one_step)
 	ck_assert_int_eq(pthread_create(&t, NULL, observer, NULL), 0);
 	for (uint32_t i = 1; i <= 300000; i++) {
 		/* the previous pass finished: all granted, all done */
-		caret_ctl_grant(&seg, i - 1, 100);
+		caret_drive_grant(&seg, i - 1, 100);
 		__atomic_store_n(&seg.shared_hdr->state, CARET_STATE_WAIT, __ATOMIC_RELEASE);
 		__atomic_store_n(&obs.expect, i, __ATOMIC_RELEASE);
-		ck_assert_int_eq(caret_ctl_begin_replay(&seg), i);
+		ck_assert_int_eq(caret_drive_begin_replay(&seg, CARET_STATE_WAIT), i);
 	}
 	__atomic_store_n(&obs.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
@@ -724,9 +770,9 @@ START_TEST(test_replay_start_every_store)
 {
 	make_seg(1 << 20);
 	/* a finished pass 3: all granted, all replayed, back in WAIT */
-	caret_ctl_grant(&seg, 3, 10);
+	caret_drive_grant(&seg, 3, 10);
 	__atomic_store_n(&seg.shared_hdr->cursor, CARET_EPOCH_COUNT(3, 10), __ATOMIC_RELEASE);
-	caret_ctl_set_state(&seg, CARET_STATE_WAIT);
+	caret_own_set_state(&seg, CARET_STATE_WAIT);
 	struct sigaction sa = { .sa_flags = SA_SIGINFO }, old_segv, old_trap;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_sigaction = wp_segv;
@@ -737,7 +783,7 @@ START_TEST(test_replay_start_every_store)
 	wp.page = (uint8_t *)seg.shared_hdr;
 	wp.old_epoch = 3;
 	ck_assert_int_eq(mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ), 0);
-	int64_t e = caret_ctl_begin_replay(&seg);
+	int64_t e = caret_drive_begin_replay(&seg, CARET_STATE_WAIT);
 	mprotect(wp.page, CARET_SHM_HEADER_SIZE, PROT_READ | PROT_WRITE);
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGTRAP, &old_trap, NULL);
@@ -813,9 +859,10 @@ START_TEST(test_pass_filter_block)
 	struct caret_filter_lists f = { { "/a$:^/b", NULL, "topic_\\d", "/rosout" } };
 	ck_assert_int_eq(caret_filter_check(&f), 0);
 	ck_assert(!caret_filter_empty(&f));
-	int64_t e = caret_ctl_stage_filter(&seg, &f);
+	int64_t e = caret_drive_stage_filter(&seg, &f);
 	ck_assert_int_eq(e, 1); /* the epoch the next pass will have */
-	ck_assert_int_eq(caret_ctl_begin_replay(&seg), e);
+	caret_own_set_state(&seg, CARET_STATE_WAIT);
+	ck_assert_int_eq(caret_drive_begin_replay(&seg, CARET_STATE_WAIT), e);
 	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), 1);
 	ck_assert_str_eq(ft.f.list[0], "/a$:^/b");
 	ck_assert_str_eq(ft.f.list[1], "");
@@ -841,7 +888,7 @@ START_TEST(test_pass_filter_block)
 	b->text[3] = (char)0xff;
 	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), -EBADMSG);
 	/* End clears it */
-	ck_assert_int_eq(caret_ctl_set_state(&seg, CARET_STATE_WAIT), 0);
+	ck_assert_int_eq(caret_drive_set_state(&seg, CARET_STATE_PREPARE, CARET_STATE_WAIT), 0);
 	ck_assert_int_eq(caret_own_read_filter(&seg, (uint32_t)e, &ft), 0);
 	/* what caretd refuses to stage */
 	static const char *const bad_utf8[] = { "\xc0\xaf", "\xed\xa0\x80", "\xe2\x82",
@@ -849,7 +896,7 @@ START_TEST(test_pass_filter_block)
 	for (size_t i = 0; i < sizeof(bad_utf8) / sizeof(bad_utf8[0]); i++) {
 		struct caret_filter_lists g = { { NULL, NULL, bad_utf8[i], NULL } };
 		ck_assert_int_eq(caret_filter_check(&g), -EILSEQ);
-		ck_assert_int_eq(caret_ctl_stage_filter(&seg, &g), -EILSEQ);
+		ck_assert_int_eq(caret_drive_stage_filter(&seg, &g), -EILSEQ);
 	}
 	struct caret_filter_lists ok8 = { { "/n\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", NULL, NULL,
 					    NULL } };
@@ -889,42 +936,23 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("shm");
-	TCase *t = tcase_create("core");
-	tcase_add_checked_fixture(t, setup, NULL);
-	tcase_set_timeout(t, 120);
-	tcase_add_test(t, test_roundtrip_every_kind);
-	tcase_add_test(t, test_null_and_long_strings);
-	tcase_add_test(t, test_kind_names);
-	tcase_add_test(t, test_names);
-	tcase_add_test(t, test_create_attach);
-	tcase_add_test(t, test_bad_capacity);
-	tcase_add_test(t, test_concurrent_appends);
-	tcase_add_test(t, test_full_cache_counts_drops);
-	tcase_add_test(t, test_hostile_headers);
-	tcase_add_test(t, test_hostile_files);
-	tcase_add_test(t, test_truncated_under_reader);
-	tcase_add_test(t, test_hostile_records);
-	tcase_add_test(t, test_fuzz_records);
-	tcase_add_test(t, test_replay_handshake_words);
-	tcase_add_test(t, test_replay_handshake_both_sides);
-	tcase_add_test(t, test_state_names);
-	tcase_add_test(t, test_scan);
-	tcase_add_test(t, test_replay_start_is_one_step);
+	TCase *t = unit_case(s, "core", test_roundtrip_every_kind, test_null_and_long_strings,
+			     test_kind_names, test_names, test_create_attach, test_bad_capacity,
+			     test_concurrent_appends, test_full_cache_counts_drops,
+			     test_hostile_headers, test_hostile_files, test_truncated_under_reader,
+			     test_hostile_records, test_fuzz_records, test_state_moves_checked,
+			     test_replay_handshake_words, test_replay_handshake_both_sides,
+			     test_state_names, test_scan, test_replay_start_is_one_step,
+			     test_chunked_walk, test_parse_size, test_pass_filter_block);
 #if defined(__x86_64__)
 	tcase_add_test(t, test_replay_start_every_store);
 #endif
-	tcase_add_test(t, test_chunked_walk);
-	tcase_add_test(t, test_parse_size);
-	tcase_add_test(t, test_pass_filter_block);
-	suite_add_tcase(s, t);
+	tcase_add_checked_fixture(t, setup, NULL);
+	tcase_set_timeout(t, 120);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return unit_run(suite());
 }

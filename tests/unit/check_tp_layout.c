@@ -19,6 +19,7 @@
 #include <lttng/ust-events.h>
 
 #include "shm/caret_shm.h"
+#include "tests/unit/unit.h"
 
 extern const struct lttng_ust_probe_desc lttng_ust__probe_desc___ros2_caret;
 
@@ -241,14 +242,7 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("tp_layout");
-	TCase *t = tcase_create("layout");
-	tcase_add_test(t, every_event_matches_caret);
-	tcase_add_test(t, every_kind_has_its_event);
-	tcase_add_test(t, diff_detects_changes);
-	suite_add_tcase(s, t);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	unit_case(s, "layout", every_event_matches_caret, every_kind_has_its_event,
+		  diff_detects_changes);
+	return unit_run(s);
 }

@@ -47,7 +47,7 @@ void setup(void)
 	ck_assert_int_eq(caret_proc_start_time(agent.pid, &agent.start_time), 0);
 	agent.nodes_at_records = UINT64_MAX;
 	strcpy(agent.procname, "unit");
-	caret_ctl_set_state(&agent.seg, CARET_STATE_WAIT);
+	caret_own_set_state(&agent.seg, CARET_STATE_WAIT); /* the agent's start */
 	reg = (struct registry){ .head = &agent, .count = 1 };
 	memset(&view, 0, sizeof(view));
 	view.ok = true;

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/version.h" /* one version for the package */
+#include "proto/caret_version.h"
 #include "shm/caret_shm.h"
 
 static void usage(FILE *f)
@@ -124,6 +124,21 @@ static int parse_state(const char *v)
 	return st > CARET_STATE_UNINITIALIZED ? st : -1;
 }
 
+/* By hand, from whatever the state is now; never from UNINITIALIZED (the
+ * agent is still writing its identity), and refused when the state
+ * changes between the read and the move. */
+static int set_state(struct caret_seg *s, enum caret_state to)
+{
+	uint32_t from = caret_seg_state(s);
+	int r = from == CARET_STATE_UNINITIALIZED ? -EBUSY
+						  : caret_drive_set_state(s, from, to);
+	if (r < 0)
+		fprintf(stderr, "caret-agentctl: pid %d (%s): %s -> %s refused: %s\n", s->id.pid,
+			s->id.procname, caret_state_name(from), caret_state_name(to),
+			strerror(-r));
+	return r < 0;
+}
+
 static double now_s(void)
 {
 	return (double)caret_now_ns() / 1e9;
@@ -133,7 +148,15 @@ static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 {
 	const struct caret_seg_identity *h = &s->id;
 	double t0 = now_s(), deadline = t0 + timeout;
-	uint32_t epoch = (uint32_t)caret_ctl_begin_replay(s);
+	uint32_t from = caret_seg_state(s);
+	int64_t e = caret_drive_begin_replay(s, from);
+	if (e < 0) {
+		fprintf(stderr, "caret-agentctl: pid %d (%s): %s: no replay from %s (wait or "
+			"prepare only)\n", h->pid, h->procname, strerror((int)-e),
+			caret_state_name(from));
+		return 1;
+	}
+	uint32_t epoch = (uint32_t)e;
 	struct caret_seg_status st;
 	for (;;) {
 		caret_seg_read_status(s, &st);
@@ -146,7 +169,7 @@ static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 				" (no replay thread)");
 			return 1;
 		}
-		caret_ctl_wait_progress(s, st.progress, 50);
+		caret_drive_wait_progress(s, st.progress, 50);
 	}
 	double t_enabled = now_s();
 	for (;;) {
@@ -158,7 +181,7 @@ static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 			allowed = a < total ? (uint32_t)a + 1 : total;
 		}
 		if (CARET_COUNT_OF(st.grant) != allowed || CARET_EPOCH_OF(st.grant) != epoch)
-			caret_ctl_grant(s, epoch, allowed);
+			caret_drive_grant(s, epoch, allowed);
 		if (CARET_EPOCH_OF(st.cursor) == epoch && CARET_COUNT_OF(st.cursor) >= total)
 			break;
 		if (now_s() > deadline) {
@@ -167,9 +190,15 @@ static int cmd_replay(struct caret_seg *s, double rate, double timeout)
 				CARET_COUNT_OF(st.cursor), total);
 			return 1;
 		}
-		caret_ctl_wait_progress(s, st.progress, rate > 0 ? 10 : 50);
+		caret_drive_wait_progress(s, st.progress, rate > 0 ? 10 : 50);
 	}
-	caret_ctl_set_state(s, CARET_STATE_RECORD);
+	int r = caret_drive_set_state(s, CARET_STATE_PREPARE, CARET_STATE_RECORD);
+	if (r < 0) {
+		fprintf(stderr, "caret-agentctl: pid %d (%s): replayed, but its state is no longer "
+			"prepare (%s): left as it is\n", h->pid, h->procname,
+			caret_state_name(caret_seg_state(s)));
+		return 1;
+	}
 	printf("replayed %u records of pid %d (%s) in %.3f s\n", CARET_COUNT_OF(st.cursor),
 	       h->pid, h->procname, now_s() - t0);
 	return 0;
@@ -262,7 +291,7 @@ int main(int argc, char **argv)
 		}
 		if (open_target(argv[2], &s) < 0)
 			return 1;
-		rc = caret_ctl_set_state(&s, (enum caret_state)st) < 0;
+		rc = set_state(&s, (enum caret_state)st);
 	} else if (!strcmp(cmd, "replay")) {
 		double rate = 0, timeout = 30;
 		static const struct option opts[] = { { "rate", 1, 0, 'r' },

@@ -14,7 +14,7 @@
 #include "caretctl.h"
 #include "events_fetch.h"
 #include "proto/caret_ctl.h"
-#include "proto/caret_shm.h"
+#include "proto/caret_segment.h"
 
 static void usage(FILE *f, const char *cmd)
 {
@@ -70,7 +70,7 @@ static int print_event(const struct ctl_event *e, void *arg)
 enum { O_SINCE = 0x2000, O_UNTIL, O_COUNT, O_AFTER, O_PID, O_KIND };
 
 
-/* The kinds proto/caret_shm.h defines: an unknown one is a usage error here,
+/* The kinds proto/caret_segment.h defines: an unknown one is a usage error here,
  * before caretd is asked (D11). */
 static bool known_kind(const char *name)
 {

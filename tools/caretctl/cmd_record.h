@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "caretctl.h"
-#include "proto/caret_shm.h"
+#include "proto/caret_segment.h"
 
 struct rec_opts {
 	const char *session;

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/version.h" /* one version for the package */
 #include "proto/caret_ctl.h"
+#include "proto/caret_version.h"
 #include "caretctl.h"
 
 static const struct {
@@ -63,46 +63,6 @@ static void usage(FILE *f)
 		"  6    check: the trace is incomplete\n"
 		"  128+N  record interrupted by signal N before all processes were\n"
 		"       recording (the session was stopped)\n");
-}
-
-int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg)
-{
-	switch (opt) {
-	case CTL_OPT_SOCKET:
-		if (!*arg) {
-			fprintf(stderr, "caretctl: --socket needs a path\n");
-			return -EINVAL;
-		}
-		g->socket = arg;
-		return 0;
-	case CTL_OPT_JSON:
-		g->json = true;
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
-		    void (*usage)(FILE *, const char *))
-{
-	static const struct option longopts[] = {
-		CTL_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			usage(stdout, cmd);
-			return CTL_EXIT_OK;
-		}
-		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option(cmd, argv[optind - 1]);
-	}
-	if (optind < argc)
-		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-	return -1;
 }
 
 static int run_command(struct ctl_opts *g, size_t i, int argc, char **argv)

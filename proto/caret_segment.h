@@ -17,8 +17,8 @@
  * marked "futex" are 32-bit aligned words used with FUTEX_WAIT/FUTEX_WAKE
  * (non-private: the waiters are in different processes).
  */
-#ifndef CARET_PROTO_SHM_H
-#define CARET_PROTO_SHM_H
+#ifndef CARET_PROTO_SEGMENT_H
+#define CARET_PROTO_SEGMENT_H
 
 #include <stdint.h>
 
@@ -101,11 +101,14 @@ enum caret_ctl_flags {
 #define CARET_COUNT_OF(v) ((uint32_t)(v))
 
 /*
- * The handshake. "ctl" is the controller (caretd, or caret-agentctl in
- * tests), "agent" the segment's owner. Each move is atomic stores (release)
- * then a FUTEX_WAKE of the word named in brackets, so the other side may
- * sleep on it. shm/ implements both columns: caret_ctl_* (shm/control.c)
- * and caret_own_* (shm/owner.c); nothing else touches these words.
+ * The handshake. "ctl" is the controller that drives the agent (caretd,
+ * or caret-agentctl in tests), "agent" the segment's owner. Each move is
+ * atomic stores (release) then a FUTEX_WAKE of the word named in brackets,
+ * so the other side may sleep on it. Ctl moves `state` by compare-and-swap
+ * from the state it read (caret_drive_set_state's `from`): it never
+ * overwrites a state the agent, or another controller, changed meanwhile.
+ * shm/ implements both columns: caret_drive_* (shm/control.c) and
+ * caret_own_* (shm/owner.c); nothing else touches these words.
  *
  *   state (ctl writes; agent writes it once at start)
  *
@@ -119,7 +122,8 @@ enum caret_ctl_flags {
  *     PREPARE --ctl: no session active any more (End)-------------> WAIT
  *     RECORD  --ctl: no session active any more (End)-------------> WAIT
  *
- *   (caret-agentctl `state` may also set any state by hand, for tests.)
+ *   (caret-agentctl `state` may also set any state by hand, for tests:
+ *   from the state it reads, refused when that changed meanwhile.)
  *
  *   one replay pass (epoch e), in order:
  *
@@ -250,7 +254,7 @@ _Static_assert(sizeof(struct caret_shm_header) <= CARET_SHM_HEADER_SIZE,
  * segment, so old controllers never filter and old agents ignore it.
  *
  *   ctl    epoch = 0, then len[] and text, then epoch = e (release), then
- *          begin_replay with that same epoch e (caret_ctl_stage_filter).
+ *          begin_replay with that same epoch e (caret_drive_stage_filter).
  *          Setting state WAIT (End) stores epoch = 0: the recording the
  *          filter was for is over.
  *   agent  at the start of pass e: epoch == e (acquire), copy, epoch still

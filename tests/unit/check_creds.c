@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * daemon/creds: removing a recording's tree that its owner may have
+ * filled with links to anything (the giving away of one is in
+ * check_commands.c: chown_tree_hostile_links). Both walk the tree with
+ * the same descriptor-only walker.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/creds.h"
+#include "tests/unit/unit.h"
+
+static char top[64], outside[96], outdir[96];
+
+static void touch(const char *fmt, const char *a)
+{
+	char p[192];
+	snprintf(p, sizeof(p), fmt, a);
+	int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
+static void at(char *p, size_t n, const char *name)
+{
+	snprintf(p, n, "%s/%s", top, name);
+}
+
+/* top/{a, sub/b, sub/deep/c, link -> outside, dirlink -> outdir,
+ * sub/hard = outside's inode}, outside and outdir/kept beside it */
+static void setup(void)
+{
+	snprintf(top, sizeof(top), "/tmp/caret-uc-creds-%d", (int)getpid());
+	snprintf(outside, sizeof(outside), "%s.secret", top);
+	snprintf(outdir, sizeof(outdir), "%s.dir", top);
+	char p[192];
+	ck_assert_int_eq(mkdir(top, 0755), 0);
+	ck_assert_int_eq(mkdir(outdir, 0755), 0);
+	touch("%s", outside);
+	touch("%s/kept", outdir);
+	touch("%s/a", top);
+	at(p, sizeof(p), "sub");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	at(p, sizeof(p), "sub/deep");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	touch("%s/sub/b", top);
+	touch("%s/sub/deep/c", top);
+	at(p, sizeof(p), "link");
+	ck_assert_int_eq(symlink(outside, p), 0);
+	at(p, sizeof(p), "dirlink");
+	ck_assert_int_eq(symlink(outdir, p), 0);
+	at(p, sizeof(p), "sub/hard");
+	ck_assert_int_eq(link(outside, p), 0);
+}
+
+static void teardown(void)
+{
+	char cmd[320];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s", top, outside, outdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* creds_remove_tree of top as ourselves, for the recording given the
+ * directory `given` (its device and inode). */
+static int remove_top(const char *given, bool whole)
+{
+	struct stat st;
+	ck_assert_int_eq(stat(given, &st), 0);
+	struct creds_id id = { .uid = getuid(), .gid = getgid(), .n_groups = -1 };
+	char err[256];
+	return creds_remove_tree(&id, top, st.st_dev, st.st_ino, whole, err, sizeof(err));
+}
+
+/* whether name (below top, or an absolute path) is still there */
+static bool there(const char *name)
+{
+	char p[192];
+	if (name[0] == '/')
+		snprintf(p, sizeof(p), "%s", name);
+	else
+		at(p, sizeof(p), name);
+	struct stat st;
+	return lstat(p, &st) == 0;
+}
+
+START_TEST(remove_tree_hostile_links)
+{
+	ck_assert_int_eq(remove_top(top, true), 0);
+	ck_assert(!there(top));
+	/* what the links pointed at is untouched */
+	struct stat st;
+	ck_assert_int_eq(stat(outside, &st), 0);
+	ck_assert_int_eq(st.st_nlink, 1);
+	char p[192];
+	snprintf(p, sizeof(p), "%s/kept", outdir);
+	ck_assert(there(p));
+}
+END_TEST
+
+/* Only the directory the recording was given: one swapped in at its path
+ * since is left whole. */
+START_TEST(remove_tree_swapped_top)
+{
+	ck_assert_int_eq(remove_top(outdir, true), -ESTALE);
+	ck_assert(there("sub/deep/c"));
+}
+END_TEST
+
+/* Below the top only: the directory itself stays, empty. */
+START_TEST(remove_tree_keeps_top)
+{
+	ck_assert_int_eq(remove_top(top, false), 0);
+	struct stat st;
+	ck_assert_int_eq(stat(top, &st), 0);
+	ck_assert_int_eq(st.st_nlink, 2); /* no subdirectory left */
+	ck_assert(!there("a"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("creds");
+	TCase *tc = unit_case(s, "core", remove_tree_hostile_links, remove_tree_swapped_top,
+			      remove_tree_keeps_top);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	return unit_run(s);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The options every command accepts (caretctl.h), apart from main.c,
+ * which calls every command: the commands call these, not back into
+ * main.c (tests/unit/check_layers.py). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+
+#include "caretctl.h"
+
+int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg)
+{
+	switch (opt) {
+	case CTL_OPT_SOCKET:
+		if (!*arg) {
+			fprintf(stderr, "caretctl: --socket needs a path\n");
+			return -EINVAL;
+		}
+		g->socket = arg;
+		return 0;
+	case CTL_OPT_JSON:
+		g->json = true;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
+		    void (*usage)(FILE *, const char *))
+{
+	static const struct option longopts[] = {
+		CTL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout, cmd);
+			return CTL_EXIT_OK;
+		}
+		if (ctl_common_opt(g, opt, optarg) < 0)
+			return ctl_bad_option(cmd, argv[optind - 1]);
+	}
+	if (optind < argc)
+		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
