@@ -19,6 +19,8 @@ import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from consumer_quota import ConsumerQuota, QuotaUnavailable  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gates  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -204,12 +206,14 @@ def drain_rate(b, tmp, seconds, subbuf, nsub):
 ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P6", "P7", "P8", "P9", "P10"]
 
 
-def row(id_, measure, value, reference, ratio, target, met, details="", measured=True):
+def row(id_, measure, value, reference, ratio, target, met, details="", measured=True,
+        num=None):
     """One target. `measured` is False when no value was obtained: such a
-    row is reported as "not measured", never as a result."""
+    row is reported as "not measured", never as a result. `num`: the raw
+    numbers the smoke run's regression gate reads (bench/gates.py)."""
     return {"id": id_, "measure": measure, "value": value, "reference": reference,
             "ratio": ratio, "target": target, "met": bool(met) and measured,
-            "measured": measured, "details": details}
+            "measured": measured, "details": details, "num": num or {}}
 
 
 def result(r):
@@ -420,28 +424,33 @@ def scenario(args, tmp):
                         "records each, default channel" % (n, r), "%.3f s" % t_ours, "1 s",
                         "%.2fx" % t_ours, "<= 1 s, 0 discarded",
                         t_ours <= 1.0 and disc == 0 and ours["all"],
-                        "%s; discarded=%s" % (split, disc)))
+                        "%s; discarded=%s" % (split, disc),
+                        num=dict(total=t_ours, discarded=disc, all=ours["all"])))
         rows.append(row("P4b", "same, vs CARET pacing (recording_frequency 100 / 10,000)",
                         "%.3f s" % t_ours, "%.3f s / %.3f s" % (f100["total"], f10k["total"]),
                         "%.1fx faster than f=100" % (f100["total"] / t_ours),
                         ">= 20x faster than f=100, 0 discarded",
                         f100["total"] / t_ours >= 20 and disc == 0 and f100["discarded"] == 0,
                         "discarded ours=%s f100=%s f10000=%s" %
-                        (disc, f100["discarded"], f10k["discarded"])))
+                        (disc, f100["discarded"], f10k["discarded"]),
+                        num=dict(faster=f100["total"] / t_ours,
+                                 discarded=(disc or 0) + (f100["discarded"] or 0))))
         imm = ours["immediate"]
         rows.append(row("P4c", "same, armed + Enter -> all in RECORD (as with --immediate), vs "
                         "session start alone + replayed bytes / consumer drain rate",
                         "%.3f s" % imm, "%.3f s (%.3f s + %.1f MB at %.0f MB/s)" %
                         (ours["limit"], ours["base"], ours["bytes"] / 1e6, ours["rate"] / 1e6),
                         "%.2fx" % (imm / ours["limit"]), "<= 1.5x",
-                        imm / ours["limit"] <= 1.5 and ours["all"], split))
+                        imm / ours["limit"] <= 1.5 and ours["all"], split,
+                        num=dict(ratio=imm / ours["limit"], all=ours["all"])))
         rows.append(row("P5", "shm bytes/record / payload; caretd RSS, %d agents; caretd idle "
                         "CPU" % n, "%.2fx; %.1f MiB; %.2f %%" % (density, rss / 1024, cpu),
                         "payload %.1f B/record" % (payload / max(1, total_records)),
                         "%.2fx" % density, "<= 1.5x; <= 8 MiB; <= 0.5 %",
                         density <= 1.5 and rss <= 8 * 1024 and cpu <= 0.5,
                         "idle measured over %.0f s; RSS after the P4 runs (as always), %.1f MiB "
-                        "after the P7 runs too; %s" % (args.idle, rss_end / 1024, rss_parts)))
+                        "after the P7 runs too; %s" % (args.idle, rss_end / 1024, rss_parts),
+                        num=dict(density=density, rss_mib=rss / 1024, cpu_pct=cpu)))
         tried = [x for x in (loaded, small, slow) if x]
         ok7 = slow is not None and all(x["discarded"] == 0 and x["all"] and
                                        x["total"] <= 2 * x["limit"] for x in tried)
@@ -455,7 +464,11 @@ def scenario(args, tmp):
                         "with 64K x 4 sub-buffers; with the consumer's CPU quota); (a) %s; "
                         "(b) %s; (c) %s" %
                         (point_text(loaded), point_text(small),
-                         point_text(slow) if slow else "not run: " + slow_why)))
+                         point_text(slow) if slow else "not run: " + slow_why),
+                        num=dict(ratios=[x["total"] / x["limit"] for x in tried],
+                                 discarded=sum(x["discarded"] or 0 for x in tried) +
+                                 sum(1 for x in tried if x["discarded"] is None),
+                                 all=all(x["all"] for x in tried))))
     finally:
         f.close()
     return rows
@@ -499,7 +512,11 @@ def scaling(args, tmp):
                 "; ".join("N=%d: Enter -> RECORD %.3f s (%s), armed + Enter %.3f s vs limit "
                           "%.3f s, caretd CPU %.2f s, RSS %.1f MiB"
                           % (p["n"], p["total"], point_text(p), p["immediate"], p["limit"],
-                             p["cpu_s"], p["rss_kib"] / 1024) for p in pts))]
+                             p["cpu_s"], p["rss_kib"] / 1024) for p in pts),
+                num=dict(ratio=ratio, worst=worst,
+                         discarded=sum(p["discarded"] or 0 for p in pts) +
+                         sum(1 for p in pts if p["discarded"] is None),
+                         all=all(p["all"] for p in pts)))]
     return rows, pts
 
 
@@ -574,7 +591,8 @@ def reader_rows(args):
                         "best of 5 full reads %.4f s for %d records; building the index "
                         "(attach, copy, decode, sort, merge) %.3f s, again %.3f s (page "
                         "faults on this VM dominate it)" % (p8["read_s"], p8["records"],
-                                                            p8["index_s"], p8["index2_s"])))
+                                                            p8["index_s"], p8["index2_s"]),
+                        num=dict(rate=p8["value"])))
     else:
         rows.append(row("P8", "merged read", "-", "-", "-", ">= 10 M records/s per core",
                         False, "not measured: caret-readerbench exited %d: %s" %
@@ -584,7 +602,8 @@ def reader_rows(args):
         rows.append(row("P9", "seek_time latency on the same set, indexed (p99; median %.3f "
                         "us)" % p9["value"], "%.3f us" % p9["p99"], "-", "-", "<= 20 us",
                         p9["met"], "%d seeks to random instants, each with the read of the "
-                        "first event (a seek is resolved lazily)" % p9["seeks"]))
+                        "first event (a seek is resolved lazily)" % p9["seeks"],
+                        num=dict(p99_us=p9["p99"])))
     else:
         rows.append(row("P9", "seek_time latency", "-", "-", "-", "<= 20 us", False,
                         "not measured", measured=False))
@@ -639,7 +658,7 @@ def check_row(args, tmp):
                 "<= 1.5x", ratio <= 1.5,
                 "best of %d runs each, interleaved; check %s, babeltrace2 %s" %
                 (args.check_reps, ", ".join("%.2f" % x for x in ck),
-                 ", ".join("%.2f" % x for x in bt)))]
+                 ", ".join("%.2f" % x for x in bt)), num=dict(ratio=ratio))]
 
 
 def micro(args):
@@ -659,13 +678,15 @@ def micro(args):
         if not measured:
             value = "-"
         elif m["id"] == "P3":
-            value = "%.1f ns, %s instr" % (m["value"], m.get("instructions", "?"))
+            value = "%s instr, %.1f ns" % (m.get("instructions", "?"), m["value"])
         else:
             value = "%.2f ns" % m["value"]
         rows.append(row(m["id"], m["measure"], value,
                         "-" if ref is None else "%.2f ns (%s)" % (ref, m.get("ref_desc", "")),
                         "-" if m.get("ratio") is None else "%.2fx" % m["ratio"],
-                        m["target"], m["met"], m.get("details", ""), measured))
+                        m["target"], m["met"], m.get("details", ""), measured,
+                        num={k: v for k, v in m.items()
+                             if isinstance(v, (int, float)) and k != "met"}))
     for id_ in ("P1", "P2", "P3"):
         if not any(r["id"] == id_ for r in rows):
             rows.append(row(id_, "micro-benchmark", "-", "-", "-", "-", False,
@@ -706,7 +727,7 @@ def main():
     # a killed bench still stops its processes and its caretd (finally:)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     if args.smoke:
-        args.procs, args.records, args.idle, args.flood = 3, 200, 1.0, 0.5
+        args.procs, args.records, args.idle, args.flood = 3, 200, 2.0, 0.5
         args.check_mb, args.check_reps = 20.0, 2
         args.curve = "3,6"
     args.curve = [int(x) for x in args.curve.split(",")]
@@ -774,6 +795,15 @@ def main():
     bad = unmeasured(rows)
     for b_ in bad:
         log("FAILED: " + b_)
+    if args.smoke:
+        # smoke sizes prove nothing about the targets, but a regression
+        # beyond each row's margin fails (bench/gates.py)
+        for r in rows:
+            ok, text = gates.gate(r)
+            print("gate %s: %s: %s" % (r["id"], "ok" if ok else "REGRESSED", text))
+            if not ok:
+                bad.append("%s regressed: %s" % (r["id"], text))
+                log("FAILED: %s regressed: %s" % (r["id"], text))
     return 1 if bad else 0
 
 

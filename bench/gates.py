@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The regression gate of `make bench-smoke` (part of `make check`).
+
+Smoke sizes (3 processes x 200 records, short loops) cannot show whether a
+target is met, and the check runs on shared 2-core machines where a time
+moves 2-5x with the load. So each row is gated on what smoke sizes do
+measure, with a margin for that noise:
+
+- instruction counts from callgrind where the row has one (P1, P2, P3):
+  repeatable to the instruction under any load, so they are held to the
+  target itself, or with a few instructions of margin;
+- counts that do not depend on speed (discarded events, processes that
+  reached RECORD, bytes per record) exactly;
+- times and rates only as ratios within one run, or with a margin of 3-60x
+  over what a loaded machine gives, so only a change of kind (a syscall
+  per event, a sleep, a per-process command at Enter) fails.
+
+gate(row) -> (ok, text) for a row of bench/run.py, whose `num` holds the
+raw numbers; a row without the numbers a gate needs fails it.
+"""
+
+# Margins are stated next to each gate: what the quiet machine gives, what
+# the loaded one gave in smoke runs, and the threshold.
+
+
+def _p1(n):
+    # instructions per call, loop included: hook 12 vs direct 19 (the agent's
+    # WAIT path is one relaxed load and a branch, libtracetools' function
+    # also asks lttng-ust); the hook may never cost more than the direct call.
+    # Time: 1.00x quiet, up to 1.3x seen loaded, target 1.10x: gate 1.5x.
+    return (n["instr_hook"] <= n["instr_direct"] and n["ratio"] <= 1.5,
+            "hook %.1f <= direct %.1f instructions per call; time %.2fx <= 1.5x" %
+            (n["instr_hook"], n["instr_direct"], n["ratio"]))
+
+
+def _p2(n):
+    # RECORD path without a session (callgrind): 78 instructions per event
+    # through the agent, 19 of them libtracetools' own: the agent's hot path
+    # is held to P3's budget, 200. Time vs the bare tracepoint: 1.02-1.05x,
+    # target 1.15x: gate 1.6x. Every event recorded, none discarded.
+    return (n["instr_record"] <= 200 and n["ratio"] <= 1.6 and n["discarded"] == 0
+            and n["counted"],
+            "RECORD path %.1f <= 200 instructions per event; time %.2fx <= 1.6x; "
+            "discarded %d; every event counted: %s" %
+            (n["instr_record"], n["ratio"], n["discarded"], n["counted"]))
+
+
+def _p3(n):
+    # the cache write: the target itself (instructions do not vary with load)
+    return (n["instructions"] <= 200,
+            "%.1f <= 200 instructions per cached record" % n["instructions"])
+
+
+def _p4(n):
+    # 3 x 200 records: 0.016 s quiet, 0.1 s loaded; the target for 100 x 2000
+    # is 1 s, a per-record or per-process sleep would pass it
+    return (n["total"] <= 1.0 and n["discarded"] == 0 and n["all"],
+            "Enter -> RECORD %.3f s <= 1 s, discarded %s, all in RECORD: %s" %
+            (n["total"], n["discarded"], n["all"]))
+
+
+def _p4b(n):
+    # CARET's f=100 takes 2 s for 200 records by construction; ours 0.016 s
+    # quiet (125x): gate 10x (ours <= 0.2 s)
+    return (n["faster"] >= 10 and n["discarded"] == 0,
+            "%.1fx >= 10x faster than f=100, discarded %s" % (n["faster"], n["discarded"]))
+
+
+def _p4c(n):
+    # armed + Enter vs the limit, both tens of ms at 3 processes: 1.1x quiet,
+    # 1.7x seen; target 1.5x at full size: gate 3x
+    return (n["ratio"] <= 3.0 and n["all"],
+            "%.2fx <= 3x the limit, all in RECORD: %s" % (n["ratio"], n["all"]))
+
+
+def _p5(n):
+    # bytes per record is exact; RSS 10.5 MiB with the bridge and 3 agents:
+    # gate 12 MiB (the target, 8 MiB, is for 100 agents: the full run);
+    # idle CPU over the smoke's 2 s: 1 tick = 0.5 %: gate 3 %
+    return (n["density"] <= 1.5 and n["rss_mib"] <= 12 and n["cpu_pct"] <= 3.0,
+            "%.2fx <= 1.5x bytes per record; RSS %.1f <= 12 MiB; idle CPU %.2f <= 3 %%" %
+            (n["density"], n["rss_mib"], n["cpu_pct"]))
+
+
+def _p6(n):
+    # N = 3 and 6: Enter -> RECORD 12-13 ms each (1.1x; target 2.2x),
+    # armed + Enter vs the limit 1.7x seen (tens of ms): gates 4x and 3x
+    return (n["ratio"] <= 4.0 and n["worst"] <= 3.0 and n["discarded"] == 0 and n["all"],
+            "N ratio %.2fx <= 4x, worst vs limit %.2fx <= 3x, discarded %d, all in RECORD: %s"
+            % (n["ratio"], n["worst"], n["discarded"], n["all"]))
+
+
+def _p7(n):
+    # vs their limits 1.1-1.8x seen (target 2x): gate 4x; none discarded
+    worst = max(n["ratios"]) if n["ratios"] else float("inf")
+    return (worst <= 4.0 and n["discarded"] == 0 and n["all"] and len(n["ratios"]) == 3,
+            "worst %.2fx <= 4x the limit over %d conditions, discarded %d, all in RECORD: %s"
+            % (worst, len(n["ratios"]), n["discarded"], n["all"]))
+
+
+def _p8(n):
+    # 22 M records/s quiet at smoke size; target 10 M: gate 3 M (a loaded
+    # core, and 600 records read in microseconds)
+    return (n["rate"] >= 3e6, "%.1f >= 3 M records/s" % (n["rate"] / 1e6))
+
+
+def _p9(n):
+    # p99 0.2 us; target 20 us, which an O(n) search would still pass at
+    # 600 records: gate 5 us
+    return (n["p99_us"] <= 5.0, "p99 %.3f <= 5 us" % n["p99_us"])
+
+
+def _p10(n):
+    # same trace, one after the other: 1.00x quiet; target 1.5x: gate 2x
+    return (n["ratio"] <= 2.0, "%.2fx <= 2x babeltrace2" % n["ratio"])
+
+
+GATES = {"P1": _p1, "P2": _p2, "P3": _p3, "P4": _p4, "P4b": _p4b, "P4c": _p4c, "P5": _p5,
+         "P6": _p6, "P7": _p7, "P8": _p8, "P9": _p9, "P10": _p10}
+
+
+def gate(r):
+    """(ok, text) for one row: a row without its numbers fails."""
+    g = GATES.get(r["id"])
+    if g is None:
+        return False, "no gate for this row"
+    if not r.get("measured", True):
+        return False, "not measured"
+    try:
+        return g(r.get("num") or {})
+    except (KeyError, TypeError, ValueError) as e:
+        return False, "numbers missing (%s)" % e
