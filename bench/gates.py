@@ -68,9 +68,9 @@ def _p4b(n):
 
 def _p4c(n):
     # armed + Enter vs the limit, both tens of ms at 3 processes: 1.1x quiet,
-    # 1.7x seen; target 1.5x at full size: gate 3x
-    return (n["ratio"] <= 3.0 and n["all"],
-            "%.2fx <= 3x the limit, all in RECORD: %s" % (n["ratio"], n["all"]))
+    # 2.3x seen; target 1.5x at full size: gate 4x
+    return (n["ratio"] <= 4.0 and n["all"],
+            "%.2fx <= 4x the limit, all in RECORD: %s" % (n["ratio"], n["all"]))
 
 
 def _p5(n):
@@ -83,11 +83,28 @@ def _p5(n):
 
 
 def _p6(n):
-    # N = 3 and 6: Enter -> RECORD 12-13 ms each (1.1x; target 2.2x),
-    # armed + Enter vs the limit 1.7x seen (tens of ms): gates 4x and 3x
-    return (n["ratio"] <= 4.0 and n["worst"] <= 3.0 and n["discarded"] == 0 and n["all"],
-            "N ratio %.2fx <= 4x, worst vs limit %.2fx <= 3x, discarded %d, all in RECORD: %s"
-            % (n["ratio"], n["worst"], n["discarded"], n["all"]))
+    # smoke curve N = 6 and 48 x 2000 records: Enter -> RECORD 0.014 s and
+    # 0.075-0.13 s (8x the processes, 9x the time; target 1.1x linear):
+    # gate twice linear; armed + Enter vs the limit 1.1-1.7x seen: gate 3x
+    lin = 2 * n["nratio"]
+    return (n["ratio"] <= lin and n["worst"] <= 3.0 and n["discarded"] == 0 and n["all"],
+            "N ratio %.2fx <= %.1fx, worst vs limit %.2fx <= 3x, discarded %d, all in "
+            "RECORD: %s" % (n["ratio"], lin, n["worst"], n["discarded"], n["all"]))
+
+
+def _p6b(n):
+    # the curve's largest N (48 in the smoke run, 1,000 in make bench): as
+    # P6, and Enter -> RECORD against the replayed bytes / the drain rate
+    # measured in the same run (0.063 s at N = 48): 0.075-0.13 s, 2.07 s
+    # with a pacing stalled on partial packets (pacer per-stream horizon,
+    # 843c1c5): gate 8x + 0.1 s, so a loaded machine passes and a stall not
+    lin = 2 * n["nratio"]
+    cap = 8 * n["drain_s"] + 0.1
+    return (n["ratio"] <= lin and n["vs_limit"] <= 3.0 and n["enter_s"] <= cap and
+            n["discarded"] == 0 and n["all"],
+            "vs the smallest N %.2fx <= %.1fx, vs its limit %.2fx <= 3x, Enter -> RECORD "
+            "%.3f s <= %.3f s (8 x bytes / drain + 0.1 s), discarded %s, all in RECORD: %s" %
+            (n["ratio"], lin, n["vs_limit"], n["enter_s"], cap, n["discarded"], n["all"]))
 
 
 def _p7(n):
@@ -116,7 +133,7 @@ def _p10(n):
 
 
 GATES = {"P1": _p1, "P2": _p2, "P3": _p3, "P4": _p4, "P4b": _p4b, "P4c": _p4c, "P5": _p5,
-         "P6": _p6, "P7": _p7, "P8": _p8, "P9": _p9, "P10": _p10}
+         "P6": _p6, "P6b": _p6b, "P7": _p7, "P8": _p8, "P9": _p9, "P10": _p10}
 
 
 def gate(r):

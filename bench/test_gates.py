@@ -19,7 +19,9 @@ GOOD = {
     "P4b": dict(faster=16.0, discarded=0),
     "P4c": dict(ratio=1.9, all=True),
     "P5": dict(density=1.22, rss_mib=10.5, cpu_pct=1.0),
-    "P6": dict(ratio=1.8, worst=1.7, discarded=0, all=True),
+    "P6": dict(ratio=12.0, nratio=8.0, worst=1.7, discarded=0, all=True),
+    "P6b": dict(ratio=12.0, nratio=8.0, vs_limit=1.7, enter_s=0.3, drain_s=0.063,
+                discarded=0, all=True),
     "P7": dict(ratios=[1.24, 1.79, 1.13], discarded=0, all=True),
     "P8": dict(rate=8e6),
     "P9": dict(p99_us=0.9),
@@ -35,7 +37,8 @@ BAD = {
     "P4b": dict(faster=3.0),                # a per-record sleep
     "P4c": dict(ratio=6.0),
     "P5": dict(rss_mib=20.0),
-    "P6": dict(all=False),
+    "P6": dict(ratio=20.0),
+    "P6b": dict(enter_s=2.07, ratio=148.0),  # measured: the stalled pacing at N = 48
     "P7": dict(ratios=[1.2, 9.0, 1.1]),
     "P8": dict(rate=1e6),
     "P9": dict(p99_us=60.0),
@@ -63,6 +66,12 @@ class Gates(unittest.TestCase):
             num.update(change)
             ok, text = gates.gate(row(id_, num))
             self.assertFalse(ok, "%s passed a regression: %s" % (id_, text))
+
+    def test_each_p6b_condition_alone_fails(self):
+        for change in (dict(enter_s=0.7), dict(ratio=17.0), dict(vs_limit=3.5),
+                       dict(discarded=1), dict(all=False)):
+            num = dict(GOOD["P6b"], **change)
+            self.assertFalse(gates.gate(row("P6b", num))[0], change)
 
     def test_missing_numbers_fail(self):
         for id_ in GOOD:
