@@ -826,6 +826,7 @@ def main():
     args.curve_records = args.curve_records or args.records
     args.b = os.path.abspath(args.b)
     tmp = tempfile.mkdtemp(prefix="caret-bench-")
+    load0, t_begin = os.getloadavg(), time.time()
     try:
         only = set(args.only.split(",")) if args.only else None
         rows, pts = [], []
@@ -852,6 +853,11 @@ def main():
                  time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())))
         f.write("Machine: %s, %d cores, kernel %s, %s.\n\n" %
                 (m["cpu"], m["cores"], m["kernel"], m["lttng"]))
+        load1 = os.getloadavg()
+        f.write("Machine load: load average %.2f / %.2f / %.2f (1 / 5 / 15 min) at the start, "
+                "%.2f / %.2f / %.2f at the end, %.0f min later (the bench's own processes "
+                "count in it: up to 1,000 stand-ins at the end of the curve).\n\n" %
+                (load0 + load1 + ((time.time() - t_begin) / 60,)))
         f.write("Ratios are taken in one run; absolute times drift on shared machines.\n\n")
         f.write("\n".join(lines) + "\n\n")
         if pts:
