@@ -27,7 +27,8 @@ def _p1(n):
     # instructions per call, loop included: hook 12 vs direct 19 (the agent's
     # WAIT path is one relaxed load and a branch, libtracetools' function
     # also asks lttng-ust); the hook may never cost more than the direct call.
-    # Time: 1.00x quiet, up to 1.3x seen loaded, target 1.10x: gate 1.5x.
+    # Time: 0.95-1.00x in the smoke runs here (load 3-9), target 1.10x: gate
+    # 1.5x, for the short loops on a loaded machine.
     return (n["instr_hook"] <= n["instr_direct"] and n["ratio"] <= 1.5,
             "hook %.1f <= direct %.1f instructions per call; time %.2fx <= 1.5x" %
             (n["instr_hook"], n["instr_direct"], n["ratio"]))
@@ -52,16 +53,16 @@ def _p3(n):
 
 
 def _p4(n):
-    # 3 x 200 records: 0.016 s quiet, 0.1 s loaded; the target for 100 x 2000
-    # is 1 s, a per-record or per-process sleep would pass it
+    # 3 x 200 records: 0.013-0.016 s in the smoke runs here; the target for
+    # 100 x 2000, 1 s, is the gate (60x): a sleep per record fails it
     return (n["total"] <= 1.0 and n["discarded"] == 0 and n["all"],
             "Enter -> RECORD %.3f s <= 1 s, discarded %s, all in RECORD: %s" %
             (n["total"], n["discarded"], n["all"]))
 
 
 def _p4b(n):
-    # CARET's f=100 takes 2 s for 200 records by construction; ours 0.016 s
-    # quiet (125x): gate 10x (ours <= 0.2 s)
+    # CARET's f=100 takes 2 s for 200 records by construction; ours 0.013-
+    # 0.016 s (126-160x in the smoke runs): gate 10x (ours <= 0.2 s)
     return (n["faster"] >= 10 and n["discarded"] == 0,
             "%.1fx >= 10x faster than f=100, discarded %s" % (n["faster"], n["discarded"]))
 
@@ -116,19 +117,20 @@ def _p7(n):
 
 
 def _p8(n):
-    # 22 M records/s quiet at smoke size; target 10 M: gate 3 M (a loaded
-    # core, and 600 records read in microseconds)
+    # 22-35 M records/s in the smoke runs; target 10 M: gate 3 M (600
+    # records are read in microseconds, so one preemption moves it)
     return (n["rate"] >= 3e6, "%.1f >= 3 M records/s" % (n["rate"] / 1e6))
 
 
 def _p9(n):
-    # p99 0.2 us; target 20 us, which an O(n) search would still pass at
-    # 600 records: gate 5 us
+    # p99 0.12-0.19 us in the smoke runs; target 20 us, which an O(n) search
+    # would still pass at 600 records: gate 5 us
     return (n["p99_us"] <= 5.0, "p99 %.3f <= 5 us" % n["p99_us"])
 
 
 def _p10(n):
-    # same trace, one after the other: 1.00x quiet; target 1.5x: gate 2x
+    # same trace, one after the other: 0.78-1.00x in the smoke runs; target
+    # 1.5x: gate 2x
     return (n["ratio"] <= 2.0, "%.2fx <= 2x babeltrace2" % n["ratio"])
 
 
