@@ -17,6 +17,7 @@ import tempfile
 import time
 import uuid
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree (gates.py, tools/)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from consumer_quota import ConsumerQuota, QuotaUnavailable  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
