@@ -71,14 +71,48 @@ void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
 	encode(buf, size, sig, kind, ts, args, lens);
 }
 
+/*
+ * The append path (the agent's init hooks, on application threads) reads
+ * each kind's layout from this table built at compile time from the same
+ * signatures (CARET_KINDS), instead of walking the signature string twice:
+ * 270 instructions per rcl_publisher_init record went to 169 (P3 of make
+ * bench, callgrind). The generic measure()/encode() above stay the
+ * reference: tests/unit/check_shm.c compares both encodings byte for byte.
+ */
+struct rec_layout {
+	uint8_t nfields;
+	uint8_t smask;  /* bit i: field i is a string */
+	uint16_t fixed; /* header + 8 per non-string + 4 + 1 per string */
+};
+
+#define SIG_AT_(sig, i) (sizeof(sig) - 1 > (i) ? (sig)[(i) < sizeof(sig) ? (i) : 0] : 0)
+#define SIG_S_(sig, i) (SIG_AT_(sig, i) == 's' ? 1u << (i) : 0u)
+#define SIG_W_(sig, i) (SIG_AT_(sig, i) == 0 ? 0u : SIG_AT_(sig, i) == 's' ? 5u : 8u)
+#define LAYOUT_(id, name, sig, ...)                                                   \
+	[id] = { sizeof(sig) - 1,                                                     \
+		 SIG_S_(sig, 0) | SIG_S_(sig, 1) | SIG_S_(sig, 2) | SIG_S_(sig, 3) |  \
+			 SIG_S_(sig, 4) | SIG_S_(sig, 5),                             \
+		 sizeof(struct caret_rec_hdr) + SIG_W_(sig, 0) + SIG_W_(sig, 1) +     \
+			 SIG_W_(sig, 2) + SIG_W_(sig, 3) + SIG_W_(sig, 4) +           \
+			 SIG_W_(sig, 5) },
+static const struct rec_layout layouts[CARET_KIND_COUNT] = { CARET_KINDS(LAYOUT_) };
+#undef LAYOUT_
+_Static_assert(CARET_MAX_FIELDS <= 6, "LAYOUT_ reads up to 6 signature characters");
+
 int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
 		     const union caret_arg *args)
 {
-	uint32_t lens[CARET_MAX_FIELDS];
-	const char *sig = caret_kind_sig(kind);
-	if (!sig)
+	if (kind >= CARET_KIND_COUNT || layouts[kind].nfields == 0)
 		return -EINVAL;
-	uint32_t size = measure(sig, args, lens);
+	const struct rec_layout L = layouts[kind];
+	uint32_t lens[CARET_MAX_FIELDS];
+	uint32_t size = L.fixed;
+	for (unsigned m = L.smask; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		lens[i] = str_len(args[i].s);
+		size += lens[i];
+	}
+	size = align8(size);
 	struct caret_shm_header *h = s->shared_hdr;
 	uint64_t off = __atomic_load_n(&h->tail, __ATOMIC_RELAXED);
 	/* CAS rather than fetch_add: a failed reservation must not move tail
@@ -92,7 +126,25 @@ int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
 		}
 	} while (!__atomic_compare_exchange_n(&h->tail, &off, off + size, 1,
 					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	encode(s->area + off, size, sig, kind, ts, args, lens);
+	uint8_t *buf = s->area + off;
+	struct caret_rec_hdr *rh = (struct caret_rec_hdr *)buf;
+	rh->size = size;
+	rh->init_timestamp = ts;
+	uint8_t *p = buf + sizeof(*rh);
+	for (unsigned i = 0; i < L.nfields; i++) {
+		if (L.smask & (1u << i)) {
+			uint32_t l = lens[i];
+			memcpy(p, &l, 4);
+			memcpy(p + 4, args[i].s ? args[i].s : "", l);
+			p[4 + l] = '\0';
+			p += 4 + l + 1;
+		} else {
+			memcpy(p, &args[i].u, 8);
+			p += 8;
+		}
+	}
+	/* The area is zero-filled and never reused, so padding is already 0. */
+	__atomic_store_n(&rh->kind, kind, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&h->records, 1, __ATOMIC_RELEASE);
 	return 0;
 }

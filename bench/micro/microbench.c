@@ -16,6 +16,12 @@
  *      with the same payload. Prints {"ready": pid} and waits for a line on
  *      stdin (the driver creates and starts its sessions meanwhile), then
  *      waits until both events are enabled in this process.
+ *   p2count --count N --only 1|2
+ *      exactly N calls inside record_loop(), for callgrind: --only 1 the
+ *      agent's hook in RECORD (agent -> tracetools), --only 2 libtracetools'
+ *      own function; no session, so the tracepoint is the disabled branch
+ *      and the count is the agent's path, not lttng-ust's ring buffer write
+ *      (the same for any caller: P2 times it).
  *   p3 --iters N --reps R
  *      caret_seg_append of one rcl_publisher_init record into a large
  *      segment (fresh pages and pre-faulted pages), caret_now_ns, and both.
@@ -363,6 +369,35 @@ static int mode_p2(const struct opts *o)
 	return 0;
 }
 
+/* Not static, no IPA: callgrind toggles collection on this exact name. */
+__attribute__((noinline, noipa)) uint64_t record_loop(cb_fn f, uint64_t n);
+__attribute__((noinline, noipa)) uint64_t record_loop(cb_fn f, uint64_t n)
+{
+	const void *cb = &callback_obj;
+	for (uint64_t i = 0; i < n; i++)
+		f(cb, false);
+	return n;
+}
+
+static int mode_p2count(const struct opts *o)
+{
+	struct rt r;
+	if (rt_setup(&r) < 0)
+		return 1;
+	if (!r.agent || !r.seg_ok) {
+		fprintf(stderr, "microbench: p2count needs the agent preloaded, with its segment\n");
+		return 1;
+	}
+	caret_ctl_set_state(&r.seg, CARET_STATE_RECORD);
+	/* The first call resolves the real function (dlsym): not per record. */
+	r.hook(&callback_obj, false);
+	uint64_t n = record_loop(o->only == 2 ? r.real : r.hook, o->count);
+	uint32_t st = rt_state(&r);
+	rt_close(&r);
+	printf("{\"calls\": %llu, \"state\": %u}\n", (unsigned long long)n, st);
+	return st == CARET_STATE_RECORD ? 0 : 1;
+}
+
 /* ---- capture (P3) ---- */
 
 static const union caret_arg pub_args[] = {
@@ -503,6 +538,7 @@ static void usage(void)
 		"usage: caret-microbench p1|p2|p3 [--iters N] [--reps R] [--chunk C] "
 		"[--drain-ms D] [--wait-ms W]\n"
 		"       caret-microbench p1 --only 1|2 ...   (only variant A or B)\n"
+		"       caret-microbench p2count --count N --only 1|2\n"
 		"       caret-microbench p3count --count N\n"
 		"The timing loops of bench/micro/micro.py; run that instead.\n");
 }
@@ -557,6 +593,8 @@ int main(int argc, char **argv)
 		return mode_p1(&o);
 	if (strcmp(mode, "p2") == 0)
 		return mode_p2(&o);
+	if (strcmp(mode, "p2count") == 0)
+		return mode_p2count(&o);
 	if (strcmp(mode, "p3") == 0)
 		return mode_p3(&o);
 	if (strcmp(mode, "p3count") == 0)

@@ -102,6 +102,46 @@ START_TEST(test_null_and_long_strings)
 }
 END_TEST
 
+/* caret_seg_append encodes from a compile-time layout table (the agent's
+ * fast path); it must write exactly what the generic encoder writes, for
+ * every kind, with empty, NULL, short and over-long strings. */
+START_TEST(test_append_matches_encode)
+{
+	static char longs[CARET_STR_MAX + 100];
+	memset(longs, 'y', sizeof(longs) - 1);
+	const char *strs[] = { "/topic", "", NULL, longs, "n" };
+	uint8_t *buf = calloc(1, CARET_REC_MAX);
+	make_seg(CARET_SHM_HEADER_SIZE + 64u * CARET_REC_MAX);
+	uint64_t off = 0;
+	for (unsigned variant = 0; variant < 5; variant++) {
+		for (uint32_t k = 1; k < CARET_KIND_COUNT; k++) {
+			const char *sig = caret_kind_sig(k);
+			union caret_arg a[CARET_MAX_FIELDS];
+			for (unsigned i = 0; sig[i]; i++) {
+				if (sig[i] == 's')
+					a[i].s = strs[(i + variant) % 5];
+				else
+					a[i].u = 0x0102030405060708ull * (k + i + variant);
+			}
+			uint32_t sz = caret_rec_encoded_size(k, a);
+			memset(buf, 0, CARET_REC_MAX);
+			caret_rec_encode(buf, sz, k, 7 * (int64_t)k, a);
+			ck_assert_int_eq(caret_seg_append(&seg, k, 7 * (int64_t)k, a), 0);
+			ck_assert_mem_eq(seg.area + off, buf, sz);
+			off += sz;
+		}
+	}
+	ck_assert_int_eq(caret_seg_append(&seg, 0, 1, NULL), -EINVAL);
+	ck_assert_int_eq(caret_seg_append(&seg, CARET_KIND_COUNT, 1, NULL), -EINVAL);
+	ck_assert_int_eq(caret_seg_append(&seg, 999, 1, NULL), -EINVAL);
+	struct caret_seg_status st;
+	caret_seg_read_status(&seg, &st);
+	ck_assert_uint_eq(st.records, 5u * (CARET_KIND_COUNT - 1));
+	drop_seg();
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_kind_names)
 {
 	ck_assert_str_eq(caret_kind_name(CARET_KIND_rcl_node_init), "rcl_node_init");
@@ -936,7 +976,8 @@ END_TEST
 static Suite *suite(void)
 {
 	Suite *s = suite_create("shm");
-	TCase *t = unit_case(s, "core", test_roundtrip_every_kind, test_null_and_long_strings,
+	TCase *t = unit_case(s, "core", test_roundtrip_every_kind, test_append_matches_encode,
+			     test_null_and_long_strings,
 			     test_kind_names, test_names, test_create_attach, test_bad_capacity,
 			     test_concurrent_appends, test_full_cache_counts_drops,
 			     test_hostile_headers, test_hostile_files, test_truncated_under_reader,

@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The regression gate of `make bench-smoke` (part of `make check`).
+
+Smoke sizes (3 processes x 200 records, short loops) cannot show whether a
+target is met, and the check runs on shared 2-core machines where a time
+moves 2-5x with the load. So each row is gated on what smoke sizes do
+measure, with a margin for that noise:
+
+- instruction counts from callgrind where the row has one (P1, P2, P3):
+  repeatable to the instruction under any load, so they are held to the
+  target itself, or with a few instructions of margin;
+- counts that do not depend on speed (discarded events, processes that
+  reached RECORD, bytes per record) exactly;
+- times and rates only as ratios within one run, or with a margin of 3-60x
+  over what a loaded machine gives, so only a change of kind (a syscall
+  per event, a sleep, a per-process command at Enter) fails.
+
+gate(row) -> (ok, text) for a row of bench/run.py, whose `num` holds the
+raw numbers; a row without the numbers a gate needs fails it.
+"""
+
+# Margins are stated next to each gate: what the quiet machine gives, what
+# the loaded one gave in smoke runs, and the threshold.
+
+
+def _p1(n):
+    # instructions per call, loop included: hook 12 vs direct 19 (the agent's
+    # WAIT path is one relaxed load and a branch, libtracetools' function
+    # also asks lttng-ust); the hook may never cost more than the direct call.
+    # Time: 0.95-1.00x in the smoke runs here (load 3-9), target 1.10x: gate
+    # 1.5x, for the short loops on a loaded machine.
+    return (n["instr_hook"] <= n["instr_direct"] and n["ratio"] <= 1.5,
+            "hook %.1f <= direct %.1f instructions per call; time %.2fx <= 1.5x" %
+            (n["instr_hook"], n["instr_direct"], n["ratio"]))
+
+
+def _p2(n):
+    # RECORD path without a session (callgrind): 78 instructions per event
+    # through the agent, 19 of them libtracetools' own: the agent's hot path
+    # is held to P3's budget, 200. Time vs the bare tracepoint: 1.02-1.05x,
+    # target 1.15x: gate 1.6x. Every event recorded, none discarded.
+    return (n["instr_record"] <= 200 and n["ratio"] <= 1.6 and n["discarded"] == 0
+            and n["counted"],
+            "RECORD path %.1f <= 200 instructions per event; time %.2fx <= 1.6x; "
+            "discarded %d; every event counted: %s" %
+            (n["instr_record"], n["ratio"], n["discarded"], n["counted"]))
+
+
+def _p3(n):
+    # the cache write: the target itself (instructions do not vary with load)
+    return (n["instructions"] <= 200,
+            "%.1f <= 200 instructions per cached record" % n["instructions"])
+
+
+def _p4(n):
+    # 3 x 200 records: 0.013-0.016 s in the smoke runs here; the target for
+    # 100 x 2000, 1 s, is the gate (60x): a sleep per record fails it
+    return (n["total"] <= 1.0 and n["discarded"] == 0 and n["all"],
+            "Enter -> RECORD %.3f s <= 1 s, discarded %s, all in RECORD: %s" %
+            (n["total"], n["discarded"], n["all"]))
+
+
+def _p4b(n):
+    # CARET's f=100 takes 2 s for 200 records by construction; ours 0.013-
+    # 0.016 s (126-160x in the smoke runs): gate 10x (ours <= 0.2 s)
+    return (n["faster"] >= 10 and n["discarded"] == 0,
+            "%.1fx >= 10x faster than f=100, discarded %s" % (n["faster"], n["discarded"]))
+
+
+def _p4c(n):
+    # armed + Enter vs the limit, both tens of ms at 3 processes: 1.1x quiet,
+    # 2.3x seen; target 1.5x at full size: gate 4x
+    return (n["ratio"] <= 4.0 and n["all"],
+            "%.2fx <= 4x the limit, all in RECORD: %s" % (n["ratio"], n["all"]))
+
+
+def _p5(n):
+    # bytes per record is exact; RSS 10.5 MiB with the bridge and 3 agents:
+    # gate 12 MiB (the target, 8 MiB, is for 100 agents: the full run);
+    # idle CPU over the smoke's 2 s: 1 tick = 0.5 %: gate 3 %
+    return (n["density"] <= 1.5 and n["rss_mib"] <= 12 and n["cpu_pct"] <= 3.0,
+            "%.2fx <= 1.5x bytes per record; RSS %.1f <= 12 MiB; idle CPU %.2f <= 3 %%" %
+            (n["density"], n["rss_mib"], n["cpu_pct"]))
+
+
+def _p6(n):
+    # smoke curve N = 6 and 48 x 2000 records: Enter -> RECORD 0.014 s and
+    # 0.075-0.13 s (8x the processes, 9x the time; target 1.1x linear):
+    # gate twice linear; armed + Enter vs the limit 1.1-1.7x seen: gate 3x
+    lin = 2 * n["nratio"]
+    return (n["ratio"] <= lin and n["worst"] <= 3.0 and n["discarded"] == 0 and n["all"],
+            "N ratio %.2fx <= %.1fx, worst vs limit %.2fx <= 3x, discarded %d, all in "
+            "RECORD: %s" % (n["ratio"], lin, n["worst"], n["discarded"], n["all"]))
+
+
+def _p6b(n):
+    # the curve's largest N (48 in the smoke run, 1,000 in make bench): as
+    # P6, and Enter -> RECORD against the replayed bytes / the drain rate
+    # measured in the same run (0.063 s at N = 48): 0.075-0.13 s, 2.07 s
+    # with a pacing stalled on partial packets (pacer per-stream horizon,
+    # 843c1c5): gate 8x + 0.1 s, so a loaded machine passes and a stall not
+    lin = 2 * n["nratio"]
+    cap = 8 * n["drain_s"] + 0.1
+    return (n["ratio"] <= lin and n["vs_limit"] <= 3.0 and n["enter_s"] <= cap and
+            n["discarded"] == 0 and n["all"],
+            "vs the smallest N %.2fx <= %.1fx, vs its limit %.2fx <= 3x, Enter -> RECORD "
+            "%.3f s <= %.3f s (8 x bytes / drain + 0.1 s), discarded %s, all in RECORD: %s" %
+            (n["ratio"], lin, n["vs_limit"], n["enter_s"], cap, n["discarded"], n["all"]))
+
+
+def _p7(n):
+    # vs their limits 1.1-1.8x seen (target 2x): gate 4x; none discarded
+    worst = max(n["ratios"]) if n["ratios"] else float("inf")
+    return (worst <= 4.0 and n["discarded"] == 0 and n["all"] and len(n["ratios"]) == 3,
+            "worst %.2fx <= 4x the limit over %d conditions, discarded %d, all in RECORD: %s"
+            % (worst, len(n["ratios"]), n["discarded"], n["all"]))
+
+
+def _p8(n):
+    # 22-35 M records/s in the smoke runs; target 10 M: gate 3 M (600
+    # records are read in microseconds, so one preemption moves it)
+    return (n["rate"] >= 3e6, "%.1f >= 3 M records/s" % (n["rate"] / 1e6))
+
+
+def _p9(n):
+    # p99 0.12-0.19 us in the smoke runs; target 20 us, which an O(n) search
+    # would still pass at 600 records: gate 5 us
+    return (n["p99_us"] <= 5.0, "p99 %.3f <= 5 us" % n["p99_us"])
+
+
+def _p10(n):
+    # same trace, one after the other: 0.78-1.00x in the smoke runs; target
+    # 1.5x: gate 2x
+    return (n["ratio"] <= 2.0, "%.2fx <= 2x babeltrace2" % n["ratio"])
+
+
+GATES = {"P1": _p1, "P2": _p2, "P3": _p3, "P4": _p4, "P4b": _p4b, "P4c": _p4c, "P5": _p5,
+         "P6": _p6, "P6b": _p6b, "P7": _p7, "P8": _p8, "P9": _p9, "P10": _p10}
+
+
+def gate(r):
+    """(ok, text) for one row: a row without its numbers fails."""
+    g = GATES.get(r["id"])
+    if g is None:
+        return False, "no gate for this row"
+    if not r.get("measured", True):
+        return False, "not measured"
+    try:
+        return g(r.get("num") or {})
+    except (KeyError, TypeError, ValueError) as e:
+        return False, "numbers missing (%s)" % e

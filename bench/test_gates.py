@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""bench/gates.py: the smoke run passes with the numbers of a loaded
+machine and fails on a regression of each row (run by make bench-smoke)."""
+import copy
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gates  # noqa: E402
+
+# numbers of smoke runs on the 2-core machine under other sessions' builds
+GOOD = {
+    "P1": dict(instr_hook=12.0, instr_direct=19.0, ratio=1.28),
+    "P2": dict(instr_record=78.0, ratio=1.4, discarded=0, counted=True),
+    "P3": dict(instructions=199.0),
+    "P4": dict(total=0.12, discarded=0, all=True),
+    "P4b": dict(faster=16.0, discarded=0),
+    "P4c": dict(ratio=1.9, all=True),
+    "P5": dict(density=1.22, rss_mib=10.5, cpu_pct=1.0),
+    "P6": dict(ratio=12.0, nratio=8.0, worst=1.7, discarded=0, all=True),
+    "P6b": dict(ratio=12.0, nratio=8.0, vs_limit=1.7, enter_s=0.3, drain_s=0.063,
+                discarded=0, all=True),
+    "P7": dict(ratios=[1.24, 1.79, 1.13], discarded=0, all=True),
+    "P8": dict(rate=8e6),
+    "P9": dict(p99_us=0.9),
+    "P10": dict(ratio=1.3),
+}
+
+# one regression per row, each a change of kind, not noise
+BAD = {
+    "P1": dict(instr_hook=25.0),            # a call or an atomic RMW in WAIT
+    "P2": dict(instr_record=260.0),         # the RECORD path over budget
+    "P3": dict(instructions=270.0),         # the cache write as it was
+    "P4": dict(discarded=5),
+    "P4b": dict(faster=3.0),                # a per-record sleep
+    "P4c": dict(ratio=6.0),
+    "P5": dict(rss_mib=20.0),
+    "P6": dict(ratio=20.0),
+    "P6b": dict(enter_s=2.07, ratio=148.0),  # measured: the stalled pacing at N = 48
+    "P7": dict(ratios=[1.2, 9.0, 1.1]),
+    "P8": dict(rate=1e6),
+    "P9": dict(p99_us=60.0),
+    "P10": dict(ratio=3.5),
+}
+
+
+def row(id_, num):
+    return {"id": id_, "measured": True, "num": num}
+
+
+class Gates(unittest.TestCase):
+    def test_every_row_has_a_gate(self):
+        self.assertEqual(set(gates.GATES), set(GOOD))
+        self.assertEqual(set(GOOD), set(BAD))
+
+    def test_loaded_machine_passes(self):
+        for id_, num in GOOD.items():
+            ok, text = gates.gate(row(id_, num))
+            self.assertTrue(ok, "%s: %s" % (id_, text))
+
+    def test_regression_fails(self):
+        for id_, change in BAD.items():
+            num = copy.deepcopy(GOOD[id_])
+            num.update(change)
+            ok, text = gates.gate(row(id_, num))
+            self.assertFalse(ok, "%s passed a regression: %s" % (id_, text))
+
+    def test_each_p6b_condition_alone_fails(self):
+        for change in (dict(enter_s=0.7), dict(ratio=17.0), dict(vs_limit=3.5),
+                       dict(discarded=1), dict(all=False)):
+            num = dict(GOOD["P6b"], **change)
+            self.assertFalse(gates.gate(row("P6b", num))[0], change)
+
+    def test_missing_numbers_fail(self):
+        for id_ in GOOD:
+            self.assertFalse(gates.gate(row(id_, {}))[0], id_)
+            self.assertFalse(gates.gate({"id": id_, "measured": False,
+                                         "num": GOOD[id_]})[0], id_)
+
+
+if __name__ == "__main__":
+    unittest.main()
