@@ -56,6 +56,19 @@ struct lttng_drain {
 int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64_t stale_ns);
 
 /*
+ * The horizon the pacing uses: lttng_drain_horizon(), unless no stream has
+ * produced a packet for quiet_ns (quiet_for_ns: how long, in wall time,
+ * d->horizon_ns has not changed). A full sub-buffer is drained as soon as
+ * it is delivered, so once nothing moves for that long the streams hold
+ * only partly filled sub-buffers, which the pacing window's margin of one
+ * sub-buffer covers: then the newest packet end after since_ns. Without
+ * this, one stream's half packet that no writer fills holds the horizon
+ * back, the replay gets no room to fill it, and nothing moves.
+ */
+int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns,
+				   int64_t stale_ns, int64_t quiet_for_ns, int64_t quiet_ns);
+
+/*
  * Opens a recording's trace directory for lttng_drain_read_at(): the
  * directory path leads to must be the one created for it, (dev, ino)
  * (0, 0: any), and belong to owner ((uid_t)-1: anyone). The last

@@ -29,6 +29,11 @@
 /* A stream without a packet for this long while another produced some is
  * no longer written (lttng_drain_horizon). */
 #define STREAM_STALE_NS (200LL * 1000000)
+/* No packet on any stream for this long: the consumer drained every full
+ * sub-buffer, the streams hold partly filled ones only
+ * (lttng_drain_pacing_horizon). Well above the consumer's wake-up on a
+ * delivered sub-buffer, well below STALL_NS's trickle. */
+#define QUIET_NS (20LL * 1000000)
 
 /*
  * How long after caretd first sees a session active before a process that
@@ -119,6 +124,7 @@ static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
 	f->since_ns = now;
 	f->horizon_ns = -1;
 	f->horizon_seen_ns = now;
+	f->newest_seen_ns = now; /* quiet is counted from the base */
 }
 
 /* Emitted bytes (since the base) by time t, from the samples around it.
@@ -267,8 +273,14 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 		if (rc < 0)
 			return;
 		fb_discards(f, r->name, d.discarded, now);
-		/* per stream: the slowest drained buffer that is written */
-		int64_t h = lttng_drain_horizon(&d, f->since_ns, STREAM_STALE_NS);
+		/* per stream: the slowest drained buffer that is written, until
+		 * no packet comes for QUIET_NS */
+		if (d.horizon_ns != f->newest_ns) {
+			f->newest_ns = d.horizon_ns;
+			f->newest_seen_ns = now;
+		}
+		int64_t h = lttng_drain_pacing_horizon(&d, f->since_ns, STREAM_STALE_NS,
+						       now - f->newest_seen_ns, QUIET_NS);
 		if (h > f->horizon_ns)
 			f->horizon_seen_ns = now;
 		if (h >= 0)

@@ -41,6 +41,7 @@ struct pacer_fb {
 	uint64_t emitted;         /* estimated replayed bytes since the base */
 	uint64_t discarded;       /* last sum seen in the index */
 	int64_t horizon_ns, horizon_seen_ns, since_ns;
+	int64_t newest_ns, newest_seen_ns; /* the newest packet end, and since when (wall) */
 	/* the recording's trace directory, opened once per target and
 	 * checked to be the one created for it (daemon/lttng_drain.h) */
 	int dirfd;

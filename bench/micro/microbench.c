@@ -388,7 +388,7 @@ static int mode_p2count(const struct opts *o)
 		fprintf(stderr, "microbench: p2count needs the agent preloaded, with its segment\n");
 		return 1;
 	}
-	caret_ctl_set_state(&r.seg, CARET_STATE_RECORD);
+	caret_drive_set_state(&r.seg, rt_state(&r), CARET_STATE_RECORD);
 	/* The first call resolves the real function (dlsym): not per record. */
 	r.hook(&callback_obj, false);
 	uint64_t n = record_loop(o->only == 2 ? r.real : r.hook, o->count);

@@ -169,6 +169,17 @@ START_TEST(horizon_per_stream_16_cpus)
 	ck_assert_int_eq(lttng_drain_horizon(&d, 60 * ms, 200 * ms), -1);
 	/* the newest stream alone after the base */
 	ck_assert_int_eq(lttng_drain_horizon(&d, 49 * ms, 200 * ms), 50 * ms);
+	/* The pacing's horizon: per stream while packets flow; once no stream
+	 * produced one for the quiet time (the newest end unchanged), what
+	 * the streams hold are partly filled sub-buffers (a full one is
+	 * drained at once), which the window's margin covers: the newest.
+	 * Per stream only, CPU 12's half packet held every replay back until
+	 * the stall rule's trickle filled it (0.5 to 0.8 s at 48 processes). */
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 0, 50 * ms), 15 * ms);
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 49 * ms, 50 * ms), 15 * ms);
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 51 * ms, 50 * ms), 50 * ms);
+	/* quiet, but nothing after the base: still not known */
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, 60 * ms, 200 * ms, 500 * ms, 50 * ms), -1);
 	remove_dirs("");
 }
 END_TEST
