@@ -46,6 +46,15 @@ static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t paren
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1); /* the parent died before the line above */
+	/* babeltrace2 logs to stderr whatever its level says (its plugins'
+	 * warnings, the whole metadata on a parse error): the child speaks
+	 * only through the pipe, and the parent says what went wrong. */
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull >= 0) {
+		dup2(devnull, STDERR_FILENO);
+		close(devnull);
+	}
+	bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
 	struct check_buf b = { 0 };
 	char err[1024] = "";
 	struct check_model *m = check_model_new();

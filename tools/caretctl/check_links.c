@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The links between init records that caret_analyze follows
+ * (infra/lttng/lttng_info.py). Each init kind defines objects (a node
+ * handle, a timer handle, a callback...) and refers to others:
+ *
+ * - a reference ('r') to an object that no record of the same process
+ *   defines is missing data whoever recorded the trace (a session started
+ *   after the process created it, a replay cut short);
+ * - an expectation ('e') is what rclcpp and the agent always emit after
+ *   the record (a callback is registered right after it is added; a
+ *   callback group is tied to an executor when its node is added to one).
+ *   It is checked only for processes that emitted caret_init: without the
+ *   agent there are no executor records at all, and a replay stopped
+ *   early leaves exactly these out, since a process records its objects
+ *   before it links them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_links.h"
+
+enum obj {
+	O_NONE,
+	O_NODE,
+	O_SUB,
+	O_RSUB,
+	O_RSUB_CB,
+	O_SRV,
+	O_CLI,
+	O_TIMER,
+	O_CB,
+	O_CB_REG,
+	O_EXEC,
+	O_SCOLL, /* a static executor's entities collector */
+	O_COLL,
+	O_GLINK, /* a callback group tied to an executor */
+};
+
+struct op {
+	char what; /* 'd' defines, 'r' refers to, 'e' expects */
+	enum obj obj;
+	const char *field;
+	int rule; /* for 'r' and 'e' */
+};
+
+struct kind_ops {
+	const char *kind;
+	struct op ops[CHECK_LINK_OPS];
+};
+
+enum {
+	R_PUB_NODE,
+	R_SUB_NODE,
+	R_SRV_NODE,
+	R_CLI_NODE,
+	R_SUBCB_RSUB,
+	R_SRVCB_SRV,
+	R_TIMERCB_TIMER,
+	R_LINK_TIMER,
+	R_LINK_NODE,
+	R_REG_CB,
+	R_CBG_TIMER,
+	R_CBG_SUB,
+	R_CBG_SRV,
+	R_CBG_CLI,
+	R_ADDCBG_EXEC,
+	R_ADDCBGS_SCOLL,
+	R_COLL_EXEC,
+	R_CBGCOLL_COLL,
+	R_RSUB_CB,
+	R_CB_REG,
+	R_GROUP_EXEC,
+	NRULES
+};
+_Static_assert((int)NRULES <= (int)CHECK_MAX_LINKS, "CHECK_MAX_LINKS too small");
+
+/* What is found, and what it lacks: "<n> <found> without <lacks>". */
+static const struct {
+	const char *name, *found, *lacks;
+	bool forward;
+} rules[NRULES] = {
+	[R_PUB_NODE] = { "rcl_publisher_init:rcl_node_init", "rcl_publisher_init",
+			 "the rcl_node_init of its node" },
+	[R_SUB_NODE] = { "rcl_subscription_init:rcl_node_init", "rcl_subscription_init",
+			 "the rcl_node_init of its node" },
+	[R_SRV_NODE] = { "rcl_service_init:rcl_node_init", "rcl_service_init",
+			 "the rcl_node_init of its node" },
+	[R_CLI_NODE] = { "rcl_client_init:rcl_node_init", "rcl_client_init",
+			 "the rcl_node_init of its node" },
+	[R_SUBCB_RSUB] = { "rclcpp_subscription_callback_added:rclcpp_subscription_init",
+			   "rclcpp_subscription_callback_added",
+			   "the rclcpp_subscription_init of its subscription" },
+	[R_SRVCB_SRV] = { "rclcpp_service_callback_added:rcl_service_init",
+			  "rclcpp_service_callback_added", "the rcl_service_init of its service" },
+	[R_TIMERCB_TIMER] = { "rclcpp_timer_callback_added:rcl_timer_init",
+			      "rclcpp_timer_callback_added", "the rcl_timer_init of its timer" },
+	[R_LINK_TIMER] = { "rclcpp_timer_link_node:rcl_timer_init", "rclcpp_timer_link_node",
+			   "the rcl_timer_init of its timer" },
+	[R_LINK_NODE] = { "rclcpp_timer_link_node:rcl_node_init", "rclcpp_timer_link_node",
+			  "the rcl_node_init of its node" },
+	[R_REG_CB] = { "rclcpp_callback_register:callback_added", "rclcpp_callback_register",
+		       "the *_callback_added record of its callback" },
+	[R_CBG_TIMER] = { "callback_group_add_timer:rcl_timer_init", "callback_group_add_timer",
+			  "the rcl_timer_init of its timer" },
+	[R_CBG_SUB] = { "callback_group_add_subscription:rcl_subscription_init",
+			"callback_group_add_subscription",
+			"the rcl_subscription_init of its subscription" },
+	[R_CBG_SRV] = { "callback_group_add_service:rcl_service_init",
+			"callback_group_add_service", "the rcl_service_init of its service" },
+	[R_CBG_CLI] = { "callback_group_add_client:rcl_client_init", "callback_group_add_client",
+			"the rcl_client_init of its client" },
+	[R_ADDCBG_EXEC] = { "add_callback_group:construct_executor", "add_callback_group",
+			    "the construct_executor of its executor" },
+	[R_ADDCBGS_SCOLL] = { "add_callback_group_static_executor:construct_static_executor",
+			      "add_callback_group_static_executor",
+			      "the construct_static_executor of its executor" },
+	[R_COLL_EXEC] = { "executor_entity_collector_to_executor:construct_executor",
+			  "executor_entity_collector_to_executor",
+			  "the construct_executor of its executor" },
+	[R_CBGCOLL_COLL] = { "callback_group_to_executor_entity_collector:"
+			     "executor_entity_collector_to_executor",
+			     "callback_group_to_executor_entity_collector",
+			     "the executor_entity_collector_to_executor of its collector" },
+	[R_RSUB_CB] = { "rclcpp_subscription_init:rclcpp_subscription_callback_added",
+			"rclcpp subscriptions", "rclcpp_subscription_callback_added", true },
+	[R_CB_REG] = { "callback:rclcpp_callback_register", "callbacks",
+		       "rclcpp_callback_register", true },
+	[R_GROUP_EXEC] = { "callback_group:executor", "callback groups",
+			   "an executor (add_callback_group, add_callback_group_static_executor "
+			   "or callback_group_to_executor_entity_collector)",
+			   true },
+};
+
+static const struct kind_ops table[] = {
+	{ "rcl_node_init", { { 'd', O_NODE, "node_handle", 0 } } },
+	{ "rcl_publisher_init", { { 'r', O_NODE, "node_handle", R_PUB_NODE } } },
+	{ "rcl_subscription_init",
+	  { { 'd', O_SUB, "subscription_handle", 0 }, { 'r', O_NODE, "node_handle", R_SUB_NODE } } },
+	{ "rcl_service_init",
+	  { { 'd', O_SRV, "service_handle", 0 }, { 'r', O_NODE, "node_handle", R_SRV_NODE } } },
+	{ "rcl_client_init",
+	  { { 'd', O_CLI, "client_handle", 0 }, { 'r', O_NODE, "node_handle", R_CLI_NODE } } },
+	/* not a reference to rcl_subscription_init: an intra-process
+	 * subscription's handle is not an rcl subscription */
+	{ "rclcpp_subscription_init",
+	  { { 'd', O_RSUB, "subscription", 0 }, { 'e', O_RSUB_CB, "subscription", R_RSUB_CB } } },
+	{ "rclcpp_subscription_callback_added",
+	  { { 'r', O_RSUB, "subscription", R_SUBCB_RSUB },
+	    { 'd', O_RSUB_CB, "subscription", 0 },
+	    { 'e', O_CB_REG, "callback", R_CB_REG } } },
+	{ "rclcpp_service_callback_added",
+	  { { 'r', O_SRV, "service_handle", R_SRVCB_SRV }, { 'e', O_CB_REG, "callback", R_CB_REG } } },
+	{ "rcl_timer_init", { { 'd', O_TIMER, "timer_handle", 0 } } },
+	{ "rclcpp_timer_callback_added",
+	  { { 'r', O_TIMER, "timer_handle", R_TIMERCB_TIMER },
+	    { 'e', O_CB_REG, "callback", R_CB_REG } } },
+	{ "rclcpp_timer_link_node",
+	  { { 'r', O_TIMER, "timer_handle", R_LINK_TIMER },
+	    { 'r', O_NODE, "node_handle", R_LINK_NODE } } },
+	{ "rclcpp_callback_register",
+	  { { 'r', O_CB, "callback", R_REG_CB }, { 'd', O_CB_REG, "callback", 0 } } },
+	{ "construct_executor", { { 'd', O_EXEC, "executor_addr", 0 } } },
+	{ "construct_static_executor",
+	  { { 'd', O_EXEC, "executor_addr", 0 }, { 'd', O_SCOLL, "entities_collector_addr", 0 } } },
+	{ "add_callback_group",
+	  { { 'r', O_EXEC, "executor_addr", R_ADDCBG_EXEC },
+	    { 'd', O_GLINK, "callback_group_addr", 0 } } },
+	{ "add_callback_group_static_executor",
+	  { { 'r', O_SCOLL, "entities_collector_addr", R_ADDCBGS_SCOLL },
+	    { 'd', O_GLINK, "callback_group_addr", 0 } } },
+	{ "callback_group_add_timer",
+	  { { 'r', O_TIMER, "timer_handle", R_CBG_TIMER },
+	    { 'e', O_GLINK, "callback_group_addr", R_GROUP_EXEC } } },
+	{ "callback_group_add_subscription",
+	  { { 'r', O_SUB, "subscription_handle", R_CBG_SUB },
+	    { 'e', O_GLINK, "callback_group_addr", R_GROUP_EXEC } } },
+	{ "callback_group_add_service",
+	  { { 'r', O_SRV, "service_handle", R_CBG_SRV },
+	    { 'e', O_GLINK, "callback_group_addr", R_GROUP_EXEC } } },
+	{ "callback_group_add_client",
+	  { { 'r', O_CLI, "client_handle", R_CBG_CLI },
+	    { 'e', O_GLINK, "callback_group_addr", R_GROUP_EXEC } } },
+	{ "executor_entity_collector_to_executor",
+	  { { 'r', O_EXEC, "executor_addr", R_COLL_EXEC },
+	    { 'd', O_COLL, "entities_collector_addr", 0 } } },
+	{ "callback_group_to_executor_entity_collector",
+	  { { 'r', O_COLL, "entities_collector_addr", R_CBGCOLL_COLL },
+	    { 'd', O_GLINK, "callback_group_addr", 0 } } },
+};
+
+const char *check_link_name(size_t i)
+{
+	return i < NRULES ? rules[i].name : NULL;
+}
+
+const char *check_link_found(size_t i)
+{
+	return i < NRULES ? rules[i].found : NULL;
+}
+
+const char *check_link_lacks(size_t i)
+{
+	return i < NRULES ? rules[i].lacks : NULL;
+}
+
+int check_member(const bt_field_class *st, const char *name)
+{
+	if (!st || bt_field_class_get_type(st) != BT_FIELD_CLASS_TYPE_STRUCTURE)
+		return -1;
+	uint64_t n = bt_field_class_structure_get_member_count(st);
+	for (uint64_t i = 0; i < n; i++) {
+		const bt_field_class_structure_member *mb =
+			bt_field_class_structure_borrow_member_by_index_const(st, i);
+		if (strcmp(bt_field_class_structure_member_get_name(mb), name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+static const struct kind_ops *ops_of(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(table[i].kind, kind) == 0)
+			return &table[i];
+	return NULL;
+}
+
+void check_links_classify(const char *kind, const bt_field_class *payload,
+			  int idx[CHECK_LINK_OPS])
+{
+	const struct kind_ops *k = ops_of(kind);
+	for (int i = 0; i < CHECK_LINK_OPS; i++)
+		idx[i] = k && k->ops[i].what ? check_member(payload, k->ops[i].field) : -1;
+}
+
+static bool handle_of(const bt_field *pl, int idx, uint64_t *v)
+{
+	if (!pl || idx < 0)
+		return false;
+	const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(pl, (uint64_t)idx);
+	bt_field_class_type t = bt_field_get_class_type(f);
+	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+		*v = bt_field_integer_unsigned_get_value(f);
+	else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
+		*v = (uint64_t)bt_field_integer_signed_get_value(f);
+	else
+		return false;
+	return true;
+}
+
+static uint64_t key_of(int64_t vpid, enum obj o, uint64_t handle)
+{
+	return check_hcomb(check_hcomb(check_hcomb(7, (uint64_t)vpid), o), handle);
+}
+
+static int define(struct check_links *l, uint64_t key)
+{
+	bool added;
+	return check_map_slot(&l->defs, key, &added) ? 0 : -ENOMEM;
+}
+
+int check_links_record(struct check_links *l, const char *kind, const int idx[CHECK_LINK_OPS],
+		       const bt_field *payload, size_t proc, int64_t vpid)
+{
+	const struct kind_ops *k = ops_of(kind);
+	if (!k)
+		return 0;
+	for (int i = 0; i < CHECK_LINK_OPS && k->ops[i].what; i++) {
+		const struct op *o = &k->ops[i];
+		uint64_t h;
+		if (!handle_of(payload, idx[i], &h))
+			continue;
+		uint64_t key = key_of(vpid, o->obj, h);
+		bool added;
+		if (o->what == 'd') {
+			if (define(l, key) < 0)
+				return -ENOMEM;
+		} else if (o->what == 'r') {
+			if (check_grow((void **)&l->refs, &l->refs_cap, l->nrefs + 1,
+				       sizeof(*l->refs)) < 0)
+				return -ENOMEM;
+			l->refs[l->nrefs++] = (struct check_link_ref){ key, proc, (unsigned)o->rule };
+		} else {
+			/* one per object, however many records expect it */
+			uint64_t *v = check_map_slot(&l->expects, key, &added);
+			if (!v)
+				return -ENOMEM;
+			if (added)
+				*v = (uint64_t)proc << 8 | (unsigned)o->rule;
+			/* each *_callback_added expects the registration of the
+			 * callback it defines, the one rclcpp_callback_register
+			 * refers to */
+			if (o->obj == O_CB_REG && define(l, key_of(vpid, O_CB, h)) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void check_links_finish(struct check_links *l, struct check_proc *procs, size_t nprocs)
+{
+	for (size_t i = 0; i < l->nrefs; i++) {
+		const struct check_link_ref *r = &l->refs[i];
+		if (r->proc < nprocs && !check_map_has(&l->defs, r->key)) {
+			procs[r->proc].missing[r->rule]++;
+			procs[r->proc].missing_total++;
+		}
+	}
+	for (size_t i = 0; i < l->expects.cap; i++) {
+		if (!l->expects.used[i] || check_map_has(&l->defs, l->expects.k[i]))
+			continue;
+		size_t proc = (size_t)(l->expects.v[i] >> 8);
+		unsigned rule = (unsigned)(l->expects.v[i] & 0xff);
+		if (proc < nprocs && rule < NRULES && procs[proc].caret_init) {
+			procs[proc].missing[rule]++;
+			procs[proc].missing_total++;
+		}
+	}
+}
+
+void check_links_free(struct check_links *l)
+{
+	check_map_free(&l->defs);
+	check_map_free(&l->expects);
+	free(l->refs);
+}
