@@ -26,6 +26,9 @@ struct check_model;
  * not CTF's), -EIO (babeltrace2 failed reading the streams), -ENOMEM.
  */
 int check_bt_run(const char *dir, struct check_model *m, char *err, size_t errlen);
+/* Appends to err the reason the ctf plugin's metadata parser logged in
+ * log (its stderr, at level ERROR), if any. */
+void check_bt_log_reason(const char *log, char *err, size_t errlen);
 
 struct check_model *check_model_new(void);
 void check_model_free(struct check_model *m);

@@ -77,42 +77,73 @@ static int find_traces(const char *dir, struct dirs *d)
 	return 0;
 }
 
-/*
- * what, then the deepest cause babeltrace2 gives (the one that says what
- * is wrong; the others say where it was found), on one line of at most
- * about 200 characters: its messages span lines and quote whole metadata.
- */
+/* Appends " (label: m)" to err: m on one line, at most about 200
+ * characters (babeltrace2's messages span lines and quote metadata). */
+static void append_line(char *err, size_t errlen, const char *label, const char *m)
+{
+	size_t off = strlen(err);
+	if (!m || off + strlen(label) + 8 >= errlen)
+		return;
+	off += (size_t)snprintf(err + off, errlen - off, " (%s: ", label);
+	size_t room = errlen - off > 200 ? 200 : errlen - off - 1, k = 0;
+	bool space = false;
+	for (; *m && *m != '\n' && k + 5 < room; m++) {
+		unsigned char c = (unsigned char)*m;
+		if (c == '\t' || c == ' ' || c < 32 || c == 127) {
+			space = k > 0;
+			continue;
+		}
+		if (space)
+			err[off + k++] = ' ';
+		space = false;
+		err[off + k++] = (char)c;
+	}
+	if (*m && *m != '\n') {
+		memcpy(err + off + k, "...", 3);
+		k += 3;
+	}
+	err[off + k++] = ')';
+	err[off + k] = '\0';
+}
+
+/* what, then the deepest cause babeltrace2 gives: the one that says what
+ * is wrong (the others say where it was found). */
 static void take_error(char *err, size_t errlen, const char *what)
 {
 	const bt_error *e = bt_current_thread_take_error();
-	size_t off = (size_t)snprintf(err, errlen, "%s", what);
+	snprintf(err, errlen, "%s", what);
 	if (!e)
 		return;
-	if (bt_error_get_cause_count(e) > 0 && off + 3 < errlen) {
-		const char *m = bt_error_cause_get_message(bt_error_borrow_cause_by_index(
-			e, bt_error_get_cause_count(e) - 1));
-		off += (size_t)snprintf(err + off, errlen - off, " (babeltrace2: ");
-		size_t room = errlen - off > 200 ? 200 : errlen - off - 1, k = 0;
-		bool space = false;
-		for (; m && *m && k + 5 < room; m++) {
-			unsigned char c = (unsigned char)*m;
-			if (c == '\n' || c == '\t' || c == ' ' || c < 32 || c == 127) {
-				space = k > 0;
-				continue;
-			}
-			if (space)
-				err[off + k++] = ' ';
-			space = false;
-			err[off + k++] = (char)c;
-		}
-		if (m && *m) {
-			memcpy(err + off + k, "...", 3);
-			k += 3;
-		}
-		err[off + k++] = ')';
-		err[off + k] = '\0';
-	}
+	/* causes are kept in the order they were appended: the first is the
+	 * deepest */
+	if (bt_error_get_cause_count(e) > 0)
+		append_line(err, errlen, "babeltrace2",
+			    bt_error_cause_get_message(bt_error_borrow_cause_by_index(e, 0)));
 	bt_error_release(e);
+}
+
+void check_bt_log_reason(const char *log, char *err, size_t errlen)
+{
+	/* The metadata parser says what is wrong only in its log: the first
+	 * error line of the ctf plugin's metadata code, after "file@func:line " */
+	for (const char *l = log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *tag = strstr(l, " E PLUGIN/CTF/META/");
+		const char *eol = strchr(l, '\n');
+		if (!tag || (eol && tag > eol))
+			continue;
+		const char *at = strchr(tag + 19, ' ');
+		if (!at || (eol && at > eol))
+			continue;
+		at = strchr(at + 1, ' '); /* past "func@file.c:line" */
+		if (!at || (eol && at > eol))
+			continue;
+		/* it says more than the error's cause */
+		char *cause = strstr(err, " (babeltrace2: ");
+		if (cause)
+			*cause = '\0';
+		append_line(err, errlen, "metadata", at + 1);
+		return;
+	}
 }
 
 static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator *it,
@@ -177,7 +208,7 @@ static int build_and_run(bt_graph *g, const struct dirs *d, struct check_model *
 		int ok = params && inputs &&
 			 bt_value_array_append_string_element(inputs, d->v[i]) == 0 &&
 			 bt_value_map_insert_entry(params, "inputs", inputs) == 0 &&
-			 bt_graph_add_source_component(g, fs, name, params, BT_LOGGING_LEVEL_NONE,
+			 bt_graph_add_source_component(g, fs, name, params, BT_LOGGING_LEVEL_ERROR,
 						       &src) == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
 		bt_value_put_ref(inputs);
 		bt_value_put_ref(params);
