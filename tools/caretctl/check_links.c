@@ -205,20 +205,6 @@ const char *check_link_lacks(size_t i)
 	return i < NRULES ? rules[i].lacks : NULL;
 }
 
-int check_member(const bt_field_class *st, const char *name)
-{
-	if (!st || bt_field_class_get_type(st) != BT_FIELD_CLASS_TYPE_STRUCTURE)
-		return -1;
-	uint64_t n = bt_field_class_structure_get_member_count(st);
-	for (uint64_t i = 0; i < n; i++) {
-		const bt_field_class_structure_member *mb =
-			bt_field_class_structure_borrow_member_by_index_const(st, i);
-		if (strcmp(bt_field_class_structure_member_get_name(mb), name) == 0)
-			return (int)i;
-	}
-	return -1;
-}
-
 static const struct kind_ops *ops_of(const char *kind)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
@@ -227,27 +213,10 @@ static const struct kind_ops *ops_of(const char *kind)
 	return NULL;
 }
 
-void check_links_classify(const char *kind, const bt_field_class *payload,
-			  int idx[CHECK_LINK_OPS])
+const char *check_link_field(const char *kind, int op)
 {
 	const struct kind_ops *k = ops_of(kind);
-	for (int i = 0; i < CHECK_LINK_OPS; i++)
-		idx[i] = k && k->ops[i].what ? check_member(payload, k->ops[i].field) : -1;
-}
-
-static bool handle_of(const bt_field *pl, int idx, uint64_t *v)
-{
-	if (!pl || idx < 0)
-		return false;
-	const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(pl, (uint64_t)idx);
-	bt_field_class_type t = bt_field_get_class_type(f);
-	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
-		*v = bt_field_integer_unsigned_get_value(f);
-	else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-		*v = (uint64_t)bt_field_integer_signed_get_value(f);
-	else
-		return false;
-	return true;
+	return k && op >= 0 && op < CHECK_LINK_OPS && k->ops[op].what ? k->ops[op].field : NULL;
 }
 
 static uint64_t key_of(int64_t vpid, enum obj o, uint64_t handle)
@@ -261,17 +230,18 @@ static int define(struct check_links *l, uint64_t key)
 	return check_map_slot(&l->defs, key, &added) ? 0 : -ENOMEM;
 }
 
-int check_links_record(struct check_links *l, const char *kind, const int idx[CHECK_LINK_OPS],
-		       const bt_field *payload, size_t proc, int64_t vpid)
+int check_links_record(struct check_links *l, const char *kind,
+		       const uint64_t val[CHECK_LINK_OPS], const bool have[CHECK_LINK_OPS],
+		       size_t proc, int64_t vpid)
 {
 	const struct kind_ops *k = ops_of(kind);
 	if (!k)
 		return 0;
 	for (int i = 0; i < CHECK_LINK_OPS && k->ops[i].what; i++) {
 		const struct op *o = &k->ops[i];
-		uint64_t h;
-		if (!handle_of(payload, idx[i], &h))
+		if (!have[i])
 			continue;
+		uint64_t h = val[i];
 		uint64_t key = key_of(vpid, o->obj, h);
 		bool added;
 		if (o->what == 'd') {

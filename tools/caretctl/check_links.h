@@ -9,7 +9,6 @@
 #ifndef CARETCTL_CHECK_LINKS_H
 #define CARETCTL_CHECK_LINKS_H
 
-#include <babeltrace2/babeltrace.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,15 +31,14 @@ struct check_links {
 	size_t nrefs, refs_cap;
 };
 
-/* Index of member `name` of a structure field class, or -1. */
-int check_member(const bt_field_class *st, const char *name);
-
-/* The payload member index of each op of init kind `kind` (-1: none). */
-void check_links_classify(const char *kind, const bt_field_class *payload,
-			  int idx[CHECK_LINK_OPS]);
-/* One init record (its first copy) of process proc; -ENOMEM. */
-int check_links_record(struct check_links *l, const char *kind, const int idx[CHECK_LINK_OPS],
-		       const bt_field *payload, size_t proc, int64_t vpid);
+/* The payload field op `op` (0 .. CHECK_LINK_OPS-1) of init kind `kind`
+ * reads, NULL if none. */
+const char *check_link_field(const char *kind, int op);
+/* One init record (its first copy) of process proc, with the value of
+ * each op's field (have[i]: the record has it as an integer); -ENOMEM. */
+int check_links_record(struct check_links *l, const char *kind,
+		       const uint64_t val[CHECK_LINK_OPS], const bool have[CHECK_LINK_OPS],
+		       size_t proc, int64_t vpid);
 /* Adds each process's unresolved links to its missing[] (before the
  * processes are sorted); forward links only for processes with
  * caret_init (see check_links.c). */

@@ -20,6 +20,7 @@
 
 #include "check.h"
 #include "check_links.h"
+#include "check_field.h"
 #include "check_map.h"
 
 /* caret_analyze's init events (infra/lttng/lttng.py,
@@ -187,7 +188,10 @@ static void classify(struct evclass *c, const bt_event_class *ec)
 		c->f_handle = check_member(pl, "subscription_handle");
 	else
 		c->f_handle = -1;
-	check_links_classify(c->kind >= 0 ? init_kinds[c->kind] : "", pl, c->link_f);
+	for (int i = 0; i < CHECK_LINK_OPS; i++) {
+		const char *f = c->kind >= 0 ? check_link_field(init_kinds[c->kind], i) : NULL;
+		c->link_f[i] = f ? check_member(pl, f) : -1;
+	}
 }
 
 static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
@@ -212,68 +216,6 @@ static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
 	return c;
 }
 
-static const bt_field *fld(const bt_field *st, int idx)
-{
-	return st && idx >= 0 ? bt_field_structure_borrow_member_field_by_index_const(st, (uint64_t)idx)
-			      : NULL;
-}
-
-static bool fint(const bt_field *st, int idx, uint64_t *v)
-{
-	const bt_field *f = fld(st, idx);
-	if (!f)
-		return false;
-	bt_field_class_type t = bt_field_get_class_type(f);
-	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
-		*v = bt_field_integer_unsigned_get_value(f);
-	else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-		*v = (uint64_t)bt_field_integer_signed_get_value(f);
-	else if (t == BT_FIELD_CLASS_TYPE_BOOL)
-		*v = bt_field_bool_get_value(f);
-	else
-		return false;
-	return true;
-}
-
-static const char *fstr(const bt_field *st, int idx)
-{
-	const bt_field *f = fld(st, idx);
-	return f && bt_field_get_class_type(f) == BT_FIELD_CLASS_TYPE_STRING
-		       ? bt_field_string_get_value(f)
-		       : NULL;
-}
-
-/* A field's value, whatever its type (tracetools payloads are flat, but a
- * CARET trace may carry arrays, e.g. gids). */
-static uint64_t hfield(uint64_t h, const bt_field *f, int depth)
-{
-	bt_field_class_type t = bt_field_get_class_type(f);
-	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
-		return check_hcomb(h, bt_field_integer_unsigned_get_value(f));
-	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-		return check_hcomb(h, (uint64_t)bt_field_integer_signed_get_value(f));
-	if (t == BT_FIELD_CLASS_TYPE_STRING)
-		return check_hstr(h, bt_field_string_get_value(f));
-	if (t == BT_FIELD_CLASS_TYPE_BOOL)
-		return check_hcomb(h, bt_field_bool_get_value(f));
-	if (depth < 4 && bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_ARRAY)) {
-		uint64_t n = bt_field_array_get_length(f);
-		h = check_hcomb(h, n);
-		for (uint64_t i = 0; i < n; i++)
-			h = hfield(h, bt_field_array_borrow_element_field_by_index_const(f, i),
-				   depth + 1);
-		return h;
-	}
-	if (depth < 4 && t == BT_FIELD_CLASS_TYPE_STRUCTURE) {
-		uint64_t n = bt_field_class_structure_get_member_count(bt_field_borrow_class_const(f));
-		for (uint64_t i = 0; i < n; i++)
-			h = hfield(h, bt_field_structure_borrow_member_field_by_index_const(f, i),
-				   depth + 1);
-		return h;
-	}
-	return check_hcomb(h, t);
-}
-
 static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_field *ctx,
 				  const struct evclass *c, size_t *idx)
 {
@@ -292,7 +234,7 @@ static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_
 		struct check_proc *p = &m->r.procs[m->r.nprocs];
 		memset(p, 0, sizeof(*p));
 		p->vpid = vpid;
-		const char *pn = fstr(ctx, c->c_procname);
+		const char *pn = check_fstr(ctx, c->c_procname);
 		snprintf(p->procname, sizeof(p->procname), "%s", pn ? pn : "?");
 		*slot = m->r.nprocs++;
 	}
@@ -351,9 +293,9 @@ static int on_init(struct check_model *m, const struct evclass *c, struct check_
 	for (uint64_t i = 0; i < n; i++) {
 		const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(pl, i);
 		if ((int)i == c->f_init_ts)
-			fint(pl, c->f_init_ts, &its);
+			check_fint(pl, c->f_init_ts, &its);
 		else
-			h = hfield(h, f, 0);
+			h = check_hfield(h, f, 0);
 	}
 	p->init[c->kind]++;
 	p->init_total++;
@@ -378,13 +320,17 @@ static int on_init(struct check_model *m, const struct evclass *c, struct check_
 	*v |= bit;
 	if (before)
 		return 0;
-	if (check_links_record(&m->links, init_kinds[c->kind], c->link_f, pl, pi, p->vpid) < 0)
+	uint64_t lv[CHECK_LINK_OPS] = { 0 };
+	bool have[CHECK_LINK_OPS];
+	for (int i = 0; i < CHECK_LINK_OPS; i++)
+		have[i] = check_fint(pl, c->link_f[i], &lv[i]);
+	if (check_links_record(&m->links, init_kinds[c->kind], lv, have, pi, p->vpid) < 0)
 		return -ENOMEM;
 	if (c->f_handle < 0)
 		return 0;
 	/* Nodes and topics once per object, whichever variant came first. */
 	uint64_t handle;
-	if (!fint(pl, c->f_handle, &handle))
+	if (!check_fint(pl, c->f_handle, &handle))
 		return 0;
 	uint64_t *hs = check_map_slot(&m->handles,
 				check_hcomb(check_hcomb(check_hcomb(1, (uint64_t)p->vpid), (uint64_t)c->kind), handle),
@@ -394,10 +340,10 @@ static int on_init(struct check_model *m, const struct evclass *c, struct check_
 	if (!added)
 		return 0;
 	if (c->f_node_name >= 0) {
-		const char *nm = fstr(pl, c->f_node_name), *ns = fstr(pl, c->f_ns);
+		const char *nm = check_fstr(pl, c->f_node_name), *ns = check_fstr(pl, c->f_ns);
 		return add_node(m, p->vpid, ns ? ns : "/", nm ? nm : "?");
 	}
-	const char *topic = fstr(pl, c->f_topic);
+	const char *topic = check_fstr(pl, c->f_topic);
 	return topic ? add_topic(m, topic, strcmp(init_kinds[c->kind], "rcl_publisher_init") == 0)
 		     : 0;
 }
@@ -437,9 +383,9 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		return 0;
 	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
 	uint64_t vpid, vtid = 0;
-	if (!fint(ctx, c->c_vpid, &vpid))
+	if (!check_fint(ctx, c->c_vpid, &vpid))
 		vpid = (uint64_t)-1; /* no vpid context: one pseudo-process */
-	fint(ctx, c->c_vtid, &vtid);
+	check_fint(ctx, c->c_vtid, &vtid);
 	size_t pi;
 	struct check_proc *p = proc_of(m, (int64_t)vpid, ctx, c, &pi);
 	if (!p)
@@ -468,7 +414,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		p->runtime++;
 		if (!(t = tid_of(m, (int64_t)vpid, vtid, pi)))
 			return -ENOMEM;
-		if (!fint(pl, c->f_addr, &a) || !fint(pl, c->f_stamp, &b))
+		if (!check_fint(pl, c->f_addr, &a) || !check_fint(pl, c->f_stamp, &b))
 			return 0;
 		t->pending = false;
 		if (check_grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
@@ -478,7 +424,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		return 0;
 	case R_TAKE:
 		p->runtime++;
-		if (fint(pl, c->f_src_ts, &b) && (!fint(pl, c->f_taken, &a) || a)) {
+		if (check_fint(pl, c->f_src_ts, &b) && (!check_fint(pl, c->f_taken, &a) || a)) {
 			bool added;
 			if (!check_map_slot(&m->takes, b, &added))
 				return -ENOMEM;

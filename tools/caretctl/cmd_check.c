@@ -26,18 +26,21 @@ static void usage(FILE *f, const char *cmd)
 	(void)cmd;
 	fprintf(f,
 		"Usage: caretctl check [--json] [--timeout SEC] TRACE_DIR\n"
-		"Check an LTTng trace (recorded with caretd, CARET or ros2_tracing) for what\n"
-		"CARET's analyzer needs: caret_init and init records of every process,\n"
-		"duplicate init records, runtime events of processes without init data,\n"
-		"discarded events, lost packets, publishes without a DDS source-timestamp\n"
-		"binding and bindings without a matching take; then a summary (processes,\n"
-		"nodes, topics, events per kind). caretd is not needed.\n\n"
-		"      --json         one JSON object on stdout\n"
+		"Check an LTTng trace (recorded with caretd, CARET, ros2_tracing or lttng)\n"
+		"for what CARET's analyzer needs: caret_init and init records of every\n"
+		"process, init records missing (what the analyzer joins a record to:\n"
+		"a node, timer, callback, executor), runtime events of processes without\n"
+		"init data, discarded events, lost packets, publishes without a DDS\n"
+		"source-timestamp binding and bindings without a matching take; then a\n"
+		"summary (processes, nodes, topics, events per kind). Copies of replayed\n"
+		"init records are notes: the analyzer drops them, and stop counts them\n"
+		"the same way. caretd is not needed.\n\n"
+		"      --json         one JSON object on stdout (errors too); exact integers\n"
 		"      --timeout SEC  give up reading the trace after SEC seconds\n"
 		"                     (default 60; babeltrace2 reads it in a child process)\n"
 		"  -h, --help         this help\n\n"
-		"Exit status: 0 complete, 1 the trace cannot be read (or not within\n"
-		"--timeout), 2 usage error,\n"
+		"Exit status: 0 complete, 1 the trace cannot be read (no such directory,\n"
+		"unreadable, not a CTF trace, or not read within --timeout), 2 usage error,\n"
 		"6 incomplete (each problem is listed).\n");
 }
 
