@@ -258,14 +258,14 @@ class CheckModelTest(unittest.TestCase):
         time.sleep(0.5)
         return procs, os.path.join(self.c.tmp, "traces")
 
-    def overlap(self, *b_args):
+    def overlap(self, *b_args, a_secs="6", delay=2, b_secs="2", f="100"):
         """A records 6 s; B, 2 s later, 2 s: B's replay lands in A too."""
         procs, traces = self.system()
-        a = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "A", "--duration", "6",
-                            "--timeout", "30", background=True)
-        time.sleep(2)
-        b = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "B", "--duration", "2",
-                            "--timeout", "30", *b_args)
+        a = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "A", "--duration",
+                            a_secs, "--timeout", "30", "-f", f, background=True)
+        time.sleep(delay)
+        b = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "B", "--duration",
+                            b_secs, "--timeout", "30", "-f", f, *b_args)
         self.assertEqual(a.wait(60), 0, a.err_text())
         a.finish()
         return procs, traces, a.out_text(), b.stdout
@@ -301,15 +301,33 @@ class CheckModelTest(unittest.TestCase):
         self.assertEqual(stop_copies(b_out), 0, b_out)
 
     def test_overlap_with_filter_agrees(self):
-        """D12: B records only /pub1 (a filtered replay pass). Whatever
-        caretd counted while the passes ran, stop's count of copies in A
-        is the trace's, as check counts them, in text and in JSON."""
+        """B records only /pub1 (a filtered replay pass): stop's count of
+        copies in A is the trace's, as check counts them."""
         procs, traces, a_out, _ = self.overlap("--select-nodes", "/pub1")
         rc, rep, err = check(os.path.join(traces, "A"))
         self.assertEqual(rc, 0, (rep and rep["problems"], err))
         total = sum(p["duplicates_total"] for p in rep["processes"])
         self.assertGreater(total, 0)
         self.assertEqual(stop_copies(a_out), total, a_out)
+
+    def test_cut_pass_copies_agree(self):
+        """D12: B starts while A's replay (10 records/s) is still running:
+        the agents start their pass again for both, and A gets the records
+        of its first pass twice. caretd, which charges a pass only to the
+        sessions an earlier pass covered, counts none: stop must still say
+        what check finds in the trace, in text and in JSON."""
+        procs, traces, a_out, _ = self.overlap(a_secs="4", delay=0.5, b_secs="1", f="10")
+        rc, rep, err = check(os.path.join(traces, "A"))
+        self.assertEqual(rc, 0, (rep and rep["problems"], err))
+        total = sum(p["duplicates_total"] for p in rep["processes"])
+        self.assertGreater(total, 0, rep["processes"])
+        self.assertEqual(stop_copies(a_out), total, a_out)
+        for p in procs:
+            note = [m for m in rep["notes"] if "pid %d " % p.pid in m]
+            self.assertEqual(len(note), 1 if self.procs_dups(rep, p.pid) else 0, rep["notes"])
+
+    def procs_dups(self, rep, pid):
+        return next(p["duplicates_total"] for p in rep["processes"] if p["pid"] == pid)
 
     def test_replay_cut_short(self):
         """D6: --duration 1 --timeout 1 -f 5 stops the replay after a few

@@ -34,11 +34,12 @@ int complete_trace_dups(const char *path, int64_t timeout_ms, uint64_t *n, char 
 			size_t errlen);
 
 /*
- * For stop's report, given caretd's estimate `counted`: when caretd saw
- * replays land in this recording, counts the copies in the trace (the
- * number `check` gives) and prints the sentence (text) or puts the count
- * in root's "duplicates" (JSON, root not NULL). Without an estimate
- * nothing is read: no replay reached the recording twice.
+ * For stop's report, given caretd's estimate `counted`: counts the copies
+ * in the trace (the number `check` gives) and prints the sentence (text)
+ * or puts the count in root's "duplicates" (JSON, root not NULL). The
+ * trace is read when caretd counted copies, or when it is small (64 MiB:
+ * caretd misses the copies of a pass another session's start cut short);
+ * a large trace caretd counted none in is not read, and says nothing.
  */
 void complete_stop_duplicates(FILE *out, cJSON *root, const char *path, uint64_t counted);
 
