@@ -332,7 +332,8 @@ class CheckModelTest(unittest.TestCase):
     def test_replay_cut_short(self):
         """D6: --duration 1 --timeout 1 -f 5 stops the replay after a few
         records: record exits 4 and check names what each process lacks
-        (exit 6), in full sentences."""
+        (exit 6), in full sentences, which record's stop already warned
+        of."""
         procs, traces = self.system()
         r = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "cut", "--duration",
                             "1", "--timeout", "1", "-f", "5", check=False)
@@ -349,6 +350,8 @@ class CheckModelTest(unittest.TestCase):
             self.assertIn("init records missing", bad[0])
             self.assertRegex(bad[0], r"\d+ [a-z_ ]+ without [a-z_ ]+")
             self.assertTrue(bad[0].endswith("?)"), bad[0])
+            # the stop that ended record said the same, in the same words
+            self.assertIn("warning: the trace is incomplete: " + bad[0], r.stderr)
         self.assertTrue(any(k == "callback_group:executor"
                             for p in procs for k in per[p.pid]["missing"]), per)
 

@@ -243,8 +243,8 @@ START_TEST(shared_words)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	complete_stop_duplicates(f, NULL, "/nonexistent", 0);
-	complete_stop_duplicates(f, NULL, "net://somewhere", 3);
+	complete_stop_report(f, NULL, "/nonexistent", 0, NULL);
+	complete_stop_report(f, NULL, "net://somewhere", 3, NULL);
 	fclose(f);
 	ck_assert_str_eq(buf, "  caretd saw replays reach this recording twice (3 records); "
 			      "'caretctl check net://somewhere' counts the copies (the analyzer "

@@ -64,69 +64,11 @@ static int add(cJSON *arr, const char *fmt, ...)
 	return s && cJSON_AddItemToArray(arr, s) ? 0 : -ENOMEM;
 }
 
-/* A growing string; NULL once out of memory. */
-struct sbuf {
-	char *p;
-	size_t n;
-	bool oom;
-};
-
-static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(struct sbuf *b, const char *fmt, ...)
+static int add_line(cJSON *arr, char *line)
 {
-	char *part;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vasprintf(&part, fmt, ap);
-	va_end(ap);
-	char *p = n < 0 || b->oom ? NULL : realloc(b->p, b->n + (size_t)n + 1);
-	if (!p) {
-		if (n >= 0)
-			free(part);
-		b->oom = true;
-		return;
-	}
-	memcpy(p + b->n, part, (size_t)n + 1);
-	free(part);
-	b->p = p;
-	b->n += (size_t)n;
-}
-
-static int add_dups(cJSON *arr, const struct check_proc *p)
-{
-	struct sbuf b = { 0 };
-	char *s = complete_dup_sentence(p->dup_total);
-	sb_add(&b, "pid %" PRId64 " (%s): %s (", p->vpid, p->procname, s ? s : "?");
-	free(s);
-	for (size_t k = 0, first = 1; check_kind_name(k); k++)
-		if (p->dup[k]) {
-			sb_add(&b, "%s%s=%" PRIu64, first ? "" : " ", check_kind_name(k), p->dup[k]);
-			first = 0;
-		}
-	sb_add(&b, ")");
-	int rc = b.oom || !s ? -ENOMEM : add(arr, "%s", b.p);
-	free(b.p);
-	return rc;
-}
-
-static int add_missing(cJSON *arr, const struct check_proc *p)
-{
-	struct sbuf b = { 0 };
-	sb_add(&b, "pid %" PRId64 " (%s): init records missing (the analyzer cannot join what "
-		   "is there): ",
-	       p->vpid, p->procname);
-	for (size_t k = 0, first = 1; check_link_name(k); k++)
-		if (p->missing[k]) {
-			sb_add(&b, "%s%" PRIu64 " %s without %s", first ? "" : "; ", p->missing[k],
-			       check_link_found(k), check_link_lacks(k));
-			first = 0;
-		}
-	sb_add(&b, "%s", p->caret_init ? " (a replay cut short, e.g. by a --timeout or --duration "
-					 "shorter than the replay?)"
-				       : " (the session started after the process created them?)");
-	int rc = b.oom ? -ENOMEM : add(arr, "%s", b.p);
-	free(b.p);
-	return rc;
+	cJSON *s = line ? cJSON_CreateString(line) : NULL;
+	free(line);
+	return s && cJSON_AddItemToArray(arr, s) ? 0 : -ENOMEM;
 }
 
 /* complete.h's model on what the trace holds. */
@@ -156,7 +98,7 @@ static int judge(const struct check_report *r, struct findings *f)
 				  "records (its nodes, publishers, callbacks are unknown)",
 				  p->vpid, p->procname, p->runtime);
 		if (p->missing_total)
-			rc |= add_missing(f->problems, p);
+			rc |= add_line(f->problems, complete_missing_line(p));
 		if (p->caret_init && !p->init_total && !p->runtime)
 			rc |= add(f->warnings,
 				  "pid %" PRId64 " (%s): ros2_caret:caret_init but no init records "
@@ -164,7 +106,7 @@ static int judge(const struct check_report *r, struct findings *f)
 				  "replay that did not reach this trace)",
 				  p->vpid, p->procname);
 		if (p->dup_total)
-			rc |= add_dups(f->notes, p);
+			rc |= add_line(f->notes, complete_dup_line(p));
 		if (p->both_variants)
 			rc |= add(f->problems,
 				  "pid %" PRId64 " (%s): %" PRIu64 " init records both as ros2: and "

@@ -6,9 +6,10 @@
  * init records dropped by full caches or missing from the trace, runtime
  * events without their process's init data), what does not (copies of
  * replayed init records, which the analyzer drops), and the words for
- * each. The counts of copies come from the trace itself, read by the same
- * code as `check` (check_model.c): caretd's own count is an estimate
- * (records replayed while another session recorded, filtered or not).
+ * each. What stop says of the trace comes from the trace itself, read by
+ * the same code as `check` (check_model.c): caretd's own count of copies
+ * is an estimate (it charges a replay pass only to the sessions an
+ * earlier pass covered).
  */
 #ifndef CARETCTL_COMPLETE_H
 #define CARETCTL_COMPLETE_H
@@ -22,25 +23,28 @@
 #include "check.h"
 
 /*
- * The sentence about n copies of replayed init records, after a subject
- * such as "pid 12 (talker): " or nothing: they never make a trace
- * incomplete. Returns a malloc'd string, NULL on ENOMEM.
+ * The sentence about n copies of replayed init records: they never make a
+ * trace incomplete. malloc'd, NULL on ENOMEM.
  */
 char *complete_dup_sentence(uint64_t n);
 
-/* How many copies the trace at path holds, read as `check` reads it
- * within timeout_ms: 0 with *n set, or -errno (err says why). */
-int complete_trace_dups(const char *path, int64_t timeout_ms, uint64_t *n, char *err,
-			size_t errlen);
+/* "pid N (name): <copies sentence> (kind=n ...)", whole; NULL on ENOMEM. */
+char *complete_dup_line(const struct check_proc *p);
+
+/* "pid N (name): init records missing ...: <n> <found> without <lacks>;
+ * ...", every link named, whole; NULL on ENOMEM. A problem. */
+char *complete_missing_line(const struct check_proc *p);
 
 /*
- * For stop's report, given caretd's estimate `counted`: counts the copies
- * in the trace (the number `check` gives) and prints the sentence (text)
- * or puts the count in root's "duplicates" (JSON, root not NULL). The
- * trace is read when caretd counted copies, or when it is small (64 MiB:
- * caretd misses the copies of a pass another session's start cut short);
- * a large trace caretd counted none in is not read, and says nothing.
+ * For stop's report, given caretd's estimate `counted` of the copies:
+ * reads the trace as `check` does when caretd counted copies or when it is
+ * small (64 MiB), for at most 30 s. Text (root NULL): prints the copies
+ * sentence on out, and each process's missing init records through warn
+ * (ctl_warn), in check's words. JSON: sets root's "duplicates" to the
+ * trace's count and adds "missing_init" (those lines) when there are any.
+ * A large trace caretd counted no copies in is not read.
  */
-void complete_stop_duplicates(FILE *out, cJSON *root, const char *path, uint64_t counted);
+void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t counted,
+			  void (*warn)(const char *fmt, ...));
 
 #endif
