@@ -75,8 +75,10 @@ static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t paren
 		b.err = 0;
 		check_wire_error(&b, rc < 0 ? rc : -ENOMEM, rc < 0 ? err : "out of memory");
 	}
+	check_model_free(m);
 	if (!b.err)
 		write_all(fd, b.p, b.n);
+	free(b.p);
 	_exit(b.err ? 1 : 0);
 }
 
