@@ -31,9 +31,7 @@ enum obj {
 	O_TIMER,
 	O_CB,
 	O_CB_REG,
-	O_EXEC,
 	O_SCOLL, /* a static executor's entities collector */
-	O_COLL,
 	O_GLINK, /* a callback group tied to an executor */
 };
 
@@ -62,10 +60,7 @@ enum {
 	R_CBG_TIMER,
 	R_CBG_SUB,
 	R_CBG_CLI,
-	R_ADDCBG_EXEC,
 	R_ADDCBGS_SCOLL,
-	R_COLL_EXEC,
-	R_CBGCOLL_COLL,
 	R_RSUB_CB,
 	R_CB_REG,
 	R_GROUP_EXEC,
@@ -104,18 +99,9 @@ static const struct {
 			"the rcl_subscription_init of its subscription" },
 	[R_CBG_CLI] = { "callback_group_add_client:rcl_client_init", "callback_group_add_client",
 			"the rcl_client_init of its client" },
-	[R_ADDCBG_EXEC] = { "add_callback_group:construct_executor", "add_callback_group",
-			    "the construct_executor of its executor" },
 	[R_ADDCBGS_SCOLL] = { "add_callback_group_static_executor:construct_static_executor",
 			      "add_callback_group_static_executor",
 			      "the construct_static_executor of its executor" },
-	[R_COLL_EXEC] = { "executor_entity_collector_to_executor:construct_executor",
-			  "executor_entity_collector_to_executor",
-			  "the construct_executor of its executor" },
-	[R_CBGCOLL_COLL] = { "callback_group_to_executor_entity_collector:"
-			     "executor_entity_collector_to_executor",
-			     "callback_group_to_executor_entity_collector",
-			     "the executor_entity_collector_to_executor of its collector" },
 	[R_RSUB_CB] = { "rclcpp_subscription_init:rclcpp_subscription_callback_added",
 			"rclcpp subscriptions", "rclcpp_subscription_callback_added", true },
 	[R_CB_REG] = { "callback:rclcpp_callback_register", "callbacks",
@@ -155,12 +141,11 @@ static const struct kind_ops table[] = {
 	    { 'r', O_NODE, "node_handle", R_LINK_NODE } } },
 	{ "rclcpp_callback_register",
 	  { { 'r', O_CB, "callback", R_REG_CB }, { 'd', O_CB_REG, "callback", 0 } } },
-	{ "construct_executor", { { 'd', O_EXEC, "executor_addr", 0 } } },
-	{ "construct_static_executor",
-	  { { 'd', O_EXEC, "executor_addr", 0 }, { 'd', O_SCOLL, "entities_collector_addr", 0 } } },
-	{ "add_callback_group",
-	  { { 'r', O_EXEC, "executor_addr", R_ADDCBG_EXEC },
-	    { 'd', O_GLINK, "callback_group_addr", 0 } } },
+	{ "construct_static_executor", { { 'd', O_SCOLL, "entities_collector_addr", 0 } } },
+	/* not a reference to construct_executor: only the executors CARET
+	 * knows by name have one (not a Jazzy EventsExecutor, not a custom
+	 * one), and every executor ties its groups */
+	{ "add_callback_group", { { 'd', O_GLINK, "callback_group_addr", 0 } } },
 	{ "add_callback_group_static_executor",
 	  { { 'r', O_SCOLL, "entities_collector_addr", R_ADDCBGS_SCOLL },
 	    { 'd', O_GLINK, "callback_group_addr", 0 } } },
@@ -174,12 +159,10 @@ static const struct kind_ops table[] = {
 	{ "callback_group_add_client",
 	  { { 'r', O_CLI, "client_handle", R_CBG_CLI },
 	    { 'e', O_GLINK, "callback_group_addr", R_GROUP_EXEC } } },
-	{ "executor_entity_collector_to_executor",
-	  { { 'r', O_EXEC, "executor_addr", R_COLL_EXEC },
-	    { 'd', O_COLL, "entities_collector_addr", 0 } } },
+	/* nor here: a Jazzy EventsExecutor ties its groups to a collector of
+	 * its own, not the one its base Executor announced (real Jazzy) */
 	{ "callback_group_to_executor_entity_collector",
-	  { { 'r', O_COLL, "entities_collector_addr", R_CBGCOLL_COLL },
-	    { 'd', O_GLINK, "callback_group_addr", 0 } } },
+	  { { 'd', O_GLINK, "callback_group_addr", 0 } } },
 };
 
 const char *check_link_name(size_t i)
