@@ -258,11 +258,12 @@ class CheckModelTest(unittest.TestCase):
         time.sleep(0.5)
         return procs, os.path.join(self.c.tmp, "traces")
 
-    def overlap(self, *b_args, a_secs="6", delay=2, b_secs="2", f="100"):
+    def overlap(self, *b_args, a_secs="6", delay=2, b_secs="2", f="100", a_json=False):
         """A records 6 s; B, 2 s later, 2 s: B's replay lands in A too."""
         procs, traces = self.system()
         a = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "A", "--duration",
-                            a_secs, "--timeout", "30", "-f", f, background=True)
+                            a_secs, "--timeout", "30", "-f", f,
+                            *(["--json"] if a_json else []), background=True)
         time.sleep(delay)
         b = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "B", "--duration",
                             b_secs, "--timeout", "30", "-f", f, *b_args)
@@ -316,12 +317,23 @@ class CheckModelTest(unittest.TestCase):
         of its first pass twice. caretd, which charges a pass only to the
         sessions an earlier pass covered, counts none: stop must still say
         what check finds in the trace, in text and in JSON."""
-        procs, traces, a_out, _ = self.overlap(a_secs="4", delay=0.5, b_secs="1", f="10")
-        rc, rep, err = check(os.path.join(traces, "A"))
-        self.assertEqual(rc, 0, (rep and rep["problems"], err))
-        total = sum(p["duplicates_total"] for p in rep["processes"])
-        self.assertGreater(total, 0, rep["processes"])
-        self.assertEqual(stop_copies(a_out), total, a_out)
+        for a_json in (False, True):
+            procs, traces, a_out, _ = self.overlap(a_secs="4", delay=0.5, b_secs="1", f="10",
+                                                   a_json=a_json)
+            rc, rep, err = check(os.path.join(traces, "A"))
+            self.assertEqual(rc, 0, (rep and rep["problems"], err))
+            total = sum(p["duplicates_total"] for p in rep["processes"])
+            self.assertGreater(total, 0, rep["processes"])
+            if a_json:
+                stop = [o for o in map(json.loads, a_out.splitlines())
+                        if o.get("cmd") == "stop"]
+                self.assertEqual(len(stop), 1, a_out)
+                self.assertEqual(stop[0]["duplicates"], total, stop[0])
+                self.assertNotIn("missing_init", stop[0])
+            else:
+                self.assertEqual(stop_copies(a_out), total, a_out)
+            self.c.cleanup()
+            self.c = Ctx(self._testMethodName)
         for p in procs:
             note = [m for m in rep["notes"] if "pid %d " % p.pid in m]
             self.assertEqual(len(note), 1 if self.procs_dups(rep, p.pid) else 0, rep["notes"])
@@ -354,6 +366,16 @@ class CheckModelTest(unittest.TestCase):
             self.assertIn("warning: the trace is incomplete: " + bad[0], r.stderr)
         self.assertTrue(any(k == "callback_group:executor"
                             for p in procs for k in per[p.pid]["missing"]), per)
+        # --json: the stop object carries the same lines
+        r = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "cut2", "--duration",
+                            "1", "--timeout", "1", "-f", "5", "--json", check=False)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+        stop = [o for o in map(json.loads, r.stdout.splitlines()) if o.get("cmd") == "stop"]
+        self.assertEqual(len(stop), 1, r.stdout)
+        rc, rep, err = check(os.path.join(traces, "cut2"))
+        self.assertEqual(rc, 6, err)
+        self.assertEqual(sorted(stop[0]["missing_init"]),
+                         sorted(m for m in rep["problems"] if "init records missing" in m))
 
     def test_errors_name_the_cause(self):
         """D9/D10: a missing directory, an unreadable one, a file, a
