@@ -11,9 +11,12 @@
  *   the record (a callback is registered right after it is added; a
  *   callback group is tied to an executor when its node is added to one).
  *   It is checked only for processes that emitted caret_init: without the
- *   agent there are no executor records at all, and a replay stopped
- *   early leaves exactly these out, since a process records its objects
- *   before it links them.
+ *   agent there are no executor records at all. A replay stopped early
+ *   leaves these out: a process records its objects before it links them.
+ *
+ * Only links real rclcpp always makes are followed: each exception below
+ * was a real Humble or Jazzy trace, complete, that a stricter rule called
+ * incomplete.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -71,7 +74,6 @@ _Static_assert((int)NRULES <= (int)CHECK_MAX_LINKS, "CHECK_MAX_LINKS too small")
 /* What is found, and what it lacks: "<n> <found> without <lacks>". */
 static const struct {
 	const char *name, *found, *lacks;
-	bool forward;
 } rules[NRULES] = {
 	[R_PUB_NODE] = { "rcl_publisher_init:rcl_node_init", "rcl_publisher_init",
 			 "the rcl_node_init of its node" },
@@ -103,13 +105,12 @@ static const struct {
 			      "add_callback_group_static_executor",
 			      "the construct_static_executor of its executor" },
 	[R_RSUB_CB] = { "rclcpp_subscription_init:rclcpp_subscription_callback_added",
-			"rclcpp subscriptions", "rclcpp_subscription_callback_added", true },
+			"rclcpp subscriptions", "rclcpp_subscription_callback_added" },
 	[R_CB_REG] = { "callback:rclcpp_callback_register", "callbacks",
-		       "rclcpp_callback_register", true },
+		       "rclcpp_callback_register" },
 	[R_GROUP_EXEC] = { "callback_group:executor", "callback groups",
 			   "an executor (add_callback_group, add_callback_group_static_executor "
-			   "or callback_group_to_executor_entity_collector)",
-			   true },
+			   "or callback_group_to_executor_entity_collector)" },
 };
 
 static const struct kind_ops table[] = {
