@@ -318,7 +318,7 @@ class CheckModelTest(unittest.TestCase):
         sessions an earlier pass covered, counts none: stop must still say
         what check finds in the trace, in text and in JSON."""
         for a_json in (False, True):
-            procs, traces, a_out, _ = self.overlap(a_secs="4", delay=0.5, b_secs="1", f="10",
+            procs, traces, a_out, _ = self.overlap(a_secs="4", delay=1.0, b_secs="1", f="10",
                                                    a_json=a_json)
             rc, rep, err = check(os.path.join(traces, "A"))
             self.assertEqual(rc, 0, (rep and rep["problems"], err))
