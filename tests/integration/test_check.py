@@ -469,19 +469,34 @@ class CheckModelTest(unittest.TestCase):
         self.assertTrue(any("plain" in n["name"] for n in rep["nodes"]), rep["nodes"])
 
     def test_plain_lttng_with_agent(self):
-        """The agent under a session of the lttng CLI (no caretd): the
+        """The agent under a session of the lttng CLI (no caretd): each
         process starts in RECORD and emits its init records live, with
-        caret_init and the executor records: complete, nothing missing."""
-        p, s = self.plain_session(("ros2:*", "ros2_caret:*"), agent=True)
+        caret_init and the executor records of its distribution (Jazzy's
+        collectors, Humble's add_callback_group, a static executor):
+        complete, nothing missing."""
+        s = self.c.session(("ros2:*", "ros2_caret:*"))
+        s.start()
+        procs = [self.c.workload("--name", "jz", "--pubs", "1", "--subs", "1", "--rate", "40"),
+                 self.c.workload("--name", "hm", "--distro", "humble", "--executor", "multi",
+                                 "--pubs", "0", "--subs", "1"),
+                 self.c.workload("--name", "hs", "--distro", "humble", "--executor", "static",
+                                 "--pubs", "1", "--rate", "40")]
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        time.sleep(1)
+        s.stop()
         rc, rep, err = check(s.path)
         self.assertEqual(rc, 0, (rep and rep["problems"], err))
         per = {q["pid"]: q for q in rep["processes"]}
-        self.assertTrue(per[p.pid]["caret_init"])
-        self.assertEqual(per[p.pid]["missing_total"], 0)
-        self.assertEqual(per[p.pid]["duplicates_total"], 0)
-        self.assertGreater(per[p.pid]["runtime_events"], 0)
-        self.assertTrue(any(k.startswith("construct_executor") or k == "construct_executor"
-                            for k in per[p.pid]["init_records"]), per[p.pid])
+        for p in procs:
+            self.assertTrue(per[p.pid]["caret_init"])
+            self.assertEqual(per[p.pid]["missing_total"], 0)
+            self.assertEqual(per[p.pid]["duplicates_total"], 0)
+            self.assertGreater(per[p.pid]["runtime_events"], 0)
+        kinds = [set(per[p.pid]["init_records"]) for p in procs]
+        self.assertIn("callback_group_to_executor_entity_collector", kinds[0])
+        self.assertIn("add_callback_group", kinds[1])
+        self.assertIn("add_callback_group_static_executor", kinds[2])
 
 
 if __name__ == "__main__":
