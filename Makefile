@@ -230,6 +230,14 @@ $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNI
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_model
+CHECK_MODEL_SRC = tools/caretctl/check_links.c tools/caretctl/check_map.c \
+	tools/caretctl/check_wire.c tools/caretctl/complete.c tools/caretctl/check_run.c \
+	tools/caretctl/check_bt.c tools/caretctl/check_model.c tools/caretctl/check_field.c
+$(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_ctl_proto
 $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)

@@ -6,6 +6,7 @@ without the agent, a second replay into the same session, tiny sub-buffers
 under a flood) and must be reported with its numbers."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -21,6 +22,19 @@ def check(path, *args):
                        capture_output=True, text=True, timeout=300)
     rep = json.loads(r.stdout) if r.stdout.strip() else None
     return r.returncode, rep, r.stderr
+
+
+def kinds_sum(line):
+    """The sum of the kind=N list at the end of a line (proves it whole)."""
+    m = re.search(r"\(((?:[a-z_]+=\d+ ?)+)\)$", line)
+    assert m, line
+    return sum(int(x.split("=")[1]) for x in m.group(1).split())
+
+
+def stop_copies(text):
+    """The number of copies `stop` (the end of `record`) reported, or 0."""
+    m = re.search(r"(\d+) replayed initialization records? appears? twice", text)
+    return int(m.group(1)) if m else 0
 
 
 class CheckTest(unittest.TestCase):
@@ -111,7 +125,9 @@ class CheckTest(unittest.TestCase):
 
     def test_duplicate_init_records(self):
         """Two replays of one process into one session: every cached
-        record twice, reported per kind, exit 6."""
+        record twice. The analyzer drops such copies (lttng_info.py:
+        drop_duplicate), so they are a note with their count per kind, and
+        the trace is complete."""
         p = self.c.workload("--name", "dup", "--pubs", "1", "--subs", "1")
         wait_line(p, r"^ready pid=%d" % p.pid)
         cached = len(self.c.agentctl("dump", str(p.pid)).stdout.splitlines())
@@ -121,13 +137,17 @@ class CheckTest(unittest.TestCase):
             self.c.agentctl("replay", str(p.pid), "--timeout", "20")
         s.stop()
         rc, rep, err = check(s.path)
-        self.assertEqual(rc, 6, err)
+        self.assertEqual(rc, 0, (rep and rep["problems"], err))
+        self.assertTrue(rep["complete"])
         per = self.procs_by_pid(rep)
         self.assertEqual(per[p.pid]["duplicates_total"], cached)
+        self.assertEqual(per[p.pid]["missing_total"], 0)
         self.assertEqual(per[p.pid]["duplicates"]["rcl_node_init"],
                          per[p.pid]["init_records"]["rcl_node_init"] // 2)
-        self.assertTrue(any("pid %d " % p.pid in m and "%d duplicate" % cached in m
-                            for m in rep["problems"]), rep["problems"])
+        notes = [m for m in rep["notes"] if "pid %d " % p.pid in m]
+        self.assertEqual(len(notes), 1, rep["notes"])
+        self.assertIn("%d replayed initialization records appear twice" % cached, notes[0])
+        self.assertEqual(kinds_sum(notes[0]), cached)
 
     def test_discarded_events(self):
         """Tiny sub-buffers under a flood: the tracer discards events and
@@ -213,9 +233,270 @@ class CheckTest(unittest.TestCase):
     def test_not_a_trace(self):
         rc, rep, err = check(self.c.tmp)
         self.assertEqual(rc, 1)
-        self.assertIn("no CTF trace", err)
+        self.assertIn("not a CTF trace: no 'metadata' file under", err)
         r = subprocess.run([CARETCTL, "check"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 2)
+
+
+class CheckModelTest(unittest.TestCase):
+    """Issue 22: check and stop judge a recording with one model (D5, D6,
+    D12), errors name their cause (D9, D10), JSON numbers are exact, and
+    traces made by plain lttng are judged as the analyzer reads them."""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def system(self):
+        self.c.caretd()
+        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2"),
+                 self.c.workload("--name", "pub1", "--pubs", "2", "--rate", "40")]
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        time.sleep(0.5)
+        return procs, os.path.join(self.c.tmp, "traces")
+
+    def overlap(self, *b_args, a_secs="6", delay=2, b_secs="2", f="100", a_json=False):
+        """A records 6 s; B, 2 s later, 2 s: B's replay lands in A too."""
+        procs, traces = self.system()
+        a = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "A", "--duration",
+                            a_secs, "--timeout", "30", "-f", f,
+                            *(["--json"] if a_json else []), background=True)
+        time.sleep(delay)
+        b = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "B", "--duration",
+                            b_secs, "--timeout", "30", "-f", f, *b_args)
+        self.assertEqual(a.wait(60), 0, a.err_text())
+        a.finish()
+        return procs, traces, a.out_text(), b.stdout
+
+    def test_overlapping_records_agree(self):
+        """D5: stop and check give the same number of copies, per process
+        and in all; the copies do not make A incomplete (exit 0), and each
+        note lists every kind (the kinds add up to its count)."""
+        procs, traces, a_out, b_out = self.overlap()
+        rc, rep, err = check(os.path.join(traces, "A"))
+        self.assertEqual(rc, 0, (rep and rep["problems"], err))
+        self.assertTrue(rep["complete"])
+        self.assertEqual(rep["problems"], [])
+        per = {p["pid"]: p for p in rep["processes"]}
+        total = sum(per[p.pid]["duplicates_total"] for p in procs)
+        self.assertGreater(total, 0)
+        self.assertEqual(stop_copies(a_out), total, a_out)
+        for p in procs:
+            self.assertEqual(per[p.pid]["missing_total"], 0)
+            note = [m for m in rep["notes"] if "pid %d " % p.pid in m]
+            self.assertEqual(len(note), 1, rep["notes"])
+            self.assertEqual(kinds_sum(note[0]), per[p.pid]["duplicates_total"])
+        # The text form: a note, "complete", exit 0.
+        t = subprocess.run([CARETCTL, "check", os.path.join(traces, "A")],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(t.returncode, 0, t.stdout + t.stderr)
+        self.assertRegex(t.stdout, r"(?m)^notes:$")
+        self.assertRegex(t.stdout, r"(?m)^complete$")
+        # B got one replay of its own: no copies, and stop says none.
+        rc, rep, err = check(os.path.join(traces, "B"))
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(rep["notes"], [])
+        self.assertEqual(stop_copies(b_out), 0, b_out)
+
+    def test_overlap_with_filter_agrees(self):
+        """B records only /pub1 (a filtered replay pass): stop's count of
+        copies in A is the trace's, as check counts them."""
+        procs, traces, a_out, _ = self.overlap("--select-nodes", "/pub1")
+        rc, rep, err = check(os.path.join(traces, "A"))
+        self.assertEqual(rc, 0, (rep and rep["problems"], err))
+        total = sum(p["duplicates_total"] for p in rep["processes"])
+        self.assertGreater(total, 0)
+        self.assertEqual(stop_copies(a_out), total, a_out)
+
+    def test_cut_pass_copies_agree(self):
+        """D12: B starts while A's replay (10 records/s) is still running:
+        the agents start their pass again for both, and A gets the records
+        of its first pass twice. caretd, which charges a pass only to the
+        sessions an earlier pass covered, counts none: stop must still say
+        what check finds in the trace, in text and in JSON."""
+        for a_json in (False, True):
+            procs, traces, a_out, _ = self.overlap(a_secs="4", delay=1.0, b_secs="1", f="10",
+                                                   a_json=a_json)
+            rc, rep, err = check(os.path.join(traces, "A"))
+            self.assertEqual(rc, 0, (rep and rep["problems"], err))
+            total = sum(p["duplicates_total"] for p in rep["processes"])
+            self.assertGreater(total, 0, rep["processes"])
+            if a_json:
+                stop = [o for o in map(json.loads, a_out.splitlines())
+                        if o.get("cmd") == "stop"]
+                self.assertEqual(len(stop), 1, a_out)
+                self.assertEqual(stop[0]["duplicates"], total, stop[0])
+                self.assertNotIn("missing_init", stop[0])
+            else:
+                self.assertEqual(stop_copies(a_out), total, a_out)
+            self.c.cleanup()
+            self.c = Ctx(self._testMethodName)
+        for p in procs:
+            note = [m for m in rep["notes"] if "pid %d " % p.pid in m]
+            self.assertEqual(len(note), 1 if self.procs_dups(rep, p.pid) else 0, rep["notes"])
+
+    def procs_dups(self, rep, pid):
+        return next(p["duplicates_total"] for p in rep["processes"] if p["pid"] == pid)
+
+    def test_replay_cut_short(self):
+        """D6: --duration 1 --timeout 1 -f 5 stops the replay after a few
+        records: record exits 4 and check names what each process lacks
+        (exit 6), in full sentences, which record's stop already warned
+        of."""
+        procs, traces = self.system()
+        r = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "cut", "--duration",
+                            "1", "--timeout", "1", "-f", "5", check=False)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+        rc, rep, err = check(os.path.join(traces, "cut"))
+        self.assertEqual(rc, 6, err)
+        self.assertFalse(rep["complete"])
+        per = {p["pid"]: p for p in rep["processes"]}
+        for p in procs:
+            self.assertTrue(per[p.pid]["caret_init"])
+            self.assertGreater(per[p.pid]["missing_total"], 0, per[p.pid])
+            bad = [m for m in rep["problems"] if "pid %d " % p.pid in m]
+            self.assertEqual(len(bad), 1, rep["problems"])
+            self.assertIn("init records missing", bad[0])
+            self.assertRegex(bad[0], r"\d+ [a-z_ ]+ without [a-z_ ]+")
+            self.assertTrue(bad[0].endswith("?)"), bad[0])
+            # the stop that ended record said the same, in the same words
+            self.assertIn("warning: the trace is incomplete: " + bad[0], r.stderr)
+        self.assertTrue(any(k == "callback_group:executor"
+                            for p in procs for k in per[p.pid]["missing"]), per)
+        # --json: the stop object carries the same lines
+        r = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "cut2", "--duration",
+                            "1", "--timeout", "1", "-f", "5", "--json", check=False)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+        stop = [o for o in map(json.loads, r.stdout.splitlines()) if o.get("cmd") == "stop"]
+        self.assertEqual(len(stop), 1, r.stdout)
+        rc, rep, err = check(os.path.join(traces, "cut2"))
+        self.assertEqual(rc, 6, err)
+        self.assertEqual(sorted(stop[0]["missing_init"]),
+                         sorted(m for m in rep["problems"] if "init records missing" in m))
+
+    def test_errors_name_the_cause(self):
+        """D9/D10: a missing directory, an unreadable one, a file, a
+        directory without a trace and a metadata file babeltrace2 cannot
+        parse: each one line naming its cause, no babeltrace2 log, exit 1;
+        with --json, a JSON object with the errno on stdout."""
+        empty = os.path.join(self.c.tmp, "empty")
+        os.mkdir(empty)
+        locked = os.path.join(self.c.tmp, "locked")
+        os.makedirs(os.path.join(locked, "ust"))
+        os.chmod(locked, 0o700)
+        os.chmod(self.c.tmp, 0o755)
+        afile = os.path.join(self.c.tmp, "afile")
+        open(afile, "w").close()
+        garbage = os.path.join(self.c.tmp, "garbage")
+        os.makedirs(os.path.join(garbage, "ust"))
+        with open(os.path.join(garbage, "ust", "metadata"), "w") as f:
+            f.write("/* CTF 1.8 */\ntrace { garbage ;;; {{{\n")
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        cases = [
+            ([], os.path.join(self.c.tmp, "missing"), 2, r"/\S+/missing: no such file or "
+             r"directory$"),
+            (nobody, locked, 13, r"cannot read the directory %s: Permission denied$" % locked),
+            ([], afile, 20, r"%s: not a directory" % afile),
+            ([], empty, 61, r"not a CTF trace: no 'metadata' file under %s$" % empty),
+            ([], garbage, 74, r"not a CTF trace: babeltrace2 cannot read %s/ust/metadata "
+             r"\(metadata: At line 2 in metadata stream: syntax error, .*\)$" % garbage),
+        ]
+        for pre, path, errno_, rx in cases:
+            r = subprocess.run(pre + [CARETCTL, "check", path], capture_output=True, text=True,
+                               timeout=60)
+            self.assertEqual(r.returncode, 1, (path, r.stderr))
+            self.assertEqual(r.stdout, "")
+            lines = r.stderr.splitlines()
+            self.assertEqual(len(lines), 1, r.stderr)
+            self.assertRegex(lines[0], r"^caretctl: check: " + rx)
+            self.assertLess(len(lines[0]), 400, lines[0])
+            r = subprocess.run(pre + [CARETCTL, "check", "--json", path], capture_output=True,
+                               text=True, timeout=60)
+            self.assertEqual(r.returncode, 1)
+            o = json.loads(r.stdout)
+            self.assertEqual(o["errno"], errno_, o)
+            self.assertRegex(o["error"], r"^check: " + rx)
+
+    def test_json_numbers_exact(self):
+        """first_ns/last_ns (2^60 and up) are the trace's nanoseconds to
+        the unit, as babeltrace2's Python bindings read them, printed as
+        JSON integers."""
+        procs, traces = self.system()
+        self.c.caretctl("record", "--immediate", "-p", traces, "-s", "exact", "--duration", "1",
+                        "--timeout", "30")
+        path = os.path.join(traces, "exact")
+        r = subprocess.run([CARETCTL, "check", "--json", path], capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r'"first_ns":\d+,"last_ns":\d+,')
+        rep = json.loads(r.stdout)
+        import bt2
+        ns = [m.default_clock_snapshot.ns_from_origin
+              for m in bt2.TraceCollectionMessageIterator(path)
+              if type(m) is bt2._EventMessageConst]
+        self.assertGreater(ns[0], 2 ** 53)
+        self.assertEqual(rep["first_ns"], ns[0])
+        self.assertEqual(rep["last_ns"], ns[-1])
+        self.assertEqual(rep["events"], len(ns))
+
+    def plain_session(self, events, agent):
+        """A session of the lttng CLI alone (no caretd), and a process
+        started while it records."""
+        s = self.c.session(events)
+        s.start()
+        p = self.c.workload("--name", "plain", "--pubs", "1", "--subs", "1", "--rate", "40",
+                            agent=agent)
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        time.sleep(1)
+        s.stop()
+        return p, s
+
+    def test_plain_lttng_without_agent(self):
+        """ros2_tracing's way: ros2:* only, no agent. No caret_init and no
+        executor records, none expected: complete, nodes and topics
+        named."""
+        p, s = self.plain_session(("ros2:*",), agent=False)
+        rc, rep, err = check(s.path)
+        self.assertEqual(rc, 0, (rep and rep["problems"], err))
+        per = {q["pid"]: q for q in rep["processes"]}
+        self.assertFalse(per[p.pid]["caret_init"])
+        self.assertEqual(per[p.pid]["missing_total"], 0)
+        self.assertGreater(per[p.pid]["init_records"]["rcl_node_init"], 0)
+        self.assertGreater(per[p.pid]["runtime_events"], 0)
+        self.assertTrue(any("plain" in n["name"] for n in rep["nodes"]), rep["nodes"])
+
+    def test_plain_lttng_with_agent(self):
+        """The agent under a session of the lttng CLI (no caretd): each
+        process starts in RECORD and emits its init records live, with
+        caret_init and the executor records of its distribution (Jazzy's
+        collectors, Humble's add_callback_group, a static executor):
+        complete, nothing missing."""
+        s = self.c.session(("ros2:*", "ros2_caret:*"))
+        s.start()
+        procs = [self.c.workload("--name", "jz", "--pubs", "1", "--subs", "1", "--rate", "40"),
+                 self.c.workload("--name", "hm", "--distro", "humble", "--executor", "multi",
+                                 "--pubs", "0", "--subs", "1"),
+                 self.c.workload("--name", "hs", "--distro", "humble", "--executor", "static",
+                                 "--pubs", "1", "--rate", "40")]
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        time.sleep(1)
+        s.stop()
+        rc, rep, err = check(s.path)
+        self.assertEqual(rc, 0, (rep and rep["problems"], err))
+        per = {q["pid"]: q for q in rep["processes"]}
+        for p in procs:
+            self.assertTrue(per[p.pid]["caret_init"])
+            self.assertEqual(per[p.pid]["missing_total"], 0)
+            self.assertEqual(per[p.pid]["duplicates_total"], 0)
+            self.assertGreater(per[p.pid]["runtime_events"], 0)
+        kinds = [set(per[p.pid]["init_records"]) for p in procs]
+        self.assertIn("callback_group_to_executor_entity_collector", kinds[0])
+        self.assertIn("add_callback_group", kinds[1])
+        self.assertIn("add_callback_group_static_executor", kinds[2])
 
 
 if __name__ == "__main__":

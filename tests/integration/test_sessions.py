@@ -384,7 +384,7 @@ class UsersTest(Base):
         time.sleep(1)  # the user's and the CLI session's passes are over
         out = self.c.caretctl("stop").stdout  # root's own, not the newer ones
         self.assertIn("stopped session rootrec", out)
-        self.assertRegex(out, r"\d+ replayed initialization records duplicated")
+        self.assertRegex(out, r"\d+ replayed initialization records appear twice")
         self.assertEqual(rec_root.finish(10), 0, rec_root.err_text())
         self.assertIn("userrec", lttng_list())
         self.assertIn(s.name, lttng_list())

@@ -23,7 +23,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
-from harness import SAN, Ctx, INIT_KINDS, dds_domain, read_trace, wait_line  # noqa: E402
+from harness import CARETCTL, SAN, Ctx, INIT_KINDS, dds_domain, read_trace, wait_line  # noqa: E402
 from trace_model import discarded, group_links, parse_groups  # noqa: E402
 
 DISTRO = os.environ.get("CARET_ROS2_DISTRO", "")
@@ -175,6 +175,11 @@ class RealRosTest(unittest.TestCase):
             with open(dst + ".procs", "w") as f:
                 for p in sysm.procs.values():
                     f.write("%s %d %s\n" % (p.role, p.pid, p.groups_line))
+        # caretctl check judges a real system's trace complete: its links
+        # hold on real rclcpp (lifecycle services, an EventsExecutor)
+        r = subprocess.run([CARETCTL, "check", "--json", path], capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout[:2000] + r.stderr)
         evs = read_trace(path)
         per = collections.defaultdict(list)
         for e in evs:

@@ -2,8 +2,10 @@
 /*
  * `caretctl check`: what a recorded trace holds and whether CARET's analyzer
  * can use all of it. check_bt.c feeds babeltrace2 messages (decoding CTF is
- * babeltrace2's job), check_model.c accumulates them into a report, and
- * cmd_check.c prints it.
+ * babeltrace2's job), check_model.c accumulates them into a report,
+ * check_links.c says which init records the ones present lack, and
+ * cmd_check.c judges the report with complete.h (the model `stop` uses
+ * too) and prints it.
  */
 #ifndef CARETCTL_CHECK_H
 #define CARETCTL_CHECK_H
@@ -18,10 +20,15 @@ struct check_model;
 /*
  * Runs one babeltrace2 graph (src.ctf.fs per trace found under dir, one
  * muxer, our sink) and hands every message to the model in time order.
- * 0, -ENOENT (no CTF trace under dir), -EIO (babeltrace2 failed; err says
- * why), -ENOMEM.
+ * 0, or with err saying why on one line: -ENOENT/-ENOTDIR (no such
+ * directory), -EACCES (dir or a directory under it cannot be read),
+ * -ENODATA (no CTF trace under dir), -EBADMSG (a metadata file that is
+ * not CTF's), -EIO (babeltrace2 failed reading the streams), -ENOMEM.
  */
 int check_bt_run(const char *dir, struct check_model *m, char *err, size_t errlen);
+/* Appends to err the reason the ctf plugin's metadata parser logged in
+ * log (its stderr, at level ERROR), if any. */
+void check_bt_log_reason(const char *log, char *err, size_t errlen);
 
 struct check_model *check_model_new(void);
 void check_model_free(struct check_model *m);
@@ -31,7 +38,7 @@ int check_model_msg(struct check_model *m, const bt_message *msg);
 void check_model_finish(struct check_model *m);
 
 /* The report, read by cmd_check.c. */
-enum { CHECK_MAX_KINDS = 40 };
+enum { CHECK_MAX_KINDS = 40, CHECK_MAX_LINKS = 24 };
 
 struct check_proc {
 	int64_t vpid;
@@ -39,8 +46,14 @@ struct check_proc {
 	bool caret_init;
 	uint64_t init[CHECK_MAX_KINDS];	/* init records per kind (either provider) */
 	uint64_t init_total;
-	uint64_t dup[CHECK_MAX_KINDS];	/* records seen more than once */
+	/* Copies of a record already in the trace (same provider, fields and
+	 * init_timestamp, or event time for ros2:): what a second replay adds.
+	 * The analyzer drops them (lttng_info.py: drop_duplicate). */
+	uint64_t dup[CHECK_MAX_KINDS];
 	uint64_t dup_total;
+	/* Records lacking another they are joined to (check_links.c). */
+	uint64_t missing[CHECK_MAX_LINKS];
+	uint64_t missing_total;
 	uint64_t both_variants;		/* same record as ros2: and ros2_caret: */
 	uint64_t runtime;		/* runtime events */
 	uint64_t events;
@@ -85,5 +98,10 @@ struct check_report {
 const struct check_report *check_model_report(const struct check_model *m);
 /* Name of init kind i (without provider), NULL past the end. */
 const char *check_kind_name(size_t i);
+/* Link i of check_links.c, NULL past the end: its JSON key, what was
+ * found (the records or objects counted) and what they lack. */
+const char *check_link_name(size_t i);
+const char *check_link_found(size_t i);
+const char *check_link_lacks(size_t i);
 
 #endif

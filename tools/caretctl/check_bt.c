@@ -4,6 +4,7 @@
  * CLI builds for `babeltrace2 DIR` (one src.ctf.fs per trace directory, all
  * muxed by flt.utils.muxer in time order), with our sink at the end.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -18,6 +19,8 @@
 struct dirs {
 	char **v;
 	size_t n;
+	char unreadable[512]; /* the first directory nftw could not read */
+	int unreadable_errno;
 };
 
 static struct dirs *found; /* nftw has no user pointer */
@@ -26,6 +29,15 @@ static int on_entry(const char *path, const struct stat *st, int type, struct FT
 {
 	(void)st;
 	(void)ftw;
+	if (type == FTW_DNR && !found->unreadable[0]) {
+		/* nftw says only that it could not read it: ask why */
+		DIR *d = opendir(path);
+		found->unreadable_errno = d ? EIO : errno;
+		if (d)
+			closedir(d);
+		snprintf(found->unreadable, sizeof(found->unreadable), "%s", path);
+		return 0;
+	}
 	/* A CTF trace directory is one that holds a "metadata" file. */
 	if (type != FTW_F || strcmp(path + strlen(path) - strlen("/metadata"), "/metadata") != 0)
 		return 0;
@@ -56,27 +68,82 @@ static int find_traces(const char *dir, struct dirs *d)
 	/* FTW_PHYS: a trace directory is never reached through a symlink loop. */
 	if (nftw(dir, on_entry, 32, FTW_PHYS) != 0)
 		return -ENOMEM;
+	/* a trace checked in part would look complete */
+	if (d->unreadable[0])
+		return -d->unreadable_errno;
 	if (d->n == 0)
-		return -ENOENT;
+		return -ENODATA;
 	qsort(d->v, d->n, sizeof(*d->v), cmp_str);
 	return 0;
 }
 
+/* Appends " (label: m)" to err: m on one line, at most about 200
+ * characters (babeltrace2's messages span lines and quote metadata). */
+static void append_line(char *err, size_t errlen, const char *label, const char *m)
+{
+	size_t off = strlen(err);
+	if (!m || off + strlen(label) + 8 >= errlen)
+		return;
+	off += (size_t)snprintf(err + off, errlen - off, " (%s: ", label);
+	size_t room = errlen - off > 200 ? 200 : errlen - off - 1, k = 0;
+	bool space = false;
+	for (; *m && *m != '\n' && k + 5 < room; m++) {
+		unsigned char c = (unsigned char)*m;
+		if (c == '\t' || c == ' ' || c < 32 || c == 127) {
+			space = k > 0;
+			continue;
+		}
+		if (space)
+			err[off + k++] = ' ';
+		space = false;
+		err[off + k++] = (char)c;
+	}
+	if (*m && *m != '\n') {
+		memcpy(err + off + k, "...", 3);
+		k += 3;
+	}
+	err[off + k++] = ')';
+	err[off + k] = '\0';
+}
+
+/* what, then the deepest cause babeltrace2 gives: the one that says what
+ * is wrong (the others say where it was found). */
 static void take_error(char *err, size_t errlen, const char *what)
 {
 	const bt_error *e = bt_current_thread_take_error();
-	size_t off = (size_t)snprintf(err, errlen, "%s", what);
+	snprintf(err, errlen, "%s", what);
 	if (!e)
 		return;
-	/* The first cause is the deepest: the one that says what is wrong. */
-	uint64_t n = bt_error_get_cause_count(e);
-	for (uint64_t i = n; i > 0 && off < errlen; i--) {
-		const char *m = bt_error_cause_get_message(bt_error_borrow_cause_by_index(e, i - 1));
-		off += (size_t)snprintf(err + off, errlen - off, ": %s", m);
-		if (i + 2 <= n) /* two causes are enough to see the reason */
-			break;
-	}
+	/* causes are kept in the order they were appended: the first is the
+	 * deepest */
+	if (bt_error_get_cause_count(e) > 0)
+		append_line(err, errlen, "babeltrace2",
+			    bt_error_cause_get_message(bt_error_borrow_cause_by_index(e, 0)));
 	bt_error_release(e);
+}
+
+void check_bt_log_reason(const char *log, char *err, size_t errlen)
+{
+	/* The metadata parser says what is wrong only in its log: the first
+	 * error line of the ctf plugin's metadata code, after "file@func:line " */
+	for (const char *l = log; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *tag = strstr(l, " E PLUGIN/CTF/META/");
+		const char *eol = strchr(l, '\n');
+		if (!tag || (eol && tag > eol))
+			continue;
+		const char *at = strchr(tag + 19, ' ');
+		if (!at || (eol && at > eol))
+			continue;
+		at = strchr(at + 1, ' '); /* past "func@file.c:line" */
+		if (!at || (eol && at > eol))
+			continue;
+		/* it says more than the error's cause */
+		char *cause = strstr(err, " (babeltrace2: ");
+		if (cause)
+			*cause = '\0';
+		append_line(err, errlen, "metadata", at + 1);
+		return;
+	}
 }
 
 static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator *it,
@@ -125,7 +192,7 @@ static int build_and_run(bt_graph *g, const struct dirs *d, struct check_model *
 	const bt_component_filter *mux;
 	const bt_component_sink *sink;
 	if (!fs || !muxc ||
-	    bt_graph_add_filter_component(g, muxc, "muxer", NULL, BT_LOGGING_LEVEL_ERROR, &mux) !=
+	    bt_graph_add_filter_component(g, muxc, "muxer", NULL, BT_LOGGING_LEVEL_NONE, &mux) !=
 		    BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 	    bt_graph_add_simple_sink_component(g, "check", NULL, consume, NULL, m, &sink) !=
 		    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
@@ -147,8 +214,10 @@ static int build_and_run(bt_graph *g, const struct dirs *d, struct check_model *
 		bt_value_put_ref(params);
 		if (!ok) {
 			char what[300];
-			snprintf(what, sizeof(what), "cannot open the trace %.250s", d->v[i]);
+			snprintf(what, sizeof(what), "not a CTF trace: babeltrace2 cannot read "
+				 "%.200s/metadata", d->v[i]);
 			take_error(err, errlen, what);
+			rc = -EBADMSG;
 			goto out;
 		}
 		for (uint64_t p = 0; p < bt_component_source_get_output_port_count(src); p++) {
@@ -196,8 +265,15 @@ int check_bt_run(const char *dir, struct check_model *m, char *err, size_t errle
 {
 	struct dirs d = { 0 };
 	int rc = find_traces(dir, &d);
-	if (rc == -ENOENT)
-		snprintf(err, errlen, "no CTF trace (no 'metadata' file) under %s", dir);
+	if (rc == -ENODATA)
+		snprintf(err, errlen, "not a CTF trace: no 'metadata' file under %s", dir);
+	else if (rc == -ENOENT)
+		snprintf(err, errlen, "%s: no such file or directory", dir);
+	else if (rc == -ENOTDIR)
+		snprintf(err, errlen, "%s: not a directory (give the trace's directory)", dir);
+	else if (rc < 0 && d.unreadable[0])
+		snprintf(err, errlen, "cannot read the directory %s: %s", d.unreadable,
+			 strerror(-rc));
 	else if (rc < 0)
 		snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
 	/* before babeltrace2 loops forever on it (B18) */

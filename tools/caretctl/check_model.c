@@ -19,6 +19,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_links.h"
+#include "check_field.h"
+#include "check_map.h"
 
 /* caret_analyze's init events (infra/lttng/lttng.py,
  * Lttng._prioritized_init_events), without their provider. */
@@ -66,14 +69,8 @@ struct evclass {
 	int c_vpid, c_vtid, c_procname;
 	int f_init_ts, f_addr, f_stamp, f_src_ts, f_taken;
 	int f_handle, f_node_name, f_ns, f_topic;
+	int link_f[CHECK_LINK_OPS];
 	uint64_t count;
-};
-
-/* Open addressing u64 -> u64; `used` marks slots (every key is valid). */
-struct map {
-	uint64_t *k, *v;
-	uint8_t *used;
-	size_t cap, n;
 };
 
 struct tid_state {
@@ -91,7 +88,8 @@ struct check_model {
 	size_t procs_cap, nodes_cap, topics_cap;
 	struct evclass *cls;
 	size_t ncls, cls_cap;
-	struct map cls_by_ptr, proc_by_vpid, tids_idx, exact, variants, takes, handles;
+	struct check_map cls_by_ptr, proc_by_vpid, tids_idx, exact, variants, takes, handles;
+	struct check_links links;
 	struct tid_state *tids;
 	size_t ntids, tids_cap;
 	struct binding *binds;
@@ -100,113 +98,6 @@ struct check_model {
 	size_t last_proc;
 	bool have_last, have_first;
 };
-
-static uint64_t mix64(uint64_t x)
-{
-	/* splitmix64's finalizer: every input bit reaches every output bit */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static uint64_t hcomb(uint64_t h, uint64_t v)
-{
-	return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
-}
-
-static uint64_t hstr(uint64_t h, const char *s)
-{
-	uint64_t f = 0xcbf29ce484222325ULL;
-	for (; *s; s++)
-		f = (f ^ (uint8_t)*s) * 0x100000001b3ULL;
-	return hcomb(h, f);
-}
-
-static int map_grow(struct map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct map n = { calloc(cap, 8), calloc(cap, 8), calloc(cap, 1), cap, 0 };
-	if (!n.k || !n.v || !n.used) {
-		free(n.k);
-		free(n.v);
-		free(n.used);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->used[i])
-			continue;
-		size_t j = mix64(m->k[i]) & (cap - 1);
-		while (n.used[j])
-			j = (j + 1) & (cap - 1);
-		n.used[j] = 1;
-		n.k[j] = m->k[i];
-		n.v[j] = m->v[i];
-		n.n++;
-	}
-	free(m->k);
-	free(m->v);
-	free(m->used);
-	*m = n;
-	return 0;
-}
-
-/* The value slot of key, added (as 0) if absent; NULL on ENOMEM. */
-static uint64_t *map_slot(struct map *m, uint64_t key, bool *added)
-{
-	if ((m->n + 1) * 2 > m->cap && map_grow(m) < 0)
-		return NULL;
-	size_t j = mix64(key) & (m->cap - 1);
-	while (m->used[j]) {
-		if (m->k[j] == key) {
-			*added = false;
-			return &m->v[j];
-		}
-		j = (j + 1) & (m->cap - 1);
-	}
-	m->used[j] = 1;
-	m->k[j] = key;
-	m->v[j] = 0;
-	m->n++;
-	*added = true;
-	return &m->v[j];
-}
-
-static bool map_has(const struct map *m, uint64_t key)
-{
-	if (!m->cap)
-		return false;
-	size_t j = mix64(key) & (m->cap - 1);
-	while (m->used[j]) {
-		if (m->k[j] == key)
-			return true;
-		j = (j + 1) & (m->cap - 1);
-	}
-	return false;
-}
-
-static void map_free(struct map *m)
-{
-	free(m->k);
-	free(m->v);
-	free(m->used);
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*p, c * size);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = c;
-	return 0;
-}
 
 struct check_model *check_model_new(void)
 {
@@ -232,33 +123,20 @@ void check_model_free(struct check_model *m)
 	free(m->r.evcounts);
 	free(m->tids);
 	free(m->binds);
-	map_free(&m->cls_by_ptr);
-	map_free(&m->proc_by_vpid);
-	map_free(&m->tids_idx);
-	map_free(&m->exact);
-	map_free(&m->variants);
-	map_free(&m->takes);
-	map_free(&m->handles);
+	check_map_free(&m->cls_by_ptr);
+	check_map_free(&m->proc_by_vpid);
+	check_map_free(&m->tids_idx);
+	check_map_free(&m->exact);
+	check_map_free(&m->variants);
+	check_map_free(&m->takes);
+	check_map_free(&m->handles);
+	check_links_free(&m->links);
 	free(m);
 }
 
 const struct check_report *check_model_report(const struct check_model *m)
 {
 	return &m->r;
-}
-
-static int member(const bt_field_class *st, const char *name)
-{
-	if (!st || bt_field_class_get_type(st) != BT_FIELD_CLASS_TYPE_STRUCTURE)
-		return -1;
-	uint64_t n = bt_field_class_structure_get_member_count(st);
-	for (uint64_t i = 0; i < n; i++) {
-		const bt_field_class_structure_member *mb =
-			bt_field_class_structure_borrow_member_by_index_const(st, i);
-		if (strcmp(bt_field_class_structure_member_get_name(mb), name) == 0)
-			return (int)i;
-	}
-	return -1;
 }
 
 static void classify(struct evclass *c, const bt_event_class *ec)
@@ -291,36 +169,40 @@ static void classify(struct evclass *c, const bt_event_class *ec)
 		else if (strcmp(kind, "rmw_take") == 0)
 			c->role = R_TAKE;
 	}
-	c->c_vpid = member(ctx, "vpid");
-	c->c_vtid = member(ctx, "vtid");
-	c->c_procname = member(ctx, "procname");
-	c->f_init_ts = member(pl, "init_timestamp");
-	c->f_addr = member(pl, "addr");
-	c->f_stamp = member(pl, "source_stamp");
-	c->f_src_ts = member(pl, "source_timestamp");
-	c->f_taken = member(pl, "taken");
-	c->f_node_name = member(pl, "node_name");
-	c->f_ns = member(pl, "namespace");
-	c->f_topic = member(pl, "topic_name");
+	c->c_vpid = check_member(ctx, "vpid");
+	c->c_vtid = check_member(ctx, "vtid");
+	c->c_procname = check_member(ctx, "procname");
+	c->f_init_ts = check_member(pl, "init_timestamp");
+	c->f_addr = check_member(pl, "addr");
+	c->f_stamp = check_member(pl, "source_stamp");
+	c->f_src_ts = check_member(pl, "source_timestamp");
+	c->f_taken = check_member(pl, "taken");
+	c->f_node_name = check_member(pl, "node_name");
+	c->f_ns = check_member(pl, "namespace");
+	c->f_topic = check_member(pl, "topic_name");
 	if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_node_init") == 0)
-		c->f_handle = member(pl, "node_handle");
+		c->f_handle = check_member(pl, "node_handle");
 	else if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_publisher_init") == 0)
-		c->f_handle = member(pl, "publisher_handle");
+		c->f_handle = check_member(pl, "publisher_handle");
 	else if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_subscription_init") == 0)
-		c->f_handle = member(pl, "subscription_handle");
+		c->f_handle = check_member(pl, "subscription_handle");
 	else
 		c->f_handle = -1;
+	for (int i = 0; i < CHECK_LINK_OPS; i++) {
+		const char *f = c->kind >= 0 ? check_link_field(init_kinds[c->kind], i) : NULL;
+		c->link_f[i] = f ? check_member(pl, f) : -1;
+	}
 }
 
 static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
 {
 	bool added;
-	uint64_t *slot = map_slot(&m->cls_by_ptr, (uint64_t)(uintptr_t)ec, &added);
+	uint64_t *slot = check_map_slot(&m->cls_by_ptr, (uint64_t)(uintptr_t)ec, &added);
 	if (!slot)
 		return NULL;
 	if (!added)
 		return &m->cls[*slot];
-	if (grow((void **)&m->cls, &m->cls_cap, m->ncls + 1, sizeof(*m->cls)) < 0)
+	if (check_grow((void **)&m->cls, &m->cls_cap, m->ncls + 1, sizeof(*m->cls)) < 0)
 		return NULL;
 	struct evclass *c = &m->cls[m->ncls];
 	memset(c, 0, sizeof(*c));
@@ -334,68 +216,6 @@ static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
 	return c;
 }
 
-static const bt_field *fld(const bt_field *st, int idx)
-{
-	return st && idx >= 0 ? bt_field_structure_borrow_member_field_by_index_const(st, (uint64_t)idx)
-			      : NULL;
-}
-
-static bool fint(const bt_field *st, int idx, uint64_t *v)
-{
-	const bt_field *f = fld(st, idx);
-	if (!f)
-		return false;
-	bt_field_class_type t = bt_field_get_class_type(f);
-	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
-		*v = bt_field_integer_unsigned_get_value(f);
-	else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-		*v = (uint64_t)bt_field_integer_signed_get_value(f);
-	else if (t == BT_FIELD_CLASS_TYPE_BOOL)
-		*v = bt_field_bool_get_value(f);
-	else
-		return false;
-	return true;
-}
-
-static const char *fstr(const bt_field *st, int idx)
-{
-	const bt_field *f = fld(st, idx);
-	return f && bt_field_get_class_type(f) == BT_FIELD_CLASS_TYPE_STRING
-		       ? bt_field_string_get_value(f)
-		       : NULL;
-}
-
-/* A field's value, whatever its type (tracetools payloads are flat, but a
- * CARET trace may carry arrays, e.g. gids). */
-static uint64_t hfield(uint64_t h, const bt_field *f, int depth)
-{
-	bt_field_class_type t = bt_field_get_class_type(f);
-	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
-		return hcomb(h, bt_field_integer_unsigned_get_value(f));
-	if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
-		return hcomb(h, (uint64_t)bt_field_integer_signed_get_value(f));
-	if (t == BT_FIELD_CLASS_TYPE_STRING)
-		return hstr(h, bt_field_string_get_value(f));
-	if (t == BT_FIELD_CLASS_TYPE_BOOL)
-		return hcomb(h, bt_field_bool_get_value(f));
-	if (depth < 4 && bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_ARRAY)) {
-		uint64_t n = bt_field_array_get_length(f);
-		h = hcomb(h, n);
-		for (uint64_t i = 0; i < n; i++)
-			h = hfield(h, bt_field_array_borrow_element_field_by_index_const(f, i),
-				   depth + 1);
-		return h;
-	}
-	if (depth < 4 && t == BT_FIELD_CLASS_TYPE_STRUCTURE) {
-		uint64_t n = bt_field_class_structure_get_member_count(bt_field_borrow_class_const(f));
-		for (uint64_t i = 0; i < n; i++)
-			h = hfield(h, bt_field_structure_borrow_member_field_by_index_const(f, i),
-				   depth + 1);
-		return h;
-	}
-	return hcomb(h, t);
-}
-
 static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_field *ctx,
 				  const struct evclass *c, size_t *idx)
 {
@@ -404,17 +224,17 @@ static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_
 		return &m->r.procs[m->last_proc];
 	}
 	bool added;
-	uint64_t *slot = map_slot(&m->proc_by_vpid, (uint64_t)vpid, &added);
+	uint64_t *slot = check_map_slot(&m->proc_by_vpid, (uint64_t)vpid, &added);
 	if (!slot)
 		return NULL;
 	if (added) {
-		if (grow((void **)&m->r.procs, &m->procs_cap, m->r.nprocs + 1,
+		if (check_grow((void **)&m->r.procs, &m->procs_cap, m->r.nprocs + 1,
 			 sizeof(*m->r.procs)) < 0)
 			return NULL;
 		struct check_proc *p = &m->r.procs[m->r.nprocs];
 		memset(p, 0, sizeof(*p));
 		p->vpid = vpid;
-		const char *pn = fstr(ctx, c->c_procname);
+		const char *pn = check_fstr(ctx, c->c_procname);
 		snprintf(p->procname, sizeof(p->procname), "%s", pn ? pn : "?");
 		*slot = m->r.nprocs++;
 	}
@@ -427,7 +247,7 @@ static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_
 
 static int add_node(struct check_model *m, int64_t vpid, const char *ns, const char *name)
 {
-	if (grow((void **)&m->r.nodes, &m->nodes_cap, m->r.nnodes + 1, sizeof(*m->r.nodes)) < 0)
+	if (check_grow((void **)&m->r.nodes, &m->nodes_cap, m->r.nnodes + 1, sizeof(*m->r.nodes)) < 0)
 		return -ENOMEM;
 	size_t l = strlen(ns);
 	char *full;
@@ -444,7 +264,7 @@ static int add_topic(struct check_model *m, const char *name, bool pub)
 		if (strcmp(m->r.topics[i].name, name) == 0)
 			t = &m->r.topics[i];
 	if (!t) {
-		if (grow((void **)&m->r.topics, &m->topics_cap, m->r.ntopics + 1,
+		if (check_grow((void **)&m->r.topics, &m->topics_cap, m->r.ntopics + 1,
 			 sizeof(*m->r.topics)) < 0)
 			return -ENOMEM;
 		t = &m->r.topics[m->r.ntopics];
@@ -461,25 +281,28 @@ static int add_topic(struct check_model *m, const char *name, bool pub)
 }
 
 static int on_init(struct check_model *m, const struct evclass *c, struct check_proc *p,
-		   const bt_field *pl)
+		   size_t pi, const bt_field *pl, int64_t ts)
 {
-	uint64_t h = hcomb(hcomb(0, (uint64_t)p->vpid), (uint64_t)c->kind);
+	uint64_t h = check_hcomb(check_hcomb(0, (uint64_t)p->vpid), (uint64_t)c->kind);
 	uint64_t n = pl ? bt_field_class_structure_get_member_count(bt_field_borrow_class_const(pl))
 			: 0;
-	uint64_t its = 0;
+	/* A replayed record keeps its init_timestamp; a ros2: record has only
+	 * its event time: two of them at different times are two objects
+	 * (an address used again), not a copy. */
+	uint64_t its = (uint64_t)ts;
 	for (uint64_t i = 0; i < n; i++) {
 		const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(pl, i);
 		if ((int)i == c->f_init_ts)
-			fint(pl, c->f_init_ts, &its);
+			check_fint(pl, c->f_init_ts, &its);
 		else
-			h = hfield(h, f, 0);
+			h = check_hfield(h, f, 0);
 	}
 	p->init[c->kind]++;
 	p->init_total++;
-	/* The same record twice from one provider (a second replay into the
-	 * session): the analyzer builds two objects from it. */
+	/* The same record twice from one provider: a second replay into the
+	 * session (another session's start, or a replay pass started again). */
 	bool added;
-	uint64_t *e = map_slot(&m->exact, hcomb(hcomb(h, c->caret), its), &added);
+	uint64_t *e = check_map_slot(&m->exact, check_hcomb(check_hcomb(h, c->caret), its), &added);
 	if (!e)
 		return -ENOMEM;
 	if (!added) {
@@ -488,31 +311,39 @@ static int on_init(struct check_model *m, const struct evclass *c, struct check_
 		return 0;
 	}
 	/* The same record as ros2: and ros2_caret: (design section 3). */
-	uint64_t *v = map_slot(&m->variants, h, &added);
+	uint64_t *v = check_map_slot(&m->variants, h, &added);
 	if (!v)
 		return -ENOMEM;
-	uint64_t bit = c->caret ? 2 : 1;
+	uint64_t bit = c->caret ? 2 : 1, before = *v;
 	if ((*v | bit) == 3 && !(*v & bit))
 		p->both_variants++;
 	*v |= bit;
+	if (before)
+		return 0;
+	uint64_t lv[CHECK_LINK_OPS] = { 0 };
+	bool have[CHECK_LINK_OPS];
+	for (int i = 0; i < CHECK_LINK_OPS; i++)
+		have[i] = check_fint(pl, c->link_f[i], &lv[i]);
+	if (check_links_record(&m->links, init_kinds[c->kind], lv, have, pi, p->vpid) < 0)
+		return -ENOMEM;
 	if (c->f_handle < 0)
 		return 0;
 	/* Nodes and topics once per object, whichever variant came first. */
 	uint64_t handle;
-	if (!fint(pl, c->f_handle, &handle))
+	if (!check_fint(pl, c->f_handle, &handle))
 		return 0;
-	uint64_t *hs = map_slot(&m->handles,
-				hcomb(hcomb(hcomb(1, (uint64_t)p->vpid), (uint64_t)c->kind), handle),
+	uint64_t *hs = check_map_slot(&m->handles,
+				check_hcomb(check_hcomb(check_hcomb(1, (uint64_t)p->vpid), (uint64_t)c->kind), handle),
 				&added);
 	if (!hs)
 		return -ENOMEM;
 	if (!added)
 		return 0;
 	if (c->f_node_name >= 0) {
-		const char *nm = fstr(pl, c->f_node_name), *ns = fstr(pl, c->f_ns);
+		const char *nm = check_fstr(pl, c->f_node_name), *ns = check_fstr(pl, c->f_ns);
 		return add_node(m, p->vpid, ns ? ns : "/", nm ? nm : "?");
 	}
-	const char *topic = fstr(pl, c->f_topic);
+	const char *topic = check_fstr(pl, c->f_topic);
 	return topic ? add_topic(m, topic, strcmp(init_kinds[c->kind], "rcl_publisher_init") == 0)
 		     : 0;
 }
@@ -520,11 +351,11 @@ static int on_init(struct check_model *m, const struct evclass *c, struct check_
 static struct tid_state *tid_of(struct check_model *m, int64_t vpid, uint64_t vtid, size_t proc)
 {
 	bool added;
-	uint64_t *slot = map_slot(&m->tids_idx, ((uint64_t)vpid << 32) ^ vtid, &added);
+	uint64_t *slot = check_map_slot(&m->tids_idx, ((uint64_t)vpid << 32) ^ vtid, &added);
 	if (!slot)
 		return NULL;
 	if (added) {
-		if (grow((void **)&m->tids, &m->tids_cap, m->ntids + 1, sizeof(*m->tids)) < 0)
+		if (check_grow((void **)&m->tids, &m->tids_cap, m->ntids + 1, sizeof(*m->tids)) < 0)
 			return NULL;
 		m->tids[m->ntids] = (struct tid_state){ false, proc };
 		*slot = m->ntids++;
@@ -540,7 +371,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		return -ENOMEM;
 	c->count++;
 	m->r.events++;
-	int64_t ns;
+	int64_t ns = 0;
 	const bt_clock_snapshot *cs = bt_message_event_borrow_default_clock_snapshot_const(msg);
 	if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
 		if (!m->have_first)
@@ -552,9 +383,9 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		return 0;
 	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
 	uint64_t vpid, vtid = 0;
-	if (!fint(ctx, c->c_vpid, &vpid))
+	if (!check_fint(ctx, c->c_vpid, &vpid))
 		vpid = (uint64_t)-1; /* no vpid context: one pseudo-process */
-	fint(ctx, c->c_vtid, &vtid);
+	check_fint(ctx, c->c_vtid, &vtid);
 	size_t pi;
 	struct check_proc *p = proc_of(m, (int64_t)vpid, ctx, c, &pi);
 	if (!p)
@@ -565,7 +396,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 	struct tid_state *t;
 	switch (c->role) {
 	case R_INIT:
-		return on_init(m, c, p, pl);
+		return on_init(m, c, p, pi, pl, ns);
 	case R_CARET_INIT:
 		p->caret_init = true;
 		m->r.any_caret_init = true;
@@ -583,19 +414,19 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		p->runtime++;
 		if (!(t = tid_of(m, (int64_t)vpid, vtid, pi)))
 			return -ENOMEM;
-		if (!fint(pl, c->f_addr, &a) || !fint(pl, c->f_stamp, &b))
+		if (!check_fint(pl, c->f_addr, &a) || !check_fint(pl, c->f_stamp, &b))
 			return 0;
 		t->pending = false;
-		if (grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
+		if (check_grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
 			return -ENOMEM;
 		m->binds[m->nbinds++] = (struct binding){ b, pi };
 		p->bindings++;
 		return 0;
 	case R_TAKE:
 		p->runtime++;
-		if (fint(pl, c->f_src_ts, &b) && (!fint(pl, c->f_taken, &a) || a)) {
+		if (check_fint(pl, c->f_src_ts, &b) && (!check_fint(pl, c->f_taken, &a) || a)) {
 			bool added;
-			if (!map_slot(&m->takes, b, &added))
+			if (!check_map_slot(&m->takes, b, &added))
 				return -ENOMEM;
 		}
 		return 0;
@@ -660,7 +491,7 @@ void check_model_finish(struct check_model *m)
 		if (m->tids[i].pending)
 			m->r.procs[m->tids[i].proc].unbound_publishes++;
 	for (size_t i = 0; i < m->nbinds; i++)
-		if (!map_has(&m->takes, m->binds[i].stamp))
+		if (!check_map_has(&m->takes, m->binds[i].stamp))
 			m->r.procs[m->binds[i].proc].unmatched_bindings++;
 	/* Events per name (two traces, e.g. per-UID 32/64-bit, share names). */
 	m->r.evcounts = calloc(m->ncls ? m->ncls : 1, sizeof(*m->r.evcounts));
@@ -676,6 +507,7 @@ void check_model_finish(struct check_model *m)
 		}
 		m->r.evcounts[j].count += m->cls[i].count;
 	}
+	check_links_finish(&m->links, m->r.procs, m->r.nprocs);
 	/* Sorting last: proc indices held above are no longer needed. */
 	if (m->r.nprocs)
 		qsort(m->r.procs, m->r.nprocs, sizeof(*m->r.procs), cmp_proc);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,6 +47,15 @@ static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t paren
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1); /* the parent died before the line above */
+	/* babeltrace2 logs to stderr (its plugins' warnings, the whole
+	 * metadata on a parse error): the child speaks only through the pipe,
+	 * and keeps the log to say why the metadata parser failed. */
+	int log = memfd_create("caretctl-check-log", MFD_CLOEXEC);
+	if (log >= 0)
+		dup2(log, STDERR_FILENO);
+	bt_logging_set_global_level(BT_LOGGING_LEVEL_ERROR);
+	/* babeltrace 2.0's metadata parser logs at its own level */
+	setenv("BABELTRACE_PLUGIN_CTF_METADATA_LOG_LEVEL", "E", 1);
 	struct check_buf b = { 0 };
 	char err[1024] = "";
 	struct check_model *m = check_model_new();
@@ -54,13 +64,21 @@ static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t paren
 		check_model_finish(m);
 		check_wire_report(&b, check_model_report(m));
 	}
+	if (rc == -EBADMSG && log >= 0) {
+		char text[8192];
+		ssize_t n = pread(log, text, sizeof(text) - 1, 0);
+		text[n > 0 ? n : 0] = '\0';
+		check_bt_log_reason(text, err, sizeof(err));
+	}
 	if (rc < 0 || b.err) {
 		b.n = 0;
 		b.err = 0;
 		check_wire_error(&b, rc < 0 ? rc : -ENOMEM, rc < 0 ? err : "out of memory");
 	}
+	check_model_free(m);
 	if (!b.err)
 		write_all(fd, b.p, b.n);
+	free(b.p);
 	_exit(b.err ? 1 : 0);
 }
 

@@ -81,6 +81,9 @@ static void put_proc(struct check_buf *b, const struct check_proc *p)
 	put_u64(b, p->init_total);
 	for (size_t k = 0; k < CHECK_MAX_KINDS; k++)
 		put_u64(b, p->dup[k]);
+	for (size_t k = 0; k < CHECK_MAX_LINKS; k++)
+		put_u64(b, p->missing[k]);
+	put_u64(b, p->missing_total);
 	const uint64_t rest[] = { p->dup_total,	 p->both_variants,     p->runtime,
 				  p->events,	 p->publishes,	       p->unbound_publishes,
 				  p->bindings,	 p->unmatched_bindings };
@@ -217,7 +220,7 @@ void check_wire_free(struct check_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-#define PROC_MIN (8 + 4 + 1 + 8 * (2 * CHECK_MAX_KINDS + 9))
+#define PROC_MIN (8 + 4 + 1 + 8 * (2 * CHECK_MAX_KINDS + CHECK_MAX_LINKS + 10))
 
 static int decode_report(struct rd *rd, struct check_report *r)
 {
@@ -247,6 +250,9 @@ static int decode_report(struct rd *rd, struct check_report *r)
 		p->init_total = get_u64(rd, "process");
 		for (size_t k = 0; k < CHECK_MAX_KINDS; k++)
 			p->dup[k] = get_u64(rd, "process");
+		for (size_t k = 0; k < CHECK_MAX_LINKS; k++)
+			p->missing[k] = get_u64(rd, "process");
+		p->missing_total = get_u64(rd, "process");
 		uint64_t *rest[] = { &p->dup_total, &p->both_variants,	   &p->runtime,
 				     &p->events,    &p->publishes,	   &p->unbound_publishes,
 				     &p->bindings,  &p->unmatched_bindings };

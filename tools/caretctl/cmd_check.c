@@ -18,6 +18,7 @@
 #include "caretctl.h"
 #include "check.h"
 #include "check_wire.h"
+#include "complete.h"
 #include "parse.h"
 
 static void usage(FILE *f, const char *cmd)
@@ -25,51 +26,55 @@ static void usage(FILE *f, const char *cmd)
 	(void)cmd;
 	fprintf(f,
 		"Usage: caretctl check [--json] [--timeout SEC] TRACE_DIR\n"
-		"Check an LTTng trace (recorded with caretd, CARET or ros2_tracing) for what\n"
-		"CARET's analyzer needs: caret_init and init records of every process,\n"
-		"duplicate init records, runtime events of processes without init data,\n"
-		"discarded events, lost packets, publishes without a DDS source-timestamp\n"
-		"binding and bindings without a matching take; then a summary (processes,\n"
-		"nodes, topics, events per kind). caretd is not needed.\n\n"
-		"      --json         one JSON object on stdout\n"
+		"Check an LTTng trace (recorded with caretd, CARET, ros2_tracing or lttng)\n"
+		"for what CARET's analyzer needs: caret_init and init records of every\n"
+		"process, init records missing (what the analyzer joins a record to:\n"
+		"a node, timer, callback, executor), runtime events of processes without\n"
+		"init data, discarded events, lost packets, publishes without a DDS\n"
+		"source-timestamp binding and bindings without a matching take; then a\n"
+		"summary (processes, nodes, topics, events per kind). Copies of replayed\n"
+		"init records are notes: the analyzer drops them, and stop counts them\n"
+		"the same way. caretd is not needed.\n\n"
+		"      --json         one JSON object on stdout (errors too); exact integers\n"
 		"      --timeout SEC  give up reading the trace after SEC seconds\n"
 		"                     (default 60; babeltrace2 reads it in a child process)\n"
 		"  -h, --help         this help\n\n"
-		"Exit status: 0 complete, 1 the trace cannot be read (or not within\n"
-		"--timeout), 2 usage error,\n"
+		"Exit status: 0 complete, 1 the trace cannot be read (no such directory,\n"
+		"unreadable, not a CTF trace, or not read within --timeout), 2 usage error,\n"
 		"6 incomplete (each problem is listed).\n");
 }
 
 struct findings {
-	cJSON *problems, *warnings; /* arrays of strings */
+	cJSON *problems, *warnings, *notes; /* arrays of strings */
 };
 
+/* Lines are built whole, however long: a cut line hides what it names. */
 static int add(cJSON *arr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int add(cJSON *arr, const char *fmt, ...)
 {
-	char buf[512];
+	char *buf;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	int n = vasprintf(&buf, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
 	cJSON *s = cJSON_CreateString(buf);
+	free(buf);
 	return s && cJSON_AddItemToArray(arr, s) ? 0 : -ENOMEM;
 }
 
-static void dup_kinds(const struct check_proc *p, char *buf, size_t len)
+static int add_line(cJSON *arr, char *line)
 {
-	size_t off = 0;
-	buf[0] = 0;
-	for (size_t k = 0; check_kind_name(k) && off < len; k++)
-		if (p->dup[k])
-			off += (size_t)snprintf(buf + off, len - off, "%s%s=%" PRIu64, off ? " " : "",
-						check_kind_name(k), p->dup[k]);
+	cJSON *s = line ? cJSON_CreateString(line) : NULL;
+	free(line);
+	return s && cJSON_AddItemToArray(arr, s) ? 0 : -ENOMEM;
 }
 
+/* complete.h's model on what the trace holds. */
 static int judge(const struct check_report *r, struct findings *f)
 {
 	int rc = 0;
-	char kinds[256];
 	if (r->events == 0)
 		rc |= add(f->problems, "the trace holds no events");
 	if (r->discarded_events || r->discarded_unknown)
@@ -82,7 +87,7 @@ static int judge(const struct check_report *r, struct findings *f)
 			  r->lost_unknown ? " plus an unknown number" : "");
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct check_proc *p = &r->procs[i];
-		if (p->runtime && !p->caret_init)
+		if (p->runtime && !p->caret_init && r->any_caret_init)
 			rc |= add(f->problems,
 				  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no "
 				  "ros2_caret:caret_init (the analyzer drops them)",
@@ -92,12 +97,16 @@ static int judge(const struct check_report *r, struct findings *f)
 				  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no init "
 				  "records (its nodes, publishers, callbacks are unknown)",
 				  p->vpid, p->procname, p->runtime);
-		if (p->dup_total) {
-			dup_kinds(p, kinds, sizeof(kinds));
-			rc |= add(f->problems,
-				  "pid %" PRId64 " (%s): %" PRIu64 " duplicate init records (%s)",
-				  p->vpid, p->procname, p->dup_total, kinds);
-		}
+		if (p->missing_total)
+			rc |= add_line(f->problems, complete_missing_line(p));
+		if (p->caret_init && !p->init_total && !p->runtime)
+			rc |= add(f->warnings,
+				  "pid %" PRId64 " (%s): ros2_caret:caret_init but no init records "
+				  "and no runtime events (a process without ROS 2 objects, or a "
+				  "replay that did not reach this trace)",
+				  p->vpid, p->procname);
+		if (p->dup_total)
+			rc |= add_line(f->notes, complete_dup_line(p));
 		if (p->both_variants)
 			rc |= add(f->problems,
 				  "pid %" PRId64 " (%s): %" PRIu64 " init records both as ros2: and "
@@ -119,35 +128,59 @@ static int judge(const struct check_report *r, struct findings *f)
 	return rc;
 }
 
+/* 64-bit counts and nanoseconds as JSON integers, never through a double
+ * (cJSON's numbers are doubles: 2^53 and up would be rounded). */
+static bool ju64(cJSON *o, const char *k, uint64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "%" PRIu64, v);
+	return cJSON_AddRawToObject(o, k, b) != NULL;
+}
+
+static bool ji64(cJSON *o, const char *k, int64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "%" PRId64, v);
+	return cJSON_AddRawToObject(o, k, b) != NULL;
+}
+
 static cJSON *proc_json(const struct check_proc *p)
 {
-	cJSON *o = cJSON_CreateObject(), *init = cJSON_CreateObject(), *dup = cJSON_CreateObject();
-	if (!o || !init || !dup) {
+	cJSON *o = cJSON_CreateObject(), *init = cJSON_CreateObject(), *dup = cJSON_CreateObject(),
+	      *miss = cJSON_CreateObject();
+	if (!o || !init || !dup || !miss) {
 		cJSON_Delete(o);
 		cJSON_Delete(init);
 		cJSON_Delete(dup);
+		cJSON_Delete(miss);
 		return NULL;
 	}
-	cJSON_AddNumberToObject(o, "pid", (double)p->vpid);
-	cJSON_AddStringToObject(o, "procname", p->procname);
-	cJSON_AddBoolToObject(o, "caret_init", p->caret_init);
+	bool ok = ji64(o, "pid", p->vpid) && cJSON_AddStringToObject(o, "procname", p->procname) &&
+		  cJSON_AddBoolToObject(o, "caret_init", p->caret_init);
 	for (size_t k = 0; check_kind_name(k); k++) {
 		if (p->init[k])
-			cJSON_AddNumberToObject(init, check_kind_name(k), (double)p->init[k]);
+			ok = ok && ju64(init, check_kind_name(k), p->init[k]);
 		if (p->dup[k])
-			cJSON_AddNumberToObject(dup, check_kind_name(k), (double)p->dup[k]);
+			ok = ok && ju64(dup, check_kind_name(k), p->dup[k]);
 	}
+	for (size_t k = 0; check_link_name(k); k++)
+		if (p->missing[k])
+			ok = ok && ju64(miss, check_link_name(k), p->missing[k]);
 	cJSON_AddItemToObject(o, "init_records", init);
-	cJSON_AddNumberToObject(o, "init_total", (double)p->init_total);
 	cJSON_AddItemToObject(o, "duplicates", dup);
-	cJSON_AddNumberToObject(o, "duplicates_total", (double)p->dup_total);
-	cJSON_AddNumberToObject(o, "both_variants", (double)p->both_variants);
-	cJSON_AddNumberToObject(o, "runtime_events", (double)p->runtime);
-	cJSON_AddNumberToObject(o, "events", (double)p->events);
-	cJSON_AddNumberToObject(o, "publishes", (double)p->publishes);
-	cJSON_AddNumberToObject(o, "unbound_publishes", (double)p->unbound_publishes);
-	cJSON_AddNumberToObject(o, "bindings", (double)p->bindings);
-	cJSON_AddNumberToObject(o, "unmatched_bindings", (double)p->unmatched_bindings);
+	cJSON_AddItemToObject(o, "missing", miss);
+	ok = ok && ju64(o, "init_total", p->init_total) &&
+	     ju64(o, "duplicates_total", p->dup_total) &&
+	     ju64(o, "missing_total", p->missing_total) &&
+	     ju64(o, "both_variants", p->both_variants) && ju64(o, "runtime_events", p->runtime) &&
+	     ju64(o, "events", p->events) && ju64(o, "publishes", p->publishes) &&
+	     ju64(o, "unbound_publishes", p->unbound_publishes) &&
+	     ju64(o, "bindings", p->bindings) &&
+	     ju64(o, "unmatched_bindings", p->unmatched_bindings);
+	if (!ok) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -163,14 +196,14 @@ static int print_json(const char *dir, const struct check_report *r, struct find
 	cJSON_AddBoolToObject(o, "complete", complete);
 	cJSON_AddItemToObject(o, "problems", f->problems);
 	cJSON_AddItemToObject(o, "warnings", f->warnings);
-	f->problems = f->warnings = NULL;
-	cJSON_AddNumberToObject(o, "events", (double)r->events);
-	cJSON_AddNumberToObject(o, "first_ns", (double)r->first_ns);
-	cJSON_AddNumberToObject(o, "last_ns", (double)r->last_ns);
-	cJSON_AddNumberToObject(o, "discarded_events", (double)r->discarded_events);
-	cJSON_AddBoolToObject(o, "discarded_events_unknown", r->discarded_unknown != 0);
-	cJSON_AddNumberToObject(o, "lost_packets", (double)r->lost_packets);
-	cJSON_AddBoolToObject(o, "lost_packets_unknown", r->lost_unknown != 0);
+	cJSON_AddItemToObject(o, "notes", f->notes);
+	f->problems = f->warnings = f->notes = NULL;
+	if (!ju64(o, "events", r->events) || !ji64(o, "first_ns", r->first_ns) ||
+	    !ji64(o, "last_ns", r->last_ns) || !ju64(o, "discarded_events", r->discarded_events) ||
+	    !cJSON_AddBoolToObject(o, "discarded_events_unknown", r->discarded_unknown != 0) ||
+	    !ju64(o, "lost_packets", r->lost_packets) ||
+	    !cJSON_AddBoolToObject(o, "lost_packets_unknown", r->lost_unknown != 0))
+		goto out;
 	for (size_t i = 0; i < r->nprocs; i++) {
 		cJSON *p = proc_json(&r->procs[i]);
 		if (!p)
@@ -181,21 +214,24 @@ static int print_json(const char *dir, const struct check_report *r, struct find
 		cJSON *n = cJSON_CreateObject();
 		if (!n)
 			goto out;
-		cJSON_AddStringToObject(n, "name", r->nodes[i].name);
-		cJSON_AddNumberToObject(n, "pid", (double)r->nodes[i].vpid);
 		cJSON_AddItemToArray(nodes, n);
+		if (!cJSON_AddStringToObject(n, "name", r->nodes[i].name) ||
+		    !ji64(n, "pid", r->nodes[i].vpid))
+			goto out;
 	}
 	for (size_t i = 0; i < r->ntopics; i++) {
 		cJSON *t = cJSON_CreateObject();
 		if (!t)
 			goto out;
-		cJSON_AddStringToObject(t, "name", r->topics[i].name);
-		cJSON_AddNumberToObject(t, "publishers", (double)r->topics[i].publishers);
-		cJSON_AddNumberToObject(t, "subscriptions", (double)r->topics[i].subscriptions);
 		cJSON_AddItemToArray(topics, t);
+		if (!cJSON_AddStringToObject(t, "name", r->topics[i].name) ||
+		    !ju64(t, "publishers", r->topics[i].publishers) ||
+		    !ju64(t, "subscriptions", r->topics[i].subscriptions))
+			goto out;
 	}
 	for (size_t i = 0; i < r->nevcounts; i++)
-		cJSON_AddNumberToObject(evs, r->evcounts[i].name, (double)r->evcounts[i].count);
+		if (!ju64(evs, r->evcounts[i].name, r->evcounts[i].count))
+			goto out;
 	cJSON_AddItemToObject(o, "processes", procs);
 	cJSON_AddItemToObject(o, "nodes", nodes);
 	cJSON_AddItemToObject(o, "topics", topics);
@@ -269,6 +305,7 @@ static void print_text(const char *dir, const struct check_report *r, struct fin
 	printf("\n");
 	print_list("problems", f->problems);
 	print_list("warnings", f->warnings);
+	print_list("notes", f->notes);
 	if (complete)
 		printf("complete\n");
 	else
@@ -313,8 +350,8 @@ int cmd_check(struct ctl_opts *g, int argc, char **argv)
 		return ctl_fail(CTL_EXIT_FAILED, "check: %s", err);
 	}
 	const struct check_report *r = &rep;
-	struct findings f = { cJSON_CreateArray(), cJSON_CreateArray() };
-	if (!f.problems || !f.warnings || judge(r, &f) < 0) {
+	struct findings f = { cJSON_CreateArray(), cJSON_CreateArray(), cJSON_CreateArray() };
+	if (!f.problems || !f.warnings || !f.notes || judge(r, &f) < 0) {
 		rc = -ENOMEM;
 	} else {
 		bool complete = cJSON_GetArraySize(f.problems) == 0;
@@ -327,6 +364,7 @@ int cmd_check(struct ctl_opts *g, int argc, char **argv)
 	}
 	cJSON_Delete(f.problems);
 	cJSON_Delete(f.warnings);
+	cJSON_Delete(f.notes);
 	check_wire_free(&rep);
 	return rc == -ENOMEM ? ctl_fail(CTL_EXIT_FAILED, "out of memory") : rc;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "caretctl.h"
+#include "complete.h"
 #include "daemon/creds.h"
 #include "daemon/lttng.h"
 #include "proto/caret_ctl.h"
@@ -103,6 +104,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 	if (e < 0)
 		return ctl_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
 	if (g->json) {
+		complete_stop_report(NULL, r->root, s.path, s.duplicates, NULL);
 		ctl_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
 		char a[24], b[24];
@@ -113,11 +115,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       s.ch[i].name,
 			       count_str(a, sizeof(a), s.ch[i].discarded, s.ch[i].discarded_known),
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
-		if (s.duplicates)
-			printf("  %llu replayed initialization records duplicated (sessions that "
-			       "started during this one got a replay of their own; the analyzer "
-			       "ignores duplicates)\n",
-			       (unsigned long long)s.duplicates);
+		complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
 	}
 	fflush(stdout);
 	warn_losses(&s);

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check_wire.h"
+#include "complete.h"
+#include "proto/caret_ctl.h"
+
+/* Stop waits for the trace no longer than this. */
+#define STOP_READ_MS 30000
+/* A trace read in about a second or less. */
+#define SMALL_TRACE (64ull << 20)
+
+/* A growing string; oom once an append failed. */
+struct sbuf {
+	char *p;
+	size_t n;
+	bool oom;
+};
+
+static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	char *part;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&part, fmt, ap);
+	va_end(ap);
+	char *p = n < 0 || b->oom ? NULL : realloc(b->p, b->n + (size_t)n + 1);
+	if (!p) {
+		if (n >= 0)
+			free(part);
+		b->oom = true;
+		return;
+	}
+	memcpy(p + b->n, part, (size_t)n + 1);
+	free(part);
+	b->p = p;
+	b->n += (size_t)n;
+}
+
+static char *sb_done(struct sbuf *b)
+{
+	if (b->oom) {
+		free(b->p);
+		return NULL;
+	}
+	return b->p;
+}
+
+char *complete_dup_sentence(uint64_t n)
+{
+	char *s;
+	if (asprintf(&s,
+		     "%" PRIu64 " replayed initialization record%s twice (a session that "
+		     "started during this one got a replay of its own); the analyzer ignores "
+		     "duplicates: they do not make the trace incomplete",
+		     n, n == 1 ? " appears" : "s appear") < 0)
+		return NULL;
+	return s;
+}
+
+char *complete_dup_line(const struct check_proc *p)
+{
+	struct sbuf b = { 0 };
+	char *s = complete_dup_sentence(p->dup_total);
+	sb_add(&b, "pid %" PRId64 " (%s): %s (", p->vpid, p->procname, s ? s : "?");
+	b.oom |= !s;
+	free(s);
+	for (size_t k = 0, first = 1; check_kind_name(k); k++)
+		if (p->dup[k]) {
+			sb_add(&b, "%s%s=%" PRIu64, first ? "" : " ", check_kind_name(k), p->dup[k]);
+			first = 0;
+		}
+	sb_add(&b, ")");
+	return sb_done(&b);
+}
+
+char *complete_missing_line(const struct check_proc *p)
+{
+	struct sbuf b = { 0 };
+	sb_add(&b, "pid %" PRId64 " (%s): init records missing (the analyzer cannot join what "
+		   "is there): ",
+	       p->vpid, p->procname);
+	for (size_t k = 0, first = 1; check_link_name(k); k++)
+		if (p->missing[k]) {
+			sb_add(&b, "%s%" PRIu64 " %s without %s", first ? "" : "; ", p->missing[k],
+			       check_link_found(k), check_link_lacks(k));
+			first = 0;
+		}
+	sb_add(&b, "%s", p->caret_init ? " (a replay cut short, e.g. by a --timeout or --duration "
+					 "shorter than the replay?)"
+				       : " (the session started after the process created them?)");
+	return sb_done(&b);
+}
+
+static uint64_t walked;
+
+static int add_size(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)path;
+	(void)ftw;
+	if (type == FTW_F && S_ISREG(st->st_mode))
+		walked += (uint64_t)st->st_size;
+	return walked > SMALL_TRACE; /* enough: it is not small */
+}
+
+/* The bytes of the regular files under path (more than SMALL_TRACE once
+ * past it), UINT64_MAX if it cannot be walked. */
+static uint64_t trace_bytes(const char *path)
+{
+	walked = 0;
+	int rc = nftw(path, add_size, 16, FTW_PHYS);
+	return rc < 0 ? UINT64_MAX : walked;
+}
+
+static void json_set(cJSON *root, const char *key, cJSON *v)
+{
+	if (!v)
+		return;
+	if (cJSON_GetObjectItem(root, key))
+		cJSON_ReplaceItemInObject(root, key, v);
+	else
+		cJSON_AddItemToObject(root, key, v);
+}
+
+void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t counted,
+			  void (*warn)(const char *fmt, ...))
+{
+	bool local = path && path[0] == '/';
+	/* caretd's count misses the copies a pass cut short by another
+	 * session's start leaves: a small trace is always read */
+	if (!counted && !(local && trace_bytes(path) <= SMALL_TRACE))
+		return;
+	struct check_report r;
+	char err[1024];
+	int rc = local ? check_run_isolated(path, STOP_READ_MS, &r, err, sizeof(err)) : -ENOENT;
+	if (rc < 0) {
+		if (!root && counted)
+			fprintf(out,
+				"  caretd saw replays reach this recording twice (%" PRIu64 " records); "
+				"'caretctl check %s' counts the copies (the analyzer ignores them)\n",
+				counted, path && path[0] ? path : "TRACE_DIR");
+		return;
+	}
+	uint64_t n = 0;
+	cJSON *missing = root ? cJSON_CreateArray() : NULL;
+	for (size_t i = 0; i < r.nprocs; i++) {
+		n += r.procs[i].dup_total;
+		if (!r.procs[i].missing_total)
+			continue;
+		char *line = complete_missing_line(&r.procs[i]);
+		if (line && missing)
+			cJSON_AddItemToArray(missing, cJSON_CreateString(line));
+		else if (line && warn)
+			warn("the trace is incomplete: %s", line);
+		free(line);
+	}
+	if (root) {
+		json_set(root, CARET_CTL_K_DUPLICATES, cJSON_CreateNumber((double)n));
+		if (cJSON_GetArraySize(missing) > 0)
+			json_set(root, "missing_init", missing);
+		else
+			cJSON_Delete(missing);
+	} else if (n) {
+		char *s = complete_dup_sentence(n);
+		if (s)
+			fprintf(out, "  %s\n", s);
+		free(s);
+	}
+	check_wire_free(&r);
+}
