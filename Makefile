@@ -120,7 +120,7 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_req.c \
 	proto/caret_utf8.c proto/caret_regex.c
 
-DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
+DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
@@ -251,10 +251,15 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c \
-		daemon/log.c $(CTL_PROTO_SRC)) \
+		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
+
+UNIT_TESTS += $(B)/tests/check_loop
+$(B)/tests/check_loop: $(call obj,tests/unit/check_loop.c daemon/loop.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_distro
 $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)

@@ -42,6 +42,8 @@
  * RLOG_INTERVAL_NS, then one line with the count of those suppressed. */
 #define RLOG_BURST 30
 #define RLOG_INTERVAL_NS (10LL * 1000000000)
+/* A host speaking another bridge version is named once per this long. */
+#define FOREIGN_LOG_NS (60LL * 1000000000)
 
 /* ROS 2 topic names: "rt/" + the ROS name (rmw's ros_topic_prefix). */
 #define T_START "rt/caret/start_record"
@@ -226,10 +228,10 @@ static dds_entity_t writer(struct bridge *b, const dds_topic_descriptor_t *d, co
 	if (t < 0)
 		return t;
 	dds_qos_t *q = caret_qos();
-	/* tells the other caretd which host a sample is from */
-	char ud[sizeof(USERDATA_PREFIX) + BRIDGE_HOST_MAX];
-	int n = snprintf(ud, sizeof(ud), USERDATA_PREFIX "%s", b->host);
-	D.dds_qset_userdata(q, ud, (size_t)n);
+	/* tells the other caretd which host a sample is from, and in which
+	 * version of the bridge */
+	char ud[64 + BRIDGE_HOST_MAX];
+	D.dds_qset_userdata(q, ud, bridge_msg_userdata_make(b->host, ud, sizeof(ud)));
 	dds_entity_t w = D.dds_create_writer(b->dds->pp, t, q, NULL);
 	D.dds_delete_qos(q);
 	return w;
@@ -316,6 +318,7 @@ struct sender {
 	char host[BRIDGE_HOST_MAX];
 	unsigned char pp[12];
 	bool known; /* the writer is (still) matched */
+	uint32_t version; /* its bridge version; 0: not a caretd (CARET's nodes) */
 };
 
 static bool sender_lookup(dds_entity_t rd, dds_instance_handle_t h, struct sender *s)
@@ -323,6 +326,7 @@ static bool sender_lookup(dds_entity_t rd, dds_instance_handle_t h, struct sende
 	snprintf(s->host, sizeof(s->host), "(ros2 peer)");
 	memset(s->pp, 0, sizeof(s->pp));
 	s->known = false;
+	s->version = 0;
 	dds_builtintopic_endpoint_t *ep = D.dds_get_matched_publication_data(rd, h);
 	if (!ep)
 		return false;
@@ -331,9 +335,12 @@ static bool sender_lookup(dds_entity_t rd, dds_instance_handle_t h, struct sende
 	const unsigned char *k = ep->participant_key.v;
 	memcpy(s->pp, k, sizeof(s->pp));
 	if (!(ep->qos && D.dds_qget_userdata(ep->qos, &ud, &n) &&
-	      bridge_msg_userdata_host(ud, n, s->host, sizeof(s->host))))
+	      bridge_msg_userdata_host(ud, n, s->host, sizeof(s->host), &s->version)))
 		snprintf(s->host, sizeof(s->host), "(ros2 peer %02x%02x%02x%02x)", k[0], k[1], k[2],
 			 k[3]);
+	else if (!s->host[0]) /* a caretd of another version: no host we can read */
+		snprintf(s->host, sizeof(s->host), "(caretd v%u peer %02x%02x%02x%02x)",
+			 s->version, k[0], k[1], k[2], k[3]);
 	D.dds_free(ud);
 	D.dds_builtintopic_free_endpoint(ep);
 	s->known = true;
@@ -403,13 +410,18 @@ static void on_end(struct bridge *b, const char *from)
 	b->status_due = true;
 }
 
-static void drop_host(struct bridge *b, int i)
+static void drop_procs(struct bridge *b, const char *host)
 {
 	for (int j = 0; j < b->n_procs;)
-		if (!strcmp(b->procs[j].host, b->hosts[i].host))
+		if (!strcmp(b->procs[j].host, host))
 			b->procs[j] = b->procs[--b->n_procs];
 		else
 			j++;
+}
+
+static void drop_host(struct bridge *b, int i)
+{
+	drop_procs(b, b->hosts[i].host);
 	b->hosts[i] = b->hosts[--b->n_hosts];
 }
 
@@ -450,11 +462,37 @@ static struct bridge_host *host_slot(struct bridge *b, const struct sender *s, i
 		h = &b->hosts[b->n_hosts++];
 		memset(h, 0, sizeof(*h));
 		snprintf(h->host, sizeof(h->host), "%s", s->host);
-		rlog_info(b, "bridge: first Status from host %s", s->host);
+		rlog_info(b, "bridge: first sample from host %s", s->host);
 	}
 	if (s->known)
 		memcpy(h->pp, s->pp, sizeof(h->pp));
 	return h;
+}
+
+/*
+ * A sample from a caretd of another bridge version: not read (its fields
+ * may mean something else there), its host listed as speaking that
+ * version, and one line per host and FOREIGN_LOG_NS naming both versions.
+ */
+static void foreign(struct bridge *b, const char *what, const struct sender *s, int64_t now)
+{
+	b->counts.foreign++;
+	const char *bad = NULL;
+	struct bridge_host *h = host_slot(b, s, now, &bad);
+	if (!h)
+		return reject(b, what, bad);
+	h->seen_ns = now;
+	if (h->version != s->version) {
+		h->version = s->version;
+		h->warned_ns = 0;
+		drop_procs(b, h->host); /* what it said in this version is stale */
+	}
+	if (h->warned_ns && now - h->warned_ns < FOREIGN_LOG_NS)
+		return;
+	h->warned_ns = now;
+	rlog_warn(b, "bridge: host %s speaks bridge version %u, this caretd version %u: its "
+		  "samples are ignored (run the same caretd version on every host)", s->host,
+		  s->version, BRIDGE_VERSION);
 }
 
 static void on_status(struct bridge *b, const caret_msgs_msg_dds__Status_ *m,
@@ -469,6 +507,7 @@ static void on_status(struct bridge *b, const caret_msgs_msg_dds__Status_ *m,
 	if (!h)
 		return reject(b, "Status", bad);
 	h->seen_ns = now;
+	h->version = s->version;
 	struct bridge_proc *p = NULL;
 	for (int i = 0; i < b->n_procs && !p; i++)
 		if (!strcmp(b->procs[i].host, from) && !strcmp(b->procs[i].name, m->caret_node_name))
@@ -620,13 +659,25 @@ static void on_relay(struct bridge *b, const caretd_msgs_msg_dds__RelayRecord_ *
 			  o.filtered, ft);
 }
 
+/* "Start" of "caret_msgs_msg_dds__Start_" (a static buffer) */
+static const char *sample_name(const char *type)
+{
+	static char n[32];
+	const char *p = strstr(type, "dds__");
+	p = p ? p + 5 : type;
+	snprintf(n, sizeof(n), "%.*s", (int)strcspn(p, "_"), p);
+	return n;
+}
+
 #define TAKE(b, rd, type, body)                           \
 	do {                                              \
 		int got_;                                 \
 		TAKE_N(b, rd, type, body, got_);          \
 		(void)got_;                               \
 	} while (0)
-#define TAKE_N(b, rd, type, body, got)                                                  \
+#define TAKE_N(b, rd, type, body, got) TAKE_AS(b, rd, type, #type, body, got)
+/* what: the type's name; its "..._" part names the sample in the log */
+#define TAKE_AS(b, rd, type, what, body, got)                                           \
 	do {                                                                            \
 		void *buf[TAKE_MAX] = { 0 };                                            \
 		dds_sample_info_t si[TAKE_MAX];                                         \
@@ -638,6 +689,10 @@ static void on_relay(struct bridge *b, const caretd_msgs_msg_dds__RelayRecord_ *
 			const type *m = buf[i_];                                        \
 			struct sender s;                                                \
 			sender((rd), si[i_].publication_handle, &s);                    \
+			if (s.version && s.version != BRIDGE_VERSION) {                 \
+				foreign((b), sample_name(what), &s, now_ns());         \
+				continue;                                               \
+			}                                                               \
 			const char *from = s.host;                                      \
 			(void)from;                                                     \
 			body;                                                           \
@@ -723,25 +778,35 @@ static void publish_status(struct bridge *b, int64_t now)
 	}
 }
 
-static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
+/* Observe stage: DDS up, what the other hosts said, the relay session's
+ * bounds (after the LTTng view's poll: it reads the view). */
+static uint64_t on_take(void *arg)
 {
-	(void)usec;
 	struct bridge *b = arg;
 	int64_t now = now_ns();
 	if (!b->up && now >= b->next_try_ns) {
 		if (dds_up(b) < 0)
 			b->next_try_ns = now + RETRY_NS;
 	}
-	if (b->up) {
+	if (b->up)
 		take_all(b, now);
-		publish_status(b, now);
-	}
 	relay_check(b, now);
-	rlog_flush(b, now);
-	return loop_timer_again(s, TICK_USEC);
+	return TICK_USEC;
 }
 
-int bridge_start(struct bridge *b, sd_event *e, struct registry *r, struct lttng_view *v)
+/* Report stage: this host's Status once the scheduler moved its agents
+ * in this tick (a Start taken above is answered by the same tick). */
+static uint64_t on_publish(void *arg)
+{
+	struct bridge *b = arg;
+	int64_t now = now_ns();
+	if (b->up)
+		publish_status(b, now);
+	rlog_flush(b, now);
+	return TICK_USEC;
+}
+
+int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v)
 {
 	b->reg = r;
 	b->lttng = v;
@@ -763,12 +828,16 @@ int bridge_start(struct bridge *b, sd_event *e, struct registry *r, struct lttng
 		log_info("bridge: removed the size bounds of relay sessions of a previous caretd");
 	/* Lazily: the local side is serving before DDS is even tried. */
 	b->next_try_ns = now_ns() + FIRST_TRY_NS;
-	return loop_timer_add(e, &b->timer, on_tick, b);
+	b->take = LOOP_JOB("bridge take", LOOP_OBSERVE, on_take, b);
+	b->publish = LOOP_JOB("bridge publish", LOOP_REPORT, on_publish, b);
+	int rc = loop_add(loop, &b->take);
+	return rc < 0 ? rc : loop_add(loop, &b->publish);
 }
 
 void bridge_stop(struct bridge *b)
 {
-	b->timer = sd_event_source_disable_unref(b->timer);
+	loop_remove(&b->take);
+	loop_remove(&b->publish);
 	if (b->relay_session[0])
 		relay_stop(b, NULL);
 	dds_down(b);

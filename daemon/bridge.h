@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <systemd/sd-event.h>
 
+#include "daemon/loop.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
 
@@ -75,10 +76,15 @@ struct bridge_host {
 	/* the GUID prefix of the DDS participant that last spoke for it: one
 	 * participant speaks for at most one host */
 	unsigned char pp[12];
+	/* the bridge version it speaks (0: a ROS 2 peer, not a caretd); one
+	 * other than BRIDGE_VERSION: its samples are ignored */
+	uint32_t version;
+	int64_t warned_ns; /* when that was last logged */
 };
 
 struct bridge_counts {
 	uint64_t start, end, status, relay, rejected, sent;
+	uint64_t foreign; /* samples of caretd of another bridge version, ignored */
 };
 
 struct bridge_dds; /* CycloneDDS entities, private to bridge.c */
@@ -87,7 +93,7 @@ struct bridge {
 	struct bridge_cfg cfg;
 	struct registry *reg;
 	struct lttng_view *lttng;
-	sd_event_source *timer;
+	struct loop_job take, publish; /* observe and report stages of the tick */
 	struct bridge_dds *dds;
 	char state[256]; /* "off", "starting", "up (domain N)", or why not */
 	bool up;
@@ -111,7 +117,7 @@ struct bridge {
 	int n_last;
 };
 
-int bridge_start(struct bridge *b, sd_event *e, struct registry *r, struct lttng_view *v);
+int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v);
 void bridge_stop(struct bridge *b);
 
 /* Broadcasts; 0, or -ENOTCONN (bridge off or down: b->state says why). */

@@ -60,9 +60,10 @@ struct server {
 	struct cmd_ctx ctx;
 	int listen_fd;
 	bool socket_activated;
-	sd_event_source *accept, *wait_timer;
+	sd_event_source *accept;
 	sd_event_source *accept_resume; /* accepting paused: out of descriptors */
-	sd_event_source *idle_timer;
+	/* report stage of the tick: the clients' waits, idle clients */
+	struct loop_job waits, idle;
 	struct client *clients;
 	int n_clients;
 };
@@ -246,11 +247,6 @@ static bool client_flush(struct client *c)
 	return true;
 }
 
-static void arm_wait_timer(struct server *s)
-{
-	if (sd_event_source_get_enabled(s->wait_timer, NULL) == 0)
-		loop_timer_again(s->wait_timer, 0);
-}
 
 static void run_line(struct client *c, const char *line)
 {
@@ -258,7 +254,7 @@ static void run_line(struct client *c, const char *line)
 	command_run(&c->srv->ctx, &c->peer, line, caret_now_ns(), &out);
 	if (out.wait) {
 		c->wait = out.wait;
-		arm_wait_timer(c->srv);
+		loop_job_soon(&c->srv->waits, 0);
 	} else if (out.reply) {
 		client_send(c, out.reply);
 	} else {
@@ -413,9 +409,8 @@ static int on_accept(sd_event_source *src, int fd, uint32_t events, void *arg)
 	}
 }
 
-static int on_wait_timer(sd_event_source *src, uint64_t usec, void *arg)
+static uint64_t on_waits(void *arg)
 {
-	(void)usec;
 	struct server *s = arg;
 	int64_t now = caret_now_ns();
 	bool any = false;
@@ -436,13 +431,11 @@ static int on_wait_timer(sd_event_source *src, uint64_t usec, void *arg)
 		if (client_flush(c) && c->wait)
 			any = true;
 	}
-	return any ? loop_timer_again(src, WAIT_POLL_USEC)
-		   : sd_event_source_set_enabled(src, SD_EVENT_OFF);
+	return any ? WAIT_POLL_USEC : LOOP_IDLE;
 }
 
-static int on_idle_timer(sd_event_source *src, uint64_t usec, void *arg)
+static uint64_t on_idle(void *arg)
 {
-	(void)usec;
 	struct server *s = arg;
 	int64_t now = caret_now_ns();
 	struct client *next;
@@ -454,16 +447,19 @@ static int on_idle_timer(sd_event_source *src, uint64_t usec, void *arg)
 		c->closing = true;
 		client_flush(c);
 	}
-	return loop_timer_again(src, IDLE_CHECK_USEC);
+	return IDLE_CHECK_USEC;
 }
 
-int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
+int server_start(struct server **out, struct loop *loop, const struct server_cfg *cfg,
 		 const struct cmd_ctx *ctx)
 {
 	struct server *s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	sd_event *e = loop->event;
 	s->event = e;
+	s->waits = LOOP_JOB("client waits", LOOP_REPORT, on_waits, s);
+	s->idle = LOOP_JOB("idle clients", LOOP_REPORT, on_idle, s);
 	s->cfg = *cfg;
 	s->ctx = *ctx;
 	s->listen_fd = -1;
@@ -478,17 +474,12 @@ int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
 	if (r >= 0)
 		r = sd_event_add_io(e, &s->accept, s->listen_fd, EPOLLIN, on_accept, s);
 	if (r >= 0)
-		r = sd_event_add_time_relative(e, &s->wait_timer, CLOCK_MONOTONIC, 0,
-					       LOOP_ACCURACY_USEC, on_wait_timer, s);
-	if (r >= 0)
-		r = sd_event_source_set_enabled(s->wait_timer, SD_EVENT_OFF);
-	if (r >= 0)
 		r = sd_event_add_time_relative(e, &s->accept_resume, CLOCK_MONOTONIC, 0,
 					       LOOP_ACCURACY_USEC, on_accept_resume, s);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s->accept_resume, SD_EVENT_OFF);
-	if (r >= 0)
-		r = loop_timer_add(e, &s->idle_timer, on_idle_timer, s);
+	if (r >= 0 && (r = loop_add(loop, &s->waits)) >= 0)
+		r = loop_add(loop, &s->idle);
 	if (r < 0) {
 		server_free(s);
 		return r;
@@ -504,9 +495,9 @@ void server_free(struct server *s)
 	while (s->clients)
 		client_free(s->clients);
 	sd_event_source_disable_unref(s->accept);
-	sd_event_source_disable_unref(s->wait_timer);
+	loop_remove(&s->waits);
+	loop_remove(&s->idle);
 	sd_event_source_disable_unref(s->accept_resume);
-	sd_event_source_disable_unref(s->idle_timer);
 	if (s->listen_fd >= 0) {
 		close(s->listen_fd);
 		if (!s->socket_activated)
