@@ -806,6 +806,11 @@ static uint64_t on_publish(void *arg)
 	return TICK_USEC;
 }
 
+uint32_t bridge_version(void)
+{
+	return BRIDGE_VERSION;
+}
+
 int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v)
 {
 	b->reg = r;

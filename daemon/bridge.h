@@ -117,6 +117,9 @@ struct bridge {
 	int n_last;
 };
 
+/* The bridge version this caretd speaks (proto/caret_msgs.idl). */
+uint32_t bridge_version(void);
+
 int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v);
 void bridge_stop(struct bridge *b);
 
