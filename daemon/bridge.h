@@ -25,9 +25,11 @@
 #define CARETD_BRIDGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <systemd/sd-event.h>
 
+#include "daemon/log.h"
 #include "daemon/loop.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
@@ -87,7 +89,15 @@ struct bridge_counts {
 	uint64_t foreign; /* samples of caretd of another bridge version, ignored */
 };
 
-struct bridge_dds; /* CycloneDDS entities, private to bridge.c */
+struct bridge_dds; /* CycloneDDS entities, private to bridge_dds.c */
+
+/* The size bound of a relay session (daemon/lttng_limit.h); tests give
+ * fakes. */
+struct bridge_limit_ops {
+	int (*size)(const char *session, uint64_t bytes, char *err, size_t errlen);
+	int (*remove)(const char *session);
+	int (*remove_all)(void);
+};
 
 struct bridge {
 	struct bridge_cfg cfg;
@@ -115,6 +125,7 @@ struct bridge {
 	/* last published state per pid, to publish changes at once */
 	struct { int pid; uint32_t state; } last[BRIDGE_MAX_PROCS];
 	int n_last;
+	const struct bridge_limit_ops *limit; /* NULL: lttng_limit.h's */
 };
 
 /* The bridge version this caretd speaks (proto/caret_msgs.idl). */
@@ -129,5 +140,33 @@ int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_f
 int bridge_send_end(struct bridge *b);
 int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 		      uint32_t frequency, bool stop, const struct caret_filter_lists *filter);
+
+/* --- shared by the bridge's files (bridge_dds.c, bridge_peers.c,
+ * bridge_relay.c), not by the rest of caretd ------------------------- */
+
+/* Who sent a sample: the host a caretd writer names in its user data, or
+ * "(ros2 peer ...)", and the GUID prefix of its participant. */
+struct bridge_sender {
+	char host[BRIDGE_HOST_MAX];
+	unsigned char pp[12];
+	bool known;       /* the writer is (still) matched */
+	uint32_t version; /* its bridge version; 0: not a caretd (CARET's nodes) */
+};
+
+int64_t bridge_now_ns(void);
+/* The one limiter of every log line another host can cause (B16c): a peer
+ * cannot pick a kind of line that escapes it. */
+bool bridge_rlog_ok(struct bridge *b);
+/* Says how many lines it suppressed, once its interval is over. */
+void bridge_rlog_flush(struct bridge *b, int64_t now);
+#define bridge_rlog(b, level, ...)                   \
+	do {                                         \
+		if (bridge_rlog_ok(b))               \
+			log_msg(level, __VA_ARGS__); \
+	} while (0)
+#define bridge_rlog_info(b, ...) bridge_rlog(b, LOG_INFO, __VA_ARGS__)
+#define bridge_rlog_warn(b, ...) bridge_rlog(b, LOG_WARNING, __VA_ARGS__)
+/* A sample refused (counted, logged through the limiter). */
+void bridge_reject(struct bridge *b, const char *what, const char *why);
 
 #endif
