@@ -276,6 +276,11 @@ $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_cleanup
+$(B)/tests/check_cleanup: $(call obj,tests/unit/check_cleanup.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_distro
 $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
 	@mkdir -p $(dir $@)

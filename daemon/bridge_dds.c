@@ -25,6 +25,7 @@
 #include "daemon/log.h"
 #include "daemon/loop.h"
 #include "shm/caret_shm.h"
+#include "util/caret_cleanup.h"
 
 #define TICK_USEC (100 * USEC_PER_MS)
 #define BEAT_NS (1000LL * 1000000)
@@ -102,13 +103,14 @@ static int free_fds(void)
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		return -1;
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		return errno == EMFILE || errno == ENFILE ? 0 : -1;
 	long open = -1; /* the directory's own descriptor */
-	while (readdir(d))
-		open++;
-	closedir(d);
+	{
+		_cleanup_closedir_ DIR *d = opendir("/proc/self/fd");
+		if (!d)
+			return errno == EMFILE || errno == ENFILE ? 0 : -1;
+		while (readdir(d))
+			open++;
+	}
 	open -= 2; /* "." and ".." */
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)INT32_MAX)
 		return INT32_MAX;
@@ -218,14 +220,14 @@ static int dds_up(struct bridge *b)
 	static const char cap[] = "<CycloneDDS><Domain id=\"any\"><Internal><MaxSampleSize>" MAX_SAMPLE
 				  "</MaxSampleSize></Internal></Domain></CycloneDDS>";
 	const char *uri = getenv("CYCLONEDDS_URI");
-	char *cfg = NULL;
+	_cleanup_free_ char *cfg = NULL;
 	if (asprintf(&cfg, "%s%s%s", uri && *uri ? uri : "", uri && *uri ? "," : "", cap) < 0) {
+		cfg = NULL; /* undefined after a failure */
 		dds_down(b);
 		return -ENOMEM;
 	}
 	struct bridge_dds *d = b->dds;
 	d->dom = D.dds_create_domain((dds_domainid_t)dom, cfg);
-	free(cfg);
 	const char *step = "domain";
 	if (d->dom < 0)
 		goto fail;

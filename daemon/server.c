@@ -20,6 +20,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "shm/caret_shm.h"
+#include "util/caret_cleanup.h"
 
 /* a client that reads nothing is dropped */
 #define OUT_MAX (CARET_CTL_MAX_REPLY + CARET_CTL_MAX_LINE)
@@ -107,19 +108,20 @@ static int listen_own(struct server *s)
 		log_err("cannot create the directory of %s: %s", path, strerror(-r));
 		return r;
 	}
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	/* A stale socket from a killed caretd: remove it only if nobody
-	 * answers on it. */
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-		close(fd);
-		log_err("another caretd is already listening on %s", path);
-		return -EADDRINUSE;
+	{
+		_cleanup_close_ int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+						   0);
+		if (probe < 0)
+			return -errno;
+		/* A stale socket from a killed caretd: remove it only if
+		 * nobody answers on it. */
+		if (connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			log_err("another caretd is already listening on %s", path);
+			return -EADDRINUSE;
+		}
 	}
-	close(fd);
 	unlink(path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	mode_t old = umask(0117);
@@ -127,7 +129,6 @@ static int listen_own(struct server *s)
 	umask(old);
 	if (r < 0 || listen(fd, 16) < 0) {
 		r = -errno;
-		close(fd);
 		log_err("cannot listen on %s: %s", path, strerror(-r));
 		return r;
 	}
@@ -137,7 +138,7 @@ static int listen_own(struct server *s)
 	} else {
 		chmod(path, 0600);
 	}
-	s->listen_fd = fd;
+	s->listen_fd = caret_take_fd(&fd);
 	log_info("listening on %s", path);
 	return 0;
 }
@@ -148,7 +149,7 @@ static bool in_group(pid_t pid, gid_t primary, gid_t want)
 		return true;
 	char path[64], line[4096];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "re");
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	if (!f)
 		return false;
 	bool found = false;
@@ -165,7 +166,6 @@ static bool in_group(pid_t pid, gid_t primary, gid_t want)
 			p = end;
 		}
 	}
-	fclose(f);
 	return found;
 }
 
