@@ -17,9 +17,17 @@
  * touches a file; a streaming session to a relay is created only when this
  * daemon was started with --accept-relay.
  *
+ * Versions: every caretd writer names its bridge version in its user data
+ * (bridge_msg.h); samples of a caretd of another version are not read, and
+ * its host is listed as such.
+ *
  * Started lazily after the rest of the daemon is up; any DDS failure is
  * logged, shown in `caretctl status --all-hosts`, retried now and then,
  * and never stops local recording.
+ *
+ * Files: bridge.c (what the parts share), bridge_peers.c (other hosts'
+ * Start, End, Status), bridge_relay.c (the relay session), bridge_dds.c
+ * (CycloneDDS: entities, take, publish, the jobs in the tick).
  */
 #ifndef CARETD_BRIDGE_H
 #define CARETD_BRIDGE_H

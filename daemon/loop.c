@@ -80,8 +80,10 @@ void loop_close(struct loop *l)
 
 int loop_add(struct loop *l, struct loop_job *j)
 {
-	if (l->n == LOOP_MAX_JOBS || j->stage >= LOOP_STAGES || !j->run)
+	if (j->stage >= LOOP_STAGES || !j->run)
 		return -EINVAL;
+	if (l->n == LOOP_MAX_JOBS)
+		return -ENOSPC;
 	int at = l->n;
 	while (at > 0 && l->jobs[at - 1]->stage > j->stage)
 		at--;

@@ -73,7 +73,8 @@ struct loop {
 int loop_open(struct loop *l, sd_event *e);
 void loop_close(struct loop *l);
 /* Adds j (its first run is in the first tick: the daemon's first look at
- * the host is immediate); -ENOSPC beyond LOOP_MAX_JOBS. */
+ * the host is immediate); -ENOSPC beyond LOOP_MAX_JOBS, -EBUSY when added
+ * by a running job ahead of where the tick is. */
 int loop_add(struct loop *l, struct loop_job *j);
 /* Removes j (a no-op if it was not added). */
 void loop_remove(struct loop_job *j);
