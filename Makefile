@@ -120,9 +120,9 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_req.c \
 	proto/caret_utf8.c proto/caret_regex.c
 
-DAEMON_SRC = daemon/main.c daemon/log.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
+DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
-	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c \
+	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 	daemon/creds.c daemon/server.c proto/caret_ctl_req.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
@@ -137,7 +137,9 @@ $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h: proto/caret_msgs.idl
 $(B)/obj/gen/caret_msgs.o: $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(B)/obj/daemon/bridge.o $(B)/obj/daemon/bridge_msg.o $(B)/obj/daemon/main.o: $(B)/gen/caret_msgs.h
+$(B)/obj/daemon/bridge.o $(B)/obj/daemon/bridge_dds.o $(B)/obj/daemon/bridge_peers.o \
+		$(B)/obj/daemon/bridge_relay.o $(B)/obj/daemon/bridge_msg.o $(B)/obj/daemon/main.o: \
+		$(B)/gen/caret_msgs.h
 
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -267,11 +269,34 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c daemon/bridge.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c \
-		daemon/log.c $(CTL_PROTO_SRC)) \
+		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c \
+		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
+
+UNIT_TESTS += $(B)/tests/check_loop
+$(B)/tests/check_loop: $(call obj,tests/unit/check_loop.c daemon/loop.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
+
+# The bridge's relay session against check_commands' fake session daemon.
+UNIT_TESTS += $(B)/tests/check_bridge_relay
+$(B)/obj/tests/unit/check_bridge_relay.o: $(B)/gen/caret_msgs.h
+$(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/unit/cmd_fixture.c \
+		daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
+		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
+		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
+		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c \
+		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
+		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
+
+UNIT_TESTS += $(B)/tests/check_cleanup
+$(B)/tests/check_cleanup: $(call obj,tests/unit/check_cleanup.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_distro
 $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)

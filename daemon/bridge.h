@@ -17,17 +17,28 @@
  * touches a file; a streaming session to a relay is created only when this
  * daemon was started with --accept-relay.
  *
+ * Versions: every caretd writer names its bridge version in its user data
+ * (bridge_msg.h); samples of a caretd of another version are not read, and
+ * its host is listed as such.
+ *
  * Started lazily after the rest of the daemon is up; any DDS failure is
  * logged, shown in `caretctl status --all-hosts`, retried now and then,
  * and never stops local recording.
+ *
+ * Files: bridge.c (what the parts share), bridge_peers.c (other hosts'
+ * Start, End, Status), bridge_relay.c (the relay session), bridge_dds.c
+ * (CycloneDDS: entities, take, publish, the jobs in the tick).
  */
 #ifndef CARETD_BRIDGE_H
 #define CARETD_BRIDGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <systemd/sd-event.h>
 
+#include "daemon/log.h"
+#include "daemon/loop.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
 
@@ -75,19 +86,32 @@ struct bridge_host {
 	/* the GUID prefix of the DDS participant that last spoke for it: one
 	 * participant speaks for at most one host */
 	unsigned char pp[12];
+	/* the bridge version it speaks (0: a ROS 2 peer, not a caretd); one
+	 * other than BRIDGE_VERSION: its samples are ignored */
+	uint32_t version;
+	int64_t warned_ns; /* when that was last logged */
 };
 
 struct bridge_counts {
 	uint64_t start, end, status, relay, rejected, sent;
+	uint64_t foreign; /* samples of caretd of another bridge version, ignored */
 };
 
-struct bridge_dds; /* CycloneDDS entities, private to bridge.c */
+struct bridge_dds; /* CycloneDDS entities, private to bridge_dds.c */
+
+/* The size bound of a relay session (daemon/lttng_limit.h); tests give
+ * fakes. */
+struct bridge_limit_ops {
+	int (*size)(const char *session, uint64_t bytes, char *err, size_t errlen);
+	int (*remove)(const char *session);
+	int (*remove_all)(void);
+};
 
 struct bridge {
 	struct bridge_cfg cfg;
 	struct registry *reg;
 	struct lttng_view *lttng;
-	sd_event_source *timer;
+	struct loop_job take, publish; /* observe and report stages of the tick */
 	struct bridge_dds *dds;
 	char state[256]; /* "off", "starting", "up (domain N)", or why not */
 	bool up;
@@ -109,9 +133,13 @@ struct bridge {
 	/* last published state per pid, to publish changes at once */
 	struct { int pid; uint32_t state; } last[BRIDGE_MAX_PROCS];
 	int n_last;
+	const struct bridge_limit_ops *limit; /* NULL: lttng_limit.h's */
 };
 
-int bridge_start(struct bridge *b, sd_event *e, struct registry *r, struct lttng_view *v);
+/* The bridge version this caretd speaks (proto/caret_msgs.idl). */
+uint32_t bridge_version(void);
+
+int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v);
 void bridge_stop(struct bridge *b);
 
 /* Broadcasts; 0, or -ENOTCONN (bridge off or down: b->state says why). */
@@ -120,5 +148,33 @@ int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_f
 int bridge_send_end(struct bridge *b);
 int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 		      uint32_t frequency, bool stop, const struct caret_filter_lists *filter);
+
+/* --- shared by the bridge's files (bridge_dds.c, bridge_peers.c,
+ * bridge_relay.c), not by the rest of caretd ------------------------- */
+
+/* Who sent a sample: the host a caretd writer names in its user data, or
+ * "(ros2 peer ...)", and the GUID prefix of its participant. */
+struct bridge_sender {
+	char host[BRIDGE_HOST_MAX];
+	unsigned char pp[12];
+	bool known;       /* the writer is (still) matched */
+	uint32_t version; /* its bridge version; 0: not a caretd (CARET's nodes) */
+};
+
+int64_t bridge_now_ns(void);
+/* The one limiter of every log line another host can cause (B16c): a peer
+ * cannot pick a kind of line that escapes it. */
+bool bridge_rlog_ok(struct bridge *b);
+/* Says how many lines it suppressed, once its interval is over. */
+void bridge_rlog_flush(struct bridge *b, int64_t now);
+#define bridge_rlog(b, level, ...)                   \
+	do {                                         \
+		if (bridge_rlog_ok(b))               \
+			log_msg(level, __VA_ARGS__); \
+	} while (0)
+#define bridge_rlog_info(b, ...) bridge_rlog(b, LOG_INFO, __VA_ARGS__)
+#define bridge_rlog_warn(b, ...) bridge_rlog(b, LOG_WARNING, __VA_ARGS__)
+/* A sample refused (counted, logged through the limiter). */
+void bridge_reject(struct bridge *b, const char *what, const char *why);
 
 #endif

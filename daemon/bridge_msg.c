@@ -98,22 +98,58 @@ void bridge_msg_filter_text(const struct caret_filter_lists *f, char *out, size_
 			*p = '?';
 }
 
-bool bridge_msg_userdata_host(const void *ud, size_t n, char *out, size_t len)
+size_t bridge_msg_userdata_make(const char *host, char *out, size_t len)
+{
+	int n = snprintf(out, len, BRIDGE_USERDATA_PREFIX "v=%u host=%.*s", BRIDGE_VERSION,
+			 BRIDGE_MSG_MAX_NAME, host);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len;
+}
+
+/* "host=NAME" at p (n bytes) into out, made printable; false if empty. */
+static bool host_of(const char *p, size_t n, char *out, size_t len)
+{
+	if (n < 5 || memcmp(p, "host=", 5) != 0)
+		return false;
+	size_t hl = n - 5;
+	if (hl >= len)
+		hl = len - 1;
+	memcpy(out, p + 5, hl);
+	out[hl] = '\0';
+	/* a NUL inside the user data ends the name; bytes after it are not
+	 * looked at */
+	for (char *q = out; *q; q++)
+		if (*q <= ' ' || *q >= 0x7f)
+			*q = '?';
+	return *out != '\0';
+}
+
+bool bridge_msg_userdata_host(const void *ud, size_t n, char *out, size_t len,
+			      uint32_t *version)
 {
 	size_t pl = strlen(BRIDGE_USERDATA_PREFIX);
 	if (!ud || n <= pl || !len || memcmp(ud, BRIDGE_USERDATA_PREFIX, pl) != 0)
 		return false;
-	size_t hl = n - pl;
-	if (hl >= len)
-		hl = len - 1;
-	memcpy(out, (const char *)ud + pl, hl);
-	out[hl] = '\0';
-	/* a NUL inside the user data ends the name; bytes after it are not
-	 * looked at */
-	for (char *p = out; *p; p++)
-		if (*p <= ' ' || *p >= 0x7f)
-			*p = '?';
-	return *out != '\0';
+	const char *p = (const char *)ud + pl;
+	n -= pl;
+	out[0] = '\0';
+	if (n >= 5 && memcmp(p, "host=", 5) == 0) {
+		*version = 1;
+		return host_of(p, n, out, len);
+	}
+	if (n < 3 || memcmp(p, "v=", 2) != 0 || p[2] < '1' || p[2] > '9')
+		return false;
+	uint32_t v = 0;
+	size_t i = 2;
+	for (; i < n && i < 11 && p[i] >= '0' && p[i] <= '9'; i++)
+		v = v * 10 + (uint32_t)(p[i] - '0');
+	if (i < n && p[i] != ' ')
+		return false; /* more than nine digits, or not a number */
+	*version = v;
+	/* what follows is that version's: a host named as this one does, or
+	 * none this one can read */
+	if (i < n && !host_of(p + i + 1, n - i - 1, out, len))
+		out[0] = '\0';
+	return true;
 }
 
 int bridge_msg_url_host(const char *url, char *host, size_t len)

@@ -24,7 +24,10 @@
 #define BRIDGE_MSG_MAX_URL 1023
 #define BRIDGE_MSG_MAX_SESSION 254
 #define BRIDGE_MSG_FREQ_MAX 100000000u
-#define BRIDGE_USERDATA_PREFIX "caretd host="
+/* A caretd writer's user data: "caretd v=N host=NAME". The "caretd v=N"
+ * head is kept by every version, so any caretd can name another's. */
+#define BRIDGE_USERDATA_PREFIX "caretd "
+#define BRIDGE_VERSION caretd_msgs_BRIDGE_VERSION
 /* the longest host name of a relay URL or of --relay-allow (DNS's) */
 #define BRIDGE_RELAY_HOST_MAX 253
 
@@ -38,12 +41,21 @@ const char *bridge_msg_relay(const caretd_msgs_msg_dds__RelayRecord_ *m,
 /* "select_nodes=... ignore_topics=..." for the log, printable. */
 void bridge_msg_filter_text(const struct caret_filter_lists *f, char *out, size_t len);
 
+/* This caretd's user data for host (cut to BRIDGE_MSG_MAX_NAME): its
+ * length, written to out (not NUL-terminated when it fills len). */
+size_t bridge_msg_userdata_make(const char *host, char *out, size_t len);
+
 /*
- * The host a caretd writer names in its user data ("caretd host=NAME"):
- * true and NAME (cut to len - 1, every byte that is not a printable ASCII
- * character made '?') in out; false when the user data is not a caretd's.
+ * Who a writer's user data says it is: false when it is not a caretd's.
+ * Else true, its bridge version in *version ("caretd host=NAME", before
+ * versions: 1; "caretd v=N ...": N, 1 to 999999999) and the host it names
+ * in out (cut to len - 1, every byte that is not a printable ASCII
+ * character made '?'; "" when a caretd of another version names none
+ * this one can read). A caretd prefix with no readable version or host:
+ * false.
  */
-bool bridge_msg_userdata_host(const void *ud, size_t n, char *out, size_t len);
+bool bridge_msg_userdata_host(const void *ud, size_t n, char *out, size_t len,
+			      uint32_t *version);
 
 /*
  * The host part of an LTTng network URL (net://HOST[:P[:P]][/PATH],

@@ -97,9 +97,10 @@ static cJSON *cmd_hosts(const struct cmd_ctx *ctx, int64_t now)
 	char me[256] = "";
 	gethostname(me, sizeof(me) - 1);
 	struct caret_ctl_bridge_counts c = { b->counts.start, b->counts.end, b->counts.status,
-					     b->counts.relay, b->counts.rejected, b->counts.sent };
+					     b->counts.relay, b->counts.rejected, b->counts.sent,
+					     b->counts.foreign };
 	cJSON *o = caret_ctl_enc_hosts(me, b->state, &c);
-	cJSON *h = o ? caret_ctl_add_host(o, me, true, 0) : NULL;
+	cJSON *h = o ? caret_ctl_add_host(o, me, true, 0, bridge_version(), false) : NULL;
 	if (!h)
 		goto oom;
 	for (struct agent *a = ctx->reg->head; a; a = a->next) {
@@ -117,7 +118,8 @@ static cJSON *cmd_hosts(const struct cmd_ctx *ctx, int64_t now)
 	}
 	for (int i = 0; i < b->n_hosts; i++) {
 		const struct bridge_host *bh = &b->hosts[i];
-		h = caret_ctl_add_host(o, bh->host, false, (now - bh->seen_ns) / 1000000);
+		h = caret_ctl_add_host(o, bh->host, false, (now - bh->seen_ns) / 1000000, bh->version,
+				       bh->version && bh->version != bridge_version());
 		if (!h)
 			goto oom;
 		for (int j = 0; j < b->n_procs; j++) {

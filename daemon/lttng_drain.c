@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "daemon/lttng_drain.h"
+#include "util/caret_cleanup.h"
 
 /* CTF 1.8 packet index (lttng-tools' common/index/ctf-index.h): a header
  * then one big-endian entry per packet; sizes are in bits. */
@@ -92,15 +93,13 @@ out:
 /* A subdirectory of the owner's, never through a link. */
 static int sub(int dirfd, const char *name, const struct budget *b)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !owned(&st, b)) {
-		close(fd);
+	if (fstat(fd, &st) < 0 || !owned(&st, b))
 		return -EPERM;
-	}
-	return fd;
+	return caret_take_fd(&fd);
 }
 
 /* <uid>/64-bit/index/<channel>_<n>.idx */
@@ -142,26 +141,19 @@ static void read_uid(int uidfd, const char *channel, struct budget *bud, struct 
 
 int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t owner)
 {
-	int fd = open(trace_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = open(trace_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		int e = -errno;
-		close(fd);
-		return e;
-	}
+	if (fstat(fd, &st) < 0)
+		return -errno;
 	/* the path may lead elsewhere now (its owner renames at will): only
 	 * the directory created for the recording is read */
-	if ((dev || ino) && ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino)) {
-		close(fd);
+	if ((dev || ino) && ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino))
 		return -ESTALE;
-	}
-	if (owner != (uid_t)-1 && st.st_uid != owner) {
-		close(fd);
+	if (owner != (uid_t)-1 && st.st_uid != owner)
 		return -EPERM;
-	}
-	return fd;
+	return caret_take_fd(&fd);
 }
 
 int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_ns,
@@ -229,10 +221,8 @@ int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns
 int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out)
 {
 	*out = (struct lttng_drain){ .horizon_ns = -1 };
-	int fd = lttng_drain_open(trace_dir, 0, 0, (uid_t)-1);
+	_cleanup_close_ int fd = lttng_drain_open(trace_dir, 0, 0, (uid_t)-1);
 	if (fd < 0)
 		return fd;
-	int rc = lttng_drain_read_at(fd, channel, (uid_t)-1, INT64_MAX, out);
-	close(fd);
-	return rc;
+	return lttng_drain_read_at(fd, channel, (uid_t)-1, INT64_MAX, out);
 }

@@ -422,45 +422,33 @@ static uint64_t next_poll_usec(const struct lttng_view *v)
 	return quiet ? POLL_IDLE_USEC : POLL_USEC;
 }
 
-static int on_poll(sd_event_source *s, uint64_t usec, void *arg)
+static uint64_t on_poll(void *arg)
 {
-	(void)usec;
 	struct lttng_view *v = arg;
 	if (v->hinted)
 		log_debug("reading the LTTng sessions: an agent's ros2/ros2_caret probes changed");
 	v->hinted = false;
-	lttng_view_refresh(arg);
-	return loop_timer_again(s, next_poll_usec(arg));
+	lttng_view_refresh(v);
+	return next_poll_usec(v);
 }
 
 void lttng_view_hint(struct lttng_view *v)
 {
-	if (!v->poll)
-		return;
 	int64_t now = caret_now_ns();
 	v->fast_until_ns = now + HINT_FAST_NS;
 	int64_t wait = v->last_poll_ns + HINT_GAP_NS - now;
-	uint64_t usec = wait > 0 ? (uint64_t)wait / 1000 : 0;
-	uint64_t due = 0, mono = 0;
-	int on = SD_EVENT_OFF;
 	/* only ever brought forward: a stream of hints cannot hold it off */
-	if (sd_event_source_get_enabled(v->poll, &on) >= 0 && on != SD_EVENT_OFF &&
-	    sd_event_source_get_time(v->poll, &due) >= 0 &&
-	    sd_event_now(sd_event_source_get_event(v->poll), CLOCK_MONOTONIC, &mono) >= 0 &&
-	    due <= mono + usec)
-		return;
-	v->hinted = true;
-	loop_timer_again(v->poll, usec);
+	if (loop_job_soon(&v->poll, wait > 0 ? (uint64_t)wait / 1000 : 0))
+		v->hinted = true;
 }
 
-int lttng_view_start(struct lttng_view *v, sd_event *e)
+int lttng_view_start(struct lttng_view *v, struct loop *loop)
 {
-	/* Due at the same time as the others, it runs first: they read it. */
-	int r = loop_timer_add(e, &v->poll, on_poll, v);
-	return r < 0 ? r : sd_event_source_set_priority(v->poll, SD_EVENT_PRIORITY_IMPORTANT);
+	v->poll = LOOP_JOB("LTTng view", LOOP_OBSERVE, on_poll, v);
+	return loop_add(loop, &v->poll);
 }
 
 void lttng_view_stop(struct lttng_view *v)
 {
-	v->poll = sd_event_source_disable_unref(v->poll);
+	loop_remove(&v->poll);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What caretd knows of LTTng: whether the session daemon answers, which
- * sessions are tracing, and the session `record` created. Polled on its
- * own timer; commands tell it right after they start or stop a session.
+ * sessions are tracing, and the session `record` created. Polled by a job
+ * of the tick's observe stage, the first (daemon/loop.h); commands tell it
+ * right after they start or stop a session.
  */
 #ifndef CARETD_LTTNG_VIEW_H
 #define CARETD_LTTNG_VIEW_H
@@ -13,6 +14,7 @@
 #include <sys/types.h>
 #include <systemd/sd-event.h>
 
+#include "daemon/loop.h"
 #include "daemon/lttng.h"
 
 #define LTTNG_VIEW_MAX_SESSIONS 32
@@ -94,7 +96,7 @@ struct lttng_view {
 	 * only. Loaded at the first poll that reaches the session daemon. */
 	char state_file[4200];
 	bool state_loaded;
-	sd_event_source *poll;
+	struct loop_job poll;
 	/* called after a refresh that changed what is active (or whether
 	 * the session daemon answers): the pacer acts at once */
 	void (*on_change)(void *arg);
@@ -106,7 +108,7 @@ struct lttng_view {
 	const struct caret_lttng_ops *ops;
 };
 
-int lttng_view_start(struct lttng_view *v, sd_event *e);
+int lttng_view_start(struct lttng_view *v, struct loop *loop);
 void lttng_view_stop(struct lttng_view *v);
 void lttng_view_refresh(struct lttng_view *v);
 /* A command started session (it records now) or stopped and destroyed it:

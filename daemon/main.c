@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * caretd: host-wide runtime-recording daemon. One thread, one sd-event
- * loop; each module registers its own sources (the registry its inotify
- * watch and sweeps, the LTTng view its poll, the pacer the scheduler's
- * ticks, the server its sockets, notify its STATUS line). This file only
- * parses options and wires them together.
+ * loop. Event sources (the registry's inotify watch, the server's
+ * sockets, signals) act when they fire; everything on a clock is a job of
+ * one ordered tick (daemon/loop.h), added here in its order:
+ *
+ *   observe   registry retry, registry sweep, LTTng view poll, bridge take
+ *   schedule  pacer (the scheduler)
+ *   report    client waits, idle clients, notify (STATUS), bridge publish
+ *
+ * This file only parses options and wires the modules together.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -23,6 +28,7 @@
 #include "daemon/config.h"
 #include "daemon/events.h"
 #include "daemon/log.h"
+#include "daemon/loop.h"
 #include "daemon/lttng_view.h"
 #include "daemon/notify.h"
 #include "daemon/pacer.h"
@@ -324,11 +330,14 @@ int main(int argc, char **argv)
 	lttng.arm_timeout_s = &defaults.arm_timeout_s;
 
 	sd_event *e = NULL;
+	static struct loop loop;
 	int r = sd_event_default(&e);
 	if (r >= 0)
 		r = add_signals(e, &o);
 	if (r >= 0)
 		r = sd_event_set_watchdog(e, true);
+	if (r >= 0)
+		r = loop_open(&loop, e);
 	if (r < 0) {
 		log_err("cannot set up the event loop: %s", strerror(-r));
 		return 1;
@@ -349,7 +358,7 @@ int main(int argc, char **argv)
 			       .events = events, .bridge = &bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
-	if (server_start(&server, e, &o.server, &ctx) < 0)
+	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
 	/* beside the socket: caretd's own directory (/run/caretd) */
 	if (snprintf(lttng.state_file, sizeof(lttng.state_file), "%s.recordings",
@@ -359,12 +368,14 @@ int main(int argc, char **argv)
 	lttng.change_arg = &pacer;
 	reg_loop.on_hint = (void (*)(void *))lttng_view_hint;
 	reg_loop.hint_arg = &lttng;
-	/* The LTTng view first: the others read it at their first run. */
-	if ((r = lttng_view_start(&lttng, e)) < 0 ||
-	    (r = registry_loop_start(&reg_loop, &reg, e)) < 0 ||
-	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
-	    (r = notify_start(&notify, e, &reg, &lttng)) < 0 ||
-	    (r = bridge_start(&bridge, e, &reg, &lttng)) < 0) {
+	/* The order of the tick within each stage (the server's jobs, report
+	 * stage, are already in): the view before the bridge (a relay
+	 * session's bounds and a remote Start read it). */
+	if ((r = registry_loop_start(&reg_loop, &reg, &loop)) < 0 ||
+	    (r = lttng_view_start(&lttng, &loop)) < 0 ||
+	    (r = pacer_start(&pacer, &loop, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
+	    (r = notify_start(&notify, &loop, &reg, &lttng)) < 0 ||
+	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0) {
 		log_err("cannot set up the event loop: %s", strerror(-r));
 		return 1;
 	}
@@ -380,6 +391,7 @@ int main(int argc, char **argv)
 	pacer_stop(&pacer);
 	registry_loop_stop(&reg_loop);
 	lttng_view_stop(&lttng);
+	loop_close(&loop);
 	registry_close(&reg);
 	events_free(events);
 	sd_event_unref(e);

@@ -34,9 +34,8 @@ static void status(struct notify *n)
 	}
 }
 
-static int on_timer(sd_event_source *s, uint64_t usec, void *arg)
+static uint64_t on_timer(void *arg)
 {
-	(void)usec;
 	struct notify *n = arg;
 	status(n);
 	/* READY means "can tell Start from End", which needs the session
@@ -47,20 +46,20 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *arg)
 		log_info("ready");
 	}
 	/* idle, the status line changes with the agents' number alone */
-	return loop_timer_again(s, n->ready && n->lttng->n_active == 0 ? STATUS_IDLE_USEC
-								       : STATUS_USEC);
+	return n->ready && n->lttng->n_active == 0 ? STATUS_IDLE_USEC : STATUS_USEC;
 }
 
-int notify_start(struct notify *n, sd_event *e, const struct registry *r,
+int notify_start(struct notify *n, struct loop *loop, const struct registry *r,
 		 const struct lttng_view *lttng)
 {
 	n->reg = r;
 	n->lttng = lttng;
-	return loop_timer_add(e, &n->timer, on_timer, n);
+	n->job = LOOP_JOB("notify", LOOP_REPORT, on_timer, n);
+	return loop_add(loop, &n->job);
 }
 
 void notify_stopping(struct notify *n)
 {
-	n->timer = sd_event_source_disable_unref(n->timer);
+	loop_remove(&n->job);
 	sd_notify(0, "STOPPING=1");
 }

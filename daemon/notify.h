@@ -8,8 +8,8 @@
 #define CARETD_NOTIFY_H
 
 #include <stdbool.h>
-#include <systemd/sd-event.h>
 
+#include "daemon/loop.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
 
@@ -18,10 +18,10 @@ struct notify {
 	const struct lttng_view *lttng;
 	bool ready;
 	char last[640];
-	sd_event_source *timer;
+	struct loop_job job; /* report stage */
 };
 
-int notify_start(struct notify *n, sd_event *e, const struct registry *r,
+int notify_start(struct notify *n, struct loop *loop, const struct registry *r,
 		 const struct lttng_view *lttng);
 void notify_stopping(struct notify *n);
 

@@ -335,9 +335,8 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 		out->frequency = best->frequency;
 }
 
-static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
+static uint64_t on_tick(void *arg)
 {
-	(void)usec;
 	struct pacer *p = arg;
 	int64_t now = caret_now_ns();
 	struct sched_lttng l;
@@ -350,29 +349,28 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	feedback(p, emitted, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
 	bool busy = sched_busy(p->reg);
-	return loop_timer_again(s, busy ? TICK_BUSY_USEC : l.any || p->fb.on ? TICK_IDLE_USEC
-									 : TICK_QUIET_USEC);
+	return busy ? TICK_BUSY_USEC : l.any || p->fb.on ? TICK_IDLE_USEC : TICK_QUIET_USEC;
 }
 
 void pacer_kick(void *arg)
 {
 	struct pacer *p = arg;
-	if (p->tick)
-		loop_timer_again(p->tick, 0);
+	loop_job_soon(&p->tick, 0);
 }
 
-int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *r,
+int pacer_start(struct pacer *p, struct loop *loop, struct sched *s, struct registry *r,
 		struct lttng_view *lttng, const struct sched_cfg *defaults)
 {
 	p->defaults = defaults;
 	p->sched = s;
 	p->reg = r;
 	p->lttng = lttng;
-	return loop_timer_add(e, &p->tick, on_tick, p);
+	p->tick = LOOP_JOB("pacer", LOOP_SCHEDULE, on_tick, p);
+	return loop_add(loop, &p->tick);
 }
 
 void pacer_stop(struct pacer *p)
 {
 	fb_close(&p->fb);
-	p->tick = sd_event_source_disable_unref(p->tick);
+	loop_remove(&p->tick);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Runs the scheduler on its own timer: every few ms while an agent
- * replays (the grant granularity of the pacing), every 50 ms otherwise
- * (how soon a new session or a new agent gets its Start).
+ * Runs the scheduler, as the schedule stage of the tick (daemon/loop.h):
+ * every ms while an agent replays (the grant granularity of the pacing),
+ * every 50 ms while a session is active, every second otherwise; at once
+ * when the LTTng view changes (pacer_kick).
  *
  * Feedback pacing (the default, "adaptive"): while the newest session
  * enabling ros2_caret events is a recording caretd made to a local
@@ -23,8 +24,7 @@
 #ifndef CARETD_PACER_H
 #define CARETD_PACER_H
 
-#include <systemd/sd-event.h>
-
+#include "daemon/loop.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
 #include "daemon/scheduler.h"
@@ -64,11 +64,11 @@ struct pacer {
 	struct registry *reg;
 	struct lttng_view *lttng;
 	const struct sched_cfg *defaults; /* the daemon's; a recording's own win */
-	sd_event_source *tick;
+	struct loop_job tick;
 	struct pacer_fb fb;
 };
 
-int pacer_start(struct pacer *p, sd_event *e, struct sched *s, struct registry *r,
+int pacer_start(struct pacer *p, struct loop *loop, struct sched *s, struct registry *r,
 		struct lttng_view *lttng, const struct sched_cfg *defaults);
 /* The pacing in force: the options of the newest active session enabling
  * ros2_caret events if it is a recording that chose some (the passes are
@@ -79,7 +79,8 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 /* The scheduler's view of LTTng at now_ns (see struct sched_lttng). */
 void pacer_sched_lttng(const struct lttng_view *v, int64_t now_ns, struct sched_lttng *out);
 void pacer_stop(struct pacer *p);
-/* Ticks at once (the LTTng view changed); arg is the pacer. */
+/* Runs in this tick if the schedule stage is still to come, else in the
+ * next one, at once (the LTTng view changed); arg is the pacer. */
 void pacer_kick(void *arg);
 
 #endif

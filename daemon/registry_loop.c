@@ -18,13 +18,8 @@ static int on_inotify(sd_event_source *s, int fd, uint32_t events, void *arg)
 	(void)s, (void)fd, (void)events;
 	struct registry_loop *l = arg;
 	registry_on_inotify(l->reg);
-	if (registry_has_pending()) {
-		uint64_t due = 0, now = 0;
-		if (sd_event_source_get_time(l->retry, &due) >= 0 &&
-		    sd_event_now(sd_event_source_get_event(l->retry), CLOCK_MONOTONIC, &now) >= 0 &&
-		    due > now + RETRY_USEC)
-			loop_timer_again(l->retry, RETRY_USEC);
-	}
+	if (registry_has_pending())
+		loop_job_soon(&l->retry, RETRY_USEC);
 	if (l->reg->lttng_hints != l->hints_seen) {
 		l->hints_seen = l->reg->lttng_hints;
 		if (l->on_hint)
@@ -33,30 +28,30 @@ static int on_inotify(sd_event_source *s, int fd, uint32_t events, void *arg)
 	return 0;
 }
 
-static int on_retry(sd_event_source *s, uint64_t usec, void *arg)
+static uint64_t on_retry(void *arg)
 {
-	(void)usec;
 	struct registry_loop *l = arg;
 	registry_retry_pending(l->reg);
-	return loop_timer_again(s, registry_has_pending() ? RETRY_USEC : RETRY_IDLE_USEC);
+	return registry_has_pending() ? RETRY_USEC : RETRY_IDLE_USEC;
 }
 
-static int on_sweep(sd_event_source *s, uint64_t usec, void *arg)
+static uint64_t on_sweep(void *arg)
 {
-	(void)usec;
 	struct registry_loop *l = arg;
 	registry_sweep(l->reg);
-	return loop_timer_again(s, SWEEP_USEC);
+	return SWEEP_USEC;
 }
 
-int registry_loop_start(struct registry_loop *l, struct registry *r, sd_event *e)
+int registry_loop_start(struct registry_loop *l, struct registry *r, struct loop *loop)
 {
 	l->reg = r;
-	int rc = sd_event_add_io(e, &l->inotify, r->inotify_fd, EPOLLIN, on_inotify, l);
+	l->retry = LOOP_JOB("registry retry", LOOP_OBSERVE, on_retry, l);
+	l->sweep = LOOP_JOB("registry sweep", LOOP_OBSERVE, on_sweep, l);
+	int rc = sd_event_add_io(loop->event, &l->inotify, r->inotify_fd, EPOLLIN, on_inotify, l);
 	if (rc >= 0)
-		rc = loop_timer_add(e, &l->retry, on_retry, l);
+		rc = loop_add(loop, &l->retry);
 	if (rc >= 0)
-		rc = loop_timer_add(e, &l->sweep, on_sweep, l);
+		rc = loop_add(loop, &l->sweep);
 	if (rc < 0)
 		registry_loop_stop(l);
 	return rc;
@@ -65,6 +60,6 @@ int registry_loop_start(struct registry_loop *l, struct registry *r, sd_event *e
 void registry_loop_stop(struct registry_loop *l)
 {
 	l->inotify = sd_event_source_disable_unref(l->inotify);
-	l->retry = sd_event_source_disable_unref(l->retry);
-	l->sweep = sd_event_source_disable_unref(l->sweep);
+	loop_remove(&l->retry);
+	loop_remove(&l->sweep);
 }

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Drives the registry from the event loop: inotify on /dev/shm, retries of
- * segments still being set up, and the sweep of dead processes. */
+ * segments still being set up, and the sweep of dead processes (the last
+ * two: jobs of the tick's observe stage, daemon/loop.h). */
 #ifndef CARETD_REGISTRY_LOOP_H
 #define CARETD_REGISTRY_LOOP_H
 
 #include <systemd/sd-event.h>
 
+#include "daemon/loop.h"
 #include "daemon/registry.h"
 
 struct registry_loop {
 	struct registry *reg;
-	sd_event_source *inotify, *retry, *sweep;
+	sd_event_source *inotify;
+	struct loop_job retry, sweep; /* observe stage */
 	/* called when agents hint that a session may have started or
 	 * stopped (registry.lttng_hints moved) */
 	void (*on_hint)(void *arg);
@@ -18,7 +21,7 @@ struct registry_loop {
 	uint64_t hints_seen;
 };
 
-int registry_loop_start(struct registry_loop *l, struct registry *r, sd_event *e);
+int registry_loop_start(struct registry_loop *l, struct registry *r, struct loop *loop);
 void registry_loop_stop(struct registry_loop *l);
 
 #endif

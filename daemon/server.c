@@ -20,6 +20,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "shm/caret_shm.h"
+#include "util/caret_cleanup.h"
 
 /* a client that reads nothing is dropped */
 #define OUT_MAX (CARET_CTL_MAX_REPLY + CARET_CTL_MAX_LINE)
@@ -60,9 +61,10 @@ struct server {
 	struct cmd_ctx ctx;
 	int listen_fd;
 	bool socket_activated;
-	sd_event_source *accept, *wait_timer;
+	sd_event_source *accept;
 	sd_event_source *accept_resume; /* accepting paused: out of descriptors */
-	sd_event_source *idle_timer;
+	/* report stage of the tick: the clients' waits, idle clients */
+	struct loop_job waits, idle;
 	struct client *clients;
 	int n_clients;
 };
@@ -106,19 +108,20 @@ static int listen_own(struct server *s)
 		log_err("cannot create the directory of %s: %s", path, strerror(-r));
 		return r;
 	}
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	/* A stale socket from a killed caretd: remove it only if nobody
-	 * answers on it. */
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-		close(fd);
-		log_err("another caretd is already listening on %s", path);
-		return -EADDRINUSE;
+	{
+		_cleanup_close_ int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+						   0);
+		if (probe < 0)
+			return -errno;
+		/* A stale socket from a killed caretd: remove it only if
+		 * nobody answers on it. */
+		if (connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			log_err("another caretd is already listening on %s", path);
+			return -EADDRINUSE;
+		}
 	}
-	close(fd);
 	unlink(path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	mode_t old = umask(0117);
@@ -126,7 +129,6 @@ static int listen_own(struct server *s)
 	umask(old);
 	if (r < 0 || listen(fd, 16) < 0) {
 		r = -errno;
-		close(fd);
 		log_err("cannot listen on %s: %s", path, strerror(-r));
 		return r;
 	}
@@ -136,7 +138,7 @@ static int listen_own(struct server *s)
 	} else {
 		chmod(path, 0600);
 	}
-	s->listen_fd = fd;
+	s->listen_fd = caret_take_fd(&fd);
 	log_info("listening on %s", path);
 	return 0;
 }
@@ -147,7 +149,7 @@ static bool in_group(pid_t pid, gid_t primary, gid_t want)
 		return true;
 	char path[64], line[4096];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "re");
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
 	if (!f)
 		return false;
 	bool found = false;
@@ -164,7 +166,6 @@ static bool in_group(pid_t pid, gid_t primary, gid_t want)
 			p = end;
 		}
 	}
-	fclose(f);
 	return found;
 }
 
@@ -246,11 +247,6 @@ static bool client_flush(struct client *c)
 	return true;
 }
 
-static void arm_wait_timer(struct server *s)
-{
-	if (sd_event_source_get_enabled(s->wait_timer, NULL) == 0)
-		loop_timer_again(s->wait_timer, 0);
-}
 
 static void run_line(struct client *c, const char *line)
 {
@@ -258,7 +254,7 @@ static void run_line(struct client *c, const char *line)
 	command_run(&c->srv->ctx, &c->peer, line, caret_now_ns(), &out);
 	if (out.wait) {
 		c->wait = out.wait;
-		arm_wait_timer(c->srv);
+		loop_job_soon(&c->srv->waits, 0);
 	} else if (out.reply) {
 		client_send(c, out.reply);
 	} else {
@@ -413,9 +409,8 @@ static int on_accept(sd_event_source *src, int fd, uint32_t events, void *arg)
 	}
 }
 
-static int on_wait_timer(sd_event_source *src, uint64_t usec, void *arg)
+static uint64_t on_waits(void *arg)
 {
-	(void)usec;
 	struct server *s = arg;
 	int64_t now = caret_now_ns();
 	bool any = false;
@@ -436,13 +431,11 @@ static int on_wait_timer(sd_event_source *src, uint64_t usec, void *arg)
 		if (client_flush(c) && c->wait)
 			any = true;
 	}
-	return any ? loop_timer_again(src, WAIT_POLL_USEC)
-		   : sd_event_source_set_enabled(src, SD_EVENT_OFF);
+	return any ? WAIT_POLL_USEC : LOOP_IDLE;
 }
 
-static int on_idle_timer(sd_event_source *src, uint64_t usec, void *arg)
+static uint64_t on_idle(void *arg)
 {
-	(void)usec;
 	struct server *s = arg;
 	int64_t now = caret_now_ns();
 	struct client *next;
@@ -454,16 +447,19 @@ static int on_idle_timer(sd_event_source *src, uint64_t usec, void *arg)
 		c->closing = true;
 		client_flush(c);
 	}
-	return loop_timer_again(src, IDLE_CHECK_USEC);
+	return IDLE_CHECK_USEC;
 }
 
-int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
+int server_start(struct server **out, struct loop *loop, const struct server_cfg *cfg,
 		 const struct cmd_ctx *ctx)
 {
 	struct server *s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	sd_event *e = loop->event;
 	s->event = e;
+	s->waits = LOOP_JOB("client waits", LOOP_REPORT, on_waits, s);
+	s->idle = LOOP_JOB("idle clients", LOOP_REPORT, on_idle, s);
 	s->cfg = *cfg;
 	s->ctx = *ctx;
 	s->listen_fd = -1;
@@ -478,17 +474,12 @@ int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
 	if (r >= 0)
 		r = sd_event_add_io(e, &s->accept, s->listen_fd, EPOLLIN, on_accept, s);
 	if (r >= 0)
-		r = sd_event_add_time_relative(e, &s->wait_timer, CLOCK_MONOTONIC, 0,
-					       LOOP_ACCURACY_USEC, on_wait_timer, s);
-	if (r >= 0)
-		r = sd_event_source_set_enabled(s->wait_timer, SD_EVENT_OFF);
-	if (r >= 0)
 		r = sd_event_add_time_relative(e, &s->accept_resume, CLOCK_MONOTONIC, 0,
 					       LOOP_ACCURACY_USEC, on_accept_resume, s);
 	if (r >= 0)
 		r = sd_event_source_set_enabled(s->accept_resume, SD_EVENT_OFF);
-	if (r >= 0)
-		r = loop_timer_add(e, &s->idle_timer, on_idle_timer, s);
+	if (r >= 0 && (r = loop_add(loop, &s->waits)) >= 0)
+		r = loop_add(loop, &s->idle);
 	if (r < 0) {
 		server_free(s);
 		return r;
@@ -504,9 +495,9 @@ void server_free(struct server *s)
 	while (s->clients)
 		client_free(s->clients);
 	sd_event_source_disable_unref(s->accept);
-	sd_event_source_disable_unref(s->wait_timer);
+	loop_remove(&s->waits);
+	loop_remove(&s->idle);
 	sd_event_source_disable_unref(s->accept_resume);
-	sd_event_source_disable_unref(s->idle_timer);
 	if (s->listen_fd >= 0) {
 		close(s->listen_fd);
 		if (!s->socket_activated)

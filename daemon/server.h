@@ -13,6 +13,7 @@
 #include <systemd/sd-event.h>
 
 #include "daemon/commands.h"
+#include "daemon/loop.h"
 
 struct server_cfg {
 	const char *socket_path; /* ignored when systemd passes a socket */
@@ -23,8 +24,9 @@ struct server_cfg {
 
 struct server;
 
-/* Listens and registers its sources on e; logs why it cannot. -errno. */
-int server_start(struct server **out, sd_event *e, const struct server_cfg *cfg,
+/* Listens and registers its sources on loop's event loop, its jobs in the
+ * tick; logs why it cannot. -errno. */
+int server_start(struct server **out, struct loop *loop, const struct server_cfg *cfg,
 		 const struct cmd_ctx *ctx);
 /* Closes every client and the socket (removed unless systemd's). */
 void server_free(struct server *s);

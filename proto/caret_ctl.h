@@ -291,5 +291,9 @@
 #define CARET_CTL_K_SELF "self"
 #define CARET_CTL_K_AGE_MS "age_ms"
 #define CARET_CTL_K_PROCESSES "processes"
+/* the DDS bridge version a host speaks (0: not a caretd), and whether this
+ * caretd ignores it for speaking another one than its own */
+#define CARET_CTL_K_BRIDGE_VERSION "bridge_version"
+#define CARET_CTL_K_IGNORED "ignored"
 
 #endif

@@ -274,10 +274,12 @@ cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge,
 				  cJSON_AddNumberToObject(k, "relay", (double)c->relay) &&
 				  cJSON_AddNumberToObject(k, "rejected", (double)c->rejected) &&
 				  cJSON_AddNumberToObject(k, "sent", (double)c->sent) &&
+				  cJSON_AddNumberToObject(k, "foreign", (double)c->foreign) &&
 				  cJSON_AddArrayToObject(o, CARET_CTL_K_HOSTS));
 }
 
-cJSON *caret_ctl_add_host(cJSON *o, const char *host, bool self, int64_t age_ms)
+cJSON *caret_ctl_add_host(cJSON *o, const char *host, bool self, int64_t age_ms,
+			  uint32_t version, bool ignored)
 {
 	cJSON *a = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_HOSTS);
 	cJSON *h = cJSON_CreateObject();
@@ -288,6 +290,8 @@ cJSON *caret_ctl_add_host(cJSON *o, const char *host, bool self, int64_t age_ms)
 	if (!cJSON_AddStringToObject(h, CARET_CTL_K_HOST, host) ||
 	    !cJSON_AddBoolToObject(h, CARET_CTL_K_SELF, self) ||
 	    !cJSON_AddNumberToObject(h, CARET_CTL_K_AGE_MS, (double)age_ms) ||
+	    !cJSON_AddNumberToObject(h, CARET_CTL_K_BRIDGE_VERSION, (double)version) ||
+	    !cJSON_AddBoolToObject(h, CARET_CTL_K_IGNORED, ignored) ||
 	    !cJSON_AddArrayToObject(h, CARET_CTL_K_PROCESSES))
 		return NULL;
 	return h;

@@ -81,10 +81,14 @@ int caret_ctl_add_broadcast(cJSON *result, bool ok, const char *why);
 /* "hosts": the result, then one host object at a time, then its processes. */
 struct caret_ctl_bridge_counts {
 	uint64_t start, end, status, relay, rejected, sent;
+	uint64_t foreign; /* samples of caretds of another bridge version */
 };
 cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge,
 			   const struct caret_ctl_bridge_counts *c);
-cJSON *caret_ctl_add_host(cJSON *result, const char *host, bool self, int64_t age_ms);
+/* version: the bridge version it speaks (0: not a caretd); ignored: its
+ * samples are, for speaking another version than this caretd's. */
+cJSON *caret_ctl_add_host(cJSON *result, const char *host, bool self, int64_t age_ms,
+			  uint32_t version, bool ignored);
 int caret_ctl_add_host_proc(cJSON *host, const char *name, const char *state, int64_t pid,
 			    const char *nodes);
 

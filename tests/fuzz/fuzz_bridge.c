@@ -80,7 +80,8 @@ static void decode(int type, bool bswap, uint32_t xcdr, const uint8_t *data, siz
 static void raw_strings(const uint8_t *data, size_t size)
 {
 	char out[64];
-	bridge_msg_userdata_host(data, size, out, sizeof(out));
+	uint32_t version;
+	bridge_msg_userdata_host(data, size, out, sizeof(out), &version);
 	char *s = malloc(size + 1);
 	if (!s)
 		return;

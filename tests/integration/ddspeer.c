@@ -9,14 +9,18 @@
  *                 [--ignore-topics L] [--bad-utf8]
  *                 [--relay URL --session NAME] [--flood SECONDS]
  *                 [--fake-hosts N [--participants P] [--procs K] [--hold SECONDS]]
+ *                 [--version V [--host NAME]]
  * (the Start's filter fields; --bad-utf8 puts invalid UTF-8 in
  * select_topics). Hostile peers: --relay sends caretd's RelayRecord to
  * URL and never its stop; --flood sends Start and End as fast as it can
  * for SECONDS (60 KB strings, invalid UTF-8, control characters, and
  * valid ones), printing "flood sent N"; --fake-hosts publishes a Status
  * every 200 ms for SECONDS from N writers whose user data claim
- * "caretd host=fakeNNN", spread over P participants (default 1), each
- * for K processes (default 1).
+ * "caretd v=V host=fakeNNN" (this tree's bridge version unless --version),
+ * spread over P participants (default 1), each for K processes (default 1).
+ * --version V: every writer's user data says it is the caretd of host NAME
+ * (default "peer") speaking bridge version V ("caretd host=NAME" for 1, as
+ * a caretd before versions wrote it): a fake host of another version.
  * Domain: $ROS_DOMAIN_ID. Output: one "status name=... status=N pid=N
  * nodes=N" line per Status, "matched N" once writers see N readers.
  */
@@ -40,6 +44,16 @@ static dds_qos_t *qos(void)
 }
 
 static int keep_all; /* garbage mode: every bad sample must arrive */
+static unsigned ud_version; /* --version: 0, a plain peer */
+static const char *ud_host = "peer";
+
+/* The user data a caretd of version v writes for host. */
+static size_t caretd_ud(char *ud, size_t len, unsigned v, const char *host)
+{
+	int l = v == 1 ? snprintf(ud, len, "caretd host=%s", host)
+		       : snprintf(ud, len, "caretd v=%u host=%s", v, host);
+	return l < 0 ? 0 : (size_t)l < len ? (size_t)l : len;
+}
 
 static dds_entity_t writer(const dds_topic_descriptor_t *d, const char *topic)
 {
@@ -48,6 +62,10 @@ static dds_entity_t writer(const dds_topic_descriptor_t *d, const char *topic)
 	 * compatible, and a writer never folds two samples into one */
 	if (keep_all)
 		dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
+	if (ud_version) {
+		char ud[200];
+		dds_qset_userdata(q, ud, caretd_ud(ud, sizeof(ud), ud_version, ud_host));
+	}
 	dds_entity_t t = dds_create_topic(pp, d, topic, NULL, NULL);
 	dds_entity_t w = t < 0 ? t : dds_create_writer(pp, t, q, NULL);
 	dds_delete_qos(q);
@@ -157,9 +175,12 @@ static void fake_hosts(int n, int parts, int procs, int seconds)
 		/* many processes per writer: every one of them must arrive */
 		if (procs > 1)
 			dds_qset_history(q, DDS_HISTORY_KEEP_ALL, 0);
-		char ud[64];
-		int l = snprintf(ud, sizeof(ud), "caretd host=fake%03d", i);
-		dds_qset_userdata(q, ud, (size_t)l);
+		char ud[64], host[16];
+		snprintf(host, sizeof(host), "fake%03d", i);
+		dds_qset_userdata(q, ud,
+				  caretd_ud(ud, sizeof(ud),
+					    ud_version ? ud_version : caretd_msgs_BRIDGE_VERSION,
+					    host));
 		ws[i] = t < 0 ? t : dds_create_writer(part, t, q, NULL);
 		dds_delete_qos(q);
 		if (ws[i] < 0) {
@@ -273,13 +294,17 @@ int main(int argc, char **argv)
 			procs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--hold") && i + 1 < argc)
 			hold = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--version") && i + 1 < argc)
+			ud_version = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--host") && i + 1 < argc)
+			ud_host = argv[++i];
 		else {
 			fprintf(stderr, "usage: caret-ddspeer [--peers N] [--start FREQ] [--end] "
 					"[--garbage] [--listen SECONDS] [--select-nodes L] "
 					"[--ignore-nodes L] [--select-topics L] [--ignore-topics L] "
 					"[--bad-utf8] [--relay URL --session NAME] [--flood S] "
 					"[--fake-hosts N [--participants P] [--procs K] "
-					"[--hold S]]\n");
+					"[--hold S]] [--version V [--host NAME]]\n");
 			return 2;
 		}
 	}

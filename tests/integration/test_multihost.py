@@ -133,6 +133,49 @@ class MultiHostTest(NetTest):
         self.assertIsNone(self.db.poll())
         self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
 
+    def test_4v_other_version_ignored(self):
+        """Issue 21: a host whose caretd speaks another bridge version (the
+        version is in every writer's user data) is ignored, said in one
+        line per host naming both versions, and listed as such; a caretd
+        before versions is version 1."""
+        me = [h for h in self.hosts(self.b)["hosts"] if h["self"]][0]
+        v = me["bridge_version"]
+        self.assertGreaterEqual(v, 2)
+        n = len(self.db.errs)
+        foreign0 = self.hosts(self.b)["counts"]["foreign"]
+        for _ in range(2):  # the second time: no second line
+            # (listening a second: a sample whose writer is gone when
+            # caretd takes it cannot be told from a plain ROS 2 peer's)
+            r = self.a.run([PEER, "--peers", "2", "--version", "1", "--host", "oldbox",
+                            "--start", "100", "--listen", "1"], timeout=30)
+            self.assertIn("start sent", r.stdout)
+        self.a.run([PEER, "--version", "99", "--fake-hosts", "1", "--hold", "2"], timeout=30)
+        wait_err(self.db, r"bridge: host oldbox speaks bridge version 1, this caretd version "
+                 r"%d: its samples are ignored" % v, n)
+        wait_err(self.db, r"bridge: host fake000 speaks bridge version 99, this caretd "
+                 r"version %d: its samples are ignored" % v, n)
+        errs = self.db.errs[n:]
+        self.assertEqual(sum("host oldbox speaks" in l for l in errs), 1, errs)
+        # never read: no Start applied or even judged, no process listed
+        self.assertFalse([l for l in errs if "Start from oldbox" in l], errs)
+        st = self.hosts(self.b)
+        self.assertGreaterEqual(st["counts"]["foreign"], foreign0 + 2)
+        by = {h["host"]: h for h in st["hosts"]}
+        for name, ver in (("oldbox", 1), ("fake000", 99)):
+            self.assertTrue(by[name]["ignored"], by[name])
+            self.assertEqual(by[name]["bridge_version"], ver)
+            self.assertEqual(by[name]["processes"], [])
+        self.assertFalse(by[self.a.name]["ignored"])
+        self.assertEqual(by[self.a.name]["bridge_version"], v)
+        r = self.ctl(self.b, "status", "--all-hosts", "--timeout", "1", check=False)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("host oldbox: IGNORED: its caretd speaks bridge version 1, this "
+                      "host's %d" % v, r.stdout)
+        self.assertIn("host fake000: IGNORED: its caretd speaks bridge version 99",
+                      r.stdout)
+        self.assertRegex(r.stdout, r"host %s: 1 processes" % self.a.name)
+        self.wait_states(self.b, [p.pid for p in self.pb], "WAIT", timeout=1)
+
     # -- one command, every host, one relay -------------------------------
 
     def test_5_all_hosts_record_to_relay(self):

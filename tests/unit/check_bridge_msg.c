@@ -71,16 +71,42 @@ END_TEST
 START_TEST(userdata)
 {
 	char h[8];
-	ck_assert(bridge_msg_userdata_host("caretd host=h0", 14, h, sizeof(h)));
+	uint32_t v = 0;
+	/* a caretd before versions: version 1 */
+	ck_assert(bridge_msg_userdata_host("caretd host=h0", 14, h, sizeof(h), &v));
 	ck_assert_str_eq(h, "h0");
-	ck_assert(bridge_msg_userdata_host("caretd host=a\nb\x01\xff", 17, h, sizeof(h)));
+	ck_assert_uint_eq(v, 1);
+	ck_assert(bridge_msg_userdata_host("caretd host=a\nb\x01\xff", 17, h, sizeof(h), &v));
 	ck_assert_str_eq(h, "a?b??");
-	ck_assert(bridge_msg_userdata_host("caretd host=0123456789", 22, h, sizeof(h)));
+	ck_assert(bridge_msg_userdata_host("caretd host=0123456789", 22, h, sizeof(h), &v));
 	ck_assert_str_eq(h, "0123456");
-	ck_assert(!bridge_msg_userdata_host("caretd host=", 12, h, sizeof(h)));
-	ck_assert(!bridge_msg_userdata_host("other=h0", 8, h, sizeof(h)));
-	ck_assert(!bridge_msg_userdata_host(NULL, 0, h, sizeof(h)));
-	ck_assert(!bridge_msg_userdata_host("caretd host=\0x", 14, h, sizeof(h)));
+	ck_assert(!bridge_msg_userdata_host("caretd host=", 12, h, sizeof(h), &v));
+	ck_assert(!bridge_msg_userdata_host("other=h0", 8, h, sizeof(h), &v));
+	ck_assert(!bridge_msg_userdata_host(NULL, 0, h, sizeof(h), &v));
+	ck_assert(!bridge_msg_userdata_host("caretd host=\0x", 14, h, sizeof(h), &v));
+	/* ours, round trip */
+	char ud[200];
+	size_t n = bridge_msg_userdata_make("box1", ud, sizeof(ud));
+	ck_assert(bridge_msg_userdata_host(ud, n, h, sizeof(h), &v));
+	ck_assert_str_eq(h, "box1");
+	ck_assert_uint_eq(v, BRIDGE_VERSION);
+	ck_assert_uint_ge(BRIDGE_VERSION, 2);
+	/* another version, named whatever follows */
+	ck_assert(bridge_msg_userdata_host("caretd v=7 host=b", 17, h, sizeof(h), &v));
+	ck_assert_uint_eq(v, 7);
+	ck_assert_str_eq(h, "b");
+	ck_assert(bridge_msg_userdata_host("caretd v=123456789;x", 20, h, sizeof(h), &v) == false);
+	ck_assert(bridge_msg_userdata_host("caretd v=12 hostname:b", 22, h, sizeof(h), &v));
+	ck_assert_uint_eq(v, 12);
+	ck_assert_str_eq(h, "");
+	ck_assert(bridge_msg_userdata_host("caretd v=999999999", 18, h, sizeof(h), &v));
+	ck_assert_uint_eq(v, 999999999);
+	/* no version this one can read: not a caretd's */
+	ck_assert(!bridge_msg_userdata_host("caretd v=1234567890", 19, h, sizeof(h), &v));
+	ck_assert(!bridge_msg_userdata_host("caretd v=0 host=a", 17, h, sizeof(h), &v));
+	ck_assert(!bridge_msg_userdata_host("caretd v=-1 host=a", 18, h, sizeof(h), &v));
+	ck_assert(!bridge_msg_userdata_host("caretd v=", 9, h, sizeof(h), &v));
+	ck_assert(!bridge_msg_userdata_host("caretd v=x", 10, h, sizeof(h), &v));
 }
 END_TEST
 

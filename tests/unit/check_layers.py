@@ -122,7 +122,9 @@ LAYERS = {
         {"scheduler", "lttng_view", "registry_loop", "lttng_record"},  # lttng_record: caret_lttng_record() of lttng.h
         {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state"},
         {"bridge_msg"},  # the checks of what a DDS peer sends, pure (fuzzed alone)
-        {"bridge"},  # DDS to other hosts: applies their Start/End through startend
+        {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
+        {"bridge_peers", "bridge_relay"},  # other hosts' Start/End/Status; the relay session they ask for
+        {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
         {"cmd"},  # the commands' shape: typed request in, code and result out
         {"cmd_record", "cmd_stop"},  # the commands that drive LTTng (through the view's ops)
         {"commands"},  # the dispatch: decodes requests, encodes replies

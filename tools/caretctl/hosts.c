@@ -75,6 +75,35 @@ static int hosts_call(const struct ctl_opts *g, struct ctl_reply *r)
 	return code;
 }
 
+/* A host whose caretd speaks another bridge version: this one ignores it
+ * (its "bridge_version"; absent from a caretd before versions). */
+static bool host_ignored(const cJSON *h, uint32_t *version)
+{
+	const cJSON *ig = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_IGNORED);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_BRIDGE_VERSION);
+	*version = cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 4e9
+			   ? (uint32_t)v->valuedouble
+			   : 0;
+	return cJSON_IsTrue(ig);
+}
+
+/* This host's bridge version, from its own entry (0: not said). */
+static uint32_t own_version(const cJSON *hosts)
+{
+	const cJSON *h;
+	uint32_t v = 0;
+	cJSON_ArrayForEach(h, hosts)
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)))
+			host_ignored(h, &v);
+	return v;
+}
+
+static void say_ignored(FILE *f, const char *name, uint32_t theirs, uint32_t ours)
+{
+	fprintf(f, "host %s: IGNORED: its caretd speaks bridge version %u, this host's %u "
+		   "(run the same caretd version on every host)\n", name, theirs, ours);
+}
+
 /* True when every host listed answered within the last `fresh_ms`. */
 static bool all_fresh(const cJSON *hosts, int64_t fresh_ms)
 {
@@ -82,6 +111,9 @@ static bool all_fresh(const cJSON *hosts, int64_t fresh_ms)
 	cJSON_ArrayForEach(h, hosts) {
 		struct ctl_why why;
 		int64_t age;
+		uint32_t v;
+		if (host_ignored(h, &v))
+			continue; /* it will not say more */
 		if (ctl_get_int(h, "hosts[]", CARET_CTL_K_AGE_MS, 0, INT64_MAX, &age, &why) < 0 ||
 		    age > fresh_ms)
 			return false;
@@ -111,6 +143,11 @@ static int print_hosts(const cJSON *root, int64_t timeout_ms, int *silent)
 		    ctl_get_bool(h, "hosts[]", CARET_CTL_K_SELF, &self, &why) < 0 ||
 		    ctl_get_array(h, "hosts[]", CARET_CTL_K_PROCESSES, &procs, &why) < 0)
 			return ctl_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
+		uint32_t theirs;
+		if (!self && host_ignored(h, &theirs)) {
+			say_ignored(stdout, name, theirs, own_version(hosts));
+			continue;
+		}
 		if (!self && age > timeout_ms) {
 			printf("host %s: NO ANSWER within %.1f s (last Status %.1f s ago)\n", name,
 			       (double)timeout_ms / 1000.0, (double)age / 1000.0);
@@ -173,7 +210,9 @@ static void host_counts(const cJSON *h, int *total, int *recording)
 	const cJSON *self = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF);
 	const cJSON *age = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_AGE_MS);
 	const cJSON *procs = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_PROCESSES);
-	if (cJSON_IsTrue(self) || !cJSON_IsNumber(age) || age->valuedouble > 3000 ||
+	uint32_t v;
+	if (cJSON_IsTrue(self) || host_ignored(h, &v) || !cJSON_IsNumber(age) ||
+	    age->valuedouble > 3000 ||
 	    !cJSON_IsArray(procs))
 		return;
 	const cJSON *p;
@@ -212,7 +251,9 @@ int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info)
 		known = fresh = 0;
 		const cJSON *h;
 		cJSON_ArrayForEach(h, hosts) {
-			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)))
+			uint32_t v;
+			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)) ||
+			    host_ignored(h, &v))
 				continue;
 			known++;
 			fresh += host_fresh(h);
@@ -233,6 +274,13 @@ int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info)
 			continue;
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_HOST);
 		const char *n = cJSON_IsString(name) ? name->valuestring : "?";
+		uint32_t theirs;
+		if (host_ignored(h, &theirs)) {
+			say_ignored(info, n, theirs,
+				    own_version(cJSON_GetObjectItemCaseSensitive(r.root,
+										   CARET_CTL_K_HOSTS)));
+			continue;
+		}
 		if (!host_fresh(h)) {
 			const cJSON *age = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_AGE_MS);
 			fprintf(info, "host %s: NO ANSWER (last Status %.1f s ago)\n", n,
