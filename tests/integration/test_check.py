@@ -133,7 +133,9 @@ class CheckTest(unittest.TestCase):
         cached = len(self.c.agentctl("dump", str(p.pid)).stdout.splitlines())
         s = self.c.session()
         s.start()
-        for _ in range(2):
+        for i in range(2):
+            if i:  # a replay starts from WAIT or PREPARE only (compare-and-swap moves)
+                self.c.agentctl("state", str(p.pid), "wait")
             self.c.agentctl("replay", str(p.pid), "--timeout", "20")
         s.stop()
         rc, rep, err = check(s.path)
