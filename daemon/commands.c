@@ -12,10 +12,12 @@
 #include "daemon/log.h"
 #include "daemon/startend.h"
 #include "daemon/pacer.h"
+#include "daemon/rotation.h" /* issue 23 */
 #include "daemon/version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_rotation.h" /* issue 23 */
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_regex.h"
 
@@ -88,6 +90,10 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 			.caretd_session_path = latest ? latest->path : "",
 		};
 		o = caret_ctl_enc_agents_result(&info, &lt);
+		if (o && rotation_add_status(o) < 0) { /* issue 23 */
+			cJSON_Delete(o);
+			return NULL;
+		}
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
 	}
@@ -196,6 +202,8 @@ static cJSON *cmd_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 	log_info("session %s: armed recording started", name);
 	struct sched_lttng l;
 	record_seen(ctx, &l);
+	if (rotation_go(rec, err, sizeof(err)) < 0) /* issue 23 */
+		log_err("record %s: %s; it records without rotating", name, err);
 	return caret_ctl_enc_record(rec->name, rec->path);
 }
 
@@ -286,6 +294,11 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	bool all_hosts;
 	if (opt_bool(req, CARET_CTL_K_ALL_HOSTS, &all_hosts) < 0)
 		return error(EINVAL, "all_hosts must be true or false");
+	struct rotation_opts rot; /* issue 23 */
+	if (rotation_opts_parse(req, &rot, lim, sizeof(lim)) < 0)
+		return error(EINVAL, "%s", lim);
+	if (rotation_wanted(&rot) && cfg.url)
+		return error(EINVAL, "a rotating recording needs a local path, not a URL");
 	struct caret_filter_lists filter;
 	cJSON *ferr = req_filter(req, &filter);
 	if (ferr)
@@ -359,6 +372,14 @@ static cJSON *cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		struct caret_lttng_chan_stats st;
 		caret_lttng_stop(name, &st, 1, NULL, 0, NULL, 0);
 		return error(ENOSPC, "too many recordings to remember %s: not started", name);
+	}
+	r = rotation_begin(lttng_view_find_rec(v, name), &rot, err, sizeof(err)); /* issue 23 */
+	if (r < 0) {
+		struct caret_lttng_chan_stats st;
+		caret_lttng_stop(name, &st, 1, NULL, 0, NULL, 0);
+		lttng_view_drop_rec(v, name);
+		log_err("record failed: %s", err);
+		return error(r, "%s", err);
 	}
 	log_info("session %s %s to %s for uid %d (pacing %s)", name,
 		 cfg.armed ? "armed, will record" : "recording", path, (int)peer->uid,
@@ -482,6 +503,7 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	int n = caret_lttng_stop(sname, ch, MAX_CHANNELS, path, sizeof(path), err, sizeof(err));
 	if (n < 0)
 		return error(n, "%s", err);
+	cJSON *rot = rotation_end(sname); /* issue 23 */
 	if (n > MAX_CHANNELS)
 		n = MAX_CHANNELS;
 	struct caret_ctl_channel out[MAX_CHANNELS];
@@ -510,6 +532,10 @@ static cJSON *cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	lttng_view_refresh(v);
 	/* loss before the session: init records no cache could hold (B11b) */
 	cJSON *o = caret_ctl_enc_stop(sname, path, out, (size_t)n, dups);
+	if (o && rot) /* issue 23 */
+		cJSON_AddItemToObject(o, CARET_CTL_K_ROTATION, rot);
+	else
+		cJSON_Delete(rot);
 	if (o && wait_add_drops(ctx->reg, o, true) < 0) {
 		cJSON_Delete(o);
 		return NULL;

@@ -10,9 +10,9 @@ import sys
 LAYERS = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
     {"creds"},  # acting with a requester's rights (the LTTng door uses it)
-    {"lttng", "lttng_drain", "lttng_limit", "registry"},  # the doors to LTTng and to the agents' segments
+    {"lttng", "lttng_drain", "lttng_limit", "registry", "chunks"},  # the doors to LTTng and to the agents' segments
     {"scheduler", "lttng_view", "registry_loop"},
-    {"pacer", "notify", "wait", "events", "startend", "config"},
+    {"pacer", "notify", "wait", "events", "startend", "config", "rotation"},
     {"bridge_msg"},  # the checks of what a DDS peer sends, pure (fuzzed alone)
     {"bridge"},  # DDS to other hosts: applies their Start/End through startend
     {"commands"},

@@ -21,6 +21,7 @@
 #include "proto/caret_regex.h"
 #include "parse.h"
 #include "hosts.h"
+#include "rotation_cli.h" /* issue 23 */
 #include "rpc.h"
 #include "sig.h"
 #include "tracedir.h"
@@ -38,6 +39,7 @@ struct rec_opts {
 	const char *filter[4];
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
+	struct ctl_rotation rot; /* issue 23 */
 };
 
 static void usage(FILE *f)
@@ -112,6 +114,8 @@ static void usage(FILE *f)
 		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
 		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000,
 		(long long)(CARET_CTL_TIMEOUT_MAX_MS / 1000));
+	fprintf(f, "\nRotation (a recording that never needs to stop):\n");
+	ctl_rotation_usage(f); /* issue 23 */
 }
 
 enum {
@@ -177,6 +181,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "ignore-nodes", required_argument, NULL, OPT_IGNORE_NODES },
 		{ "select-topics", required_argument, NULL, OPT_SELECT_TOPICS },
 		{ "ignore-topics", required_argument, NULL, OPT_IGNORE_TOPICS },
+		CTL_ROTATION_LONGOPTS, /* issue 23 */
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -281,6 +286,12 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			usage(stdout);
 			return -1;
 		default:
+			e = 0;
+			if (ctl_rotation_opt(opt, optarg, &o->rot, &e)) { /* issue 23 */
+				if (e)
+					return e;
+				break;
+			}
 			if (ctl_common_opt(g, opt, optarg) < 0)
 				return ctl_bad_option("record", argv[optind - 1]);
 		}
@@ -289,6 +300,11 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		return ctl_usage_error("record", "unexpected argument '%s'", argv[optind]);
 	if (o->url && path)
 		return ctl_usage_error("record", "--set-url and --path name two outputs: choose one");
+	if ((e = ctl_rotation_check(&o->rot)) != 0) /* issue 23 */
+		return e;
+	if (o->url && (o->rot.size || o->rot.every_ms))
+		return ctl_usage_error("record", "a rotating recording needs a local --path, "
+				       "not --set-url");
 	if (!o->pacing)
 		o->pacing = o->frequency ? CARET_CTL_PACING_FREQUENCY : CARET_CTL_PACING_ADAPTIVE;
 	if (o->frequency && strcmp(o->pacing, CARET_CTL_PACING_ADAPTIVE) == 0)
@@ -330,6 +346,7 @@ static cJSON *record_request(const struct rec_opts *o)
 	for (int i = 0; ok && i < 4; i++)
 		if (o->filter[i] && *o->filter[i])
 			ok = cJSON_AddStringToObject(r, filter_keys[i], o->filter[i]);
+	ok = ok && ctl_rotation_add(r, &o->rot); /* issue 23 */
 	if (!ok) {
 		cJSON_Delete(r);
 		return NULL;

@@ -15,6 +15,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_limits.h"
 #include "hosts.h"
+#include "rotation_cli.h" /* issue 23 */
 #include "rpc.h"
 
 static void usage(FILE *f)
@@ -117,6 +118,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       "started during this one got a replay of their own; the analyzer "
 			       "ignores duplicates)\n",
 			       (unsigned long long)s.duplicates);
+		ctl_rotation_print(r->root); /* issue 23 */
 	}
 	fflush(stdout);
 	warn_losses(&s);

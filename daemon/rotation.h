@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Rotating recordings (issue 23): LTTng rotates the session into archived
+ * chunks (size and periodic rotation schedules of lttng-ctl), and every
+ * chunk gets a full, paced replay of every live process's init records,
+ * so that each chunk alone is a complete CARET trace.
+ *
+ * How: caretd registers a notify trigger on the session's rotation
+ * conditions (ongoing, completed) and reads the notification channel on
+ * its own timer (lttng_notification_channel_has_pending_notification
+ * never blocks; the channel has no pollable descriptor in 2.13). When a
+ * rotation completes, every event written from then on goes to the new
+ * chunk: the session gets a new serial in the LTTng view, as if it had
+ * just become active, and the scheduler replays every live agent's cache
+ * into it again while the agents stay in RECORD (registry.h extra_pass):
+ * runtime events keep flowing, nothing is discarded (the pacer paces the
+ * pass as any other). When the next rotation starts, the closing chunk is
+ * complete if every live agent had finished that pass; a chunk that is
+ * not (a pass longer than the period, caretd absent) is named, in the log
+ * and in `status` / `stop`.
+ *
+ * The disk bound (keep, max_size) is applied after every rotation by
+ * daemon/chunks.h, with the recording owner's rights.
+ *
+ * One instance per daemon (the module keeps its own state, so the
+ * commands need no new field): rotation_start() at start-up.
+ */
+#ifndef CARETD_ROTATION_H
+#define CARETD_ROTATION_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "daemon/lttng_view.h"
+#include "daemon/registry.h"
+
+struct rotation_opts {
+	uint64_t size;     /* bytes; 0: no size schedule */
+	uint64_t every_ms; /* 0: no periodic schedule */
+	uint32_t keep;     /* archived chunks kept; 0: all */
+	uint64_t max_size; /* bytes of archived chunks kept; 0: no bound */
+};
+
+static inline bool rotation_wanted(const struct rotation_opts *o)
+{
+	return o->size || o->every_ms;
+}
+
+/* The rotation fields of a record request (proto/caret_ctl_rotation.h),
+ * checked: 0, or -EINVAL with why in err. keep and max_size need a
+ * rotation. */
+int rotation_opts_parse(const cJSON *req, struct rotation_opts *o, char *err, size_t errlen);
+
+int rotation_start(sd_event *e, struct lttng_view *v, struct registry *r);
+void rotation_stop(void);
+
+/*
+ * Makes the recording rec rotate (an armed one: once rotation_go() starts
+ * it): triggers,
+ * subscription, then LTTng's schedules; remembered across a caretd
+ * restart. 0 or -errno with why in err (nothing is left behind then).
+ */
+int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts *o, char *err,
+		   size_t errlen);
+
+/* An armed recording started (`go`): its rotation begins. 0 when it has
+ * none; -errno with why in err. */
+int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen);
+
+/* The recording session is being stopped: reads the last notifications,
+ * then forgets it (its triggers go). Returns its status object (the
+ * caller owns it) or NULL when it did not rotate. */
+cJSON *rotation_end(const char *session);
+
+/* Adds "rotations" (every rotating recording) to a status result. */
+int rotation_add_status(cJSON *o);
+
+/* For tests: how the rotating recording `session` stands. */
+bool rotation_is_rotating(const char *session);
+
+#endif

@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Rotating recordings (issue 23) against a real lttng-sessiond: every
+archived chunk must be a complete CARET trace on its own (caretctl check
+exits 0, babeltrace2 reads each alone with every process's init records),
+a process started mid-recording appears in its chunk and the later ones,
+--keep holds, a caretd killed during a chunk's replay leaves no chunk
+incomplete without naming it, and bad values are usage errors."""
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+import unittest
+
+from harness import CARETCTL, SystemTest, read_trace, wait_line
+
+
+def chunks(trace):
+    arch = os.path.join(trace, "archives")
+    if not os.path.isdir(arch):
+        return []
+    return sorted((os.path.join(arch, d) for d in os.listdir(arch)),
+                  key=lambda p: int(p.rsplit("-", 1)[1]))
+
+
+def check(path):
+    r = subprocess.run([CARETCTL, "check", "--json", path], capture_output=True, text=True,
+                       timeout=300)
+    return r.returncode, (json.loads(r.stdout) if r.stdout.strip() else None), r.stderr
+
+
+class RotationTest(SystemTest):
+    def record(self, name, *args, **kw):
+        return self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", name,
+                               *args, background=True, **kw)
+
+    def wait_chunks(self, trace, n, timeout=60):
+        deadline = time.time() + timeout
+        while len(chunks(trace)) < n:
+            if time.time() > deadline:
+                raise AssertionError("only %d chunks of %d in %s" %
+                                     (len(chunks(trace)), n, trace))
+            time.sleep(0.1)
+
+    def stop(self, name):
+        r = self.c.caretctl("stop", "-s", name, "--json")
+        return json.loads(r.stdout.strip().splitlines()[-1])
+
+    def init_pids(self, path):
+        """vpid -> set of init kinds (caret_init included) of one chunk."""
+        kinds = {}
+        for e in read_trace(path):
+            if e.name.startswith("ros2_caret:") and e.name != "ros2_caret:dds_write" and \
+                    not e.name.startswith("ros2_caret:dds_bind"):
+                kinds.setdefault(e.vpid, set()).add(e.name.split(":", 1)[1])
+        return kinds
+
+    def assert_complete(self, path, pids):
+        rc, rep, err = check(path)
+        self.assertEqual(rc, 0, "%s: caretctl check says %s %s" % (path, rep, err))
+        kinds = self.init_pids(path)
+        for p in pids:
+            self.assertIn(p, kinds, "%s lacks pid %d" % (path, p))
+            for k in ("caret_init", "rcl_init", "rcl_node_init", "rcl_publisher_init"):
+                if p != pids[0] or k != "rcl_publisher_init":  # sub0 has no publisher
+                    self.assertIn(k, kinds[p], "%s: pid %d lacks %s" % (path, p, k))
+
+    def test_chunks_each_complete(self):
+        """10 chunks at 1 s, a process started after the 3rd: each chunk is
+        complete by caretctl check and babeltrace2; the late process is in
+        its chunk and every later one; stop names no incomplete chunk."""
+        procs = self.system(3)
+        pids = [p.pid for p in procs]
+        rec = self.record("rot", "--rotate-every", "1s")
+        trace = os.path.join(self.traces, "rot")
+        wait_line(rec, r"processes recording", timeout=30)
+        self.wait_chunks(trace, 3)
+        late = self.c.workload("--name", "late", "--pubs", "1", "--rate", "40")
+        wait_line(late, r"^ready pid=%d" % late.pid)
+        late_from = len(chunks(trace))
+        self.wait_chunks(trace, 10, timeout=120)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        rot = [r for r in st["rotations"] if r["session"] == "rot"]
+        self.assertEqual(len(rot), 1, st.get("rotations"))
+        self.assertEqual(rot[0]["mode"], "rotating")
+        self.assertGreaterEqual(rot[0]["rotations"], 10)
+        out = self.stop("rot")
+        rec.finish(60)
+        self.assertEqual(out["rotation"]["incomplete"], [], out["rotation"])
+        all_chunks = chunks(trace)
+        self.assertGreaterEqual(len(all_chunks), 11)
+        for i, c in enumerate(all_chunks):
+            want = pids + ([late.pid] if i > late_from else [])
+            self.assert_complete(c, want)
+        # no gap: the chunks' time ranges follow one another
+        self.assertFalse([d for d in os.listdir(trace)
+                          if d not in ("archives",) and os.path.isdir(os.path.join(trace, d))
+                          and re.match(r"\d{8}T", d)], "an unarchived chunk is left")
+
+    def test_keep_bound(self):
+        """--keep 3 over 10 rotations: never more than 3 archived chunks
+        (one more may appear between a rotation and its pruning), the
+        newest kept, and status shows the bound and the removals."""
+        self.system(2)
+        rec = self.record("kept", "--rotate-every", "1s", "--keep", "3")
+        trace = os.path.join(self.traces, "kept")
+        wait_line(rec, r"processes recording", timeout=30)
+        deadline = time.time() + 120
+        most = 0
+        while True:
+            st = json.loads(self.c.caretctl("status", "--json").stdout)
+            r = [x for x in st["rotations"] if x["session"] == "kept"][0]
+            most = max(most, len(r["chunks"]))
+            if r["rotations"] >= 10:
+                break
+            self.assertLess(time.time(), deadline, r)
+            time.sleep(0.2)
+        self.assertLessEqual(most, 3)
+        self.assertLessEqual(len(chunks(trace)), 4)
+        self.assertEqual(r["keep"], 3)
+        self.assertGreaterEqual(r["removed"], 6)
+        out = self.stop("kept")
+        rec.finish(60)
+        left = chunks(trace)
+        self.assertEqual(len(left), 3, left)
+        for c in left:
+            self.assertEqual(check(c)[0], 0, c)
+
+    def test_kill_caretd_during_replay(self):
+        """caretd killed (SIGKILL) while a chunk's replay runs, restarted:
+        the chunk then being written gets a full replay (complete), and a
+        chunk archived while caretd was away is named incomplete."""
+        procs = self.system(3)
+        pids = [p.pid for p in procs]
+        # a slow replay: 30 records/s per process
+        rec = self.record("kill9", "--rotate-every", "2s", "-f", "30", "--timeout", "60")
+        trace = os.path.join(self.traces, "kill9")
+        wait_line(rec, r"processes recording", timeout=60)
+        d = self.c.procs[-2] if False else None
+        self.wait_chunks(trace, 1, timeout=30)
+        daemon = [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
+        # during the next chunk's pass
+        time.sleep(0.5)
+        daemon.send_signal(signal.SIGKILL)
+        daemon.wait(10)
+        time.sleep(2.5)  # a rotation happens while caretd is away
+        os.unlink(self.c.sock)
+        self.c.caretd()
+        time.sleep(6)
+        out = self.stop("kill9")
+        rec.finish(60)
+        named = set(out["rotation"]["incomplete"])
+        left = chunks(trace)
+        self.assertGreaterEqual(len(left), 3)
+        for c in left:
+            rc = check(c)[0]
+            if os.path.basename(c) not in named:
+                self.assertEqual(rc, 0, "%s is incomplete and not named (named: %s)" %
+                                 (c, named))
+        # the last chunk, written after the restart, is complete
+        self.assertEqual(check(left[-1])[0], 0)
+        self.assertNotIn(os.path.basename(left[-1]), named)
+        self.assertTrue(named, "a chunk archived while caretd was away is named")
+
+    def test_bad_values(self):
+        """Bad sizes, durations and combinations are usage errors (exit 2)."""
+        self.c.caretd()
+        for args in (["--rotate-size", "0"], ["--rotate-size", "1x"],
+                     ["--rotate-size", "100"], ["--rotate-every", "0"],
+                     ["--rotate-every", "abc"], ["--rotate-every", "10ms"],
+                     ["--rotate-every", "-1"], ["--rotate-every", "1s", "--keep", "0"],
+                     ["--rotate-every", "1s", "--keep", "x"],
+                     ["--rotate-every", "1s", "--max-size", "1K"],
+                     ["--keep", "3"], ["--max-size", "1G"]):
+            r = self.c.caretctl("record", "--immediate", "-p", self.traces, *args,
+                                check=False)
+            self.assertEqual(r.returncode, 2, "%s: %d %s" % (args, r.returncode, r.stderr))
+            self.assertIn("caretctl", r.stderr)
+
+    def setUp(self):
+        super().setUp()
+
+    def system(self, n=3, extra=()):
+        if not hasattr(self.c, "sock"):
+            self.c.caretd()
+        return super().system(n, extra)
+
+
+if __name__ == "__main__":
+    unittest.main()
