@@ -41,6 +41,13 @@ struct rot {
 	uint64_t verdict_upto; /* chunks below this index have a verdict */
 	uint64_t incomplete[MAX_INCOMPLETE]; /* ring of chunk indexes */
 	unsigned n_incomplete;
+	/* chunks that may hold an init record twice (what `caretctl check`
+	 * calls incomplete too; the analyzer ignores duplicates): a pass
+	 * still running when its chunk was rotated goes on in the next one,
+	 * which then gets its own full pass */
+	uint64_t dups[MAX_INCOMPLETE];
+	unsigned n_dups;
+	bool spill; /* the chunk just closed had a pass in flight */
 	uint64_t rotations, removed;
 	struct chunk_list *list; /* the last listing of its archives */
 	char error[256];
@@ -91,13 +98,31 @@ static bool pass_complete(const struct rot *t)
 	return true;
 }
 
-static bool is_incomplete(const struct rot *t, uint64_t index)
+static bool in_ring(const uint64_t *ring, unsigned count, uint64_t index)
 {
-	unsigned n = t->n_incomplete < MAX_INCOMPLETE ? t->n_incomplete : MAX_INCOMPLETE;
+	unsigned n = count < MAX_INCOMPLETE ? count : MAX_INCOMPLETE;
 	for (unsigned i = 0; i < n; i++)
-		if (t->incomplete[i] == index)
+		if (ring[i] == index)
 			return true;
 	return false;
+}
+
+static bool is_incomplete(const struct rot *t, uint64_t index)
+{
+	return in_ring(t->incomplete, t->n_incomplete, index);
+}
+
+static bool has_dups(const struct rot *t, uint64_t index)
+{
+	return in_ring(t->dups, t->n_dups, index);
+}
+
+static void mark_dups(struct rot *t, uint64_t index, const char *why)
+{
+	if (!has_dups(t, index))
+		t->dups[t->n_dups++ % MAX_INCOMPLETE] = index;
+	log_warn("session %s: chunk %" PRIu64 " may hold init records twice (%s): caretctl "
+		 "check calls it incomplete; the analyzer ignores duplicates", t->name, index, why);
 }
 
 static void mark_incomplete(struct rot *t, uint64_t index, const char *why)
@@ -112,6 +137,7 @@ static void mark_incomplete(struct rot *t, uint64_t index, const char *why)
 static void close_chunk(struct rot *t, const char *why_not)
 {
 	bool ok = t->cur_complete || pass_complete(t);
+	t->spill = !ok;
 	if (!ok)
 		mark_incomplete(t, t->cur_index, why_not);
 	else
@@ -204,6 +230,9 @@ static void save(void)
 		unsigned n = t->n_incomplete < MAX_INCOMPLETE ? t->n_incomplete : MAX_INCOMPLETE;
 		for (unsigned k = 0; k < n; k++)
 			fprintf(f, " %" PRIu64, t->incomplete[k]);
+		n = t->n_dups < MAX_INCOMPLETE ? t->n_dups : MAX_INCOMPLETE;
+		for (unsigned k = 0; k < n; k++)
+			fprintf(f, " d%" PRIu64, t->dups[k]);
 		fputc('\n', f);
 	}
 	bool ok = fflush(f) == 0 && !ferror(f);
@@ -411,6 +440,9 @@ static void on_notification(struct lttng_notification *n)
 		lttng_trace_archive_location_local_get_absolute_path(loc, &where);
 	t->rotations++;
 	t->cur_index++;
+	if (t->spill)
+		mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
+	t->spill = false;
 	new_pass(t);
 	log_info("session %s: chunk %" PRIu64 " archived%s%s; replaying every process's "
 		 "initialization records into chunk %" PRIu64, t->name, t->cur_index - 1,
@@ -484,6 +516,19 @@ static void adopt(struct rot *t)
 	}
 	t->verdict_upto = top;
 	t->cur_index = top;
+	/* a pass cut by the restart left part of the records in the chunk
+	 * being written: the full pass below writes them again */
+	for (const struct agent *a = R.reg ? R.reg->head : NULL; a; a = a->next) {
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
+		uint32_t ep = CARET_EPOCH_OF(st.grant);
+		if (!a->dead && st.state == CARET_STATE_RECORD && ep &&
+		    sched_done_in(&st, ep) < st.records) {
+			mark_dups(t, t->cur_index, "a replay cut by caretd's restart is done again "
+				  "in it");
+			break;
+		}
+	}
 	/* the chunk being written: a full pass now completes it, whatever
 	 * the pass cut by the restart left there */
 	new_pass(t);
@@ -531,11 +576,17 @@ static void load(void)
 		t.uid = uid;
 		t.gid = gid;
 		for (char *p = line + used; *p;) {
+			while (*p == ' ')
+				p++;
+			bool d = *p == 'd';
 			char *end;
-			uint64_t ix = strtoull(p, &end, 10);
-			if (end == p)
+			uint64_t ix = strtoull(p + d, &end, 10);
+			if (end == p + d)
 				break;
-			t.incomplete[t.n_incomplete++ % MAX_INCOMPLETE] = ix;
+			if (d)
+				t.dups[t.n_dups++ % MAX_INCOMPLETE] = ix;
+			else
+				t.incomplete[t.n_incomplete++ % MAX_INCOMPLETE] = ix;
 			p = end;
 		}
 		/* only a recording caretd still knows as the same one */
@@ -598,11 +649,24 @@ int rotation_opts_parse(const cJSON *req, struct rotation_opts *o, char *err, si
 
 /* ---- the timer ---- */
 
+/* Whether the scheduler has adopted every agent found at start-up: it
+ * takes an agent found in RECORD as covering every session active at its
+ * first look, so a pass begun for a taken-over chunk before that look
+ * would count as done in agents that never replayed it. */
+static bool agents_adopted(void)
+{
+	for (const struct agent *a = R.reg ? R.reg->head : NULL; a; a = a->next)
+		if (!a->dead && !a->sched_seen &&
+		    caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED)
+			return false;
+	return true;
+}
+
 static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 {
 	(void)usec;
 	(void)arg;
-	if (!R.loaded && R.v->state_loaded)
+	if (!R.loaded && R.v->state_loaded && agents_adopted())
 		load();
 	if (any_rot()) {
 		ensure_channel();
@@ -743,13 +807,19 @@ static cJSON *status_of(const struct rot *t)
 		ok = cJSON_AddStringToObject(o, "error", t->error);
 	for (int i = 0; ok && t->list && i < t->list->n; i++) {
 		const struct chunk_info *c = &t->list->c[i];
-		bool done = c->index < t->verdict_upto && !is_incomplete(t, c->index);
+		const char *why = c->index >= t->verdict_upto ? "not known: caretd did not see it end"
+				  : is_incomplete(t, c->index) ? "lacks init records of some process"
+				  : has_dups(t, c->index) ? "may hold init records twice"
+				  : NULL;
+		bool done = !why;
 		cJSON *x = cJSON_CreateObject();
 		ok = x && cJSON_AddItemToArray(chunks, x) &&
 		     cJSON_AddStringToObject(x, "name", c->name) &&
 		     cJSON_AddNumberToObject(x, "index", (double)c->index) &&
 		     cJSON_AddNumberToObject(x, "bytes", (double)c->bytes) &&
 		     cJSON_AddBoolToObject(x, "complete", done);
+		if (ok && why)
+			ok = cJSON_AddStringToObject(x, "why", why) != NULL;
 		if (ok && !done)
 			ok = cJSON_AddItemToArray(inc, cJSON_CreateString(c->name));
 	}
@@ -771,20 +841,21 @@ cJSON *rotation_end(const char *session)
 	}
 	/* the session is destroyed: its last chunk is archived (the
 	 * destruction rotates it); the notifications before it are read */
+	uint64_t seen = t->rotations;
 	read_notifications();
-	/* unless the destruction's own rotation was seen (the session gone,
-	 * no serial), the chunk being written is the last one */
-	if (t->serial != UINT32_MAX)
+	/* unless the destruction's own rotation was seen, the chunk being
+	 * written is the last one */
+	if (t->rotations == seen)
 		close_chunk(t, "its replay pass had not finished when the recording stopped");
 	char e2[64];
 	subscribe(t, false);
 	trigger(t->name, false, false, e2, sizeof(e2));
 	trigger(t->name, true, false, e2, sizeof(e2));
 	scan(t);
-	unsigned n = t->n_incomplete < MAX_INCOMPLETE ? t->n_incomplete : MAX_INCOMPLETE;
-	if (n)
-		log_warn("session %s: %u chunk%s incomplete", t->name, n, n == 1 ? "" : "s");
 	cJSON *o = status_of(t);
+	int n = o ? cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "incomplete")) : 0;
+	if (n)
+		log_warn("session %s: %d of its chunks kept are incomplete", t->name, n);
 	free(t->list);
 	memset(t, 0, sizeof(*t));
 	save();

@@ -13,8 +13,11 @@
  *     (only with a rotation).
  *  "status" result: "rotations": [{"session", "mode": "rotating",
  *     "rotate_size", "rotate_every_ms", "keep", "max_size", "chunks":
- *     [{"name", "index", "bytes", "complete"}], "chunks_bytes",
+ *     [{"name", "index", "bytes", "complete", "why"?}], "chunks_bytes",
  *     "rotations", "removed", "incomplete": [chunk names], "error"?}]
+ *     A chunk is complete when it holds every live process's init records
+ *     once (what `caretctl check` calls complete); "why" says what it may
+ *     lack or hold twice.
  *  "stop" result: the same object for its session, as "rotation".
  */
 #ifndef CARET_CTL_ROTATION_H

@@ -150,14 +150,19 @@ class RotationTest(SystemTest):
         time.sleep(6)
         out = self.stop("kill9")
         rec.finish(60)
+        if os.environ.get("ROT_DEBUG"):
+            for p in self.c.procs:
+                if p.args[0].endswith("caretd"):
+                    print("".join(l for l in p.errs if "rotat" in l or "chunk" in l or
+                                  "Start" in l or "replayed" in l or "taken" in l))
         named = set(out["rotation"]["incomplete"])
         left = chunks(trace)
         self.assertGreaterEqual(len(left), 3)
         for c in left:
-            rc = check(c)[0]
+            rc, rep, err = check(c)
             if os.path.basename(c) not in named:
-                self.assertEqual(rc, 0, "%s is incomplete and not named (named: %s)" %
-                                 (c, named))
+                self.assertEqual(rc, 0, "%s is incomplete and not named (named: %s): %s %s" %
+                                 (c, named, rep, err))
         # the last chunk, written after the restart, is complete
         self.assertEqual(check(left[-1])[0], 0)
         self.assertNotIn(os.path.basename(left[-1]), named)

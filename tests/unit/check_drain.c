@@ -113,6 +113,45 @@ START_TEST(reads_last_packets)
 }
 END_TEST
 
+/* A rotating session (issue 23) writes its current chunk in
+ * <trace>/<begin>-<N>/ust: the newest chunk (highest N) is read, an older
+ * one left behind or a look-alike name is not. */
+START_TEST(reads_current_chunk)
+{
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-drain-c-%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	static const char *const chunks[] = { "20261127T022613+0000-3", "20261127T022614+0000-12",
+					      "20261127T02261X+0000-99" };
+	static const uint64_t ts[] = { 1000000, 7000000, 99000000 };
+	for (int i = 0; i < 3; i++) {
+		char p[256];
+		snprintf(p, sizeof(p), "%s", chunks[i]);
+		mk(p);
+		snprintf(p, sizeof(p), "%s/ust", chunks[i]);
+		mk(p);
+		snprintf(p, sizeof(p), "%s/ust/uid", chunks[i]);
+		mk(p);
+		snprintf(p, sizeof(p), "%s/ust/uid/0", chunks[i]);
+		mk(p);
+		snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit", chunks[i]);
+		mk(p);
+		snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index", chunks[i]);
+		mk(p);
+		char f[400];
+		snprintf(f, sizeof(f), "%s/%s/caret_0.idx", dir, p);
+		index_file(f, 0xC1F1DCC1, 1, ts[i], 0, 0);
+	}
+	mk("archives"); /* archived chunks are not written any more */
+	struct lttng_drain d;
+	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
+	ck_assert_int_eq(d.streams, 1);
+	ck_assert_int_eq(d.horizon_ns, 7000000);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* A 16-CPU machine: the replay writes on a few CPUs, the consumer has
  * drained them to different points, most CPUs are idle. The drain point
  * is the slowest written buffer, not the newest packet of any CPU: what a
@@ -254,6 +293,7 @@ int main(void)
 	Suite *s = suite_create("drain");
 	TCase *tc = tcase_create("index");
 	tcase_add_test(tc, reads_last_packets);
+	tcase_add_test(tc, reads_current_chunk);
 	tcase_add_test(tc, hostile_trace);
 	tcase_add_test(tc, horizon_per_stream_16_cpus);
 	suite_add_tcase(s, tc);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,10 +150,13 @@ static void print_one(const cJSON *r)
 	const cJSON *c;
 	cJSON_ArrayForEach(c, chunks) {
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
-		printf("  chunk %-48.96s %12.0f bytes  %s\n",
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(c, "why");
+		bool ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "complete"));
+		printf("  chunk %-48.96s %12.0f bytes  %s%s%.128s%s\n",
 		       cJSON_IsString(n) ? n->valuestring : "?", num(c, "bytes"),
-		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "complete"))
-			       ? "complete" : "INCOMPLETE");
+		       ok ? "complete" : "INCOMPLETE", !ok && cJSON_IsString(w) ? " (" : "",
+		       !ok && cJSON_IsString(w) ? w->valuestring : "",
+		       !ok && cJSON_IsString(w) ? ")" : "");
 	}
 	int ni = cJSON_GetArraySize(inc);
 	if (ni)
