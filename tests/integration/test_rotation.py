@@ -5,13 +5,16 @@ exits 0, babeltrace2 reads each alone with every process's init records),
 a process started mid-recording appears in its chunk and the later ones,
 --keep holds, a caretd killed during a chunk's replay leaves no chunk
 incomplete without naming it, and bad values are usage errors."""
+import contextlib
 import json
 import os
+import pwd
 import re
 import signal
 import subprocess
 import time
 import unittest
+import uuid
 
 from harness import CARETCTL, SystemTest, read_trace, wait_line
 
@@ -28,6 +31,22 @@ def check(path):
     r = subprocess.run([CARETCTL, "check", "--json", path], capture_output=True, text=True,
                        timeout=300)
     return r.returncode, (json.loads(r.stdout) if r.stdout.strip() else None), r.stderr
+
+
+@contextlib.contextmanager
+def temp_user():
+    name = "caret-r%s" % uuid.uuid4().hex[:8]
+    subprocess.run(["useradd", "-M", "-U", "-s", "/usr/sbin/nologin", name], check=True,
+                   capture_output=True)
+    try:
+        yield pwd.getpwnam(name)
+    finally:
+        subprocess.run(["userdel", name], capture_output=True)
+        subprocess.run(["groupdel", name], capture_output=True)
+
+
+def setpriv(pw):
+    return ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid, "--clear-groups"]
 
 
 class RotationTest(SystemTest):
@@ -207,6 +226,68 @@ class RotationTest(SystemTest):
         self.assertEqual(check(left[-1])[0], 0)
         self.assertNotIn(os.path.basename(left[-1]), named)
         self.assertTrue(named, "a chunk archived while caretd was away is named")
+
+    def test_prune_never_follows_the_owners_links(self):
+        """The disk bound removes chunks with the recording owner's rights,
+        never following a link: a user whose recording keeps 1 chunk plants,
+        among its archives, links named like its oldest chunks to a
+        directory and a file of root's. After many rotations root's files
+        are intact, and the user's own older chunks are gone."""
+        os.chmod(self.c.tmp, 0o755)
+        victim = os.path.join(self.c.tmp, "victim")
+        vchunk = os.path.join(victim, "20000101T000000+0000-20000101T000001+0000-0")
+        os.makedirs(vchunk)
+        with open(os.path.join(vchunk, "precious"), "w") as f:
+            f.write("root's")
+        with open(os.path.join(victim, "file"), "w") as f:
+            f.write("root's")
+        with temp_user() as pw:
+            self.c.caretd("--group", pw.pw_name)
+            self.system(2)
+            out = os.path.join(self.c.tmp, "user-traces")
+            os.mkdir(out)
+            os.chown(out, pw.pw_uid, pw.pw_gid)
+            rec = subprocess.Popen(setpriv(pw) + [
+                CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p", out,
+                "-s", "evil", "--rotate-every", "1s", "--keep", "1"],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+            try:
+                arch = os.path.join(out, "evil", "archives")
+                deadline = time.time() + 30
+                while not os.path.isdir(arch):
+                    if time.time() > deadline or rec.poll() is not None:
+                        rec.kill()
+                        o, e = rec.communicate()
+                        self.fail("no chunk archived: %s %s %s" % (o, e, "".join(
+                            [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
+                            .errs[-30:])))
+                    time.sleep(0.1)
+                subprocess.run(setpriv(pw) + ["ln", "-s", vchunk, os.path.join(
+                    arch, "19990101T000000+0000-19990101T000001+0000-0")], check=True)
+                subprocess.run(setpriv(pw) + ["ln", "-s", os.path.join(victim, "file"),
+                                              os.path.join(arch, "19990101T000000+0000-"
+                                                           "19990101T000001+0000-1")],
+                               check=True)
+                deadline = time.time() + 60
+                while True:
+                    st = json.loads(self.c.caretctl("status", "--json").stdout)
+                    r = [x for x in st["rotations"] if x["session"] == "evil"]
+                    if r and r[0]["rotations"] >= 5:
+                        break
+                    self.assertLess(time.time(), deadline, st.get("rotations"))
+                    time.sleep(0.2)
+                stop = subprocess.run(setpriv(pw) + [CARETCTL, "--socket", self.c.sock,
+                                                     "stop", "-s", "evil"],
+                                      capture_output=True, text=True, timeout=60)
+                self.assertEqual(stop.returncode, 0, stop.stdout + stop.stderr)
+            finally:
+                rec.kill()
+                rec.communicate()
+            self.assertTrue(os.path.exists(os.path.join(vchunk, "precious")))
+            self.assertTrue(os.path.exists(os.path.join(victim, "file")))
+            real = [c for c in chunks(os.path.join(out, "evil")) if not os.path.islink(c)]
+            self.assertEqual(len(real), 1, real)
+            self.assertEqual(os.lstat(real[0]).st_uid, pw.pw_uid)
 
     def test_bad_values(self):
         """Bad sizes, durations and combinations are usage errors (exit 2)."""
