@@ -176,6 +176,10 @@ class RotationTest(SystemTest):
             self.assertLess(time.time(), deadline, r)
             time.sleep(0.2)
         self.assertLessEqual(most, 3)
+        text = self.c.caretctl("status").stdout
+        self.assertRegex(text, r"rotating: kept: every 1\.000 s, \d+ rotations; bound: keep 3; "
+                               r"[0-3] chunks kept \(\d+ bytes\), \d+ removed")
+        self.assertRegex(text, r"(?m)^  chunk \d{8}T\S+ +\d+ bytes  complete$")
         self.assertLessEqual(len(chunks(trace)), 4)
         self.assertEqual(r["keep"], 3)
         self.assertGreaterEqual(r["removed"], 6)
