@@ -781,6 +781,13 @@ static int begin(struct rot *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* Replies carry no count above 10^15 - 1 (caretd(8)): a size the owner's
+ * files lie about is reported as that. */
+static double count(uint64_t v)
+{
+	return v > 999999999999999ull ? 999999999999999.0 : (double)v;
+}
+
 static cJSON *status_of(const struct rot *t)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -799,10 +806,9 @@ static cJSON *status_of(const struct rot *t)
 		  cJSON_AddNumberToObject(o, CARET_CTL_K_ROTATE_EVERY_MS, (double)t->o.every_ms) &&
 		  cJSON_AddNumberToObject(o, CARET_CTL_K_KEEP, t->o.keep) &&
 		  cJSON_AddNumberToObject(o, CARET_CTL_K_MAX_SIZE, (double)t->o.max_size) &&
-		  cJSON_AddNumberToObject(o, "rotations", (double)t->rotations) &&
-		  cJSON_AddNumberToObject(o, "removed", (double)t->removed) &&
-		  cJSON_AddNumberToObject(o, "chunks_bytes",
-					  t->list ? (double)t->list->bytes : 0.0);
+		  cJSON_AddNumberToObject(o, "rotations", count(t->rotations)) &&
+		  cJSON_AddNumberToObject(o, "removed", count(t->removed)) &&
+		  cJSON_AddNumberToObject(o, "chunks_bytes", t->list ? count(t->list->bytes) : 0.0);
 	if (ok && t->error[0])
 		ok = cJSON_AddStringToObject(o, "error", t->error);
 	for (int i = 0; ok && t->list && i < t->list->n; i++) {
@@ -815,8 +821,8 @@ static cJSON *status_of(const struct rot *t)
 		cJSON *x = cJSON_CreateObject();
 		ok = x && cJSON_AddItemToArray(chunks, x) &&
 		     cJSON_AddStringToObject(x, "name", c->name) &&
-		     cJSON_AddNumberToObject(x, "index", (double)c->index) &&
-		     cJSON_AddNumberToObject(x, "bytes", (double)c->bytes) &&
+		     cJSON_AddNumberToObject(x, "index", count(c->index)) &&
+		     cJSON_AddNumberToObject(x, "bytes", count(c->bytes)) &&
 		     cJSON_AddBoolToObject(x, "complete", done);
 		if (ok && why)
 			ok = cJSON_AddStringToObject(x, "why", why) != NULL;

@@ -36,7 +36,7 @@
 /* A chunk smaller than a few sub-buffers is all headers; LTTng's own
  * size schedule needs at least one packet. */
 #define CARET_CTL_ROTATE_SIZE_MIN (64ull << 10)
-#define CARET_CTL_ROTATE_SIZE_MAX (1ull << 50)
+#define CARET_CTL_ROTATE_SIZE_MAX (1ull << 49) /* replies carry counts below 10^15 */
 /* Each chunk gets a replay pass: a period shorter than a second leaves
  * none for it. */
 #define CARET_CTL_ROTATE_EVERY_MIN_MS 1000ll
@@ -44,7 +44,7 @@
 /* caretd looks at this many archived chunks per recording (daemon/chunks.h) */
 #define CARET_CTL_KEEP_MAX 256u
 #define CARET_CTL_MAX_SIZE_MIN (1ull << 20)
-#define CARET_CTL_MAX_SIZE_MAX (1ull << 50)
+#define CARET_CTL_MAX_SIZE_MAX (1ull << 49)
 
 static inline int caret_ctl_check_range(uint64_t v, uint64_t lo, uint64_t hi, const char *unit,
 					char *why, size_t len)

@@ -6,11 +6,13 @@ a process started mid-recording appears in its chunk and the later ones,
 --keep holds, a caretd killed during a chunk's replay leaves no chunk
 incomplete without naming it, and bad values are usage errors."""
 import contextlib
+import errno
 import json
 import os
 import pwd
 import re
 import signal
+import socket
 import subprocess
 import time
 import unittest
@@ -308,8 +310,33 @@ class RotationTest(SystemTest):
             self.assertEqual(r.returncode, 2, "%s: %d %s" % (args, r.returncode, r.stderr))
             self.assertIn("caretctl", r.stderr)
 
-    def setUp(self):
-        super().setUp()
+    def test_caretd_applies_the_same_limits(self):
+        """Any client may send anything: caretd checks the rotation fields
+        itself, before a session exists."""
+        self.c.caretd()
+        base = {"v": 1, "cmd": "record", "path": self.traces}
+        for extra, text in (({"rotate_every_ms": 999}, "rotate_every_ms 999 must be from 1000"),
+                            ({"rotate_size": 1024}, "rotate_size 1024 must be from 65536"),
+                            ({"rotate_size": 1.5}, "whole number"),
+                            ({"rotate_size": "1M"}, "whole number"),
+                            ({"keep": 3}, "give rotate_size or rotate_every_ms"),
+                            ({"max_size": 1 << 30}, "give rotate_size or rotate_every_ms"),
+                            ({"rotate_every_ms": 1000, "keep": 0}, "keep 0 must be from 1"),
+                            ({"rotate_every_ms": 1000, "keep": 257}, "keep 257 must be"),
+                            ({"rotate_every_ms": 1000, "url": "net://localhost"},
+                             "needs a local path")):
+            sk = socket.socket(socket.AF_UNIX)
+            sk.settimeout(10)
+            sk.connect(self.c.sock)
+            sk.sendall((json.dumps(dict(base, **extra)) + "\n").encode())
+            reply = json.loads(sk.makefile().readline())
+            sk.close()
+            self.assertEqual(reply["type"], "error", extra)
+            self.assertIn(text, reply["error"], extra)
+            self.assertEqual(reply["errno"], errno.EINVAL)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        self.assertEqual(st["lttng"]["active_sessions"], [])
+        self.assertEqual(st["rotations"], [])
 
     def system(self, n=3, extra=()):
         if not hasattr(self.c, "sock"):
