@@ -12,6 +12,7 @@
 #include "daemon/chunks.h"
 #include "daemon/log.h"
 #include "daemon/loop.h"
+#include "daemon/lttng.h"
 #include "daemon/rotation.h"
 #include "daemon/scheduler.h"
 #include "proto/caret_ctl_rotation.h"
@@ -48,6 +49,11 @@ struct rot {
 	uint64_t dups[MAX_INCOMPLETE];
 	unsigned n_dups;
 	bool spill; /* the chunk just closed had a pass in flight */
+	/* every agent's pass epoch when the current chunk began (its
+	 * rotation started): each pass begun since writes the whole cache
+	 * into it, so more than one means records twice */
+	struct base { pid_t pid; uint64_t start; uint32_t epoch; } *base;
+	int n_base;
 	uint64_t rotations, removed;
 	struct chunk_list *list; /* the last listing of its archives */
 	char error[256];
@@ -61,6 +67,13 @@ static struct {
 	struct lttng_notification_channel *chan;
 	char state_file[4300];
 	bool loaded;
+	/* sessions whose triggers go once the session is gone: lttng-sessiond
+	 * 2.13.9 dies (fatal error) when a session-rotation trigger is
+	 * unregistered while its session is being stopped (measured here:
+	 * `lttng stop` of a rotating recording, then the unregistration) */
+	char unreg[2 * MAX_ROT][CARET_LTTNG_NAME_MAX];
+	int n_unreg;
+	int64_t unreg_ns;
 } R;
 
 static struct rot *find(const char *session)
@@ -98,6 +111,27 @@ static bool pass_complete(const struct rot *t)
 	return true;
 }
 
+/* An agent replaying (a first pass, or again while it records), and for
+ * which session serial: its records land in every chunk being written. */
+static bool replaying(const struct agent *a, uint32_t *serial)
+{
+	uint32_t st = caret_seg_state(&a->seg);
+	if (a->dead || !a->sched_seen ||
+	    !(st == CARET_STATE_PREPARE || (st == CARET_STATE_RECORD && a->extra_pass)))
+		return false;
+	*serial = a->pass_serial;
+	return true;
+}
+
+static bool any_replaying(void)
+{
+	uint32_t s;
+	for (const struct agent *a = R.reg ? R.reg->head : NULL; a; a = a->next)
+		if (replaying(a, &s))
+			return true;
+	return false;
+}
+
 static bool in_ring(const uint64_t *ring, unsigned count, uint64_t index)
 {
 	unsigned n = count < MAX_INCOMPLETE ? count : MAX_INCOMPLETE;
@@ -133,11 +167,57 @@ static void mark_incomplete(struct rot *t, uint64_t index, const char *why)
 		 "process's initialization records", t->name, index, why);
 }
 
+static uint32_t pass_epoch(const struct agent *a)
+{
+	struct caret_seg_status st;
+	caret_seg_read_status(&a->seg, &st);
+	return CARET_EPOCH_OF(st.grant);
+}
+
+/* The epochs now: the next chunk counts its passes from here. */
+static void baseline(struct rot *t)
+{
+	int n = 0;
+	for (const struct agent *a = R.reg ? R.reg->head : NULL; a; a = a->next)
+		n++;
+	struct base *b = n ? calloc((size_t)n, sizeof(*b)) : NULL;
+	free(t->base);
+	t->base = b;
+	t->n_base = 0;
+	for (const struct agent *a = R.reg ? R.reg->head : NULL; b && a && t->n_base < n;
+	     a = a->next)
+		b[t->n_base++] = (struct base){ a->pid, a->start_time, pass_epoch(a) };
+}
+
+/* Passes begun in some agent since the baseline; the most of any. */
+static uint32_t passes_since(const struct rot *t)
+{
+	uint32_t most = 0;
+	for (const struct agent *a = R.reg ? R.reg->head : NULL; a; a = a->next) {
+		if (a->dead)
+			continue;
+		for (int i = 0; i < t->n_base; i++)
+			if (t->base[i].pid == a->pid && t->base[i].start == a->start_time) {
+				uint32_t d = pass_epoch(a) - t->base[i].epoch;
+				if (d > most)
+					most = d;
+				break;
+			}
+	}
+	return most;
+}
+
 /* The verdict on the chunk being written, which just closed. */
 static void close_chunk(struct rot *t, const char *why_not)
 {
+	/* its own pass, and one more: another session's, or its own begun
+	 * over (a newer session during it) */
+	if (passes_since(t) > 1)
+		mark_dups(t, t->cur_index, "more than one replay pass went into it");
+	baseline(t);
 	bool ok = t->cur_complete || pass_complete(t);
-	t->spill = !ok;
+	/* whatever pass is running goes on into the next chunk */
+	t->spill = !ok || any_replaying();
 	if (!ok)
 		mark_incomplete(t, t->cur_index, why_not);
 	else
@@ -306,6 +386,36 @@ static int trigger(const char *session, bool completed, bool reg, char *err, siz
 	lttng_action_destroy(a);
 	lttng_condition_destroy(c);
 	return rc;
+}
+
+static void defer_unregister(const char *session)
+{
+	for (int i = 0; i < R.n_unreg; i++)
+		if (strcmp(R.unreg[i], session) == 0)
+			return;
+	if (R.n_unreg < 2 * MAX_ROT)
+		snprintf(R.unreg[R.n_unreg++], sizeof(R.unreg[0]), "%s", session);
+	else
+		log_warn("session %s: its rotation triggers stay registered", session);
+}
+
+/* At most once a second: the triggers of sessions that are gone. */
+static void unregister_gone(void)
+{
+	int64_t now = caret_now_ns();
+	if (!R.n_unreg || now - R.unreg_ns < 1000000000)
+		return;
+	R.unreg_ns = now;
+	for (int i = 0; i < R.n_unreg;) {
+		char path[4096], e2[64];
+		if (caret_lttng_session_path(R.unreg[i], path, sizeof(path)) != -ENOENT) {
+			i++;
+			continue;
+		}
+		trigger(R.unreg[i], false, false, e2, sizeof(e2));
+		trigger(R.unreg[i], true, false, e2, sizeof(e2));
+		memmove(R.unreg[i], R.unreg[--R.n_unreg], sizeof(R.unreg[0]));
+	}
 }
 
 static void close_channel(void)
@@ -531,6 +641,7 @@ static void adopt(struct rot *t)
 	}
 	/* the chunk being written: a full pass now completes it, whatever
 	 * the pass cut by the restart left there */
+	baseline(t);
 	new_pass(t);
 	log_info("rotating recording %s taken over: replaying every process's initialization "
 		 "records into chunk %" PRIu64, t->name, t->cur_index);
@@ -668,6 +779,7 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	(void)arg;
 	if (!R.loaded && R.v->state_loaded && agents_adopted())
 		load();
+	unregister_gone();
 	if (any_rot()) {
 		ensure_channel();
 		read_notifications();
@@ -675,15 +787,24 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 			struct rot *t = &R.rots[i];
 			if (!t->used || t->armed)
 				continue;
-			if (t->serial == UINT32_MAX && lttng_view_find(R.v, t->name))
+			if (R.v->ok && !lttng_view_find_rec(R.v, t->name)) {
+				log_info("session %s ended outside caretd: its rotation ends",
+					 t->name);
+				cJSON_Delete(rotation_end(t->name));
+				continue;
+			}
+			struct lttng_view_session *e = lttng_view_find(R.v, t->name);
+			if (t->serial == 0 && e)
+				t->serial = e->serial; /* its first pass: the recording's own */
+			else if (t->serial == UINT32_MAX && e)
 				new_pass(t);
-			if (!t->cur_complete && !t->closing && pass_complete(t))
+			if (t->serial && !t->cur_complete && !t->closing && pass_complete(t))
 				t->cur_complete = true;
 		}
 	} else {
 		close_channel();
 	}
-	return loop_timer_again(s, any_rot() || !R.loaded ? TICK_USEC : IDLE_USEC);
+	return loop_timer_again(s, any_rot() || !R.loaded || R.n_unreg ? TICK_USEC : IDLE_USEC);
 }
 
 int rotation_start(sd_event *e, struct lttng_view *v, struct registry *r)
@@ -700,7 +821,9 @@ void rotation_stop(void)
 	close_channel();
 	for (int i = 0; i < MAX_ROT; i++) {
 		free(R.rots[i].list);
+		free(R.rots[i].base);
 		R.rots[i].list = NULL;
+		R.rots[i].base = NULL;
 	}
 }
 
@@ -718,8 +841,12 @@ int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts 
 	if (!R.loaded && R.v && R.v->state_file[0])
 		snprintf(R.state_file, sizeof(R.state_file), "%s.rotation", R.v->state_file);
 	struct rot *t = find(rec->name);
-	if (!t)
+	if (t) { /* the same name again: what it held goes */
+		free(t->base);
+		free(t->list);
+	} else {
 		t = slot();
+	}
 	if (!t) {
 		snprintf(err, errlen, "too many rotating recordings");
 		return -ENOSPC;
@@ -745,6 +872,7 @@ int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen)
 static int begin(struct rot *t, char *err, size_t errlen)
 {
 	const struct rotation_opts *o = &t->o;
+	baseline(t); /* before the first pass begins (the next tick) */
 	/* the triggers and the subscription before the schedules: no
 	 * rotation goes unseen */
 	int rc = trigger(t->name, false, true, err, errlen);
@@ -761,16 +889,14 @@ static int begin(struct rot *t, char *err, size_t errlen)
 	if (rc == 0)
 		rc = schedule(t->name, o, err, errlen);
 	if (rc < 0) {
-		char e2[64];
-		trigger(t->name, false, false, e2, sizeof(e2));
-		trigger(t->name, true, false, e2, sizeof(e2));
+		defer_unregister(t->name);
 		subscribe(t, false);
 		t->used = false;
 		return rc;
 	}
 	/* the first chunk's pass is the recording's own first replay */
 	struct lttng_view_session *e = lttng_view_find(R.v, t->name);
-	t->serial = e ? e->serial : UINT32_MAX;
+	t->serial = e ? e->serial : 0; /* 0: its serial once the view sees it */
 	log_info("session %s rotates:%s%s%s%s, keeping %s", t->name,
 		 o->size ? " at every " : "", o->size ? "size threshold" : "",
 		 o->every_ms ? " every " : "", o->every_ms ? "period" : "",
@@ -842,6 +968,7 @@ cJSON *rotation_end(const char *session)
 	if (!t)
 		return NULL;
 	if (t->armed) { /* stopped before `go`: it never rotated */
+		free(t->base);
 		memset(t, 0, sizeof(*t));
 		return NULL;
 	}
@@ -853,11 +980,10 @@ cJSON *rotation_end(const char *session)
 	 * written is the last one */
 	if (t->rotations == seen)
 		close_chunk(t, "its replay pass had not finished when the recording stopped");
-	char e2[64];
 	subscribe(t, false);
-	trigger(t->name, false, false, e2, sizeof(e2));
-	trigger(t->name, true, false, e2, sizeof(e2));
+	defer_unregister(t->name);
 	scan(t);
+	free(t->base);
 	cJSON *o = status_of(t);
 	int n = o ? cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "incomplete")) : 0;
 	if (n)
