@@ -236,6 +236,12 @@ $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_chunks
+$(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/chunks.c daemon/creds.c \
+		daemon/log.c proto/caret_utf8.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
 		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
