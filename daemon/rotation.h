@@ -17,7 +17,17 @@
  * pass as any other). When the next rotation starts, the closing chunk is
  * complete if every live agent had finished that pass; a chunk that is
  * not (a pass longer than the period, caretd absent) is named, in the log
- * and in `status` / `stop`.
+ * and in `status` / `stop`. So is a chunk that may hold an init record
+ * twice (what `caretctl check` also calls incomplete): more than one pass
+ * began in some agent while it was written (each agent's pass epoch is
+ * compared at every rotation start: another session's replay, LTTng
+ * cannot target one session), or a pass was still running when the
+ * previous chunk was rotated (it goes on into this one, which then gets
+ * its own full pass too).
+ *
+ * lttng-sessiond 2.13.9 dies when a session-rotation trigger is
+ * unregistered while its session is being stopped: the triggers of a
+ * recording go only once its session no longer exists.
  *
  * The disk bound (keep, max_size) is applied after every rotation by
  * daemon/chunks.h, with the recording owner's rights.
