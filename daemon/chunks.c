@@ -10,8 +10,9 @@
 
 #include "daemon/chunks.h"
 
-/* What one chunk may hold before it is not measured further (its owner can
- * fill it): entries walked per chunk, and depth. */
+/* What one scan looks at before it stops measuring (its owner can fill
+ * the tree, and caretd waits for the scan): entries walked, and depth; a
+ * removal has the same budget per chunk. */
 #define WALK_MAX 100000
 #define DEPTH_MAX 16
 
@@ -185,6 +186,9 @@ static int prune_job(void *arg, void *outp, size_t outlen, char *err, size_t err
 	}
 	struct dirent *e;
 	long seen = 0;
+	/* one budget for the whole scan: caretd waits for it, and the owner
+	 * may fill the tree (sizes beyond it are lower bounds) */
+	long budget = WALK_MAX;
 	while ((e = readdir(d)) && ++seen < WALK_MAX) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
@@ -199,7 +203,6 @@ static int prune_job(void *arg, void *outp, size_t outlen, char *err, size_t err
 		memcpy(c->name, e->d_name, strlen(e->d_name) + 1); /* parsed: it fits */
 		c->index = ix;
 		int sub = openat(arch, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		long budget = WALK_MAX;
 		c->bytes = sub >= 0 ? measure(sub, 0, &budget) : 0;
 		if (sub >= 0)
 			close(sub);

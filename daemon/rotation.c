@@ -240,6 +240,7 @@ static void new_pass(struct rot *t)
 	e->serial = ++R.v->last_serial;
 	e->since_ns = INT64_MIN / 2;
 	t->serial = e->serial;
+	t->closing = false; /* also after a completion we never saw */
 	if (R.v->on_change)
 		R.v->on_change(R.v->change_arg);
 }
@@ -834,6 +835,10 @@ int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts 
 {
 	if (!rotation_wanted(o))
 		return 0;
+	if (!rec) {
+		snprintf(err, errlen, "no such recording");
+		return -ENOENT;
+	}
 	if (rec->path[0] != '/') {
 		snprintf(err, errlen, "rotation needs a local trace directory");
 		return -EINVAL;
