@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "daemon/chunks.h"
@@ -57,7 +58,12 @@ struct rot {
 	uint64_t rotations, removed;
 	struct chunk_list *list; /* the last listing of its archives */
 	char error[256];
+	int64_t space_ns; /* when the free space was last looked at */
 };
+
+/* Recordings caretd ended itself (a disk about to fill), for `status` and
+ * the caretctl that waits on them: the newest kept. */
+#define MAX_ENDED 8
 
 static struct {
 	sd_event_source *tick;
@@ -74,6 +80,8 @@ static struct {
 	char unreg[2 * MAX_ROT][CARET_LTTNG_NAME_MAX];
 	int n_unreg;
 	int64_t unreg_ns;
+	struct { char name[CARET_LTTNG_NAME_MAX]; char why[512]; } ended[MAX_ENDED];
+	unsigned n_ended;
 } R;
 
 static struct rot *find(const char *session)
@@ -714,6 +722,89 @@ static void load(void)
 	save();
 }
 
+/* ---- a disk about to fill ---- */
+
+/* The least free space a rotating recording needs to go on: room for the
+ * chunk being written and the one after it (twice the largest chunk seen,
+ * or the size schedule), and never under this floor. Below it, caretd ends
+ * the recording while the last chunk can still be closed: the rest of the
+ * host keeps its disk, and every chunk written stays readable. */
+#define SPACE_FLOOR (4ull << 20)
+
+static uint64_t reserve(const struct rot *t)
+{
+	uint64_t r = SPACE_FLOOR, big = 0;
+	for (int i = 0; t->list && i < t->list->n; i++)
+		if (t->list->c[i].bytes > big)
+			big = t->list->c[i].bytes;
+	if (2 * big > r)
+		r = 2 * big;
+	if (t->o.size && 2 * t->o.size > r)
+		r = 2 * t->o.size;
+	return r;
+}
+
+/* Free space for unprivileged writers on the trace directory's file
+ * system (the consumer writes as the owner): 0 and *avail, or -errno. The
+ * directory is the one created for the recording (dev:ino), never a link. */
+static int space_left(const struct rot *t, uint64_t *avail)
+{
+	int fd = open(t->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	struct statvfs vfs;
+	int rc = 0;
+	if (fstat(fd, &st) < 0 || fstatvfs(fd, &vfs) < 0)
+		rc = -errno;
+	else if ((t->dev || t->ino) &&
+		 ((uint64_t)st.st_dev != t->dev || (uint64_t)st.st_ino != t->ino))
+		rc = -ESTALE;
+	else
+		*avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	close(fd);
+	return rc;
+}
+
+/* Ends a recording caretd must not let fill the disk. */
+static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
+{
+	char name[CARET_LTTNG_NAME_MAX], why[512], err[256] = "";
+	snprintf(name, sizeof(name), "%s", t->name);
+	snprintf(why, sizeof(why), "the file system of %.200s has %llu bytes left, less than the "
+		 "%llu this rotating recording needs to go on: caretd stopped it (every chunk "
+		 "written stays readable; bound it with --keep or --max-size)", t->path,
+		 (unsigned long long)avail, (unsigned long long)need);
+	log_err("session %s: %s", name, why);
+	struct caret_lttng_chan_stats cs[4];
+	int r = caret_lttng_stop(name, cs, 4, NULL, 0, err, sizeof(err));
+	if (r < 0) {
+		log_err("session %s: cannot stop it: %s", name, err);
+		return; /* tried again at the next look */
+	}
+	unsigned k = R.n_ended++ % MAX_ENDED;
+	snprintf(R.ended[k].name, sizeof(R.ended[k].name), "%s", name);
+	snprintf(R.ended[k].why, sizeof(R.ended[k].why), "%s", why);
+	cJSON_Delete(rotation_end(name));
+	lttng_view_drop_rec(R.v, name);
+	lttng_view_refresh(R.v);
+}
+
+static void check_space(struct rot *t, int64_t now)
+{
+	if (now - t->space_ns < 1000000000)
+		return;
+	t->space_ns = now;
+	uint64_t avail = 0, need = reserve(t);
+	int r = space_left(t, &avail);
+	if (r < 0) {
+		log_debug("session %s: free space not known: %s", t->name, strerror(-r));
+		return;
+	}
+	if (avail < need)
+		end_for_space(t, avail, need);
+}
+
 /* ---- requests ---- */
 
 static int field(const cJSON *req, const char *k, int (*check)(uint64_t, char *, size_t),
@@ -794,6 +885,9 @@ static int on_tick(sd_event_source *s, uint64_t usec, void *arg)
 				cJSON_Delete(rotation_end(t->name));
 				continue;
 			}
+			check_space(t, caret_now_ns());
+			if (!t->used)
+				continue; /* ended: the disk was about to fill */
 			struct lttng_view_session *e = lttng_view_find(R.v, t->name);
 			if (t->serial == 0 && e)
 				t->serial = e->serial; /* its first pass: the recording's own */
@@ -1001,7 +1095,22 @@ cJSON *rotation_end(const char *session)
 
 int rotation_add_status(cJSON *o)
 {
-	cJSON *a = cJSON_CreateArray();
+	cJSON *a = cJSON_CreateArray(), *ended = cJSON_CreateArray();
+	if (!ended || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATIONS_ENDED, ended)) {
+		cJSON_Delete(ended);
+		cJSON_Delete(a);
+		return -ENOMEM;
+	}
+	unsigned n = R.n_ended < MAX_ENDED ? R.n_ended : MAX_ENDED;
+	for (unsigned i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateObject();
+		if (!x || !cJSON_AddItemToArray(ended, x) ||
+		    !cJSON_AddStringToObject(x, "session", R.ended[i].name) ||
+		    !cJSON_AddStringToObject(x, "error", R.ended[i].why)) {
+			cJSON_Delete(a);
+			return -ENOMEM;
+		}
+	}
 	if (!a || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATIONS, a)) {
 		cJSON_Delete(a);
 		return -ENOMEM;

@@ -18,6 +18,8 @@
  *     A chunk is complete when it holds every live process's init records
  *     once (what `caretctl check` calls complete); "why" says what it may
  *     lack or hold twice.
+ *     "rotations_ended": [{"session", "error"}]: rotating recordings caretd
+ *     stopped itself (their disk about to fill), the newest 8.
  *  "stop" result: the same object for its session, as "rotation".
  */
 #ifndef CARET_CTL_ROTATION_H
@@ -32,6 +34,7 @@
 #define CARET_CTL_K_MAX_SIZE "max_size"
 #define CARET_CTL_K_ROTATIONS "rotations"
 #define CARET_CTL_K_ROTATION "rotation"
+#define CARET_CTL_K_ROTATIONS_ENDED "rotations_ended"
 
 /* A chunk smaller than a few sub-buffers is all headers; LTTng's own
  * size schedule needs at least one packet. */

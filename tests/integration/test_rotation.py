@@ -236,6 +236,40 @@ class RotationTest(SystemTest):
             else:
                 self.assertEqual(c, chunks(trace)[-1], out)
 
+    def test_disk_about_to_fill(self):
+        """A rotating recording without a bound on a small file system:
+        caretd ends it while room is left (the rest of the host keeps its
+        disk), caretctl record exits 1 saying why, status keeps the reason,
+        and every chunk written stays readable."""
+        mnt = os.path.join(self.c.tmp, "small")
+        os.mkdir(mnt)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", mnt], check=True)
+        try:
+            self.system(3, extra=("--rate", "2000"))
+            rec = self.c.caretctl("record", "--immediate", "-p", mnt, "-s", "full",
+                                  "--rotate-every", "1s", background=True)
+            rc = rec.finish(120)
+            err = rec.err_text()
+            self.assertEqual(rc, 1, rec.out_text() + err)
+            self.assertRegex(err, r"session full ended: the file system of .* has \d+ bytes "
+                                  r"left, less than the \d+ this rotating recording needs")
+            st = json.loads(self.c.caretctl("status", "--json").stdout)
+            self.assertEqual([e["session"] for e in st["rotations_ended"]], ["full"])
+            self.assertEqual(st["rotations"], [])
+            self.assertNotIn("full", st["lttng"]["active_sessions"])
+            vfs = os.statvfs(mnt)
+            self.assertGreater(vfs.f_bavail * vfs.f_frsize, 1 << 20)
+            all_chunks = chunks(os.path.join(mnt, "full"))
+            self.assertGreaterEqual(len(all_chunks), 2)
+            complete = 0
+            for c in all_chunks:
+                rc, rep, e = check(c)
+                self.assertIn(rc, (0, 6), "%s unreadable: %s %s" % (c, rep, e))
+                complete += rc == 0
+            self.assertGreaterEqual(complete, len(all_chunks) - 2)
+        finally:
+            subprocess.run(["umount", "-l", mnt], capture_output=True)
+
     def test_plain_rotation_is_incomplete(self):
         """Why caretd replays: a recording caretd does not rotate, rotated
         by hand with LTTng (lttng rotate), leaves a second chunk without

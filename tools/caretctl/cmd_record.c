@@ -701,6 +701,8 @@ static int recorded(const struct ctl_opts *g, const struct rec_opts *o, FILE *in
 		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
 
 	enum watch w = record_on(g, o, info, session);
+	if (w == WATCH_GONE && ctl_rotation_why_ended(g, session)) /* issue 23 */
+		return CTL_EXIT_FAILED;
 	if (w == WATCH_GONE) {
 		fprintf(info, "session %s was stopped or destroyed by someone else; the trace "
 			      "is in %s\n", session, path);

@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "caretctl.h"
+#include "conn.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_enc.h"
+#include "rpc.h"
 #include "parse.h"
 #include "proto/caret_ctl_rotation.h"
 #include "rotation_cli.h"
@@ -177,4 +181,45 @@ void ctl_rotation_print(const cJSON *root)
 	cJSON_ArrayForEach(r, all)
 		if (cJSON_IsObject(r))
 			print_one(r);
+	all = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_ROTATIONS_ENDED);
+	cJSON_ArrayForEach(r, all) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "session");
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(r, "error");
+		if (cJSON_IsString(n) && cJSON_IsString(w))
+			printf("ended:    %.256s: %.600s\n", n->valuestring, w->valuestring);
+	}
+}
+
+int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session)
+{
+	cJSON *req = caret_ctl_enc_request(CARET_CTL_CMD_STATUS);
+	struct ctl_reply r;
+	struct ctl_conn c;
+	struct ctl_why why = { "" };
+	if (!req)
+		return 0;
+	int64_t deadline = ctl_now_ms() + 2000;
+	int e = ctl_conn_open(&c, g->socket, deadline);
+	if (e == 0) {
+		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
+		ctl_conn_close(&c);
+	}
+	cJSON_Delete(req);
+	if (e < 0)
+		return 0;
+	int found = 0;
+	const cJSON *x, *all = r.type == CTL_REPLY_RESULT
+				       ? cJSON_GetObjectItemCaseSensitive(r.root,
+									  CARET_CTL_K_ROTATIONS_ENDED)
+				       : NULL;
+	cJSON_ArrayForEach(x, all) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(x, "session");
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(x, "error");
+		if (cJSON_IsString(n) && cJSON_IsString(w) && !strcmp(n->valuestring, session)) {
+			ctl_fail(0, "session %.256s ended: %.600s", session, w->valuestring);
+			found = 1;
+		}
+	}
+	ctl_reply_free(&r);
+	return found;
 }

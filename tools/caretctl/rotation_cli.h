@@ -38,5 +38,9 @@ void ctl_rotation_usage(FILE *f);
 /* The rotating recordings of a status result ("rotations"), or the one of
  * a stop result ("rotation"), for humans. */
 void ctl_rotation_print(const cJSON *root);
+struct ctl_opts;
+/* When caretd itself ended the rotating recording `session` (its disk
+ * about to fill): says why on standard error and returns 1; else 0. */
+int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session);
 
 #endif
