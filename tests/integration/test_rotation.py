@@ -102,9 +102,11 @@ class RotationTest(SystemTest):
                               self.warnings()))
 
     def test_chunks_each_complete(self):
-        """20 chunks at 1 s, a process started after the 3rd: each chunk is
-        complete by caretctl check and babeltrace2; the late process is in
-        its chunk and every later one; stop names no incomplete chunk."""
+        """20 chunks at 1 s, a process started after the 3rd and one that
+        exits after the 10th: each chunk is complete by caretctl check and
+        babeltrace2; the late process is in its chunk and every later one,
+        the exited one in every chunk up to its end and in none after;
+        runtime events flow on across rotations."""
         procs = self.system(3)
         pids = [p.pid for p in procs]
         rec = self.record("rot", "--rotate-every", "1s")
@@ -114,6 +116,12 @@ class RotationTest(SystemTest):
         late = self.c.workload("--name", "late", "--pubs", "1", "--rate", "40")
         wait_line(late, r"^ready pid=%d" % late.pid)
         late_from = len(chunks(trace))
+        self.wait_chunks(trace, 10, timeout=120)
+        # a process that exits: in the chunks up to its end, in none after
+        gone = procs[-1]
+        gone_at = len(chunks(trace))  # the index of the chunk being written
+        gone.send_signal(signal.SIGTERM)
+        gone.wait(10)
         self.wait_chunks(trace, 20, timeout=180)
         st = json.loads(self.c.caretctl("status", "--json").stdout)
         rot = [r for r in st["rotations"] if r["session"] == "rot"]
@@ -130,9 +138,12 @@ class RotationTest(SystemTest):
         self.assertGreaterEqual(len(all_chunks), 21)
         self.assert_named_few(out, all_chunks)
         for i, c in enumerate(all_chunks):
+            if i >= gone_at + 2:
+                self.assertNotIn(gone.pid, self.init_pids(c), c)
             if os.path.basename(c) in out["rotation"]["incomplete"]:
                 continue
-            want = pids + ([late.pid] if i > late_from else [])
+            want = [p for p in pids if p != gone.pid or i < gone_at] + \
+                ([late.pid] if i > late_from else [])
             self.assert_complete(c, want)
         # no gap: runtime events flow on across every rotation (at 40 Hz
         # per publisher, a hole would be a chunk's worth of time)
