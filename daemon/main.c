@@ -28,6 +28,7 @@
 #include "daemon/pacer.h"
 #include "daemon/registry.h"
 #include "daemon/registry_loop.h"
+#include "daemon/rotation.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
 #include "daemon/sigbus.h"
@@ -364,7 +365,8 @@ int main(int argc, char **argv)
 	    (r = registry_loop_start(&reg_loop, &reg, e)) < 0 ||
 	    (r = pacer_start(&pacer, e, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
 	    (r = notify_start(&notify, e, &reg, &lttng)) < 0 ||
-	    (r = bridge_start(&bridge, e, &reg, &lttng)) < 0) {
+	    (r = bridge_start(&bridge, e, &reg, &lttng)) < 0 ||
+	    (r = rotation_start(e, &lttng, &reg)) < 0) {
 		log_err("cannot set up the event loop: %s", strerror(-r));
 		return 1;
 	}
@@ -377,6 +379,7 @@ int main(int argc, char **argv)
 	notify_stopping(&notify);
 	server_free(server);
 	bridge_stop(&bridge);
+	rotation_stop();
 	pacer_stop(&pacer);
 	registry_loop_stop(&reg_loop);
 	lttng_view_stop(&lttng);
