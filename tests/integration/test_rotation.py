@@ -489,8 +489,9 @@ class RotationTest(SystemTest):
         base = {"v": 1, "cmd": "record", "path": self.traces}
         for extra, text in (({"rotate_every_ms": 999}, "rotate_every_ms 999 must be from 1000"),
                             ({"rotate_size": 1024}, "rotate_size 1024 must be from 65536"),
-                            ({"rotate_size": 1.5}, "whole number"),
-                            ({"rotate_size": "1M"}, "whole number"),
+                            # the decoder's one wording for every integer field
+                            ({"rotate_size": 1.5}, '"rotate_size" is not an integer'),
+                            ({"rotate_size": "1M"}, '"rotate_size" is not an integer'),
                             ({"keep": 3}, "give rotate_size or rotate_every_ms"),
                             ({"max_size": 1 << 30}, "give rotate_size or rotate_every_ms"),
                             ({"rotate_every_ms": 1000, "keep": 0}, "keep 0 must be from 1"),
