@@ -125,6 +125,7 @@ DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/si
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 	daemon/creds.c daemon/server.c proto/caret_ctl_req.c \
+	daemon/rotation.c daemon/chunks.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
 	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c proto/caret_regex.c
 
@@ -255,6 +256,12 @@ $(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_chunks
+$(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/chunks.c daemon/creds.c \
+		daemon/log.c proto/caret_utf8.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
 		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
@@ -270,6 +277,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c \
+		daemon/rotation.c daemon/chunks.c \
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)

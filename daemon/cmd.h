@@ -19,6 +19,7 @@
 #include "daemon/lttng.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
+#include "daemon/rotation.h"
 #include "daemon/scheduler.h"
 #include "daemon/wait.h"
 #include "proto/caret_ctl_req.h"
@@ -90,6 +91,9 @@ struct cmd_stop_res {
 	struct caret_lttng_chan_stats ch[CMD_MAX_CHANNELS];
 	uint64_t dups;
 	struct cmd_broadcast bc;
+	/* a rotating recording's chunks as it ended (NULL: it did not
+	 * rotate): the caller encodes and frees it */
+	struct rotation_report *rotation;
 };
 /* "stop": cmd_stop.c */
 int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,

@@ -44,6 +44,10 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
 	struct sched_lttng l;
 	cmd_session_seen(ctx, name, &l);
+	/* it records now: a failed rotation must not undo that */
+	char err[512];
+	if (rotation_go(rec, err, sizeof(err)) < 0)
+		log_err("record %s: %s; it records without rotating", name, err);
 	return 0;
 }
 
@@ -72,6 +76,7 @@ struct record_plan {
 	enum pacing pacing;
 	bool own_pacing;
 	uint32_t freq; /* 0: the daemon's */
+	struct rotation_opts rot; /* none: a plain recording */
 	char name[CARET_LTTNG_NAME_MAX];
 };
 
@@ -96,6 +101,7 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg->append = q->append;
 	cfg->armed = q->arm;
 	p->freq = (uint32_t)q->frequency;
+	rotation_opts_of(q, &p->rot);
 	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size
 			   : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg->subbuf_count = q->subbuf_count ? (uint32_t)q->subbuf_count
@@ -177,6 +183,17 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
 		return cmd_fail(e, ENOSPC, "too many recordings to remember %s: not started",
 				res->session);
+	}
+	/* A rotating recording that cannot rotate is not started: its user
+	 * asked for a bound on the disk it fills. */
+	r = rotation_begin(lttng_view_find_rec(ctx->lttng, res->session), &p->rot, e->msg,
+			   sizeof(e->msg));
+	if (r < 0) {
+		struct caret_lttng_chan_stats st;
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		lttng_view_drop_rec(ctx->lttng, res->session);
+		log_err("record failed: %s", e->msg);
+		return r;
 	}
 	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
 		 p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,

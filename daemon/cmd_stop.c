@@ -96,6 +96,9 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 					sizeof(res->path), e->msg, sizeof(e->msg));
 	if (n < 0)
 		return n;
+	/* after the stop: the destruction's own rotation archives the last
+	 * chunk, and rotation_end reads its notification */
+	res->rotation = rotation_end(sname);
 	res->n = n > CMD_MAX_CHANNELS ? CMD_MAX_CHANNELS : n;
 	for (int i = 0; i < res->n; i++)
 		log_losses(sname, &res->ch[i]);

@@ -8,10 +8,12 @@
 #include "daemon/commands.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
+#include "daemon/rotation.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_rotation.h"
 
 /* The reply to a command that failed. */
 static cJSON *error_reply(int err, const struct cmd_err *e)
@@ -74,6 +76,11 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 			.caretd_session_path = latest ? latest->path : "",
 		};
 		o = caret_ctl_enc_agents_result(&info, &lt);
+		/* the rotating recordings, and those caretd ended itself */
+		if (o && rotation_add_status(o) < 0) {
+			cJSON_Delete(o);
+			return NULL;
+		}
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
 	}
@@ -155,6 +162,14 @@ static cJSON *enc_stop(const struct cmd_ctx *ctx, const struct cmd_stop_res *res
 						     c->discarded_known, c->lost_known };
 	}
 	cJSON *o = caret_ctl_enc_stop(res->session, res->path, out, (size_t)res->n, res->dups);
+	if (o && res->rotation) {
+		cJSON *rot = rotation_report_enc(res->rotation);
+		if (!rot || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATION, rot)) {
+			cJSON_Delete(rot);
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
 	/* loss before the session: init records no cache could hold (B11b) */
 	if (o && wait_add_drops(ctx->reg, o, true) < 0) {
 		cJSON_Delete(o);
@@ -199,7 +214,9 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		static struct cmd_stop_res res; /* 20 KiB: not on the stack */
 		if ((r = cmd_stop(ctx, peer, &q->u.stop, &res, &e)) < 0)
 			break;
-		return enc_stop(ctx, &res);
+		cJSON *o = enc_stop(ctx, &res);
+		rotation_report_free(res.rotation);
+		return o;
 	}
 	case CARET_CTL_WAIT:
 		if ((r = cmd_wait(ctx, &q->u.wait, now, wait, &e)) < 0)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -156,6 +157,40 @@ int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t ow
 	return caret_take_fd(&fd);
 }
 
+/* A rotating session writes its current chunk in <trace>/<begin>-<N>
+ * ("20261127T022613+0000-3"), not in <trace>/ust: the one with the
+ * highest N, or -ENOENT. */
+static int active_chunk(int top, struct budget *b)
+{
+	int fd = dup(top);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
+	}
+	char best[64] = "";
+	unsigned long long best_n = 0;
+	for (struct dirent *de; b->entries > 0 && (de = readdir(d)); b->entries--) {
+		const char *n = de->d_name;
+		size_t len = strlen(n);
+		if (len < 22 || len >= sizeof(best) || n[8] != 'T' || n[20] != '-' ||
+		    (n[15] != '+' && n[15] != '-'))
+			continue;
+		bool ok = true;
+		for (size_t i = 0; i < len && ok; i++)
+			if (i != 8 && i != 15 && i != 20)
+				ok = n[i] >= '0' && n[i] <= '9';
+		unsigned long long k = ok ? strtoull(n + 21, NULL, 10) : 0;
+		if (ok && (!best[0] || k > best_n)) {
+			memcpy(best, n, len + 1);
+			best_n = k;
+		}
+	}
+	closedir(d);
+	return best[0] ? sub(top, best, b) : -ENOENT;
+}
+
 int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_ns,
 			struct lttng_drain *out)
 {
@@ -163,6 +198,13 @@ int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_n
 	struct budget b = { .entries = LTTNG_DRAIN_MAX_ENTRIES, .files = LTTNG_DRAIN_MAX_FILES,
 			    .owner = owner, .now_ns = now_ns };
 	int u = sub(top, "ust", &b);
+	if (u == -ENOENT) {
+		int c = active_chunk(top, &b);
+		if (c < 0)
+			return c;
+		u = sub(c, "ust", &b);
+		close(c);
+	}
 	if (u < 0)
 		return u;
 	int uid = sub(u, "uid", &b);

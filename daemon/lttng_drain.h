@@ -2,7 +2,8 @@
 /*
  * How far the consumer daemon has drained a local trace, read from the
  * CTF packet index files it writes after every packet
- * (<trace>/ust/uid/<uid>/64-bit/index/<channel>_<cpu>.idx): the drain side
+ * (<trace>/ust/uid/<uid>/64-bit/index/<channel>_<cpu>.idx, or in the
+ * current chunk <trace>/<begin>-<N>/ust/... of a rotating session): the drain side
  * of the feedback pacing. lttng-ctl exposes no buffer positions in 2.13;
  * these files are the consumer's own, up-to-date account of what it took
  * from the ring buffers, with the time of each packet's end (the UST

@@ -34,6 +34,7 @@
 #include "daemon/pacer.h"
 #include "daemon/registry.h"
 #include "daemon/registry_loop.h"
+#include "daemon/rotation.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
 #include "daemon/sigbus.h"
@@ -375,7 +376,8 @@ int main(int argc, char **argv)
 	    (r = lttng_view_start(&lttng, &loop)) < 0 ||
 	    (r = pacer_start(&pacer, &loop, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
 	    (r = notify_start(&notify, &loop, &reg, &lttng)) < 0 ||
-	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0) {
+	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0 ||
+	    (r = rotation_start(&loop, &lttng, &reg)) < 0) {
 		log_err("cannot set up the event loop: %s", strerror(-r));
 		return 1;
 	}
@@ -388,6 +390,7 @@ int main(int argc, char **argv)
 	notify_stopping(&notify);
 	server_free(server);
 	bridge_stop(&bridge);
+	rotation_stop();
 	pacer_stop(&pacer);
 	registry_loop_stop(&reg_loop);
 	lttng_view_stop(&lttng);

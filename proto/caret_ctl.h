@@ -44,6 +44,9 @@
  *            the session start's cost is paid now, e.g. while caretctl
  *            waits for Enter. {"go": session} (nothing else) then enables
  *            the channel of an armed recording of the requester's.
+ *            "rotate_size"?, "rotate_every_ms"?, "keep"?, "max_size"?: a
+ *            rotating recording and the bound on its archived chunks
+ *            (proto/caret_ctl_rotation.h; its status and stop results too).
  *            → result {"session", "path"}
  *
  *  "wait"    {"timeout_ms"? int}

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_rotation.h"
 #include "proto/caret_ctl_req.h"
 
 static const char *const cmd_names[CARET_CTL_N_CMDS] = {
@@ -74,6 +75,10 @@ static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
 	ok = add_num(o, ok, CARET_CTL_K_SUBBUF_SIZE, r->subbuf_size);
 	ok = add_num(o, ok, CARET_CTL_K_SUBBUF_COUNT, r->subbuf_count);
 	ok = add_filter(o, ok, r->filter);
+	ok = add_num(o, ok, CARET_CTL_K_ROTATE_SIZE, r->rotate_size);
+	ok = add_num(o, ok, CARET_CTL_K_ROTATE_EVERY_MS, r->rotate_every_ms);
+	ok = add_num(o, ok, CARET_CTL_K_KEEP, r->keep);
+	ok = add_num(o, ok, CARET_CTL_K_MAX_SIZE, r->max_size);
 	return add_true(o, ok, CARET_CTL_K_ARM, r->arm);
 }
 
@@ -175,6 +180,36 @@ static bool present(const cJSON *o, const char *k)
 	return cJSON_GetObjectItemCaseSensitive(o, k) != NULL;
 }
 
+/* The rotation fields: each in its range when present (0 is outside every
+ * one), keep and max_size only with a schedule, a schedule only into a
+ * local directory (LTTng rotates no relay output here). */
+static int dec_rotation(const cJSON *o, struct caret_ctl_record_req *r, struct ctl_why *why)
+{
+	int64_t size, every, keep, max;
+	if (opt_uint(o, CARET_CTL_K_ROTATE_SIZE, INT64_MAX, &size, why) < 0 ||
+	    opt_uint(o, CARET_CTL_K_ROTATE_EVERY_MS, INT64_MAX, &every, why) < 0 ||
+	    opt_uint(o, CARET_CTL_K_KEEP, INT64_MAX, &keep, why) < 0 ||
+	    opt_uint(o, CARET_CTL_K_MAX_SIZE, INT64_MAX, &max, why) < 0 ||
+	    limit(o, CARET_CTL_K_ROTATE_SIZE, size, caret_ctl_check_rotate_size, why) < 0 ||
+	    limit(o, CARET_CTL_K_ROTATE_EVERY_MS, every, caret_ctl_check_rotate_every_ms, why) < 0 ||
+	    limit(o, CARET_CTL_K_KEEP, keep, caret_ctl_check_keep, why) < 0 ||
+	    limit(o, CARET_CTL_K_MAX_SIZE, max, caret_ctl_check_max_size, why) < 0)
+		return -EINVAL;
+	r->rotate_size = (uint64_t)size;
+	r->rotate_every_ms = (uint64_t)every;
+	r->keep = (uint64_t)keep;
+	r->max_size = (uint64_t)max;
+	bool rotates = r->rotate_size || r->rotate_every_ms;
+	if ((r->keep || r->max_size) && !rotates)
+		return bad(why, "%s and %s bound the archived chunks of a rotating recording: "
+			   "give rotate_size or rotate_every_ms", CARET_CTL_K_KEEP,
+			   CARET_CTL_K_MAX_SIZE);
+	if (rotates && r->url)
+		return bad(why, "a rotating recording needs a local %s, not a %s", CARET_CTL_K_PATH,
+			   CARET_CTL_K_URL);
+	return 0;
+}
+
 static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl_why *why)
 {
 	const cJSON *go = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_GO);
@@ -225,7 +260,7 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 			   CARET_CTL_K_ALL_HOSTS);
 	if (!r->url && (!r->path || r->path[0] != '/'))
 		return bad(why, "%s must be an absolute directory", CARET_CTL_K_PATH, NULL);
-	return 0;
+	return dec_rotation(o, r, why);
 }
 
 static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why)

@@ -56,6 +56,10 @@ struct caret_ctl_record_req {
 	uint64_t frequency, subbuf_size, subbuf_count;
 	bool light, append, arm, all_hosts;
 	const char *filter[CARET_FILTER_LISTS]; /* NULL or "": none */
+	/* a rotating recording (proto/caret_ctl_rotation.h): LTTng's size and
+	 * periodic schedules; keep and max_size bound its archived chunks and
+	 * need one of them; none goes with url */
+	uint64_t rotate_size, rotate_every_ms, keep, max_size;
 };
 
 /* "wait": the decoder fills CARET_CTL_DEFAULT_TIMEOUT_MS when absent. */

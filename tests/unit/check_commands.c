@@ -21,12 +21,14 @@
 #include "daemon/commands.h"
 #include "daemon/creds.h"
 #include "daemon/pacer.h"
+#include "daemon/rotation.h"
 #include "daemon/wait.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_events.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_ctl_rotation.h"
 
 #include "tests/unit/cmd_fixture.h"
 
@@ -299,6 +301,60 @@ START_TEST(record_arm_then_go)
 }
 END_TEST
 
+/* A record with rotation options (issue 23) through the typed request: the
+ * decoder refuses a bad combination before LTTng is asked; an armed one is
+ * remembered as rotating until its stop, which ends the rotation (it never
+ * rotated: no "rotation" in the reply). rotation_begin of a recording that
+ * records at once, and `go`, register lttng-ctl triggers and schedules that
+ * the ops table has no fake of: test_rotation.py covers those. */
+START_TEST(record_rotation_armed_then_stop)
+{
+	peer.uid = 4242;
+	peer.pid = getpid();
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\","
+		       "\"keep\":3}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "rotate_size or rotate_every_ms"));
+	cJSON_Delete(r);
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\","
+		"\"rotate_size\":10}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EINVAL);
+	cJSON_Delete(r);
+	ck_assert_int_eq(fake.n_calls, 0);
+	ck_assert(!rotation_is_rotating("r1"));
+
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\","
+		"\"arm\":true,\"rotate_every_ms\":60000,\"keep\":3,\"max_size\":1048576}",
+		CTL_REPLY_RESULT, NULL);
+	assert_record_reply(r, "r1", "/t/r1");
+	cJSON_Delete(r);
+	ck_assert_ptr_nonnull(fake_call("record r1"));
+	ck_assert(rotation_is_rotating("r1"));
+	/* status carries the rotation arrays (an armed one rotates nothing yet) */
+	r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
+	const cJSON *rots = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATIONS);
+	ck_assert(cJSON_IsArray(rots));
+	ck_assert_int_eq(cJSON_GetArraySize(rots), 0);
+	ck_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATIONS_ENDED)));
+	cJSON_Delete(r);
+
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"r1\"}", CTL_REPLY_RESULT, NULL);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATION));
+	cJSON_Delete(r);
+	ck_assert_ptr_nonnull(fake_call("stop r1"));
+	ck_assert(!rotation_is_rotating("r1"));
+	ck_assert_ptr_null(lttng_view_find_rec(&view, "r1"));
+	/* a plain recording's stop has no rotation either */
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"p1\",\"path\":\"/t\"}",
+		CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	ck_assert(!rotation_is_rotating("p1"));
+	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"p1\"}", CTL_REPLY_RESULT, NULL);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATION));
+	cJSON_Delete(r);
+}
+END_TEST
+
 START_TEST(stop_reports_and_forgets)
 {
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"s1\",\"path\":\"/t\"}",
@@ -457,6 +513,7 @@ int main(void)
 	tcase_add_test(tc, record_before_the_first_poll_reads);
 	tcase_add_test(tc, record_with_filter_starts_its_own_pass);
 	tcase_add_test(tc, record_arm_then_go);
+	tcase_add_test(tc, record_rotation_armed_then_stop);
 	tcase_add_test(tc, stop_reports_and_forgets);
 	tcase_add_test(tc, stop_lttng_error_propagates);
 	tcase_add_test(tc, stop_of_another_user_never_reaches_lttng);

@@ -12,6 +12,7 @@
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_rotation.h"
 #include "proto/caret_utf8.h"
 
 /* Encodes o to a line and parses it back the way caretctl does. */
@@ -345,6 +346,28 @@ START_TEST(request_roundtrip)
 			 "/a.*");
 	cJSON_Delete(o);
 
+	/* a rotating recording (issue 23): its four fields through the wire */
+	in.u.record = (struct caret_ctl_record_req){
+		.path = "/tmp/t", .rotate_size = 1 << 20, .rotate_every_ms = 60000, .keep = 5,
+		.max_size = 64ull << 20,
+	};
+	o = req_wire(&in, &out);
+	r = &out.u.record;
+	ck_assert_uint_eq(r->rotate_size, 1 << 20);
+	ck_assert_uint_eq(r->rotate_every_ms, 60000);
+	ck_assert_uint_eq(r->keep, 5);
+	ck_assert_uint_eq(r->max_size, 64ull << 20);
+	ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_KEEP)->valueint, 5);
+	cJSON_Delete(o);
+	/* a plain recording sends none of them */
+	in.u.record = (struct caret_ctl_record_req){ .path = "/tmp/t" };
+	o = req_wire(&in, &out);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_ROTATE_SIZE));
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_KEEP));
+	ck_assert_uint_eq(out.u.record.rotate_size + out.u.record.rotate_every_ms +
+			  out.u.record.keep + out.u.record.max_size, 0);
+	cJSON_Delete(o);
+
 	in.u.record = (struct caret_ctl_record_req){ .go = "armed-1", .path = "/ignored" };
 	o = req_wire(&in, &out);
 	ck_assert_str_eq(out.u.record.go, "armed-1");
@@ -462,6 +485,29 @@ START_TEST(request_hostile)
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":\"\"}", -EINVAL, "go must be a session name");
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":true}", -EINVAL, "go must be a session name");
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":\"..\"}", -EINVAL, "go must be");
+	/* rotation's fields (issue 23): ranges, whole numbers, combinations */
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"rotate_size\":1000}", -EINVAL,
+		"rotate_size 1000 must be from 65536");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"rotate_size\":1e300}", -EINVAL,
+		"rotate_size");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"rotate_every_ms\":999}",
+		-EINVAL, "rotate_every_ms 999");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"rotate_every_ms\":1500.5}",
+		-EINVAL, "rotate_every_ms");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"rotate_every_ms\":\"60s\"}",
+		-EINVAL, "rotate_every_ms");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"rotate_every_ms\":60000,"
+		"\"keep\":0}", -EINVAL, "keep 0");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"rotate_every_ms\":60000,"
+		"\"keep\":257}", -EINVAL, "keep 257");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"rotate_every_ms\":60000,"
+		"\"max_size\":-1}", -EINVAL, "max_size");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"keep\":3}", -EINVAL,
+		"give rotate_size or rotate_every_ms");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"max_size\":1048576}", -EINVAL,
+		"give rotate_size or rotate_every_ms");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"url\":\"net://h\",\"rotate_size\":1048576}",
+		-EINVAL, "needs a local path, not a url");
 	/* the others */
 	REFUSED("{\"v\":1,\"cmd\":\"wait\",\"timeout_ms\":-1}", -EINVAL, "timeout_ms");
 	REFUSED("{\"v\":1,\"cmd\":\"wait\",\"timeout_ms\":1e12}", -EINVAL, "out of range");

@@ -132,6 +132,32 @@ START_TEST(reads_last_packets)
 }
 END_TEST
 
+/* A rotating session (issue 23) writes its current chunk in
+ * <trace>/<begin>-<N>/ust: the newest chunk (highest N) is read, an older
+ * one left behind or a look-alike name is not. */
+START_TEST(reads_current_chunk)
+{
+	new_dir("-c");
+	static const char *const chunks[] = { "20261127T022613+0000-3", "20261127T022614+0000-12",
+					      "20261127T02261X+0000-99" };
+	static const uint64_t ts[] = { 1000000, 7000000, 99000000 };
+	for (int i = 0; i < 3; i++) {
+		char root[200];
+		snprintf(root, sizeof(root), "%s/%s", dir, chunks[i]);
+		ck_assert_int_eq(mkdir(root, 0755), 0);
+		stream(index_dir(root, 0), "caret_0.idx", 0xC1F1DCC1, 1, ts[i], 0, 0);
+	}
+	char p[200];
+	snprintf(p, sizeof(p), "%s/archives", dir); /* archived chunks are not written any more */
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	struct lttng_drain d;
+	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
+	ck_assert_int_eq(d.streams, 1);
+	ck_assert_int_eq(d.horizon_ns, 7000000);
+	remove_dirs("");
+}
+END_TEST
+
 /* A 16-CPU machine: the replay writes on a few CPUs, the consumer has
  * drained them to different points, most CPUs are idle. The drain point
  * is the slowest written buffer, not the newest packet of any CPU: what a
@@ -264,6 +290,7 @@ END_TEST
 int main(void)
 {
 	Suite *s = suite_create("drain");
-	unit_case(s, "index", reads_last_packets, hostile_trace, horizon_per_stream_16_cpus);
+	unit_case(s, "index", reads_last_packets, reads_current_chunk, hostile_trace,
+		  horizon_per_stream_16_cpus);
 	return unit_run(s);
 }

@@ -118,9 +118,10 @@ LAYERS = {
     "daemon": [
         {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
         {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
-        {"lttng", "lttng_drain", "lttng_limit", "registry"},  # the doors to LTTng and to the agents' segments
+        {"lttng", "lttng_drain", "lttng_limit", "registry", "chunks"},  # the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
         {"scheduler", "lttng_view", "registry_loop", "lttng_record"},  # lttng_record: caret_lttng_record() of lttng.h
-        {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state"},
+        {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
+         "rotation"},  # rotation: a rotating recording's schedules, notifications, passes
         {"bridge_msg"},  # the checks of what a DDS peer sends, pure (fuzzed alone)
         {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
         {"bridge_peers", "bridge_relay"},  # other hosts' Start/End/Status; the relay session they ask for

@@ -50,7 +50,7 @@ _caretctl()
 	-s | --session-name | -f | --recording-frequency | --subbuffer-size-ust | \
 	--subbuffer-count | --duration | --timeout | --select-nodes | --ignore-nodes | \
 	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
-	--after | --pid | --kind)
+	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size)
 		return ;;
 	esac
 
@@ -65,7 +65,8 @@ _caretctl()
 			--subbuffer-size-ust --subbuffer-count -v --verbose --duration
 			--timeout -l --list -a --append --append-trace --set-url
 			--all-hosts --select-nodes --ignore-nodes --select-topics
-			--ignore-topics" -- "$cur")) ;;
+			--ignore-topics --rotate-size --rotate-every --keep
+			--max-size" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name --all-hosts" -- "$cur")) ;;
 	status)

@@ -100,6 +100,8 @@ static void usage(FILE *f)
 		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
 		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000,
 		(long long)(CARET_CTL_TIMEOUT_MAX_MS / 1000));
+	fprintf(f, "\nRotation (a recording that never needs to stop):\n");
+	ctl_rotation_usage(f);
 }
 
 enum {
@@ -162,6 +164,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "ignore-nodes", required_argument, NULL, OPT_IGNORE_NODES },
 		{ "select-topics", required_argument, NULL, OPT_SELECT_TOPICS },
 		{ "ignore-topics", required_argument, NULL, OPT_IGNORE_TOPICS },
+		CTL_ROTATION_LONGOPTS,
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -266,6 +269,12 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			usage(stdout);
 			return -1;
 		default:
+			e = 0;
+			if (ctl_rotation_opt(opt, optarg, &o->rot, &e)) {
+				if (e)
+					return e;
+				break;
+			}
 			if (ctl_common_opt(g, opt, optarg) < 0)
 				return ctl_bad_option("record", argv[optind - 1]);
 		}
@@ -274,6 +283,11 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		return ctl_usage_error("record", "unexpected argument '%s'", argv[optind]);
 	if (o->url && path)
 		return ctl_usage_error("record", "--set-url and --path name two outputs: choose one");
+	if ((e = ctl_rotation_check(&o->rot)) != 0)
+		return e;
+	if (o->url && (o->rot.size || o->rot.every_ms))
+		return ctl_usage_error("record", "a rotating recording needs a local --path, "
+				       "not --set-url");
 	if (!o->pacing)
 		o->pacing = o->frequency ? CARET_CTL_PACING_FREQUENCY : CARET_CTL_PACING_ADAPTIVE;
 	if (o->frequency && strcmp(o->pacing, CARET_CTL_PACING_ADAPTIVE) == 0)
@@ -300,6 +314,8 @@ static cJSON *record_request(const struct rec_opts *o, bool arm)
 		.pacing = o->pacing, .frequency = o->frequency, .subbuf_size = o->subbuf_size,
 		.subbuf_count = o->subbuf_count, .light = o->light, .append = o->append,
 		.arm = arm, .all_hosts = o->all_hosts,
+		.rotate_size = o->rot.size, .rotate_every_ms = o->rot.every_ms,
+		.keep = o->rot.keep, .max_size = o->rot.max_size,
 	};
 	for (int i = 0; i < CARET_FILTER_LISTS; i++)
 		r->filter[i] = o->filter[i];

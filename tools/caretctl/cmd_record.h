@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "caretctl.h"
+#include "rotation_cli.h"
 #include "proto/caret_segment.h"
 
 struct rec_opts {
@@ -28,6 +29,7 @@ struct rec_opts {
 	const char *filter[CARET_FILTER_LISTS];
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
+	struct ctl_rotation rot; /* --rotate-size ... (issue 23) */
 };
 
 /* The session is started: see it through to the end; the exit status. */

@@ -243,6 +243,9 @@ int ctl_record_through(const struct ctl_opts *g, const struct rec_opts *o, FILE 
 		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
 
 	enum watch w = record_on(g, o, info, session);
+	/* a rotating recording caretd ended before its disk filled */
+	if (w == WATCH_GONE && ctl_rotation_why_ended(g, session))
+		return CTL_EXIT_FAILED;
 	if (w == WATCH_GONE) {
 		fprintf(info, "session %s was stopped or destroyed by someone else; the trace "
 			      "is in %s\n", session, path);

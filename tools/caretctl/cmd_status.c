@@ -10,6 +10,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "hosts.h"
 #include "parse.h"
+#include "rotation_cli.h"
 #include "rpc.h"
 
 static void usage(FILE *f, const char *cmd)
@@ -155,8 +156,10 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 		return ctl_report_exchange(cmd, e, &why, 0);
 	if (g->json)
 		ctl_print_json(r->root, cmd);
-	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
+	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0) {
 		print_status(&st);
+		ctl_rotation_print(r->root);
+	}
 	else
 		print_agents(&st.agents);
 	ctl_agents_free(&st.agents);

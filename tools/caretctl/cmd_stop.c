@@ -17,6 +17,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_limits.h"
 #include "hosts.h"
+#include "rotation_cli.h"
 #include "rpc.h"
 
 static void usage(FILE *f)
@@ -116,6 +117,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       count_str(a, sizeof(a), s.ch[i].discarded, s.ch[i].discarded_known),
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
 		complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
+		ctl_rotation_print(r->root);
 	}
 	fflush(stdout);
 	warn_losses(&s);

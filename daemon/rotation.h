@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Rotating recordings (issue 23): LTTng rotates the session into archived
+ * chunks (size and periodic rotation schedules of lttng-ctl), and every
+ * chunk gets a full, paced replay of every live process's init records,
+ * so that each chunk alone is a complete CARET trace.
+ *
+ * How: caretd registers a notify trigger on the session's rotation
+ * conditions (ongoing, completed) and reads the notification channel on
+ * its own timer (lttng_notification_channel_has_pending_notification
+ * never blocks; the channel has no pollable descriptor in 2.13). When a
+ * rotation completes, every event written from then on goes to the new
+ * chunk: the session gets a new serial in the LTTng view, as if it had
+ * just become active, and the scheduler replays every live agent's cache
+ * into it again while the agents stay in RECORD (registry.h extra_pass):
+ * runtime events keep flowing, nothing is discarded (the pacer paces the
+ * pass as any other). When the next rotation starts, the closing chunk is
+ * complete if every live agent had finished that pass; a chunk that is
+ * not (a pass longer than the period, caretd absent) is named, in the log
+ * and in `status` / `stop`. So is a chunk that may hold an init record
+ * twice (what `caretctl check` also calls incomplete): more than one pass
+ * began in some agent while it was written (each agent's pass epoch is
+ * compared at every rotation start: another session's replay, LTTng
+ * cannot target one session), or a pass was still running when the
+ * previous chunk was rotated (it goes on into this one, which then gets
+ * its own full pass too).
+ *
+ * lttng-sessiond 2.13.9 dies when a session-rotation trigger is
+ * unregistered while its session is being stopped: the triggers of a
+ * recording go only once its session no longer exists.
+ *
+ * The disk bound (keep, max_size) is applied after every rotation by
+ * daemon/chunks.h, with the recording owner's rights.
+ *
+ * One instance per daemon (the module keeps its own state, so the
+ * commands need no new field): rotation_start() at start-up. The LTTng
+ * calls that stop and find sessions go through the view's ops table
+ * (lttng_view_ops()); the rotation schedules, triggers and notification
+ * channel are lttng-ctl's, called here directly (the ops table has no
+ * fake of them yet: unit tests reach rotation only up to the LTTng calls,
+ * through an armed recording).
+ */
+#ifndef CARETD_ROTATION_H
+#define CARETD_ROTATION_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "daemon/loop.h"
+#include "daemon/lttng_view.h"
+#include "daemon/registry.h"
+
+struct rotation_opts {
+	uint64_t size;     /* bytes; 0: no size schedule */
+	uint64_t every_ms; /* 0: no periodic schedule */
+	uint32_t keep;     /* archived chunks kept; 0: all */
+	uint64_t max_size; /* bytes of archived chunks kept; 0: no bound */
+};
+
+static inline bool rotation_wanted(const struct rotation_opts *o)
+{
+	return o->size || o->every_ms;
+}
+
+/* The rotation fields of a decoded record request (the decoder checked
+ * their ranges and combinations: proto/caret_ctl_req.c). */
+struct caret_ctl_record_req;
+void rotation_opts_of(const struct caret_ctl_record_req *q, struct rotation_opts *o);
+
+int rotation_start(struct loop *l, struct lttng_view *v, struct registry *r);
+void rotation_stop(void);
+
+/*
+ * Makes the recording rec rotate (an armed one: once rotation_go() starts
+ * it): triggers,
+ * subscription, then LTTng's schedules; remembered across a caretd
+ * restart. 0 or -errno with why in err (nothing is left behind then).
+ */
+int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts *o, char *err,
+		   size_t errlen);
+
+/* An armed recording started (`go`): its rotation begins. 0 when it has
+ * none; -errno with why in err. */
+int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen);
+
+/* What a rotating recording was when it stopped: its chunks, their
+ * verdicts, its bound (the stop result carries it; the dispatch encodes it
+ * with rotation_report_enc and frees it). */
+struct rotation_report;
+
+/* The recording session is being stopped: reads the last notifications,
+ * then forgets it (its triggers go). Its report (the caller frees it), or
+ * NULL when it did not rotate (or out of memory: logged). */
+struct rotation_report *rotation_end(const char *session);
+/* The reply's "rotation" object (proto/caret_ctl_rotation.h); NULL when
+ * out of memory. */
+cJSON *rotation_report_enc(const struct rotation_report *r);
+void rotation_report_free(struct rotation_report *r);
+
+/* Adds "rotations" (every rotating recording) to a status result. */
+int rotation_add_status(cJSON *o);
+
+/* For tests: how the rotating recording `session` stands. */
+bool rotation_is_rotating(const char *session);
+
+#endif
