@@ -296,6 +296,7 @@ $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c \
+		daemon/rotation.c daemon/chunks.c \
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
