@@ -109,7 +109,7 @@ if [[ " $* " != *" --no-apt "* ]]; then
 		python3-empy python3-lark python3-catkin-pkg python3-setuptools python3-argcomplete \
 		pkg-config cmake g++ cyclonedds-dev libyaml-dev liblttng-ust-dev lttng-tools babeltrace2 \
 		libfastrtps-dev libfastcdr-dev fastddsgen libasio-dev libtinyxml2-dev libssl-dev \
-		uuid-dev >&2
+		uuid-dev pybind11-dev python3-dev python3-numpy python3-yaml >&2
 fi
 
 # Debian's /usr/bin/python3 has empy/lark/catkin_pkg; keep pyenv shims out of the way.
