@@ -376,7 +376,7 @@ integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/care
 # and the isolated host has no network.
 CARET_ROS2_DISTROS ?= humble jazzy
 export CARET_ROS2_DISTROS
-# rclpy (tools/ros2/rclpy.sh, an overlay on the core: about 6 more minutes per distribution
+# rclpy (tools/ros2/rclpy.sh, an overlay on the core: 18 more minutes for Humble, 39 for Jazzy
 # cold) only with CARET_ROS2_RCLPY=1; unset, tests/ros2/run.sh runs its test where it is built.
 ros2-fixture:
 	@set -e; for d in $(CARET_ROS2_DISTROS); do tools/ros2/fixture.sh $$d; tools/ros2/caret.sh $$d; \

@@ -99,6 +99,8 @@ log() { echo "$(date -Is) fixture[$distro]: $*" | tee -a "$W/PROGRESS.txt" >&2; 
 t_all=$(date +%s)
 log "building into $W (cold cache; Humble ~20 min, Jazzy ~25 min on 2 cores)"
 
+# pybind11-dev, python3-dev, numpy and yaml: for rclpy's overlay (tools/ros2/rclpy.sh), installed
+# here too so that a later build of it inside the isolated host (no network) finds them.
 if [[ " $* " != *" --no-apt "* ]]; then
 	"$TOP/tools/install-deps.sh" colcon python3-colcon-cmake python3-colcon-ros \
 		python3-colcon-package-selection python3-colcon-parallel-executor \
