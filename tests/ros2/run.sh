@@ -4,9 +4,11 @@
 # builds or reuses the fixture (tools/ros2/fixture.sh; CARET_ROS2_PREFIX_<DISTRO> points at an
 # installed ROS 2 instead), builds tests/ros2/apps against it into build/ros2/<distro>, and runs
 # test_real_ros.py with the agent of $B, then test_caret_parity.py against the real CARET
-# (tools/ros2/caret.sh). Prints one result line per distribution; exits non-zero
-# if any failed. With SAN=1 (B=build-san), the agent built with ASan and UBSan runs in the real
-# processes (test_real_ros.py); the CARET parity runs only without it.
+# (tools/ros2/caret.sh), and test_rclpy.py on the rclpy overlay (tools/ros2/rclpy.sh):
+# CARET_ROS2_RCLPY=1 builds it, 0 never runs it, unset runs it when this machine already built
+# it. Prints one result line per distribution; exits non-zero if any failed. With SAN=1
+# (B=build-san), the agent built with ASan and UBSan runs in the real processes
+# (test_real_ros.py, test_rclpy.py); the CARET parity runs only without it.
 set -u
 cd "$(dirname "$0")"
 TOP=$(readlink -f ../..)
@@ -50,6 +52,31 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 		summary="$summary\n  $distro CARET parity ($rmws): ok in $(($(date +%s) - t0)) s"
 	else
 		summary="$summary\n  $distro CARET parity ($rmws): FAILED in $(($(date +%s) - t0)) s"
+		status=1
+	fi
+	# A Python node: rclpy, an overlay on the core (a cold build adds minutes, so CI builds it
+	# only when asked).
+	t0=$(date +%s)
+	case ${CARET_ROS2_RCLPY:-auto} in
+	0) continue ;;
+	1) py=$("$TOP/tools/ros2/rclpy.sh" "$distro") || py="" ;;
+	*)
+		py=$("$TOP/tools/ros2/rclpy.sh" "$distro" --if-built)
+		case $? in
+		0) ;;
+		3) summary="$summary\n  $distro rclpy: not built (CARET_ROS2_RCLPY=1 builds it)"; continue ;;
+		*) py="" ;;
+		esac
+		;;
+	esac
+	if [ -z "$py" ]; then
+		summary="$summary\n  $distro rclpy: FAILED (the rclpy overlay did not build)"
+		status=1
+	elif CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$py CARET_ROS2_RMWS="$rmws" B=$B \
+		timeout 900 /usr/bin/python3 test_rclpy.py; then
+		summary="$summary\n  $distro rclpy ($rmws): ok in $(($(date +%s) - t0)) s"
+	else
+		summary="$summary\n  $distro rclpy ($rmws): FAILED in $(($(date +%s) - t0)) s"
 		status=1
 	fi
 done

@@ -99,6 +99,8 @@ log() { echo "$(date -Is) fixture[$distro]: $*" | tee -a "$W/PROGRESS.txt" >&2; 
 t_all=$(date +%s)
 log "building into $W (cold cache; Humble ~20 min, Jazzy ~25 min on 2 cores)"
 
+# pybind11-dev, python3-dev, numpy and yaml: for rclpy's overlay (tools/ros2/rclpy.sh), installed
+# here too so that a later build of it inside the isolated host (no network) finds them.
 if [[ " $* " != *" --no-apt "* ]]; then
 	"$TOP/tools/install-deps.sh" colcon python3-colcon-cmake python3-colcon-ros \
 		python3-colcon-package-selection python3-colcon-parallel-executor \
@@ -109,7 +111,7 @@ if [[ " $* " != *" --no-apt "* ]]; then
 		python3-empy python3-lark python3-catkin-pkg python3-setuptools python3-argcomplete \
 		pkg-config cmake g++ cyclonedds-dev libyaml-dev liblttng-ust-dev lttng-tools babeltrace2 \
 		libfastrtps-dev libfastcdr-dev fastddsgen libasio-dev libtinyxml2-dev libssl-dev \
-		uuid-dev >&2
+		uuid-dev pybind11-dev python3-dev python3-numpy python3-yaml >&2
 fi
 
 # Debian's /usr/bin/python3 has empy/lark/catkin_pkg; keep pyenv shims out of the way.
