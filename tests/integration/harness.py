@@ -116,6 +116,16 @@ def mono_ns():
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
 
+def real_ros_asan(env, ctx):
+    """Under SAN=1, the ASan options for a real ROS 2 process with the agent: rclcpp's allocator
+    adapter frees what rcutils_string_map_init allocated through it with a sized delete of 1
+    byte (rcl_resolve_name, Humble and Jazzy; rclpy's Destroyable too): upstream's own
+    new-delete type mismatch, the one check turned off. Everything else ASan checks stays on."""
+    if SAN:
+        env["ASAN_OPTIONS"] = ctx.env(agent=False)["ASAN_OPTIONS"] + ":new_delete_type_mismatch=0"
+    return env
+
+
 @functools.lru_cache(maxsize=None)
 def asan_preload():
     """The sanitizer runtime to preload before the ASan-built agent (asked

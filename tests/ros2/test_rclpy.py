@@ -36,7 +36,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
-from harness import Ctx, INIT_KINDS, dds_domain, read_trace, wait_line  # noqa: E402
+from harness import Ctx, INIT_KINDS, dds_domain, read_trace, real_ros_asan, wait_line  # noqa: E402
 from trace_model import discarded  # noqa: E402
 
 DISTRO = os.environ.get("CARET_ROS2_DISTRO", "")
@@ -96,7 +96,7 @@ class RclpyTest(unittest.TestCase):
         else:
             # Ctx.env() adds a ROS_DISTRO when there is none: env(1) takes it away.
             argv = ["env", "-u", "ROS_DISTRO"] + argv
-        p = self.c.spawn(argv, extra_env=env)
+        p = self.c.spawn(argv, extra_env=real_ros_asan(env, self.c))
         wait_line(p, r"^ready pid=%d" % p.pid, timeout=90)
         return p
 

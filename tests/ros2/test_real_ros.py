@@ -23,7 +23,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
-from harness import CARETCTL, SAN, Ctx, INIT_KINDS, dds_domain, read_trace, wait_line  # noqa: E402
+from harness import (CARETCTL, Ctx, INIT_KINDS, dds_domain, read_trace, real_ros_asan,  # noqa: E402
+                     wait_line)
 from trace_model import discarded, group_links, parse_groups  # noqa: E402
 
 DISTRO = os.environ.get("CARET_ROS2_DISTRO", "")
@@ -60,13 +61,7 @@ class System:
         env = dict(ros_env())
         env.update({"RMW_IMPLEMENTATION": rmw, "ROS_DOMAIN_ID": str(domain),
                     "ROS_DISTRO": DISTRO})
-        if SAN:
-            # Under the agent built with ASan (SAN=1), the real rclcpp trips one check of its
-            # own: rclcpp's allocator adapter frees what rcutils_string_map_init allocated
-            # through it with a sized delete of 1 byte (seen in rcl_resolve_name, Humble).
-            # Everything else ASan checks stays on.
-            env["ASAN_OPTIONS"] = ctx.env(agent=False)["ASAN_OPTIONS"] + \
-                ":new_delete_type_mismatch=0"
+        real_ros_asan(env, ctx)
         self.rmw = rmw
         specs = [("intra", ["--role", "both", "--executor", "single", "--intra", "--lifecycle",
                             "--topic-prefix", "intra"]),
