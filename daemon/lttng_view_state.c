@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "daemon/log.h"
+#include "util/caret_util.h"
 #include "daemon/lttng_view.h"
 #include "proto/caret_ctl_limits.h"
 
@@ -24,38 +25,6 @@
  * root-only; still, every line is checked against LTTng and the trace
  * directory's owner before it is believed. */
 #define STATE_MAX (64 << 10)
-
-static void hex(char *out, const char *s)
-{
-	static const char d[] = "0123456789abcdef";
-	for (; *s; s++) {
-		*out++ = d[(unsigned char)*s >> 4];
-		*out++ = d[(unsigned char)*s & 15];
-	}
-	*out = '\0';
-}
-
-static int unhex(const char *h, char *out, size_t cap)
-{
-	size_t n = strlen(h);
-	if (n == 0 || n % 2 || n / 2 >= cap)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i += 2) {
-		int v = 0;
-		for (int k = 0; k < 2; k++) {
-			char c = h[i + k];
-			int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-			if (x < 0)
-				return -EINVAL;
-			v = v * 16 + x;
-		}
-		if (v == 0)
-			return -EINVAL;
-		out[i / 2] = (char)v;
-	}
-	out[n / 2] = '\0';
-	return 0;
-}
 
 void lttng_view_save(struct lttng_view *v)
 {
@@ -78,8 +47,8 @@ void lttng_view_save(struct lttng_view *v)
 	static char name[2 * CARET_LTTNG_NAME_MAX + 1], path[2 * 4096 + 1];
 	for (int i = 0; i < v->n_recs; i++) {
 		const struct lttng_view_rec *r = &v->recs[i];
-		hex(name, r->name);
-		hex(path, r->path);
+		caret_hex(name, r->name);
+		caret_hex(path, r->path);
 		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
 			" %s %s\n", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
 			r->frequency, r->subbuf_size, r->subbuf_count, r->armed ? 1 : 0,
@@ -142,10 +111,10 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = x[8] == 1,
 		.armer_pid = (pid_t)x[9], .armer_start = x[10] };
 	char why[160];
-	if (unhex(tok[11], r->name, sizeof(r->name)) < 0 ||
+	if (caret_unhex(tok[11], r->name, sizeof(r->name)) < 0 ||
 	    caret_ctl_check_lttng_session_name(r->name, why, sizeof(why)) < 0)
 		return "bad session name";
-	if (strcmp(tok[12], "-") != 0 && unhex(tok[12], r->path, sizeof(r->path)) < 0)
+	if (strcmp(tok[12], "-") != 0 && caret_unhex(tok[12], r->path, sizeof(r->path)) < 0)
 		return "bad path";
 	bool active = false;
 	for (int i = 0; i < n; i++)

@@ -12,6 +12,7 @@
 
 #include "daemon/chunks.h"
 #include "daemon/log.h"
+#include "util/caret_util.h"
 #include "daemon/loop.h"
 #include "daemon/lttng.h"
 #include "daemon/rotation.h"
@@ -257,38 +258,6 @@ static void new_pass(struct rot *t)
 
 /* ---- state across a restart ---- */
 
-static void hex(char *out, const char *s)
-{
-	static const char d[] = "0123456789abcdef";
-	for (; *s; s++) {
-		*out++ = d[(unsigned char)*s >> 4];
-		*out++ = d[(unsigned char)*s & 15];
-	}
-	*out = '\0';
-}
-
-static int unhex(const char *h, char *out, size_t cap)
-{
-	size_t n = strlen(h);
-	if (n == 0 || n % 2 || n / 2 >= cap)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i += 2) {
-		int v = 0;
-		for (int k = 0; k < 2; k++) {
-			char c = h[i + k];
-			int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-			if (x < 0)
-				return -EINVAL;
-			v = v * 16 + x;
-		}
-		if (v == 0)
-			return -EINVAL;
-		out[i / 2] = (char)v;
-	}
-	out[n / 2] = '\0';
-	return 0;
-}
-
 static void save(void)
 {
 	if (!R.state_file[0])
@@ -312,8 +281,8 @@ static void save(void)
 		const struct rot *t = &R.rots[i];
 		if (!t->used || t->armed)
 			continue;
-		hex(name, t->name);
-		hex(path, t->path);
+		caret_hex(name, t->name);
+		caret_hex(path, t->path);
 		fprintf(f, "1 %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 			" %" PRIu64 " %" PRIu64 " %u %u %s %s", t->o.every_ms, t->o.size, t->o.keep,
 			t->o.max_size, t->verdict_upto, t->rotations, t->removed, t->dev, t->ino,
@@ -692,8 +661,8 @@ static void load(void)
 			   &t.o.every_ms, &t.o.size, &t.o.keep, &t.o.max_size, &t.verdict_upto,
 			   &t.rotations, &t.removed, &t.dev, &t.ino, &uid, &gid, nameh, pathh,
 			   &used) != 13 ||
-		    unhex(nameh, t.name, sizeof(t.name)) < 0 ||
-		    unhex(pathh, t.path, sizeof(t.path)) < 0)
+		    caret_unhex(nameh, t.name, sizeof(t.name)) < 0 ||
+		    caret_unhex(pathh, t.path, sizeof(t.path)) < 0)
 			continue;
 		t.uid = uid;
 		t.gid = gid;

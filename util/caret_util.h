@@ -18,4 +18,11 @@ int64_t caret_now_ns(void);
  * -EINVAL when malformed, -ERANGE when 0, above max, or overflowing. */
 int caret_parse_size(const char *s, uint64_t max, uint64_t *out);
 
+/* The strings of caretd's state files (names and paths may hold any byte
+ * but NUL): caret_hex writes 2 * strlen(s) + 1 bytes to out; caret_unhex
+ * reads lowercase hex into out (cap bytes with the NUL), -EINVAL when
+ * empty, odd, too long, not hex, or naming a NUL. */
+void caret_hex(char *out, const char *s);
+int caret_unhex(const char *h, char *out, size_t cap);
+
 #endif

@@ -3,6 +3,7 @@
  * and the checks every caretd reply goes through (Check). */
 #include <check.h>
 #include <errno.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
+#include "util/caret_util.h"
 #include "tools/caretctl/parse.h"
 #include "tools/caretctl/progress.h"
 #include "proto/caret_ctl_reply.h"
@@ -301,11 +303,33 @@ START_TEST(progress_line)
 }
 END_TEST
 
+/* caretd's state files hold names and paths as hex: every byte but NUL
+ * comes back, and nothing else is believed. */
+START_TEST(hex_strings)
+{
+	char in[256], h[2 * sizeof(in) + 1], out[sizeof(in)];
+	for (int i = 0; i < 255; i++)
+		in[i] = (char)(i + 1);
+	in[255] = '\0';
+	caret_hex(h, in);
+	ck_assert_uint_eq(strlen(h), 2 * 255);
+	ck_assert_int_eq(caret_unhex(h, out, sizeof(out)), 0);
+	ck_assert_str_eq(out, in);
+	ck_assert_int_eq(caret_unhex(h, out, 255), -EINVAL); /* no room for the NUL */
+	const char *bad[] = { "", "a", "0g", "AB", "00", "6100", "61 2" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(caret_unhex(bad[i], out, sizeof(out)) == -EINVAL, "%s", bad[i]);
+	ck_assert_int_eq(caret_unhex("2f746d70", out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "/tmp");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("caretctl");
 	TCase *tc = tcase_create("pure");
 	tcase_add_test(tc, size_suffixes);
+	tcase_add_test(tc, hex_strings);
 	tcase_add_test(tc, counts_and_seconds);
 	tcase_add_test(tc, default_trace_dir_rule);
 	tcase_add_test(tc, absolute_paths);
