@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Rotating recordings (daemon/rotation.h). Over 600 lines, for now: every
+ * part (triggers and the notification channel, the chunks' verdicts, the
+ * state file, adoption after a restart, the disk guard, status) reads and
+ * writes the same table of rotations `R`, and a split needs that table
+ * behind an interface of its own first (left for the next round, with
+ * putting rotation's lttng-ctl calls behind struct caret_lttng_ops).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
