@@ -118,10 +118,10 @@ static uint64_t on_tick(void *arg)
 	(void)arg;
 	if (!rot_store_loaded() && rot_view()->state_loaded && agents_adopted())
 		rot_store_load();
-	rotl_unregister_gone();
+	rotl()->unregister_gone();
 	if (rot_any()) {
-		rotl_ensure_channel();
-		rotl_read_notifications(on_event, NULL);
+		rotl()->ensure_channel();
+		rotl()->read_notifications(on_event, NULL);
 		for (int i = 0; i < MAX_ROT; i++) {
 			struct rot *t = rot_at(i);
 			if (!t->used || t->armed)
@@ -146,9 +146,10 @@ static uint64_t on_tick(void *arg)
 				t->cur_complete = true;
 		}
 	} else {
-		rotl_close_channel();
+		rotl()->close_channel();
 	}
-	return rot_any() || !rot_store_loaded() || rotl_unregister_pending() ? TICK_USEC : IDLE_USEC;
+	bool busy = rot_any() || !rot_store_loaded() || rotl()->unregister_pending();
+	return busy ? TICK_USEC : IDLE_USEC;
 }
 
 int rotation_start(struct loop *l, struct lttng_view *v, struct registry *r)
@@ -170,7 +171,7 @@ void rotation_stop(void)
 	if (R.started)
 		loop_remove(&R.job);
 	R.started = false;
-	rotl_close_channel();
+	rotl()->close_channel();
 	rot_state_free();
 }
 
@@ -225,9 +226,9 @@ static int begin(struct rot *t, char *err, size_t errlen)
 	rot_baseline(t); /* before the first pass begins (the next tick) */
 	/* the triggers and the subscription before the schedules: no
 	 * rotation goes unseen */
-	int rc = rotl_register(t->name, err, errlen);
+	int rc = rotl()->register_triggers(t->name, err, errlen);
 	if (rc == 0) {
-		rotl_ensure_channel();
+		rotl()->ensure_channel();
 		if (!t->subscribed) {
 			rc = -EIO;
 			snprintf(err, errlen, "lttng: cannot subscribe to the rotations of %s",
@@ -235,10 +236,10 @@ static int begin(struct rot *t, char *err, size_t errlen)
 		}
 	}
 	if (rc == 0)
-		rc = rotl_schedule(t->name, o, err, errlen);
+		rc = rotl()->schedule(t->name, o, err, errlen);
 	if (rc < 0) {
-		rotl_defer_unregister(t->name);
-		rotl_subscribe(t, false);
+		rotl()->defer_unregister(t->name);
+		rotl()->subscribe(t, false);
 		t->used = false;
 		return rc;
 	}
@@ -268,13 +269,13 @@ struct rotation_report *rotation_end(const char *session)
 	/* the session is destroyed: its last chunk is archived (the
 	 * destruction rotates it); the notifications before it are read */
 	uint64_t seen = t->rotations;
-	rotl_read_notifications(on_event, NULL);
+	rotl()->read_notifications(on_event, NULL);
 	/* unless the destruction's own rotation was seen, the chunk being
 	 * written is the last one */
 	if (t->rotations == seen)
 		rot_close_chunk(t, "its replay pass had not finished when the recording stopped");
-	rotl_subscribe(t, false);
-	rotl_defer_unregister(t->name);
+	rotl()->subscribe(t, false);
+	rotl()->defer_unregister(t->name);
 	rot_scan(t);
 	free(t->base);
 	t->base = NULL;

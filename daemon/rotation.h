@@ -36,10 +36,9 @@
  * commands need no new field): rotation_start() at start-up. The LTTng
  * calls that stop and find sessions go through the view's ops table
  * (lttng_view_ops()); the rotation schedules, triggers and notification
- * channel are lttng-ctl's, called directly in daemon/rotation_lttng.h (the
- * ops table has no fake of them yet: unit tests reach rotation only up to
- * the LTTng calls, through an armed recording). The parts of rotation are
- * listed in daemon/rotation.c.
+ * channel are lttng-ctl's, in daemon/rotation_lttng.h, called through its
+ * own ops table (struct rotation_lttng_ops: check_commands fakes it). The
+ * parts of rotation are listed in daemon/rotation.c.
  */
 #ifndef CARETD_ROTATION_H
 #define CARETD_ROTATION_H

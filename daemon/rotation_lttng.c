@@ -271,3 +271,27 @@ void rotl_read_notifications(rotl_on_event *cb, void *arg)
 		}
 	}
 }
+
+const struct rotation_lttng_ops rotation_lttng_ops_real = {
+	.register_triggers = rotl_register,
+	.defer_unregister = rotl_defer_unregister,
+	.unregister_gone = rotl_unregister_gone,
+	.unregister_pending = rotl_unregister_pending,
+	.ensure_channel = rotl_ensure_channel,
+	.close_channel = rotl_close_channel,
+	.subscribe = rotl_subscribe,
+	.schedule = rotl_schedule,
+	.read_notifications = rotl_read_notifications,
+};
+
+static const struct rotation_lttng_ops *ops = &rotation_lttng_ops_real;
+
+const struct rotation_lttng_ops *rotl(void)
+{
+	return ops;
+}
+
+void rotl_set_ops(const struct rotation_lttng_ops *o)
+{
+	ops = o ? o : &rotation_lttng_ops_real;
+}

@@ -43,4 +43,26 @@ typedef void rotl_on_event(enum rotl_event ev, struct rot *t, const char *where,
 /* Reads the pending notifications (never blocks), each to cb. */
 void rotl_read_notifications(rotl_on_event *cb, void *arg);
 
+/*
+ * The calls above that reach lttng-ctl, as rotation makes them: through
+ * rotl() (rotation_lttng_ops_real unless a test gave a fake, which keeps
+ * the same contract: subscribe and ensure_channel set t->subscribed).
+ */
+struct rotation_lttng_ops {
+	int (*register_triggers)(const char *session, char *err, size_t errlen);
+	void (*defer_unregister)(const char *session);
+	void (*unregister_gone)(void);
+	bool (*unregister_pending)(void);
+	void (*ensure_channel)(void);
+	void (*close_channel)(void);
+	int (*subscribe)(struct rot *t, bool on);
+	int (*schedule)(const char *session, const struct rotation_opts *o, char *err,
+			size_t errlen);
+	void (*read_notifications)(rotl_on_event *cb, void *arg);
+};
+extern const struct rotation_lttng_ops rotation_lttng_ops_real;
+const struct rotation_lttng_ops *rotl(void);
+/* For tests: ops (NULL: the real ones again), kept across rotation_start. */
+void rotl_set_ops(const struct rotation_lttng_ops *ops);
+
 #endif

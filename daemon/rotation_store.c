@@ -88,7 +88,7 @@ void rot_store_save(void)
 static void adopt(struct rot *t)
 {
 	char err[256];
-	if (rotl_register(t->name, err, sizeof(err)) < 0)
+	if (rotl()->register_triggers(t->name, err, sizeof(err)) < 0)
 		log_warn("session %s: %s", t->name, err);
 	rot_scan(t);
 	uint64_t top = t->verdict_upto;
