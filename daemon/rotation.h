@@ -36,9 +36,9 @@
  * commands need no new field): rotation_start() at start-up. The LTTng
  * calls that stop and find sessions go through the view's ops table
  * (lttng_view_ops()); the rotation schedules, triggers and notification
- * channel are lttng-ctl's, called here directly (the ops table has no
- * fake of them yet: unit tests reach rotation only up to the LTTng calls,
- * through an armed recording).
+ * channel are lttng-ctl's, in daemon/rotation_lttng.h, called through its
+ * own ops table (struct rotation_lttng_ops: check_commands fakes it). The
+ * parts of rotation are listed in daemon/rotation.c.
  */
 #ifndef CARETD_ROTATION_H
 #define CARETD_ROTATION_H
@@ -51,18 +51,8 @@
 #include "daemon/loop.h"
 #include "daemon/lttng_view.h"
 #include "daemon/registry.h"
-
-struct rotation_opts {
-	uint64_t size;     /* bytes; 0: no size schedule */
-	uint64_t every_ms; /* 0: no periodic schedule */
-	uint32_t keep;     /* archived chunks kept; 0: all */
-	uint64_t max_size; /* bytes of archived chunks kept; 0: no bound */
-};
-
-static inline bool rotation_wanted(const struct rotation_opts *o)
-{
-	return o->size || o->every_ms;
-}
+#include "daemon/rotation_report.h"
+#include "daemon/rotation_state.h"
 
 /* The rotation fields of a decoded record request (the decoder checked
  * their ranges and combinations: proto/caret_ctl_req.c). */
@@ -85,23 +75,10 @@ int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts 
  * none; -errno with why in err. */
 int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen);
 
-/* What a rotating recording was when it stopped: its chunks, their
- * verdicts, its bound (the stop result carries it; the dispatch encodes it
- * with rotation_report_enc and frees it). */
-struct rotation_report;
-
 /* The recording session is being stopped: reads the last notifications,
  * then forgets it (its triggers go). Its report (the caller frees it), or
  * NULL when it did not rotate (or out of memory: logged). */
 struct rotation_report *rotation_end(const char *session);
-/* The reply's "rotation" object (proto/caret_ctl_rotation.h); NULL when
- * out of memory. */
-cJSON *rotation_report_enc(const struct rotation_report *r);
-void rotation_report_free(struct rotation_report *r);
-
-/* Adds "rotations" (every rotating recording) to a status result. */
-int rotation_add_status(cJSON *o);
-
 /* For tests: how the rotating recording `session` stands. */
 bool rotation_is_rotating(const char *session);
 

@@ -304,9 +304,8 @@ END_TEST
 /* A record with rotation options (issue 23) through the typed request: the
  * decoder refuses a bad combination before LTTng is asked; an armed one is
  * remembered as rotating until its stop, which ends the rotation (it never
- * rotated: no "rotation" in the reply). rotation_begin of a recording that
- * records at once, and `go`, register lttng-ctl triggers and schedules that
- * the ops table has no fake of: test_rotation.py covers those. */
+ * rotated: no "rotation" in the reply). A recording that records at once:
+ * record_rotation_at_once_then_stop. */
 START_TEST(record_rotation_armed_then_stop)
 {
 	peer.uid = 4242;
@@ -514,6 +513,7 @@ int main(void)
 	tcase_add_test(tc, record_with_filter_starts_its_own_pass);
 	tcase_add_test(tc, record_arm_then_go);
 	tcase_add_test(tc, record_rotation_armed_then_stop);
+	add_rotation_tests(tc);
 	tcase_add_test(tc, stop_reports_and_forgets);
 	tcase_add_test(tc, stop_lttng_error_propagates);
 	tcase_add_test(tc, stop_of_another_user_never_reaches_lttng);

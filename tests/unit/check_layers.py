@@ -121,7 +121,12 @@ LAYERS = {
         {"lttng", "lttng_drain", "lttng_limit", "registry", "chunks"},  # the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
         {"scheduler", "lttng_view", "registry_loop", "lttng_record"},  # lttng_record: caret_lttng_record() of lttng.h
         {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
-         "rotation"},  # rotation: a rotating recording's schedules, notifications, passes
+         "rotation_state"},  # rotation_state: the table of rotating recordings
+        # rotation's parts on that table: lttng-ctl (triggers, channel,
+        # schedules), the chunks' verdicts, the disk guard
+        {"rotation_lttng", "rotation_verdict", "rotation_space"},
+        {"rotation_store", "rotation_report"},  # the state file and adoption; replies
+        {"rotation"},  # a rotating recording's timer, requests, notifications
         {"bridge_msg"},  # the checks of what a DDS peer sends, pure (fuzzed alone)
         {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
         {"bridge_peers", "bridge_relay"},  # other hosts' Start/End/Status; the relay session they ask for

@@ -54,5 +54,7 @@ const char *fake_call(const char *prefix);
 
 /* The tests of check_commands_state.c. */
 void add_state_tests(TCase *tc);
+/* The tests of check_commands_rotation.c. */
+void add_rotation_tests(TCase *tc);
 
 #endif

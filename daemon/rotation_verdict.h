@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The verdicts on a rotating recording's chunks (daemon/rotation.h): each
+ * is complete when every live agent finished the chunk's replay pass,
+ * incomplete when not, or may hold init records twice when more than one
+ * pass went into it. Reads the agents (daemon/registry.h) and gives the
+ * view a new serial per chunk; the listing of the archives and the disk
+ * bound (daemon/chunks.h).
+ */
+#ifndef CARETD_ROTATION_VERDICT_H
+#define CARETD_ROTATION_VERDICT_H
+
+#include "daemon/rotation_state.h"
+
+bool rot_pass_complete(const struct rot *t);
+bool rot_is_incomplete(const struct rot *t, uint64_t index);
+bool rot_has_dups(const struct rot *t, uint64_t index);
+/* Names the chunk index (logged, and kept for status). */
+void rot_mark_dups(struct rot *t, uint64_t index, const char *why);
+void rot_mark_incomplete(struct rot *t, uint64_t index, const char *why);
+/* The agents' pass epochs now: the next chunk counts its passes from here. */
+void rot_baseline(struct rot *t);
+/* The verdict on the chunk being written, which just closed. */
+void rot_close_chunk(struct rot *t, const char *why_not);
+/* A new chunk is being written: a new serial for the session. */
+void rot_new_pass(struct rot *t);
+/* Lists its archives and applies the bound (keep, max_size). */
+void rot_scan(struct rot *t);
+
+#endif
