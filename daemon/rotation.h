@@ -26,8 +26,9 @@
  * its own full pass too).
  *
  * lttng-sessiond 2.13.9 dies when a session-rotation trigger is
- * unregistered while its session is being stopped: the triggers of a
- * recording go only once its session no longer exists.
+ * unregistered while its session stops, and now and then after it is
+ * gone: caretd leaves them to the session's own teardown
+ * (daemon/rotation_lttng.c).
  *
  * The disk bound (keep, max_size) is applied after every rotation by
  * daemon/chunks.h, with the recording owner's rights.

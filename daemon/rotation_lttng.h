@@ -20,9 +20,10 @@ void rotl_reset(void);
 /* Registers both triggers of a session (one a killed caretd left is
  * taken as is): 0 or -errno with why in err. */
 int rotl_register(const char *session, char *err, size_t errlen);
-/* Its triggers go once the session is gone (rotl_unregister_gone). */
+/* caretd never unregisters a session's triggers: they go with the session
+ * (why: rotation_lttng.c); these say so, and are where an unregistration
+ * would go once lttng-sessiond survives it. */
 void rotl_defer_unregister(const char *session);
-/* At most once a second: the triggers of sessions that are gone. */
 void rotl_unregister_gone(void);
 bool rotl_unregister_pending(void);
 

@@ -138,11 +138,11 @@ class MultiHostTest(NetTest):
         version is in every writer's user data) is ignored, said in one
         line per host naming both versions, and listed as such; a caretd
         before versions is version 1."""
-        me = [h for h in self.hosts(self.b)["hosts"] if h["self"]][0]
+        me = [h for h in self.b.hosts()["hosts"] if h["self"]][0]
         v = me["bridge_version"]
         self.assertGreaterEqual(v, 2)
         n = len(self.db.errs)
-        foreign0 = self.hosts(self.b)["counts"]["foreign"]
+        foreign0 = self.b.hosts()["counts"]["foreign"]
         for _ in range(2):  # the second time: no second line
             # (listening a second: a sample whose writer is gone when
             # caretd takes it cannot be told from a plain ROS 2 peer's)
@@ -158,7 +158,7 @@ class MultiHostTest(NetTest):
         self.assertEqual(sum("host oldbox speaks" in l for l in errs), 1, errs)
         # never read: no Start applied or even judged, no process listed
         self.assertFalse([l for l in errs if "Start from oldbox" in l], errs)
-        st = self.hosts(self.b)
+        st = self.b.hosts()
         self.assertGreaterEqual(st["counts"]["foreign"], foreign0 + 2)
         by = {h["host"]: h for h in st["hosts"]}
         for name, ver in (("oldbox", 1), ("fake000", 99)):
@@ -167,7 +167,7 @@ class MultiHostTest(NetTest):
             self.assertEqual(by[name]["processes"], [])
         self.assertFalse(by[self.a.name]["ignored"])
         self.assertEqual(by[self.a.name]["bridge_version"], v)
-        r = self.ctl(self.b, "status", "--all-hosts", "--timeout", "1", check=False)
+        r = self.b.ctl("status", "--all-hosts", "--timeout", "1", check=False)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("host oldbox: IGNORED: its caretd speaks bridge version 1, this "
                       "host's %d" % v, r.stdout)
