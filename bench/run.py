@@ -713,16 +713,17 @@ def rotation_row(args, tmp):
         w = d.call({"cmd": "wait", "timeout_ms": 600000}, timeout=700)
         if not w["ok"] or w["recording"] != n:
             log("warning: %s: %d of %d processes recording" % (name, w["recording"], n))
-        # the first rotation's pass may overlap the recording's own: count
-        # the rotations after this one
+        # a rotation before every process recorded may overlap the
+        # recording's own pass: measured are the rotations after this
+        st = d.call({"cmd": "status"})
+        first = sum(x["rotations"] for x in st.get("rotations", []) if x["session"] == name)
         deadline = time.time() + (args.rot_count + 3) * every + 120
         while True:
             st = d.call({"cmd": "status"})
             rot = [x for x in st.get("rotations", []) if x["session"] == name]
             done = rot[0]["rotations"] if rot else 0
-            # each measured pass (after the 1st .. the rot_count-th
-            # rotation) is followed by a close of its own chunk
-            if done >= args.rot_count + 2:
+            # each measured pass is followed by a close of its own chunk
+            if done >= first + args.rot_count + 1:
                 break
             if time.time() > deadline:
                 raise RuntimeError("only %d rotations in %.0f s" % (done, every * args.rot_count))
@@ -752,7 +753,7 @@ def rotation_row(args, tmp):
     # the pass into chunk k+1 begins at the close of chunk k; the first
     # close's pass may have shared the time with the recording's own
     pts = []
-    for p in passes[1:1 + args.rot_count]:
+    for p in passes[first:first + args.rot_count]:
         nxt = by_index.get(p["index"] + 1)
         if nxt is None:
             raise RuntimeError("chunk %d is not in the stop's listing" % (p["index"] + 1))
@@ -769,7 +770,7 @@ def rotation_row(args, tmp):
     slow = max(pts, key=lambda x: x["took"])
     disc = stop.get("discarded_total")
     incomplete = len(info.get("incomplete", [])) + len(bad)
-    allc = checked == len(dirs) and len(dirs) >= len(pts) + 1 and not info.get("incomplete")
+    allc = bool(w["ok"]) and w["recording"] == n and checked == len(dirs) and len(dirs) >= len(pts) + 1 and not info.get("incomplete")
     share = slow["took"] / every
     return [row("P11", "rotating recording (--rotate-every %gs), %d processes x %d init records: "
                 "chunk closed -> the next chunk's replay pass complete, vs replayed bytes / "
