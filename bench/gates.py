@@ -134,8 +134,31 @@ def _p10(n):
     return (n["ratio"] <= 2.0, "%.2fx <= 2x babeltrace2" % n["ratio"])
 
 
+def _p11(n):
+    # a rotation at smoke size replays 0.15 MB: its limit (bytes / drain)
+    # is under a millisecond. The time from the chunk's close to the next
+    # chunk's pass complete is LTTng archiving the chunk (0.49-0.51 s here,
+    # quiet or not) and caretd's pass (4-8 ms). caretd's pass, from the
+    # archive's notice: 8x the limit + 0.25 s, so a pass that waits for a
+    # timeout or paces itself slower fails; the whole: 8x the limit + 1.5 s
+    # (75 % of the smoke's 2 s chunks), for LTTng on a loaded machine.
+    # Exact: none discarded, every chunk complete by caretctl check and by
+    # caretd's verdicts, the 3 rotations measured.
+    pcap = 8 * n["drain_s"] + 0.25
+    cap = 8 * n["drain_s"] + 1.5
+    return (n["pass_s"] <= pcap and n["slowest_s"] <= cap and n["discarded"] == 0 and
+            n["incomplete"] == 0 and n["all"] and n["checked"] == n["chunks"] and
+            n["chunks"] > n["rotations"] >= 3,
+            "caretd's pass %.3f s <= %.3f s (8 x bytes / drain + 0.25 s); close -> pass "
+            "complete %.3f s <= %.3f s (8 x bytes / drain + 1.5 s), %.0f %% of a chunk; "
+            "discarded %s; %d of %d chunks complete, %d incomplete; %d rotations" %
+            (n["pass_s"], pcap, n["slowest_s"], cap, 100 * n["share"], n["discarded"],
+             n["checked"], n["chunks"], n["incomplete"], n["rotations"]))
+
+
 GATES = {"P1": _p1, "P2": _p2, "P3": _p3, "P4": _p4, "P4b": _p4b, "P4c": _p4c, "P5": _p5,
-         "P6": _p6, "P6b": _p6b, "P7": _p7, "P8": _p8, "P9": _p9, "P10": _p10}
+         "P6": _p6, "P6b": _p6b, "P7": _p7, "P8": _p8, "P9": _p9, "P10": _p10,
+         "P11": _p11}
 
 
 def gate(r):

@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """make bench: the measured cost of the agent and the speed of replay, side
 by side with their references, in one run. Prints one table row per target
-(P1 ... P5, P8 ... P10) and writes the table with the machine description to a results
+(P1 ... P11) and writes the table with the machine description to a results
 file. Run as root with a session daemon (make bench does both)."""
 import argparse
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import socket
@@ -235,7 +236,7 @@ def drain_rate(b, tmp, seconds, subbuf, nsub):
         shutil.rmtree(out, ignore_errors=True)
 
 
-ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P6", "P6b", "P7", "P8", "P9", "P10"]
+ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P6", "P6b", "P7", "P8", "P9", "P10", "P11"]
 
 
 def row(id_, measure, value, reference, ratio, target, met, details="", measured=True,
@@ -604,6 +605,198 @@ def scaling(args, tmp):
     return rows, pts
 
 
+def _log_s(line):
+    """Seconds of the day of a caretd log line (HH:MM:SS.mmm, its first
+    word), None for a line without one."""
+    try:
+        h, m, s = line.split(None, 1)[0].split(":")
+        return int(h) * 3600 + int(m) * 60 + float(s)
+    except (ValueError, IndexError):
+        return None
+
+
+def rotation_passes(logpath, session, n):
+    """From caretd's log: for each rotation of `session`, the instant its
+    chunk closed (LTTng's rotation started: events go to the next chunk),
+    the instant the chunk was archived (caretd starts the pass), and the
+    instant the last of the n processes finished that pass (None when
+    fewer than n did before the next rotation). Log times have 1 ms
+    resolution."""
+    close = re.compile(r"session %s: chunk (\d+) (complete|is INCOMPLETE|may hold)" %
+                       re.escape(session))
+    arch = re.compile(r"session %s: chunk (\d+) archived" % re.escape(session))
+    again = re.compile(r"pid (\d+) \(.*\) replayed again: ")
+    out, cur, day = [], None, 0.0
+    last = None
+    with open(logpath, errors="replace") as fh:
+        for line in fh:
+            t = _log_s(line)
+            if t is None:
+                continue
+            if last is not None and t + day < last - 43200:
+                day += 86400.0  # past midnight
+            t += day
+            last = t
+            m = close.search(line)
+            if m:
+                if cur and cur["index"] == int(m.group(1)):
+                    continue  # the same chunk's verdict said twice (dups, then complete)
+                cur = {"index": int(m.group(1)), "closed": t, "archived": None, "done": None,
+                       "pids": set()}
+                out.append(cur)
+                continue
+            m = arch.search(line)
+            if m and cur and int(m.group(1)) == cur["index"]:
+                cur["archived"] = t
+                continue
+            m = again.search(line)
+            if m and cur and cur["archived"] is not None and cur["done"] is None:
+                cur["pids"].add(int(m.group(1)))
+                if len(cur["pids"]) >= n:
+                    cur["done"] = t
+    return out
+
+
+# What a plain recording of the stand-ins lacks too: caret-standin's extra
+# callbacks (--extra-callbacks) are registered without a *_callback_added,
+# so caretctl check calls every trace of them incomplete (exit 6) for that.
+STANDIN_MISSING = {"rclcpp_callback_register:callback_added"}
+
+
+def chunk_complete(b, path, want):
+    """None when caretctl check finds in the chunk at `path` every process
+    of `want` (pid -> records in its cache) with caret_init and all its
+    cached records, none twice, nothing discarded and nothing missing but
+    what the stand-ins never emit; else why not."""
+    cr = subprocess.run([os.path.join(b, "bin", "caretctl"), "check", "--json", path],
+                        capture_output=True, text=True, timeout=600)
+    if cr.returncode not in (0, 6):
+        return "caretctl check exited %d: %s" % (cr.returncode, cr.stderr.strip()[-200:])
+    try:
+        rep = json.loads(cr.stdout)
+    except ValueError:
+        return "caretctl check wrote no JSON"
+    if rep.get("discarded_events") or rep.get("lost_packets") or \
+            rep.get("discarded_events_unknown") or rep.get("lost_packets_unknown"):
+        return "discarded events %s%s, lost packets %s%s" % (
+            rep.get("discarded_events"),
+            " (and an unknown number)" if rep.get("discarded_events_unknown") else "",
+            rep.get("lost_packets"),
+            " (and an unknown number)" if rep.get("lost_packets_unknown") else "")
+    got = {p["pid"]: p for p in rep.get("processes", [])}
+    for pid, n in want.items():
+        p = got.get(pid)
+        if p is None:
+            return "pid %d absent" % pid
+        if not p.get("caret_init") or p.get("init_total") != n or p.get("duplicates_total"):
+            return "pid %d: caret_init %s, %s of %d init records, %s duplicated" % (
+                pid, p.get("caret_init"), p.get("init_total"), n, p.get("duplicates_total"))
+        other = set(p.get("missing", {})) - STANDIN_MISSING
+        if other:
+            return "pid %d lacks %s" % (pid, ", ".join(sorted(other)))
+    return None
+
+
+def rotation_row(args, tmp):
+    """P11: a rotating recording of N processes x R init records: for each
+    rotation, the time from the chunk's close to the end of the next
+    chunk's replay pass, against the replayed bytes / the consumer's drain
+    rate; none discarded; every chunk complete by caretctl check."""
+    n, rec = args.rot_procs, args.rot_records
+    every = args.rot_every
+    f = Fleet(args, tmp, n, rec)
+    d = f.d
+    name = "bench-rot"
+    try:
+        r = d.call({"cmd": "record", "session": name, "path": os.path.join(tmp, "rot"),
+                    "rotate_every_ms": int(every * 1000)})
+        w = d.call({"cmd": "wait", "timeout_ms": 600000}, timeout=700)
+        if not w["ok"] or w["recording"] != n:
+            log("warning: %s: %d of %d processes recording" % (name, w["recording"], n))
+        # a rotation before every process recorded may overlap the
+        # recording's own pass: measured are the rotations after this
+        st = d.call({"cmd": "status"})
+        first = sum(x["rotations"] for x in st.get("rotations", []) if x["session"] == name)
+        deadline = time.time() + (args.rot_count + 3) * every + 120
+        while True:
+            st = d.call({"cmd": "status"})
+            rot = [x for x in st.get("rotations", []) if x["session"] == name]
+            done = rot[0]["rotations"] if rot else 0
+            # each measured pass is followed by a close of its own chunk
+            if done >= first + args.rot_count + 1:
+                break
+            if time.time() > deadline:
+                raise RuntimeError("only %d rotations in %.0f s" % (done, every * args.rot_count))
+            time.sleep(0.2)
+        # stop in the middle of a chunk, its pass long done
+        time.sleep(every / 2)
+        stop = d.call({"cmd": "stop", "session": name})
+        d.log.flush()
+        rate = drain_rate(args.b, tmp, args.flood, *DEFAULT_GEOM)
+        passes = rotation_passes(d.log.name, name, n)
+        info = stop.get("rotation") or {}
+        by_index = {c["index"]: c for c in info.get("chunks", [])}
+        arch = os.path.join(r["path"], "archives")
+        dirs = sorted(os.listdir(arch)) if os.path.isdir(arch) else []
+        want = {a["pid"]: a["records"] for a in f.agents}
+        checked = 0
+        bad = []
+        for c in dirs:
+            why = chunk_complete(args.b, os.path.join(arch, c), want)
+            if why:
+                bad.append("%s: %s" % (c, why))
+            else:
+                checked += 1
+        shutil.rmtree(r["path"], ignore_errors=True)
+    finally:
+        f.close()
+    # the pass into chunk k+1 begins at the close of chunk k; the first
+    # close's pass may have shared the time with the recording's own
+    pts = []
+    for p in passes[first:first + args.rot_count]:
+        nxt = by_index.get(p["index"] + 1)
+        if nxt is None:
+            raise RuntimeError("chunk %d is not in the stop's listing" % (p["index"] + 1))
+        lim = nxt["bytes"] / rate
+        took = (p["done"] - p["closed"]) if p["done"] is not None else float("inf")
+        pts.append(dict(took=took, limit=lim, bytes=nxt["bytes"],
+                        archive=(p["archived"] - p["closed"]) if p["archived"] else float("inf"),
+                        pass_s=(p["done"] - p["archived"]) if p["done"] is not None and
+                        p["archived"] else float("inf"),
+                        ratio=took / lim if lim > 0 else float("inf")))
+    if not pts:
+        raise RuntimeError("no rotation measured (%d in caretd's log)" % len(passes))
+    worst = max(pts, key=lambda x: x["ratio"])
+    slow = max(pts, key=lambda x: x["took"])
+    disc = stop.get("discarded_total")
+    incomplete = len(info.get("incomplete", [])) + len(bad)
+    allc = bool(w["ok"]) and w["recording"] == n and checked == len(dirs) and len(dirs) >= len(pts) + 1 and not info.get("incomplete")
+    share = slow["took"] / every
+    return [row("P11", "rotating recording (--rotate-every %gs), %d processes x %d init records: "
+                "chunk closed -> the next chunk's replay pass complete, vs replayed bytes / "
+                "consumer drain rate (worst of %d rotations); share of the chunk interval"
+                % (every, n, rec, len(pts)),
+                "%.3f s; %.1f %% of %g s" % (worst["took"], 100 * share, every),
+                "%.4f s (%.2f MB at %.0f MB/s)" % (worst["limit"], worst["bytes"] / 1e6,
+                                                   rate / 1e6),
+                "%.2fx" % worst["ratio"], "<= 1.5x the limit, 0 discarded, every chunk complete",
+                worst["ratio"] <= 1.5 and disc == 0 and allc,
+                "per rotation, chunk closed (LTTng's rotation started) -> the next chunk's "
+                "pass complete (of which LTTng archiving the chunk: from its close to "
+                "caretd's notice that it is archived, where the pass begins) vs the limit: %s; "
+                "discarded %s; %d of %d chunks complete by caretctl check%s; caretd's own "
+                "verdicts: %d incomplete" %
+                ("; ".join("%.3f s (archived %.3f s) vs %.4f s" % (x["took"], x["archive"],
+                                                                    x["limit"]) for x in pts),
+                 disc, checked, len(dirs), " (%s)" % ", ".join(bad) if bad else "",
+                 len(info.get("incomplete", []))),
+                num=dict(ratio=worst["ratio"], took_s=worst["took"], slowest_s=slow["took"],
+                         pass_s=max(x["pass_s"] for x in pts),
+                         drain_s=worst["limit"], share=share, discarded=disc,
+                         incomplete=incomplete, chunks=len(dirs), checked=checked,
+                         rotations=len(pts), all=allc))]
+
+
 def svg(pts, path):
     """The curve: time to RECORD (session start and replay stacked) and
     the limit, against N."""
@@ -810,8 +1003,14 @@ def main():
     ap.add_argument("--curve-records", type=int, default=0,
                     help="init records per process of the scaling curve (default --records; "
                     "10,000 with --smoke)")
+    ap.add_argument("--rot-procs", type=int, default=100, help="processes of P11")
+    ap.add_argument("--rot-records", type=int, default=2000,
+                    help="init records per process of P11")
+    ap.add_argument("--rot-every", type=float, default=5.0,
+                    help="P11's chunk interval, seconds (--rotate-every)")
+    ap.add_argument("--rot-count", type=int, default=5, help="P11's rotations measured")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--only", help="comma-separated groups: micro,scenario,scaling,reader,check")
+    ap.add_argument("--only", help="comma-separated groups: micro,scenario,scaling,reader,check,rotation")
     args = ap.parse_args()
     # a killed bench still stops its processes and its caretd (finally:)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -825,6 +1024,9 @@ def main():
         # N = 48 for 0.063 s of bytes / drain; 0.1 s without that fault)
         args.curve = "6,48"
         args.curve_records = args.curve_records or 2000
+        # P11: 2 s chunks (LTTng's rotation alone takes ~0.5 s here), 3
+        # rotations measured
+        args.rot_procs, args.rot_records, args.rot_every, args.rot_count = 6, 200, 2.0, 3
     args.curve = [int(x) for x in args.curve.split(",")]
     args.curve_records = args.curve_records or args.records
     args.b = os.path.abspath(args.b)
@@ -855,6 +1057,7 @@ def main():
             pts = got[1]
         rows += group("reader", ("P8", "P9"), lambda: reader_rows(args)) or []
         rows += group("check", ("P10",), lambda: check_row(args, tmp)) or []
+        rows += group("rotation", ("P11",), lambda: rotation_row(args, tmp)) or []
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     lines, plain, rows = table(rows)

@@ -26,6 +26,9 @@ GOOD = {
     "P8": dict(rate=8e6),
     "P9": dict(p99_us=0.9),
     "P10": dict(ratio=1.3),
+    "P11": dict(ratio=1240.0, took_s=0.516, slowest_s=0.516, pass_s=0.008, drain_s=0.0004,
+                share=0.26, discarded=0, incomplete=0, chunks=6, checked=6, rotations=3,
+                all=True),
 }
 
 # one regression per row, each a change of kind, not noise
@@ -43,6 +46,7 @@ BAD = {
     "P8": dict(rate=1e6),
     "P9": dict(p99_us=60.0),
     "P10": dict(ratio=3.5),
+    "P11": dict(pass_s=0.6),                # a pass waiting for a timeout
 }
 
 
@@ -72,6 +76,13 @@ class Gates(unittest.TestCase):
                        dict(discarded=1), dict(all=False)):
             num = dict(GOOD["P6b"], **change)
             self.assertFalse(gates.gate(row("P6b", num))[0], change)
+
+    def test_each_p11_condition_alone_fails(self):
+        for change in (dict(pass_s=0.3), dict(slowest_s=1.6), dict(discarded=1),
+                       dict(incomplete=1), dict(checked=5), dict(all=False),
+                       dict(rotations=2), dict(chunks=3)):
+            num = dict(GOOD["P11"], **change)
+            self.assertFalse(gates.gate(row("P11", num))[0], change)
 
     def test_missing_numbers_fail(self):
         for id_ in GOOD:
