@@ -77,7 +77,7 @@ $(call obj,$(wildcard agent/*.c agent/tp/*.c)) $(B)/obj/agent/tp/caret_tp_humble
 all: $(B)/gen/caret_kinds.py
 
 # ---- util: clock and size parsing, for every program (caretctl too) ----
-UTIL_SRC = util/clock.c util/size.c util/hex.c
+UTIL_SRC = util/clock.c util/size.c util/hex.c util/atomic_file.c
 $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^

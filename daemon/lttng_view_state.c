@@ -26,24 +26,9 @@
  * directory's owner before it is believed. */
 #define STATE_MAX (64 << 10)
 
-void lttng_view_save(struct lttng_view *v)
+static void write_recs(FILE *f, void *arg)
 {
-	if (!v->state_file[0])
-		return;
-	char tmp[sizeof(v->state_file) + 8];
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", v->state_file);
-	int fd = mkstemp(tmp); /* 0600, O_EXCL: nobody's link is followed */
-	if (fd < 0) {
-		log_warn("cannot save the recordings' owners in %s: %s", v->state_file,
-			 strerror(errno));
-		return;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return;
-	}
+	const struct lttng_view *v = arg;
 	static char name[2 * CARET_LTTNG_NAME_MAX + 1], path[2 * 4096 + 1];
 	for (int i = 0; i < v->n_recs; i++) {
 		const struct lttng_view_rec *r = &v->recs[i];
@@ -54,14 +39,16 @@ void lttng_view_save(struct lttng_view *v)
 			r->frequency, r->subbuf_size, r->subbuf_count, r->armed ? 1 : 0,
 			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-");
 	}
-	bool ok = fflush(f) == 0 && !ferror(f);
-	if (fclose(f) != 0)
-		ok = false;
-	if (!ok || rename(tmp, v->state_file) < 0) {
+}
+
+void lttng_view_save(struct lttng_view *v)
+{
+	if (!v->state_file[0])
+		return;
+	int e = caret_write_atomic(v->state_file, write_recs, v);
+	if (e < 0)
 		log_warn("cannot save the recordings' owners in %s: %s", v->state_file,
-			 strerror(errno));
-		unlink(tmp);
-	}
+			 strerror(-e));
 }
 
 static bool num(const char *t, uint64_t max, uint64_t *out)

@@ -37,24 +37,9 @@ void rot_store_name(void)
 		snprintf(F.state_file, sizeof(F.state_file), "%s.rotation", rot_view()->state_file);
 }
 
-void rot_store_save(void)
+static void write_rots(FILE *f, void *arg)
 {
-	if (!F.state_file[0])
-		return;
-	char tmp[sizeof(F.state_file) + 8];
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", F.state_file);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		log_warn("cannot save the rotating recordings in %s: %s", F.state_file,
-			 strerror(errno));
-		return;
-	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return;
-	}
+	(void)arg;
 	static char name[2 * CARET_LTTNG_NAME_MAX + 1], path[2 * 4096 + 1];
 	for (int i = 0; i < MAX_ROT; i++) {
 		const struct rot *t = rot_at(i);
@@ -74,14 +59,16 @@ void rot_store_save(void)
 			fprintf(f, " d%" PRIu64, t->dups[k]);
 		fputc('\n', f);
 	}
-	bool ok = fflush(f) == 0 && !ferror(f);
-	if (fclose(f) != 0)
-		ok = false;
-	if (!ok || rename(tmp, F.state_file) < 0) {
+}
+
+void rot_store_save(void)
+{
+	if (!F.state_file[0])
+		return;
+	int e = caret_write_atomic(F.state_file, write_rots, NULL);
+	if (e < 0)
 		log_warn("cannot save the rotating recordings in %s: %s", F.state_file,
-			 strerror(errno));
-		unlink(tmp);
-	}
+			 strerror(-e));
 }
 
 /* After a restart: what was written while caretd was away. */

@@ -23,10 +23,28 @@ class QuotaUnavailable(Exception):
     pass
 
 
+def _mnt(pid):
+    try:
+        return os.readlink("/proc/%s/ns/mnt" % pid)
+    except OSError:
+        return None
+
+
 def sessiond_pid(rundir="/run/lttng"):
+    """The session daemon whose consumers get the quota: only one of this
+    private mount namespace (tools/isolated.sh), never the machine's own."""
     with open(os.path.join(rundir, "lttng-sessiond.pid")) as f:
         # lttng-sessiond 2.13 rewrites this file without truncating it
-        return int(f.readline())
+        pid = int(f.readline())
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            comm = f.read().strip()
+    except OSError:
+        comm = None
+    if comm != "lttng-sessiond" or _mnt(pid) != _mnt("self") or _mnt("self") == _mnt(1):
+        raise QuotaUnavailable("pid %d (%s) is not a session daemon of this private mount "
+                               "namespace: no quota on the machine's own consumers" % (pid, comm))
+    return pid
 
 
 def consumer_pids(sessiond):

@@ -8,6 +8,7 @@
 #define CARET_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* CLOCK_MONOTONIC in ns: the LTTng UST clock, so init_timestamp values and
@@ -24,5 +25,10 @@ int caret_parse_size(const char *s, uint64_t max, uint64_t *out);
  * empty, odd, too long, not hex, or naming a NUL. */
 void caret_hex(char *out, const char *s);
 int caret_unhex(const char *h, char *out, size_t cap);
+
+/* Writes path anew, whole or not at all: fill writes the content into a
+ * fresh 0600 file beside it (mkstemp: no link followed), renamed over path
+ * once flushed. 0 or -errno (the old file stays). */
+int caret_write_atomic(const char *path, void (*fill)(FILE *f, void *arg), void *arg);
 
 #endif

@@ -17,8 +17,8 @@ import time
 import unittest
 import uuid
 
-from harness import (AGENT, B, CARETCTL, CARETD, ROOT, STANDIN, Proc, asan_preload, stop_proc,
-                     wait_line)
+from harness import (AGENT, B, CARETCTL, CARETD, ROOT, STANDIN, Proc, _ns, asan_preload,
+                     stop_proc, wait_line)
 
 # A plain CycloneDDS peer speaking CARET's topics (tests/integration/ddspeer.c).
 PEER = os.path.join(B, "tests", "caret-ddspeer")
@@ -69,6 +69,14 @@ def run(argv, check=True, timeout=30):
                                                         r.stderr))
     return r
 
+
+
+def _comm(pid):
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 class Host:
     def __init__(self, net, name, ns, ifname, addr):
@@ -185,8 +193,13 @@ class Host:
                                capture_output=True, text=True, timeout=10)
             # first line only: the file is rewritten without truncation
             first = r.stdout.split("\n", 1)[0].strip()
-            if r.returncode == 0 and first.isdigit():
-                pid = int(first)
+            pid = int(first) if r.returncode == 0 and first.isdigit() else 0
+            # only an lttng-sessiond in this host's own mount namespace: a stale or
+            # rewritten file must never make the test signal another process
+            if pid and (_comm(pid) != "lttng-sessiond" or
+                        _ns("mnt", pid) != _ns("mnt", self.holder.pid)):
+                pid = 0
+            if pid:
                 try:
                     os.kill(pid, signal.SIGTERM)
                     for _ in range(50):
