@@ -116,6 +116,21 @@ def mono_ns():
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
 
+def ros_env(prefix):
+    """The environment `source PREFIX/setup.bash` gives, as a user has it, for a real ROS 2
+    process (ROS_DISTRO is the caller's: a test may leave it unset on purpose)."""
+    out = subprocess.run(["bash", "-c", 'source "$0/setup.bash" && env -0', prefix],
+                         capture_output=True, check=True, timeout=60).stdout
+    env = {}
+    for item in out.split(b"\0"):
+        if b"=" in item:
+            k, v = item.split(b"=", 1)
+            env[k.decode()] = v.decode()
+    keep = ("LD_LIBRARY_PATH", "AMENT_PREFIX_PATH", "PYTHONPATH", "PATH", "CMAKE_PREFIX_PATH",
+            "COLCON_PREFIX_PATH", "ROS_VERSION", "ROS_PYTHON_VERSION")
+    return {k: v for k, v in env.items() if k in keep}
+
+
 def real_ros_asan(env, ctx):
     """Under SAN=1, the ASan options for a real ROS 2 process with the agent: rclcpp's allocator
     adapter frees what rcutils_string_map_init allocated through it with a sized delete of 1

@@ -29,14 +29,14 @@ default)."""
 import collections
 import os
 import re
-import subprocess
 import sys
 import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
-from harness import Ctx, INIT_KINDS, dds_domain, read_trace, real_ros_asan, wait_line  # noqa: E402
+from harness import (Ctx, INIT_KINDS, dds_domain, read_trace, real_ros_asan,  # noqa: E402
+                     ros_env, wait_line)
 from trace_model import discarded  # noqa: E402
 
 DISTRO = os.environ.get("CARET_ROS2_DISTRO", "")
@@ -53,20 +53,6 @@ RCLCPP_ONLY = ("callback_start", "callback_end", "rclcpp_publish", "rclcpp_callb
                "rclcpp_subscription_init", "rclcpp_subscription_callback_added",
                "rclcpp_timer_callback_added", "rclcpp_timer_link_node",
                "rclcpp_service_callback_added")
-
-
-def ros_env():
-    """The environment `source PREFIX/setup.bash` gives, as a user has it."""
-    out = subprocess.run(["bash", "-c", 'source "$0/setup.bash" && env -0', PREFIX],
-                         capture_output=True, check=True, timeout=60).stdout
-    env = {}
-    for item in out.split(b"\0"):
-        if b"=" in item:
-            k, v = item.split(b"=", 1)
-            env[k.decode()] = v.decode()
-    keep = ("LD_LIBRARY_PATH", "AMENT_PREFIX_PATH", "PYTHONPATH", "PATH", "CMAKE_PREFIX_PATH",
-            "COLCON_PREFIX_PATH", "ROS_VERSION", "ROS_PYTHON_VERSION")
-    return {k: v for k, v in env.items() if k in keep}
 
 
 def counts(p):
@@ -87,7 +73,7 @@ class RclpyTest(unittest.TestCase):
         self.c.cleanup()
 
     def spawn(self, rmw, with_distro):
-        env = dict(ros_env())
+        env = dict(ros_env(PREFIX))
         domain = dds_domain(int(self.c.domain) + RMWS.index(rmw) * 7)
         env.update({"RMW_IMPLEMENTATION": rmw, "ROS_DOMAIN_ID": str(domain)})
         argv = ["/usr/bin/python3", "-u", APP, "--topic-prefix", "py"]

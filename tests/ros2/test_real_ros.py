@@ -23,8 +23,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
-from harness import (CARETCTL, Ctx, INIT_KINDS, dds_domain, read_trace, real_ros_asan,  # noqa: E402
-                     wait_line)
+from harness import (CARETCTL, Ctx, INIT_KINDS, dds_domain, read_trace,  # noqa: E402
+                     real_ros_asan, ros_env, wait_line)
 from trace_model import discarded, group_links, parse_groups  # noqa: E402
 
 DISTRO = os.environ.get("CARET_ROS2_DISTRO", "")
@@ -32,20 +32,6 @@ PREFIX = os.environ.get("CARET_ROS2_PREFIX", "")
 APP = os.environ.get("CARET_ROS2_APP", "")
 RMWS = os.environ.get("CARET_ROS2_RMWS", "rmw_cyclonedds_cpp").split()
 RUN_S = 3.0
-
-
-def ros_env():
-    """The environment `source PREFIX/setup.bash` gives, as a user has it."""
-    out = subprocess.run(["bash", "-c", 'source "$0/setup.bash" && env -0', PREFIX],
-                         capture_output=True, check=True, timeout=60).stdout
-    env = {}
-    for item in out.split(b"\0"):
-        if b"=" in item:
-            k, v = item.split(b"=", 1)
-            env[k.decode()] = v.decode()
-    keep = ("LD_LIBRARY_PATH", "AMENT_PREFIX_PATH", "PYTHONPATH", "PATH", "CMAKE_PREFIX_PATH",
-            "COLCON_PREFIX_PATH", "ROS_DISTRO", "ROS_VERSION", "ROS_PYTHON_VERSION")
-    return {k: v for k, v in env.items() if k in keep}
 
 
 def has_events_executor():
@@ -58,7 +44,7 @@ class System:
     """The four processes of one RMW."""
 
     def __init__(self, ctx, rmw, domain):
-        env = dict(ros_env())
+        env = dict(ros_env(PREFIX))
         env.update({"RMW_IMPLEMENTATION": rmw, "ROS_DOMAIN_ID": str(domain),
                     "ROS_DISTRO": DISTRO})
         real_ros_asan(env, ctx)
