@@ -47,10 +47,9 @@ def main():
     subprocess.run([os.path.join(ROOT, "tests", "ros2", "build-app.sh"), prefix, bdir], check=True)
     app = os.path.join(bdir, "caret_real_app")
     import harness
-    import test_real_ros
     c = harness.Ctx("ros2bench")
     c.caretd()
-    base = dict(test_real_ros.ros_env())
+    base = dict(harness.ros_env(prefix))
     base.update(RMW_IMPLEMENTATION=a.rmw, ROS_DISTRO=a.distro, ROS_DOMAIN_ID=c.domain)
 
     def run(preload, session):
