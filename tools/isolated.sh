@@ -44,13 +44,19 @@ mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 # of another's way. A working directory under /tmp (a checkout there)
 # stays visible: the shell's working directory still reaches the hidden
 # original, and is bound back at the same path.
+# The whole checkout is kept (a test module's directory alone would hide
+# build/ from it), else the working directory.
+here=$PWD
+top=$(cd "$(dirname "$0")/.." && pwd)
 keep=
-case "$PWD" in /tmp/*) keep=$PWD ;; esac
+case "$here" in /tmp/*) keep=$here ;; esac
+case "$top" in /tmp/*) case "$here" in "$top"|"$top"/*) keep=$top ;; esac ;; esac
+[ -z "$keep" ] || cd "$keep"
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 if [ -n "$keep" ]; then
 	mkdir -p "$keep"
 	mount --no-canonicalize --bind . "$keep"
-	cd "$keep"
+	cd "$here"
 fi
 # Root's per-user daemon and ~/.lttngrc would be $HOME/.lttng: not ours.
 LTTNG_HOME=$(mktemp -d /tmp/lttng-home.XXXXXX)
