@@ -24,6 +24,10 @@ of the comparison where it is handled, and said here):
     reliably (caret_trace drops runtime events until its node runs; the
     agent until it knows a session records) and a late recording sees
     neither; runtime events are compared in a steady window (Run.steady).
+    Parameter events are start-up traffic too (every node publishes them
+    as it declares its parameters, caret_trace's node among them): their
+    takes and callbacks are left out of the window, which they can reach
+    under load.
   - Fast DDS binds, and CycloneDDS binds from Jazzy on: both tracers bind
     the writes of a thread whose last rcl_publish was recorded, services'
     included, so which ones depends on start-up; only binds of windowed
@@ -198,6 +202,24 @@ class Run:
         return [e for e in self.per[role]
                 if not any(isinstance(v, int) and v in own for v in e.f.values())]
 
+    def startup_objects(self, role):
+        """The role's /parameter_events subscriptions (their rmw handles and
+        callbacks): every node publishes parameter events as it declares its
+        parameters, so their takes are start-up traffic, and CARET's run has
+        more of it (each process's caret_trace node declares use_sim_time,
+        trace_node.cpp's rclcpp::Node). Under load a take lands after
+        STEADY_NS (seen in CI: CARET's talker took one, Humble x Fast DDS;
+        up to 130 ms after the last init event on a quiet machine)."""
+        evs = self.per[role]
+        subs = {e.f["subscription_handle"]: e.f["rmw_subscription_handle"] for e in evs
+                if kind(e.name) == "rcl_subscription_init" and
+                e.f["topic_name"] == "/parameter_events"}
+        cpp = {e.f["subscription"] for e in evs
+               if kind(e.name) == "rclcpp_subscription_init" and e.f["subscription_handle"] in subs}
+        cbs = {e.f["callback"] for e in evs
+               if kind(e.name) == "rclcpp_subscription_callback_added" and e.f["subscription"] in cpp}
+        return set(subs.values()) | cbs
+
     def steady(self, role):
         """The role's init events, and its runtime events from STEADY_NS after
         the last init event of the system until the first process is told to
@@ -211,8 +233,11 @@ class Run:
         recording, which ends before it."""
         inits = [e.ts for e in self.events if kind(e.name) in INIT_KINDS]
         start = (max(inits) if inits else 0) + STEADY_NS
+        startup = self.startup_objects(role)
         evs = [e for e in self.app_events(role)
-               if kind(e.name) in INIT_KINDS or start <= e.ts < self.stop_ns]
+               if kind(e.name) in INIT_KINDS or
+               (start <= e.ts < self.stop_ns and
+                e.f.get("rmw_subscription_handle", e.f.get("callback")) not in startup)]
         if self.rmw != "rmw_fastrtps_cpp" and trr.DISTRO < "jazzy":
             return evs
         # Fast DDS, and CycloneDDS from Jazzy on: both tracers bind every write of a thread
