@@ -118,7 +118,6 @@ static uint64_t on_tick(void *arg)
 	(void)arg;
 	if (!rot_store_loaded() && rot_view()->state_loaded && agents_adopted())
 		rot_store_load();
-	rotl()->unregister_gone();
 	if (rot_any()) {
 		rotl()->ensure_channel();
 		rotl()->read_notifications(on_event, NULL);
@@ -148,7 +147,7 @@ static uint64_t on_tick(void *arg)
 	} else {
 		rotl()->close_channel();
 	}
-	bool busy = rot_any() || !rot_store_loaded() || rotl()->unregister_pending();
+	bool busy = rot_any() || !rot_store_loaded();
 	return busy ? TICK_USEC : IDLE_USEC;
 }
 
@@ -238,7 +237,6 @@ static int begin(struct rot *t, char *err, size_t errlen)
 	if (rc == 0)
 		rc = rotl()->schedule(t->name, o, err, errlen);
 	if (rc < 0) {
-		rotl()->defer_unregister(t->name);
 		rotl()->subscribe(t, false);
 		t->used = false;
 		return rc;
@@ -275,7 +273,7 @@ struct rotation_report *rotation_end(const char *session)
 	if (t->rotations == seen)
 		rot_close_chunk(t, "its replay pass had not finished when the recording stopped");
 	rotl()->subscribe(t, false);
-	rotl()->defer_unregister(t->name);
+	/* its triggers go with the session (why: rotation_lttng.h) */
 	rot_scan(t);
 	free(t->base);
 	t->base = NULL;

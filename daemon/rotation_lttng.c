@@ -20,11 +20,6 @@ void rotl_reset(void)
 	memset(&L, 0, sizeof(L));
 }
 
-bool rotl_unregister_pending(void)
-{
-	return false;
-}
-
 /* Both notify triggers of a session (ongoing, completed): 0 or -errno. */
 int rotl_register(const char *session, char *err, size_t errlen)
 {
@@ -77,28 +72,6 @@ static int trigger(const char *session, bool completed, char *err, size_t errlen
 	lttng_action_destroy(a);
 	lttng_condition_destroy(c);
 	return rc;
-}
-
-/*
- * caretd does not unregister a session's rotation triggers: lttng-sessiond
- * 2.13.9 dies (a fatal error) when one is unregistered while its session
- * stops, and, measured here, now and then when it is unregistered after
- * the session left the session list (4 of 10 runs of
- * test_other_sessions_replay_into_chunks; 0 of 14 without unregistering).
- * Measured too: once the session is destroyed, `lttng list-triggers` no
- * longer shows them (the same test asserts it), so the session daemon's
- * own teardown and our unregistration raced. They are named after the
- * session: a recording of that name while they exist takes them over
- * (LTTNG_ERR_TRIGGER_EXISTS in trigger()).
- */
-void rotl_defer_unregister(const char *session)
-{
-	log_debug("session %s: its rotation triggers go with the session (lttng-sessiond "
-		  "2.13 may die when one is unregistered)", session);
-}
-
-void rotl_unregister_gone(void)
-{
 }
 
 void rotl_close_channel(void)
@@ -243,9 +216,6 @@ void rotl_read_notifications(rotl_on_event *cb, void *arg)
 
 const struct rotation_lttng_ops rotation_lttng_ops_real = {
 	.register_triggers = rotl_register,
-	.defer_unregister = rotl_defer_unregister,
-	.unregister_gone = rotl_unregister_gone,
-	.unregister_pending = rotl_unregister_pending,
 	.ensure_channel = rotl_ensure_channel,
 	.close_channel = rotl_close_channel,
 	.subscribe = rotl_subscribe,

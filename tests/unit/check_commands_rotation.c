@@ -24,7 +24,7 @@
 /* Rotation's lttng-ctl calls, faked (struct rotation_lttng_ops): what each
  * was asked; schedule fails when frot.fail_schedule. */
 static struct {
-	int registered, scheduled, subscribed, unsubscribed, deferred;
+	int registered, scheduled, subscribed, unsubscribed;
 	uint64_t every_ms;
 	bool fail_schedule;
 } frot;
@@ -36,21 +36,6 @@ static int frot_register(const char *session, char *err, size_t errlen)
 	(void)errlen;
 	frot.registered++;
 	return 0;
-}
-
-static void frot_defer(const char *session)
-{
-	(void)session;
-	frot.deferred++;
-}
-
-static void frot_gone(void)
-{
-}
-
-static bool frot_pending(void)
-{
-	return false;
 }
 
 static void frot_ensure(void)
@@ -98,9 +83,6 @@ static void frot_read(rotl_on_event *cb, void *arg)
 
 static const struct rotation_lttng_ops frot_ops = {
 	.register_triggers = frot_register,
-	.defer_unregister = frot_defer,
-	.unregister_gone = frot_gone,
-	.unregister_pending = frot_pending,
 	.ensure_channel = frot_ensure,
 	.close_channel = frot_close,
 	.subscribe = frot_subscribe,
@@ -158,7 +140,6 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_ptr_nonnull(fake_call("stop r2"));
 	ck_assert(!rotation_is_rotating("r2"));
 	ck_assert_int_eq(frot.unsubscribed, 1);
-	ck_assert_int_eq(frot.deferred, 1);
 
 	/* LTTng refuses the schedule: the recording is stopped, not kept */
 	frot.fail_schedule = true;
@@ -170,7 +151,6 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_ptr_nonnull(fake_call("stop r3"));
 	ck_assert(!rotation_is_rotating("r3"));
 	ck_assert_ptr_null(lttng_view_find_rec(&view, "r3"));
-	ck_assert_int_eq(frot.deferred, 2);
 	ck_assert_int_eq(frot.unsubscribed, 2);
 
 	rotation_stop();
