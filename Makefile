@@ -286,6 +286,11 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_log
+$(B)/tests/check_log: $(call obj,tests/unit/check_log.c daemon/log.c proto/caret_utf8.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_loop
 $(B)/tests/check_loop: $(call obj,tests/unit/check_loop.c daemon/loop.c)
 	@mkdir -p $(dir $@)

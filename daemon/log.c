@@ -18,7 +18,7 @@ void log_init(int max_level)
 	journal = getenv("JOURNAL_STREAM") != NULL;
 }
 
-void log_msg(int level, const char *fmt, ...)
+static void log_vmsg(int level, int err, const char *fmt, va_list ap)
 {
 	static const char *const names[] = { "emerg", "alert", "crit", "error",
 					      "warning", "notice", "info", "debug" };
@@ -37,12 +37,12 @@ void log_msg(int level, const char *fmt, ...)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ".%03ld caretd %s: ",
 			      ts.tv_nsec / 1000000, names[level & 7]);
 	}
-	va_list ap;
-	va_start(ap, fmt);
 	int m = vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
-	va_end(ap);
 	if (m < 0)
 		return;
+	if (err < 0 && m < (int)sizeof(buf) - n - 2)
+		m += snprintf(buf + n + m, sizeof(buf) - (size_t)(n + m) - 1, ": %s",
+			      strerror(-err));
 	if (m > (int)sizeof(buf) - n - 2)
 		m = (int)sizeof(buf) - n - 2;
 	caret_utf8_scrub(buf + n, (size_t)m, true);
@@ -50,6 +50,23 @@ void log_msg(int level, const char *fmt, ...)
 	buf[n++] = '\n';
 	ssize_t w = write(STDERR_FILENO, buf, (size_t)n);
 	(void)w;
+}
+
+void log_msg(int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_vmsg(level, 0, fmt, ap);
+	va_end(ap);
+}
+
+int log_msg_errno(int level, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_vmsg(level, err, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 _Bool log_ratelimit_ok(struct log_ratelimit *rl, int level)

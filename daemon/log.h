@@ -11,6 +11,10 @@
  * a line or a level. */
 void log_init(int max_level);
 void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, with ": <strerror(-err)>" appended when err < 0 (the project's
+ * negative errno); returns err, so a failure is logged and passed on in
+ * one statement: `return log_err_errno(r, "cannot watch %s", dir);`. */
+int log_msg_errno(int level, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Lines caused by other users (refused segments, refused clients) are
  * rate-limited per call site, as systemd's log_ratelimit_*() do: at most
@@ -35,5 +39,14 @@ _Bool log_ratelimit_ok(struct log_ratelimit *rl, int level);
 #define log_warn(...) log_msg(LOG_WARNING, __VA_ARGS__)
 #define log_info(...) log_msg(LOG_INFO, __VA_ARGS__)
 #define log_debug(...) log_msg(LOG_DEBUG, __VA_ARGS__)
+#define log_err_errno(err, ...) log_msg_errno(LOG_ERR, err, __VA_ARGS__)
+#define log_warn_errno(err, ...) log_msg_errno(LOG_WARNING, err, __VA_ARGS__)
+#define log_debug_errno(err, ...) log_msg_errno(LOG_DEBUG, err, __VA_ARGS__)
+#define log_warn_rl_errno(err, ...)                              \
+	do {                                                     \
+		static struct log_ratelimit rl_;                 \
+		if (log_ratelimit_ok(&rl_, LOG_WARNING))         \
+			log_msg_errno(LOG_WARNING, err, __VA_ARGS__); \
+	} while (0)
 
 #endif

@@ -47,8 +47,7 @@ void lttng_view_save(struct lttng_view *v)
 		return;
 	int e = caret_write_atomic(v->state_file, write_recs, v);
 	if (e < 0)
-		log_warn("cannot save the recordings' owners in %s: %s", v->state_file,
-			 strerror(-e));
+		log_warn_errno(e, "cannot save the recordings' owners in %s", v->state_file);
 }
 
 static bool num(const char *t, uint64_t max, uint64_t *out)

@@ -340,12 +340,12 @@ int main(int argc, char **argv)
 	if (r >= 0)
 		r = loop_open(&loop, e);
 	if (r < 0) {
-		log_err("cannot set up the event loop: %s", strerror(-r));
+		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
 	r = registry_open(&reg);
 	if (r < 0) {
-		log_err("cannot watch /dev/shm: %s", strerror(-r));
+		log_err_errno(r, "cannot watch /dev/shm");
 		return 1;
 	}
 	struct events *events = events_new();
@@ -378,7 +378,7 @@ int main(int argc, char **argv)
 	    (r = notify_start(&notify, &loop, &reg, &lttng)) < 0 ||
 	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0 ||
 	    (r = rotation_start(&loop, &lttng, &reg)) < 0) {
-		log_err("cannot set up the event loop: %s", strerror(-r));
+		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
 	log_info("caretd %s started, %d agents found, pacing %s", CARETD_VERSION, reg.count,
@@ -386,7 +386,7 @@ int main(int argc, char **argv)
 
 	r = sd_event_loop(e);
 	if (r < 0)
-		log_err("event loop: %s", strerror(-r));
+		log_err_errno(r, "event loop");
 	notify_stopping(&notify);
 	server_free(server);
 	bridge_stop(&bridge);

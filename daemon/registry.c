@@ -205,7 +205,7 @@ static void try_attach(struct registry *r, const char *name)
 		if (e == -EBADMSG && process_alive(pid, start) && pending_keep(name))
 			return;
 		pending_drop(name);
-		log_warn_rl("ignoring segment %s: %s", name, strerror(-e));
+		log_warn_rl_errno(e, "ignoring segment %s", name);
 		rejects_add(name, &st);
 		return;
 	}
@@ -237,7 +237,7 @@ void registry_scan(struct registry *r)
 {
 	int e = caret_seg_scan(scan_one, r);
 	if (e < 0)
-		log_err("cannot scan %s: %s", CARET_SHM_DIR, strerror(-e));
+		log_err_errno(e, "cannot scan %s", CARET_SHM_DIR);
 }
 
 /* A process that dies between Start and RECORD is reported by `wait`. */

@@ -63,7 +63,7 @@ bool rot_space_low(struct rot *t, int64_t now, uint64_t *avail, uint64_t *need)
 	*need = reserve(t);
 	int r = space_left(t, avail);
 	if (r < 0) {
-		log_debug("session %s: free space not known: %s", t->name, strerror(-r));
+		log_debug_errno(r, "session %s: free space not known", t->name);
 		return false;
 	}
 	return *avail < *need;

@@ -67,8 +67,7 @@ void rot_store_save(void)
 		return;
 	int e = caret_write_atomic(F.state_file, write_rots, NULL);
 	if (e < 0)
-		log_warn("cannot save the rotating recordings in %s: %s", F.state_file,
-			 strerror(-e));
+		log_warn_errno(e, "cannot save the rotating recordings in %s", F.state_file);
 }
 
 /* After a restart: what was written while caretd was away. */

@@ -105,7 +105,7 @@ static int listen_own(struct server *s)
 	strcpy(sa.sun_path, path);
 	int r = mkdir_parent(path);
 	if (r < 0) {
-		log_err("cannot create the directory of %s: %s", path, strerror(-r));
+		log_err_errno(r, "cannot create the directory of %s", path);
 		return r;
 	}
 	{
@@ -129,7 +129,7 @@ static int listen_own(struct server *s)
 	umask(old);
 	if (r < 0 || listen(fd, 16) < 0) {
 		r = -errno;
-		log_err("cannot listen on %s: %s", path, strerror(-r));
+		log_err_errno(r, "cannot listen on %s", path);
 		return r;
 	}
 	if (s->cfg.have_group) {
