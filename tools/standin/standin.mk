@@ -42,7 +42,8 @@ STANDIN_C_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.c,$$(STANDIN_OBJ_$(1))/%.o,\
 	$(STANDIN_DIR)/rmw/rmw_implementation.c $(STANDIN_DIR)/rmw/rmw_cyclonedds.c \
 	$(STANDIN_DIR)/rmw/cdds_serdata.c $(STANDIN_DIR)/rmw/cdds_service.c)
 STANDIN_CXX_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.cpp,$$(STANDIN_OBJ_$(1))/%.o,\
-	$(wildcard $(STANDIN_DIR)/rclcpp/*.cpp) $(STANDIN_DIR)/rmw/rmw_fastrtps.cpp)
+	$(wildcard $(STANDIN_DIR)/rclcpp/*.cpp) $(STANDIN_DIR)/rmw/rmw_fastrtps.cpp \
+	$(STANDIN_DIR)/rmw/rmw_fastrtps_service.cpp)
 STANDIN_WL_O_$(1) := $$(patsubst $(STANDIN_DIR)/%.c,$$(STANDIN_OBJ_$(1))/%.o,$(STANDIN_WL_SRC))
 STANDIN_LIBS_$(1) := $$(addprefix $$(STANDIN_LIB_$(1))/,libtracetools.so librclcpp.so \
 	librmw_implementation.so librmw_cyclonedds_cpp.so librmw_fastrtps_cpp.so \
@@ -83,6 +84,7 @@ $$(STANDIN_LIB_$(1))/librmw_cyclonedds_cpp.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_cycl
 		-Wl,-rpath,'$$$$ORIGIN'
 
 $$(STANDIN_LIB_$(1))/librmw_fastrtps_cpp.so: $$(STANDIN_OBJ_$(1))/rmw/rmw_fastrtps.o \
+		$$(STANDIN_OBJ_$(1))/rmw/rmw_fastrtps_service.o \
 		$$(STANDIN_LIB_$(1))/libtracetools.so
 	@mkdir -p $$(@D)
 	$$(CXX) -shared -Wl,-soname,librmw_fastrtps_cpp.so -Wl,-z,defs $$(LDFLAGS) -o $$@ \
