@@ -113,6 +113,21 @@ static bool agents_adopted(void)
 	return true;
 }
 
+/* An armed recording the view reaped (its caretctl died, or nobody
+ * started it within --arm-timeout) would hold its slot for good: a group
+ * member arming rotating recordings could fill the table for everyone. */
+static void drop_if_unarmed(struct rot *t)
+{
+	const struct lttng_view_rec *r = lttng_view_find_rec(rot_view(), t->name);
+	if (r && r->armed)
+		return;
+	log_info("armed recording %s is gone before Enter: its rotation options go", t->name);
+	free(t->base);
+	free(t->list);
+	memset(t, 0, sizeof(*t));
+	rot_store_save();
+}
+
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
@@ -123,7 +138,11 @@ static uint64_t on_tick(void *arg)
 		rotl()->read_notifications(on_event, NULL);
 		for (int i = 0; i < MAX_ROT; i++) {
 			struct rot *t = rot_at(i);
-			if (!t->used || t->armed)
+			if (t->used && t->armed) {
+				drop_if_unarmed(t);
+				continue;
+			}
+			if (!t->used)
 				continue;
 			if (rot_view()->ok && !lttng_view_find_rec(rot_view(), t->name)) {
 				log_info("session %s ended outside caretd: its rotation ends",
@@ -205,8 +224,10 @@ int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts 
 			   .uid = rec->uid, .gid = rec->gid, .armed = rec->armed };
 	snprintf(t->name, sizeof(t->name), "%s", rec->name);
 	snprintf(t->path, sizeof(t->path), "%s", rec->path);
-	if (t->armed)
+	if (t->armed) {
+		rot_store_save(); /* its options outlive a restart before Enter */
 		return 0; /* nothing recorded before `go`: no chunk to rotate */
+	}
 	return begin(t, err, errlen);
 }
 
@@ -262,6 +283,7 @@ struct rotation_report *rotation_end(const char *session)
 	if (t->armed) { /* stopped before `go`: it never rotated */
 		free(t->base);
 		memset(t, 0, sizeof(*t));
+		rot_store_save();
 		return NULL;
 	}
 	/* the session is destroyed: its last chunk is archived (the

@@ -43,10 +43,16 @@ static void write_rots(FILE *f, void *arg)
 	static char name[2 * CARET_LTTNG_NAME_MAX + 1], path[2 * 4096 + 1];
 	for (int i = 0; i < MAX_ROT; i++) {
 		const struct rot *t = rot_at(i);
-		if (!t->used || t->armed)
+		if (!t->used)
 			continue;
 		caret_hex(name, t->name);
 		caret_hex(path, t->path);
+		if (t->armed) { /* its options, until Enter */
+			fprintf(f, "a %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %" PRIu64 " %" PRIu64
+				" %u %u %s %s\n", t->o.every_ms, t->o.size, t->o.keep, t->o.max_size,
+				t->dev, t->ino, (unsigned)t->uid, (unsigned)t->gid, name, path);
+			continue;
+		}
 		fprintf(f, "1 %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 			" %" PRIu64 " %" PRIu64 " %u %u %s %s", t->o.every_ms, t->o.size, t->o.keep,
 			t->o.max_size, t->verdict_upto, t->rotations, t->removed, t->dev, t->ino,
@@ -109,6 +115,32 @@ static void adopt(struct rot *t)
 	rot_store_save();
 }
 
+/* An armed recording's options, kept while the view still holds it armed
+ * (its caretctl may press Enter after the restart). */
+static void load_armed(const char *line)
+{
+	struct rot t = { .used = true, .armed = true };
+	char nameh[2 * CARET_LTTNG_NAME_MAX + 2], pathh[2 * 4096 + 2];
+	unsigned uid, gid;
+	if (sscanf(line, "a %" SCNu64 " %" SCNu64 " %u %" SCNu64 " %" SCNu64 " %" SCNu64
+		   " %u %u %513s %8193s", &t.o.every_ms, &t.o.size, &t.o.keep, &t.o.max_size,
+		   &t.dev, &t.ino, &uid, &gid, nameh, pathh) != 10 ||
+	    caret_unhex(nameh, t.name, sizeof(t.name)) < 0 ||
+	    caret_unhex(pathh, t.path, sizeof(t.path)) < 0)
+		return;
+	t.uid = uid;
+	t.gid = gid;
+	const struct lttng_view_rec *r = lttng_view_find_rec(rot_view(), t.name);
+	struct rot *s = rot_slot();
+	if (!r || !r->armed || r->uid != t.uid || strcmp(r->path, t.path) != 0 ||
+	    rot_find(t.name) || !s) {
+		log_info("%s: armed rotating recording %s not taken over", F.state_file, t.name);
+		return;
+	}
+	*s = t;
+	log_info("armed recording %s keeps its rotation options", t.name);
+}
+
 void rot_store_load(void)
 {
 	F.loaded = true;
@@ -137,6 +169,10 @@ void rot_store_load(void)
 		char nameh[2 * CARET_LTTNG_NAME_MAX + 2], pathh[2 * 4096 + 2];
 		unsigned uid, gid;
 		int used = 0;
+		if (line[0] == 'a') {
+			load_armed(line);
+			continue;
+		}
 		if (sscanf(line, "1 %" SCNu64 " %" SCNu64 " %u %" SCNu64 " %" SCNu64 " %" SCNu64
 			   " %" SCNu64 " %" SCNu64 " %" SCNu64 " %u %u %513s %8193s%n",
 			   &t.o.every_ms, &t.o.size, &t.o.keep, &t.o.max_size, &t.verdict_upto,

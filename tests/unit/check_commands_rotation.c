@@ -160,7 +160,49 @@ START_TEST(record_rotation_at_once_then_stop)
 }
 END_TEST
 
+/* An armed rotating recording the view reaps (nobody pressed Enter within
+ * --arm-timeout) leaves no rotation slot behind: otherwise a group member
+ * arming and abandoning rotating recordings fills the table for everyone
+ * (each of its LTTNG_VIEW_MAX_RECORDINGS slots, 2 at a time). */
+START_TEST(reaped_armed_recording_frees_its_rotation)
+{
+	sd_event *ev = NULL;
+	struct loop l = { 0 };
+	ck_assert_int_ge(sd_event_new(&ev), 0);
+	ck_assert_int_ge(loop_open(&l, ev), 0);
+	ck_assert_int_ge(rotation_start(&l, &view, &reg), 0);
+	rotl_set_ops(&frot_ops);
+	memset(&frot, 0, sizeof(frot));
+	peer.uid = 4242;
+	peer.pid = getpid();
+
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"ra\",\"path\":\"/t\","
+		       "\"arm\":true,\"rotate_every_ms\":60000}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	ck_assert(rotation_is_rotating("ra"));
+	ck_assert_int_eq(frot.registered, 0); /* armed: nothing registered yet */
+
+	/* still armed: a tick keeps it */
+	loop_tick(&l, loop_now(&l) + 10 * 1000000ull);
+	ck_assert(rotation_is_rotating("ra"));
+
+	/* armed long ago: the view's next look destroys it */
+	lttng_view_find_rec(&view, "ra")->armed_ns = 1;
+	lttng_view_refresh(&view);
+	ck_assert_ptr_null(lttng_view_find_rec(&view, "ra"));
+	loop_tick(&l, loop_now(&l) + 20 * 1000000ull);
+	ck_assert(!rotation_is_rotating("ra"));
+	ck_assert_int_eq(frot.registered, 0);
+
+	rotation_stop();
+	rotl_set_ops(NULL);
+	loop_close(&l);
+	sd_event_unref(ev);
+}
+END_TEST
+
 void add_rotation_tests(TCase *tc)
 {
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
+	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 }
