@@ -157,17 +157,26 @@ int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t ow
 	return caret_take_fd(&fd);
 }
 
-/* A rotating session writes its current chunk in <trace>/<begin>-<N>
- * ("20261127T022613+0000-3"), not in <trace>/ust: the one with the
- * highest N, or -ENOENT. */
+/* A rotating session (lttng-sessiond 2.13) writes its first chunk in
+ * <trace>/ust and every later one in <trace>/<begin>-<N>
+ * ("20261127T022613+0000-3"), created with its streams' index files when
+ * the rotation into it starts; the old one leaves for
+ * archives/<begin>-<end>-<N> (the first through .tmp_old_chunk) when the
+ * rotation completes. The chunk being written is the one with the highest
+ * N; -ENOENT when there is none (a session that never rotated). */
 static int active_chunk(int top, struct budget *b)
 {
-	int fd = dup(top);
+	/* a descriptor of its own: one dup()ed from top would share top's
+	 * directory offset, which the first read leaves at the end, and every
+	 * later read through the same top (the pacer's, every tick) would
+	 * find no chunk at all */
+	int fd = openat(top, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
+		int e = -errno;
 		if (fd >= 0)
 			close(fd);
-		return -ENOMEM;
+		return e;
 	}
 	char best[64] = "";
 	unsigned long long best_n = 0;
@@ -197,13 +206,17 @@ int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_n
 	*out = (struct lttng_drain){ .horizon_ns = -1 };
 	struct budget b = { .entries = LTTNG_DRAIN_MAX_ENTRIES, .files = LTTNG_DRAIN_MAX_FILES,
 			    .owner = owner, .now_ns = now_ns };
-	int u = sub(top, "ust", &b);
-	if (u == -ENOENT) {
-		int c = active_chunk(top, &b);
-		if (c < 0)
-			return c;
+	/* the chunk being written first: when the first rotation starts,
+	 * <trace>/ust (the first chunk, no longer written) may still be
+	 * there beside it */
+	int c = active_chunk(top, &b), u;
+	if (c >= 0) {
 		u = sub(c, "ust", &b);
 		close(c);
+	} else if (c == -ENOENT) {
+		u = sub(top, "ust", &b);
+	} else {
+		return c;
 	}
 	if (u < 0)
 		return u;
