@@ -51,6 +51,9 @@ struct pacer_fb {
 	 * PACER_READ_DUTY * t, so reading never takes more than about
 	 * 1 / PACER_READ_DUTY of a CPU, whatever the trace holds */
 	int64_t next_read_ns;
+	bool disc_base;           /* discarded holds a read's sum */
+	int64_t blind_ns;         /* since when no read succeeded (0: one did) */
+	bool blind_said;
 	int64_t warned_ns;        /* last discard warning */
 	uint64_t unwarned;        /* discards seen since */
 	/* (time, emitted) at each tick where emitted changed, oldest first
