@@ -280,6 +280,71 @@ START_TEST(chunk_before_stale_root)
 }
 END_TEST
 
+/* An archived chunk's discards (the chunks' verdicts): LTTng's counts are
+ * each stream's total since the session began, and every stream of a
+ * later chunk opens with an empty packet carrying the total so far. The
+ * first chunk's streams (and a ring buffer made during a chunk) count
+ * from 0. Every channel counts. */
+START_TEST(archived_chunk_discards)
+{
+	new_dir("-a");
+	char p[256], arch[200];
+	snprintf(arch, sizeof(arch), "%s/archives", dir);
+	ck_assert_int_eq(mkdir(arch, 0755), 0);
+	/* chunk 0: 3 discarded at the end of caret_0, none elsewhere */
+	snprintf(p, sizeof(p), "%s/20261127T053619+0000-20261127T053620+0000-0", arch);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	const char *ix = index_dir(p, 0);
+	stream(ix, "caret_0.idx", 0xC1F1DCC1, 4, 1000000, 3, 0);
+	stream(ix, "caret_1.idx", 0xC1F1DCC1, 4, 1000000, 0, 0);
+	/* chunk 1: caret_0 opens at 3 and stays there, caret_1 opens at 0
+	 * and discards 4 (its total 0 + 4 at the last packet); another
+	 * channel's stream discards 2 after opening at 10 */
+	snprintf(p, sizeof(p), "%s/20261127T053620+0000-20261127T053623+0000-1", arch);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	ix = index_dir(p, 0);
+	chunk_stream(ix, "caret_0.idx", 2000000, 3, 1, 3000000, 3);
+	chunk_stream(ix, "caret_1.idx", 2000000, 0, 5, 3000000, 0); /* 0, 1, .. 4 */
+	chunk_stream(ix, "other_0.idx", 2000000, 10, 3, 3000000, 10); /* 10, 11, 12 */
+	/* chunk 2: nothing discarded, the totals carried over */
+	snprintf(p, sizeof(p), "%s/20261127T053623+0000-20261127T053626+0000-2", arch);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	ix = index_dir(p, 0);
+	chunk_stream(ix, "caret_0.idx", 4000000, 3, 1, 5000000, 3);
+	chunk_stream(ix, "caret_1.idx", 4000000, 4, 1, 5000000, 4);
+	chunk_stream(ix, "other_0.idx", 4000000, 12, 0, 0, 0);
+
+	int top = lttng_drain_open(dir, 0, 0, 0);
+	ck_assert_int_ge(top, 0);
+	struct lttng_drain d;
+	ck_assert_int_eq(lttng_drain_read_chunk(top, "20261127T053619+0000-20261127T053620+0000-0",
+						0, &d), 0);
+	ck_assert_int_eq(d.streams, 2);
+	ck_assert_uint_eq(d.chunk_discarded, 3);
+	ck_assert_int_eq(lttng_drain_read_chunk(top, "20261127T053620+0000-20261127T053623+0000-1",
+						0, &d), 0);
+	ck_assert_int_eq(d.streams, 3);
+	ck_assert_uint_eq(d.chunk_discarded, 4 + 2);
+	ck_assert_uint_eq(d.discarded, 3 + 4 + 12);
+	ck_assert_int_eq(lttng_drain_read_chunk(top, "20261127T053623+0000-20261127T053626+0000-2",
+						0, &d), 0);
+	ck_assert_int_eq(d.streams, 3);
+	ck_assert_uint_eq(d.chunk_discarded, 0);
+	/* a name is one entry of archives/, never a path or a link */
+	ck_assert_int_eq(lttng_drain_read_chunk(top, "nope", 0, &d), -ENOENT);
+	ck_assert_int_eq(lttng_drain_read_chunk(top, "../archives/x", 0, &d), -EINVAL);
+	ck_assert_int_eq(lttng_drain_read_chunk(top, "..", 0, &d), -EINVAL);
+	snprintf(p, sizeof(p), "%s/link", arch);
+	ck_assert_int_eq(symlink("20261127T053620+0000-20261127T053623+0000-1", p), 0);
+	ck_assert_int_eq(lttng_drain_read_chunk(top, "link", 0, &d), -ENOTDIR); /* not followed */
+	/* another owner's chunk is not read */
+	ck_assert_int_eq(lttng_drain_read_chunk(top, "20261127T053620+0000-20261127T053623+0000-1",
+						4242, &d), -EPERM);
+	close(top);
+	remove_dirs("");
+}
+END_TEST
+
 /* A 16-CPU machine: the replay writes on a few CPUs, the consumer has
  * drained them to different points, most CPUs are idle. The drain point
  * is the slowest written buffer, not the newest packet of any CPU: what a
@@ -414,6 +479,6 @@ int main(void)
 	Suite *s = suite_create("drain");
 	unit_case(s, "index", reads_last_packets, reads_current_chunk, hostile_trace,
 		  horizon_per_stream_16_cpus, reads_chunk_every_tick_during_rotation,
-		  chunk_before_stale_root);
+		  chunk_before_stale_root, archived_chunk_discards);
 	return unit_run(s);
 }
