@@ -128,6 +128,7 @@ static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
 	f->horizon_ns = -1;
 	f->horizon_seen_ns = now;
 	f->newest_seen_ns = now; /* quiet is counted from the base */
+	f->blind_ns = 0;         /* and an unreadable index from the next read */
 }
 
 /* Emitted bytes (since the base) by time t, from the samples around it.

@@ -18,6 +18,9 @@
  * granted but not yet drained is in flight. The replay thus runs at the
  * consumer's drain rate, whatever slows it (CPU load, a slow disk, small
  * sub-buffers). A discarded event seen in the index halves the window.
+ * In a rotating recording the index read is that of the chunk being
+ * written. While the index cannot be read, nothing more counts as drained:
+ * at most the window stays in flight, plus the stall rule's trickle.
  * Other sessions (their buffers are not ours to see, or a network
  * output) keep the host-wide byte budget as a cap.
  */
