@@ -65,7 +65,8 @@ static void entry_at(const unsigned char *buf, struct idx_entry *e)
 }
 
 /* The last entry of one index file (and the first, when b->first); 1 if
- * there is one, 0 if none (or not believable), -errno. */
+ * there is one, 2 if the file has no whole entry yet, 0 if it is not
+ * believable, -errno. */
 static int last_entry(int dirfd, const char *name, struct budget *b, struct idx_entry *first,
 		      struct idx_entry *e)
 {
@@ -80,12 +81,15 @@ static int last_entry(int dirfd, const char *name, struct budget *b, struct idx_
 	    pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || be32(h) != IDX_MAGIC)
 		goto out;
 	uint32_t len = be32(h + 12);
-	if (len < IDX_MIN_ENTRY || len > 4096)
+	if (len < IDX_MIN_ENTRY || len > 4096 || st.st_size < IDX_HDR)
 		goto out;
 	/* the consumer may be appending: whole entries only */
 	uint64_t n = ((uint64_t)st.st_size - IDX_HDR) / len;
-	if (st.st_size < IDX_HDR || n == 0 ||
-	    pread(fd, buf, sizeof(buf), (off_t)(IDX_HDR + (n - 1) * len)) != (ssize_t)sizeof(buf))
+	if (n == 0) {
+		rc = 2; /* a stream without a packet yet */
+		goto out;
+	}
+	if (pread(fd, buf, sizeof(buf), (off_t)(IDX_HDR + (n - 1) * len)) != (ssize_t)sizeof(buf))
 		goto out;
 	entry_at(buf, e);
 	*first = *e;
