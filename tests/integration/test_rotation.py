@@ -18,7 +18,9 @@ import time
 import unittest
 import uuid
 
-from harness import CARETCTL, SystemTest, read_trace, wait_line
+from harness import B, CARETCTL, SystemTest, read_trace, wait_line
+
+FLOOD = os.path.join(B, "bench", "caret-flood")
 
 
 def chunks(trace):
@@ -231,6 +233,44 @@ class RotationTest(SystemTest):
                 self.assertEqual(set(x["missing"]), {"rclcpp_callback_register:callback_added"},
                                  (c, x["missing"]))
                 self.assertGreaterEqual(x["init_records"]["rclcpp_callback_register"], 12000)
+
+    def test_chunk_with_discards_is_named(self):
+        """A chunk whose packets report events the tracer discarded is not
+        called complete, whatever its replay pass reached: caretd names it
+        with the number (stop, status, log), as caretctl check calls it
+        incomplete. (Bench P11 once discarded 14,749 events in a chunk
+        caretd called complete.) A flood of runtime events into 4 KiB
+        sub-buffers during one chunk discards for sure."""
+        procs = self.system(1)
+        rec = self.record("disc", "--rotate-every", "1s", "--subbuffer-size-ust", "4K")
+        trace = os.path.join(self.traces, "disc")
+        wait_line(rec, r"processes recording", timeout=60)
+        self.wait_chunks(trace, 2, timeout=60)
+        subprocess.run([FLOOD, "0.3", "1", "runtime"], env=self.c.env(agent=False),
+                       check=True, capture_output=True, timeout=60)
+        self.wait_chunks(trace, len(chunks(trace)) + 2, timeout=60)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        out = self.stop("disc")
+        rec.finish(60)
+        named = {c["name"]: int(m.group(1)) for c in out["rotation"]["chunks"]
+                 for m in [re.match(r"(\d+) events discarded by the tracer$", c.get("why", ""))]
+                 if m}
+        self.assertTrue(named, (out["rotation"], self.warnings()))
+        for name, n in named.items():
+            self.assertGreater(n, 0)
+            self.assertIn(name, out["rotation"]["incomplete"])
+            rc, rep, err = check(os.path.join(trace, "archives", name))
+            self.assertEqual(rc, 6, err)
+            self.assertTrue(rep["discarded_events"] > 0 or rep["discarded_events_unknown"],
+                            rep)
+        # status said so before the stop (the chunks archived by then)
+        rot = [r for r in st["rotations"] if r["session"] == "disc"][0]
+        self.assertTrue(any("events discarded by the tracer" in c.get("why", "")
+                            for c in rot["chunks"]), rot)
+        self.assertTrue(any(re.search(r"chunk \d+: \d+ events were discarded in its buffers: "
+                                      r"it is INCOMPLETE", l) for l in self.warnings()),
+                        self.warnings())
+        self.assertTrue(procs)
 
     def test_other_sessions_replay_into_chunks(self):
         """Another session enabling ros2_caret events started during a
