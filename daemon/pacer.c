@@ -271,8 +271,11 @@ static void fb_seen(struct pacer_fb *f, const char *session, const struct lttng_
  * when it lasts. */
 static void fb_blind(struct pacer_fb *f, const char *session, int err, int64_t now)
 {
-	if (!f->blind_ns)
+	if (!f->blind_ns) {
 		f->blind_ns = now;
+		log_debug("pacing %s: index not read: %s", session,
+			  err == -EBADF ? "trace directory not open" : strerror(-err));
+	}
 	if (!f->blind_said && now - f->blind_ns >= BLIND_SAY_NS) {
 		f->blind_said = true;
 		log_warn("session %s: the consumer's progress cannot be read (%s): the replays "

@@ -175,7 +175,8 @@ class RotationTest(SystemTest):
         ~3 MB, against 3 x 512 KiB), so each must see packets drained."""
         procs = self.system(3, extra=("--extra-callbacks", "12000"))
         pids = [p.pid for p in procs]
-        rec = self.record("paced", "--rotate-every", "1s")
+        # 2 s chunks: LTTng's rotation takes ~0.5 s of each before the pass
+        rec = self.record("paced", "--rotate-every", "2s")
         trace = os.path.join(self.traces, "paced")
         wait_line(rec, r"processes recording", timeout=60)
         self.wait_chunks(trace, 4, timeout=60)
@@ -205,7 +206,8 @@ class RotationTest(SystemTest):
                 cur["done"].add(int(m.group(1)))
         # the last archive may be the stop's own, with no pass after it
         full = [p for p in passes if len(p["done"]) == len(pids)]
-        self.assertGreaterEqual(len(full), 2, (passes, self.warnings()))
+        log = [l for l in daemon.errs if "pacing paced" not in l or "-1.0 ms" in l]
+        self.assertGreaterEqual(len(full), 2, (passes, log[-200:]))
         for p in full:
             self.assertGreater(p["granted"], 2 * 1024 * 1024, p)
             self.assertGreater(p["seen"], 0, "chunk %d's pass never saw a packet of its "
@@ -214,7 +216,8 @@ class RotationTest(SystemTest):
         all_chunks = chunks(trace)
         for c in out["rotation"]["chunks"]:
             self.assertNotIn("discarded", c.get("why", ""), c)
-        self.assert_named_few(out, all_chunks)
+        self.assertLessEqual(len(out["rotation"]["incomplete"]), 2,
+                             (out["rotation"]["chunks"], log[-200:]))
         # each chunk by caretctl check: nothing discarded, every process
         # with all its records once (the stand-in's extra callbacks have no
         # callback_added record in any recording: check's exit 6 for that
