@@ -143,17 +143,20 @@ def _p11(n):
     # timeout or paces itself slower fails; the whole: 8x the limit + 1.5 s
     # (75 % of the smoke's 2 s chunks), for LTTng on a loaded machine.
     # Exact: none discarded, every chunk complete by caretctl check and by
-    # caretd's verdicts, the 3 rotations measured.
+    # caretd's verdicts, the 3 rotations measured, and the pacer never
+    # unable to read the consumer's progress for a second (a pass into a
+    # chunk it does not find).
     pcap = 8 * n["drain_s"] + 0.25
     cap = 8 * n["drain_s"] + 1.5
     return (n["pass_s"] <= pcap and n["slowest_s"] <= cap and n["discarded"] == 0 and
             n["incomplete"] == 0 and n["all"] and n["checked"] == n["chunks"] and
-            n["chunks"] > n["rotations"] >= 3,
+            n["chunks"] > n["rotations"] >= 3 and n["blind"] == 0,
             "caretd's pass %.3f s <= %.3f s (8 x bytes / drain + 0.25 s); close -> pass "
             "complete %.3f s <= %.3f s (8 x bytes / drain + 1.5 s), %.0f %% of a chunk; "
-            "discarded %s; %d of %d chunks complete, %d incomplete; %d rotations" %
+            "discarded %s; %d of %d chunks complete, %d incomplete; %d rotations; pacing "
+            "blind %d times" %
             (n["pass_s"], pcap, n["slowest_s"], cap, 100 * n["share"], n["discarded"],
-             n["checked"], n["chunks"], n["incomplete"], n["rotations"]))
+             n["checked"], n["chunks"], n["incomplete"], n["rotations"], n["blind"]))
 
 
 GATES = {"P1": _p1, "P2": _p2, "P3": _p3, "P4": _p4, "P4b": _p4b, "P4c": _p4c, "P5": _p5,

@@ -734,6 +734,12 @@ def rotation_row(args, tmp):
         d.log.flush()
         rate = drain_rate(args.b, tmp, args.flood, *DEFAULT_GEOM)
         passes = rotation_passes(d.log.name, name, n)
+        # the pacer says when it cannot read the consumer's progress for a
+        # second (it then holds the replays to its window): a pass into a
+        # chunk it does not find
+        with open(d.log.name, errors="replace") as fh:
+            blind = sum("session %s: the consumer's progress cannot be read" % name in l
+                        for l in fh)
         info = stop.get("rotation") or {}
         by_index = {c["index"]: c for c in info.get("chunks", [])}
         arch = os.path.join(r["path"], "archives")
@@ -785,16 +791,16 @@ def rotation_row(args, tmp):
                 "pass complete (of which LTTng archiving the chunk: from its close to "
                 "caretd's notice that it is archived, where the pass begins) vs the limit: %s; "
                 "discarded %s; %d of %d chunks complete by caretctl check%s; caretd's own "
-                "verdicts: %d incomplete" %
+                "verdicts: %d incomplete; pacing blind to the chunk: %d times" %
                 ("; ".join("%.3f s (archived %.3f s) vs %.4f s" % (x["took"], x["archive"],
                                                                     x["limit"]) for x in pts),
                  disc, checked, len(dirs), " (%s)" % ", ".join(bad) if bad else "",
-                 len(info.get("incomplete", []))),
+                 len(info.get("incomplete", [])), blind),
                 num=dict(ratio=worst["ratio"], took_s=worst["took"], slowest_s=slow["took"],
                          pass_s=max(x["pass_s"] for x in pts),
                          drain_s=worst["limit"], share=share, discarded=disc,
                          incomplete=incomplete, chunks=len(dirs), checked=checked,
-                         rotations=len(pts), all=allc))]
+                         rotations=len(pts), all=allc, blind=blind))]
 
 
 def svg(pts, path):

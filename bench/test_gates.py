@@ -28,7 +28,7 @@ GOOD = {
     "P10": dict(ratio=1.3),
     "P11": dict(ratio=1240.0, took_s=0.516, slowest_s=0.516, pass_s=0.008, drain_s=0.0004,
                 share=0.26, discarded=0, incomplete=0, chunks=6, checked=6, rotations=3,
-                all=True),
+                all=True, blind=0),
 }
 
 # one regression per row, each a change of kind, not noise
@@ -80,7 +80,7 @@ class Gates(unittest.TestCase):
     def test_each_p11_condition_alone_fails(self):
         for change in (dict(pass_s=0.3), dict(slowest_s=1.6), dict(discarded=1),
                        dict(incomplete=1), dict(checked=5), dict(all=False),
-                       dict(rotations=2), dict(chunks=3)):
+                       dict(rotations=2), dict(chunks=3), dict(blind=1)):
             num = dict(GOOD["P11"], **change)
             self.assertFalse(gates.gate(row("P11", num))[0], change)
 

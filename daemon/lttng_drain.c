@@ -32,6 +32,7 @@ struct budget {
 	int entries, files;
 	uid_t owner;
 	int64_t now_ns;
+	bool first; /* also each stream's first packet (a chunk's discards) */
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -53,9 +54,21 @@ static bool owned(const struct stat *st, const struct budget *b)
 	return b->owner == (uid_t)-1 || st->st_uid == b->owner;
 }
 
-/* The last entry of one index file; 1 if there is one, 0 if none (or
- * not believable), -errno. */
-static int last_entry(int dirfd, const char *name, struct budget *b, struct idx_entry *e)
+static void entry_at(const unsigned char *buf, struct idx_entry *e)
+{
+	e->offset = be64(buf);
+	e->packet_size = be64(buf + 8);
+	e->content_size = be64(buf + 16);
+	e->ts_begin = be64(buf + 24);
+	e->ts_end = be64(buf + 32);
+	e->discarded = be64(buf + 40);
+}
+
+/* The last entry of one index file (and the first, when b->first); 1 if
+ * there is one, 2 if the file has no whole entry yet, 0 if it is not
+ * believable, -errno. */
+static int last_entry(int dirfd, const char *name, struct budget *b, struct idx_entry *first,
+		      struct idx_entry *e)
 {
 	b->files--;
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -68,27 +81,43 @@ static int last_entry(int dirfd, const char *name, struct budget *b, struct idx_
 	    pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) || be32(h) != IDX_MAGIC)
 		goto out;
 	uint32_t len = be32(h + 12);
-	if (len < IDX_MIN_ENTRY || len > 4096)
+	if (len < IDX_MIN_ENTRY || len > 4096 || st.st_size < IDX_HDR)
 		goto out;
 	/* the consumer may be appending: whole entries only */
 	uint64_t n = ((uint64_t)st.st_size - IDX_HDR) / len;
-	if (st.st_size < IDX_HDR || n == 0 ||
-	    pread(fd, buf, sizeof(buf), (off_t)(IDX_HDR + (n - 1) * len)) != (ssize_t)sizeof(buf))
+	if (n == 0) {
+		rc = 2; /* a stream without a packet yet */
 		goto out;
-	e->offset = be64(buf);
-	e->packet_size = be64(buf + 8);
-	e->content_size = be64(buf + 16);
-	e->ts_begin = be64(buf + 24);
-	e->ts_end = be64(buf + 32);
-	e->discarded = be64(buf + 40);
+	}
+	if (pread(fd, buf, sizeof(buf), (off_t)(IDX_HDR + (n - 1) * len)) != (ssize_t)sizeof(buf))
+		goto out;
+	entry_at(buf, e);
+	*first = *e;
+	if (b->first && n > 1) {
+		if (pread(fd, buf, sizeof(buf), IDX_HDR) != (ssize_t)sizeof(buf))
+			goto out;
+		entry_at(buf, first);
+	}
 	/* a packet cannot end in the future (the UST clock is
 	 * CLOCK_MONOTONIC, like now_ns), nor hold more than the bogus
 	 * bound: such a stream tells nothing */
 	rc = e->ts_end <= (uint64_t)b->now_ns && e->discarded < BOGUS && e->offset < BOGUS &&
-	     e->packet_size / 8 < BOGUS;
+	     e->packet_size / 8 < BOGUS && first->discarded < BOGUS;
 out:
 	close(fd);
 	return rc;
+}
+
+/* The events a stream's writers discarded while its chunk was written.
+ * LTTng's count is the stream's total since the session began; LTTng
+ * opens every stream of a new chunk with a packet that holds no event
+ * (it begins where it ends), whose count is the previous chunks' share.
+ * A stream that begins otherwise began with the chunk (the first chunk,
+ * or a ring buffer made during it): all of its count is the chunk's. */
+static uint64_t chunk_share(const struct idx_entry *first, const struct idx_entry *last)
+{
+	uint64_t base = first->ts_begin == first->ts_end ? first->discarded : 0;
+	return last->discarded > base ? last->discarded - base : 0;
 }
 
 /* A subdirectory of the owner's, never through a link. */
@@ -118,15 +147,18 @@ static void read_uid(int uidfd, const char *channel, struct budget *bud, struct 
 		close(ix);
 		return;
 	}
-	size_t cl = strlen(channel);
+	size_t cl = channel ? strlen(channel) : 0;
 	for (struct dirent *de; bud->entries > 0 && bud->files > 0 && (de = readdir(d));
 	     bud->entries--) {
 		size_t l = strlen(de->d_name);
-		if (l <= cl + 5 || strncmp(de->d_name, channel, cl) || de->d_name[cl] != '_' ||
-		    strcmp(de->d_name + l - 4, ".idx"))
+		if (channel ? l <= cl + 5 || strncmp(de->d_name, channel, cl) ||
+				      de->d_name[cl] != '_'
+			    : l <= 4 || de->d_name[0] == '.')
 			continue;
-		struct idx_entry e = { 0 };
-		int r = last_entry(dirfd(d), de->d_name, bud, &e);
+		if (strcmp(de->d_name + l - 4, ".idx"))
+			continue;
+		struct idx_entry first = { 0 }, e = { 0 };
+		int r = last_entry(dirfd(d), de->d_name, bud, &first, &e);
 		if (r == 0)
 			out->ignored++;
 		if (r != 1)
@@ -134,6 +166,8 @@ static void read_uid(int uidfd, const char *channel, struct budget *bud, struct 
 		out->ends[out->streams++] = (int64_t)e.ts_end;
 		out->bytes += e.offset + e.packet_size / 8;
 		out->discarded += e.discarded;
+		if (bud->first)
+			out->chunk_discarded += chunk_share(&first, &e);
 		if ((int64_t)e.ts_end > out->horizon_ns)
 			out->horizon_ns = (int64_t)e.ts_end;
 	}
@@ -157,17 +191,26 @@ int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t ow
 	return caret_take_fd(&fd);
 }
 
-/* A rotating session writes its current chunk in <trace>/<begin>-<N>
- * ("20261127T022613+0000-3"), not in <trace>/ust: the one with the
- * highest N, or -ENOENT. */
+/* A rotating session (lttng-sessiond 2.13) writes its first chunk in
+ * <trace>/ust and every later one in <trace>/<begin>-<N>
+ * ("20261127T022613+0000-3"), created with its streams' index files when
+ * the rotation into it starts; the old one leaves for
+ * archives/<begin>-<end>-<N> (the first through .tmp_old_chunk) when the
+ * rotation completes. The chunk being written is the one with the highest
+ * N; -ENOENT when there is none (a session that never rotated). */
 static int active_chunk(int top, struct budget *b)
 {
-	int fd = dup(top);
+	/* a descriptor of its own: one dup()ed from top would share top's
+	 * directory offset, which the first read leaves at the end, and every
+	 * later read through the same top (the pacer's, every tick) would
+	 * find no chunk at all */
+	int fd = openat(top, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
+		int e = -errno;
 		if (fd >= 0)
 			close(fd);
-		return -ENOMEM;
+		return e;
 	}
 	char best[64] = "";
 	unsigned long long best_n = 0;
@@ -191,24 +234,10 @@ static int active_chunk(int top, struct budget *b)
 	return best[0] ? sub(top, best, b) : -ENOENT;
 }
 
-int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_ns,
-			struct lttng_drain *out)
+/* <ust>/uid/<uid>/64-bit/index/ of every uid, into out. */
+static int read_ust(int u, const char *channel, struct budget *b, struct lttng_drain *out)
 {
-	*out = (struct lttng_drain){ .horizon_ns = -1 };
-	struct budget b = { .entries = LTTNG_DRAIN_MAX_ENTRIES, .files = LTTNG_DRAIN_MAX_FILES,
-			    .owner = owner, .now_ns = now_ns };
-	int u = sub(top, "ust", &b);
-	if (u == -ENOENT) {
-		int c = active_chunk(top, &b);
-		if (c < 0)
-			return c;
-		u = sub(c, "ust", &b);
-		close(c);
-	}
-	if (u < 0)
-		return u;
-	int uid = sub(u, "uid", &b);
-	close(u);
+	int uid = sub(u, "uid", b);
 	if (uid < 0)
 		return uid;
 	DIR *d = fdopendir(uid);
@@ -219,19 +248,68 @@ int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_n
 	}
 	int n = 0;
 	for (struct dirent *de;
-	     n < MAX_UIDS && b.entries > 0 && b.files > 0 && (de = readdir(d)); b.entries--) {
+	     n < MAX_UIDS && b->entries > 0 && b->files > 0 && (de = readdir(d)); b->entries--) {
 		if (de->d_name[0] == '.')
 			continue;
-		int fd = sub(dirfd(d), de->d_name, &b);
+		int fd = sub(dirfd(d), de->d_name, b);
 		if (fd < 0)
 			continue;
 		n++;
-		read_uid(fd, channel, &b, out);
+		read_uid(fd, channel, b, out);
 		close(fd);
 	}
 	closedir(d);
-	out->truncated = b.entries <= 0 || b.files <= 0 || n >= MAX_UIDS;
+	out->truncated = b->entries <= 0 || b->files <= 0 || n >= MAX_UIDS;
 	return 0;
+}
+
+int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_ns,
+			struct lttng_drain *out)
+{
+	*out = (struct lttng_drain){ .horizon_ns = -1 };
+	struct budget b = { .entries = LTTNG_DRAIN_MAX_ENTRIES, .files = LTTNG_DRAIN_MAX_FILES,
+			    .owner = owner, .now_ns = now_ns };
+	/* the chunk being written first: when the first rotation starts,
+	 * <trace>/ust (the first chunk, no longer written) may still be
+	 * there beside it */
+	int c = active_chunk(top, &b), u;
+	if (c >= 0) {
+		u = sub(c, "ust", &b);
+		close(c);
+	} else if (c == -ENOENT) {
+		u = sub(top, "ust", &b);
+	} else {
+		return c;
+	}
+	if (u < 0)
+		return u;
+	int rc = read_ust(u, channel, &b, out);
+	close(u);
+	return rc;
+}
+
+int lttng_drain_read_chunk(int top, const char *name, uid_t owner, struct lttng_drain *out)
+{
+	*out = (struct lttng_drain){ .horizon_ns = -1 };
+	/* one name below archives/, never a path */
+	if (!name[0] || name[0] == '.' || strchr(name, '/'))
+		return -EINVAL;
+	struct budget b = { .entries = LTTNG_DRAIN_MAX_ENTRIES, .files = LTTNG_DRAIN_MAX_FILES,
+			    .owner = owner, .now_ns = INT64_MAX, .first = true };
+	int a = sub(top, "archives", &b);
+	if (a < 0)
+		return a;
+	int c = sub(a, name, &b);
+	close(a);
+	if (c < 0)
+		return c;
+	int u = sub(c, "ust", &b);
+	close(c);
+	if (u < 0)
+		return u;
+	int rc = read_ust(u, NULL, &b, out);
+	close(u);
+	return rc;
 }
 
 int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64_t stale_ns)

@@ -32,7 +32,10 @@ struct lttng_drain {
 	int streams;        /* index files with at least one packet */
 	int64_t horizon_ns; /* newest packet end over the streams (-1: none) */
 	uint64_t bytes;     /* sum over streams of the end of their last packet */
-	uint64_t discarded; /* sum of the streams' discarded-event counts */
+	uint64_t discarded; /* sum of the streams' discarded-event counts (each
+			     * a stream's total since the session began) */
+	uint64_t chunk_discarded; /* of those, the ones discarded while the
+				   * chunk read was written (lttng_drain_read_chunk) */
 	int ignored;        /* index files not believed (bad header, another
 			     * owner, a packet ending after now, a count
 			     * beyond 2^48) */
@@ -88,6 +91,15 @@ int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t ow
  */
 int lttng_drain_read_at(int dirfd, const char *channel, uid_t owner, int64_t now_ns,
 			struct lttng_drain *out);
+
+/*
+ * Reads the index files of every channel of the archived chunk
+ * archives/<name> (one name, no path) below the trace directory dirfd, as
+ * lttng_drain_read_at() does but without the time bound, for
+ * out->chunk_discarded: the events the tracer discarded while that chunk
+ * was written. 0 or -errno (-ENOENT: no such chunk).
+ */
+int lttng_drain_read_chunk(int dirfd, const char *name, uid_t owner, struct lttng_drain *out);
 
 /* lttng_drain_open(trace_dir, 0, 0, -1) then lttng_drain_read_at() with
  * no owner or time bound: for tools and tests. */

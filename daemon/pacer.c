@@ -34,6 +34,9 @@
  * (lttng_drain_pacing_horizon). Well above the consumer's wake-up on a
  * delivered sub-buffer, well below STALL_NS's trickle. */
 #define QUIET_NS (20LL * 1000000)
+/* An index unreadable this long is said (a new chunk's streams may not be
+ * there for a moment). */
+#define BLIND_SAY_NS (1000LL * 1000000)
 
 /*
  * How long after caretd first sees a session active before a process that
@@ -125,6 +128,7 @@ static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
 	f->horizon_ns = -1;
 	f->horizon_seen_ns = now;
 	f->newest_seen_ns = now; /* quiet is counted from the base */
+	f->blind_ns = 0;         /* and an unreadable index from the next read */
 }
 
 /* Emitted bytes (since the base) by time t, from the samples around it.
@@ -231,6 +235,56 @@ static void fb_discards(struct pacer_fb *f, const char *session, uint64_t sum, i
 	}
 }
 
+/* What one read of the index says: the discards, and how far the
+ * consumer drained. */
+static void fb_seen(struct pacer_fb *f, const char *session, const struct lttng_drain *d,
+		    int64_t now)
+{
+	/* the counts are the streams' totals since the session began: those
+	 * of the first read of a target (a new chunk's streams carry the
+	 * previous chunks' too) are where this pacing starts from */
+	if (!f->disc_base) {
+		f->disc_base = true;
+		f->discarded = d->discarded;
+	}
+	fb_discards(f, session, d->discarded, now);
+	/* per stream: the slowest drained buffer that is written, until
+	 * no packet comes for QUIET_NS */
+	if (d->horizon_ns != f->newest_ns) {
+		f->newest_ns = d->horizon_ns;
+		f->newest_seen_ns = now;
+	}
+	int64_t h = lttng_drain_pacing_horizon(d, f->since_ns, STREAM_STALE_NS,
+					       now - f->newest_seen_ns, QUIET_NS);
+	if (h > f->horizon_ns)
+		f->horizon_seen_ns = now;
+	if (h >= 0)
+		f->horizon_ns = h;
+}
+
+/* The index cannot be read now (the directory replaced, its owner's
+ * lie, a chunk not there yet): nothing more counts as drained, so the
+ * replays keep at most the window in flight, plus the stall rule's
+ * trickle, until a read sees the consumer again. The host-wide byte budget
+ * instead put 22 MB in flight against a 1.5 MiB ring while a rotated
+ * session's chunk went unseen (issue 23, bench P11). Said once a target
+ * when it lasts. */
+static void fb_blind(struct pacer_fb *f, const char *session, int err, int64_t now)
+{
+	if (!f->blind_ns) {
+		f->blind_ns = now;
+		log_debug("pacing %s: index not read: %s", session,
+			  err == -EBADF ? "trace directory not open" : strerror(-err));
+	}
+	if (!f->blind_said && now - f->blind_ns >= BLIND_SAY_NS) {
+		f->blind_said = true;
+		log_warn("session %s: the consumer's progress cannot be read (%s): the replays "
+			 "keep at most %llu bytes in its buffers, and go slowly", session,
+			 err == -EBADF ? "its trace directory cannot be opened" : strerror(-err),
+			 (unsigned long long)f->window);
+	}
+}
+
 /* Sets the scheduler's room for this tick (or leaves it unknown). */
 static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 {
@@ -261,30 +315,25 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	f->emitted += emitted;
 	fb_sample(f, now);
 
-	if (!fb_dir(f, r, now))
-		return; /* unreadable: the byte budget paces */
-	if (now >= f->next_read_ns) {
+	/* a recording whose directory caretd cannot tell from another (no
+	 * identity kept) is not read at all: the byte budget paces it */
+	if (!r->dir_dev && !r->dir_ino)
+		return;
+	if (!fb_dir(f, r, now)) {
+		fb_blind(f, r->name, -EBADF, now);
+	} else if (now >= f->next_read_ns) {
 		struct lttng_drain d;
 		int64_t t0 = caret_now_ns();
 		int rc = lttng_drain_read_at(f->dirfd, CARET_CTL_DEFAULT_CHANNEL, trace_owner(r), t0,
 					     &d);
 		int64_t took = caret_now_ns() - t0;
 		f->next_read_ns = now + PACER_READ_DUTY * took;
-		if (rc < 0)
-			return;
-		fb_discards(f, r->name, d.discarded, now);
-		/* per stream: the slowest drained buffer that is written, until
-		 * no packet comes for QUIET_NS */
-		if (d.horizon_ns != f->newest_ns) {
-			f->newest_ns = d.horizon_ns;
-			f->newest_seen_ns = now;
+		if (rc < 0) {
+			fb_blind(f, r->name, rc, now);
+		} else {
+			f->blind_ns = 0;
+			fb_seen(f, r->name, &d, now);
 		}
-		int64_t h = lttng_drain_pacing_horizon(&d, f->since_ns, STREAM_STALE_NS,
-						       now - f->newest_seen_ns, QUIET_NS);
-		if (h > f->horizon_ns)
-			f->horizon_seen_ns = now;
-		if (h >= 0)
-			f->horizon_ns = h;
 	}
 	uint64_t granted = s->granted_bytes - f->granted0;
 	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;

@@ -18,6 +18,9 @@
  * granted but not yet drained is in flight. The replay thus runs at the
  * consumer's drain rate, whatever slows it (CPU load, a slow disk, small
  * sub-buffers). A discarded event seen in the index halves the window.
+ * In a rotating recording the index read is that of the chunk being
+ * written. While the index cannot be read, nothing more counts as drained:
+ * at most the window stays in flight, plus the stall rule's trickle.
  * Other sessions (their buffers are not ours to see, or a network
  * output) keep the host-wide byte budget as a cap.
  */
@@ -51,6 +54,9 @@ struct pacer_fb {
 	 * PACER_READ_DUTY * t, so reading never takes more than about
 	 * 1 / PACER_READ_DUTY of a CPU, whatever the trace holds */
 	int64_t next_read_ns;
+	bool disc_base;           /* discarded holds a read's sum */
+	int64_t blind_ns;         /* since when no read succeeded (0: one did) */
+	bool blind_said;
 	int64_t warned_ns;        /* last discard warning */
 	uint64_t unwarned;        /* discards seen since */
 	/* (time, emitted) at each tick where emitted changed, oldest first

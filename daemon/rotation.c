@@ -301,8 +301,9 @@ struct rotation_report *rotation_end(const char *session)
 	t->base = NULL;
 	t->n_base = 0;
 	int n = 0;
+	char buf[96];
 	for (int i = 0; t->list && i < t->list->n; i++)
-		n += rot_chunk_why(t, &t->list->c[i]) != NULL;
+		n += rot_chunk_why(t, &t->list->c[i], buf, sizeof(buf)) != NULL;
 	if (n)
 		log_warn("session %s: %d of its chunks kept are incomplete", t->name, n);
 	struct rotation_report *rep = rot_report_take(t);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What rotating recordings say in replies (daemon/rotation_report.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "daemon/log.h"
@@ -16,12 +17,22 @@ static double count(uint64_t v)
 }
 
 /* Why a kept chunk may not be complete, NULL when it is. */
-const char *rot_chunk_why(const struct rot *t, const struct chunk_info *c)
+const char *rot_chunk_why(const struct rot *t, const struct chunk_info *c, char *buf,
+			  size_t len)
 {
-	return c->index >= t->verdict_upto ? "not known: caretd did not see it end"
-	       : rot_is_incomplete(t, c->index) ? "lacks init records of some process"
-	       : rot_has_dups(t, c->index)      ? "may hold init records twice"
-					    : NULL;
+	uint64_t n;
+	if (c->index >= t->verdict_upto)
+		return "not known: caretd did not see it end";
+	if (rot_is_incomplete(t, c->index))
+		return "lacks init records of some process";
+	if (rot_has_discards(t, c->index, &n)) {
+		if (n == UINT64_MAX)
+			return "its discarded events could not be counted";
+		snprintf(buf, len, "%llu events discarded by the tracer",
+			 (unsigned long long)(n > 999999999999999ull ? 999999999999999ull : n));
+		return buf;
+	}
+	return rot_has_dups(t, c->index) ? "may hold init records twice" : NULL;
 }
 
 static cJSON *status_of(const struct rot *t)
@@ -49,7 +60,8 @@ static cJSON *status_of(const struct rot *t)
 		ok = cJSON_AddStringToObject(o, "error", t->error);
 	for (int i = 0; ok && t->list && i < t->list->n; i++) {
 		const struct chunk_info *c = &t->list->c[i];
-		const char *why = rot_chunk_why(t, c);
+		char buf[96];
+		const char *why = rot_chunk_why(t, c, buf, sizeof(buf));
 		bool done = !why;
 		cJSON *x = cJSON_CreateObject();
 		ok = x && cJSON_AddItemToArray(chunks, x) &&

@@ -19,8 +19,10 @@ struct rotation_report;
 /* t's report; its listing goes with it (freed when out of memory: logged,
  * NULL). */
 struct rotation_report *rot_report_take(struct rot *t);
-/* Why a kept chunk may not be complete, NULL when it is. */
-const char *rot_chunk_why(const struct rot *t, const struct chunk_info *c);
+/* Why a kept chunk may not be complete, NULL when it is; buf holds what
+ * needs a number. */
+const char *rot_chunk_why(const struct rot *t, const struct chunk_info *c, char *buf,
+			  size_t len);
 
 /* The reply's "rotation" object (proto/caret_ctl_rotation.h); NULL when
  * out of memory. */

@@ -63,6 +63,13 @@ struct rot {
 	uint64_t dups[MAX_INCOMPLETE];
 	unsigned n_dups;
 	bool spill; /* the chunk just closed had a pass in flight */
+	/* archived chunks whose packets report events the tracer discarded
+	 * (count UINT64_MAX: not counted, its index unreadable), what
+	 * `caretctl check` calls incomplete too; chunks below disc_upto were
+	 * counted (again after a restart: the archives tell) */
+	struct rot_disc { uint64_t index, count; } disc[MAX_INCOMPLETE];
+	unsigned n_disc;
+	uint64_t disc_upto;
 	/* every agent's pass epoch when the current chunk began (its
 	 * rotation started): each pass begun since writes the whole cache
 	 * into it, so more than one means records twice */

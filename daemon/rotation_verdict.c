@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The chunks' verdicts (daemon/rotation_verdict.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/log.h"
+#include "daemon/lttng_drain.h"
 #include "daemon/rotation_verdict.h"
 #include "daemon/scheduler.h"
 
@@ -64,6 +67,31 @@ bool rot_is_incomplete(const struct rot *t, uint64_t index)
 bool rot_has_dups(const struct rot *t, uint64_t index)
 {
 	return in_ring(t->dups, t->n_dups, index);
+}
+
+bool rot_has_discards(const struct rot *t, uint64_t index, uint64_t *count)
+{
+	unsigned n = t->n_disc < MAX_INCOMPLETE ? t->n_disc : MAX_INCOMPLETE;
+	for (unsigned i = 0; i < n; i++)
+		if (t->disc[i].index == index) {
+			if (count)
+				*count = t->disc[i].count;
+			return true;
+		}
+	return false;
+}
+
+static void mark_discards(struct rot *t, uint64_t index, uint64_t count, const char *why)
+{
+	if (!rot_has_discards(t, index, NULL))
+		t->disc[t->n_disc++ % MAX_INCOMPLETE] = (struct rot_disc){ index, count };
+	if (count == UINT64_MAX)
+		log_warn("session %s: chunk %" PRIu64 ": its discarded events cannot be counted "
+			 "(%s): it may not be complete", t->name, index, why);
+	else
+		log_warn("session %s: chunk %" PRIu64 ": %" PRIu64 " events were discarded in "
+			 "its buffers: it is INCOMPLETE (caretctl check says so too)", t->name,
+			 index, count);
 }
 
 void rot_mark_dups(struct rot *t, uint64_t index, const char *why)
@@ -160,8 +188,48 @@ void rot_new_pass(struct rot *t)
 		rot_view()->on_change(rot_view()->change_arg);
 }
 
+/* The discarded events of every archived chunk with a verdict that was
+ * not counted yet, from its packet index (daemon/lttng_drain.h): the
+ * files are the owner's, read by descriptor below the directory created
+ * for the recording, never through a link, within bounds. */
+static void count_discards(struct rot *t)
+{
+	/* lttng-sessiond writes the trace as its owner when caretd could act
+	 * as them (root), else as caretd (daemon/lttng.h) */
+	uid_t owner = geteuid() == 0 ? t->uid : geteuid();
+	int top = -1;
+	for (int i = 0; t->list && i < t->list->n; i++) {
+		const struct chunk_info *c = &t->list->c[i];
+		if (c->index < t->disc_upto || c->index >= t->verdict_upto)
+			continue;
+		if (top < 0)
+			top = lttng_drain_open(t->path, t->dev, t->ino, owner);
+		if (top < 0) {
+			log_warn("session %s: discarded events of its chunks not counted: %s",
+				 t->name, strerror(-top));
+			return; /* counted at the next scan */
+		}
+		struct lttng_drain d;
+		int rc = lttng_drain_read_chunk(top, c->name, owner, &d);
+		if (rc == -ENOENT)
+			continue; /* removed since the listing, or no UST stream in it */
+		if (rc < 0)
+			mark_discards(t, c->index, UINT64_MAX, strerror(-rc));
+		else if (d.chunk_discarded)
+			mark_discards(t, c->index, d.chunk_discarded, "");
+		else if (d.truncated || d.ignored)
+			mark_discards(t, c->index, UINT64_MAX,
+				      d.truncated ? "its packet index is beyond what caretd reads"
+						  : "some of its index files are not believable");
+		if (c->index + 1 > t->disc_upto)
+			t->disc_upto = c->index + 1;
+	}
+	if (top >= 0)
+		close(top);
+}
+
 /* The listing of its archives, the disk bound applied (daemon/chunks.h,
- * with the recording owner's rights). */
+ * with the recording owner's rights), and their discarded events. */
 void rot_scan(struct rot *t)
 {
 	if (!t->list)
@@ -183,5 +251,6 @@ void rot_scan(struct rot *t)
 	} else {
 		t->error[0] = '\0';
 	}
+	count_discards(t);
 }
 

@@ -15,6 +15,9 @@
 bool rot_pass_complete(const struct rot *t);
 bool rot_is_incomplete(const struct rot *t, uint64_t index);
 bool rot_has_dups(const struct rot *t, uint64_t index);
+/* Whether the tracer discarded events in the archived chunk index
+ * (*count: how many, UINT64_MAX when they could not be counted). */
+bool rot_has_discards(const struct rot *t, uint64_t index, uint64_t *count);
 /* Names the chunk index (logged, and kept for status). */
 void rot_mark_dups(struct rot *t, uint64_t index, const char *why);
 void rot_mark_incomplete(struct rot *t, uint64_t index, const char *why);
@@ -24,7 +27,9 @@ void rot_baseline(struct rot *t);
 void rot_close_chunk(struct rot *t, const char *why_not);
 /* A new chunk is being written: a new serial for the session. */
 void rot_new_pass(struct rot *t);
-/* Lists its archives and applies the bound (keep, max_size). */
+/* Lists its archives and applies the bound (keep, max_size), then counts
+ * the discarded events of each archived chunk not counted yet: a chunk
+ * with some is not complete, whatever its pass reached. */
 void rot_scan(struct rot *t);
 
 #endif

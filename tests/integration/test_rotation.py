@@ -18,7 +18,9 @@ import time
 import unittest
 import uuid
 
-from harness import CARETCTL, SystemTest, read_trace, wait_line
+from harness import B, CARETCTL, SystemTest, read_trace, wait_line
+
+FLOOD = os.path.join(B, "bench", "caret-flood")
 
 
 def chunks(trace):
@@ -161,6 +163,117 @@ class RotationTest(SystemTest):
         self.assertFalse([d for d in os.listdir(trace)
                           if d not in ("archives",) and os.path.isdir(os.path.join(trace, d))
                           and re.match(r"\d{8}T", d)], "an unarchived chunk is left")
+
+    def test_chunk_pass_paced_by_its_chunk(self):
+        """Every chunk's replay pass is paced by what the consumer drained
+        of that chunk: caretd's pacing sees the packets of the chunk being
+        written (after the first rotation it saw none, its reads of the
+        trace directory failing, and replayed at the byte budget: 22 MB in
+        flight against a 1.5 MiB ring in bench P11, 14,749 events
+        discarded once), nothing is discarded, every chunk is complete.
+        The passes are larger than the pacing window (3 x 12,000 records,
+        ~3 MB, against 3 x 512 KiB), so each must see packets drained."""
+        procs = self.system(3, extra=("--extra-callbacks", "12000"))
+        pids = [p.pid for p in procs]
+        # 2 s chunks: LTTng's rotation takes ~0.5 s of each before the pass
+        rec = self.record("paced", "--rotate-every", "2s")
+        trace = os.path.join(self.traces, "paced")
+        wait_line(rec, r"processes recording", timeout=60)
+        self.wait_chunks(trace, 4, timeout=60)
+        out = self.stop("paced")
+        rec.finish(60)
+        daemon = [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
+        archived = re.compile(r"session paced: chunk (\d+) archived")
+        again = re.compile(r"pid (\d+) \(.*\) replayed again: ")
+        pacing = re.compile(r"pacing paced: granted (\d+) emitted \d+ drained (\d+) .*"
+                            r"newest packet (-?[\d.]+) ms old")
+        passes, cur = [], None
+        for line in daemon.errs:
+            m = archived.search(line)
+            if m:
+                cur = {"chunk": int(m.group(1)) + 1, "seen": 0, "granted": 0, "done": set()}
+                passes.append(cur)
+                continue
+            if cur is None:
+                continue
+            m = pacing.search(line)
+            if m and len(cur["done"]) < len(pids):
+                cur["granted"] = max(cur["granted"], int(m.group(1)))
+                if int(m.group(2)) > 0 and float(m.group(3)) >= 0:
+                    cur["seen"] += 1
+            m = again.search(line)
+            if m:
+                cur["done"].add(int(m.group(1)))
+        # the last archive may be the stop's own, with no pass after it
+        full = [p for p in passes if len(p["done"]) == len(pids)]
+        log = [l for l in daemon.errs if "pacing paced" not in l or "-1.0 ms" in l]
+        self.assertGreaterEqual(len(full), 2, (passes, log[-200:]))
+        for p in full:
+            self.assertGreater(p["granted"], 2 * 1024 * 1024, p)
+            self.assertGreater(p["seen"], 0, "chunk %d's pass never saw a packet of its "
+                               "chunk drained: %s" % (p["chunk"], p))
+        self.assertEqual(out.get("discarded_total"), 0, out)
+        all_chunks = chunks(trace)
+        for c in out["rotation"]["chunks"]:
+            self.assertNotIn("discarded", c.get("why", ""), c)
+        self.assertLessEqual(len(out["rotation"]["incomplete"]), 2,
+                             (out["rotation"]["chunks"], log[-200:]))
+        # each chunk by caretctl check: nothing discarded, every process
+        # with all its records once (the stand-in's extra callbacks have no
+        # callback_added record in any recording: check's exit 6 for that
+        # alone is expected, as in bench P11)
+        for c in all_chunks:
+            if os.path.basename(c) in out["rotation"]["incomplete"]:
+                continue
+            rc, rep, err = check(c)
+            self.assertIn(rc, (0, 6), "%s: %s" % (c, err))
+            self.assertEqual((rep["discarded_events"], rep["discarded_events_unknown"],
+                              rep["lost_packets"]), (0, False, 0), c)
+            got = {x["pid"]: x for x in rep["processes"]}
+            for pid in pids:
+                x = got.get(pid)
+                self.assertTrue(x and x["caret_init"] and not x["duplicates_total"], (c, x))
+                self.assertEqual(set(x["missing"]), {"rclcpp_callback_register:callback_added"},
+                                 (c, x["missing"]))
+                self.assertGreaterEqual(x["init_records"]["rclcpp_callback_register"], 12000)
+
+    def test_chunk_with_discards_is_named(self):
+        """A chunk whose packets report events the tracer discarded is not
+        called complete, whatever its replay pass reached: caretd names it
+        with the number (stop, status, log), as caretctl check calls it
+        incomplete. (Bench P11 once discarded 14,749 events in a chunk
+        caretd called complete.) A flood of runtime events into 4 KiB
+        sub-buffers during one chunk discards for sure."""
+        procs = self.system(1)
+        rec = self.record("disc", "--rotate-every", "1s", "--subbuffer-size-ust", "4K")
+        trace = os.path.join(self.traces, "disc")
+        wait_line(rec, r"processes recording", timeout=60)
+        self.wait_chunks(trace, 2, timeout=60)
+        subprocess.run([FLOOD, "0.3", "1", "runtime"], env=self.c.env(agent=False),
+                       check=True, capture_output=True, timeout=60)
+        self.wait_chunks(trace, len(chunks(trace)) + 2, timeout=60)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        out = self.stop("disc")
+        rec.finish(60)
+        named = {c["name"]: int(m.group(1)) for c in out["rotation"]["chunks"]
+                 for m in [re.match(r"(\d+) events discarded by the tracer$", c.get("why", ""))]
+                 if m}
+        self.assertTrue(named, (out["rotation"], self.warnings()))
+        for name, n in named.items():
+            self.assertGreater(n, 0)
+            self.assertIn(name, out["rotation"]["incomplete"])
+            rc, rep, err = check(os.path.join(trace, "archives", name))
+            self.assertEqual(rc, 6, err)
+            self.assertTrue(rep["discarded_events"] > 0 or rep["discarded_events_unknown"],
+                            rep)
+        # status said so before the stop (the chunks archived by then)
+        rot = [r for r in st["rotations"] if r["session"] == "disc"][0]
+        self.assertTrue(any("events discarded by the tracer" in c.get("why", "")
+                            for c in rot["chunks"]), rot)
+        self.assertTrue(any(re.search(r"chunk \d+: \d+ events were discarded in its buffers: "
+                                      r"it is INCOMPLETE", l) for l in self.warnings()),
+                        self.warnings())
+        self.assertTrue(procs)
 
     def test_other_sessions_replay_into_chunks(self):
         """Another session enabling ros2_caret events started during a

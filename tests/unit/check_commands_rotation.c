@@ -7,14 +7,19 @@
  * real rotations in tests/integration/test_rotation.py.
  */
 #include <check.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/loop.h"
 #include "daemon/rotation.h"
 #include "daemon/rotation_lttng.h"
+#include "daemon/rotation_report.h"
+#include "daemon/rotation_verdict.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_rotation.h"
@@ -160,6 +165,121 @@ START_TEST(record_rotation_at_once_then_stop)
 }
 END_TEST
 
+static void put_be64(FILE *f, uint64_t v)
+{
+	v = htobe64(v);
+	fwrite(&v, 8, 1, f);
+}
+
+/* <chunk>/ust/uid/0/64-bit/index/caret_0.idx as lttng-tools writes it
+ * (CTF index 1.1): an opening packet (no event, begin = end) carrying the
+ * stream's discarded count so far, then a packet whose count is last. */
+static void chunk_index(const char *chunk, uint64_t opening, uint64_t last)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "mkdir -p %s/ust/uid/0/64-bit/index", chunk);
+	ck_assert_int_eq(system(p), 0);
+	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_0.idx", chunk);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	uint32_t h[4] = { htobe32(0xC1F1DCC1), htobe32(1), htobe32(1), htobe32(72) };
+	fwrite(h, sizeof(h), 1, f);
+	for (int i = 0; i < 2; i++) {
+		uint64_t e[9] = { (uint64_t)i * 4096, 4096 * 8, (i ? 4000 : 84) * 8,
+				  2000, 2000 + (uint64_t)i * 1000, i ? last : opening,
+				  0, 1, (uint64_t)i };
+		for (int k = 0; k < 9; k++)
+			put_be64(f, e[k]);
+	}
+	fclose(f);
+}
+
+/* A chunk whose packets report events the tracer discarded is not
+ * complete, whatever its replay pass reached (issue 23: bench P11 once
+ * had 14,749 discarded in a chunk caretd called complete): the log says
+ * how many, status and stop say why. LTTng's counts are the streams'
+ * totals since the session began, so a chunk after it, with nothing
+ * discarded, stays complete. */
+START_TEST(chunk_with_discards_is_incomplete)
+{
+	sd_event *ev = NULL;
+	struct loop l = { 0 };
+	ck_assert_int_ge(sd_event_new(&ev), 0);
+	ck_assert_int_ge(loop_open(&l, ev), 0);
+	ck_assert_int_ge(rotation_start(&l, &view, &reg), 0);
+	rotl_set_ops(&frot_ops);
+	char dir[64], p[256];
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-rotdisc-%d", (int)getpid());
+	static const char *const names[] = { "20261127T034538+0000-20261127T034543+0000-0",
+					     "20261127T034543+0000-20261127T034548+0000-1",
+					     "20261127T034548+0000-20261127T034553+0000-2" };
+	static const uint64_t opening[] = { 0, 0, 14749 }, last[] = { 0, 14749, 14749 };
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/archives/%s", dir, names[i]);
+		chunk_index(p, opening[i], last[i]);
+	}
+	struct stat st;
+	ck_assert_int_eq(stat(dir, &st), 0);
+	struct rot *t = rot_slot();
+	ck_assert_ptr_nonnull(t);
+	*t = (struct rot){ .used = true, .uid = getuid(), .gid = getgid(), .dev = st.st_dev,
+			   .ino = st.st_ino, .cur_index = 3, .verdict_upto = 3 };
+	snprintf(t->name, sizeof(t->name), "rd");
+	snprintf(t->path, sizeof(t->path), "%s", dir);
+	rot_scan(t);
+	ck_assert_ptr_nonnull(t->list);
+	ck_assert_int_eq(t->list->n, 3);
+	char buf[96];
+	ck_assert_ptr_null(rot_chunk_why(t, &t->list->c[0], buf, sizeof(buf)));
+	const char *why = rot_chunk_why(t, &t->list->c[1], buf, sizeof(buf));
+	ck_assert_ptr_nonnull(why);
+	ck_assert_str_eq(why, "14749 events discarded by the tracer");
+	ck_assert_ptr_null(rot_chunk_why(t, &t->list->c[2], buf, sizeof(buf)));
+	uint64_t n = 0;
+	ck_assert(rot_has_discards(t, 1, &n));
+	ck_assert_uint_eq(n, 14749);
+
+	/* status: the chunk is INCOMPLETE, and why */
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
+	const cJSON *x = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r,
+									   CARET_CTL_K_ROTATIONS), 0);
+	ck_assert_ptr_nonnull(x);
+	const cJSON *inc = cJSON_GetObjectItemCaseSensitive(x, "incomplete");
+	ck_assert_int_eq(cJSON_GetArraySize(inc), 1);
+	ck_assert_str_eq(cJSON_GetArrayItem(inc, 0)->valuestring, names[1]);
+	const cJSON *c1 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(x, "chunks"), 1);
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c1, "complete")));
+	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(c1, "why")->valuestring,
+			 "14749 events discarded by the tracer");
+	cJSON_Delete(r);
+
+	/* counted once; a later scan keeps the verdict, and an index that
+	 * cannot be read is not called complete */
+	snprintf(p, sizeof(p), "%s/archives/20261127T034553+0000-20261127T034558+0000-3", dir);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/archives/20261127T034553+0000-20261127T034558+0000-3/ust", dir);
+	ck_assert_int_eq(symlink("/", p), 0); /* its owner's link: never followed */
+	t->verdict_upto = 4;
+	rot_scan(t);
+	ck_assert_int_eq(t->list->n, 4);
+	ck_assert_str_eq(rot_chunk_why(t, &t->list->c[1], buf, sizeof(buf)),
+			 "14749 events discarded by the tracer");
+	ck_assert_str_eq(rot_chunk_why(t, &t->list->c[3], buf, sizeof(buf)),
+			 "its discarded events could not be counted");
+	ck_assert_uint_eq(t->disc_upto, 4);
+
+	free(t->list);
+	free(t->base);
+	memset(t, 0, sizeof(*t));
+	rotation_stop();
+	rotl_set_ops(NULL);
+	loop_close(&l);
+	sd_event_unref(ev);
+	snprintf(p, sizeof(p), "rm -rf %s", dir);
+	ck_assert_int_eq(system(p), 0);
+}
+END_TEST
+
 /* An armed rotating recording the view reaps (nobody pressed Enter within
  * --arm-timeout) leaves no rotation slot behind: otherwise a group member
  * arming and abandoning rotating recordings fills the table for everyone
@@ -203,6 +323,7 @@ END_TEST
 
 void add_rotation_tests(TCase *tc)
 {
-	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
+	tcase_add_test(tc, record_rotation_at_once_then_stop);
+	tcase_add_test(tc, chunk_with_discards_is_incomplete);
 }

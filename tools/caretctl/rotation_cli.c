@@ -153,8 +153,8 @@ static void print_one(const cJSON *r)
 	}
 	int ni = cJSON_GetArraySize(inc);
 	if (ni)
-		fprintf(stderr, "caretctl: session %.256s: %d chunk%s without every process's "
-			"initialization records (see above)\n", s->valuestring, ni,
+		fprintf(stderr, "caretctl: session %.256s: %d chunk%s not complete (see above)\n",
+			s->valuestring, ni,
 			ni == 1 ? "" : "s");
 	if (cJSON_IsString(err))
 		fprintf(stderr, "caretctl: session %.256s: chunks: %.512s\n", s->valuestring,
