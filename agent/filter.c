@@ -73,10 +73,18 @@ static bool iron;
 
 /* The pass filter in force: set by the replay thread when a pass starts;
  * it holds while the segment's filter word still reads pass_epoch (End
- * clears it there). */
-static uint32_t pass_on;           /* atomic */
+ * clears it there). A pass that begins in WAIT/PREPARE is the recording's
+ * Start: its filter holds for the replay, live init records and runtime
+ * events (PASS_ALL). A pass that begins while the process already records
+ * for another session (caretd's extra pass for a new session) filters only
+ * what the replay thread emits (PASS_REPLAY): the runtime events and live
+ * init records also reach the older sessions, which LTTng cannot tell
+ * apart, and those already hold the cache, so only copies are left out. */
+enum { PASS_OFF = 0, PASS_ALL = 1, PASS_REPLAY = 2 };
+static uint32_t pass_mode;         /* atomic */
 static uint32_t pass_epoch;        /* atomic */
 static const uint32_t *pass_word;  /* atomic pointer */
+static pthread_t pass_thread;      /* the replay thread (the one setting passes) */
 
 static void list_free(struct relist *l)
 {
@@ -398,7 +406,7 @@ static const char *const start_names[CARET_FILTER_LISTS] = {
 bool caret_filter_configure(const struct caret_filter_env *env)
 {
 	pthread_mutex_lock(&rel_lock);
-	__atomic_store_n(&pass_on, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&pass_mode, PASS_OFF, __ATOMIC_RELEASE);
 	const char *v[CARET_FILTER_LISTS] = {
 		[CARET_FILTER_SELECT_NODES] = env->select_nodes,
 		[CARET_FILTER_IGNORE_NODES] = env->ignore_nodes,
@@ -431,22 +439,41 @@ static bool active(void)
 	return env_on() || iron;
 }
 
-/* Whether a pass filter is in force: one acquire load when none is, two
- * relaxed ones more when one is. */
-static bool pass_live(void)
+/* The pass filter's mode if its pass still holds (PASS_OFF else): one
+ * acquire load when none is, two relaxed ones more when one is. */
+static uint32_t pass_held(void)
 {
-	if (!__atomic_load_n(&pass_on, __ATOMIC_ACQUIRE))
-		return false;
+	uint32_t m = __atomic_load_n(&pass_mode, __ATOMIC_ACQUIRE);
+	if (m == PASS_OFF)
+		return PASS_OFF;
 	const uint32_t *w = __atomic_load_n(&pass_word, __ATOMIC_RELAXED);
 	return w && __atomic_load_n(w, __ATOMIC_RELAXED) ==
-			    __atomic_load_n(&pass_epoch, __ATOMIC_RELAXED);
+			    __atomic_load_n(&pass_epoch, __ATOMIC_RELAXED)
+		       ? m
+		       : PASS_OFF;
+}
+
+/* Whether the pass filter decides what the calling thread emits now. */
+static bool pass_live(void)
+{
+	return pass_held() == PASS_ALL;
+}
+
+static bool pass_live_for_record(void)
+{
+	uint32_t m = pass_held();
+	return m == PASS_ALL ||
+	       (m == PASS_REPLAY && pthread_equal(pthread_self(), pass_thread));
 }
 
 bool caret_filter_pass_set(const struct caret_filter_lists *f, const uint32_t *word,
 			   uint32_t epoch)
 {
+	/* read before anything else: caretd sets PREPARE before the epoch a
+	 * Start's pass has, and leaves RECORD for an extra pass */
+	bool extra = caret_recording();
 	pthread_mutex_lock(&rel_lock);
-	__atomic_store_n(&pass_on, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&pass_mode, PASS_OFF, __ATOMIC_RELEASE);
 	const char *none[CARET_FILTER_LISTS] = { 0 };
 	set_parse(&sets[PASS], f ? f->list : none, start_names);
 	bool on = set_on(&sets[PASS]);
@@ -459,7 +486,8 @@ bool caret_filter_pass_set(const struct caret_filter_lists *f, const uint32_t *w
 				store_set(&ents[k][i], PASS);
 		__atomic_store_n(&pass_word, word, __ATOMIC_RELAXED);
 		__atomic_store_n(&pass_epoch, epoch, __ATOMIC_RELAXED);
-		__atomic_store_n(&pass_on, 1, __ATOMIC_RELEASE);
+		pass_thread = pthread_self();
+		__atomic_store_n(&pass_mode, extra ? PASS_REPLAY : PASS_ALL, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&rel_lock);
 	return on;
@@ -573,18 +601,24 @@ static int key_arg(uint32_t kind)
 	}
 }
 
-/* Both sets allow `key` (a set that is off allows everything). */
-static bool allowed(const void *key)
+/* Both sets allow `key` (a set that is off allows everything); `pass`:
+ * whether the pass filter is in force for this call. */
+static bool allowed_in(const void *key, bool pass)
 {
 	if (env_on() && vt_get(key, ENV) == V_DENY)
 		return false;
-	return !pass_live() || vt_get(key, PASS) != V_DENY;
+	return !pass || vt_get(key, PASS) != V_DENY;
+}
+
+static bool allowed(const void *key)
+{
+	return allowed_in(key, pass_live());
 }
 
 bool caret_filter_record_allowed(uint32_t kind, const union caret_arg *a)
 {
 	int k = key_arg(kind);
-	return k < 0 || allowed(P(a, k));
+	return k < 0 || allowed_in(P(a, k), pass_live_for_record());
 }
 
 bool caret_filter_callback_allowed(const void *callback)

@@ -25,14 +25,18 @@ bool caret_filter_process_ignored(const char *ignore_processes, const char *name
 bool caret_filter_configure(const struct caret_filter_env *env);
 
 /* The filter of the pass that starts (a Start's lists, NULL for none):
- * it holds while *word (the segment's filter word) reads `epoch`.
+ * it holds while *word (the segment's filter word) reads `epoch`. A pass
+ * begun while the process is in RECORD (a new session's extra pass) only
+ * filters the records the calling thread replays; one begun from WAIT
+ * (PREPARE) also filters live init records and runtime events.
  * Called by the replay thread only; returns whether a filter is on. */
 bool caret_filter_pass_set(const struct caret_filter_lists *f, const uint32_t *word,
 			   uint32_t epoch);
 
 /* An init record was seen: learn the relations it carries. */
 void caret_filter_note(uint32_t kind, const union caret_arg *args);
-/* Whether an init record is emitted (live and in replay). */
+/* Whether an init record is emitted (live, and in replay when called on
+ * the replay thread). */
 bool caret_filter_record_allowed(uint32_t kind, const union caret_arg *args);
 
 /* Runtime checks: lock-free reads of verdicts computed at init time. */
