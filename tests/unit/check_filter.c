@@ -5,14 +5,21 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include "agent/filter.h"
+#include "agent/state.h"
 #include "tests/unit/unit.h"
 
-void caret_warn(const char *fmt, ...);
 void caret_warn(const char *fmt, ...)
 {
 	(void)fmt;
 }
+
+/* The segment's state word (agent/state.c): a pass set while it reads
+ * RECORD is an extra pass. */
+static uint32_t state = CARET_STATE_WAIT;
+const uint32_t *caret_state_word = &state;
 
 #define P(x) { .u = (uint64_t)(uintptr_t)(x) }
 #define S(x) { .s = (x) }
@@ -214,10 +221,59 @@ START_TEST(pass_filter_narrows_env)
 }
 END_TEST
 
+static void *other_thread(void *arg)
+{
+	(void)arg;
+	return (void *)(uintptr_t)rec(CARET_KIND_rcl_node_init, &talker, NULL);
+}
+
+/* A pass begun while the process records for another session (an extra
+ * pass for a new one): its filter decides what the replay thread (the one
+ * that set it) emits, never the runtime events nor the live init records
+ * of application threads, which the older sessions share. */
+START_TEST(extra_pass_filters_the_replay_only)
+{
+	struct caret_filter_env e = { 0 };
+	caret_filter_configure(&e);
+	system_();
+	uint32_t word = 9;
+	state = CARET_STATE_RECORD;
+	struct caret_filter_lists f = { { [CARET_FILTER_SELECT_NODES] = "^/listener$" } };
+	ck_assert(caret_filter_pass_set(&f, &word, 9));
+	/* the replay thread (this one) */
+	ck_assert(!rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(!rec(CARET_KIND_rcl_publisher_init, &pub_t, NULL));
+	ck_assert(rec(CARET_KIND_rcl_node_init, &listener, NULL));
+	ck_assert(rec(CARET_KIND_rcl_init, NULL, NULL)); /* never filtered */
+	/* runtime hooks: unfiltered */
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	ck_assert(caret_filter_rmw_subscription_allowed(&rmwsub_l));
+	/* an application thread's live init record: unfiltered */
+	pthread_t t;
+	void *r;
+	ck_assert_int_eq(pthread_create(&t, NULL, other_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(t, &r), 0);
+	ck_assert(r == (void *)1);
+	/* End: the replay's filter goes too */
+	word = 0;
+	ck_assert(rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	/* the same lists from WAIT (the recording's Start): everything */
+	state = CARET_STATE_PREPARE;
+	word = 10;
+	ck_assert(caret_filter_pass_set(&f, &word, 10));
+	ck_assert(!caret_filter_publisher_allowed(&pub_t));
+	ck_assert_int_eq(pthread_create(&t, NULL, other_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(t, &r), 0);
+	ck_assert(r == (void *)0);
+	state = CARET_STATE_WAIT;
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("filter");
 	unit_case(s, "caret_trace semantics", process_lists, select_nodes, select_topics_only,
-		  ignore_lists, iron_unknown_publisher, node_named_late, pass_filter_narrows_env);
+		  ignore_lists, iron_unknown_publisher, node_named_late, pass_filter_narrows_env,
+		  extra_pass_filters_the_replay_only);
 	return unit_run(s);
 }
