@@ -27,7 +27,8 @@ struct lttng_view_session {
 			   * become active (a restarted session gets a new one) */
 	int64_t since_ns; /* CLOCK_MONOTONIC when caretd first saw it active */
 	int64_t rules_ns; /* when its rules were last read */
-	uint64_t dups;    /* replayed records it got again (extra passes) */
+	uint64_t dups;    /* replayed records it got again (daemon/dups.h) */
+	bool dups_bound;  /* dups counts positions of a filtered pass: at most */
 };
 
 #define LTTNG_VIEW_MAX_RECORDINGS 32
