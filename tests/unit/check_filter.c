@@ -221,6 +221,83 @@ START_TEST(pass_filter_narrows_env)
 }
 END_TEST
 
+/* The kinds caret_trace decides through a relation the record does not
+ * carry, or through a chain of them: callback groups by their node (a
+ * member's, or the node interface the executor got them with), lifecycle
+ * state machines by their node, intra-process buffers by the
+ * subscription they feed; each decided again when the relation comes
+ * after the record. */
+START_TEST(groups_state_machines_and_buffers)
+{
+	struct caret_filter_env e = { .select_nodes = "^/listener$" };
+	caret_filter_configure(&e);
+	system_();
+	static char grp_t, grp_l, grp_empty, grp_late, iface_t, sm_t, sm_l, ipb_l, buf_l,
+		rsub2, sub2, timer2;
+	/* listener's group, by a member */
+	union caret_arg g1[] = { P(&grp_l), P(&timer_l) };
+	caret_filter_note(CARET_KIND_callback_group_add_timer, g1);
+	union caret_arg g2[] = { P(&grp_l), P(&sub_l) };
+	caret_filter_note(CARET_KIND_callback_group_add_subscription, g2);
+	ck_assert(rec(CARET_KIND_add_callback_group, NULL, &grp_l));
+	ck_assert(rec(CARET_KIND_callback_group_add_timer, &grp_l, &timer_l));
+	/* a group of talker's known by the executor's node interface only */
+	static char pub_t2;
+	union caret_arg p2[] = { P(&pub_t2), P(&talker), P(0), S("/x"), P(1) };
+	caret_filter_note(CARET_KIND_rcl_publisher_init, p2);
+	caret_filter_note_group_node(&grp_empty, &iface_t); /* before the known one */
+	ck_assert(rec(CARET_KIND_add_callback_group_static_executor, NULL, &grp_empty));
+	static char srv_t;
+	union caret_arg s1[] = { P(&srv_t), P(&talker), P(0), S("/talker/srv") };
+	caret_filter_note(CARET_KIND_rcl_service_init, s1);
+	union caret_arg g3[] = { P(&grp_t), P(&srv_t) };
+	caret_filter_note(CARET_KIND_callback_group_add_service, g3);
+	caret_filter_note_group_node(&grp_t, &iface_t);
+	ck_assert(!rec(CARET_KIND_add_callback_group, NULL, &grp_t));
+	ck_assert(!rec(CARET_KIND_add_callback_group_static_executor, NULL, &grp_empty));
+	ck_assert(!rec(CARET_KIND_callback_group_add_service, &grp_t, &srv_t));
+	/* a timer linked to its node after its group learnt it */
+	union caret_arg t1[] = { P(&timer2), P(5) };
+	caret_filter_note(CARET_KIND_rcl_timer_init, t1);
+	union caret_arg g4[] = { P(&grp_late), P(&timer2) };
+	caret_filter_note(CARET_KIND_callback_group_add_timer, g4);
+	ck_assert(rec(CARET_KIND_add_callback_group, NULL, &grp_late)); /* unknown: kept */
+	union caret_arg t2[] = { P(&timer2), P(&talker) };
+	caret_filter_note(CARET_KIND_rclcpp_timer_link_node, t2);
+	ck_assert(!rec(CARET_KIND_add_callback_group, NULL, &grp_late));
+	/* lifecycle state machines: the init record and the transitions */
+	union caret_arg m1[] = { P(&talker), P(&sm_t) };
+	caret_filter_note(CARET_KIND_rcl_lifecycle_state_machine_init, m1);
+	union caret_arg m2[] = { P(&listener), P(&sm_l) };
+	caret_filter_note(CARET_KIND_rcl_lifecycle_state_machine_init, m2);
+	ck_assert(!rec(CARET_KIND_rcl_lifecycle_state_machine_init, &talker, &sm_t));
+	ck_assert(rec(CARET_KIND_rcl_lifecycle_state_machine_init, &listener, &sm_l));
+	ck_assert(!caret_filter_state_machine_allowed(&sm_t));
+	ck_assert(caret_filter_state_machine_allowed(&sm_l));
+	/* a ring buffer -> ipb -> subscription, the subscription's handle
+	 * known last (talker's subscription) */
+	union caret_arg b1[] = { P(&buf_l), P(&ipb_l) };
+	caret_filter_note(CARET_KIND_rclcpp_buffer_to_ipb, b1);
+	union caret_arg b2[] = { P(&ipb_l), P(&rsub2) };
+	caret_filter_note(CARET_KIND_rclcpp_ipb_to_subscription, b2);
+	ck_assert(rec(CARET_KIND_rclcpp_construct_ring_buffer, &buf_l, NULL)); /* unknown */
+	union caret_arg s2[] = { P(&sub2), P(&talker), P(0), S("/t2"), P(1) };
+	caret_filter_note(CARET_KIND_rcl_subscription_init, s2);
+	union caret_arg r2[] = { P(&sub2), P(&rsub2) };
+	caret_filter_note(CARET_KIND_rclcpp_subscription_init, r2);
+	ck_assert(!rec(CARET_KIND_rclcpp_construct_ring_buffer, &buf_l, NULL));
+	ck_assert(!rec(CARET_KIND_rclcpp_buffer_to_ipb, &buf_l, &ipb_l));
+	ck_assert(!rec(CARET_KIND_rclcpp_ipb_to_subscription, &ipb_l, &rsub2));
+	ck_assert(!caret_filter_buffer_allowed(&buf_l));
+	/* is_allowed_node: with only SELECT_TOPICS, IGNORE_NODES decides */
+	struct caret_filter_env e2 = { .select_topics = "/chatter", .ignore_nodes = "talker" };
+	caret_filter_configure(&e2);
+	system_();
+	ck_assert(!rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(rec(CARET_KIND_rcl_node_init, &listener, NULL));
+}
+END_TEST
+
 static void *other_thread(void *arg)
 {
 	(void)arg;
@@ -274,6 +351,6 @@ int main(void)
 	Suite *s = suite_create("filter");
 	unit_case(s, "caret_trace semantics", process_lists, select_nodes, select_topics_only,
 		  ignore_lists, iron_unknown_publisher, node_named_late, pass_filter_narrows_env,
-		  extra_pass_filters_the_replay_only);
+		  extra_pass_filters_the_replay_only, groups_state_machines_and_buffers);
 	return unit_run(s);
 }
