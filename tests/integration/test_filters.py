@@ -7,10 +7,11 @@ import os
 import re
 import signal
 import socket
+import subprocess
 import time
 import unittest
 
-from harness import INIT_KINDS, Ctx, kind_of, read_trace, wait_line
+from harness import CARETCTL, INIT_KINDS, Ctx, kind_of, read_trace, wait_line
 
 
 # Kinds caret_trace records whatever the filters say (no is_allowed_* in
@@ -223,20 +224,31 @@ class RecordFilterTest(unittest.TestCase):
         traces = os.path.join(self.c.tmp, "traces-" + distro)
         sel = ("--select-nodes", "/pub1")
         # 1. from WAIT: the recording's Start
-        self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "waiting", "-p",
-                        traces, *sel)
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "waiting", "-p",
+                            traces, *sel)
+        self.assertNotIn("incomplete", r.stderr)
         self.c.wait_states(pids, "WAIT")
         # 2. from RECORD: A records everything, then B starts with a filter
         a = self.c.caretctl("record", "--immediate", "--duration", "30", "-s", "A", "-p",
                             traces, background=True)
         self.c.wait_states(pids, "RECORD")
         ag = self.c.agents()
-        self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "B", "-p", traces,
-                        *sel)
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "B", "-p", traces,
+                            *sel)
+        self.assertNotIn("incomplete", r.stderr)
         a.send_signal(signal.SIGINT)
         self.assertEqual(a.finish(60), 0, a.err_text())
         full = read_trace(os.path.join(traces, "A"))
         for name in ("waiting", "B"):
+            # complete as check sees it: the timer's and the service's
+            # callback registrations of the other process are notes
+            r = subprocess.run([CARETCTL, "check", "--json", os.path.join(traces, name)],
+                               capture_output=True, text=True, timeout=300)
+            rep = json.loads(r.stdout)
+            self.assertEqual(r.returncode, 0, (name, rep["problems"]))
+            per = {p["pid"]: p for p in rep["processes"]}
+            self.assertGreater(per[procs[1].pid]["filtered_registers"], 0)
+            self.assertEqual(per[procs[0].pid]["filtered_registers"], 0)
             got = read_trace(os.path.join(traces, name))
             for p in procs:
                 # once each: B's pass reached A too (copies, which the
