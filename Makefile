@@ -121,7 +121,7 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 	proto/caret_utf8.c proto/caret_regex.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
-	daemon/scheduler.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
+	daemon/scheduler.c daemon/dups.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 	daemon/creds.c daemon/server.c proto/caret_ctl_req.c \
@@ -264,7 +264,7 @@ $(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/chunks.c da
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_daemon
-$(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c \
+$(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c daemon/dups.c \
 		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
 		proto/caret_ctl_limits.c \
 		daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)
@@ -276,7 +276,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		tests/unit/check_commands_rotation.c \
 		tests/unit/cmd_fixture.c daemon/commands.c \
 		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
-		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
+		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c \
 		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
@@ -301,7 +301,7 @@ UNIT_TESTS += $(B)/tests/check_bridge_relay
 $(B)/obj/tests/unit/check_bridge_relay.o: $(B)/gen/caret_msgs.h
 $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/unit/cmd_fixture.c \
 		daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
-		daemon/wait.c daemon/events.c daemon/pacer.c daemon/scheduler.c daemon/registry.c \
+		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c \
 		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \

@@ -14,6 +14,12 @@
  *   - a publisher / subscription is kept when its topic matches a set
  *     topic list or its node matches a set node list (SELECT), dropped when
  *     either matches (IGNORE); timers, services and clients go by node;
+ *   - lifecycle state machines go by node; callback groups by node too,
+ *     which their records do not carry: a member's node, or that of the
+ *     other groups the executor got with the same node interface;
+ *     intra-process buffers (ring buffer, ipb) by the subscription they
+ *     feed; with only SELECT_TOPICS set, IGNORE_NODES still judges a
+ *     node itself (is_allowed_node);
  *   - callbacks go by what they belong to; a callback without a topic
  *     (timers, services) is always kept, as is anything whose node or
  *     topic is unknown, except:
@@ -38,10 +44,10 @@
  * Relations are therefore learnt always (init time only), with the names
  * they match against, so a pass filter given later can be decided.
  *
- * Over 600 lines: the relations table, its lock-free verdicts and the two
- * filter sets decided over it are one structure whose invariants (one
- * writer at init time, runtime reads without a lock) every function here
- * keeps; apart, each part would need the table's internals.
+ * Over 600 lines (800): the relations table, its lock-free verdicts and
+ * the two filter sets decided over it are one structure whose invariants
+ * (one writer at init time, runtime reads without a lock) every function
+ * here keeps; apart, each part would need the table's internals.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -73,10 +79,18 @@ static bool iron;
 
 /* The pass filter in force: set by the replay thread when a pass starts;
  * it holds while the segment's filter word still reads pass_epoch (End
- * clears it there). */
-static uint32_t pass_on;           /* atomic */
+ * clears it there). A pass that begins in WAIT/PREPARE is the recording's
+ * Start: its filter holds for the replay, live init records and runtime
+ * events (PASS_ALL). A pass that begins while the process already records
+ * for another session (caretd's extra pass for a new session) filters only
+ * what the replay thread emits (PASS_REPLAY): the runtime events and live
+ * init records also reach the older sessions, which LTTng cannot tell
+ * apart, and those already hold the cache, so only copies are left out. */
+enum { PASS_OFF = 0, PASS_ALL = 1, PASS_REPLAY = 2 };
+static uint32_t pass_mode;         /* atomic */
 static uint32_t pass_epoch;        /* atomic */
 static const uint32_t *pass_word;  /* atomic pointer */
+static pthread_t pass_thread;      /* the replay thread (the one setting passes) */
 
 static void list_free(struct relist *l)
 {
@@ -228,10 +242,17 @@ static uint32_t vt_get(const void *key, int set)
 }
 
 /* ---- relations learnt from init records (init time, under rel_lock) ---- */
-enum ent_kind { E_NODE, E_PUB, E_SUB, E_RCLCPP_SUB, E_TIMER, E_SRV, E_CLI, E_CB, E_COUNT };
+enum ent_kind {
+	E_NODE, E_PUB, E_SUB, E_RCLCPP_SUB, E_TIMER, E_SRV, E_CLI, E_CB,
+	E_GROUP, /* a callback group: owner is a member's handle, of kind member */
+	E_SM,    /* a lifecycle state machine: node */
+	E_IPB,   /* an intra-process buffer: owner is its rclcpp subscription */
+	E_BUF,   /* a ring buffer: owner is its intra-process buffer */
+	E_COUNT
+};
 
 struct ent {
-	enum ent_kind kind;
+	enum ent_kind kind, member;
 	const void *h, *node, *rmw, *owner;
 	char *name;             /* node: "/ns/name"; pub/sub: topic; NULL: unknown */
 	bool named;             /* node: name known; pub/sub: topic known */
@@ -278,7 +299,9 @@ static void match(struct ent *e, int set)
 	e->m_ign[set] = e->name && list_match(node ? &f->ign_nodes : &f->ign_topics, e->name);
 }
 
-/* tracing_controller.cpp is_allowed_node */
+/* tracing_controller.cpp is_allowed_node: a node list of either kind
+ * decides, SELECT's first (with only SELECT_TOPICS set, IGNORE_NODES
+ * still applies to nodes there). */
 static uint32_t node_verdict(const struct ent *n, int set)
 {
 	const struct fset *f = &sets[set];
@@ -286,7 +309,7 @@ static uint32_t node_verdict(const struct ent *n, int set)
 		return V_UNKNOWN;
 	if (f->select_enabled && f->sel_nodes.set)
 		return n->m_sel[set] ? V_ALLOW : V_DENY;
-	if (!f->select_enabled && f->ignore_enabled && f->ign_nodes.set)
+	if (f->ignore_enabled && f->ign_nodes.set)
 		return n->m_ign[set] ? V_DENY : V_ALLOW;
 	return V_ALLOW;
 }
@@ -333,6 +356,34 @@ static uint32_t callback_verdict(const struct ent *cb, int set)
 	return topic_verdict(find(E_SUB, rs->owner), set);
 }
 
+/* add_callback_group(_static_executor): caret_trace asks is_allowed_node
+ * of the node rclcpp hands the hook, which the record does not carry: a
+ * group's node is its members' (callback_group_add_* come first, when
+ * the node creates its entities). */
+static uint32_t group_verdict(const struct ent *g, int set)
+{
+	return g->node ? node_verdict(find(E_NODE, g->node), set) : V_UNKNOWN;
+}
+
+/* A group without a member of known node takes the node of another group
+ * the executor was given with the same node interface (rmw: its address,
+ * caret_filter_note_group_node). */
+static const void *group_node_by_key(const void *key)
+{
+	for (size_t i = 0; key && i < nents[E_GROUP]; i++)
+		if (ents[E_GROUP][i].rmw == key && ents[E_GROUP][i].node)
+			return ents[E_GROUP][i].node;
+	return NULL;
+}
+
+/* is_allowed_ipb / is_allowed_buffer: by the subscription they feed, as
+ * its topic and node decide. */
+static uint32_t ipb_verdict(const struct ent *ipb, int set)
+{
+	const struct ent *rs = ipb ? find(E_RCLCPP_SUB, ipb->owner) : NULL;
+	return rs ? topic_verdict(find(E_SUB, rs->owner), set) : V_UNKNOWN;
+}
+
 static void store_set(struct ent *e, int set)
 {
 	uint32_t v;
@@ -353,6 +404,18 @@ static void store_set(struct ent *e, int set)
 	case E_CB:
 		v = callback_verdict(e, set);
 		break;
+	case E_GROUP:
+		v = group_verdict(e, set);
+		break;
+	case E_SM:
+		v = by_node_verdict(e, set);
+		break;
+	case E_IPB:
+		v = ipb_verdict(e, set);
+		break;
+	case E_BUF:
+		v = ipb_verdict(find(E_IPB, e->owner), set);
+		break;
 	default:
 		return;
 	}
@@ -365,11 +428,36 @@ static void store(struct ent *e)
 		store_set(e, set);
 }
 
+static void store_all(enum ent_kind k)
+{
+	for (size_t i = 0; i < nents[k]; i++)
+		store(&ents[k][i]);
+}
+
+/* Entities decided through others are decided again when a relation they
+ * lean on is learnt after them (init time, rare, each a scan of one kind):
+ * a group whose member is linked to its node later (a timer), the buffers
+ * of an intra-process buffer. */
+static void owner_learnt(enum ent_kind k, const void *owner, const void *node)
+{
+	for (size_t i = 0; i < nents[k]; i++) {
+		struct ent *e = &ents[k][i];
+		if (e->owner != owner || (k == E_GROUP && (e->member != E_TIMER || e->node)))
+			continue;
+		if (k == E_GROUP)
+			e->node = node;
+		store(e);
+		if (k == E_IPB)
+			owner_learnt(E_BUF, e->h, NULL);
+	}
+}
+
 /* A node named late (after entities that point at it, like Iron's rosout
  * publisher): its entities, then every callback, are decided again. */
 static void node_named(const void *node)
 {
-	static const enum ent_kind by_node[] = { E_PUB, E_SUB, E_TIMER, E_SRV, E_CLI };
+	static const enum ent_kind by_node[] = { E_PUB, E_SUB, E_TIMER, E_SRV, E_CLI, E_SM,
+						 E_GROUP };
 	bool subs = false;
 	for (size_t k = 0; k < sizeof(by_node) / sizeof(by_node[0]); k++)
 		for (size_t i = 0; i < nents[by_node[k]]; i++)
@@ -377,9 +465,11 @@ static void node_named(const void *node)
 				store(&ents[by_node[k]][i]);
 				subs |= by_node[k] == E_SUB;
 			}
-	if (subs)
-		for (size_t i = 0; i < nents[E_CB]; i++)
-			store(&ents[E_CB][i]);
+	if (subs) {
+		store_all(E_CB);
+		store_all(E_IPB);
+		store_all(E_BUF);
+	}
 }
 
 static const char *const env_names[CARET_FILTER_LISTS] = {
@@ -398,7 +488,7 @@ static const char *const start_names[CARET_FILTER_LISTS] = {
 bool caret_filter_configure(const struct caret_filter_env *env)
 {
 	pthread_mutex_lock(&rel_lock);
-	__atomic_store_n(&pass_on, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&pass_mode, PASS_OFF, __ATOMIC_RELEASE);
 	const char *v[CARET_FILTER_LISTS] = {
 		[CARET_FILTER_SELECT_NODES] = env->select_nodes,
 		[CARET_FILTER_IGNORE_NODES] = env->ignore_nodes,
@@ -431,22 +521,41 @@ static bool active(void)
 	return env_on() || iron;
 }
 
-/* Whether a pass filter is in force: one acquire load when none is, two
- * relaxed ones more when one is. */
-static bool pass_live(void)
+/* The pass filter's mode if its pass still holds (PASS_OFF else): one
+ * acquire load when none is, two relaxed ones more when one is. */
+static uint32_t pass_held(void)
 {
-	if (!__atomic_load_n(&pass_on, __ATOMIC_ACQUIRE))
-		return false;
+	uint32_t m = __atomic_load_n(&pass_mode, __ATOMIC_ACQUIRE);
+	if (m == PASS_OFF)
+		return PASS_OFF;
 	const uint32_t *w = __atomic_load_n(&pass_word, __ATOMIC_RELAXED);
 	return w && __atomic_load_n(w, __ATOMIC_RELAXED) ==
-			    __atomic_load_n(&pass_epoch, __ATOMIC_RELAXED);
+			    __atomic_load_n(&pass_epoch, __ATOMIC_RELAXED)
+		       ? m
+		       : PASS_OFF;
+}
+
+/* Whether the pass filter decides what the calling thread emits now. */
+static bool pass_live(void)
+{
+	return pass_held() == PASS_ALL;
+}
+
+static bool pass_live_for_record(void)
+{
+	uint32_t m = pass_held();
+	return m == PASS_ALL ||
+	       (m == PASS_REPLAY && pthread_equal(pthread_self(), pass_thread));
 }
 
 bool caret_filter_pass_set(const struct caret_filter_lists *f, const uint32_t *word,
 			   uint32_t epoch)
 {
+	/* read before anything else: caretd sets PREPARE before the epoch a
+	 * Start's pass has, and leaves RECORD for an extra pass */
+	bool extra = caret_recording();
 	pthread_mutex_lock(&rel_lock);
-	__atomic_store_n(&pass_on, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&pass_mode, PASS_OFF, __ATOMIC_RELEASE);
 	const char *none[CARET_FILTER_LISTS] = { 0 };
 	set_parse(&sets[PASS], f ? f->list : none, start_names);
 	bool on = set_on(&sets[PASS]);
@@ -459,7 +568,8 @@ bool caret_filter_pass_set(const struct caret_filter_lists *f, const uint32_t *w
 				store_set(&ents[k][i], PASS);
 		__atomic_store_n(&pass_word, word, __ATOMIC_RELAXED);
 		__atomic_store_n(&pass_epoch, epoch, __ATOMIC_RELAXED);
-		__atomic_store_n(&pass_on, 1, __ATOMIC_RELEASE);
+		pass_thread = pthread_self();
+		__atomic_store_n(&pass_mode, extra ? PASS_REPLAY : PASS_ALL, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&rel_lock);
 	return on;
@@ -508,8 +618,10 @@ void caret_filter_note(uint32_t kind, const union caret_arg *a)
 		break;
 	case CARET_KIND_rclcpp_subscription_init:
 		/* (subscription_handle, subscription) */
-		if ((e = add(E_RCLCPP_SUB, P(a, 1))))
+		if ((e = add(E_RCLCPP_SUB, P(a, 1)))) {
 			e->owner = P(a, 0);
+			owner_learnt(E_IPB, e->h, NULL);
+		}
 		break;
 	case CARET_KIND_rclcpp_subscription_callback_added:
 	case CARET_KIND_rclcpp_timer_callback_added:
@@ -522,8 +634,10 @@ void caret_filter_note(uint32_t kind, const union caret_arg *a)
 		add(E_TIMER, P(a, 0));
 		break;
 	case CARET_KIND_rclcpp_timer_link_node:
-		if ((e = find(E_TIMER, P(a, 0))) || (e = add(E_TIMER, P(a, 0))))
+		if ((e = find(E_TIMER, P(a, 0))) || (e = add(E_TIMER, P(a, 0)))) {
 			e->node = P(a, 1);
+			owner_learnt(E_GROUP, e->h, e->node);
+		}
 		break;
 	case CARET_KIND_rcl_service_init:
 		if ((e = add(E_SRV, P(a, 0))))
@@ -532,6 +646,41 @@ void caret_filter_note(uint32_t kind, const union caret_arg *a)
 	case CARET_KIND_rcl_client_init:
 		if ((e = add(E_CLI, P(a, 0))))
 			e->node = P(a, 1);
+		break;
+	case CARET_KIND_callback_group_add_timer:
+	case CARET_KIND_callback_group_add_subscription:
+	case CARET_KIND_callback_group_add_service:
+	case CARET_KIND_callback_group_add_client:
+		/* (group, member): the first member names the group's node */
+		e = find(E_GROUP, P(a, 0));
+		if (e && e->node) {
+			e = NULL; /* its node is known */
+		} else if (e || (e = add(E_GROUP, P(a, 0)))) {
+			e->owner = P(a, 1);
+			e->member = kind == CARET_KIND_callback_group_add_timer	? E_TIMER
+				    : kind == CARET_KIND_callback_group_add_subscription ? E_SUB
+				    : kind == CARET_KIND_callback_group_add_service	? E_SRV
+											: E_CLI;
+			const struct ent *m = find(e->member, e->owner);
+			e->node = m ? m->node : NULL;
+		}
+		break;
+	case CARET_KIND_rcl_lifecycle_state_machine_init:
+		/* (node_handle, state_machine) */
+		if ((e = add(E_SM, P(a, 1))))
+			e->node = P(a, 0);
+		break;
+	case CARET_KIND_rclcpp_ipb_to_subscription:
+		/* (ipb, subscription) */
+		if ((e = add(E_IPB, P(a, 0)))) {
+			e->owner = P(a, 1);
+			owner_learnt(E_BUF, e->h, NULL);
+		}
+		break;
+	case CARET_KIND_rclcpp_buffer_to_ipb:
+		/* (buffer, ipb) */
+		if ((e = add(E_BUF, P(a, 0))))
+			e->owner = P(a, 1);
 		break;
 	default:
 		break;
@@ -560,6 +709,9 @@ static int key_arg(uint32_t kind)
 	case CARET_KIND_rcl_timer_init:
 	case CARET_KIND_rclcpp_timer_callback_added:
 	case CARET_KIND_rclcpp_callback_register:
+	case CARET_KIND_rclcpp_construct_ring_buffer:
+	case CARET_KIND_rclcpp_buffer_to_ipb:
+	case CARET_KIND_rclcpp_ipb_to_subscription:
 		return 0;
 	case CARET_KIND_rclcpp_subscription_callback_added:
 	case CARET_KIND_rclcpp_timer_link_node:
@@ -567,24 +719,33 @@ static int key_arg(uint32_t kind)
 	case CARET_KIND_callback_group_add_subscription:
 	case CARET_KIND_callback_group_add_service:
 	case CARET_KIND_callback_group_add_client:
+	case CARET_KIND_rcl_lifecycle_state_machine_init:
+	case CARET_KIND_add_callback_group:
+	case CARET_KIND_add_callback_group_static_executor:
 		return 1;
 	default:
 		return -1;
 	}
 }
 
-/* Both sets allow `key` (a set that is off allows everything). */
-static bool allowed(const void *key)
+/* Both sets allow `key` (a set that is off allows everything); `pass`:
+ * whether the pass filter is in force for this call. */
+static bool allowed_in(const void *key, bool pass)
 {
 	if (env_on() && vt_get(key, ENV) == V_DENY)
 		return false;
-	return !pass_live() || vt_get(key, PASS) != V_DENY;
+	return !pass || vt_get(key, PASS) != V_DENY;
+}
+
+static bool allowed(const void *key)
+{
+	return allowed_in(key, pass_live());
 }
 
 bool caret_filter_record_allowed(uint32_t kind, const union caret_arg *a)
 {
 	int k = key_arg(kind);
-	return k < 0 || allowed(P(a, k));
+	return k < 0 || allowed_in(P(a, k), pass_live_for_record());
 }
 
 bool caret_filter_callback_allowed(const void *callback)
@@ -595,6 +756,42 @@ bool caret_filter_callback_allowed(const void *callback)
 bool caret_filter_rmw_subscription_allowed(const void *h)
 {
 	return allowed(h);
+}
+
+void caret_filter_note_group_node(const void *group, const void *node_key)
+{
+	if (!group || !node_key)
+		return;
+	pthread_mutex_lock(&rel_lock);
+	struct ent *g = find(E_GROUP, group);
+	if (!g && (g = add(E_GROUP, group)))
+		g->member = E_GROUP; /* no member seen: owner never matches */
+	if (g && !g->rmw) {
+		g->rmw = node_key;
+		if (g->node) {
+			/* groups of that interface seen before without a node */
+			for (size_t i = 0; i < nents[E_GROUP]; i++) {
+				struct ent *o = &ents[E_GROUP][i];
+				if (o->rmw == node_key && !o->node) {
+					o->node = g->node;
+					store(o);
+				}
+			}
+		} else if ((g->node = group_node_by_key(node_key))) {
+			store(g);
+		}
+	}
+	pthread_mutex_unlock(&rel_lock);
+}
+
+bool caret_filter_state_machine_allowed(const void *state_machine)
+{
+	return allowed(state_machine);
+}
+
+bool caret_filter_buffer_allowed(const void *buffer)
+{
+	return allowed(buffer);
 }
 
 bool caret_filter_publisher_allowed(const void *pub)

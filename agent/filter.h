@@ -25,19 +25,30 @@ bool caret_filter_process_ignored(const char *ignore_processes, const char *name
 bool caret_filter_configure(const struct caret_filter_env *env);
 
 /* The filter of the pass that starts (a Start's lists, NULL for none):
- * it holds while *word (the segment's filter word) reads `epoch`.
+ * it holds while *word (the segment's filter word) reads `epoch`. A pass
+ * begun while the process is in RECORD (a new session's extra pass) only
+ * filters the records the calling thread replays; one begun from WAIT
+ * (PREPARE) also filters live init records and runtime events.
  * Called by the replay thread only; returns whether a filter is on. */
 bool caret_filter_pass_set(const struct caret_filter_lists *f, const uint32_t *word,
 			   uint32_t epoch);
 
 /* An init record was seen: learn the relations it carries. */
 void caret_filter_note(uint32_t kind, const union caret_arg *args);
-/* Whether an init record is emitted (live and in replay). */
+/* An executor is given callback group `group` with the node interface at
+ * `node_key` (an opaque address): a group none of whose members names its
+ * node takes the node of the interface's other groups (caret_trace asks
+ * is_allowed_node of the node it is given there). */
+void caret_filter_note_group_node(const void *group, const void *node_key);
+/* Whether an init record is emitted (live, and in replay when called on
+ * the replay thread). */
 bool caret_filter_record_allowed(uint32_t kind, const union caret_arg *args);
 
 /* Runtime checks: lock-free reads of verdicts computed at init time. */
 bool caret_filter_callback_allowed(const void *callback);
 bool caret_filter_rmw_subscription_allowed(const void *rmw_subscription_handle);
 bool caret_filter_publisher_allowed(const void *publisher_handle);
+bool caret_filter_state_machine_allowed(const void *state_machine);
+bool caret_filter_buffer_allowed(const void *buffer);
 
 #endif

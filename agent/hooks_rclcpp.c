@@ -10,6 +10,7 @@
 #include <pthread.h>
 
 #include "agent/agent.h"
+#include "agent/filter.h"
 #include "agent/resolve.h"
 #include "agent/state.h"
 #include "proto/rclcpp_abi.h"
@@ -254,6 +255,7 @@ void caret_hook_exec_add(void *self, struct sp *group, struct sp *node, void *ma
 	void *g = group ? group->ptr : NULL;
 	if (f)
 		f(self, group, node, map, notify);
+	caret_filter_note_group_node(g, node ? node->ptr : NULL);
 	caret_capture_add_callback_group(self, g, group_type_name(g));
 }
 
@@ -264,6 +266,7 @@ bool caret_hook_seec_add(void *self, struct sp *group, struct sp *node, void *ma
 	void *g = group ? group->ptr : NULL;
 	static_pair(tls_sste, self);
 	bool r = f ? f(self, group, node, map) : false;
+	caret_filter_note_group_node(g, node ? node->ptr : NULL);
 	caret_capture_add_callback_group_static_executor(self, g, group_type_name(g));
 	return r;
 }

@@ -74,14 +74,15 @@ RT_HOOK_F(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_ti
 		     const bool taken),
 	  (rmw_subscription_handle, message, source_timestamp, taken),
 	  caret_filter_rmw_subscription_allowed(rmw_subscription_handle))
-RT_HOOK(rcl_lifecycle_transition, (cvp state_machine, ccp start_label, ccp goal_label),
-	(state_machine, start_label, goal_label))
-RT_HOOK(rclcpp_ring_buffer_enqueue, (cvp buffer, const uint64_t index, const uint64_t size,
-				     const bool overwritten),
-	(buffer, index, size, overwritten))
-RT_HOOK(rclcpp_ring_buffer_dequeue, (cvp buffer, const uint64_t index, const uint64_t size),
-	(buffer, index, size))
-RT_HOOK(rclcpp_ring_buffer_clear, (cvp buffer), (buffer))
+RT_HOOK_F(rcl_lifecycle_transition, (cvp state_machine, ccp start_label, ccp goal_label),
+	  (state_machine, start_label, goal_label),
+	  caret_filter_state_machine_allowed(state_machine))
+RT_HOOK_F(rclcpp_ring_buffer_enqueue, (cvp buffer, const uint64_t index, const uint64_t size,
+				       const bool overwritten),
+	  (buffer, index, size, overwritten), caret_filter_buffer_allowed(buffer))
+RT_HOOK_F(rclcpp_ring_buffer_dequeue, (cvp buffer, const uint64_t index, const uint64_t size),
+	  (buffer, index, size), caret_filter_buffer_allowed(buffer))
+RT_HOOK_F(rclcpp_ring_buffer_clear, (cvp buffer), (buffer), caret_filter_buffer_allowed(buffer))
 RT_HOOK_F(dispatch_subscription_callback, (cvp message, cvp callback,
 					   const uint64_t source_timestamp,
 					   const uint64_t message_timestamp),

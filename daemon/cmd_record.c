@@ -150,6 +150,8 @@ static void record_remember(const struct cmd_peer *peer, const struct record_pla
 	if (p->cfg.armed && peer->pid > 0 &&
 	    caret_proc_start_time(peer->pid, &rec->armer_start) == 0)
 		rec->armer_pid = peer->pid;
+	/* checked by cmd_filter: it fits a block */
+	caret_filter_encode(&p->filter, &rec->filter);
 	snprintf(rec->name, sizeof(rec->name), "%s", res->session);
 	snprintf(rec->path, sizeof(rec->path), "%s", res->path);
 	if (p->cfg.armed)
@@ -201,8 +203,11 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	struct sched_lttng l;
 	cmd_session_seen(ctx, res->session, &l);
 	if (!caret_filter_empty(&p->filter)) {
-		/* The recording's own Start, now, before the scheduler's next
-		 * tick begins the replay without the filter. */
+		/* The recording's own Start, now, for the agents in WAIT (seed
+		 * 000's Start). The scheduler gives the recording's filter to
+		 * every later pass for it alone too: agents found later, and
+		 * those that record for an older session (their pass for this
+		 * one). */
 		struct startend_out so;
 		startend_start(ctx->reg, &l, p->freq, &p->filter, caret_now_ns(), &so);
 		log_info("session %s: %d processes replay with the recording's filter, %d "

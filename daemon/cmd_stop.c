@@ -92,6 +92,7 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	}
 	struct lttng_view_session *vs = lttng_view_find(v, sname);
 	res->dups = vs ? vs->dups : 0;
+	bool dups_bound = vs && vs->dups_bound;
 	int n = lttng_view_ops(v)->stop(sname, res->ch, CMD_MAX_CHANNELS, res->path,
 					sizeof(res->path), e->msg, sizeof(e->msg));
 	if (n < 0)
@@ -108,9 +109,16 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		lttng_view_unmake(rec);
 		log_info("armed recording %s stopped before it started: session destroyed, "
 			 "its trace directory removed", sname);
+	} else if (res->dups) {
+		/* what `caretctl check` counts as copies in the trace */
+		log_info("session %s stopped and destroyed; trace in %s; %s%llu replayed "
+			 "initialization records in it twice (a replay for another session, or "
+			 "one started over; the analyzer ignores copies)%s",
+			 sname, res->path, dups_bound ? "at most " : "",
+			 (unsigned long long)res->dups,
+			 dups_bound ? ": a filtered replay emits fewer than it passes" : "");
 	} else {
-		log_info("session %s stopped and destroyed; trace in %s%s", sname, res->path,
-			 res->dups ? " (with duplicated replayed records)" : "");
+		log_info("session %s stopped and destroyed; trace in %s", sname, res->path);
 	}
 	/* a trace recorded for someone is theirs to read and delete */
 	if (res->path[0] && owner.uid != geteuid() && !armed) {

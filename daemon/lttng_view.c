@@ -397,6 +397,38 @@ void lttng_view_drop_rec(struct lttng_view *v, const char *session)
 	}
 }
 
+static bool same_filter(const struct caret_shm_filter *a, const struct caret_shm_filter *b)
+{
+	size_t n = 0;
+	for (int i = 0; i < CARET_FILTER_LISTS; i++)
+		n += a->len[i];
+	return memcmp(a->len, b->len, sizeof(a->len)) == 0 &&
+	       n <= sizeof(a->text) && memcmp(a->text, b->text, n) == 0;
+}
+
+int lttng_view_pass_filter(const struct lttng_view *v, uint32_t after, uint32_t upto,
+			   struct caret_filter_text *out)
+{
+	const struct caret_shm_filter *first = NULL;
+	for (int i = 0; i < v->n_active; i++) {
+		const struct lttng_view_session *e = &v->sess[i];
+		if (!(e->rules & CARET_LTTNG_RULE_CARET) || e->serial <= after || e->serial > upto)
+			continue;
+		const struct lttng_view_rec *r = NULL;
+		for (int k = 0; k < v->n_recs && !r; k++)
+			if (strcmp(v->recs[k].name, v->active[i]) == 0)
+				r = &v->recs[k];
+		if (!r)
+			return 0; /* a session of the lttng CLI or a peer's relay */
+		if (first && !same_filter(first, &r->filter))
+			return 0;
+		first = &r->filter;
+	}
+	if (!first || caret_filter_decode(first, out) < 0)
+		return 0;
+	return caret_filter_empty(&out->f) ? 0 : 1;
+}
+
 struct lttng_view_rec *lttng_view_latest_rec(struct lttng_view *v, uid_t uid)
 {
 	struct lttng_view_rec *best = NULL;

@@ -16,6 +16,7 @@
 
 #include "daemon/loop.h"
 #include "daemon/lttng.h"
+#include "shm/caret_shm.h"
 
 #define LTTNG_VIEW_MAX_SESSIONS 32
 
@@ -26,7 +27,8 @@ struct lttng_view_session {
 			   * become active (a restarted session gets a new one) */
 	int64_t since_ns; /* CLOCK_MONOTONIC when caretd first saw it active */
 	int64_t rules_ns; /* when its rules were last read */
-	uint64_t dups;    /* replayed records it got again (extra passes) */
+	uint64_t dups;    /* replayed records it got again (daemon/dups.h) */
+	bool dups_bound;  /* dups counts positions of a filtered pass: at most */
 };
 
 #define LTTNG_VIEW_MAX_RECORDINGS 32
@@ -69,6 +71,11 @@ struct lttng_view_rec {
 	pid_t armer_pid;
 	uint64_t armer_start; /* its start time: the pid is not reused */
 	int64_t armed_ns;     /* CLOCK_MONOTONIC when it was armed */
+	/* its node/topic filter (CARET's four lists, encoded as in a segment;
+	 * epoch unused; every list empty: none), which every replay pass for
+	 * it alone carries (lttng_view_pass_filter); not kept across a
+	 * restart */
+	struct caret_shm_filter filter;
 };
 
 struct lttng_view {
@@ -159,6 +166,16 @@ static inline struct lttng_view_rec *lttng_view_find_rec(struct lttng_view *v,
  * when the directory is not known (a recording adopted after a restart). */
 void lttng_view_unmake(const struct lttng_view_rec *r);
 void lttng_view_drop_rec(struct lttng_view *v, const char *session);
+/*
+ * The filter a replay pass for the active sessions enabling ros2_caret
+ * events whose serials are in (after, upto] carries: 1 and *out when each
+ * of them is a recording with the same filter (the records of the pass
+ * reach older sessions too, which already hold them: they lose copies
+ * only), 0 when none applies (a session without a filter, two with
+ * different ones, or no such session: the pass replays everything).
+ */
+int lttng_view_pass_filter(const struct lttng_view *v, uint32_t after, uint32_t upto,
+			   struct caret_filter_text *out);
 /* The newest recording (of uid, or of anyone when uid is (uid_t)-1). */
 struct lttng_view_rec *lttng_view_latest_rec(struct lttng_view *v, uid_t uid);
 /* Whether an active session enables ros2_caret events. */

@@ -298,6 +298,12 @@ static int add_signals(sd_event *e, struct options *o)
 	return 0;
 }
 
+static int view_pass_filter(void *view, uint32_t after, uint32_t upto,
+			    struct caret_filter_text *out)
+{
+	return lttng_view_pass_filter(view, after, upto, out);
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o = {
@@ -365,6 +371,7 @@ int main(int argc, char **argv)
 	if (snprintf(lttng.state_file, sizeof(lttng.state_file), "%s.recordings",
 		     o.server.socket_path) >= (int)sizeof(lttng.state_file))
 		lttng.state_file[0] = '\0';
+	sched_set_pass_filter(view_pass_filter, &lttng);
 	lttng.on_change = pacer_kick;
 	lttng.change_arg = &pacer;
 	reg_loop.on_hint = (void (*)(void *))lttng_view_hint;

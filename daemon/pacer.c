@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "daemon/dups.h"
 #include "daemon/log.h"
 #include "daemon/loop.h"
 #include "daemon/lttng_drain.h"
@@ -71,9 +72,10 @@ void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_ltt
 }
 
 /* Records an agent replays land in every session enabling ros2_caret
- * events; those its previous pass already covered get them twice. Counted
- * per session for the summary at stop (the analyzer tolerates them).
- * Returns the estimated bytes replayed since the last call. */
+ * events; those that already held them get them twice. Counted per
+ * session for the summary at stop (the analyzer tolerates them; see
+ * daemon/dups.h). Returns the estimated bytes replayed since the last
+ * call. */
 static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
 {
 	uint64_t bytes = 0;
@@ -82,16 +84,15 @@ static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
 		caret_seg_read_status(&a->seg, &st);
 		uint64_t now_rep = st.replayed;
 		if (!a->sched_seen || now_rep <= a->acct_replayed) {
+			if (!a->sched_seen) /* where its replay is now */
+				dups_charge(v, a, &st, 0);
 			a->acct_replayed = now_rep;
 			continue;
 		}
 		uint64_t d = now_rep - a->acct_replayed;
 		a->acct_replayed = now_rep;
 		bytes += d * sched_record_bytes(&st);
-		for (int i = 0; i < v->n_active; i++)
-			if ((v->sess[i].rules & CARET_LTTNG_RULE_CARET) &&
-			    v->sess[i].serial <= a->covered_serial)
-				v->sess[i].dups += d;
+		dups_charge(v, a, &st, d);
 	}
 	return bytes;
 }

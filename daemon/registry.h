@@ -32,6 +32,14 @@ struct agent {
 	uint32_t pass_serial;     /* the pass in progress covers sessions <= this */
 	uint32_t covered_serial;  /* a completed pass covered sessions <= this */
 	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
+	/* the pass and position dups_charge saw last, and what each active
+	 * session holds of the cache (positions [lo, hi)) while no completed
+	 * pass covered it (daemon/dups.h) */
+	uint32_t dup_epoch, dup_pos;
+#define AGENT_HELD_MAX 8
+	struct agent_held {
+		uint32_t serial, lo, hi;
+	} held[AGENT_HELD_MAX];
 	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
 	bool dead;                /* process gone, segment reclaimed at next sweep */
 	/* node names, parsed again only when the record count changes */

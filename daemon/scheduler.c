@@ -113,15 +113,44 @@ static bool move(struct agent *a, uint32_t from, enum caret_state to)
 	return !refused(a, caret_drive_set_state(&a->seg, from, to), from, to);
 }
 
+static sched_pass_filter_fn *pass_filter;
+static void *pass_filter_arg;
+
+void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg)
+{
+	pass_filter = fn;
+	pass_filter_arg = arg;
+}
+
+/* The filter of the recording(s) a pass is for goes with the pass, staged
+ * for the epoch it will have: whether the agent was in WAIT (a recording
+ * it found after the recording's own Start) or records for an older
+ * session (the pass is for the new one). */
+static bool stage_pass_filter(struct agent *a, uint32_t serial)
+{
+	struct caret_filter_text ft;
+	if (!pass_filter || pass_filter(pass_filter_arg, a->covered_serial, serial, &ft) <= 0)
+		return false;
+	if (caret_drive_stage_filter(&a->seg, &ft.f) >= 0)
+		return true;
+	log_warn("pid %d (%s): the recording's filter does not fit its segment", (int)a->pid,
+		 a->procname);
+	return false;
+}
+
 /* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
  * same state from RECORD. */
 static bool begin_pass(struct agent *a, uint32_t from, uint32_t serial, int64_t now)
 {
 	bool record = from == CARET_STATE_RECORD;
-	if (record)
+	bool staged = stage_pass_filter(a, serial);
+	if (record) {
 		caret_drive_begin_pass(&a->seg);
-	else if (refused(a, caret_drive_begin_replay(&a->seg, from), from, CARET_STATE_PREPARE))
+	} else if (refused(a, caret_drive_begin_replay(&a->seg, from), from, CARET_STATE_PREPARE)) {
+		if (staged) /* not for whichever pass comes next */
+			caret_drive_clear_filter(&a->seg);
 		return false;
+	}
 	a->extra_pass = record;
 	a->pass_serial = serial;
 	a->prepare_since_ns = now;

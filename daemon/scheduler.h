@@ -94,6 +94,16 @@ struct sched_lttng {
 	bool init_as_ros2;
 };
 
+/*
+ * Asked at each pass the scheduler begins: the filter (CARET's lists) the
+ * pass for the sessions with serials in (after, upto] carries: 1 and *out,
+ * or 0 for none. Without one (NULL), a pass carries only the filter a Start
+ * staged (startend.c).
+ */
+typedef int sched_pass_filter_fn(void *arg, uint32_t after, uint32_t upto,
+				 struct caret_filter_text *out);
+void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg);
+
 /* One step: Start agents in WAIT when a session is active (a replay pass
  * if it enables ros2_caret events, straight to RECORD if it does not), End
  * (back to WAIT) when none is, raise grants of replaying agents, and

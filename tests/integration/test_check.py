@@ -252,7 +252,7 @@ class CheckModelTest(unittest.TestCase):
         self.c.cleanup()
 
     def system(self):
-        self.c.caretd()
+        self.caretd = self.c.caretd()
         procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2"),
                  self.c.workload("--name", "pub1", "--pubs", "2", "--rate", "40")]
         for p in procs:
@@ -339,6 +339,31 @@ class CheckModelTest(unittest.TestCase):
         for p in procs:
             note = [m for m in rep["notes"] if "pid %d " % p.pid in m]
             self.assertEqual(len(note), 1 if self.procs_dups(rep, p.pid) else 0, rep["notes"])
+
+    def test_caretd_counts_the_copies_check_finds(self):
+        """caretd's own count of copies (its log line at stop, and the
+        stop reply's duplicates) is the trace's, as check counts them: D12
+        (A's pass started over for B: A's first records twice), and D5 (B's
+        own pass reaches A, which holds the whole cache). Before, caretd
+        charged a pass only to the sessions an earlier pass covered and
+        counted none in D12."""
+        cases = (dict(a_secs="4", delay=1.0, b_secs="1", f="10"), dict())
+        for n, case in enumerate(cases):
+            procs, traces, a_out, _ = self.overlap(**case)
+            log = self.caretd.err_text()
+            for s in ("A", "B"):
+                rc, rep, err = check(os.path.join(traces, s))
+                self.assertEqual(rc, 0, (rep and rep["problems"], err))
+                total = sum(p["duplicates_total"] for p in rep["processes"])
+                if s == "A":
+                    self.assertGreater(total, 0, rep["processes"])
+                m = re.search(r"session %s stopped and destroyed; trace in \S+(; (at most )?"
+                              r"(\d+) replayed initialization records in it twice[^\n]*)?\n" % s, log)
+                self.assertIsNotNone(m, log[-3000:])
+                self.assertEqual((m.group(2), int(m.group(3) or 0)), (None, total),
+                                 "case %d, %s: caretd's count, check's" % (n, s))
+            self.c.cleanup()
+            self.c = Ctx(self._testMethodName)
 
     def procs_dups(self, rep, pid):
         return next(p["duplicates_total"] for p in rep["processes"] if p["pid"] == pid)

@@ -4,12 +4,111 @@ lttng-sessiond and CycloneDDS."""
 import collections
 import json
 import os
+import re
 import signal
 import socket
+import subprocess
 import time
 import unittest
 
-from harness import Ctx, read_trace, wait_line
+from harness import CARETCTL, INIT_KINDS, Ctx, kind_of, read_trace, wait_line
+
+
+# Kinds caret_trace records whatever the filters say (no is_allowed_* in
+# their record lambdas: ros_trace_points.cpp rcl_init, hooked_trace_points.cpp
+# executors, the Jazzy entities collector, rmw_implementation).
+CARET_UNFILTERED = {"rcl_init", "rmw_implementation", "construct_executor",
+                    "construct_static_executor", "executor_entity_collector_to_executor",
+                    "callback_group_to_executor_entity_collector"}
+
+
+def caret_selects_nodes(records, pattern):
+    """The init records caret_trace emits, of one process's records
+    (all of them, as an unfiltered trace holds them), for
+    CARET_SELECT_NODES=pattern (one regex, no topic lists): its
+    TracingController::is_allowed_* of each record lambda, over the
+    relations the records carry. A kind it does not model fails."""
+    f = {k: [e.f for e in records if kind_of(e) == k] for k in INIT_KINDS}
+    names = {}
+    for n in f["rcl_node_init"]:
+        ns = n["namespace"]
+        names[n["node_handle"]] = ns + ("" if ns.endswith("/") else "/") + n["node_name"]
+
+    def node_ok(h):  # is_allowed_node: an unknown node is allowed
+        return h not in names or re.search(pattern, names[h]) is not None
+
+    sub_node = {s["subscription_handle"]: s["node_handle"] for s in f["rcl_subscription_init"]}
+    pub_node = {p["publisher_handle"]: p["node_handle"] for p in f["rcl_publisher_init"]}
+    srv_node = {s["service_handle"]: s["node_handle"] for s in f["rcl_service_init"]}
+    cli_node = {c["client_handle"]: c["node_handle"] for c in f["rcl_client_init"]}
+    timer_node = {t["timer_handle"]: t["node_handle"] for t in f["rclcpp_timer_link_node"]}
+    sub_of = {s["subscription"]: s["subscription_handle"] for s in f["rclcpp_subscription_init"]}
+    cb_sub = {c["callback"]: sub_of.get(c["subscription"])
+              for c in f["rclcpp_subscription_callback_added"]}
+
+    def by(table, h):  # handles of an unknown node (or none) are allowed
+        return h not in table or node_ok(table[h])
+
+    # add_callback_group(_static_executor): caret_trace asks is_allowed_node
+    # of the node the hook is given; the record does not carry it: the
+    # group's node is its members' (callback_group_add_*)
+    member_node = dict(timer_node)
+    for table in (sub_node, srv_node, cli_node):
+        member_node.update(table)
+    group_node = {}
+    for k, h in (("callback_group_add_timer", "timer_handle"),
+                 ("callback_group_add_subscription", "subscription_handle"),
+                 ("callback_group_add_service", "service_handle"),
+                 ("callback_group_add_client", "client_handle")):
+        for g in f[k]:
+            if g[h] in member_node:
+                group_node.setdefault(g["callback_group_addr"], member_node[g[h]])
+    # a group without a member: caret_trace has the node from rclcpp; the
+    # records do not say which, but in a process of one node it is that one
+    only = list(names)[0] if len(names) == 1 else None
+    for k in ("add_callback_group", "add_callback_group_static_executor"):
+        for g in f[k]:
+            if only is not None:
+                group_node.setdefault(g["callback_group_addr"], only)
+
+    def callback_ok(cb):  # a callback without a topic (timer, service) is kept
+        sh = cb_sub.get(cb)
+        return sh is None or by(sub_node, sh)
+
+    rules = {
+        "rcl_node_init": lambda a: node_ok(a["node_handle"]),
+        "rcl_publisher_init": lambda a: by(pub_node, a["publisher_handle"]),
+        "rcl_subscription_init": lambda a: by(sub_node, a["subscription_handle"]),
+        "rclcpp_subscription_init": lambda a: by(sub_node, a["subscription_handle"]),
+        "rclcpp_subscription_callback_added": lambda a: callback_ok(a["callback"]),
+        "rcl_service_init": lambda a: by(srv_node, a["service_handle"]),
+        "rclcpp_service_callback_added": lambda a: by(srv_node, a["service_handle"]),
+        "rcl_client_init": lambda a: by(cli_node, a["client_handle"]),
+        "rcl_timer_init": lambda a: by(timer_node, a["timer_handle"]),
+        "rclcpp_timer_callback_added": lambda a: by(timer_node, a["timer_handle"]),
+        "rclcpp_timer_link_node": lambda a: node_ok(a["node_handle"]),
+        "rclcpp_callback_register": lambda a: callback_ok(a["callback"]),
+        "callback_group_add_timer": lambda a: by(timer_node, a["timer_handle"]),
+        "callback_group_add_subscription": lambda a: by(sub_node, a["subscription_handle"]),
+        "callback_group_add_service": lambda a: by(srv_node, a["service_handle"]),
+        "callback_group_add_client": lambda a: by(cli_node, a["client_handle"]),
+        "add_callback_group": lambda a: by(group_node, a["callback_group_addr"]),
+        "add_callback_group_static_executor": lambda a: by(group_node,
+                                                           a["callback_group_addr"]),
+    }
+    kept = []
+    for e in records:
+        k = kind_of(e)
+        if k in CARET_UNFILTERED or rules[k](e.f):
+            kept.append(e)
+    return kept
+
+
+def init_set(events):
+    """Init records as comparable keys: kind, init_timestamp, fields."""
+    return collections.Counter(
+        (kind_of(e), tuple(sorted((k, str(v)) for k, v in e.f.items())))
+        for e in events if e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS)
 
 
 class FilterTest(unittest.TestCase):
@@ -93,6 +192,82 @@ class RecordFilterTest(unittest.TestCase):
         nodes = sorted(e.f["node_name"] for e in events
                        if e.name == "ros2_caret:rcl_node_init")
         self.assertEqual(nodes, ["talker1", "talker2"])
+
+    def test_select_nodes_filters_every_replay_pass(self):
+        """--select-nodes /pub1 recorded late, by two paths: the processes
+        in WAIT (the recording's own Start), and the processes already
+        recording for an unfiltered session A (caretd's extra pass for the
+        new session). Both traces hold, of each process's cache, exactly
+        the init records caret_trace emits for CARET_SELECT_NODES=/pub1:
+        none of another process's nodes (only what caret_trace never
+        filters), all of /pub1's. Before, the extra pass replayed the
+        whole cache of both processes into the filtered recording."""
+        for distro in ("jazzy", "humble"):
+            with self.subTest(distro=distro):
+                self.select_nodes_in_every_pass(distro)
+            for p in self.c.procs[1:]:
+                p.send_signal(signal.SIGINT)
+                p.finish(30)
+            del self.c.procs[1:]
+
+    def select_nodes_in_every_pass(self, distro):
+        # services, clients, and a static executor on one: every kind
+        # caret_trace filters by node or leaves alone
+        procs = [self.c.workload("--name", n, "--pubs", "1", "--subs", "1", "--rate", "50",
+                                 "--services", "1", "--clients", "1", "--distro", distro,
+                                 "--executor", ex, "--topic-prefix", distro)
+                 for n, ex in (("pub1", "single"), ("other", "static"))]
+        for p in procs:
+            wait_line(p, r"^ready")
+        pids = [p.pid for p in procs]
+        self.c.wait_states(pids, "WAIT")
+        traces = os.path.join(self.c.tmp, "traces-" + distro)
+        sel = ("--select-nodes", "/pub1")
+        # 1. from WAIT: the recording's Start
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "waiting", "-p",
+                            traces, *sel)
+        self.assertNotIn("incomplete", r.stderr)
+        self.c.wait_states(pids, "WAIT")
+        # 2. from RECORD: A records everything, then B starts with a filter
+        a = self.c.caretctl("record", "--immediate", "--duration", "30", "-s", "A", "-p",
+                            traces, background=True)
+        self.c.wait_states(pids, "RECORD")
+        ag = self.c.agents()
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "B", "-p", traces,
+                            *sel)
+        self.assertNotIn("incomplete", r.stderr)
+        a.send_signal(signal.SIGINT)
+        self.assertEqual(a.finish(60), 0, a.err_text())
+        full = read_trace(os.path.join(traces, "A"))
+        for name in ("waiting", "B"):
+            # complete as check sees it: the timer's and the service's
+            # callback registrations of the other process are notes
+            r = subprocess.run([CARETCTL, "check", "--json", os.path.join(traces, name)],
+                               capture_output=True, text=True, timeout=300)
+            rep = json.loads(r.stdout)
+            self.assertEqual(r.returncode, 0, (name, rep["problems"]))
+            per = {p["pid"]: p for p in rep["processes"]}
+            self.assertGreater(per[procs[1].pid]["filtered_registers"], 0)
+            self.assertEqual(per[procs[0].pid]["filtered_registers"], 0)
+            got = read_trace(os.path.join(traces, name))
+            for p in procs:
+                # once each: B's pass reached A too (copies, which the
+                # analyzer drops)
+                cache = list({k: e for e in full if e.vpid == p.pid
+                              and e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS
+                              for k in init_set([e])}.values())
+                want = init_set(caret_selects_nodes(cache, "/pub1"))
+                mine = init_set(e for e in got if e.vpid == p.pid)
+                self.assertEqual(mine, want, "%s: pid %d (%s)" % (name, p.pid, ag[p.pid]))
+                if p is procs[0]:
+                    self.assertEqual(want, init_set(cache), "every record of /pub1's")
+                else:
+                    kinds = {k for k, _ in want}
+                    self.assertLessEqual(kinds, CARET_UNFILTERED | {"rclcpp_callback_register"},
+                                         "of the other process: what CARET never filters, "
+                                         "and its timer's callback (no topic: always kept)")
+                    self.assertIn("rcl_init", kinds)
+                    self.assertIn("rclcpp_callback_register", kinds)
 
     def test_bad_pattern_is_refused_by_caretctl_and_caretd(self):
         traces = os.path.join(self.c.tmp, "traces")

@@ -263,6 +263,52 @@ START_TEST(record_with_filter_starts_its_own_pass)
 }
 END_TEST
 
+/* Every later pass for a filtered recording alone carries its filter (the
+ * scheduler asks lttng_view_pass_filter for the sessions a pass covers); a
+ * pass that is also for a session without it, or with another one,
+ * carries none (its records must reach those whole). */
+START_TEST(recording_filter_goes_with_its_passes_only)
+{
+	const char *sel = "{\"v\":1,\"cmd\":\"record\",\"session\":\"%s\",\"path\":\"/t\""
+			  ",\"select_nodes\":\"%s\"}";
+	char line[256];
+	snprintf(line, sizeof(line), sel, "f1", "/talker");
+	cJSON_Delete(ask(line, CTL_REPLY_RESULT, NULL));
+	snprintf(line, sizeof(line), sel, "f2", "/talker");
+	cJSON_Delete(ask(line, CTL_REPLY_RESULT, NULL));
+	snprintf(line, sizeof(line), sel, "f3", "/listener");
+	cJSON_Delete(ask(line, CTL_REPLY_RESULT, NULL));
+	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"all\",\"path\":\"/t\"}",
+			 CTL_REPLY_RESULT, NULL));
+	/* and a session of the lttng CLI: no recording of caretd's */
+	int i = view.n_active++;
+	strcpy(view.active[i], "cli");
+	view.sess[i] = (struct lttng_view_session){ .serial = ++view.last_serial };
+	uint32_t s[5];
+	const char *names[] = { "f1", "f2", "f3", "all", "cli" };
+	for (int k = 0; k < 5; k++) {
+		struct lttng_view_session *e = lttng_view_find(&view, names[k]);
+		ck_assert_ptr_nonnull(e);
+		e->rules |= CARET_LTTNG_RULE_CARET;
+		s[k] = e->serial;
+	}
+	struct caret_filter_text ft;
+	ck_assert_int_eq(lttng_view_pass_filter(&view, s[0] - 1, s[0], &ft), 1);
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_SELECT_NODES], "/talker");
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_IGNORE_NODES], "");
+	/* two recordings with the same lists */
+	ck_assert_int_eq(lttng_view_pass_filter(&view, s[0] - 1, s[1], &ft), 1);
+	/* one with other lists, one without, one not caretd's */
+	ck_assert_int_eq(lttng_view_pass_filter(&view, s[1], s[2], &ft), 1);
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_SELECT_NODES], "/listener");
+	ck_assert_int_eq(lttng_view_pass_filter(&view, s[0] - 1, s[2], &ft), 0);
+	ck_assert_int_eq(lttng_view_pass_filter(&view, s[2], s[3], &ft), 0);
+	ck_assert_int_eq(lttng_view_pass_filter(&view, s[3], s[4], &ft), 0);
+	/* no session in the range */
+	ck_assert_int_eq(lttng_view_pass_filter(&view, s[4], s[4] + 3, &ft), 0);
+}
+END_TEST
+
 START_TEST(record_arm_then_go)
 {
 	peer.uid = 4242;
@@ -511,6 +557,7 @@ int main(void)
 	tcase_add_test(tc, record_to_a_relay);
 	tcase_add_test(tc, record_before_the_first_poll_reads);
 	tcase_add_test(tc, record_with_filter_starts_its_own_pass);
+	tcase_add_test(tc, recording_filter_goes_with_its_passes_only);
 	tcase_add_test(tc, record_arm_then_go);
 	tcase_add_test(tc, record_rotation_armed_then_stop);
 	add_rotation_tests(tc);

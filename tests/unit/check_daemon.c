@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "daemon/dups.h"
 #include "daemon/registry.h"
 #include "daemon/config.h"
 #include "daemon/scheduler.h"
@@ -711,6 +712,58 @@ START_TEST(registry_scan_inotify_sweep)
 }
 END_TEST
 
+/* One tick of dups_charge: the agent's cursor now (epoch, position) and
+ * the records it replayed since the last one. */
+static void charge(struct lttng_view *v, struct agent *a, uint32_t epoch, uint32_t pos,
+		   uint64_t emitted, bool filtered)
+{
+	struct caret_seg_status st = { .cursor = CARET_EPOCH_COUNT(epoch, pos),
+				       .agent_flags = filtered ? CARET_AGENT_PASS_FILTER : 0 };
+	dups_charge(v, a, &st, emitted);
+}
+
+/* caretd's count of copies per session is what the trace holds twice
+ * (issue 22 D12): a pass started over gives an earlier session the
+ * records it already had, a session seen mid-pass the slice it got; a
+ * covered session gets every record of another session's pass; a pass
+ * with a filter is counted as an upper bound. */
+START_TEST(dups_follow_the_replay_positions)
+{
+	static struct lttng_view v;
+	memset(&v, 0, sizeof(v));
+	struct agent a = { 0 };
+	v.n_active = 1;
+	v.sess[0] = (struct lttng_view_session){ .serial = 1, .rules = CARET_LTTNG_RULE_CARET };
+	charge(&v, &a, 0, 0, 0, false); /* adopted in WAIT */
+	/* A's pass: 10 of 30 records */
+	charge(&v, &a, 1, 4, 4, false);
+	charge(&v, &a, 1, 10, 6, false);
+	/* B appears; A's pass goes on to 14 (B gets 10..14, then 14..15) */
+	v.n_active = 2;
+	v.sess[1] = (struct lttng_view_session){ .serial = 2, .rules = CARET_LTTNG_RULE_CARET };
+	charge(&v, &a, 1, 14, 4, false);
+	/* started over: the agent finished 14..15 of pass 1 first, then 0..5 */
+	charge(&v, &a, 2, 5, 6, false);
+	ck_assert_uint_eq(v.sess[0].dups, 5);
+	ck_assert_uint_eq(v.sess[1].dups, 0);
+	charge(&v, &a, 2, 30, 25, false);
+	ck_assert_uint_eq(v.sess[0].dups, 15); /* 0..15 twice */
+	ck_assert_uint_eq(v.sess[1].dups, 5);  /* 10..15 twice */
+	ck_assert(!v.sess[0].dups_bound);
+	a.covered_serial = 2; /* the pass completed */
+	/* C (a session without ros2_caret events) and D: D's own pass */
+	v.n_active = 4;
+	v.sess[2] = (struct lttng_view_session){ .serial = 3 };
+	v.sess[3] = (struct lttng_view_session){ .serial = 4, .rules = CARET_LTTNG_RULE_CARET };
+	charge(&v, &a, 3, 30, 30, true);
+	ck_assert_uint_eq(v.sess[0].dups, 45);
+	ck_assert_uint_eq(v.sess[1].dups, 35);
+	ck_assert_uint_eq(v.sess[2].dups, 0);
+	ck_assert_uint_eq(v.sess[3].dups, 0);
+	ck_assert(v.sess[0].dups_bound && v.sess[1].dups_bound && !v.sess[3].dups_bound);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("daemon");
@@ -719,7 +772,8 @@ int main(void)
 		  restart_inside_replay_start, frequency_pacing, remote_start_end_rules,
 		  start_filter_goes_with_its_pass, grant_capped_then_record,
 		  adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
-		  adaptive_pacing_room_caps_grants, progress_counts);
+		  adaptive_pacing_room_caps_grants, progress_counts,
+		  dups_follow_the_replay_positions);
 	unit_case(s, "registry", registry_scan_inotify_sweep);
 	return unit_run(s);
 }

@@ -5,14 +5,21 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include "agent/filter.h"
+#include "agent/state.h"
 #include "tests/unit/unit.h"
 
-void caret_warn(const char *fmt, ...);
 void caret_warn(const char *fmt, ...)
 {
 	(void)fmt;
 }
+
+/* The segment's state word (agent/state.c): a pass set while it reads
+ * RECORD is an extra pass. */
+static uint32_t state = CARET_STATE_WAIT;
+const uint32_t *caret_state_word = &state;
 
 #define P(x) { .u = (uint64_t)(uintptr_t)(x) }
 #define S(x) { .s = (x) }
@@ -214,10 +221,136 @@ START_TEST(pass_filter_narrows_env)
 }
 END_TEST
 
+/* The kinds caret_trace decides through a relation the record does not
+ * carry, or through a chain of them: callback groups by their node (a
+ * member's, or the node interface the executor got them with), lifecycle
+ * state machines by their node, intra-process buffers by the
+ * subscription they feed; each decided again when the relation comes
+ * after the record. */
+START_TEST(groups_state_machines_and_buffers)
+{
+	struct caret_filter_env e = { .select_nodes = "^/listener$" };
+	caret_filter_configure(&e);
+	system_();
+	static char grp_t, grp_l, grp_empty, grp_late, iface_t, sm_t, sm_l, ipb_l, buf_l,
+		rsub2, sub2, timer2;
+	/* listener's group, by a member */
+	union caret_arg g1[] = { P(&grp_l), P(&timer_l) };
+	caret_filter_note(CARET_KIND_callback_group_add_timer, g1);
+	union caret_arg g2[] = { P(&grp_l), P(&sub_l) };
+	caret_filter_note(CARET_KIND_callback_group_add_subscription, g2);
+	ck_assert(rec(CARET_KIND_add_callback_group, NULL, &grp_l));
+	ck_assert(rec(CARET_KIND_callback_group_add_timer, &grp_l, &timer_l));
+	/* a group of talker's known by the executor's node interface only */
+	static char pub_t2;
+	union caret_arg p2[] = { P(&pub_t2), P(&talker), P(0), S("/x"), P(1) };
+	caret_filter_note(CARET_KIND_rcl_publisher_init, p2);
+	caret_filter_note_group_node(&grp_empty, &iface_t); /* before the known one */
+	ck_assert(rec(CARET_KIND_add_callback_group_static_executor, NULL, &grp_empty));
+	static char srv_t;
+	union caret_arg s1[] = { P(&srv_t), P(&talker), P(0), S("/talker/srv") };
+	caret_filter_note(CARET_KIND_rcl_service_init, s1);
+	union caret_arg g3[] = { P(&grp_t), P(&srv_t) };
+	caret_filter_note(CARET_KIND_callback_group_add_service, g3);
+	caret_filter_note_group_node(&grp_t, &iface_t);
+	ck_assert(!rec(CARET_KIND_add_callback_group, NULL, &grp_t));
+	ck_assert(!rec(CARET_KIND_add_callback_group_static_executor, NULL, &grp_empty));
+	ck_assert(!rec(CARET_KIND_callback_group_add_service, &grp_t, &srv_t));
+	/* a timer linked to its node after its group learnt it */
+	union caret_arg t1[] = { P(&timer2), P(5) };
+	caret_filter_note(CARET_KIND_rcl_timer_init, t1);
+	union caret_arg g4[] = { P(&grp_late), P(&timer2) };
+	caret_filter_note(CARET_KIND_callback_group_add_timer, g4);
+	ck_assert(rec(CARET_KIND_add_callback_group, NULL, &grp_late)); /* unknown: kept */
+	union caret_arg t2[] = { P(&timer2), P(&talker) };
+	caret_filter_note(CARET_KIND_rclcpp_timer_link_node, t2);
+	ck_assert(!rec(CARET_KIND_add_callback_group, NULL, &grp_late));
+	/* lifecycle state machines: the init record and the transitions */
+	union caret_arg m1[] = { P(&talker), P(&sm_t) };
+	caret_filter_note(CARET_KIND_rcl_lifecycle_state_machine_init, m1);
+	union caret_arg m2[] = { P(&listener), P(&sm_l) };
+	caret_filter_note(CARET_KIND_rcl_lifecycle_state_machine_init, m2);
+	ck_assert(!rec(CARET_KIND_rcl_lifecycle_state_machine_init, &talker, &sm_t));
+	ck_assert(rec(CARET_KIND_rcl_lifecycle_state_machine_init, &listener, &sm_l));
+	ck_assert(!caret_filter_state_machine_allowed(&sm_t));
+	ck_assert(caret_filter_state_machine_allowed(&sm_l));
+	/* a ring buffer -> ipb -> subscription, the subscription's handle
+	 * known last (talker's subscription) */
+	union caret_arg b1[] = { P(&buf_l), P(&ipb_l) };
+	caret_filter_note(CARET_KIND_rclcpp_buffer_to_ipb, b1);
+	union caret_arg b2[] = { P(&ipb_l), P(&rsub2) };
+	caret_filter_note(CARET_KIND_rclcpp_ipb_to_subscription, b2);
+	ck_assert(rec(CARET_KIND_rclcpp_construct_ring_buffer, &buf_l, NULL)); /* unknown */
+	union caret_arg s2[] = { P(&sub2), P(&talker), P(0), S("/t2"), P(1) };
+	caret_filter_note(CARET_KIND_rcl_subscription_init, s2);
+	union caret_arg r2[] = { P(&sub2), P(&rsub2) };
+	caret_filter_note(CARET_KIND_rclcpp_subscription_init, r2);
+	ck_assert(!rec(CARET_KIND_rclcpp_construct_ring_buffer, &buf_l, NULL));
+	ck_assert(!rec(CARET_KIND_rclcpp_buffer_to_ipb, &buf_l, &ipb_l));
+	ck_assert(!rec(CARET_KIND_rclcpp_ipb_to_subscription, &ipb_l, &rsub2));
+	ck_assert(!caret_filter_buffer_allowed(&buf_l));
+	/* is_allowed_node: with only SELECT_TOPICS, IGNORE_NODES decides */
+	struct caret_filter_env e2 = { .select_topics = "/chatter", .ignore_nodes = "talker" };
+	caret_filter_configure(&e2);
+	system_();
+	ck_assert(!rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(rec(CARET_KIND_rcl_node_init, &listener, NULL));
+}
+END_TEST
+
+static void *other_thread(void *arg)
+{
+	(void)arg;
+	return (void *)(uintptr_t)rec(CARET_KIND_rcl_node_init, &talker, NULL);
+}
+
+/* A pass begun while the process records for another session (an extra
+ * pass for a new one): its filter decides what the replay thread (the one
+ * that set it) emits, never the runtime events nor the live init records
+ * of application threads, which the older sessions share. */
+START_TEST(extra_pass_filters_the_replay_only)
+{
+	struct caret_filter_env e = { 0 };
+	caret_filter_configure(&e);
+	system_();
+	uint32_t word = 9;
+	state = CARET_STATE_RECORD;
+	struct caret_filter_lists f = { { [CARET_FILTER_SELECT_NODES] = "^/listener$" } };
+	ck_assert(caret_filter_pass_set(&f, &word, 9));
+	/* the replay thread (this one) */
+	ck_assert(!rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(!rec(CARET_KIND_rcl_publisher_init, &pub_t, NULL));
+	ck_assert(rec(CARET_KIND_rcl_node_init, &listener, NULL));
+	ck_assert(rec(CARET_KIND_rcl_init, NULL, NULL)); /* never filtered */
+	/* runtime hooks: unfiltered */
+	ck_assert(caret_filter_publisher_allowed(&pub_t));
+	ck_assert(caret_filter_rmw_subscription_allowed(&rmwsub_l));
+	/* an application thread's live init record: unfiltered */
+	pthread_t t;
+	void *r;
+	ck_assert_int_eq(pthread_create(&t, NULL, other_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(t, &r), 0);
+	ck_assert(r == (void *)1);
+	/* End: the replay's filter goes too */
+	word = 0;
+	ck_assert(rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	/* the same lists from WAIT (the recording's Start): everything */
+	state = CARET_STATE_PREPARE;
+	word = 10;
+	ck_assert(caret_filter_pass_set(&f, &word, 10));
+	ck_assert(!caret_filter_publisher_allowed(&pub_t));
+	ck_assert_int_eq(pthread_create(&t, NULL, other_thread, NULL), 0);
+	ck_assert_int_eq(pthread_join(t, &r), 0);
+	ck_assert(r == (void *)0);
+	state = CARET_STATE_WAIT;
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("filter");
 	unit_case(s, "caret_trace semantics", process_lists, select_nodes, select_topics_only,
-		  ignore_lists, iron_unknown_publisher, node_named_late, pass_filter_narrows_env);
+		  ignore_lists, iron_unknown_publisher, node_named_late, pass_filter_narrows_env,
+		  extra_pass_filters_the_replay_only, groups_state_machines_and_buffers);
 	return unit_run(s);
 }

@@ -120,6 +120,7 @@ LAYERS = {
         {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
         {"lttng", "lttng_drain", "lttng_limit", "registry", "chunks"},  # the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
         {"scheduler", "lttng_view", "registry_loop", "lttng_record"},  # lttng_record: caret_lttng_record() of lttng.h
+        {"dups"},  # the copies each session got, from the agents' replay positions
         {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
          "rotation_state"},  # rotation_state: the table of rotating recordings
         # rotation's parts on that table: lttng-ctl (triggers, channel,

@@ -150,6 +150,15 @@ START_TEST(each_record_is_needed)
 			ck_assert_uint_eq(p.missing_total, 0);
 			continue;
 		}
+		/* a timer's or service's callback registered without being
+		 * added: what a node filter leaves (caret_trace keeps
+		 * callbacks without a topic), a note */
+		if (strcmp(jazzy[skip].kind, "rclcpp_timer_callback_added") == 0 ||
+		    strcmp(jazzy[skip].kind, "rclcpp_service_callback_added") == 0) {
+			ck_assert_uint_eq(p.missing_total, 0);
+			ck_assert_uint_eq(p.filtered_registers, 1);
+			continue;
+		}
 		ck_assert_msg(p.missing_total > 0, "without %s: nothing missing", jazzy[skip].kind);
 	}
 	struct check_proc p = run(jazzy, NJAZZY, 0, true);

@@ -55,6 +55,11 @@ struct check_proc {
 	uint64_t missing[CHECK_MAX_LINKS];
 	uint64_t missing_total;
 	uint64_t both_variants;		/* same record as ros2: and ros2_caret: */
+	/* rclcpp_callback_register without the *_callback_added of its
+	 * callback: what a node filter leaves of a timer or service whose
+	 * other records it drops (caret_trace keeps callbacks without a
+	 * topic); a cut replay never leaves one (the register follows). */
+	uint64_t filtered_registers;
 	uint64_t runtime;		/* runtime events */
 	uint64_t events;
 	uint64_t publishes, unbound_publishes;

@@ -34,7 +34,9 @@ static void usage(FILE *f, const char *cmd)
 		"source-timestamp binding and bindings without a matching take; then a\n"
 		"summary (processes, nodes, topics, events per kind). Copies of replayed\n"
 		"init records are notes: the analyzer drops them, and stop counts them\n"
-		"the same way. caretd is not needed.\n\n"
+		"the same way; so are callback registrations a node or topic filter\n"
+		"leaves without their timer or service, as caret_trace does. caretd is\n"
+		"not needed.\n\n"
 		"      --json         one JSON object on stdout (errors too); exact integers\n"
 		"      --timeout SEC  give up reading the trace after SEC seconds\n"
 		"                     (default 60; babeltrace2 reads it in a child process)\n"
@@ -107,6 +109,13 @@ static int judge(const struct check_report *r, struct findings *f)
 				  p->vpid, p->procname);
 		if (p->dup_total)
 			rc |= add_line(f->notes, complete_dup_line(p));
+		if (p->filtered_registers)
+			rc |= add(f->notes,
+				  "pid %" PRId64 " (%s): %" PRIu64 " rclcpp_callback_register without "
+				  "the *_callback_added record of its callback (a node or topic filter "
+				  "keeps the callbacks of timers and services whose records it drops, "
+				  "as caret_trace does)",
+				  p->vpid, p->procname, p->filtered_registers);
 		if (p->both_variants)
 			rc |= add(f->problems,
 				  "pid %" PRId64 " (%s): %" PRIu64 " init records both as ros2: and "
@@ -172,7 +181,8 @@ static cJSON *proc_json(const struct check_proc *p)
 	ok = ok && ju64(o, "init_total", p->init_total) &&
 	     ju64(o, "duplicates_total", p->dup_total) &&
 	     ju64(o, "missing_total", p->missing_total) &&
-	     ju64(o, "both_variants", p->both_variants) && ju64(o, "runtime_events", p->runtime) &&
+	     ju64(o, "both_variants", p->both_variants) &&
+	     ju64(o, "filtered_registers", p->filtered_registers) && ju64(o, "runtime_events", p->runtime) &&
 	     ju64(o, "events", p->events) && ju64(o, "publishes", p->publishes) &&
 	     ju64(o, "unbound_publishes", p->unbound_publishes) &&
 	     ju64(o, "bindings", p->bindings) &&

@@ -134,8 +134,8 @@ void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t cou
 			  void (*warn)(const char *fmt, ...))
 {
 	bool local = path && path[0] == '/';
-	/* caretd's count misses the copies a pass cut short by another
-	 * session's start leaves: a small trace is always read */
+	/* caretd counts positions, not the trace (a filtered replay emits
+	 * fewer): a small trace is always read */
 	if (!counted && !(local && trace_bytes(path) <= SMALL_TRACE))
 		return;
 	struct check_report r;
