@@ -14,6 +14,7 @@
 #include "daemon/lttng.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_rotation.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_limits.h"
 #include "hosts.h"
@@ -104,8 +105,14 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	if (e < 0)
 		return ctl_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
+	/* A rotating recording is judged chunk by chunk (the rotation part of
+	 * the reply): read whole, every chunk's own replay would count as
+	 * copies of the one before. */
+	bool rotating = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root,
+									  CARET_CTL_K_ROTATION));
 	if (g->json) {
-		complete_stop_report(NULL, r->root, s.path, s.duplicates, NULL);
+		if (!rotating)
+			complete_stop_report(NULL, r->root, s.path, s.duplicates, NULL);
 		ctl_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
 		char a[24], b[24];
@@ -116,7 +123,8 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       s.ch[i].name,
 			       count_str(a, sizeof(a), s.ch[i].discarded, s.ch[i].discarded_known),
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
-		complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
+		if (!rotating)
+			complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
 		ctl_rotation_print(r->root);
 	}
 	fflush(stdout);
