@@ -55,7 +55,9 @@ static cJSON *status_of(const struct rot *t)
 		  cJSON_AddNumberToObject(o, CARET_CTL_K_MAX_SIZE, (double)t->o.max_size) &&
 		  cJSON_AddNumberToObject(o, "rotations", count(t->rotations)) &&
 		  cJSON_AddNumberToObject(o, "removed", count(t->removed)) &&
-		  cJSON_AddNumberToObject(o, "chunks_bytes", t->list ? count(t->list->bytes) : 0.0);
+		  cJSON_AddNumberToObject(o, "chunks_bytes", t->list ? count(t->list->bytes) : 0.0) &&
+		  /* the chunk being written has its replay (a stop waits for it) */
+		  cJSON_AddBoolToObject(o, CARET_CTL_K_PASS_COMPLETE, t->cur_complete && !t->closing);
 	if (ok && t->error[0])
 		ok = cJSON_AddStringToObject(o, "error", t->error);
 	for (int i = 0; ok && t->list && i < t->list->n; i++) {

@@ -34,6 +34,8 @@
 #define CARET_CTL_K_MAX_SIZE "max_size"
 #define CARET_CTL_K_ROTATIONS "rotations"
 #define CARET_CTL_K_ROTATION "rotation"
+/* in a status's rotations: the chunk being written has every live process's replay */
+#define CARET_CTL_K_PASS_COMPLETE "pass_complete"
 #define CARET_CTL_K_ROTATIONS_ENDED "rotations_ended"
 
 /* A chunk smaller than a few sub-buffers is all headers; LTTng's own

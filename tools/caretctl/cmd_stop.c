@@ -205,6 +205,7 @@ int ctl_stop_session(const struct ctl_opts *g, const char *session)
 
 int ctl_stop_session_all(const struct ctl_opts *g, const char *session, bool all_hosts)
 {
+	ctl_rotation_settle(g, session, g->json ? stderr : stdout);
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
 				   .u.stop = { .session = session, .all_hosts = all_hosts } };
 	cJSON *req = caret_ctl_enc_req(&q);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "caretctl.h"
 #include "conn.h"
@@ -13,6 +14,7 @@
 #include "parse.h"
 #include "proto/caret_ctl_rotation.h"
 #include "rotation_cli.h"
+#include "sig.h"
 
 int ctl_parse_duration(const char *s, uint64_t *ms)
 {
@@ -211,4 +213,61 @@ int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session)
 	}
 	ctl_reply_free(&r);
 	return found;
+}
+
+/* One status: 1 when `session` rotates and the chunk being written lacks
+ * part of its replay, 0 when not (or not rotating), -errno. */
+static int pass_running(const struct ctl_opts *g, const char *session)
+{
+	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
+	struct ctl_reply r;
+	struct ctl_conn c;
+	struct ctl_why why = { "" };
+	if (!req)
+		return -ENOMEM;
+	int64_t deadline = ctl_now_ms() + 2000;
+	int e = ctl_conn_open(&c, g->socket, deadline);
+	if (e == 0) {
+		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
+		ctl_conn_close(&c);
+	}
+	cJSON_Delete(req);
+	if (e < 0)
+		return e;
+	int running = 0;
+	const cJSON *x, *all = r.type == CTL_REPLY_RESULT
+				       ? cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_ROTATIONS)
+				       : NULL;
+	cJSON_ArrayForEach(x, all) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(x, "session");
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(x, CARET_CTL_K_PASS_COMPLETE);
+		if (cJSON_IsString(n) && !strcmp(n->valuestring, session) && cJSON_IsFalse(d))
+			running = 1;
+	}
+	ctl_reply_free(&r);
+	return running;
+}
+
+void ctl_rotation_settle(const struct ctl_opts *g, const char *session, FILE *info)
+{
+	int64_t start = ctl_now_ms();
+	bool said = false;
+	while (pass_running(g, session) == 1) {
+		int64_t now = ctl_now_ms();
+		if (now - start >= CTL_SETTLE_MS) {
+			if (info)
+				fprintf(info, "stopping without waiting longer: the last chunk's replay "
+					      "has not finished (it will be named incomplete)\n");
+			return;
+		}
+		if (info && !said && now - start >= 1000) {
+			fprintf(info, "waiting for the last chunk's replay to finish (at most %d s)\n",
+				CTL_SETTLE_MS / 1000);
+			said = true;
+		}
+		if (ctl_sig_caught())
+			return;
+		struct timespec ts = { 0, 50 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
 }

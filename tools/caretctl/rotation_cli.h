@@ -40,5 +40,12 @@ struct ctl_opts;
 /* When caretd itself ended the rotating recording `session` (its disk
  * about to fill): says why on standard error and returns 1; else 0. */
 int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session);
+/* Before a rotating recording's stop: waits (at most CTL_SETTLE_MS, saying
+ * so on info after a second) until the chunk being written has every live
+ * process's replay, so the last chunk is complete like the others; returns
+ * at once for a recording that does not rotate or a caretd that does not
+ * answer. */
+#define CTL_SETTLE_MS 10000
+void ctl_rotation_settle(const struct ctl_opts *g, const char *session, FILE *info);
 
 #endif
