@@ -26,10 +26,6 @@ struct replay {
 
 static struct replay rp;
 
-/* Looks for a record being written at most this many times (1 ms apart)
- * per pass: a thread that died inside an append never commits. */
-#define STALL_RETRIES 2000u
-
 /* LTTng enables UST events some milliseconds after `lttng start` returns;
  * replaying before that would lose the records. Gives up early when the
  * controller moves to another epoch. */
@@ -69,9 +65,8 @@ static void *replay_main(void *arg)
 {
 	(void)arg;
 	struct caret_seg *s = rp.seg;
-	uint32_t epoch = 0, done = 0, stalls = 0;
+	uint32_t epoch = 0, done = 0;
 	uint64_t off = 0;
-	const struct timespec stall_tick = { 0, 1000000 };
 
 	/* Not renamed: LTTng's procname context of replayed events must stay
 	 * the process's name, as for its other events. */
@@ -84,7 +79,6 @@ static void *replay_main(void *arg)
 			epoch = v.epoch;
 			done = 0;
 			off = 0;
-			stalls = 0;
 			adopt_filter(s, epoch);
 			caret_own_begin_pass(s, epoch);
 		}
@@ -103,8 +97,7 @@ static void *replay_main(void *arg)
 			struct caret_rec_view rec;
 			uint32_t walked = 0, n = 0;
 			uint64_t at = off;
-			int r = 0;
-			while (done < v.count && (r = caret_own_next_record(s, &off, &rec)) == 1) {
+			while (done < v.count && caret_own_next_record(s, &off, &rec) == 1) {
 				/* Not when its thread emitted it live since this
 				 * pass began: that copy is in this pass's sessions. */
 				if (caret_own_claim_replay(s, at, epoch)) {
@@ -119,15 +112,6 @@ static void *replay_main(void *arg)
 			}
 			if (walked)
 				caret_own_advance(s, epoch, done, n);
-			/* Stopped at a record its thread is still writing, with
-			 * later ones committed: the controller may grant nothing
-			 * more (the grant covers `records` already), so look
-			 * again soon rather than at the next doorbell. */
-			if (r == 0 && done < v.count && done < caret_own_records(s) &&
-			    stalls++ < STALL_RETRIES) {
-				nanosleep(&stall_tick, NULL);
-				continue;
-			}
 		}
 		caret_own_wait_doorbell(s, v.doorbell);
 	}

@@ -141,8 +141,6 @@ void caret_own_advance(struct caret_seg *s, uint32_t epoch, uint32_t done, uint3
  * pass began. */
 bool caret_own_claim_live(struct caret_seg *s, uint64_t at);
 bool caret_own_claim_replay(struct caret_seg *s, uint64_t at, uint32_t epoch);
-/* Records committed so far (`records`). */
-uint64_t caret_own_records(const struct caret_seg *s);
 /* Sleeps until `doorbell` differs from `seen`. */
 void caret_own_wait_doorbell(struct caret_seg *s, uint32_t seen);
 /* Decodes the owner's own record at *off (caret_rec_next over the area). */

@@ -136,8 +136,3 @@ bool caret_own_claim_replay(struct caret_seg *s, uint64_t at, uint32_t epoch)
 					      __ATOMIC_ACQUIRE));
 	return true;
 }
-
-uint64_t caret_own_records(const struct caret_seg *s)
-{
-	return __atomic_load_n(&s->shared_hdr->records, __ATOMIC_ACQUIRE);
-}
