@@ -156,13 +156,19 @@ enum caret_ctl_flags {
  *   either live (emitted by the application thread that created it) or
  *   replayed, never both. The agent alone decides, per record, through the
  *   record's claim word (struct caret_rec_hdr; no controller reads or
- *   writes it). With G the grant's epoch when the record was committed:
+ *   writes it). With G the grant's epoch the agent reads after committing
+ *   the record:
  *
  *     state     tracepoints          live                  replayed by
  *     WAIT      any                  no                    the next pass
  *     PREPARE   tp_enabled_epoch!=G  no                    pass G
- *     PREPARE   tp_enabled_epoch==G  yes, claim G          - (pass G skips it)
- *     RECORD    any                  yes, claim G          passes after G
+ *     PREPARE   tp_enabled_epoch==G  yes, claimed for G    - (pass G skips it)
+ *     RECORD    any                  yes, claimed for G    passes after G
+ *
+ *   (A record the filters keep from its live emission is not claimed: the
+ *   passes decide with theirs. Without a segment or a replay thread, or
+ *   when the cache is full, a record is live in every state, as nothing
+ *   could replay it.)
  *
  *   Live: compare-and-swap of claim 0 -> G+1, and emitted only when it
  *   succeeds. Replay in pass e: compare-and-swap of a claim below e+1 ->
