@@ -133,6 +133,51 @@ class ExactlyOnceTest(unittest.TestCase):
         window = [h for h in made if t_s2 <= made_at[h] <= pass2[0]]
         self.assertEqual([h for h in window if len(two[h]) > 2], [])
 
+    def once_in(self, path, p, made):
+        got, _ = timers(read_trace(path), p.pid)
+        self.assertEqual([h for h in made if h not in got], [], "lost")
+        self.assertEqual([(hex(h), len(got[h])) for h in made if len(got[h]) != 1], [],
+                         "not once")
+
+    def stream(self, p, secs):
+        time.sleep(secs)
+        p.send_signal(signal.SIGUSR1)
+        n = int(wait_line(p, r"^stopped (\d+)").group(1))
+        return [0x10000000 + i for i in range(BATCH)] + [STREAM + i for i in range(n)]
+
+    def test_launch_each_record_once(self):
+        """The session started before the process (conventional use): it
+        starts in RECORD, every record is live, once, with caretd running
+        (which replays nothing into that session) and without."""
+        for with_caretd in (True, False):
+            if with_caretd:
+                self.c.caretd("--pacing", "frequency", "--recording-frequency", FREQ)
+            s = self.c.session(events=("ros2_caret:*",))
+            s.start()
+            p = self.c.spawn([INITMAKER, str(BATCH), str(HZ)])
+            wait_line(p, r"^ready pid=%d" % p.pid)
+            made = self.stream(p, 1.0)
+            s.stop()
+            self.once_in(s.path, p, made)
+            self.c.cleanup()
+            self.c = Ctx(self._testMethodName)
+
+    def test_lttng_start_while_caretd_runs(self):
+        """caretd runs, the process waits; a plain `lttng start`: caretd
+        Starts the process within 100 ms (WAIT with the session on until
+        then), replays its cache and it records; records made at every step
+        are in the session once."""
+        self.c.caretd("--pacing", "frequency", "--recording-frequency", FREQ)
+        p = self.c.spawn([INITMAKER, str(BATCH), str(HZ)])
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        time.sleep(0.3)
+        s = self.c.session(events=("ros2_caret:*",))
+        s.start()
+        self.c.wait_states([p.pid], "RECORD")
+        made = self.stream(p, 0.5)
+        s.stop()
+        self.once_in(s.path, p, made)
+
 
 if __name__ == "__main__":
     unittest.main()
