@@ -8,6 +8,7 @@ The process makes timers all the time, as rclpy does (every wait with a
 timeout creates one), so records are created at every step of the
 handshake."""
 import collections
+import os
 import signal
 import time
 import unittest
@@ -177,6 +178,47 @@ class ExactlyOnceTest(unittest.TestCase):
         made = self.stream(p, 0.5)
         s.stop()
         self.once_in(s.path, p, made)
+
+    def test_rotating_recording_chunks(self):
+        """A rotating recording: each chunk gets a pass of its own while the
+        process records. A record made after that pass began is in the
+        chunk once (live, not replayed again), one made before the chunk at
+        most once (replayed)."""
+        self.c.caretd()
+        p = self.c.spawn([INITMAKER, "200", str(HZ)])
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        traces = os.path.join(self.c.tmp, "traces")
+        rec = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "rot", "-f", "600",
+                              "--rotate-every", "3s", background=True)
+        wait_line(rec, r"processes recording", timeout=30)
+        arch = os.path.join(traces, "rot", "archives")
+        deadline = time.time() + 90
+        while not os.path.isdir(arch) or len(os.listdir(arch)) < 4:
+            self.assertLess(time.time(), deadline, "no 4 chunks")
+            time.sleep(0.2)
+        made = self.stream(p, 0.1)
+        self.c.caretctl("stop", "-s", "rot")
+        rec.finish(60)
+        made_at = {}
+        per = []
+        for d in sorted(os.listdir(arch), key=lambda n: int(n.rsplit("-", 1)[1])):
+            evs = [e for e in read_trace(os.path.join(arch, d)) if e.vpid == p.pid]
+            got, inits = timers(evs, p.pid)
+            for h, v in got.items():
+                made_at[h] = v[0][0]
+            per.append((d, got, inits, min(e.ts for e in evs), max(e.ts for e in evs)))
+        passes = 0
+        for d, got, inits, t0, t1 in per[1:]:
+            self.assertTrue(inits, "%s: no pass" % d)
+            ci = inits[0]
+            during = [h for h in made if h in made_at and ci < made_at[h] < t1 - 100 * 1000000]
+            self.assertEqual([(hex(h), len(got[h])) for h in during if len(got[h]) != 1], [],
+                             "%s: made during or after its pass, not once" % d)
+            before = [h for h in made if h in made_at and made_at[h] < t0 - 5 * 1000000]
+            self.assertEqual([(hex(h), len(got[h])) for h in before if len(got[h]) > 1], [],
+                             "%s: made before the chunk, twice" % d)
+            passes += len(during) > 20  # the last chunk, cut by the stop, may be short
+        self.assertGreaterEqual(passes, 2)
 
 
 if __name__ == "__main__":
