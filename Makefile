@@ -221,6 +221,10 @@ $(B)/tests/forker: $(call obj,tests/integration/forker.c) $(B)/lib/libtracetools
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
 
+$(B)/tests/initmaker: $(call obj,tests/integration/initmaker.c) $(B)/lib/libtracetools.so
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
+
 UNIT_TESTS += $(B)/tests/check_reader
 $(B)/tests/check_reader: $(call obj,tests/unit/check_reader.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -425,7 +429,7 @@ $(B)/tests/caret-ddspeer: $(call obj,tests/integration/ddspeer.c) $(B)/obj/gen/c
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DDS)
 
-integration-check: all $(B)/tests/forker $(B)/gen/caret_kinds.py $(B)/bench/caret-flood \
+integration-check: all $(B)/tests/forker $(B)/tests/initmaker $(B)/gen/caret_kinds.py $(B)/bench/caret-flood \
 		$(B)/tests/caret-ddspeer $(DEB_STAMP)
 	@# each module in its own namespaces, with its own session daemon
 	B=$(B) SAN=$(SAN) DEB_OUT=$(DEB_OUT) tests/integration/run.sh

@@ -32,6 +32,8 @@ static __thread bool in_init;
 static int init_done;
 static struct caret_seg seg;
 static bool seg_ok;
+/* The replay thread runs: a cached record may be left to it. */
+static bool replay_ok;
 static pid_t seg_pid;
 static char distribution[24];
 
@@ -149,6 +151,7 @@ static void init_locked(void)
 		caret_state_use(caret_own_state_word(&seg));
 		if (caret_tp && (r = caret_replay_start(&seg, distribution)) < 0)
 			caret_warn("caret-agent: no replay thread: %s", strerror(-r));
+		replay_ok = caret_tp && r >= 0;
 	}
 	if (caret_tp)
 		caret_tp->caret_init(caret_now_ns(), distribution);
@@ -184,10 +187,17 @@ bool caret_capture(uint32_t kind, const union caret_arg *args)
 	int64_t ts = caret_now_ns();
 	/* Cached whatever the filters say; they decide at each emission. */
 	caret_filter_note(kind, args);
-	if (seg_ok)
-		caret_seg_append(&seg, kind, ts, args);
-	if (caret_tp && caret_filter_record_allowed(kind, args))
-		caret_tp->emit_record(kind, ts, args);
+	uint64_t at;
+	bool cached = seg_ok && caret_seg_append_at(&seg, kind, ts, args, &at) == 0;
+	if (!caret_tp || !caret_filter_record_allowed(kind, args))
+		return true;
+	/* Exactly once per session: a cached record is emitted live only
+	 * when its claim says so, else a replay pass emits it (the handshake
+	 * in proto/caret_segment.h). One the cache could not take, or that
+	 * no replay thread will replay, is live or nowhere. */
+	if (cached && replay_ok && !caret_own_claim_live(&seg, at))
+		return true;
+	caret_tp->emit_record(kind, ts, args);
 	return true;
 }
 
@@ -229,6 +239,7 @@ static void atfork_child(void)
 		caret_seg_close(&seg); /* unmaps; the parent's segment stays */
 		memset(&seg, 0, sizeof(seg));
 		seg_ok = false;
+		replay_ok = false;
 	}
 	init_done = 0;
 	pthread_mutex_init(&init_lock, NULL);

@@ -3,7 +3,9 @@
  * The replay thread: sleeps on the segment's doorbell; when a controller
  * opens a replay pass (new epoch) it waits for the ros2_caret tracepoints
  * to be enabled in this process, emits caret_init, then emits cached
- * records with their original init_timestamp as far as the grant allows.
+ * records with their original init_timestamp as far as the grant allows,
+ * but for those their own thread emitted live since the pass began (the
+ * claims of proto/caret_segment.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -93,14 +95,22 @@ static void *replay_main(void *arg)
 		}
 		if (epoch != 0 && v.count > done) {
 			struct caret_rec_view rec;
-			uint32_t n = 0;
+			uint32_t walked = 0, n = 0;
+			uint64_t at = off;
 			while (done < v.count && caret_own_next_record(s, &off, &rec) == 1) {
-				if (caret_filter_record_allowed(rec.kind, rec.args))
-					caret_tp->emit_record(rec.kind, rec.init_timestamp, rec.args);
+				/* Not when its thread emitted it live since this
+				 * pass began: that copy is in this pass's sessions. */
+				if (caret_own_claim_replay(s, at, epoch)) {
+					if (caret_filter_record_allowed(rec.kind, rec.args))
+						caret_tp->emit_record(rec.kind, rec.init_timestamp,
+								      rec.args);
+					n++;
+				}
+				at = off;
 				done++;
-				n++;
+				walked++;
 			}
-			if (n)
+			if (walked)
 				caret_own_advance(s, epoch, done, n);
 		}
 		caret_own_wait_doorbell(s, v.doorbell);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * caretd shared-memory contract, layout version 1.
+ * caretd shared-memory contract, layout version 2 (1 had no record claim
+ * word: see struct caret_rec_hdr).
  *
  * One POSIX shm segment per traced process, created by the agent
  * (libcaret-agent.so) and attached by caretd / caret-agentctl. The agent
@@ -24,7 +25,7 @@
 
 /* "CARETSHM" little-endian; a reader rejects anything else. */
 #define CARET_SHM_MAGIC 0x4d48535445524143ULL
-#define CARET_SHM_LAYOUT_VERSION 1u
+#define CARET_SHM_LAYOUT_VERSION 2u
 
 /*
  * Segment name: "/<prefix>.<pid>.<start_time>" where start_time is field 22
@@ -151,6 +152,47 @@ enum caret_ctl_flags {
  *   A new epoch (step 1 again) abandons the pass in flight: the agent
  *   restarts from the first record. Epoch 0 means "no pass yet".
  *
+ *   Every init record reaches each session a pass is for exactly once:
+ *   either live (emitted by the application thread that created it) or
+ *   replayed, never both. The agent alone decides, per record, through the
+ *   record's claim word (struct caret_rec_hdr; no controller reads or
+ *   writes it). With G the grant's epoch the agent reads after committing
+ *   the record:
+ *
+ *     state     tracepoints          live                  replayed by
+ *     WAIT      any                  no                    the next pass
+ *     PREPARE   tp_enabled_epoch!=G  no                    pass G
+ *     PREPARE   tp_enabled_epoch==G  yes, claimed for G    - (pass G skips it)
+ *     RECORD    any                  yes, claimed for G    passes after G
+ *
+ *   (A record the filters keep from its live emission is not claimed: the
+ *   passes decide with theirs. Without a segment or a replay thread, or
+ *   when the cache is full, a record is live in every state, as nothing
+ *   could replay it.)
+ *
+ *   Live: compare-and-swap of claim 0 -> G+1, and emitted only when it
+ *   succeeds. Replay in pass e: compare-and-swap of a claim below e+1 ->
+ *   e+1, and emitted only when it succeeds; a claim of e+1 or above was
+ *   emitted live since pass e began (in every session pass e is for) and is
+ *   skipped. So a live emission racing the replay of the same record emits
+ *   it once. None is lost: the agent commits a record, increments
+ *   `records`, then reads `state`, `grant` and `tp_enabled_epoch` (all
+ *   sequentially consistent, as the controller's state moves and the
+ *   agent's store of tp_enabled_epoch). A record it leaves to pass G was
+ *   counted before the controller moved WAIT -> PREPARE, or before step 3,
+ *   after which the pass walks every committed record; step 6 needs step 3
+ *   first, and from step 3 on every new record is live. A record created
+ *   in WAIT while a session already records (`lttng start` before
+ *   caretd's Start) is replayed once by the pass that follows, not also
+ *   emitted live.
+ *
+ *   Still twice: a record emitted live after a new session's tracepoints
+ *   are on in this process but before the controller opens the pass for
+ *   it (a process cannot tell when LTTng enabled another session's events
+ *   in it; caretd waits until it surely did), and, with a rotating
+ *   session, one emitted live between the rotation and the next pass: the
+ *   pass replays it into the session, or the new chunk, again.
+ *
  *   ctl_flags (ctl writes, agent reads at each live init event): whether
  *   live init events also go to the real tracetools (ros2:), decided from
  *   the active sessions' event rules (enum caret_ctl_flags).
@@ -209,7 +251,7 @@ struct caret_shm_header {
 };
 
 /* The header is shared by programs built separately (an old agent, a new
- * caretd): every offset is part of layout version 1. Futex words (state,
+ * caretd): every offset is part of the layout version. Futex words (state,
  * doorbell, tp_enabled_epoch, progress) are 4-byte aligned, 64-bit atomics
  * 8-byte aligned, as these offsets show. */
 #define CARET_HDR_AT_(field, off)                                              \
@@ -305,6 +347,11 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
  *                             multiple of 8, <= CARET_REC_MAX.
  *   int64_t  init_timestamp;  CLOCK_MONOTONIC ns (the LTTng UST clock) read
  *                             when the hook ran.
+ *   uint64_t claim;           atomic, the agent's alone: 0 until the record
+ *                             is first emitted, then 1 + the epoch of the
+ *                             pass it was last emitted for (the exactly-once
+ *                             handshake above). It changes after commit, so
+ *                             readers other than the agent ignore it.
  *
  * followed by the fields of the kind, in the order of its signature string
  * (CARET_KINDS below), packed without padding:
@@ -312,13 +359,17 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
  *   's' string : uint32 length L (bytes, no NUL, L <= CARET_STR_MAX),
  *                then L bytes, then one NUL byte
  * and zero padding up to `size`. Records are appended at `tail` and never
- * move or change once committed.
+ * move or change once committed, but for `claim`.
  */
 struct caret_rec_hdr {
 	uint32_t kind;
 	uint32_t size;
 	int64_t init_timestamp;
+	uint64_t claim;
 };
+_Static_assert(sizeof(struct caret_rec_hdr) == 24 &&
+		       __builtin_offsetof(struct caret_rec_hdr, claim) == 16,
+	       "caret_rec_hdr is part of layout version 2");
 
 #define CARET_REC_ALIGN 8u
 #define CARET_REC_MAX 65536u

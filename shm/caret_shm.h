@@ -95,6 +95,10 @@ int caret_seg_create(struct caret_seg *s, uint64_t capacity,
  * area is full (counted in dropped/dropped_bytes), -EINVAL on a bad kind. */
 int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
 		     const union caret_arg *args);
+/* The same, and *at = the record's offset in the area (for the claim
+ * functions below). */
+int caret_seg_append_at(struct caret_seg *s, uint32_t kind, int64_t ts,
+			const union caret_arg *args, uint64_t *at);
 /* Bytes the record would take (header + fields + padding). */
 uint32_t caret_rec_encoded_size(uint32_t kind, const union caret_arg *args);
 /* Encodes into buf (size >= caret_rec_encoded_size); kind stored last. */
@@ -126,8 +130,17 @@ void caret_own_begin_pass(struct caret_seg *s, uint32_t epoch);
  * or gave up waiting for them. */
 void caret_own_tp_enabled(struct caret_seg *s, uint32_t epoch);
 void caret_own_tp_timeout(struct caret_seg *s);
-/* Step 5: n more records emitted, `done` in this pass so far. */
+/* Step 5: `done` records of this pass walked so far, n more of them
+ * replayed (claimed by the pass: emitted unless filtered out). */
 void caret_own_advance(struct caret_seg *s, uint32_t epoch, uint32_t done, uint32_t n);
+/* The exactly-once handshake (proto/caret_segment.h), on the record at
+ * offset `at` of the owner's own area. After appending it: whether the
+ * creating thread emits it live now (claimed for the grant's epoch), false
+ * when a pass replays (or replayed) it. In pass `epoch`: whether the
+ * replay emits it (claimed), false when it was emitted live since the
+ * pass began. */
+bool caret_own_claim_live(struct caret_seg *s, uint64_t at);
+bool caret_own_claim_replay(struct caret_seg *s, uint64_t at, uint32_t epoch);
 /* Sleeps until `doorbell` differs from `seen`. */
 void caret_own_wait_doorbell(struct caret_seg *s, uint32_t seen);
 /* Decodes the owner's own record at *off (caret_rec_next over the area). */

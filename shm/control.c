@@ -12,8 +12,11 @@
 static int move_state(struct caret_shm_header *h, enum caret_state from, enum caret_state to)
 {
 	uint32_t seen = (uint32_t)from;
-	if (!__atomic_compare_exchange_n(&h->state, &seen, (uint32_t)to, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
+	/* Sequentially consistent: an agent that reads the old state after
+	 * counting a record leaves it to a pass this controller then sees
+	 * counted (the exactly-once handshake, proto/caret_segment.h). */
+	if (!__atomic_compare_exchange_n(&h->state, &seen, (uint32_t)to, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
 		return -ESTALE;
 	caret_futex_wake(&h->state);
 	return 0;
@@ -108,7 +111,7 @@ void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *s
 	st->ctl_flags = __atomic_load_n(&h->ctl_flags, __ATOMIC_ACQUIRE);
 	st->grant = __atomic_load_n(&h->grant, __ATOMIC_ACQUIRE);
 	st->cursor = __atomic_load_n(&h->cursor, __ATOMIC_ACQUIRE);
-	st->records = __atomic_load_n(&h->records, __ATOMIC_ACQUIRE);
+	st->records = __atomic_load_n(&h->records, __ATOMIC_SEQ_CST);
 	st->dropped = __atomic_load_n(&h->dropped, __ATOMIC_ACQUIRE);
 	st->dropped_bytes = __atomic_load_n(&h->dropped_bytes, __ATOMIC_ACQUIRE);
 	st->replayed = __atomic_load_n(&h->replayed, __ATOMIC_ACQUIRE);

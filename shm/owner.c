@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The owner's (agent's) side of the replay handshake: steps 2, 3 and 5 of
- * the diagram in proto/caret_segment.h. Each move publishes with release order
- * and wakes `progress` so a controller sleeping on it sees the change.
+ * the diagram in proto/caret_segment.h, and the per-record claims that
+ * make every init record reach a session once. Each move publishes with
+ * release order and wakes `progress` so a controller sleeping on it sees
+ * the change.
  */
 #include "shm/caret_shm.h"
 #include "shm/futex.h"
@@ -57,7 +59,11 @@ void caret_own_tp_enabled(struct caret_seg *s, uint32_t epoch)
 {
 	struct caret_shm_header *h = s->shared_hdr;
 	__atomic_fetch_and(&h->agent_flags, ~(uint32_t)CARET_AGENT_TP_TIMEOUT, __ATOMIC_RELEASE);
-	__atomic_store_n(&h->tp_enabled_epoch, epoch, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->tp_enabled_epoch, epoch, __ATOMIC_SEQ_CST);
+	/* From here on every new record is emitted live; the pass walks
+	 * every record committed by a thread that read the old value
+	 * (caret_own_claim_live). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	bump_progress(h);
 }
 
@@ -89,4 +95,44 @@ int caret_own_next_record(const struct caret_seg *s, uint64_t *off, struct caret
 uint32_t caret_own_ctl_flags(const struct caret_seg *s)
 {
 	return __atomic_load_n(&s->shared_hdr->ctl_flags, __ATOMIC_ACQUIRE);
+}
+
+static uint64_t *claim_word(struct caret_seg *s, uint64_t at)
+{
+	return &((struct caret_rec_hdr *)(s->area + at))->claim;
+}
+
+bool caret_own_claim_live(struct caret_seg *s, uint64_t at)
+{
+	const struct caret_shm_header *h = s->shared_hdr;
+	/* After the sequentially consistent `records` increment of the
+	 * append: a controller that has not moved the state yet counts this
+	 * record before it moves it (proto/caret_segment.h). */
+	uint32_t st = __atomic_load_n(&h->state, __ATOMIC_SEQ_CST);
+	if (st != CARET_STATE_RECORD && st != CARET_STATE_PREPARE)
+		return false; /* WAIT: the next pass replays it */
+	uint32_t g = CARET_EPOCH_OF(__atomic_load_n(&h->grant, __ATOMIC_SEQ_CST));
+	/* In PREPARE only once this pass saw its tracepoints enabled (and
+	 * emitted caret_init): before that a live event could be lost, and
+	 * the pass has not walked anything yet. */
+	if (st == CARET_STATE_PREPARE && __atomic_load_n(&h->tp_enabled_epoch, __ATOMIC_SEQ_CST) != g)
+		return false;
+	uint64_t none = 0;
+	return __atomic_compare_exchange_n(claim_word(s, at), &none, (uint64_t)g + 1, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+bool caret_own_claim_replay(struct caret_seg *s, uint64_t at, uint32_t epoch)
+{
+	uint64_t *w = claim_word(s, at), mine = (uint64_t)epoch + 1;
+	uint64_t c = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+	do {
+		/* Emitted live since pass `epoch` (or a newer one) began: it
+		 * is in every session this pass is for already. Epochs only
+		 * grow (caret_drive_*: 2^32 passes before one wraps). */
+		if (c >= mine)
+			return false;
+	} while (!__atomic_compare_exchange_n(w, &c, mine, false, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
+	return true;
 }

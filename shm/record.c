@@ -37,6 +37,7 @@ static void encode(uint8_t *buf, uint32_t size, const char *sig, uint32_t kind, 
 	struct caret_rec_hdr *h = (struct caret_rec_hdr *)buf;
 	h->size = size;
 	h->init_timestamp = ts;
+	h->claim = 0;
 	uint8_t *p = buf + sizeof(*h);
 	for (unsigned i = 0; sig[i]; i++) {
 		if (sig[i] == 's') {
@@ -99,8 +100,8 @@ static const struct rec_layout layouts[CARET_KIND_COUNT] = { CARET_KINDS(LAYOUT_
 #undef LAYOUT_
 _Static_assert(CARET_MAX_FIELDS <= 6, "LAYOUT_ reads up to 6 signature characters");
 
-int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
-		     const union caret_arg *args)
+static inline __attribute__((always_inline)) int
+append(struct caret_seg *s, uint32_t kind, int64_t ts, const union caret_arg *args, uint64_t *at)
 {
 	if (kind >= CARET_KIND_COUNT || layouts[kind].nfields == 0)
 		return -EINVAL;
@@ -143,10 +144,28 @@ int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
 			p += 8;
 		}
 	}
-	/* The area is zero-filled and never reused, so padding is already 0. */
+	/* The area is zero-filled and never reused, so padding and claim are
+	 * already 0. */
 	__atomic_store_n(&rh->kind, kind, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&h->records, 1, __ATOMIC_RELEASE);
+	/* Sequentially consistent: the agent reads `state` next and leaves
+	 * the record to the replay unless it is live (caret_own_claim_live);
+	 * a controller that moves the state afterwards must count it. */
+	__atomic_fetch_add(&h->records, 1, __ATOMIC_SEQ_CST);
+	if (at)
+		*at = off;
 	return 0;
+}
+
+int caret_seg_append(struct caret_seg *s, uint32_t kind, int64_t ts,
+		     const union caret_arg *args)
+{
+	return append(s, kind, ts, args, NULL);
+}
+
+int caret_seg_append_at(struct caret_seg *s, uint32_t kind, int64_t ts,
+			const union caret_arg *args, uint64_t *at)
+{
+	return append(s, kind, ts, args, at);
 }
 
 int caret_rec_next(const uint8_t *area, uint64_t len, uint64_t *off,

@@ -217,6 +217,7 @@ static void python_layout(void)
 	PY_FIELD_(caret_rec_hdr, kind);
 	PY_FIELD_(caret_rec_hdr, size);
 	PY_FIELD_(caret_rec_hdr, init_timestamp);
+	PY_FIELD_(caret_rec_hdr, claim);
 	printf("}\nREC_HEADER_SIZE = %zu\n", sizeof(struct caret_rec_hdr));
 }
 

@@ -56,6 +56,7 @@ AGENT = os.path.join(LIB, "libcaret-agent.so")
 STANDIN = os.path.join(BIN, "caret-standin")
 AGENTCTL = os.path.join(BIN, "caret-agentctl")
 FORKER = os.path.join(B, "tests", "forker")
+INITMAKER = os.path.join(B, "tests", "initmaker")
 CARETD = os.path.join(BIN, "caretd")
 CARETCTL = os.path.join(BIN, "caretctl")
 
@@ -80,7 +81,7 @@ def pack_layout(layout, nbytes, /, **fields):
 
 
 def seg_header(**fields):
-    """A segment's header page: a valid layout-1 header of a WAIT agent
+    """A segment's header page: a valid header (this layout) of a WAIT agent
     (pid 4242, ours), with `fields` (struct caret_shm_header's names)
     instead."""
     h = dict(magic=caret_kinds.SHM_MAGIC, layout_version=caret_kinds.SHM_LAYOUT_VERSION,

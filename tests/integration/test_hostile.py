@@ -12,6 +12,7 @@ import time
 import unittest
 
 from harness import CARETCTL, CARETD, FORKER, STANDIN, seg_header, wait_line
+from caret_kinds import SHM_LAYOUT_VERSION
 from hostile import HostileBase, as_user, node_record, temp_user
 
 
@@ -28,7 +29,8 @@ class CaretdUnderAttack(HostileBase):
             as_user(pw, ["sh", "-c", "printf x > %s.4242.1" % shm], check=True)
             as_user(pw, ["sh", "-c", ": > %s.4243.1" % shm], check=True)
             p = self.c.prefix
-            self.plant(pw, p + ".4244.1", seg_header(pid=4244, uid=pw.pw_uid, layout_version=2),
+            self.plant(pw, p + ".4244.1", seg_header(pid=4244, uid=pw.pw_uid,
+                                                     layout_version=SHM_LAYOUT_VERSION + 1),
                        1 << 20)
             self.plant(pw, p + ".4245.1", seg_header(pid=4245, uid=0), 1 << 20)
             as_user(pw, ["mkfifo", "%s.4246.1" % shm], check=True)

@@ -72,11 +72,11 @@ class RclpyTest(unittest.TestCase):
     def tearDown(self):
         self.c.cleanup()
 
-    def spawn(self, rmw, with_distro):
+    def spawn(self, rmw, with_distro, extra=()):
         env = dict(ros_env(PREFIX))
         domain = dds_domain(int(self.c.domain) + RMWS.index(rmw) * 7)
         env.update({"RMW_IMPLEMENTATION": rmw, "ROS_DOMAIN_ID": str(domain)})
-        argv = ["/usr/bin/python3", "-u", APP, "--topic-prefix", "py"]
+        argv = ["/usr/bin/python3", "-u", APP, "--topic-prefix", "py"] + list(extra)
         if with_distro:
             env["ROS_DISTRO"] = DISTRO
         else:
@@ -224,6 +224,41 @@ class RclpyTest(unittest.TestCase):
             inside = [t for t in takes if lo <= t <= hi]
             self.assertGreater(len(inside), 5, tag)
             self.assertEqual([t for t in inside if t not in binds], [], tag)
+
+
+    def test_late_with_wait_timeouts(self):
+        """Issue 19: spin_once(timeout_sec=...) makes an rcl timer, one more
+        rcl_timer_init, for every wait, also while a late recording replays
+        the cache (PREPARE) and after: each is in the trace once, none twice
+        (emitted live and replayed), none lost."""
+        rmw = RMWS[0]
+        p = self.spawn(rmw, with_distro=True, extra=("--wait-timeout", "0.005"))
+        time.sleep(1.0)
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "late-py-waits",
+                            "--duration", str(RUN_S), "--timeout", "60", timeout=180)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        dump = self.dump(p.pid)
+        p.terminate()
+        self.assertEqual(p.finish(30), 0, p.err_text()[-3000:])
+        tag = "%s %s rclpy pid %d, waits with a timeout" % (DISTRO, rmw, p.pid)
+        mine = [e for e in read_trace(os.path.join(traces, "late-py-waits")) if e.vpid == p.pid]
+        got = collections.Counter(
+            (e.name.split(":")[1], str(e.f["init_timestamp"])) for e in mine
+            if e.name.startswith("ros2_caret:") and e.name.split(":")[1] in INIT_KINDS)
+        twice = sorted(k for k, n in got.items() if n > 1)
+        self.assertEqual(twice, [], "%s: %d init records twice" % (tag, len(twice)))
+        self.assertEqual(got - dump, collections.Counter(), tag)
+        # the replay began (caret_init) with timers made before, during and
+        # after it; every record made before the recording's last event
+        # (less a margin for the stop) is in it
+        start = min(e.ts for e in mine if e.name == "ros2_caret:caret_init")
+        end = max(e.ts for e in mine)
+        timers = sorted(int(ts) for k, ts in dump.elements() if k == "rcl_timer_init")
+        self.assertGreater(len([t for t in timers if start < t < end]), 20, tag)
+        self.assertGreater(len([t for t in timers if t < start]), 20, tag)
+        lost = sorted(k for k in dump if int(k[1]) < end - 300 * 1000000 and k not in got)
+        self.assertEqual(lost, [], "%s: %d init records lost" % (tag, len(lost)))
 
 
 def _make(rmw, late):

@@ -377,7 +377,9 @@ START_TEST(test_hostile_headers)
 	int32_t i32;
 	u64 = 0x1234;
 	corrupt_header_and_expect(HOFF(magic), &u64, 8, -EBADMSG);
-	u32 = 2;
+	u32 = CARET_SHM_LAYOUT_VERSION + 1;
+	corrupt_header_and_expect(HOFF(layout_version), &u32, 4, -EPROTO);
+	u32 = 1; /* records without a claim word */
 	corrupt_header_and_expect(HOFF(layout_version), &u32, 4, -EPROTO);
 	u32 = 8;
 	corrupt_header_and_expect(HOFF(header_size), &u32, 4, -EBADMSG);
@@ -472,34 +474,37 @@ START_TEST(test_hostile_records)
 	uint8_t buf[256];
 	union caret_arg a[] = { CARET_P(1), CARET_S("abc") };
 	const uint32_t k = CARET_KIND_rclcpp_callback_register;
-	uint32_t sz = caret_rec_encoded_size(k, a); /* 16 + 8 + 4 + 3 + 1 = 32 */
-	ck_assert_uint_eq(sz, 32);
+	uint32_t sz = caret_rec_encoded_size(k, a); /* 24 + 8 + 4 + 3 + 1 = 40 */
+	ck_assert_uint_eq(sz, 40);
 #define FRESH() do { memset(buf, 0, sizeof(buf)); caret_rec_encode(buf, sz, k, 5, a); } while (0)
 	FRESH();
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), 0);
 	struct caret_rec_hdr *h = (void *)buf;
 	FRESH(); h->size = 0;
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
-	FRESH(); h->size = 33;
+	FRESH(); h->size = 41;
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
-	FRESH(); h->size = 40; /* longer than the fields need */
+	FRESH(); h->size = 48; /* longer than the fields need */
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
-	FRESH(); h->size = 24; /* shorter than the fields need */
+	FRESH(); h->size = 32; /* shorter than the fields need */
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
 	FRESH(); h->size = 1u << 30;
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
 	FRESH();
-	ck_assert_int_eq(next_err(buf, 24), -EBADMSG); /* crosses the end */
+	ck_assert_int_eq(next_err(buf, 32), -EBADMSG); /* crosses the end */
+	/* The claim is the agent's, changed after commit: any value decodes. */
+	FRESH(); h->claim = UINT64_MAX;
+	ck_assert_int_eq(next_err(buf, sizeof(buf)), 0);
 	FRESH(); h->kind = 999;
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
 	uint32_t l;
-	FRESH(); l = 100; memcpy(buf + 24, &l, 4); /* string beyond the record */
+	FRESH(); l = 100; memcpy(buf + 32, &l, 4); /* string beyond the record */
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
-	FRESH(); l = 0xffffffffu; memcpy(buf + 24, &l, 4);
+	FRESH(); l = 0xffffffffu; memcpy(buf + 32, &l, 4);
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
-	FRESH(); buf[31] = 'z'; /* missing NUL */
+	FRESH(); buf[39] = 'z'; /* missing NUL */
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
-	FRESH(); buf[29] = '\0'; /* NUL inside the declared length */
+	FRESH(); buf[37] = '\0'; /* NUL inside the declared length */
 	ck_assert_int_eq(next_err(buf, sizeof(buf)), -EBADMSG);
 	uint64_t off = 3;
 	struct caret_rec_view v;
@@ -659,6 +664,218 @@ START_TEST(test_replay_handshake_both_sides)
 	caret_own_set_flags(&seg, CARET_AGENT_REPLAY_THREAD, 0);
 	caret_seg_read_status(&seg, &st);
 	ck_assert_uint_eq(st.agent_flags, CARET_AGENT_REPLAY_THREAD);
+	drop_seg();
+}
+END_TEST
+
+/* The exactly-once claims (proto/caret_segment.h), state by state: who
+ * emits a record, its own thread (live) or a pass. */
+START_TEST(test_claims_by_state)
+{
+	make_seg(1 << 20);
+	union caret_arg a[] = { CARET_P(1) };
+	uint64_t at[8];
+	caret_own_set_state(&seg, CARET_STATE_WAIT);
+	ck_assert_int_eq(caret_seg_append_at(&seg, CARET_KIND_rcl_init, 1, a, &at[0]), 0);
+	ck_assert_uint_eq(at[0], 0);
+	ck_assert(!caret_own_claim_live(&seg, at[0])); /* WAIT: the pass's */
+	uint32_t e = (uint32_t)caret_drive_begin_replay(&seg, CARET_STATE_WAIT);
+	ck_assert_int_eq(caret_seg_append_at(&seg, CARET_KIND_rcl_init, 2, a, &at[1]), 0);
+	ck_assert_uint_gt(at[1], at[0]);
+	ck_assert(!caret_own_claim_live(&seg, at[1])); /* PREPARE, tracepoints not seen */
+	caret_own_begin_pass(&seg, e);
+	caret_own_tp_enabled(&seg, e);
+	ck_assert_int_eq(caret_seg_append_at(&seg, CARET_KIND_rcl_init, 3, a, &at[2]), 0);
+	ck_assert(caret_own_claim_live(&seg, at[2])); /* PREPARE, seen: live */
+	ck_assert(!caret_own_claim_live(&seg, at[2])); /* once */
+	/* the pass: the first two are its, the live one is skipped */
+	ck_assert(caret_own_claim_replay(&seg, at[0], e));
+	ck_assert(caret_own_claim_replay(&seg, at[1], e));
+	ck_assert(!caret_own_claim_replay(&seg, at[2], e));
+	ck_assert(!caret_own_claim_replay(&seg, at[0], e)); /* once per pass */
+	/* a live emitter that comes after the replay does not emit it again */
+	ck_assert(!caret_own_claim_live(&seg, at[0]));
+	ck_assert_int_eq(caret_drive_set_state(&seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
+	ck_assert_int_eq(caret_seg_append_at(&seg, CARET_KIND_rcl_init, 4, a, &at[3]), 0);
+	ck_assert(caret_own_claim_live(&seg, at[3])); /* RECORD */
+	/* a pass for a newer session while recording replays every record,
+	 * the live ones of before it too, but not one live since it began */
+	uint32_t e2 = (uint32_t)caret_drive_begin_pass(&seg);
+	ck_assert_uint_eq(e2, e + 1);
+	ck_assert_int_eq(caret_seg_append_at(&seg, CARET_KIND_rcl_init, 5, a, &at[4]), 0);
+	ck_assert(caret_own_claim_live(&seg, at[4]));
+	for (int i = 0; i < 4; i++)
+		ck_assert(caret_own_claim_replay(&seg, at[i], e2));
+	ck_assert(!caret_own_claim_replay(&seg, at[4], e2));
+	/* a pass that is behind a live claim of a newer one skips it too */
+	ck_assert(!caret_own_claim_replay(&seg, at[4], e));
+	/* the claim is the agent's: an attached reader ignores it */
+	struct caret_rec_hdr *h = (void *)(seg.area + at[1]);
+	h->claim = UINT64_MAX;
+	uint64_t off = 0, n = 0;
+	struct caret_rec_view v;
+	while (caret_rec_next(seg.area, seg.area_cap, &off, &v) == 1)
+		n++;
+	ck_assert_uint_eq(n, 5);
+	drop_seg();
+}
+END_TEST
+
+/*
+ * The claims under races: application threads make records all the time
+ * while a controller and a replay thread run a pass from WAIT (the
+ * session's tracepoints on), PREPARE -> RECORD, and a second pass while
+ * recording. Counted per record: live emissions for the first session
+ * only (claimed for epoch <= 1), live ones for both (claimed for the
+ * second pass's epoch, opened when the second session was on), and the
+ * replays of each pass. The second session gets each record once; the
+ * first once from its own pass and the live emissions, each record made
+ * before the second pass opened.
+ */
+enum { RACE_THREADS = 3, RACE_MAX = 60000 };
+static struct {
+	uint8_t live1[RACE_THREADS * RACE_MAX], live2[RACE_THREADS * RACE_MAX];
+	uint8_t pass1[RACE_THREADS * RACE_MAX], pass2[RACE_THREADS * RACE_MAX];
+	uint8_t before[RACE_THREADS * RACE_MAX];
+	uint32_t made[RACE_THREADS];
+	int posted2, stop_emit, stop_agent;
+} race;
+
+static void *race_emitter(void *arg)
+{
+	uintptr_t t = (uintptr_t)arg;
+	uint32_t i;
+	for (i = 0; i < RACE_MAX && !__atomic_load_n(&race.stop_emit, __ATOMIC_ACQUIRE); i++) {
+		uint32_t id = (uint32_t)t * RACE_MAX + i;
+		union caret_arg a[] = { CARET_P(id), CARET_I(i) };
+		uint64_t at;
+		ck_assert_int_eq(caret_seg_append_at(&seg, CARET_KIND_rcl_timer_init, 1, a, &at), 0);
+		if (caret_own_claim_live(&seg, at)) {
+			uint64_t c = ((struct caret_rec_hdr *)(seg.area + at))->claim;
+			__atomic_fetch_add(c <= 2 ? &race.live1[id] : &race.live2[id], 1,
+					   __ATOMIC_RELAXED);
+		}
+		race.before[id] = !__atomic_load_n(&race.posted2, __ATOMIC_SEQ_CST);
+		if (i % 8 == 0)
+			usleep(200);
+	}
+	race.made[t] = i;
+	return NULL;
+}
+
+/* replay.c's loop, without the provider (tracepoints "enabled" after a
+ * while) and polling instead of sleeping on the doorbell */
+static void *race_agent(void *arg)
+{
+	(void)arg;
+	uint32_t epoch = 0, done = 0;
+	uint64_t off = 0;
+	while (!__atomic_load_n(&race.stop_agent, __ATOMIC_ACQUIRE)) {
+		struct caret_own_view v;
+		caret_own_read(&seg, &v);
+		if (v.epoch != 0 && v.epoch != epoch) {
+			epoch = v.epoch;
+			done = 0;
+			off = 0;
+			caret_own_begin_pass(&seg, epoch);
+		}
+		if (epoch != 0 && v.tp_enabled_epoch != epoch) {
+			usleep(3000);
+			caret_own_tp_enabled(&seg, epoch);
+			continue;
+		}
+		uint32_t walked = 0, n = 0;
+		uint64_t at = off;
+		struct caret_rec_view rec;
+		while (epoch && done < v.count && caret_own_next_record(&seg, &off, &rec) == 1) {
+			if (caret_own_claim_replay(&seg, at, epoch)) {
+				uint8_t *c = epoch == 1 ? race.pass1 : race.pass2;
+				__atomic_fetch_add(&c[rec.args[0].u], 1, __ATOMIC_RELAXED);
+				n++;
+			}
+			at = off;
+			done++;
+			walked++;
+		}
+		if (walked)
+			caret_own_advance(&seg, epoch, done, n);
+		usleep(50);
+	}
+	return NULL;
+}
+
+/* caretd's scheduler for one agent: grants up to `records`, complete
+ * when the cursor reaches it. */
+static void race_pass(uint32_t e, bool to_record)
+{
+	for (;;) {
+		struct caret_seg_status st;
+		caret_seg_read_status(&seg, &st);
+		if (st.tp_enabled_epoch == e) {
+			uint32_t done = CARET_EPOCH_OF(st.cursor) == e ? CARET_COUNT_OF(st.cursor) : 0;
+			if (done >= st.records) {
+				if (to_record)
+					ck_assert_int_eq(caret_drive_set_state(&seg, CARET_STATE_PREPARE,
+									       CARET_STATE_RECORD), 0);
+				return;
+			}
+			if (CARET_COUNT_OF(st.grant) != st.records)
+				caret_drive_grant(&seg, e, (uint32_t)st.records);
+		}
+		usleep(100);
+	}
+}
+
+START_TEST(test_claims_race)
+{
+	make_seg(64 << 20);
+	memset(&race, 0, sizeof(race));
+	caret_own_set_state(&seg, CARET_STATE_WAIT);
+	pthread_t em[RACE_THREADS], ag;
+	pthread_create(&ag, NULL, race_agent, NULL);
+	for (uintptr_t i = 0; i < RACE_THREADS; i++)
+		pthread_create(&em[i], NULL, race_emitter, (void *)i);
+	while (__atomic_load_n(&seg.shared_hdr->records, __ATOMIC_ACQUIRE) < 500)
+		usleep(100);
+	int64_t e1 = caret_drive_begin_replay(&seg, CARET_STATE_WAIT);
+	ck_assert_int_eq(e1, 1);
+	race_pass(1, true);
+	usleep(5000);
+	__atomic_store_n(&race.posted2, 1, __ATOMIC_SEQ_CST);
+	ck_assert_int_eq(caret_drive_begin_pass(&seg), 2);
+	race_pass(2, false);
+	usleep(5000);
+	__atomic_store_n(&race.stop_emit, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < RACE_THREADS; i++)
+		pthread_join(em[i], NULL);
+	__atomic_store_n(&race.stop_agent, 1, __ATOMIC_RELEASE);
+	pthread_join(ag, NULL);
+	uint32_t total = 0, lives = 0, replays = 0, before = 0;
+	for (uint32_t t = 0; t < RACE_THREADS; t++) {
+		for (uint32_t i = 0; i < race.made[t]; i++) {
+			uint32_t id = t * RACE_MAX + i;
+			ck_assert_msg(race.live2[id] + race.pass2[id] == 1,
+				      "record %u: %u live, %u replayed in the second session", id,
+				      race.live2[id], race.pass2[id]);
+			ck_assert_msg(race.live1[id] + race.pass1[id] <= 1,
+				      "record %u: %u live, %u replayed in the first session", id,
+				      race.live1[id], race.pass1[id]);
+			if (race.before[id]) {
+				ck_assert_msg(race.live1[id] + race.pass1[id] == 1,
+					      "record %u made before the second pass: %u live, %u "
+					      "replayed", id, race.live1[id], race.pass1[id]);
+				before++;
+			}
+			lives += race.live1[id] + race.live2[id];
+			replays += race.pass1[id];
+			total++;
+		}
+	}
+	/* every case was there: records of WAIT and PREPARE replayed, live
+	 * ones, and records made during the second pass */
+	ck_assert_uint_gt(replays, 500);
+	ck_assert_uint_gt(lives, 100);
+	ck_assert_uint_gt(total - before, 100);
 	drop_seg();
 }
 END_TEST
@@ -984,7 +1201,8 @@ static Suite *suite(void)
 			     test_hostile_records, test_fuzz_records, test_state_moves_checked,
 			     test_replay_handshake_words, test_replay_handshake_both_sides,
 			     test_state_names, test_scan, test_replay_start_is_one_step,
-			     test_chunked_walk, test_parse_size, test_pass_filter_block);
+			     test_chunked_walk, test_parse_size, test_pass_filter_block,
+			     test_claims_by_state, test_claims_race);
 #if defined(__x86_64__)
 	tcase_add_test(t, test_replay_start_every_store);
 #endif

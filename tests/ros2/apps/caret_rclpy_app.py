@@ -11,6 +11,11 @@ SIGINT, its counters:
 both the same way).
 
   caret_rclpy_app.py [--topic-prefix P] [--period-ms N] [--executor single|multi]
+                     [--wait-timeout S]
+
+--wait-timeout S spins with spin_once(timeout_sec=S): rclpy then makes an
+rcl timer, one more rcl_timer_init, for every wait (init records made all
+the time, also while a late recording replays the cache).
 """
 import argparse
 import os
@@ -42,6 +47,7 @@ def main():
     ap.add_argument("--topic-prefix", default="py")
     ap.add_argument("--period-ms", type=int, default=20)
     ap.add_argument("--executor", choices=("single", "multi"), default="single")
+    ap.add_argument("--wait-timeout", type=float, default=0.0)
     a = ap.parse_args()
     c = Counts()
     stop = []
@@ -107,11 +113,15 @@ def main():
     ex.add_node(talker)
     ex.add_node(listener)
     print("ready pid=%d" % os.getpid(), flush=True)
-    # No timeout: rclpy makes an rcl timer for every wait with one (Executor.
-    # _wait_for_ready_callbacks), an rcl_timer_init each time. The talker's
-    # timer wakes the wait often enough for the signal handler to run.
+    # No timeout unless asked: rclpy makes an rcl timer for every wait with
+    # one (Executor._wait_for_ready_callbacks), an rcl_timer_init each time.
+    # The talker's timer wakes the wait often enough for the signal handler
+    # to run.
     while not stop:
-        ex.spin_once()
+        if a.wait_timeout > 0:
+            ex.spin_once(timeout_sec=a.wait_timeout)
+        else:
+            ex.spin_once()
     print("published=%d taken=%d failed=%d" % (c.published, c.taken, c.failed), flush=True)
     print("requests=%d served=%d responses=%d answered=%d failed=%d" %
           (c.requests, c.served, c.responses, c.answered, c.failed_calls), flush=True)
