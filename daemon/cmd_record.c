@@ -14,6 +14,7 @@
 #include "daemon/cmd.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
+#include "daemon/snapshot.h"
 #include "daemon/startend.h"
 
 /* {"go": session}: an armed recording starts recording. */
@@ -106,6 +107,9 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			   : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg->subbuf_count = q->subbuf_count ? (uint32_t)q->subbuf_count
 			    : ctx->subbuf_count ? *ctx->subbuf_count : 0;
+	if (q->snapshot_size &&
+	    (r = snapshot_plan(ctx->reg, q->snapshot_size, cfg, e->msg, sizeof(e->msg))) < 0)
+		return r;
 	if (cfg->url) {
 		/* a relay's output is the relay's: only the name is ours */
 		r = lttng_view_ops(ctx->lttng)->session_name(cfg->session, NULL, p->name,
@@ -195,6 +199,8 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		log_err("record failed: %s", e->msg);
 		return r;
 	}
+	if (p->cfg.snapshot)
+		snapshot_added(res->session, res->path, p->cfg.subbuf_size, p->cfg.subbuf_count);
 	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
 		 p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
 		 pacing_name(p->pacing));

@@ -9,6 +9,7 @@
 #include "daemon/log.h"
 #include "daemon/pacer.h"
 #include "daemon/rotation.h"
+#include "daemon/snapshot.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
@@ -77,7 +78,8 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 		};
 		o = caret_ctl_enc_agents_result(&info, &lt);
 		/* the rotating recordings, and those caretd ended itself */
-		if (o && rotation_add_status(o) < 0) {
+		if (o && (rotation_add_status(o) < 0 ||
+			  snapshot_add_status(o, v, rotation_is_rotating) < 0)) {
 			cJSON_Delete(o);
 			return NULL;
 		}
@@ -170,6 +172,11 @@ static cJSON *enc_stop(const struct cmd_ctx *ctx, const struct cmd_stop_res *res
 			return NULL;
 		}
 	}
+	/* a flight recorder's snapshots (stop writes none) */
+	if (o && snapshot_add_stop(o, res->session) < 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	/* loss before the session: init records no cache could hold (B11b) */
 	if (o && wait_add_drops(ctx->reg, o, true) < 0) {
 		cJSON_Delete(o);
@@ -187,7 +194,8 @@ static cJSON *enc_stop(const struct cmd_ctx *ctx, const struct cmd_stop_res *res
 static bool reads_agents(enum caret_ctl_cmd cmd)
 {
 	return cmd == CARET_CTL_STATUS || cmd == CARET_CTL_LIST || cmd == CARET_CTL_RECORD ||
-	       cmd == CARET_CTL_WAIT || cmd == CARET_CTL_START || cmd == CARET_CTL_EVENTS;
+	       cmd == CARET_CTL_WAIT || cmd == CARET_CTL_START || cmd == CARET_CTL_EVENTS ||
+	       cmd == CARET_CTL_SNAPSHOT;
 }
 
 /* Runs one decoded request and encodes what it returned. */
@@ -216,8 +224,13 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			break;
 		cJSON *o = enc_stop(ctx, &res);
 		rotation_report_free(res.rotation);
+		snapshot_forget(res.session);
 		return o;
 	}
+	case CARET_CTL_SNAPSHOT:
+		if ((r = cmd_snapshot(ctx, peer, &q->u.snapshot, now, wait, &e)) < 0)
+			break;
+		return NULL;
 	case CARET_CTL_WAIT:
 		if ((r = cmd_wait(ctx, &q->u.wait, now, wait, &e)) < 0)
 			break;

@@ -30,6 +30,7 @@ struct rec_opts {
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
 	struct ctl_rotation rot; /* --rotate-size ... (issue 23) */
+	uint64_t snapshot_size;  /* --snapshot: the ring's bytes per CPU; 0: not one */
 };
 
 /* The session is started: see it through to the end; the exit status. */

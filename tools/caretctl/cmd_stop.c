@@ -18,6 +18,7 @@
 #include "proto/caret_ctl_limits.h"
 #include "hosts.h"
 #include "rotation_cli.h"
+#include "snapshot_cli.h"
 #include "rpc.h"
 
 static void usage(FILE *f)
@@ -118,6 +119,7 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
 		complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
 		ctl_rotation_print(r->root);
+		ctl_snapshot_print(r->root);
 	}
 	fflush(stdout);
 	warn_losses(&s);

@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Flight-recorder recordings (issue 23, item 3) against a real
+lttng-sessiond: `caretctl record --snapshot` keeps the events in an
+overwrite-mode ring and writes nothing; `caretctl snapshot` makes every
+process replay its init records into the ring, then LTTng writes it, so a
+snapshot of a ring that wrapped many times still holds every process's
+init records (caretctl check exits 0, babeltrace2 reads them back); two
+snapshots in a row are each complete; bad sizes are usage errors; a
+snapshot of an unknown recording, or of a plain one, is a clear error."""
+import errno
+import json
+import os
+import subprocess
+import time
+import unittest
+
+from harness import CARETCTL, SystemTest, mono_ns, read_trace, wait_line
+
+
+def check(path):
+    r = subprocess.run([CARETCTL, "check", "--json", path], capture_output=True, text=True,
+                       timeout=300)
+    return r.returncode, (json.loads(r.stdout) if r.stdout.strip() else None), r.stderr
+
+
+INIT = ("caret_init", "rcl_init", "rcl_node_init", "rcl_publisher_init")
+
+
+class SnapshotTest(SystemTest):
+    def system(self, n=3, extra=()):
+        if not hasattr(self.c, "sock"):
+            self.c.caretd()
+        return super().system(n, extra)
+
+    def record(self, name, *args):
+        rec = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", name, *args,
+                              background=True)
+        wait_line(rec, r"processes recording", timeout=60)
+        return rec
+
+    def snapshot(self, *args, check=True):
+        r = self.c.caretctl("snapshot", "--json", *args, check=check, timeout=180)
+        out = json.loads(r.stdout.strip().splitlines()[-1]) if r.stdout.strip() else None
+        return r, out
+
+    def init_kinds(self, events):
+        """vpid -> set of ros2_caret init kinds in events."""
+        kinds = {}
+        for e in events:
+            if e.name.startswith("ros2_caret:") and not e.name.startswith("ros2_caret:dds_"):
+                kinds.setdefault(e.vpid, set()).add(e.name.split(":", 1)[1])
+        return kinds
+
+    def assert_complete(self, path, procs):
+        rc, rep, err = check(path)
+        self.assertEqual(rc, 0, "%s: caretctl check says %s %s" % (path, rep, err))
+        events = read_trace(path)
+        kinds = self.init_kinds(events)
+        for i, p in enumerate(procs):
+            self.assertIn(p.pid, kinds, "%s lacks pid %d" % (path, p.pid))
+            for k in INIT:
+                if i != 0 or k != "rcl_publisher_init":  # sub0 publishes nothing
+                    self.assertIn(k, kinds[p.pid], "%s: pid %d lacks %s" % (path, p.pid, k))
+        return events
+
+    def stop(self, name):
+        r = self.c.caretctl("stop", "-s", name, "--json")
+        return json.loads(r.stdout.strip().splitlines()[-1])
+
+    def test_wrapped_ring_still_complete(self):
+        """A 256 KiB-per-CPU ring that wrapped many times (publishers at
+        1 kHz for seconds): nothing is on disk before the snapshot; the
+        snapshot holds none of the recording's first seconds, yet every
+        process's init records, replayed just before it; a second snapshot
+        right after is complete too; status shows the mode and the count;
+        stop writes nothing more."""
+        procs = self.system(3, ("--rate", "1000"))
+        rec = self.record("fr", "--snapshot-size", "256K")
+        trace = os.path.join(self.traces, "fr")
+        t0 = mono_ns()
+        time.sleep(4)
+        # a flight recorder writes nothing by itself
+        self.assertEqual(os.listdir(trace), [])
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        mine = [r for r in st["recordings"] if r["session"] == "fr"]
+        self.assertEqual(len(mine), 1, st["recordings"])
+        self.assertEqual(mine[0]["mode"], "snapshot")
+        self.assertEqual(mine[0]["ring_size"], 256 * 1024)
+        self.assertEqual(mine[0]["snapshots"], 0)
+        t_ask = mono_ns()
+        r, out = self.snapshot("fr")
+        self.assertTrue(out["complete"], out)
+        snap = out["path"]
+        self.assertTrue(snap.startswith(trace + "/snapshot-1-"), snap)
+        self.assertEqual(out["snapshots"], 1)
+        events = self.assert_complete(snap, procs)
+        if os.environ.get("SNAP_DEBUG"):
+            print(out, len(events), (min(e.ts for e in events) - t0) / 1e9,
+                  (max(e.ts for e in events) - min(e.ts for e in events)) / 1e9)
+        # wrapped: the ring holds nothing of the first second, and the
+        # init records are those of the pass just before the snapshot
+        runtime = [e.ts for e in events if e.name.startswith("ros2:")]
+        self.assertTrue(runtime)
+        self.assertGreater(min(e.ts for e in events), t0 + 1000 * 1000000,
+                           "the ring did not wrap: it still holds the recording's start")
+        init_ts = [e.ts for e in events if e.name == "ros2_caret:rcl_node_init"]
+        self.assertGreaterEqual(min(init_ts), t_ask)
+        # several rings' worth went by: the snapshot spans a fraction of
+        # what was recorded
+        self.assertLess(max(e.ts for e in events) - min(e.ts for e in events),
+                        (mono_ns() - t0) // 2)
+        # a second one right after: complete on its own
+        r, out2 = self.snapshot("fr")
+        self.assertTrue(out2["complete"], out2)
+        self.assertNotEqual(out2["path"], snap)
+        self.assertTrue(out2["path"].startswith(trace + "/snapshot-2-"), out2["path"])
+        self.assert_complete(out2["path"], procs)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        mine = [r for r in st["recordings"] if r["session"] == "fr"][0]
+        self.assertEqual(mine["snapshots"], 2)
+        self.assertEqual(mine["last_snapshot"], out2["path"])
+        before = sorted(os.listdir(trace))
+        res = self.stop("fr")
+        rec.finish(60)
+        self.assertEqual(res["mode"], "snapshot")
+        self.assertEqual(res["snapshots"], 2)
+        self.assertEqual(sorted(os.listdir(trace)), before, "stop wrote something")
+
+    def test_output_dir_and_default_recording(self):
+        """`snapshot` without a name takes the caller's latest recording;
+        -o DIR puts the snapshot there (made if missing)."""
+        procs = self.system(2)
+        rec = self.record("fr2", "--snapshot")
+        out_dir = os.path.join(self.c.tmp, "elsewhere", "snaps")
+        r, out = self.snapshot("-o", out_dir)
+        self.assertEqual(out["session"], "fr2")
+        self.assertTrue(out["path"].startswith(out_dir + "/snapshot-1-"), out["path"])
+        self.assert_complete(out["path"], procs)
+        self.stop("fr2")
+        rec.finish(60)
+
+    def test_ring_too_small_refused(self):
+        """A ring smaller than a replay of the caches needs is refused at
+        record time with the least size that fits."""
+        self.system(3, ("--nodes", "4", "--extra-callbacks", "200"))
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "tiny",
+                            "--snapshot-size", "64K", check=False)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("--snapshot-size", r.stderr)
+        self.assertRegex(r.stderr, r"at least --snapshot-size \d+K")
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        self.assertEqual(st["lttng"]["active_sessions"], [])
+
+    def test_errors(self):
+        """Bad sizes are usage errors (2); a snapshot of an unknown
+        recording or of a plain one is a clear error (1)."""
+        self.system(1)
+        for args in (["--snapshot-size", "0"], ["--snapshot-size", "1x"],
+                     ["--snapshot-size", "1K"], ["--snapshot-size", "64G"],
+                     ["--snapshot-size", "-5"], ["--snapshot", "--rotate-every", "1s"],
+                     ["--snapshot", "--subbuffer-count", "8"],
+                     ["--snapshot", "--set-url", "net://localhost"]):
+            r = self.c.caretctl("record", "--immediate", "-p", self.traces, *args,
+                                check=False)
+            self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
+        for args in (["--timeout", "0"], ["a", "b"], ["-o", ""], ["--bogus"]):
+            r = self.c.caretctl("snapshot", *args, check=False)
+            self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
+        r, out = self.snapshot("nosuch", check=False)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("no recording named nosuch", r.stderr)
+        self.assertEqual(out["errno"], errno.ENOENT)
+        rec = self.record("plain")
+        r, out = self.snapshot("plain", check=False)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("not a flight recorder", r.stderr)
+        st = json.loads(self.c.caretctl("status", "--json").stdout)
+        mine = [x for x in st["recordings"] if x["session"] == "plain"]
+        self.assertEqual(mine[0]["mode"], "plain")
+        self.stop("plain")
+        rec.finish(60)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `record`'s flight-recorder options, `caretctl snapshot`, and how
+ * caretctl shows recordings' modes and snapshots (issue 23;
+ * proto/caret_ctl_snapshot.h). */
+#ifndef CARETCTL_SNAPSHOT_CLI_H
+#define CARETCTL_SNAPSHOT_CLI_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum {
+	CTL_OPT_SNAPSHOT = 0x3100,
+	CTL_OPT_SNAPSHOT_SIZE,
+};
+
+#define CTL_SNAPSHOT_LONGOPTS                                                \
+	{ "snapshot", no_argument, NULL, CTL_OPT_SNAPSHOT },                 \
+	{ "snapshot-size", required_argument, NULL, CTL_OPT_SNAPSHOT_SIZE }
+
+/* 1 when opt is one of CTL_OPT_SNAPSHOT*: *size set (the default for
+ * --snapshot alone, unless a size was given) or a usage error printed
+ * (*code, 2); 0 when it is not ours. */
+int ctl_snapshot_opt(int opt, const char *arg, uint64_t *size, int *code);
+void ctl_snapshot_usage(FILE *f);
+/* A status result's "recordings", or a stop result's snapshot fields,
+ * for humans. */
+void ctl_snapshot_print(const cJSON *root);
+
+#endif
