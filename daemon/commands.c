@@ -85,6 +85,11 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 		}
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
+		/* the recordings and their modes, as status lists them */
+		if (o && snapshot_add_status(o, ctx->lttng, rotation_is_rotating) < 0) {
+			cJSON_Delete(o);
+			return NULL;
+		}
 	}
 	for (struct agent *a = ctx->reg->head; o && a; a = a->next) {
 		if (add_agent(o, ctx->reg, a) < 0) {

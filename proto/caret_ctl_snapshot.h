@@ -21,7 +21,7 @@
  *     → result {"session", "path" (the snapshot's directory), "complete":
  *               bool, "why"? (when not complete), "snapshots" (written by
  *               this recording so far), "pass_ms"}
- *  "status" result: "recordings": [{"session", "path", "mode": "plain" |
+ *  "status" and "list" results: "recordings": [{"session", "path", "mode": "plain" |
  *     "rotating" | "snapshot", "ring_size"? (snapshot: bytes per CPU),
  *     "snapshots"? (written), "last_snapshot"? (its directory)}]
  */

@@ -162,8 +162,10 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 		ctl_rotation_print(r->root);
 		ctl_snapshot_print(r->root);
 	}
-	else
+	else {
 		print_agents(&st.agents);
+		ctl_snapshot_print(r->root);
+	}
 	ctl_agents_free(&st.agents);
 	return CTL_EXIT_OK;
 }
