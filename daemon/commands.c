@@ -227,6 +227,12 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		static struct cmd_stop_res res; /* 20 KiB: not on the stack */
 		if ((r = cmd_stop(ctx, peer, &q->u.stop, &res, &e)) < 0)
 			break;
+		/* a snapshot session has no output of its own: its snapshots
+		 * are in the trace directory */
+		struct snapshot_info si;
+		snapshot_info(res.session, &si);
+		if (si.known && !res.path[0])
+			snprintf(res.path, sizeof(res.path), "%s", si.path);
 		cJSON *o = enc_stop(ctx, &res);
 		rotation_report_free(res.rotation);
 		snapshot_forget(res.session);

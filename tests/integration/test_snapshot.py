@@ -123,21 +123,37 @@ class SnapshotTest(SystemTest):
         res = self.stop("fr")
         rec.finish(60)
         self.assertEqual(res["mode"], "snapshot")
+        self.assertEqual(res["path"], trace)
         self.assertEqual(res["snapshots"], 2)
         self.assertEqual(sorted(os.listdir(trace)), before, "stop wrote something")
 
-    def test_output_dir_and_default_recording(self):
-        """`snapshot` without a name takes the caller's latest recording;
-        -o DIR puts the snapshot there (made if missing)."""
+    def test_armed_output_dir_and_default_recording(self):
+        """An armed flight recorder (record waiting for Enter) records from
+        Enter on; `snapshot` without a name takes the caller's latest
+        recording; -o DIR puts the snapshot there (made if missing); Enter
+        again stops it, and record says what was written."""
         procs = self.system(2)
-        rec = self.record("fr2", "--snapshot")
+        argv = [CARETCTL, "--socket", self.c.sock, "record", "-p", self.traces, "-s", "fr2",
+                "--snapshot"]
+        rec = self.c.spawn(argv, agent=False, stdin=subprocess.PIPE)
+        wait_line(rec, r"press Enter", timeout=60)
+        r, out = self.snapshot("fr2", check=False)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("armed", r.stderr)
+        rec.stdin.write("\n")
+        rec.stdin.flush()
+        wait_line(rec, r"processes recording", timeout=60)
         out_dir = os.path.join(self.c.tmp, "elsewhere", "snaps")
         r, out = self.snapshot("-o", out_dir)
         self.assertEqual(out["session"], "fr2")
         self.assertTrue(out["path"].startswith(out_dir + "/snapshot-1-"), out["path"])
         self.assert_complete(out["path"], procs)
-        self.stop("fr2")
-        rec.finish(60)
+        rec.stdin.write("\n")
+        rec.stdin.flush()
+        self.assertEqual(rec.finish(60), 0, rec.err_text())
+        self.assertIn("trace: %s\n" % os.path.join(self.traces, "fr2"), rec.out_text())
+        self.assertRegex(rec.out_text(), r"flight recorder, ring \d+ bytes per CPU, 1 snapshot "
+                         r"written, the last in %s/snapshot-1-" % out_dir)
 
     def test_ring_too_small_refused(self):
         """A ring smaller than a replay of the caches needs is refused at

@@ -239,8 +239,37 @@ START_TEST(record_snapshot_ring_checks)
 }
 END_TEST
 
+/* Armed (caretctl record waiting for Enter): a snapshot session from the
+ * start, no snapshot before `go`, one after. */
+START_TEST(snapshot_of_an_armed_recording_after_go)
+{
+	peer.uid = 4242;
+	peer.pid = getpid();
+	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"ar\",\"path\":\"/t\","
+			 "\"arm\":true,\"snapshot_size\":262144}", CTL_REPLY_RESULT, NULL));
+	ck_assert_ptr_nonnull(fake_call("record ar path=/t url=- light=0 pre_iron=0 append=0 "
+					"armed=1 size=32768 count=8 as=4242 snapshot=1"));
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"ar\"}", CTL_REPLY_ERROR,
+		       NULL);
+	ck_assert_int_eq(err_of(r), EAGAIN);
+	cJSON_Delete(r);
+	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"ar\"}", CTL_REPLY_RESULT, NULL));
+	struct wait_req *w;
+	ask("{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"ar\"}", CTL_REPLY_RESULT, &w);
+	agent_covers(lttng_view_find(&view, "ar")->serial);
+	bool done;
+	cJSON *o = wait_poll(w, 1000 * MS, &done);
+	ck_assert(done);
+	ck_assert(cJSON_IsTrue(field(o, CARET_CTL_K_COMPLETE)));
+	ck_assert_ptr_nonnull(fake_call("snapshot ar dir=/t/ar name=snapshot-1"));
+	cJSON_Delete(o);
+	wait_free(w);
+}
+END_TEST
+
 void add_snapshot_tests(TCase *tc)
 {
+	tcase_add_test(tc, snapshot_of_an_armed_recording_after_go);
 	tcase_add_test(tc, snapshot_after_the_pass);
 	tcase_add_test(tc, snapshot_of_a_recording_stopped_meanwhile);
 	tcase_add_test(tc, snapshot_refusals_never_reach_lttng);

@@ -87,10 +87,15 @@ static void print_snapshots(const cJSON *r)
 		printf(", the last in %.1024s", str(r, CARET_CTL_K_LAST_SNAPSHOT));
 }
 
-void ctl_snapshot_print(const cJSON *root)
+bool ctl_snapshot_is(const cJSON *root)
 {
 	const char *mode = str(root, CARET_CTL_K_MODE);
-	if (mode && !strcmp(mode, CARET_CTL_MODE_SNAPSHOT)) { /* a stop result */
+	return mode && !strcmp(mode, CARET_CTL_MODE_SNAPSHOT);
+}
+
+void ctl_snapshot_print(const cJSON *root)
+{
+	if (ctl_snapshot_is(root)) { /* a stop result */
 		printf("flight recorder");
 		print_snapshots(root);
 		printf("; stopping it wrote nothing more\n");

@@ -105,8 +105,12 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	if (e < 0)
 		return ctl_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
+	/* a flight recorder's directory holds its snapshots, each a trace
+	 * of its own: not one trace to check */
+	bool fr = ctl_snapshot_is(r->root);
 	if (g->json) {
-		complete_stop_report(NULL, r->root, s.path, s.duplicates, NULL);
+		if (!fr)
+			complete_stop_report(NULL, r->root, s.path, s.duplicates, NULL);
 		ctl_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
 		char a[24], b[24];
@@ -117,7 +121,8 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       s.ch[i].name,
 			       count_str(a, sizeof(a), s.ch[i].discarded, s.ch[i].discarded_known),
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
-		complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
+		if (!fr)
+			complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
 		ctl_rotation_print(r->root);
 		ctl_snapshot_print(r->root);
 	}

@@ -6,6 +6,7 @@
 #define CARETCTL_SNAPSHOT_CLI_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -26,5 +27,7 @@ void ctl_snapshot_usage(FILE *f);
 /* A status result's "recordings", or a stop result's snapshot fields,
  * for humans. */
 void ctl_snapshot_print(const cJSON *root);
+/* Whether a stop result is a flight recorder's. */
+bool ctl_snapshot_is(const cJSON *root);
 
 #endif
