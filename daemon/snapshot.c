@@ -45,9 +45,10 @@ static struct snap *slot(const char *session, const struct lttng_view *v)
 	struct snap *s = find(session);
 	if (s)
 		return s;
+	/* a busy slot is a job's until it ends, even forgotten */
 	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++)
-		if (!T[i].used || (v && !T[i].busy &&
-				   !lttng_view_find_rec((struct lttng_view *)v, T[i].name))) {
+		if (!T[i].busy &&
+		    (!T[i].used || (v && !lttng_view_find_rec((struct lttng_view *)v, T[i].name)))) {
 			memset(&T[i], 0, sizeof(T[i]));
 			T[i].used = true;
 			snprintf(T[i].name, sizeof(T[i].name), "%s", session);

@@ -129,6 +129,17 @@ START_TEST(snapshot_of_a_recording_stopped_meanwhile)
 	ask("{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"gone\"}", CTL_REPLY_RESULT, &w);
 	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"gone\"}", CTL_REPLY_RESULT,
 			 NULL));
+	/* every other slot taken, then a new flight recorder: it must not get
+	 * the slot the job still holds */
+	char name[32];
+	for (int i = 0; i < LTTNG_VIEW_MAX_RECORDINGS - 1; i++) {
+		snprintf(name, sizeof(name), "x%d", i);
+		snapshot_added(name, "/t/x", 4096, 8);
+	}
+	record_fr("new", true);
+	struct snapshot_info info;
+	snapshot_info("new", &info);
+	ck_assert(!info.known); /* the table was full: said in the log */
 	bool done;
 	cJSON *o = wait_poll(w, 1000 * MS, &done);
 	ck_assert(done);
@@ -137,6 +148,11 @@ START_TEST(snapshot_of_a_recording_stopped_meanwhile)
 	cJSON_Delete(o);
 	wait_free(w);
 	ck_assert_ptr_null(fake_call("snapshot"));
+	/* the job's slot is free now */
+	snapshot_added("new", "/t/new", 4096, 8);
+	snapshot_info("new", &info);
+	ck_assert(info.known);
+	ck_assert_str_eq(info.path, "/t/new");
 }
 END_TEST
 
