@@ -15,6 +15,7 @@
 #include "daemon/log.h"
 #include "daemon/pacer.h"
 #include "daemon/snapshot.h"
+#include "daemon/snapshot_trigger.h"
 #include "daemon/startend.h"
 
 /* {"go": session}: an armed recording starts recording. */
@@ -201,6 +202,18 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	}
 	if (p->cfg.snapshot)
 		snapshot_added(res->session, res->path, p->cfg.subbuf_size, p->cfg.subbuf_count);
+	/* a trigger asked for and refused: not started (its user would wait
+	 * for snapshots that never come) */
+	if (q->snapshot_on &&
+	    (r = snapshot_trigger_begin(res->session, q->snapshot_on, q->snapshot_filter, e->msg,
+					sizeof(e->msg))) < 0) {
+		struct caret_lttng_chan_stats st;
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		lttng_view_drop_rec(ctx->lttng, res->session);
+		snapshot_forget(res->session);
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
 	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
 		 p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
 		 pacing_name(p->pacing));

@@ -10,6 +10,7 @@
 #include "daemon/pacer.h"
 #include "daemon/rotation.h"
 #include "daemon/snapshot.h"
+#include "daemon/snapshot_trigger.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
@@ -79,14 +80,16 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 		o = caret_ctl_enc_agents_result(&info, &lt);
 		/* the rotating recordings, and those caretd ended itself */
 		if (o && (rotation_add_status(o) < 0 ||
-			  snapshot_add_status(o, v, rotation_is_rotating) < 0)) {
+			  snapshot_add_status(o, v, rotation_is_rotating) < 0 ||
+			  snapshot_trigger_add_status(o) < 0)) {
 			cJSON_Delete(o);
 			return NULL;
 		}
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
 		/* the recordings and their modes, as status lists them */
-		if (o && snapshot_add_status(o, ctx->lttng, rotation_is_rotating) < 0) {
+		if (o && (snapshot_add_status(o, ctx->lttng, rotation_is_rotating) < 0 ||
+			  snapshot_trigger_add_status(o) < 0)) {
 			cJSON_Delete(o);
 			return NULL;
 		}
@@ -235,6 +238,7 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			snprintf(res.path, sizeof(res.path), "%s", si.path);
 		cJSON *o = enc_stop(ctx, &res);
 		rotation_report_free(res.rotation);
+		snapshot_trigger_end(res.session);
 		snapshot_forget(res.session);
 		return o;
 	}

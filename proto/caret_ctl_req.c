@@ -81,6 +81,8 @@ static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
 	ok = add_num(o, ok, CARET_CTL_K_KEEP, r->keep);
 	ok = add_num(o, ok, CARET_CTL_K_MAX_SIZE, r->max_size);
 	ok = add_num(o, ok, CARET_CTL_K_SNAPSHOT_SIZE, r->snapshot_size);
+	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_ON, r->snapshot_on);
+	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_FILTER, r->snapshot_filter);
 	return add_true(o, ok, CARET_CTL_K_ARM, r->arm);
 }
 
@@ -228,6 +230,20 @@ static int dec_snapshot_size(const cJSON *o, struct caret_ctl_record_req *r,
 	    limit(o, CARET_CTL_K_SNAPSHOT_SIZE, size, caret_ctl_check_snapshot_size, why) < 0)
 		return -EINVAL;
 	r->snapshot_size = (uint64_t)size;
+	char lim[160];
+	if (opt_str(o, CARET_CTL_K_SNAPSHOT_ON, &r->snapshot_on, why) < 0 ||
+	    opt_str(o, CARET_CTL_K_SNAPSHOT_FILTER, &r->snapshot_filter, why) < 0)
+		return -EINVAL;
+	if (r->snapshot_on && caret_ctl_check_snapshot_on(r->snapshot_on, lim, sizeof(lim)) < 0)
+		return bad(why, "%s %s", CARET_CTL_K_SNAPSHOT_ON, lim);
+	if (r->snapshot_filter &&
+	    caret_ctl_check_snapshot_filter(r->snapshot_filter, lim, sizeof(lim)) < 0)
+		return bad(why, "%s %s", CARET_CTL_K_SNAPSHOT_FILTER, lim);
+	if (r->snapshot_filter && !r->snapshot_on)
+		return bad(why, "%s goes with %s", CARET_CTL_K_SNAPSHOT_FILTER,
+			   CARET_CTL_K_SNAPSHOT_ON);
+	if (r->snapshot_on && !r->snapshot_size)
+		return bad(why, "%s needs %s", CARET_CTL_K_SNAPSHOT_ON, CARET_CTL_K_SNAPSHOT_SIZE);
 	if (!r->snapshot_size)
 		return 0;
 	if (r->url)

@@ -64,6 +64,8 @@ struct caret_ctl_record_req {
 	/* a flight recorder (proto/caret_ctl_snapshot.h): the ring's bytes
 	 * per CPU; 0: not one */
 	uint64_t snapshot_size;
+	/* its trigger (NULL: none): an event's full name, a filter */
+	const char *snapshot_on, *snapshot_filter;
 };
 
 /* "snapshot" (proto/caret_ctl_snapshot.h); the decoder fills

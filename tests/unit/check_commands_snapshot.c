@@ -230,7 +230,7 @@ START_TEST(record_snapshot_ring_checks)
 	cJSON_Delete(r);
 	ck_assert_ptr_null(fake_call("record tiny"));
 	/* the least size fits */
-	char line[256];
+	char line[384];
 	snprintf(line, sizeof(line), "{\"v\":1,\"cmd\":\"record\",\"session\":\"ok\","
 		 "\"path\":\"/t\",\"snapshot_size\":%llu}",
 		 (unsigned long long)snapshot_min_size(need));
@@ -240,13 +240,21 @@ START_TEST(record_snapshot_ring_checks)
 		"\"snapshot_size\":1024", "\"snapshot_size\":1e12",
 		"\"snapshot_size\":1048576,\"rotate_size\":1048576",
 		"\"snapshot_size\":1048576,\"subbuf_count\":8",
+		/* a trigger: one event's full name, only on a flight recorder */
+		"\"snapshot_size\":1048576,\"snapshot_on\":\"ros2:*\"",
+		"\"snapshot_size\":1048576,\"snapshot_on\":\"callback_end\"",
+		"\"snapshot_size\":1048576,\"snapshot_on\":\"ros2:a b\"",
+		"\"snapshot_on\":\"ros2:callback_end\"",
+		"\"snapshot_size\":1048576,\"snapshot_filter\":\"x == 1\"",
+		"\"snapshot_size\":1048576,\"snapshot_on\":\"ros2:x\",\"snapshot_filter\":\"\\u0001\"",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(line, sizeof(line), "{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",%s}",
 			 bad[i]);
 		r = ask(line, CTL_REPLY_ERROR, NULL);
-		ck_assert_int_eq(err_of(r), EINVAL);
+		ck_assert_msg(err_of(r) == EINVAL, "%s: %s", line, msg_of(r));
 		cJSON_Delete(r);
+		ck_assert_ptr_null(fake_call("record -"));
 	}
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"url\":\"net://h\",\"snapshot_size\":1048576}",
 		CTL_REPLY_ERROR, NULL);

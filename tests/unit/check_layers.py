@@ -127,6 +127,7 @@ LAYERS = {
         {"rotation_lttng", "rotation_verdict", "rotation_space"},
         {"rotation_store", "rotation_report"},  # the state file and adoption; replies
         {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
+        {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
         {"bridge_msg"},  # the checks of what a DDS peer sends, pure (fuzzed alone)
         {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
         {"bridge_peers", "bridge_relay"},  # other hosts' Start/End/Status; the relay session they ask for

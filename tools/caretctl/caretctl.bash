@@ -51,7 +51,7 @@ _caretctl()
 	--subbuffer-count | --duration | --timeout | --select-nodes | --ignore-nodes | \
 	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
 	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size | \
-	--snapshot-size)
+	--snapshot-size | --snapshot-on | --snapshot-filter)
 		return ;;
 	esac
 
@@ -67,7 +67,8 @@ _caretctl()
 			--timeout -l --list -a --append --append-trace --set-url
 			--all-hosts --select-nodes --ignore-nodes --select-topics
 			--ignore-topics --rotate-size --rotate-every --keep
-			--max-size --snapshot --snapshot-size" -- "$cur")) ;;
+			--max-size --snapshot --snapshot-size --snapshot-on
+			--snapshot-filter" -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "$common -o --output --timeout" -- "$cur")) ;;
 	stop)

@@ -25,7 +25,6 @@
 #include "hosts.h"
 #include "rpc.h"
 #include "sig.h"
-#include "snapshot_cli.h"
 #include "tracedir.h"
 #include "wait.h"
 
@@ -275,7 +274,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		default:
 			e = 0;
 			if (ctl_rotation_opt(opt, optarg, &o->rot, &e) ||
-			    ctl_snapshot_opt(opt, optarg, &o->snapshot_size, &e)) {
+			    ctl_snapshot_opt(opt, optarg, &o->snap, &e)) {
 				if (e)
 					return e;
 				break;
@@ -293,7 +292,9 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 	if (o->url && (o->rot.size || o->rot.every_ms))
 		return ctl_usage_error("record", "a rotating recording needs a local --path, "
 				       "not --set-url");
-	if (o->snapshot_size && (o->url || o->rot.size || o->rot.every_ms || o->subbuf_size ||
+	if ((e = ctl_snapshot_check(&o->snap)) != 0)
+		return e;
+	if (o->snap.size && (o->url || o->rot.size || o->rot.every_ms || o->subbuf_size ||
 				 o->subbuf_count))
 		return ctl_usage_error("record", "--snapshot keeps its ring in memory: not with "
 				       "--set-url, --rotate-*, --subbuffer-size-ust or "
@@ -326,7 +327,8 @@ static cJSON *record_request(const struct rec_opts *o, bool arm)
 		.arm = arm, .all_hosts = o->all_hosts,
 		.rotate_size = o->rot.size, .rotate_every_ms = o->rot.every_ms,
 		.keep = o->rot.keep, .max_size = o->rot.max_size,
-		.snapshot_size = o->snapshot_size,
+		.snapshot_size = o->snap.size, .snapshot_on = o->snap.on,
+		.snapshot_filter = o->snap.filter,
 	};
 	for (int i = 0; i < CARET_FILTER_LISTS; i++)
 		r->filter[i] = o->filter[i];

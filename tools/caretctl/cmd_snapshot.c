@@ -26,14 +26,14 @@
 #include "rpc.h"
 #include "snapshot_cli.h"
 
-int ctl_snapshot_opt(int opt, const char *arg, uint64_t *size, int *code)
+int ctl_snapshot_opt(int opt, const char *arg, struct ctl_snapshot_opts *o, int *code)
 {
 	char why[160];
 	uint64_t v;
 	switch (opt) {
 	case CTL_OPT_SNAPSHOT:
-		if (!*size)
-			*size = CARET_CTL_SNAPSHOT_SIZE_DEFAULT;
+		if (!o->size)
+			o->size = CARET_CTL_SNAPSHOT_SIZE_DEFAULT;
 		return 1;
 	case CTL_OPT_SNAPSHOT_SIZE:
 		if (ctl_parse_size(arg, &v) < 0)
@@ -43,11 +43,35 @@ int ctl_snapshot_opt(int opt, const char *arg, uint64_t *size, int *code)
 			*code = ctl_usage_error("record", "invalid --snapshot-size '%s': %s", arg,
 						why);
 		else
-			*size = v;
+			o->size = v;
+		return 1;
+	case CTL_OPT_SNAPSHOT_ON:
+		if (caret_ctl_check_snapshot_on(arg, why, sizeof(why)) < 0) {
+			*code = ctl_usage_error("record", "invalid --snapshot-on '%s': %s", arg, why);
+			return 1;
+		}
+		o->on = arg;
+		if (!o->size)
+			o->size = CARET_CTL_SNAPSHOT_SIZE_DEFAULT;
+		return 1;
+	case CTL_OPT_SNAPSHOT_FILTER:
+		if (caret_ctl_check_snapshot_filter(arg, why, sizeof(why)) < 0)
+			*code = ctl_usage_error("record", "invalid --snapshot-filter '%s': %s", arg,
+						why);
+		else
+			o->filter = arg;
 		return 1;
 	default:
 		return 0;
 	}
+}
+
+int ctl_snapshot_check(const struct ctl_snapshot_opts *o)
+{
+	if (o->filter && !o->on)
+		return ctl_usage_error("record", "--snapshot-filter narrows --snapshot-on: give "
+				       "the event too");
+	return 0;
 }
 
 void ctl_snapshot_usage(FILE *f)
@@ -60,7 +84,13 @@ void ctl_snapshot_usage(FILE *f)
 		"                              rounded down to a power of two; default\n"
 		"                              %lluM); implies --snapshot. Refused when\n"
 		"                              smaller than a replay of every process's\n"
-		"                              initialization records needs\n",
+		"                              initialization records needs\n"
+		"      --snapshot-on EVENT     also take a snapshot (as 'caretctl snapshot'\n"
+		"                              does) whenever the user-space event EVENT\n"
+		"                              (provider:event, no wildcard) is emitted: an\n"
+		"                              LTTng trigger; at most one a second, one at a\n"
+		"                              time; implies --snapshot\n"
+		"      --snapshot-filter EXPR  only when EXPR (LTTng's filter syntax) holds\n",
 		CARET_CTL_SNAPSHOT_SIZE_MIN >> 10, CARET_CTL_SNAPSHOT_SIZE_MAX >> 30,
 		CARET_CTL_SNAPSHOT_SIZE_DEFAULT >> 20);
 }
@@ -85,6 +115,11 @@ static void print_snapshots(const cJSON *r)
 	       num(r, CARET_CTL_K_SNAPSHOTS) == 1 ? "" : "s");
 	if (str(r, CARET_CTL_K_LAST_SNAPSHOT))
 		printf(", the last in %.1024s", str(r, CARET_CTL_K_LAST_SNAPSHOT));
+	if (str(r, CARET_CTL_K_SNAPSHOT_ON))
+		printf("; on %.256s%s%.1024s: fired %.0f times, %.0f coalesced",
+		       str(r, CARET_CTL_K_SNAPSHOT_ON), str(r, CARET_CTL_K_SNAPSHOT_FILTER) ? " if " : "",
+		       str(r, CARET_CTL_K_SNAPSHOT_FILTER) ? str(r, CARET_CTL_K_SNAPSHOT_FILTER) : "",
+		       num(r, CARET_CTL_K_TRIGGERED), num(r, CARET_CTL_K_COALESCED));
 }
 
 bool ctl_snapshot_is(const cJSON *root)

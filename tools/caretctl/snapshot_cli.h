@@ -13,16 +13,27 @@
 enum {
 	CTL_OPT_SNAPSHOT = 0x3100,
 	CTL_OPT_SNAPSHOT_SIZE,
+	CTL_OPT_SNAPSHOT_ON,
+	CTL_OPT_SNAPSHOT_FILTER,
+};
+
+struct ctl_snapshot_opts {
+	uint64_t size; /* the ring's bytes per CPU; 0: not a flight recorder */
+	const char *on, *filter; /* its trigger, NULL: none */
 };
 
 #define CTL_SNAPSHOT_LONGOPTS                                                \
 	{ "snapshot", no_argument, NULL, CTL_OPT_SNAPSHOT },                 \
-	{ "snapshot-size", required_argument, NULL, CTL_OPT_SNAPSHOT_SIZE }
+	{ "snapshot-size", required_argument, NULL, CTL_OPT_SNAPSHOT_SIZE },   \
+	{ "snapshot-on", required_argument, NULL, CTL_OPT_SNAPSHOT_ON },       \
+	{ "snapshot-filter", required_argument, NULL, CTL_OPT_SNAPSHOT_FILTER }
 
-/* 1 when opt is one of CTL_OPT_SNAPSHOT*: *size set (the default for
- * --snapshot alone, unless a size was given) or a usage error printed
- * (*code, 2); 0 when it is not ours. */
-int ctl_snapshot_opt(int opt, const char *arg, uint64_t *size, int *code);
+/* 1 when opt is one of CTL_OPT_SNAPSHOT*: o set (the default size for
+ * --snapshot alone, unless a size was given; --snapshot-on implies
+ * --snapshot) or a usage error printed (*code, 2); 0 when it is not ours. */
+int ctl_snapshot_opt(int opt, const char *arg, struct ctl_snapshot_opts *o, int *code);
+/* After every option: the combinations. 0 or the usage error's status. */
+int ctl_snapshot_check(const struct ctl_snapshot_opts *o);
 void ctl_snapshot_usage(FILE *f);
 /* A status result's "recordings", or a stop result's snapshot fields,
  * for humans. */
