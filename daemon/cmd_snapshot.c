@@ -92,6 +92,8 @@ int cmd_snapshot(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (snapshot_busy(rec->name))
 		return cmd_fail(e, EBUSY, "a snapshot of %s is being taken", rec->name);
 	char dir[4096];
+	if (q->output && strlen(q->output) >= sizeof(dir) - 64)
+		return cmd_fail(e, ENAMETOOLONG, "output directory path too long");
 	if (q->output) {
 		strip_slashes(q->output, dir, sizeof(dir));
 		struct creds_id as = { .uid = peer->uid, .gid = peer->gid, .groups = peer->groups,

@@ -220,6 +220,8 @@ static void poll_jobs(int64_t now)
 	}
 }
 
+static void drop(struct trig *t);
+
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
@@ -228,6 +230,15 @@ static uint64_t on_tick(void *arg)
 		close_channel();
 		return LOOP_IDLE;
 	}
+	/* a recording destroyed outside caretd (lttng destroy): its trigger
+	 * would fire for nothing, for good */
+	for (size_t i = 0; S.v->ok && S.v->state_loaded && i < sizeof(T) / sizeof(T[0]); i++)
+		if (T[i].used && !lttng_view_find_rec(S.v, T[i].name)) {
+			log_info("session %s ended outside caretd: its trigger goes", T[i].name);
+			drop(&T[i]);
+		}
+	if (!any())
+		return LOOP_IDLE;
 	if (!S.chan)
 		S.chan = lttng_notification_channel_create(lttng_session_daemon_notification_endpoint);
 	for (size_t i = 0; S.chan && i < sizeof(T) / sizeof(T[0]); i++)

@@ -226,6 +226,20 @@ class SnapshotTest(SystemTest):
                                   timeout=30)
         self.assertEqual(triggers.returncode, 0, triggers.stderr)
         self.assertNotIn("caretd-snapshot:", triggers.stdout)
+        # destroyed outside caretd: its trigger goes too
+        rec = self.record("trg3", "--snapshot-on", "ros2:callback_end")
+        d = subprocess.run(["lttng", "destroy", "trg3"], capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
+        rec.finish(60)
+        deadline = time.time() + 10
+        while True:
+            triggers = subprocess.run(["lttng", "list-triggers"], capture_output=True,
+                                      text=True, timeout=30)
+            if triggers.returncode == 0 and "caretd-snapshot:" not in triggers.stdout:
+                break
+            self.assertLess(time.time(), deadline, triggers.stdout + triggers.stderr)
+            time.sleep(0.2)
 
     def test_ring_too_small_refused(self):
         """A ring smaller than a replay of the caches needs is refused at

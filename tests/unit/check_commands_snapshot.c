@@ -12,6 +12,7 @@
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -194,6 +195,17 @@ START_TEST(snapshot_refusals_never_reach_lttng)
 		ck_assert_msg(strstr(msg_of(r), no[i].text), "%s: %s", no[i].line, msg_of(r));
 		cJSON_Delete(r);
 	}
+	/* an output path too long for caretd: refused, never cut */
+	char *line = malloc(5000);
+	ck_assert_ptr_nonnull(line);
+	int n = snprintf(line, 5000, "{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"fr\","
+			 "\"output\":\"/");
+	memset(line + n, 'a', 4090);
+	snprintf(line + n + 4090, 5000 - (size_t)n - 4090, "\"}");
+	r = ask(line, CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENAMETOOLONG);
+	cJSON_Delete(r);
+	free(line);
 	/* another user's flight recorder */
 	peer.uid = 5151;
 	r = ask("{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"fr\"}", CTL_REPLY_ERROR, NULL);
