@@ -158,8 +158,10 @@ class SnapshotTest(SystemTest):
         self.assertTrue(out["path"].startswith(out_dir + "/snapshot-1-"), out["path"])
         self.assert_complete(out["path"], procs)
         rec.stdin.write("\n")
-        rec.stdin.flush()
+        rec.stdin.close()
         self.assertEqual(rec.finish(60), 0, rec.err_text())
+        self.assertIn("flight recorder: nothing is written until 'caretctl snapshot fr2'",
+                      rec.out_text())
         self.assertIn("trace: %s\n" % os.path.join(self.traces, "fr2"), rec.out_text())
         self.assertRegex(rec.out_text(), r"flight recorder, ring \d+ bytes per CPU, 1 snapshot "
                          r"written, the last in %s/snapshot-1-" % out_dir)

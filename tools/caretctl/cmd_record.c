@@ -455,6 +455,9 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		ctl_print_json(r.root, CARET_CTL_CMD_RECORD);
 	fflush(stdout);
 	fprintf(info, "recording to %s (session %s)\n", rec.path, session);
+	if (o->snap.size)
+		fprintf(info, "flight recorder: nothing is written until 'caretctl snapshot %s'%s\n",
+			session, o->snap.on ? " or its trigger fires" : "");
 	fflush(info);
 	ctl_report_broadcast(r.root, "Start");
 	ctl_reply_free(&r);
