@@ -303,8 +303,41 @@ START_TEST(snapshot_of_an_armed_recording_after_go)
 }
 END_TEST
 
+/* Caches that grew past the ring after record (processes started since):
+ * the snapshot is still written, named incomplete with the least size. */
+START_TEST(snapshot_of_caches_grown_past_the_ring)
+{
+	record_fr("grow", true); /* 1 MiB per CPU: 896 KiB of room */
+	char name[201];
+	memset(name, 'n', 200);
+	name[200] = '\0';
+	for (int i = 0; i < 2000; i++) {
+		union caret_arg n[] = { CARET_P(i), CARET_P(0), CARET_S(name), CARET_S(name) };
+		ck_assert_int_eq(caret_seg_append(&agent.seg, CARET_KIND_rcl_node_init, i, n), 0);
+	}
+	uint64_t need = snapshot_pass_bytes(&reg);
+	ck_assert(!snapshot_fits(need, 131072, 8));
+	struct wait_req *w;
+	ask("{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"grow\"}", CTL_REPLY_RESULT, &w);
+	agent_covers(lttng_view_find(&view, "grow")->serial);
+	bool done;
+	cJSON *o = wait_poll(w, 1000 * MS, &done);
+	ck_assert(done);
+	ck_assert_ptr_nonnull(fake_call("snapshot grow"));
+	ck_assert(cJSON_IsFalse(field(o, CARET_CTL_K_COMPLETE)));
+	char want[96];
+	snprintf(want, sizeof(want), "record with --snapshot-size %lluK",
+		 (unsigned long long)(snapshot_min_size(need) >> 10));
+	ck_assert_msg(strstr(field(o, CARET_CTL_K_WHY)->valuestring, want), "%s",
+		      field(o, CARET_CTL_K_WHY)->valuestring);
+	cJSON_Delete(o);
+	wait_free(w);
+}
+END_TEST
+
 void add_snapshot_tests(TCase *tc)
 {
+	tcase_add_test(tc, snapshot_of_caches_grown_past_the_ring);
 	tcase_add_test(tc, snapshot_of_an_armed_recording_after_go);
 	tcase_add_test(tc, snapshot_after_the_pass);
 	tcase_add_test(tc, snapshot_of_a_recording_stopped_meanwhile);
