@@ -288,6 +288,10 @@ void snapshot_trigger_stop(void)
 int snapshot_trigger_begin(const char *session, const char *event, const char *filter,
 			   char *err, size_t errlen)
 {
+	/* nothing would read its notifications (a test's commands without
+	 * caretd's loop): no trigger registered in the session daemon */
+	if (!S.started)
+		return caret_errf(err, errlen, -ENOTSUP, "snapshot triggers are not read here");
 	struct trig *t = find(session);
 	if (t)
 		drop(t);
