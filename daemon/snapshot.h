@@ -26,8 +26,10 @@
  * ignores.
  *
  * The table of flight recorders (mode, ring, snapshots written) is this
- * module's, in memory: after a caretd restart a recording adopted from
- * the view is asked of LTTng (snapshot_mode) when a snapshot is asked.
+ * module's, in memory: after a caretd restart, the recordings the view
+ * took over are asked of LTTng (snapshot_mode) and put back
+ * (daemon/snapshot_trigger.c, with their triggers); the count of
+ * snapshots written starts again at 0 (LTTng numbers the directories on).
  */
 #ifndef CARETD_SNAPSHOT_H
 #define CARETD_SNAPSHOT_H

@@ -33,6 +33,7 @@ static struct {
 	struct lttng_view *v;
 	struct registry *r;
 	struct lttng_notification_channel *chan;
+	bool adopted; /* what a caretd before this one left was looked at */
 } S;
 
 static struct trig *find(const char *session)
@@ -222,13 +223,78 @@ static void poll_jobs(int64_t now)
 
 static void drop(struct trig *t);
 
+/* The flight recorders and triggers a caretd before this one left (it
+ * was killed or restarted): once the view adopted the recordings, each
+ * recording that is a snapshot session goes back into the table (its
+ * ring's geometry as the recordings' file kept it), each caretd trigger
+ * of such a recording is read again (its event and filter), and every
+ * other caretd trigger is unregistered (its recording is gone). */
+static void adopt(void)
+{
+	S.adopted = true;
+	for (int i = 0; i < S.v->n_recs; i++) {
+		const struct lttng_view_rec *rec = &S.v->recs[i];
+		struct snapshot_info info;
+		snapshot_info(rec->name, &info);
+		if (!info.known && lttng_view_ops(S.v)->snapshot_mode(rec->name, NULL, 0) == 1) {
+			snapshot_added(rec->name, rec->path, rec->subbuf_size, rec->subbuf_count);
+			log_info("session %s: a flight recorder, adopted", rec->name);
+		}
+	}
+	struct lttng_triggers *all = NULL;
+	if (lttng_list_triggers(&all) != LTTNG_OK || !all)
+		return;
+	unsigned int n = 0;
+	lttng_triggers_get_count(all, &n);
+	for (unsigned int i = 0; i < n; i++) {
+		const struct lttng_trigger *tr = lttng_triggers_get_at_index(all, i);
+		const char *name = NULL, *event = NULL, *filter = NULL;
+		if (!tr || lttng_trigger_get_name(tr, &name) != LTTNG_TRIGGER_STATUS_OK || !name ||
+		    strncmp(name, "caretd-snapshot:", 16))
+			continue;
+		const char *session = name + 16;
+		struct snapshot_info info;
+		snapshot_info(session, &info);
+		const struct lttng_condition *c = lttng_trigger_get_const_condition(tr);
+		const struct lttng_event_rule *rule = NULL;
+		if (info.known && !find(session) && c &&
+		    lttng_condition_event_rule_matches_get_rule(c, &rule) ==
+			    LTTNG_CONDITION_STATUS_OK && rule &&
+		    lttng_event_rule_user_tracepoint_get_name_pattern(rule, &event) ==
+			    LTTNG_EVENT_RULE_STATUS_OK && event &&
+		    strlen(event) <= CARET_CTL_SNAPSHOT_ON_MAX) {
+			if (lttng_event_rule_user_tracepoint_get_filter(rule, &filter) !=
+			    LTTNG_EVENT_RULE_STATUS_OK)
+				filter = NULL;
+			for (size_t k = 0; k < sizeof(T) / sizeof(T[0]); k++) {
+				if (T[k].used)
+					continue;
+				T[k] = (struct trig){ .used = true };
+				snprintf(T[k].name, sizeof(T[k].name), "%s", session);
+				snprintf(T[k].event, sizeof(T[k].event), "%s", event);
+				snprintf(T[k].filter, sizeof(T[k].filter), "%s", filter ? filter : "");
+				log_info("session %s: its trigger on %s adopted", session, event);
+				break;
+			}
+			continue;
+		}
+		if (!find(session)) {
+			log_info("trigger %s of a recording that is gone: unregistered", name);
+			lttng_unregister_trigger(tr);
+		}
+	}
+	lttng_triggers_destroy(all);
+}
+
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
 	int64_t now = caret_now_ns();
+	if (!S.adopted && S.v->ok && S.v->state_loaded)
+		adopt();
 	if (!any()) {
 		close_channel();
-		return LOOP_IDLE;
+		return S.adopted ? LOOP_IDLE : 200 * USEC_PER_MS;
 	}
 	/* a recording destroyed outside caretd (lttng destroy): its trigger
 	 * would fire for nothing, for good */

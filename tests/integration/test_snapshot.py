@@ -10,6 +10,7 @@ snapshot of an unknown recording, or of a plain one, is a clear error."""
 import errno
 import json
 import os
+import signal
 import subprocess
 import time
 import unittest
@@ -242,6 +243,48 @@ class SnapshotTest(SystemTest):
                 break
             self.assertLess(time.time(), deadline, triggers.stdout + triggers.stderr)
             time.sleep(0.2)
+
+    def test_caretd_restart_adopts(self):
+        """caretd killed (SIGKILL) and restarted: the flight recorder and its
+        trigger are adopted (status shows them; the trigger takes the next
+        snapshot, complete); a caretd trigger whose recording is gone is
+        unregistered at the restart; stop unregisters the adopted one."""
+        procs = self.system(2)
+        rec = self.record("ad", "--snapshot-size", "1M", "--snapshot-on", "ros2:rcl_node_init",
+                          "--snapshot-filter", 'node_name == "trig"')
+        gone = self.record("gone", "--snapshot-on", "ros2:rcl_node_init")
+        daemon = [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
+        daemon.send_signal(signal.SIGKILL)
+        daemon.wait(10)
+        # the second recording ends while caretd is away: its trigger stays
+        d = subprocess.run(["lttng", "destroy", "gone"], capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(d.returncode, 0, d.stdout + d.stderr)
+        os.unlink(self.c.sock)
+        self.c.caretd()
+        deadline = time.time() + 20
+        while True:
+            st = json.loads(self.c.caretctl("status", "--json").stdout)
+            mine = [r for r in st["recordings"] if r["session"] == "ad"]
+            if mine and mine[0]["mode"] == "snapshot" and "snapshot_on" in mine[0]:
+                break
+            self.assertLess(time.time(), deadline, st.get("recordings"))
+            time.sleep(0.2)
+        self.assertEqual(mine[0]["snapshot_filter"], 'node_name == "trig"')
+        p = self.c.workload("--name", "trig", "--pubs", "0", "--timers", "0", agent=False)
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        mine = self.wait_snapshots("ad", 1)
+        self.assert_complete(mine["last_snapshot"], procs, [p.pid])
+        # by its owner's name still: a plain snapshot of the adopted one
+        r, out = self.snapshot("ad")
+        self.assertTrue(out["complete"], out)
+        self.stop("ad")
+        rec.finish(60)
+        gone.finish(60)
+        triggers = subprocess.run(["lttng", "list-triggers"], capture_output=True, text=True,
+                                  timeout=30)
+        self.assertEqual(triggers.returncode, 0, triggers.stderr)
+        self.assertNotIn("caretd-snapshot:", triggers.stdout)
 
     def test_ring_too_small_refused(self):
         """A ring smaller than a replay of the caches needs is refused at
