@@ -108,6 +108,12 @@ struct cmd_accept_res {
 int cmd_start_end(const struct cmd_ctx *ctx, const struct caret_ctl_startend_req *q,
 		  int64_t now, bool start, struct cmd_accept_res *res, struct cmd_err *e);
 
+/* "snapshot" (cmd_snapshot.c): the pass before the snapshot begins; the
+ * request to poll (daemon/snapshot.h) in *wait. */
+int cmd_snapshot(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		 const struct caret_ctl_snapshot_req *q, int64_t now, struct wait_req **wait,
+		 struct cmd_err *e);
+
 /* "wait": the request to poll. */
 int cmd_wait(const struct cmd_ctx *ctx, const struct caret_ctl_wait_req *q, int64_t now,
 	     struct wait_req **wait, struct cmd_err *e);

@@ -14,6 +14,8 @@
 #include "daemon/cmd.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
+#include "daemon/snapshot.h"
+#include "daemon/snapshot_trigger.h"
 #include "daemon/startend.h"
 
 /* {"go": session}: an armed recording starts recording. */
@@ -106,6 +108,9 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			   : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg->subbuf_count = q->subbuf_count ? (uint32_t)q->subbuf_count
 			    : ctx->subbuf_count ? *ctx->subbuf_count : 0;
+	if (q->snapshot_size &&
+	    (r = snapshot_plan(ctx->reg, q->snapshot_size, cfg, e->msg, sizeof(e->msg))) < 0)
+		return r;
 	if (cfg->url) {
 		/* a relay's output is the relay's: only the name is ours */
 		r = lttng_view_ops(ctx->lttng)->session_name(cfg->session, NULL, p->name,
@@ -194,6 +199,20 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		struct caret_lttng_chan_stats st;
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
 		lttng_view_drop_rec(ctx->lttng, res->session);
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
+	if (p->cfg.snapshot)
+		snapshot_added(res->session, res->path, p->cfg.subbuf_size, p->cfg.subbuf_count);
+	/* a trigger asked for and refused: not started (its user would wait
+	 * for snapshots that never come) */
+	if (q->snapshot_on &&
+	    (r = snapshot_trigger_begin(res->session, q->snapshot_on, q->snapshot_filter, e->msg,
+					sizeof(e->msg))) < 0) {
+		struct caret_lttng_chan_stats st;
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		lttng_view_drop_rec(ctx->lttng, res->session);
+		snapshot_forget(res->session);
 		log_err("record failed: %s", e->msg);
 		return r;
 	}

@@ -9,6 +9,8 @@
 #include "daemon/log.h"
 #include "daemon/pacer.h"
 #include "daemon/rotation.h"
+#include "daemon/snapshot.h"
+#include "daemon/snapshot_trigger.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
@@ -77,12 +79,20 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 		};
 		o = caret_ctl_enc_agents_result(&info, &lt);
 		/* the rotating recordings, and those caretd ended itself */
-		if (o && rotation_add_status(o) < 0) {
+		if (o && (rotation_add_status(o) < 0 ||
+			  snapshot_add_status(o, v, rotation_is_rotating) < 0 ||
+			  snapshot_trigger_add_status(o) < 0)) {
 			cJSON_Delete(o);
 			return NULL;
 		}
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
+		/* the recordings and their modes, as status lists them */
+		if (o && (snapshot_add_status(o, ctx->lttng, rotation_is_rotating) < 0 ||
+			  snapshot_trigger_add_status(o) < 0)) {
+			cJSON_Delete(o);
+			return NULL;
+		}
 	}
 	for (struct agent *a = ctx->reg->head; o && a; a = a->next) {
 		if (add_agent(o, ctx->reg, a) < 0) {
@@ -170,6 +180,11 @@ static cJSON *enc_stop(const struct cmd_ctx *ctx, const struct cmd_stop_res *res
 			return NULL;
 		}
 	}
+	/* a flight recorder's snapshots (stop writes none) */
+	if (o && snapshot_add_stop(o, res->session) < 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
 	/* loss before the session: init records no cache could hold (B11b) */
 	if (o && wait_add_drops(ctx->reg, o, true) < 0) {
 		cJSON_Delete(o);
@@ -187,7 +202,8 @@ static cJSON *enc_stop(const struct cmd_ctx *ctx, const struct cmd_stop_res *res
 static bool reads_agents(enum caret_ctl_cmd cmd)
 {
 	return cmd == CARET_CTL_STATUS || cmd == CARET_CTL_LIST || cmd == CARET_CTL_RECORD ||
-	       cmd == CARET_CTL_WAIT || cmd == CARET_CTL_START || cmd == CARET_CTL_EVENTS;
+	       cmd == CARET_CTL_WAIT || cmd == CARET_CTL_START || cmd == CARET_CTL_EVENTS ||
+	       cmd == CARET_CTL_SNAPSHOT;
 }
 
 /* Runs one decoded request and encodes what it returned. */
@@ -214,10 +230,22 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		static struct cmd_stop_res res; /* 20 KiB: not on the stack */
 		if ((r = cmd_stop(ctx, peer, &q->u.stop, &res, &e)) < 0)
 			break;
+		/* a snapshot session has no output of its own: its snapshots
+		 * are in the trace directory */
+		struct snapshot_info si;
+		snapshot_info(res.session, &si);
+		if (si.known && !res.path[0])
+			snprintf(res.path, sizeof(res.path), "%s", si.path);
 		cJSON *o = enc_stop(ctx, &res);
 		rotation_report_free(res.rotation);
+		snapshot_trigger_end(res.session);
+		snapshot_forget(res.session);
 		return o;
 	}
+	case CARET_CTL_SNAPSHOT:
+		if ((r = cmd_snapshot(ctx, peer, &q->u.snapshot, now, wait, &e)) < 0)
+			break;
+		return NULL;
 	case CARET_CTL_WAIT:
 		if ((r = cmd_wait(ctx, &q->u.wait, now, wait, &e)) < 0)
 			break;

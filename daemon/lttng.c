@@ -172,6 +172,24 @@ int caret_lttng_active_sessions(char (*names)[CARET_LTTNG_NAME_MAX], int max,
 	return k;
 }
 
+/* A snapshot session has no output path of its own: its trace directory
+ * is its default snapshot output's (a local one: a path, or file://). */
+static int snapshot_output_path(const char *session, char *path_out, size_t path_len)
+{
+	struct lttng_snapshot_output_list *list = NULL;
+	if (lttng_snapshot_list_output(session, &list) < 0 || !list)
+		return -ENOENT;
+	struct lttng_snapshot_output *o = lttng_snapshot_output_list_get_next(list);
+	const char *url = o ? lttng_snapshot_output_get_ctrl_url(o) : NULL;
+	int rc = -ENOENT;
+	if (url && !strncmp(url, "file://", 7))
+		url += 7;
+	if (url && url[0] == '/')
+		rc = snprintf(path_out, path_len, "%s", url) < (int)path_len ? 0 : -ENAMETOOLONG;
+	lttng_snapshot_output_list_destroy(list);
+	return rc;
+}
+
 int caret_lttng_session_path(const char *session, char *path_out,
 			     size_t path_len)
 {
@@ -183,7 +201,9 @@ int caret_lttng_session_path(const char *session, char *path_out,
 		return n;
 	const struct lttng_session *me = caret_lttng_find_session(s, n, session);
 	int rc = -ENOENT;
-	if (me) {
+	if (me && !me->path[0] && me->snapshot_mode)
+		rc = snapshot_output_path(session, path_out, path_len);
+	else if (me) {
 		size_t len = strnlen(me->path, sizeof(me->path));
 		rc = len < path_len ? 0 : -ENAMETOOLONG;
 		if (!rc) {

@@ -57,6 +57,10 @@ struct caret_lttng_cfg {
 	/* Armed: started with its channel disabled, so that it records
 	 * nothing until caret_lttng_go() (see there). */
 	bool armed;
+	/* A flight recorder: a snapshot-mode session (its default snapshot
+	 * output is the trace directory), its channel in overwrite mode;
+	 * nothing is written until caret_lttng_snapshot(). */
+	bool snapshot;
 	uint64_t subbuf_size;  /* bytes, power of two; 0 => default */
 	uint32_t subbuf_count; /* power of two; 0 => default */
 	/*
@@ -162,6 +166,22 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 		     size_t errlen);
 
 /*
+ * Whether session is a snapshot-mode session: 1, 0, or -errno (-ENOENT:
+ * no such session).
+ */
+int caret_lttng_snapshot_mode(const char *session, char *err, size_t errlen);
+
+/*
+ * Records a snapshot of session (lttng_snapshot_record, every sub-buffer
+ * of its rings) into dir, as a trace directory LTTng names
+ * <name>-<YYYYMMDD-HHMMSS>-<N> (lttng-sessiond's consumer writes it as the
+ * session's owner); the newest such directory of dir afterwards goes to
+ * path_out. Waits until it is written. 0 or -errno.
+ */
+int caret_lttng_snapshot(const char *session, const char *dir, const char *name,
+			 char *path_out, size_t path_len, char *err, size_t errlen);
+
+/*
  * The UST event rules `record` enables, NULL-terminated, static.
  *
  * full (CARET's `ros2 caret record` default):
@@ -205,6 +225,9 @@ struct caret_lttng_ops {
 	int (*go)(const char *session, char *err, size_t errlen);
 	int (*stop)(const char *session, struct caret_lttng_chan_stats *out, int max,
 		    char *path_out, size_t path_len, char *err, size_t errlen);
+	int (*snapshot_mode)(const char *session, char *err, size_t errlen);
+	int (*snapshot)(const char *session, const char *dir, const char *name, char *path_out,
+			size_t path_len, char *err, size_t errlen);
 };
 extern const struct caret_lttng_ops caret_lttng_ops_real;
 

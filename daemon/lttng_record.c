@@ -179,7 +179,9 @@ static int enable_all(struct lttng_handle *h, const char *session,
 		return caret_errf(err, errlen, -ENOMEM,
 			    "lttng: creating the channel descriptor failed");
 	snprintf(ch->name, sizeof(ch->name), "%s", CARET_CTL_DEFAULT_CHANNEL);
-	ch->attr.overwrite = 0;
+	/* a flight recorder overwrites its oldest packets; a recording
+	 * discards new events rather than lose what it wrote */
+	ch->attr.overwrite = cfg->snapshot ? 1 : 0;
 	ch->attr.subbuf_size = subbuf_size;
 	ch->attr.num_subbuf = subbuf_count;
 	ch->attr.output = LTTNG_EVENT_MMAP;
@@ -405,8 +407,11 @@ static int record_local(void *arg, void *outp, size_t outlen, char *err, size_t 
 	o->ino = (uint64_t)st.st_ino;
 	snprintf(o->name, sizeof(o->name), "%s", name);
 
+	/* a snapshot session's default output is the trace directory:
+	 * nothing is written there until a snapshot */
 	struct lttng_session_descriptor *desc =
-		lttng_session_descriptor_local_create(name, dir);
+		cfg->snapshot ? lttng_session_descriptor_snapshot_local_create(name, dir)
+			      : lttng_session_descriptor_local_create(name, dir);
 	if (!desc) {
 		rc = caret_errf(err, errlen, -ENOMEM, "lttng: creating the session descriptor failed");
 		goto undo_dir;
@@ -532,6 +537,83 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 	return 0;
 }
 
+int caret_lttng_snapshot_mode(const char *session, char *err, size_t errlen)
+{
+	struct lttng_session *s;
+	int n = caret_lttng_list_sessions(&s, err, errlen);
+	if (n < 0)
+		return n;
+	const struct lttng_session *x = caret_lttng_find_session(s, n, session);
+	int r = x ? x->snapshot_mode != 0 : caret_errf(err, errlen, -ENOENT, "lttng: no session %s",
+						      session);
+	free(s);
+	return r;
+}
+
+/* The newest directory LTTng wrote for a snapshot output named name in
+ * dir: <name>-YYYYMMDD-HHMMSS-N, the greatest date, then N. Only names
+ * are read (caretd opens nothing in it). */
+static int newest_snapshot(const char *dir, const char *name, char *out, size_t len)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	size_t nl = strlen(name);
+	char best[NAME_MAX + 1] = "";
+	char bdate[32] = "";
+	unsigned long bseq = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *x = de->d_name;
+		char d8[9], t6[7], date[32];
+		unsigned long seq;
+		if (strncmp(x, name, nl) || x[nl] != '-' ||
+		    sscanf(x + nl + 1, "%8[0-9]-%6[0-9]-%lu", d8, t6, &seq) != 3)
+			continue;
+		snprintf(date, sizeof(date), "%s%s", d8, t6);
+		int c = strcmp(date, bdate);
+		if (!best[0] || c > 0 || (c == 0 && seq > bseq)) {
+			snprintf(best, sizeof(best), "%s", x);
+			snprintf(bdate, sizeof(bdate), "%s", date);
+			bseq = seq;
+		}
+	}
+	closedir(d);
+	if (!best[0])
+		return -ENOENT;
+	if (snprintf(out, len, "%s/%s", dir, best) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int caret_lttng_snapshot(const char *session, const char *dir, const char *name,
+			 char *path_out, size_t path_len, char *err, size_t errlen)
+{
+	if (!session || !dir || dir[0] != '/' || !name || !*name)
+		return caret_errf(err, errlen, -EINVAL, "lttng: snapshot: missing argument");
+	struct lttng_snapshot_output *o = lttng_snapshot_output_create();
+	if (!o)
+		return caret_errf(err, errlen, -ENOMEM, "lttng: creating a snapshot output failed");
+	int ret = lttng_snapshot_output_set_name(name, o);
+	if (ret == 0)
+		ret = lttng_snapshot_output_set_local_path(dir, o);
+	if (ret < 0) {
+		lttng_snapshot_output_destroy(o);
+		return caret_errf(err, errlen, -EINVAL, "lttng: snapshot output %s/%s refused", dir,
+				  name);
+	}
+	/* wait: returns once the consumer wrote every stream */
+	ret = lttng_snapshot_record(session, o, 1);
+	lttng_snapshot_output_destroy(o);
+	if (ret < 0)
+		return caret_lttng_fail(err, errlen, ret, "recording a snapshot of", session);
+	int r = newest_snapshot(dir, name, path_out, path_len);
+	if (r < 0)
+		return caret_errf(err, errlen, r, "lttng: snapshot of %s recorded, but no %s-* "
+				  "directory found in %s: %s", session, name, dir, strerror(-r));
+	return 0;
+}
+
 /* Here, not in lttng.c: the table names caret_lttng_record, and lttng.c
  * must call nothing of this file (its helpers are called from here). */
 const struct caret_lttng_ops caret_lttng_ops_real = {
@@ -542,4 +624,6 @@ const struct caret_lttng_ops caret_lttng_ops_real = {
 	.record = caret_lttng_record,
 	.go = caret_lttng_go,
 	.stop = caret_lttng_stop,
+	.snapshot_mode = caret_lttng_snapshot_mode,
+	.snapshot = caret_lttng_snapshot,
 };

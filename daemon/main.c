@@ -35,6 +35,7 @@
 #include "daemon/registry.h"
 #include "daemon/registry_loop.h"
 #include "daemon/rotation.h"
+#include "daemon/snapshot_trigger.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
 #include "daemon/sigbus.h"
@@ -384,7 +385,8 @@ int main(int argc, char **argv)
 	    (r = pacer_start(&pacer, &loop, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
 	    (r = notify_start(&notify, &loop, &reg, &lttng)) < 0 ||
 	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0 ||
-	    (r = rotation_start(&loop, &lttng, &reg)) < 0) {
+	    (r = rotation_start(&loop, &lttng, &reg)) < 0 ||
+	    (r = snapshot_trigger_start(&loop, &lttng, &reg)) < 0) {
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
@@ -397,6 +399,7 @@ int main(int argc, char **argv)
 	notify_stopping(&notify);
 	server_free(server);
 	bridge_stop(&bridge);
+	snapshot_trigger_stop();
 	rotation_stop();
 	pacer_stop(&pacer);
 	registry_loop_stop(&reg_loop);

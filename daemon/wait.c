@@ -13,6 +13,8 @@
 #define PROGRESS_EVERY_NS (100 * NS_PER_MS)
 
 struct wait_req {
+	const struct wait_custom *custom; /* NULL: a `wait` */
+	void *arg;
 	const struct registry *reg;
 	uint64_t exited_base; /* registry exits before this wait began */
 	int64_t deadline_ns, last_progress_ns;
@@ -65,8 +67,22 @@ nomem:
 	return caret_ctl_enc_error(ENOMEM, "out of memory");
 }
 
+struct wait_req *wait_custom(const struct wait_custom *ops, void *arg)
+{
+	struct wait_req *w = calloc(1, sizeof(*w));
+	if (!w) {
+		ops->release(arg);
+		return NULL;
+	}
+	w->custom = ops;
+	w->arg = arg;
+	return w;
+}
+
 cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
 {
+	if (w->custom)
+		return w->custom->poll(w->arg, now, done);
 	struct progress p;
 	sched_progress(w->reg, &p);
 	bool all = p.recording == p.total;
@@ -90,6 +106,8 @@ cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
 
 void wait_free(struct wait_req *w)
 {
+	if (w && w->custom)
+		w->custom->release(w->arg);
 	free(w);
 }
 

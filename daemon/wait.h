@@ -26,6 +26,18 @@ cJSON *wait_poll(struct wait_req *w, int64_t now_ns, bool *done);
 void wait_free(struct wait_req *w);
 
 /*
+ * Another long-running request, polled as a wait is (daemon/snapshot.h):
+ * poll returns the next reply line due or NULL, and sets *done with the
+ * last one; release frees arg. NULL when out of memory (arg is then
+ * released).
+ */
+struct wait_custom {
+	cJSON *(*poll)(void *arg, int64_t now_ns, bool *done);
+	void (*release)(void *arg);
+};
+struct wait_req *wait_custom(const struct wait_custom *ops, void *arg);
+
+/*
  * Adds "dropped" (every agent's records its cache could not hold) and
  * "drops" (per process, at most CARET_CTL_MAX_DROPS) to a wait or stop
  * result, and logs each process once per call when log is set. 0 or

@@ -130,6 +130,12 @@
  *            the recording's Start moves (those in WAIT) replay and record
  *            only what they select; they go into the broadcast Start (and
  *            relay_record) too.
+ *  "snapshot" {"session"?, "output"?, "timeout_ms"?}: a flight recorder's
+ *            snapshot, after a replay of every live process's init records
+ *            into its ring (proto/caret_ctl_snapshot.h: the request, its
+ *            progress and result, `record`'s "snapshot_size", and the
+ *            "recordings" of status and list results: every recording's
+ *            mode).
  *  "hosts"   → result {"host", "bridge": "<state>", "counts": {"start",
  *              "end", "status", "relay", "rejected", "sent"},
  *              "hosts": [{"host", "self": bool, "age_ms" (since its last

@@ -4,6 +4,7 @@
 
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl_rotation.h"
+#include "proto/caret_ctl_snapshot.h"
 #include "proto/caret_ctl_req.h"
 
 static const char *const cmd_names[CARET_CTL_N_CMDS] = {
@@ -11,7 +12,7 @@ static const char *const cmd_names[CARET_CTL_N_CMDS] = {
 	[CARET_CTL_RECORD] = CARET_CTL_CMD_RECORD, [CARET_CTL_WAIT] = CARET_CTL_CMD_WAIT,
 	[CARET_CTL_STOP] = CARET_CTL_CMD_STOP,	   [CARET_CTL_START] = CARET_CTL_CMD_START,
 	[CARET_CTL_END] = CARET_CTL_CMD_END,	   [CARET_CTL_HOSTS] = CARET_CTL_CMD_HOSTS,
-	[CARET_CTL_EVENTS] = CARET_CTL_CMD_EVENTS,
+	[CARET_CTL_EVENTS] = CARET_CTL_CMD_EVENTS, [CARET_CTL_SNAPSHOT] = CARET_CTL_CMD_SNAPSHOT,
 };
 
 const char *const caret_ctl_filter_keys[CARET_FILTER_LISTS] = {
@@ -79,6 +80,9 @@ static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
 	ok = add_num(o, ok, CARET_CTL_K_ROTATE_EVERY_MS, r->rotate_every_ms);
 	ok = add_num(o, ok, CARET_CTL_K_KEEP, r->keep);
 	ok = add_num(o, ok, CARET_CTL_K_MAX_SIZE, r->max_size);
+	ok = add_num(o, ok, CARET_CTL_K_SNAPSHOT_SIZE, r->snapshot_size);
+	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_ON, r->snapshot_on);
+	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_FILTER, r->snapshot_filter);
 	return add_true(o, ok, CARET_CTL_K_ARM, r->arm);
 }
 
@@ -101,6 +105,11 @@ cJSON *caret_ctl_enc_req(const struct caret_ctl_req *q)
 	case CARET_CTL_STOP:
 		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.stop.session);
 		ok = add_true(o, ok, CARET_CTL_K_ALL_HOSTS, q->u.stop.all_hosts);
+		break;
+	case CARET_CTL_SNAPSHOT:
+		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.snapshot.session);
+		ok = add_str(o, ok, CARET_CTL_K_OUTPUT, q->u.snapshot.output);
+		ok = add_num(o, ok, CARET_CTL_K_TIMEOUT_MS, (uint64_t)q->u.snapshot.timeout_ms);
 		break;
 	case CARET_CTL_START:
 		ok = add_filter(o, ok, q->u.startend.filter);
@@ -210,6 +219,62 @@ static int dec_rotation(const cJSON *o, struct caret_ctl_record_req *r, struct c
 	return 0;
 }
 
+/* The flight recorder's field: in range when present, and alone: its ring
+ * is its geometry, it keeps nothing on disk to rotate, a relay could not
+ * take its snapshots. */
+static int dec_snapshot_size(const cJSON *o, struct caret_ctl_record_req *r,
+			     struct ctl_why *why)
+{
+	int64_t size;
+	if (opt_uint(o, CARET_CTL_K_SNAPSHOT_SIZE, INT64_MAX, &size, why) < 0 ||
+	    limit(o, CARET_CTL_K_SNAPSHOT_SIZE, size, caret_ctl_check_snapshot_size, why) < 0)
+		return -EINVAL;
+	r->snapshot_size = (uint64_t)size;
+	char lim[160];
+	if (opt_str(o, CARET_CTL_K_SNAPSHOT_ON, &r->snapshot_on, why) < 0 ||
+	    opt_str(o, CARET_CTL_K_SNAPSHOT_FILTER, &r->snapshot_filter, why) < 0)
+		return -EINVAL;
+	if (r->snapshot_on && caret_ctl_check_snapshot_on(r->snapshot_on, lim, sizeof(lim)) < 0)
+		return bad(why, "%s %s", CARET_CTL_K_SNAPSHOT_ON, lim);
+	if (r->snapshot_filter &&
+	    caret_ctl_check_snapshot_filter(r->snapshot_filter, lim, sizeof(lim)) < 0)
+		return bad(why, "%s %s", CARET_CTL_K_SNAPSHOT_FILTER, lim);
+	if (r->snapshot_filter && !r->snapshot_on)
+		return bad(why, "%s goes with %s", CARET_CTL_K_SNAPSHOT_FILTER,
+			   CARET_CTL_K_SNAPSHOT_ON);
+	if (r->snapshot_on && !r->snapshot_size)
+		return bad(why, "%s needs %s", CARET_CTL_K_SNAPSHOT_ON, CARET_CTL_K_SNAPSHOT_SIZE);
+	if (!r->snapshot_size)
+		return 0;
+	if (r->url)
+		return bad(why, "a %s recording needs a local %s", CARET_CTL_K_SNAPSHOT_SIZE,
+			   CARET_CTL_K_PATH);
+	if (r->rotate_size || r->rotate_every_ms)
+		return bad(why, "%s does not go with a rotation", CARET_CTL_K_SNAPSHOT_SIZE, NULL);
+	if (r->subbuf_size || r->subbuf_count)
+		return bad(why, "%s sets the sub-buffers: not with %s", CARET_CTL_K_SNAPSHOT_SIZE,
+			   CARET_CTL_K_SUBBUF_SIZE);
+	return 0;
+}
+
+static int dec_snapshot(const cJSON *o, struct caret_ctl_snapshot_req *s, struct ctl_why *why)
+{
+	char lim[160];
+	if (opt_str(o, CARET_CTL_K_SESSION, &s->session, why) < 0 ||
+	    opt_str(o, CARET_CTL_K_OUTPUT, &s->output, why) < 0)
+		return -EINVAL;
+	if (s->session && caret_ctl_check_lttng_session_name(s->session, lim, sizeof(lim)) < 0)
+		return bad(why, "%s %s", CARET_CTL_K_SESSION, lim);
+	if (s->output && s->output[0] != '/')
+		return bad(why, "%s must be an absolute directory", CARET_CTL_K_OUTPUT, NULL);
+	s->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
+	if (present(o, CARET_CTL_K_TIMEOUT_MS) &&
+	    ctl_get_int(o, NULL, CARET_CTL_K_TIMEOUT_MS, 1, CARET_CTL_TIMEOUT_MAX_MS,
+			&s->timeout_ms, why) < 0)
+		return -EINVAL;
+	return 0;
+}
+
 static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl_why *why)
 {
 	const cJSON *go = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_GO);
@@ -260,7 +325,9 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 			   CARET_CTL_K_ALL_HOSTS);
 	if (!r->url && (!r->path || r->path[0] != '/'))
 		return bad(why, "%s must be an absolute directory", CARET_CTL_K_PATH, NULL);
-	return dec_rotation(o, r, why);
+	if (dec_rotation(o, r, why) < 0)
+		return -EINVAL;
+	return dec_snapshot_size(o, r, why);
 }
 
 static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why)
@@ -287,6 +354,8 @@ static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why
 		return opt_bool(o, CARET_CTL_K_ALL_HOSTS, &q->u.startend.all_hosts, why);
 	case CARET_CTL_EVENTS:
 		return caret_ctl_dec_events_request(o, &q->u.events, why);
+	case CARET_CTL_SNAPSHOT:
+		return dec_snapshot(o, &q->u.snapshot, why);
 	default:
 		return 0;
 	}

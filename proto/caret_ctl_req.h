@@ -33,6 +33,7 @@ enum caret_ctl_cmd {
 	CARET_CTL_END,
 	CARET_CTL_HOSTS,
 	CARET_CTL_EVENTS,
+	CARET_CTL_SNAPSHOT,
 	CARET_CTL_N_CMDS
 };
 
@@ -60,6 +61,19 @@ struct caret_ctl_record_req {
 	 * periodic schedules; keep and max_size bound its archived chunks and
 	 * need one of them; none goes with url */
 	uint64_t rotate_size, rotate_every_ms, keep, max_size;
+	/* a flight recorder (proto/caret_ctl_snapshot.h): the ring's bytes
+	 * per CPU; 0: not one */
+	uint64_t snapshot_size;
+	/* its trigger (NULL: none): an event's full name, a filter */
+	const char *snapshot_on, *snapshot_filter;
+};
+
+/* "snapshot" (proto/caret_ctl_snapshot.h); the decoder fills
+ * CARET_CTL_DEFAULT_TIMEOUT_MS when timeout_ms is absent. */
+struct caret_ctl_snapshot_req {
+	const char *session; /* NULL: the requester's latest recording */
+	const char *output;  /* NULL: the recording's trace directory */
+	int64_t timeout_ms;
 };
 
 /* "wait": the decoder fills CARET_CTL_DEFAULT_TIMEOUT_MS when absent. */
@@ -89,6 +103,7 @@ struct caret_ctl_req {
 		struct caret_ctl_stop_req stop;
 		struct caret_ctl_startend_req startend;
 		struct caret_ctl_events_req events;
+		struct caret_ctl_snapshot_req snapshot;
 	} u;
 };
 

@@ -113,8 +113,26 @@ static int f_stop(const char *session, struct caret_lttng_chan_stats *out, int m
 	return 1;
 }
 
+static int f_snapshot_mode(const char *session, char *err, size_t errlen)
+{
+	(void)session;
+	(void)err;
+	(void)errlen;
+	return 1;
+}
+
+static int f_snapshot(const char *session, const char *dir, const char *name, char *path_out,
+		      size_t path_len, char *err, size_t errlen)
+{
+	(void)session;
+	(void)err;
+	(void)errlen;
+	snprintf(path_out, path_len, "%s/%s-20260101-000000-0", dir, name);
+	return 0;
+}
+
 static const struct caret_lttng_ops yes_ops = {
-	f_active, f_rules, f_path, f_name, f_record, f_go, f_stop,
+	f_active, f_rules, f_path, f_name, f_record, f_go, f_stop, f_snapshot_mode, f_snapshot,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -154,6 +172,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cJSON_Delete(root);
 		}
 		free(reply);
+		/* a long-running request's first lines parse back too */
+		for (int i = 0; out.wait && i < 2; i++) {
+			bool done;
+			cJSON *o = wait_poll(out.wait, (int64_t)i * 1000000000LL, &done);
+			char *l = caret_ctl_enc_line(o); /* frees o */
+			if (l) {
+				cJSON *root = NULL;
+				enum ctl_reply_type type;
+				struct ctl_why why;
+				if (ctl_reply_parse(l, strlen(l), &root, &type, &why) < 0)
+					__builtin_trap();
+				cJSON_Delete(root);
+			}
+			free(l);
+			if (done)
+				break;
+		}
 		wait_free(out.wait);
 	}
 	free(line);

@@ -101,12 +101,12 @@ class InstallTest(unittest.TestCase):
                            timeout=30)
         self.assertEqual(r.returncode, 0, r.stderr)
         top, rec, pacing, helps = r.stdout.splitlines()
-        self.assertEqual(set(top.split()), {"record", "stop", "status", "list", "start",
-                                            "end", "events", "nodes", "topics", "check",
+        self.assertEqual(set(top.split()), {"record", "stop", "snapshot", "status", "list",
+                                            "start", "end", "events", "nodes", "topics", "check",
                                             "help", "--socket", "--json", "--help",
                                             "--version"})
         self.assertEqual(pacing.split(), ["adaptive", "frequency"])
-        self.assertEqual(sorted(helps.split()), ["start", "status", "stop"])
+        self.assertEqual(sorted(helps.split()), ["snapshot", "start", "status", "stop"])
         # every long option of `record --help` completes
         usage = subprocess.run([os.path.join(dest, "usr/bin/caretctl"), "record", "--help"],
                                capture_output=True, text=True).stdout
@@ -129,8 +129,8 @@ class InstallTest(unittest.TestCase):
             pass
         fn = ('source %s; t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _caretctl; '
               'echo "${COMPREPLY[*]}"; }; ' % comp)
-        for cmd in ("record", "stop", "status", "list", "start", "end", "events", "nodes",
-                    "topics", "check"):
+        for cmd in ("record", "stop", "snapshot", "status", "list", "start", "end", "events",
+                    "nodes", "topics", "check"):
             usage = subprocess.run([ctl, cmd, "--help"], capture_output=True,
                                    text=True).stdout
             # the usage lines' options, and the first of each option line

@@ -127,13 +127,14 @@ LAYERS = {
         # schedules), the chunks' verdicts, the disk guard
         {"rotation_lttng", "rotation_verdict", "rotation_space"},
         {"rotation_store", "rotation_report"},  # the state file and adoption; replies
-        {"rotation"},  # a rotating recording's timer, requests, notifications
+        {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
+        {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
         {"bridge_msg"},  # the checks of what a DDS peer sends, pure (fuzzed alone)
         {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
         {"bridge_peers", "bridge_relay"},  # other hosts' Start/End/Status; the relay session they ask for
         {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
         {"cmd"},  # the commands' shape: typed request in, code and result out
-        {"cmd_record", "cmd_stop"},  # the commands that drive LTTng (through the view's ops)
+        {"cmd_record", "cmd_stop", "cmd_snapshot"},  # the commands that drive LTTng (through the view's ops)
         {"commands"},  # the dispatch: decodes requests, encodes replies
         {"server"},
         {"main"},

@@ -187,16 +187,18 @@ static int f_record(const struct caret_lttng_cfg *c, char *name_out, size_t name
 		    char *path_out, size_t path_len, char *err, size_t errlen)
 {
 	called("record %s path=%s url=%s light=%d pre_iron=%d append=%d armed=%d size=%llu "
-	       "count=%u as=%d",
+	       "count=%u as=%d%s",
 	       c->session ? c->session : "-", c->path ? c->path : "-", c->url ? c->url : "-",
 	       c->light, c->light_pre_iron, c->append, c->armed,
-	       (unsigned long long)c->subbuf_size, c->subbuf_count, c->as ? (int)c->as->uid : -1);
+	       (unsigned long long)c->subbuf_size, c->subbuf_count, c->as ? (int)c->as->uid : -1,
+	       c->snapshot ? " snapshot=1" : "");
 	if (fake.fail_record)
 		return failing(&fake.fail_record, err, errlen, "creating the session");
 	const char *name = c->session ? c->session : "caret-fake";
 	if (find(name) >= 0)
 		return caret_errf(err, errlen, -EEXIST, "lttng: session %s exists", name);
 	ck_assert_int_lt(fake.n_sessions, FAKE_SESSIONS);
+	fake.snapshot_mode[fake.n_sessions] = c->snapshot;
 	snprintf(fake.sessions[fake.n_sessions++], CARET_LTTNG_NAME_MAX, "%s", name);
 	snprintf(name_out, name_len, "%s", name);
 	snprintf(path_out, path_len, "%s/%s", c->url ? "/relay" : c->path, name);
@@ -222,6 +224,8 @@ static int f_stop(const char *session, struct caret_lttng_chan_stats *out, int m
 		return caret_errf(err, errlen, -ENOENT, "lttng: no session %s", session);
 	memmove(fake.sessions[i], fake.sessions[i + 1],
 		sizeof(fake.sessions[0]) * (size_t)(fake.n_sessions - i - 1));
+	memmove(&fake.snapshot_mode[i], &fake.snapshot_mode[i + 1],
+		sizeof(fake.snapshot_mode[0]) * (size_t)(fake.n_sessions - i - 1));
 	fake.n_sessions--;
 	if (path_out)
 		snprintf(path_out, path_len, "/nonexistent/fake/%s", session);
@@ -233,6 +237,25 @@ static int f_stop(const char *session, struct caret_lttng_chan_stats *out, int m
 	return 1;
 }
 
+static int f_snapshot_mode(const char *session, char *err, size_t errlen)
+{
+	int i = find(session);
+	return i < 0 ? caret_errf(err, errlen, -ENOENT, "lttng: no session %s", session)
+		     : fake.snapshot_mode[i];
+}
+
+static int f_snapshot(const char *session, const char *dir, const char *name, char *path_out,
+		      size_t path_len, char *err, size_t errlen)
+{
+	called("snapshot %s dir=%s name=%s", session, dir, name);
+	if (fake.fail_snapshot)
+		return failing(&fake.fail_snapshot, err, errlen, "recording a snapshot");
+	if (find(session) < 0)
+		return caret_errf(err, errlen, -ENOENT, "lttng: no session %s", session);
+	snprintf(path_out, path_len, "%s/%s-20261127-000000-0", dir, name);
+	return 0;
+}
+
 const struct caret_lttng_ops fake_lttng_ops = {
 	.active_sessions = f_active,
 	.session_rules = f_rules,
@@ -241,4 +264,6 @@ const struct caret_lttng_ops fake_lttng_ops = {
 	.record = f_record,
 	.go = f_go,
 	.stop = f_stop,
+	.snapshot_mode = f_snapshot_mode,
+	.snapshot = f_snapshot,
 };

@@ -43,7 +43,8 @@ struct fake_lttng {
 	unsigned rules; /* of every session */
 	int n_lists;    /* reads of the session list */
 	/* < 0: the next such call fails with it, saying "fake cause" */
-	int fail_list, fail_record, fail_go, fail_stop;
+	int fail_list, fail_record, fail_go, fail_stop, fail_snapshot;
+	bool snapshot_mode[FAKE_SESSIONS]; /* created as a snapshot session */
 	uint64_t discarded; /* the stopped channel's count */
 	bool discarded_unknown;
 };
@@ -56,5 +57,7 @@ const char *fake_call(const char *prefix);
 void add_state_tests(TCase *tc);
 /* The tests of check_commands_rotation.c. */
 void add_rotation_tests(TCase *tc);
+/* The tests of check_commands_snapshot.c. */
+void add_snapshot_tests(TCase *tc);
 
 #endif

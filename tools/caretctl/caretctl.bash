@@ -26,7 +26,7 @@ _caretctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local commands="record stop status list start end events nodes topics check help"
+	local commands="record stop snapshot status list start end events nodes topics check help"
 	local common="--socket --json --help"
 	local cmd="" i
 	for ((i = 1; i < cword; i++)); do
@@ -50,7 +50,8 @@ _caretctl()
 	-s | --session-name | -f | --recording-frequency | --subbuffer-size-ust | \
 	--subbuffer-count | --duration | --timeout | --select-nodes | --ignore-nodes | \
 	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
-	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size)
+	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size | \
+	--snapshot-size | --snapshot-on | --snapshot-filter)
 		return ;;
 	esac
 
@@ -66,7 +67,10 @@ _caretctl()
 			--timeout -l --list -a --append --append-trace --set-url
 			--all-hosts --select-nodes --ignore-nodes --select-topics
 			--ignore-topics --rotate-size --rotate-every --keep
-			--max-size" -- "$cur")) ;;
+			--max-size --snapshot --snapshot-size --snapshot-on
+			--snapshot-filter" -- "$cur")) ;;
+	snapshot)
+		COMPREPLY=($(compgen -W "$common -o --output --timeout" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name --all-hosts" -- "$cur")) ;;
 	status)

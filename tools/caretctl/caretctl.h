@@ -88,5 +88,6 @@ int cmd_check(struct ctl_opts *g, int argc, char **argv);
 int cmd_events(struct ctl_opts *g, int argc, char **argv);
 int cmd_nodes(struct ctl_opts *g, int argc, char **argv);
 int cmd_topics(struct ctl_opts *g, int argc, char **argv);
+int cmd_snapshot(struct ctl_opts *g, int argc, char **argv);
 
 #endif

@@ -102,6 +102,8 @@ static void usage(FILE *f)
 		(long long)(CARET_CTL_TIMEOUT_MAX_MS / 1000));
 	fprintf(f, "\nRotation (a recording that never needs to stop):\n");
 	ctl_rotation_usage(f);
+	fprintf(f, "\nFlight recorder (keep the last moments, write them on request):\n");
+	ctl_snapshot_usage(f);
 }
 
 enum {
@@ -165,6 +167,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "select-topics", required_argument, NULL, OPT_SELECT_TOPICS },
 		{ "ignore-topics", required_argument, NULL, OPT_IGNORE_TOPICS },
 		CTL_ROTATION_LONGOPTS,
+		CTL_SNAPSHOT_LONGOPTS,
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -270,7 +273,8 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			return -1;
 		default:
 			e = 0;
-			if (ctl_rotation_opt(opt, optarg, &o->rot, &e)) {
+			if (ctl_rotation_opt(opt, optarg, &o->rot, &e) ||
+			    ctl_snapshot_opt(opt, optarg, &o->snap, &e)) {
 				if (e)
 					return e;
 				break;
@@ -288,6 +292,13 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 	if (o->url && (o->rot.size || o->rot.every_ms))
 		return ctl_usage_error("record", "a rotating recording needs a local --path, "
 				       "not --set-url");
+	if ((e = ctl_snapshot_check(&o->snap)) != 0)
+		return e;
+	if (o->snap.size && (o->url || o->rot.size || o->rot.every_ms || o->subbuf_size ||
+				 o->subbuf_count))
+		return ctl_usage_error("record", "--snapshot keeps its ring in memory: not with "
+				       "--set-url, --rotate-*, --subbuffer-size-ust or "
+				       "--subbuffer-count");
 	if (!o->pacing)
 		o->pacing = o->frequency ? CARET_CTL_PACING_FREQUENCY : CARET_CTL_PACING_ADAPTIVE;
 	if (o->frequency && strcmp(o->pacing, CARET_CTL_PACING_ADAPTIVE) == 0)
@@ -316,6 +327,8 @@ static cJSON *record_request(const struct rec_opts *o, bool arm)
 		.arm = arm, .all_hosts = o->all_hosts,
 		.rotate_size = o->rot.size, .rotate_every_ms = o->rot.every_ms,
 		.keep = o->rot.keep, .max_size = o->rot.max_size,
+		.snapshot_size = o->snap.size, .snapshot_on = o->snap.on,
+		.snapshot_filter = o->snap.filter,
 	};
 	for (int i = 0; i < CARET_FILTER_LISTS; i++)
 		r->filter[i] = o->filter[i];
@@ -442,6 +455,9 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		ctl_print_json(r.root, CARET_CTL_CMD_RECORD);
 	fflush(stdout);
 	fprintf(info, "recording to %s (session %s)\n", rec.path, session);
+	if (o->snap.size)
+		fprintf(info, "flight recorder: nothing is written until 'caretctl snapshot %s'%s\n",
+			session, o->snap.on ? " or its trigger fires" : "");
 	fflush(info);
 	ctl_report_broadcast(r.root, "Start");
 	ctl_reply_free(&r);

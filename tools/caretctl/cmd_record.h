@@ -15,6 +15,7 @@
 
 #include "caretctl.h"
 #include "rotation_cli.h"
+#include "snapshot_cli.h"
 #include "proto/caret_segment.h"
 
 struct rec_opts {
@@ -30,6 +31,7 @@ struct rec_opts {
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
 	struct ctl_rotation rot; /* --rotate-size ... (issue 23) */
+	struct ctl_snapshot_opts snap; /* --snapshot ... */
 };
 
 /* The session is started: see it through to the end; the exit status. */

@@ -11,6 +11,7 @@
 #include "hosts.h"
 #include "parse.h"
 #include "rotation_cli.h"
+#include "snapshot_cli.h"
 #include "rpc.h"
 
 static void usage(FILE *f, const char *cmd)
@@ -159,9 +160,12 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0) {
 		print_status(&st);
 		ctl_rotation_print(r->root);
+		ctl_snapshot_print(r->root);
 	}
-	else
+	else {
 		print_agents(&st.agents);
+		ctl_snapshot_print(r->root);
+	}
 	ctl_agents_free(&st.agents);
 	return CTL_EXIT_OK;
 }

@@ -19,6 +19,7 @@
 #include "proto/caret_ctl_limits.h"
 #include "hosts.h"
 #include "rotation_cli.h"
+#include "snapshot_cli.h"
 #include "rpc.h"
 
 static void usage(FILE *f)
@@ -105,13 +106,15 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
 	if (e < 0)
 		return ctl_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
-	/* A rotating recording is judged chunk by chunk (the rotation part of
-	 * the reply): read whole, every chunk's own replay would count as
-	 * copies of the one before. */
-	bool rotating = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root,
-									  CARET_CTL_K_ROTATION));
+	/* Not one trace to check: a rotating recording is judged chunk by
+	 * chunk (the rotation part of the reply; read whole, every chunk's
+	 * own replay would count as copies of the one before), a flight
+	 * recorder's directory holds its snapshots, each a trace of its own. */
+	bool pieces = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root,
+								    CARET_CTL_K_ROTATION)) ||
+		      ctl_snapshot_is(r->root);
 	if (g->json) {
-		if (!rotating)
+		if (!pieces)
 			complete_stop_report(NULL, r->root, s.path, s.duplicates, NULL);
 		ctl_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
@@ -123,9 +126,10 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       s.ch[i].name,
 			       count_str(a, sizeof(a), s.ch[i].discarded, s.ch[i].discarded_known),
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
-		if (!rotating)
+		if (!pieces)
 			complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
 		ctl_rotation_print(r->root);
+		ctl_snapshot_print(r->root);
 	}
 	fflush(stdout);
 	warn_losses(&s);

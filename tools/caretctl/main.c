@@ -21,7 +21,7 @@ static const struct {
 	{ "record", cmd_record }, { "stop", cmd_stop },   { "status", cmd_status },
 	{ "list", cmd_list },	  { "start", cmd_start }, { "end", cmd_end },
 	{ "check", cmd_check },	  { "events", cmd_events }, { "nodes", cmd_nodes },
-	{ "topics", cmd_topics },
+	{ "topics", cmd_topics }, { "snapshot", cmd_snapshot },
 };
 
 static void usage(FILE *f)
@@ -33,6 +33,8 @@ static void usage(FILE *f)
 		"  record   start an LTTng recording; caretd replays the processes'\n"
 		"           initialization records; stop on Enter, Ctrl-C or --duration\n"
 		"  stop     stop a recording and report discarded events and lost packets\n"
+		"  snapshot write a flight recorder's last moments (record --snapshot) as a\n"
+		"           complete trace\n"
 		"  status   caretd, LTTng and the agent table\n"
 		"  list     the agent table\n"
 		"  start    send Start (agents in WAIT go to PREPARE)\n"

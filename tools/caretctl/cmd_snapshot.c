@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `caretctl snapshot [RECORDING] [-o DIR]`: caretd makes every process
+ * replay its initialization records into the flight recorder's ring, then
+ * writes the ring as a trace (caretctl(1), SNAPSHOTS); and `record`'s
+ * --snapshot options.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "caretctl.h"
+#include "conn.h"
+#include "parse.h"
+#include "progress.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_snapshot.h"
+#include "rpc.h"
+#include "snapshot_cli.h"
+
+int ctl_snapshot_opt(int opt, const char *arg, struct ctl_snapshot_opts *o, int *code)
+{
+	char why[160];
+	uint64_t v;
+	switch (opt) {
+	case CTL_OPT_SNAPSHOT:
+		if (!o->size)
+			o->size = CARET_CTL_SNAPSHOT_SIZE_DEFAULT;
+		return 1;
+	case CTL_OPT_SNAPSHOT_SIZE:
+		if (ctl_parse_size(arg, &v) < 0)
+			*code = ctl_usage_error("record", "invalid --snapshot-size '%s': must be "
+						"bytes, with K, M or G", arg);
+		else if (caret_ctl_check_snapshot_size(v, why, sizeof(why)) < 0)
+			*code = ctl_usage_error("record", "invalid --snapshot-size '%s': %s", arg,
+						why);
+		else
+			o->size = v;
+		return 1;
+	case CTL_OPT_SNAPSHOT_ON:
+		if (caret_ctl_check_snapshot_on(arg, why, sizeof(why)) < 0) {
+			*code = ctl_usage_error("record", "invalid --snapshot-on '%s': %s", arg, why);
+			return 1;
+		}
+		o->on = arg;
+		if (!o->size)
+			o->size = CARET_CTL_SNAPSHOT_SIZE_DEFAULT;
+		return 1;
+	case CTL_OPT_SNAPSHOT_FILTER:
+		if (caret_ctl_check_snapshot_filter(arg, why, sizeof(why)) < 0)
+			*code = ctl_usage_error("record", "invalid --snapshot-filter '%s': %s", arg,
+						why);
+		else
+			o->filter = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int ctl_snapshot_check(const struct ctl_snapshot_opts *o)
+{
+	if (o->filter && !o->on)
+		return ctl_usage_error("record", "--snapshot-filter narrows --snapshot-on: give "
+				       "the event too");
+	return 0;
+}
+
+void ctl_snapshot_usage(FILE *f)
+{
+	fprintf(f,
+		"      --snapshot              a flight recorder: the events stay in an\n"
+		"                              in-memory ring (overwrite mode), nothing is\n"
+		"                              written until 'caretctl snapshot'\n"
+		"      --snapshot-size SIZE    the ring's bytes per CPU (K/M/G, %lluK to %lluG,\n"
+		"                              rounded down to a power of two; default\n"
+		"                              %lluM); implies --snapshot. Refused when\n"
+		"                              smaller than a replay of every process's\n"
+		"                              initialization records needs\n"
+		"      --snapshot-on EVENT     also take a snapshot (as 'caretctl snapshot'\n"
+		"                              does) whenever the user-space event EVENT\n"
+		"                              (provider:event, no wildcard) is emitted: an\n"
+		"                              LTTng trigger; at most one a second, one at a\n"
+		"                              time; implies --snapshot\n"
+		"      --snapshot-filter EXPR  only when EXPR (LTTng's filter syntax) holds\n",
+		CARET_CTL_SNAPSHOT_SIZE_MIN >> 10, CARET_CTL_SNAPSHOT_SIZE_MAX >> 30,
+		CARET_CTL_SNAPSHOT_SIZE_DEFAULT >> 20);
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(x) ? x->valuedouble : 0;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(x) ? x->valuestring : NULL;
+}
+
+static void print_snapshots(const cJSON *r)
+{
+	if (num(r, CARET_CTL_K_RING_SIZE) > 0)
+		printf(", ring %.0f bytes per CPU", num(r, CARET_CTL_K_RING_SIZE));
+	printf(", %.0f snapshot%s written", num(r, CARET_CTL_K_SNAPSHOTS),
+	       num(r, CARET_CTL_K_SNAPSHOTS) == 1 ? "" : "s");
+	if (str(r, CARET_CTL_K_LAST_SNAPSHOT))
+		printf(", the last in %.1024s", str(r, CARET_CTL_K_LAST_SNAPSHOT));
+	if (str(r, CARET_CTL_K_SNAPSHOT_ON))
+		printf("; on %.256s%s%.1024s: fired %.0f times, %.0f coalesced",
+		       str(r, CARET_CTL_K_SNAPSHOT_ON), str(r, CARET_CTL_K_SNAPSHOT_FILTER) ? " if " : "",
+		       str(r, CARET_CTL_K_SNAPSHOT_FILTER) ? str(r, CARET_CTL_K_SNAPSHOT_FILTER) : "",
+		       num(r, CARET_CTL_K_TRIGGERED), num(r, CARET_CTL_K_COALESCED));
+}
+
+bool ctl_snapshot_is(const cJSON *root)
+{
+	const char *mode = str(root, CARET_CTL_K_MODE);
+	return mode && !strcmp(mode, CARET_CTL_MODE_SNAPSHOT);
+}
+
+void ctl_snapshot_print(const cJSON *root)
+{
+	if (ctl_snapshot_is(root)) { /* a stop result */
+		printf("flight recorder");
+		print_snapshots(root);
+		printf("; stopping it wrote nothing more\n");
+	}
+	const cJSON *all = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_RECORDINGS), *r;
+	if (cJSON_GetArraySize(all) > 0)
+		printf("recordings:\n");
+	cJSON_ArrayForEach(r, all) {
+		const char *s = str(r, CARET_CTL_K_SESSION), *m = str(r, CARET_CTL_K_MODE);
+		if (!s || !m)
+			continue;
+		printf("  %.256s: %s, %.1024s", s, m, str(r, CARET_CTL_K_PATH) ? str(r, CARET_CTL_K_PATH) : "?");
+		if (!strcmp(m, CARET_CTL_MODE_SNAPSHOT))
+			print_snapshots(r);
+		printf("\n");
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: caretctl snapshot [OPTIONS] [RECORDING]\n"
+		"Write the last moments of a flight recorder ('caretctl record --snapshot')\n"
+		"as a complete CARET trace: caretd makes every process replay its\n"
+		"initialization records into the recording's ring, waits until each one\n"
+		"did, then LTTng writes the ring. RECORDING: default your latest recording.\n\n"
+		"  -o, --output DIR     where the snapshot goes (default: the recording's\n"
+		"                       trace directory); created with your rights\n"
+		"      --timeout SECONDS  longest wait for the replay (default %d); the\n"
+		"                       snapshot is written then anyway, named incomplete\n"
+		"      --json           the result as a JSON line\n"
+		"      --socket PATH    caretd's control socket\n"
+		"  -h, --help           this help\n\n"
+		"Prints the snapshot's directory (LTTng names it snapshot-N-DATE-TIME-K);\n"
+		"'caretctl check DIR' reads it.\n\n"
+		"Exit status: 0 written, complete; 1 caretd or LTTng failed (no such\n"
+		"recording, not a flight recorder...); 2 usage error; 3 caretd not\n"
+		"reachable; 4 written, but it may lack some process's initialization\n"
+		"records (the message says why); 5 malformed reply.\n",
+		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000);
+}
+
+static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
+{
+	(void)arg;
+	struct ctl_progress p;
+	if (ctl_decode_progress(msg, &p, why) < 0)
+		return -EPROTO;
+	ctl_progress_show(&p);
+	return 0;
+}
+
+int cmd_snapshot(struct ctl_opts *g, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 't' },
+		CTL_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_SNAPSHOT };
+	struct caret_ctl_snapshot_req *s = &q.u.snapshot;
+	char out[PATH_MAX];
+	s->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
+	int opt;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			if (!*optarg)
+				return ctl_usage_error("snapshot", "-o/--output must not be empty");
+			if (!realpath(optarg, out)) {
+				/* made by caretd as you: absolute here */
+				if (optarg[0] == '/') {
+					snprintf(out, sizeof(out), "%s", optarg);
+				} else {
+					char cwd[PATH_MAX];
+					if (!getcwd(cwd, sizeof(cwd)) ||
+					    snprintf(out, sizeof(out), "%s/%s", cwd, optarg) >=
+						    (int)sizeof(out))
+						return ctl_usage_error("snapshot", "cannot make -o/"
+								       "--output absolute");
+				}
+			}
+			s->output = out;
+			break;
+		case 't':
+			if (ctl_parse_seconds(optarg, &s->timeout_ms) < 0 ||
+			    caret_ctl_check_timeout_ms(s->timeout_ms, NULL, 0) < 0)
+				return ctl_usage_error("snapshot", "invalid --timeout '%s': %s",
+						       optarg, caret_ctl_rule_timeout());
+			break;
+		case 'h':
+			usage(stdout);
+			return CTL_EXIT_OK;
+		default:
+			if (ctl_common_opt(g, opt, optarg) < 0)
+				return ctl_bad_option("snapshot", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		char why[160];
+		if (caret_ctl_check_lttng_session_name(argv[optind], why, sizeof(why)) < 0)
+			return ctl_usage_error("snapshot", "invalid recording name '%s': %s",
+					       argv[optind], why);
+		s->session = argv[optind++];
+	}
+	if (optind < argc)
+		return ctl_usage_error("snapshot", "unexpected argument '%s'", argv[optind]);
+	cJSON *req = caret_ctl_enc_req(&q);
+	if (!req)
+		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+	struct ctl_conn c;
+	struct ctl_reply r;
+	struct ctl_why why = { "" };
+	int64_t deadline = ctl_now_ms() + s->timeout_ms + CTL_STOP_MS + CTL_SLACK_MS;
+	int e = ctl_conn_open(&c, g->socket, deadline);
+	if (e < 0) {
+		cJSON_Delete(req);
+		return ctl_report_connect(g->socket, e);
+	}
+	ctl_progress_begin(g->json ? stderr : stdout, false);
+	e = ctl_exchange(&c, req, deadline, false, on_progress, NULL, &r, &why);
+	ctl_progress_clear();
+	ctl_conn_close(&c);
+	cJSON_Delete(req);
+	if (e < 0)
+		return ctl_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
+	if (r.type == CTL_REPLY_ERROR) {
+		int code = ctl_report_error_reply(CARET_CTL_CMD_SNAPSHOT, &r);
+		ctl_reply_free(&r);
+		return code;
+	}
+	const char *path = str(r.root, CARET_CTL_K_PATH), *w = str(r.root, CARET_CTL_K_WHY);
+	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_COMPLETE);
+	if (!path || !cJSON_IsBool(complete)) {
+		ctl_reply_free(&r);
+		return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply to snapshot: no path or "
+				"complete");
+	}
+	int code = cJSON_IsTrue(complete) ? CTL_EXIT_OK : CTL_EXIT_TIMEOUT;
+	if (g->json)
+		ctl_print_json(r.root, CARET_CTL_CMD_SNAPSHOT);
+	else
+		printf("snapshot: %s\n", path);
+	if (code != CTL_EXIT_OK)
+		ctl_fail(code, "snapshot %s may lack initialization records: %.900s", path,
+			 w ? w : "(no reason given)");
+	ctl_reply_free(&r);
+	return code;
+}
