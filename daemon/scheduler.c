@@ -173,6 +173,32 @@ static bool end(struct agent *a, uint32_t from, const char *why)
 	return true;
 }
 
+struct claim_scan {
+	uint64_t want;
+	bool found;
+};
+
+static int unclaimed_by(const struct caret_rec_view *v, void *ctx)
+{
+	struct claim_scan *c = ctx;
+	c->found = v->claim < c->want;
+	return c->found;
+}
+
+/* Whether some committed record was neither replayed by pass `epoch` nor
+ * emitted live since it began: its claim word is below epoch + 1 (the
+ * claims of proto/caret_segment.h). The agent's own words: a lie only
+ * costs it a pass of its own. A record being claimed right now, or one
+ * its filters kept from live emission, reads as cut too: one more pass,
+ * copies, nothing lost. */
+static bool pass_cut(const struct agent *a, uint32_t epoch)
+{
+	if (!epoch)
+		return false; /* never replayed: no pass to cut */
+	struct claim_scan c = { (uint64_t)epoch + 1, false };
+	return caret_seg_walk(&a->seg, unclaimed_by, &c) >= 0 && c.found;
+}
+
 static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttng *l,
 		       double dt, uint64_t share, int64_t now)
 {
@@ -181,10 +207,18 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 	if (!a->sched_seen) {
 		/* Found in RECORD (it started while a session was active, so
 		 * it emitted its init events live, or caretd restarted): the
-		 * sessions active now have its cache. Found in PREPARE (caretd
-		 * restarted): its pass is for the sessions active now. */
+		 * sessions active now have its cache, unless a caretd killed
+		 * during an extra pass left that pass cut (then a pass for
+		 * every session active now: copies in those that had it all,
+		 * nothing lost). Found in PREPARE (caretd restarted): its pass
+		 * is for the sessions active now. */
 		a->sched_seen = true;
-		a->covered_serial = st.state == CARET_STATE_RECORD ? l->newest : 0;
+		bool cut = st.state == CARET_STATE_RECORD && pass_cut(a, CARET_EPOCH_OF(st.grant));
+		if (cut)
+			log_info("pid %d (%s): found recording with its last replay pass cut "
+				 "(caretd restarted during it): replaying again", (int)a->pid,
+				 a->procname);
+		a->covered_serial = st.state == CARET_STATE_RECORD && !cut ? l->newest : 0;
 		a->pass_serial = l->newest;
 		a->acct_replayed = st.replayed;
 	}

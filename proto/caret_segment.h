@@ -155,9 +155,10 @@ enum caret_ctl_flags {
  *   Every init record reaches each session a pass is for exactly once:
  *   either live (emitted by the application thread that created it) or
  *   replayed, never both. The agent alone decides, per record, through the
- *   record's claim word (struct caret_rec_hdr; no controller reads or
- *   writes it). With G the grant's epoch the agent reads after committing
- *   the record:
+ *   record's claim word (struct caret_rec_hdr; no controller writes it,
+ *   and caretd reads it only when it adopts an agent found in RECORD after
+ *   a restart, to tell a pass it cut: daemon/scheduler.c pass_cut).
+ *   With G the grant's epoch the agent reads after committing the record:
  *
  *     state     tracepoints          live                  replayed by
  *     WAIT      any                  no                    the next pass

@@ -61,6 +61,10 @@ struct caret_rec_view {
 	uint32_t kind;
 	uint32_t size;
 	int64_t init_timestamp;
+	/* the record's claim word as read (proto/caret_segment.h): the
+	 * agent's alone; caretd only looks at it when it adopts an agent
+	 * after a restart (daemon/scheduler.c's pass_cut) */
+	uint64_t claim;
 	unsigned nfields;
 	union caret_arg args[CARET_MAX_FIELDS];
 };

@@ -188,6 +188,7 @@ int caret_rec_next(const uint8_t *area, uint64_t len, uint64_t *off,
 	v->kind = kind;
 	v->size = size;
 	memcpy(&v->init_timestamp, &h->init_timestamp, 8);
+	v->claim = __atomic_load_n(&h->claim, __ATOMIC_RELAXED);
 	const uint8_t *p = area + o + sizeof(*h);
 	const uint8_t *end = area + o + size;
 	unsigned i;
