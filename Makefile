@@ -213,7 +213,8 @@ bench-smoke: all $(BENCH_BINS)
 
 # ---- tests ----
 UNIT_TESTS = $(B)/tests/check_shm
-$(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c) $(SHM_LIBS)
+$(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c tests/unit/check_shm_handshake.c \
+		tests/unit/check_shm_hostile.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
