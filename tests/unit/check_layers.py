@@ -261,7 +261,8 @@ for rel in sorted(includes):
     # (the reader bench, like check_reader, forges processes'
     # identities in headers it made itself; the generator reads the
     # layout's offsets for the Python tests, at build time)
-    if rel in ("tests/unit/check_shm.c", "tests/unit/check_reader.c",
+    if rel in ("tests/unit/check_shm.c", "tests/unit/check_shm_handshake.c",
+               "tests/unit/check_shm_hostile.c", "tests/unit/check_reader.c",
                "tests/fuzz/fuzz_segment.c", "proto/caret_segment.h",
                "bench/reader_bench.c", "proto/gen/gen_kinds.c"):
         continue
