@@ -269,7 +269,8 @@ $(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/chunks.c da
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_daemon
-$(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c daemon/scheduler.c daemon/dups.c \
+$(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c tests/unit/check_daemon_restart.c \
+		tests/unit/check_daemon_registry.c daemon/scheduler.c daemon/dups.c \
 		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
 		proto/caret_ctl_limits.c \
 		daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * caretd's scheduler (state machine and pacing arithmetic) and registry
- * (scan, inotify, sweep of dead processes) against real segments. The test
- * plays the agent: it owns the segments and sets what the agent would.
+ * caretd's scheduler (state machine and pacing arithmetic) against real
+ * segments. The test plays the agent: it owns the segments and sets what
+ * the agent would. Also in this binary: check_daemon_restart.c (a caretd
+ * killed inside a pass) and check_daemon_registry.c (config, registry,
+ * copy counts); daemon_fixture.h is what they share.
  */
 #include <check.h>
 #include <errno.h>
@@ -21,20 +23,19 @@
 #include "daemon/config.h"
 #include "daemon/scheduler.h"
 #include "daemon/startend.h"
+#include "tests/unit/daemon_fixture.h"
 #include "tests/unit/unit.h"
 
-#define MS 1000000LL
+char prefix[48];
 
-static char prefix[48];
-
-static void set_prefix(const char *tag)
+void set_prefix(const char *tag)
 {
 	snprintf(prefix, sizeof(prefix), "caret-ut-%s-%d", tag, (int)getpid());
 	setenv("CARET_SHM_PREFIX", prefix, 1);
 }
 
 /* n records of kind 1, all of the same size */
-static void fill(struct caret_seg *s, int n)
+void fill(struct caret_seg *s, int n)
 {
 	const char *sig = caret_kind_sig(1);
 	union caret_arg a[CARET_MAX_FIELDS];
@@ -49,7 +50,7 @@ static void fill(struct caret_seg *s, int n)
 }
 
 /* One agent per prefix: a segment's name is the prefix, pid and start time. */
-static void make_agent(struct agent *a, const char *tag, int records)
+void make_agent(struct agent *a, const char *tag, int records)
 {
 	memset(a, 0, sizeof(*a));
 	set_prefix(tag);
@@ -60,7 +61,7 @@ static void make_agent(struct agent *a, const char *tag, int records)
 	caret_own_set_state(&a->seg, CARET_STATE_WAIT); /* the agent's start */
 }
 
-static void drop_agent(struct agent *a)
+void drop_agent(struct agent *a)
 {
 	char name[CARET_SHM_NAME_MAX];
 	strcpy(name, a->seg.name);
@@ -68,21 +69,21 @@ static void drop_agent(struct agent *a)
 	caret_seg_unlink(name);
 }
 
-static struct caret_seg_status status(const struct agent *a)
+struct caret_seg_status status(const struct agent *a)
 {
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
 	return st;
 }
 
-static uint32_t granted(const struct agent *a)
+uint32_t granted(const struct agent *a)
 {
 	return CARET_COUNT_OF(status(a).grant);
 }
 
 /* What the agent's replay thread does once the session enabled its
  * tracepoints for this pass (through the agent's half of the handshake). */
-static void tracepoints_on(struct agent *a)
+void tracepoints_on(struct agent *a)
 {
 	uint32_t e = CARET_EPOCH_OF(status(a).grant);
 	caret_own_set_flags(&a->seg, CARET_AGENT_REPLAY_THREAD, 0);
@@ -90,7 +91,7 @@ static void tracepoints_on(struct agent *a)
 	caret_own_tp_enabled(&a->seg, e);
 }
 
-static void replayed(struct agent *a, uint32_t count)
+void replayed(struct agent *a, uint32_t count)
 {
 	uint32_t e = CARET_EPOCH_OF(status(a).grant);
 	struct caret_seg_status st = status(a);
@@ -98,17 +99,17 @@ static void replayed(struct agent *a, uint32_t count)
 	caret_own_advance(&a->seg, e, count, count > before ? count - before : 0);
 }
 
-static struct registry one(struct agent *a)
+struct registry one(struct agent *a)
 {
 	a->next = NULL;
 	return (struct registry){ .head = a, .count = 1 };
 }
 
 /* One session enabling ros2_caret events, ready for replay; none. */
-static const struct sched_lttng ON = { .any = true, .caret = true, .ready = 1, .newest = 1 };
-static const struct sched_lttng OFF = { 0 };
+const struct sched_lttng ON = { .any = true, .caret = true, .ready = 1, .newest = 1 };
+const struct sched_lttng OFF = { 0 };
 
-static struct sched freq_sched(uint32_t f)
+struct sched freq_sched(uint32_t f)
 {
 	return (struct sched){ .cfg = { .pacing = PACING_FREQUENCY, .frequency = f } };
 }
@@ -239,110 +240,6 @@ START_TEST(remote_start_end_rules)
 }
 END_TEST
 
-/* caretd killed inside the replay start, after its first write (the new
- * epoch; caret_drive_begin_replay writes PREPARE second): a restarted caretd
- * replays the whole cache again, it never moves the agent to RECORD on
- * the finished pass's cursor. */
-START_TEST(restart_inside_replay_start)
-{
-	struct agent a;
-	make_agent(&a, "rs", 10);
-	/* a finished pass 3, back in WAIT (the agent's moves through shm's
-	 * owner half); then the first write of pass 4, the new epoch */
-	caret_own_begin_pass(&a.seg, 3);
-	caret_own_tp_enabled(&a.seg, 3);
-	caret_own_advance(&a.seg, 3, 10, 10);
-	caret_drive_grant(&a.seg, 4, 0);
-	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
-	struct registry r = one(&a); /* a restarted caretd: fresh bookkeeping */
-	struct sched s = freq_sched(1000);
-	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, &ON, t);
-	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
-	ck_assert_uint_eq(CARET_EPOCH_OF(status(&a).grant), 5);
-	tracepoints_on(&a);
-	for (int i = 0; i < 5; i++)
-		sched_tick(&s, &r, &ON, t += 100 * MS);
-	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE); /* nothing replayed yet */
-	replayed(&a, 10);
-	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(status(&a).state, CARET_STATE_RECORD);
-	drop_agent(&a);
-}
-END_TEST
-
-/* Replays n records of pass `epoch` as the agent does: each claimed (the
- * claim words of proto/caret_segment.h), then the cursor advanced. */
-static void replay_claimed(struct agent *a, uint32_t epoch, uint32_t n)
-{
-	uint64_t off = 0;
-	struct caret_rec_view v;
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t at = off;
-		ck_assert_int_eq(caret_own_next_record(&a->seg, &off, &v), 1);
-		caret_own_claim_replay(&a->seg, at, epoch);
-	}
-	struct caret_seg_status st = status(a);
-	uint32_t before = sched_done_in(&st, epoch);
-	caret_own_advance(&a->seg, epoch, n, n > before ? n - before : 0);
-}
-
-/* The agent as a restarted caretd's registry finds it: the same segment,
- * none of the old caretd's bookkeeping. */
-static struct agent adopted(const struct agent *a)
-{
-	struct agent b = { 0 };
-	b.seg = a->seg;
-	b.pid = a->pid;
-	memcpy(b.procname, a->procname, sizeof(b.procname));
-	return b;
-}
-
-/* caretd killed (-9) during a second session's extra pass and restarted:
- * the agent is found in RECORD, but records the cut pass never reached
- * would be missing from the second session for good. Its claim words say
- * so: a new pass. An agent whose pass had finished gets none. */
-START_TEST(adopted_after_a_cut_extra_pass)
-{
-	for (int complete = 0; complete < 2; complete++) {
-		struct agent a;
-		make_agent(&a, complete ? "whole" : "cut", 20);
-		struct registry r = one(&a);
-		struct sched s = freq_sched(100000);
-		int64_t t = 1000 * MS;
-		sched_tick(&s, &r, &ON, t);
-		tracepoints_on(&a);
-		sched_tick(&s, &r, &ON, t += 10 * MS);
-		uint32_t e1 = CARET_EPOCH_OF(status(&a).grant);
-		replay_claimed(&a, e1, 20);
-		sched_tick(&s, &r, &ON, t += 10 * MS);
-		ck_assert_uint_eq(status(&a).state, CARET_STATE_RECORD);
-
-		const struct sched_lttng two = { .any = true, .caret = true, .ready = 2, .newest = 2 };
-		sched_tick(&s, &r, &two, t += 10 * MS);
-		uint32_t e2 = CARET_EPOCH_OF(status(&a).grant);
-		ck_assert_uint_gt(e2, e1);
-		tracepoints_on(&a);
-		sched_tick(&s, &r, &two, t += 10 * MS);
-		replay_claimed(&a, e2, complete ? 20 : 8); /* then caretd dies */
-
-		struct agent b = adopted(&a);
-		struct registry r2 = one(&b);
-		struct sched s2 = freq_sched(100000);
-		sched_tick(&s2, &r2, &two, t += 10 * MS);
-		struct caret_seg_status st = status(&b);
-		ck_assert_uint_eq(st.state, CARET_STATE_RECORD); /* runtime events flow on */
-		if (complete) {
-			ck_assert_uint_eq(CARET_EPOCH_OF(st.grant), e2);
-			ck_assert(!b.extra_pass);
-		} else {
-			ck_assert_uint_gt(CARET_EPOCH_OF(st.grant), e2);
-			ck_assert(b.extra_pass);
-		}
-		drop_agent(&a);
-	}
-}
-END_TEST
 
 START_TEST(frequency_pacing)
 {
@@ -626,227 +523,17 @@ START_TEST(prepare_restarts_and_session_without_caret)
 }
 END_TEST
 
-/* caretd(8): the file, then the command line; a bad file changes nothing. */
-START_TEST(config_file_and_overlay)
-{
-	char path[] = "/tmp/caretd-conf-XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	const char *text = "# defaults\npacing = frequency\n  recording-frequency=7 \n"
-			   "subbuffer-size = 1M # per sub-buffer\nsubbuffer-count = 8\n";
-	ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
-	close(fd);
-	struct daemon_cfg c, cli;
-	unsigned set = 0, cli_set = 0;
-	char err[256];
-	config_builtin(&c);
-	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), 0);
-	ck_assert_int_eq(c.sched.pacing, PACING_FREQUENCY);
-	ck_assert_uint_eq(c.sched.frequency, 7);
-	ck_assert_uint_eq(c.subbuf_size, 1 << 20);
-	ck_assert_uint_eq(c.subbuf_count, 8);
-	ck_assert_uint_eq(set, CFG_PACING | CFG_FREQUENCY | CFG_SUBBUF_SIZE | CFG_SUBBUF_COUNT);
-
-	config_builtin(&cli);
-	ck_assert_int_eq(config_set(&cli, "recording-frequency", "9", &cli_set, err, sizeof(err)),
-			 0);
-	config_overlay(&c, &cli, cli_set);
-	ck_assert_uint_eq(c.sched.frequency, 9);
-	ck_assert_int_eq(c.sched.pacing, PACING_FREQUENCY); /* the file's, not overlaid */
-
-	fd = open(path, O_WRONLY | O_TRUNC);
-	const char *bad = "pacing = adaptive\nsubbuffer-size = 3000\n";
-	ck_assert_int_eq(write(fd, bad, strlen(bad)), (int)strlen(bad));
-	close(fd);
-	struct daemon_cfg before = c;
-	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(err, ":2: subbuffer-size '3000'"));
-	ck_assert_int_eq(memcmp(&before, &c, sizeof(c)), 0);
-	unlink(path);
-	ck_assert_int_eq(config_load(path, &c, &set, err, sizeof(err)), -ENOENT);
-	ck_assert_int_eq(config_set(&c, "nope", "1", &set, err, sizeof(err)), -EINVAL);
-	/* B17: how long an armed recording may wait for Enter */
-	config_builtin(&c);
-	ck_assert_uint_eq(c.arm_timeout_s, 600);
-	set = 0;
-	ck_assert_int_eq(config_set(&c, "arm-timeout", "30", &set, err, sizeof(err)), 0);
-	ck_assert_uint_eq(c.arm_timeout_s, 30);
-	ck_assert_uint_eq(set, CFG_ARM_TIMEOUT);
-	ck_assert_int_eq(config_set(&c, "arm-timeout", "0", &set, err, sizeof(err)), -EINVAL);
-	ck_assert_int_eq(config_set(&c, "arm-timeout", "604801", &set, err, sizeof(err)),
-			 -EINVAL);
-}
-END_TEST
-
-
-/* ---- registry ---- */
-
-/* A child process that owns a segment until told to exit. */
-struct child {
-	pid_t pid;
-	int go; /* write end: closing it lets the child exit */
-};
-
-static struct child spawn_agent(void)
-{
-	int ready[2], go[2];
-	ck_assert_int_eq(pipe(ready), 0);
-	ck_assert_int_eq(pipe(go), 0);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		close(ready[0]);
-		close(go[1]);
-		struct caret_seg s;
-		char c = caret_seg_create(&s, 1 << 20, "child", "jazzy") == 0 ? 'y' : 'n';
-		if (c == 'y') {
-			fill(&s, 5);
-			caret_own_set_state(&s, CARET_STATE_WAIT);
-		}
-		if (write(ready[1], &c, 1) != 1)
-			_exit(1);
-		if (read(go[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0); /* the segment stays behind, as after a crash */
-	}
-	close(ready[1]);
-	close(go[0]);
-	char c = 0;
-	ck_assert_int_eq(read(ready[0], &c, 1), 1);
-	ck_assert_int_eq(c, 'y');
-	close(ready[0]);
-	return (struct child){ pid, go[1] };
-}
-
-static void end_child(struct child *c)
-{
-	close(c->go);
-	ck_assert_int_eq(waitpid(c->pid, NULL, 0), c->pid);
-}
-
-static void drain_inotify(struct registry *r)
-{
-	struct pollfd p = { .fd = r->inotify_fd, .events = POLLIN };
-	while (poll(&p, 1, 200) > 0)
-		registry_on_inotify(r);
-}
-
-START_TEST(registry_scan_inotify_sweep)
-{
-	struct agent self;
-	make_agent(&self, "reg", 3);
-	struct registry r;
-	ck_assert_int_eq(registry_open(&r), 0);
-	/* found by the scan */
-	ck_assert_int_eq(r.count, 1);
-	struct agent *a = registry_find(&r, getpid());
-	ck_assert_ptr_nonnull(a);
-	ck_assert_str_eq(a->procname, "unit");
-	/* a segment of another prefix is not ours to see */
-	ck_assert_ptr_null(registry_find(&r, 1));
-
-	/* a new agent: seen through inotify, no rescan */
-	struct child c = spawn_agent();
-	drain_inotify(&r);
-	ck_assert_int_eq(r.count, 2);
-	struct agent *ca = registry_find(&r, c.pid);
-	ck_assert_ptr_nonnull(ca);
-	ck_assert_str_eq(ca->procname, "child");
-	char name[CARET_SHM_NAME_MAX];
-	strcpy(name, ca->seg.name);
-
-	/* alive: the sweep keeps it */
-	ck_assert_int_eq(registry_sweep(&r), 0);
-	/* dies mid-replay: reclaimed, and reported to `wait` */
-	caret_drive_begin_replay(&ca->seg, CARET_STATE_WAIT);
-	end_child(&c);
-	ck_assert_int_eq(registry_sweep(&r), 1);
-	ck_assert_int_eq(r.count, 1);
-	ck_assert_ptr_null(registry_find(&r, c.pid));
-	ck_assert_int_eq(r.n_exited, 1);
-	ck_assert_int_eq(r.exited[0].pid, c.pid);
-	ck_assert_uint_eq(r.exited[0].state, CARET_STATE_PREPARE);
-	/* its segment is gone from /dev/shm */
-	char path[CARET_SHM_NAME_MAX + 2];
-	snprintf(path, sizeof(path), "/%s", name);
-	ck_assert_int_lt(shm_open(path, O_RDONLY, 0), 0);
-	ck_assert_int_eq(errno, ENOENT);
-
-	/* an agent that exits in WAIT is not a `wait` failure */
-	c = spawn_agent();
-	drain_inotify(&r);
-	ck_assert_int_eq(r.count, 2);
-	end_child(&c);
-	ck_assert_int_eq(registry_sweep(&r), 1);
-	ck_assert_int_eq(r.n_exited, 1);
-
-	registry_close(&r);
-	drop_agent(&self);
-}
-END_TEST
-
-/* One tick of dups_charge: the agent's cursor now (epoch, position) and
- * the records it replayed since the last one. */
-static void charge(struct lttng_view *v, struct agent *a, uint32_t epoch, uint32_t pos,
-		   uint64_t emitted, bool filtered)
-{
-	struct caret_seg_status st = { .cursor = CARET_EPOCH_COUNT(epoch, pos),
-				       .agent_flags = filtered ? CARET_AGENT_PASS_FILTER : 0 };
-	dups_charge(v, a, &st, emitted);
-}
-
-/* caretd's count of copies per session is what the trace holds twice
- * (issue 22 D12): a pass started over gives an earlier session the
- * records it already had, a session seen mid-pass the slice it got; a
- * covered session gets every record of another session's pass; a pass
- * with a filter is counted as an upper bound. */
-START_TEST(dups_follow_the_replay_positions)
-{
-	static struct lttng_view v;
-	memset(&v, 0, sizeof(v));
-	struct agent a = { 0 };
-	v.n_active = 1;
-	v.sess[0] = (struct lttng_view_session){ .serial = 1, .rules = CARET_LTTNG_RULE_CARET };
-	charge(&v, &a, 0, 0, 0, false); /* adopted in WAIT */
-	/* A's pass: 10 of 30 records */
-	charge(&v, &a, 1, 4, 4, false);
-	charge(&v, &a, 1, 10, 6, false);
-	/* B appears; A's pass goes on to 14 (B gets 10..14, then 14..15) */
-	v.n_active = 2;
-	v.sess[1] = (struct lttng_view_session){ .serial = 2, .rules = CARET_LTTNG_RULE_CARET };
-	charge(&v, &a, 1, 14, 4, false);
-	/* started over: the agent finished 14..15 of pass 1 first, then 0..5 */
-	charge(&v, &a, 2, 5, 6, false);
-	ck_assert_uint_eq(v.sess[0].dups, 5);
-	ck_assert_uint_eq(v.sess[1].dups, 0);
-	charge(&v, &a, 2, 30, 25, false);
-	ck_assert_uint_eq(v.sess[0].dups, 15); /* 0..15 twice */
-	ck_assert_uint_eq(v.sess[1].dups, 5);  /* 10..15 twice */
-	ck_assert(!v.sess[0].dups_bound);
-	a.covered_serial = 2; /* the pass completed */
-	/* C (a session without ros2_caret events) and D: D's own pass */
-	v.n_active = 4;
-	v.sess[2] = (struct lttng_view_session){ .serial = 3 };
-	v.sess[3] = (struct lttng_view_session){ .serial = 4, .rules = CARET_LTTNG_RULE_CARET };
-	charge(&v, &a, 3, 30, 30, true);
-	ck_assert_uint_eq(v.sess[0].dups, 45);
-	ck_assert_uint_eq(v.sess[1].dups, 35);
-	ck_assert_uint_eq(v.sess[2].dups, 0);
-	ck_assert_uint_eq(v.sess[3].dups, 0);
-	ck_assert(v.sess[0].dups_bound && v.sess[1].dups_bound && !v.sess[3].dups_bound);
-}
-END_TEST
 
 int main(void)
 {
 	Suite *s = suite_create("daemon");
-	unit_case(s, "scheduler", config_file_and_overlay, second_session_replays_again_in_record,
-		  prepare_restarts_and_session_without_caret, start_and_end,
-		  restart_inside_replay_start, frequency_pacing, remote_start_end_rules,
-		  start_filter_goes_with_its_pass, grant_capped_then_record,
-		  adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
-		  adaptive_pacing_room_caps_grants, progress_counts,
-		  dups_follow_the_replay_positions, adopted_after_a_cut_extra_pass);
-	unit_case(s, "registry", registry_scan_inotify_sweep);
+	TCase *t = unit_case(s, "scheduler", second_session_replays_again_in_record,
+			     prepare_restarts_and_session_without_caret, start_and_end,
+			     frequency_pacing, remote_start_end_rules,
+			     start_filter_goes_with_its_pass, grant_capped_then_record,
+			     adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
+			     adaptive_pacing_room_caps_grants, progress_counts);
+	add_restart_tests(t);
+	add_registry_tests(s, t);
 	return unit_run(s);
 }
