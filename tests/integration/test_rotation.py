@@ -3,106 +3,22 @@
 archived chunk must be a complete CARET trace on its own (caretctl check
 exits 0, babeltrace2 reads each alone with every process's init records),
 a process started mid-recording appears in its chunk and the later ones,
---keep holds, a caretd killed during a chunk's replay leaves no chunk
-incomplete without naming it, and bad values are usage errors."""
-import contextlib
-import errno
+--keep holds, and a caretd killed during a chunk's replay leaves no chunk
+incomplete without naming it. Limits, hostile owners and bad values:
+test_rotation_limits.py."""
 import json
 import os
-import pwd
 import re
 import signal
-import socket
 import subprocess
 import time
 import unittest
-import uuid
 
-from harness import B, CARETCTL, SystemTest, read_trace, wait_line
-
-FLOOD = os.path.join(B, "bench", "caret-flood")
+from harness import CARETCTL, read_trace, wait_line
+from rotation_base import FLOOD, RotationBase, check, chunks
 
 
-def chunks(trace):
-    arch = os.path.join(trace, "archives")
-    if not os.path.isdir(arch):
-        return []
-    return sorted((os.path.join(arch, d) for d in os.listdir(arch)),
-                  key=lambda p: int(p.rsplit("-", 1)[1]))
-
-
-def check(path):
-    r = subprocess.run([CARETCTL, "check", "--json", path], capture_output=True, text=True,
-                       timeout=300)
-    return r.returncode, (json.loads(r.stdout) if r.stdout.strip() else None), r.stderr
-
-
-@contextlib.contextmanager
-def temp_user():
-    name = "caret-r%s" % uuid.uuid4().hex[:8]
-    subprocess.run(["useradd", "-M", "-U", "-s", "/usr/sbin/nologin", name], check=True,
-                   capture_output=True)
-    try:
-        yield pwd.getpwnam(name)
-    finally:
-        subprocess.run(["userdel", name], capture_output=True)
-        subprocess.run(["groupdel", name], capture_output=True)
-
-
-def setpriv(pw):
-    return ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid, "--clear-groups"]
-
-
-class RotationTest(SystemTest):
-    def record(self, name, *args, **kw):
-        return self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", name,
-                               *args, background=True, **kw)
-
-    def wait_chunks(self, trace, n, timeout=60):
-        deadline = time.time() + timeout
-        while len(chunks(trace)) < n:
-            if time.time() > deadline:
-                raise AssertionError("only %d chunks of %d in %s" %
-                                     (len(chunks(trace)), n, trace))
-            time.sleep(0.1)
-
-    def stop(self, name):
-        r = self.c.caretctl("stop", "-s", name, "--json")
-        return json.loads(r.stdout.strip().splitlines()[-1])
-
-    def init_pids(self, path):
-        """vpid -> set of init kinds (caret_init included) of one chunk."""
-        kinds = {}
-        for e in read_trace(path):
-            if e.name.startswith("ros2_caret:") and e.name != "ros2_caret:dds_write" and \
-                    not e.name.startswith("ros2_caret:dds_bind"):
-                kinds.setdefault(e.vpid, set()).add(e.name.split(":", 1)[1])
-        return kinds
-
-    def assert_complete(self, path, pids):
-        rc, rep, err = check(path)
-        self.assertEqual(rc, 0, "%s: caretctl check says %s %s" % (path, rep, err))
-        kinds = self.init_pids(path)
-        for p in pids:
-            self.assertIn(p, kinds, "%s lacks pid %d" % (path, p))
-            for k in ("caret_init", "rcl_init", "rcl_node_init", "rcl_publisher_init"):
-                if p != pids[0] or k != "rcl_publisher_init":  # sub0 has no publisher
-                    self.assertIn(k, kinds[p], "%s: pid %d lacks %s" % (path, p, k))
-
-    def warnings(self):
-        return [l for p in self.c.procs if p.args[0].endswith("caretd") for l in p.errs
-                if "warning" in l or "archived" in l or "Start" in l]
-
-    def assert_named_few(self, out, all_chunks):
-        """Every chunk caretd does not name is complete (the callers check
-        it); a chunk is named when its replay was cut (a stop right after a
-        rotation, a rotation late or early on a loaded machine) or when it
-        may hold records twice: a few at most."""
-        named = out["rotation"]["incomplete"]
-        self.assertLessEqual(len(named), max(1, len(all_chunks) // 5),
-                             ([c for c in out["rotation"]["chunks"] if not c["complete"]],
-                              self.warnings()))
-
+class RotationTest(RotationBase):
     def test_chunks_each_complete(self):
         """20 chunks at 1 s, a process started after the 3rd and one that
         exits after the 10th: each chunk is complete by caretctl check and
@@ -373,40 +289,6 @@ class RotationTest(SystemTest):
             else:
                 self.assertEqual(c, chunks(trace)[-1], out)
 
-    def test_disk_about_to_fill(self):
-        """A rotating recording without a bound on a small file system:
-        caretd ends it while room is left (the rest of the host keeps its
-        disk), caretctl record exits 1 saying why, status keeps the reason,
-        and every chunk written stays readable."""
-        mnt = os.path.join(self.c.tmp, "small")
-        os.mkdir(mnt)
-        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", mnt], check=True)
-        try:
-            self.system(3, extra=("--rate", "2000"))
-            rec = self.c.caretctl("record", "--immediate", "-p", mnt, "-s", "full",
-                                  "--rotate-every", "1s", background=True)
-            rc = rec.finish(120)
-            err = rec.err_text()
-            self.assertEqual(rc, 1, rec.out_text() + err)
-            self.assertRegex(err, r"session full ended: the file system of .* has \d+ bytes "
-                                  r"left, less than the \d+ this rotating recording needs")
-            st = json.loads(self.c.caretctl("status", "--json").stdout)
-            self.assertEqual([e["session"] for e in st["rotations_ended"]], ["full"])
-            self.assertEqual(st["rotations"], [])
-            self.assertNotIn("full", st["lttng"]["active_sessions"])
-            vfs = os.statvfs(mnt)
-            self.assertGreater(vfs.f_bavail * vfs.f_frsize, 1 << 20)
-            all_chunks = chunks(os.path.join(mnt, "full"))
-            self.assertGreaterEqual(len(all_chunks), 2)
-            complete = 0
-            for c in all_chunks:
-                rc, rep, e = check(c)
-                self.assertIn(rc, (0, 6), "%s unreadable: %s %s" % (c, rep, e))
-                complete += rc == 0
-            self.assertGreaterEqual(complete, len(all_chunks) - 2)
-        finally:
-            subprocess.run(["umount", "-l", mnt], capture_output=True)
-
     def test_plain_rotation_is_incomplete(self):
         """Why caretd replays: a recording caretd does not rotate, rotated
         by hand with LTTng (lttng rotate), leaves a second chunk without
@@ -471,7 +353,7 @@ class RotationTest(SystemTest):
         self.assertLessEqual(len(chunks(trace)), 4)
         self.assertEqual(r["keep"], 3)
         self.assertGreaterEqual(r["removed"], 6)
-        out = self.stop("kept")
+        self.stop("kept")
         rec.finish(60)
         left = chunks(trace)
         self.assertEqual(len(left), 3, left)
@@ -482,13 +364,11 @@ class RotationTest(SystemTest):
         """caretd killed (SIGKILL) while a chunk's replay runs, restarted:
         the chunk then being written gets a full replay (complete), and a
         chunk archived while caretd was away is named incomplete."""
-        procs = self.system(3)
-        pids = [p.pid for p in procs]
+        self.system(3)
         # a slow replay: 30 records/s per process
         rec = self.record("kill9", "--rotate-every", "2s", "-f", "30", "--timeout", "60")
         trace = os.path.join(self.traces, "kill9")
         wait_line(rec, r"processes recording", timeout=60)
-        d = self.c.procs[-2] if False else None
         self.wait_chunks(trace, 1, timeout=30)
         daemon = [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
         # during the next chunk's pass
@@ -518,117 +398,6 @@ class RotationTest(SystemTest):
         self.assertEqual(check(left[-1])[0], 0)
         self.assertNotIn(os.path.basename(left[-1]), named)
         self.assertTrue(named, "a chunk archived while caretd was away is named")
-
-    def test_prune_never_follows_the_owners_links(self):
-        """The disk bound removes chunks with the recording owner's rights,
-        never following a link: a user whose recording keeps 1 chunk plants,
-        among its archives, links named like its oldest chunks to a
-        directory and a file of root's. After many rotations root's files
-        are intact, and the user's own older chunks are gone."""
-        os.chmod(self.c.tmp, 0o755)
-        victim = os.path.join(self.c.tmp, "victim")
-        vchunk = os.path.join(victim, "20000101T000000+0000-20000101T000001+0000-0")
-        os.makedirs(vchunk)
-        with open(os.path.join(vchunk, "precious"), "w") as f:
-            f.write("root's")
-        with open(os.path.join(victim, "file"), "w") as f:
-            f.write("root's")
-        with temp_user() as pw:
-            self.c.caretd("--group", pw.pw_name)
-            self.system(2)
-            out = os.path.join(self.c.tmp, "user-traces")
-            os.mkdir(out)
-            os.chown(out, pw.pw_uid, pw.pw_gid)
-            rec = subprocess.Popen(setpriv(pw) + [
-                CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p", out,
-                "-s", "evil", "--rotate-every", "1s", "--keep", "1"],
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-            try:
-                arch = os.path.join(out, "evil", "archives")
-                deadline = time.time() + 30
-                while not os.path.isdir(arch):
-                    if time.time() > deadline or rec.poll() is not None:
-                        rec.kill()
-                        o, e = rec.communicate()
-                        self.fail("no chunk archived: %s %s %s" % (o, e, "".join(
-                            [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
-                            .errs[-30:])))
-                    time.sleep(0.1)
-                subprocess.run(setpriv(pw) + ["ln", "-s", vchunk, os.path.join(
-                    arch, "19990101T000000+0000-19990101T000001+0000-0")], check=True)
-                subprocess.run(setpriv(pw) + ["ln", "-s", os.path.join(victim, "file"),
-                                              os.path.join(arch, "19990101T000000+0000-"
-                                                           "19990101T000001+0000-1")],
-                               check=True)
-                deadline = time.time() + 60
-                while True:
-                    st = json.loads(self.c.caretctl("status", "--json").stdout)
-                    r = [x for x in st["rotations"] if x["session"] == "evil"]
-                    if r and r[0]["rotations"] >= 5:
-                        break
-                    self.assertLess(time.time(), deadline, st.get("rotations"))
-                    time.sleep(0.2)
-                stop = subprocess.run(setpriv(pw) + [CARETCTL, "--socket", self.c.sock,
-                                                     "stop", "-s", "evil"],
-                                      capture_output=True, text=True, timeout=60)
-                self.assertEqual(stop.returncode, 0, stop.stdout + stop.stderr)
-            finally:
-                rec.kill()
-                rec.communicate()
-            self.assertTrue(os.path.exists(os.path.join(vchunk, "precious")))
-            self.assertTrue(os.path.exists(os.path.join(victim, "file")))
-            real = [c for c in chunks(os.path.join(out, "evil")) if not os.path.islink(c)]
-            self.assertEqual(len(real), 1, real)
-            self.assertEqual(os.lstat(real[0]).st_uid, pw.pw_uid)
-
-    def test_bad_values(self):
-        """Bad sizes, durations and combinations are usage errors (exit 2)."""
-        self.c.caretd()
-        for args in (["--rotate-size", "0"], ["--rotate-size", "1x"],
-                     ["--rotate-size", "100"], ["--rotate-every", "0"],
-                     ["--rotate-every", "abc"], ["--rotate-every", "10ms"],
-                     ["--rotate-every", "-1"], ["--rotate-every", "1s", "--keep", "0"],
-                     ["--rotate-every", "1s", "--keep", "x"],
-                     ["--rotate-every", "1s", "--max-size", "1K"],
-                     ["--keep", "3"], ["--max-size", "1G"]):
-            r = self.c.caretctl("record", "--immediate", "-p", self.traces, *args,
-                                check=False)
-            self.assertEqual(r.returncode, 2, "%s: %d %s" % (args, r.returncode, r.stderr))
-            self.assertIn("caretctl", r.stderr)
-
-    def test_caretd_applies_the_same_limits(self):
-        """Any client may send anything: caretd checks the rotation fields
-        itself, before a session exists."""
-        self.c.caretd()
-        base = {"v": 1, "cmd": "record", "path": self.traces}
-        for extra, text in (({"rotate_every_ms": 999}, "rotate_every_ms 999 must be from 1000"),
-                            ({"rotate_size": 1024}, "rotate_size 1024 must be from 65536"),
-                            # the decoder's one wording for every integer field
-                            ({"rotate_size": 1.5}, '"rotate_size" is not an integer'),
-                            ({"rotate_size": "1M"}, '"rotate_size" is not an integer'),
-                            ({"keep": 3}, "give rotate_size or rotate_every_ms"),
-                            ({"max_size": 1 << 30}, "give rotate_size or rotate_every_ms"),
-                            ({"rotate_every_ms": 1000, "keep": 0}, "keep 0 must be from 1"),
-                            ({"rotate_every_ms": 1000, "keep": 257}, "keep 257 must be"),
-                            ({"rotate_every_ms": 1000, "url": "net://localhost"},
-                             "needs a local path")):
-            sk = socket.socket(socket.AF_UNIX)
-            sk.settimeout(10)
-            sk.connect(self.c.sock)
-            sk.sendall((json.dumps(dict(base, **extra)) + "\n").encode())
-            reply = json.loads(sk.makefile().readline())
-            sk.close()
-            self.assertEqual(reply["type"], "error", extra)
-            self.assertIn(text, reply["error"], extra)
-            self.assertEqual(reply["errno"], errno.EINVAL)
-        st = json.loads(self.c.caretctl("status", "--json").stdout)
-        self.assertEqual(st["lttng"]["active_sessions"], [])
-        self.assertEqual(st["rotations"], [])
-
-    def system(self, n=3, extra=()):
-        if not hasattr(self.c, "sock"):
-            self.c.caretd()
-        return super().system(n, extra)
 
 
 if __name__ == "__main__":

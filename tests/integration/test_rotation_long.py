@@ -11,7 +11,7 @@ import time
 import unittest
 
 from harness import SystemTest, wait_line
-from test_rotation import check, chunks
+from rotation_base import check, chunks
 
 ROTATIONS = int(os.environ.get("CARET_TEST_ROTATIONS", "50"))
 KEEP = 10

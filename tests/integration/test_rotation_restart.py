@@ -12,7 +12,7 @@ import time
 import unittest
 
 from harness import CARETCTL, SystemTest
-from test_rotation import chunks
+from rotation_base import chunks
 
 
 class ArmedAcrossRestart(SystemTest):
