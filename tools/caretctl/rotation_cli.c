@@ -181,22 +181,29 @@ void ctl_rotation_print(const cJSON *root)
 	}
 }
 
-int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session)
+/* One status request, answered within 2 s: 0 and the reply in *r (freed
+ * by the caller), or -errno. */
+static int quick_status(const struct ctl_opts *g, struct ctl_reply *r)
 {
 	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
-	struct ctl_reply r;
 	struct ctl_conn c;
 	struct ctl_why why = { "" };
 	if (!req)
-		return 0;
+		return -ENOMEM;
 	int64_t deadline = ctl_now_ms() + 2000;
 	int e = ctl_conn_open(&c, g->socket, deadline);
 	if (e == 0) {
-		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
+		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, r, &why);
 		ctl_conn_close(&c);
 	}
 	cJSON_Delete(req);
-	if (e < 0)
+	return e < 0 ? e : 0;
+}
+
+int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session)
+{
+	struct ctl_reply r;
+	if (quick_status(g, &r) < 0)
 		return 0;
 	int found = 0;
 	const cJSON *x, *all = r.type == CTL_REPLY_RESULT
@@ -219,19 +226,8 @@ int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session)
  * part of its replay, 0 when not (or not rotating), -errno. */
 static int pass_running(const struct ctl_opts *g, const char *session)
 {
-	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
 	struct ctl_reply r;
-	struct ctl_conn c;
-	struct ctl_why why = { "" };
-	if (!req)
-		return -ENOMEM;
-	int64_t deadline = ctl_now_ms() + 2000;
-	int e = ctl_conn_open(&c, g->socket, deadline);
-	if (e == 0) {
-		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
-		ctl_conn_close(&c);
-	}
-	cJSON_Delete(req);
+	int e = quick_status(g, &r);
 	if (e < 0)
 		return e;
 	int running = 0;
