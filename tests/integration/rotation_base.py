@@ -3,13 +3,10 @@
 test_rotation_limits.py, test_rotation_long.py, test_rotation_restart.py):
 the archived chunks of a trace, caretctl check's verdict on one, a
 throwaway user, and a base test case with a caretd of its own."""
-import contextlib
 import json
 import os
-import pwd
 import subprocess
 import time
-import uuid
 
 from harness import B, CARETCTL, SystemTest, read_trace
 
@@ -28,18 +25,6 @@ def check(path):
     r = subprocess.run([CARETCTL, "check", "--json", path], capture_output=True, text=True,
                        timeout=300)
     return r.returncode, (json.loads(r.stdout) if r.stdout.strip() else None), r.stderr
-
-
-@contextlib.contextmanager
-def temp_user():
-    name = "caret-r%s" % uuid.uuid4().hex[:8]
-    subprocess.run(["useradd", "-M", "-U", "-s", "/usr/sbin/nologin", name], check=True,
-                   capture_output=True)
-    try:
-        yield pwd.getpwnam(name)
-    finally:
-        subprocess.run(["userdel", name], capture_output=True)
-        subprocess.run(["groupdel", name], capture_output=True)
 
 
 def setpriv(pw):
