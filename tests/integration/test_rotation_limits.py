@@ -12,7 +12,8 @@ import time
 import unittest
 
 from harness import CARETCTL
-from rotation_base import RotationBase, check, chunks, setpriv, temp_user
+from hostile import temp_user
+from rotation_base import RotationBase, check, chunks, setpriv
 
 
 class RotationLimitsTest(RotationBase):
