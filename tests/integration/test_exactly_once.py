@@ -201,8 +201,14 @@ class ExactlyOnceTest(unittest.TestCase):
         rec.finish(60)
         made_at = {}
         per = []
-        for d in sorted(os.listdir(arch), key=lambda n: int(n.rsplit("-", 1)[1])):
+        names = sorted(os.listdir(arch), key=lambda n: int(n.rsplit("-", 1)[1]))
+        for d in names:
             evs = [e for e in read_trace(os.path.join(arch, d)) if e.vpid == p.pid]
+            if not evs:
+                # a periodic rotation racing the stop leaves a last chunk with
+                # no event (LTTng archives it at the session's destruction)
+                self.assertEqual(d, names[-1], "%s: no event of pid %d" % (d, p.pid))
+                continue
             got, inits = timers(evs, p.pid)
             for h, v in got.items():
                 made_at[h] = v[0][0]

@@ -10,7 +10,7 @@ import os
 import time
 import unittest
 
-from harness import SystemTest, wait_line
+from harness import SystemTest, read_trace, wait_line
 from rotation_base import check, chunks
 
 ROTATIONS = int(os.environ.get("CARET_TEST_ROTATIONS", "50"))
@@ -74,6 +74,8 @@ class DiskBoundTest(SystemTest):
         if os.environ.get("CARET_TEST_SIZES"):
             print(r["chunks"], [du([c]) for c in left])
         for c in left:  # the last too: the stop waits for its replay
+            if c == left[-1] and not read_trace(c):
+                continue  # a periodic rotation raced the stop: a chunk with no event
             self.assertEqual(check(c)[0], 0, c)
 
 

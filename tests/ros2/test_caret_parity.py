@@ -535,7 +535,11 @@ class ChunksTest(unittest.TestCase):
             # included (before, a stop soon after a rotation cut it, and an
             # empty one does not load: CtfEventCollection's begin_msg).
             named = re.findall(r"(?m)^  chunk (\S+) .*INCOMPLETE", r.stdout)
-            self.assertEqual(named, [], r.stdout)
+            # ... but for a last chunk with no event at all: a periodic rotation
+            # that raced the stop (LTTng archives it at the destruction)
+            if not (named == chunks[-1:] and
+                    not list(read_trace(os.path.join(arch, chunks[-1])))):
+                self.assertEqual(named, [], r.stdout)
             for i, d in enumerate(chunks):
                 if d in named:
                     continue
