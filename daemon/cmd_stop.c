@@ -93,6 +93,7 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	struct lttng_view_session *vs = lttng_view_find(v, sname);
 	res->dups = vs ? vs->dups : 0;
 	bool dups_bound = vs && vs->dups_bound;
+	rotation_quiesce(sname);
 	int n = lttng_view_ops(v)->stop(sname, res->ch, CMD_MAX_CHANNELS, res->path,
 					sizeof(res->path), e->msg, sizeof(e->msg));
 	if (n < 0)

@@ -275,6 +275,19 @@ static int begin(struct rot *t, char *err, size_t errlen)
 	return 0;
 }
 
+void rotation_quiesce(const char *session)
+{
+	const struct rot *t = rot_find(session);
+	if (!t || t->armed)
+		return;
+	int e = rotl()->unschedule(t->name);
+	if (e < 0)
+		log_debug_errno(e, "session %s: its rotation schedules stay until the stop",
+				t->name);
+	else
+		log_debug("session %s: rotation schedules removed before the stop", t->name);
+}
+
 struct rotation_report *rotation_end(const char *session)
 {
 	struct rot *t = rot_find(session);

@@ -79,6 +79,9 @@ int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen);
 /* The recording session is being stopped: reads the last notifications,
  * then forgets it (its triggers go). Its report (the caller frees it), or
  * NULL when it did not rotate (or out of memory: logged). */
+/* Just before session's stop: no new rotation starts (its schedules go),
+ * so the stop's own archiving is the last chunk, never an empty one. */
+void rotation_quiesce(const char *session);
 struct rotation_report *rotation_end(const char *session);
 /* For tests: how the rotating recording `session` stands. */
 bool rotation_is_rotating(const char *session);

@@ -147,6 +147,25 @@ int rotl_schedule(const char *session, const struct rotation_opts *o, char *err,
 }
 
 
+int rotl_unschedule(const char *session)
+{
+	struct lttng_rotation_schedules *all = NULL;
+	int ret = lttng_session_list_rotation_schedules(session, &all);
+	if (ret < 0 || !all)
+		return ret < 0 ? -EIO : 0;
+	unsigned int n = 0;
+	int rc = 0;
+	if (lttng_rotation_schedules_get_count(all, &n) != LTTNG_ROTATION_STATUS_OK)
+		n = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		const struct lttng_rotation_schedule *s = lttng_rotation_schedules_get_at_index(all, i);
+		if (s && lttng_session_remove_rotation_schedule(session, s) != LTTNG_ROTATION_STATUS_OK)
+			rc = -EIO;
+	}
+	lttng_rotation_schedules_destroy(all);
+	return rc;
+}
+
 /* ---- notifications ---- */
 
 static void on_notification(struct lttng_notification *n, rotl_on_event *cb, void *arg)
@@ -220,6 +239,7 @@ const struct rotation_lttng_ops rotation_lttng_ops_real = {
 	.close_channel = rotl_close_channel,
 	.subscribe = rotl_subscribe,
 	.schedule = rotl_schedule,
+	.unschedule = rotl_unschedule,
 	.read_notifications = rotl_read_notifications,
 };
 

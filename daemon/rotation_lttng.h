@@ -40,6 +40,10 @@ void rotl_close_channel(void);
 int rotl_subscribe(struct rot *t, bool on);
 /* Adds the size and periodic schedules o asks for: 0 or -errno. */
 int rotl_schedule(const char *session, const struct rotation_opts *o, char *err, size_t errlen);
+/* Removes every rotation schedule of a session (before its stop: no
+ * periodic rotation then archives an empty chunk at the destruction):
+ * 0 or -errno. */
+int rotl_unschedule(const char *session);
 
 enum rotl_event {
 	ROTL_ONGOING,   /* a rotation of t's session started */
@@ -62,6 +66,7 @@ struct rotation_lttng_ops {
 	int (*subscribe)(struct rot *t, bool on);
 	int (*schedule)(const char *session, const struct rotation_opts *o, char *err,
 			size_t errlen);
+	int (*unschedule)(const char *session);
 	void (*read_notifications)(rotl_on_event *cb, void *arg);
 };
 extern const struct rotation_lttng_ops rotation_lttng_ops_real;

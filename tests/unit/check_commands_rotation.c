@@ -29,7 +29,7 @@
 /* Rotation's lttng-ctl calls, faked (struct rotation_lttng_ops): what each
  * was asked; schedule fails when frot.fail_schedule. */
 static struct {
-	int registered, scheduled, subscribed, unsubscribed;
+	int registered, scheduled, subscribed, unsubscribed, unscheduled;
 	uint64_t every_ms;
 	bool fail_schedule;
 } frot;
@@ -80,6 +80,13 @@ static int frot_schedule(const char *session, const struct rotation_opts *o, cha
 	return 0;
 }
 
+static int frot_unschedule(const char *session)
+{
+	(void)session;
+	frot.unscheduled++;
+	return 0;
+}
+
 static void frot_read(rotl_on_event *cb, void *arg)
 {
 	(void)cb;
@@ -92,6 +99,7 @@ static const struct rotation_lttng_ops frot_ops = {
 	.close_channel = frot_close,
 	.subscribe = frot_subscribe,
 	.schedule = frot_schedule,
+	.unschedule = frot_unschedule,
 	.read_notifications = frot_read,
 };
 
@@ -145,6 +153,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_ptr_nonnull(fake_call("stop r2"));
 	ck_assert(!rotation_is_rotating("r2"));
 	ck_assert_int_eq(frot.unsubscribed, 1);
+	ck_assert_int_eq(frot.unscheduled, 1); /* before the stop: no empty last chunk */
 
 	/* LTTng refuses the schedule: the recording is stopped, not kept */
 	frot.fail_schedule = true;
