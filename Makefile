@@ -77,7 +77,7 @@ $(call obj,$(wildcard agent/*.c agent/tp/*.c)) $(B)/obj/agent/tp/caret_tp_humble
 all: $(B)/gen/caret_kinds.py
 
 # ---- util: clock and size parsing, for every program (caretctl too) ----
-UTIL_SRC = util/clock.c util/size.c util/hex.c util/atomic_file.c
+UTIL_SRC = util/clock.c util/size.c util/hex.c util/atomic_file.c util/grow.c util/dir.c
 $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -182,7 +182,7 @@ $(B)/bench/caret-readerbench: $(call obj,bench/reader_bench.c) $(SHM_LIBS)
 # caretd's own session start, alone (the limit's first term)
 $(B)/bench/caret-sessstart: $(call obj,bench/sessstart.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_snapshot.c daemon/creds.c \
 		proto/caret_ctl_limits.c \
-		proto/caret_ctl_evlist.c proto/caret_utf8.c)
+		proto/caret_ctl_evlist.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) -llttng-ctl
 
@@ -243,7 +243,7 @@ UNIT_TESTS += $(B)/tests/check_model
 CHECK_MODEL_SRC = tools/caretctl/check_links.c tools/caretctl/check_map.c \
 	tools/caretctl/check_wire.c tools/caretctl/complete.c tools/caretctl/check_run.c \
 	tools/caretctl/check_bt.c tools/caretctl/check_model.c tools/caretctl/check_field.c
-$(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC))
+$(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC)) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CHECK)
 
@@ -258,13 +258,13 @@ $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_creds
-$(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c)
+$(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_chunks
 $(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/chunks.c daemon/creds.c \
-		daemon/log.c proto/caret_utf8.c)
+		daemon/log.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
@@ -323,6 +323,11 @@ $(B)/tests/check_cleanup: $(call obj,tests/unit/check_cleanup.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_util
+$(B)/tests/check_util: $(call obj,tests/unit/check_util.c) $(B)/lib/libcaretutil.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_distro
 $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
 	@mkdir -p $(dir $@)
@@ -352,7 +357,7 @@ $(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c pro
 
 UNIT_TESTS += $(B)/tests/check_lttng
 $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_snapshot.c daemon/creds.c \
-		proto/caret_ctl_limits.c proto/caret_ctl_evlist.c)
+		proto/caret_ctl_limits.c proto/caret_ctl_evlist.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CTL) $(PKG_CHECK)
 

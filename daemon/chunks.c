@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "daemon/chunks.h"
+#include "util/caret_util.h"
 
 /* What one scan looks at before it stops measuring (its owner can fill
  * the tree, and caretd waits for the scan): entries walked, and depth; a
@@ -50,14 +51,9 @@ static uint64_t measure(int dirfd, int depth, long *budget)
 {
 	if (depth > DEPTH_MAX)
 		return 0;
-	int fd = dup(dirfd);
-	if (fd < 0)
+	DIR *d = caret_opendir_at(dirfd);
+	if (!d)
 		return 0;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return 0;
-	}
 	uint64_t sum = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) && --*budget >= 0) {
@@ -87,15 +83,9 @@ static int remove_below(int dirfd, int depth, long *budget)
 {
 	if (depth > DEPTH_MAX)
 		return -ELOOP;
-	int fd = dup(dirfd);
-	if (fd < 0)
+	DIR *d = caret_opendir_at(dirfd);
+	if (!d)
 		return -errno;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
 	int rc = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
@@ -176,13 +166,11 @@ static int prune_job(void *arg, void *outp, size_t outlen, char *err, size_t err
 	close(top);
 	if (arch < 0)
 		return errno == ENOENT ? 0 : -errno; /* no chunk archived yet */
-	int fd = dup(arch);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = caret_opendir_at(arch);
 	if (!d) {
-		if (fd >= 0)
-			close(fd);
+		int r = -errno;
 		close(arch);
-		return -ENOMEM;
+		return r;
 	}
 	struct dirent *e;
 	long seen = 0;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "daemon/creds.h"
+#include "util/caret_util.h"
 
 /* The child's exit status when it could not switch identity (errnos are
  * far below). */
@@ -194,15 +195,9 @@ static int walk_below(int dirfd, const struct walk *w, int depth, long *budget)
 {
 	if (depth > 32)
 		return -ELOOP;
-	int fd = dup(dirfd);
-	if (fd < 0)
+	DIR *d = caret_opendir_at(dirfd);
+	if (!d)
 		return -errno;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
 	int rc = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {

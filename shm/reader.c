@@ -86,28 +86,14 @@ static int64_t default_now(void *ctx)
 	return caret_now_ns();
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 16;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*p, c * size);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = c;
-	return 0;
-}
-
 static int grow32(void **p, uint32_t *cap, size_t need, size_t size)
 {
 	if (need > UINT32_MAX)
 		return -EOVERFLOW;
 	size_t c = *cap;
-	int r = grow(p, &c, need, size);
-	*cap = (uint32_t)c;
+	int r = caret_grow(p, &c, need, size);
+	/* the doubling may pass UINT32_MAX: the array holds at least that */
+	*cap = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 	return r;
 }
 
@@ -256,7 +242,7 @@ static int scan(struct caret_reader *r)
 
 static int push_fresh(struct caret_reader *r, uint32_t slot, uint32_t idx)
 {
-	if (grow((void **)&r->fresh, &r->fresh_cap, r->nfresh + 1, sizeof(*r->fresh)) < 0)
+	if (caret_grow((void **)&r->fresh, &r->fresh_cap, r->nfresh + 1, sizeof(*r->fresh)) < 0)
 		return -ENOMEM;
 	const struct rec *rc = &r->src[slot]->recs[idx];
 	r->fresh[r->nfresh++] = (struct gent){ rc->ts, rc->off, slot, idx, rc->kind };
@@ -372,7 +358,7 @@ static int publish(struct caret_reader *r)
 		if (passed(r, &k))
 			r->late++;
 	}
-	if (grow((void **)&r->g, &r->gcap, r->ng + r->nfresh, sizeof(*r->g)) < 0)
+	if (caret_grow((void **)&r->g, &r->gcap, r->ng + r->nfresh, sizeof(*r->g)) < 0)
 		return -ENOMEM;
 	size_t i = r->ng, j = r->nfresh, k = r->ng + r->nfresh;
 	while (j > 0) {

@@ -7,6 +7,7 @@
 #ifndef CARET_UTIL_H
 #define CARET_UTIL_H
 
+#include <dirent.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -30,5 +31,13 @@ int caret_unhex(const char *h, char *out, size_t cap);
  * fresh 0600 file beside it (mkstemp: no link followed), renamed over path
  * once flushed. 0 or -errno (the old file stays). */
 int caret_write_atomic(const char *path, void (*fill)(FILE *f, void *arg), void *arg);
+
+/* Grows the array *p of *cap elements of size bytes to hold need, doubling
+ * from 16: 0, or -ENOMEM (on overflow too; *p and *cap stay). */
+int caret_grow(void **p, size_t *cap, size_t need, size_t size);
+
+/* The directory dirfd names, listed from its start through a descriptor of
+ * its own (never a dup() sharing dirfd's offset); NULL and errno set. */
+DIR *caret_opendir_at(int dirfd);
 
 #endif

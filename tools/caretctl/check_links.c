@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "check_links.h"
+#include "util/caret_util.h"
 
 enum obj {
 	O_NONE,
@@ -229,7 +230,7 @@ int check_links_record(struct check_links *l, const char *kind,
 			if (define(l, key) < 0)
 				return -ENOMEM;
 		} else if (o->what == 'r') {
-			if (check_grow((void **)&l->refs, &l->refs_cap, l->nrefs + 1,
+			if (caret_grow((void **)&l->refs, &l->refs_cap, l->nrefs + 1,
 				       sizeof(*l->refs)) < 0)
 				return -ENOMEM;
 			l->refs[l->nrefs++] = (struct check_link_ref){ key, proc, (unsigned)o->rule };

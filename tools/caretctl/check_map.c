@@ -95,17 +95,3 @@ void check_map_free(struct check_map *m)
 	free(m->used);
 }
 
-int check_grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*p, c * size);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = c;
-	return 0;
-}

@@ -26,7 +26,5 @@ uint64_t *check_map_slot(struct check_map *m, uint64_t key, bool *added);
 bool check_map_has(const struct check_map *m, uint64_t key);
 void check_map_free(struct check_map *m);
 
-/* *p holds at least need elements of size bytes; -ENOMEM. */
-int check_grow(void **p, size_t *cap, size_t need, size_t size);
 
 #endif

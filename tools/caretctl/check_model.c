@@ -22,6 +22,7 @@
 #include "check_links.h"
 #include "check_field.h"
 #include "check_map.h"
+#include "util/caret_util.h"
 
 /* caret_analyze's init events (infra/lttng/lttng.py,
  * Lttng._prioritized_init_events), without their provider. */
@@ -202,7 +203,7 @@ static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
 		return NULL;
 	if (!added)
 		return &m->cls[*slot];
-	if (check_grow((void **)&m->cls, &m->cls_cap, m->ncls + 1, sizeof(*m->cls)) < 0)
+	if (caret_grow((void **)&m->cls, &m->cls_cap, m->ncls + 1, sizeof(*m->cls)) < 0)
 		return NULL;
 	struct evclass *c = &m->cls[m->ncls];
 	memset(c, 0, sizeof(*c));
@@ -228,7 +229,7 @@ static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_
 	if (!slot)
 		return NULL;
 	if (added) {
-		if (check_grow((void **)&m->r.procs, &m->procs_cap, m->r.nprocs + 1,
+		if (caret_grow((void **)&m->r.procs, &m->procs_cap, m->r.nprocs + 1,
 			 sizeof(*m->r.procs)) < 0)
 			return NULL;
 		struct check_proc *p = &m->r.procs[m->r.nprocs];
@@ -247,7 +248,7 @@ static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_
 
 static int add_node(struct check_model *m, int64_t vpid, const char *ns, const char *name)
 {
-	if (check_grow((void **)&m->r.nodes, &m->nodes_cap, m->r.nnodes + 1, sizeof(*m->r.nodes)) < 0)
+	if (caret_grow((void **)&m->r.nodes, &m->nodes_cap, m->r.nnodes + 1, sizeof(*m->r.nodes)) < 0)
 		return -ENOMEM;
 	size_t l = strlen(ns);
 	char *full;
@@ -264,7 +265,7 @@ static int add_topic(struct check_model *m, const char *name, bool pub)
 		if (strcmp(m->r.topics[i].name, name) == 0)
 			t = &m->r.topics[i];
 	if (!t) {
-		if (check_grow((void **)&m->r.topics, &m->topics_cap, m->r.ntopics + 1,
+		if (caret_grow((void **)&m->r.topics, &m->topics_cap, m->r.ntopics + 1,
 			 sizeof(*m->r.topics)) < 0)
 			return -ENOMEM;
 		t = &m->r.topics[m->r.ntopics];
@@ -355,7 +356,7 @@ static struct tid_state *tid_of(struct check_model *m, int64_t vpid, uint64_t vt
 	if (!slot)
 		return NULL;
 	if (added) {
-		if (check_grow((void **)&m->tids, &m->tids_cap, m->ntids + 1, sizeof(*m->tids)) < 0)
+		if (caret_grow((void **)&m->tids, &m->tids_cap, m->ntids + 1, sizeof(*m->tids)) < 0)
 			return NULL;
 		m->tids[m->ntids] = (struct tid_state){ false, proc };
 		*slot = m->ntids++;
@@ -417,7 +418,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		if (!check_fint(pl, c->f_addr, &a) || !check_fint(pl, c->f_stamp, &b))
 			return 0;
 		t->pending = false;
-		if (check_grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
+		if (caret_grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
 			return -ENOMEM;
 		m->binds[m->nbinds++] = (struct binding){ b, pi };
 		p->bindings++;
