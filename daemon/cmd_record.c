@@ -102,6 +102,7 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg->light_pre_iron = all_pre_iron(ctx->reg);
 	cfg->append = q->append;
 	cfg->armed = q->arm;
+	cfg->sel = &q->sel; /* ros2 trace's selection (proto/caret_ctl_sel.h) */
 	p->freq = (uint32_t)q->frequency;
 	rotation_opts_of(q, &p->rot);
 	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size

@@ -20,6 +20,7 @@
 #include <lttng/lttng.h>
 #include "daemon/creds.h"
 #include "daemon/lttng_ctl.h"
+#include "daemon/lttng_sel.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
@@ -212,17 +213,33 @@ static int enable_all(struct lttng_handle *h, const char *session,
 		}
 	}
 
-	for (const char *const *e = caret_lttng_events(cfg->light, !cfg->light_pre_iron); *e; e++) {
+	/* ros2 trace's --context: beyond the three CARET needs */
+	ret = caret_lttng_sel_contexts(h, CARET_CTL_DEFAULT_CHANNEL, cfg->sel, session, err, errlen);
+	if (ret < 0)
+		return ret;
+
+	/* CARET's list, or -u's with CARET's initialization events added
+	 * (proto/caret_ctl_sel.h) */
+	const char *evs[2 * CARET_CTL_SEL_MAX + 64];
+	int nev = caret_ctl_sel_ust(cfg->sel, cfg->light, !cfg->light_pre_iron, evs,
+				    (int)(sizeof(evs) / sizeof(evs[0])), NULL);
+	if (nev < 0)
+		return caret_errf(err, errlen, nev, "lttng: too many UST events for session %s",
+				  session);
+	for (int i = 0; i < nev; i++) {
 		struct lttng_event ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.type = LTTNG_EVENT_TRACEPOINT;
 		ev.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
 		ev.loglevel = -1;
-		snprintf(ev.name, sizeof(ev.name), "%s", *e);
+		snprintf(ev.name, sizeof(ev.name), "%s", evs[i]);
 		ret = lttng_enable_event(h, &ev, CARET_CTL_DEFAULT_CHANNEL);
+		/* a name twice in -u's list is enabled once */
+		if (ret == -LTTNG_ERR_UST_EVENT_ENABLED)
+			continue;
 		if (ret < 0) {
 			char step[LTTNG_SYMBOL_NAME_LEN + 32];
-			snprintf(step, sizeof(step), "enabling event %s", *e);
+			snprintf(step, sizeof(step), "enabling event %s", evs[i]);
 			return caret_lttng_fail(err, errlen, ret, step, session);
 		}
 	}
@@ -456,6 +473,13 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 {
 	if (!cfg || !name_out || !path_out)
 		return caret_errf(err, errlen, -EINVAL, "lttng: missing argument");
+	/* kernel events: the requester's right and the tracer, before
+	 * anything is created (daemon/lttng_sel.h) */
+	if (caret_ctl_sel_kernel(cfg->sel)) {
+		int krc = caret_lttng_kernel_check(cfg->as, err, errlen);
+		if (krc < 0)
+			return krc;
+	}
 	if (cfg->url)
 		return record_net(cfg, name_out, name_len, path_out, path_len, err, errlen);
 	if (!cfg->path || cfg->path[0] != '/')
@@ -519,6 +543,8 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 		return caret_errf(err, errlen, -ENOMEM, "lttng: creating a handle for session %s failed",
 			    name);
 	int rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
+	if (rc == 0)
+		rc = caret_lttng_kernel_enable(name, cfg->sel, cfg->snapshot, err, errlen);
 	if (rc == 0 && cfg->armed) {
 		/* Started with its channel disabled: the session daemon sets
 		 * every registered application up now (the cost of a start),
