@@ -151,6 +151,7 @@ static void record_remember(const struct cmd_peer *peer, const struct record_pla
 		.dir_dev = p->dir_id.dev,
 		.dir_ino = p->dir_id.ino,
 		.dir_made = p->dir_id.made,
+		.parents_made = p->dir_id.parents_made,
 	};
 	/* who to watch while it waits for Enter (lttng_view reaps orphans) */
 	if (p->cfg.armed && peer->pid > 0 &&

@@ -37,9 +37,12 @@ static int refused(const struct caret_lttng_cfg *cfg, char *err, size_t errlen, 
 		    (int)cfg->as->uid, dir, strerror(e));
 }
 
-/* mkdir -p; existing directories (and symlinks to them) are fine. */
-static int mkdir_p(const struct caret_lttng_cfg *cfg, const char *path, char *err, size_t errlen)
+/* mkdir -p; existing directories (and symlinks to them) are fine. *made:
+ * how many it created (the lowest ones of path). */
+static int mkdir_p(const struct caret_lttng_cfg *cfg, const char *path, int *made, char *err,
+		   size_t errlen)
 {
+	*made = 0;
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
 	if (len >= sizeof(buf))
@@ -52,8 +55,12 @@ static int mkdir_p(const struct caret_lttng_cfg *cfg, const char *path, char *er
 			continue;
 		char saved = buf[i];
 		buf[i] = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return refused(cfg, err, errlen, errno, buf);
+		if (mkdir(buf, 0755) < 0) {
+			if (errno != EEXIST)
+				return refused(cfg, err, errlen, errno, buf);
+		} else {
+			++*made;
+		}
 		buf[i] = saved;
 	}
 	struct stat st;
@@ -334,6 +341,7 @@ struct local_out {
 	char name[LTTNG_NAME_MAX];
 	char dir[PATH_MAX];
 	bool made;          /* dir was created for this recording */
+	int parents_made;   /* and this many directories above it */
 	uint64_t dev, ino;  /* of dir, when it was checked */
 };
 
@@ -382,7 +390,7 @@ static int record_local(void *arg, void *outp, size_t outlen, char *err, size_t 
 
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%.*s", (int)plen, cfg->path);
-	int rc = mkdir_p(cfg, parent, err, errlen);
+	int rc = mkdir_p(cfg, parent, &o->parents_made, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = dir_unused(dir, err, errlen);
@@ -450,8 +458,20 @@ static int record_local(void *arg, void *outp, size_t outlen, char *err, size_t 
 	return 0;
 
 undo_dir:
-	if (o->made)
-		rmdir(dir);
+	if (o->made && rmdir(dir) == 0) {
+		/* the parents made for it, while empty (issue 22 D8); we
+		 * already act as the requester here */
+		char up[PATH_MAX];
+		snprintf(up, sizeof(up), "%s", dir);
+		for (int i = 0; i < o->parents_made; i++) {
+			char *slash = strrchr(up, '/');
+			if (!slash || slash == up)
+				break;
+			*slash = '\0';
+			if (rmdir(up) < 0)
+				break;
+		}
+	}
 	o->made = false;
 	return rc;
 }
@@ -514,6 +534,7 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 		cfg->dir_out->dev = o.dev;
 		cfg->dir_out->ino = o.ino;
 		cfg->dir_out->made = o.made;
+		cfg->dir_out->parents_made = o.made ? o.parents_made : 0;
 	}
 	return 0;
 
@@ -521,10 +542,13 @@ undo_session:
 	/* Best effort: the first error is the one worth reporting. */
 	lttng_destroy_session(o.name);
 	if (o.made) {
-		if (cfg->as)
-			creds_run_as(cfg->as, rmdir_job, o.dir, NULL, 0, NULL, 0);
-		else
-			rmdir(o.dir);
+		int rr = cfg->as ? creds_run_as(cfg->as, rmdir_job, o.dir, NULL, 0, NULL, 0)
+				 : rmdir(o.dir) < 0 ? -errno : 0;
+		/* and the parents made for it, as the requester (issue 22 D8) */
+		if (rr == 0 && o.parents_made) {
+			struct creds_id self = { .uid = geteuid(), .gid = getegid(), .n_groups = -1 };
+			creds_remove_parents(cfg->as ? cfg->as : &self, o.dir, o.parents_made);
+		}
 	}
 	return rc;
 }

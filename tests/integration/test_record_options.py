@@ -192,5 +192,93 @@ class RecordTest(unittest.TestCase):
             self.assertEqual(os.listdir(out), [])
 
 
+class NothingRecordedTest(unittest.TestCase):
+    """Issue 22 D8: `record` stopped before Enter (stdin ended, Ctrl-C)
+    removes what it created, parents included, and nothing else, with the
+    requester's rights."""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        if "users" not in self._testMethodName:
+            self.c.caretd()
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def armed(self, argv, before_eof, user=None):
+        """record without --immediate, its stdin a pipe: once it asks for
+        Enter, before_eof() runs, then stdin ends."""
+        pre = [] if user is None else ["setpriv", "--reuid=%d" % user.pw_uid,
+                                       "--regid=%d" % user.pw_gid, "--clear-groups"]
+        p = subprocess.Popen(pre + [CARETCTL, "--socket", self.c.sock, "record"] + argv,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=self.c.env(agent=False))
+        line = p.stdout.readline()
+        self.assertIn("press Enter", line, p.stderr.read() if not line else line)
+        before_eof()
+        p.stdin.close()
+        err = p.stderr.read()
+        p.stdout.close()
+        p.stderr.close()
+        self.assertEqual(p.wait(30), 2, err)
+        self.assertIn("standard input ended before Enter", err)
+
+    def test_parents_made_go_and_what_was_there_stays(self):
+        kept = os.path.join(self.c.tmp, "kept")
+        os.mkdir(kept)
+        deep = os.path.join(kept, "a", "b", "c")
+        self.armed(["-s", "never", "-p", deep], lambda: self.assertTrue(
+            os.path.isdir(os.path.join(deep, "never"))))
+        # a, b, c and the trace tree went; the directory that was there stays
+        self.assertEqual(os.listdir(kept), [])
+
+    def test_a_parent_that_got_something_meanwhile_stays(self):
+        deep = os.path.join(self.c.tmp, "x", "y")
+        other = os.path.join(self.c.tmp, "x", "other")
+        self.armed(["-s", "never", "-p", deep], lambda: os.mkdir(other))
+        # y (made, empty) went; x holds another's directory: kept
+        self.assertEqual(os.listdir(os.path.join(self.c.tmp, "x")), ["other"])
+
+    def test_ctrl_c_removes_the_parents_too(self):
+        deep = os.path.join(self.c.tmp, "p", "q")
+        p = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "-s", "never",
+                              "-p", deep], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=self.c.env(agent=False))
+        self.assertIn("press Enter", p.stdout.readline())
+        p.send_signal(2)
+        err = p.stderr.read()
+        for f in (p.stdin, p.stdout, p.stderr):
+            f.close()
+        self.assertEqual(p.wait(30), 130, err)
+        self.assertIn("nothing was recorded", err)
+        self.assertFalse(os.path.exists(os.path.join(self.c.tmp, "p")))
+
+    def test_removal_is_the_users_never_roots(self):
+        """The user swaps a parent caretd made for a symlink to a root-owned
+        empty directory while the recording waits for Enter: the removal,
+        as the user, cannot take root's directory."""
+        victim = os.path.join(self.c.tmp, "victim")
+        os.makedirs(os.path.join(victim, "b"))
+        os.chmod(self.c.tmp, 0o755)
+        with temp_user() as pw:
+            home = os.path.join(self.c.tmp, "home")
+            os.mkdir(home)
+            os.chown(home, pw.pw_uid, pw.pw_gid)
+            deep = os.path.join(home, "a", "b")
+
+            def swap():
+                # the user's own moves: a aside, a symlink to root's dir
+                as_user(pw, ["mv", os.path.join(home, "a"), os.path.join(home, "moved")],
+                        check=True)
+                as_user(pw, ["ln", "-s", victim, os.path.join(home, "a")], check=True)
+
+            self.c.caretd("--group", pw.pw_name)
+            self.armed(["-s", "never", "-p", deep], swap, user=pw)
+            self.assertTrue(os.path.isdir(os.path.join(victim, "b")))
+            # the moved tree (the trace directory is followed by its inode
+            # only: it stays, nothing of root's was touched)
+            self.assertTrue(os.path.islink(os.path.join(home, "a")))
+
+
 if __name__ == "__main__":
     unittest.main()
