@@ -334,6 +334,11 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 	if (r->sel.ust_given && r->light)
 		return bad(why, "%s is a list of UST events and %s gives its own: not both",
 			   CARET_CTL_K_LIGHT, CARET_CTL_K_UST);
+	/* the other hosts' relay sessions are made with CARET's lists: a
+	 * selection would hold for this host only, unsaid */
+	if (r->url && r->all_hosts && caret_ctl_sel_any(&r->sel))
+		return bad(why, "%s with %s: the other hosts record CARET's lists; event and "
+			   "context selection is for one host", CARET_CTL_K_URL, CARET_CTL_K_ALL_HOSTS);
 	/* the kernel channel would record from the arming on */
 	if (r->arm && caret_ctl_sel_kernel(&r->sel))
 		return bad(why, "%s does not go with kernel events", CARET_CTL_K_ARM, NULL);

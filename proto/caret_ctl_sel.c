@@ -63,6 +63,11 @@ static const char *const runtime_events[] = {
 };
 #define N_RUNTIME (int)(sizeof(runtime_events) / sizeof(runtime_events[0]))
 
+bool caret_ctl_sel_any(const struct caret_ctl_sel *s)
+{
+	return s && (s->ust_given || s->n_context > 0 || caret_ctl_sel_kernel(s));
+}
+
 bool caret_ctl_sel_kernel(const struct caret_ctl_sel *s)
 {
 	return s && (s->n_kernel > 0 || s->n_syscall > 0);

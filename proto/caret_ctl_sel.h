@@ -56,6 +56,10 @@ struct caret_ctl_sel {
 	uint64_t subbuf_size_kernel; /* 0: the default */
 };
 
+/* Whether the selection changes anything (a -u list, contexts or kernel
+ * events). */
+bool caret_ctl_sel_any(const struct caret_ctl_sel *s);
+
 /* Whether the selection asks for a kernel channel (-k or --syscall with a
  * name). */
 bool caret_ctl_sel_kernel(const struct caret_ctl_sel *s);

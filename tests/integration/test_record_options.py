@@ -88,6 +88,8 @@ class ParseTest(unittest.TestCase):
             (["-k", "x", "--subbuffer-size-kernel", "3000"], "power of two"),
             (["-k", "x", "--subbuffer-size-kernel", "8G"], "to 1G"),
             (["-u", "ros2:x", "--light"], "--light is a list of UST events"),
+            (["--set-url", "net://h", "--all-hosts", "--context", "vuid"],
+             "are for one host's recording"),
         ]
         for args, msg in cases:
             r = self.ctl("--immediate", *args)

@@ -614,6 +614,8 @@ START_TEST(request_selection)
 	REFUSED(REC "\"kernel\":[\"k\"],\"subbuf_size_kernel\":1.5}", -EINVAL,
 		"whole number");
 	REFUSED(REC "\"light\":true,\"ust\":[]}", -EINVAL, "not both");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"url\":\"net://h\",\"all_hosts\":true,"
+		"\"ust\":[]}", -EINVAL, "event and context selection is for one host");
 	REFUSED(REC "\"arm\":true,\"syscall\":[\"openat\"]}", -EINVAL,
 		"does not go with kernel events");
 	/* more names than a list holds */

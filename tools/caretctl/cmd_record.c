@@ -300,6 +300,10 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		return e;
 	if ((e = ctl_sel_check(&o->sel, o->light)) != 0)
 		return e;
+	if (o->url && o->all_hosts && caret_ctl_sel_any(&o->sel))
+		return ctl_usage_error("record", "--set-url with --all-hosts: the other hosts' "
+				       "sessions record CARET's lists; -u, --context, -k and "
+				       "--syscall are for one host's recording");
 	if (o->snap.size && (o->url || o->rot.size || o->rot.every_ms || o->subbuf_size ||
 				 o->subbuf_count))
 		return ctl_usage_error("record", "--snapshot keeps its ring in memory: not with "
