@@ -135,7 +135,8 @@ class RecordTest(unittest.TestCase):
         wait_line(p, r"^ready pid=%d" % p.pid)
         r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "picky",
                             "-p", self.traces, "-u", "ros2:callback_start",
-                            "--context", "pthread_id", "vpid", "vuid")
+                            "ros2:callback_start", "--context", "pthread_id", "vpid", "vuid",
+                            "pthread_id")
         # what -u leaves out that the analyzer reads is said
         self.assertIn("-u leaves out", r.stderr)
         self.assertIn("ros2:callback_end", r.stderr)
@@ -165,6 +166,18 @@ class RecordTest(unittest.TestCase):
             self.assertIn("lttng-modules", r.stderr)
             self.assertNotIn("kern", self.sessions().replace(before, ""))
             self.assertFalse(os.path.exists(self.traces), os.listdir(self.c.tmp))
+
+    def test_kernel_recording_is_not_armed_before_enter(self):
+        # its kernel channel would record from the arming on: nothing is
+        # created until Enter, so stdin ending leaves nothing either
+        d = self.c.caretd()
+        r = self.c.caretctl("record", "-s", "karm", "-p", self.traces, "-k", "sched_switch",
+                            check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("standard input ended before Enter", r.stderr)
+        self.assertFalse(os.path.exists(self.traces))
+        self.assertNotIn("armed", d.err_text())
+        self.assertNotIn("karm", self.sessions())
 
     def test_kernel_right_is_the_users_not_caretds(self):
         """A member of caretd's group who may not trace the kernel (not in
