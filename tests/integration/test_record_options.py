@@ -154,6 +154,23 @@ class RecordTest(unittest.TestCase):
             self.assertTrue(CARET_CONTEXTS | {"pthread_id", "vuid"} <= set(e.ctx), e)
             self.assertEqual(e.ctx["vuid"], os.getuid())
 
+    def test_ros2_star_gets_one_variant_of_each_init_event(self):
+        # -u ros2:* (ros2 trace's way) with CARET's init events added: like
+        # CARET's own list, never both ros2:X and ros2_caret:X of one
+        # object (the analyzer would see two)
+        self.c.caretd()
+        p = self.c.workload("--name", "both", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.caretctl("record", "--immediate", "--duration", "0.5", "-s", "star",
+                        "-p", self.traces, "-u", "ros2:*")
+        names = {e.name for e in read_trace(os.path.join(self.traces, "star"))
+                 if e.vpid == p.pid}
+        self.assertIn("ros2_caret:rcl_node_init", names)
+        self.assertIn("ros2:callback_start", names)
+        for n in names:
+            if n.startswith("ros2_caret:"):
+                self.assertNotIn("ros2:" + n.split(":", 1)[1], names, n)
+
     def test_kernel_without_kernel_tracer_is_a_clear_error_and_leaves_nothing(self):
         self.c.caretd()
         before = self.sessions()
