@@ -339,6 +339,12 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 	if (r->url && r->all_hosts && caret_ctl_sel_any(&r->sel))
 		return bad(why, "%s with %s: the other hosts record CARET's lists; event and "
 			   "context selection is for one host", CARET_CTL_K_URL, CARET_CTL_K_ALL_HOSTS);
+	/* a flight recorder's ring and a rotation's chunks are judged and
+	 * sized for the UST channel alone */
+	if (caret_ctl_sel_kernel(&r->sel) &&
+	    (present(o, CARET_CTL_K_SNAPSHOT_SIZE) || r->rotate_size || r->rotate_every_ms))
+		return bad(why, "kernel events do not go with %s or a rotation (%s)",
+			   CARET_CTL_K_SNAPSHOT_SIZE, CARET_CTL_K_ROTATE_SIZE);
 	/* the kernel channel would record from the arming on */
 	if (r->arm && caret_ctl_sel_kernel(&r->sel))
 		return bad(why, "%s does not go with kernel events", CARET_CTL_K_ARM, NULL);

@@ -88,6 +88,9 @@ class ParseTest(unittest.TestCase):
             (["-k", "x", "--subbuffer-size-kernel", "3000"], "power of two"),
             (["-k", "x", "--subbuffer-size-kernel", "8G"], "to 1G"),
             (["-u", "ros2:x", "--light"], "--light is a list of UST events"),
+            (["-k", "x", "--snapshot"], "do not go with --snapshot or --rotate-*"),
+            (["--syscall", "x", "--rotate-size", "1M", "--keep", "2"],
+             "do not go with --snapshot or --rotate-*"),
             (["--set-url", "net://h", "--all-hosts", "--context", "vuid"],
              "are for one host's recording"),
         ]

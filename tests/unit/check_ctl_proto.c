@@ -616,6 +616,8 @@ START_TEST(request_selection)
 	REFUSED(REC "\"light\":true,\"ust\":[]}", -EINVAL, "not both");
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"url\":\"net://h\",\"all_hosts\":true,"
 		"\"ust\":[]}", -EINVAL, "event and context selection is for one host");
+	REFUSED(REC "\"kernel\":[\"k\"],\"rotate_size\":1048576,\"keep\":2}", -EINVAL,
+		"kernel events do not go with");
 	REFUSED(REC "\"arm\":true,\"syscall\":[\"openat\"]}", -EINVAL,
 		"does not go with kernel events");
 	/* more names than a list holds */

@@ -300,6 +300,10 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		return e;
 	if ((e = ctl_sel_check(&o->sel, o->light)) != 0)
 		return e;
+	if (caret_ctl_sel_kernel(&o->sel) && (o->snap.size || o->rot.size || o->rot.every_ms))
+		return ctl_usage_error("record", "-k/--kernel and --syscall do not go with "
+				       "--snapshot or --rotate-*: those are sized and judged for "
+				       "the UST channel alone");
 	if (o->url && o->all_hosts && caret_ctl_sel_any(&o->sel))
 		return ctl_usage_error("record", "--set-url with --all-hosts: the other hosts' "
 				       "sessions record CARET's lists; -u, --context, -k and "
