@@ -102,6 +102,7 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg->light_pre_iron = all_pre_iron(ctx->reg);
 	cfg->append = q->append;
 	cfg->armed = q->arm;
+	cfg->sel = &q->sel; /* ros2 trace's selection (proto/caret_ctl_sel.h) */
 	p->freq = (uint32_t)q->frequency;
 	rotation_opts_of(q, &p->rot);
 	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size
@@ -150,6 +151,7 @@ static void record_remember(const struct cmd_peer *peer, const struct record_pla
 		.dir_dev = p->dir_id.dev,
 		.dir_ino = p->dir_id.ino,
 		.dir_made = p->dir_id.made,
+		.parents_made = p->dir_id.parents_made,
 	};
 	/* who to watch while it waits for Enter (lttng_view reaps orphans) */
 	if (p->cfg.armed && peer->pid > 0 &&

@@ -301,6 +301,43 @@ static int remove_job(void *arg, void *out, size_t outlen, char *err, size_t err
 	return rc;
 }
 
+struct parents_arg {
+	const char *path;
+	int n;
+};
+
+static int parents_job(void *arg, void *out, size_t outlen, char *err, size_t errlen)
+{
+	(void)out;
+	(void)outlen;
+	const struct parents_arg *a = arg;
+	char buf[PATH_MAX];
+	if (snprintf(buf, sizeof(buf), "%s", a->path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (int i = 0; i < a->n; i++) {
+		char *slash = strrchr(buf, '/');
+		if (!slash || slash == buf)
+			return 0; /* never the root */
+		*slash = '\0';
+		/* rmdir removes only an empty directory, and as the owner
+		 * only one they could remove themselves */
+		if (rmdir(buf) < 0) {
+			if (errno == ENOTEMPTY || errno == EEXIST || errno == ENOENT)
+				return 0;
+			int e = errno;
+			snprintf(err, errlen, "%s: %s", buf, strerror(e));
+			return -e;
+		}
+	}
+	return 0;
+}
+
+int creds_remove_parents(const struct creds_id *id, const char *path, int n)
+{
+	struct parents_arg a = { path, n };
+	return n > 0 ? creds_run_as(id, parents_job, &a, NULL, 0, NULL, 0) : 0;
+}
+
 int creds_remove_tree(const struct creds_id *id, const char *path, uint64_t dev, uint64_t ino,
 		      bool top, char *err, size_t errlen)
 {

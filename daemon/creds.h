@@ -74,4 +74,10 @@ int creds_chown_tree(const char *path, uid_t uid, gid_t gid);
 int creds_remove_tree(const struct creds_id *id, const char *path, uint64_t dev, uint64_t ino,
 		      bool top, char *err, size_t errlen);
 
+/* Removes, as id, the n directories above path (its parent first, then
+ * up), each only while it is empty (rmdir), stopping at the first that
+ * is not or is gone: the parents caretd created for a recording that
+ * never recorded. 0 or the first -errno that is not ENOTEMPTY/ENOENT. */
+int creds_remove_parents(const struct creds_id *id, const char *path, int n);
+
 #endif

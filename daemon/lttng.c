@@ -351,6 +351,21 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 	/* The channel array owns the extended attributes the getters read:
 	 * a single free() releases both. */
 	free(chans);
+	/* The kernel channel of a recording with kernel events (record -k,
+	 * --syscall): its losses are reported too. Any error here means the
+	 * session has no kernel domain (or the session daemon no kernel
+	 * tracer): nothing to add. */
+	struct lttng_domain kdom = { .type = LTTNG_DOMAIN_KERNEL,
+				     .buf_type = LTTNG_BUFFER_GLOBAL };
+	struct lttng_handle *kh = lttng_create_handle(session, &kdom);
+	struct lttng_channel *kch = NULL;
+	int nk = kh ? lttng_list_channels(kh, &kch) : 0;
+	if (kh)
+		lttng_destroy_handle(kh);
+	for (int i = 0; i < nk; i++, nch++)
+		if (nch < max)
+			fill_stats(&out[nch], &kch[i]);
+	free(kch);
 
 	ret = lttng_destroy_session(session);
 	if (ret < 0)

@@ -33,6 +33,7 @@
 
 #define CARET_LTTNG_NAME_MAX 256
 
+struct caret_ctl_sel;
 struct caret_lttng_cfg {
 	/* NULL/"" => "caret-YYYYMMDD-HHMMSS" (local time). */
 	const char *session;
@@ -74,7 +75,12 @@ struct caret_lttng_cfg {
 	 */
 	const struct creds_id *as;
 	/* if set: the (st_dev, st_ino) of the trace directory, as created */
-	struct caret_lttng_dir_id { uint64_t dev, ino; bool made; } *dir_out;
+	/* parents_made: how many directories above it (its parent first)
+	 * were created for it too */
+	struct caret_lttng_dir_id { uint64_t dev, ino; bool made; int parents_made; } *dir_out;
+	/* ros2 trace's -u, --context, -k, --syscall (proto/caret_ctl_sel.h,
+	 * daemon/lttng_sel.h); NULL: CARET's lists only */
+	const struct caret_ctl_sel *sel;
 };
 
 struct caret_lttng_chan_stats {

@@ -20,6 +20,7 @@
 #include <lttng/lttng.h>
 #include "daemon/creds.h"
 #include "daemon/lttng_ctl.h"
+#include "daemon/lttng_sel.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
@@ -36,9 +37,12 @@ static int refused(const struct caret_lttng_cfg *cfg, char *err, size_t errlen, 
 		    (int)cfg->as->uid, dir, strerror(e));
 }
 
-/* mkdir -p; existing directories (and symlinks to them) are fine. */
-static int mkdir_p(const struct caret_lttng_cfg *cfg, const char *path, char *err, size_t errlen)
+/* mkdir -p; existing directories (and symlinks to them) are fine. *made:
+ * how many it created (the lowest ones of path). */
+static int mkdir_p(const struct caret_lttng_cfg *cfg, const char *path, int *made, char *err,
+		   size_t errlen)
 {
+	*made = 0;
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
 	if (len >= sizeof(buf))
@@ -51,8 +55,12 @@ static int mkdir_p(const struct caret_lttng_cfg *cfg, const char *path, char *er
 			continue;
 		char saved = buf[i];
 		buf[i] = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return refused(cfg, err, errlen, errno, buf);
+		if (mkdir(buf, 0755) < 0) {
+			if (errno != EEXIST)
+				return refused(cfg, err, errlen, errno, buf);
+		} else {
+			++*made;
+		}
 		buf[i] = saved;
 	}
 	struct stat st;
@@ -212,17 +220,33 @@ static int enable_all(struct lttng_handle *h, const char *session,
 		}
 	}
 
-	for (const char *const *e = caret_lttng_events(cfg->light, !cfg->light_pre_iron); *e; e++) {
+	/* ros2 trace's --context: beyond the three CARET needs */
+	ret = caret_lttng_sel_contexts(h, CARET_CTL_DEFAULT_CHANNEL, cfg->sel, session, err, errlen);
+	if (ret < 0)
+		return ret;
+
+	/* CARET's list, or -u's with CARET's initialization events added
+	 * (proto/caret_ctl_sel.h) */
+	const char *evs[2 * CARET_CTL_SEL_MAX + 64];
+	int nev = caret_ctl_sel_ust(cfg->sel, cfg->light, !cfg->light_pre_iron, evs,
+				    (int)(sizeof(evs) / sizeof(evs[0])), NULL);
+	if (nev < 0)
+		return caret_errf(err, errlen, nev, "lttng: too many UST events for session %s",
+				  session);
+	for (int i = 0; i < nev; i++) {
 		struct lttng_event ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.type = LTTNG_EVENT_TRACEPOINT;
 		ev.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
 		ev.loglevel = -1;
-		snprintf(ev.name, sizeof(ev.name), "%s", *e);
+		snprintf(ev.name, sizeof(ev.name), "%s", evs[i]);
 		ret = lttng_enable_event(h, &ev, CARET_CTL_DEFAULT_CHANNEL);
+		/* a name twice in -u's list is enabled once */
+		if (ret == -LTTNG_ERR_UST_EVENT_ENABLED)
+			continue;
 		if (ret < 0) {
 			char step[LTTNG_SYMBOL_NAME_LEN + 32];
-			snprintf(step, sizeof(step), "enabling event %s", *e);
+			snprintf(step, sizeof(step), "enabling event %s", evs[i]);
 			return caret_lttng_fail(err, errlen, ret, step, session);
 		}
 	}
@@ -317,6 +341,7 @@ struct local_out {
 	char name[LTTNG_NAME_MAX];
 	char dir[PATH_MAX];
 	bool made;          /* dir was created for this recording */
+	int parents_made;   /* and this many directories above it */
 	uint64_t dev, ino;  /* of dir, when it was checked */
 };
 
@@ -365,7 +390,7 @@ static int record_local(void *arg, void *outp, size_t outlen, char *err, size_t 
 
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%.*s", (int)plen, cfg->path);
-	int rc = mkdir_p(cfg, parent, err, errlen);
+	int rc = mkdir_p(cfg, parent, &o->parents_made, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = dir_unused(dir, err, errlen);
@@ -433,8 +458,20 @@ static int record_local(void *arg, void *outp, size_t outlen, char *err, size_t 
 	return 0;
 
 undo_dir:
-	if (o->made)
-		rmdir(dir);
+	if (o->made && rmdir(dir) == 0) {
+		/* the parents made for it, while empty (issue 22 D8); we
+		 * already act as the requester here */
+		char up[PATH_MAX];
+		snprintf(up, sizeof(up), "%s", dir);
+		for (int i = 0; i < o->parents_made; i++) {
+			char *slash = strrchr(up, '/');
+			if (!slash || slash == up)
+				break;
+			*slash = '\0';
+			if (rmdir(up) < 0)
+				break;
+		}
+	}
 	o->made = false;
 	return rc;
 }
@@ -456,6 +493,13 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 {
 	if (!cfg || !name_out || !path_out)
 		return caret_errf(err, errlen, -EINVAL, "lttng: missing argument");
+	/* kernel events: the requester's right and the tracer, before
+	 * anything is created (daemon/lttng_sel.h) */
+	if (caret_ctl_sel_kernel(cfg->sel)) {
+		int krc = caret_lttng_kernel_check(cfg->as, err, errlen);
+		if (krc < 0)
+			return krc;
+	}
 	if (cfg->url)
 		return record_net(cfg, name_out, name_len, path_out, path_len, err, errlen);
 	if (!cfg->path || cfg->path[0] != '/')
@@ -490,6 +534,7 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 		cfg->dir_out->dev = o.dev;
 		cfg->dir_out->ino = o.ino;
 		cfg->dir_out->made = o.made;
+		cfg->dir_out->parents_made = o.made ? o.parents_made : 0;
 	}
 	return 0;
 
@@ -497,10 +542,13 @@ undo_session:
 	/* Best effort: the first error is the one worth reporting. */
 	lttng_destroy_session(o.name);
 	if (o.made) {
-		if (cfg->as)
-			creds_run_as(cfg->as, rmdir_job, o.dir, NULL, 0, NULL, 0);
-		else
-			rmdir(o.dir);
+		int rr = cfg->as ? creds_run_as(cfg->as, rmdir_job, o.dir, NULL, 0, NULL, 0)
+				 : rmdir(o.dir) < 0 ? -errno : 0;
+		/* and the parents made for it, as the requester (issue 22 D8) */
+		if (rr == 0 && o.parents_made) {
+			struct creds_id self = { .uid = geteuid(), .gid = getegid(), .n_groups = -1 };
+			creds_remove_parents(cfg->as ? cfg->as : &self, o.dir, o.parents_made);
+		}
 	}
 	return rc;
 }
@@ -519,6 +567,8 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 		return caret_errf(err, errlen, -ENOMEM, "lttng: creating a handle for session %s failed",
 			    name);
 	int rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
+	if (rc == 0)
+		rc = caret_lttng_kernel_enable(name, cfg->sel, cfg->snapshot, err, errlen);
 	if (rc == 0 && cfg->armed) {
 		/* Started with its channel disabled: the session daemon sets
 		 * every registered application up now (the cost of a start),

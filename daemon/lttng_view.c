@@ -386,6 +386,10 @@ void lttng_view_unmake(const struct lttng_view_rec *r)
 	if (e < 0)
 		log_warn("armed recording %s: cannot remove its empty trace directory %s: %s",
 			 r->name, r->path, err[0] ? err : strerror(-e));
+	else if (r->dir_made && r->parents_made &&
+		 (e = creds_remove_parents(&id, r->path, r->parents_made)) < 0)
+		log_warn("armed recording %s: cannot remove the empty directories made above "
+			 "%s: %s", r->name, r->path, strerror(-e));
 }
 
 void lttng_view_drop_rec(struct lttng_view *v, const char *session)

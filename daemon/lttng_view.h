@@ -54,6 +54,10 @@ struct lttng_view_rec {
 	/* path's directory as created (0, 0: not known): what the pacer
 	 * reads is that directory, whatever path leads to now */
 	uint64_t dir_dev, dir_ino;
+	/* directories above path caretd created for it too (its parent
+	 * first; not kept across a restart): an armed recording stopped
+	 * before Enter removes them while empty (issue 22 D8) */
+	int parents_made;
 	bool dir_made; /* caretd created it for this recording (not kept
 			* across a restart) */
 	uid_t uid; /* the requester's (SO_PEERCRED): the trace is theirs */

@@ -83,6 +83,7 @@ static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
 	ok = add_num(o, ok, CARET_CTL_K_SNAPSHOT_SIZE, r->snapshot_size);
 	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_ON, r->snapshot_on);
 	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_FILTER, r->snapshot_filter);
+	ok = ok && caret_ctl_sel_enc(o, &r->sel);
 	return add_true(o, ok, CARET_CTL_K_ARM, r->arm);
 }
 
@@ -327,6 +328,26 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 		return bad(why, "%s must be an absolute directory", CARET_CTL_K_PATH, NULL);
 	if (dec_rotation(o, r, why) < 0)
 		return -EINVAL;
+	/* ros2 trace's selection (proto/caret_ctl_sel.h) */
+	if (caret_ctl_sel_dec(o, &r->sel, why) < 0)
+		return -EINVAL;
+	if (r->sel.ust_given && r->light)
+		return bad(why, "%s is a list of UST events and %s gives its own: not both",
+			   CARET_CTL_K_LIGHT, CARET_CTL_K_UST);
+	/* the other hosts' relay sessions are made with CARET's lists: a
+	 * selection would hold for this host only, unsaid */
+	if (r->url && r->all_hosts && caret_ctl_sel_any(&r->sel))
+		return bad(why, "%s with %s: the other hosts record CARET's lists; event and "
+			   "context selection is for one host", CARET_CTL_K_URL, CARET_CTL_K_ALL_HOSTS);
+	/* a flight recorder's ring and a rotation's chunks are judged and
+	 * sized for the UST channel alone */
+	if (caret_ctl_sel_kernel(&r->sel) &&
+	    (present(o, CARET_CTL_K_SNAPSHOT_SIZE) || r->rotate_size || r->rotate_every_ms))
+		return bad(why, "kernel events do not go with %s or a rotation (%s)",
+			   CARET_CTL_K_SNAPSHOT_SIZE, CARET_CTL_K_ROTATE_SIZE);
+	/* the kernel channel would record from the arming on */
+	if (r->arm && caret_ctl_sel_kernel(&r->sel))
+		return bad(why, "%s does not go with kernel events", CARET_CTL_K_ARM, NULL);
 	return dec_snapshot_size(o, r, why);
 }
 

@@ -21,6 +21,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_events.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_ctl_sel.h"
 #include "proto/caret_segment.h"
 
 enum caret_ctl_cmd {
@@ -66,6 +67,9 @@ struct caret_ctl_record_req {
 	uint64_t snapshot_size;
 	/* its trigger (NULL: none): an event's full name, a filter */
 	const char *snapshot_on, *snapshot_filter;
+	/* ros2 trace's -u, --context, -k, --syscall, --subbuffer-size-kernel
+	 * (proto/caret_ctl_sel.h) */
+	struct caret_ctl_sel sel;
 };
 
 /* "snapshot" (proto/caret_ctl_snapshot.h); the decoder fills

@@ -124,11 +124,37 @@ START_TEST(remove_tree_keeps_top)
 }
 END_TEST
 
+/* The parents made for a recording go while empty, lowest first, and no
+ * further than asked: top/sub/deep holds c, so from sub/deep/x/y with 3
+ * levels only x goes (y stands for the removed trace directory). */
+START_TEST(remove_parents_only_empty_ones)
+{
+	char p[192];
+	struct creds_id id = { .uid = getuid(), .gid = getgid(), .n_groups = -1 };
+	at(p, sizeof(p), "sub/deep/x");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	at(p, sizeof(p), "sub/deep/x/y");
+	ck_assert_int_eq(creds_remove_parents(&id, p, 3), 0);
+	ck_assert(!there("sub/deep/x"));
+	ck_assert(there("sub/deep/c"));
+	/* empty all the way: n levels, never more */
+	at(p, sizeof(p), "e1");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	at(p, sizeof(p), "e1/e2");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	at(p, sizeof(p), "e1/e2/t");
+	ck_assert_int_eq(creds_remove_parents(&id, p, 1), 0);
+	ck_assert(!there("e1/e2"));
+	ck_assert(there("e1"));
+	ck_assert_int_eq(creds_remove_parents(&id, p, 0), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("creds");
 	TCase *tc = unit_case(s, "core", remove_tree_hostile_links, remove_tree_swapped_top,
-			      remove_tree_keeps_top);
+			      remove_tree_keeps_top, remove_parents_only_empty_ones);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	return unit_run(s);
 }

@@ -13,6 +13,7 @@
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_rotation.h"
+#include "proto/caret_ctl_sel.h"
 #include "proto/caret_utf8.h"
 
 /* Encodes o to a line and parses it back the way caretctl does. */
@@ -529,6 +530,107 @@ START_TEST(request_hostile)
 }
 END_TEST
 
+/* ros2 trace's selection (proto/caret_ctl_sel.h): through the wire, its
+ * hostile forms refused with the key named, and the UST list a recording
+ * enables (CARET's init events added to any -u list). */
+START_TEST(request_selection)
+{
+	struct caret_ctl_req in = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD }, out;
+	in.u.record = (struct caret_ctl_record_req){ .path = "/tmp/t" };
+	struct caret_ctl_sel *s = &in.u.record.sel;
+	s->ust_given = true;
+	s->n_ust = 2;
+	s->ust[0] = "ros2:callback_start";
+	s->ust[1] = "ros2_caret:rcl_*init";
+	s->n_context = 1;
+	s->context[0] = "pthread_id";
+	s->n_kernel = 1;
+	s->kernel[0] = "sched_switch";
+	s->n_syscall = 1;
+	s->syscall[0] = "openat";
+	s->subbuf_size_kernel = 1 << 20;
+	cJSON *o = req_wire(&in, &out);
+	const struct caret_ctl_sel *r = &out.u.record.sel;
+	ck_assert(r->ust_given);
+	ck_assert_int_eq(r->n_ust, 2);
+	ck_assert_str_eq(r->ust[1], "ros2_caret:rcl_*init");
+	ck_assert_int_eq(r->n_context, 1);
+	ck_assert_str_eq(r->kernel[0], "sched_switch");
+	ck_assert_str_eq(r->syscall[0], "openat");
+	ck_assert_uint_eq(r->subbuf_size_kernel, 1 << 20);
+	ck_assert(caret_ctl_sel_kernel(r));
+	cJSON_Delete(o);
+
+	/* `-u` with no name: given, empty; no -u: not sent at all */
+	in.u.record.sel = (struct caret_ctl_sel){ .ust_given = true };
+	o = req_wire(&in, &out);
+	ck_assert(out.u.record.sel.ust_given);
+	ck_assert_int_eq(out.u.record.sel.n_ust, 0);
+	cJSON_Delete(o);
+	in.u.record.sel = (struct caret_ctl_sel){ 0 };
+	o = req_wire(&in, &out);
+	ck_assert(!out.u.record.sel.ust_given);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_UST));
+	cJSON_Delete(o);
+
+	/* the list enabled: the user's names, then the init events no name
+	 * covers (rcl_*init covered those), never twice */
+	const char *ev[200];
+	int added = -1;
+	struct caret_ctl_sel u = { .ust_given = true, .n_ust = 2,
+				   .ust = { "ros2:callback_start", "ros2_caret:rcl_*init" } };
+	int n = caret_ctl_sel_ust(&u, false, true, ev, 200, &added);
+	ck_assert_int_eq(added, 2);
+	ck_assert_int_gt(n, 10);
+	bool caret_init = false;
+	for (int i = added; i < n; i++) {
+		ck_assert_msg(strcmp(ev[i], "ros2_caret:rcl_node_init") != 0, "covered");
+		caret_init |= strcmp(ev[i], "ros2_caret:caret_init") == 0;
+	}
+	ck_assert(caret_init);
+	ck_assert_int_eq(caret_ctl_sel_ust(&u, false, true, ev, 3, NULL), -E2BIG);
+	struct caret_ctl_sel all = { .ust_given = true, .n_ust = 1, .ust = { "*" } };
+	ck_assert_int_eq(caret_ctl_sel_ust(&all, false, true, ev, 200, &added), 1);
+	ck_assert_int_eq(caret_ctl_sel_unrecorded(&all, ev, 200), 0);
+	ck_assert_int_gt(caret_ctl_sel_unrecorded(&u, ev, 200), 5);
+	/* no -u: CARET's list as it was */
+	ck_assert_int_eq(caret_ctl_sel_ust(NULL, false, true, ev, 200, NULL), 2);
+	ck_assert_str_eq(ev[0], "ros2:*");
+
+#define REC "{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\","
+	REFUSED(REC "\"ust\":\"ros2:*\"}", -EINVAL, "ust must be an array");
+	REFUSED(REC "\"ust\":[7]}", -EINVAL, "ust[0] must be a string");
+	REFUSED(REC "\"ust\":[\"a\",\"b c\"]}", -EINVAL, "ust[1] may hold only");
+	REFUSED(REC "\"ust\":[\"-x\"]}", -EINVAL, "must not start with '-'");
+	REFUSED(REC "\"ust\":[\"\"]}", -EINVAL, "1 to 255 bytes");
+	REFUSED(REC "\"ust\":[\"x[ab]\"]}", -EINVAL, "may hold only");
+	REFUSED(REC "\"context\":[\"bogus\"]}", -EINVAL, "context[0] not a context");
+	REFUSED(REC "\"context\":[\"pid\"]}", -EINVAL, "kernel events only");
+	REFUSED(REC "\"kernel\":[\"a;b\"]}", -EINVAL, "kernel[0]");
+	REFUSED(REC "\"syscall\":[\"a/b\"]}", -EINVAL, "syscall[0]");
+	REFUSED(REC "\"subbuf_size_kernel\":1048576}", -EINVAL, "needs kernel events");
+	REFUSED(REC "\"kernel\":[\"k\"],\"subbuf_size_kernel\":3000}", -EINVAL,
+		"subbuf_size_kernel 3000");
+	REFUSED(REC "\"kernel\":[\"k\"],\"subbuf_size_kernel\":1.5}", -EINVAL,
+		"whole number");
+	REFUSED(REC "\"light\":true,\"ust\":[]}", -EINVAL, "not both");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"url\":\"net://h\",\"all_hosts\":true,"
+		"\"ust\":[]}", -EINVAL, "event and context selection is for one host");
+	REFUSED(REC "\"kernel\":[\"k\"],\"rotate_size\":1048576,\"keep\":2}", -EINVAL,
+		"kernel events do not go with");
+	REFUSED(REC "\"arm\":true,\"syscall\":[\"openat\"]}", -EINVAL,
+		"does not go with kernel events");
+	/* more names than a list holds */
+	char big[4096];
+	int off = snprintf(big, sizeof(big), REC "\"ust\":[");
+	for (int i = 0; i <= CARET_CTL_SEL_MAX; i++)
+		off += snprintf(big + off, sizeof(big) - (size_t)off, "%s\"e%d\"", i ? "," : "", i);
+	snprintf(big + off, sizeof(big) - (size_t)off, "]}");
+	REFUSED(big, -EINVAL, "more than 64 names");
+#undef REC
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctl_proto");
@@ -547,6 +649,7 @@ int main(void)
 	tcase_add_test(tc, request_envelope);
 	tcase_add_test(tc, request_roundtrip);
 	tcase_add_test(tc, request_hostile);
+	tcase_add_test(tc, request_selection);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

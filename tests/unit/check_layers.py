@@ -118,7 +118,7 @@ LAYERS = {
     "daemon": [
         {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
         {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
-        {"lttng", "lttng_drain", "lttng_limit", "registry", "chunks"},  # the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
+        {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
         {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot()
         {"dups"},  # the copies each session got, from the agents' replay positions
         {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",

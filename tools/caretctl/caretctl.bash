@@ -51,9 +51,55 @@ _caretctl()
 	--subbuffer-count | --duration | --timeout | --select-nodes | --ignore-nodes | \
 	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
 	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size | \
-	--snapshot-size | --snapshot-on | --snapshot-filter)
+	--snapshot-size | --snapshot-on | --snapshot-filter | --subbuffer-size-kernel)
 		return ;;
 	esac
+
+	# record's list options (as ros2 trace's nargs='*'): the words after
+	# -u, --context, -k or --syscall, up to the next option, are names
+	if [[ $cmd == record && $cur != -* ]]; then
+		local i list=""
+		for ((i = COMP_CWORD - 1; i > 0; i--)); do
+			[[ ${COMP_WORDS[i]} == -* ]] || continue
+			list=${COMP_WORDS[i]}
+			break
+		done
+		case $list in
+		-u | --ust)
+			COMPREPLY=($(compgen -W "ros2:* ros2_caret:* ros2:callback_start
+				ros2:callback_end ros2:rclcpp_publish ros2:rcl_publish
+				ros2:rmw_take ros2_caret:dds_write
+				ros2_caret:dds_bind_addr_to_stamp" -- "$cur"))
+			return ;;
+		--context)
+			COMPREPLY=($(compgen -W "pid procname prio nice vpid tid vtid ppid
+				vppid pthread_id hostname ip interruptible preemptible
+				need_reschedule migratable callstack-kernel callstack-user
+				cgroup_ns ipc_ns mnt_ns net_ns pid_ns user_ns uts_ns time_ns
+				uid euid suid gid egid sgid vuid veuid vsuid vgid vegid vsgid
+				perf:thread:instructions perf:thread:cycles
+				perf:thread:cpu-cycles" -- "$cur"))
+			return ;;
+		-k | --kernel)
+			# ros2_tracing's names.EVENTS_KERNEL
+			COMPREPLY=($(compgen -W "block_rq_complete block_rq_insert
+				block_rq_issue block_bio_frontmerge irq_softirq_entry
+				irq_softirq_raise irq_softirq_exit irq_handler_entry
+				irq_handler_exit kmem_mm_page_alloc kmem_mm_page_free
+				lttng_statedump_process_state lttng_statedump_start
+				lttng_statedump_end lttng_statedump_network_interface
+				lttng_statedump_block_device net_dev_queue netif_receive_skb
+				net_if_receive_skb power_cpu_frequency sched_switch
+				sched_waking sched_pi_setprio sched_process_fork
+				sched_process_exit sched_process_free sched_wakeup
+				sched_migrate sched_migrate_task timer_hrtimer_start
+				timer_hrtimer_cancel timer_hrtimer_expire_entry
+				timer_hrtimer_expire_exit" -- "$cur"))
+			return ;;
+		--syscall)
+			return ;;
+		esac
+	fi
 
 	case $cmd in
 	"")
@@ -68,7 +114,9 @@ _caretctl()
 			--all-hosts --select-nodes --ignore-nodes --select-topics
 			--ignore-topics --rotate-size --rotate-every --keep
 			--max-size --snapshot --snapshot-size --snapshot-on
-			--snapshot-filter" -- "$cur")) ;;
+			--snapshot-filter
+			-u --ust --context -k --kernel --syscall
+			--subbuffer-size-kernel" -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "$common -o --output --timeout" -- "$cur")) ;;
 	stop)

@@ -100,6 +100,8 @@ static void usage(FILE *f)
 		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
 		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000,
 		(long long)(CARET_CTL_TIMEOUT_MAX_MS / 1000));
+	fprintf(f, "\nEvent selection (as ros2 trace):\n");
+	ctl_sel_usage(f);
 	fprintf(f, "\nRotation (a recording that never needs to stop):\n");
 	ctl_rotation_usage(f);
 	fprintf(f, "\nFlight recorder (keep the last moments, write them on request):\n");
@@ -168,6 +170,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "ignore-topics", required_argument, NULL, OPT_IGNORE_TOPICS },
 		CTL_ROTATION_LONGOPTS,
 		CTL_SNAPSHOT_LONGOPTS,
+		CTL_SEL_LONGOPTS,
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -176,7 +179,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlah", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlah" CTL_SEL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -274,7 +277,8 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		default:
 			e = 0;
 			if (ctl_rotation_opt(opt, optarg, &o->rot, &e) ||
-			    ctl_snapshot_opt(opt, optarg, &o->snap, &e)) {
+			    ctl_snapshot_opt(opt, optarg, &o->snap, &e) ||
+			    ctl_sel_opt(opt, optarg, argc, argv, &o->sel, &e)) {
 				if (e)
 					return e;
 				break;
@@ -294,6 +298,16 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 				       "not --set-url");
 	if ((e = ctl_snapshot_check(&o->snap)) != 0)
 		return e;
+	if ((e = ctl_sel_check(&o->sel, o->light)) != 0)
+		return e;
+	if (caret_ctl_sel_kernel(&o->sel) && (o->snap.size || o->rot.size || o->rot.every_ms))
+		return ctl_usage_error("record", "-k/--kernel and --syscall do not go with "
+				       "--snapshot or --rotate-*: those are sized and judged for "
+				       "the UST channel alone");
+	if (o->url && o->all_hosts && caret_ctl_sel_any(&o->sel))
+		return ctl_usage_error("record", "--set-url with --all-hosts: the other hosts' "
+				       "sessions record CARET's lists; -u, --context, -k and "
+				       "--syscall are for one host's recording");
 	if (o->snap.size && (o->url || o->rot.size || o->rot.every_ms || o->subbuf_size ||
 				 o->subbuf_count))
 		return ctl_usage_error("record", "--snapshot keeps its ring in memory: not with "
@@ -329,6 +343,7 @@ static cJSON *record_request(const struct rec_opts *o, bool arm)
 		.keep = o->rot.keep, .max_size = o->rot.max_size,
 		.snapshot_size = o->snap.size, .snapshot_on = o->snap.on,
 		.snapshot_filter = o->snap.filter,
+		.sel = o->sel,
 	};
 	for (int i = 0; i < CARET_FILTER_LISTS; i++)
 		r->filter[i] = o->filter[i];
@@ -392,6 +407,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 	struct ctl_record_result rec;
 	struct ctl_why why;
 
+	ctl_sel_warn(&o->sel);
 	int e = ctl_sig_setup();
 	if (e < 0)
 		return ctl_fail(CTL_EXIT_FAILED, "cannot set up signal handling: %s",
@@ -407,7 +423,10 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		bool filtered = false;
 		for (int i = 0; i < CARET_FILTER_LISTS; i++)
 			filtered = filtered || (o->filter[i] && *o->filter[i]);
-		if (!o->all_hosts && !filtered && !(armed = arm(g, o, &code)))
+		/* nor one with a kernel channel: it would record from the
+		 * arming on */
+		if (!o->all_hosts && !filtered && !caret_ctl_sel_kernel(&o->sel) &&
+		    !(armed = arm(g, o, &code)))
 			return code;
 		fprintf(info, "press Enter to start recording\n");
 		fflush(info);
@@ -471,12 +490,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
  * uses (proto/caret_ctl_evlist.h); caretd is not asked. */
 static int list(const struct rec_opts *o)
 {
-	printf("UST events enabled (%s list):\n", o->light ? "light" : "full");
-	for (const char *const *e = caret_ctl_evlist(o->light, true); *e; e++)
-		printf("  %s\n", *e);
-	printf("context fields:\n");
-	for (const char *const *c = caret_ctl_contexts; *c; c++)
-		printf("  %s\n", *c);
+	ctl_sel_list(&o->sel, o->light);
 	printf("channel %s: per-UID buffers, discard mode, %llu sub-buffers of %llu bytes "
 	       "per CPU\n",
 	       CARET_CTL_DEFAULT_CHANNEL,

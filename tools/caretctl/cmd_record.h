@@ -16,6 +16,7 @@
 #include "caretctl.h"
 #include "rotation_cli.h"
 #include "snapshot_cli.h"
+#include "sel_cli.h"
 #include "proto/caret_segment.h"
 
 struct rec_opts {
@@ -32,6 +33,7 @@ struct rec_opts {
 	int64_t timeout_ms;
 	struct ctl_rotation rot; /* --rotate-size ... (issue 23) */
 	struct ctl_snapshot_opts snap; /* --snapshot ... */
+	struct caret_ctl_sel sel; /* -u, --context, -k, --syscall (sel_cli.h) */
 };
 
 /* The session is started: see it through to the end; the exit status. */
