@@ -34,12 +34,15 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		return cmd_fail(e, ENOENT, "no armed recording named %s", name);
 	if (!cmd_may_act_for(peer, rec->uid))
 		return cmd_fail(e, EPERM, "recording %s is not yours", name);
-	int r = lttng_view_ops(ctx->lttng)->go(name, e->msg, sizeof(e->msg));
+	/* armed open: its channel is enabled already, and Enter is the
+	 * agents' gate alone (no command to any application) */
+	int r = rec->armed_open ? 0 : lttng_view_ops(ctx->lttng)->go(name, e->msg, sizeof(e->msg));
 	if (r < 0) {
 		log_err("record %s: %s", name, e->msg);
 		return r;
 	}
 	rec->armed = false;
+	rec->armed_open = false;
 	lttng_view_save(ctx->lttng);
 	log_info("session %s: armed recording started", name);
 	snprintf(res->session, sizeof(res->session), "%s", rec->name);
@@ -51,6 +54,27 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 	if (rotation_go(rec, err, sizeof(err)) < 0)
 		log_err("record %s: %s; it records without rotating", name, err);
 	return 0;
+}
+
+/* Whether an armed recording may start with its channel enabled
+ * (caret_lttng_cfg.armed_open): no session is active, so every process
+ * with the agent is in WAIT, forwarding nothing, and caretd moves none out
+ * of WAIT before lttng_view_hold_armed() closed it. A process still
+ * leaving PREPARE or RECORD (a session that just ended) would emit into
+ * it: then it is armed as before. */
+static bool may_arm_open(const struct cmd_ctx *ctx)
+{
+	const struct lttng_view *v = ctx->lttng;
+	if (!v->ok || !v->polled || v->n_active > 0)
+		return false;
+	for (const struct agent *a = ctx->reg ? ctx->reg->head : NULL; a; a = a->next) {
+		if (a->dead)
+			continue;
+		uint32_t st = caret_seg_state(&a->seg);
+		if (st != CARET_STATE_WAIT && st != CARET_STATE_UNINITIALIZED)
+			return false;
+	}
+	return true;
 }
 
 /* Whether every process known reports a distribution before Iron (the
@@ -103,6 +127,7 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg->append = q->append;
 	cfg->armed = q->arm;
 	cfg->sel = &q->sel; /* ros2 trace's selection (proto/caret_ctl_sel.h) */
+	cfg->armed_open = q->arm && may_arm_open(ctx);
 	p->freq = (uint32_t)q->frequency;
 	rotation_opts_of(q, &p->rot);
 	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size
@@ -148,6 +173,7 @@ static void record_remember(const struct cmd_peer *peer, const struct record_pla
 		.subbuf_count = p->cfg.subbuf_count ? p->cfg.subbuf_count
 						    : CARET_CTL_DEFAULT_SUBBUF_COUNT,
 		.armed = p->cfg.armed,
+		.armed_open = p->cfg.armed_open,
 		.dir_dev = p->dir_id.dev,
 		.dir_ino = p->dir_id.ino,
 		.dir_made = p->dir_id.made,
@@ -219,7 +245,8 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return r;
 	}
 	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
-		 p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
+		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
+		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
 		 pacing_name(p->pacing));
 	struct sched_lttng l;
 	cmd_session_seen(ctx, res->session, &l);

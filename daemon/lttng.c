@@ -397,3 +397,23 @@ int caret_lttng_go(const char *session, char *err, size_t errlen)
 				  session);
 	return 0;
 }
+
+int caret_lttng_hold(const char *session, char *err, size_t errlen)
+{
+	int rc = caret_lttng_check_name(session, err, errlen);
+	if (rc < 0)
+		return rc;
+	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST, .buf_type = LTTNG_BUFFER_PER_UID };
+	struct lttng_handle *h = lttng_create_handle(session, &dom);
+	if (!h)
+		return caret_errf(err, errlen, -ENOMEM, "lttng: creating a handle for session %s failed",
+			    session);
+	/* the session daemon answers once every application has it disabled
+	 * (and LTTNG_OK when it already was) */
+	int ret = lttng_disable_channel(h, CARET_CTL_DEFAULT_CHANNEL);
+	lttng_destroy_handle(h);
+	if (ret < 0)
+		return caret_lttng_fail(err, errlen, ret, "disabling channel " CARET_CTL_DEFAULT_CHANNEL,
+				  session);
+	return 0;
+}

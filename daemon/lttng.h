@@ -58,6 +58,14 @@ struct caret_lttng_cfg {
 	/* Armed: started with its channel disabled, so that it records
 	 * nothing until caret_lttng_go() (see there). */
 	bool armed;
+	/* Armed open (with armed): started with its channel enabled, so that
+	 * Enter sends no command to any application. What keeps it empty
+	 * until Enter is the agents' gate: every process with the agent is in
+	 * WAIT and forwards nothing, and caretd moves none out of WAIT while
+	 * the recording is armed open (caret_lttng_hold() closes it first;
+	 * lttng_view_hold_armed()). A process without the agent records into
+	 * it from its start. */
+	bool armed_open;
 	/* A flight recorder: a snapshot-mode session (its default snapshot
 	 * output is the trace directory), its channel in overwrite mode;
 	 * nothing is written until caret_lttng_snapshot(). */
@@ -159,6 +167,14 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 int caret_lttng_go(const char *session, char *err, size_t errlen);
 
 /*
+ * Disables the channel of a session armed open: from then on it is armed
+ * as caret_lttng_go() expects (one command per application, returning once
+ * every application has the channel disabled). A channel already disabled
+ * is no error.
+ */
+int caret_lttng_hold(const char *session, char *err, size_t errlen);
+
+/*
  * Stops the session (waiting until its data is flushed), reads the
  * discarded-event and lost-packet counts of each of its UST channels, then
  * destroys it. Fills out[0..min(n,max)-1] and returns n, the number of UST
@@ -229,6 +245,7 @@ struct caret_lttng_ops {
 	int (*record)(const struct caret_lttng_cfg *cfg, char *name_out, size_t name_len,
 		      char *path_out, size_t path_len, char *err, size_t errlen);
 	int (*go)(const char *session, char *err, size_t errlen);
+	int (*hold)(const char *session, char *err, size_t errlen);
 	int (*stop)(const char *session, struct caret_lttng_chan_stats *out, int max,
 		    char *path_out, size_t path_len, char *err, size_t errlen);
 	int (*snapshot_mode)(const char *session, char *err, size_t errlen);

@@ -569,7 +569,7 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 	int rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
 	if (rc == 0)
 		rc = caret_lttng_kernel_enable(name, cfg->sel, cfg->snapshot, err, errlen);
-	if (rc == 0 && cfg->armed) {
+	if (rc == 0 && cfg->armed && !cfg->armed_open) {
 		/* Started with its channel disabled: the session daemon sets
 		 * every registered application up now (the cost of a start),
 		 * and caret_lttng_go() only enables the channel in each. */
@@ -596,6 +596,7 @@ const struct caret_lttng_ops caret_lttng_ops_real = {
 	.session_name = caret_lttng_session_name,
 	.record = caret_lttng_record,
 	.go = caret_lttng_go,
+	.hold = caret_lttng_hold,
 	.stop = caret_lttng_stop,
 	.snapshot_mode = caret_lttng_snapshot_mode,
 	.snapshot = caret_lttng_snapshot,

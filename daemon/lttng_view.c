@@ -248,8 +248,12 @@ static void refresh(struct lttng_view *v)
 	 * processes see their tracepoints already. */
 	bool first = !v->polled;
 	v->polled = true;
-	if (!v->state_loaded)
+	if (!v->state_loaded) {
 		lttng_view_load_state(v, names, n);
+		/* what the processes did while caretd was away is not known:
+		 * an armed recording taken over waits with its channel disabled */
+		lttng_view_hold_armed(v);
+	}
 	/* a recording whose session ended some other way is over */
 	bool changed = false;
 	for (int i = 0; i < v->n_recs;) {
@@ -275,6 +279,11 @@ static void refresh(struct lttng_view *v)
 		k++;
 	}
 	n = k;
+	for (int i = 0; i < n; i++)
+		if (!lttng_view_find(v, names[i])) {
+			lttng_view_hold_armed(v); /* before anyone leaves WAIT for it */
+			break;
+		}
 	struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
 	for (int i = 0; i < n; i++) {
 		struct lttng_view_session *old = lttng_view_find(v, names[i]);
@@ -313,6 +322,7 @@ void lttng_view_session_started(struct lttng_view *v, const char *session)
 	}
 	if (lttng_view_find(v, session) || (r && r->armed))
 		return; /* known, or recording nothing yet */
+	lttng_view_hold_armed(v);
 	if (v->n_active >= LTTNG_VIEW_MAX_SESSIONS) {
 		lttng_view_refresh(v);
 		return;
@@ -487,4 +497,33 @@ int lttng_view_start(struct lttng_view *v, struct loop *loop)
 void lttng_view_stop(struct lttng_view *v)
 {
 	loop_remove(&v->poll);
+}
+
+int lttng_view_hold_armed(struct lttng_view *v)
+{
+	int held = 0;
+	bool changed = false;
+	for (int i = 0; i < v->n_recs; i++) {
+		struct lttng_view_rec *r = &v->recs[i];
+		if (!r->armed || !r->armed_open)
+			continue;
+		char err[256];
+		int rc = lttng_view_ops(v)->hold(r->name, err, sizeof(err));
+		/* either way `go` enables the channel from now on (enabling an
+		 * enabled channel is no error) */
+		r->armed_open = false;
+		changed = true;
+		if (rc < 0) {
+			v->hold_failed++;
+			log_err("armed recording %s: %s; it may hold events from before its Enter",
+				r->name, err);
+			continue;
+		}
+		log_info("armed recording %s held (channel disabled): another session starts",
+			 r->name);
+		held++;
+	}
+	if (changed)
+		lttng_view_save(v);
+	return held;
 }

@@ -70,6 +70,10 @@ struct lttng_view_rec {
 	uint64_t subbuf_size;
 	uint32_t subbuf_count;
 	bool armed; /* started with its channel disabled, until `go` */
+	/* armed with its channel enabled (caret_lttng_cfg.armed_open): `go`
+	 * sends LTTng nothing; held (disabled) before any process may leave
+	 * WAIT for another session (lttng_view_hold_armed) */
+	bool armed_open;
 	/* the caretctl that armed it (0: none known): if it dies before `go`
 	 * (SIGKILL while waiting for Enter), no one will ever start or stop it */
 	pid_t armer_pid;
@@ -91,6 +95,7 @@ struct lttng_view {
 	struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
 	uint32_t last_serial;
 	bool polled;   /* the session daemon answered once */
+	uint32_t hold_failed; /* armed-open recordings LTTng failed to hold */
 	/* the sessions `record` created that are still active */
 	struct lttng_view_rec recs[LTTNG_VIEW_MAX_RECORDINGS];
 	int n_recs;
@@ -125,6 +130,16 @@ void lttng_view_refresh(struct lttng_view *v);
 /* A command started session (it records now) or stopped and destroyed it:
  * the view knows at once, without reading every session again. */
 void lttng_view_session_started(struct lttng_view *v, const char *session);
+
+/*
+ * Closes every recording armed open (disables its channel, as an armed
+ * recording is otherwise started): done before any session becomes active
+ * here, since caretd then moves processes out of WAIT, and what they emit
+ * would reach a recording whose Enter has not come. Returns how many were
+ * held; one that LTTng failed to hold is logged (it may hold events from
+ * before its Enter) and counted in hold_failed.
+ */
+int lttng_view_hold_armed(struct lttng_view *v);
 void lttng_view_session_ended(struct lttng_view *v, const char *session);
 /* The LTTng calls of this view and of the commands that change it. */
 const struct caret_lttng_ops *lttng_view_ops(const struct lttng_view *v);

@@ -20,7 +20,8 @@
 
 /* ---- recordings across a restart (B5) ----
  * One line per recording: "1 uid gid seq pacing frequency subbuf_size
- * subbuf_count armed armer_pid armer_start NAME PATH", NAME and PATH in
+ * subbuf_count armed armer_pid armer_start NAME PATH" (armed: 0 no, 1 with its
+ * channel disabled, 2 armed open), NAME and PATH in
  * hex (they may hold any byte but NUL). The file is caretd's own and
  * root-only; still, every line is checked against LTTng and the trace
  * directory's owner before it is believed. */
@@ -36,7 +37,8 @@ static void write_recs(FILE *f, void *arg)
 		caret_hex(path, r->path);
 		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
 			" %s %s\n", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
-			r->frequency, r->subbuf_size, r->subbuf_count, r->armed ? 1 : 0,
+			r->frequency, r->subbuf_size, r->subbuf_count,
+			r->armed ? (r->armed_open ? 2 : 1) : 0,
 			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-");
 	}
 }
@@ -76,7 +78,7 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 			return "too many fields";
 	uint64_t x[11];
 	static const uint64_t max[11] = { 1, UINT32_MAX - 1, UINT32_MAX - 1, UINT64_MAX, 2,
-					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 1, INT32_MAX,
+					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 2, INT32_MAX,
 					  UINT64_MAX };
 	if (k != 13)
 		return "malformed";
@@ -94,7 +96,8 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 	*r = (struct lttng_view_rec){
 		.uid = (uid_t)x[1], .gid = (gid_t)x[2], .seq = x[3],
 		.pacing = x[4] == UINT64_MAX ? -1 : (int)x[4], .frequency = (uint32_t)x[5],
-		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = x[8] == 1,
+		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = x[8] >= 1,
+		.armed_open = x[8] == 2,
 		.armer_pid = (pid_t)x[9], .armer_start = x[10] };
 	char why[160];
 	if (caret_unhex(tok[11], r->name, sizeof(r->name)) < 0 ||

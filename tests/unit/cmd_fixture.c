@@ -187,11 +187,11 @@ static int f_record(const struct caret_lttng_cfg *c, char *name_out, size_t name
 		    char *path_out, size_t path_len, char *err, size_t errlen)
 {
 	called("record %s path=%s url=%s light=%d pre_iron=%d append=%d armed=%d size=%llu "
-	       "count=%u as=%d%s",
+	       "count=%u as=%d%s%s",
 	       c->session ? c->session : "-", c->path ? c->path : "-", c->url ? c->url : "-",
 	       c->light, c->light_pre_iron, c->append, c->armed,
 	       (unsigned long long)c->subbuf_size, c->subbuf_count, c->as ? (int)c->as->uid : -1,
-	       c->snapshot ? " snapshot=1" : "");
+	       c->snapshot ? " snapshot=1" : "", c->armed_open ? " open=1" : "");
 	if (fake.fail_record)
 		return failing(&fake.fail_record, err, errlen, "creating the session");
 	const char *name = c->session ? c->session : "caret-fake";
@@ -210,6 +210,12 @@ static int f_go(const char *session, char *err, size_t errlen)
 	called("go %s", session);
 	if (fake.fail_go)
 		return failing(&fake.fail_go, err, errlen, "enabling the channel");
+	return find(session) < 0 ? caret_errf(err, errlen, -ENOENT, "no session %s", session) : 0;
+}
+
+static int f_hold(const char *session, char *err, size_t errlen)
+{
+	called("hold %s", session);
 	return find(session) < 0 ? caret_errf(err, errlen, -ENOENT, "no session %s", session) : 0;
 }
 
@@ -263,6 +269,7 @@ const struct caret_lttng_ops fake_lttng_ops = {
 	.session_name = f_name,
 	.record = f_record,
 	.go = f_go,
+	.hold = f_hold,
 	.stop = f_stop,
 	.snapshot_mode = f_snapshot_mode,
 	.snapshot = f_snapshot,
