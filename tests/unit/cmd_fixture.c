@@ -274,3 +274,13 @@ const struct caret_lttng_ops fake_lttng_ops = {
 	.snapshot_mode = f_snapshot_mode,
 	.snapshot = f_snapshot,
 };
+
+/* The session record created, as status shows it, decoded. */
+void assert_record_reply(cJSON *r, const char *session, const char *path)
+{
+	struct ctl_record_result rec;
+	struct ctl_why why;
+	ck_assert_msg(ctl_decode_record(r, &rec, &why) == 0, "%s", why.msg);
+	ck_assert_str_eq(rec.session, session);
+	ck_assert_str_eq(rec.path, path);
+}

@@ -55,6 +55,10 @@ const char *fake_call(const char *prefix);
 
 /* The tests of check_commands_state.c. */
 void add_state_tests(TCase *tc);
+/* The session record created, as status shows it, decoded. */
+void assert_record_reply(cJSON *r, const char *session, const char *path);
+/* The tests of check_commands_arm.c. */
+void add_arm_tests(TCase *tc);
 /* The tests of check_commands_rotation.c. */
 void add_rotation_tests(TCase *tc);
 /* The tests of check_commands_snapshot.c. */
