@@ -70,7 +70,7 @@ _caretctl()
 			--max-size --snapshot --snapshot-size --snapshot-on
 			--snapshot-filter" -- "$cur")) ;;
 	snapshot)
-		COMPREPLY=($(compgen -W "$common -o --output --timeout" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$common -o --output --timeout --all-hosts" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name --all-hosts" -- "$cur")) ;;
 	status)
