@@ -20,8 +20,9 @@
 
 /* ---- recordings across a restart (B5) ----
  * One line per recording: "1 uid gid seq pacing frequency subbuf_size
- * subbuf_count armed armer_pid armer_start NAME PATH", NAME and PATH in
- * hex (they may hold any byte but NUL). The file is caretd's own and
+ * subbuf_count armed armer_pid armer_start NAME PATH [SNAPSHOTS]", NAME and
+ * PATH in hex (they may hold any byte but NUL); SNAPSHOTS, a flight
+ * recorder's count, is absent in the files of caretd before it. The file is caretd's own and
  * root-only; still, every line is checked against LTTng and the trace
  * directory's owner before it is believed. */
 #define STATE_MAX (64 << 10)
@@ -35,9 +36,9 @@ static void write_recs(FILE *f, void *arg)
 		caret_hex(name, r->name);
 		caret_hex(path, r->path);
 		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
-			" %s %s\n", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
+			" %s %s %" PRIu64 "\n", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
 			r->frequency, r->subbuf_size, r->subbuf_count, r->armed ? 1 : 0,
-			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-");
+			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-", r->snapshots);
 	}
 }
 
@@ -67,10 +68,10 @@ static bool num(const char *t, uint64_t max, uint64_t *out)
 static const char *parse_rec(char *line, struct lttng_view_rec *r,
 			     char (*names)[CARET_LTTNG_NAME_MAX], int n)
 {
-	char *tok[13], *save = NULL;
+	char *tok[14], *save = NULL;
 	int k = 0;
 	for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (k < 13)
+		if (k < 14)
 			tok[k++] = t;
 		else
 			return "too many fields";
@@ -78,7 +79,8 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 	static const uint64_t max[11] = { 1, UINT32_MAX - 1, UINT32_MAX - 1, UINT64_MAX, 2,
 					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 1, INT32_MAX,
 					  UINT64_MAX };
-	if (k != 13)
+	uint64_t snaps = 0;
+	if (k < 13 || (k == 14 && !num(tok[13], UINT64_MAX, &snaps)))
 		return "malformed";
 	for (int i = 0; i < 11; i++) {
 		/* pacing is -1 (the daemon's) or an enum pacing */
@@ -95,7 +97,7 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 		.uid = (uid_t)x[1], .gid = (gid_t)x[2], .seq = x[3],
 		.pacing = x[4] == UINT64_MAX ? -1 : (int)x[4], .frequency = (uint32_t)x[5],
 		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = x[8] == 1,
-		.armer_pid = (pid_t)x[9], .armer_start = x[10] };
+		.armer_pid = (pid_t)x[9], .armer_start = x[10], .snapshots = snaps };
 	char why[160];
 	if (caret_unhex(tok[11], r->name, sizeof(r->name)) < 0 ||
 	    caret_ctl_check_lttng_session_name(r->name, why, sizeof(why)) < 0)
