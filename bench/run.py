@@ -5,7 +5,7 @@ by side with their references, in one run. Prints one table row per target
 (P1 ... P12) and writes the table with the machine description to a results
 file. Run as root with a session daemon (make bench does both).
 
-Over 600 lines (1,134): every row's runner beside the harness they share
+Over 600 lines (1,249): every row's runner beside the harness they share
 (Caretd, the Fleet of stand-ins, measured_point, the consumer quota). The
 split to make is along the rows (rotation, scaling, reader and check) over
 a common module; it is not done: `make bench` runs the full rows, which
