@@ -126,6 +126,35 @@ class SnapshotHostsTest(NetTest):
         self.assertEqual(r.returncode, 1)
         self.assertIn("no recording named nosuch", r.stderr)
 
+    def test_4_request_flood(self):
+        """A peer on the domain asking for snapshots as fast as it can:
+        the host begins at most one a second for other hosts, answers at
+        most 16 requests a second and rejects (counts) the rest, and still
+        serves a real request afterwards."""
+        a, b = self.a, self.b
+
+        def written():
+            st = json.loads(b.ctl("status", "--json").stdout)
+            return [x["snapshots"] for x in st["recordings"] if x["session"] == "fr"][0]
+
+        n0, rej0 = written(), b.hosts()["counts"]["rejected"]
+        t0 = time.time()
+        r = a.run([PEER, "--snap-flood", "3", "--session", "fr"], timeout=60)
+        sent = int(r.stdout.split()[-1])
+        time.sleep(1.5)  # the last one begun is written
+        took = time.time() - t0
+        n1 = written()
+        self.assertGreater(sent, 100, r.stdout)
+        self.assertGreaterEqual(n1 - n0, 1, "no request served")
+        self.assertLessEqual(n1 - n0, int(took) + 1, "more than one snapshot a second")
+        self.assertGreater(b.hosts()["counts"]["rejected"] - rej0, 0)
+        self.assertIsNone(self.db.poll())
+        time.sleep(1.2)
+        r, out = self.snapshot("fr")
+        by = {h["host"]: h for h in out["hosts"]}
+        for h in (a, b):  # (test 2's version 2 host is remembered for a minute)
+            self.assertTrue(by[h.name].get("complete"), out)
+
     @classmethod
     def tearDownClass(cls):
         for h in (cls.a, cls.b):
