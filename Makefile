@@ -122,7 +122,7 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/dups.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
-	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
+	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 	daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c daemon/creds.c daemon/server.c proto/caret_ctl_req.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c \
 	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
@@ -205,7 +205,7 @@ bench-smoke: all $(BENCH_BINS)
 	tools/isolated.sh /usr/bin/python3 bench/run.py --b $(B) --smoke \
 		--out $(B)/bench/RESULTS-smoke.md > $(B)/bench/smoke.txt || { cat $(B)/bench/smoke.txt; exit 1; }
 	cat $(B)/bench/smoke.txt
-	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P6 P6b P7 P8 P9 P10 P11; do \
+	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P6 P6b P7 P8 P9 P10 P11 P12; do \
 		n=$$(grep -cE "^$$id  .*\| (met|not met)$$" $(B)/bench/smoke.txt || true); \
 		test "$$n" -eq 1 || { echo "bench-smoke: $$id reported $$n times with a measured result"; exit 1; }; \
 		grep -qE "^gate $$id: ok: " $(B)/bench/smoke.txt || { echo "bench-smoke: $$id has no passed gate"; exit 1; }; \
@@ -242,7 +242,8 @@ $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNI
 UNIT_TESTS += $(B)/tests/check_model
 CHECK_MODEL_SRC = tools/caretctl/check_links.c tools/caretctl/check_map.c \
 	tools/caretctl/check_wire.c tools/caretctl/complete.c tools/caretctl/check_run.c \
-	tools/caretctl/check_bt.c tools/caretctl/check_model.c tools/caretctl/check_field.c
+	tools/caretctl/check_bt.c tools/caretctl/check_model.c tools/caretctl/check_field.c \
+	tools/caretctl/check_discards.c
 $(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC)) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CHECK)
@@ -285,7 +286,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
+		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
 		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
 		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
@@ -311,7 +312,7 @@ $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/
 		daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
+		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
 		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
 		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
@@ -336,7 +337,7 @@ $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
 
 UNIT_TESTS += $(B)/tests/check_bridge_msg
 $(B)/obj/tests/unit/check_bridge_msg.o: $(B)/gen/caret_msgs.h
-$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c proto/caret_regex.c) \
+$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c proto/caret_regex.c proto/caret_ctl_limits.c) \
 		$(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)

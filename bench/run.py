@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """make bench: the measured cost of the agent and the speed of replay, side
 by side with their references, in one run. Prints one table row per target
-(P1 ... P11) and writes the table with the machine description to a results
+(P1 ... P12) and writes the table with the machine description to a results
 file. Run as root with a session daemon (make bench does both).
 
-Over 600 lines (1,134): every row's runner beside the harness they share
+Over 600 lines (1,249): every row's runner beside the harness they share
 (Caretd, the Fleet of stand-ins, measured_point, the consumer quota). The
 split to make is along the rows (rotation, scaling, reader and check) over
 a common module; it is not done: `make bench` runs the full rows, which
@@ -242,7 +242,8 @@ def drain_rate(b, tmp, seconds, subbuf, nsub):
         shutil.rmtree(out, ignore_errors=True)
 
 
-ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P6", "P6b", "P7", "P8", "P9", "P10", "P11"]
+ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P6", "P6b", "P7", "P8", "P9", "P10", "P11",
+           "P12"]
 
 
 def row(id_, measure, value, reference, ratio, target, met, details="", measured=True,
@@ -810,6 +811,108 @@ def rotation_row(args, tmp):
                          rotations=len(pts), all=allc, blind=blind))]
 
 
+def snapshot_check(b, path, n):
+    """None when caretctl check calls the snapshot at `path` complete (exit
+    0: every process with caret_init and all its init records), nothing
+    discarded or lost, n processes in it; else why not. A ring that did not
+    wrap also holds the recording's own pass: duplicates are allowed."""
+    cr = subprocess.run([os.path.join(b, "bin", "caretctl"), "check", "--json", path],
+                        capture_output=True, text=True, timeout=600)
+    try:
+        rep = json.loads(cr.stdout)
+    except ValueError:
+        return "caretctl check exited %d without JSON: %s" % (cr.returncode,
+                                                              cr.stderr.strip()[-200:])
+    if cr.returncode != 0:
+        return "caretctl check exited %d: %s" % (cr.returncode,
+                                                 "; ".join(rep.get("problems", []))[:300])
+    if rep.get("discarded_events") or rep.get("lost_packets") or \
+            rep.get("discarded_events_unknown") or rep.get("lost_packets_unknown"):
+        return "discarded events %s, lost packets %s" % (rep.get("discarded_events"),
+                                                         rep.get("lost_packets"))
+    got = len(rep.get("processes", []))
+    return None if got >= n else "%d of %d processes" % (got, n)
+
+
+def snapshot_row(args, tmp):
+    """P12: a flight recorder of N processes x R init records (P11's): the
+    time from `snapshot` to its reply (every process's init records
+    replayed into the ring, then LTTng's snapshot written and closed),
+    against the snapshot's bytes / the consumer's drain rate; each snapshot
+    complete by caretctl check, none discarded."""
+    n, rec = args.rot_procs, args.rot_records
+    f = Fleet(args, tmp, n, rec)
+    d = f.d
+    name = "bench-snap"
+    path = os.path.join(tmp, "snap")
+    try:
+        size = 32 << 20
+        for _ in range(2):
+            try:
+                d.call({"cmd": "record", "session": name, "path": path,
+                        "snapshot_size": size})
+                break
+            except RuntimeError as e:
+                # the least ring caretd accepts for these caches
+                m = re.search(r"--snapshot-size (\d+)K", str(e))
+                if not m:
+                    raise
+                size = int(m.group(1)) << 10
+        else:
+            raise RuntimeError("no ring size accepted")
+        w = d.call({"cmd": "wait", "timeout_ms": 600000}, timeout=700)
+        if not w["ok"] or w["recording"] != n:
+            log("warning: %s: %d of %d processes recording" % (name, w["recording"], n))
+        time.sleep(1.0)  # the ring holds the recording's pass and a second of events
+        pts = []
+        for i in range(args.snap_count):
+            t0 = time.monotonic()
+            r = d.call({"cmd": "snapshot", "session": name, "timeout_ms": 600000}, timeout=700)
+            took = time.monotonic() - t0
+            pts.append(dict(took=took, pass_s=r["pass_ms"] / 1000.0, path=r["path"],
+                            complete=bool(r["complete"]), why=r.get("why", ""),
+                            bytes=du(r["path"])))
+            log("%s: snapshot %d: %.3f s (pass %.3f s), %.2f MB, %s" %
+                (name, i + 1, took, r["pass_ms"] / 1000.0, pts[-1]["bytes"] / 1e6,
+                 "complete" if r["complete"] else "INCOMPLETE: " + pts[-1]["why"]))
+            time.sleep(0.5)
+        stop = d.call({"cmd": "stop", "session": name})
+        rate = drain_rate(args.b, tmp, args.flood, *DEFAULT_GEOM)
+        bad = []
+        for p_ in pts:
+            why = snapshot_check(args.b, p_["path"], n)
+            if why:
+                bad.append("%s: %s" % (os.path.basename(p_["path"]), why))
+        shutil.rmtree(path, ignore_errors=True)
+    finally:
+        f.close()
+    for p_ in pts:
+        p_["limit"] = p_["bytes"] / rate
+        p_["ratio"] = p_["took"] / p_["limit"] if p_["limit"] > 0 else float("inf")
+    worst = max(pts, key=lambda x: x["ratio"])
+    disc = stop.get("discarded_total")
+    allc = all(p_["complete"] for p_ in pts) and not bad and bool(w["ok"]) and \
+        w["recording"] == n
+    return [row("P12", "flight recorder (ring %d KiB per CPU), %d processes x %d init records: "
+                "snapshot request -> its trace written and closed (every process's init "
+                "records replayed into the ring first), vs the snapshot's bytes / consumer "
+                "drain rate (worst of %d)" % (size >> 10, n, rec, len(pts)),
+                "%.3f s" % worst["took"],
+                "%.4f s (%.2f MB at %.0f MB/s)" % (worst["limit"], worst["bytes"] / 1e6,
+                                                   rate / 1e6),
+                "%.2fx" % worst["ratio"],
+                "<= 1.5x the limit, 0 discarded, every snapshot complete",
+                worst["ratio"] <= 1.5 and disc == 0 and allc,
+                "per snapshot, request -> reply (of which caretd's replay pass) vs the limit: "
+                "%s; discarded %s; %d of %d complete by caretctl check%s" %
+                ("; ".join("%.3f s (pass %.3f s) vs %.4f s (%.2f MB)" %
+                           (x["took"], x["pass_s"], x["limit"], x["bytes"] / 1e6) for x in pts),
+                 disc, len(pts) - len(bad), len(pts), " (%s)" % ", ".join(bad) if bad else ""),
+                num=dict(ratio=worst["ratio"], took_s=max(x["took"] for x in pts),
+                         pass_s=max(x["pass_s"] for x in pts), drain_s=worst["limit"],
+                         discarded=disc, complete=allc, snapshots=len(pts)))]
+
+
 def svg(pts, path):
     """The curve: time to RECORD (session start and replay stacked) and
     the limit, against N."""
@@ -1022,8 +1125,11 @@ def main():
     ap.add_argument("--rot-every", type=float, default=5.0,
                     help="P11's chunk interval, seconds (--rotate-every)")
     ap.add_argument("--rot-count", type=int, default=5, help="P11's rotations measured")
+    ap.add_argument("--snap-count", type=int, default=3,
+                    help="P12's snapshots measured (P12 runs P11's processes and records)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--only", help="comma-separated groups: micro,scenario,scaling,reader,check,rotation")
+    ap.add_argument("--only", help="comma-separated groups: micro,scenario,scaling,reader,check,"
+                    "rotation,snapshot")
     args = ap.parse_args()
     # a killed bench still stops its processes and its caretd (finally:)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -1040,6 +1146,8 @@ def main():
         # P11: 2 s chunks (LTTng's rotation alone takes ~0.5 s here), 3
         # rotations measured
         args.rot_procs, args.rot_records, args.rot_every, args.rot_count = 6, 200, 2.0, 3
+        # P12: 2 snapshots of those 6 processes
+        args.snap_count = 2
     args.curve = [int(x) for x in args.curve.split(",")]
     args.curve_records = args.curve_records or args.records
     args.b = os.path.abspath(args.b)
@@ -1071,6 +1179,7 @@ def main():
         rows += group("reader", ("P8", "P9"), lambda: reader_rows(args)) or []
         rows += group("check", ("P10",), lambda: check_row(args, tmp)) or []
         rows += group("rotation", ("P11",), lambda: rotation_row(args, tmp)) or []
+        rows += group("snapshot", ("P12",), lambda: snapshot_row(args, tmp)) or []
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     lines, plain, rows = table(rows)

@@ -29,6 +29,8 @@ GOOD = {
     "P11": dict(ratio=1240.0, took_s=0.516, slowest_s=0.516, pass_s=0.008, drain_s=0.0004,
                 share=0.26, discarded=0, incomplete=0, chunks=6, checked=6, rotations=3,
                 all=True, blind=0),
+    "P12": dict(ratio=13.5, took_s=0.014, pass_s=0.010, drain_s=0.001, discarded=0,
+                complete=True, snapshots=2),
 }
 
 # one regression per row, each a change of kind, not noise
@@ -47,6 +49,7 @@ BAD = {
     "P9": dict(p99_us=60.0),
     "P10": dict(ratio=3.5),
     "P11": dict(pass_s=0.6),                # a pass waiting for a timeout
+    "P12": dict(pass_s=0.5, took_s=0.5),    # a pass waiting for a timeout
 }
 
 
@@ -83,6 +86,12 @@ class Gates(unittest.TestCase):
                        dict(rotations=2), dict(chunks=3), dict(blind=1)):
             num = dict(GOOD["P11"], **change)
             self.assertFalse(gates.gate(row("P11", num))[0], change)
+
+    def test_each_p12_condition_alone_fails(self):
+        for change in (dict(pass_s=0.3), dict(took_s=1.1), dict(discarded=1),
+                       dict(complete=False), dict(snapshots=1)):
+            num = dict(GOOD["P12"], **change)
+            self.assertFalse(gates.gate(row("P12", num))[0], change)
 
     def test_missing_numbers_fail(self):
         for id_ in GOOD:

@@ -25,8 +25,19 @@
  * logged, shown in `caretctl status --all-hosts`, retried now and then,
  * and never stops local recording.
  *
+ * Snapshots (`caretctl snapshot --all-hosts`, bridge version 3): caretd's
+ * rt/caretd/snapshot_request names a flight recorder; every caretd with an
+ * active one of that name takes a snapshot of it as `caretctl snapshot`
+ * does (the pass, then LTTng), into the recording's own directory, and
+ * answers on rt/caretd/snapshot_reply, as does one without it (the
+ * error). A remote request never names a path; this host serves at most
+ * BRIDGE_SNAP_SERVE at once and begins at most one snapshot a second
+ * (CARET_CTL_SNAPSHOT_HOLDOFF_MS) for other hosts, answering the rest
+ * "busy"; at most BRIDGE_SNAP_RATE requests a second are answered at all.
+ *
  * Files: bridge.c (what the parts share), bridge_peers.c (other hosts'
- * Start, End, Status), bridge_relay.c (the relay session), bridge_dds.c
+ * Start, End, Status), bridge_relay.c (the relay session), bridge_snap.c
+ * (snapshots asked by and of other hosts), bridge_dds.c
  * (CycloneDDS: entities, take, publish, the jobs in the tick).
  */
 #ifndef CARETD_BRIDGE_H
@@ -94,10 +105,52 @@ struct bridge_host {
 
 struct bridge_counts {
 	uint64_t start, end, status, relay, rejected, sent;
+	uint64_t snap_req, snap_reply; /* snapshot requests and replies taken */
 	uint64_t foreign; /* samples of caretd of another bridge version, ignored */
 };
 
 struct bridge_dds; /* CycloneDDS entities, private to bridge_dds.c */
+struct wait_req;
+
+#define BRIDGE_SNAP_SERVE 4 /* snapshots of this host other hosts asked for, at once */
+#define BRIDGE_SNAP_OUT 4   /* this host's --all-hosts requests in flight */
+#define BRIDGE_SNAP_RATE 16 /* requests answered per second, errors included */
+#define BRIDGE_SNAP_WHY 1024
+
+/* One snapshot another host asked of this one: being taken (job), then
+ * its reply due. */
+struct bridge_snap_serve {
+	bool used, reply_due;
+	struct wait_req *job;
+	uint64_t id;
+	char requester[BRIDGE_HOST_MAX];
+	char session[256];
+	int32_t error; /* positive errno */
+	bool complete;
+	char path[4096];
+	char why[BRIDGE_SNAP_WHY];
+};
+
+/* One host's answer to an --all-hosts request. */
+struct bridge_snap_res {
+	char host[BRIDGE_HOST_MAX];
+	uint32_t version; /* another than ours: it cannot answer (error says so) */
+	bool answered;
+	int32_t error;
+	bool complete;
+	char path[4096];
+	char why[BRIDGE_SNAP_WHY];
+};
+
+/* An --all-hosts request of this host: the hosts known when it was sent,
+ * and those that answered (also unknown ones). */
+struct bridge_snap_out {
+	uint64_t id;
+	char session[256];
+	int64_t sent_ns;
+	int n;
+	struct bridge_snap_res res[BRIDGE_MAX_HOSTS];
+};
 
 /* The size bound of a relay session (daemon/lttng_limit.h); tests give
  * fakes. */
@@ -134,6 +187,11 @@ struct bridge {
 	struct { int pid; uint32_t state; } last[BRIDGE_MAX_PROCS];
 	int n_last;
 	const struct bridge_limit_ops *limit; /* NULL: lttng_limit.h's */
+	struct bridge_snap_serve serve[BRIDGE_SNAP_SERVE];
+	int64_t snap_last_ns;               /* when a served snapshot last began */
+	int64_t snap_win_ns;                /* the second BRIDGE_SNAP_RATE counts in */
+	unsigned snap_win_n;
+	struct bridge_snap_out *out[BRIDGE_SNAP_OUT];
 };
 
 /* The bridge version this caretd speaks (proto/caret_msgs.idl). */
@@ -148,6 +206,20 @@ int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_f
 int bridge_send_end(struct bridge *b);
 int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 		      uint32_t frequency, bool stop, const struct caret_filter_lists *filter);
+
+/*
+ * `snapshot --all-hosts` of session: asks every other host to take its
+ * own, within timeout_ms (1..CARET_CTL_TIMEOUT_MAX_MS) (0, -ENOTCONN
+ * with b->state saying why, -EBUSY with too many in flight, -ENOMEM).
+ * *out lists the hosts known now (those of another bridge version with
+ * their error already); replies fill it as they come; free it with
+ * bridge_snapshot_done.
+ */
+int bridge_snapshot_ask(struct bridge *b, const char *session, int64_t timeout_ms,
+			struct bridge_snap_out **out);
+/* Whether every host of out that can answer did. */
+bool bridge_snapshot_all_in(const struct bridge_snap_out *o);
+void bridge_snapshot_done(struct bridge *b, struct bridge_snap_out *o);
 
 /* --- shared by the bridge's files (bridge_dds.c, bridge_peers.c,
  * bridge_relay.c), not by the rest of caretd ------------------------- */

@@ -22,6 +22,7 @@
 #include "daemon/bridge_msg.h"
 #include "daemon/bridge_peers.h"
 #include "daemon/bridge_relay.h"
+#include "daemon/bridge_snap.h"
 #include "daemon/log.h"
 #include "daemon/loop.h"
 #include "shm/caret_shm.h"
@@ -43,11 +44,13 @@
 #define T_END "rt/caret/end_record"
 #define T_STATUS "rt/caret/status"
 #define T_RELAY "rt/caretd/relay_record"
+#define T_SNAP_REQ "rt/caretd/snapshot_request"
+#define T_SNAP_REPLY "rt/caretd/snapshot_reply"
 
 struct bridge_dds {
 	dds_entity_t dom, pp;
-	dds_entity_t r_start, r_end, r_status, r_relay;
-	dds_entity_t w_start, w_end, w_status, w_relay;
+	dds_entity_t r_start, r_end, r_status, r_relay, r_snap_req, r_snap_reply;
+	dds_entity_t w_start, w_end, w_status, w_relay, w_snap_req, w_snap_reply;
 };
 
 /*
@@ -238,13 +241,22 @@ static int dds_up(struct bridge *b)
 	if ((d->r_start = reader(b, &caret_msgs_msg_dds__Start__desc, T_START, 1)) < 0 ||
 	    (d->r_end = reader(b, &caret_msgs_msg_dds__End__desc, T_END, 1)) < 0 ||
 	    (d->r_status = reader(b, &caret_msgs_msg_dds__Status__desc, T_STATUS, 256)) < 0 ||
-	    (d->r_relay = reader(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY, 1)) < 0)
+	    (d->r_relay = reader(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY, 1)) < 0 ||
+	    /* deeper: several requests may come close together, and every
+	     * host answers at about the same moment */
+	    (d->r_snap_req = reader(b, &caretd_msgs_msg_dds__SnapshotRequest__desc, T_SNAP_REQ,
+				    16)) < 0 ||
+	    (d->r_snap_reply = reader(b, &caretd_msgs_msg_dds__SnapshotReply__desc, T_SNAP_REPLY,
+				      BRIDGE_MAX_HOSTS)) < 0)
 		goto fail;
 	step = "writers";
 	if ((d->w_start = writer(b, &caret_msgs_msg_dds__Start__desc, T_START)) < 0 ||
 	    (d->w_end = writer(b, &caret_msgs_msg_dds__End__desc, T_END)) < 0 ||
 	    (d->w_status = writer(b, &caret_msgs_msg_dds__Status__desc, T_STATUS)) < 0 ||
-	    (d->w_relay = writer(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY)) < 0)
+	    (d->w_relay = writer(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY)) < 0 ||
+	    (d->w_snap_req = writer(b, &caretd_msgs_msg_dds__SnapshotRequest__desc, T_SNAP_REQ)) < 0 ||
+	    (d->w_snap_reply = writer(b, &caretd_msgs_msg_dds__SnapshotReply__desc,
+				      T_SNAP_REPLY)) < 0)
 		goto fail;
 	b->up = true;
 	b->status_due = true;
@@ -359,6 +371,10 @@ static void take_all(struct bridge *b, int64_t now)
 		TAKE_N(b, d->r_status, caret_msgs_msg_dds__Status_, bridge_peers_status(b, m, &s, now),
 		       got);
 	TAKE(b, d->r_relay, caretd_msgs_msg_dds__RelayRecord_, bridge_relay_request(b, m, from));
+	TAKE(b, d->r_snap_req, caretd_msgs_msg_dds__SnapshotRequest_,
+	     bridge_snap_request(b, m, from, now));
+	TAKE(b, d->r_snap_reply, caretd_msgs_msg_dds__SnapshotReply_,
+	     bridge_snap_reply(b, m, from));
 	bridge_peers_expire(b, now);
 }
 
@@ -428,12 +444,34 @@ static uint64_t on_take(void *arg)
 	return TICK_USEC;
 }
 
+/* The snapshots other hosts asked for that are over: their replies. A
+ * reply that cannot be written (the bridge went down) is dropped: its
+ * requester names this host as not answering. */
+static void publish_snaps(struct bridge *b, int64_t now)
+{
+	bridge_snap_poll(b, now);
+	for (int i = 0; i < BRIDGE_SNAP_SERVE; i++) {
+		struct bridge_snap_serve *s = &b->serve[i];
+		if (!s->used || !s->reply_due)
+			continue;
+		caretd_msgs_msg_dds__SnapshotReply_ m = {
+			.id = s->id, .requester = s->requester, .session_name = s->session,
+			.error = s->error, .path = s->path, .complete = s->complete,
+			.why = s->why,
+		};
+		if (b->up && D.dds_write(b->dds->w_snap_reply, &m) == DDS_RETCODE_OK)
+			b->counts.sent++;
+		memset(s, 0, sizeof(*s));
+	}
+}
+
 /* Report stage: this host's Status once the scheduler moved its agents
  * in this tick (a Start taken above is answered by the same tick). */
 static uint64_t on_publish(void *arg)
 {
 	struct bridge *b = arg;
 	int64_t now = bridge_now_ns();
+	publish_snaps(b, now);
 	if (b->up)
 		publish_status(b, now);
 	bridge_rlog_flush(b, now);
@@ -468,6 +506,7 @@ void bridge_stop(struct bridge *b)
 	loop_remove(&b->publish);
 	if (b->relay_session[0])
 		bridge_relay_stop(b, NULL);
+	bridge_snap_stop(b);
 	dds_down(b);
 }
 
@@ -510,4 +549,24 @@ int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 						.select_nodes = fl(f, CARET_FILTER_SELECT_NODES),
 						.select_topics = fl(f, CARET_FILTER_SELECT_TOPICS) };
 	return D.dds_write(b->dds->w_relay, &m) == DDS_RETCODE_OK ? 0 : -EIO;
+}
+
+int bridge_snapshot_ask(struct bridge *b, const char *session, int64_t timeout_ms,
+			struct bridge_snap_out **out)
+{
+	*out = NULL;
+	if (!b->up)
+		return -ENOTCONN;
+	struct bridge_snap_out *o;
+	int r = bridge_snap_open(b, session, bridge_now_ns(), &o);
+	if (r < 0)
+		return r;
+	caretd_msgs_msg_dds__SnapshotRequest_ m = { .id = o->id, .session_name = o->session,
+						    .timeout_ms = (uint32_t)timeout_ms };
+	if (D.dds_write(b->dds->w_snap_req, &m) != DDS_RETCODE_OK) {
+		bridge_snapshot_done(b, o);
+		return -EIO;
+	}
+	*out = o;
+	return 0;
 }

@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "daemon/bridge_msg.h"
+#include "proto/caret_ctl_limits.h"
 #include "proto/caret_regex.h"
 
 static bool str_ok(const char *s, size_t max)
@@ -76,6 +77,44 @@ const char *bridge_msg_relay(const caretd_msgs_msg_dds__RelayRecord_ *m,
 		return "session name or URL missing or too long";
 	return filter_of(f, m->select_nodes, m->ignore_nodes, m->select_topics,
 			 m->ignore_topics);
+}
+
+const char *bridge_msg_snap_request(const caretd_msgs_msg_dds__SnapshotRequest_ *m)
+{
+	if (!m->id)
+		return "no request id";
+	if (!str_ok(m->session_name, BRIDGE_MSG_MAX_SESSION) ||
+	    caret_ctl_check_lttng_session_name(m->session_name, NULL, 0) < 0)
+		return "session name missing, too long or not one LTTng takes";
+	if (m->timeout_ms == 0 || m->timeout_ms > CARET_CTL_TIMEOUT_MAX_MS)
+		return "timeout_ms out of range";
+	return NULL;
+}
+
+/* printable: it is shown to the requesting user as is */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+const char *bridge_msg_snap_reply(const caretd_msgs_msg_dds__SnapshotReply_ *m)
+{
+	if (!m->id)
+		return "no request id";
+	if (!str_ok(m->requester, BRIDGE_MSG_MAX_NAME) ||
+	    !str_ok(m->session_name, BRIDGE_MSG_MAX_SESSION) ||
+	    !str_ok(m->path, BRIDGE_MSG_MAX_PATH) || !str_ok(m->why, BRIDGE_MSG_MAX_WHY))
+		return "a field is missing or too long";
+	if (!printable(m->path) || !printable(m->why) || !printable(m->session_name))
+		return "a field is not printable";
+	if (m->error < 0 || m->error > 4095)
+		return "error is not an errno";
+	if (!m->error && !*m->path)
+		return "no path for a snapshot written";
+	return NULL;
 }
 
 void bridge_msg_filter_text(const struct caret_filter_lists *f, char *out, size_t len)

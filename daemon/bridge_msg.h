@@ -38,6 +38,14 @@ const char *bridge_msg_status(const caret_msgs_msg_dds__Status_ *m);
 const char *bridge_msg_relay(const caretd_msgs_msg_dds__RelayRecord_ *m,
 			     struct caret_filter_lists *f);
 
+/* A snapshot request: an id and a session name LTTng would take; a reply:
+ * its strings bounded (the path to PATH_MAX, why to BRIDGE_MSG_MAX_WHY),
+ * its error a positive errno or 0. */
+#define BRIDGE_MSG_MAX_PATH 4095
+#define BRIDGE_MSG_MAX_WHY 1023
+const char *bridge_msg_snap_request(const caretd_msgs_msg_dds__SnapshotRequest_ *m);
+const char *bridge_msg_snap_reply(const caretd_msgs_msg_dds__SnapshotReply_ *m);
+
 /* "select_nodes=... ignore_topics=..." for the log, printable. */
 void bridge_msg_filter_text(const struct caret_filter_lists *f, char *out, size_t len);
 

@@ -84,6 +84,9 @@ struct lttng_view_rec {
 	 * it alone carries (lttng_view_pass_filter); not kept across a
 	 * restart */
 	struct caret_shm_filter filter;
+	/* a flight recorder's snapshots written (daemon/snapshot.c): kept
+	 * across a restart, so its count and snapshot-N names go on */
+	uint64_t snapshots;
 };
 
 struct lttng_view {

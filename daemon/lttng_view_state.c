@@ -20,9 +20,10 @@
 
 /* ---- recordings across a restart (B5) ----
  * One line per recording: "1 uid gid seq pacing frequency subbuf_size
- * subbuf_count armed armer_pid armer_start NAME PATH" (armed: 0 no, 1 with its
- * channel disabled, 2 armed open), NAME and PATH in
- * hex (they may hold any byte but NUL). The file is caretd's own and
+ * subbuf_count armed armer_pid armer_start NAME PATH [SNAPSHOTS]" (armed: 0
+ * no, 1 with its channel disabled, 2 armed open), NAME and PATH in hex (they
+ * may hold any byte but NUL); SNAPSHOTS, a flight recorder's count, is
+ * absent in the files of caretd before it. The file is caretd's own and
  * root-only; still, every line is checked against LTTng and the trace
  * directory's owner before it is believed. */
 #define STATE_MAX (64 << 10)
@@ -36,10 +37,10 @@ static void write_recs(FILE *f, void *arg)
 		caret_hex(name, r->name);
 		caret_hex(path, r->path);
 		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
-			" %s %s\n", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
+			" %s %s %" PRIu64 "\n", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
 			r->frequency, r->subbuf_size, r->subbuf_count,
 			r->armed ? (r->armed_open ? 2 : 1) : 0,
-			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-");
+			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-", r->snapshots);
 	}
 }
 
@@ -69,10 +70,10 @@ static bool num(const char *t, uint64_t max, uint64_t *out)
 static const char *parse_rec(char *line, struct lttng_view_rec *r,
 			     char (*names)[CARET_LTTNG_NAME_MAX], int n)
 {
-	char *tok[13], *save = NULL;
+	char *tok[14], *save = NULL;
 	int k = 0;
 	for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (k < 13)
+		if (k < 14)
 			tok[k++] = t;
 		else
 			return "too many fields";
@@ -80,7 +81,8 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 	static const uint64_t max[11] = { 1, UINT32_MAX - 1, UINT32_MAX - 1, UINT64_MAX, 2,
 					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 2, INT32_MAX,
 					  UINT64_MAX };
-	if (k != 13)
+	uint64_t snaps = 0;
+	if (k < 13 || (k == 14 && !num(tok[13], UINT64_MAX, &snaps)))
 		return "malformed";
 	for (int i = 0; i < 11; i++) {
 		/* pacing is -1 (the daemon's) or an enum pacing */
@@ -98,7 +100,7 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 		.pacing = x[4] == UINT64_MAX ? -1 : (int)x[4], .frequency = (uint32_t)x[5],
 		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = x[8] >= 1,
 		.armed_open = x[8] == 2,
-		.armer_pid = (pid_t)x[9], .armer_start = x[10] };
+		.armer_pid = (pid_t)x[9], .armer_start = x[10], .snapshots = snaps };
 	char why[160];
 	if (caret_unhex(tok[11], r->name, sizeof(r->name)) < 0 ||
 	    caret_ctl_check_lttng_session_name(r->name, why, sizeof(why)) < 0)

@@ -128,6 +128,13 @@ void snapshot_added(const char *session, const char *path, uint64_t subbuf_size,
 	snprintf(s->path, sizeof(s->path), "%s", path);
 }
 
+void snapshot_set_written(const char *session, uint64_t written)
+{
+	struct snap *s = find(session);
+	if (s)
+		s->written = written;
+}
+
 void snapshot_info(const char *session, struct snapshot_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -246,6 +253,13 @@ static cJSON *finish(struct job *j, bool timed_out, int64_t now)
 	}
 	j->s->written++;
 	snprintf(j->s->last, sizeof(j->s->last), "%s", path);
+	/* the count outlives this caretd: a restarted one goes on from it
+	 * (and names the next snapshot-N after it) */
+	struct lttng_view_rec *rec = lttng_view_find_rec(j->v, j->session);
+	if (rec) {
+		rec->snapshots = j->s->written;
+		lttng_view_save(j->v);
+	}
 	int64_t pass_ms = (now - j->start_ns) / NS_PER_MS;
 	if (why[0])
 		log_warn("session %s: snapshot %s may be INCOMPLETE: %s", j->session, path, why);

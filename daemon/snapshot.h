@@ -28,8 +28,9 @@
  * The table of flight recorders (mode, ring, snapshots written) is this
  * module's, in memory: after a caretd restart, the recordings the view
  * took over are asked of LTTng (snapshot_mode) and put back
- * (daemon/snapshot_trigger.c, with their triggers); the count of
- * snapshots written starts again at 0 (LTTng numbers the directories on).
+ * (daemon/snapshot_trigger.c, with their triggers), with the count of
+ * snapshots written, which the recordings' file keeps
+ * (lttng_view_rec.snapshots, saved after every snapshot).
  */
 #ifndef CARETD_SNAPSHOT_H
 #define CARETD_SNAPSHOT_H
@@ -61,6 +62,9 @@ int snapshot_plan(const struct registry *r, uint64_t size, struct caret_lttng_cf
 /* The recording session is a flight recorder (its geometry, 0: unknown). */
 void snapshot_added(const char *session, const char *path, uint64_t subbuf_size,
 		    uint32_t subbuf_count);
+
+/* A flight recorder taken over after a restart: its count so far. */
+void snapshot_set_written(const char *session, uint64_t written);
 
 struct snapshot_info {
 	bool known; /* a flight recorder of this caretd's table */

@@ -238,7 +238,9 @@ static void adopt(void)
 		snapshot_info(rec->name, &info);
 		if (!info.known && lttng_view_ops(S.v)->snapshot_mode(rec->name, NULL, 0) == 1) {
 			snapshot_added(rec->name, rec->path, rec->subbuf_size, rec->subbuf_count);
-			log_info("session %s: a flight recorder, adopted", rec->name);
+			snapshot_set_written(rec->name, rec->snapshots);
+			log_info("session %s: a flight recorder, adopted (%llu snapshots written)",
+				 rec->name, (unsigned long long)rec->snapshots);
 		}
 	}
 	struct lttng_triggers *all = NULL;

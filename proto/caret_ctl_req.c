@@ -111,6 +111,7 @@ cJSON *caret_ctl_enc_req(const struct caret_ctl_req *q)
 		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.snapshot.session);
 		ok = add_str(o, ok, CARET_CTL_K_OUTPUT, q->u.snapshot.output);
 		ok = add_num(o, ok, CARET_CTL_K_TIMEOUT_MS, (uint64_t)q->u.snapshot.timeout_ms);
+		ok = add_true(o, ok, CARET_CTL_K_ALL_HOSTS, q->u.snapshot.all_hosts);
 		break;
 	case CARET_CTL_START:
 		ok = add_filter(o, ok, q->u.startend.filter);
@@ -262,7 +263,8 @@ static int dec_snapshot(const cJSON *o, struct caret_ctl_snapshot_req *s, struct
 {
 	char lim[160];
 	if (opt_str(o, CARET_CTL_K_SESSION, &s->session, why) < 0 ||
-	    opt_str(o, CARET_CTL_K_OUTPUT, &s->output, why) < 0)
+	    opt_str(o, CARET_CTL_K_OUTPUT, &s->output, why) < 0 ||
+	    opt_bool(o, CARET_CTL_K_ALL_HOSTS, &s->all_hosts, why) < 0)
 		return -EINVAL;
 	if (s->session && caret_ctl_check_lttng_session_name(s->session, lim, sizeof(lim)) < 0)
 		return bad(why, "%s %s", CARET_CTL_K_SESSION, lim);

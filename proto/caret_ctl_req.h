@@ -78,6 +78,7 @@ struct caret_ctl_snapshot_req {
 	const char *session; /* NULL: the requester's latest recording */
 	const char *output;  /* NULL: the recording's trace directory */
 	int64_t timeout_ms;
+	bool all_hosts; /* every host's flight recorder of that name too */
 };
 
 /* "wait": the decoder fills CARET_CTL_DEFAULT_TIMEOUT_MS when absent. */

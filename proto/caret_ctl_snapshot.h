@@ -28,6 +28,14 @@
  *     → result {"session", "path" (the snapshot's directory), "complete":
  *               bool, "why"? (when not complete), "snapshots" (written by
  *               this recording so far), "pass_ms"}
+ *  "snapshot" {..., "all_hosts": true}
+ *     Also every other host's flight recorder of the same name, over the
+ *     DDS bridge (daemon/bridge.h; output is this host's only).
+ *     → result {"session", "complete" (every host's), "hosts": [{"host",
+ *               "self", "bridge_version"? (others), "path", "complete",
+ *               "why"?} or {"host", "self", "bridge_version"?, "error",
+ *               "errno"}, ...] (this host first), and this host's "path",
+ *               "snapshots", "pass_ms" when it wrote one}
  *  "status" and "list" results: "recordings": [{"session", "path", "mode": "plain" |
  *     "rotating" | "snapshot", "ring_size"? (snapshot: bytes per CPU),
  *     "snapshots"? (written), "last_snapshot"? (its directory),

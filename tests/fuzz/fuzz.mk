@@ -21,7 +21,7 @@ FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/cmd.c daemon/cmd_r
 	daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
 	daemon/wait.c daemon/events.c \
 	daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c \
-	daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
+	daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
 	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
 	daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)
@@ -29,7 +29,7 @@ FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/cmd.c daemon/cmd_r
 FUZZ_SRC_check = tests/fuzz/fuzz_check.c tools/caretctl/check_wire.c
 FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_ctl = $(PKG_DAEMON) -ldl
-FUZZ_SRC_bridge = tests/fuzz/fuzz_bridge.c daemon/bridge_msg.c proto/caret_regex.c
+FUZZ_SRC_bridge = tests/fuzz/fuzz_bridge.c daemon/bridge_msg.c proto/caret_regex.c proto/caret_ctl_limits.c
 FUZZ_OBJ_bridge = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_bridge = $(PKG_DDS)
 $(B)/obj/tests/fuzz/fuzz_bridge.o: $(B)/gen/caret_msgs.h

@@ -6,7 +6,8 @@
  * then caretd's checks of the decoded Start_, End_, Status_ or
  * RelayRecord_ (daemon/bridge_msg.c); and the parsers of a writer's user
  * data, a relay URL's host and --relay-allow over the raw bytes.
- * Input: one byte (bits 0-1: the type, bit 2: byte-swapped, bit 3: XCDR2),
+ * Input: one byte (bits 0-1: the type, bit 2: byte-swapped, bit 3: XCDR2,
+ * bit 4: bit 0 picks SnapshotRequest_ or SnapshotReply_ instead),
  * then the serialized sample (seeds: tests/fuzz/corpus/bridge/).
  */
 #include <dds/dds.h>
@@ -18,9 +19,10 @@
 #include "daemon/bridge_msg.h"
 #include "tests/fuzz/fuzz.h"
 
-static const dds_topic_descriptor_t *const types[4] = {
+static const dds_topic_descriptor_t *const types[6] = {
 	&caret_msgs_msg_dds__Start__desc, &caret_msgs_msg_dds__End__desc,
-	&caret_msgs_msg_dds__Status__desc, &caretd_msgs_msg_dds__RelayRecord__desc
+	&caret_msgs_msg_dds__Status__desc, &caretd_msgs_msg_dds__RelayRecord__desc,
+	&caretd_msgs_msg_dds__SnapshotRequest__desc, &caretd_msgs_msg_dds__SnapshotReply__desc
 };
 
 static void check_sample(int type, void *sample)
@@ -45,6 +47,12 @@ static void check_sample(int type, void *sample)
 		}
 		break;
 	}
+	case 4:
+		bridge_msg_snap_request(sample);
+		break;
+	case 5:
+		bridge_msg_snap_reply(sample);
+		break;
 	default:
 		break;
 	}
@@ -99,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	int type = data[0] & 3;
+	int type = (data[0] & 16) ? 4 + (data[0] & 1) : data[0] & 3;
 	bool bswap = data[0] & 4;
 	uint32_t xcdr = (data[0] & 8) ? 2 : 1;
 	decode(type, bswap, xcdr, data + 1, size - 1);

@@ -8,13 +8,16 @@
  *                 [--select-nodes L] [--ignore-nodes L] [--select-topics L]
  *                 [--ignore-topics L] [--bad-utf8]
  *                 [--relay URL --session NAME] [--flood SECONDS]
+ *                 [--snap-flood SECONDS --session NAME]
  *                 [--fake-hosts N [--participants P] [--procs K] [--hold SECONDS]]
  *                 [--version V [--host NAME]]
  * (the Start's filter fields; --bad-utf8 puts invalid UTF-8 in
  * select_topics). Hostile peers: --relay sends caretd's RelayRecord to
  * URL and never its stop; --flood sends Start and End as fast as it can
  * for SECONDS (60 KB strings, invalid UTF-8, control characters, and
- * valid ones), printing "flood sent N"; --fake-hosts publishes a Status
+ * valid ones), printing "flood sent N"; --snap-flood asks every caretd
+ * for a snapshot of flight recorder NAME as fast as it can for SECONDS
+ * (each request a new id), printing "snapshot requests sent N"; --fake-hosts publishes a Status
  * every 200 ms for SECONDS from N writers whose user data claim
  * "caretd v=V host=fakeNNN" (this tree's bridge version unless --version),
  * spread over P participants (default 1), each for K processes (default 1).
@@ -151,6 +154,25 @@ static void flood(int peers, int seconds)
 	printf("flood sent %lu\n", n);
 }
 
+static void snap_flood(int peers, int seconds, const char *session)
+{
+	keep_all = 1;
+	dds_entity_t w = writer(&caretd_msgs_msg_dds__SnapshotRequest__desc,
+				"rt/caretd/snapshot_request");
+	await_match(w, peers);
+	dds_time_t until = dds_time() + DDS_SECS(seconds);
+	unsigned long n = 0;
+	while (dds_time() < until) {
+		caretd_msgs_msg_dds__SnapshotRequest_ m = { n + 1, (char *)session, 30000 };
+		dds_write(w, &m);
+		n++;
+		if (n % 64 == 0)
+			dds_wait_for_acks(w, DDS_SECS(1));
+	}
+	dds_wait_for_acks(w, DDS_SECS(5));
+	printf("snapshot requests sent %lu\n", n);
+}
+
 /* N writers claiming N hosts, over P participants, beating for seconds. */
 static void fake_hosts(int n, int parts, int procs, int seconds)
 {
@@ -255,6 +277,7 @@ int main(int argc, char **argv)
 {
 	int peers = 1, listen_s = 0;
 	long start = -1;
+	int snap_flood_s = 0;
 	int end = 0, junk = 0, flood_s = 0, fakes = 0, parts = 1, hold = 3, procs = 1;
 	const char *relay_url = NULL, *session = "peer";
 	char *sel_nodes = "", *ign_nodes = "", *sel_topics = "", *ign_topics = "";
@@ -286,6 +309,8 @@ int main(int argc, char **argv)
 			session = argv[++i];
 		else if (!strcmp(argv[i], "--flood") && i + 1 < argc)
 			flood_s = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--snap-flood") && i + 1 < argc)
+			snap_flood_s = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--fake-hosts") && i + 1 < argc)
 			fakes = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--participants") && i + 1 < argc)
@@ -303,6 +328,7 @@ int main(int argc, char **argv)
 					"[--garbage] [--listen SECONDS] [--select-nodes L] "
 					"[--ignore-nodes L] [--select-topics L] [--ignore-topics L] "
 					"[--bad-utf8] [--relay URL --session NAME] [--flood S] "
+					"[--snap-flood S --session NAME] "
 					"[--fake-hosts N [--participants P] [--procs K] "
 					"[--hold S]] [--version V [--host NAME]]\n");
 			return 2;
@@ -329,6 +355,8 @@ int main(int argc, char **argv)
 		relay(peers, relay_url, session);
 	if (flood_s)
 		flood(peers, flood_s);
+	if (snap_flood_s && session)
+		snap_flood(peers, snap_flood_s, session);
 	if (fakes)
 		fake_hosts(fakes, parts, procs, hold);
 	if (start >= 0) {

@@ -286,6 +286,40 @@ class SnapshotTest(SystemTest):
         self.assertEqual(triggers.returncode, 0, triggers.stderr)
         self.assertNotIn("caretd-snapshot:", triggers.stdout)
 
+    def test_count_survives_restart(self):
+        """The snapshots written (status, list, the snapshot-N names) go on
+        after caretd is killed (SIGKILL) and restarted: the recordings'
+        file keeps the count (it started again at 0 before)."""
+        procs = self.system(2)
+        rec = self.record("cnt", "--snapshot-size", "1M")
+        trace = os.path.join(self.traces, "cnt")
+        for n in (1, 2):
+            r, out = self.snapshot("cnt")
+            self.assertEqual(out["snapshots"], n, out)
+        daemon = [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
+        daemon.send_signal(signal.SIGKILL)
+        daemon.wait(10)
+        os.unlink(self.c.sock)
+        self.c.caretd()
+        deadline = time.time() + 20
+        while True:
+            st = json.loads(self.c.caretctl("status", "--json").stdout)
+            mine = [r for r in st["recordings"] if r["session"] == "cnt"]
+            if mine and mine[0]["mode"] == "snapshot":
+                break
+            self.assertLess(time.time(), deadline, st.get("recordings"))
+            time.sleep(0.2)
+        self.assertEqual(mine[0]["snapshots"], 2, mine)
+        lst = json.loads(self.c.caretctl("list", "--json").stdout)
+        self.assertEqual([r["snapshots"] for r in lst["recordings"] if r["session"] == "cnt"],
+                         [2])
+        r, out = self.snapshot("cnt")
+        self.assertEqual(out["snapshots"], 3, out)
+        self.assertTrue(out["path"].startswith(trace + "/snapshot-3-"), out["path"])
+        self.assert_complete(out["path"], procs)
+        self.assertEqual(self.stop("cnt")["snapshots"], 3)
+        rec.finish(60)
+
     def test_ring_too_small_refused(self):
         """A ring smaller than a replay of the caches needs is refused at
         record time with the least size that fits."""

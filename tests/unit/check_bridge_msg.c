@@ -152,9 +152,59 @@ START_TEST(samples)
 }
 END_TEST
 
+/* `snapshot --all-hosts`: a request names one session LTTng takes, with a
+ * bounded wait; a reply's strings are bounded and printable (they are
+ * shown to the requesting user as is), its error an errno. */
+START_TEST(snapshots)
+{
+	caretd_msgs_msg_dds__SnapshotRequest_ q = { 7, "fr", 30000 };
+	ck_assert_ptr_null(bridge_msg_snap_request(&q));
+	q.id = 0;
+	ck_assert_ptr_nonnull(bridge_msg_snap_request(&q));
+	q.id = 7;
+	const char *bad_names[] = { NULL, "", "..", "a/b", "a\nb" };
+	for (size_t i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++) {
+		q.session_name = (char *)bad_names[i];
+		ck_assert_ptr_nonnull(bridge_msg_snap_request(&q));
+	}
+	char longname[300];
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	q.session_name = longname;
+	ck_assert_ptr_nonnull(bridge_msg_snap_request(&q));
+	q.session_name = "fr";
+	q.timeout_ms = 0;
+	ck_assert_ptr_nonnull(bridge_msg_snap_request(&q));
+	q.timeout_ms = 4000000000u;
+	ck_assert_ptr_nonnull(bridge_msg_snap_request(&q));
+
+	caretd_msgs_msg_dds__SnapshotReply_ r = { 7, "h0", "fr", 0, "/t/fr/snapshot-1", true, "" };
+	ck_assert_ptr_null(bridge_msg_snap_reply(&r));
+	r.path = "";
+	ck_assert_ptr_nonnull(bridge_msg_snap_reply(&r)); /* written, but where? */
+	r.error = 2;
+	r.why = "no flight recorder named fr on this host";
+	ck_assert_ptr_null(bridge_msg_snap_reply(&r));
+	r.error = -1;
+	ck_assert_ptr_nonnull(bridge_msg_snap_reply(&r));
+	r.error = 5000;
+	ck_assert_ptr_nonnull(bridge_msg_snap_reply(&r));
+	r.error = 2;
+	r.why = "line\x1b[2Jcleared";
+	ck_assert_ptr_nonnull(bridge_msg_snap_reply(&r));
+	r.why = NULL;
+	ck_assert_ptr_nonnull(bridge_msg_snap_reply(&r));
+	static char huge[5000];
+	memset(huge, 'a', sizeof(huge) - 1);
+	r.why = "";
+	r.path = huge;
+	ck_assert_ptr_nonnull(bridge_msg_snap_reply(&r));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bridge_msg");
-	unit_case(s, "what other hosts send", url_host, allow_list, userdata, samples);
+	unit_case(s, "what other hosts send", url_host, allow_list, userdata, samples, snapshots);
 	return unit_run(s);
 }

@@ -184,6 +184,12 @@ START_TEST(snapshot_refusals_never_reach_lttng)
 		  "output must be an absolute directory" },
 		{ "{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"fr\",\"timeout_ms\":0}", EINVAL,
 		  "timeout_ms" },
+		/* every host's, without a bridge (caretd --no-bridge): refused
+		 * before this host's pass too */
+		{ "{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"fr\",\"all_hosts\":true}",
+		  ENOTCONN, "--all-hosts: the DDS bridge is off" },
+		{ "{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"fr\",\"all_hosts\":1}",
+		  EINVAL, "all_hosts" },
 		/* uid 4242 cannot write under a root-only directory: refused as
 		 * the requester, before any pass */
 		{ "{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"fr\",\"output\":"

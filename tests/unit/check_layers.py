@@ -131,7 +131,7 @@ LAYERS = {
         {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
         {"bridge_msg"},  # the checks of what a DDS peer sends, pure (fuzzed alone)
         {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
-        {"bridge_peers", "bridge_relay"},  # other hosts' Start/End/Status; the relay session they ask for
+        {"bridge_peers", "bridge_relay", "bridge_snap"},  # other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for
         {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
         {"cmd"},  # the commands' shape: typed request in, code and result out
         {"cmd_record", "cmd_stop", "cmd_snapshot"},  # the commands that drive LTTng (through the view's ops)

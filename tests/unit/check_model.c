@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/caretctl/check_discards.h"
 #include "tools/caretctl/check_links.h"
 #include "tools/caretctl/check_map.h"
 #include "tools/caretctl/check_wire.h"
@@ -320,6 +321,46 @@ START_TEST(parser_reason)
 }
 END_TEST
 
+/* A chunk after one with discards: babeltrace2 reports a record of
+ * unknown count before each stream's opening packet that carries the
+ * earlier chunks' total (check called such a chunk incomplete); that
+ * packet holds no time (LTTng's opener): the record is not this chunk's.
+ * Before a first packet that holds events, or between packets, it is. */
+START_TEST(discards_per_stream)
+{
+	struct check_discards d = { 0 };
+	/* two streams open with LTTng's empty packet after an uncounted record */
+	for (uint64_t k = 1; k <= 2; k++) {
+		ck_assert_int_eq(check_discards_uncounted(&d, k), 0);
+		ck_assert_int_eq(check_discards_begin(&d, k, true, 500), 0);
+		ck_assert_int_eq(check_discards_end(&d, k, true, 500), 0);
+		ck_assert_int_eq(check_discards_begin(&d, k, true, 600), 0);
+		ck_assert_int_eq(check_discards_end(&d, k, true, 900), 0);
+	}
+	ck_assert_uint_eq(check_discards_unknown(&d), 0);
+	ck_assert_uint_eq(d.opening, 2);
+	/* a stream whose first packet holds events: its own, unknown */
+	ck_assert_int_eq(check_discards_uncounted(&d, 3), 0);
+	ck_assert_int_eq(check_discards_begin(&d, 3, true, 500), 0);
+	ck_assert_int_eq(check_discards_end(&d, 3, true, 700), 0);
+	ck_assert_uint_eq(check_discards_unknown(&d), 1);
+	/* an uncounted record after a first packet: this trace's */
+	ck_assert_int_eq(check_discards_uncounted(&d, 1), 0);
+	ck_assert_uint_eq(check_discards_unknown(&d), 2);
+	/* no clock on the packets: cannot be told, unknown */
+	ck_assert_int_eq(check_discards_uncounted(&d, 4), 0);
+	ck_assert_int_eq(check_discards_begin(&d, 4, false, 0), 0);
+	ck_assert_int_eq(check_discards_end(&d, 4, false, 0), 0);
+	ck_assert_uint_eq(check_discards_unknown(&d), 3);
+	/* a stream whose first packet never ended (a truncated trace) */
+	ck_assert_int_eq(check_discards_uncounted(&d, 5), 0);
+	ck_assert_int_eq(check_discards_begin(&d, 5, true, 10), 0);
+	ck_assert_uint_eq(check_discards_unknown(&d), 4);
+	ck_assert_uint_eq(d.opening, 2);
+	check_discards_free(&d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("check_model");
@@ -333,6 +374,7 @@ int main(void)
 	tcase_add_test(tc, wire_carries_missing);
 	tcase_add_test(tc, shared_words);
 	tcase_add_test(tc, parser_reason);
+	tcase_add_test(tc, discards_per_stream);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

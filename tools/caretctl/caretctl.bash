@@ -118,7 +118,7 @@ _caretctl()
 			-u --ust --context -k --kernel --syscall
 			--subbuffer-size-kernel" -- "$cur")) ;;
 	snapshot)
-		COMPREPLY=($(compgen -W "$common -o --output --timeout" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$common -o --output --timeout --all-hosts" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name --all-hosts" -- "$cur")) ;;
 	status)

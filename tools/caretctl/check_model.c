@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_discards.h"
 #include "check_links.h"
 #include "check_field.h"
 #include "check_map.h"
@@ -91,6 +92,7 @@ struct check_model {
 	size_t ncls, cls_cap;
 	struct check_map cls_by_ptr, proc_by_vpid, tids_idx, exact, variants, takes, handles;
 	struct check_links links;
+	struct check_discards discards;
 	struct tid_state *tids;
 	size_t ntids, tids_cap;
 	struct binding *binds;
@@ -132,6 +134,7 @@ void check_model_free(struct check_model *m)
 	check_map_free(&m->takes);
 	check_map_free(&m->handles);
 	check_links_free(&m->links);
+	check_discards_free(&m->discards);
 	free(m);
 }
 
@@ -437,19 +440,47 @@ static int on_event(struct check_model *m, const bt_message *msg)
 	}
 }
 
+static uint64_t skey(const bt_stream *st)
+{
+	return (uint64_t)(uintptr_t)st;
+}
+
+/* A packet's beginning or end, for check_discards.h. */
+static int on_packet(struct check_model *m, const bt_message *msg, bool begin)
+{
+	const bt_packet *pk = begin ? bt_message_packet_beginning_borrow_packet_const(msg)
+				    : bt_message_packet_end_borrow_packet_const(msg);
+	const bt_stream *st = bt_packet_borrow_stream_const(pk);
+	const bt_stream_class *sc = bt_stream_borrow_class_const(st);
+	const bt_clock_snapshot *cs = NULL;
+	if (begin && bt_stream_class_packets_have_beginning_default_clock_snapshot(sc))
+		cs = bt_message_packet_beginning_borrow_default_clock_snapshot_const(msg);
+	else if (!begin && bt_stream_class_packets_have_end_default_clock_snapshot(sc))
+		cs = bt_message_packet_end_borrow_default_clock_snapshot_const(msg);
+	uint64_t ts = cs ? bt_clock_snapshot_get_value(cs) : 0;
+	return begin ? check_discards_begin(&m->discards, skey(st), cs != NULL, ts)
+		     : check_discards_end(&m->discards, skey(st), cs != NULL, ts);
+}
+
 int check_model_msg(struct check_model *m, const bt_message *msg)
 {
 	uint64_t n;
 	switch (bt_message_get_type(msg)) {
 	case BT_MESSAGE_TYPE_EVENT:
 		return on_event(m, msg);
+	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+		return on_packet(m, msg, true);
+	case BT_MESSAGE_TYPE_PACKET_END:
+		return on_packet(m, msg, false);
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-		m->r.discarded_msgs++;
-		if (bt_message_discarded_events_get_count(msg, &n) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
+		if (bt_message_discarded_events_get_count(msg, &n) == BT_PROPERTY_AVAILABILITY_AVAILABLE) {
+			m->r.discarded_msgs++;
 			m->r.discarded_events += n;
-		else
-			m->r.discarded_unknown++;
-		return 0;
+			return 0;
+		}
+		/* judged per stream: it may be the earlier chunks' total */
+		return check_discards_uncounted(
+			&m->discards, skey(bt_message_discarded_events_borrow_stream_const(msg)));
 	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
 		if (bt_message_discarded_packets_get_count(msg, &n) == BT_PROPERTY_AVAILABILITY_AVAILABLE)
 			m->r.lost_packets += n;
@@ -487,6 +518,9 @@ static int cmp_ev(const void *a, const void *b)
 
 void check_model_finish(struct check_model *m)
 {
+	uint64_t unknown = check_discards_unknown(&m->discards);
+	m->r.discarded_unknown += unknown;
+	m->r.discarded_msgs += unknown;
 	/* A publish still waiting for its binding when the trace ended. */
 	for (size_t i = 0; i < m->ntids; i++)
 		if (m->tids[i].pending)

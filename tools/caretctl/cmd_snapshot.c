@@ -161,16 +161,59 @@ static void usage(FILE *f)
 		"                       trace directory); created with your rights\n"
 		"      --timeout SECONDS  longest wait for the replay (default %d); the\n"
 		"                       snapshot is written then anyway, named incomplete\n"
+		"      --all-hosts      also every other host's flight recorder of the same\n"
+		"                       name, over the DDS bridge: each caretd takes its own\n"
+		"                       snapshot at once, into its recording's directory\n"
+		"                       (-o is this host's only); one line per host\n"
 		"      --json           the result as a JSON line\n"
 		"      --socket PATH    caretd's control socket\n"
 		"  -h, --help           this help\n\n"
 		"Prints the snapshot's directory (LTTng names it snapshot-N-DATE-TIME-K);\n"
 		"'caretctl check DIR' reads it.\n\n"
-		"Exit status: 0 written, complete; 1 caretd or LTTng failed (no such\n"
-		"recording, not a flight recorder...); 2 usage error; 3 caretd not\n"
+		"Exit status: 0 written, complete (--all-hosts: on every host); 1 caretd\n"
+		"or LTTng failed (no such recording, not a flight recorder...; --all-hosts:\n"
+		"on some host, or it did not answer); 2 usage error; 3 caretd not\n"
 		"reachable; 4 written, but it may lack some process's initialization\n"
 		"records (the message says why); 5 malformed reply.\n",
 		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000);
+}
+
+/* --all-hosts: one line per host; the exit status of the worst. */
+static int print_hosts(cJSON *root, bool json)
+{
+	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_HOSTS), *h;
+	if (!cJSON_IsArray(hosts) || cJSON_GetArraySize(hosts) < 1)
+		return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply to snapshot: no hosts");
+	int code = CTL_EXIT_OK;
+	cJSON_ArrayForEach(h, hosts) {
+		const char *host = str(h, CARET_CTL_K_HOST), *path = str(h, CARET_CTL_K_PATH),
+			   *err = str(h, CARET_CTL_K_ERROR), *why = str(h, CARET_CTL_K_WHY);
+		const cJSON *complete = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_COMPLETE);
+		if (!host || (!err && (!path || !cJSON_IsBool(complete))))
+			return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply to snapshot: a host "
+					"without a path or an error");
+		if (err)
+			code = CTL_EXIT_FAILED;
+		else if (!cJSON_IsTrue(complete) && code == CTL_EXIT_OK)
+			code = CTL_EXIT_TIMEOUT;
+		if (json)
+			continue;
+		if (err)
+			printf("host %.64s: FAILED: %.1024s\n", host, err);
+		else if (cJSON_IsTrue(complete))
+			printf("host %.64s: %.1024s\n", host, path);
+		else
+			printf("host %.64s: %.1024s (may lack initialization records: %.900s)\n",
+			       host, path, why ? why : "no reason given");
+	}
+	if (json)
+		ctl_print_json(root, CARET_CTL_CMD_SNAPSHOT);
+	if (code == CTL_EXIT_FAILED)
+		fprintf(stderr, "caretctl: snapshot: some host wrote no snapshot\n");
+	else if (code == CTL_EXIT_TIMEOUT)
+		fprintf(stderr, "caretctl: snapshot: some snapshot may lack initialization "
+			"records\n");
+	return code;
 }
 
 static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
@@ -188,6 +231,7 @@ int cmd_snapshot(struct ctl_opts *g, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "all-hosts", no_argument, NULL, 'A' },
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -222,6 +266,9 @@ int cmd_snapshot(struct ctl_opts *g, int argc, char **argv)
 			    caret_ctl_check_timeout_ms(s->timeout_ms, NULL, 0) < 0)
 				return ctl_usage_error("snapshot", "invalid --timeout '%s': %s",
 						       optarg, caret_ctl_rule_timeout());
+			break;
+		case 'A':
+			s->all_hosts = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -261,6 +308,11 @@ int cmd_snapshot(struct ctl_opts *g, int argc, char **argv)
 		return ctl_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
 	if (r.type == CTL_REPLY_ERROR) {
 		int code = ctl_report_error_reply(CARET_CTL_CMD_SNAPSHOT, &r);
+		ctl_reply_free(&r);
+		return code;
+	}
+	if (s->all_hosts) {
+		int code = print_hosts(r.root, g->json);
 		ctl_reply_free(&r);
 		return code;
 	}
