@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "check_discards.h"
+#include "util/caret_util.h"
 
 static struct check_dstream *stream(struct check_discards *d, uint64_t key)
 {
@@ -12,7 +13,7 @@ static struct check_dstream *stream(struct check_discards *d, uint64_t key)
 	if (!slot)
 		return NULL;
 	if (added) {
-		if (check_grow((void **)&d->s, &d->cap, d->n + 1, sizeof(*d->s)) < 0)
+		if (caret_grow((void **)&d->s, &d->cap, d->n + 1, sizeof(*d->s)) < 0)
 			return NULL;
 		*slot = d->n;
 		d->s[d->n] = (struct check_dstream){ 0 };
