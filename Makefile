@@ -83,7 +83,7 @@ $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
 	rm -f $@ && ar rcs $@ $^
 
 # ---- shm: the cache library (static; always linked with libcaretutil.a) ----
-SHM_SRC = shm/kinds.c shm/naming.c shm/segment.c shm/record.c shm/control.c shm/owner.c \
+SHM_SRC = shm/kinds.c shm/naming.c shm/armed.c shm/segment.c shm/record.c shm/control.c shm/owner.c \
 	shm/futex.c shm/reader.c shm/filter.c
 SHM_LIBS = $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))

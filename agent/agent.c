@@ -134,9 +134,11 @@ static void init_locked(void)
 		fclose(f);
 	}
 	/* Decide the start state before anything is cached: a session that
-	 * already records our events means conventional use, record all. */
-	uint32_t st = (caret_tp && caret_tp->enabled()) ? CARET_STATE_RECORD
-							: CARET_STATE_WAIT;
+	 * already records our events means conventional use, record all;
+	 * unless caretd armed it, open, for an Enter still to come (it moves
+	 * this process with the others then). */
+	uint32_t st = (caret_tp && caret_tp->enabled() && !caret_armed_now()) ? CARET_STATE_RECORD
+									     : CARET_STATE_WAIT;
 	int r = caret_seg_create(&seg, cache_size(), comm, distribution);
 	if (r < 0) {
 		caret_warn("caret-agent: no init cache (shm: %s); late recording "
@@ -153,7 +155,9 @@ static void init_locked(void)
 			caret_warn("caret-agent: no replay thread: %s", strerror(-r));
 		replay_ok = caret_tp && r >= 0;
 	}
-	if (caret_tp)
+	/* in WAIT, each replay pass emits it first (replay.c): one now would
+	 * land in a recording armed open before its Enter */
+	if (caret_tp && st == CARET_STATE_RECORD)
 		caret_tp->caret_init(caret_now_ns(), distribution);
 	__atomic_store_n(&init_done, 1, __ATOMIC_RELEASE);
 }

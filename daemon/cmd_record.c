@@ -203,9 +203,12 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		log_warn("record refused for uid %d: %s", (int)peer->uid, e->msg);
 		return r;
 	}
+	if (p->cfg.armed_open)
+		lttng_view_sync_marker(ctx->lttng, true);
 	r = ops->record(&p->cfg, res->session, sizeof(res->session), res->path,
 			sizeof(res->path), e->msg, sizeof(e->msg));
 	if (r < 0) {
+		lttng_view_sync_marker(ctx->lttng, false);
 		log_err("record failed: %s", e->msg);
 		return r;
 	}
@@ -216,6 +219,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		 * an armed one would look active with nothing enabled) */
 		struct caret_lttng_chan_stats st;
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		lttng_view_sync_marker(ctx->lttng, false);
 		return cmd_fail(e, ENOSPC, "too many recordings to remember %s: not started",
 				res->session);
 	}

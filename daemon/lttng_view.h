@@ -81,8 +81,8 @@ struct lttng_view_rec {
 	int64_t armed_ns;     /* CLOCK_MONOTONIC when it was armed */
 	/* its node/topic filter (CARET's four lists, encoded as in a segment;
 	 * epoch unused; every list empty: none), which every replay pass for
-	 * it alone carries (lttng_view_pass_filter); not kept across a
-	 * restart */
+	 * it alone carries (lttng_view_pass_filter); kept across a restart
+	 * (lttng_view_state.c) */
 	struct caret_shm_filter filter;
 	/* a flight recorder's snapshots written (daemon/snapshot.c): kept
 	 * across a restart, so its count and snapshot-N names go on */
@@ -115,6 +115,9 @@ struct lttng_view {
 	 * only. Loaded at the first poll that reaches the session daemon. */
 	char state_file[4200];
 	bool state_loaded;
+	/* keep the armed marker (shm/armed.c) while a recording is armed open:
+	 * caretd's own view only (unit tests leave it off); marked: it is */
+	bool armed_marker, marked;
 	struct loop_job poll;
 	/* called after a refresh that changed what is active (or whether
 	 * the session daemon answers): the pacer acts at once */
@@ -143,6 +146,11 @@ void lttng_view_session_started(struct lttng_view *v, const char *session);
  * before its Enter) and counted in hold_failed.
  */
 int lttng_view_hold_armed(struct lttng_view *v);
+
+/* The armed marker as the recordings say (kept by every save), or set
+ * already when arming: a recording about to be armed open (before its
+ * session starts, so that no process starting meanwhile records). */
+void lttng_view_sync_marker(struct lttng_view *v, bool arming);
 void lttng_view_session_ended(struct lttng_view *v, const char *session);
 /* The LTTng calls of this view and of the commands that change it. */
 const struct caret_lttng_ops *lttng_view_ops(const struct lttng_view *v);

@@ -17,16 +17,67 @@
 #include "util/caret_util.h"
 #include "daemon/lttng_view.h"
 #include "proto/caret_ctl_limits.h"
+#include "shm/caret_shm.h"
 
 /* ---- recordings across a restart (B5) ----
  * One line per recording: "1 uid gid seq pacing frequency subbuf_size
- * subbuf_count armed armer_pid armer_start NAME PATH [SNAPSHOTS]" (armed: 0
- * no, 1 with its channel disabled, 2 armed open), NAME and PATH in hex (they
- * may hold any byte but NUL); SNAPSHOTS, a flight recorder's count, is
- * absent in the files of caretd before it. The file is caretd's own and
+ * subbuf_count armed armer_pid armer_start NAME PATH [SNAPSHOTS [FILTER]]"
+ * (armed: 0 no, 1 with its channel disabled, 2 armed open), NAME and PATH in
+ * hex (they may hold any byte but NUL); SNAPSHOTS, a flight recorder's
+ * count, and FILTER (filter_token) are absent in the files of caretd before
+ * them. The file is caretd's own and
  * root-only; still, every line is checked against LTTng and the trace
  * directory's owner before it is believed. */
-#define STATE_MAX (64 << 10)
+/* 32 recordings, each up to two 4 KiB hex fields (a path and a filter) */
+#define STATE_MAX (512 << 10)
+
+/* A recording's node/topic filter (CARET's four lists) as one token: "-"
+ * for none, else "L0,L1,L2,L3,HEX", each list's length, then the lists'
+ * text in hex. */
+static void filter_token(FILE *f, const struct caret_shm_filter *flt)
+{
+	size_t n = 0;
+	for (int i = 0; i < CARET_FILTER_LISTS; i++)
+		n += flt->len[i];
+	if (!n || n > CARET_SHM_FILTER_TEXT_MAX) {
+		fputs("-", f);
+		return;
+	}
+	static char text[CARET_SHM_FILTER_TEXT_MAX + 1], hex[2 * CARET_SHM_FILTER_TEXT_MAX + 1];
+	memcpy(text, flt->text, n);
+	text[n] = '\0';
+	caret_hex(hex, text);
+	for (int i = 0; i < CARET_FILTER_LISTS; i++)
+		fprintf(f, "%u,", (unsigned)flt->len[i]);
+	fputs(hex, f);
+}
+
+/* The token back, checked as a segment's filter is (lengths, UTF-8). */
+static int parse_filter(const char *t, struct caret_shm_filter *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!strcmp(t, "-"))
+		return 0;
+	size_t sum = 0;
+	for (int i = 0; i < CARET_FILTER_LISTS; i++) {
+		char *end;
+		errno = 0;
+		unsigned long l = strtoul(t, &end, 10);
+		if (errno || end == t || *end != ',' || *t < '0' || *t > '9' ||
+		    l > CARET_SHM_FILTER_TEXT_MAX)
+			return -EINVAL;
+		out->len[i] = (uint16_t)l;
+		sum += l;
+		t = end + 1;
+	}
+	static char text[CARET_SHM_FILTER_TEXT_MAX + 1];
+	if (sum == 0 || sum > CARET_SHM_FILTER_TEXT_MAX ||
+	    caret_unhex(t, text, sizeof(text)) < 0 || strlen(text) != sum)
+		return -EINVAL;
+	memcpy(out->text, text, sum);
+	static struct caret_filter_text ft;
+	return caret_filter_decode(out, &ft) < 0 ? -EINVAL : 0;
+}
 
 static void write_recs(FILE *f, void *arg)
 {
@@ -37,15 +88,35 @@ static void write_recs(FILE *f, void *arg)
 		caret_hex(name, r->name);
 		caret_hex(path, r->path);
 		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
-			" %s %s %" PRIu64 "\n", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
+			" %s %s %" PRIu64 " ", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
 			r->frequency, r->subbuf_size, r->subbuf_count,
 			r->armed ? (r->armed_open ? 2 : 1) : 0,
 			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-", r->snapshots);
+		filter_token(f, &r->filter);
+		fputc('\n', f);
 	}
+}
+
+/* Processes that start while a recording is armed open see their
+ * tracepoints enabled: the marker tells them to wait (agent/agent.c). */
+void lttng_view_sync_marker(struct lttng_view *v, bool arming)
+{
+	bool any = arming;
+	for (int i = 0; i < v->n_recs && !any; i++)
+		any = v->recs[i].armed && v->recs[i].armed_open;
+	if (!v->armed_marker || any == v->marked)
+		return;
+	int e = caret_armed_set(any);
+	if (e < 0) {
+		log_warn_errno(e, "cannot %s the armed marker", any ? "write" : "remove");
+		return;
+	}
+	v->marked = any;
 }
 
 void lttng_view_save(struct lttng_view *v)
 {
+	lttng_view_sync_marker(v, false);
 	if (!v->state_file[0])
 		return;
 	int e = caret_write_atomic(v->state_file, write_recs, v);
@@ -70,10 +141,10 @@ static bool num(const char *t, uint64_t max, uint64_t *out)
 static const char *parse_rec(char *line, struct lttng_view_rec *r,
 			     char (*names)[CARET_LTTNG_NAME_MAX], int n)
 {
-	char *tok[14], *save = NULL;
+	char *tok[15], *save = NULL;
 	int k = 0;
 	for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (k < 14)
+		if (k < 15)
 			tok[k++] = t;
 		else
 			return "too many fields";
@@ -82,8 +153,11 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 2, INT32_MAX,
 					  UINT64_MAX };
 	uint64_t snaps = 0;
-	if (k < 13 || (k == 14 && !num(tok[13], UINT64_MAX, &snaps)))
+	if (k < 13 || (k >= 14 && !num(tok[13], UINT64_MAX, &snaps)))
 		return "malformed";
+	struct caret_shm_filter flt;
+	if (parse_filter(k == 15 ? tok[14] : "-", &flt) < 0)
+		return "bad filter";
 	for (int i = 0; i < 11; i++) {
 		/* pacing is -1 (the daemon's) or an enum pacing */
 		if (i == 4 && strcmp(tok[i], "-1") == 0) {
@@ -100,7 +174,7 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 		.pacing = x[4] == UINT64_MAX ? -1 : (int)x[4], .frequency = (uint32_t)x[5],
 		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = x[8] >= 1,
 		.armed_open = x[8] == 2,
-		.armer_pid = (pid_t)x[9], .armer_start = x[10], .snapshots = snaps };
+		.armer_pid = (pid_t)x[9], .armer_start = x[10], .snapshots = snaps, .filter = flt };
 	char why[160];
 	if (caret_unhex(tok[11], r->name, sizeof(r->name)) < 0 ||
 	    caret_ctl_check_lttng_session_name(r->name, why, sizeof(why)) < 0)

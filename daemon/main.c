@@ -372,6 +372,8 @@ int main(int argc, char **argv)
 	if (snprintf(lttng.state_file, sizeof(lttng.state_file), "%s.recordings",
 		     o.server.socket_path) >= (int)sizeof(lttng.state_file))
 		lttng.state_file[0] = '\0';
+	lttng.armed_marker = true;
+	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */
 	sched_set_pass_filter(view_pass_filter, &lttng);
 	lttng.on_change = pacer_kick;
 	lttng.change_arg = &pacer;

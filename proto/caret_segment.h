@@ -46,6 +46,25 @@
 #define CARET_SHM_NAME_MAX 96
 #define CARET_SHM_SUFFIX_LEN 16
 
+/*
+ * The armed marker, "/<prefix>-armed" in CARET_SHM_DIR (not a segment name:
+ * no '.' after the prefix): caretd keeps it while a recording is armed open
+ * (its LTTng channel enabled before Enter, issue 24). A process starting
+ * then sees its tracepoints enabled, yet must start in WAIT like the
+ * others: the agent believes the marker only when it is root's, whole, and
+ * names a live caretd (pid and start time), so a stale or forged one makes
+ * no process wait for a caretd that is not there.
+ */
+#define CARET_ARMED_SUFFIX "-armed"
+#define CARET_ARMED_MAGIC 0x64656d7261746163ULL /* "caretarmed" LE, cut */
+struct caret_armed_marker {
+	uint64_t magic;
+	uint32_t version; /* 1 */
+	int32_t pid;      /* caretd's */
+	uint64_t start_time; /* field 22 of /proc/<pid>/stat */
+};
+_Static_assert(sizeof(struct caret_armed_marker) == 24, "caret_armed_marker size");
+
 #define CARET_SHM_HEADER_SIZE 4096u
 /* Smallest and largest segment a reader accepts (the agent's default is
  * CARET_SHM_DEFAULT_CAPACITY, sparse: only touched pages use memory). */

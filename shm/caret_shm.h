@@ -81,6 +81,13 @@ int caret_kind_by_name(const char *name);     /* kind or -ENOENT */
 /* The segment name prefix: $CARET_SHM_PREFIX if valid, else the default. */
 const char *caret_shm_prefix(void);
 int caret_proc_start_time(pid_t pid, uint64_t *out);
+
+/* The armed marker (proto/caret_segment.h, shm/armed.c). caretd: set while
+ * a recording is armed open, 0 or -errno. The agent: whether a live caretd
+ * says so now (false for anything else: absent, not root's, malformed,
+ * its caretd gone). */
+int caret_armed_set(bool on);
+bool caret_armed_now(void);
 int caret_seg_name(char *buf, size_t len, pid_t pid, uint64_t start_time);
 /* Parses "<prefix>.<pid>.<start>" (no leading '/'); -EINVAL if not ours. */
 int caret_seg_parse_name(const char *name, pid_t *pid, uint64_t *start_time);

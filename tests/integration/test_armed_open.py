@@ -63,6 +63,14 @@ class ArmedOpenTest(SystemTest):
         rec = self.arm("idle")
         wait_err(d, r"session idle armed open")
         time.sleep(1.0)  # 2 timers at 5 ms in each process: ~800 callbacks gated
+        # a process started now sees its tracepoints enabled (the armed
+        # channel is): it must still start in WAIT, not record at once as it
+        # does under someone's plain session
+        late = self.c.workload("--name", "late", "--pubs", "1", "--subs", "1", "--timers", "2",
+                               "--period-ms", "5")
+        wait_line(late, r"^ready pid=%d" % late.pid)
+        ps.append(late)
+        time.sleep(0.5)
         ag = self.c.caretctl("list").stdout
         self.assertNotRegex(ag, r" (PREPARE|RECORD) ", ag)
         t_enter, out = self.enter_then_stop(rec)

@@ -11,7 +11,7 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, INIT_KINDS, Ctx, kind_of, read_trace, wait_line
+from harness import CARETCTL, INIT_KINDS, Ctx, kind_of, read_trace, wait_err, wait_line
 
 
 # Kinds caret_trace records whatever the filters say (no is_allowed_* in
@@ -268,6 +268,39 @@ class RecordFilterTest(unittest.TestCase):
                                          "and its timer's callback (no topic: always kept)")
                     self.assertIn("rcl_init", kinds)
                     self.assertIn("rclcpp_callback_register", kinds)
+
+    def test_filter_kept_across_a_restart(self):
+        """A filtered recording outlives a kill -9 of caretd: the restarted
+        caretd takes the recording back with its filter, so a process
+        started after the restart replays only what the filter keeps (its
+        node dropped). Before, it replayed its whole cache into it."""
+        first = self.c.workload("--name", "pub1", "--pubs", "1", "--subs", "1", "--rate", "50")
+        wait_line(first, r"^ready")
+        self.c.wait_states([first.pid], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        rec = self.c.caretctl("record", "--immediate", "--duration", "120", "-s", "kept", "-p",
+                              traces, "--select-nodes", "/pub1", background=True)
+        self.c.wait_states([first.pid], "RECORD")
+        daemon = [p for p in self.c.procs if p.args[0].endswith("caretd")][-1]
+        daemon.send_signal(signal.SIGKILL)
+        daemon.wait(10)
+        os.unlink(self.c.sock)
+        d = self.c.caretd()
+        wait_err(d, r"recording kept of uid 0 taken over")
+        late = self.c.workload("--name", "late", "--pubs", "1", "--subs", "1", "--rate", "50")
+        wait_line(late, r"^ready")
+        self.c.wait_states([late.pid], "RECORD", timeout=30)
+        rec.kill()
+        rec.finish(30)
+        r = self.c.caretctl("stop", "-s", "kept")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        events = read_trace(os.path.join(traces, "kept"))
+        nodes = sorted(e.f["node_name"] for e in events
+                       if e.name == "ros2_caret:rcl_node_init")
+        self.assertEqual(nodes, ["pub1"], "".join(d.errs[-60:]))
+        # the late process did replay into it (what CARET never filters)
+        self.assertTrue(any(e.vpid == late.pid and e.name == "ros2_caret:rcl_init"
+                            for e in events))
 
     def test_bad_pattern_is_refused_by_caretctl_and_caretd(self):
         traces = os.path.join(self.c.tmp, "traces")
