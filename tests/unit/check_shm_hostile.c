@@ -209,8 +209,77 @@ START_TEST(test_fuzz_records)
 }
 END_TEST
 
+/* ---- the armed marker (shm/armed.c) ----
+ * Believed only when root's, whole, and naming a live caretd: a stale or
+ * forged one must never make a process wait for a caretd that is gone. */
+static void forge_marker(const struct caret_armed_marker *m, size_t len, uid_t owner)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s%s", CARET_SHM_DIR, caret_shm_prefix(),
+		 CARET_ARMED_SUFFIX);
+	unlink(path);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, m, len), (ssize_t)len);
+	ck_assert_int_eq(fchown(fd, owner, (gid_t)-1), 0);
+	close(fd);
+}
+
+START_TEST(test_armed_marker)
+{
+	ck_assert(!caret_armed_now());
+	ck_assert_int_eq(caret_armed_set(true), 0);
+	ck_assert(caret_armed_now());
+	ck_assert_int_eq(caret_armed_set(true), 0); /* replaced whole */
+	ck_assert(caret_armed_now());
+	ck_assert_int_eq(caret_armed_set(false), 0);
+	ck_assert(!caret_armed_now());
+	ck_assert_int_eq(caret_armed_set(false), 0);
+	struct caret_armed_marker good = { .magic = CARET_ARMED_MAGIC, .version = 1,
+					   .pid = (int32_t)getpid() };
+	ck_assert_int_eq(caret_proc_start_time(getpid(), &good.start_time), 0);
+	forge_marker(&good, sizeof(good), 0);
+	ck_assert(caret_armed_now());
+	forge_marker(&good, sizeof(good), 65534); /* a user's, not root's */
+	ck_assert(!caret_armed_now());
+	forge_marker(&good, sizeof(good) - 1, 0);
+	ck_assert(!caret_armed_now());
+	struct caret_armed_marker m = good;
+	m.start_time++; /* the pid reused by another process */
+	forge_marker(&m, sizeof(m), 0);
+	ck_assert(!caret_armed_now());
+	m = good;
+	m.pid = 0x3ffffffe; /* no such process */
+	forge_marker(&m, sizeof(m), 0);
+	ck_assert(!caret_armed_now());
+	m = good;
+	m.magic ^= 1;
+	forge_marker(&m, sizeof(m), 0);
+	ck_assert(!caret_armed_now());
+	m = good;
+	m.version = 2;
+	forge_marker(&m, sizeof(m), 0);
+	ck_assert(!caret_armed_now());
+	ck_assert_int_eq(caret_armed_set(false), 0);
+	/* a link to a good one is not followed */
+	char path[256], target[300];
+	snprintf(path, sizeof(path), "%s/%s%s", CARET_SHM_DIR, caret_shm_prefix(),
+		 CARET_ARMED_SUFFIX);
+	snprintf(target, sizeof(target), "%s.target", path);
+	int fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, &good, sizeof(good)), (ssize_t)sizeof(good));
+	close(fd);
+	ck_assert_int_eq(symlink(target, path), 0);
+	ck_assert(!caret_armed_now());
+	unlink(path);
+	unlink(target);
+}
+END_TEST
+
 void add_hostile_tests(TCase *t)
 {
+	tcase_add_test(t, test_armed_marker);
 	tcase_add_test(t, test_hostile_headers);
 	tcase_add_test(t, test_hostile_files);
 	tcase_add_test(t, test_truncated_under_reader);
