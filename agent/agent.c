@@ -135,8 +135,9 @@ static void init_locked(void)
 	}
 	/* Decide the start state before anything is cached: a session that
 	 * already records our events means conventional use, record all;
-	 * unless caretd armed it, open, for an Enter still to come (it moves
-	 * this process with the others then). */
+	 * unless caretd says wait (a recording armed open for an Enter still
+	 * to come, or one with a node/topic filter): its pass moves this
+	 * process, after that Enter, with that filter. */
 	uint32_t st = (caret_tp && caret_tp->enabled() && !caret_armed_now()) ? CARET_STATE_RECORD
 									     : CARET_STATE_WAIT;
 	int r = caret_seg_create(&seg, cache_size(), comm, distribution);

@@ -203,7 +203,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		log_warn("record refused for uid %d: %s", (int)peer->uid, e->msg);
 		return r;
 	}
-	if (p->cfg.armed_open)
+	if (p->cfg.armed_open || !caret_filter_empty(&p->filter))
 		lttng_view_sync_marker(ctx->lttng, true);
 	r = ops->record(&p->cfg, res->session, sizeof(res->session), res->path,
 			sizeof(res->path), e->msg, sizeof(e->msg));

@@ -147,9 +147,10 @@ void lttng_view_session_started(struct lttng_view *v, const char *session);
  */
 int lttng_view_hold_armed(struct lttng_view *v);
 
-/* The armed marker as the recordings say (kept by every save), or set
- * already when arming: a recording about to be armed open (before its
- * session starts, so that no process starting meanwhile records). */
+/* The armed marker as the recordings say (kept by every save): on while a
+ * recording is armed open or records with a filter; or set already for one
+ * about to be (before its session starts, so that no process starting
+ * meanwhile records at once). */
 void lttng_view_sync_marker(struct lttng_view *v, bool arming);
 void lttng_view_session_ended(struct lttng_view *v, const char *session);
 /* The LTTng calls of this view and of the commands that change it. */

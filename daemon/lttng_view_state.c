@@ -97,13 +97,20 @@ static void write_recs(FILE *f, void *arg)
 	}
 }
 
-/* Processes that start while a recording is armed open see their
- * tracepoints enabled: the marker tells them to wait (agent/agent.c). */
+/* Processes that start while a recording is armed open, or records with a
+ * node/topic filter, see their tracepoints enabled and would record at once
+ * (everything, before Enter); the marker tells them to wait (agent/agent.c)
+ * for caretd's pass, which brings the filter. */
 void lttng_view_sync_marker(struct lttng_view *v, bool arming)
 {
 	bool any = arming;
-	for (int i = 0; i < v->n_recs && !any; i++)
-		any = v->recs[i].armed && v->recs[i].armed_open;
+	for (int i = 0; i < v->n_recs && !any; i++) {
+		const struct lttng_view_rec *r = &v->recs[i];
+		bool filtered = false;
+		for (int k = 0; k < CARET_FILTER_LISTS; k++)
+			filtered = filtered || r->filter.len[k];
+		any = r->armed ? r->armed_open : filtered;
+	}
 	if (!v->armed_marker || any == v->marked)
 		return;
 	int e = caret_armed_set(any);

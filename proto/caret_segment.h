@@ -49,9 +49,9 @@
 /*
  * The armed marker, "/<prefix>-armed" in CARET_SHM_DIR (not a segment name:
  * no '.' after the prefix): caretd keeps it while a recording is armed open
- * (its LTTng channel enabled before Enter, issue 24). A process starting
- * then sees its tracepoints enabled, yet must start in WAIT like the
- * others: the agent believes the marker only when it is root's, whole, and
+ * (its LTTng channel enabled before Enter, issue 24) or records with a
+ * node/topic filter. A process starting then sees its tracepoints enabled,
+ * yet must start in WAIT, for caretd's pass (after Enter; with the filter): the agent believes the marker only when it is root's, whole, and
  * names a live caretd (pid and start time), so a stale or forged one makes
  * no process wait for a caretd that is not there.
  */
