@@ -49,6 +49,16 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
 	struct sched_lttng l;
 	cmd_session_seen(ctx, name, &l);
+	struct caret_filter_text ft;
+	if (caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f)) {
+		/* its own Start, with its filter (record_act's for a recording
+		 * that starts at once) */
+		struct startend_out so;
+		startend_start(ctx->reg, &l, rec->frequency, &ft.f, caret_now_ns(), &so);
+		log_info("session %s: %d processes replay with the recording's filter, %d "
+			 "already recording for another session keep theirs", name, so.filtered,
+			 so.ignored);
+	}
 	/* it records now: a failed rotation must not undo that */
 	char err[512];
 	if (rotation_go(rec, err, sizeof(err)) < 0)
@@ -254,9 +264,9 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		 pacing_name(p->pacing));
 	struct sched_lttng l;
 	cmd_session_seen(ctx, res->session, &l);
-	if (!caret_filter_empty(&p->filter)) {
-		/* The recording's own Start, now, for the agents in WAIT (seed
-		 * 000's Start). The scheduler gives the recording's filter to
+	if (!p->cfg.armed && !caret_filter_empty(&p->filter)) {
+		/* The recording's own Start, now (an armed one's at `go`), for
+		 * the agents in WAIT (seed 000's Start). The scheduler gives the recording's filter to
 		 * every later pass for it alone too: agents found later, and
 		 * those that record for an older session (their pass for this
 		 * one). */
