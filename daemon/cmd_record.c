@@ -59,6 +59,13 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 			 "already recording for another session keep theirs", name, so.filtered,
 			 so.ignored);
 	}
+	if (rec->all_hosts)
+		cmd_broadcast_done(ctx, &res->bc,
+				   bridge_send_start(ctx->bridge,
+						     rec->frequency ? rec->frequency
+								    : ctx->sched->frequency,
+						     caret_filter_empty(&ft.f) ? NULL : &ft.f),
+				   "Start");
 	/* it records now: a failed rotation must not undo that */
 	char err[512];
 	if (rotation_go(rec, err, sizeof(err)) < 0)
@@ -113,6 +120,7 @@ struct record_plan {
 	bool own_pacing;
 	uint32_t freq; /* 0: the daemon's */
 	struct rotation_opts rot; /* none: a plain recording */
+	bool all_hosts;           /* its Start goes to every host */
 	char name[CARET_LTTNG_NAME_MAX];
 };
 
@@ -136,6 +144,7 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg->light_pre_iron = all_pre_iron(ctx->reg);
 	cfg->append = q->append;
 	cfg->armed = q->arm;
+	p->all_hosts = q->all_hosts;
 	cfg->sel = &q->sel; /* ros2 trace's selection (proto/caret_ctl_sel.h) */
 	cfg->armed_open = q->arm && may_arm_open(ctx);
 	p->freq = (uint32_t)q->frequency;
@@ -184,6 +193,7 @@ static void record_remember(const struct cmd_peer *peer, const struct record_pla
 						    : CARET_CTL_DEFAULT_SUBBUF_COUNT,
 		.armed = p->cfg.armed,
 		.armed_open = p->cfg.armed_open,
+		.all_hosts = p->cfg.armed && p->all_hosts,
 		.dir_dev = p->dir_id.dev,
 		.dir_ino = p->dir_id.ino,
 		.dir_made = p->dir_id.made,
@@ -276,7 +286,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			 "already recording for another session keep theirs",
 			 res->session, so.filtered, so.ignored);
 	}
-	if (q->all_hosts) {
+	if (q->all_hosts && !p->cfg.armed) {
 		/* the relay request first: a host must have its session before
 		 * the Start can find it active */
 		int b = p->cfg.url ? bridge_send_relay(ctx->bridge, res->session, p->cfg.url,

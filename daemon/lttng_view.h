@@ -74,6 +74,8 @@ struct lttng_view_rec {
 	 * sends LTTng nothing; held (disabled) before any process may leave
 	 * WAIT for another session (lttng_view_hold_armed) */
 	bool armed_open;
+	/* armed with --all-hosts: its Start goes to every host at `go` */
+	bool all_hosts;
 	/* the caretctl that armed it (0: none known): if it dies before `go`
 	 * (SIGKILL while waiting for Enter), no one will ever start or stop it */
 	pid_t armer_pid;

@@ -22,7 +22,8 @@
 /* ---- recordings across a restart (B5) ----
  * One line per recording: "1 uid gid seq pacing frequency subbuf_size
  * subbuf_count armed armer_pid armer_start NAME PATH [SNAPSHOTS [FILTER]]"
- * (armed: 0 no, 1 with its channel disabled, 2 armed open), NAME and PATH in
+ * (armed: 0 no, 1 with its channel disabled, 2 armed open, plus 4 when its
+ * Start goes to every host at `go`), NAME and PATH in
  * hex (they may hold any byte but NUL); SNAPSHOTS, a flight recorder's
  * count, and FILTER (filter_token) are absent in the files of caretd before
  * them. The file is caretd's own and
@@ -90,7 +91,7 @@ static void write_recs(FILE *f, void *arg)
 		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
 			" %s %s %" PRIu64 " ", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
 			r->frequency, r->subbuf_size, r->subbuf_count,
-			r->armed ? (r->armed_open ? 2 : 1) : 0,
+			r->armed ? (r->armed_open ? 2 : 1) + (r->all_hosts ? 4 : 0) : 0,
 			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-", r->snapshots);
 		filter_token(f, &r->filter);
 		fputc('\n', f);
@@ -157,7 +158,7 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 			return "too many fields";
 	uint64_t x[11];
 	static const uint64_t max[11] = { 1, UINT32_MAX - 1, UINT32_MAX - 1, UINT64_MAX, 2,
-					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 2, INT32_MAX,
+					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 6, INT32_MAX,
 					  UINT64_MAX };
 	uint64_t snaps = 0;
 	if (k < 13 || (k >= 14 && !num(tok[13], UINT64_MAX, &snaps)))
@@ -179,8 +180,8 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 	*r = (struct lttng_view_rec){
 		.uid = (uid_t)x[1], .gid = (gid_t)x[2], .seq = x[3],
 		.pacing = x[4] == UINT64_MAX ? -1 : (int)x[4], .frequency = (uint32_t)x[5],
-		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = x[8] >= 1,
-		.armed_open = x[8] == 2,
+		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = (x[8] & 3) != 0,
+		.armed_open = (x[8] & 3) == 2, .all_hosts = (x[8] & 4) && (x[8] & 3),
 		.armer_pid = (pid_t)x[9], .armer_start = x[10], .snapshots = snaps, .filter = flt };
 	char why[160];
 	if (caret_unhex(tok[11], r->name, sizeof(r->name)) < 0 ||

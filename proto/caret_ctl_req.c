@@ -318,10 +318,12 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 	if (opt_bool(o, CARET_CTL_K_ALL_HOSTS, &r->all_hosts, why) < 0 ||
 	    dec_filter(o, r->filter, why) < 0)
 		return -EINVAL;
-	/* An armed recording's own Start (with its filters) comes at `go`;
-	 * one for every host starts at once (caretctl does not arm those). */
-	if (r->arm && r->all_hosts)
-		return bad(why, "%s does not go with %s", CARET_CTL_K_ARM, CARET_CTL_K_ALL_HOSTS);
+	/* An armed recording's own Start (with its filters, and to every
+	 * host) comes at `go`; one whose relay sessions other hosts create
+	 * starts at once (caretctl does not arm those). */
+	if (r->arm && r->all_hosts && r->url)
+		return bad(why, "%s does not go with %s and " CARET_CTL_K_URL, CARET_CTL_K_ARM,
+			   CARET_CTL_K_ALL_HOSTS);
 	if (!r->url && (!r->path || r->path[0] != '/'))
 		return bad(why, "%s must be an absolute directory", CARET_CTL_K_PATH, NULL);
 	if (dec_rotation(o, r, why) < 0)

@@ -157,8 +157,33 @@ START_TEST(record_arm_open_only_when_every_process_waits)
 }
 END_TEST
 
+/* Armed with --all-hosts: the Start goes to every host at Enter, not at
+ * arming (here the bridge is off: the go reply says it was not sent). */
+START_TEST(record_arm_all_hosts_starts_them_at_go)
+{
+	peer.uid = 4242;
+	peer.pid = getpid();
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"h1\",\"path\":\"/t\","
+		       "\"arm\":true,\"all_hosts\":true}", CTL_REPLY_RESULT, NULL);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST));
+	cJSON_Delete(r);
+	ck_assert(lttng_view_find_rec(&view, "h1")->all_hosts);
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"h1\"}", CTL_REPLY_RESULT, NULL);
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST)));
+	const cJSON *why = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST_ERROR);
+	ck_assert_ptr_nonnull(strstr(why->valuestring, "Start not broadcast: bridge off"));
+	cJSON_Delete(r);
+	/* a relay recording for every host is not armed */
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"h2\",\"url\":\"net://x\","
+		"\"arm\":true,\"all_hosts\":true}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EINVAL);
+	cJSON_Delete(r);
+}
+END_TEST
+
 void add_arm_tests(TCase *tc)
 {
+	tcase_add_test(tc, record_arm_all_hosts_starts_them_at_go);
 	tcase_add_test(tc, record_arm_then_go);
 	tcase_add_test(tc, record_arm_open_enter_sends_lttng_nothing);
 	tcase_add_test(tc, record_arm_open_held_when_a_session_starts);

@@ -480,7 +480,8 @@ START_TEST(request_hostile)
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"select_nodes\":[1]}", -EINVAL,
 		"select_nodes");
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"arm\":true,"
-		"\"all_hosts\":true}", -EINVAL, "arm does not go with all_hosts");
+		"\"all_hosts\":true,\"url\":\"net://h\"}", -EINVAL,
+		"arm does not go with all_hosts and url");
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":\"\"}", -EINVAL, "go must be a session name");
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":true}", -EINVAL, "go must be a session name");
 	REFUSED("{\"v\":1,\"cmd\":\"record\",\"go\":\"..\"}", -EINVAL, "go must be");

@@ -417,12 +417,11 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		int code = ctl_ping(g);
 		if (code != CTL_EXIT_OK)
 			return code;
-		/* Other hosts get their Start with the record request: those
-		 * recordings are not armed; nor one with a kernel channel: it
-		 * would record from the arming on. A filtered one is: caretd
-		 * gives its filter to every pass for it (lttng_view_pass_filter),
-		 * the first ones at Enter included. */
-		if (!o->all_hosts && !caret_ctl_sel_kernel(&o->sel) &&
+		/* Armed, its Start (with any filter, to every host with
+		 * --all-hosts) comes at Enter; not one whose relay sessions
+		 * other hosts create (--set-url --all-hosts), nor one with a
+		 * kernel channel: it would record from the arming on. */
+		if (!(o->all_hosts && o->url) && !caret_ctl_sel_kernel(&o->sel) &&
 		    !(armed = arm(g, o, &code)))
 			return code;
 		fprintf(info, "press Enter to start recording\n");
