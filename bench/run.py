@@ -486,8 +486,9 @@ def scenario(args, tmp):
         density = shm_bytes / payload if payload else float("inf")
 
         n, r = args.procs, args.records
-        split = ("armed (session started, channel disabled) in %.3f s before Enter; from "
-                 "Enter: channel enabled %.3f s + replay %.3f s" %
+        split = ("armed (session started; its channel enabled when armed open, as here with "
+                 "no other session) in %.3f s before Enter; from Enter: the go request %.3f s "
+                 "+ replay %.3f s" %
                  (ours["arm"], ours["start"], ours["replay"]))
         rows.append(row("P4", "Enter (caretctl record) -> all %d processes in RECORD, %d init "
                         "records each, default channel" % (n, r), "%.3f s" % t_ours, "1 s",
@@ -545,7 +546,7 @@ def scenario(args, tmp):
 
 def point_text(x):
     return ("%sstart %.3f + replay %.3f s, discarded %s, limit %.3f = %.3f + %.1f MB / %.0f MB/s"
-            % ("armed in %.3f s before Enter; from Enter: channel " % x["arm"] if x["arm"] else "",
+            % ("armed in %.3f s before Enter; from Enter: go " % x["arm"] if x["arm"] else "",
                x["start"], x["replay"], x["discarded"], x["limit"], x["base"],
                x["bytes"] / 1e6, x["rate"] / 1e6))
 
@@ -952,7 +953,7 @@ def svg(pts, path):
     o.append('<text x="14" y="%d" transform="rotate(-90 14 %d)" text-anchor="middle">'
              'seconds</text>' % ((T + H - B) / 2, (T + H - B) / 2))
     leg = [("#7aa6d8", "session start (armed, before Enter)"),
-           ("#70b070", "Enter: channel enabled"), ("#f0a860", "replay"),
+           ("#70b070", "Enter: go (channel enabled unless armed open)"), ("#f0a860", "replay"),
            ("#c03030", "Enter -> all in RECORD"), ("black", "limit: start alone + bytes / drain")]
     for i, (c, t) in enumerate(leg):
         y = T + 10 + i * 20
@@ -1207,7 +1208,7 @@ def main():
             f.write("Scaling curve (P6): ![time to RECORD against N](%s)\n\n" %
                     os.path.basename(pic))
             f.write("| N | session start (armed, before Enter) | Enter -> all in RECORD | "
-                    "of which channel enabled | of which replay | armed + Enter | limit "
+                    "of which the go request | of which replay | armed + Enter | limit "
                     "(start alone + bytes / drain) | armed + Enter / limit | discarded | "
                     "trace MB | drain MB/s | caretd CPU s | caretd RSS MiB |\n")
             f.write("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
