@@ -77,7 +77,7 @@ def _p4c(n):
 def _p5(n):
     # bytes per record is exact; RSS 10.5 MiB with the bridge and 3 agents:
     # gate 12 MiB (the target, 8 MiB, is for 100 agents: the full run);
-    # idle CPU over the smoke's 2 s: 1 tick = 0.5 %: gate 3 %
+    # idle CPU over the smoke's 2 s (schedstat): 0.0-0.3 %: gate 3 %
     # an lttng CLI session seen 8-20 ms after `lttng start` returned (3
     # agents, one hint each); the idle read of the list alone would be up
     # to 1 s: gate 300 ms (-1: never seen)
