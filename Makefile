@@ -282,7 +282,7 @@ UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/check_commands_state.c \
 		tests/unit/check_commands_arm.c \
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
-		tests/unit/cmd_fixture.c daemon/commands.c \
+		tests/unit/check_commands_poll.c tests/unit/cmd_fixture.c daemon/commands.c \
 		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \

@@ -38,6 +38,18 @@ def thread_ticks(pid):
     return out
 
 
+def sched_ns(pid):
+    """CPU ns of the live threads (schedstat: not rounded to clock ticks)."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--procs", type=int, default=100)
@@ -57,14 +69,17 @@ def main():
         c.wait_states(pids, "WAIT", timeout=60 + a.procs)
         time.sleep(2)
         hz = os.sysconf("SC_CLK_TCK")
-        c0, t0, th0 = cpu_ticks(d.pid), time.monotonic(), thread_ticks(d.pid)
+        c0, t0, th0, n0 = cpu_ticks(d.pid), time.monotonic(), thread_ticks(d.pid), \
+            sched_ns(d.pid)
         time.sleep(a.seconds)
-        cpu = 100.0 * (cpu_ticks(d.pid) - c0) / hz / (time.monotonic() - t0)
+        dt = time.monotonic() - t0
+        cpu = 100.0 * (cpu_ticks(d.pid) - c0) / hz / dt
+        cpu_ns = 100.0 * (sched_ns(d.pid) - n0) / 1e9 / dt
         th1 = thread_ticks(d.pid)
         print("per thread (clock ticks of 1/%d s): %s" % (hz, ", ".join(
             "%s %d" % (k, th1[k] - th0.get(k, 0)) for k in sorted(th1))), flush=True)
-        print("idle: caretd %.3f %% CPU over %.0f s with %d agents, no session" %
-              (cpu, a.seconds, a.procs), flush=True)
+        print("idle: caretd %.3f %% CPU over %.0f s with %d agents, no session (clock "
+              "ticks: %.3f %%)" % (cpu_ns, a.seconds, a.procs, cpu), flush=True)
         lat = []
         for k in range(a.starts):
             s = c.session()

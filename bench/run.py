@@ -119,6 +119,18 @@ class Caretd:
                     out["private"] += int(head[1])
         return out
 
+    def cpu_ns(self):
+        """CPU time of caretd's live threads in ns (schedstat: not rounded
+        to clock ticks, which are 0.017 % of a 60 s window each)."""
+        total = 0
+        for tid in os.listdir("/proc/%d/task" % self.p.pid):
+            try:
+                with open("/proc/%d/task/%s/schedstat" % (self.p.pid, tid)) as f:
+                    total += int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass  # a thread that just ended
+        return total
+
     def cpu_ticks(self):
         with open("/proc/%d/stat" % self.p.pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
@@ -192,6 +204,53 @@ def replay_run(d, tmp, name, n, pacing=None, freq=None, subbuf=None, arm=False):
     return {"total": t1 - t0, "start": tr - t0, "replay": t1 - tr, "arm": t_arm,
             "discarded": st["discarded_total"], "bytes": nbytes, "cpu_s": cpu,
             "rss_kib": rss, "all": bool(w["ok"]) and w["recording"] == n}
+
+
+def detect_latency(d, tmp, n, starts=3):
+    """P5's second figure: how soon a session started by anyone (the lttng
+    CLI, not caretd) is seen while caretd idles. The session enables
+    ros2:* and ros2_caret:* (what `ros2 caret record` or a user would); it
+    is started while caretd is in its one-second idle read of the session
+    list, and timed from `lttng start` returning to every one of the n
+    agents out of WAIT (read with caretd's `list`, whose own time counts).
+    Returns (the slowest start in ms, or None when one never came, what
+    `lttng start` itself took in ms each time)."""
+    worst, took = 0.0, []
+    for k in range(starts):
+        name = "bench-detect-%d-%s" % (k, uuid.uuid4().hex[:6])
+        out = os.path.join(tmp, "detect")
+        subprocess.run(["lttng", "create", name, "--output=" + out], check=True,
+                       capture_output=True)
+        try:
+            for ev in ("ros2:*", "ros2_caret:*"):
+                subprocess.run(["lttng", "enable-event", "-u", "-s", name, ev], check=True,
+                               capture_output=True)
+            subprocess.run(["lttng", "add-context", "-u", "-s", name, "-t", "vpid", "-t",
+                            "vtid", "-t", "procname"], check=True, capture_output=True)
+            time.sleep(1.3)  # caretd back in its one-second read
+            t0 = time.monotonic()
+            subprocess.run(["lttng", "start", name], check=True, capture_output=True)
+            t1 = time.monotonic()
+            took.append((t1 - t0) * 1e3)
+            seen = None
+            while time.monotonic() - t1 < 10:
+                ag = d.call({"cmd": "list"})["agents"]
+                if len(ag) == n and all(a["state"] != "WAIT" for a in ag):
+                    seen = (time.monotonic() - t1) * 1e3
+                    break
+                time.sleep(0.002)
+            if seen is None:
+                return None, took
+            worst = max(worst, seen)
+        finally:
+            subprocess.run(["lttng", "destroy", name], capture_output=True)
+            shutil.rmtree(out, ignore_errors=True)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if all(a["state"] == "WAIT" for a in d.call({"cmd": "list"})["agents"]):
+                break
+            time.sleep(0.05)
+    return worst, took
 
 
 def drain_rate(b, tmp, seconds, subbuf, nsub):
@@ -440,10 +499,14 @@ def scenario(args, tmp):
         ag = f.agents
         total_records = sum(a["records"] for a in ag)
         # P5 idle CPU first, while nothing else happens
-        hz = os.sysconf("SC_CLK_TCK")
-        c0, t0 = d.cpu_ticks(), time.monotonic()
+        c0, t0 = d.cpu_ns(), time.monotonic()
         time.sleep(args.idle)
-        cpu = 100.0 * (d.cpu_ticks() - c0) / hz / (time.monotonic() - t0)
+        cpu = 100.0 * (d.cpu_ns() - c0) / 1e9 / (time.monotonic() - t0)
+        seen_ms, start_ms = detect_latency(d, tmp, args.procs)
+        log("idle: %.3f %% CPU over %.0f s; an lttng CLI session seen by all %d agents %s "
+            "after `lttng start` returned" % (cpu, args.idle, args.procs,
+                                              "never" if seen_ms is None else
+                                              "%.1f ms" % seen_ms))
 
         ours = measured_point(f, args, tmp, "bench-ours", arm=True)
         t_ours, disc = ours["total"], ours["discarded"]
@@ -513,14 +576,26 @@ def scenario(args, tmp):
                         "%.2fx" % (imm / ours["limit"]), "<= 1.5x",
                         imm / ours["limit"] <= 1.5 and ours["all"], split,
                         num=dict(ratio=imm / ours["limit"], all=ours["all"])))
+        seen = -1.0 if seen_ms is None else seen_ms
         rows.append(row("P5", "shm bytes/record / payload; caretd RSS, %d agents; caretd idle "
-                        "CPU" % n, "%.2fx; %.1f MiB; %.2f %%" % (density, rss / 1024, cpu),
+                        "CPU (no session); an lttng CLI session seen" % n,
+                        "%.2fx; %.1f MiB; %.2f %%; %s" % (
+                            density, rss / 1024, cpu,
+                            "never" if seen_ms is None else "%.0f ms" % seen_ms),
                         "payload %.1f B/record" % (payload / max(1, total_records)),
-                        "%.2fx" % density, "<= 1.5x; <= 8 MiB; <= 0.5 %",
-                        density <= 1.5 and rss <= 8 * 1024 and cpu <= 0.5,
-                        "idle measured over %.0f s; RSS after the P4 runs (as always), %.1f MiB "
-                        "after the P7 runs too; %s" % (args.idle, rss_end / 1024, rss_parts),
-                        num=dict(density=density, rss_mib=rss / 1024, cpu_pct=cpu)))
+                        "%.2fx" % density, "<= 1.5x; <= 8 MiB; <= 0.2 %; <= 100 ms",
+                        density <= 1.5 and rss <= 8 * 1024 and cpu <= 0.2 and
+                        seen_ms is not None and seen_ms <= 100,
+                        "idle CPU (schedstat, all threads) measured over %.0f s with the bridge on; seen: the slowest of "
+                        "%d sessions (ros2:*, ros2_caret:*) started with the lttng CLI while "
+                        "caretd idled, from `lttng start` returning (it took %s ms) to all %d "
+                        "agents out of WAIT; RSS after the P4 runs (as always), %.1f MiB after "
+                        "the P7 runs too; %s" % (
+                            args.idle, len(start_ms),
+                            "/".join("%.0f" % x for x in start_ms), n, rss_end / 1024,
+                            rss_parts),
+                        num=dict(density=density, rss_mib=rss / 1024, cpu_pct=cpu,
+                                 seen_ms=seen)))
         tried = [x for x in (loaded, small, slow) if x]
         ok7 = slow is not None and all(x["discarded"] == 0 and x["all"] and
                                        x["total"] <= 2 * x["limit"] for x in tried)
@@ -1111,7 +1186,8 @@ def main():
     ap.add_argument("--smoke", action="store_true", help="tiny sizes: proves it runs")
     ap.add_argument("--procs", type=int, default=100)
     ap.add_argument("--records", type=int, default=2000)
-    ap.add_argument("--idle", type=float, default=10.0)
+    ap.add_argument("--idle", type=float, default=60.0,
+                    help="seconds of P5's idle CPU measurement (issue 24: 60)")
     ap.add_argument("--flood", type=float, default=2.0)
     ap.add_argument("--check-mb", type=float, default=1000.0)
     ap.add_argument("--check-reps", type=int, default=1)

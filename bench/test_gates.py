@@ -18,7 +18,7 @@ GOOD = {
     "P4": dict(total=0.12, discarded=0, all=True),
     "P4b": dict(faster=16.0, discarded=0),
     "P4c": dict(ratio=1.9, all=True),
-    "P5": dict(density=1.22, rss_mib=10.5, cpu_pct=1.0),
+    "P5": dict(density=1.22, rss_mib=10.5, cpu_pct=1.0, seen_ms=20.0),
     "P6": dict(ratio=12.0, nratio=8.0, worst=1.7, discarded=0, all=True),
     "P6b": dict(ratio=12.0, nratio=8.0, vs_limit=1.7, enter_s=0.3, drain_s=0.063,
                 discarded=0, all=True),
@@ -79,6 +79,14 @@ class Gates(unittest.TestCase):
                        dict(discarded=1), dict(all=False)):
             num = dict(GOOD["P6b"], **change)
             self.assertFalse(gates.gate(row("P6b", num))[0], change)
+
+    def test_each_p5_condition_alone_fails(self):
+        # seen_ms 1000: the session found by the idle read of the list
+        # alone (the agents' hint lost); -1: never seen
+        for change in (dict(seen_ms=1000.0), dict(seen_ms=-1.0), dict(cpu_pct=5.0),
+                       dict(density=1.6), dict(rss_mib=13.0)):
+            num = dict(GOOD["P5"], **change)
+            self.assertFalse(gates.gate(row("P5", num))[0], change)
 
     def test_each_p11_condition_alone_fails(self):
         for change in (dict(pass_s=0.3), dict(slowest_s=1.6), dict(discarded=1),

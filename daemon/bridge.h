@@ -199,6 +199,9 @@ uint32_t bridge_version(void);
 
 int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v);
 void bridge_stop(struct bridge *b);
+/* What is active in LTTng changed: the bridge's jobs run in this tick
+ * (they sleep longer while idle). */
+void bridge_kick(struct bridge *b);
 
 /* Broadcasts; 0, or -ENOTCONN (bridge off or down: b->state says why). */
 /* filter: NULL or the recording's lists (checked by caret_filter_check). */

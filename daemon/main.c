@@ -305,6 +305,20 @@ static int view_pass_filter(void *view, uint32_t after, uint32_t upto,
 	return lttng_view_pass_filter(view, after, upto, out);
 }
 
+/* A session started or ended (or LTTng came or went): the pacer moves
+ * the agents now, and the bridge says so at once though it idles. */
+struct view_watchers {
+	struct pacer *pacer;
+	struct bridge *bridge;
+};
+
+static void on_view_change(void *arg)
+{
+	struct view_watchers *w = arg;
+	pacer_kick(w->pacer);
+	bridge_kick(w->bridge);
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o = {
@@ -375,8 +389,10 @@ int main(int argc, char **argv)
 	lttng.armed_marker = true;
 	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */
 	sched_set_pass_filter(view_pass_filter, &lttng);
-	lttng.on_change = pacer_kick;
-	lttng.change_arg = &pacer;
+	static struct view_watchers vw;
+	vw = (struct view_watchers){ .pacer = &pacer, .bridge = &bridge };
+	lttng.on_change = on_view_change;
+	lttng.change_arg = &vw;
 	reg_loop.on_hint = (void (*)(void *))lttng_view_hint;
 	reg_loop.hint_arg = &lttng;
 	/* The order of the tick within each stage (the server's jobs, report

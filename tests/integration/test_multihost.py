@@ -99,6 +99,49 @@ class MultiHostTest(NetTest):
             self.assertEqual((nodes, first), ("1", node))
         wait_err(self.db, r"bridge: Start from \(ros2 peer [0-9a-f]+\) ignored", n)
 
+    def test_3i_idle_bridge_sleeps_yet_takes_at_once(self):
+        """Issue 24: with no session and every process in WAIT the bridge
+        no longer ticks every 100 ms (10 wake-ups a second of caretd's main
+        thread, most of an idle caretd's CPU): it says its Status at the
+        heartbeat, and a sample from another host is still taken at once,
+        CycloneDDS's data-available listener waking the loop; without it,
+        the idle one-second tick would take it 0-1000 ms late."""
+        d, pids = self.db, [p.pid for p in self.pb]
+        self.wait_states(self.b, pids, "WAIT")
+
+        def switches():
+            n = 0
+            with open("/proc/%d/task/%d/status" % (d.pid, d.pid)) as f:
+                for line in f:
+                    if line.split(":")[0] in ("voluntary_ctxt_switches",
+                                              "nonvoluntary_ctxt_switches"):
+                        n += int(line.split()[-1])
+            return n
+        time.sleep(1.5)
+        s0, t0 = switches(), time.monotonic()
+        time.sleep(4)
+        per_s = (switches() - s0) / (time.monotonic() - t0)
+        # the view, pacer, status, sweep and client timers (1 s each), the
+        # bridge's take and heartbeat, host A's Status: about 8; the 100 ms
+        # tick made it 15 or more
+        self.assertLess(per_s, 12, "caretd woke %.1f times a second while idle" % per_s)
+        took = []
+        for _ in range(3):
+            n = len(d.errs)
+            time.sleep(1.2)  # the bridge in its idle tick
+            t = time.time()
+            self.a.ctl("start", "--all-hosts")
+            m = wait_err(d, r"^(\d\d):(\d\d):(\d\d\.\d+) .*bridge: Start from %s ignored"
+                         % self.a.name, n)
+            # the log's wall clock, local time of day, as caretctl's
+            lt = time.localtime(t)
+            day = time.mktime(lt[:3] + (0, 0, 0) + lt[6:])
+            at = day + int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+            took.append((at - t) * 1e3)
+        # caretctl's start and DDS delivery included
+        self.assertLess(max(took), 300, "Start taken %s ms after caretctl start began" %
+                        ["%.0f" % x for x in took])
+
     def test_4_garbage_and_oversized_rejected(self):
         before = self.b.hosts()["counts"]["rejected"]
         r = self.a.run([PEER, "--peers", "2", "--garbage"], timeout=30)

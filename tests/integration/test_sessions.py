@@ -15,8 +15,8 @@ import subprocess
 import time
 import unittest
 
-from harness import (CARETCTL, CARETD, INIT_KINDS, SystemTest, kind_of, own_sessiond, read_trace,
-                     wait_line)
+from harness import (CARETCTL, CARETD, INIT_KINDS, STATES, SystemTest, kind_of, lttng, mono_ns,
+                     own_sessiond, read_trace, seg_field, wait_line)
 from trace_model import RUNTIME, assert_all_init, per_pid
 
 
@@ -329,6 +329,72 @@ class UsersTest(Base):
             raise AssertionError("caretctl %s as %s: %d %s%s" % (
                 " ".join(args), USER, r.returncode, r.stdout, r.stderr))
         return r
+
+    def test_cli_session_of_tracing_group_user_seen_at_once(self):
+        """Issue 24: while caretd idles (no session: it reads the session
+        list once a second), a session that a member of the tracing group
+        starts with plain `lttng` in root's session daemon is still seen
+        within 100 ms: the agents' tracepoint hint, not the slow read. The
+        agents' state words are read from their segments every millisecond,
+        from `lttng start` returning."""
+        import mmap
+        procs = self.system(2)
+        pids = [p.pid for p in procs]
+        self.c.wait_states(pids, "WAIT")
+        maps = {}
+        for n in self.c.segments():
+            with open(os.path.join("/dev/shm", n), "rb") as f:
+                m = mmap.mmap(f.fileno(), 4096, prot=mmap.PROT_READ)
+            if seg_field(m, "pid") in pids:
+                maps[seg_field(m, "pid")] = m
+        self.assertEqual(sorted(maps), sorted(pids))
+        wait = [k for k, v in STATES.items() if v == "WAIT"][0]
+        env = dict(self.c.env(agent=False), HOME=self.home, LTTNG_HOME=self.home)
+        out = os.path.join(self.home, "cli")
+        tracing = grp.getgrnam("tracing").gr_gid  # lttng-tools' package made it
+
+        def as_member():
+            os.setgroups([self.sgid, tracing])
+            os.setgid(self.gid)
+            os.setuid(self.uid)
+
+        def lttng_as_user(*args):
+            r = subprocess.run(["lttng", "--no-sessiond"] + list(args), env=env,
+                               capture_output=True, text=True, timeout=60,
+                               preexec_fn=as_member)
+            self.assertEqual(r.returncode, 0, "lttng %s as %s: %s%s" % (
+                " ".join(args), USER, r.stdout, r.stderr))
+            return r.stdout
+        name = "grp-%d" % os.getpid()
+        lttng_as_user("create", name, "--output=" + out)
+        try:
+            for ev in ("ros2:*", "ros2_caret:*"):
+                lttng_as_user("enable-event", "-u", "-s", name, ev)
+            lttng_as_user("add-context", "-u", "-s", name, "-t", "vpid", "-t", "vtid",
+                          "-t", "procname")
+            # root's session daemon holds it (the tracing group's): caretd's
+            self.assertIn(name, lttng("list"))
+            time.sleep(1.3)  # caretd in its one-second read
+            lttng_as_user("start", name)
+            t1 = mono_ns()
+            late = set(pids)
+            while late and mono_ns() - t1 < 5e9:
+                late = {p for p in late if seg_field(maps[p], "state") == wait}
+                time.sleep(0.001)
+            took = (mono_ns() - t1) / 1e6
+            self.assertFalse(late, "still in WAIT 5 s after lttng start: %r" % late)
+            self.assertLess(took, 100, "agents left WAIT %.1f ms after lttng start returned"
+                            % took)
+            self.c.wait_states(pids, "RECORD", timeout=20)
+            lttng_as_user("stop", name)
+        finally:
+            subprocess.run(["lttng", "destroy", name], capture_output=True, timeout=60)
+            for m in maps.values():
+                m.close()
+        # the trace is the user's, and holds the processes' init records
+        self.assertEqual(os.stat(out).st_uid, self.uid)
+        names = {e.name for e in read_trace(out) if e.vpid in pids}
+        self.assertIn("ros2_caret:rcl_node_init", names)
 
     def test_user_owns_its_trace_and_is_refused_a_path(self):
         procs = self.system(2)

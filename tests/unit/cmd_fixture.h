@@ -63,5 +63,7 @@ void add_arm_tests(TCase *tc);
 void add_rotation_tests(TCase *tc);
 /* The tests of check_commands_snapshot.c. */
 void add_snapshot_tests(TCase *tc);
+/* The tests of check_commands_poll.c. */
+void add_poll_tests(TCase *tc);
 
 #endif
