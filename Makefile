@@ -167,7 +167,25 @@ $(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC) daemon/lttng.c da
 all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/lib/libcaret-agent-tp-humble.so $(B)/bin/caret-agentctl \
 	$(B)/bin/caretd $(B)/bin/caretctl
 
+# ---- caret-simclock: /clock into ros2_caret:sim_time for `record -c`
+# (tools/simclock/simclock.c says why a process of its own). caretd runs
+# it from ../lib/caretd/ beside its own bin/ (daemon/simclock.c): the
+# build tree and an install look the same. ROS's /clock type from
+# proto/ros_clock.idl by idlc, as the bridge's.
+$(B)/gen/ros_clock.c $(B)/gen/ros_clock.h: proto/ros_clock.idl
+	@mkdir -p $(B)/gen
+	$(IDLC) -o $(B)/gen $<
+$(B)/obj/gen/ros_clock.o: $(B)/gen/ros_clock.c $(B)/gen/ros_clock.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/obj/tools/simclock/simclock.o: $(B)/gen/ros_clock.h
+$(B)/lib/caretd/caret-simclock: $(call obj,tools/simclock/simclock.c) $(B)/obj/gen/ros_clock.o
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DDS) $(PKG_UST) -ldl
+all: $(B)/lib/caretd/caret-simclock
+
 include tools/standin/standin.mk
+include tools/standin/clock/clock.mk
 include tests/fuzz/fuzz.mk
 
 # ---- benchmarks (make bench; a smoke run is part of make check) ----
