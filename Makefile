@@ -125,6 +125,7 @@ DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/si
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 	daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c daemon/creds.c daemon/server.c proto/caret_ctl_req.c \
+	daemon/simclock.c \
 	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
 		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \

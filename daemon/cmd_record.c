@@ -14,6 +14,7 @@
 #include "daemon/cmd.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
+#include "daemon/simclock.h"
 #include "daemon/snapshot.h"
 #include "daemon/snapshot_trigger.h"
 #include "daemon/startend.h"
@@ -41,6 +42,7 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 	}
 	rec->armed = false;
 	lttng_view_save(ctx->lttng);
+	simclock_go(name); /* -c: sim time from now on */
 	log_info("session %s: armed recording started", name);
 	snprintf(res->session, sizeof(res->session), "%s", rec->name);
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
@@ -211,6 +213,22 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 					sizeof(e->msg))) < 0) {
 		struct caret_lttng_chan_stats st;
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		lttng_view_drop_rec(ctx->lttng, res->session);
+		snapshot_forget(res->session);
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
+	/* -c: its /clock reader, started with the recording (or at its go);
+	 * a -c recording without one is not started: its user asked for sim
+	 * time */
+	if (q->record_clock &&
+	    (r = simclock_begin(res->session, peer->uid, peer->gid, q->clock_domain,
+				p->cfg.armed, e->msg, sizeof(e->msg))) < 0) {
+		struct caret_lttng_chan_stats st;
+		rotation_quiesce(res->session);
+		snapshot_trigger_end(res->session);
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		rotation_report_free(rotation_end(res->session));
 		lttng_view_drop_rec(ctx->lttng, res->session);
 		snapshot_forget(res->session);
 		log_err("record failed: %s", e->msg);

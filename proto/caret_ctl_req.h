@@ -66,6 +66,10 @@ struct caret_ctl_record_req {
 	uint64_t snapshot_size;
 	/* its trigger (NULL: none): an event's full name, a filter */
 	const char *snapshot_on, *snapshot_filter;
+	/* -c/--record-clock (proto/caret_ctl_simclock.h): /clock of that
+	 * ROS domain into ros2_caret:sim_time while it records */
+	bool record_clock;
+	uint32_t clock_domain;
 };
 
 /* "snapshot" (proto/caret_ctl_snapshot.h); the decoder fills

@@ -123,6 +123,7 @@ LAYERS = {
         {"dups"},  # the copies each session got, from the agents' replay positions
         {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
          "rotation_state"},  # rotation_state: the table of rotating recordings
+        {"simclock"},  # record -c: the caret-simclock helpers of the view's recordings
         # rotation's parts on that table: lttng-ctl (triggers, channel,
         # schedules), the chunks' verdicts, the disk guard
         {"rotation_lttng", "rotation_verdict", "rotation_space"},
