@@ -250,10 +250,16 @@ int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, b
 			h = &S.h[i];
 	if (!h)
 		return caret_errf(err, errlen, -ENOSPC, "record -c: too many sim-time helpers");
+	/* armed: found now, so a missing helper fails the record, not the go */
+	char path[PATH_MAX];
+	int r = helper_path(path, sizeof(path));
+	if (r < 0)
+		return caret_errf(err, errlen, r, "record -c: cannot run %s: %s", path,
+				  strerror(-r));
 	terminate(h);
 	*h = (struct helper){ .used = true, .uid = uid, .gid = gid, .domain = domain };
 	snprintf(h->session, sizeof(h->session), "%s", session);
-	int r = armed ? 0 : spawn(h, err, errlen);
+	r = armed ? 0 : spawn(h, err, errlen);
 	if (r < 0)
 		*h = (struct helper){ 0 };
 	else if (S.started)

@@ -68,7 +68,8 @@ _caretctl()
 			--all-hosts --select-nodes --ignore-nodes --select-topics
 			--ignore-topics --rotate-size --rotate-every --keep
 			--max-size --snapshot --snapshot-size --snapshot-on
-			--snapshot-filter" -- "$cur")) ;;
+			--snapshot-filter
+			-c --record-clock" -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "$common -o --output --timeout" -- "$cur")) ;;
 	stop)

@@ -16,6 +16,7 @@
 #include "caretctl.h"
 #include "rotation_cli.h"
 #include "snapshot_cli.h"
+#include "simclock_cli.h"
 #include "proto/caret_segment.h"
 
 struct rec_opts {
@@ -32,6 +33,7 @@ struct rec_opts {
 	int64_t timeout_ms;
 	struct ctl_rotation rot; /* --rotate-size ... (issue 23) */
 	struct ctl_snapshot_opts snap; /* --snapshot ... */
+	struct ctl_simclock_opts clock; /* -c/--record-clock */
 };
 
 /* The session is started: see it through to the end; the exit status. */

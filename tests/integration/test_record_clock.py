@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`caretctl record -c/--record-clock` (simulation time, as `ros2 caret
+record -c`) on a real session: caretd's caret-simclock reads /clock from
+the stand-in's publisher (caret-standin-clock, over CycloneDDS or Fast DDS)
+and the trace holds ros2_caret:sim_time events with CARET's layout and the
+published stamps; without -c, none."""
+import os
+import re
+import subprocess
+import time
+import unittest
+
+from harness import BIN, SystemTest, read_trace, wait_err, wait_line
+
+CLOCK_PUB = os.path.join(BIN, "caret-standin-clock")
+START_S = 1000  # the publisher's first sim second
+SPEED = 2.0     # sim seconds per wall second
+
+
+def helpers_of(pid):
+    """caretd's children running caret-simclock: {pid: uid}."""
+    out = {}
+    def read(path):
+        with open(path) as f:
+            return f.read()
+    try:
+        kids = read("/proc/%d/task/%d/children" % (pid, pid)).split()
+    except OSError:
+        return out
+    for k in kids:
+        try:
+            comm = read("/proc/%s/comm" % k).strip()
+            status = read("/proc/%s/status" % k)
+        except OSError:
+            continue
+        if comm == "caret-simclock":
+            out[int(k)] = int(re.search(r"^Uid:\s+(\d+)", status, re.M).group(1))
+    return out
+
+
+class RecordClock(SystemTest):
+    def setUp(self):
+        super().setUp()
+        self.d = self.c.caretd()
+        self.node = self.c.workload("--name", "sim", "--pubs", "1", "--subs", "1",
+                                    "--rate", "20")
+        wait_line(self.node, r"^ready")
+        self.c.wait_states([self.node.pid], "WAIT")
+
+    def publisher(self, rmw, *extra):
+        p = self.c.spawn([CLOCK_PUB, "--rmw", rmw, "--domain", self.c.domain, "--rate", "50",
+                          "--start", str(START_S), "--speed", str(SPEED)] + list(extra),
+                         agent=False)
+        wait_line(p, r"^stamp \d+")
+        return p
+
+    def published(self, p):
+        return {int(m.group(1)) for m in
+                (re.match(r"^stamp (\d+)$", l.strip()) for l in list(p.lines)) if m}
+
+    def record(self, name, *opts, duration="3"):
+        r = self.c.caretctl("record", "--immediate", "--duration", duration, "-s", name,
+                            "-p", self.traces, *opts)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return read_trace(os.path.join(self.traces, name))
+
+    def check_sim_time(self, rmw, *pub_opts):
+        pub = self.publisher(rmw, *pub_opts)
+        log_at = len(self.d.errs)
+        events = self.record("clk", "-c")
+        sent = self.published(pub)
+        sim = [e for e in events if e.name == "ros2_caret:sim_time"]
+        # 3 s of recording, one event per second at most (plus the first)
+        self.assertGreaterEqual(len(sim), 2, [e.name for e in events][:20])
+        self.assertLessEqual(len(sim), 5)
+        for e in sim:
+            # CARET's layout: one field, stamp (tp.h); caret_analyze reads it
+            self.assertEqual(set(e.f), {"stamp"})
+            self.assertIn(e.f["stamp"], sent)
+            self.assertGreaterEqual(e.f["stamp"], START_S * 10**9)
+        stamps = [e.f["stamp"] for e in sim]
+        self.assertEqual(stamps, sorted(stamps))
+        gaps = [b.ts - a.ts for a, b in zip(sim, sim[1:])]
+        self.assertTrue(all(g >= 0.9e9 for g in gaps), gaps)
+        # the pairs are taken at reception: sim time advances SPEED times
+        # as fast as the trace's clock between events
+        slope = (sim[-1].f["stamp"] - sim[0].f["stamp"]) / (sim[-1].ts - sim[0].ts)
+        self.assertAlmostEqual(slope, SPEED, delta=0.1)
+        # the helper ran as the requester (root here) and is gone
+        wait_err(self.d, r"caret-simclock \(pid \d+, uid 0\) records /clock of ROS domain %s"
+                 % self.c.domain, start=log_at)
+        deadline = time.time() + 5
+        while helpers_of(self.d.pid) and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(helpers_of(self.d.pid), {})
+        wait_err(self.d, r"caret-simclock: clk: \d+ /clock samples, \d+ sim_time events",
+                 start=log_at)
+        return sim
+
+    def test_sim_time_from_cyclonedds_publisher(self):
+        self.check_sim_time("rmw_cyclonedds_cpp")
+
+    def test_sim_time_from_fastdds_reliable_publisher(self):
+        self.check_sim_time("rmw_fastrtps_cpp", "--reliable")
+
+    def test_no_sim_time_without_c(self):
+        self.publisher("rmw_cyclonedds_cpp")
+        log_at = len(self.d.errs)
+        events = self.record("noclk", duration="2")
+        self.assertEqual([e for e in events if e.name == "ros2_caret:sim_time"], [])
+        self.assertGreater(len(events), 0)
+        self.assertFalse(any("caret-simclock" in l for l in self.d.errs[log_at:]),
+                         self.d.errs[log_at:])
+
+    def test_list_shows_it_and_bad_domain_is_usage_error(self):
+        r = self.c.caretctl("record", "-c", "-l")
+        self.assertIn("sim time: /clock of ROS domain %s as ros2_caret:sim_time"
+                      % self.c.domain, r.stdout)
+        r = self.c.caretctl("record", "-l")
+        self.assertIn("sim time: not recorded", r.stdout)
+        for bad in ("233", "-1", "x", "1x"):
+            env = self.c.env(agent=False, extra={"ROS_DOMAIN_ID": bad})
+            r = subprocess.run([os.path.join(BIN, "caretctl"), "--socket", self.c.sock,
+                                "record", "-c", "--immediate", "--duration", "1", "-p",
+                                self.traces], env=env, capture_output=True, text=True,
+                               timeout=30)
+            self.assertEqual(r.returncode, 2, (bad, r.stderr))
+            self.assertIn("ROS_DOMAIN_ID", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
