@@ -6,11 +6,14 @@ and the trace holds ros2_caret:sim_time events with CARET's layout and the
 published stamps; without -c, none."""
 import os
 import re
+import select
+import signal
 import subprocess
 import time
 import unittest
 
-from harness import BIN, SystemTest, read_trace, wait_err, wait_line
+from harness import BIN, CARETCTL, SystemTest, read_trace, wait_err, wait_line
+from hostile import temp_user
 
 CLOCK_PUB = os.path.join(BIN, "caret-standin-clock")
 START_S = 1000  # the publisher's first sim second
@@ -38,10 +41,27 @@ def helpers_of(pid):
     return out
 
 
+def read_until(p, pattern, timeout=30):
+    """Lines of p's stdout until one matches (p's stdout a pipe)."""
+    deadline = time.time() + timeout
+    seen = []
+    while time.time() < deadline:
+        if select.select([p.stdout], [], [], 0.2)[0]:
+            line = p.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+            if re.search(pattern, line):
+                return seen
+    raise AssertionError("no %r in %r" % (pattern, seen))
+
+
 class RecordClock(SystemTest):
+    caretd_args = ()
+
     def setUp(self):
         super().setUp()
-        self.d = self.c.caretd()
+        self.d = self.c.caretd(*self.caretd_args)
         self.node = self.c.workload("--name", "sim", "--pubs", "1", "--subs", "1",
                                     "--rate", "20")
         wait_line(self.node, r"^ready")
@@ -126,6 +146,61 @@ class RecordClock(SystemTest):
                                timeout=30)
             self.assertEqual(r.returncode, 2, (bad, r.stderr))
             self.assertIn("ROS_DOMAIN_ID", r.stderr)
+
+
+class RecordClockUser(SystemTest):
+    def test_armed_recording_of_a_user(self):
+        """An unprivileged user's armed -c recording (Enter, then Ctrl-C):
+        no helper while it waits for Enter, one as that user from Enter to
+        the stop, and the trace has the stamps."""
+        with temp_user() as pw:
+            os.chmod(self.c.tmp, 0o755)  # the user reaches the socket and the traces
+            self.d = self.c.caretd("--group", pw.pw_name)
+            node = self.c.workload("--name", "sim", "--pubs", "1", "--rate", "20")
+            wait_line(node, r"^ready")
+            self.c.wait_states([node.pid], "WAIT")
+            pub = self.c.spawn([CLOCK_PUB, "--rmw", "rmw_fastrtps_cpp", "--domain",
+                                self.c.domain, "--rate", "100", "--start", "5"], agent=False)
+            wait_line(pub, r"^stamp \d+")
+            out = os.path.join(self.c.tmp, "user-traces")
+            os.mkdir(out)
+            os.chown(out, pw.pw_uid, pw.pw_gid)
+            rec = subprocess.Popen(
+                ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid,
+                 "--clear-groups", CARETCTL, "--socket", self.c.sock, "record", "-c", "-s",
+                 "armed", "-p", out], env=self.c.env(agent=False), text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            try:
+                try:
+                    read_until(rec, r"press Enter")
+                except AssertionError:
+                    rec.kill()
+                    raise AssertionError(rec.communicate()[1])
+                time.sleep(0.5)
+                self.assertEqual(helpers_of(self.d.pid), {})
+                rec.stdin.write("\n")
+                rec.stdin.flush()
+                read_until(rec, r"recording to")
+                deadline = time.time() + 5
+                while not helpers_of(self.d.pid) and time.time() < deadline:
+                    time.sleep(0.05)
+                self.assertEqual(set(helpers_of(self.d.pid).values()), {pw.pw_uid})
+                time.sleep(2.5)
+                rec.send_signal(signal.SIGINT)
+                _, err = rec.communicate(timeout=60)
+                self.assertEqual(rec.returncode, 0, err)
+            finally:
+                if rec.poll() is None:
+                    rec.kill()
+                    rec.wait()
+            self.assertEqual(helpers_of(self.d.pid), {})
+            sim = [e for e in read_trace(os.path.join(out, "armed"))
+                   if e.name == "ros2_caret:sim_time"]
+            sent = {int(m.group(1)) for m in
+                    (re.match(r"^stamp (\d+)$", l.strip()) for l in list(pub.lines)) if m}
+            self.assertGreaterEqual(len(sim), 2)
+            self.assertTrue(all(e.f["stamp"] in sent for e in sim))
+            self.assertEqual({e.vpid for e in sim} & {node.pid}, set())
 
 
 if __name__ == "__main__":
