@@ -123,6 +123,27 @@ class RecordClock(SystemTest):
     def test_sim_time_from_fastdds_reliable_publisher(self):
         self.check_sim_time("rmw_fastrtps_cpp", "--reliable")
 
+    def test_clock_going_back_is_bounded(self):
+        """A /clock that goes back at every sample (a reset loop, or anyone
+        on the domain), then below 0: at most ten events a second reach
+        the trace, one log line a second, negative stamps none."""
+        # (the later options win): from 60 s down, below 0 after 1.5 s
+        pub = self.publisher("rmw_cyclonedds_cpp", "--rate", "200", "--start", "60",
+                             "--speed", "-40")
+        log_at = len(self.d.errs)
+        events = self.record("back", "-c", duration="3")
+        sim = [e for e in events if e.name == "ros2_caret:sim_time"]
+        self.assertGreaterEqual(len(sim), 5)
+        self.assertLessEqual(len(sim), 3 * 10 + 5)
+        sent = self.published(pub)
+        self.assertTrue(all(e.f["stamp"] in sent for e in sim))
+        m = wait_err(self.d, r"caret-simclock: back: \d+ /clock samples, \d+ sim_time events, "
+                     r"(\d+) invalid", start=log_at)
+        self.assertGreater(int(m.group(1)), 0)
+        back_lines = [l for l in self.d.errs[log_at:] if "went back" in l]
+        self.assertGreaterEqual(len(back_lines), 1)
+        self.assertLessEqual(len(back_lines), 6)
+
     def test_no_sim_time_without_c(self):
         self.publisher("rmw_cyclonedds_cpp")
         log_at = len(self.d.errs)

@@ -37,7 +37,8 @@
  * (timestamp, stamp) pair is exact instead of lagging by up to a /clock
  * period; at most one per --interval-ms (default 1000, clock_recorder's
  * density), plus at once when sim time goes backwards (a simulation
- * reset; clock_recorder warns of it too). Like any tracepoint, it reaches
+ * reset; clock_recorder warns of it too), but then too at most ten per
+ * interval: anyone on the domain may publish /clock. Like any tracepoint, it reaches
  * every active session that enables ros2_caret:sim_time, not only the
  * recording's (LTTng cannot target one session; clock_recorder does the
  * same).
@@ -105,6 +106,7 @@ struct counts {
 struct emitter {
 	int64_t interval_ns;
 	int64_t last_emit_ns; /* monotonic; 0: none yet */
+	int64_t last_warn_ns; /* of the last "went back" line */
 	uint64_t last_stamp;
 	const char *session;
 	struct counts n;
@@ -124,11 +126,19 @@ static void on_sample(struct emitter *e, const rosgraph_msgs_msg_dds__Clock_ *m)
 	int64_t now = mono_ns();
 	bool back = e->last_emit_ns && stamp < e->last_stamp;
 	if (back) {
-		e->n.backwards++;
-		fprintf(stderr, "caret-simclock: %s: sim time went back: %" PRIu64 " -> %" PRIu64
-				" ns\n", e->session, e->last_stamp, stamp);
+		/* a peer sending stamps back and forth gets one line per
+		 * interval into caretd's log, the rest counted */
+		if (e->n.backwards++ == 0 || now - e->last_warn_ns >= e->interval_ns) {
+			fprintf(stderr, "caret-simclock: %s: sim time went back: %" PRIu64
+					" -> %" PRIu64 " ns (%" PRIu64 " times so far)\n",
+				e->session, e->last_stamp, stamp, e->n.backwards);
+			e->last_warn_ns = now;
+		}
 	}
-	if (e->last_emit_ns && !back && now - e->last_emit_ns < e->interval_ns)
+	/* going back is emitted at once, but never more than ten times an
+	 * interval: whoever publishes /clock cannot flood the trace */
+	int64_t wait = back ? e->interval_ns / 10 : e->interval_ns;
+	if (e->last_emit_ns && now - e->last_emit_ns < wait)
 		return;
 	lttng_ust_tracepoint(ros2_caret, sim_time, stamp);
 	e->last_emit_ns = now;

@@ -9,7 +9,8 @@
  * rclcpp's ClockQoS (rclcpp qos.cpp: the sensor-data profile, best
  * effort, volatile, keep last 1; --reliable for a reliable publisher).
  * Sim time starts at --start seconds and advances --speed sim seconds per
- * wall second, one sample every 1/--rate s. Each published stamp is
+ * wall second (negative: back, below 0 into stamps ROS refuses), one
+ * sample every 1/--rate s. Each published stamp is
  * printed ("stamp NS", nanoseconds) so a test can compare the trace with
  * what was sent.
  */
@@ -108,7 +109,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "caret-standin-clock: unknown RMW %s\n", rmw);
 		return 2;
 	}
-	if (rate <= 0 || start < 0 || speed < 0) {
+	/* a negative --speed sends sim time back at every sample (a reset
+	 * loop, or a hostile publisher), down to invalid negative stamps */
+	if (rate <= 0 || start < 0) {
 		usage(stderr);
 		return 2;
 	}
@@ -131,8 +134,11 @@ int main(int argc, char **argv)
 		if (duration > 0 && el >= duration)
 			break;
 		long long ns = (long long)((start + el * speed) * 1e9);
+		/* below 0: sec rounded down, nanosec in [0, 1e9) as rclcpp's
+		 * Time would write it; a stamp the reader must refuse */
+		long long sec = ns >= 0 ? ns / 1000000000 : -((-ns + 999999999) / 1000000000);
 		rosgraph_msgs_msg_dds__Clock_ m = {
-			.clock = { .sec = (int32_t)(ns / 1000000000), .nanosec = (uint32_t)(ns % 1000000000) }
+			.clock = { .sec = (int32_t)sec, .nanosec = (uint32_t)(ns - sec * 1000000000) }
 		};
 		int r = fast ? clock_fastdds_write(m.clock.sec, m.clock.nanosec) : dds_write(w, &m);
 		if (r == 0) {
