@@ -499,6 +499,10 @@ deps-deb:
 # exactly these. The Debian package is this install (debian/rules).
 BIN_FILES  = caretd caretctl caret-agentctl
 LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so libcaret-agent-tp-humble.so
+# caretd's helpers, where it runs them from: ../lib/caretd/ beside its bin/
+# (daemon/simclock.c), whatever LIBDIR is
+HELPER_FILES = caret-simclock
+HELPERDIR    = $(PREFIX)/lib/caretd
 MAN1_FILES = caretctl.1 caret-agentctl.1
 MAN7_FILES = caret-agent.7
 MAN8_FILES = caretd.8
@@ -510,7 +514,7 @@ DOCDIR      ?= $(PREFIX)/share/doc/caretd
 # another PREFIX cannot slip in). The stand-ins are test fixtures that
 # could shadow a real ROS 2 install: only `make install-standin` puts them
 # anywhere.
-INSTALL_DIRS = $(PREFIX)/bin $(LIBDIR) $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man7 \
+INSTALL_DIRS = $(PREFIX)/bin $(LIBDIR) $(HELPERDIR) $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man7 \
 	$(PREFIX)/share/man/man8 $(SYSTEMD_UNITDIR) $(SYSUSERSDIR) $(BASHCOMPDIR) $(DOCDIR)
 # The directories an install created (not those it found), relative to
 # DESTDIR: `make uninstall` removes them when they are empty again. A package
@@ -518,7 +522,8 @@ INSTALL_DIRS = $(PREFIX)/bin $(LIBDIR) $(PREFIX)/share/man/man1 $(PREFIX)/share/
 INSTALLED_DIRS = $(DESTDIR)$(DOCDIR)/installed-dirs
 INSTALLED_DIRS_RECORD ?= 1
 
-programs: $(addprefix $(B)/bin/,$(BIN_FILES)) $(addprefix $(B)/lib/,$(LIB_FILES))
+programs: $(addprefix $(B)/bin/,$(BIN_FILES)) $(addprefix $(B)/lib/,$(LIB_FILES)) \
+	$(addprefix $(B)/lib/caretd/,$(HELPER_FILES))
 
 install: programs
 	@set -e; made=$$(for d in $(INSTALL_DIRS); do p="$(DESTDIR)$$d"; \
@@ -531,6 +536,7 @@ install: programs
 	mv $(INSTALLED_DIRS).tmp $(INSTALLED_DIRS); chmod 0644 $(INSTALLED_DIRS); fi
 	install -m 0755 $(addprefix $(B)/bin/,$(BIN_FILES)) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(addprefix $(B)/lib/,$(LIB_FILES)) $(DESTDIR)$(LIBDIR)/
+	install -m 0755 $(addprefix $(B)/lib/caretd/,$(HELPER_FILES)) $(DESTDIR)$(HELPERDIR)/
 	install -m 0644 $(addprefix man/,$(MAN1_FILES)) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 $(addprefix man/,$(MAN7_FILES)) $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -m 0644 $(addprefix man/,$(MAN8_FILES)) $(DESTDIR)$(PREFIX)/share/man/man8/
@@ -544,6 +550,7 @@ install: programs
 uninstall: uninstall-standin
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(BIN_FILES)) \
 		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILES)) \
+		$(addprefix $(DESTDIR)$(HELPERDIR)/,$(HELPER_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(MAN1_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(MAN7_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(MAN8_FILES)) \

@@ -42,7 +42,6 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 	}
 	rec->armed = false;
 	lttng_view_save(ctx->lttng);
-	simclock_go(name); /* -c: sim time from now on */
 	log_info("session %s: armed recording started", name);
 	snprintf(res->session, sizeof(res->session), "%s", rec->name);
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
@@ -218,12 +217,13 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		log_err("record failed: %s", e->msg);
 		return r;
 	}
-	/* -c: its /clock reader, started with the recording (or at its go);
-	 * a -c recording without one is not started: its user asked for sim
-	 * time */
+	/* -c: its /clock reader, started with the recording (an armed one's
+	 * too: its error comes before Enter, and its events are not recorded
+	 * until go); a -c recording that cannot read /clock is not started:
+	 * its user asked for sim time */
 	if (q->record_clock &&
-	    (r = simclock_begin(res->session, peer->uid, peer->gid, q->clock_domain,
-				p->cfg.armed, e->msg, sizeof(e->msg))) < 0) {
+	    (r = simclock_begin(res->session, peer->uid, peer->gid, q->clock_domain, e->msg,
+				sizeof(e->msg))) < 0) {
 		struct caret_lttng_chan_stats st;
 		rotation_quiesce(res->session);
 		snapshot_trigger_end(res->session);

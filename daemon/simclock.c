@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,9 @@
 /* a helper told to end is killed if still there after this */
 #define SIMCLOCK_KILL_MS 2000
 #define SIMCLOCK_TICK_USEC (500 * USEC_PER_MS)
+/* how long a helper has to say it reads /clock (lttng-ust's own start-up
+ * wait for the session daemon is 3 s at most) */
+#define SIMCLOCK_READY_MS 5000
 
 struct helper {
 	bool used;
@@ -71,7 +75,8 @@ static int helper_path(char *out, size_t len)
 
 /* The child, between fork and exec: async-signal-safe calls only (caretd
  * has threads: DDS, LTTng notifications). */
-static void child(const struct helper *h, const char *path, char *const argv[], char *const envp[])
+static void child(const struct helper *h, int ready, const char *path, char *const argv[],
+		  char *const envp[])
 {
 	/* sd-event keeps caretd's signals blocked: the helper must see
 	 * SIGTERM */
@@ -82,14 +87,68 @@ static void child(const struct helper *h, const char *path, char *const argv[], 
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
 		_exit(126);
-	/* nothing of caretd's (control socket, segments, LTTng) goes along */
-	close_range(3, ~0U, 0);
+	/* its answer on fd 3 (--ready-fd 3); nothing else of caretd's
+	 * (control socket, segments, LTTng) goes along */
+	if (ready == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(ready, 3) < 0)
+		_exit(126);
+	close_range(4, ~0U, 0);
 	if (geteuid() == 0 && (setgroups(0, NULL) < 0 || setgid(h->gid) < 0 || setuid(h->uid) < 0))
 		_exit(126);
 	/* after the uid change (which clears it): it ends with caretd */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	execve(path, argv, envp);
 	_exit(127);
+}
+
+/* The helper's "ok" once it reads /clock, or why not: a -c recording that
+ * would get no sim time is refused with the reason (caretd's systemd
+ * sandbox without network, a domain CycloneDDS refuses). A helper that
+ * does not answer in time, or fails, is killed and reaped here. */
+static int await_ready(const struct helper *h, pid_t pid, int fd, char *err, size_t errlen)
+{
+	char buf[256];
+	size_t n = 0;
+	int64_t deadline = caret_now_ns() + SIMCLOCK_READY_MS * 1000000LL;
+	while (n < sizeof(buf) - 1 && !memchr(buf, '\n', n)) {
+		int64_t left = deadline - caret_now_ns();
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int k = left > 0 ? poll(&p, 1, (int)(left / 1000000 + 1)) : 0;
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		ssize_t m = read(fd, buf + n, sizeof(buf) - 1 - n);
+		if (m < 0 && errno == EINTR)
+			continue;
+		if (m <= 0)
+			break;
+		n += (size_t)m;
+	}
+	buf[n] = '\0';
+	if (n >= 3 && memcmp(buf, "ok\n", 3) == 0)
+		return 0;
+	kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	char *nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	/* what the helper said is its own words (a DDS return code's name):
+	 * still, only printable bytes reach the client */
+	for (char *c = buf; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+			*c = '?';
+	if (n)
+		return caret_errf(err, errlen, -ENETUNREACH, "record -c: caret-simclock cannot "
+				  "read /clock of ROS domain %u: %s (caretd needs the network: "
+				  "see caretd(8), LIMITS AND HOSTILE USERS)", (unsigned)h->domain, buf);
+	if (WIFEXITED(status) || WIFSIGNALED(status))
+		return caret_errf(err, errlen, -ECHILD, "record -c: caret-simclock ended before "
+				  "reading /clock (%s %d)", WIFEXITED(status) ? "exit status" : "signal",
+				  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return caret_errf(err, errlen, -ETIMEDOUT, "record -c: caret-simclock did not start "
+			  "reading /clock within %d ms", SIMCLOCK_READY_MS);
 }
 
 static int spawn(struct helper *h, char *err, size_t errlen)
@@ -101,7 +160,8 @@ static int spawn(struct helper *h, char *err, size_t errlen)
 				  r == -ENAMETOOLONG ? "caret-simclock" : path, strerror(-r));
 	char dom[16];
 	snprintf(dom, sizeof(dom), "%u", (unsigned)h->domain);
-	char *const argv[] = { "caret-simclock", "--domain", dom, "--session", h->session, NULL };
+	char *const argv[] = { "caret-simclock", "--domain", dom, "--session", h->session,
+			       "--ready-fd", "3", NULL };
 	/* A clean environment: the domain comes as an argument; caretd's own
 	 * CycloneDDS configuration (its interfaces, peers) is the host's. */
 	static char uri[4096];
@@ -112,12 +172,25 @@ static int spawn(struct helper *h, char *err, size_t errlen)
 	if (u && snprintf(uri, sizeof(uri), "CYCLONEDDS_URI=%s", u) < (int)sizeof(uri))
 		envp[nenv++] = uri;
 	envp[nenv] = NULL;
-	pid_t pid = fork();
-	if (pid < 0)
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return caret_errf(err, errlen, -errno, "record -c: cannot start caret-simclock: %s",
 				  strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return caret_errf(err, errlen, -e, "record -c: cannot start caret-simclock: %s",
+				  strerror(e));
+	}
 	if (pid == 0)
-		child(h, path, argv, envp);
+		child(h, pfd[1], path, argv, envp);
+	close(pfd[1]);
+	r = await_ready(h, pid, pfd[0], err, errlen);
+	close(pfd[0]);
+	if (r < 0)
+		return r;
 	h->pid = pid;
 	h->term_ns = 0;
 	log_info("session %s: caret-simclock (pid %d, uid %d) records /clock of ROS domain %u",
@@ -241,8 +314,8 @@ void simclock_stop(void)
 	S.started = false;
 }
 
-int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, bool armed,
-		   char *err, size_t errlen)
+int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, char *err,
+		   size_t errlen)
 {
 	struct helper *h = find(session);
 	for (int i = 0; !h && i < SIMCLOCK_MAX; i++)
@@ -250,31 +323,15 @@ int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, b
 			h = &S.h[i];
 	if (!h)
 		return caret_errf(err, errlen, -ENOSPC, "record -c: too many sim-time helpers");
-	/* armed: found now, so a missing helper fails the record, not the go */
-	char path[PATH_MAX];
-	int r = helper_path(path, sizeof(path));
-	if (r < 0)
-		return caret_errf(err, errlen, r, "record -c: cannot run %s: %s", path,
-				  strerror(-r));
 	terminate(h);
 	*h = (struct helper){ .used = true, .uid = uid, .gid = gid, .domain = domain };
 	snprintf(h->session, sizeof(h->session), "%s", session);
-	r = armed ? 0 : spawn(h, err, errlen);
+	int r = spawn(h, err, errlen);
 	if (r < 0)
 		*h = (struct helper){ 0 };
 	else if (S.started)
 		loop_job_soon(&S.job, 0);
 	return r;
-}
-
-void simclock_go(const char *session)
-{
-	struct helper *h = find(session);
-	char err[512];
-	if (h && h->pid <= 0 && spawn(h, err, sizeof(err)) < 0)
-		log_err("session %s: %s; it records without sim time", session, err);
-	if (h && S.started)
-		loop_job_soon(&S.job, 0);
 }
 
 void simclock_end(const char *session)

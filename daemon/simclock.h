@@ -3,7 +3,7 @@
  * Simulation time for `record -c` (proto/caret_ctl_simclock.h): one
  * caret-simclock process per -c recording (tools/simclock/simclock.c
  * says why a process, and what it emits), run as the recording's owner
- * while the recording records, ended before its stop. caretd runs it
+ * from its creation (armed or not) to just before its stop. caretd runs it
  * from ../lib/caretd/caret-simclock beside its own executable's bin/.
  * A helper that dies is logged (its exit status) and not restarted: the
  * recording goes on without sim time. A caretd that exits ends them all
@@ -27,14 +27,13 @@ int simclock_start(struct loop *l, struct lttng_view *v);
 /* Ends every helper (caretd exits). */
 void simclock_stop(void);
 
-/* A -c recording, for uid/gid, on that ROS domain: its helper starts now,
- * or at simclock_go when armed. 0, or -errno with err set (the helper
- * missing or not started: the recording must not start without it). */
-int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, bool armed,
-		   char *err, size_t errlen);
-/* The armed recording starts recording: its helper starts (logged on
- * failure: the recording has started). No-op for a recording without -c. */
-void simclock_go(const char *session);
+/* A -c recording (armed or not), for uid/gid, on that ROS domain: its
+ * helper starts now and answers whether it reads /clock. 0, or -errno
+ * with err set (the helper missing, or unable to read /clock: the
+ * recording must not go on without it). An armed recording's channel is
+ * disabled until its go: its helper's events are not recorded before. */
+int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, char *err,
+		   size_t errlen);
 /* Its helper is told to end (SIGTERM; reaped by the job, SIGKILL after
  * SIMCLOCK_KILL_MS); no-op for a recording without -c. */
 void simclock_end(const char *session);

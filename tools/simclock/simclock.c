@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <dds/dds.h>
 
@@ -76,9 +77,11 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: caret-simclock --domain N [--session NAME] [--interval-ms MS]\n"
+		   "  [--ready-fd FD]\n"
 		   "ROS 2's /clock (DDS topic rt/clock) on domain N into LTTng as\n"
 		   "ros2_caret:sim_time, at most one event per MS (default 1000), until\n"
-		   "SIGTERM or SIGINT. Started by caretd for 'caretctl record -c'.\n");
+		   "SIGTERM or SIGINT. Started by caretd for 'caretctl record -c'; FD gets\n"
+		   "\"ok\" once /clock is read, or why not.\n");
 }
 
 static int parse_u(const char *s, long long max, long long *v)
@@ -146,9 +149,25 @@ static void on_sample(struct emitter *e, const rosgraph_msgs_msg_dds__Clock_ *m)
 	e->n.emitted++;
 }
 
+/* caretd's answer (--ready-fd): "ok", or why /clock cannot be read, so
+ * that `record -c` fails with the reason instead of recording no sim
+ * time (e.g. caretd's systemd sandbox has no network) */
+static void tell(int fd, const char *what, dds_return_t r)
+{
+	if (fd < 0)
+		return;
+	char line[256];
+	int n = what ? snprintf(line, sizeof(line), "%s: %s\n", what, dds_strretcode(r))
+		     : snprintf(line, sizeof(line), "ok\n");
+	if (n > 0 && write(fd, line, (size_t)n) < 0)
+		fprintf(stderr, "caret-simclock: cannot answer caretd: %s\n", strerror(errno));
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	long long domain = -1, interval_ms = 1000;
+	int ready_fd = -1;
 	struct emitter e = { .session = "-" };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -166,6 +185,11 @@ int main(int argc, char **argv)
 				goto bad;
 		} else if (!strcmp(a, "--session")) {
 			e.session = v;
+		} else if (!strcmp(a, "--ready-fd")) {
+			long long fd;
+			if (parse_u(v, 1024, &fd) < 0)
+				goto bad;
+			ready_fd = (int)fd;
 		} else {
 			goto bad;
 		}
@@ -184,6 +208,7 @@ int main(int argc, char **argv)
 	if (pp < 0) {
 		fprintf(stderr, "caret-simclock: %s: cannot join DDS domain %lld: %s\n", e.session,
 			domain, dds_strretcode(pp));
+		tell(ready_fd, "cannot join the DDS domain", pp);
 		return 1;
 	}
 	int rc = 1;
@@ -201,8 +226,10 @@ int main(int argc, char **argv)
 	if (r < 0) {
 		fprintf(stderr, "caret-simclock: %s: cannot read rt/clock: %s\n", e.session,
 			dds_strretcode(r));
+		tell(ready_fd, "cannot read rt/clock", r);
 		goto out;
 	}
+	tell(ready_fd, NULL, 0);
 	fprintf(stderr, "caret-simclock: %s: recording /clock of domain %lld\n", e.session,
 		domain);
 	while (!stop) {
