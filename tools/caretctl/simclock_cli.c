@@ -46,8 +46,9 @@ void ctl_simclock_usage(FILE *f)
 		"                              /clock of domain $ROS_DOMAIN_ID (default 0) as\n"
 		"                              ros2_caret:sim_time events, which caret_analyze\n"
 		"                              uses for xaxis_type='sim_time'; caretd reads\n"
-		"                              /clock (no extra ROS node) while the recording\n"
-		"                              records, at most once a second\n");
+		"                              /clock (no extra ROS node) from the recording's\n"
+		"                              creation to its stop, one event a second at\n"
+		"                              most; it fails if caretd cannot reach the domain\n");
 }
 
 void ctl_simclock_list(const struct ctl_simclock_opts *o)
