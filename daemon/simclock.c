@@ -343,11 +343,3 @@ void simclock_end(const char *session)
 	if (S.started)
 		loop_job_soon(&S.job, 0);
 }
-
-bool simclock_of(const char *session, uint32_t *domain)
-{
-	const struct helper *h = find(session);
-	if (h && domain)
-		*domain = h->domain;
-	return h != NULL;
-}

@@ -37,7 +37,5 @@ int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, c
 /* Its helper is told to end (SIGTERM; reaped by the job, SIGKILL after
  * SIMCLOCK_KILL_MS); no-op for a recording without -c. */
 void simclock_end(const char *session);
-/* Whether session records sim time, and from which domain. */
-bool simclock_of(const char *session, uint32_t *domain);
 
 #endif

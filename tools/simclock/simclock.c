@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -168,6 +169,9 @@ int main(int argc, char **argv)
 {
 	long long domain = -1, interval_ms = 1000;
 	int ready_fd = -1;
+	/* caretd waits for our answer: the requester (our uid) may not
+	 * ptrace us to stall it or to write into its pipe */
+	prctl(PR_SET_DUMPABLE, 0);
 	struct emitter e = { .session = "-" };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
