@@ -299,6 +299,7 @@ $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c tests/unit/check_d
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/check_commands_state.c \
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
+		tests/unit/check_commands_simclock.c \
 		tests/unit/cmd_fixture.c daemon/commands.c \
 		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
 		daemon/simclock.c \

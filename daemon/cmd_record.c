@@ -229,6 +229,11 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		snapshot_trigger_end(res->session);
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
 		rotation_report_free(rotation_end(res->session));
+		/* an armed one recorded nothing: its directory goes too, as at
+		 * a stop before Enter */
+		const struct lttng_view_rec *made = lttng_view_find_rec(ctx->lttng, res->session);
+		if (made && made->armed)
+			lttng_view_unmake(made);
 		lttng_view_drop_rec(ctx->lttng, res->session);
 		snapshot_forget(res->session);
 		log_err("record failed: %s", e->msg);

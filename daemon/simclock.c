@@ -317,6 +317,11 @@ void simclock_stop(void)
 int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, char *err,
 		   size_t errlen)
 {
+	/* only a caretd that reaps and ends them starts helpers (the unit
+	 * tests' and fuzzers' command harnesses do not run the job) */
+	if (!S.started)
+		return caret_errf(err, errlen, -ENOTSUP, "record -c: this caretd runs no sim-time "
+				  "helper");
 	struct helper *h = find(session);
 	for (int i = 0; !h && i < SIMCLOCK_MAX; i++)
 		if (!S.h[i].used && S.dying[i].pid <= 0)

@@ -190,6 +190,9 @@ class RecordClockNoNetwork(SystemTest):
             self.assertNotIn("press Enter", r.stdout)
             st = self.c.caretctl("status", "--json")
             self.assertNotIn(name, st.stdout)
+        # the armed one recorded nothing: its directory is gone, as at a
+        # stop before Enter
+        self.assertFalse(os.path.exists(os.path.join(self.traces, "nonet-armed")))
         self.assertEqual(helpers_of(self.d.pid), {})
 
 

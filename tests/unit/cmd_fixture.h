@@ -59,5 +59,7 @@ void add_state_tests(TCase *tc);
 void add_rotation_tests(TCase *tc);
 /* The tests of check_commands_snapshot.c. */
 void add_snapshot_tests(TCase *tc);
+/* The tests of check_commands_simclock.c (record -c). */
+void add_simclock_tests(TCase *tc);
 
 #endif
