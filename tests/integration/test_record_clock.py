@@ -144,6 +144,32 @@ class RecordClock(SystemTest):
         self.assertGreaterEqual(len(back_lines), 1)
         self.assertLessEqual(len(back_lines), 6)
 
+    def test_helper_ends_with_caretd(self):
+        """caretd killed (SIGKILL, no clean-up of its own) during a -c
+        recording: its helper does not outlive it (parent-death signal)."""
+        self.publisher("rmw_cyclonedds_cpp")
+        rec = self.c.caretctl("record", "-c", "--immediate", "--duration", "30", "-s", "k",
+                              "-p", self.traces, background=True)
+        deadline = time.time() + 20
+        while not helpers_of(self.d.pid) and time.time() < deadline:
+            time.sleep(0.05)
+        helpers = list(helpers_of(self.d.pid))
+        self.assertEqual(len(helpers), 1)
+        self.d.kill()
+        self.d.wait()
+
+        def alive(pid):
+            try:
+                with open("/proc/%d/stat" % pid) as f:
+                    return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+            except OSError:
+                return False
+        deadline = time.time() + 10
+        while alive(helpers[0]) and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertFalse(alive(helpers[0]))
+        rec.kill()
+
     def test_no_sim_time_without_c(self):
         self.publisher("rmw_cyclonedds_cpp")
         log_at = len(self.d.errs)

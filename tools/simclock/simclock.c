@@ -22,10 +22,12 @@
  * `ros2 bag play --clock` match it.
  *
  * Who runs it, and why a process of its own: caretd starts one per -c
- * recording, once the recording records, as the requester (their uid and
- * gid: it could do nothing a process of theirs could not, since every
- * process of theirs may emit ros2_caret events into the same session),
- * and ends it before the recording stops (daemon/simclock.c). Emitting a
+ * recording when it creates it (an armed one records nothing until its
+ * go), as the requester (their uid and gid: it could do nothing a process
+ * of theirs could not, since every process of theirs may emit ros2_caret
+ * events into the same session), waits for its answer on --ready-fd
+ * ("ok" once it reads /clock, else why not: the record fails with it),
+ * and ends it just before the recording stops (daemon/simclock.c). Emitting a
  * tracepoint needs lttng-ust in the emitting process and its registration
  * with the session daemon; caretd itself stays out of lttng-ust (it is
  * the lttng-ctl client, and an lttng-ust app blocks at start-up waiting
