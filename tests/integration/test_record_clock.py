@@ -154,6 +154,8 @@ class RecordClock(SystemTest):
         self.publisher("rmw_cyclonedds_cpp")
         rec = self.c.caretctl("record", "-c", "--immediate", "--duration", "30", "-s", "k",
                               "-p", self.traces, background=True)
+        # the session outlives the killed caretd: the next tests need none
+        self.addCleanup(subprocess.run, ["lttng", "destroy", "k"], capture_output=True)
         deadline = time.time() + 20
         while not helpers_of(self.d.pid) and time.time() < deadline:
             time.sleep(0.05)
