@@ -328,7 +328,10 @@ int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, c
 			h = &S.h[i];
 	if (!h)
 		return caret_errf(err, errlen, -ENOSPC, "record -c: too many sim-time helpers");
-	terminate(h);
+	/* a helper left for a recording of the same name (its session went
+	 * behind caretd's back, a tick ago) is ended and reaped first */
+	if (h->used)
+		retire((int)(h - S.h));
 	*h = (struct helper){ .used = true, .uid = uid, .gid = gid, .domain = domain };
 	snprintf(h->session, sizeof(h->session), "%s", session);
 	int r = spawn(h, err, errlen);
