@@ -125,6 +125,7 @@ DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/si
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 	daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c daemon/creds.c daemon/server.c proto/caret_ctl_req.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c \
+	daemon/simclock.c \
 	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
 		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
@@ -167,7 +168,25 @@ $(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC) daemon/lttng.c da
 all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/lib/libcaret-agent-tp-humble.so $(B)/bin/caret-agentctl \
 	$(B)/bin/caretd $(B)/bin/caretctl
 
+# ---- caret-simclock: /clock into ros2_caret:sim_time for `record -c`
+# (tools/simclock/simclock.c says why a process of its own). caretd runs
+# it from ../lib/caretd/ beside its own bin/ (daemon/simclock.c): the
+# build tree and an install look the same. ROS's /clock type from
+# proto/ros_clock.idl by idlc, as the bridge's.
+$(B)/gen/ros_clock.c $(B)/gen/ros_clock.h: proto/ros_clock.idl
+	@mkdir -p $(B)/gen
+	$(IDLC) -o $(B)/gen $<
+$(B)/obj/gen/ros_clock.o: $(B)/gen/ros_clock.c $(B)/gen/ros_clock.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/obj/tools/simclock/simclock.o: $(B)/gen/ros_clock.h
+$(B)/lib/caretd/caret-simclock: $(call obj,tools/simclock/simclock.c) $(B)/obj/gen/ros_clock.o
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DDS) $(PKG_UST) -ldl
+all: $(B)/lib/caretd/caret-simclock
+
 include tools/standin/standin.mk
+include tools/standin/clock/clock.mk
 include tests/fuzz/fuzz.mk
 
 # ---- benchmarks (make bench; a smoke run is part of make check) ----
@@ -282,8 +301,10 @@ UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/check_commands_state.c \
 		tests/unit/check_commands_arm.c \
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
-		tests/unit/check_commands_poll.c tests/unit/cmd_fixture.c daemon/commands.c \
+		tests/unit/check_commands_poll.c tests/unit/check_commands_simclock.c \
+		tests/unit/cmd_fixture.c daemon/commands.c \
 		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
+		daemon/simclock.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
@@ -310,6 +331,7 @@ $(B)/obj/tests/unit/check_bridge_relay.o: $(B)/gen/caret_msgs.h
 $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/unit/cmd_fixture.c \
 		daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 		daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
+		daemon/simclock.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
@@ -487,6 +509,10 @@ deps-deb:
 # exactly these. The Debian package is this install (debian/rules).
 BIN_FILES  = caretd caretctl caret-agentctl
 LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so libcaret-agent-tp-humble.so
+# caretd's helpers, where it runs them from: ../lib/caretd/ beside its bin/
+# (daemon/simclock.c), whatever LIBDIR is
+HELPER_FILES = caret-simclock
+HELPERDIR    = $(PREFIX)/lib/caretd
 MAN1_FILES = caretctl.1 caret-agentctl.1
 MAN7_FILES = caret-agent.7
 MAN8_FILES = caretd.8
@@ -498,7 +524,7 @@ DOCDIR      ?= $(PREFIX)/share/doc/caretd
 # another PREFIX cannot slip in). The stand-ins are test fixtures that
 # could shadow a real ROS 2 install: only `make install-standin` puts them
 # anywhere.
-INSTALL_DIRS = $(PREFIX)/bin $(LIBDIR) $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man7 \
+INSTALL_DIRS = $(PREFIX)/bin $(LIBDIR) $(HELPERDIR) $(PREFIX)/share/man/man1 $(PREFIX)/share/man/man7 \
 	$(PREFIX)/share/man/man8 $(SYSTEMD_UNITDIR) $(SYSUSERSDIR) $(BASHCOMPDIR) $(DOCDIR)
 # The directories an install created (not those it found), relative to
 # DESTDIR: `make uninstall` removes them when they are empty again. A package
@@ -506,7 +532,8 @@ INSTALL_DIRS = $(PREFIX)/bin $(LIBDIR) $(PREFIX)/share/man/man1 $(PREFIX)/share/
 INSTALLED_DIRS = $(DESTDIR)$(DOCDIR)/installed-dirs
 INSTALLED_DIRS_RECORD ?= 1
 
-programs: $(addprefix $(B)/bin/,$(BIN_FILES)) $(addprefix $(B)/lib/,$(LIB_FILES))
+programs: $(addprefix $(B)/bin/,$(BIN_FILES)) $(addprefix $(B)/lib/,$(LIB_FILES)) \
+	$(addprefix $(B)/lib/caretd/,$(HELPER_FILES))
 
 install: programs
 	@set -e; made=$$(for d in $(INSTALL_DIRS); do p="$(DESTDIR)$$d"; \
@@ -519,6 +546,7 @@ install: programs
 	mv $(INSTALLED_DIRS).tmp $(INSTALLED_DIRS); chmod 0644 $(INSTALLED_DIRS); fi
 	install -m 0755 $(addprefix $(B)/bin/,$(BIN_FILES)) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0755 $(addprefix $(B)/lib/,$(LIB_FILES)) $(DESTDIR)$(LIBDIR)/
+	install -m 0755 $(addprefix $(B)/lib/caretd/,$(HELPER_FILES)) $(DESTDIR)$(HELPERDIR)/
 	install -m 0644 $(addprefix man/,$(MAN1_FILES)) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 $(addprefix man/,$(MAN7_FILES)) $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -m 0644 $(addprefix man/,$(MAN8_FILES)) $(DESTDIR)$(PREFIX)/share/man/man8/
@@ -532,6 +560,7 @@ install: programs
 uninstall: uninstall-standin
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(BIN_FILES)) \
 		$(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_FILES)) \
+		$(addprefix $(DESTDIR)$(HELPERDIR)/,$(HELPER_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(MAN1_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man7/,$(MAN7_FILES)) \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(MAN8_FILES)) \

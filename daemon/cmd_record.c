@@ -14,6 +14,7 @@
 #include "daemon/cmd.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
+#include "daemon/simclock.h"
 #include "daemon/snapshot.h"
 #include "daemon/snapshot_trigger.h"
 #include "daemon/startend.h"
@@ -263,6 +264,28 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 					sizeof(e->msg))) < 0) {
 		struct caret_lttng_chan_stats st;
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		lttng_view_drop_rec(ctx->lttng, res->session);
+		snapshot_forget(res->session);
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
+	/* -c: its /clock reader, started with the recording (an armed one's
+	 * too: its error comes before Enter, and its events are not recorded
+	 * until go); a -c recording that cannot read /clock is not started:
+	 * its user asked for sim time */
+	if (q->record_clock &&
+	    (r = simclock_begin(res->session, peer->uid, peer->gid, q->clock_domain, e->msg,
+				sizeof(e->msg))) < 0) {
+		struct caret_lttng_chan_stats st;
+		rotation_quiesce(res->session);
+		snapshot_trigger_end(res->session);
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		rotation_report_free(rotation_end(res->session));
+		/* an armed one recorded nothing: its directory goes too, as at
+		 * a stop before Enter */
+		const struct lttng_view_rec *made = lttng_view_find_rec(ctx->lttng, res->session);
+		if (made && made->armed)
+			lttng_view_unmake(made);
 		lttng_view_drop_rec(ctx->lttng, res->session);
 		snapshot_forget(res->session);
 		log_err("record failed: %s", e->msg);

@@ -15,6 +15,7 @@
 #include "daemon/log.h"
 #include "daemon/pacer.h"
 #include "daemon/startend.h"
+#include "daemon/simclock.h"
 
 /* The session `stop` means when the request names none: the caller's
  * own latest recording, never a session of another user or of the lttng
@@ -93,6 +94,7 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	struct lttng_view_session *vs = lttng_view_find(v, sname);
 	res->dups = vs ? vs->dups : 0;
 	bool dups_bound = vs && vs->dups_bound;
+	simclock_end(sname); /* -c: no sim time after the stop */
 	rotation_quiesce(sname);
 	int n = lttng_view_ops(v)->stop(sname, res->ch, CMD_MAX_CHANNELS, res->path,
 					sizeof(res->path), e->msg, sizeof(e->msg));

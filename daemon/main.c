@@ -39,6 +39,7 @@
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
 #include "daemon/sigbus.h"
+#include "daemon/simclock.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_limits.h"
@@ -404,7 +405,8 @@ int main(int argc, char **argv)
 	    (r = notify_start(&notify, &loop, &reg, &lttng)) < 0 ||
 	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0 ||
 	    (r = rotation_start(&loop, &lttng, &reg)) < 0 ||
-	    (r = snapshot_trigger_start(&loop, &lttng, &reg)) < 0) {
+	    (r = snapshot_trigger_start(&loop, &lttng, &reg)) < 0 ||
+	    (r = simclock_start(&loop, &lttng)) < 0) {
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
@@ -417,6 +419,7 @@ int main(int argc, char **argv)
 	notify_stopping(&notify);
 	server_free(server);
 	bridge_stop(&bridge);
+	simclock_stop();
 	snapshot_trigger_stop();
 	rotation_stop();
 	pacer_stop(&pacer);

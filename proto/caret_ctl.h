@@ -47,6 +47,9 @@
  *            "rotate_size"?, "rotate_every_ms"?, "keep"?, "max_size"?: a
  *            rotating recording and the bound on its archived chunks
  *            (proto/caret_ctl_rotation.h; its status and stop results too).
+ *            "record_clock"? true, "clock_domain"? 0..232: sim time, /clock
+ *            of that ROS domain as ros2_caret:sim_time
+ *            (proto/caret_ctl_simclock.h).
  *            → result {"session", "path"}
  *
  *  "wait"    {"timeout_ms"? int}

@@ -6,6 +6,7 @@
 #include "proto/caret_ctl_rotation.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_simclock.h"
 
 static const char *const cmd_names[CARET_CTL_N_CMDS] = {
 	[CARET_CTL_STATUS] = CARET_CTL_CMD_STATUS, [CARET_CTL_LIST] = CARET_CTL_CMD_LIST,
@@ -60,6 +61,15 @@ static bool add_filter(cJSON *o, bool ok, const char *const *f)
 	return ok;
 }
 
+/* -c: the domain goes explicitly, 0 included (add_num leaves 0 out) */
+static bool enc_clock(cJSON *o, bool ok, const struct caret_ctl_record_req *r)
+{
+	if (!r->record_clock)
+		return ok;
+	return ok && cJSON_AddBoolToObject(o, CARET_CTL_K_RECORD_CLOCK, true) &&
+	       cJSON_AddNumberToObject(o, CARET_CTL_K_CLOCK_DOMAIN, r->clock_domain);
+}
+
 static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
 {
 	if (r->go)
@@ -84,6 +94,7 @@ static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
 	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_ON, r->snapshot_on);
 	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_FILTER, r->snapshot_filter);
 	ok = ok && caret_ctl_sel_enc(o, &r->sel);
+	ok = enc_clock(o, ok, r);
 	return add_true(o, ok, CARET_CTL_K_ARM, r->arm);
 }
 
@@ -278,6 +289,20 @@ static int dec_snapshot(const cJSON *o, struct caret_ctl_snapshot_req *s, struct
 	return 0;
 }
 
+/* -c: record_clock, and its domain only with it */
+static int dec_clock(const cJSON *o, struct caret_ctl_record_req *r, struct ctl_why *why)
+{
+	int64_t dom;
+	if (opt_bool(o, CARET_CTL_K_RECORD_CLOCK, &r->record_clock, why) < 0 ||
+	    opt_uint(o, CARET_CTL_K_CLOCK_DOMAIN, CARET_CTL_CLOCK_DOMAIN_MAX, &dom, why) < 0)
+		return -EINVAL;
+	if (present(o, CARET_CTL_K_CLOCK_DOMAIN) && !r->record_clock)
+		return bad(why, "%s goes only with %s", CARET_CTL_K_CLOCK_DOMAIN,
+			   CARET_CTL_K_RECORD_CLOCK);
+	r->clock_domain = (uint32_t)dom;
+	return 0;
+}
+
 static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl_why *why)
 {
 	const cJSON *go = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_GO);
@@ -348,6 +373,8 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 	/* the kernel channel would record from the arming on */
 	if (r->arm && caret_ctl_sel_kernel(&r->sel))
 		return bad(why, "%s does not go with kernel events", CARET_CTL_K_ARM, NULL);
+	if (dec_clock(o, r, why) < 0)
+		return -EINVAL;
 	return dec_snapshot_size(o, r, why);
 }
 

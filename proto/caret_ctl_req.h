@@ -70,6 +70,10 @@ struct caret_ctl_record_req {
 	/* ros2 trace's -u, --context, -k, --syscall, --subbuffer-size-kernel
 	 * (proto/caret_ctl_sel.h) */
 	struct caret_ctl_sel sel;
+	/* -c/--record-clock (proto/caret_ctl_simclock.h): /clock of that
+	 * ROS domain into ros2_caret:sim_time while it records */
+	bool record_clock;
+	uint32_t clock_domain;
 };
 
 /* "snapshot" (proto/caret_ctl_snapshot.h); the decoder fills

@@ -19,7 +19,7 @@ FUZZ_SRC_records = tests/fuzz/fuzz_records.c
 # The same objects as check_commands links (commands.c and what it calls).
 FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c \
 	daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
-	daemon/wait.c daemon/events.c \
+	daemon/simclock.c daemon/wait.c daemon/events.c \
 	daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c \
 	daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c \
 	daemon/bridge_msg.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \

@@ -52,6 +52,7 @@ class InstallTest(unittest.TestCase):
         got = files_under(dest)
         for want in ("usr/bin/caretd", "usr/bin/caretctl", "usr/bin/caret-agentctl",
                      "usr/lib/libcaret-agent.so", "usr/lib/libcaret-agent-tp.so",
+                     "usr/lib/caretd/caret-simclock",  # caretd's, beside its bin/
                      "usr/lib/systemd/system/caretd.socket",
                      "usr/lib/sysusers.d/caretd.conf",
                      "usr/share/man/man1/caretctl.1", "usr/share/man/man1/caret-agentctl.1",

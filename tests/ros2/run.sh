@@ -4,7 +4,8 @@
 # builds or reuses the fixture (tools/ros2/fixture.sh; CARET_ROS2_PREFIX_<DISTRO> points at an
 # installed ROS 2 instead), builds tests/ros2/apps against it into build/ros2/<distro>, and runs
 # test_real_ros.py with the agent of $B, then test_caret_parity.py against the real CARET
-# (tools/ros2/caret.sh), and test_rclpy.py on the rclpy overlay (tools/ros2/rclpy.sh):
+# (tools/ros2/caret.sh), and test_rclpy.py on the rclpy overlay (tools/ros2/rclpy.sh) with
+# test_record_clock_real.py (record -c, rclpy's /clock, caret_analyze's sim time):
 # CARET_ROS2_RCLPY=1 builds it, 0 never runs it, unset runs it when this machine already built
 # it. Prints one result line per distribution; exits non-zero if any failed. With SAN=1
 # (B=build-san), the agent built with ASan and UBSan runs in the real processes
@@ -77,6 +78,20 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 		summary="$summary\n  $distro rclpy ($rmws): ok in $(($(date +%s) - t0)) s"
 	else
 		summary="$summary\n  $distro rclpy ($rmws): FAILED in $(($(date +%s) - t0)) s"
+		status=1
+	fi
+	# record -c: a real /clock publisher (rclpy, each RMW), the real caret_analyze's
+	# sim-time converter on the trace (CARET's, hence not under SAN).
+	t0=$(date +%s)
+	if [ -z "$py" ]; then
+		:
+	elif [ "${SAN:-0}" = 1 ] || [ -z "${caret:-}" ]; then
+		summary="$summary\n  $distro record -c: runs in the stage without SAN, with CARET"
+	elif CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$py CARET_ROS2_RMWS="$rmws" \
+		CARET_ROS2_CARET=$caret B=$B timeout 900 /usr/bin/python3 test_record_clock_real.py; then
+		summary="$summary\n  $distro record -c ($rmws): ok in $(($(date +%s) - t0)) s"
+	else
+		summary="$summary\n  $distro record -c ($rmws): FAILED in $(($(date +%s) - t0)) s"
 		status=1
 	fi
 done

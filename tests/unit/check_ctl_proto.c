@@ -12,6 +12,7 @@
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_simclock.h"
 #include "proto/caret_ctl_rotation.h"
 #include "proto/caret_ctl_sel.h"
 #include "proto/caret_utf8.h"
@@ -630,6 +631,37 @@ START_TEST(request_selection)
 }
 END_TEST
 
+/* record -c (proto/caret_ctl_simclock.h): domain 0 travels (it is not
+ * "absent"), the domain's range, and no domain without record_clock */
+START_TEST(request_record_clock)
+{
+	struct caret_ctl_req in = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD }, out;
+	in.u.record = (struct caret_ctl_record_req){ .path = "/t", .record_clock = true };
+	cJSON *o = req_wire(&in, &out);
+	ck_assert(out.u.record.record_clock);
+	ck_assert_uint_eq(out.u.record.clock_domain, 0);
+	ck_assert_ptr_nonnull(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_CLOCK_DOMAIN));
+	cJSON_Delete(o);
+	in.u.record.clock_domain = 232;
+	o = req_wire(&in, &out);
+	ck_assert_uint_eq(out.u.record.clock_domain, 232);
+	cJSON_Delete(o);
+	in.u.record = (struct caret_ctl_record_req){ .path = "/t" };
+	o = req_wire(&in, &out);
+	ck_assert(!out.u.record.record_clock);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_RECORD_CLOCK));
+	cJSON_Delete(o);
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"record_clock\":true,"
+		"\"clock_domain\":233}", -EINVAL, "clock_domain");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"record_clock\":true,"
+		"\"clock_domain\":-1}", -EINVAL, "clock_domain");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"record_clock\":1}", -EINVAL,
+		"record_clock must be true or false");
+	REFUSED("{\"v\":1,\"cmd\":\"record\",\"path\":\"/t\",\"clock_domain\":3}", -EINVAL,
+		"clock_domain goes only with record_clock");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctl_proto");
@@ -649,6 +681,7 @@ int main(void)
 	tcase_add_test(tc, request_roundtrip);
 	tcase_add_test(tc, request_hostile);
 	tcase_add_test(tc, request_selection);
+	tcase_add_test(tc, request_record_clock);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

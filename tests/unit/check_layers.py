@@ -37,7 +37,8 @@ FOLDERS = {
     "daemon": {"shm", "proto", "util", "gen:proto"},
     "tools/caretctl": {"proto", "util"},  # not shm/: caretctl links util/ only
     "tools/agentctl": {"shm", "proto", "util"},
-    "tools/standin": {"proto"},  # the stand-in shares only rclcpp's ABI facts
+    "tools/standin": {"proto", "gen:proto"},  # the stand-in shares only rclcpp's ABI facts (and /clock's IDL)
+    "tools/simclock": {"proto", "gen:proto"},  # record -c's /clock reader: the IDL's type, nothing of caretd
 }
 # Headers the build generates into $B/gen, by what they are generated from:
 # the agent's from proto/caret_segment.h's tables (for the agent only), the
@@ -46,6 +47,7 @@ GENERATED = {
     "caret_capture.h": "gen:agent", "caret_init_hooks.h": "gen:agent",
     "caret_tp_events.h": "gen:agent", "caret_tp_emit.h": "gen:agent",
     "caret_msgs.h": "gen:proto",
+    "ros_clock.h": "gen:proto",
 }
 # (file, included header): allowed across the folder rules, and why.
 EXCEPTIONS = {
@@ -123,6 +125,7 @@ LAYERS = {
         {"dups"},  # the copies each session got, from the agents' replay positions
         {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
          "rotation_state"},  # rotation_state: the table of rotating recordings
+        {"simclock"},  # record -c: the caret-simclock helpers of the view's recordings
         # rotation's parts on that table: lttng-ctl (triggers, channel,
         # schedules), the chunks' verdicts, the disk guard
         {"rotation_lttng", "rotation_verdict", "rotation_space"},

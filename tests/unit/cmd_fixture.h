@@ -65,5 +65,7 @@ void add_rotation_tests(TCase *tc);
 void add_snapshot_tests(TCase *tc);
 /* The tests of check_commands_poll.c. */
 void add_poll_tests(TCase *tc);
+/* The tests of check_commands_simclock.c (record -c). */
+void add_simclock_tests(TCase *tc);
 
 #endif

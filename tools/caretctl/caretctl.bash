@@ -116,7 +116,7 @@ _caretctl()
 			--max-size --snapshot --snapshot-size --snapshot-on
 			--snapshot-filter
 			-u --ust --context -k --kernel --syscall
-			--subbuffer-size-kernel" -- "$cur")) ;;
+			--subbuffer-size-kernel -c --record-clock" -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "$common -o --output --timeout --all-hosts" -- "$cur")) ;;
 	stop)

@@ -172,6 +172,12 @@ static void classify(struct evclass *c, const bt_event_class *ec)
 			c->role = R_BIND;
 		else if (strcmp(kind, "rmw_take") == 0)
 			c->role = R_TAKE;
+		/* record -c's sim time, from caret-simclock (or CARET's
+		 * clock_recorder), a process with no ROS entity: the analyzer
+		 * takes it from any vpid, caret_init or not (processor.py
+		 * _handle_sim_time has no _is_valid_data) */
+		else if (c->caret && strcmp(kind, "sim_time") == 0)
+			c->role = R_OTHER;
 	}
 	c->c_vpid = check_member(ctx, "vpid");
 	c->c_vtid = check_member(ctx, "vtid");

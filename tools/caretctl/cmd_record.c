@@ -106,6 +106,8 @@ static void usage(FILE *f)
 	ctl_rotation_usage(f);
 	fprintf(f, "\nFlight recorder (keep the last moments, write them on request):\n");
 	ctl_snapshot_usage(f);
+	fprintf(f, "\nSimulation time:\n");
+	ctl_simclock_usage(f);
 }
 
 enum {
@@ -171,6 +173,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		CTL_ROTATION_LONGOPTS,
 		CTL_SNAPSHOT_LONGOPTS,
 		CTL_SEL_LONGOPTS,
+		CTL_SIMCLOCK_LONGOPTS,
 		CTL_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -179,7 +182,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlah" CTL_SEL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlahc" CTL_SEL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -278,7 +281,8 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			e = 0;
 			if (ctl_rotation_opt(opt, optarg, &o->rot, &e) ||
 			    ctl_snapshot_opt(opt, optarg, &o->snap, &e) ||
-			    ctl_sel_opt(opt, optarg, argc, argv, &o->sel, &e)) {
+			    ctl_sel_opt(opt, optarg, argc, argv, &o->sel, &e) ||
+			    ctl_simclock_opt(opt, &o->clock, &e)) {
 				if (e)
 					return e;
 				break;
@@ -347,6 +351,8 @@ static cJSON *record_request(const struct rec_opts *o, bool arm)
 	};
 	for (int i = 0; i < CARET_FILTER_LISTS; i++)
 		r->filter[i] = o->filter[i];
+	r->record_clock = o->clock.on;
+	r->clock_domain = o->clock.domain;
 	return caret_ctl_enc_req(&q);
 }
 
@@ -502,6 +508,7 @@ static int list(const struct rec_opts *o)
 		       (unsigned long long)o->frequency);
 	else
 		printf("replay pacing: %s (as fast as the channel's buffers drain)\n", o->pacing);
+	ctl_simclock_list(&o->clock);
 	return CTL_EXIT_OK;
 }
 

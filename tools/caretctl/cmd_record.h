@@ -17,6 +17,7 @@
 #include "rotation_cli.h"
 #include "snapshot_cli.h"
 #include "sel_cli.h"
+#include "simclock_cli.h"
 #include "proto/caret_segment.h"
 
 struct rec_opts {
@@ -34,6 +35,7 @@ struct rec_opts {
 	struct ctl_rotation rot; /* --rotate-size ... (issue 23) */
 	struct ctl_snapshot_opts snap; /* --snapshot ... */
 	struct caret_ctl_sel sel; /* -u, --context, -k, --syscall (sel_cli.h) */
+	struct ctl_simclock_opts clock; /* -c/--record-clock */
 };
 
 /* The session is started: see it through to the end; the exit status. */

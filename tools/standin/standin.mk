@@ -139,11 +139,12 @@ install-standin: all
 	done
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(B)/bin/caret-standin $(B)/bin/caret-standin-humble $(STANDIN_PY) \
-		$(DESTDIR)$(PREFIX)/bin/
+		$(B)/bin/caret-standin-clock $(DESTDIR)$(PREFIX)/bin/
 
 # Everything install-standin put, and its directories if left empty.
 uninstall-standin:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,caret-standin caret-standin-humble $(notdir $(STANDIN_PY)))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,caret-standin caret-standin-humble $(notdir $(STANDIN_PY)) \
+		caret-standin-clock)
 	for d in $(STANDIN_DISTROS); do \
 		rm -f $(DESTDIR)$(STANDIN_INSTALL_LIB)/$$d/*.so; \
 		rmdir $(DESTDIR)$(STANDIN_INSTALL_LIB)/$$d 2>/dev/null || true; \
