@@ -83,7 +83,8 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 static bool may_arm_open(const struct cmd_ctx *ctx)
 {
 	const struct lttng_view *v = ctx->lttng;
-	if (!v->ok || !v->polled || v->n_active > 0)
+	/* a -c helper emits sim_time into every session that enables it */
+	if (!v->ok || !v->polled || v->n_active > 0 || simclock_running())
 		return false;
 	for (const struct agent *a = ctx->reg ? ctx->reg->head : NULL; a; a = a->next) {
 		if (a->dead)
@@ -147,7 +148,8 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg->armed = q->arm;
 	p->all_hosts = q->all_hosts;
 	cfg->sel = &q->sel; /* ros2 trace's selection (proto/caret_ctl_sel.h) */
-	cfg->armed_open = q->arm && may_arm_open(ctx);
+	/* -c: its helper emits from the arming on (simclock.h) */
+	cfg->armed_open = q->arm && !q->record_clock && may_arm_open(ctx);
 	p->freq = (uint32_t)q->frequency;
 	rotation_opts_of(q, &p->rot);
 	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size
@@ -273,6 +275,8 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	 * too: its error comes before Enter, and its events are not recorded
 	 * until go); a -c recording that cannot read /clock is not started:
 	 * its user asked for sim time */
+	if (q->record_clock)
+		lttng_view_hold_armed(ctx->lttng); /* before its helper emits */
 	if (q->record_clock &&
 	    (r = simclock_begin(res->session, peer->uid, peer->gid, q->clock_domain, e->msg,
 				sizeof(e->msg))) < 0) {

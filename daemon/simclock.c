@@ -47,6 +47,14 @@ static struct {
 	bool started;
 } S;
 
+bool simclock_running(void)
+{
+	for (int i = 0; i < SIMCLOCK_MAX; i++)
+		if (S.h[i].pid > 0 || S.dying[i].pid > 0)
+			return true;
+	return false;
+}
+
 static struct helper *find(const char *session)
 {
 	for (int i = 0; i < SIMCLOCK_MAX; i++)

@@ -34,6 +34,10 @@ void simclock_stop(void);
  * disabled until its go: its helper's events are not recorded before. */
 int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, char *err,
 		   size_t errlen);
+/* Whether a helper runs (or is still to reap): its sim_time events reach
+ * every session enabling ros2_caret events, a recording armed open
+ * included, so none may be armed open meanwhile (cmd_record.c). */
+bool simclock_running(void);
 /* Its helper is told to end (SIGTERM; reaped by the job, SIGKILL after
  * SIMCLOCK_KILL_MS); no-op for a recording without -c. */
 void simclock_end(const char *session);
