@@ -132,7 +132,9 @@ static int f_snapshot(const char *session, const char *dir, const char *name, ch
 }
 
 static const struct caret_lttng_ops yes_ops = {
-	f_active, f_rules, f_path, f_name, f_record, f_go, f_stop, f_snapshot_mode, f_snapshot,
+	.active_sessions = f_active, .session_rules = f_rules, .session_path = f_path,
+	.session_name = f_name, .record = f_record, .go = f_go, .hold = f_go, .stop = f_stop,
+	.snapshot_mode = f_snapshot_mode, .snapshot = f_snapshot,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
