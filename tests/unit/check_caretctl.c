@@ -20,23 +20,23 @@
 START_TEST(size_suffixes)
 {
 	uint64_t v;
-	ck_assert_int_eq(ctl_parse_size("4096", &v), 0);
+	ck_assert_int_eq(cli_parse_size("4096", &v), 0);
 	ck_assert_uint_eq(v, 4096);
-	ck_assert_int_eq(ctl_parse_size("64K", &v), 0);
+	ck_assert_int_eq(cli_parse_size("64K", &v), 0);
 	ck_assert_uint_eq(v, 64u << 10);
-	ck_assert_int_eq(ctl_parse_size("8m", &v), 0);
+	ck_assert_int_eq(cli_parse_size("8m", &v), 0);
 	ck_assert_uint_eq(v, 8u << 20);
-	ck_assert_int_eq(ctl_parse_size("1G", &v), 0);
+	ck_assert_int_eq(cli_parse_size("1G", &v), 0);
 	ck_assert_uint_eq(v, 1u << 30);
-	ck_assert_int_eq(ctl_parse_size("", &v), -EINVAL);
-	ck_assert_int_eq(ctl_parse_size("K", &v), -EINVAL);
-	ck_assert_int_eq(ctl_parse_size("8MB", &v), -EINVAL);
-	ck_assert_int_eq(ctl_parse_size("-1", &v), -EINVAL);
-	ck_assert_int_eq(ctl_parse_size(" 8", &v), -EINVAL);
-	ck_assert_int_eq(ctl_parse_size("8X", &v), -EINVAL);
-	ck_assert_int_eq(ctl_parse_size("0", &v), -ERANGE);
-	ck_assert_int_eq(ctl_parse_size("99999999999999999999", &v), -ERANGE);
-	ck_assert_int_eq(ctl_parse_size("9999999999G", &v), -ERANGE);
+	ck_assert_int_eq(cli_parse_size("", &v), -EINVAL);
+	ck_assert_int_eq(cli_parse_size("K", &v), -EINVAL);
+	ck_assert_int_eq(cli_parse_size("8MB", &v), -EINVAL);
+	ck_assert_int_eq(cli_parse_size("-1", &v), -EINVAL);
+	ck_assert_int_eq(cli_parse_size(" 8", &v), -EINVAL);
+	ck_assert_int_eq(cli_parse_size("8X", &v), -EINVAL);
+	ck_assert_int_eq(cli_parse_size("0", &v), -ERANGE);
+	ck_assert_int_eq(cli_parse_size("99999999999999999999", &v), -ERANGE);
+	ck_assert_int_eq(cli_parse_size("9999999999G", &v), -ERANGE);
 }
 END_TEST
 
@@ -44,65 +44,65 @@ START_TEST(counts_and_seconds)
 {
 	uint64_t v;
 	int64_t ms;
-	ck_assert_int_eq(ctl_parse_count("100", 1000, &v), 0);
+	ck_assert_int_eq(cli_parse_count("100", 1000, &v), 0);
 	ck_assert_uint_eq(v, 100);
-	ck_assert_int_eq(ctl_parse_count("1001", 1000, &v), -ERANGE);
-	ck_assert_int_eq(ctl_parse_count("0", 1000, &v), -ERANGE);
-	ck_assert_int_eq(ctl_parse_count("+5", 1000, &v), -EINVAL);
-	ck_assert_int_eq(ctl_parse_count("5s", 1000, &v), -EINVAL);
+	ck_assert_int_eq(cli_parse_count("1001", 1000, &v), -ERANGE);
+	ck_assert_int_eq(cli_parse_count("0", 1000, &v), -ERANGE);
+	ck_assert_int_eq(cli_parse_count("+5", 1000, &v), -EINVAL);
+	ck_assert_int_eq(cli_parse_count("5s", 1000, &v), -EINVAL);
 
-	ck_assert_int_eq(ctl_parse_seconds("60", &ms), 0);
+	ck_assert_int_eq(cli_parse_seconds("60", &ms), 0);
 	ck_assert_int_eq(ms, 60000);
-	ck_assert_int_eq(ctl_parse_seconds("1.5", &ms), 0);
+	ck_assert_int_eq(cli_parse_seconds("1.5", &ms), 0);
 	ck_assert_int_eq(ms, 1500);
-	ck_assert_int_eq(ctl_parse_seconds(".25", &ms), 0);
+	ck_assert_int_eq(cli_parse_seconds(".25", &ms), 0);
 	ck_assert_int_eq(ms, 250);
-	ck_assert_int_eq(ctl_parse_seconds("0", &ms), -ERANGE);
-	ck_assert_int_eq(ctl_parse_seconds("3000000", &ms), -ERANGE);
-	ck_assert_int_eq(ctl_parse_seconds(".", &ms), -EINVAL);
-	ck_assert_int_eq(ctl_parse_seconds("-1", &ms), -EINVAL);
-	ck_assert_int_eq(ctl_parse_seconds("inf", &ms), -EINVAL);
-	ck_assert_int_eq(ctl_parse_seconds("1e3", &ms), -EINVAL);
-	ck_assert_int_eq(ctl_parse_seconds("0x10", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_seconds("0", &ms), -ERANGE);
+	ck_assert_int_eq(cli_parse_seconds("3000000", &ms), -ERANGE);
+	ck_assert_int_eq(cli_parse_seconds(".", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_seconds("-1", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_seconds("inf", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_seconds("1e3", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_seconds("0x10", &ms), -EINVAL);
 }
 END_TEST
 
 START_TEST(default_trace_dir_rule)
 {
 	char b[256];
-	ck_assert_int_eq(ctl_default_trace_dir("/t", "/rh", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_default_trace_dir("/t", "/rh", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/t");
-	ck_assert_int_eq(ctl_default_trace_dir("", "/rh", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_default_trace_dir("", "/rh", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/rh/tracing");
-	ck_assert_int_eq(ctl_default_trace_dir(NULL, NULL, b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_default_trace_dir(NULL, NULL, b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "~/.ros/tracing");
-	ck_assert_int_eq(ctl_default_trace_dir(NULL, "", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_default_trace_dir(NULL, "", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "~/.ros/tracing");
-	ck_assert_int_eq(ctl_default_trace_dir("/a/long/path", NULL, b, 5), -ENAMETOOLONG);
+	ck_assert_int_eq(cli_default_trace_dir("/a/long/path", NULL, b, 5), -ENAMETOOLONG);
 }
 END_TEST
 
 START_TEST(absolute_paths)
 {
 	char b[64];
-	ck_assert_int_eq(ctl_absolute_path("~/.ros/tracing", "/cwd", "/home/u", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_absolute_path("~/.ros/tracing", "/cwd", "/home/u", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/home/u/.ros/tracing");
-	ck_assert_int_eq(ctl_absolute_path("~", "/cwd", "/home/u/", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_absolute_path("~", "/cwd", "/home/u/", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/home/u");
-	ck_assert_int_eq(ctl_absolute_path("traces/./x/", "/w/d", "/h", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_absolute_path("traces/./x/", "/w/d", "/h", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/w/d/traces/x");
-	ck_assert_int_eq(ctl_absolute_path("../../../up", "/w/d", "/h", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_absolute_path("../../../up", "/w/d", "/h", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/up");
-	ck_assert_int_eq(ctl_absolute_path("//a//b/..", "/w", "/h", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_absolute_path("//a//b/..", "/w", "/h", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/a");
-	ck_assert_int_eq(ctl_absolute_path("/", "/w", "/h", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_absolute_path("/", "/w", "/h", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/");
-	ck_assert_int_eq(ctl_absolute_path("~user/x", "/w", "/h", b, sizeof(b)), 0);
+	ck_assert_int_eq(cli_absolute_path("~user/x", "/w", "/h", b, sizeof(b)), 0);
 	ck_assert_str_eq(b, "/w/~user/x");
-	ck_assert_int_eq(ctl_absolute_path("~/x", "/w", NULL, b, sizeof(b)), -EINVAL);
-	ck_assert_int_eq(ctl_absolute_path("x", "rel", "/h", b, sizeof(b)), -EINVAL);
-	ck_assert_int_eq(ctl_absolute_path("", "/w", "/h", b, sizeof(b)), -EINVAL);
-	ck_assert_int_eq(ctl_absolute_path("a-very-long-name-that-does-not-fit", "/w", "/h", b, 16),
+	ck_assert_int_eq(cli_absolute_path("~/x", "/w", NULL, b, sizeof(b)), -EINVAL);
+	ck_assert_int_eq(cli_absolute_path("x", "rel", "/h", b, sizeof(b)), -EINVAL);
+	ck_assert_int_eq(cli_absolute_path("", "/w", "/h", b, sizeof(b)), -EINVAL);
+	ck_assert_int_eq(cli_absolute_path("a-very-long-name-that-does-not-fit", "/w", "/h", b, 16),
 			 -ENAMETOOLONG);
 }
 END_TEST
@@ -290,15 +290,15 @@ START_TEST(progress_line)
 	struct ctl_progress p = { .recording = 1, .total = 4, .records_done = 500,
 				  .records_total = 1500, .percent = 33.3 };
 	/* 500 records in 5 s: 100/s, 1000 left: 10 s. */
-	ctl_progress_text(&p, 5000, 500, t, sizeof(t));
+	cli_progress_text(&p, 5000, 500, t, sizeof(t));
 	ck_assert_str_eq(t, "1/4 processes recording, 500/1500 records replayed (33 %), "
 			    "100 records/s, elapsed 00:05, ETA 00:10");
 	/* Nothing replayed yet: no rate, no ETA. */
-	ctl_progress_text(&p, 2000, 0, t, sizeof(t));
+	cli_progress_text(&p, 2000, 0, t, sizeof(t));
 	ck_assert_ptr_nonnull(strstr(t, "0 records/s, elapsed 00:02, ETA --:--"));
 	p.records_done = 1500;
 	p.percent = 100;
-	ctl_progress_text(&p, 3723000, 1500, t, sizeof(t));
+	cli_progress_text(&p, 3723000, 1500, t, sizeof(t));
 	ck_assert_ptr_nonnull(strstr(t, "elapsed 1:02:03, ETA 00:00"));
 }
 END_TEST

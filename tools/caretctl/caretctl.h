@@ -2,7 +2,7 @@
 /*
  * caretctl internals shared by the command files. Low-level functions
  * return 0 or a negative errno; command functions return the process exit
- * status (CTL_EXIT_*), having already told the user what went wrong.
+ * status (CLI_EXIT_*), having already told the user what went wrong.
  */
 #ifndef CARETCTL_H
 #define CARETCTL_H
@@ -11,83 +11,83 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum ctl_exit {
-	CTL_EXIT_OK = 0,
-	CTL_EXIT_FAILED = 1,	/* the daemon or LTTng said no */
-	CTL_EXIT_USAGE = 2,
-	CTL_EXIT_UNREACHABLE = 3, /* not running, no permission, or silent */
-	CTL_EXIT_TIMEOUT = 4,	/* some processes never reached RECORD */
-	CTL_EXIT_PROTOCOL = 5,	/* a reply we cannot trust */
-	CTL_EXIT_INCOMPLETE = 6, /* check: the trace lacks something */
+enum cli_exit {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_FAILED = 1,	/* the daemon or LTTng said no */
+	CLI_EXIT_USAGE = 2,
+	CLI_EXIT_UNREACHABLE = 3, /* not running, no permission, or silent */
+	CLI_EXIT_TIMEOUT = 4,	/* some processes never reached RECORD */
+	CLI_EXIT_PROTOCOL = 5,	/* a reply we cannot trust */
+	CLI_EXIT_INCOMPLETE = 6, /* check: the trace lacks something */
 };
 
 /* Extra time granted to caretd beyond a request's own duration. */
-#define CTL_SLACK_MS 5000
+#define CLI_SLACK_MS 5000
 /*
  * How long commands without a user-given timeout may take in caretd:
  * lttng-ctl calls are fast except stop, which waits for the consumer to
  * flush every sub-buffer to disk.
  */
-#define CTL_QUICK_MS 5000
-#define CTL_RECORD_MS 30000
-#define CTL_STOP_MS 60000
+#define CLI_QUICK_MS 5000
+#define CLI_RECORD_MS 30000
+#define CLI_STOP_MS 60000
 
-struct ctl_opts {
+struct cli_opts {
 	const char *socket;
 	bool json;
 };
 
 /* "caretctl: " + message on stderr; returns code so callers can return it. */
-int ctl_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ctl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "Try 'caretctl CMD --help'." after the message; returns 2. */
-int ctl_usage_error(const char *cmd, const char *fmt, ...)
+int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* --json: failures are also printed on stdout as {"error", "errno"}. */
-void ctl_msg_json(bool on);
+void cli_msg_json(bool on);
 /* Whether --json was given anywhere on the command line. */
-bool ctl_msg_is_json(void);
+bool cli_msg_is_json(void);
 /* The errno the next failure message stands for (either sign). */
-void ctl_set_errno(int err);
+void cli_set_errno(int err);
 
 /* After getopt reported a bad option: the hint, and 2. */
-int ctl_bad_option(const char *cmd, const char *arg);
+int cli_bad_option(const char *cmd, const char *arg);
 
 /* Parses the options every command accepts as well as the global ones. */
-int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg);
-#define CTL_OPT_SOCKET 0x1000
-#define CTL_OPT_JSON 0x1001
-#define CTL_COMMON_LONGOPTS \
-	{ "socket", required_argument, NULL, CTL_OPT_SOCKET }, \
-	{ "json", no_argument, NULL, CTL_OPT_JSON }, \
+int cli_common_opt(struct cli_opts *g, int opt, const char *arg);
+#define CLI_OPT_SOCKET 0x1000
+#define CLI_OPT_JSON 0x1001
+#define CLI_COMMON_LONGOPTS \
+	{ "socket", required_argument, NULL, CLI_OPT_SOCKET }, \
+	{ "json", no_argument, NULL, CLI_OPT_JSON }, \
 	{ "help", no_argument, NULL, 'h' }
 
 /* Option loop of a command that takes only the common options. Returns -1
  * to go on, else the exit code (help printed, or a usage error). */
-int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
+int cli_simple_args(struct cli_opts *g, const char *cmd, int argc, char **argv,
 		    void (*usage)(FILE *, const char *));
 
-int64_t ctl_now_ms(void);
+int64_t cli_now_ms(void);
 
 struct ctl_drops;
 /* Warns of init records dropped by full caches, per process; whether any. */
-bool ctl_report_drops(const struct ctl_drops *d);
+bool cli_report_drops(const struct ctl_drops *d);
 
 /* Stops a session (NULL: caretd's choice) and prints the summary; 4
- * (CTL_EXIT_TIMEOUT) when full caches dropped initialization records. */
-int ctl_stop_session(const struct ctl_opts *g, const char *session);
+ * (CLI_EXIT_TIMEOUT) when full caches dropped initialization records. */
+int cli_stop_session(const struct cli_opts *g, const char *session);
 
-int cmd_record(struct ctl_opts *g, int argc, char **argv);
-int cmd_stop(struct ctl_opts *g, int argc, char **argv);
-int cmd_status(struct ctl_opts *g, int argc, char **argv);
-int cmd_list(struct ctl_opts *g, int argc, char **argv);
-int cmd_start(struct ctl_opts *g, int argc, char **argv);
-int cmd_end(struct ctl_opts *g, int argc, char **argv);
-int cmd_check(struct ctl_opts *g, int argc, char **argv);
-int cmd_events(struct ctl_opts *g, int argc, char **argv);
-int cmd_nodes(struct ctl_opts *g, int argc, char **argv);
-int cmd_topics(struct ctl_opts *g, int argc, char **argv);
-int cmd_snapshot(struct ctl_opts *g, int argc, char **argv);
+int cmd_record(struct cli_opts *g, int argc, char **argv);
+int cmd_stop(struct cli_opts *g, int argc, char **argv);
+int cmd_status(struct cli_opts *g, int argc, char **argv);
+int cmd_list(struct cli_opts *g, int argc, char **argv);
+int cmd_start(struct cli_opts *g, int argc, char **argv);
+int cmd_end(struct cli_opts *g, int argc, char **argv);
+int cmd_check(struct cli_opts *g, int argc, char **argv);
+int cmd_events(struct cli_opts *g, int argc, char **argv);
+int cmd_nodes(struct cli_opts *g, int argc, char **argv);
+int cmd_topics(struct cli_opts *g, int argc, char **argv);
+int cmd_snapshot(struct cli_opts *g, int argc, char **argv);
 
 #endif

@@ -322,11 +322,11 @@ static void print_text(const char *dir, const struct check_report *r, struct fin
 		printf("INCOMPLETE: %d problem(s)\n", cJSON_GetArraySize(f->problems));
 }
 
-int cmd_check(struct ctl_opts *g, int argc, char **argv)
+int cmd_check(struct cli_opts *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "timeout", required_argument, NULL, 'T' },
-		CTL_COMMON_LONGOPTS,
+		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int64_t timeout_ms = CHECK_DEFAULT_TIMEOUT_MS;
@@ -335,29 +335,29 @@ int cmd_check(struct ctl_opts *g, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout, "check");
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		}
 		if (opt == 'T') {
-			if (ctl_parse_seconds(optarg, &timeout_ms) < 0 || timeout_ms <= 0)
-				return ctl_usage_error("check", "invalid --timeout '%s': seconds "
+			if (cli_parse_seconds(optarg, &timeout_ms) < 0 || timeout_ms <= 0)
+				return cli_usage_error("check", "invalid --timeout '%s': seconds "
 						       "> 0 expected", optarg);
 			continue;
 		}
-		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option("check", argv[optind - 1]);
+		if (cli_common_opt(g, opt, optarg) < 0)
+			return cli_bad_option("check", argv[optind - 1]);
 	}
 	if (optind >= argc)
-		return ctl_usage_error("check", "no trace directory given");
+		return cli_usage_error("check", "no trace directory given");
 	if (optind + 1 < argc)
-		return ctl_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
+		return cli_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
 	const char *dir = argv[optind];
 
 	struct check_report rep;
 	char err[1024] = "";
 	int rc = check_run_isolated(dir, timeout_ms, &rep, err, sizeof(err));
 	if (rc < 0) {
-		ctl_set_errno(rc);
-		return ctl_fail(CTL_EXIT_FAILED, "check: %s", err);
+		cli_set_errno(rc);
+		return cli_fail(CLI_EXIT_FAILED, "check: %s", err);
 	}
 	const struct check_report *r = &rep;
 	struct findings f = { cJSON_CreateArray(), cJSON_CreateArray(), cJSON_CreateArray() };
@@ -370,11 +370,11 @@ int cmd_check(struct ctl_opts *g, int argc, char **argv)
 		else
 			print_text(dir, r, &f, complete);
 		if (rc == 0)
-			rc = complete ? CTL_EXIT_OK : CTL_EXIT_INCOMPLETE;
+			rc = complete ? CLI_EXIT_OK : CLI_EXIT_INCOMPLETE;
 	}
 	cJSON_Delete(f.problems);
 	cJSON_Delete(f.warnings);
 	cJSON_Delete(f.notes);
 	check_wire_free(&rep);
-	return rc == -ENOMEM ? ctl_fail(CTL_EXIT_FAILED, "out of memory") : rc;
+	return rc == -ENOMEM ? cli_fail(CLI_EXIT_FAILED, "out of memory") : rc;
 }

@@ -83,10 +83,10 @@ static bool known_kind(const char *name)
 	return false;
 }
 
-int cmd_events(struct ctl_opts *g, int argc, char **argv)
+int cmd_events(struct cli_opts *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		CTL_COMMON_LONGOPTS,
+		CLI_COMMON_LONGOPTS,
 		{ "since", required_argument, NULL, O_SINCE },
 		{ "until", required_argument, NULL, O_UNTIL },
 		{ "count", required_argument, NULL, O_COUNT },
@@ -96,7 +96,7 @@ int cmd_events(struct ctl_opts *g, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct caret_ctl_events_req q;
-	struct ctl_fetch f = { 0 };
+	struct cli_fetch f = { 0 };
 	int64_t v;
 	int opt;
 	memset(&q, 0, sizeof(q));
@@ -105,11 +105,11 @@ int cmd_events(struct ctl_opts *g, int argc, char **argv)
 		switch (opt) {
 		case 'h':
 			usage(stdout, "events");
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		case O_SINCE:
 		case O_UNTIL:
 			if (parse_i64(optarg, INT64_MIN, &v) < 0)
-				return ctl_usage_error("events", "%s needs a time in ns, not '%s'",
+				return cli_usage_error("events", "%s needs a time in ns, not '%s'",
 						       opt == O_SINCE ? "--since" : "--until", optarg);
 			if (opt == O_SINCE)
 				q.has_since = true, q.since = v;
@@ -118,7 +118,7 @@ int cmd_events(struct ctl_opts *g, int argc, char **argv)
 			break;
 		case O_COUNT:
 			if (parse_i64(optarg, 1, &v) < 0)
-				return ctl_usage_error("events", "--count needs a positive number");
+				return cli_usage_error("events", "--count needs a positive number");
 			f.limit = (uint64_t)v;
 			break;
 		case O_AFTER:
@@ -126,36 +126,36 @@ int cmd_events(struct ctl_opts *g, int argc, char **argv)
 			break;
 		case O_PID:
 			if (parse_i64(optarg, 1, &v) < 0 || v > INT32_MAX)
-				return ctl_usage_error("events", "--pid needs a process id");
+				return cli_usage_error("events", "--pid needs a process id");
 			if (q.npids == CARET_CTL_EVENTS_MAX_FILTER)
-				return ctl_usage_error("events", "too many --pid");
+				return cli_usage_error("events", "too many --pid");
 			q.pids[q.npids++] = v;
 			break;
 		case O_KIND:
 			if (!known_kind(optarg))
-				return ctl_usage_error("events", "unknown kind '%s' (caretctl events "
+				return cli_usage_error("events", "unknown kind '%s' (caretctl events "
 						       "--help lists them)", optarg);
 			if (q.nkinds == CARET_CTL_EVENTS_MAX_FILTER)
-				return ctl_usage_error("events", "too many --kind");
+				return cli_usage_error("events", "too many --kind");
 			q.kinds[q.nkinds++] = optarg;
 			break;
 		default:
-			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("events", argv[optind - 1]);
+			if (cli_common_opt(g, opt, optarg) < 0)
+				return cli_bad_option("events", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return ctl_usage_error("events", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("events", "unexpected argument '%s'", argv[optind]);
 	f.raw = g->json;
-	int code = ctl_events_fetch(g, &q, &f, g->json ? NULL : print_event, NULL);
-	if (code != CTL_EXIT_OK)
+	int code = cli_events_fetch(g, &q, &f, g->json ? NULL : print_event, NULL);
+	if (code != CLI_EXIT_OK)
 		return code;
 	if (f.corrupt)
-		ctl_warn("%" PRId64 " caches are corrupted: only their records before the "
+		cli_warn("%" PRId64 " caches are corrupted: only their records before the "
 			 "damage are shown", f.corrupt);
 	if (f.late)
-		ctl_warn("%" PRId64 " records arrived behind caretd's read position (their "
+		cli_warn("%" PRId64 " records arrived behind caretd's read position (their "
 			 "writer stalled): read again from the start to see them", f.late);
 	fprintf(stderr, "next: %s\n", f.next);
-	return CTL_EXIT_OK;
+	return CLI_EXIT_OK;
 }

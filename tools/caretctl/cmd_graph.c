@@ -336,10 +336,10 @@ static void usage(FILE *f, const char *cmd)
 		   "reachable, 5 malformed reply.\n");
 }
 
-static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
+static int run(struct cli_opts *g, const char *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		CTL_COMMON_LONGOPTS,
+		CLI_COMMON_LONGOPTS,
 		{ "pid", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -350,31 +350,31 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout, cmd);
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		}
 		if (opt == 'p') {
 			char *end;
 			long v = strtol(optarg, &end, 10);
 			if (*end || v <= 0 || v > INT32_MAX || q.npids == CARET_CTL_EVENTS_MAX_FILTER)
-				return ctl_usage_error(cmd, "--pid needs a process id");
+				return cli_usage_error(cmd, "--pid needs a process id");
 			q.pids[q.npids++] = v;
 			continue;
 		}
-		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option(cmd, argv[optind - 1]);
+		if (cli_common_opt(g, opt, optarg) < 0)
+			return cli_bad_option(cmd, argv[optind - 1]);
 	}
 	if (optind < argc)
-		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 	struct graph gr = { 0 };
-	struct ctl_fetch f = { 0 };
+	struct cli_fetch f = { 0 };
 	f.keep = gr.keep = cJSON_CreateArray();
 	if (!gr.keep)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int code = ctl_events_fetch(g, &q, &f, collect, &gr);
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	int code = cli_events_fetch(g, &q, &f, collect, &gr);
 	cJSON *out = NULL, *arr = NULL;
-	if (code == CTL_EXIT_OK && gr.n < f.got)
-		code = ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	if (code == CTL_EXIT_OK) {
+	if (code == CLI_EXIT_OK && gr.n < f.got)
+		code = cli_fail(CLI_EXIT_FAILED, "out of memory");
+	if (code == CLI_EXIT_OK) {
 		if (strcmp(cmd, "nodes") == 0) {
 			arr = cJSON_CreateArray();
 			for (size_t i = 0; arr && i < gr.n; i++) {
@@ -400,10 +400,10 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 		    !cJSON_AddItemToObject(out, cmd, arr)) {
 			if (!out)
 				cJSON_Delete(arr);
-			code = ctl_fail(CTL_EXIT_FAILED, "out of memory");
+			code = cli_fail(CLI_EXIT_FAILED, "out of memory");
 		}
 	}
-	if (code == CTL_EXIT_OK) {
+	if (code == CLI_EXIT_OK) {
 		if (g->json) {
 			char *s = cJSON_PrintUnformatted(out);
 			if (s)
@@ -417,7 +417,7 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 			print_topics(arr);
 		}
 		if (f.corrupt)
-			ctl_warn("%" PRId64 " caches are corrupted: only their records before "
+			cli_warn("%" PRId64 " caches are corrupted: only their records before "
 				 "the damage are used", f.corrupt);
 	}
 	cJSON_Delete(out);
@@ -426,12 +426,12 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 	return code;
 }
 
-int cmd_nodes(struct ctl_opts *g, int argc, char **argv)
+int cmd_nodes(struct cli_opts *g, int argc, char **argv)
 {
 	return run(g, "nodes", argc, argv);
 }
 
-int cmd_topics(struct ctl_opts *g, int argc, char **argv)
+int cmd_topics(struct cli_opts *g, int argc, char **argv)
 {
 	return run(g, "topics", argc, argv);
 }

@@ -101,13 +101,13 @@ static void usage(FILE *f)
 		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000,
 		(long long)(CARET_CTL_TIMEOUT_MAX_MS / 1000));
 	fprintf(f, "\nEvent selection (as ros2 trace):\n");
-	ctl_sel_usage(f);
+	cli_sel_usage(f);
 	fprintf(f, "\nRotation (a recording that never needs to stop):\n");
-	ctl_rotation_usage(f);
+	cli_rotation_usage(f);
 	fprintf(f, "\nFlight recorder (keep the last moments, write them on request):\n");
-	ctl_snapshot_usage(f);
+	cli_snapshot_usage(f);
 	fprintf(f, "\nSimulation time:\n");
-	ctl_simclock_usage(f);
+	cli_simclock_usage(f);
 }
 
 enum {
@@ -132,7 +132,7 @@ static const char *const filter_opts[4] = { "--select-nodes", "--ignore-nodes",
 /* "invalid -f/--recording-frequency 'x': must be ..." and exit 2. */
 static int bad_value(const char *opt, const char *val, const char *rule)
 {
-	return ctl_usage_error("record", "invalid %s '%s': %s", opt, val, rule);
+	return cli_usage_error("record", "invalid %s '%s': %s", opt, val, rule);
 }
 
 static int parse_checked(const char *opt, const char *val, int parsed, uint64_t v,
@@ -146,7 +146,7 @@ static int parse_checked(const char *opt, const char *val, int parsed, uint64_t 
 	return 0;
 }
 
-static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **argv)
+static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "session-name", required_argument, NULL, 's' },
@@ -170,11 +170,11 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 		{ "ignore-nodes", required_argument, NULL, OPT_IGNORE_NODES },
 		{ "select-topics", required_argument, NULL, OPT_SELECT_TOPICS },
 		{ "ignore-topics", required_argument, NULL, OPT_IGNORE_TOPICS },
-		CTL_ROTATION_LONGOPTS,
-		CTL_SNAPSHOT_LONGOPTS,
-		CTL_SEL_LONGOPTS,
-		CTL_SIMCLOCK_LONGOPTS,
-		CTL_COMMON_LONGOPTS,
+		CLI_ROTATION_LONGOPTS,
+		CLI_SNAPSHOT_LONGOPTS,
+		CLI_SEL_LONGOPTS,
+		CLI_SIMCLOCK_LONGOPTS,
+		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL;
@@ -182,7 +182,7 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlahc" CTL_SEL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlahc" CLI_SEL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -197,12 +197,12 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 				return bad_value(opt == 'p' ? "-p/--path" : "-o/--output", optarg,
 						 "must not be empty");
 			if (path && strcmp(path, optarg) != 0)
-				return ctl_usage_error("record", "-p/--path and -o/--output name "
+				return cli_usage_error("record", "-p/--path and -o/--output name "
 						       "two directories: choose one");
 			path = optarg;
 			break;
 		case 'f':
-			e = ctl_parse_count(optarg, UINT64_MAX, &o->frequency);
+			e = cli_parse_count(optarg, UINT64_MAX, &o->frequency);
 			if ((e = parse_checked("-f/--recording-frequency", optarg, e, o->frequency,
 					       caret_ctl_check_frequency,
 					       caret_ctl_rule_frequency)) != 0)
@@ -221,14 +221,14 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			o->immediate = true;
 			break;
 		case OPT_SUBBUF_SIZE:
-			e = ctl_parse_size(optarg, &o->subbuf_size);
+			e = cli_parse_size(optarg, &o->subbuf_size);
 			if ((e = parse_checked("--subbuffer-size-ust", optarg, e, o->subbuf_size,
 					       caret_ctl_check_subbuf_size,
 					       caret_ctl_rule_subbuf_size)) != 0)
 				return e;
 			break;
 		case OPT_SUBBUF_COUNT:
-			e = ctl_parse_count(optarg, UINT64_MAX, &o->subbuf_count);
+			e = cli_parse_count(optarg, UINT64_MAX, &o->subbuf_count);
 			if ((e = parse_checked("--subbuffer-count", optarg, e, o->subbuf_count,
 					       caret_ctl_check_subbuf_count,
 					       caret_ctl_rule_subbuf_count)) != 0)
@@ -244,19 +244,19 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			o->verbose = true;
 			break;
 		case OPT_DURATION:
-			if (ctl_parse_seconds(optarg, &o->duration_ms) < 0)
+			if (cli_parse_seconds(optarg, &o->duration_ms) < 0)
 				return bad_value("--duration", optarg,
 						 "must be seconds, more than 0 and at most 2147483");
 			o->immediate = true;
 			break;
 		case OPT_TIMEOUT:
-			if (ctl_parse_seconds(optarg, &o->timeout_ms) < 0 ||
+			if (cli_parse_seconds(optarg, &o->timeout_ms) < 0 ||
 			    caret_ctl_check_timeout_ms(o->timeout_ms, NULL, 0) < 0)
 				return bad_value("--timeout", optarg, caret_ctl_rule_timeout());
 			break;
 		case OPT_SET_URL:
 			if (!*optarg)
-				return ctl_usage_error("record", "empty URL");
+				return cli_usage_error("record", "empty URL");
 			o->url = optarg;
 			break;
 		case OPT_ALL_HOSTS:
@@ -279,56 +279,56 @@ static int parse_opts(struct ctl_opts *g, struct rec_opts *o, int argc, char **a
 			return -1;
 		default:
 			e = 0;
-			if (ctl_rotation_opt(opt, optarg, &o->rot, &e) ||
-			    ctl_snapshot_opt(opt, optarg, &o->snap, &e) ||
-			    ctl_sel_opt(opt, optarg, argc, argv, &o->sel, &e) ||
-			    ctl_simclock_opt(opt, &o->clock, &e)) {
+			if (cli_rotation_opt(opt, optarg, &o->rot, &e) ||
+			    cli_snapshot_opt(opt, optarg, &o->snap, &e) ||
+			    cli_sel_opt(opt, optarg, argc, argv, &o->sel, &e) ||
+			    cli_simclock_opt(opt, &o->clock, &e)) {
 				if (e)
 					return e;
 				break;
 			}
-			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("record", argv[optind - 1]);
+			if (cli_common_opt(g, opt, optarg) < 0)
+				return cli_bad_option("record", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return ctl_usage_error("record", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("record", "unexpected argument '%s'", argv[optind]);
 	if (o->url && path)
-		return ctl_usage_error("record", "--set-url and --path name two outputs: choose one");
-	if ((e = ctl_rotation_check(&o->rot)) != 0)
+		return cli_usage_error("record", "--set-url and --path name two outputs: choose one");
+	if ((e = cli_rotation_check(&o->rot)) != 0)
 		return e;
 	if (o->url && (o->rot.size || o->rot.every_ms))
-		return ctl_usage_error("record", "a rotating recording needs a local --path, "
+		return cli_usage_error("record", "a rotating recording needs a local --path, "
 				       "not --set-url");
-	if ((e = ctl_snapshot_check(&o->snap)) != 0)
+	if ((e = cli_snapshot_check(&o->snap)) != 0)
 		return e;
-	if ((e = ctl_sel_check(&o->sel, o->light)) != 0)
+	if ((e = cli_sel_check(&o->sel, o->light)) != 0)
 		return e;
 	if (caret_ctl_sel_kernel(&o->sel) && (o->snap.size || o->rot.size || o->rot.every_ms))
-		return ctl_usage_error("record", "-k/--kernel and --syscall do not go with "
+		return cli_usage_error("record", "-k/--kernel and --syscall do not go with "
 				       "--snapshot or --rotate-*: those are sized and judged for "
 				       "the UST channel alone");
 	if (o->url && o->all_hosts && caret_ctl_sel_any(&o->sel))
-		return ctl_usage_error("record", "--set-url with --all-hosts: the other hosts' "
+		return cli_usage_error("record", "--set-url with --all-hosts: the other hosts' "
 				       "sessions record CARET's lists; -u, --context, -k and "
 				       "--syscall are for one host's recording");
 	if (o->snap.size && (o->url || o->rot.size || o->rot.every_ms || o->subbuf_size ||
 				 o->subbuf_count))
-		return ctl_usage_error("record", "--snapshot keeps its ring in memory: not with "
+		return cli_usage_error("record", "--snapshot keeps its ring in memory: not with "
 				       "--set-url, --rotate-*, --subbuffer-size-ust or "
 				       "--subbuffer-count");
 	if (!o->pacing)
 		o->pacing = o->frequency ? CARET_CTL_PACING_FREQUENCY : CARET_CTL_PACING_ADAPTIVE;
 	if (o->frequency && strcmp(o->pacing, CARET_CTL_PACING_ADAPTIVE) == 0)
-		return ctl_usage_error("record",
+		return cli_usage_error("record",
 				       "-f/--recording-frequency sets a fixed rate; it "
 				       "cannot go with --pacing adaptive");
 	/* Sent explicitly so the rate is the documented one, as ros2 caret. */
 	if (!o->frequency && strcmp(o->pacing, CARET_CTL_PACING_FREQUENCY) == 0)
 		o->frequency = CARET_CTL_DEFAULT_FREQUENCY;
-	e = ctl_trace_dir(path, o->path, sizeof(o->path));
+	e = cli_trace_dir(path, o->path, sizeof(o->path));
 	if (e < 0)
-		return ctl_usage_error("record", "cannot make the trace path absolute: %s",
+		return cli_usage_error("record", "cannot make the trace path absolute: %s",
 				       strerror(-e));
 	return 0;
 }
@@ -369,59 +369,59 @@ static cJSON *go_request(const char *session)
  * the number of registered processes, is paid before Enter, as `ros2
  * caret record` creates its session before asking). The armed session's
  * name, or NULL with *code set. */
-static char *arm(const struct ctl_opts *g, const struct rec_opts *o, int *code)
+static char *arm(const struct cli_opts *g, const struct rec_opts *o, int *code)
 {
-	struct ctl_reply r;
+	struct cli_reply r;
 	struct ctl_record_result rec;
 	struct ctl_why why;
 	cJSON *req = record_request(o, true);
 	if (!req) {
-		*code = ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		*code = cli_fail(CLI_EXIT_FAILED, "out of memory");
 		return NULL;
 	}
-	*code = ctl_call(g, req, CTL_RECORD_MS, false, &r);
+	*code = cli_call(g, req, CLI_RECORD_MS, false, &r);
 	cJSON_Delete(req);
-	if (*code != CTL_EXIT_OK)
+	if (*code != CLI_EXIT_OK)
 		return NULL;
 	int e = ctl_decode_record(r.root, &rec, &why);
 	char *name = e < 0 ? NULL : strdup(rec.session);
 	if (e < 0)
-		*code = ctl_report_exchange(CARET_CTL_CMD_RECORD, e, &why, 0);
+		*code = cli_report_exchange(CARET_CTL_CMD_RECORD, e, &why, 0);
 	else if (!name)
-		*code = ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	ctl_reply_free(&r);
+		*code = cli_fail(CLI_EXIT_FAILED, "out of memory");
+	cli_reply_free(&r);
 	return name;
 }
 
 /* An armed session that will not record: nothing to report. */
-static void disarm(const struct ctl_opts *g, const char *session)
+static void disarm(const struct cli_opts *g, const char *session)
 {
-	struct ctl_reply r;
+	struct cli_reply r;
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
 				   .u.stop.session = session };
 	cJSON *req = caret_ctl_enc_req(&q);
-	if (req && ctl_call(g, req, CTL_RECORD_MS, false, &r) == CTL_EXIT_OK)
-		ctl_reply_free(&r);
+	if (req && cli_call(g, req, CLI_RECORD_MS, false, &r) == CLI_EXIT_OK)
+		cli_reply_free(&r);
 	cJSON_Delete(req);
 }
 
-static int run(struct ctl_opts *g, const struct rec_opts *o)
+static int run(struct cli_opts *g, const struct rec_opts *o)
 {
 	char *armed = NULL;
 	FILE *info = g->json ? stderr : stdout;
-	struct ctl_reply r;
+	struct cli_reply r;
 	struct ctl_record_result rec;
 	struct ctl_why why;
 
-	ctl_sel_warn(&o->sel);
-	int e = ctl_sig_setup();
+	cli_sel_warn(&o->sel);
+	int e = cli_sig_setup();
 	if (e < 0)
-		return ctl_fail(CTL_EXIT_FAILED, "cannot set up signal handling: %s",
+		return cli_fail(CLI_EXIT_FAILED, "cannot set up signal handling: %s",
 				strerror(-e));
 	if (!o->immediate) {
 		/* Asking for Enter is pointless if caretd cannot be reached. */
-		int code = ctl_ping(g);
-		if (code != CTL_EXIT_OK)
+		int code = cli_ping(g);
+		if (code != CLI_EXIT_OK)
 			return code;
 		/* Armed, its Start (with any filter, to every host with
 		 * --all-hosts) comes at Enter; not one whose relay sessions
@@ -432,7 +432,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 			return code;
 		fprintf(info, "press Enter to start recording\n");
 		fflush(info);
-		e = ctl_wait_enter(-1);
+		e = cli_wait_enter(-1);
 		if (e < 0 && armed)
 			disarm(g, armed);
 		if (e < 0)
@@ -440,28 +440,28 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 		if (e == -EINTR) {
 			if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO))
 				fputc('\n', stderr);	/* after the terminal's "^C" */
-			return ctl_fail(ctl_record_interrupted_code(), "interrupted; nothing was recorded");
+			return cli_fail(cli_record_interrupted_code(), "interrupted; nothing was recorded");
 		}
 		if (e < 0)
-			return ctl_usage_error("record", "standard input ended before Enter; "
+			return cli_usage_error("record", "standard input ended before Enter; "
 							 "use --immediate to start without it");
 	}
 
 	cJSON *req = armed ? go_request(armed) : record_request(o, false);
 	free(armed);
 	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	/* Not interruptible: we must learn the session's name to stop it. */
-	int code = ctl_call(g, req, CTL_RECORD_MS, false, &r);
+	int code = cli_call(g, req, CLI_RECORD_MS, false, &r);
 	cJSON_Delete(req);
-	if (code != CTL_EXIT_OK)
+	if (code != CLI_EXIT_OK)
 		return code;
 	e = ctl_decode_record(r.root, &rec, &why);
 	if (e < 0) {
-		code = ctl_report_exchange(CARET_CTL_CMD_RECORD, e, &why, 0);
+		code = cli_report_exchange(CARET_CTL_CMD_RECORD, e, &why, 0);
 		fprintf(stderr, "caretctl: a session may have been started; see "
 				"'caretctl status'\n");
-		ctl_reply_free(&r);
+		cli_reply_free(&r);
 		return code;
 	}
 	/* The name and path outlive the reply. */
@@ -469,20 +469,20 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
 	if (!session || !path) {
 		free(session);
 		free(path);
-		ctl_reply_free(&r);
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		cli_reply_free(&r);
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	}
 	if (g->json)
-		ctl_print_json(r.root, CARET_CTL_CMD_RECORD);
+		cli_print_json(r.root, CARET_CTL_CMD_RECORD);
 	fflush(stdout);
 	fprintf(info, "recording to %s (session %s)\n", rec.path, session);
 	if (o->snap.size)
 		fprintf(info, "flight recorder: nothing is written until 'caretctl snapshot %s'%s\n",
 			session, o->snap.on ? " or its trigger fires" : "");
 	fflush(info);
-	ctl_report_broadcast(r.root, "Start");
-	ctl_reply_free(&r);
-	code = ctl_record_through(g, o, info, session, path);
+	cli_report_broadcast(r.root, "Start");
+	cli_reply_free(&r);
+	code = cli_record_through(g, o, info, session, path);
 	free(session);
 	free(path);
 	return code;
@@ -492,7 +492,7 @@ static int run(struct ctl_opts *g, const struct rec_opts *o)
  * uses (proto/caret_ctl_evlist.h); caretd is not asked. */
 static int list(const struct rec_opts *o)
 {
-	ctl_sel_list(&o->sel, o->light);
+	cli_sel_list(&o->sel, o->light);
 	printf("channel %s: per-UID buffers, discard mode, %llu sub-buffers of %llu bytes "
 	       "per CPU\n",
 	       CARET_CTL_DEFAULT_CHANNEL,
@@ -508,16 +508,16 @@ static int list(const struct rec_opts *o)
 		       (unsigned long long)o->frequency);
 	else
 		printf("replay pacing: %s (as fast as the channel's buffers drain)\n", o->pacing);
-	ctl_simclock_list(&o->clock);
-	return CTL_EXIT_OK;
+	cli_simclock_list(&o->clock);
+	return CLI_EXIT_OK;
 }
 
-int cmd_record(struct ctl_opts *g, int argc, char **argv)
+int cmd_record(struct cli_opts *g, int argc, char **argv)
 {
 	static struct rec_opts o;
 	int r = parse_opts(g, &o, argc, argv);
 	if (r < 0)
-		return CTL_EXIT_OK;	/* --help */
+		return CLI_EXIT_OK;	/* --help */
 	if (r > 0)
 		return r;
 	if (o.list)

@@ -32,16 +32,16 @@ struct rec_opts {
 	const char *filter[CARET_FILTER_LISTS];
 	int64_t duration_ms;	/* 0: until Enter or a signal */
 	int64_t timeout_ms;
-	struct ctl_rotation rot; /* --rotate-size ... (issue 23) */
-	struct ctl_snapshot_opts snap; /* --snapshot ... */
+	struct cli_rotation rot; /* --rotate-size ... (issue 23) */
+	struct cli_snapshot_opts snap; /* --snapshot ... */
 	struct caret_ctl_sel sel; /* -u, --context, -k, --syscall (sel_cli.h) */
-	struct ctl_simclock_opts clock; /* -c/--record-clock */
+	struct cli_simclock_opts clock; /* -c/--record-clock */
 };
 
 /* The session is started: see it through to the end; the exit status. */
-int ctl_record_through(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
+int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE *info,
 		       const char *session, const char *path);
 /* 128 + the signal that interrupted. */
-int ctl_record_interrupted_code(void);
+int cli_record_interrupted_code(void);
 
 #endif

@@ -27,20 +27,20 @@
 #include "tracedir.h"
 #include "wait.h"
 
-int ctl_record_interrupted_code(void)
+int cli_record_interrupted_code(void)
 {
-	return 128 + ctl_sig_caught();
+	return 128 + cli_sig_caught();
 }
 
 /* Stops our session after an interruption; the exit status says so. */
-static int stop_interrupted(const struct ctl_opts *g, const struct rec_opts *o,
+static int stop_interrupted(const struct cli_opts *g, const struct rec_opts *o,
 			    const char *session)
 {
-	ctl_warn("interrupted before all processes were recording; stopping session %s",
+	cli_warn("interrupted before all processes were recording; stopping session %s",
 		 session);
-	int code = ctl_stop_session_all(g, session, o->all_hosts);
+	int code = cli_stop_session_all(g, session, o->all_hosts);
 	/* drops are reported; the interruption is the news */
-	return code == CTL_EXIT_OK || code == CTL_EXIT_TIMEOUT ? ctl_record_interrupted_code() : code;
+	return code == CLI_EXIT_OK || code == CLI_EXIT_TIMEOUT ? cli_record_interrupted_code() : code;
 }
 
 static void still_recording(const char *session)
@@ -56,7 +56,7 @@ static void still_recording(const char *session)
  * others record: the recording goes on, and the exit status says TIMEOUT).
  * *dropped when full caches dropped init records (B11b): the recording
  * goes on, and the exit status says TIMEOUT too. */
-static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_reply *r,
+static int report_wait(const struct cli_opts *g, FILE *info, const struct cli_reply *r,
 		       int64_t timeout_ms, bool *ended, bool *dropped)
 {
 	*ended = false;
@@ -65,18 +65,18 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 	struct ctl_why why;
 	int e = ctl_decode_wait(r->root, &w, &why);
 	if (e == -ENOMEM)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	if (e < 0)
-		return ctl_report_exchange(CARET_CTL_CMD_WAIT, e, &why, 0);
+		return cli_report_exchange(CARET_CTL_CMD_WAIT, e, &why, 0);
 	if (g->json)
-		ctl_print_json(r->root, CARET_CTL_CMD_WAIT);
+		cli_print_json(r->root, CARET_CTL_CMD_WAIT);
 	fflush(stdout);
-	int code = CTL_EXIT_OK;
+	int code = CLI_EXIT_OK;
 	if (w.ok) {
 		fprintf(info, "%lld/%lld processes recording\n", (long long)w.recording,
 			(long long)w.total);
 		if (w.total == 0)
-			ctl_warn("no process runs the caret agent: this trace will hold no "
+			cli_warn("no process runs the caret agent: this trace will hold no "
 				 "replayed ROS 2 initialization events");
 	} else {
 		size_t live = 0;
@@ -86,10 +86,10 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 		if (*ended) {
 			fprintf(info, "%lld/%lld processes recording\n", (long long)w.recording,
 				(long long)w.total);
-			ctl_fail(0, "%zu process%s ended with incomplete initialization data in "
+			cli_fail(0, "%zu process%s ended with incomplete initialization data in "
 				    "this trace:", w.n, w.n == 1 ? "" : "es");
 		} else {
-			ctl_fail(0, "only %lld of %lld processes reached RECORD within %.1f s; "
+			cli_fail(0, "only %lld of %lld processes reached RECORD within %.1f s; "
 				    "not recording:",
 				 (long long)w.recording, (long long)w.total,
 				 (double)timeout_ms / 1000.0);
@@ -97,9 +97,9 @@ static int report_wait(const struct ctl_opts *g, FILE *info, const struct ctl_re
 		for (size_t i = 0; i < w.n; i++)
 			fprintf(stderr, "  pid %lld (%s): %s, %s\n", (long long)w.lag[i].pid,
 				w.lag[i].procname, w.lag[i].state, w.lag[i].reason);
-		code = CTL_EXIT_TIMEOUT;
+		code = CLI_EXIT_TIMEOUT;
 	}
-	*dropped = ctl_report_drops(&w.drops);
+	*dropped = cli_report_drops(&w.drops);
 	ctl_wait_result_free(&w);
 	return code;
 }
@@ -112,27 +112,27 @@ enum watch { WATCH_ON, WATCH_GONE, WATCH_LOST };
 /* Whether the session still records: WATCH_GONE when someone stopped or
  * destroyed it, WATCH_LOST when LTTng is unreachable. A caretd that does
  * not answer tells nothing: WATCH_ON. */
-static enum watch watch_session(const struct ctl_opts *g, const char *session)
+static enum watch watch_session(const struct cli_opts *g, const char *session)
 {
 	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
-	struct ctl_reply r;
-	struct ctl_conn c;
+	struct cli_reply r;
+	struct cli_conn c;
 	struct ctl_why why = { "" };
 	if (!req)
 		return WATCH_ON;
 	/* Quietly: a caretd restarting meanwhile is not worth a line every
 	 * half second (the next look will tell). */
-	int64_t deadline = ctl_now_ms() + 2000;
-	int e = ctl_conn_open(&c, g->socket, deadline);
+	int64_t deadline = cli_now_ms() + 2000;
+	int e = cli_conn_open(&c, g->socket, deadline);
 	if (e == 0) {
-		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
-		ctl_conn_close(&c);
+		e = cli_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
+		cli_conn_close(&c);
 	}
 	cJSON_Delete(req);
 	if (e < 0)
 		return WATCH_ON;
 	if (r.type != CTL_REPLY_RESULT) {
-		ctl_reply_free(&r);
+		cli_reply_free(&r);
 		return WATCH_ON;
 	}
 	struct ctl_status st;
@@ -149,31 +149,31 @@ static enum watch watch_session(const struct ctl_opts *g, const char *session)
 		}
 		ctl_status_free(&st);
 	}
-	ctl_reply_free(&r);
+	cli_reply_free(&r);
 	return w;
 }
 
 /* Records until Enter, a signal, the duration, or the end of the session
  * (noticed within WATCH_MS; standard input may be closed). */
-static enum watch record_on(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
+static enum watch record_on(const struct cli_opts *g, const struct rec_opts *o, FILE *info,
 			    const char *session)
 {
-	int64_t end = o->duration_ms ? ctl_now_ms() + o->duration_ms : INT64_MAX / 2;
+	int64_t end = o->duration_ms ? cli_now_ms() + o->duration_ms : INT64_MAX / 2;
 	bool input = !o->duration_ms;
 	if (o->duration_ms) {
 		fprintf(info, "recording for %.1f s (Ctrl-C stops earlier)\n",
 			(double)o->duration_ms / 1000.0);
 	} else {
-		ctl_discard_typeahead();
+		cli_discard_typeahead();
 		fprintf(info, "press Enter or Ctrl-C to stop recording\n");
 	}
 	fflush(info);
 	for (;;) {
-		int64_t now = ctl_now_ms();
+		int64_t now = cli_now_ms();
 		if (now >= end)
 			return WATCH_ON;
 		int64_t until = now + WATCH_MS < end ? now + WATCH_MS : end;
-		int e = input ? ctl_wait_enter(until) : ctl_sleep_until(until);
+		int e = input ? cli_wait_enter(until) : cli_sleep_until(until);
 		if (e == -EINTR) {
 			if (isatty(fileno(info)))
 				fputc('\n', info); /* after the terminal's "^C" */
@@ -194,44 +194,44 @@ static enum watch record_on(const struct ctl_opts *g, const struct rec_opts *o, 
 	}
 }
 
-int ctl_record_through(const struct ctl_opts *g, const struct rec_opts *o, FILE *info,
+int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE *info,
 		       const char *session, const char *path)
 {
-	struct ctl_reply r;
-	if (ctl_sig_caught())
+	struct cli_reply r;
+	if (cli_sig_caught())
 		return stop_interrupted(g, o, session);
 
-	int code = ctl_wait_all(g, o->timeout_ms, o->verbose, &r);
-	if (code == CTL_EXIT_INTERRUPTED)
+	int code = cli_wait_all(g, o->timeout_ms, o->verbose, &r);
+	if (code == CLI_EXIT_INTERRUPTED)
 		return stop_interrupted(g, o, session);
 	bool ended = false, dropped = false;
 	int final;
-	if (code == CTL_EXIT_UNREACHABLE && o->duration_ms) {
+	if (code == CLI_EXIT_UNREACHABLE && o->duration_ms) {
 		/* caretd away (B5): the session records all the same; whether
 		 * every process made it is unknown, the duration is not */
-		ctl_warn("recording on for --duration without caretd; whether every process "
+		cli_warn("recording on for --duration without caretd; whether every process "
 			 "reached RECORD is unknown");
-		final = CTL_EXIT_UNREACHABLE;
-	} else if (code != CTL_EXIT_OK) {
+		final = CLI_EXIT_UNREACHABLE;
+	} else if (code != CLI_EXIT_OK) {
 		still_recording(session);
 		return code;
 	} else {
 		final = report_wait(g, info, &r, o->timeout_ms, &ended, &dropped);
-		ctl_reply_free(&r);
+		cli_reply_free(&r);
 	}
-	if (o->all_hosts && o->url && (final == CTL_EXIT_OK || final == CTL_EXIT_TIMEOUT)) {
+	if (o->all_hosts && o->url && (final == CLI_EXIT_OK || final == CLI_EXIT_TIMEOUT)) {
 		/* the other hosts' sessions stream to the same relay */
-		int rc = ctl_wait_remote(g, o->timeout_ms, info);
-		if (rc == CTL_EXIT_TIMEOUT)
-			final = CTL_EXIT_TIMEOUT;
-		else if (rc != CTL_EXIT_OK)
+		int rc = cli_wait_remote(g, o->timeout_ms, info);
+		if (rc == CLI_EXIT_TIMEOUT)
+			final = CLI_EXIT_TIMEOUT;
+		else if (rc != CLI_EXIT_OK)
 			fprintf(stderr, "caretctl: the other hosts' state is unknown\n");
 	}
-	if (final == CTL_EXIT_PROTOCOL || final == CTL_EXIT_FAILED) {
+	if (final == CLI_EXIT_PROTOCOL || final == CLI_EXIT_FAILED) {
 		still_recording(session);
 		return final;
 	}
-	if (final == CTL_EXIT_TIMEOUT && !o->duration_ms && !ended) {
+	if (final == CLI_EXIT_TIMEOUT && !o->duration_ms && !ended) {
 		fprintf(stderr,
 			"caretctl: session %s is still recording (without the processes "
 			"above, or with their initialization incomplete); stop it with: "
@@ -239,26 +239,26 @@ int ctl_record_through(const struct ctl_opts *g, const struct rec_opts *o, FILE 
 			session, session);
 		return final;
 	}
-	if (final == CTL_EXIT_TIMEOUT && !ended)
+	if (final == CLI_EXIT_TIMEOUT && !ended)
 		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
 
 	enum watch w = record_on(g, o, info, session);
 	/* a rotating recording caretd ended before its disk filled */
-	if (w == WATCH_GONE && ctl_rotation_why_ended(g, session))
-		return CTL_EXIT_FAILED;
+	if (w == WATCH_GONE && cli_rotation_why_ended(g, session))
+		return CLI_EXIT_FAILED;
 	if (w == WATCH_GONE) {
 		fprintf(info, "session %s was stopped or destroyed by someone else; the trace "
 			      "is in %s\n", session, path);
-		return final == CTL_EXIT_OK && dropped ? CTL_EXIT_TIMEOUT : final;
+		return final == CLI_EXIT_OK && dropped ? CLI_EXIT_TIMEOUT : final;
 	}
 	if (w == WATCH_LOST) {
-		ctl_fail(0, "lttng-sessiond is gone: session %s ended with it; the trace in %s "
+		cli_fail(0, "lttng-sessiond is gone: session %s ended with it; the trace in %s "
 			    "holds what was recorded until then", session, path);
-		return CTL_EXIT_FAILED;
+		return CLI_EXIT_FAILED;
 	}
-	code = ctl_stop_session_all(g, session, o->all_hosts);
-	if (code == CTL_EXIT_OK && final == CTL_EXIT_OK && dropped)
-		return CTL_EXIT_TIMEOUT;
-	return code == CTL_EXIT_OK ? final : code;
+	code = cli_stop_session_all(g, session, o->all_hosts);
+	if (code == CLI_EXIT_OK && final == CLI_EXIT_OK && dropped)
+		return CLI_EXIT_TIMEOUT;
+	return code == CLI_EXIT_OK ? final : code;
 }
 

@@ -26,37 +26,37 @@
 #include "rpc.h"
 #include "snapshot_cli.h"
 
-int ctl_snapshot_opt(int opt, const char *arg, struct ctl_snapshot_opts *o, int *code)
+int cli_snapshot_opt(int opt, const char *arg, struct cli_snapshot_opts *o, int *code)
 {
 	char why[160];
 	uint64_t v;
 	switch (opt) {
-	case CTL_OPT_SNAPSHOT:
+	case CLI_OPT_SNAPSHOT:
 		if (!o->size)
 			o->size = CARET_CTL_SNAPSHOT_SIZE_DEFAULT;
 		return 1;
-	case CTL_OPT_SNAPSHOT_SIZE:
-		if (ctl_parse_size(arg, &v) < 0)
-			*code = ctl_usage_error("record", "invalid --snapshot-size '%s': must be "
+	case CLI_OPT_SNAPSHOT_SIZE:
+		if (cli_parse_size(arg, &v) < 0)
+			*code = cli_usage_error("record", "invalid --snapshot-size '%s': must be "
 						"bytes, with K, M or G", arg);
 		else if (caret_ctl_check_snapshot_size(v, why, sizeof(why)) < 0)
-			*code = ctl_usage_error("record", "invalid --snapshot-size '%s': %s", arg,
+			*code = cli_usage_error("record", "invalid --snapshot-size '%s': %s", arg,
 						why);
 		else
 			o->size = v;
 		return 1;
-	case CTL_OPT_SNAPSHOT_ON:
+	case CLI_OPT_SNAPSHOT_ON:
 		if (caret_ctl_check_snapshot_on(arg, why, sizeof(why)) < 0) {
-			*code = ctl_usage_error("record", "invalid --snapshot-on '%s': %s", arg, why);
+			*code = cli_usage_error("record", "invalid --snapshot-on '%s': %s", arg, why);
 			return 1;
 		}
 		o->on = arg;
 		if (!o->size)
 			o->size = CARET_CTL_SNAPSHOT_SIZE_DEFAULT;
 		return 1;
-	case CTL_OPT_SNAPSHOT_FILTER:
+	case CLI_OPT_SNAPSHOT_FILTER:
 		if (caret_ctl_check_snapshot_filter(arg, why, sizeof(why)) < 0)
-			*code = ctl_usage_error("record", "invalid --snapshot-filter '%s': %s", arg,
+			*code = cli_usage_error("record", "invalid --snapshot-filter '%s': %s", arg,
 						why);
 		else
 			o->filter = arg;
@@ -66,15 +66,15 @@ int ctl_snapshot_opt(int opt, const char *arg, struct ctl_snapshot_opts *o, int 
 	}
 }
 
-int ctl_snapshot_check(const struct ctl_snapshot_opts *o)
+int cli_snapshot_check(const struct cli_snapshot_opts *o)
 {
 	if (o->filter && !o->on)
-		return ctl_usage_error("record", "--snapshot-filter narrows --snapshot-on: give "
+		return cli_usage_error("record", "--snapshot-filter narrows --snapshot-on: give "
 				       "the event too");
 	return 0;
 }
 
-void ctl_snapshot_usage(FILE *f)
+void cli_snapshot_usage(FILE *f)
 {
 	fprintf(f,
 		"      --snapshot              a flight recorder: the events stay in an\n"
@@ -122,15 +122,15 @@ static void print_snapshots(const cJSON *r)
 		       num(r, CARET_CTL_K_TRIGGERED), num(r, CARET_CTL_K_COALESCED));
 }
 
-bool ctl_snapshot_is(const cJSON *root)
+bool cli_snapshot_is(const cJSON *root)
 {
 	const char *mode = str(root, CARET_CTL_K_MODE);
 	return mode && !strcmp(mode, CARET_CTL_MODE_SNAPSHOT);
 }
 
-void ctl_snapshot_print(const cJSON *root)
+void cli_snapshot_print(const cJSON *root)
 {
-	if (ctl_snapshot_is(root)) { /* a stop result */
+	if (cli_snapshot_is(root)) { /* a stop result */
 		printf("flight recorder");
 		print_snapshots(root);
 		printf("; stopping it wrote nothing more\n");
@@ -183,19 +183,19 @@ static int print_hosts(cJSON *root, bool json)
 {
 	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_HOSTS), *h;
 	if (!cJSON_IsArray(hosts) || cJSON_GetArraySize(hosts) < 1)
-		return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply to snapshot: no hosts");
-	int code = CTL_EXIT_OK;
+		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: no hosts");
+	int code = CLI_EXIT_OK;
 	cJSON_ArrayForEach(h, hosts) {
 		const char *host = str(h, CARET_CTL_K_HOST), *path = str(h, CARET_CTL_K_PATH),
 			   *err = str(h, CARET_CTL_K_ERROR), *why = str(h, CARET_CTL_K_WHY);
 		const cJSON *complete = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_COMPLETE);
 		if (!host || (!err && (!path || !cJSON_IsBool(complete))))
-			return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply to snapshot: a host "
+			return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: a host "
 					"without a path or an error");
 		if (err)
-			code = CTL_EXIT_FAILED;
-		else if (!cJSON_IsTrue(complete) && code == CTL_EXIT_OK)
-			code = CTL_EXIT_TIMEOUT;
+			code = CLI_EXIT_FAILED;
+		else if (!cJSON_IsTrue(complete) && code == CLI_EXIT_OK)
+			code = CLI_EXIT_TIMEOUT;
 		if (json)
 			continue;
 		if (err)
@@ -207,10 +207,10 @@ static int print_hosts(cJSON *root, bool json)
 			       host, path, why ? why : "no reason given");
 	}
 	if (json)
-		ctl_print_json(root, CARET_CTL_CMD_SNAPSHOT);
-	if (code == CTL_EXIT_FAILED)
+		cli_print_json(root, CARET_CTL_CMD_SNAPSHOT);
+	if (code == CLI_EXIT_FAILED)
 		fprintf(stderr, "caretctl: snapshot: some host wrote no snapshot\n");
-	else if (code == CTL_EXIT_TIMEOUT)
+	else if (code == CLI_EXIT_TIMEOUT)
 		fprintf(stderr, "caretctl: snapshot: some snapshot may lack initialization "
 			"records\n");
 	return code;
@@ -222,17 +222,17 @@ static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
 	struct ctl_progress p;
 	if (ctl_decode_progress(msg, &p, why) < 0)
 		return -EPROTO;
-	ctl_progress_show(&p);
+	cli_progress_show(&p);
 	return 0;
 }
 
-int cmd_snapshot(struct ctl_opts *g, int argc, char **argv)
+int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "all-hosts", no_argument, NULL, 'A' },
-		CTL_COMMON_LONGOPTS,
+		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_SNAPSHOT };
@@ -245,7 +245,7 @@ int cmd_snapshot(struct ctl_opts *g, int argc, char **argv)
 		switch (opt) {
 		case 'o':
 			if (!*optarg)
-				return ctl_usage_error("snapshot", "-o/--output must not be empty");
+				return cli_usage_error("snapshot", "-o/--output must not be empty");
 			if (!realpath(optarg, out)) {
 				/* made by caretd as you: absolute here */
 				if (optarg[0] == '/') {
@@ -255,16 +255,16 @@ int cmd_snapshot(struct ctl_opts *g, int argc, char **argv)
 					if (!getcwd(cwd, sizeof(cwd)) ||
 					    snprintf(out, sizeof(out), "%s/%s", cwd, optarg) >=
 						    (int)sizeof(out))
-						return ctl_usage_error("snapshot", "cannot make -o/"
+						return cli_usage_error("snapshot", "cannot make -o/"
 								       "--output absolute");
 				}
 			}
 			s->output = out;
 			break;
 		case 't':
-			if (ctl_parse_seconds(optarg, &s->timeout_ms) < 0 ||
+			if (cli_parse_seconds(optarg, &s->timeout_ms) < 0 ||
 			    caret_ctl_check_timeout_ms(s->timeout_ms, NULL, 0) < 0)
-				return ctl_usage_error("snapshot", "invalid --timeout '%s': %s",
+				return cli_usage_error("snapshot", "invalid --timeout '%s': %s",
 						       optarg, caret_ctl_rule_timeout());
 			break;
 		case 'A':
@@ -272,65 +272,65 @@ int cmd_snapshot(struct ctl_opts *g, int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("snapshot", argv[optind - 1]);
+			if (cli_common_opt(g, opt, optarg) < 0)
+				return cli_bad_option("snapshot", argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
 		char why[160];
 		if (caret_ctl_check_lttng_session_name(argv[optind], why, sizeof(why)) < 0)
-			return ctl_usage_error("snapshot", "invalid recording name '%s': %s",
+			return cli_usage_error("snapshot", "invalid recording name '%s': %s",
 					       argv[optind], why);
 		s->session = argv[optind++];
 	}
 	if (optind < argc)
-		return ctl_usage_error("snapshot", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("snapshot", "unexpected argument '%s'", argv[optind]);
 	cJSON *req = caret_ctl_enc_req(&q);
 	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	struct ctl_conn c;
-	struct ctl_reply r;
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	struct cli_conn c;
+	struct cli_reply r;
 	struct ctl_why why = { "" };
-	int64_t deadline = ctl_now_ms() + s->timeout_ms + CTL_STOP_MS + CTL_SLACK_MS;
-	int e = ctl_conn_open(&c, g->socket, deadline);
+	int64_t deadline = cli_now_ms() + s->timeout_ms + CLI_STOP_MS + CLI_SLACK_MS;
+	int e = cli_conn_open(&c, g->socket, deadline);
 	if (e < 0) {
 		cJSON_Delete(req);
-		return ctl_report_connect(g->socket, e);
+		return cli_report_connect(g->socket, e);
 	}
-	ctl_progress_begin(g->json ? stderr : stdout, false);
-	e = ctl_exchange(&c, req, deadline, false, on_progress, NULL, &r, &why);
-	ctl_progress_clear();
-	ctl_conn_close(&c);
+	cli_progress_begin(g->json ? stderr : stdout, false);
+	e = cli_exchange(&c, req, deadline, false, on_progress, NULL, &r, &why);
+	cli_progress_clear();
+	cli_conn_close(&c);
 	cJSON_Delete(req);
 	if (e < 0)
-		return ctl_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
+		return cli_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
 	if (r.type == CTL_REPLY_ERROR) {
-		int code = ctl_report_error_reply(CARET_CTL_CMD_SNAPSHOT, &r);
-		ctl_reply_free(&r);
+		int code = cli_report_error_reply(CARET_CTL_CMD_SNAPSHOT, &r);
+		cli_reply_free(&r);
 		return code;
 	}
 	if (s->all_hosts) {
 		int code = print_hosts(r.root, g->json);
-		ctl_reply_free(&r);
+		cli_reply_free(&r);
 		return code;
 	}
 	const char *path = str(r.root, CARET_CTL_K_PATH), *w = str(r.root, CARET_CTL_K_WHY);
 	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_COMPLETE);
 	if (!path || !cJSON_IsBool(complete)) {
-		ctl_reply_free(&r);
-		return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply to snapshot: no path or "
+		cli_reply_free(&r);
+		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: no path or "
 				"complete");
 	}
-	int code = cJSON_IsTrue(complete) ? CTL_EXIT_OK : CTL_EXIT_TIMEOUT;
+	int code = cJSON_IsTrue(complete) ? CLI_EXIT_OK : CLI_EXIT_TIMEOUT;
 	if (g->json)
-		ctl_print_json(r.root, CARET_CTL_CMD_SNAPSHOT);
+		cli_print_json(r.root, CARET_CTL_CMD_SNAPSHOT);
 	else
 		printf("snapshot: %s\n", path);
-	if (code != CTL_EXIT_OK)
-		ctl_fail(code, "snapshot %s may lack initialization records: %.900s", path,
+	if (code != CLI_EXIT_OK)
+		cli_fail(code, "snapshot %s may lack initialization records: %.900s", path,
 			 w ? w : "(no reason given)");
-	ctl_reply_free(&r);
+	cli_reply_free(&r);
 	return code;
 }

@@ -44,7 +44,7 @@ static const char *reason_text(const char *r)
 	return strncasecmp(r, "ignored: ", 9) == 0 ? r + 9 : r;
 }
 
-static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
+static int run(struct cli_opts *g, const char *cmd, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--all-hosts"))
@@ -53,35 +53,35 @@ static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
 		for (int j = i; j + 1 < argc; j++)
 			argv[j] = argv[j + 1];
 		argc--;
-		int code = ctl_simple_args(g, cmd, argc, argv, usage);
-		return code >= 0 ? code : ctl_startend_all_hosts(g, cmd);
+		int code = cli_simple_args(g, cmd, argc, argv, usage);
+		return code >= 0 ? code : cli_startend_all_hosts(g, cmd);
 	}
-	struct ctl_reply r;
+	struct cli_reply r;
 	struct ctl_accept a;
 	struct ctl_why why;
-	int code = ctl_simple_call(g, cmd, argc, argv, usage, &r);
+	int code = cli_simple_call(g, cmd, argc, argv, usage, &r);
 	if (code >= 0)
 		return code;
-	code = CTL_EXIT_OK;
+	code = CLI_EXIT_OK;
 	int e = ctl_decode_accept(r.root, &a, &why);
 	if (e < 0)
-		code = ctl_report_exchange(cmd, e, &why, 0);
+		code = cli_report_exchange(cmd, e, &why, 0);
 	else if (g->json)
-		ctl_print_json(r.root, cmd);
+		cli_print_json(r.root, cmd);
 	else if (a.accepted)
 		printf("%s: accepted\n", cmd);
 	else
 		printf("%s: ignored: %s\n", cmd, reason_text(a.reason));
-	ctl_reply_free(&r);
+	cli_reply_free(&r);
 	return code;
 }
 
-int cmd_start(struct ctl_opts *g, int argc, char **argv)
+int cmd_start(struct cli_opts *g, int argc, char **argv)
 {
 	return run(g, CARET_CTL_CMD_START, argc, argv);
 }
 
-int cmd_end(struct ctl_opts *g, int argc, char **argv)
+int cmd_end(struct cli_opts *g, int argc, char **argv)
 {
 	return run(g, CARET_CTL_CMD_END, argc, argv);
 }

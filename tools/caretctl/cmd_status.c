@@ -142,7 +142,7 @@ static void print_status(const struct ctl_status *st)
 	print_agents(&st->agents);
 }
 
-static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_reply *r)
+static int show(const struct cli_opts *g, const char *cmd, const struct cli_reply *r)
 {
 	struct ctl_why why;
 	struct ctl_status st;
@@ -152,36 +152,36 @@ static int show(const struct ctl_opts *g, const char *cmd, const struct ctl_repl
 	else
 		e = ctl_decode_agents(r->root, &st.agents, &why);
 	if (e == -ENOMEM)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	if (e < 0)
-		return ctl_report_exchange(cmd, e, &why, 0);
+		return cli_report_exchange(cmd, e, &why, 0);
 	if (g->json)
-		ctl_print_json(r->root, cmd);
+		cli_print_json(r->root, cmd);
 	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0) {
 		print_status(&st);
-		ctl_rotation_print(r->root);
-		ctl_snapshot_print(r->root);
+		cli_rotation_print(r->root);
+		cli_snapshot_print(r->root);
 	}
 	else {
 		print_agents(&st.agents);
-		ctl_snapshot_print(r->root);
+		cli_snapshot_print(r->root);
 	}
 	ctl_agents_free(&st.agents);
-	return CTL_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
-static int run(struct ctl_opts *g, const char *cmd, int argc, char **argv)
+static int run(struct cli_opts *g, const char *cmd, int argc, char **argv)
 {
-	struct ctl_reply r;
-	int code = ctl_simple_call(g, cmd, argc, argv, usage, &r);
+	struct cli_reply r;
+	int code = cli_simple_call(g, cmd, argc, argv, usage, &r);
 	if (code >= 0)
 		return code;
 	code = show(g, cmd, &r);
-	ctl_reply_free(&r);
+	cli_reply_free(&r);
 	return code;
 }
 
-int cmd_status(struct ctl_opts *g, int argc, char **argv)
+int cmd_status(struct cli_opts *g, int argc, char **argv)
 {
 	/* --all-hosts [--timeout S] and the common options */
 	bool all = false;
@@ -193,22 +193,22 @@ int cmd_status(struct ctl_opts *g, int argc, char **argv)
 			if (!strcmp(argv[i], "--all-hosts"))
 				continue;
 			if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-				if (ctl_parse_seconds(argv[++i], &timeout_ms) < 0 || timeout_ms <= 0)
-					return ctl_usage_error("status", "invalid timeout '%s'", argv[i]);
+				if (cli_parse_seconds(argv[++i], &timeout_ms) < 0 || timeout_ms <= 0)
+					return cli_usage_error("status", "invalid timeout '%s'", argv[i]);
 			} else if (!strcmp(argv[i], "--json")) {
 				g->json = true;
 			} else if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
 				g->socket = argv[++i];
 			} else {
-				return ctl_usage_error("status", "unexpected argument '%s'", argv[i]);
+				return cli_usage_error("status", "unexpected argument '%s'", argv[i]);
 			}
 		}
-		return ctl_status_all_hosts(g, timeout_ms);
+		return cli_status_all_hosts(g, timeout_ms);
 	}
 	return run(g, CARET_CTL_CMD_STATUS, argc, argv);
 }
 
-int cmd_list(struct ctl_opts *g, int argc, char **argv)
+int cmd_list(struct cli_opts *g, int argc, char **argv)
 {
 	return run(g, CARET_CTL_CMD_LIST, argc, argv);
 }

@@ -69,7 +69,7 @@ static void warn_losses(const struct ctl_stop_result *s)
 	if (disc_known && lost_known && !some)
 		return;
 	char a[24], b[24];
-	ctl_warn("the trace %s incomplete: %s events discarded, %s packets lost; "
+	cli_warn("the trace %s incomplete: %s events discarded, %s packets lost; "
 		 "record again with a larger --subbuffer-size-ust or --subbuffer-count, "
 		 "or a lower -f",
 		 some ? "is" : "may be",
@@ -77,14 +77,14 @@ static void warn_losses(const struct ctl_stop_result *s)
 		 amount(b, sizeof(b), lost, lost_known));
 }
 
-bool ctl_report_drops(const struct ctl_drops *d)
+bool cli_report_drops(const struct ctl_drops *d)
 {
 	if (d->total <= 0 && d->n == 0)
 		return false;
 	int64_t listed = 0;
 	for (size_t i = 0; i < d->n; i++)
 		listed += d->d[i].dropped;
-	ctl_warn("initialization data is incomplete: the agents' caches were full and dropped "
+	cli_warn("initialization data is incomplete: the agents' caches were full and dropped "
 		 "%lld initialization records, which no replay can bring into the trace "
 		 "(start these processes again with a larger CARET_AGENT_CACHE_SIZE):",
 		 (long long)(d->total > listed ? d->total : listed));
@@ -97,26 +97,26 @@ bool ctl_report_drops(const struct ctl_drops *d)
 	return true;
 }
 
-static int report(const struct ctl_opts *g, const struct ctl_reply *r)
+static int report(const struct cli_opts *g, const struct cli_reply *r)
 {
 	struct ctl_stop_result s;
 	struct ctl_why why;
 	int e = ctl_decode_stop(r->root, &s, &why);
 	if (e == -ENOMEM)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	if (e < 0)
-		return ctl_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
+		return cli_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
 	/* Not one trace to check: a rotating recording is judged chunk by
 	 * chunk (the rotation part of the reply; read whole, every chunk's
 	 * own replay would count as copies of the one before), a flight
 	 * recorder's directory holds its snapshots, each a trace of its own. */
 	bool pieces = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root,
 								    CARET_CTL_K_ROTATION)) ||
-		      ctl_snapshot_is(r->root);
+		      cli_snapshot_is(r->root);
 	if (g->json) {
 		if (!pieces)
 			complete_stop_report(NULL, r->root, s.path, s.duplicates, NULL);
-		ctl_print_json(r->root, CARET_CTL_CMD_STOP);
+		cli_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
 		char a[24], b[24];
 		printf("stopped session %s\n", s.session);
@@ -127,15 +127,15 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
 			       count_str(a, sizeof(a), s.ch[i].discarded, s.ch[i].discarded_known),
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
 		if (!pieces)
-			complete_stop_report(stdout, NULL, s.path, s.duplicates, ctl_warn);
-		ctl_rotation_print(r->root);
-		ctl_snapshot_print(r->root);
+			complete_stop_report(stdout, NULL, s.path, s.duplicates, cli_warn);
+		cli_rotation_print(r->root);
+		cli_snapshot_print(r->root);
 	}
 	fflush(stdout);
 	warn_losses(&s);
-	bool dropped = ctl_report_drops(&s.drops);
+	bool dropped = cli_report_drops(&s.drops);
 	ctl_stop_result_free(&s);
-	return dropped ? CTL_EXIT_TIMEOUT : CTL_EXIT_OK;
+	return dropped ? CLI_EXIT_TIMEOUT : CLI_EXIT_OK;
 }
 
 /*
@@ -146,14 +146,14 @@ static int report(const struct ctl_opts *g, const struct ctl_reply *r)
  * its recording. The files LTTng wrote stay root's until root (or caretd)
  * hands them over.
  */
-static int stop_direct(const struct ctl_opts *g, const char *session)
+static int stop_direct(const struct cli_opts *g, const char *session)
 {
 	char path[4096] = "", err[512] = "";
 	struct stat st;
 	int e = caret_lttng_session_path(session, path, sizeof(path));
 	bool owned = e == 0 && lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 	if (e == 0 && getuid() != 0 && (!owned || st.st_uid != getuid())) {
-		return ctl_fail(CTL_EXIT_UNREACHABLE,
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"session %s is not your recording (its trace directory %s is not "
 				"yours): only caretd or root may stop it",
 				session, path);
@@ -163,8 +163,8 @@ static int stop_direct(const struct ctl_opts *g, const char *session)
 	if (n < 0) {
 		if (e < 0)
 			snprintf(err, sizeof(err), "%s", strerror(-e));
-		ctl_set_errno(n);
-		return ctl_fail(CTL_EXIT_UNREACHABLE,
+		cli_set_errno(n);
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"stopping session %s through LTTng failed too (%s%s): it goes on "
 				"recording; stop it with 'caretctl stop -s %s' once caretd is back",
 				session, err,
@@ -180,12 +180,12 @@ static int stop_direct(const struct ctl_opts *g, const char *session)
 	for (int i = 0; i < n; i++)
 		out[i] = (struct caret_ctl_channel){ ch[i].name, ch[i].discarded, ch[i].lost_packets,
 						     ch[i].discarded_known, ch[i].lost_known };
-	ctl_warn("caretd is not reachable: stopped session %s directly through LTTng", session);
-	struct ctl_reply r = { .root = caret_ctl_enc_stop(session, path, out, (size_t)n, 0),
+	cli_warn("caretd is not reachable: stopped session %s directly through LTTng", session);
+	struct cli_reply r = { .root = caret_ctl_enc_stop(session, path, out, (size_t)n, 0),
 			       .type = CTL_REPLY_RESULT };
 	if (!r.root || !cJSON_AddBoolToObject(r.root, "direct", true)) {
 		cJSON_Delete(r.root);
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory (session %s is stopped)", session);
+		return cli_fail(CLI_EXIT_FAILED, "out of memory (session %s is stopped)", session);
 	}
 	int code = report(g, &r);
 	cJSON_Delete(r.root);
@@ -193,55 +193,55 @@ static int stop_direct(const struct ctl_opts *g, const char *session)
 		/* as caretd would: a user's recording is theirs to read */
 		e = creds_chown_tree(path, st.st_uid, st.st_gid);
 		if (e < 0)
-			ctl_warn("cannot give %s to uid %d: %s", path, (int)st.st_uid,
+			cli_warn("cannot give %s to uid %d: %s", path, (int)st.st_uid,
 				 strerror(-e));
 	} else if (getuid() != 0 && path[0]) {
-		ctl_warn("the files LTTng wrote in %s belong to root until caretd or root gives "
+		cli_warn("the files LTTng wrote in %s belong to root until caretd or root gives "
 			 "them to you (chown -R)", path);
 	}
 	return code;
 }
 
-int ctl_stop_session(const struct ctl_opts *g, const char *session)
+int cli_stop_session(const struct cli_opts *g, const char *session)
 {
-	return ctl_stop_session_all(g, session, false);
+	return cli_stop_session_all(g, session, false);
 }
 
-int ctl_stop_session_all(const struct ctl_opts *g, const char *session, bool all_hosts)
+int cli_stop_session_all(const struct cli_opts *g, const char *session, bool all_hosts)
 {
-	ctl_rotation_settle(g, session, g->json ? stderr : stdout);
+	cli_rotation_settle(g, session, g->json ? stderr : stdout);
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
 				   .u.stop = { .session = session, .all_hosts = all_hosts } };
 	cJSON *req = caret_ctl_enc_req(&q);
-	struct ctl_reply r;
+	struct cli_reply r;
 	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int code = ctl_call(g, req, CTL_STOP_MS, false, &r);
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	int code = cli_call(g, req, CLI_STOP_MS, false, &r);
 	cJSON_Delete(req);
-	if (code == CTL_EXIT_UNREACHABLE && session) {
+	if (code == CLI_EXIT_UNREACHABLE && session) {
 		code = stop_direct(g, session);
-		if (code != CTL_EXIT_UNREACHABLE && all_hosts)
-			ctl_warn("no End was sent to the other hosts (caretd is away)");
+		if (code != CLI_EXIT_UNREACHABLE && all_hosts)
+			cli_warn("no End was sent to the other hosts (caretd is away)");
 		return code;
 	}
-	if (code == CTL_EXIT_UNREACHABLE)
+	if (code == CLI_EXIT_UNREACHABLE)
 		fprintf(stderr, "caretctl: name the session (-s NAME) to stop it through LTTng "
 				"while caretd is away\n");
-	if (code != CTL_EXIT_OK)
+	if (code != CLI_EXIT_OK)
 		return code;
 	code = report(g, &r);
 	if (all_hosts)
-		ctl_report_broadcast(r.root, "End");
-	ctl_reply_free(&r);
+		cli_report_broadcast(r.root, "End");
+	cli_reply_free(&r);
 	return code;
 }
 
-int cmd_stop(struct ctl_opts *g, int argc, char **argv)
+int cmd_stop(struct cli_opts *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "session-name", required_argument, NULL, 's' },
 		{ "all-hosts", no_argument, NULL, 'A' },
-		CTL_COMMON_LONGOPTS,
+		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *session = NULL;
@@ -257,20 +257,20 @@ int cmd_stop(struct ctl_opts *g, int argc, char **argv)
 			/* LTTng's rule only: the session may be anyone's. */
 			char why[160];
 			if (caret_ctl_check_lttng_session_name(optarg, why, sizeof(why)) < 0)
-				return ctl_usage_error("stop", "invalid -s/--session-name '%s': %s",
+				return cli_usage_error("stop", "invalid -s/--session-name '%s': %s",
 						       optarg, why);
 			session = optarg;
 			break;
 		}
 		case 'h':
 			usage(stdout);
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
-			if (ctl_common_opt(g, opt, optarg) < 0)
-				return ctl_bad_option("stop", argv[optind - 1]);
+			if (cli_common_opt(g, opt, optarg) < 0)
+				return cli_bad_option("stop", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return ctl_usage_error("stop", "unexpected argument '%s'", argv[optind]);
-	return ctl_stop_session_all(g, session, all_hosts);
+		return cli_usage_error("stop", "unexpected argument '%s'", argv[optind]);
+	return cli_stop_session_all(g, session, all_hosts);
 }

@@ -40,7 +40,7 @@ char *complete_missing_line(const struct check_proc *p);
  * reads the trace as `check` does when caretd counted copies or when it is
  * small (64 MiB), for at most 30 s. Text (root NULL): prints the copies
  * sentence on out, and each process's missing init records through warn
- * (ctl_warn), in check's words. JSON: sets root's "duplicates" to the
+ * (cli_warn), in check's words. JSON: sets root's "duplicates" to the
  * trace's count and adds "missing_init" (those lines) when there are any.
  * A large trace caretd counted no copies in is not read.
  */

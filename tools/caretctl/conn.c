@@ -15,7 +15,7 @@
 #define CONN_BUF (CARET_CTL_MAX_LINE + 2)     /* to start with */
 #define CONN_BUF_MAX (CARET_CTL_MAX_REPLY + 2) /* a reply, its '\n', a NUL */
 
-int ctl_conn_open(struct ctl_conn *c, const char *path, int64_t deadline_ms)
+int cli_conn_open(struct cli_conn *c, const char *path, int64_t deadline_ms)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	c->fd = -1;
@@ -38,9 +38,9 @@ int ctl_conn_open(struct ctl_conn *c, const char *path, int64_t deadline_ms)
 		int e = errno;
 		if (e == EINTR)
 			continue;
-		if (e == EAGAIN && ctl_now_ms() < deadline_ms) {
+		if (e == EAGAIN && cli_now_ms() < deadline_ms) {
 			struct pollfd none;
-			ctl_ppoll(&none, 0, ctl_now_ms() + 50);
+			cli_ppoll(&none, 0, cli_now_ms() + 50);
 			continue;
 		}
 		close(fd);
@@ -56,7 +56,7 @@ int ctl_conn_open(struct ctl_conn *c, const char *path, int64_t deadline_ms)
 	return 0;
 }
 
-void ctl_conn_close(struct ctl_conn *c)
+void cli_conn_close(struct cli_conn *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
@@ -69,12 +69,12 @@ void ctl_conn_close(struct ctl_conn *c)
 static int wait_fd(int fd, short events, int64_t deadline_ms, bool interruptible)
 {
 	for (;;) {
-		if (interruptible && ctl_sig_caught())
+		if (interruptible && cli_sig_caught())
 			return -EINTR;
-		if (ctl_now_ms() >= deadline_ms)
+		if (cli_now_ms() >= deadline_ms)
 			return -ETIMEDOUT;
 		struct pollfd p = { .fd = fd, .events = events };
-		int r = ctl_ppoll(&p, 1, deadline_ms);
+		int r = cli_ppoll(&p, 1, deadline_ms);
 		if (r < 0 && errno != EINTR)
 			return -errno;
 		if (r > 0)
@@ -82,7 +82,7 @@ static int wait_fd(int fd, short events, int64_t deadline_ms, bool interruptible
 	}
 }
 
-int ctl_conn_send(struct ctl_conn *c, const char *line, size_t len, int64_t deadline_ms)
+int cli_conn_send(struct cli_conn *c, const char *line, size_t len, int64_t deadline_ms)
 {
 	size_t done = 0;
 	while (done < len) {
@@ -103,7 +103,7 @@ int ctl_conn_send(struct ctl_conn *c, const char *line, size_t len, int64_t dead
 	return 0;
 }
 
-int ctl_conn_read_line(struct ctl_conn *c, int64_t deadline_ms, bool interruptible,
+int cli_conn_read_line(struct cli_conn *c, int64_t deadline_ms, bool interruptible,
 		       char **line, size_t *len)
 {
 	if (c->off > 0) {
@@ -148,7 +148,7 @@ int ctl_conn_read_line(struct ctl_conn *c, int64_t deadline_ms, bool interruptib
 	}
 }
 
-bool ctl_conn_gone(int err)
+bool cli_conn_gone(int err)
 {
 	return err == -ECONNRESET || err == -EPIPE || err == -ENOENT ||
 	       err == -ECONNREFUSED || err == -ENOTCONN;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct ctl_conn {
+struct cli_conn {
 	int fd;
 	char *buf;	/* grows up to CARET_CTL_MAX_REPLY + 2: a line, '\n', NUL */
 	size_t cap;	/* bytes allocated */
@@ -20,11 +20,11 @@ struct ctl_conn {
  * negated (-ENOENT, -ECONNREFUSED, -EACCES, ...), or -ENAMETOOLONG.
  * A full listen backlog (-EAGAIN) is retried until deadline_ms.
  */
-int ctl_conn_open(struct ctl_conn *c, const char *path, int64_t deadline_ms);
-void ctl_conn_close(struct ctl_conn *c);
+int cli_conn_open(struct cli_conn *c, const char *path, int64_t deadline_ms);
+void cli_conn_close(struct cli_conn *c);
 
 /* Writes all of line (which must end in '\n'). -ETIMEDOUT, -EPIPE, ... */
-int ctl_conn_send(struct ctl_conn *c, const char *line, size_t len,
+int cli_conn_send(struct cli_conn *c, const char *line, size_t len,
 		  int64_t deadline_ms);
 
 /*
@@ -33,10 +33,10 @@ int ctl_conn_send(struct ctl_conn *c, const char *line, size_t len,
  * mid-line), -EMSGSIZE (longer than CARET_CTL_MAX_REPLY), -EINTR (a
  * stopping signal arrived and interruptible is set), other -errno.
  */
-int ctl_conn_read_line(struct ctl_conn *c, int64_t deadline_ms, bool interruptible,
+int cli_conn_read_line(struct cli_conn *c, int64_t deadline_ms, bool interruptible,
 		       char **line, size_t *len);
 
 /* True for the errors that mean "the daemon went away", worth reconnecting. */
-bool ctl_conn_gone(int err);
+bool cli_conn_gone(int err);
 
 #endif

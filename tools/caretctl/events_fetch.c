@@ -7,8 +7,8 @@
 #include "proto/caret_ctl.h"
 #include "rpc.h"
 
-int ctl_events_fetch(const struct ctl_opts *g, struct caret_ctl_events_req *q,
-		     struct ctl_fetch *f, ctl_event_fn fn, void *arg)
+int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
+		     struct cli_fetch *f, cli_event_fn fn, void *arg)
 {
 	f->got = 0;
 	f->next[0] = '\0';
@@ -18,11 +18,11 @@ int ctl_events_fetch(const struct ctl_opts *g, struct caret_ctl_events_req *q,
 							     : CARET_CTL_EVENTS_MAX_COUNT;
 		cJSON *req = caret_ctl_enc_events_request(q);
 		if (!req)
-			return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-		struct ctl_reply r;
-		int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);
+			return cli_fail(CLI_EXIT_FAILED, "out of memory");
+		struct cli_reply r;
+		int code = cli_call(g, req, CLI_QUICK_MS, false, &r);
 		cJSON_Delete(req);
-		if (code != CTL_EXIT_OK)
+		if (code != CLI_EXIT_OK)
 			return code;
 		struct ctl_events_page p;
 		struct ctl_why why;
@@ -36,8 +36,8 @@ int ctl_events_fetch(const struct ctl_opts *g, struct caret_ctl_events_req *q,
 				stop = fn(&ev, arg);
 		}
 		if (e < 0) {
-			code = ctl_report_exchange(CARET_CTL_CMD_EVENTS, e, &why, 0);
-			ctl_reply_free(&r);
+			code = cli_report_exchange(CARET_CTL_CMD_EVENTS, e, &why, 0);
+			cli_reply_free(&r);
 			return code;
 		}
 		if (f->raw)
@@ -49,9 +49,9 @@ int ctl_events_fetch(const struct ctl_opts *g, struct caret_ctl_events_req *q,
 		bool more = p.more;
 		if (f->keep && cJSON_AddItemToArray(f->keep, r.root))
 			r.root = NULL; /* now owned by keep */
-		ctl_reply_free(&r);
+		cli_reply_free(&r);
 		if (stop || !more || (f->limit && f->got >= f->limit))
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		q->after = f->next;
 		q->has_since = false; /* the token says where we are */
 	}

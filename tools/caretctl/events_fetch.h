@@ -8,9 +8,9 @@
 #include "proto/caret_ctl_events.h"
 
 /* Returns 0 to go on, non-zero to stop. */
-typedef int (*ctl_event_fn)(const struct ctl_event *e, void *arg);
+typedef int (*cli_event_fn)(const struct ctl_event *e, void *arg);
 
-struct ctl_fetch {
+struct cli_fetch {
 	uint64_t limit;	  /* stop once this many events came (0: all) */
 	bool raw;	  /* print each page's result line (--json) */
 	cJSON *keep;	  /* if set, page objects are moved into this array,
@@ -22,7 +22,7 @@ struct ctl_fetch {
 
 /* Sends q (q->after and q->count are updated as pages go); fn may be NULL.
  * Returns an exit status, failures reported. */
-int ctl_events_fetch(const struct ctl_opts *g, struct caret_ctl_events_req *q,
-		     struct ctl_fetch *f, ctl_event_fn fn, void *arg);
+int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
+		     struct cli_fetch *f, cli_event_fn fn, void *arg);
 
 #endif

@@ -15,7 +15,7 @@
  * publishes every process's Status at least every second. */
 #define POLL_MS 200
 
-void ctl_report_broadcast(const cJSON *res, const char *what)
+void cli_report_broadcast(const cJSON *res, const char *what)
 {
 	struct ctl_why why;
 	bool ok;
@@ -27,10 +27,10 @@ void ctl_report_broadcast(const cJSON *res, const char *what)
 	if (ok)
 		fprintf(stderr, "caretctl: %s sent to every host\n", what);
 	else
-		ctl_warn("%s", err ? err : "not sent to the other hosts");
+		cli_warn("%s", err ? err : "not sent to the other hosts");
 }
 
-static int call_all_hosts(const struct ctl_opts *g, const char *cmd, struct ctl_reply *r)
+static int call_all_hosts(const struct cli_opts *g, const char *cmd, struct cli_reply *r)
 {
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION,
 				   .cmd = strcmp(cmd, CARET_CTL_CMD_START) ? CARET_CTL_END
@@ -38,17 +38,17 @@ static int call_all_hosts(const struct ctl_opts *g, const char *cmd, struct ctl_
 				   .u.startend.all_hosts = true };
 	cJSON *req = caret_ctl_enc_req(&q);
 	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int code = ctl_call(g, req, CTL_STOP_MS, false, r);
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	int code = cli_call(g, req, CLI_STOP_MS, false, r);
 	cJSON_Delete(req);
 	return code;
 }
 
-int ctl_startend_all_hosts(const struct ctl_opts *g, const char *cmd)
+int cli_startend_all_hosts(const struct cli_opts *g, const char *cmd)
 {
-	struct ctl_reply r;
+	struct cli_reply r;
 	int code = call_all_hosts(g, cmd, &r);
-	if (code != CTL_EXIT_OK)
+	if (code != CLI_EXIT_OK)
 		return code;
 	struct ctl_why why;
 	bool acc = false;
@@ -60,17 +60,17 @@ int ctl_startend_all_hosts(const struct ctl_opts *g, const char *cmd)
 	else
 		printf("%s on this host: %s%s%s\n", cmd, acc ? "accepted" : "ignored",
 		       reason ? ": " : "", reason ? reason + (strncmp(reason, "ignored: ", 9) ? 0 : 9) : "");
-	ctl_report_broadcast(r.root, strcmp(cmd, CARET_CTL_CMD_START) ? "End" : "Start");
-	ctl_reply_free(&r);
-	return CTL_EXIT_OK;
+	cli_report_broadcast(r.root, strcmp(cmd, CARET_CTL_CMD_START) ? "End" : "Start");
+	cli_reply_free(&r);
+	return CLI_EXIT_OK;
 }
 
-static int hosts_call(const struct ctl_opts *g, struct ctl_reply *r)
+static int hosts_call(const struct cli_opts *g, struct cli_reply *r)
 {
 	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_HOSTS);
 	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int code = ctl_call(g, req, CTL_QUICK_MS, false, r);
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	int code = cli_call(g, req, CLI_QUICK_MS, false, r);
 	cJSON_Delete(req);
 	return code;
 }
@@ -129,7 +129,7 @@ static int print_hosts(const cJSON *root, int64_t timeout_ms, int *silent)
 	if (ctl_get_str(root, NULL, CARET_CTL_K_BRIDGE, false, &bridge, &why) < 0 ||
 	    ctl_get_str(root, NULL, CARET_CTL_K_HOST, false, &me, &why) < 0 ||
 	    ctl_get_array(root, NULL, CARET_CTL_K_HOSTS, &hosts, &why) < 0)
-		return ctl_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
+		return cli_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
 	printf("bridge: %s\n", bridge);
 	const cJSON *h;
 	*silent = 0;
@@ -142,7 +142,7 @@ static int print_hosts(const cJSON *root, int64_t timeout_ms, int *silent)
 		    ctl_get_int(h, "hosts[]", CARET_CTL_K_AGE_MS, 0, INT64_MAX, &age, &why) < 0 ||
 		    ctl_get_bool(h, "hosts[]", CARET_CTL_K_SELF, &self, &why) < 0 ||
 		    ctl_get_array(h, "hosts[]", CARET_CTL_K_PROCESSES, &procs, &why) < 0)
-			return ctl_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
+			return cli_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
 		uint32_t theirs;
 		if (!self && host_ignored(h, &theirs)) {
 			say_ignored(stdout, name, theirs, own_version(hosts));
@@ -165,41 +165,41 @@ static int print_hosts(const cJSON *root, int64_t timeout_ms, int *silent)
 			    ctl_get_int(p, "processes[]", CARET_CTL_K_PID, INT64_MIN, INT64_MAX,
 					&pid, &why) < 0 ||
 			    ctl_get_str(p, "processes[]", CARET_CTL_K_NODES, false, &nodes, &why) < 0)
-				return ctl_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
+				return cli_report_exchange(CARET_CTL_CMD_HOSTS, -EPROTO, &why, 0);
 			printf("  %-8s pid %-8lld %s  %s\n", st, (long long)pid, pn,
 			       *nodes ? nodes : "-");
 		}
 	}
-	return CTL_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
-int ctl_status_all_hosts(const struct ctl_opts *g, int64_t timeout_ms)
+int cli_status_all_hosts(const struct cli_opts *g, int64_t timeout_ms)
 {
-	int64_t t0 = ctl_now_ms();
-	struct ctl_reply r;
+	int64_t t0 = cli_now_ms();
+	struct cli_reply r;
 	for (;;) {
 		int code = hosts_call(g, &r);
-		if (code != CTL_EXIT_OK)
+		if (code != CLI_EXIT_OK)
 			return code;
-		int64_t waited = ctl_now_ms() - t0;
+		int64_t waited = cli_now_ms() - t0;
 		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_HOSTS);
 		/* done when every known host answered since we asked, or time is up */
 		if (waited >= timeout_ms || (hosts && waited > POLL_MS && all_fresh(hosts, waited)))
 			break;
-		ctl_reply_free(&r);
+		cli_reply_free(&r);
 		struct timespec ts = { 0, POLL_MS * 1000000L };
 		nanosleep(&ts, NULL);
 	}
 	int silent = 0, code;
 	if (g->json) {
 		printf("%s\n", r.raw);
-		code = CTL_EXIT_OK;
+		code = CLI_EXIT_OK;
 	} else {
 		code = print_hosts(r.root, timeout_ms, &silent);
 	}
-	ctl_reply_free(&r);
-	if (code == CTL_EXIT_OK && silent)
-		return ctl_fail(CTL_EXIT_TIMEOUT, "%d host(s) did not answer within %.1f s", silent,
+	cli_reply_free(&r);
+	if (code == CLI_EXIT_OK && silent)
+		return cli_fail(CLI_EXIT_TIMEOUT, "%d host(s) did not answer within %.1f s", silent,
 				(double)timeout_ms / 1000.0);
 	return code;
 }
@@ -237,14 +237,14 @@ static bool host_fresh(const cJSON *h)
 	return cJSON_IsNumber(age) && age->valuedouble <= 3000;
 }
 
-int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info)
+int cli_wait_remote(const struct cli_opts *g, int64_t timeout_ms, FILE *info)
 {
-	int64_t t0 = ctl_now_ms();
-	struct ctl_reply r;
+	int64_t t0 = cli_now_ms();
+	struct cli_reply r;
 	int total = 0, rec = 0, known = 0, fresh = 0;
 	for (;;) {
 		int code = hosts_call(g, &r);
-		if (code != CTL_EXIT_OK)
+		if (code != CLI_EXIT_OK)
 			return code;
 		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_HOSTS);
 		remote_counts(hosts, &total, &rec);
@@ -258,13 +258,13 @@ int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info)
 			known++;
 			fresh += host_fresh(h);
 		}
-		int64_t waited = ctl_now_ms() - t0;
+		int64_t waited = cli_now_ms() - t0;
 		/* a second at least: the other hosts create their sessions first;
 		 * a host that was seen but is silent gets 3 s to speak again */
 		bool done = waited > 1000 && rec == total && (fresh == known || waited > 3000);
 		if (done || waited >= timeout_ms)
 			break;
-		ctl_reply_free(&r);
+		cli_reply_free(&r);
 		struct timespec ts = { 0, POLL_MS * 1000000L };
 		nanosleep(&ts, NULL);
 	}
@@ -291,16 +291,16 @@ int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info)
 		host_counts(h, &t, &k);
 		fprintf(info, "host %s: %d/%d processes recording\n", n, k, t);
 	}
-	ctl_reply_free(&r);
+	cli_reply_free(&r);
 	if (known == 0) {
-		ctl_warn("no other host answered: is caretd running there, with the bridge on, "
+		cli_warn("no other host answered: is caretd running there, with the bridge on, "
 			 "in the same ROS_DOMAIN_ID?");
-		return CTL_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
 	if (rec < total || fresh < known) {
-		ctl_warn("not every host answered, or not all their processes reached RECORD "
+		cli_warn("not every host answered, or not all their processes reached RECORD "
 			 "(caretctl status --all-hosts shows them)");
-		return CTL_EXIT_TIMEOUT;
+		return CLI_EXIT_TIMEOUT;
 	}
-	return CTL_EXIT_OK;
+	return CLI_EXIT_OK;
 }

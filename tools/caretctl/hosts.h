@@ -13,20 +13,20 @@
 
 /* Prints what the result's "broadcast" says (nothing if absent); a failed
  * broadcast is a warning: the local action happened. */
-void ctl_report_broadcast(const cJSON *result, const char *what);
+void cli_report_broadcast(const cJSON *result, const char *what);
 
 /* `caretctl status --all-hosts [--timeout S]`. */
-int ctl_status_all_hosts(const struct ctl_opts *g, int64_t timeout_ms);
+int cli_status_all_hosts(const struct cli_opts *g, int64_t timeout_ms);
 
 /* `caretctl start|end --all-hosts`. */
-int ctl_startend_all_hosts(const struct ctl_opts *g, const char *cmd);
+int cli_startend_all_hosts(const struct cli_opts *g, const char *cmd);
 
 /* After a record --all-hosts --set-url: until every process the other
  * hosts report is in RECORD, at most timeout_ms; prints one line per host.
- * CTL_EXIT_OK, CTL_EXIT_TIMEOUT, or the failure to ask caretd. */
-int ctl_wait_remote(const struct ctl_opts *g, int64_t timeout_ms, FILE *info);
+ * CLI_EXIT_OK, CLI_EXIT_TIMEOUT, or the failure to ask caretd. */
+int cli_wait_remote(const struct cli_opts *g, int64_t timeout_ms, FILE *info);
 
 /* Stop with "all_hosts" set: End (and relay stop) to every host. */
-int ctl_stop_session_all(const struct ctl_opts *g, const char *session, bool all_hosts);
+int cli_stop_session_all(const struct cli_opts *g, const char *session, bool all_hosts);
 
 #endif

@@ -16,7 +16,7 @@
 
 static const struct {
 	const char *name;
-	int (*run)(struct ctl_opts *g, int argc, char **argv);
+	int (*run)(struct cli_opts *g, int argc, char **argv);
 } commands[] = {
 	{ "record", cmd_record }, { "stop", cmd_stop },   { "status", cmd_status },
 	{ "list", cmd_list },	  { "start", cmd_start }, { "end", cmd_end },
@@ -67,15 +67,15 @@ static void usage(FILE *f)
 		"       recording (the session was stopped)\n");
 }
 
-static int run_command(struct ctl_opts *g, size_t i, int argc, char **argv)
+static int run_command(struct cli_opts *g, size_t i, int argc, char **argv)
 {
 	/* getopt names the program in its messages: make it the command. */
 	static char prog[32];
 	snprintf(prog, sizeof(prog), "caretctl %s", commands[i].name);
 	argv[0] = prog;
 	int code = commands[i].run(g, argc, argv);
-	if (fflush(stdout) != 0 && code == CTL_EXIT_OK)
-		return ctl_fail(CTL_EXIT_FAILED, "cannot write the output");
+	if (fflush(stdout) != 0 && code == CLI_EXIT_OK)
+		return cli_fail(CLI_EXIT_FAILED, "cannot write the output");
 	return code;
 }
 
@@ -88,17 +88,17 @@ static int find_command(const char *name)
 }
 
 /* `caretctl help [COMMAND]`, as `git help` and `systemctl help` do. */
-static int help(struct ctl_opts *g, int argc, char **argv)
+static int help(struct cli_opts *g, int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stdout);
-		return CTL_EXIT_OK;
+		return CLI_EXIT_OK;
 	}
 	if (argc > 2)
-		return ctl_usage_error(NULL, "help takes one command, not '%s'", argv[2]);
+		return cli_usage_error(NULL, "help takes one command, not '%s'", argv[2]);
 	int i = find_command(argv[1]);
 	if (i < 0)
-		return ctl_usage_error(NULL, "unknown command '%s'", argv[1]);
+		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 	char *av[] = { argv[1], "--help", NULL };
 	return run_command(g, (size_t)i, 2, av);
 }
@@ -106,11 +106,11 @@ static int help(struct ctl_opts *g, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		CTL_COMMON_LONGOPTS,
+		CLI_COMMON_LONGOPTS,
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ctl_opts g = { 0 };
+	struct cli_opts g = { 0 };
 	const char *env = getenv("CARETD_SOCKET");
 	int opt;
 
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	 * getopt reaches it. */
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json"))
-			ctl_msg_json(true);
+			cli_msg_json(true);
 	/* A daemon that vanishes mid-write must give EPIPE, not kill us. */
 	signal(SIGPIPE, SIG_IGN);
 	g.socket = env && *env ? env : CARET_CTL_DEFAULT_SOCKET;
@@ -126,23 +126,23 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		}
 		if (opt == 'V') {
-			if (ctl_msg_is_json())
+			if (cli_msg_is_json())
 				printf("{\"v\":%d,\"type\":\"version\",\"cmd\":\"version\","
 				       "\"version\":\"%s\",\"protocol\":%d}\n", CARET_CTL_VERSION,
 				       CARETD_VERSION, CARET_CTL_VERSION);
 			else
 				printf("caretctl %s (control protocol %d)\n", CARETD_VERSION,
 				       CARET_CTL_VERSION);
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		}
-		if (ctl_common_opt(&g, opt, optarg) < 0)
-			return ctl_bad_option(NULL, argv[optind - 1]);
+		if (cli_common_opt(&g, opt, optarg) < 0)
+			return cli_bad_option(NULL, argv[optind - 1]);
 	}
 	if (optind >= argc)
-		return ctl_usage_error(NULL, "no command given");
+		return cli_usage_error(NULL, "no command given");
 
 	const char *cmd = argv[optind];
 	int i = find_command(cmd);
@@ -150,5 +150,5 @@ int main(int argc, char **argv)
 		return run_command(&g, (size_t)i, argc - optind, argv + optind);
 	if (strcmp(cmd, "help") == 0)
 		return help(&g, argc - optind, argv + optind);
-	return ctl_usage_error(NULL, "unknown command '%s'", cmd);
+	return cli_usage_error(NULL, "unknown command '%s'", cmd);
 }

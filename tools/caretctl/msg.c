@@ -19,17 +19,17 @@
 static bool json_mode;
 static int pending_errno;
 
-void ctl_msg_json(bool on)
+void cli_msg_json(bool on)
 {
 	json_mode = on;
 }
 
-bool ctl_msg_is_json(void)
+bool cli_msg_is_json(void)
 {
 	return json_mode;
 }
 
-void ctl_set_errno(int err)
+void cli_set_errno(int err)
 {
 	pending_errno = err < 0 ? -err : err;
 }
@@ -38,13 +38,13 @@ void ctl_set_errno(int err)
 static int errno_for(int code)
 {
 	switch (code) {
-	case CTL_EXIT_USAGE:
+	case CLI_EXIT_USAGE:
 		return EINVAL;
-	case CTL_EXIT_UNREACHABLE:
+	case CLI_EXIT_UNREACHABLE:
 		return ECONNREFUSED;
-	case CTL_EXIT_TIMEOUT:
+	case CLI_EXIT_TIMEOUT:
 		return ETIMEDOUT;
-	case CTL_EXIT_PROTOCOL:
+	case CLI_EXIT_PROTOCOL:
 		return EPROTO;
 	default:
 		return code >= 128 ? EINTR : EIO;
@@ -73,7 +73,7 @@ static void vsay(int code, const char *prefix, const char *fmt, va_list ap)
 	char msg[1024];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	/* Never append to a progress line rewritten in place. */
-	ctl_progress_break();
+	cli_progress_break();
 	fflush(stdout);
 	fprintf(stderr, "caretctl: %s%s\n", prefix, msg);
 	if (json_mode && code != 0)
@@ -81,7 +81,7 @@ static void vsay(int code, const char *prefix, const char *fmt, va_list ap)
 	pending_errno = 0;
 }
 
-int ctl_fail(int code, const char *fmt, ...)
+int cli_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -90,7 +90,7 @@ int ctl_fail(int code, const char *fmt, ...)
 	return code;
 }
 
-void ctl_warn(const char *fmt, ...)
+void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -98,24 +98,24 @@ void ctl_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-int ctl_usage_error(const char *cmd, const char *fmt, ...)
+int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsay(CTL_EXIT_USAGE, "", fmt, ap);
+	vsay(CLI_EXIT_USAGE, "", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try 'caretctl%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
-	return CTL_EXIT_USAGE;
+	return CLI_EXIT_USAGE;
 }
 
-int ctl_bad_option(const char *cmd, const char *arg)
+int cli_bad_option(const char *cmd, const char *arg)
 {
 	/* getopt has said what is wrong with it, on stderr. */
 	if (json_mode) {
 		char msg[512];
 		snprintf(msg, sizeof(msg), "invalid option or missing value: '%s'", arg);
-		json_error(CTL_EXIT_USAGE, msg);
+		json_error(CLI_EXIT_USAGE, msg);
 	}
 	fprintf(stderr, "Try 'caretctl%s%s --help'.\n", cmd ? " " : "", cmd ? cmd : "");
-	return CTL_EXIT_USAGE;
+	return CLI_EXIT_USAGE;
 }

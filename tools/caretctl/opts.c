@@ -8,17 +8,17 @@
 
 #include "caretctl.h"
 
-int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg)
+int cli_common_opt(struct cli_opts *g, int opt, const char *arg)
 {
 	switch (opt) {
-	case CTL_OPT_SOCKET:
+	case CLI_OPT_SOCKET:
 		if (!*arg) {
 			fprintf(stderr, "caretctl: --socket needs a path\n");
 			return -EINVAL;
 		}
 		g->socket = arg;
 		return 0;
-	case CTL_OPT_JSON:
+	case CLI_OPT_JSON:
 		g->json = true;
 		return 0;
 	default:
@@ -26,11 +26,11 @@ int ctl_common_opt(struct ctl_opts *g, int opt, const char *arg)
 	}
 }
 
-int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
+int cli_simple_args(struct cli_opts *g, const char *cmd, int argc, char **argv,
 		    void (*usage)(FILE *, const char *))
 {
 	static const struct option longopts[] = {
-		CTL_COMMON_LONGOPTS,
+		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -38,12 +38,12 @@ int ctl_simple_args(struct ctl_opts *g, const char *cmd, int argc, char **argv,
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout, cmd);
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		}
-		if (ctl_common_opt(g, opt, optarg) < 0)
-			return ctl_bad_option(cmd, argv[optind - 1]);
+		if (cli_common_opt(g, opt, optarg) < 0)
+			return cli_bad_option(cmd, argv[optind - 1]);
 	}
 	if (optind < argc)
-		return ctl_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 	return -1;
 }

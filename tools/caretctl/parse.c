@@ -24,7 +24,7 @@ static int digits(const char **s, uint64_t *out)
 	return 0;
 }
 
-int ctl_parse_count(const char *s, uint64_t max, uint64_t *out)
+int cli_parse_count(const char *s, uint64_t max, uint64_t *out)
 {
 	uint64_t v;
 	int r = digits(&s, &v);
@@ -38,12 +38,12 @@ int ctl_parse_count(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int ctl_parse_size(const char *s, uint64_t *out)
+int cli_parse_size(const char *s, uint64_t *out)
 {
-	return caret_parse_size(s, CTL_JSON_INT_MAX, out);
+	return caret_parse_size(s, CLI_JSON_INT_MAX, out);
 }
 
-int ctl_parse_seconds(const char *s, int64_t *ms)
+int cli_parse_seconds(const char *s, int64_t *ms)
 {
 	/* strtod would also take blanks, signs, hex, "inf" and "nan". */
 	const char *p = s;

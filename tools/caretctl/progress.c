@@ -20,19 +20,19 @@ static struct {
 	bool have_first, have_last;
 } bar;
 
-void ctl_progress_begin(FILE *out, bool verbose)
+void cli_progress_begin(FILE *out, bool verbose)
 {
 	memset(&bar, 0, sizeof(bar));
 	bar.out = out;
 	bar.tty = isatty(fileno(out));
 	bar.verbose = verbose;
-	bar.begin_ms = ctl_now_ms();
+	bar.begin_ms = cli_now_ms();
 }
 
-void ctl_progress_show(const struct ctl_progress *p)
+void cli_progress_show(const struct ctl_progress *p)
 {
 	char text[256], line[300];
-	int64_t now = ctl_now_ms();
+	int64_t now = cli_now_ms();
 	if (!bar.out)
 		return;
 	if (!bar.have_first) {
@@ -43,7 +43,7 @@ void ctl_progress_show(const struct ctl_progress *p)
 	bool same = bar.have_last && p->recording == bar.last.recording &&
 		    p->total == bar.last.total && p->records_done == bar.last.records_done &&
 		    p->records_total == bar.last.records_total;
-	ctl_progress_text(p, now - bar.begin_ms, p->records_done - bar.first_done, text,
+	cli_progress_text(p, now - bar.begin_ms, p->records_done - bar.first_done, text,
 			  sizeof(text));
 	if (bar.verbose && !bar.tty) {
 		if (same)
@@ -53,7 +53,7 @@ void ctl_progress_show(const struct ctl_progress *p)
 		/* Redrawn at most 10 times a second, and each second for the clock. */
 		if (bar.have_last && now - bar.last_ms < (same ? 1000 : 100))
 			return;
-		int fill = ctl_progress_pct(p) * BAR_WIDTH / 100;
+		int fill = cli_progress_pct(p) * BAR_WIDTH / 100;
 		char cells[BAR_WIDTH + 1];
 		memset(cells, '#', (size_t)fill);
 		memset(cells + fill, '.', (size_t)(BAR_WIDTH - fill));
@@ -72,7 +72,7 @@ void ctl_progress_show(const struct ctl_progress *p)
 		bar.open = true;
 		/* -v on a terminal: each change also stays on screen. */
 		if (bar.verbose && !same)
-			ctl_progress_break();
+			cli_progress_break();
 	} else {
 		if (bar.have_last && now - bar.last_ms < 1000)
 			return;
@@ -84,7 +84,7 @@ void ctl_progress_show(const struct ctl_progress *p)
 	bar.have_last = true;
 }
 
-void ctl_progress_break(void)
+void cli_progress_break(void)
 {
 	if (bar.open) {
 		fputc('\n', bar.out);
@@ -94,7 +94,7 @@ void ctl_progress_break(void)
 	}
 }
 
-void ctl_progress_clear(void)
+void cli_progress_clear(void)
 {
 	if (bar.open) {
 		fprintf(bar.out, "\r%*s\r", (int)bar.shown, "");

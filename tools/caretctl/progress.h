@@ -13,17 +13,17 @@
 
 #include "proto/caret_ctl_dec.h"
 
-void ctl_progress_begin(FILE *out, bool verbose);
-void ctl_progress_show(const struct ctl_progress *p);
+void cli_progress_begin(FILE *out, bool verbose);
+void cli_progress_show(const struct ctl_progress *p);
 /* Percent replayed, 0..100, rounded down. */
-int ctl_progress_pct(const struct ctl_progress *p);
+int cli_progress_pct(const struct ctl_progress *p);
 /* One progress line's text: done_since records were replayed in
  * elapsed_ms (the rate, and the ETA from it). */
-void ctl_progress_text(const struct ctl_progress *p, int64_t elapsed_ms, int64_t done_since,
+void cli_progress_text(const struct ctl_progress *p, int64_t elapsed_ms, int64_t done_since,
 		       char *out, size_t len);
 /* Ends an in-place line so the next output starts on a fresh one. */
-void ctl_progress_break(void);
+void cli_progress_break(void);
 /* Erases an in-place line: the final result replaces it. */
-void ctl_progress_clear(void);
+void cli_progress_clear(void);
 
 #endif

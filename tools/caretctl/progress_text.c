@@ -4,7 +4,7 @@
 
 #include "progress.h"
 
-int ctl_progress_pct(const struct ctl_progress *p)
+int cli_progress_pct(const struct ctl_progress *p)
 {
 	/* Rounded down (v >= 0): "100 %" only once everything is replayed. */
 	double v = p->percent < 0 ? 0 : p->percent > 100 ? 100 : p->percent;
@@ -20,7 +20,7 @@ static void clock_text(char *b, size_t len, int64_t s)
 		snprintf(b, len, "%02lld:%02lld", (long long)(s / 60), (long long)(s % 60));
 }
 
-void ctl_progress_text(const struct ctl_progress *p, int64_t elapsed_ms, int64_t done_since,
+void cli_progress_text(const struct ctl_progress *p, int64_t elapsed_ms, int64_t done_since,
 		       char *out, size_t len)
 {
 	char el[24], eta[24] = "--:--";
@@ -35,6 +35,6 @@ void ctl_progress_text(const struct ctl_progress *p, int64_t elapsed_ms, int64_t
 		 "%lld/%lld processes recording, %lld/%lld records replayed (%d %%), "
 		 "%.0f records/s, elapsed %s, ETA %s",
 		 (long long)p->recording, (long long)p->total, (long long)p->records_done,
-		 (long long)p->records_total, ctl_progress_pct(p), rate, el, eta);
+		 (long long)p->records_total, cli_progress_pct(p), rate, el, eta);
 }
 

@@ -16,7 +16,7 @@
 #include "rotation_cli.h"
 #include "sig.h"
 
-int ctl_parse_duration(const char *s, uint64_t *ms)
+int cli_parse_duration(const char *s, uint64_t *ms)
 {
 	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
@@ -45,24 +45,24 @@ int ctl_parse_duration(const char *s, uint64_t *ms)
 
 static int bad(const char *opt, const char *val, const char *why)
 {
-	return ctl_usage_error("record", "invalid %s '%s': %s", opt, val, why);
+	return cli_usage_error("record", "invalid %s '%s': %s", opt, val, why);
 }
 
-int ctl_rotation_opt(int opt, const char *arg, struct ctl_rotation *r, int *code)
+int cli_rotation_opt(int opt, const char *arg, struct cli_rotation *r, int *code)
 {
 	char why[160];
 	uint64_t v;
 	switch (opt) {
-	case CTL_OPT_ROTATE_SIZE:
-		if (ctl_parse_size(arg, &v) < 0)
+	case CLI_OPT_ROTATE_SIZE:
+		if (cli_parse_size(arg, &v) < 0)
 			*code = bad("--rotate-size", arg, "must be bytes, with K, M or G");
 		else if (caret_ctl_check_rotate_size(v, why, sizeof(why)) < 0)
 			*code = bad("--rotate-size", arg, why);
 		else
 			r->size = v;
 		return 1;
-	case CTL_OPT_ROTATE_EVERY:
-		if (ctl_parse_duration(arg, &v) < 0)
+	case CLI_OPT_ROTATE_EVERY:
+		if (cli_parse_duration(arg, &v) < 0)
 			*code = bad("--rotate-every", arg,
 				    "must be a duration: seconds, or N with ms, s, m or h");
 		else if (caret_ctl_check_rotate_every_ms(v, why, sizeof(why)) < 0)
@@ -70,16 +70,16 @@ int ctl_rotation_opt(int opt, const char *arg, struct ctl_rotation *r, int *code
 		else
 			r->every_ms = v;
 		return 1;
-	case CTL_OPT_KEEP:
-		if (ctl_parse_count(arg, UINT32_MAX, &v) < 0)
+	case CLI_OPT_KEEP:
+		if (cli_parse_count(arg, UINT32_MAX, &v) < 0)
 			*code = bad("--keep", arg, "must be a number of chunks");
 		else if (caret_ctl_check_keep(v, why, sizeof(why)) < 0)
 			*code = bad("--keep", arg, why);
 		else
 			r->keep = v;
 		return 1;
-	case CTL_OPT_MAX_SIZE:
-		if (ctl_parse_size(arg, &v) < 0)
+	case CLI_OPT_MAX_SIZE:
+		if (cli_parse_size(arg, &v) < 0)
 			*code = bad("--max-size", arg, "must be bytes, with K, M or G");
 		else if (caret_ctl_check_max_size(v, why, sizeof(why)) < 0)
 			*code = bad("--max-size", arg, why);
@@ -91,15 +91,15 @@ int ctl_rotation_opt(int opt, const char *arg, struct ctl_rotation *r, int *code
 	}
 }
 
-int ctl_rotation_check(const struct ctl_rotation *r)
+int cli_rotation_check(const struct cli_rotation *r)
 {
 	if ((r->keep || r->max_size) && !r->size && !r->every_ms)
-		return ctl_usage_error("record", "--keep and --max-size bound the chunks of a "
+		return cli_usage_error("record", "--keep and --max-size bound the chunks of a "
 				       "rotating recording: add --rotate-size or --rotate-every");
 	return 0;
 }
 
-void ctl_rotation_usage(FILE *f)
+void cli_rotation_usage(FILE *f)
 {
 	fprintf(f,
 		"      --rotate-size SIZE      rotate the trace into an archived chunk\n"
@@ -163,7 +163,7 @@ static void print_one(const cJSON *r)
 			err->valuestring);
 }
 
-void ctl_rotation_print(const cJSON *root)
+void cli_rotation_print(const cJSON *root)
 {
 	const cJSON *one = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_ROTATION);
 	if (cJSON_IsObject(one))
@@ -183,26 +183,26 @@ void ctl_rotation_print(const cJSON *root)
 
 /* One status request, answered within 2 s: 0 and the reply in *r (freed
  * by the caller), or -errno. */
-static int quick_status(const struct ctl_opts *g, struct ctl_reply *r)
+static int quick_status(const struct cli_opts *g, struct cli_reply *r)
 {
 	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
-	struct ctl_conn c;
+	struct cli_conn c;
 	struct ctl_why why = { "" };
 	if (!req)
 		return -ENOMEM;
-	int64_t deadline = ctl_now_ms() + 2000;
-	int e = ctl_conn_open(&c, g->socket, deadline);
+	int64_t deadline = cli_now_ms() + 2000;
+	int e = cli_conn_open(&c, g->socket, deadline);
 	if (e == 0) {
-		e = ctl_exchange(&c, req, deadline, true, NULL, NULL, r, &why);
-		ctl_conn_close(&c);
+		e = cli_exchange(&c, req, deadline, true, NULL, NULL, r, &why);
+		cli_conn_close(&c);
 	}
 	cJSON_Delete(req);
 	return e < 0 ? e : 0;
 }
 
-int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session)
+int cli_rotation_why_ended(const struct cli_opts *g, const char *session)
 {
-	struct ctl_reply r;
+	struct cli_reply r;
 	if (quick_status(g, &r) < 0)
 		return 0;
 	int found = 0;
@@ -214,19 +214,19 @@ int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session)
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(x, "session");
 		const cJSON *w = cJSON_GetObjectItemCaseSensitive(x, "error");
 		if (cJSON_IsString(n) && cJSON_IsString(w) && !strcmp(n->valuestring, session)) {
-			ctl_fail(0, "session %.256s ended: %.600s", session, w->valuestring);
+			cli_fail(0, "session %.256s ended: %.600s", session, w->valuestring);
 			found = 1;
 		}
 	}
-	ctl_reply_free(&r);
+	cli_reply_free(&r);
 	return found;
 }
 
 /* One status: 1 when `session` rotates and the chunk being written lacks
  * part of its replay, 0 when not (or not rotating), -errno. */
-static int pass_running(const struct ctl_opts *g, const char *session)
+static int pass_running(const struct cli_opts *g, const char *session)
 {
-	struct ctl_reply r;
+	struct cli_reply r;
 	int e = quick_status(g, &r);
 	if (e < 0)
 		return e;
@@ -240,17 +240,17 @@ static int pass_running(const struct ctl_opts *g, const char *session)
 		if (cJSON_IsString(n) && !strcmp(n->valuestring, session) && cJSON_IsFalse(d))
 			running = 1;
 	}
-	ctl_reply_free(&r);
+	cli_reply_free(&r);
 	return running;
 }
 
-void ctl_rotation_settle(const struct ctl_opts *g, const char *session, FILE *info)
+void cli_rotation_settle(const struct cli_opts *g, const char *session, FILE *info)
 {
-	int64_t start = ctl_now_ms();
+	int64_t start = cli_now_ms();
 	bool said = false;
 	while (pass_running(g, session) == 1) {
-		int64_t now = ctl_now_ms();
-		if (now - start >= CTL_SETTLE_MS) {
+		int64_t now = cli_now_ms();
+		if (now - start >= CLI_SETTLE_MS) {
 			if (info)
 				fprintf(info, "stopping without waiting longer: the last chunk's replay "
 					      "has not finished (it will be named incomplete)\n");
@@ -258,10 +258,10 @@ void ctl_rotation_settle(const struct ctl_opts *g, const char *session, FILE *in
 		}
 		if (info && !said && now - start >= 1000) {
 			fprintf(info, "waiting for the last chunk's replay to finish (at most %d s)\n",
-				CTL_SETTLE_MS / 1000);
+				CLI_SETTLE_MS / 1000);
 			said = true;
 		}
-		if (ctl_sig_caught())
+		if (cli_sig_caught())
 			return;
 		struct timespec ts = { 0, 50 * 1000000L };
 		nanosleep(&ts, NULL);

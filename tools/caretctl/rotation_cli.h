@@ -8,44 +8,44 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct ctl_rotation {
+struct cli_rotation {
 	uint64_t size, every_ms, keep, max_size; /* 0: not given */
 };
 
 enum {
-	CTL_OPT_ROTATE_SIZE = 0x3000,
-	CTL_OPT_ROTATE_EVERY,
-	CTL_OPT_KEEP,
-	CTL_OPT_MAX_SIZE,
+	CLI_OPT_ROTATE_SIZE = 0x3000,
+	CLI_OPT_ROTATE_EVERY,
+	CLI_OPT_KEEP,
+	CLI_OPT_MAX_SIZE,
 };
 
-#define CTL_ROTATION_LONGOPTS                                               \
-	{ "rotate-size", required_argument, NULL, CTL_OPT_ROTATE_SIZE },    \
-	{ "rotate-every", required_argument, NULL, CTL_OPT_ROTATE_EVERY },  \
-	{ "keep", required_argument, NULL, CTL_OPT_KEEP },                  \
-	{ "max-size", required_argument, NULL, CTL_OPT_MAX_SIZE }
+#define CLI_ROTATION_LONGOPTS                                               \
+	{ "rotate-size", required_argument, NULL, CLI_OPT_ROTATE_SIZE },    \
+	{ "rotate-every", required_argument, NULL, CLI_OPT_ROTATE_EVERY },  \
+	{ "keep", required_argument, NULL, CLI_OPT_KEEP },                  \
+	{ "max-size", required_argument, NULL, CLI_OPT_MAX_SIZE }
 
 /* "1.5", "90s", "500ms", "10m", "2h" -> ms. 0 or -EINVAL. */
-int ctl_parse_duration(const char *s, uint64_t *ms);
-/* 1 when opt is one of CTL_OPT_ROTATE_*: parsed into r (or a usage error
+int cli_parse_duration(const char *s, uint64_t *ms);
+/* 1 when opt is one of CLI_OPT_ROTATE_*: parsed into r (or a usage error
  * printed: the exit status, 2); 0 when it is not ours. */
-int ctl_rotation_opt(int opt, const char *arg, struct ctl_rotation *r, int *code);
+int cli_rotation_opt(int opt, const char *arg, struct cli_rotation *r, int *code);
 /* After every option: the combinations. 0 or the usage error's status. */
-int ctl_rotation_check(const struct ctl_rotation *r);
-void ctl_rotation_usage(FILE *f);
+int cli_rotation_check(const struct cli_rotation *r);
+void cli_rotation_usage(FILE *f);
 /* The rotating recordings of a status result ("rotations"), or the one of
  * a stop result ("rotation"), for humans. */
-void ctl_rotation_print(const cJSON *root);
-struct ctl_opts;
+void cli_rotation_print(const cJSON *root);
+struct cli_opts;
 /* When caretd itself ended the rotating recording `session` (its disk
  * about to fill): says why on standard error and returns 1; else 0. */
-int ctl_rotation_why_ended(const struct ctl_opts *g, const char *session);
-/* Before a rotating recording's stop: waits (at most CTL_SETTLE_MS, saying
+int cli_rotation_why_ended(const struct cli_opts *g, const char *session);
+/* Before a rotating recording's stop: waits (at most CLI_SETTLE_MS, saying
  * so on info after a second) until the chunk being written has every live
  * process's replay, so the last chunk is complete like the others; returns
  * at once for a recording that does not rotate or a caretd that does not
  * answer. */
-#define CTL_SETTLE_MS 10000
-void ctl_rotation_settle(const struct ctl_opts *g, const char *session, FILE *info);
+#define CLI_SETTLE_MS 10000
+void cli_rotation_settle(const struct cli_opts *g, const char *session, FILE *info);
 
 #endif

@@ -13,7 +13,7 @@
 #include "proto/caret_ctl_enc.h"
 #include "rpc.h"
 
-static int send_request(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms)
+static int send_request(struct cli_conn *c, const cJSON *req, int64_t deadline_ms)
 {
 	char *s = cJSON_PrintUnformatted(req);
 	if (!s)
@@ -26,14 +26,14 @@ static int send_request(struct ctl_conn *c, const cJSON *req, int64_t deadline_m
 	}
 	line[n] = '\n';
 	line[n + 1] = '\0';
-	int r = ctl_conn_send(c, line, n + 1, deadline_ms);
+	int r = cli_conn_send(c, line, n + 1, deadline_ms);
 	free(line);
 	return r;
 }
 
-int ctl_exchange(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms,
-		 bool interruptible, ctl_progress_fn fn, void *arg,
-		 struct ctl_reply *out, struct ctl_why *why)
+int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
+		 bool interruptible, cli_progress_fn fn, void *arg,
+		 struct cli_reply *out, struct ctl_why *why)
 {
 	memset(out, 0, sizeof(*out));
 	int r = send_request(c, req, deadline_ms);
@@ -49,7 +49,7 @@ int ctl_exchange(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms,
 		size_t len;
 		cJSON *root;
 		enum ctl_reply_type type;
-		r = ctl_conn_read_line(c, deadline_ms, interruptible, &line, &len);
+		r = cli_conn_read_line(c, deadline_ms, interruptible, &line, &len);
 		if (r < 0)
 			return refused ? -EPIPE : r;
 		r = ctl_reply_parse(line, len, &root, &type, why);
@@ -73,7 +73,7 @@ int ctl_exchange(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms,
 	}
 }
 
-void ctl_reply_free(struct ctl_reply *r)
+void cli_reply_free(struct cli_reply *r)
 {
 	cJSON_Delete(r->root);
 	free(r->raw);
@@ -103,18 +103,18 @@ static void socket_group(const char *path, char *out, size_t len)
 		snprintf(out, len, "group %u", (unsigned)st.st_gid);
 }
 
-int ctl_report_connect(const char *path, int err)
+int cli_report_connect(const char *path, int err)
 {
-	ctl_set_errno(-err);
+	cli_set_errno(-err);
 	switch (err) {
 	case -ENOENT:
 	case -ECONNREFUSED:
 		/* The unit only serves the default socket. */
 		if (strcmp(path, CARET_CTL_DEFAULT_SOCKET) != 0)
-			return ctl_fail(CTL_EXIT_UNREACHABLE,
+			return cli_fail(CLI_EXIT_UNREACHABLE,
 					"caretd is not running at %s (%s)", path,
 					strerror(-err));
-		return ctl_fail(CTL_EXIT_UNREACHABLE,
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"caretd is not running (cannot connect to %s: %s); "
 				"start it with: systemctl start caretd",
 				path, strerror(-err));
@@ -124,57 +124,57 @@ int ctl_report_connect(const char *path, int err)
 		 * directory's), whatever caretd's --group is today */
 		char grp[96];
 		socket_group(path, grp, sizeof(grp));
-		return ctl_fail(CTL_EXIT_UNREACHABLE,
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"permission denied connecting to caretd at %s: "
 				"you must be root or in %s",
 				path, grp);
 	}
 	case -ENAMETOOLONG:
-		return ctl_fail(CTL_EXIT_USAGE, "socket path too long: %s", path);
+		return cli_fail(CLI_EXIT_USAGE, "socket path too long: %s", path);
 	case -ETIMEDOUT:
-		return ctl_fail(CTL_EXIT_UNREACHABLE,
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"caretd at %s is not accepting connections (queue full)",
 				path);
 	case -ENOMEM:
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	default:
-		return ctl_fail(CTL_EXIT_UNREACHABLE, "cannot connect to caretd at %s: %s",
+		return cli_fail(CLI_EXIT_UNREACHABLE, "cannot connect to caretd at %s: %s",
 				path, strerror(-err));
 	}
 }
 
-int ctl_report_exchange(const char *cmd, int err, const struct ctl_why *why,
+int cli_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 			int64_t waited_ms)
 {
-	ctl_set_errno(-err);
+	cli_set_errno(-err);
 	switch (err) {
 	case -ETIMEDOUT:
-		return ctl_fail(CTL_EXIT_UNREACHABLE,
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"caretd did not answer within %.1f s (waiting for the "
 				"result of \"%s\")",
 				(double)waited_ms / 1000.0, cmd);
 	case -ECONNRESET:
 	case -EPIPE:
-		return ctl_fail(CTL_EXIT_UNREACHABLE,
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"caretd closed the connection before answering \"%s\"", cmd);
 	case -EMSGSIZE:
-		return ctl_fail(CTL_EXIT_PROTOCOL,
+		return cli_fail(CLI_EXIT_PROTOCOL,
 				"malformed reply from caretd to \"%s\": line longer than %u "
 				"bytes",
 				cmd, CARET_CTL_MAX_REPLY);
 	case -EPROTO:
-		return ctl_fail(CTL_EXIT_PROTOCOL, "malformed reply from caretd to \"%s\": %s",
+		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply from caretd to \"%s\": %s",
 				cmd, why->msg);
 	case -ENOMEM:
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	default:
-		return ctl_fail(CTL_EXIT_UNREACHABLE,
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"lost the connection to caretd (\"%s\"): %s", cmd,
 				strerror(-err));
 	}
 }
 
-int ctl_report_error_reply(const char *cmd, const struct ctl_reply *r)
+int cli_report_error_reply(const char *cmd, const struct cli_reply *r)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERROR);
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERRNO);
@@ -182,79 +182,79 @@ int ctl_report_error_reply(const char *cmd, const struct ctl_reply *r)
 	 * only if caretd's message does not say it already. */
 	if (cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096) {
 		const char *text = strerror((int)n->valuedouble);
-		ctl_set_errno((int)n->valuedouble);
+		cli_set_errno((int)n->valuedouble);
 		if (!strstr(e->valuestring, text))
-			return ctl_fail(CTL_EXIT_FAILED, "%s failed: %s (%s)", cmd,
+			return cli_fail(CLI_EXIT_FAILED, "%s failed: %s (%s)", cmd,
 					e->valuestring, text);
 	}
-	return ctl_fail(CTL_EXIT_FAILED, "%s failed: %s", cmd, e->valuestring);
+	return cli_fail(CLI_EXIT_FAILED, "%s failed: %s", cmd, e->valuestring);
 }
 
-int ctl_call(const struct ctl_opts *g, const cJSON *req, int64_t timeout_ms,
-	     bool interruptible, struct ctl_reply *out)
+int cli_call(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+	     bool interruptible, struct cli_reply *out)
 {
 	const char *cmd = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_CMD)->valuestring;
-	int64_t wait_ms = timeout_ms + CTL_SLACK_MS;
-	int64_t deadline = ctl_now_ms() + wait_ms;
-	struct ctl_conn c;
+	int64_t wait_ms = timeout_ms + CLI_SLACK_MS;
+	int64_t deadline = cli_now_ms() + wait_ms;
+	struct cli_conn c;
 	struct ctl_why why = { "" };
 
 	memset(out, 0, sizeof(*out));
-	int r = ctl_conn_open(&c, g->socket, deadline);
+	int r = cli_conn_open(&c, g->socket, deadline);
 	if (r < 0)
-		return ctl_report_connect(g->socket, r);
-	r = ctl_exchange(&c, req, deadline, interruptible, NULL, NULL, out, &why);
-	ctl_conn_close(&c);
+		return cli_report_connect(g->socket, r);
+	r = cli_exchange(&c, req, deadline, interruptible, NULL, NULL, out, &why);
+	cli_conn_close(&c);
 	if (r == -EINTR)
-		return CTL_EXIT_INTERRUPTED;
+		return CLI_EXIT_INTERRUPTED;
 	if (r < 0)
-		return ctl_report_exchange(cmd, r, &why, wait_ms);
+		return cli_report_exchange(cmd, r, &why, wait_ms);
 	if (out->type == CTL_REPLY_ERROR) {
-		int code = ctl_report_error_reply(cmd, out);
-		ctl_reply_free(out);
+		int code = cli_report_error_reply(cmd, out);
+		cli_reply_free(out);
 		return code;
 	}
-	return CTL_EXIT_OK;
+	return CLI_EXIT_OK;
 }
 
-int ctl_simple_call(struct ctl_opts *g, const char *cmd, int argc, char **argv,
-		    void (*usage)(FILE *, const char *), struct ctl_reply *out)
+int cli_simple_call(struct cli_opts *g, const char *cmd, int argc, char **argv,
+		    void (*usage)(FILE *, const char *), struct cli_reply *out)
 {
-	int early = ctl_simple_args(g, cmd, argc, argv, usage);
+	int early = cli_simple_args(g, cmd, argc, argv, usage);
 	if (early >= 0)
 		return early;
 	int c = caret_ctl_cmd_by_name(cmd);
 	cJSON *req = c >= 0 ? caret_ctl_enc_req_simple((enum caret_ctl_cmd)c) : NULL;
 	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int code = ctl_call(g, req, CTL_QUICK_MS, false, out);
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	int code = cli_call(g, req, CLI_QUICK_MS, false, out);
 	cJSON_Delete(req);
-	return code == CTL_EXIT_OK ? -1 : code;
+	return code == CLI_EXIT_OK ? -1 : code;
 }
 
-int ctl_ping(const struct ctl_opts *g)
+int cli_ping(const struct cli_opts *g)
 {
-	struct ctl_reply r;
+	struct cli_reply r;
 	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
 	if (!req)
-		return ctl_fail(CTL_EXIT_FAILED, "out of memory");
-	int code = ctl_call(g, req, CTL_QUICK_MS, false, &r);
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	int code = cli_call(g, req, CLI_QUICK_MS, false, &r);
 	cJSON_Delete(req);
-	if (code == CTL_EXIT_OK)
-		ctl_reply_free(&r);
+	if (code == CLI_EXIT_OK)
+		cli_reply_free(&r);
 	return code;
 }
 
-void ctl_print_json(cJSON *o, const char *cmd)
+void cli_print_json(cJSON *o, const char *cmd)
 {
 	/* caretd's result objects do not say which request they answer;
 	 * `record` prints three of them. */
 	if (!cJSON_HasObjectItem(o, CARET_CTL_K_CMD) &&
 	    !cJSON_AddStringToObject(o, CARET_CTL_K_CMD, cmd))
-		return (void)ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return (void)cli_fail(CLI_EXIT_FAILED, "out of memory");
 	char *s = cJSON_PrintUnformatted(o);
 	if (!s)
-		return (void)ctl_fail(CTL_EXIT_FAILED, "out of memory");
+		return (void)cli_fail(CLI_EXIT_FAILED, "out of memory");
 	printf("%s\n", s);
 	free(s);
 }

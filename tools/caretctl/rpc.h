@@ -9,58 +9,58 @@
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
 
-struct ctl_reply {
+struct cli_reply {
 	cJSON *root;
 	char *raw;	/* the line as received, printed verbatim by --json */
 	enum ctl_reply_type type;	/* CTL_REPLY_RESULT or CTL_REPLY_ERROR */
 };
 
 /* Called for every progress line; returns 0 or -EPROTO (why filled). */
-typedef int (*ctl_progress_fn)(const cJSON *msg, void *arg, struct ctl_why *why);
+typedef int (*cli_progress_fn)(const cJSON *msg, void *arg, struct ctl_why *why);
 
 /*
  * Sends req on c and reads until a result or error reply (into *out).
  * Progress lines go to fn (or are skipped when fn is NULL). Returns 0 or
- * the transport error (see ctl_conn_read_line), -EPROTO, -ENOMEM.
+ * the transport error (see cli_conn_read_line), -EPROTO, -ENOMEM.
  */
-int ctl_exchange(struct ctl_conn *c, const cJSON *req, int64_t deadline_ms,
-		 bool interruptible, ctl_progress_fn fn, void *arg,
-		 struct ctl_reply *out, struct ctl_why *why);
+int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
+		 bool interruptible, cli_progress_fn fn, void *arg,
+		 struct cli_reply *out, struct ctl_why *why);
 
 /*
  * Connects, exchanges, closes. caretd gets timeout_ms (plus slack) to
- * answer. Returns an exit status: CTL_EXIT_OK with a result in *out, or
+ * answer. Returns an exit status: CLI_EXIT_OK with a result in *out, or
  * the failure (error reply included) already reported. -EINTR is passed
- * through as CTL_EXIT_INTERRUPTED when interruptible.
+ * through as CLI_EXIT_INTERRUPTED when interruptible.
  */
-#define CTL_EXIT_INTERRUPTED (-1)
-int ctl_call(const struct ctl_opts *g, const cJSON *req, int64_t timeout_ms,
-	     bool interruptible, struct ctl_reply *out);
+#define CLI_EXIT_INTERRUPTED (-1)
+int cli_call(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+	     bool interruptible, struct cli_reply *out);
 
 /*
  * A command that sends only {"v", "cmd"} and takes only the common
  * options: parses argv, asks caretd. Returns -1 with the result in *out,
  * else the exit status (help shown, usage error or failure reported).
  */
-int ctl_simple_call(struct ctl_opts *g, const char *cmd, int argc, char **argv,
-		    void (*usage)(FILE *, const char *), struct ctl_reply *out);
+int cli_simple_call(struct cli_opts *g, const char *cmd, int argc, char **argv,
+		    void (*usage)(FILE *, const char *), struct cli_reply *out);
 
 /*
  * --json output of a reply or progress object: as caretd sent it, plus
  * "cmd" naming the request it answers ("record", "wait", "stop"...).
  */
-void ctl_print_json(cJSON *o, const char *cmd);
+void cli_print_json(cJSON *o, const char *cmd);
 
 /* Whether caretd answers (a status request): an exit status, reported. */
-int ctl_ping(const struct ctl_opts *g);
+int cli_ping(const struct cli_opts *g);
 
-void ctl_reply_free(struct ctl_reply *r);
+void cli_reply_free(struct cli_reply *r);
 
 /* Report a failed connect or exchange; return the exit status for it. */
-int ctl_report_connect(const char *path, int err);
-int ctl_report_exchange(const char *cmd, int err, const struct ctl_why *why,
+int cli_report_connect(const char *path, int err);
+int cli_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 			int64_t waited_ms);
-/* An error reply: prints caretd's message, returns CTL_EXIT_FAILED. */
-int ctl_report_error_reply(const char *cmd, const struct ctl_reply *r);
+/* An error reply: prints caretd's message, returns CLI_EXIT_FAILED. */
+int cli_report_error_reply(const char *cmd, const struct cli_reply *r);
 
 #endif

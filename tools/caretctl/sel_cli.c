@@ -16,14 +16,14 @@ static int add(const char *opt, const char *name, const char **list, int *n,
 {
 	char why[160];
 	if (check(name, why, sizeof(why)) < 0)
-		return ctl_usage_error("record", "invalid %s '%s': %s", opt, name, why);
+		return cli_usage_error("record", "invalid %s '%s': %s", opt, name, why);
 	if (*n >= CARET_CTL_SEL_MAX)
-		return ctl_usage_error("record", "%s: more than %d names", opt, CARET_CTL_SEL_MAX);
+		return cli_usage_error("record", "%s: more than %d names", opt, CARET_CTL_SEL_MAX);
 	list[(*n)++] = name;
 	return 0;
 }
 
-int ctl_sel_opt(int opt, const char *arg, int argc, char **argv, struct caret_ctl_sel *s,
+int cli_sel_opt(int opt, const char *arg, int argc, char **argv, struct caret_ctl_sel *s,
 		int *code)
 {
 	const char *name;
@@ -31,37 +31,37 @@ int ctl_sel_opt(int opt, const char *arg, int argc, char **argv, struct caret_ct
 	int *n;
 	int (*check)(const char *, char *, size_t) = caret_ctl_sel_check_event;
 	switch (opt) {
-	case CTL_OPT_UST:
+	case CLI_OPT_UST:
 		name = "-u/--ust";
 		list = s->ust;
 		n = &s->n_ust;
 		s->ust_given = true;
 		break;
-	case CTL_OPT_KERNEL:
+	case CLI_OPT_KERNEL:
 		name = "-k/--kernel";
 		list = s->kernel;
 		n = &s->n_kernel;
 		break;
-	case CTL_OPT_CONTEXT:
+	case CLI_OPT_CONTEXT:
 		name = "--context";
 		list = s->context;
 		n = &s->n_context;
 		check = caret_ctl_sel_check_context;
 		break;
-	case CTL_OPT_SYSCALL:
+	case CLI_OPT_SYSCALL:
 		name = "--syscall";
 		list = s->syscall;
 		n = &s->n_syscall;
 		break;
-	case CTL_OPT_SUBBUF_SIZE_KERNEL: {
+	case CLI_OPT_SUBBUF_SIZE_KERNEL: {
 		char why[160];
-		if (ctl_parse_size(arg, &s->subbuf_size_kernel) < 0) {
-			*code = ctl_usage_error("record", "invalid --subbuffer-size-kernel '%s': %s",
+		if (cli_parse_size(arg, &s->subbuf_size_kernel) < 0) {
+			*code = cli_usage_error("record", "invalid --subbuffer-size-kernel '%s': %s",
 						arg, caret_ctl_rule_subbuf_size());
 			return 1;
 		}
 		if (caret_ctl_check_subbuf_size(s->subbuf_size_kernel, why, sizeof(why)) < 0) {
-			*code = ctl_usage_error("record", "invalid --subbuffer-size-kernel '%s': %s",
+			*code = cli_usage_error("record", "invalid --subbuffer-size-kernel '%s': %s",
 						arg, why);
 			return 1;
 		}
@@ -80,21 +80,21 @@ int ctl_sel_opt(int opt, const char *arg, int argc, char **argv, struct caret_ct
 	return 1;
 }
 
-int ctl_sel_check(const struct caret_ctl_sel *s, bool light)
+int cli_sel_check(const struct caret_ctl_sel *s, bool light)
 {
 	if (s->ust_given && light)
-		return ctl_usage_error("record", "--light is a list of UST events and -u/--ust "
+		return cli_usage_error("record", "--light is a list of UST events and -u/--ust "
 				       "gives its own: choose one");
 	char why[160];
 	if (caret_ctl_sel_check_domains(s, why, sizeof(why)) < 0)
-		return ctl_usage_error("record", "--context %s", why);
+		return cli_usage_error("record", "--context %s", why);
 	if (s->subbuf_size_kernel && !caret_ctl_sel_kernel(s))
-		return ctl_usage_error("record", "--subbuffer-size-kernel sizes the kernel "
+		return cli_usage_error("record", "--subbuffer-size-kernel sizes the kernel "
 				       "channel: it needs -k/--kernel or --syscall events");
 	return 0;
 }
 
-void ctl_sel_usage(FILE *f)
+void cli_sel_usage(FILE *f)
 {
 	fprintf(f,
 		"  -u, --ust [EVENT...]        the UST events to enable (as ros2 trace -u;\n"
@@ -135,7 +135,7 @@ void ctl_sel_usage(FILE *f)
 		CARET_CTL_KERNEL_SUBBUF_COUNT);
 }
 
-void ctl_sel_list(const struct caret_ctl_sel *s, bool light)
+void cli_sel_list(const struct caret_ctl_sel *s, bool light)
 {
 	const char *evs[2 * CARET_CTL_SEL_MAX + 64];
 	int added = 0;
@@ -187,7 +187,7 @@ void ctl_sel_list(const struct caret_ctl_sel *s, bool light)
 		printf("  %s\n", s->syscall[i]);
 }
 
-void ctl_sel_warn(const struct caret_ctl_sel *s)
+void cli_sel_warn(const struct caret_ctl_sel *s)
 {
 	const char *miss[32];
 	int nm = caret_ctl_sel_unrecorded(s, miss, 32);

@@ -12,34 +12,34 @@
 #include "proto/caret_ctl_sel.h"
 
 enum {
-	CTL_OPT_UST = 'u',
-	CTL_OPT_KERNEL = 'k',
-	CTL_OPT_CONTEXT = 0x5000,
-	CTL_OPT_SYSCALL,
-	CTL_OPT_SUBBUF_SIZE_KERNEL,
+	CLI_OPT_UST = 'u',
+	CLI_OPT_KERNEL = 'k',
+	CLI_OPT_CONTEXT = 0x5000,
+	CLI_OPT_SYSCALL,
+	CLI_OPT_SUBBUF_SIZE_KERNEL,
 };
 
 /* The short options, for getopt's string. */
-#define CTL_SEL_SHORTOPTS "u::k::"
-#define CTL_SEL_LONGOPTS                                                          \
-	{ "ust", optional_argument, NULL, CTL_OPT_UST },                          \
-	{ "kernel", optional_argument, NULL, CTL_OPT_KERNEL },                    \
-	{ "context", optional_argument, NULL, CTL_OPT_CONTEXT },                  \
-	{ "syscall", optional_argument, NULL, CTL_OPT_SYSCALL },                  \
-	{ "subbuffer-size-kernel", required_argument, NULL, CTL_OPT_SUBBUF_SIZE_KERNEL }
+#define CLI_SEL_SHORTOPTS "u::k::"
+#define CLI_SEL_LONGOPTS                                                          \
+	{ "ust", optional_argument, NULL, CLI_OPT_UST },                          \
+	{ "kernel", optional_argument, NULL, CLI_OPT_KERNEL },                    \
+	{ "context", optional_argument, NULL, CLI_OPT_CONTEXT },                  \
+	{ "syscall", optional_argument, NULL, CLI_OPT_SYSCALL },                  \
+	{ "subbuffer-size-kernel", required_argument, NULL, CLI_OPT_SUBBUF_SIZE_KERNEL }
 
 /* 1 when opt is one of ours: parsed into s, taking the names after it
  * from argv (advancing optind), or a usage error printed (*code: 2); 0
  * when it is not ours. */
-int ctl_sel_opt(int opt, const char *arg, int argc, char **argv, struct caret_ctl_sel *s,
+int cli_sel_opt(int opt, const char *arg, int argc, char **argv, struct caret_ctl_sel *s,
 		int *code);
 /* After every option: the combinations. 0 or the usage error's status. */
-int ctl_sel_check(const struct caret_ctl_sel *s, bool light);
-void ctl_sel_usage(FILE *f);
+int cli_sel_check(const struct caret_ctl_sel *s, bool light);
+void cli_sel_usage(FILE *f);
 /* `record --list`: the UST events, contexts and kernel channel. */
-void ctl_sel_list(const struct caret_ctl_sel *s, bool light);
+void cli_sel_list(const struct caret_ctl_sel *s, bool light);
 /* At a record: what a -u list leaves out of CARET's runtime events, on
  * stderr. */
-void ctl_sel_warn(const struct caret_ctl_sel *s);
+void cli_sel_warn(const struct caret_ctl_sel *s);
 
 #endif

@@ -20,7 +20,7 @@ static void on_signal(int sig)
 	caught = sig;
 }
 
-int ctl_sig_setup(void)
+int cli_sig_setup(void)
 {
 	sigset_t block;
 	sigemptyset(&block);
@@ -43,7 +43,7 @@ int ctl_sig_setup(void)
 	return 0;
 }
 
-int ctl_sig_caught(void)
+int cli_sig_caught(void)
 {
 	/*
 	 * ppoll() that returns ready fds leaves a signal that came at the
@@ -60,11 +60,11 @@ int ctl_sig_caught(void)
 	return caught;
 }
 
-int ctl_ppoll(struct pollfd *fds, nfds_t n, int64_t deadline_ms)
+int cli_ppoll(struct pollfd *fds, nfds_t n, int64_t deadline_ms)
 {
 	struct timespec ts, *tsp = NULL;
 	if (deadline_ms >= 0) {
-		int64_t left = deadline_ms - ctl_now_ms();
+		int64_t left = deadline_ms - cli_now_ms();
 		if (left < 0)
 			left = 0;
 		ts.tv_sec = left / 1000;
@@ -74,14 +74,14 @@ int ctl_ppoll(struct pollfd *fds, nfds_t n, int64_t deadline_ms)
 	return ppoll(fds, n, tsp, armed ? &open_mask : NULL);
 }
 
-int ctl_sleep_until(int64_t deadline_ms)
+int cli_sleep_until(int64_t deadline_ms)
 {
 	for (;;) {
-		if (ctl_sig_caught())
+		if (cli_sig_caught())
 			return -EINTR;
-		if (ctl_now_ms() >= deadline_ms)
+		if (cli_now_ms() >= deadline_ms)
 			return 0;
-		if (ctl_ppoll(NULL, 0, deadline_ms) < 0 && errno != EINTR)
+		if (cli_ppoll(NULL, 0, deadline_ms) < 0 && errno != EINTR)
 			return -errno;
 	}
 }
@@ -101,17 +101,17 @@ static bool take_line(void)
 	return true;
 }
 
-int ctl_wait_enter(int64_t deadline_ms)
+int cli_wait_enter(int64_t deadline_ms)
 {
 	for (;;) {
 		if (take_line())
 			return 0;
-		if (ctl_sig_caught())
+		if (cli_sig_caught())
 			return -EINTR;
-		if (deadline_ms >= 0 && ctl_now_ms() >= deadline_ms)
+		if (deadline_ms >= 0 && cli_now_ms() >= deadline_ms)
 			return -ETIMEDOUT;
 		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-		int r = ctl_ppoll(&p, 1, deadline_ms);
+		int r = cli_ppoll(&p, 1, deadline_ms);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -120,7 +120,7 @@ int ctl_wait_enter(int64_t deadline_ms)
 		if (r == 0)
 			continue;
 		if (p.revents & POLLNVAL)
-			return ctl_sig_caught() ? -EINTR : -EPIPE;
+			return cli_sig_caught() ? -EINTR : -EPIPE;
 		if (inlen == sizeof(inbuf))
 			inlen = 0;	/* a long line: only its end matters */
 		ssize_t n = read(STDIN_FILENO, inbuf + inlen, sizeof(inbuf) - inlen);
@@ -130,12 +130,12 @@ int ctl_wait_enter(int64_t deadline_ms)
 			return -EPIPE;
 		}
 		if (n == 0)
-			return ctl_sig_caught() ? -EINTR : -EPIPE;
+			return cli_sig_caught() ? -EINTR : -EPIPE;
 		inlen += (size_t)n;
 	}
 }
 
-void ctl_discard_typeahead(void)
+void cli_discard_typeahead(void)
 {
 	/* Only a terminal has a human typing ahead; a pipe holds a script. */
 	if (isatty(STDIN_FILENO)) {
@@ -144,7 +144,7 @@ void ctl_discard_typeahead(void)
 	}
 }
 
-int64_t ctl_now_ms(void)
+int64_t cli_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -27,19 +27,19 @@ static int domain_of_env(uint32_t *out)
 	return 0;
 }
 
-int ctl_simclock_opt(int opt, struct ctl_simclock_opts *o, int *code)
+int cli_simclock_opt(int opt, struct cli_simclock_opts *o, int *code)
 {
 	if (opt != 'c')
 		return 0;
 	o->on = true;
 	if (domain_of_env(&o->domain) < 0)
-		*code = ctl_usage_error("record", "-c/--record-clock: ROS_DOMAIN_ID='%s' is not a "
+		*code = cli_usage_error("record", "-c/--record-clock: ROS_DOMAIN_ID='%s' is not a "
 				        "ROS 2 domain id (0 to %d)", getenv("ROS_DOMAIN_ID"),
 				        CARET_CTL_CLOCK_DOMAIN_MAX);
 	return 1;
 }
 
-void ctl_simclock_usage(FILE *f)
+void cli_simclock_usage(FILE *f)
 {
 	fprintf(f,
 		"  -c, --record-clock          also record ROS time (as ros2 caret record -c):\n"
@@ -51,7 +51,7 @@ void ctl_simclock_usage(FILE *f)
 		"                              most; it fails if caretd cannot reach the domain\n");
 }
 
-void ctl_simclock_list(const struct ctl_simclock_opts *o)
+void cli_simclock_list(const struct cli_simclock_opts *o)
 {
 	if (o->on)
 		printf("sim time: /clock of ROS domain %u as ros2_caret:sim_time (caretd's "

@@ -14,7 +14,7 @@ static const char *set(const char *v)
 	return v && *v ? v : NULL;
 }
 
-int ctl_default_trace_dir(const char *ros_trace_dir, const char *ros_home,
+int cli_default_trace_dir(const char *ros_trace_dir, const char *ros_home,
 			  char *out, size_t len)
 {
 	int n;
@@ -60,7 +60,7 @@ static int append_normalized(char *out, size_t len, const char *path)
 	return 0;
 }
 
-int ctl_absolute_path(const char *path, const char *cwd, const char *home,
+int cli_absolute_path(const char *path, const char *cwd, const char *home,
 		      char *out, size_t len)
 {
 	const char *base = NULL, *rest = path;
@@ -85,7 +85,7 @@ int ctl_absolute_path(const char *path, const char *cwd, const char *home,
 	return append_normalized(out, len, rest);
 }
 
-int ctl_trace_dir(const char *given, char *out, size_t len)
+int cli_trace_dir(const char *given, char *out, size_t len)
 {
 	char raw[PATH_MAX], cwd[PATH_MAX];
 	const char *home = set(getenv("HOME"));
@@ -94,7 +94,7 @@ int ctl_trace_dir(const char *given, char *out, size_t len)
 		home = pw ? pw->pw_dir : NULL;
 	}
 	if (!given) {
-		int r = ctl_default_trace_dir(getenv("ROS_TRACE_DIR"), getenv("ROS_HOME"), raw,
+		int r = cli_default_trace_dir(getenv("ROS_TRACE_DIR"), getenv("ROS_HOME"), raw,
 					      sizeof(raw));
 		if (r < 0)
 			return r;
@@ -104,6 +104,6 @@ int ctl_trace_dir(const char *given, char *out, size_t len)
 		return -EINVAL;
 	if (given[0] != '/' && given[0] != '~' && !getcwd(cwd, sizeof(cwd)))
 		return -errno;
-	return ctl_absolute_path(given, given[0] == '/' || given[0] == '~' ? "/" : cwd, home,
+	return cli_absolute_path(given, given[0] == '/' || given[0] == '~' ? "/" : cwd, home,
 				 out, len);
 }

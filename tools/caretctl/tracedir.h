@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 /* The rule itself, from explicit values (NULL = unset). 0 or -ENAMETOOLONG. */
-int ctl_default_trace_dir(const char *ros_trace_dir, const char *ros_home,
+int cli_default_trace_dir(const char *ros_trace_dir, const char *ros_home,
 			  char *out, size_t len);
 
 /*
@@ -19,10 +19,10 @@ int ctl_default_trace_dir(const char *ros_trace_dir, const char *ros_home,
  * from cwd and normalizes it as os.path.abspath does ("//", ".", "..").
  * 0, -EINVAL (home or cwd missing or not absolute), -ENAMETOOLONG.
  */
-int ctl_absolute_path(const char *path, const char *cwd, const char *home,
+int cli_absolute_path(const char *path, const char *cwd, const char *home,
 		      char *out, size_t len);
 
 /* given (or the default when NULL), made absolute from the environment. */
-int ctl_trace_dir(const char *given, char *out, size_t len);
+int cli_trace_dir(const char *given, char *out, size_t len);
 
 #endif

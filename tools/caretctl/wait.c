@@ -15,12 +15,12 @@
 
 static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
 {
-	const struct ctl_opts *g = arg;
+	const struct cli_opts *g = arg;
 	static struct ctl_progress last;
 	struct ctl_progress p;
 	if (ctl_decode_progress(msg, &p, why) < 0)
 		return -EPROTO;
-	ctl_progress_show(&p);
+	cli_progress_show(&p);
 	/* --json: a progress object on stdout for each change. */
 	if (g->json && (p.recording != last.recording || p.total != last.total ||
 			p.records_done != last.records_done ||
@@ -28,7 +28,7 @@ static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
 		cJSON *o = cJSON_Duplicate(msg, true);
 		if (!o)
 			return -ENOMEM;
-		ctl_print_json(o, CARET_CTL_CMD_WAIT);
+		cli_print_json(o, CARET_CTL_CMD_WAIT);
 		cJSON_Delete(o);
 		fflush(stdout);
 	}
@@ -37,16 +37,16 @@ static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
 }
 
 /* One `wait` on a fresh connection; the transport error or 0. */
-static int wait_once(const struct ctl_opts *g, int64_t remaining_ms, bool *lost,
-		     struct ctl_reply *out, struct ctl_why *why)
+static int wait_once(const struct cli_opts *g, int64_t remaining_ms, bool *lost,
+		     struct cli_reply *out, struct ctl_why *why)
 {
-	struct ctl_conn c;
-	int64_t deadline = ctl_now_ms() + remaining_ms + CTL_SLACK_MS;
-	int r = ctl_conn_open(&c, g->socket, deadline);
+	struct cli_conn c;
+	int64_t deadline = cli_now_ms() + remaining_ms + CLI_SLACK_MS;
+	int r = cli_conn_open(&c, g->socket, deadline);
 	if (r < 0)
 		return r;
 	if (*lost) {
-		ctl_progress_break();
+		cli_progress_break();
 		fprintf(stderr, "caretctl: reconnected to caretd\n");
 		*lost = false;
 	}
@@ -56,62 +56,62 @@ static int wait_once(const struct ctl_opts *g, int64_t remaining_ms, bool *lost,
 	if (!req)
 		r = -ENOMEM;
 	else
-		r = ctl_exchange(&c, req, deadline, true, on_progress, (void *)g, out, why);
+		r = cli_exchange(&c, req, deadline, true, on_progress, (void *)g, out, why);
 	cJSON_Delete(req);
-	ctl_conn_close(&c);
+	cli_conn_close(&c);
 	return r;
 }
 
-int ctl_wait_all(const struct ctl_opts *g, int64_t timeout_ms, bool verbose,
-		 struct ctl_reply *out)
+int cli_wait_all(const struct cli_opts *g, int64_t timeout_ms, bool verbose,
+		 struct cli_reply *out)
 {
-	int64_t end = ctl_now_ms() + timeout_ms;
+	int64_t end = cli_now_ms() + timeout_ms;
 	bool lost = false;	/* in an outage: announce it once, and its end */
 	struct ctl_why why = { "" };
 
-	ctl_progress_begin(g->json ? stderr : stdout, verbose);
+	cli_progress_begin(g->json ? stderr : stdout, verbose);
 	for (;;) {
 		/*
 		 * After a reconnect past the deadline, still ask once (1 ms):
 		 * the answer names the processes that are not recording.
 		 */
-		int64_t remaining = end - ctl_now_ms();
+		int64_t remaining = end - cli_now_ms();
 		if (remaining < 1)
 			remaining = 1;
 		int r = wait_once(g, remaining, &lost, out, &why);
 		if (r == 0) {
-			ctl_progress_clear();
+			cli_progress_clear();
 			if (out->type == CTL_REPLY_ERROR) {
-				int code = ctl_report_error_reply("wait", out);
-				ctl_reply_free(out);
+				int code = cli_report_error_reply("wait", out);
+				cli_reply_free(out);
 				return code;
 			}
-			return CTL_EXIT_OK;
+			return CLI_EXIT_OK;
 		}
 		if (r == -EINTR) {
-			ctl_progress_break();
-			return CTL_EXIT_INTERRUPTED;
+			cli_progress_break();
+			return CLI_EXIT_INTERRUPTED;
 		}
 		if (r == -EACCES || r == -EPERM || r == -ENAMETOOLONG)
-			return ctl_report_connect(g->socket, r);
+			return cli_report_connect(g->socket, r);
 		if (r == -ETIMEDOUT)
-			return ctl_fail(CTL_EXIT_UNREACHABLE,
+			return cli_fail(CLI_EXIT_UNREACHABLE,
 					"caretd stopped answering: no result of \"wait\" "
 					"within %.1f s",
-					(double)(remaining + CTL_SLACK_MS) / 1000.0);
-		if (!ctl_conn_gone(r))
-			return ctl_report_exchange("wait", r, &why, remaining + CTL_SLACK_MS);
+					(double)(remaining + CLI_SLACK_MS) / 1000.0);
+		if (!cli_conn_gone(r))
+			return cli_report_exchange("wait", r, &why, remaining + CLI_SLACK_MS);
 
 		if (!lost)
-			ctl_warn("lost the connection to caretd while waiting; reconnecting "
+			cli_warn("lost the connection to caretd while waiting; reconnecting "
 				 "(the recording goes on)");
 		lost = true;
-		if (ctl_now_ms() >= end)
-			return ctl_fail(CTL_EXIT_UNREACHABLE,
+		if (cli_now_ms() >= end)
+			return cli_fail(CLI_EXIT_UNREACHABLE,
 					"could not reconnect to caretd at %s within the "
 					"timeout (%s)",
 					g->socket, strerror(-r));
-		if (ctl_sleep_until(ctl_now_ms() + RECONNECT_MS) == -EINTR)
-			return CTL_EXIT_INTERRUPTED;
+		if (cli_sleep_until(cli_now_ms() + RECONNECT_MS) == -EINTR)
+			return CLI_EXIT_INTERRUPTED;
 	}
 }

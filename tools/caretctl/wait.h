@@ -7,11 +7,11 @@
 
 /*
  * Waits up to timeout_ms for every agent to reach RECORD, showing progress
- * on stderr with --json, else stdout. Returns CTL_EXIT_OK with the result
- * reply in *out, CTL_EXIT_INTERRUPTED on a stopping signal, or an exit
+ * on stderr with --json, else stdout. Returns CLI_EXIT_OK with the result
+ * reply in *out, CLI_EXIT_INTERRUPTED on a stopping signal, or an exit
  * status already reported.
  */
-int ctl_wait_all(const struct ctl_opts *g, int64_t timeout_ms, bool verbose,
-		 struct ctl_reply *out);
+int cli_wait_all(const struct cli_opts *g, int64_t timeout_ms, bool verbose,
+		 struct cli_reply *out);
 
 #endif
