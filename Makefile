@@ -272,6 +272,11 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_ctl_req
+$(B)/tests/check_ctl_req: $(call obj,tests/unit/check_ctl_req.c $(CTL_PROTO_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_drain
 $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c)
 	@mkdir -p $(dir $@)
