@@ -569,16 +569,12 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 	int rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
 	if (rc == 0)
 		rc = caret_lttng_kernel_enable(name, cfg->sel, cfg->snapshot, err, errlen);
-	if (rc == 0 && cfg->armed && !cfg->armed_open) {
-		/* Started with its channel disabled: the session daemon sets
-		 * every registered application up now (the cost of a start),
-		 * and caret_lttng_go() only enables the channel in each. */
-		int dr = lttng_disable_channel(h, CARET_CTL_DEFAULT_CHANNEL);
-		if (dr < 0)
-			rc = caret_lttng_fail(err, errlen, dr, "disabling channel " CARET_CTL_DEFAULT_CHANNEL
-				       " (armed)", name);
-	}
 	lttng_destroy_handle(h);
+	/* Armed, not open: started with its channel disabled, the session
+	 * daemon sets every registered application up now (the cost of a
+	 * start), and caret_lttng_go() only enables the channel in each. */
+	if (rc == 0 && cfg->armed && !cfg->armed_open)
+		rc = caret_lttng_hold(name, err, errlen);
 	if (rc < 0)
 		return rc;
 	int ret = lttng_start_tracing(name);
