@@ -4,6 +4,12 @@
  * entities, who sent a sample, the take of every topic (handed to
  * bridge_peers.c and bridge_relay.c), this host's Status, the bridge's
  * jobs in the tick, and the broadcasts of caretctl's --all-hosts.
+ *
+ * Over 600 lines: D (libddsc's functions, dlopen()ed at bridge start) and
+ * W (the listener's eventfd) are this file's private state and every part
+ * below uses them. The next split is the loader and entities (up to
+ * dds_up) from the traffic after it, over a private header that shares D
+ * and W.
  */
 #include <ctype.h>
 #include <dds/dds.h>
