@@ -77,46 +77,6 @@ static uint64_t measure(int dirfd, int depth, long *budget)
 	return sum;
 }
 
-/* Removes everything below dirfd, by descriptor (a symlink is removed,
- * never followed). */
-static int remove_below(int dirfd, int depth, long *budget)
-{
-	if (depth > DEPTH_MAX)
-		return -ELOOP;
-	DIR *d = caret_opendir_at(dirfd);
-	if (!d)
-		return -errno;
-	int rc = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (--*budget < 0) {
-			rc = rc ? rc : -EFBIG;
-			break;
-		}
-		struct stat st;
-		if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			int sub = openat(dirfd, e->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0)
-				continue;
-			int r = remove_below(sub, depth + 1, budget);
-			close(sub);
-			if (r < 0 && !rc)
-				rc = r;
-			if (unlinkat(dirfd, e->d_name, AT_REMOVEDIR) < 0 && !rc)
-				rc = -errno;
-		} else if (unlinkat(dirfd, e->d_name, 0) < 0 && !rc) {
-			rc = -errno;
-		}
-	}
-	closedir(d);
-	return rc;
-}
-
 static int by_index(const void *a, const void *b)
 {
 	const struct chunk_info *x = a, *y = b;
@@ -136,7 +96,7 @@ static int remove_chunk(int arch, const char *name)
 	if (fd < 0)
 		return -errno;
 	long budget = WALK_MAX;
-	int rc = remove_below(fd, 0, &budget);
+	int rc = creds_remove_below(fd, &budget);
 	close(fd);
 	if (unlinkat(arch, name, AT_REMOVEDIR) < 0 && !rc)
 		rc = -errno;

@@ -252,6 +252,12 @@ static int remove_entry(const struct walk *w, int dirfd, const char *name, const
 	return unlinkat(dirfd, name, S_ISDIR(st->st_mode) ? AT_REMOVEDIR : 0) < 0 ? -errno : 0;
 }
 
+int creds_remove_below(int dirfd, long *budget)
+{
+	const struct walk w = { .leave = remove_entry };
+	return walk_below(dirfd, &w, 0, budget);
+}
+
 int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -290,9 +296,8 @@ static int remove_job(void *arg, void *out, size_t outlen, char *err, size_t err
 	if (!rc && ((uint64_t)st.st_dev != a->dev || (uint64_t)st.st_ino != a->ino))
 		rc = -ESTALE;
 	long budget = CREDS_CHOWN_MAX;
-	const struct walk w = { .leave = remove_entry };
 	if (!rc)
-		rc = walk_below(fd, &w, 0, &budget);
+		rc = creds_remove_below(fd, &budget);
 	close(fd);
 	if (!rc && a->top && rmdir(a->path) < 0 && errno != ENOENT)
 		rc = -errno;

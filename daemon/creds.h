@@ -66,6 +66,12 @@ int creds_client_end(void);
  * -errno (-EFBIG: more than CREDS_CHOWN_MAX entries). */
 int creds_chown_tree(const char *path, uid_t uid, gid_t gid);
 
+/* Removes everything below dirfd, by file descriptor (a symlink removed,
+ * never followed; each directory emptied, then removed), at most *budget
+ * entries: 0 or the first -errno (-EFBIG: over budget). With the caller's
+ * rights: run it as the tree's owner (creds_run_as). */
+int creds_remove_below(int dirfd, long *budget);
+
 /* Removes, as id (its file system rights), everything below the directory
  * path, and path itself if top, when path still is the directory dev:ino
  * (-ESTALE otherwise): the trace tree of a recording that never recorded.

@@ -155,6 +155,21 @@ class UsageTest(unittest.TestCase):
         self.assertIn("-o/--output", r.stderr)
         self.assertIn("-o, --output", self.ctl("record", "--help").stdout)
 
+    def test_record_help_covers_ros2_caret_record_and_ros2_trace(self):
+        """Issue 22: every option of ros2 caret record (ros2caret's
+        verb/record.py) and the ros2 trace options it names, or why not."""
+        h = self.ctl("record", "--help").stdout
+        for short, long in (("-s", "--session-name"), ("-p", "--path"), ("-l", "--list"),
+                            ("-v", "--verbose"), ("-f", "--recording-frequency"),
+                            (None, "--light"), (None, "--subbuffer-size-ust"),
+                            (None, "--subbuffer-size-kernel"), (None, "--immediate"),
+                            ("-c", "--record-clock"), ("-u", "--ust"), (None, "--context"),
+                            ("-k", "--kernel"), (None, "--syscall"), ("-o", "--output"),
+                            ("-a", "--append")):
+            self.assertRegex(h, r"(?m)^ +%s%s\b" % (short + ", " if short else "",
+                                                     re.escape(long)), long)
+        self.assertIn("but --init-retry-num: caretd", h)
+
 
 class DaemonTest(unittest.TestCase):
     def setUp(self):
