@@ -94,8 +94,13 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	struct lttng_view_session *vs = lttng_view_find(v, sname);
 	res->dups = vs ? vs->dups : 0;
 	bool dups_bound = vs && vs->dups_bound;
-	simclock_end(sname); /* -c: no sim time after the stop */
 	rotation_quiesce(sname);
+	/* a periodic rotation just before the stop (after caretctl saw the
+	 * last chunk's replay done): its chunk's replay comes first */
+	if (rotation_stop_ready(sname, caret_now_ns()) < 0)
+		return cmd_fail(e, EAGAIN, "session %s: the chunk being written lacks part of its "
+				"replay (a rotation just before the stop); stop again", sname);
+	simclock_end(sname); /* -c: no sim time after the stop */
 	int n = lttng_view_ops(v)->stop(sname, res->ch, CMD_MAX_CHANNELS, res->path,
 					sizeof(res->path), e->msg, sizeof(e->msg));
 	if (n < 0)

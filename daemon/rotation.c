@@ -288,6 +288,31 @@ void rotation_quiesce(const char *session)
 		log_debug("session %s: rotation schedules removed before the stop", t->name);
 }
 
+int rotation_stop_ready(const char *session, int64_t now_ns)
+{
+	struct rot *t = rot_find(session);
+	if (!t || t->armed)
+		return 0;
+	rotl()->read_notifications(on_event, NULL);
+	if (!(t = rot_find(session)))
+		return 0;
+	/* as the tick does: the new chunk's pass, and whether it is done */
+	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	if (t->serial == 0 && e)
+		t->serial = e->serial;
+	else if (t->serial == UINT32_MAX && e)
+		rot_new_pass(t);
+	if (t->serial && !t->cur_complete && !t->closing && rot_pass_complete(t))
+		t->cur_complete = true;
+	if (t->cur_complete && !t->closing) {
+		t->stop_wait_ns = 0;
+		return 0;
+	}
+	if (!t->stop_wait_ns)
+		t->stop_wait_ns = now_ns;
+	return now_ns - t->stop_wait_ns < (int64_t)ROTATION_STOP_WAIT_MS * 1000000 ? -EAGAIN : 0;
+}
+
 struct rotation_report *rotation_end(const char *session)
 {
 	struct rot *t = rot_find(session);

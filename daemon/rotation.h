@@ -82,6 +82,14 @@ int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen);
 /* Just before session's stop: no new rotation starts (its schedules go),
  * so the stop's own archiving is the last chunk, never an empty one. */
 void rotation_quiesce(const char *session);
+/* Before a rotating recording's stop, after rotation_quiesce(): LTTng's
+ * notifications read now, so that a rotation begun just before the stop is
+ * seen, then 0 when the chunk being written has every live process's
+ * replay, -EAGAIN while it lacks some (for at most ROTATION_STOP_WAIT_MS
+ * after the first refusal: then 0, and the chunk is named incomplete). 0
+ * for a recording that does not rotate. */
+#define ROTATION_STOP_WAIT_MS 10000
+int rotation_stop_ready(const char *session, int64_t now_ns);
 struct rotation_report *rotation_end(const char *session);
 /* For tests: how the rotating recording `session` stands. */
 bool rotation_is_rotating(const char *session);

@@ -52,6 +52,7 @@ struct rot {
 	uint32_t serial;     /* the session's serial the current chunk's pass is for */
 	bool cur_complete;   /* every live agent finished that pass (latched) */
 	bool closing;        /* a rotation is ongoing: cur_complete is its verdict */
+	int64_t stop_wait_ns; /* a stop first refused for its chunk's replay (0: none) */
 	uint64_t cur_index;  /* LTTng's id of the chunk being written */
 	uint64_t verdict_upto; /* chunks below this index have a verdict */
 	uint64_t incomplete[MAX_INCOMPLETE]; /* ring of chunk indexes */

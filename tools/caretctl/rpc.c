@@ -193,6 +193,12 @@ int cli_report_error_reply(const char *cmd, const struct cli_reply *r)
 int cli_call(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
 	     bool interruptible, struct cli_reply *out)
 {
+	return cli_call_unless(g, req, timeout_ms, interruptible, 0, out);
+}
+
+int cli_call_unless(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+		    bool interruptible, int quiet, struct cli_reply *out)
+{
 	const char *cmd = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_CMD)->valuestring;
 	int64_t wait_ms = timeout_ms + CLI_SLACK_MS;
 	int64_t deadline = cli_now_ms() + wait_ms;
@@ -210,6 +216,11 @@ int cli_call(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
 	if (r < 0)
 		return cli_report_exchange(cmd, r, &why, wait_ms);
 	if (out->type == CTL_REPLY_ERROR) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(out->root, CARET_CTL_K_ERRNO);
+		if (quiet && cJSON_IsNumber(n) && n->valuedouble == quiet) {
+			cli_reply_free(out);
+			return CLI_EXIT_AGAIN;
+		}
 		int code = cli_report_error_reply(cmd, out);
 		cli_reply_free(out);
 		return code;

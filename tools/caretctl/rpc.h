@@ -36,6 +36,11 @@ int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
 #define CLI_EXIT_INTERRUPTED (-1)
 int cli_call(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
 	     bool interruptible, struct cli_reply *out);
+/* The same, except that an error reply carrying errno `quiet` is not
+ * reported: CLI_EXIT_AGAIN then (a request the caller repeats). */
+#define CLI_EXIT_AGAIN (-2)
+int cli_call_unless(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+		    bool interruptible, int quiet, struct cli_reply *out);
 
 /*
  * A command that sends only {"v", "cmd"} and takes only the common
