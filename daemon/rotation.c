@@ -128,6 +128,20 @@ static void drop_if_unarmed(struct rot *t)
 	rot_store_save();
 }
 
+/* The pass of the chunk being written: which serial it is for (the
+ * recording's own first, a new one after a rotation), and whether every
+ * live agent has it (latched). The tick's and a stop's. */
+static void follow_pass(struct rot *t)
+{
+	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	if (t->serial == 0 && e)
+		t->serial = e->serial; /* its first pass: the recording's own */
+	else if (t->serial == UINT32_MAX && e)
+		rot_new_pass(t);
+	if (t->serial && !t->cur_complete && !t->closing && rot_pass_complete(t))
+		t->cur_complete = true;
+}
+
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
@@ -155,13 +169,7 @@ static uint64_t on_tick(void *arg)
 				end_for_space(t, avail, need);
 			if (!t->used)
 				continue; /* ended: the disk was about to fill */
-			struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
-			if (t->serial == 0 && e)
-				t->serial = e->serial; /* its first pass: the recording's own */
-			else if (t->serial == UINT32_MAX && e)
-				rot_new_pass(t);
-			if (t->serial && !t->cur_complete && !t->closing && rot_pass_complete(t))
-				t->cur_complete = true;
+			follow_pass(t);
 		}
 	} else {
 		rotl()->close_channel();
@@ -296,14 +304,7 @@ int rotation_stop_ready(const char *session, int64_t now_ns)
 	rotl()->read_notifications(on_event, NULL);
 	if (!(t = rot_find(session)))
 		return 0;
-	/* as the tick does: the new chunk's pass, and whether it is done */
-	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
-	if (t->serial == 0 && e)
-		t->serial = e->serial;
-	else if (t->serial == UINT32_MAX && e)
-		rot_new_pass(t);
-	if (t->serial && !t->cur_complete && !t->closing && rot_pass_complete(t))
-		t->cur_complete = true;
+	follow_pass(t);
 	if (t->cur_complete && !t->closing) {
 		t->stop_wait_ns = 0;
 		return 0;
