@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "daemon/log.h"
+#include "util/caret_util.h"
 #include "daemon/registry.h"
 #include "daemon/rejects.h"
 #include "daemon/sigbus.h"
@@ -106,6 +107,7 @@ static void agent_detach(struct agent *a)
 static void agent_free(struct agent *a)
 {
 	agent_detach(a);
+	free(a->nodes);
 	free(a);
 }
 
@@ -355,8 +357,8 @@ int registry_sweep(struct registry *r)
 }
 
 struct names_ctx {
-	char *buf;
-	size_t len, used;
+	struct agent *a;
+	size_t used;
 	int count;
 };
 
@@ -366,12 +368,17 @@ static int add_node_name(const struct caret_rec_view *v, void *p)
 	if (v->kind != CARET_KIND_rcl_node_init)
 		return 0;
 	const char *ns = v->args[3].s, *name = v->args[2].s;
-	int w = snprintf(c->buf + c->used, c->len - c->used, "%s%s%s", ns,
-			 (ns[0] && ns[strlen(ns) - 1] != '/') ? "/" : "", name);
-	if (w < 0 || (size_t)w + 1 > c->len - c->used)
+	const char *sep = (ns[0] && ns[strlen(ns) - 1] != '/') ? "/" : "";
+	size_t w = strlen(ns) + strlen(sep) + strlen(name);
+	/* the names that fit in AGENT_NODES_MAX, as with the inline buffer */
+	if (w + 1 > AGENT_NODES_MAX - c->used)
 		return 1;
-	caret_utf8_scrub(c->buf + c->used, (size_t)w, true); /* B13 */
-	c->used += (size_t)w + 1;
+	struct agent *a = c->a;
+	if (caret_grow((void **)&a->nodes, &a->nodes_cap, c->used + w + 1, 1) < 0)
+		return 1;
+	snprintf(a->nodes + c->used, w + 1, "%s%s%s", ns, sep, name);
+	caret_utf8_scrub(a->nodes + c->used, w, true); /* B13 */
+	c->used += w + 1;
 	c->count++;
 	return 0;
 }
@@ -383,7 +390,7 @@ int agent_node_names(struct agent *a)
 	uint64_t records = st.records;
 	if (records == a->nodes_at_records)
 		return a->n_nodes;
-	struct names_ctx c = { a->nodes, sizeof(a->nodes), 0, 0 };
+	struct names_ctx c = { a, 0, 0 };
 	int64_t r = caret_seg_walk(&a->seg, add_node_name, &c);
 	if (r < 0)
 		return (int)r; /* not cached: a corrupt cache is reported each time */

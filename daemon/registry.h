@@ -42,8 +42,12 @@ struct agent {
 	} held[AGENT_HELD_MAX];
 	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
 	bool dead;                /* process gone, segment reclaimed at next sweep */
-	/* node names, parsed again only when the record count changes */
-	char nodes[4096];         /* NUL-separated */
+	/* node names, parsed again only when the record count changes;
+	 * allocated as they come (an inline 4 KiB buffer was most of an
+	 * agent's memory: issue 24, caretd's RSS at N = 1,000) */
+#define AGENT_NODES_MAX 4096
+	char *nodes;              /* NUL-separated, AGENT_NODES_MAX at most */
+	size_t nodes_cap;
 	int n_nodes;
 	uint64_t nodes_at_records; /* records when parsed; UINT64_MAX: never */
 	struct agent *next;

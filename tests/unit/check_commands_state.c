@@ -170,6 +170,50 @@ START_TEST(list_gives_reasons)
 }
 END_TEST
 
+/* list names a process's nodes from its cache, "namespace/name", up to
+ * AGENT_NODES_MAX bytes of names (registry.c allocates them as they
+ * come), and again when the cache grows. */
+static int listed_nodes(char names[][160], int max)
+{
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
+	struct ctl_agents ag;
+	struct ctl_why why;
+	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
+	int n = cJSON_GetArraySize(ag.a[0].nodes);
+	for (int i = 0; i < n && i < max; i++)
+		snprintf(names[i], 160, "%s", cJSON_GetArrayItem(ag.a[0].nodes, i)->valuestring);
+	ctl_agents_free(&ag);
+	cJSON_Delete(r);
+	return n;
+}
+
+START_TEST(list_names_nodes_up_to_the_cap)
+{
+	static char names[200][160];
+	ck_assert_int_eq(listed_nodes(names, 200), 0);
+	union caret_arg a[] = { CARET_P(1), CARET_P(0), CARET_S("talker"), CARET_S("/") };
+	ck_assert_int_eq(caret_seg_append(&agent.seg, CARET_KIND_rcl_node_init, 1, a), 0);
+	union caret_arg b[] = { CARET_P(2), CARET_P(0), CARET_S("listener"), CARET_S("/ns") };
+	ck_assert_int_eq(caret_seg_append(&agent.seg, CARET_KIND_rcl_node_init, 2, b), 0);
+	ck_assert_int_eq(listed_nodes(names, 200), 2);
+	ck_assert_str_eq(names[0], "/talker");
+	ck_assert_str_eq(names[1], "/ns/listener");
+	/* 100-byte names: "/" + 100 + NUL each; 7 + 13 bytes used so far */
+	char name[101];
+	memset(name, 'n', 100);
+	name[100] = '\0';
+	for (int i = 0; i < 60; i++) {
+		union caret_arg n[] = { CARET_P(10 + i), CARET_P(0), CARET_S(name), CARET_S("/") };
+		ck_assert_int_eq(caret_seg_append(&agent.seg, CARET_KIND_rcl_node_init, 10 + i, n),
+				 0);
+	}
+	int want = 2 + (AGENT_NODES_MAX - 20) / 102;
+	ck_assert_int_eq(listed_nodes(names, 200), want);
+	ck_assert_uint_eq(strlen(names[want - 1]), 101);
+	ck_assert_uint_le(agent.nodes_cap, AGENT_NODES_MAX);
+}
+END_TEST
+
 /* issue 8: `record -f` paces its own recording's replay, never the
  * daemon's defaults nor a newer session's (e.g. one of the lttng CLI). */
 START_TEST(recording_options_are_its_own)
@@ -465,6 +509,7 @@ void add_state_tests(TCase *tc)
 	tcase_add_test(tc, recording_shares);
 	tcase_add_test(tc, chown_tree_hostile_links);
 	tcase_add_test(tc, list_gives_reasons);
+	tcase_add_test(tc, list_names_nodes_up_to_the_cap);
 	tcase_add_test(tc, recording_options_are_its_own);
 	tcase_add_test(tc, wait_progress_then_result);
 	tcase_add_test(tc, events_pages);

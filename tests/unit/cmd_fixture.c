@@ -71,6 +71,7 @@ void teardown(void)
 	strcpy(name, agent.seg.name);
 	caret_seg_close(&agent.seg);
 	caret_seg_unlink(name);
+	free(agent.nodes); /* what registry.c's agent_free does */
 }
 
 struct cmd_peer peer = { .pid = 1, .n_groups = 0 };
