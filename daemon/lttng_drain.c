@@ -330,12 +330,13 @@ int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64
 }
 
 int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns,
-				   int64_t stale_ns, int64_t quiet_for_ns, int64_t quiet_ns)
+				   int64_t stale_ns, int64_t quiet_for_ns, int64_t quiet_ns,
+				   int64_t prev_ns)
 {
 	int64_t h = lttng_drain_horizon(d, since_ns, stale_ns);
 	if (h >= 0 && quiet_for_ns > quiet_ns && d->horizon_ns > h)
-		return d->horizon_ns;
-	return h;
+		h = d->horizon_ns;
+	return h > prev_ns ? h : prev_ns;
 }
 
 int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out)

@@ -68,9 +68,16 @@ int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64
  * sub-buffer covers: then the newest packet end after since_ns. Without
  * this, one stream's half packet that no writer fills holds the horizon
  * back, the replay gets no room to fill it, and nothing moves.
+ * Never before prev_ns, the horizon an earlier read gave (-1: none): what
+ * a stream held before it was drained, or is a partly filled sub-buffer
+ * the margin covers, until that stream's next packet moves it on. Going
+ * back to a stream's older packet when another stream produced a newer
+ * one (the quiet rule no longer applying) stalled the replay 20-50 ms with
+ * the window counted twice (bench P6, caretd's debug log).
  */
 int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns,
-				   int64_t stale_ns, int64_t quiet_for_ns, int64_t quiet_ns);
+				   int64_t stale_ns, int64_t quiet_for_ns, int64_t quiet_ns,
+				   int64_t prev_ns);
 
 /*
  * Opens a recording's trace directory for lttng_drain_read_at(): the

@@ -256,7 +256,7 @@ static void fb_seen(struct pacer_fb *f, const char *session, const struct lttng_
 		f->newest_seen_ns = now;
 	}
 	int64_t h = lttng_drain_pacing_horizon(d, f->since_ns, STREAM_STALE_NS,
-					       now - f->newest_seen_ns, QUIET_NS);
+					       now - f->newest_seen_ns, QUIET_NS, f->horizon_ns);
 	if (h > f->horizon_ns)
 		f->horizon_seen_ns = now;
 	if (h >= 0)

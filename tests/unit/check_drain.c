@@ -389,11 +389,23 @@ START_TEST(horizon_per_stream_16_cpus)
 	 * drained at once), which the window's margin covers: the newest.
 	 * Per stream only, CPU 12's half packet held every replay back until
 	 * the stall rule's trickle filled it (0.5 to 0.8 s at 48 processes). */
-	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 0, 50 * ms), 15 * ms);
-	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 49 * ms, 50 * ms), 15 * ms);
-	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 51 * ms, 50 * ms), 50 * ms);
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 0, 50 * ms, -1), 15 * ms);
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 49 * ms, 50 * ms, -1),
+			 15 * ms);
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 51 * ms, 50 * ms, -1),
+			 50 * ms);
 	/* quiet, but nothing after the base: still not known */
-	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, 60 * ms, 200 * ms, 500 * ms, 50 * ms), -1);
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, 60 * ms, 200 * ms, 500 * ms, 50 * ms, -1),
+			 -1);
+	/* Never back: once the quiet rule gave the newest end, a new packet
+	 * on one stream (not quiet any more) leaves CPU 12's half packet
+	 * covered by the margin, not counted in flight again */
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 0, 50 * ms, 50 * ms),
+			 50 * ms);
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, base, 200 * ms, 0, 50 * ms, 20 * ms),
+			 20 * ms);
+	ck_assert_int_eq(lttng_drain_pacing_horizon(&d, 60 * ms, 200 * ms, 0, 50 * ms, 55 * ms),
+			 55 * ms);
 	remove_dirs("");
 }
 END_TEST
