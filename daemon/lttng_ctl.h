@@ -13,6 +13,10 @@
 
 /* "lttng: STEP of session S failed: lttng_strerror()", with ret's errno. */
 int caret_lttng_fail(char *err, size_t errlen, int ret, const char *step, const char *session);
+/* A handle on session's user space domain, per-UID buffers (the only
+ * domain caretd records user space events in): 0 or -ENOMEM with err. */
+int caret_lttng_ust_handle(const char *session, struct lttng_handle **h, char *err,
+			   size_t errlen);
 /* creating: our stricter rule for names we give (proto/caret_ctl_limits.h);
  * else LTTng's, for sessions that exist. 0 or -EINVAL. */
 int caret_lttng_check_name_for(const char *name, bool creating, char *err, size_t errlen);

@@ -561,12 +561,11 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 	int grc = geometry(cfg, &subbuf_size, &subbuf_count, err, errlen);
 	if (grc < 0)
 		return grc;
-	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST, .buf_type = LTTNG_BUFFER_PER_UID };
-	struct lttng_handle *h = lttng_create_handle(name, &dom);
-	if (!h)
-		return caret_errf(err, errlen, -ENOMEM, "lttng: creating a handle for session %s failed",
-			    name);
-	int rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
+	struct lttng_handle *h;
+	int rc = caret_lttng_ust_handle(name, &h, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
 	if (rc == 0)
 		rc = caret_lttng_kernel_enable(name, cfg->sel, cfg->snapshot, err, errlen);
 	lttng_destroy_handle(h);
