@@ -989,12 +989,31 @@ def snapshot_row(args, tmp):
                          discarded=disc, complete=allc, snapshots=len(pts)))]
 
 
-def svg(pts, path):
+def previous_curve(path):
+    """The curve of the results file about to be replaced, to draw beside
+    the new one: [(n, Enter -> all in RECORD, armed + Enter)], and when
+    it was produced; ([], None) when there is none."""
+    try:
+        with open(path) as fh:
+            text = fh.read()
+    except OSError:
+        return [], None
+    when = re.search(r"^Produced by .* on (\d{4}-\d\d-\d\d \d\d:\d\d UTC)", text, re.M)
+    pts = []
+    for m in re.finditer(r"^\| (\d+) \| ([\d.]+) s \| ([\d.]+) s \| [\d.]+ s \| [\d.]+ s \| "
+                         r"([\d.]+) s \|", text, re.M):
+        pts.append((int(m.group(1)), float(m.group(3)), float(m.group(4))))
+    return pts, when.group(1) if when else None
+
+
+def svg(pts, path, prev=(), prev_when=None):
     """The curve: time to RECORD (session start and replay stacked) and
-    the limit, against N."""
+    the limit, against N; beside it the previous results' Enter -> all
+    in RECORD (prev: previous_curve())."""
     W, H, L, B, T, R = 760, 400, 60, 50, 30, 270
-    xmax = max(p["n"] for p in pts) * 1.05
-    ymax = max(max(p["immediate"], p["limit"]) for p in pts) * 1.15 or 1
+    xmax = max([p["n"] for p in pts] + [n for n, _, _ in prev]) * 1.05
+    ymax = max([max(p["immediate"], p["limit"]) for p in pts] +
+               [t for _, t, _ in prev]) * 1.15 or 1
     X = lambda n: L + (W - L - R) * n / xmax
     Y = lambda v: H - B - (H - B - T) * v / ymax
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
@@ -1019,8 +1038,12 @@ def svg(pts, path):
             o.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"/>' %
                      (x - bw / 2, Y(y0 + v), bw, Y(y0) - Y(y0 + v), c))
             y0 += v
-    for key, color, dash in (("limit", "black", "6,4"), ("total", "#c03030", "")):
-        pl = " ".join("%.1f,%.1f" % (X(p["n"]), Y(p[key])) for p in pts)
+    lines = [([(p["n"], p["limit"]) for p in pts], "black", "6,4"),
+             ([(p["n"], p["total"]) for p in pts], "#c03030", "")]
+    if prev:
+        lines.append(([(n, t) for n, t, _ in prev], "#909090", "2,3"))
+    for xy, color, dash in lines:
+        pl = " ".join("%.1f,%.1f" % (X(n), Y(v)) for n, v in xy)
         o.append('<polyline points="%s" fill="none" stroke="%s" stroke-width="2"%s/>' %
                  (pl, color, ' stroke-dasharray="%s"' % dash if dash else ""))
     o.append('<text x="%d" y="%d" text-anchor="middle">registered processes (N), %d init '
@@ -1030,6 +1053,8 @@ def svg(pts, path):
     leg = [("#7aa6d8", "session start (armed, before Enter)"),
            ("#70b070", "Enter: go (channel enabled unless armed open)"), ("#f0a860", "replay"),
            ("#c03030", "Enter -> all in RECORD"), ("black", "limit: start alone + bytes / drain")]
+    if prev:
+        leg.append(("#909090", "Enter -> all in RECORD, %s" % (prev_when or "previous run")))
     for i, (c, t) in enumerate(leg):
         y = T + 10 + i * 20
         o.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (W - R + 10, y - 10, c))
@@ -1262,6 +1287,8 @@ def main():
     lines, plain, rows = table(rows)
     print("\n".join(plain))
     m = machine()
+    # read before the file is replaced: the curve drawn beside the new one
+    prev, prev_when = previous_curve(args.out)
     with open(args.out, "w") as f:
         f.write("# caretd benchmark results\n\n")
         f.write("Produced by `make bench` (`bench/run.py`)%s on %s.\n\n" %
@@ -1280,7 +1307,7 @@ def main():
             for p in pts:
                 p["records"] = args.curve_records
             pic = os.path.splitext(args.out)[0] + "-scaling.svg"
-            svg(pts, pic)
+            svg(pts, pic, prev, prev_when)
             f.write("Scaling curve (P6): ![time to RECORD against N](%s)\n\n" %
                     os.path.basename(pic))
             f.write("| N | session start (armed, before Enter) | Enter -> all in RECORD | "
