@@ -309,8 +309,9 @@ static void fill_stats(struct caret_lttng_chan_stats *o,
 
 /* Whether the session daemon no longer lists session. lttng-ctl 2.13's
  * destroy answers LTTNG_ERR_UNK ("Unknown error") when its wait for the
- * destruction fails, though the session may be gone: seen with 1,000
- * applications registered (bench P6b, caret-sessstart). */
+ * destruction fails ("recvmsg: Connection reset by peer"), the session
+ * gone or not: seen three times in four runs with 1,000 applications
+ * registered (bench P6b, caret-sessstart). */
 static bool session_gone(const char *session)
 {
 	struct lttng_session *s;
@@ -389,8 +390,13 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 	free(kch);
 
 	ret = lttng_destroy_session(session);
-	if (ret < 0 && !session_gone(session))
-		return caret_lttng_fail(err, errlen, ret, "destroying", session);
+	if (ret < 0 && !session_gone(session)) {
+		/* once more, on a new connection: the first one's wait was cut */
+		int again = lttng_destroy_session(session);
+		if (again < 0 && lttng_code(again) != LTTNG_ERR_SESS_NOT_FOUND &&
+		    !session_gone(session))
+			return caret_lttng_fail(err, errlen, ret, "destroying", session);
+	}
 	return nch;
 }
 
