@@ -1061,7 +1061,8 @@ def svg(pts, path, prev=(), prev_when=None):
            ("#70b070", "Enter: go (channel enabled unless armed open)"), ("#f0a860", "replay"),
            ("#c03030", "Enter -> all in RECORD"), ("black", "limit: start alone + bytes / drain")]
     if prev:
-        leg.append(("#909090", "Enter -> all in RECORD, %s" % (prev_when or "previous run")))
+        leg.append(("#909090", "Enter -> all in RECORD: results of %s" %
+                    (prev_when or "the previous run")))
     for i, (c, t) in enumerate(leg):
         y = T + 10 + i * 20
         o.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>' % (W - R + 10, y - 10, c))
