@@ -33,8 +33,17 @@
 /* No packet on any stream for this long: the consumer drained every full
  * sub-buffer, the streams hold partly filled ones only
  * (lttng_drain_pacing_horizon). Well above the consumer's wake-up on a
- * delivered sub-buffer, well below STALL_NS's trickle. */
-#define QUIET_NS (20LL * 1000000)
+ * delivered sub-buffer, well below STALL_NS's trickle. The consumer
+ * (strace of lttng-consumerd during a replay of 100 x 2,000 records)
+ * writes a delivered 512 KiB packet and its index entry 0.3-1 ms after
+ * its poll returns; the replay waited for this rule once per window,
+ * so at 20 ms it ran at 35-70 MB/s against a drain of 440 MB/s, and at
+ * 5 ms at 140-150 MB/s, nothing discarded with two busy processes, 64 KiB
+ * sub-buffers, or the consumer held to 2 % of a CPU (bench P4, P6, P7). A
+ * full sub-buffer the consumer has not taken after this long is still
+ * covered by the window's margin unless the whole next window lands on
+ * that CPU; a discard halves the window (fb_discards). */
+#define QUIET_NS (5LL * 1000000)
 /* An index unreadable this long is said (a new chunk's streams may not be
  * there for a moment). */
 #define BLIND_SAY_NS (1000LL * 1000000)
