@@ -6,6 +6,8 @@ set -eu
 B=${B:-build}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
+# LD_PRELOAD and CARET_AGENT_TP_LIB need absolute paths; B may be either
+case $B in /*) ;; *) B=$top/$B ;; esac
 ls="$B/tests/local"
 pre=""
 if [ "${SAN:-0}" = 1 ]; then
@@ -16,12 +18,12 @@ echo "== local scope, no agent"
 LD_PRELOAD="$pre" "$ls/ls_main" "$ls" "$B/bin/caret-agentctl"
 echo "== local scope, agent preloaded"
 CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 \
-	LD_PRELOAD="${pre}$top/$B/lib/libcaret-agent.so" "$ls/ls_main" "$ls" "$B/bin/caret-agentctl"
+	LD_PRELOAD="${pre}$B/lib/libcaret-agent.so" "$ls/ls_main" "$ls" "$B/bin/caret-agentctl"
 echo "== executor hooks, no agent"
 LD_PRELOAD="$pre" "$ls/exec_main" "$ls"
 echo "== executor hooks, agent preloaded"
-CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$top/$ls/libtp_test.so" \
-	LD_PRELOAD="${pre}$top/$B/lib/libcaret-agent.so" "$ls/exec_main" "$ls"
+CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$ls/libtp_test.so" \
+	LD_PRELOAD="${pre}$B/lib/libcaret-agent.so" "$ls/exec_main" "$ls"
 dom=$(( ($$ % 100) + 120 ))
 # Fast DDS 2.9 itself deletes a StatisticsReaderImpl through its base
 # (ASan new-delete-type-mismatch in RTPSReader::~RTPSReader, without the
@@ -30,5 +32,5 @@ dom=$(( ($$ % 100) + 120 ))
 echo "== Fast DDS, no agent"
 LD_PRELOAD="$pre" "$ls/fastdds_main" "$dom"
 echo "== Fast DDS, agent preloaded"
-CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$top/$ls/libtp_test.so" \
-	LD_PRELOAD="${pre}$top/$B/lib/libcaret-agent.so" "$ls/fastdds_main" "$dom"
+CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$ls/libtp_test.so" \
+	LD_PRELOAD="${pre}$B/lib/libcaret-agent.so" "$ls/fastdds_main" "$dom"
