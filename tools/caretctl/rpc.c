@@ -174,15 +174,23 @@ int cli_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 	}
 }
 
+/* An error reply's errno when it is a sane positive number, else 0. */
+static int reply_errno(const struct cli_reply *r)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERRNO);
+	return cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096
+		       ? (int)n->valuedouble : 0;
+}
+
 int cli_report_error_reply(const char *cmd, const struct cli_reply *r)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERROR);
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERRNO);
+	int err = reply_errno(r);
 	/* errno is advisory: shown when it is a sane positive number, and
 	 * only if caretd's message does not say it already. */
-	if (cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096) {
-		const char *text = strerror((int)n->valuedouble);
-		cli_set_errno((int)n->valuedouble);
+	if (err) {
+		const char *text = strerror(err);
+		cli_set_errno(err);
 		if (!strstr(e->valuestring, text))
 			return cli_fail(CLI_EXIT_FAILED, "%s failed: %s (%s)", cmd,
 					e->valuestring, text);
@@ -216,8 +224,7 @@ int cli_call_unless(const struct cli_opts *g, const cJSON *req, int64_t timeout_
 	if (r < 0)
 		return cli_report_exchange(cmd, r, &why, wait_ms);
 	if (out->type == CTL_REPLY_ERROR) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(out->root, CARET_CTL_K_ERRNO);
-		if (quiet && cJSON_IsNumber(n) && n->valuedouble == quiet) {
+		if (quiet && reply_errno(out) == quiet) {
 			cli_reply_free(out);
 			return CLI_EXIT_AGAIN;
 		}
