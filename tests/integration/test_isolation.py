@@ -83,9 +83,13 @@ class Host:
             # the host's daemon is ours: stopped by its PID, then the holder
             r = self.run(["head", "-n", "1", "/run/lttng/lttng-sessiond.pid"], check=False)
             if r.stdout.strip().isdigit():
-                self.run(["sh", "-c", "kill %s; i=0; while kill -0 %s 2>/dev/null && "
-                          "[ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done" %
-                          (r.stdout.strip(), r.stdout.strip())], check=False)
+                # only if that pid is still an lttng-sessiond of this
+                # namespace (a stale file's pid may be anyone's by now)
+                self.run(["sh", "-c", "p=%s; [ \"$(cat /proc/$p/comm)\" = lttng-sessiond ] && "
+                          "[ \"$(readlink /proc/$p/ns/mnt)\" = \"$(readlink /proc/self/ns/mnt)\" ] "
+                          "|| exit 0; kill $p; i=0; while kill -0 $p 2>/dev/null && "
+                          "[ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done" % r.stdout.strip()],
+                         check=False)
             self.holder.kill()
         self.holder.wait()
         self.holder.stdout.close()
