@@ -48,6 +48,7 @@
 #include <stdint.h>
 #include <systemd/sd-event.h>
 
+#include "daemon/bridge_wake.h"
 #include "daemon/log.h"
 #include "daemon/loop.h"
 #include "daemon/lttng_view.h"
@@ -74,6 +75,7 @@
 
 struct bridge_cfg {
 	bool enabled;      /* false: --no-bridge */
+	bool eager;        /* --eager-bridge: DDS at start, never asleep */
 	bool accept_relay; /* --accept-relay */
 	int domain;        /* -1: $ROS_DOMAIN_ID, else 0 */
 	/* --relay-allow: comma-separated relay hosts; NULL: no relay at all */
@@ -110,6 +112,30 @@ struct bridge_counts {
 };
 
 struct bridge_dds; /* CycloneDDS entities, private to bridge_dds.c */
+
+/*
+ * After a lazy start, this host's broadcasts wait until DDS has been up
+ * this long: the hosts whose caretd sleeps load DDS when this one's
+ * participant announces itself, and must be matched before a volatile
+ * sample can reach them (the wake-up of a sleeping caretd and CycloneDDS's
+ * discovery take ~0.3 s here; the rest is margin for loaded machines).
+ */
+#define BRIDGE_SETTLE_NS (2000LL * 1000000)
+/* broadcasts held while waking, and how long one waits at most */
+#define BRIDGE_PENDING 8
+#define BRIDGE_PENDING_TTL_NS (30LL * 1000000000)
+
+enum bridge_pending_kind { BRIDGE_P_NONE, BRIDGE_P_START, BRIDGE_P_END, BRIDGE_P_RELAY };
+
+/* One broadcast held until the bridge has settled (owns its strings). */
+struct bridge_pending {
+	enum bridge_pending_kind kind;
+	int64_t at_ns;
+	uint32_t frequency;
+	bool stop;
+	char *session, *url;
+	char *filter[CARET_FILTER_LISTS];
+};
 struct wait_req;
 
 #define BRIDGE_SNAP_SERVE 4 /* snapshots of this host other hosts asked for, at once */
@@ -166,8 +192,14 @@ struct bridge {
 	struct lttng_view *lttng;
 	struct loop_job take, publish; /* observe and report stages of the tick */
 	struct bridge_dds *dds;
-	char state[256]; /* "off", "starting", "up (domain N)", or why not */
+	char state[256]; /* "off", "asleep...", "starting", "up (domain N)", or why not */
 	bool up;
+	/* lazy: started asleep (bridge_wake.h); asleep: DDS not loaded yet */
+	bool lazy, asleep;
+	struct bridge_wake wake;
+	int64_t up_ns; /* when DDS came up */
+	bool dds_failed; /* the last try to start DDS failed (retried) */
+	struct bridge_pending pending[BRIDGE_PENDING];
 	int64_t next_try_ns, last_beat_ns;
 	bool status_due;
 	char host[BRIDGE_HOST_MAX];
@@ -203,7 +235,27 @@ void bridge_stop(struct bridge *b);
  * (they sleep longer while idle). */
 void bridge_kick(struct bridge *b);
 
-/* Broadcasts; 0, or -ENOTCONN (bridge off or down: b->state says why). */
+/* Starts a lazy bridge asleep (bridge_wake.h), unless CYCLONEDDS_URI or
+ * the host's interfaces keep the socket from hearing the domain (logged;
+ * then DDS starts as an eager bridge's). */
+void bridge_sleep(struct bridge *b, sd_event *ev, int domain);
+/*
+ * A command of this host needs the other hosts (--all-hosts): a sleeping
+ * bridge loads DDS now (why: for the log).
+ */
+void bridge_wake_now(struct bridge *b, const char *why);
+/* Whether this host's broadcasts go out at once (up, and settled after a
+ * lazy start); while it wakes they are held (bridge_send_*). */
+bool bridge_settled(const struct bridge *b);
+/* Woken (or waking) and not settled yet: --all-hosts answers may lack
+ * hosts that are still loading DDS. */
+bool bridge_waking(const struct bridge *b);
+
+/* Broadcasts; 0, or -ENOTCONN (bridge off or down: b->state says why).
+ * While a lazy bridge wakes, they are held and sent once it settled
+ * (BRIDGE_HELD; -EBUSY with BRIDGE_PENDING held already, -ENOMEM). An End
+ * (or a relay's stop) of a bridge still asleep has nobody to reach: 0. */
+#define BRIDGE_HELD 1
 /* filter: NULL or the recording's lists (checked by caret_filter_check). */
 int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_filter_lists *filter);
 int bridge_send_end(struct bridge *b);
@@ -213,7 +265,8 @@ int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 /*
  * `snapshot --all-hosts` of session: asks every other host to take its
  * own, within timeout_ms (1..CARET_CTL_TIMEOUT_MAX_MS) (0, -ENOTCONN
- * with b->state saying why, -EBUSY with too many in flight, -ENOMEM).
+ * with b->state saying why, -EBUSY with too many in flight, -ENOMEM;
+ * -EAGAIN while a lazy bridge wakes: ask again once bridge_settled).
  * *out lists the hosts known now (those of another bridge version with
  * their error already); replies fill it as they come; free it with
  * bridge_snapshot_done.

@@ -29,6 +29,7 @@
 #include "daemon/bridge.h"
 #include "daemon/bridge_msg.h"
 #include "daemon/bridge_peers.h"
+#include "daemon/bridge_pending.h"
 #include "daemon/bridge_relay.h"
 #include "daemon/bridge_snap.h"
 #include "daemon/log.h"
@@ -46,6 +47,9 @@
  * (0.13 of 0.22 % with 100 processes).
  */
 #define TICK_IDLE_USEC (1000 * USEC_PER_MS)
+/* Asleep (bridge_wake.h): the socket wakes it; the tick only joins the
+ * group on interfaces that came up since. */
+#define TICK_ASLEEP_USEC (10000 * USEC_PER_MS)
 #define BEAT_NS (1000LL * 1000000)
 #define RETRY_NS (10LL * 1000000000)
 #define FIRST_TRY_NS (200LL * 1000000)
@@ -286,8 +290,11 @@ static int dds_up(struct bridge *b)
 		return -ENOMEM;
 	/* The user's CYCLONEDDS_URI (interfaces, peers) first, our sample
 	 * size cap last so it holds. */
+	/* SPDPInterval: a caretd asleep on another host (bridge_wake.h)
+	 * hears this one within a second of its start, not 30 s */
 	static const char cap[] = "<CycloneDDS><Domain id=\"any\"><Internal><MaxSampleSize>" MAX_SAMPLE
-				  "</MaxSampleSize></Internal></Domain></CycloneDDS>";
+				  "</MaxSampleSize></Internal><Discovery><SPDPInterval>1s"
+				  "</SPDPInterval></Discovery></Domain></CycloneDDS>";
 	const char *uri = getenv("CYCLONEDDS_URI");
 	_cleanup_free_ char *cfg = NULL;
 	if (asprintf(&cfg, "%s%s%s", uri && *uri ? uri : "", uri && *uri ? "," : "", cap) < 0) {
@@ -325,6 +332,7 @@ static int dds_up(struct bridge *b)
 				      T_SNAP_REPLY)) < 0)
 		goto fail;
 	b->up = true;
+	b->up_ns = bridge_now_ns();
 	b->status_due = true;
 	snprintf(b->state, sizeof(b->state), "up (domain %d)", dom);
 	log_info("bridge: up on DDS domain %d as host %s", dom, b->host);
@@ -498,6 +506,32 @@ static bool publish_status(struct bridge *b, int64_t now)
 	return waiting;
 }
 
+static int send_start(struct bridge *b, uint32_t frequency, const struct caret_filter_lists *f);
+static int send_end(struct bridge *b);
+static int send_relay(struct bridge *b, const char *session, const char *url, uint32_t frequency,
+		      bool stop, const struct caret_filter_lists *f);
+
+/* What this host asked while the bridge woke, once it settled. */
+static void flush_pending(struct bridge *b, int64_t now)
+{
+	static const char *const names[] = { "?", "Start", "End", "RelayRecord" };
+	struct bridge_pending *p;
+	while ((p = bridge_pending_first(b, now)) && bridge_settled(b)) {
+		struct caret_filter_lists f;
+		bridge_pending_filter(p, &f);
+		int r = p->kind == BRIDGE_P_START ? send_start(b, p->frequency, &f)
+			: p->kind == BRIDGE_P_END ? send_end(b)
+						  : send_relay(b, p->session, p->url, p->frequency,
+							       p->stop, &f);
+		if (r < 0)
+			log_warn("bridge: held %s not broadcast: %s", names[p->kind], strerror(-r));
+		else
+			log_info("bridge: held %s broadcast to every host, %.1f s after it was asked",
+				 names[p->kind], (double)(now - p->at_ns) / 1e9);
+		bridge_pending_pop(b);
+	}
+}
+
 static uint64_t samples(const struct bridge *b)
 {
 	const struct bridge_counts *c = &b->counts;
@@ -510,16 +544,22 @@ static uint64_t on_take(void *arg)
 {
 	struct bridge *b = arg;
 	int64_t now = bridge_now_ns();
+	if (b->asleep) {
+		bridge_wake_scan(&b->wake);
+		return TICK_ASLEEP_USEC;
+	}
 	W.last_take_ns = now;
 	if (W.src)
 		sd_event_source_set_enabled(W.src, SD_EVENT_ON);
 	if (!b->up && now >= b->next_try_ns) {
-		if (dds_up(b) < 0)
+		b->dds_failed = dds_up(b) < 0;
+		if (b->dds_failed)
 			b->next_try_ns = now + RETRY_NS;
 	}
 	uint64_t before = samples(b);
 	if (b->up)
 		take_all(b, now);
+	flush_pending(b, now);
 	bridge_relay_check(b, now);
 	/* a Start or End moved processes: their Status in this tick */
 	if (b->status_due)
@@ -528,7 +568,7 @@ static uint64_t on_take(void *arg)
 	 * more than one take empties), a relay session, or a session whose
 	 * bounds and Starts the peers act on: the short tick */
 	bool quiet = b->up && W.src && !W.deaf && samples(b) == before && !b->relay_session[0] &&
-		     b->lttng->n_active == 0;
+		     b->lttng->n_active == 0 && !bridge_pending_first(b, now);
 	return quiet ? TICK_IDLE_USEC : TICK_USEC;
 }
 
@@ -562,6 +602,8 @@ static uint64_t on_publish(void *arg)
 {
 	struct bridge *b = arg;
 	int64_t now = bridge_now_ns();
+	if (b->asleep)
+		return TICK_ASLEEP_USEC;
 	publish_snaps(b, now);
 	bool waiting = false;
 	if (b->up)
@@ -592,7 +634,7 @@ static int on_wake(sd_event_source *s, int fd, uint32_t revents, void *arg)
 
 void bridge_kick(struct bridge *b)
 {
-	if (!b->cfg.enabled)
+	if (!b->cfg.enabled || b->asleep)
 		return;
 	loop_job_soon(&b->take, 0);
 	loop_job_soon(&b->publish, 0);
@@ -617,6 +659,11 @@ int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct
 	b->take = LOOP_JOB("bridge take", LOOP_OBSERVE, on_take, b);
 	b->publish = LOOP_JOB("bridge publish", LOOP_REPORT, on_publish, b);
 	W.event = loop->event;
+	char why[200] = "";
+	int dom = b->cfg.domain >= 0 ? b->cfg.domain : domain_from_env(why, sizeof(why));
+	/* a bad ROS_DOMAIN_ID: dds_up says so, as before */
+	if (dom >= 0 && !b->cfg.eager)
+		bridge_sleep(b, loop->event, dom);
 	int rc = loop_add(loop, &b->take);
 	return rc < 0 ? rc : loop_add(loop, &b->publish);
 }
@@ -628,6 +675,8 @@ void bridge_stop(struct bridge *b)
 	if (b->relay_session[0])
 		bridge_relay_stop(b, NULL);
 	bridge_snap_stop(b);
+	bridge_wake_close(&b->wake);
+	bridge_pending_clear(b);
 	dds_down(b);
 	/* after the domain: no listener writes to it any more */
 	W.src = sd_event_source_disable_unref(W.src);
@@ -642,7 +691,27 @@ static char *fl(const struct caret_filter_lists *f, enum caret_filter_list i)
 	return (char *)(f && f->list[i] ? f->list[i] : "");
 }
 
+/* Whether a broadcast must be held: a lazy bridge that has not settled,
+ * or one held already (they go in the order asked). */
+static bool hold(struct bridge *b)
+{
+	if (!b->lazy)
+		return false;
+	bridge_wake_now(b, "a broadcast of this host");
+	return !bridge_settled(b) || bridge_pending_first(b, bridge_now_ns());
+}
+
+#define HELD(r) ((r) < 0 ? (r) : BRIDGE_HELD)
+
 int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_filter_lists *f)
+{
+	if (hold(b))
+		return HELD(bridge_pending_add(b, BRIDGE_P_START, frequency, f, NULL, NULL, false,
+					       bridge_now_ns()));
+	return send_start(b, frequency, f);
+}
+
+static int send_start(struct bridge *b, uint32_t frequency, const struct caret_filter_lists *f)
 {
 	if (!b->up)
 		return -ENOTCONN;
@@ -656,6 +725,18 @@ int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_f
 
 int bridge_send_end(struct bridge *b)
 {
+	/* asleep: no other host heard a Start of this one (it never was in
+	 * the domain), and a caretd asleep has no remote Start to end */
+	if (b->lazy && b->asleep)
+		return 0;
+	if (hold(b))
+		return HELD(bridge_pending_add(b, BRIDGE_P_END, 0, NULL, NULL, NULL, false,
+					       bridge_now_ns()));
+	return send_end(b);
+}
+
+static int send_end(struct bridge *b)
+{
 	if (!b->up)
 		return -ENOTCONN;
 	caret_msgs_msg_dds__End_ m = { 0 };
@@ -664,6 +745,17 @@ int bridge_send_end(struct bridge *b)
 
 int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 		      uint32_t frequency, bool stop, const struct caret_filter_lists *f)
+{
+	if (stop && b->lazy && b->asleep)
+		return 0; /* as bridge_send_end */
+	if (hold(b))
+		return HELD(bridge_pending_add(b, BRIDGE_P_RELAY, frequency, f, session, url, stop,
+					       bridge_now_ns()));
+	return send_relay(b, session, url, frequency, stop, f);
+}
+
+static int send_relay(struct bridge *b, const char *session, const char *url, uint32_t frequency,
+		      bool stop, const struct caret_filter_lists *f)
 {
 	if (!b->up)
 		return -ENOTCONN;
@@ -681,6 +773,10 @@ int bridge_snapshot_ask(struct bridge *b, const char *session, int64_t timeout_m
 			struct bridge_snap_out **out)
 {
 	*out = NULL;
+	if (b->lazy && !bridge_settled(b)) {
+		bridge_wake_now(b, "a snapshot of every host");
+		return -EAGAIN;
+	}
 	if (!b->up)
 		return -ENOTCONN;
 	struct bridge_snap_out *o;

@@ -12,8 +12,16 @@ void cmd_broadcast_done(const struct cmd_ctx *ctx, struct cmd_broadcast *b, int 
 			const char *what)
 {
 	b->asked = true;
-	b->ok = r == 0;
+	b->ok = r >= 0;
 	b->why[0] = '\0';
+	if (r == BRIDGE_HELD) {
+		snprintf(b->why, sizeof(b->why),
+			 "%.16s held while the bridge wakes (%.200s): sent once the other hosts "
+			 "joined, %lld s after DDS is up", what, ctx->bridge->state,
+			 BRIDGE_SETTLE_NS / 1000000000);
+		log_info("%s", b->why);
+		return;
+	}
 	if (r == 0) {
 		log_info("%s broadcast to every host", what);
 		return;

@@ -60,7 +60,7 @@ struct cmd_err {
  * fails the local action: the reply says what happened. */
 struct cmd_broadcast {
 	bool asked, ok;
-	char why[320]; /* when !ok */
+	char why[320]; /* when !ok, or held (ok) */
 };
 void cmd_broadcast_done(const struct cmd_ctx *ctx, struct cmd_broadcast *b, int r,
 			const char *what);

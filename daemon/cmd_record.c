@@ -226,6 +226,10 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		log_warn("record refused for uid %d: %s", (int)peer->uid, e->msg);
 		return r;
 	}
+	/* now, not at Enter: an armed recording's Start then finds the other
+	 * hosts joined (bridge.h, BRIDGE_SETTLE_NS) */
+	if (q->all_hosts && ctx->bridge)
+		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
 	if (p->cfg.armed_open || !caret_filter_empty(&p->filter))
 		lttng_view_sync_marker(ctx->lttng, true);
 	r = ops->record(&p->cfg, res->session, sizeof(res->session), res->path,
@@ -319,7 +323,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		int b = p->cfg.url ? bridge_send_relay(ctx->bridge, res->session, p->cfg.url,
 						       p->freq, false, &p->filter)
 				   : 0;
-		if (b == 0)
+		if (b >= 0) /* sent, or held (BRIDGE_HELD): the next one follows it */
 			b = bridge_send_start(ctx->bridge, p->freq ? p->freq : ctx->sched->frequency,
 					      &p->filter);
 		cmd_broadcast_done(ctx, &res->bc, b, "Start");

@@ -77,6 +77,7 @@ struct all_job {
 	struct wait_req *local;
 	cJSON *local_res; /* its last line, once over */
 	struct bridge_snap_out *out;
+	bool ask_due; /* the bridge was waking: ask once it settled */
 	int64_t timeout_ms, deadline_ns;
 	char session[CARET_LTTNG_NAME_MAX];
 };
@@ -165,7 +166,7 @@ static cJSON *all_result(struct all_job *j)
 	cJSON *hosts = o ? cJSON_AddArrayToObject(o, CARET_CTL_K_HOSTS) : NULL;
 	bool all_ok = true;
 	bool ok = hosts && add_self(hosts, j, &all_ok);
-	int answered = 0, n = j->out->n;
+	int answered = 0, n = j->out ? j->out->n : 0;
 	for (int i = 0; ok && i < n; i++) {
 		ok = add_other(hosts, j, &j->out->res[i], &all_ok);
 		answered += j->out->res[i].answered && !j->out->res[i].error;
@@ -192,7 +193,19 @@ static cJSON *all_poll(void *arg, int64_t now, bool *done)
 		wait_free(j->local);
 		j->local = NULL;
 	}
-	if (!bridge_snapshot_all_in(j->out) && now < j->deadline_ns)
+	if (j->ask_due && now < j->deadline_ns) {
+		int r = bridge_snapshot_ask(j->b, j->session, j->timeout_ms, &j->out);
+		if (r == -EAGAIN)
+			return NULL;
+		j->ask_due = false;
+		if (r < 0)
+			log_warn("session %s: the other hosts not asked for a snapshot: %s",
+				 j->session, j->b->state);
+		else
+			log_info("session %s: a snapshot asked of every host once the bridge "
+				 "woke (%d other(s) known)", j->session, j->out->n);
+	}
+	if (j->out && !bridge_snapshot_all_in(j->out) && now < j->deadline_ns)
 		return NULL;
 	*done = true;
 	return all_result(j);
@@ -225,6 +238,10 @@ static int snapshot_all(const struct cmd_ctx *ctx, const char *session, const ch
 	snprintf(j->session, sizeof(j->session), "%s", session);
 	/* the other hosts first: their passes run while this host's does */
 	int r = bridge_snapshot_ask(b, session, timeout_ms, &j->out);
+	if (r == -EAGAIN) {
+		j->ask_due = true; /* all_poll asks once the bridge woke */
+		r = 0;
+	}
 	if (r < 0) {
 		free(j);
 		if (r == -EBUSY)
@@ -238,8 +255,9 @@ static int snapshot_all(const struct cmd_ctx *ctx, const char *session, const ch
 		free(j);
 		return cmd_fail(e, ENOMEM, "out of memory");
 	}
-	log_info("session %s: a snapshot asked of every host (%d other(s) known)", session,
-		 j->out->n);
+	if (j->out)
+		log_info("session %s: a snapshot asked of every host (%d other(s) known)",
+			 session, j->out->n);
 	*wait = wait_custom(&all_ops, j); /* releases j when out of memory */
 	if (!*wait)
 		return cmd_fail(e, ENOMEM, "out of memory");

@@ -139,7 +139,7 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	lttng_view_session_ended(v, sname);
 	if (q->all_hosts) {
 		int b = bridge_send_relay(ctx->bridge, sname, "net://-", 0, true, NULL);
-		if (b == 0)
+		if (b >= 0) /* sent, or held (BRIDGE_HELD): the next one follows it */
 			b = bridge_send_end(ctx->bridge);
 		cmd_broadcast_done(ctx, &res->bc, b, "End");
 	}

@@ -110,13 +110,15 @@ static const char *state8(int8_t s)
 
 static cJSON *cmd_hosts(const struct cmd_ctx *ctx, int64_t now)
 {
-	const struct bridge *b = ctx->bridge;
+	struct bridge *b = ctx->bridge;
+	/* the user asks about the other hosts: a bridge asleep joins them */
+	bridge_wake_now(b, "caretctl status --all-hosts");
 	char me[256] = "";
 	gethostname(me, sizeof(me) - 1);
 	struct caret_ctl_bridge_counts c = { b->counts.start, b->counts.end, b->counts.status,
 					     b->counts.relay, b->counts.rejected, b->counts.sent,
 					     b->counts.foreign };
-	cJSON *o = caret_ctl_enc_hosts(me, b->state, &c);
+	cJSON *o = caret_ctl_enc_hosts(me, b->state, bridge_waking(b), &c);
 	cJSON *h = o ? caret_ctl_add_host(o, me, true, 0, bridge_version(), false) : NULL;
 	if (!h)
 		goto oom;
@@ -156,7 +158,7 @@ oom:
 
 static cJSON *add_broadcast(cJSON *o, const struct cmd_broadcast *b)
 {
-	if (o && b->asked && caret_ctl_add_broadcast(o, b->ok, b->ok ? NULL : b->why) < 0) {
+	if (o && b->asked && caret_ctl_add_broadcast(o, b->ok, b->why[0] ? b->why : NULL) < 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}

@@ -82,6 +82,8 @@ static void usage(FILE *f)
 		"                            where caretd cannot see the recording's buffers\n"
 		"                            (K/M/G suffixes; default 64M, at most 1T)\n"
 		"  --no-bridge               no DDS bridge to other hosts\n"
+		"  --eager-bridge            load CycloneDDS at start, not when a DDS participant\n"
+		"                            appears in the domain or --all-hosts needs it\n"
 		"  --accept-relay            let other hosts' caretctl record --all-hosts --set-url\n"
 		"                            create a streaming session to the relay they name,\n"
 		"                            if it is in --relay-allow\n"
@@ -118,7 +120,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "foreground", 0, 0, 'F' }, { "socket", 1, 0, 's' }, { "group", 1, 0, 'g' },
 		{ "pacing", 1, 0, 'p' }, { "recording-frequency", 1, 0, 'f' },
 		{ "replay-bandwidth", 1, 0, 'b' }, { "log-level", 1, 0, 'l' },
-		{ "no-bridge", 0, 0, 'N' }, { "accept-relay", 0, 0, 'A' },
+		{ "no-bridge", 0, 0, 'N' }, { "eager-bridge", 0, 0, 'E' },
+		{ "accept-relay", 0, 0, 'A' },
 		{ "config", 1, 0, 'c' }, { "subbuffer-size", 1, 0, 'S' },
 		{ "subbuffer-count", 1, 0, 'C' }, { "arm-timeout", 1, 0, 'T' },
 		{ "relay-allow", 1, 0, 'R' },
@@ -183,6 +186,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'N':
 			o->bridge.enabled = false;
+			break;
+		case 'E':
+			o->bridge.eager = true;
 			break;
 		case 'A':
 			o->bridge.accept_relay = true;

@@ -298,6 +298,9 @@
 #define CARET_CTL_K_BROADCAST "broadcast"
 #define CARET_CTL_K_BROADCAST_ERROR "broadcast_error"
 #define CARET_CTL_K_BRIDGE "bridge"
+/* hosts: true while a lazy bridge wakes (other hosts may still be loading
+ * DDS): an --all-hosts wait goes on */
+#define CARET_CTL_K_BRIDGE_WAKING "bridge_waking"
 #define CARET_CTL_K_COUNTS "counts"
 #define CARET_CTL_K_HOSTS "hosts"
 #define CARET_CTL_K_SELF "self"

@@ -253,13 +253,13 @@ cJSON *caret_ctl_enc_accept(bool accepted, const char *reason)
 int caret_ctl_add_broadcast(cJSON *o, bool ok, const char *why)
 {
 	return cJSON_AddBoolToObject(o, CARET_CTL_K_BROADCAST, ok) &&
-			       (ok || !why ||
+			       (!why ||
 				cJSON_AddStringToObject(o, CARET_CTL_K_BROADCAST_ERROR, why))
 		       ? 0
 		       : -ENOMEM;
 }
 
-cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge,
+cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge, bool waking,
 			   const struct caret_ctl_bridge_counts *c)
 {
 	cJSON *o = envelope(CARET_CTL_T_RESULT);
@@ -267,7 +267,8 @@ cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge,
 		return NULL;
 	cJSON *k = cJSON_AddObjectToObject(o, CARET_CTL_K_COUNTS);
 	return fail_if(o, cJSON_AddStringToObject(o, CARET_CTL_K_HOST, host) &&
-				  cJSON_AddStringToObject(o, CARET_CTL_K_BRIDGE, bridge) && k &&
+				  cJSON_AddStringToObject(o, CARET_CTL_K_BRIDGE, bridge) &&
+				  cJSON_AddBoolToObject(o, CARET_CTL_K_BRIDGE_WAKING, waking) && k &&
 				  cJSON_AddNumberToObject(k, "start", (double)c->start) &&
 				  cJSON_AddNumberToObject(k, "end", (double)c->end) &&
 				  cJSON_AddNumberToObject(k, "status", (double)c->status) &&

@@ -75,7 +75,8 @@ cJSON *caret_ctl_enc_stop(const char *session, const char *path,
 /* reason: NULL when accepted. */
 cJSON *caret_ctl_enc_accept(bool accepted, const char *reason);
 
-/* Adds "broadcast" and, when not ok, "broadcast_error" to a result. */
+/* Adds "broadcast" and, with why, "broadcast_error" to a result: why it
+ * was not sent, or (ok) how it is held while the bridge wakes. */
 int caret_ctl_add_broadcast(cJSON *result, bool ok, const char *why);
 
 /* "hosts": the result, then one host object at a time, then its processes. */
@@ -83,7 +84,7 @@ struct caret_ctl_bridge_counts {
 	uint64_t start, end, status, relay, rejected, sent;
 	uint64_t foreign; /* samples of caretds of another bridge version */
 };
-cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge,
+cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge, bool waking,
 			   const struct caret_ctl_bridge_counts *c);
 /* version: the bridge version it speaks (0: not a caretd); ignored: its
  * samples are, for speaking another version than this caretd's. */

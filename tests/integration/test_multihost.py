@@ -379,7 +379,8 @@ class MultiHostTest(NetTest):
         self.da.wait(10)
         bad = ("<CycloneDDS><Domain id=\"any\"><General><Interfaces><NetworkInterface "
                "name=\"nosuchif0\"/></Interfaces></General></Domain></CycloneDDS>")
-        da = type(self).da = a.caretd(extra={"CYCLONEDDS_URI": bad})
+        # eager: DDS tried at start (asleep, it would wait for the domain)
+        da = type(self).da = a.caretd("--eager-bridge", extra={"CYCLONEDDS_URI": bad})
         wait_err(da, r"bridge: down: creating the DDS domain failed")
         self.assertRegex(a.hosts()["bridge"], r"^down: ")
         cached = self.dumps(a, self.pa)

@@ -24,7 +24,9 @@ void cli_report_broadcast(const cJSON *res, const char *what)
 	    ctl_get_bool(res, NULL, CARET_CTL_K_BROADCAST, &ok, &why) < 0)
 		return;
 	ctl_get_str(res, NULL, CARET_CTL_K_BROADCAST_ERROR, true, &err, &why);
-	if (ok)
+	if (ok && err) /* held while the bridge wakes: the daemon says how */
+		fprintf(stderr, "caretctl: %s\n", err);
+	else if (ok)
 		fprintf(stderr, "caretctl: %s sent to every host\n", what);
 	else
 		cli_warn("%s", err ? err : "not sent to the other hosts");
@@ -183,8 +185,13 @@ int cli_status_all_hosts(const struct cli_opts *g, int64_t timeout_ms)
 			return code;
 		int64_t waited = cli_now_ms() - t0;
 		const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_HOSTS);
-		/* done when every known host answered since we asked, or time is up */
-		if (waited >= timeout_ms || (hosts && waited > POLL_MS && all_fresh(hosts, waited)))
+		/* done when every known host answered since we asked, or time is
+		 * up; not while the bridge wakes: the other hosts may still be
+		 * loading DDS (absent from a caretd before lazy bridges) */
+		bool waking = cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_BRIDGE_WAKING));
+		if (waited >= timeout_ms ||
+		    (hosts && !waking && waited > POLL_MS && all_fresh(hosts, waited)))
 			break;
 		cli_reply_free(&r);
 		struct timespec ts = { 0, POLL_MS * 1000000L };
@@ -260,8 +267,12 @@ int cli_wait_remote(const struct cli_opts *g, int64_t timeout_ms, FILE *info)
 		}
 		int64_t waited = cli_now_ms() - t0;
 		/* a second at least: the other hosts create their sessions first;
-		 * a host that was seen but is silent gets 3 s to speak again */
-		bool done = waited > 1000 && rec == total && (fresh == known || waited > 3000);
+		 * a host that was seen but is silent gets 3 s to speak again; a
+		 * bridge that wakes holds the Start until the hosts joined */
+		bool waking = cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_BRIDGE_WAKING));
+		bool done = waited > 1000 && !waking && rec == total &&
+			    (fresh == known || waited > 3000);
 		if (done || waited >= timeout_ms)
 			break;
 		cli_reply_free(&r);
