@@ -542,6 +542,24 @@ def scenario(args, tmp):
         except QuotaUnavailable as e:
             slow_why = str(e)
         rss_end = d.rss_kib()
+        # the bridge asleep (issue 24: loaded when a participant appears in
+        # its domain or a command needs the other hosts): what it costs
+        # once a hosts request woke it, for comparison
+        bridge_libs_runs = ms["bridge_libs"]
+        asleep = bridge_libs_runs == 0
+        rss_awake, bridge_state = None, "?"
+        try:
+            d.call({"cmd": "hosts"})
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                bridge_state = d.call({"cmd": "hosts"}).get("bridge", "?")
+                if bridge_state.startswith(("up", "down")):
+                    break
+                time.sleep(0.2)
+            time.sleep(1.0)  # its threads and first samples
+            rss_awake = d.rss_kib()
+        except RuntimeError as e:
+            bridge_state = "hosts request failed: %s" % e
 
         # P5 cache density
         shm_bytes = payload = 0
@@ -597,10 +615,17 @@ def scenario(args, tmp):
                         "%d sessions (ros2:*, ros2_caret:*) started with the lttng CLI while "
                         "caretd idled, from `lttng start` returning (it took %s ms) to all %d "
                         "agents out of WAIT; RSS after the P4 runs (as always), %.1f MiB after "
-                        "the P7 runs too; %s" % (
+                        "the P7 runs too; %s; the bridge %s during the runs (default start: "
+                        "CycloneDDS loads when a DDS participant appears in its domain or a "
+                        "command needs the other hosts); woken at the end by a hosts request "
+                        "(bridge %s): RSS %s" % (
                             args.idle, len(start_ms),
                             "/".join("%.0f" % x for x in start_ms), n, rss_end / 1024,
-                            rss_parts),
+                            rss_parts,
+                            "asleep (no CycloneDDS page mapped)" if asleep else
+                            "AWAKE (%d KiB of its libraries mapped)" % bridge_libs_runs,
+                            bridge_state,
+                            "?" if rss_awake is None else "%.1f MiB" % (rss_awake / 1024)),
                         num=dict(density=density, rss_mib=rss / 1024, cpu_pct=cpu,
                                  seen_ms=seen)))
         tried = [x for x in (loaded, small, slow) if x]

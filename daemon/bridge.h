@@ -21,7 +21,9 @@
  * (bridge_msg.h); samples of a caretd of another version are not read, and
  * its host is listed as such.
  *
- * Started lazily after the rest of the daemon is up; any DDS failure is
+ * Asleep until a DDS participant appears in the domain or a command needs
+ * the other hosts (bridge_wake.h; --eager-bridge: at start), after the
+ * rest of the daemon is up; any DDS failure is
  * logged, shown in `caretctl status --all-hosts`, retried now and then,
  * and never stops local recording.
  *
@@ -35,10 +37,13 @@
  * (CARET_CTL_SNAPSHOT_HOLDOFF_MS) for other hosts, answering the rest
  * "busy"; at most BRIDGE_SNAP_RATE requests a second are answered at all.
  *
- * Files: bridge.c (what the parts share), bridge_peers.c (other hosts'
+ * Files: bridge.c (what the parts share, waking), bridge_wake.c (the
+ * passive SPDP listener of a bridge asleep), bridge_peers.c (other hosts'
  * Start, End, Status), bridge_relay.c (the relay session), bridge_snap.c
- * (snapshots asked by and of other hosts), bridge_dds.c
- * (CycloneDDS: entities, take, publish, the jobs in the tick).
+ * (snapshots asked by and of other hosts), bridge_pending.c (broadcasts
+ * held while waking), bridge_ddsc.c (libddsc's loader), bridge_send.c
+ * (what this host publishes), bridge_dds.c (CycloneDDS: entities, take,
+ * the jobs in the tick).
  */
 #ifndef CARETD_BRIDGE_H
 #define CARETD_BRIDGE_H

@@ -6,11 +6,12 @@ hosts; then its own participant wakes the other hosts' caretd, and the
 broadcasts of that command are held until they joined. Two hosts on a veth
 pair (multihost.py), each caretd started asleep."""
 import glob
+import json
 import os
 import time
 import unittest
 
-from harness import stop_proc, wait_err
+from harness import CARETCTL, stop_proc, wait_err, wait_line
 from multihost import NetTest
 
 
@@ -25,9 +26,21 @@ class BridgeAsleepTest(NetTest):
     @classmethod
     def set_up_hosts(cls):
         a, b = cls.a, cls.b
+        cls.da = cls.db = None
+        cls.fresh_daemons()
+        cls.pa = [a.standin("a0", "--pubs", "1", "--rate", "40")]
+        cls.pb = [b.standin("b0", "--pubs", "1", "--rate", "40")]
+
+    @classmethod
+    def fresh_daemons(cls):
+        """Both caretd (re)started, asleep (their agents stay and register again)."""
+        a, b = cls.a, cls.b
+        for h, d in ((a, cls.da), (b, cls.db)):
+            if d:
+                stop_proc(d, 10)
+                h.procs.remove(d)
         cls.da = a.caretd()
         cls.db = b.caretd("--accept-relay", "--relay-allow", a.addr)
-        cls.pb = [b.standin("b0", "--pubs", "1", "--rate", "40")]
         for d in (cls.da, cls.db):
             wait_err(d, r"bridge: asleep: DDS loads when a participant appears in domain "
                         r"\d+ \(UDP \d+\) or --all-hosts needs it; [1-9]\d* interface")
@@ -57,11 +70,45 @@ class BridgeAsleepTest(NetTest):
         self.assertFalse(ddsc_mapped(self.da), "".join(self.da.errs[n:]))
         self.assertNotIn("waking", "".join(self.da.errs[n:]))
 
+    def test_1b_snapshot_all_hosts_asks_once_woken(self):
+        """snapshot --all-hosts on host A, both asleep, each with a flight
+        recorder of its own: A loads DDS, holds the request until B (woken
+        by A's participant) has joined, and B's snapshot is in the reply."""
+        a, b = self.a, self.b
+        self.fresh_daemons()
+        recs = []
+        try:
+            for h in (a, b):
+                rec = h.spawn([CARETCTL, "--socket", h.sock, "record", "--immediate",
+                               "--snapshot-size", "1M", "-p", os.path.join(h.dir, "traces"),
+                               "-s", "fr"])
+                wait_line(rec, r"processes recording", timeout=60)
+                recs.append(rec)
+            self.assertFalse(ddsc_mapped(self.da) or ddsc_mapped(self.db))
+            na = len(self.da.errs)
+            r = a.ctl("snapshot", "--all-hosts", "--json", "--timeout", "30", "fr",
+                      check=False, timeout=180)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            out = json.loads(r.stdout.strip().splitlines()[-1])
+            wait_err(self.da, r"a snapshot asked of every host once the bridge woke "
+                              r"\(1 other\(s\) known\)", na)
+            by = {h["host"]: h for h in out["hosts"]}
+            self.assertEqual(set(by), {a.name, b.name}, out)
+            self.assertTrue(by[b.name]["complete"], out)
+            self.assertTrue(by[b.name]["path"].startswith(
+                os.path.join(b.dir, "traces", "fr", "snapshot-1-")), out)
+        finally:
+            for h in (a, b):
+                h.ctl("stop", "-s", "fr", check=False)
+            for rec in recs:
+                stop_proc(rec, 10)
+
     def test_2_all_hosts_record_wakes_every_host(self):
         """record --all-hosts on host A: A loads DDS for the command; its
         participant wakes B; the RelayRecord and Start, held until B
         joined, reach B's process, which records into the relay."""
         a, b = self.a, self.b
+        self.fresh_daemons()
         self.assertFalse(ddsc_mapped(self.db))
         na, nb = len(self.da.errs), len(self.db.errs)
         r = a.ctl("record", "--immediate", "--all-hosts", "--set-url", "net://" + a.addr,
@@ -72,6 +119,7 @@ class BridgeAsleepTest(NetTest):
                  % a.addr.replace(".", r"\."), nb)
         wait_err(self.da, r"bridge: held RelayRecord broadcast to every host", na)
         wait_err(self.da, r"bridge: held Start broadcast to every host", na)
+        self.assertIn("Start held while the bridge wakes", out)
         self.assertIn("host %s: 1/1 processes recording" % b.name, out)
         wait_err(self.db, r"relay_record from %s: session asl streaming to net://" % a.name, nb)
         wait_err(self.db, r"relay session asl stopped and destroyed", nb)
@@ -89,7 +137,7 @@ class BridgeAsleepTest(NetTest):
         stop_proc(self.db, 10)
         b.procs.remove(self.db)
         t0 = time.time()
-        d = b.caretd("--accept-relay", "--relay-allow", a.addr)
+        d = type(self).db = b.caretd("--accept-relay", "--relay-allow", a.addr)
         wait_err(d, r"bridge: waking: a DDS participant announced itself from %s"
                  % a.addr.replace(".", r"\."), 0, timeout=10)
         wait_err(d, r"bridge: up on DDS domain", 0, timeout=10)

@@ -132,9 +132,10 @@ LAYERS = {
         {"rotation_store", "rotation_report"},  # the state file and adoption; replies
         {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
         {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
-        {"bridge_msg", "bridge_wake"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep
+        {"bridge_msg", "bridge_wake", "bridge_ddsc"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep; libddsc's loader and the entities
         {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
         {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending"},  # other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes
+        {"bridge_send"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking)
         {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
         {"cmd"},  # the commands' shape: typed request in, code and result out
         {"cmd_record", "cmd_stop", "cmd_snapshot"},  # the commands that drive LTTng (through the view's ops)
