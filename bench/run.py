@@ -611,7 +611,7 @@ def scenario(args, tmp):
                         "%.2fx" % density, "<= 1.5x; <= 8 MiB; <= 0.2 %; <= 100 ms",
                         density <= 1.5 and rss <= 8 * 1024 and cpu <= 0.2 and
                         seen_ms is not None and seen_ms <= 100,
-                        "idle CPU (schedstat, all threads) measured over %.0f s with the bridge on; seen: the slowest of "
+                        "idle CPU (schedstat, all threads) measured over %.0f s with the bridge configured (asleep or not: see below); seen: the slowest of "
                         "%d sessions (ros2:*, ros2_caret:*) started with the lttng CLI while "
                         "caretd idled, from `lttng start` returning (it took %s ms) to all %d "
                         "agents out of WAIT; RSS after the P4 runs (as always), %.1f MiB after "
