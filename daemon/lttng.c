@@ -389,12 +389,12 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 			fill_stats(&out[nch], &kch[i]);
 	free(kch);
 
-	ret = lttng_destroy_session(session);
-	if (ret < 0 && !session_gone(session)) {
-		/* once more, on a new connection: the first one's wait was cut */
-		int again = lttng_destroy_session(session);
-		if (again < 0 && lttng_code(again) != LTTNG_ERR_SESS_NOT_FOUND &&
-		    !session_gone(session))
+	/* a failed destroy is tried once more, on a new connection (the first
+	 * one's wait may have been cut: session_gone) */
+	for (int tried = 1; (ret = lttng_destroy_session(session)) < 0; tried++) {
+		if (lttng_code(ret) == LTTNG_ERR_SESS_NOT_FOUND || session_gone(session))
+			break;
+		if (tried == 2)
 			return caret_lttng_fail(err, errlen, ret, "destroying", session);
 	}
 	return nch;

@@ -229,6 +229,43 @@ class Ctx:
                                  (" ".join(args), r.returncode, r.stdout, r.stderr))
         return r
 
+    def arm(self, *args):
+        """`caretctl record ARGS` armed: running, once it asks for Enter."""
+        rec = subprocess.Popen([CARETCTL, "--socket", self.sock, "record"] + list(args),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=self.env(agent=False))
+        line = rec.stdout.readline()
+        if "press Enter to start recording" not in line:
+            rec.kill()
+            raise AssertionError("record %s did not arm: %s%s" %
+                                 (" ".join(args), line, rec.stdout.read()))
+        return rec
+
+    @staticmethod
+    def enter_then_stop(rec, hold=0.0):
+        """Enter on an armed record (arm()); once it records, hold seconds,
+        then Enter again to stop it: (CLOCK_MONOTONIC ns of the first Enter,
+        its whole output). Fails unless it exits 0."""
+        t_enter = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        rec.stdin.write("\n")
+        rec.stdin.flush()
+        out = ""
+        deadline = time.time() + 60
+        while "press Enter or Ctrl-C to stop" not in out and time.time() < deadline:
+            line = rec.stdout.readline()
+            if not line:
+                break
+            out += line
+        time.sleep(hold)
+        rec.stdin.write("\n")
+        rec.stdin.close()
+        out += rec.stdout.read()
+        rec.stdout.close()
+        rc = rec.wait(60)
+        if rc != 0:
+            raise AssertionError("record exited %d: %s" % (rc, out))
+        return t_enter, out
+
     def agents(self):
         import json
         return {a["pid"]: a for a in

@@ -7,37 +7,19 @@ older than Enter, also when someone's plain LTTng session starts while the
 recording waits for Enter (caretd then disables the armed channel before
 any process leaves WAIT, and Enter enables it as before)."""
 import re
-import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, SystemTest, read_trace, wait_err, wait_line
+from harness import SystemTest, read_trace, wait_err, wait_line
 
 
 class ArmedOpenTest(SystemTest):
 
     def arm(self, name):
-        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "-p", self.traces,
-                                "-s", name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=self.c.env(agent=False))
-        self.assertIn("press Enter to start recording", rec.stdout.readline())
-        return rec
+        return self.c.arm("-p", self.traces, "-s", name)
 
     def enter_then_stop(self, rec):
-        t_enter = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-        rec.stdin.write("\n")
-        rec.stdin.flush()
-        out = ""
-        deadline = time.time() + 60
-        while "press Enter or Ctrl-C to stop" not in out and time.time() < deadline:
-            out += rec.stdout.readline()
-        time.sleep(0.5)
-        rec.stdin.write("\n")
-        rec.stdin.close()
-        out += rec.stdout.read()
-        rec.stdout.close()
-        self.assertEqual(rec.wait(60), 0, out)
-        return t_enter, out
+        return self.c.enter_then_stop(rec, hold=0.5)
 
     def assert_nothing_before_enter(self, path, t_enter, pids):
         evs = [e for e in read_trace(path) if e.vpid in pids]

@@ -279,27 +279,12 @@ class RecordFilterTest(unittest.TestCase):
             wait_line(p, r"^ready")
         self.c.wait_states([p.pid for p in procs], "WAIT")
         traces = os.path.join(self.c.tmp, "traces")
-        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "-p", traces,
-                                "-s", "armsel", "--select-nodes", r"/talker\d"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=self.c.env(agent=False))
-        self.assertIn("press Enter to start recording", rec.stdout.readline())
+        rec = self.c.arm("-p", traces, "-s", "armsel", "--select-nodes", r"/talker\d")
         late = self.c.workload("--name", "talker2", "--pubs", "1", "--subs", "1", "--rate", "50")
         wait_line(late, r"^ready")
         time.sleep(0.3)
         self.assertNotRegex(self.c.caretctl("list").stdout, r" (PREPARE|RECORD) ")
-        t_enter = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-        rec.stdin.write("\n")
-        rec.stdin.flush()
-        out = ""
-        deadline = time.time() + 60
-        while "press Enter or Ctrl-C to stop" not in out and time.time() < deadline:
-            out += rec.stdout.readline()
-        rec.stdin.write("\n")
-        rec.stdin.close()
-        out += rec.stdout.read()
-        rec.stdout.close()
-        self.assertEqual(rec.wait(60), 0, out)
+        t_enter, out = self.c.enter_then_stop(rec)
         events = read_trace(os.path.join(traces, "armsel"))
         pids = {p.pid for p in procs} | {late.pid}
         self.assertEqual([e.name for e in events if e.vpid in pids and e.ts < t_enter], [])

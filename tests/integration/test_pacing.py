@@ -84,33 +84,18 @@ class PacingTest(SystemTest):
         session exists and is started, but records nothing and counts as
         no active session (the processes stay in WAIT); Enter starts the
         recording and the replay lands complete."""
-        import subprocess
         import time
-        from harness import CARETCTL
         self.c.caretd()
         p = self.c.workload("--name", "armed", "--pubs", "0", "--subs", "0", "--timers", "1",
                             "--extra-callbacks", "500")
         wait_line(p, r"^ready pid=%d" % p.pid)
-        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "-p", self.traces,
-                                "-s", "armed"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=self.c.env(agent=False))
-        self.assertIn("press Enter to start recording", rec.stdout.readline())
+        rec = self.c.arm("-p", self.traces, "-s", "armed")
         self.assertIn("armed", lttng("list"))
         time.sleep(0.5)
         ag = self.c.caretctl("list").stdout
         self.assertRegex(ag, r"armed +WAIT ", ag)
         self.assertNotRegex(ag, r" (PREPARE|RECORD) ", ag)
-        rec.stdin.write("\n")
-        rec.stdin.flush()
-        out = ""
-        deadline = time.time() + 60
-        while "press Enter or Ctrl-C to stop" not in out and time.time() < deadline:
-            out += rec.stdout.readline()
-        rec.stdin.write("\n")
-        rec.stdin.close()
-        out += rec.stdout.read()
-        rec.stdout.close()
-        self.assertEqual(rec.wait(60), 0, out)
+        _, out = self.c.enter_then_stop(rec)
         counts = re.findall(r"channel \S+: (\S+) events discarded", out)
         self.assertEqual(set(counts), {"0"}, out)
         path = re.search(r"recording to (\S+)", out).group(1)
