@@ -24,7 +24,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 from harness import (CARETCTL, Ctx, INIT_KINDS, dds_domain, read_trace,  # noqa: E402
-                     real_ros_asan, ros_env, wait_line)
+                     real_ros_asan, ros_env, wait_err, wait_line)
 from trace_model import discarded, group_links, parse_groups  # noqa: E402
 
 DISTRO = os.environ.get("CARET_ROS2_DISTRO", "")
@@ -122,6 +122,35 @@ class RealRosTest(unittest.TestCase):
             # Nothing new at run time: the cache is what start-up wrote.
             self.assertEqual(dumps_before, dumps)
         return sysm, path, dumps
+
+    def check_bridge_wakes(self, rmw):
+        """caretd's bridge asleep (issue 24: CycloneDDS not loaded until a
+        DDS participant announces itself in its domain) wakes at the
+        participants of a real rmw's processes in its domain: their SPDP is
+        what its socket hears, CycloneDDS's or Fast DDS's."""
+        domain = dds_domain(int(self.c.domain) + RMWS.index(rmw) * 7)
+        self.daemon.terminate()
+        self.daemon.finish(10)
+        self.c.domain = str(domain)  # the caretd below, in the system's domain
+        self.daemon = self.c.caretd()
+        m = wait_err(self.daemon, r"bridge: (asleep|DDS starts now, not when the domain "
+                                  r"stirs: .*)")
+        if not m.group(1).startswith("asleep"):
+            # this machine's network cannot be listened on (say why), so
+            # DDS starts at once: the rmw's processes still find it up
+            self.assertRegex(m.group(1), r"no multicast interface|CYCLONEDDS_URI")
+        with open("/proc/%d/maps" % self.daemon.pid) as f:
+            self.assertEqual("libddsc" in f.read(), not m.group(1).startswith("asleep"))
+        sysm = System(self.c, rmw, domain)
+        try:
+            sysm.wait_ready()
+            if m.group(1).startswith("asleep"):
+                w = wait_err(self.daemon, r"bridge: waking: a DDS participant announced "
+                                          r"itself from \S+", timeout=30)
+                print("%s: %s" % (rmw, w.group(0)))
+            wait_err(self.daemon, r"bridge: up on DDS domain %d" % domain, timeout=30)
+        finally:
+            sysm.stop()
 
     def dumps(self, pids):
         out = {}
@@ -281,7 +310,15 @@ def _make(rmw, late):
     return test
 
 
+def _make_wake(rmw):
+    def test(self):
+        self.check_bridge_wakes(rmw)
+    test.__doc__ = "%s: its participants wake caretd's bridge asleep" % rmw
+    return test
+
+
 for _rmw in RMWS:
+    setattr(RealRosTest, "test_%s_wakes_bridge" % _rmw.split("_")[1], _make_wake(_rmw))
     for _late in (False, True):
         setattr(RealRosTest, "test_%s_%s" % (_rmw.split("_")[1], "late" if _late else "launch"),
                 _make(_rmw, _late))
