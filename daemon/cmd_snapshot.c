@@ -207,6 +207,9 @@ static cJSON *all_poll(void *arg, int64_t now, bool *done)
 	}
 	if (j->out && !bridge_snapshot_all_in(j->out) && now < j->deadline_ns)
 		return NULL;
+	if (j->ask_due)
+		log_warn("session %s: the other hosts not asked for a snapshot: the bridge did "
+			 "not settle in time (%s)", j->session, j->b->state);
 	*done = true;
 	return all_result(j);
 }
