@@ -120,10 +120,15 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c \
 	proto/caret_utf8.c proto/caret_regex.c
 
+# The bridge's parts (daemon/bridge.h), in every program that links it.
+BRIDGE_SRC = daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
+	daemon/bridge_snap.c daemon/bridge_msg.c daemon/bridge_wake.c daemon/bridge_pending.c \
+	daemon/bridge_ddsc.c daemon/bridge_send.c
+
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/dups.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
-	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c \
-	daemon/bridge_msg.c daemon/bridge_wake.c daemon/bridge_pending.c daemon/bridge_ddsc.c daemon/bridge_send.c daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
+	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c $(BRIDGE_SRC) \
+	daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
 	daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c daemon/creds.c daemon/server.c proto/caret_ctl_req.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c \
 	daemon/simclock.c \
 	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
@@ -313,7 +318,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		daemon/simclock.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c daemon/bridge_msg.c daemon/bridge_wake.c daemon/bridge_pending.c daemon/bridge_ddsc.c daemon/bridge_send.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
+		daemon/startend.c $(BRIDGE_SRC) daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
 		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
 		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
@@ -340,7 +345,7 @@ $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/
 		daemon/simclock.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c daemon/bridge_snap.c daemon/bridge_msg.c daemon/bridge_wake.c daemon/bridge_pending.c daemon/bridge_ddsc.c daemon/bridge_send.c daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
+		daemon/startend.c $(BRIDGE_SRC) daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
 		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
 		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
