@@ -161,8 +161,11 @@ static void read_uid(int uidfd, const char *channel, struct budget *bud, struct 
 		int r = last_entry(dirfd(d), de->d_name, bud, &first, &e);
 		if (r == 0)
 			out->ignored++;
+		if (r == 2)
+			out->files++;
 		if (r != 1)
 			continue;
+		out->files++;
 		out->ends[out->streams++] = (int64_t)e.ts_end;
 		out->bytes += e.offset + e.packet_size / 8;
 		out->discarded += e.discarded;
@@ -337,6 +340,19 @@ int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns
 	if (h >= 0 && quiet_for_ns > quiet_ns && d->horizon_ns > h)
 		h = d->horizon_ns;
 	return h > prev_ns ? h : prev_ns;
+}
+
+double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,
+			 uint64_t subbuf, uint64_t est)
+{
+	if (!est || d->bytes < bytes0 || h_ns < 0)
+		return -1;
+	int n = d->streams < LTTNG_DRAIN_MAX_FILES ? d->streams : LTTNG_DRAIN_MAX_FILES;
+	uint64_t out = d->files > d->streams ? (uint64_t)(d->files - d->streams) : 0;
+	for (int i = 0; i < n; i++)
+		if (d->ends[i] < h_ns)
+			out++;
+	return ((double)(d->bytes - bytes0) + (double)out * (double)subbuf) / (double)est;
 }
 
 int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out)

@@ -30,6 +30,7 @@
 
 struct lttng_drain {
 	int streams;        /* index files with at least one packet */
+	int files;          /* believed index files, with a packet or not yet */
 	int64_t horizon_ns; /* newest packet end over the streams (-1: none) */
 	uint64_t bytes;     /* sum over streams of the end of their last packet */
 	uint64_t discarded; /* sum of the streams' discarded-event counts (each
@@ -78,6 +79,21 @@ int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64
 int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns,
 				   int64_t stale_ns, int64_t quiet_for_ns, int64_t quiet_ns,
 				   int64_t prev_ns);
+
+/*
+ * What the trace holds per byte the pacing estimated (sched_record_bytes()
+ * units), never less than the truth: `est` estimated bytes were emitted
+ * by h_ns (a lower bound) since a base where the streams' packets summed
+ * to bytes0 (d->bytes of a read that saw no packet of the replay yet),
+ * and h_ns is lttng_drain_horizon()'s: every byte a stream it counts
+ * received by then is in a drained packet (d->bytes, whole packets,
+ * header and padding included). Each other stream (a packet only before
+ * h_ns, or none yet) may hold a partly filled sub-buffer of it, counted
+ * as full. Other writers' events only raise it. -1 when nothing tells
+ * (est 0, or fewer bytes than at the base).
+ */
+double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,
+			 uint64_t subbuf, uint64_t est);
 
 /*
  * Opens a recording's trace directory for lttng_drain_read_at(): the

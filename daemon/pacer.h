@@ -45,6 +45,12 @@ struct pacer_fb {
 	uint64_t discarded;       /* last sum seen in the index */
 	int64_t horizon_ns, horizon_seen_ns, since_ns;
 	int64_t newest_ns, newest_seen_ns; /* the newest packet end, and since when (wall) */
+	/* the trace's bytes per estimated byte (pacer.c, calibrate()), from
+	 * the index's bytes at a read before the pass's first packet */
+	double ratio;
+	uint64_t bytes0;
+	int calib;                /* 0: no read yet, 1: bytes0 holds, -1: off */
+	int64_t busy_ns;          /* the pass's first busy tick */
 	/* the recording's trace directory, opened once per target and
 	 * checked to be the one created for it (daemon/lttng_drain.h) */
 	int dirfd;
