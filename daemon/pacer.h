@@ -56,7 +56,7 @@ struct pacer_fb {
 	int dirfd;
 	bool dir_open;
 	int64_t dir_retry_ns;     /* when to try opening it again */
-	/* the index is read at most this often: a read that took t waits
+	/* the index is read at most this often: a read that took t of CPU waits
 	 * PACER_READ_DUTY * t, so reading never takes more than about
 	 * 1 / PACER_READ_DUTY of a CPU, whatever the trace holds */
 	int64_t next_read_ns;
