@@ -201,7 +201,7 @@ int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t ow
  * archives/<begin>-<end>-<N> (the first through .tmp_old_chunk) when the
  * rotation completes. The chunk being written is the one with the highest
  * N; -ENOENT when there is none (a session that never rotated). */
-static int active_chunk(int top, struct budget *b)
+static int active_chunk(int top, struct budget *b, uint64_t *n_out)
 {
 	/* a descriptor of its own: one dup()ed from top would share top's
 	 * directory offset, which the first read leaves at the end, and every
@@ -234,6 +234,7 @@ static int active_chunk(int top, struct budget *b)
 		}
 	}
 	closedir(d);
+	*n_out = best_n;
 	return best[0] ? sub(top, best, b) : -ENOENT;
 }
 
@@ -275,8 +276,10 @@ int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_n
 	/* the chunk being written first: when the first rotation starts,
 	 * <trace>/ust (the first chunk, no longer written) may still be
 	 * there beside it */
-	int c = active_chunk(top, &b), u;
+	uint64_t n = 0;
+	int c = active_chunk(top, &b, &n), u;
 	if (c >= 0) {
+		out->chunk = n;
 		u = sub(c, "ust", &b);
 		close(c);
 	} else if (c == -ENOENT) {

@@ -31,6 +31,7 @@
 struct lttng_drain {
 	int streams;        /* index files with at least one packet */
 	int files;          /* believed index files, with a packet or not yet */
+	uint64_t chunk;     /* N of the rotating session's chunk read, 0: <trace>/ust */
 	int64_t horizon_ns; /* newest packet end over the streams (-1: none) */
 	uint64_t bytes;     /* sum over streams of the end of their last packet */
 	uint64_t discarded; /* sum of the streams' discarded-event counts (each
@@ -90,7 +91,8 @@ int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns
  * header and padding included). Each other stream (a packet only before
  * h_ns, or none yet) may hold a partly filled sub-buffer of it, counted
  * as full. Other writers' events only raise it. -1 when nothing tells
- * (est 0, or fewer bytes than at the base).
+ * (est 0, or fewer bytes than at the base). bytes0 must be of the same
+ * chunk (d->chunk): a new chunk's streams begin empty.
  */
 double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,
 			 uint64_t subbuf, uint64_t est);

@@ -184,7 +184,14 @@ static void calibrate(struct pacer_fb *f, const struct lttng_drain *d)
 		 * records: bytes0 must be from before any */
 		f->calib = d->horizon_ns <= f->busy_ns ? 1 : -1;
 		f->bytes0 = d->bytes;
+		f->chunk0 = d->chunk;
 		return;
+	}
+	if (f->calib > 0 && d->chunk != f->chunk0) {
+		/* a rotation: the new chunk's streams began empty, so its
+		 * bytes tell nothing against bytes0; the estimate as it is */
+		f->calib = -1;
+		f->ratio = 1;
 	}
 	if (f->calib < 0)
 		return;

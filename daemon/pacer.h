@@ -48,7 +48,7 @@ struct pacer_fb {
 	/* the trace's bytes per estimated byte (pacer.c, calibrate()), from
 	 * the index's bytes at a read before the pass's first packet */
 	double ratio;
-	uint64_t bytes0;
+	uint64_t bytes0, chunk0;  /* the index's bytes at the base, in that chunk */
 	int calib;                /* 0: no read yet, 1: bytes0 holds, -1: off */
 	int64_t busy_ns;          /* the pass's first busy tick */
 	/* the recording's trace directory, opened once per target and

@@ -125,6 +125,7 @@ START_TEST(reads_last_packets)
 
 	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
 	ck_assert_int_eq(d.streams, 3);
+	ck_assert_uint_eq(d.chunk, 0); /* <trace>/ust: not a rotating session's */
 	ck_assert_int_eq(d.files, 4); /* and caret_2, which may hold a partial packet */
 	ck_assert_int_eq(d.ignored, 1); /* the bad magic; a stream with no packet yet is no lie */
 	ck_assert_int_eq(d.horizon_ns, 9000000);
@@ -156,6 +157,9 @@ START_TEST(reads_current_chunk)
 	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
 	ck_assert_int_eq(d.streams, 1);
 	ck_assert_int_eq(d.horizon_ns, 7000000);
+	/* which chunk: the pacer's calibration (lttng_drain_ratio) compares
+	 * bytes within one chunk only */
+	ck_assert_uint_eq(d.chunk, 12);
 	remove_dirs("");
 }
 END_TEST
