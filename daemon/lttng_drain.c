@@ -348,7 +348,8 @@ int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns
 double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,
 			 uint64_t subbuf, uint64_t est)
 {
-	if (!est || d->bytes < bytes0 || h_ns < 0)
+	/* a read cut at its bounds did not see every stream's partial */
+	if (!est || d->bytes < bytes0 || h_ns < 0 || d->truncated)
 		return -1;
 	int n = d->streams < LTTNG_DRAIN_MAX_FILES ? d->streams : LTTNG_DRAIN_MAX_FILES;
 	uint64_t out = d->files > d->streams ? (uint64_t)(d->files - d->streams) : 0;

@@ -91,7 +91,7 @@ int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns
  * header and padding included). Each other stream (a packet only before
  * h_ns, or none yet) may hold a partly filled sub-buffer of it, counted
  * as full. Other writers' events only raise it. -1 when nothing tells
- * (est 0, or fewer bytes than at the base). bytes0 must be of the same
+ * (est 0, fewer bytes than at the base, a truncated read). bytes0 must be of the same
  * chunk (d->chunk): a new chunk's streams begin empty.
  */
 double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,

@@ -187,9 +187,10 @@ static void calibrate(struct pacer_fb *f, const struct lttng_drain *d)
 		f->chunk0 = d->chunk;
 		return;
 	}
-	if (f->calib > 0 && d->chunk != f->chunk0) {
+	if (f->calib > 0 && (d->chunk != f->chunk0 || d->truncated)) {
 		/* a rotation: the new chunk's streams began empty, so its
-		 * bytes tell nothing against bytes0; the estimate as it is */
+		 * bytes tell nothing against bytes0; or a read that did not
+		 * see every stream: the estimate as it is */
 		f->calib = -1;
 		f->ratio = 1;
 	}

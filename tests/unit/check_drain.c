@@ -448,6 +448,8 @@ START_TEST(ratio_never_below_the_trace)
 	ck_assert_double_lt(lttng_drain_ratio(&d, bytes0, h, sb, 0), 0);
 	ck_assert_double_lt(lttng_drain_ratio(&d, d.bytes + 1, h, sb, 4000000), 0); /* fewer bytes */
 	ck_assert_double_lt(lttng_drain_ratio(&d, bytes0, -1, sb, 4000000), 0);
+	d.truncated = true; /* streams not seen may hold partial sub-buffers */
+	ck_assert_double_lt(lttng_drain_ratio(&d, bytes0, h, sb, 4000000), 0);
 }
 END_TEST
 
