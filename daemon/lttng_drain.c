@@ -359,6 +359,11 @@ double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h
 	return ((double)(d->bytes - bytes0) + (double)out * (double)subbuf) / (double)est;
 }
 
+int64_t lttng_drain_read_cost(int64_t wall_ns, int64_t cpu_ns, long sleeps)
+{
+	return sleeps != 0 || cpu_ns > wall_ns ? wall_ns : cpu_ns;
+}
+
 int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out)
 {
 	*out = (struct lttng_drain){ .horizon_ns = -1 };

@@ -98,6 +98,19 @@ double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h
 			 uint64_t subbuf, uint64_t est);
 
 /*
+ * What a read cost its thread, for a duty cycle (the pacer reads again
+ * only after 20 times that): its CPU time, unless it slept (sleeps:
+ * voluntary context switches during it, -1 unknown), then its wall time: a
+ * slow or hostile file system holds the caller that long. Wall time alone
+ * also counts the time the read waited for a CPU: on 2 cores loaded by
+ * hundreds of replaying processes a read of 0.05-0.1 ms of CPU sometimes
+ * took 0.4-0.8 ms (bench P6, N = 400; up to 2.8 ms at N = 1,000), and put
+ * the next read 8-56 ms later while the replay waited for the consumer's
+ * next packet.
+ */
+int64_t lttng_drain_read_cost(int64_t wall_ns, int64_t cpu_ns, long sleeps);
+
+/*
  * Opens a recording's trace directory for lttng_drain_read_at(): the
  * directory path leads to must be the one created for it, (dev, ino)
  * (0, 0: any), and belong to owner ((uid_t)-1: anyone). The last

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -361,15 +362,12 @@ static void fb_blind(struct pacer_fb *f, const char *session, int err, int64_t n
 	}
 }
 
-/* This thread's CPU time: what an index read costs caretd. Wall time
- * also counts the time the read waited for a CPU, which the duty cycle
- * is not about: on 2 cores loaded by hundreds of replaying processes a
- * read of 0.05-0.1 ms of CPU sometimes took 0.4-0.8 ms (bench P6, N =
- * 400), and each such read put the next one 8-16 ms later, when the
- * replay waits for the consumer's next packet. */
-static int64_t thread_cpu_ns(void)
+/* This thread's CPU time and voluntary context switches. */
+static int64_t thread_cpu_ns(long *blocked)
 {
 	struct timespec ts;
+	struct rusage ru;
+	*blocked = getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nvcsw : -1;
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
 		return caret_now_ns();
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
@@ -415,12 +413,15 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 		fb_blind(f, r->name, -EBADF, now);
 	} else if (now >= f->next_read_ns) {
 		struct lttng_drain d;
-		int64_t t0 = caret_now_ns(), c0 = thread_cpu_ns();
+		long v0, v1;
+		int64_t t0 = caret_now_ns(), c0 = thread_cpu_ns(&v0);
 		int rc = lttng_drain_read_at(f->dirfd, CARET_CTL_DEFAULT_CHANNEL, trace_owner(r), t0,
 					     &d);
-		int64_t took = thread_cpu_ns() - c0;
-		log_debug("pacing %s: index read in %.3f ms (%.3f ms of CPU)", r->name,
-			  (double)(caret_now_ns() - t0) / 1e6, (double)took / 1e6);
+		int64_t cpu = thread_cpu_ns(&v1) - c0, wall = caret_now_ns() - t0;
+		int64_t took = lttng_drain_read_cost(wall, cpu, v0 < 0 || v1 < 0 ? -1 : v1 - v0);
+		log_debug("pacing %s: index read in %.3f ms (%.3f ms of CPU, %s time counts)",
+			  r->name, (double)wall / 1e6, (double)cpu / 1e6,
+			  took == wall ? "wall" : "CPU");
 		f->next_read_ns = now + PACER_READ_DUTY * took;
 		if (rc < 0) {
 			fb_blind(f, r->name, rc, now);
@@ -437,7 +438,7 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	uint64_t inflight = granted > drained ? granted - drained : 0;
 	/* the window in estimated bytes: what the trace holds per estimated
 	 * byte (calibrate) */
-	uint64_t window = (uint64_t)((double)f->window / f->ratio);
+	uint64_t window = f->ratio > 0 ? (uint64_t)((double)f->window / f->ratio) : f->window;
 	uint64_t room = inflight < window ? window - inflight : 0;
 	/* a room smaller than a record grants nothing: a stall too */
 	if (room < f->subbuf / 4 && now - f->horizon_seen_ns > STALL_NS) {
@@ -452,8 +453,8 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	s->room = room;
 	s->room_known = true;
 	log_debug("pacing %s: granted %llu emitted %llu drained %llu in flight %llu room %llu, "
-		  "newest packet %.1f ms old, %.3f trace bytes per estimated byte", r->name, (unsigned long long)granted,
-		  (unsigned long long)f->emitted, (unsigned long long)drained,
+		  "newest packet %.1f ms old, %.3f trace bytes per estimated byte", r->name,
+		  (unsigned long long)granted, (unsigned long long)f->emitted, (unsigned long long)drained,
 		  (unsigned long long)inflight, (unsigned long long)room,
 		  f->horizon_ns >= 0 ? (double)(now - f->horizon_ns) / 1e6 : -1.0, f->ratio);
 }

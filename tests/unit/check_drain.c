@@ -453,6 +453,20 @@ START_TEST(ratio_never_below_the_trace)
 }
 END_TEST
 
+/* The pacer's index reads wait 20 times what a read cost: its CPU time
+ * when it only waited for a CPU (a loaded machine must not space the reads
+ * out: the replay waits for the packets they see), its wall time when it
+ * slept (a slow or hostile file system must not hold caretd's loop more
+ * than a twentieth of the time). */
+START_TEST(read_cost_cpu_unless_it_slept)
+{
+	ck_assert_int_eq(lttng_drain_read_cost(800000, 60000, 0), 60000); /* preempted */
+	ck_assert_int_eq(lttng_drain_read_cost(900000000, 60000, 3), 900000000); /* slept */
+	ck_assert_int_eq(lttng_drain_read_cost(900000000, 60000, -1), 900000000); /* unknown */
+	ck_assert_int_eq(lttng_drain_read_cost(50000, 60000, 0), 50000); /* clocks' skew */
+}
+END_TEST
+
 /* The recording's owner writes what they like in the trace: links,
  * packets from the future, absurd counts, other owners' files, floods
  * of entries. None of it is believed, followed, or costs more than the
@@ -535,6 +549,7 @@ int main(void)
 	Suite *s = suite_create("drain");
 	unit_case(s, "index", reads_last_packets, reads_current_chunk, hostile_trace,
 		  horizon_per_stream_16_cpus, reads_chunk_every_tick_during_rotation,
-		  chunk_before_stale_root, archived_chunk_discards, ratio_never_below_the_trace);
+		  chunk_before_stale_root, archived_chunk_discards, ratio_never_below_the_trace,
+		  read_cost_cpu_unless_it_slept);
 	return unit_run(s);
 }
