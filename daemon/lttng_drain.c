@@ -161,8 +161,11 @@ static void read_uid(int uidfd, const char *channel, struct budget *bud, struct 
 		int r = last_entry(dirfd(d), de->d_name, bud, &first, &e);
 		if (r == 0)
 			out->ignored++;
+		if (r == 2)
+			out->files++;
 		if (r != 1)
 			continue;
+		out->files++;
 		out->ends[out->streams++] = (int64_t)e.ts_end;
 		out->bytes += e.offset + e.packet_size / 8;
 		out->discarded += e.discarded;
@@ -198,7 +201,7 @@ int lttng_drain_open(const char *trace_dir, uint64_t dev, uint64_t ino, uid_t ow
  * archives/<begin>-<end>-<N> (the first through .tmp_old_chunk) when the
  * rotation completes. The chunk being written is the one with the highest
  * N; -ENOENT when there is none (a session that never rotated). */
-static int active_chunk(int top, struct budget *b)
+static int active_chunk(int top, struct budget *b, uint64_t *n_out)
 {
 	/* a descriptor of its own: one dup()ed from top would share top's
 	 * directory offset, which the first read leaves at the end, and every
@@ -231,6 +234,7 @@ static int active_chunk(int top, struct budget *b)
 		}
 	}
 	closedir(d);
+	*n_out = best_n;
 	return best[0] ? sub(top, best, b) : -ENOENT;
 }
 
@@ -272,8 +276,10 @@ int lttng_drain_read_at(int top, const char *channel, uid_t owner, int64_t now_n
 	/* the chunk being written first: when the first rotation starts,
 	 * <trace>/ust (the first chunk, no longer written) may still be
 	 * there beside it */
-	int c = active_chunk(top, &b), u;
+	uint64_t n = 0;
+	int c = active_chunk(top, &b, &n), u;
 	if (c >= 0) {
+		out->chunk = n;
 		u = sub(c, "ust", &b);
 		close(c);
 	} else if (c == -ENOENT) {
@@ -337,6 +343,25 @@ int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns
 	if (h >= 0 && quiet_for_ns > quiet_ns && d->horizon_ns > h)
 		h = d->horizon_ns;
 	return h > prev_ns ? h : prev_ns;
+}
+
+double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,
+			 uint64_t subbuf, uint64_t est)
+{
+	/* a read cut at its bounds did not see every stream's partial */
+	if (!est || d->bytes < bytes0 || h_ns < 0 || d->truncated)
+		return -1;
+	int n = d->streams < LTTNG_DRAIN_MAX_FILES ? d->streams : LTTNG_DRAIN_MAX_FILES;
+	uint64_t out = d->files > d->streams ? (uint64_t)(d->files - d->streams) : 0;
+	for (int i = 0; i < n; i++)
+		if (d->ends[i] < h_ns)
+			out++;
+	return ((double)(d->bytes - bytes0) + (double)out * (double)subbuf) / (double)est;
+}
+
+int64_t lttng_drain_read_cost(int64_t wall_ns, int64_t cpu_ns, long sleeps)
+{
+	return sleeps != 0 || cpu_ns > wall_ns ? wall_ns : cpu_ns;
 }
 
 int lttng_drain_read(const char *trace_dir, const char *channel, struct lttng_drain *out)

@@ -30,6 +30,8 @@
 
 struct lttng_drain {
 	int streams;        /* index files with at least one packet */
+	int files;          /* believed index files, with a packet or not yet */
+	uint64_t chunk;     /* N of the rotating session's chunk read, 0: <trace>/ust */
 	int64_t horizon_ns; /* newest packet end over the streams (-1: none) */
 	uint64_t bytes;     /* sum over streams of the end of their last packet */
 	uint64_t discarded; /* sum of the streams' discarded-event counts (each
@@ -78,6 +80,35 @@ int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64
 int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns,
 				   int64_t stale_ns, int64_t quiet_for_ns, int64_t quiet_ns,
 				   int64_t prev_ns);
+
+/*
+ * What the trace holds per byte the pacing estimated (sched_record_bytes()
+ * units), never less than the truth: `est` estimated bytes were emitted
+ * by h_ns (a lower bound) since a base where the streams' packets summed
+ * to bytes0 (d->bytes of a read that saw no packet of the replay yet),
+ * and h_ns is lttng_drain_horizon()'s: every byte a stream it counts
+ * received by then is in a drained packet (d->bytes, whole packets,
+ * header and padding included). Each other stream (a packet only before
+ * h_ns, or none yet) may hold a partly filled sub-buffer of it, counted
+ * as full. Other writers' events only raise it. -1 when nothing tells
+ * (est 0, fewer bytes than at the base, a truncated read). bytes0 must be of the same
+ * chunk (d->chunk): a new chunk's streams begin empty.
+ */
+double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,
+			 uint64_t subbuf, uint64_t est);
+
+/*
+ * What a read cost its thread, for a duty cycle (the pacer reads again
+ * only after 20 times that): its CPU time, unless it slept (sleeps:
+ * voluntary context switches during it, -1 unknown), then its wall time: a
+ * slow or hostile file system holds the caller that long. Wall time alone
+ * also counts the time the read waited for a CPU: on 2 cores loaded by
+ * hundreds of replaying processes a read of 0.05-0.1 ms of CPU sometimes
+ * took 0.4-0.8 ms (bench P6, N = 400; up to 2.8 ms at N = 1,000), and put
+ * the next read 8-56 ms later while the replay waited for the consumer's
+ * next packet.
+ */
+int64_t lttng_drain_read_cost(int64_t wall_ns, int64_t cpu_ns, long sleeps);
 
 /*
  * Opens a recording's trace directory for lttng_drain_read_at(): the

@@ -45,12 +45,18 @@ struct pacer_fb {
 	uint64_t discarded;       /* last sum seen in the index */
 	int64_t horizon_ns, horizon_seen_ns, since_ns;
 	int64_t newest_ns, newest_seen_ns; /* the newest packet end, and since when (wall) */
+	/* the trace's bytes per estimated byte (pacer.c, calibrate()), from
+	 * the index's bytes at a read before the pass's first packet */
+	double ratio;
+	uint64_t bytes0, chunk0;  /* the index's bytes at the base, in that chunk */
+	int calib;                /* 0: no read yet, 1: bytes0 holds, -1: off */
+	int64_t busy_ns;          /* the pass's first busy tick */
 	/* the recording's trace directory, opened once per target and
 	 * checked to be the one created for it (daemon/lttng_drain.h) */
 	int dirfd;
 	bool dir_open;
 	int64_t dir_retry_ns;     /* when to try opening it again */
-	/* the index is read at most this often: a read that took t waits
+	/* the index is read at most this often: a read that took t of CPU waits
 	 * PACER_READ_DUTY * t, so reading never takes more than about
 	 * 1 / PACER_READ_DUTY of a CPU, whatever the trace holds */
 	int64_t next_read_ns;

@@ -125,6 +125,8 @@ START_TEST(reads_last_packets)
 
 	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
 	ck_assert_int_eq(d.streams, 3);
+	ck_assert_uint_eq(d.chunk, 0); /* <trace>/ust: not a rotating session's */
+	ck_assert_int_eq(d.files, 4); /* and caret_2, which may hold a partial packet */
 	ck_assert_int_eq(d.ignored, 1); /* the bad magic; a stream with no packet yet is no lie */
 	ck_assert_int_eq(d.horizon_ns, 9000000);
 	ck_assert_uint_eq(d.discarded, 8);
@@ -155,6 +157,9 @@ START_TEST(reads_current_chunk)
 	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
 	ck_assert_int_eq(d.streams, 1);
 	ck_assert_int_eq(d.horizon_ns, 7000000);
+	/* which chunk: the pacer's calibration (lttng_drain_ratio) compares
+	 * bytes within one chunk only */
+	ck_assert_uint_eq(d.chunk, 12);
 	remove_dirs("");
 }
 END_TEST
@@ -410,6 +415,58 @@ START_TEST(horizon_per_stream_16_cpus)
 }
 END_TEST
 
+/* The pacer's calibration of its byte estimate (issue 24): the trace's
+ * bytes per estimated byte, from the index, must never come out below the
+ * truth, or the window would be wider than the ring. A replay emitted 4 MB
+ * (estimated) by the horizon, 3.12 MB in the trace (0.78 per estimated
+ * byte, as in bench P6). Stream 0 drained 5 packets of 512 KiB after the
+ * base; stream 1's last packet is from before the horizon, so the rest,
+ * 498,560 bytes, sits in its partly filled sub-buffer, not in any index;
+ * stream 2 has no packet yet (it might hold one too). Counting only the
+ * packets would say 0.655 and widen the window by half instead of 28 %. */
+START_TEST(ratio_never_below_the_trace)
+{
+	const int64_t ms = 1000000;
+	const uint64_t sb = 512 * 1024, bytes0 = 1000000;
+	struct lttng_drain d = { .streams = 2, .files = 3, .horizon_ns = 30 * ms,
+				 .bytes = bytes0 + 5 * sb, .ends = { 30 * ms, 8 * ms } };
+	int64_t h = lttng_drain_horizon(&d, 10 * ms, 200 * ms); /* stream 1 ended before the base */
+	ck_assert_int_eq(h, 30 * ms);
+	double truth = 3120000.0 / 4000000.0;
+	double r = lttng_drain_ratio(&d, bytes0, h, sb, 4000000);
+	ck_assert_double_ge(r, truth);
+	ck_assert_double_le(r, 1.0);                /* still worth it */
+	ck_assert_double_lt(5.0 * sb / 4000000, truth); /* the packets alone: too low */
+	/* every stream counted by the horizon: the packets say it all */
+	struct lttng_drain all = { .streams = 2, .files = 2, .horizon_ns = 30 * ms,
+				   .bytes = bytes0 + 6 * sb, .ends = { 30 * ms, 29 * ms } };
+	h = lttng_drain_horizon(&all, 10 * ms, 200 * ms);
+	ck_assert_int_eq(h, 29 * ms);
+	ck_assert_double_eq_tol(lttng_drain_ratio(&all, bytes0, h, sb, 4000000), 6.0 * sb / 4e6,
+				1e-9);
+	/* nothing to tell from */
+	ck_assert_double_lt(lttng_drain_ratio(&d, bytes0, h, sb, 0), 0);
+	ck_assert_double_lt(lttng_drain_ratio(&d, d.bytes + 1, h, sb, 4000000), 0); /* fewer bytes */
+	ck_assert_double_lt(lttng_drain_ratio(&d, bytes0, -1, sb, 4000000), 0);
+	d.truncated = true; /* streams not seen may hold partial sub-buffers */
+	ck_assert_double_lt(lttng_drain_ratio(&d, bytes0, h, sb, 4000000), 0);
+}
+END_TEST
+
+/* The pacer's index reads wait 20 times what a read cost: its CPU time
+ * when it only waited for a CPU (a loaded machine must not space the reads
+ * out: the replay waits for the packets they see), its wall time when it
+ * slept (a slow or hostile file system must not hold caretd's loop more
+ * than a twentieth of the time). */
+START_TEST(read_cost_cpu_unless_it_slept)
+{
+	ck_assert_int_eq(lttng_drain_read_cost(800000, 60000, 0), 60000); /* preempted */
+	ck_assert_int_eq(lttng_drain_read_cost(900000000, 60000, 3), 900000000); /* slept */
+	ck_assert_int_eq(lttng_drain_read_cost(900000000, 60000, -1), 900000000); /* unknown */
+	ck_assert_int_eq(lttng_drain_read_cost(50000, 60000, 0), 50000); /* clocks' skew */
+}
+END_TEST
+
 /* The recording's owner writes what they like in the trace: links,
  * packets from the future, absurd counts, other owners' files, floods
  * of entries. None of it is believed, followed, or costs more than the
@@ -492,6 +549,7 @@ int main(void)
 	Suite *s = suite_create("drain");
 	unit_case(s, "index", reads_last_packets, reads_current_chunk, hostile_trace,
 		  horizon_per_stream_16_cpus, reads_chunk_every_tick_during_rotation,
-		  chunk_before_stale_root, archived_chunk_discards);
+		  chunk_before_stale_root, archived_chunk_discards, ratio_never_below_the_trace,
+		  read_cost_cpu_unless_it_slept);
 	return unit_run(s);
 }
