@@ -65,7 +65,16 @@ CARET_ISOLATED_MNTNS=$(readlink /proc/self/ns/mnt)
 CARET_ISOLATED_NETNS=$(readlink /proc/self/ns/net)
 export CARET_ISOLATED_MNTNS CARET_ISOLATED_NETNS
 
-lttng-sessiond --daemonize --no-kernel --quiet
+if [ -n "${CARET_SESSIOND_DEBUG:-}" ]; then
+	# to see why it exits (bench N = 1,000, bench/NOTES.md): its verbose
+	# log, the consumer's, and a core file if it crashes
+	mkdir -p "$CARET_SESSIOND_DEBUG"
+	ulimit -c unlimited
+	(cd "$CARET_SESSIOND_DEBUG" && lttng-sessiond --background --no-kernel -vvv \
+		--verbose-consumer >>sessiond.log 2>&1)
+else
+	lttng-sessiond --daemonize --no-kernel --quiet
+fi
 # first line only: lttng-sessiond 2.13 rewrites the file without truncating
 pid=$(head -n 1 /run/lttng/lttng-sessiond.pid 2>/dev/null || true)
 
