@@ -174,11 +174,15 @@ class Host:
         return json.loads(r.stdout)
 
     def wait_sees(self, other, timeout=30):
-        """Until this host's caretd heard host `other` within 2 s."""
+        """Until this host's caretd heard host `other` within 2 s, and its
+        bridge has settled (one woken by this query holds its broadcasts
+        for 2 s, caretd(8) MULTI-HOST: a test's "sent to every host"
+        would read "held")."""
         deadline = time.time() + timeout
         while True:
             r = self.hosts()
-            if any(x["host"] == other and x["age_ms"] < 2000 for x in r["hosts"]):
+            if (any(x["host"] == other and x["age_ms"] < 2000 for x in r["hosts"]) and
+                    not r.get("bridge_waking")):
                 return r
             if time.time() > deadline:
                 raise AssertionError("%s never heard of %s: %r" % (self.name, other, r))
