@@ -127,25 +127,11 @@ class RecordClock(SystemTest):
         first (the helper's sim_time reaches every session that enables it),
         and nothing of the helper's is in it before its Enter."""
         self.publisher("rmw_cyclonedds_cpp")
-        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "-p", self.traces,
-                                "-s", "open"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=self.c.env(agent=False))
-        self.assertIn("press Enter to start recording", rec.stdout.readline())
+        rec = self.c.arm("-p", self.traces, "-s", "open")
         wait_err(self.d, r"session open armed open")
         self.record("clk", "-c", duration="2")
         wait_err(self.d, r"armed recording open held")
-        t_enter = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-        rec.stdin.write("\n")
-        rec.stdin.flush()
-        out = ""
-        deadline = time.time() + 60
-        while "press Enter or Ctrl-C to stop" not in out and time.time() < deadline:
-            out += rec.stdout.readline()
-        rec.stdin.write("\n")
-        rec.stdin.close()
-        out += rec.stdout.read()
-        rec.stdout.close()
-        self.assertEqual(rec.wait(60), 0, out)
+        t_enter, _ = self.c.enter_then_stop(rec)
         events = read_trace(os.path.join(self.traces, "open"))
         self.assertEqual([(e.name, e.vpid) for e in events if e.ts < t_enter], [])
 
