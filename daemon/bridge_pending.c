@@ -62,13 +62,19 @@ void bridge_pending_pop(struct bridge *b)
 	memset(&b->pending[BRIDGE_PENDING - 1], 0, sizeof(b->pending[0]));
 }
 
+const char *bridge_pending_name(enum bridge_pending_kind kind)
+{
+	static const char *const names[] = { "?", "Start", "End", "RelayRecord" };
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}
+
 struct bridge_pending *bridge_pending_first(struct bridge *b, int64_t now)
 {
 	while (b->pending[0].kind != BRIDGE_P_NONE &&
 	       now - b->pending[0].at_ns > BRIDGE_PENDING_TTL_NS) {
-		static const char *const names[] = { "?", "Start", "End", "RelayRecord" };
 		log_warn("bridge: %s not broadcast: DDS did not come up within %lld s (%s)",
-			 names[b->pending[0].kind], BRIDGE_PENDING_TTL_NS / 1000000000, b->state);
+			 bridge_pending_name(b->pending[0].kind), BRIDGE_PENDING_TTL_NS / 1000000000,
+			 b->state);
 		bridge_pending_pop(b);
 	}
 	return b->pending[0].kind != BRIDGE_P_NONE ? &b->pending[0] : NULL;

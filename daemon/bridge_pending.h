@@ -19,6 +19,8 @@ struct bridge_pending *bridge_pending_first(struct bridge *b, int64_t now);
 /* Drops the oldest (after it was sent). */
 void bridge_pending_pop(struct bridge *b);
 void bridge_pending_clear(struct bridge *b);
+/* "Start", "End" or "RelayRecord", for the log. */
+const char *bridge_pending_name(enum bridge_pending_kind kind);
 /* The filter lists of a held Start or RelayRecord. */
 void bridge_pending_filter(const struct bridge_pending *p, struct caret_filter_lists *out);
 

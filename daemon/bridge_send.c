@@ -95,7 +95,6 @@ static int send_relay(struct bridge *b, const char *session, const char *url, ui
 /* What this host asked while the bridge woke, once it settled. */
 void bridge_send_flush(struct bridge *b, int64_t now)
 {
-	static const char *const names[] = { "?", "Start", "End", "RelayRecord" };
 	struct bridge_pending *p;
 	while ((p = bridge_pending_first(b, now)) && bridge_settled(b)) {
 		struct caret_filter_lists f;
@@ -105,10 +104,11 @@ void bridge_send_flush(struct bridge *b, int64_t now)
 						  : send_relay(b, p->session, p->url, p->frequency,
 							       p->stop, &f);
 		if (r < 0)
-			log_warn("bridge: held %s not broadcast: %s", names[p->kind], strerror(-r));
+			log_warn("bridge: held %s not broadcast: %s", bridge_pending_name(p->kind),
+				 strerror(-r));
 		else
 			log_info("bridge: held %s broadcast to every host, %.1f s after it was asked",
-				 names[p->kind], (double)(now - p->at_ns) / 1e9);
+				 bridge_pending_name(p->kind), (double)(now - p->at_ns) / 1e9);
 		bridge_pending_pop(b);
 	}
 }
