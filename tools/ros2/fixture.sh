@@ -6,7 +6,11 @@
 # every later run (CI included) reuses it. Prints the install prefix on stdout; progress goes to
 # stderr and to <cache>/PROGRESS.txt.
 #
-#   tools/ros2/fixture.sh humble|jazzy [--print-key] [--no-apt]
+#   tools/ros2/fixture.sh humble|jazzy [--print-key] [--no-apt] [--rebuild]
+#
+# A cold cache first takes the prebuilt folder of the same key from $CARET_ROS2_SRC/prebuilt
+# (tools/ros2/prebuilt.sh: checked against its MANIFEST.tsv, unpacked in a few seconds);
+# --rebuild builds from source whatever the cache or prebuilt/ hold.
 #
 # CARET_ROS2_PREFIX_<DISTRO> (e.g. CARET_ROS2_PREFIX_HUMBLE=/opt/ros/humble) skips the build
 # and uses an installed ROS 2 instead. The cache root is $CARET_ROS2_CACHE
@@ -22,7 +26,7 @@
 # order rosidl_typesupport_fastrtps_* before the interface packages (built the other way round,
 # rmw_fastrtps_cpp cannot create publishers: shared/ros2/README.md).
 set -eo pipefail
-distro=${1:?usage: fixture.sh humble|jazzy [--print-key] [--no-apt]}
+distro=${1:?usage: fixture.sh humble|jazzy [--print-key] [--no-apt] [--rebuild]}
 shift
 case $distro in humble|jazzy) ;; *) echo "fixture: unknown distribution '$distro'" >&2; exit 2;; esac
 HERE=$(dirname "$(readlink -f "$0")")
@@ -35,9 +39,10 @@ CACHE=${CARET_ROS2_CACHE:-/var/cache/caretd-ros2}
 fastdds_jazzy=${CARET_ROS2_FASTDDS_JAZZY:-auto}
 if [ "$distro" = jazzy ] && [ "$fastdds_jazzy" = auto ]; then
 	w=$(CARET_ROS2_FASTDDS_JAZZY=1 "$0" jazzy --print-key)
-	if [ -f "$w/READY" ] && [[ " $* " != *" --print-key "* ]]; then
-		echo "$w/install"
-		exit 0
+	if [[ " $* " != *" --print-key "* ]] &&
+		{ [ -f "$w/READY" ] || [ -f "$SRCROOT/prebuilt/$(basename "$w").tar.zst" ]; }; then
+		# built here, or prebuilt: then it costs seconds, not 30 to 50 minutes
+		CARET_ROS2_FASTDDS_JAZZY=1 exec "$0" jazzy "$@"
 	fi
 	fastdds_jazzy=0
 fi
@@ -85,7 +90,9 @@ done; echo "recipe=$RECIPE fastdds_jazzy=$fastdds_jazzy"
 	sha256sum | cut -c1-16)
 W=$CACHE/$distro-$key
 if [[ " $* " == *" --print-key "* ]]; then echo "$W"; exit 0; fi
-if [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
+rebuild=""
+[[ " $* " == *" --rebuild "* ]] && rebuild=1
+if [ -z "$rebuild" ] && [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
 
 mkdir -p "$CACHE"
 exec 9>"$CACHE/$distro.lock"
@@ -93,13 +100,9 @@ if ! flock -n 9; then
 	echo "fixture: another build of $distro is running ($CACHE/$distro.lock); waiting" >&2
 	flock 9
 fi
-if [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
-mkdir -p "$W"
-log() { echo "$(date -Is) fixture[$distro]: $*" | tee -a "$W/PROGRESS.txt" >&2; }
-t_all=$(date +%s)
-log "building into $W (cold cache; Humble ~20 min, Jazzy ~25 min on 2 cores)"
-
-# pybind11-dev, python3-dev, numpy and yaml: for rclpy's overlay (tools/ros2/rclpy.sh), installed
+if [ -z "$rebuild" ] && [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
+# Before a prebuilt too: the core links and its CMake configs find these at run and app build
+# time. pybind11-dev, python3-dev, numpy and yaml: for rclpy's overlay (tools/ros2/rclpy.sh), installed
 # here too so that a later build of it inside the isolated host (no network) finds them.
 if [[ " $* " != *" --no-apt "* ]]; then
 	"$TOP/tools/install-deps.sh" colcon python3-colcon-cmake python3-colcon-ros \
@@ -111,8 +114,20 @@ if [[ " $* " != *" --no-apt "* ]]; then
 		python3-empy python3-lark python3-catkin-pkg python3-setuptools python3-argcomplete \
 		pkg-config cmake g++ cyclonedds-dev libyaml-dev liblttng-ust-dev lttng-tools babeltrace2 \
 		libfastrtps-dev libfastcdr-dev fastddsgen libasio-dev libtinyxml2-dev libssl-dev \
-		uuid-dev pybind11-dev python3-dev python3-numpy python3-yaml >&2
+		uuid-dev pybind11-dev python3-dev python3-numpy python3-yaml zstd >&2
 fi
+
+if [ -z "$rebuild" ]; then
+	rc=0
+	"$HERE/prebuilt.sh" "$SRCROOT/prebuilt" "$(basename "$W")" "$CACHE" || rc=$?
+	if [ "$rc" = 0 ]; then echo "$W/install"; exit 0; fi
+	[ "$rc" = 3 ] || echo "fixture: the prebuilt $(basename "$W") is unusable: building from source" >&2
+fi
+[ -z "$rebuild" ] || rm -rf "$W"
+mkdir -p "$W"
+log() { echo "$(date -Is) fixture[$distro]: $*" | tee -a "$W/PROGRESS.txt" >&2; }
+t_all=$(date +%s)
+log "building into $W (cold cache; Humble ~20 min, Jazzy ~25 min on 2 cores)"
 
 # Debian's /usr/bin/python3 has empy/lark/catkin_pkg; keep pyenv shims out of the way.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin

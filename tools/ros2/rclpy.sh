@@ -9,11 +9,15 @@
 # (whose name carries the core's key). Prints the overlay's install prefix (its setup.bash
 # sources the core too); progress goes to stderr and <cache>/PROGRESS.txt.
 #
-#   tools/ros2/rclpy.sh humble|jazzy [--print-key|--if-built] [--no-apt]
+#   tools/ros2/rclpy.sh humble|jazzy [--print-key|--if-built] [--no-apt] [--rebuild]
 #
 # --print-key prints the cache folder without building anything; --if-built prints the install
-# prefix when it is already built (or an installed ROS 2 has rclpy) and exits 3 otherwise,
-# building nothing (tests/ros2/run.sh: CARET_ROS2_RCLPY unset).
+# prefix when it is already built or prebuilt (or an installed ROS 2 has rclpy) and exits 3
+# otherwise, building nothing (tests/ros2/run.sh: CARET_ROS2_RCLPY unset).
+# A cold cache first takes the prebuilt overlay of the same key from $CARET_ROS2_SRC/prebuilt
+# (tools/ros2/prebuilt.sh); its key names the core's path as it was built there
+# ($PREBUILT_ROOT), so under another CARET_ROS2_CACHE the same inputs find it too, unpacked
+# under this cache's own key. --rebuild builds from source whatever the cache holds.
 # An installed ROS 2 (CARET_ROS2_PREFIX_<DISTRO>) that has rclpy is used as it is.
 # The overlay's interface libraries shadow the core's (same sources, every typesupport of the
 # core again): a Python process loads one copy of each.
@@ -34,6 +38,10 @@ printkey=""
 [[ " $* " == *" --print-key "* ]] && printkey=1
 ifbuilt=""
 [[ " $* " == *" --if-built "* ]] && ifbuilt=1
+rebuild=""
+[[ " $* " == *" --rebuild "* ]] && rebuild=1
+# Where prebuilt/ was built (../shared/ros2/README.md): the core's path in its keys.
+PREBUILT_ROOT=/var/cache/caretd-ros2
 
 var=CARET_ROS2_PREFIX_${distro^^}
 if [ -n "${!var:-}" ]; then
@@ -67,15 +75,37 @@ IFACES="builtin_interfaces unique_identifier_msgs rcl_interfaces action_msgs lif
 
 # Change RECIPE with any step below that changes what is installed.
 RECIPE=1
-key=$( (for p in $IFACE_REPOS $TOOL_REPOS; do
-	f=$SRCROOT/src/$distro/$p.tar.gz
-	[ -f "$f" ] || { echo "rclpy: missing input $f (set CARET_ROS2_SRC)" >&2; exit 1; }
-	sha256sum "$f" | cut -d' ' -f1
-done; echo "recipe=$RECIPE core=$(readlink -f "$core")") | sha256sum | cut -c1-16)
+keyof() {  # the core's install path
+	(for p in $IFACE_REPOS $TOOL_REPOS; do
+		f=$SRCROOT/src/$distro/$p.tar.gz
+		[ -f "$f" ] || { echo "rclpy: missing input $f (set CARET_ROS2_SRC)" >&2; exit 1; }
+		sha256sum "$f" | cut -d' ' -f1
+	done; echo "recipe=$RECIPE core=$1") | sha256sum | cut -c1-16
+}
+core_path=$(readlink -f "$core")
+key=$(keyof "$core_path")
 W=$CACHE/rclpy-$distro-$key
 if [ -n "$printkey" ]; then echo "$W"; exit 0; fi
-if [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
-[ -z "$ifbuilt" ] || exit 3
+if [ -z "$rebuild" ] && [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
+# The name it has in prebuilt/: its key names the core's folder (hence the core's own key) under
+# the root it was built in.
+pname=rclpy-$distro-$(keyof "$PREBUILT_ROOT/$(basename "$(dirname "$core_path")")/install")
+prebuilt() {  # 0 unpacked, else why not (prebuilt.sh's status)
+	local rc=0
+	[ -z "$rebuild" ] || return 3
+	"$HERE/prebuilt.sh" "$SRCROOT/prebuilt" "$pname" "$CACHE" "$(basename "$W")" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] || echo "rclpy: the prebuilt $pname is unusable: not used" >&2
+	return "$rc"
+}
+if [ -n "$ifbuilt" ]; then
+	[ -d "$core_path" ] && [ -f "$SRCROOT/prebuilt/$pname.tar.zst" ] || exit 3
+	mkdir -p "$CACHE"
+	exec 9>"$CACHE/rclpy-$distro.lock"
+	flock 9
+	[ -f "$W/READY" ] || prebuilt || exit 3
+	echo "$W/install"
+	exit 0
+fi
 
 mkdir -p "$CACHE"
 exec 9>"$CACHE/rclpy-$distro.lock"
@@ -83,7 +113,10 @@ if ! flock -n 9; then
 	echo "rclpy: another build of rclpy for $distro is running ($CACHE/rclpy-$distro.lock); waiting" >&2
 	flock 9
 fi
-if [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
+if [ -z "$rebuild" ] && [ -f "$W/READY" ]; then echo "$W/install"; exit 0; fi
+if prebuilt; then echo "$W/install"; exit 0; fi
+[ -z "$rebuild" ] || rm -rf "$W"
+mkdir -p "$W"
 # An interrupted build resumes: colcon skips the packages it finished (same key, same inputs).
 rm -rf "$W/src" && mkdir -p "$W/src"
 log() { echo "$(date -Is) rclpy[$distro]: $*" | tee -a "$W/PROGRESS.txt" >&2; }
