@@ -6,7 +6,8 @@
 #     /tmp and /run/netns, and LTTNG_HOME in that /tmp: apps started inside
 #     register with the session daemon started here only (LTTng 2.13 finds
 #     it through /run/lttng, $LTTNG_HOME/.lttng and
-#     /dev/shm/lttng-ust-wait-*), and `lttng` commands reach it only;
+#     /dev/shm/lttng-ust-wait-*), and `lttng` commands reach it only; a
+#     checkout under /tmp and ../shared beside it stay visible;
 #   - a private network namespace with only the loopback (multicast on):
 #     DDS discovery stays inside, so tests running at the same time (or a
 #     real ROS 2 system on the machine) never share a domain with it;
@@ -51,12 +52,29 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 keep=
 case "$here" in /tmp/*) keep=$here ;; esac
 case "$top" in /tmp/*) case "$here" in "$top"|"$top"/*) keep=$top ;; esac ;; esac
+# So are the ROS 2 sources and prebuilt fixtures beside a checkout there (../shared, or
+# $CARET_ROS2_SRC): held open across the mount, then bound back from the descriptor.
+# (The path as named: a link there to elsewhere is hidden too.)
+shared=$(dirname "$top")/shared
+case "$shared" in /tmp/*) [ -d "$shared" ] && exec 7<"$shared" || shared= ;; *) shared= ;; esac
+src=${CARET_ROS2_SRC:-}
+case "$src" in "$shared"|"$shared"/*|"") src= ;; /tmp/*) [ -d "$src" ] && exec 8<"$src" || src= ;; *) src= ;; esac
 [ -z "$keep" ] || cd "$keep"
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 if [ -n "$keep" ]; then
 	mkdir -p "$keep"
 	mount --no-canonicalize --bind . "$keep"
 	cd "$here"
+fi
+if [ -n "$shared" ]; then
+	mkdir -p "$shared"
+	mount --no-canonicalize --bind /proc/self/fd/7 "$shared"
+	exec 7<&-
+fi
+if [ -n "$src" ]; then
+	mkdir -p "$src"
+	mount --no-canonicalize --bind /proc/self/fd/8 "$src"
+	exec 8<&-
 fi
 # Root's per-user daemon and ~/.lttngrc would be $HOME/.lttng: not ours.
 LTTNG_HOME=$(mktemp -d /tmp/lttng-home.XXXXXX)
