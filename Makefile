@@ -24,6 +24,14 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
+# Line coverage (gcov) for tools/coverage.sh: `make COV=1` builds into build-cov/,
+# `make COV=1 SAN=1` into build-san-cov/ (issue 31: what the sanitizer stages must keep).
+ifeq ($(COV),1)
+B       := $(B)-cov
+CFLAGS  += --coverage
+LDFLAGS += --coverage
+endif
+
 # libFuzzer build for `make fuzz` (tests/fuzz/fuzz.mk): build-fuzz/, clang.
 ifeq ($(FUZZ),1)
 B        = build-fuzz
@@ -41,7 +49,7 @@ PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
-	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang
+	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang zstd
 # What `make deb` and its test (tests/integration/test_deb.py) need on top.
 DEB_PACKAGING_PACKAGES = debhelper dpkg-dev fakeroot lintian
 
@@ -460,6 +468,7 @@ local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-age
 unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	B=$(B) /usr/bin/python3 tests/unit/check_layers.py
 	/usr/bin/python3 tests/unit/check_spdx.py
+	tests/unit/check_prebuilt.sh
 	@# check_lttng needs a session daemon: the one tools/isolated.sh starts
 	tools/isolated.sh sh -c 'set -e; for t in $(UNIT_TESTS); do echo "== $$t"; \
 		CK_DEFAULT_TIMEOUT=60 $$t; done'
@@ -492,11 +501,14 @@ integration-check: all $(B)/tests/forker $(B)/tests/initmaker $(B)/gen/caret_kin
 # and the isolated host has no network.
 CARET_ROS2_DISTROS ?= humble jazzy
 export CARET_ROS2_DISTROS
-# rclpy (tools/ros2/rclpy.sh, an overlay on the core: 18 more minutes for Humble, 39 for Jazzy
-# cold) only with CARET_ROS2_RCLPY=1; unset, tests/ros2/run.sh runs its test where it is built.
+# A cold cache first takes the prebuilt fixtures of ../shared/ros2/prebuilt whose names are the
+# keys just computed (seconds: tools/ros2/prebuilt.sh), and builds only what has none.
+# rclpy (tools/ros2/rclpy.sh, an overlay on the core) the same way: from prebuilt/ or already
+# built; built from source (18 more minutes for Humble, 39 for Jazzy) only with CARET_ROS2_RCLPY=1.
 ros2-fixture:
 	@set -e; for d in $(CARET_ROS2_DISTROS); do tools/ros2/fixture.sh $$d; tools/ros2/caret.sh $$d; \
-		if [ "$${CARET_ROS2_RCLPY:-}" = 1 ]; then tools/ros2/rclpy.sh $$d; fi; done
+		case "$${CARET_ROS2_RCLPY:-}" in 1) tools/ros2/rclpy.sh $$d ;; 0) ;; \
+		*) tools/ros2/rclpy.sh $$d --if-built >/dev/null || echo "rclpy for $$d: none built or prebuilt" ;; esac; done
 # Issue 19's cost per message on the real Jazzy core (bench/RESULTS-ros2.md).
 bench-ros2: all
 	tools/ros2/fixture.sh jazzy >/dev/null
