@@ -288,6 +288,17 @@ $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+# The pacer's reaction to the tracer's discards (it includes daemon/pacer.c).
+UNIT_TESTS += $(B)/tests/check_pacer
+$(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng_drain.c daemon/dups.c \
+		daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/startend.c \
+		daemon/config.c daemon/loop.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/creds.c \
+		daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
+		proto/caret_ctl_evlist.c proto/caret_ctl_sel.c \
+		proto/caret_ctl_limits.c daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_creds
 $(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
