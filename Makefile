@@ -454,6 +454,10 @@ $(LS)/libtp_test.so: tests/local/tp_test.c $(SHM_LIBS)
 $(LS)/exec_main: tests/local/exec_main.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
+# The replay loop and its claims, this process its own controller.
+$(LS)/replay_main: tests/local/replay_main.c $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -ldl -lpthread
 # Real Fast DDS: the agent's DataWriter hooks (tests/local/fastdds_main.cpp).
 CXX ?= g++
 $(LS)/fastdds_main: tests/local/fastdds_main.cpp
@@ -461,7 +465,7 @@ $(LS)/fastdds_main: tests/local/fastdds_main.cpp
 	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -Wno-deprecated-declarations \
 		$(filter -fsanitize% -fno-omit%,$(CFLAGS)) -o $@ $< $(LDFLAGS) -lfastrtps -lfastcdr -ldl -lpthread
 LOCAL_TEST_BINS = $(LS)/fastdds_main $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libls_ext.so $(LS)/libls_rclcpp.so \
-	$(LS)/libtp_test.so $(LS)/exec_main
+	$(LS)/libtp_test.so $(LS)/exec_main $(LS)/replay_main
 
 .PHONY: local-check
 local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \
