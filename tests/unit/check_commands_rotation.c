@@ -363,84 +363,112 @@ static uint32_t ready_serial(void)
 	return sl.ready;
 }
 
-/* LTTng's notification channel dropped notifications (its queue was full:
- * a rotation's may be among them): caretd cannot tell whether a chunk was
- * archived, so it starts a new pass anyway (duplicates only cost a
- * verdict), and the chunk being written gets its full replay. Issue 31
- * item 6: with the pass not started, every test passed; the next chunk
- * then lacked the init records of every process. A completed rotation
- * starts one too. */
-START_TEST(dropped_notification_starts_a_new_pass)
+/* A rotating recording "rn" through the commands, rotation's lttng-ctl
+ * calls faked, its first pass followed by one tick (each tick 30 s after
+ * the last, in µs: the rotation job is due). */
+static struct {
+	sd_event *ev;
+	struct loop l;
+	uint64_t now;
+	struct rot *t;
+} rn;
+
+static void rn_begin(void)
 {
-	sd_event *ev = NULL;
-	struct loop l = { 0 };
-	ck_assert_int_ge(sd_event_new(&ev), 0);
-	ck_assert_int_ge(loop_open(&l, ev), 0);
-	ck_assert_int_ge(rotation_start(&l, &view, &reg), 0);
+	memset(&rn, 0, sizeof(rn));
+	ck_assert_int_ge(sd_event_new(&rn.ev), 0);
+	ck_assert_int_ge(loop_open(&rn.l, rn.ev), 0);
+	ck_assert_int_ge(rotation_start(&rn.l, &view, &reg), 0);
 	rotl_set_ops(&frot_ops);
 	memset(&frot, 0, sizeof(frot));
 	peer.uid = 4242;
 	peer.pid = getpid();
-
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"rn\",\"path\":\"/t\","
 		       "\"rotate_every_ms\":60000}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
 	ck_assert(rotation_is_rotating("rn"));
-	uint64_t now = loop_now(&l); /* µs; each tick 30 s later: the job is due */
-	struct rot *t = rot_find("rn");
-	ck_assert_ptr_nonnull(t);
-	ck_assert(t->subscribed);
-	struct lttng_view_session *e = lttng_view_find(&view, "rn");
-	ck_assert_ptr_nonnull(e);
-	loop_tick(&l, now += 30 * 1000000ull); /* nothing pending: the same pass */
-	const uint32_t s0 = e->serial;
-	ck_assert_uint_eq(t->serial, s0);
+	rn.now = loop_now(&rn.l);
+	rn.t = rot_find("rn");
+	ck_assert_ptr_nonnull(rn.t);
+	ck_assert(rn.t->subscribed);
+	ck_assert_ptr_nonnull(lttng_view_find(&view, "rn"));
+	loop_tick(&rn.l, rn.now += 30 * 1000000ull); /* nothing pending: the same pass */
+	ck_assert_uint_eq(rn.t->serial, lttng_view_find(&view, "rn")->serial);
+}
 
-	/* the fault: the channel says notifications were dropped */
-	frot.next[0] = ROTL_DROPPED;
-	frot.n_next = 1;
-	loop_tick(&l, now += 30 * 1000000ull);
+/* The next read of the fake channel delivers evs (n of them); one tick. */
+static void rn_deliver(const enum rotl_event *evs, int n)
+{
+	for (int i = 0; i < n; i++)
+		frot.next[i] = evs[i];
+	frot.n_next = n;
+	loop_tick(&rn.l, rn.now += 30 * 1000000ull);
 	ck_assert_int_eq(frot.n_next, 0); /* it was read */
-	e = lttng_view_find(&view, "rn");
-	ck_assert_ptr_nonnull(e);
-	ck_assert_msg(e->serial > s0, "a dropped rotation notification started no new pass: "
-		      "session serial still %u", (unsigned)e->serial);
-	ck_assert_uint_eq(t->serial, e->serial);
-	ck_assert(!t->cur_complete);
-	ck_assert_msg(ready_serial() == e->serial, "the scheduler is not ready to replay the "
-		      "new pass at once: ready %u, pass %u", (unsigned)ready_serial(),
-		      (unsigned)e->serial);
+}
 
-	/* a rotation seen whole: ongoing then completed, the next chunk and a
-	 * new pass for it */
-	const uint32_t s1 = e->serial;
-	const uint64_t rot0 = t->rotations, idx0 = t->cur_index;
-	frot.next[0] = ROTL_ONGOING;
-	frot.next[1] = ROTL_COMPLETED;
-	frot.n_next = 2;
-	loop_tick(&l, now += 30 * 1000000ull);
-	e = lttng_view_find(&view, "rn");
-	ck_assert_msg(e->serial > s1, "a completed rotation started no new pass");
-	ck_assert_uint_eq(t->serial, e->serial);
-	ck_assert_uint_eq(t->rotations, rot0 + 1);
-	ck_assert_uint_eq(t->cur_index, idx0 + 1);
-	ck_assert(!t->closing);
-
+static void rn_end(void)
+{
 	agent.dead = true; /* nothing to wait for: the stop goes */
-	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"rn\"}", CTL_REPLY_RESULT, NULL);
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"rn\"}", CTL_REPLY_RESULT, NULL);
 	agent.dead = false;
 	cJSON_Delete(r);
 	ck_assert(!rotation_is_rotating("rn"));
 	rotation_stop();
 	rotl_set_ops(NULL);
-	loop_close(&l);
-	sd_event_unref(ev);
+	loop_close(&rn.l);
+	sd_event_unref(rn.ev);
+}
+
+/* LTTng's notification channel dropped notifications (its queue was full:
+ * a rotation's may be among them): caretd cannot tell whether a chunk was
+ * archived, so it starts a new pass anyway (duplicates only cost a
+ * verdict), and the chunk being written gets its full replay. Issue 31
+ * item 6: with the pass not started, every test passed; the next chunk
+ * then lacked the init records of every process. */
+START_TEST(dropped_notification_starts_a_new_pass)
+{
+	rn_begin();
+	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
+	rn_deliver((const enum rotl_event[]){ ROTL_DROPPED }, 1);
+	struct lttng_view_session *e = lttng_view_find(&view, "rn");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(e->serial > s0, "a dropped rotation notification started no new pass: "
+		      "session serial still %u", (unsigned)e->serial);
+	ck_assert_uint_eq(rn.t->serial, e->serial);
+	ck_assert(!rn.t->cur_complete);
+	ck_assert_msg(ready_serial() == e->serial, "the scheduler is not ready to replay the "
+		      "new pass at once: ready %u, pass %u", (unsigned)ready_serial(),
+		      (unsigned)e->serial);
+	rn_end();
+}
+END_TEST
+
+/* A rotation seen whole (ongoing, then completed): the next chunk, and a
+ * new pass for it that the scheduler replays at once. */
+START_TEST(completed_rotation_starts_a_new_pass)
+{
+	rn_begin();
+	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
+	const uint64_t rot0 = rn.t->rotations, idx0 = rn.t->cur_index;
+	rn_deliver((const enum rotl_event[]){ ROTL_ONGOING, ROTL_COMPLETED }, 2);
+	struct lttng_view_session *e = lttng_view_find(&view, "rn");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(e->serial > s0, "a completed rotation started no new pass: session "
+		      "serial still %u", (unsigned)e->serial);
+	ck_assert_uint_eq(rn.t->serial, e->serial);
+	ck_assert_uint_eq(ready_serial(), e->serial);
+	ck_assert_msg(rn.t->rotations == rot0 + 1 && rn.t->cur_index == idx0 + 1,
+		      "a completed rotation was not counted: rotations %llu, chunk %llu",
+		      (unsigned long long)rn.t->rotations, (unsigned long long)rn.t->cur_index);
+	ck_assert(!rn.t->closing);
+	rn_end();
 }
 END_TEST
 
 void add_rotation_tests(TCase *tc)
 {
 	tcase_add_test(tc, dropped_notification_starts_a_new_pass);
+	tcase_add_test(tc, completed_rotation_starts_a_new_pass);
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);
