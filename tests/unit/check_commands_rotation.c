@@ -340,7 +340,10 @@ START_TEST(reaped_armed_recording_frees_its_rotation)
 	ck_assert(rotation_is_rotating("ra"));
 
 	/* armed long ago: the view's next look destroys it */
-	lttng_view_find_rec(&view, "ra")->armed_ns = 1;
+	/* (not armed_ns = 1: on a machine up for less than the arm timeout,
+	 * CLOCK_MONOTONIC is below it and 1 was not long ago) */
+	lttng_view_find_rec(&view, "ra")->armed_ns =
+		caret_now_ns() - (int64_t)(LTTNG_VIEW_ARM_TIMEOUT_S + 1) * 1000000000;
 	lttng_view_refresh(&view);
 	ck_assert_ptr_null(lttng_view_find_rec(&view, "ra"));
 	loop_tick(&l, loop_now(&l) + 20 * 1000000ull);
