@@ -296,6 +296,17 @@ $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+# The pacer's reaction to the tracer's discards (it includes daemon/pacer.c).
+UNIT_TESTS += $(B)/tests/check_pacer
+$(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng_drain.c daemon/dups.c \
+		daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/startend.c \
+		daemon/config.c daemon/loop.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/creds.c \
+		daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
+		proto/caret_ctl_evlist.c proto/caret_ctl_sel.c \
+		proto/caret_ctl_limits.c daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_creds
 $(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
@@ -451,6 +462,10 @@ $(LS)/libtp_test.so: tests/local/tp_test.c $(SHM_LIBS)
 $(LS)/exec_main: tests/local/exec_main.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS) -ldl
+# The replay loop and its claims, this process its own controller.
+$(LS)/replay_main: tests/local/replay_main.c $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -ldl -lpthread
 # Real Fast DDS: the agent's DataWriter hooks (tests/local/fastdds_main.cpp).
 CXX ?= g++
 $(LS)/fastdds_main: tests/local/fastdds_main.cpp
@@ -458,7 +473,7 @@ $(LS)/fastdds_main: tests/local/fastdds_main.cpp
 	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -Wno-deprecated-declarations \
 		$(filter -fsanitize% -fno-omit%,$(CFLAGS)) -o $@ $< $(LDFLAGS) -lfastrtps -lfastcdr -ldl -lpthread
 LOCAL_TEST_BINS = $(LS)/fastdds_main $(LS)/ls_main $(LS)/libls_rmw.so $(LS)/libls_ext.so $(LS)/libls_rclcpp.so \
-	$(LS)/libtp_test.so $(LS)/exec_main
+	$(LS)/libtp_test.so $(LS)/exec_main $(LS)/replay_main
 
 .PHONY: local-check
 local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so \

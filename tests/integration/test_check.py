@@ -232,6 +232,54 @@ class CheckTest(unittest.TestCase):
                            text=True)
         self.assertEqual(r.returncode, 2)
 
+    def test_missing_callback_registration(self):
+        """A trace that lacks one rclcpp_callback_register (the agent under a
+        session of the lttng CLI whose filter drops the registration of
+        the second subscription's callback, and only that): check reports
+        it, as the callbacks' missing rclcpp_callback_register of that
+        process, and exits non-zero (issue 31 item 6: only the unit test
+        caught check not reporting it)."""
+        name = self.c.tag + "-reg"
+        path = os.path.join(self.c.tmp, "trace-reg")
+        lttng("create", name, "--output=" + path)
+        try:
+            lttng("enable-event", "--userspace", "--session=" + name, "ros2:*")
+            lttng("enable-event", "--userspace", "--session=" + name, "ros2_caret:*",
+                  "--exclude=ros2_caret:rclcpp_callback_register")
+            lttng("enable-event", "--userspace", "--session=" + name,
+                  "ros2_caret:rclcpp_callback_register",
+                  "--filter", 'symbol != "caret_standin::reg::on_message_1*"')
+            lttng("add-context", "--userspace", "--session=" + name,
+                  "-t", "vpid", "-t", "vtid", "-t", "procname")
+            lttng("start", name)
+            p = self.c.workload("--name", "reg", "--pubs", "0", "--subs", "2")
+            wait_line(p, r"^ready pid=%d" % p.pid)
+            lttng("stop", name)
+        finally:
+            subprocess.run(["lttng", "destroy", name], capture_output=True, timeout=60)
+        # the trace is what the test means: one registration missing, the
+        # other there
+        regs = [e.f["symbol"] for e in read_trace(path) if e.vpid == p.pid
+                and e.name == "ros2_caret:rclcpp_callback_register"]
+        self.assertTrue(any("::reg::on_message_0" in r for r in regs), regs)
+        self.assertFalse(any("::reg::on_message_1" in r for r in regs), regs)
+        rc, rep, err = check(path)
+        self.assertNotEqual(rc, 0, "check called a trace missing a callback registration "
+                            "complete: %s" % (rep and rep["processes"]))
+        self.assertFalse(rep["complete"])
+        per = self.procs_by_pid(rep)
+        self.assertTrue(per[p.pid]["caret_init"])
+        self.assertEqual(per[p.pid]["missing_total"], 1, per[p.pid])
+        bad = [m for m in rep["problems"] if "pid %d " % p.pid in m]
+        self.assertTrue(any("1 callbacks without rclcpp_callback_register" in m for m in bad),
+                        rep["problems"])
+        self.assertEqual(per[p.pid]["filtered_registers"], 0)
+        # as text too: the process and what it lacks
+        r = subprocess.run([CARETCTL, "check", path], capture_output=True, text=True,
+                           timeout=300)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("callbacks without rclcpp_callback_register", r.stdout + r.stderr)
+
     def test_not_a_trace(self):
         rc, rep, err = check(self.c.tmp)
         self.assertEqual(rc, 1)

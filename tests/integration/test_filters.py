@@ -349,5 +349,95 @@ class RecordFilterTest(unittest.TestCase):
         self.assertFalse(os.path.exists(traces))
 
 
+class IgnoreListsTest(unittest.TestCase):
+    """caretctl record --ignore-nodes / --ignore-topics end to end (issue 31
+    item 6: inverted ignore verdicts for topics, then for nodes, passed
+    every integration test). Process nd has nodes nd_0 and nd_1, process tp
+    one node with topics /tp/topic_0 and /tp/topic_1; the recording
+    ignores node /nd_1 and topic /tp/topic_1. Its trace holds neither
+    their init records nor their runtime events, and holds the others'.
+    Late: the processes run before the recording (its Start moves them from
+    WAIT, their caches replayed); live: they start while it records."""
+
+    IGNORE = ("--ignore-nodes", "/nd_1$", "--ignore-topics", "^/tp/topic_1$")
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.c.caretd()
+        self.traces = os.path.join(self.c.tmp, "traces")
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def procs(self):
+        nd = self.c.workload("--name", "nd", "--nodes", "2", "--pubs", "1", "--subs", "1",
+                             "--rate", "50", "--topic-prefix", "nd")
+        tp = self.c.workload("--name", "tp", "--pubs", "2", "--subs", "2", "--rate", "50",
+                             "--topic-prefix", "tp")
+        for p in (nd, tp):
+            wait_line(p, r"^ready")
+        return nd, tp
+
+    def check(self, name, nd, tp):
+        events = read_trace(os.path.join(self.traces, name))
+        ev = {p.pid: collections.defaultdict(list) for p in (nd, tp)}
+        for e in events:
+            if e.vpid in ev:
+                ev[e.vpid][e.name].append(e.f)
+        # --ignore-nodes: nd_1 and everything of it absent, nd_0 and its own present
+        n = ev[nd.pid]
+        nodes = {x["node_name"]: x["node_handle"] for x in n["ros2_caret:rcl_node_init"]}
+        self.assertEqual(sorted(nodes), ["nd_0"], "%s: the nodes of nd recorded" % name)
+        pubs = n["ros2_caret:rcl_publisher_init"]
+        self.assertTrue(pubs, "%s: nd_0's publisher is missing" % name)
+        self.assertEqual({x["node_handle"] for x in pubs}, {nodes["nd_0"]},
+                         "%s: a publisher of the ignored node nd_1 recorded" % name)
+        subs = n["ros2_caret:rcl_subscription_init"]
+        self.assertEqual({x["node_handle"] for x in subs}, {nodes["nd_0"]},
+                         "%s: nd's subscriptions recorded" % name)
+        published = {x["publisher_handle"] for x in n["ros2:rcl_publish"]}
+        self.assertEqual(published, {x["publisher_handle"] for x in pubs},
+                         "%s: nd's publishes recorded are not exactly nd_0's" % name)
+        # --ignore-topics: /tp/topic_1 absent, /tp/topic_0 present
+        t = ev[tp.pid]
+        self.assertEqual([x["node_name"] for x in t["ros2_caret:rcl_node_init"]], ["tp"])
+        pubs = t["ros2_caret:rcl_publisher_init"]
+        self.assertEqual(sorted(x["topic_name"] for x in pubs), ["/tp/topic_0"],
+                         "%s: tp's publishers recorded" % name)
+        subs = t["ros2_caret:rcl_subscription_init"]
+        self.assertEqual(sorted(x["topic_name"] for x in subs), ["/tp/topic_0"],
+                         "%s: tp's subscriptions recorded" % name)
+        published = {x["publisher_handle"] for x in t["ros2:rcl_publish"]}
+        self.assertEqual(published, {pubs[0]["publisher_handle"]},
+                         "%s: tp's publishes recorded are not exactly /tp/topic_0's" % name)
+        taken = {x["rmw_subscription_handle"] for x in t["ros2:rmw_take"]}
+        self.assertEqual(taken, {subs[0]["rmw_subscription_handle"]},
+                         "%s: tp's takes recorded are not exactly /tp/topic_0's" % name)
+
+    def test_ignore_lists_late(self):
+        nd, tp = self.procs()
+        self.c.wait_states([nd.pid, tp.pid], "WAIT")
+        r = self.c.caretctl("record", "--immediate", "--duration", "2", "-s", "late", "-p",
+                            self.traces, *self.IGNORE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.check("late", nd, tp)
+
+    def test_ignore_lists_live(self):
+        rec = self.c.caretctl("record", "--immediate", "--duration", "60", "-s", "live", "-p",
+                              self.traces, *self.IGNORE, background=True)
+        deadline = time.time() + 20
+        while "live" not in json.loads(self.c.caretctl("status", "--json").stdout)[
+                "lttng"]["active_sessions"]:
+            self.assertIsNone(rec.poll(), rec.err_text())
+            self.assertLess(time.time(), deadline, "the recording did not start")
+            time.sleep(0.05)
+        nd, tp = self.procs()
+        self.c.wait_states([nd.pid, tp.pid], "RECORD")
+        time.sleep(2)  # what is recorded: 100 messages per publisher at 50 Hz
+        rec.send_signal(signal.SIGINT)
+        self.assertEqual(rec.finish(60), 0, rec.err_text())
+        self.check("live", nd, tp)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -24,6 +24,9 @@ LD_PRELOAD="$pre" "$ls/exec_main" "$ls"
 echo "== executor hooks, agent preloaded"
 CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$ls/libtp_test.so" \
 	LD_PRELOAD="${pre}$B/lib/libcaret-agent.so" "$ls/exec_main" "$ls"
+echo "== replay loop and claims, agent preloaded"
+CARET_SHM_PREFIX="caret-ls-$$" CARET_AGENT_QUIET=1 CARET_AGENT_TP_LIB="$ls/libtp_test.so" \
+	LD_PRELOAD="${pre}$B/lib/libcaret-agent.so" "$ls/replay_main"
 dom=$(( ($$ % 100) + 120 ))
 # Fast DDS 2.9 itself deletes a StatisticsReaderImpl through its base
 # (ASan new-delete-type-mismatch in RTPSReader::~RTPSReader, without the

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "daemon/loop.h"
+#include "daemon/pacer.h"
 #include "daemon/rotation.h"
 #include "daemon/rotation_lttng.h"
 #include "daemon/rotation_report.h"
@@ -32,6 +33,11 @@ static struct {
 	int registered, scheduled, subscribed, unsubscribed, unscheduled;
 	uint64_t every_ms;
 	bool fail_schedule;
+	/* what the next read of the notification channel delivers, in
+	 * order, to every subscribed recording (the fault switch of
+	 * dropped_notification_starts_a_new_pass) */
+	enum rotl_event next[4];
+	int n_next;
 } frot;
 
 static int frot_register(const char *session, char *err, size_t errlen)
@@ -89,8 +95,12 @@ static int frot_unschedule(const char *session)
 
 static void frot_read(rotl_on_event *cb, void *arg)
 {
-	(void)cb;
-	(void)arg;
+	int n = frot.n_next;
+	frot.n_next = 0;
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < MAX_ROT; i++)
+			if (rot_at(i)->used && rot_at(i)->subscribed)
+				cb(frot.next[k], rot_at(i), NULL, arg);
 }
 
 static const struct rotation_lttng_ops frot_ops = {
@@ -330,7 +340,10 @@ START_TEST(reaped_armed_recording_frees_its_rotation)
 	ck_assert(rotation_is_rotating("ra"));
 
 	/* armed long ago: the view's next look destroys it */
-	lttng_view_find_rec(&view, "ra")->armed_ns = 1;
+	/* (not armed_ns = 1: on a machine up for less than the arm timeout,
+	 * CLOCK_MONOTONIC is below it and 1 was not long ago) */
+	lttng_view_find_rec(&view, "ra")->armed_ns =
+		caret_now_ns() - (int64_t)(LTTNG_VIEW_ARM_TIMEOUT_S + 1) * 1000000000;
 	lttng_view_refresh(&view);
 	ck_assert_ptr_null(lttng_view_find_rec(&view, "ra"));
 	loop_tick(&l, loop_now(&l) + 20 * 1000000ull);
@@ -344,8 +357,121 @@ START_TEST(reaped_armed_recording_frees_its_rotation)
 }
 END_TEST
 
+/* The serial the scheduler replays for now (pacer_sched_lttng's ready):
+ * a new one is a new pass for every live agent. */
+static uint32_t ready_serial(void)
+{
+	struct sched_lttng sl;
+	pacer_sched_lttng(&view, caret_now_ns(), &sl);
+	return sl.ready;
+}
+
+/* A rotating recording "rn" through the commands, rotation's lttng-ctl
+ * calls faked, its first pass followed by one tick (each tick 30 s after
+ * the last, in µs: the rotation job is due). */
+static struct {
+	sd_event *ev;
+	struct loop l;
+	uint64_t now;
+	struct rot *t;
+} rn;
+
+static void rn_begin(void)
+{
+	memset(&rn, 0, sizeof(rn));
+	ck_assert_int_ge(sd_event_new(&rn.ev), 0);
+	ck_assert_int_ge(loop_open(&rn.l, rn.ev), 0);
+	ck_assert_int_ge(rotation_start(&rn.l, &view, &reg), 0);
+	rotl_set_ops(&frot_ops);
+	memset(&frot, 0, sizeof(frot));
+	peer.uid = 4242;
+	peer.pid = getpid();
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"rn\",\"path\":\"/t\","
+		       "\"rotate_every_ms\":60000}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	ck_assert(rotation_is_rotating("rn"));
+	rn.now = loop_now(&rn.l);
+	rn.t = rot_find("rn");
+	ck_assert_ptr_nonnull(rn.t);
+	ck_assert(rn.t->subscribed);
+	ck_assert_ptr_nonnull(lttng_view_find(&view, "rn"));
+	loop_tick(&rn.l, rn.now += 30 * 1000000ull); /* nothing pending: the same pass */
+	ck_assert_uint_eq(rn.t->serial, lttng_view_find(&view, "rn")->serial);
+}
+
+/* The next read of the fake channel delivers evs (n of them); one tick. */
+static void rn_deliver(const enum rotl_event *evs, int n)
+{
+	for (int i = 0; i < n; i++)
+		frot.next[i] = evs[i];
+	frot.n_next = n;
+	loop_tick(&rn.l, rn.now += 30 * 1000000ull);
+	ck_assert_int_eq(frot.n_next, 0); /* it was read */
+}
+
+static void rn_end(void)
+{
+	agent.dead = true; /* nothing to wait for: the stop goes */
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"rn\"}", CTL_REPLY_RESULT, NULL);
+	agent.dead = false;
+	cJSON_Delete(r);
+	ck_assert(!rotation_is_rotating("rn"));
+	rotation_stop();
+	rotl_set_ops(NULL);
+	loop_close(&rn.l);
+	sd_event_unref(rn.ev);
+}
+
+/* LTTng's notification channel dropped notifications (its queue was full:
+ * a rotation's may be among them): caretd cannot tell whether a chunk was
+ * archived, so it starts a new pass anyway (duplicates only cost a
+ * verdict), and the chunk being written gets its full replay. Issue 31
+ * item 6: with the pass not started, every test passed; the next chunk
+ * then lacked the init records of every process. */
+START_TEST(dropped_notification_starts_a_new_pass)
+{
+	rn_begin();
+	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
+	rn_deliver((const enum rotl_event[]){ ROTL_DROPPED }, 1);
+	struct lttng_view_session *e = lttng_view_find(&view, "rn");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(e->serial > s0, "a dropped rotation notification started no new pass: "
+		      "session serial still %u", (unsigned)e->serial);
+	ck_assert_uint_eq(rn.t->serial, e->serial);
+	ck_assert(!rn.t->cur_complete);
+	ck_assert_msg(ready_serial() == e->serial, "the scheduler is not ready to replay the "
+		      "new pass at once: ready %u, pass %u", (unsigned)ready_serial(),
+		      (unsigned)e->serial);
+	rn_end();
+}
+END_TEST
+
+/* A rotation seen whole (ongoing, then completed): the next chunk, and a
+ * new pass for it that the scheduler replays at once. */
+START_TEST(completed_rotation_starts_a_new_pass)
+{
+	rn_begin();
+	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
+	const uint64_t rot0 = rn.t->rotations, idx0 = rn.t->cur_index;
+	rn_deliver((const enum rotl_event[]){ ROTL_ONGOING, ROTL_COMPLETED }, 2);
+	struct lttng_view_session *e = lttng_view_find(&view, "rn");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(e->serial > s0, "a completed rotation started no new pass: session "
+		      "serial still %u", (unsigned)e->serial);
+	ck_assert_uint_eq(rn.t->serial, e->serial);
+	ck_assert_uint_eq(ready_serial(), e->serial);
+	ck_assert_msg(rn.t->rotations == rot0 + 1 && rn.t->cur_index == idx0 + 1,
+		      "a completed rotation was not counted: rotations %llu, chunk %llu",
+		      (unsigned long long)rn.t->rotations, (unsigned long long)rn.t->cur_index);
+	ck_assert(!rn.t->closing);
+	rn_end();
+}
+END_TEST
+
 void add_rotation_tests(TCase *tc)
 {
+	tcase_add_test(tc, dropped_notification_starts_a_new_pass);
+	tcase_add_test(tc, completed_rotation_starts_a_new_pass);
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);

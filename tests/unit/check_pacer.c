@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * daemon/pacer.c's reaction to the tracer's discards (issue 31, item 6):
+ * the pacer fed index reads (written as lttng-tools writes them, read by
+ * daemon/lttng_drain.c as the pacer reads them) whose discarded-event
+ * count rises must halve its replay window at every rise, down to half a
+ * sub-buffer, and leave it alone when the count stays or falls. The
+ * pacer's state functions are static: the file is included here, its
+ * collaborators linked as caretd links them.
+ */
+#include <check.h>
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/pacer.c"
+#include "tests/unit/unit.h"
+
+static char dir[64];
+
+static void put64(FILE *f, uint64_t v)
+{
+	v = htobe64(v);
+	fwrite(&v, 8, 1, f);
+}
+
+static void put32(FILE *f, uint32_t v)
+{
+	v = htobe32(v);
+	fwrite(&v, 4, 1, f);
+}
+
+/* <dir>/ust/uid/0/64-bit/index/caret_<cpu>.idx (CTF index 1.1): npackets
+ * packets of 64 KiB ending every µs from ts0, the last carrying the
+ * stream's discarded count d (a stream's total since the session began). */
+static void stream(int cpu, int npackets, uint64_t ts0, uint64_t d)
+{
+	char p[256];
+	snprintf(p, sizeof(p), "mkdir -p %s/ust/uid/0/64-bit/index", dir);
+	ck_assert_int_eq(system(p), 0);
+	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_%d.idx", dir, cpu);
+	FILE *f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	put32(f, 0xC1F1DCC1);
+	put32(f, 1);
+	put32(f, 1);
+	put32(f, 72);
+	for (int i = 0; i < npackets; i++) {
+		put64(f, (uint64_t)i * 65536);
+		put64(f, 65536 * 8);
+		put64(f, 60000 * 8);
+		put64(f, ts0 + (uint64_t)i * 1000 - 500);
+		put64(f, ts0 + (uint64_t)i * 1000);
+		put64(f, i == npackets - 1 ? d : 0);
+		put64(f, 0);
+		put64(f, 1);
+		put64(f, (uint64_t)i);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* One read of the index as the pacer makes it, fed to the pacer. */
+static void read_and_feed(struct pacer_fb *f, int64_t now)
+{
+	struct lttng_drain d;
+	ck_assert_int_eq(lttng_drain_read(dir, CARET_CTL_DEFAULT_CHANNEL, &d), 0);
+	ck_assert_int_ge(d.streams, 1);
+	fb_seen(f, "s", &d, now);
+}
+
+/* A target as feedback() sets one up: 4 sub-buffers of 64 KiB, a window
+ * of three. */
+static void target(struct pacer_fb *f)
+{
+	*f = (struct pacer_fb){ .on = true, .serial = 1, .subbuf = 65536 };
+	snprintf(f->session, sizeof(f->session), "s");
+	f->window = f->subbuf * 3;
+	fb_base(f, &(struct sched){ 0 }, 1);
+	f->emitted = 4096; /* replaying: a discard is said */
+}
+
+START_TEST(discards_halve_the_window)
+{
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-pacer-%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	struct pacer_fb f;
+	target(&f);
+	const uint64_t w0 = f.window;
+
+	/* the first read's count is the base, whatever it is (earlier chunks'
+	 * discards, before this pacing): the window stays */
+	stream(0, 3, 5000000, 12);
+	stream(1, 2, 5000000, 0);
+	read_and_feed(&f, 10);
+	ck_assert_uint_eq(f.discarded, 12);
+	ck_assert_msg(f.window == w0, "the base read changed the window: %llu, not %llu",
+		      (unsigned long long)f.window, (unsigned long long)w0);
+	/* the same count again: nothing new was discarded */
+	read_and_feed(&f, 20);
+	ck_assert_msg(f.window == w0, "an unchanged discard count changed the window: %llu",
+		      (unsigned long long)f.window);
+
+	/* a rise (on another stream): the window halves */
+	stream(1, 3, 5000000, 3);
+	read_and_feed(&f, 30);
+	ck_assert_uint_eq(f.discarded, 15);
+	ck_assert_msg(f.window == w0 / 2,
+		      "the pacer ignored the tracer's discards: window %llu after 3 discarded, "
+		      "not %llu", (unsigned long long)f.window, (unsigned long long)(w0 / 2));
+	/* a second rise halves it again; once per read, however many */
+	stream(0, 4, 5000000, 1012);
+	read_and_feed(&f, 40);
+	ck_assert_msg(f.window == w0 / 4, "second rise: window %llu, not %llu",
+		      (unsigned long long)f.window, (unsigned long long)(w0 / 4));
+	/* never below half a sub-buffer */
+	for (int i = 0; i < 6; i++) {
+		stream(0, 4, 5000000, 2000 + (uint64_t)i);
+		read_and_feed(&f, 50 + i);
+	}
+	ck_assert_msg(f.window == f.subbuf / 2, "window %llu, not half a sub-buffer",
+		      (unsigned long long)f.window);
+
+	/* a fall (a stream gone) is the new base, not a rise */
+	target(&f);
+	f.disc_base = true;
+	f.discarded = 5000;
+	read_and_feed(&f, 60);
+	ck_assert_uint_eq(f.discarded, 3 + 2005);
+	ck_assert_uint_eq(f.window, w0);
+	stream(1, 4, 5000000, 4);
+	read_and_feed(&f, 70);
+	ck_assert_uint_eq(f.window, w0 / 2);
+
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("pacer");
+	unit_case(s, "discards", discards_halve_the_window);
+	return unit_run(s);
+}
