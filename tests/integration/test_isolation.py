@@ -155,7 +155,10 @@ class HostUntouchedTest(unittest.TestCase):
                 continue  # isolates each module: checked below
             self.assertIn("tools/isolated.sh", l)
         with open(os.path.join(ROOT, "tests", "integration", "run.sh")) as f:
-            self.assertRegex(f.read(), r'isolated\.sh "\$PY" "\$t"')
+            run_sh = f.read()
+        # every module it starts, two at a time or alone, through the one start()
+        self.assertRegex(run_sh, r'exec timeout \d+ \.\./\.\./tools/isolated\.sh "\$PY" "\$m"')
+        self.assertEqual(len(re.findall(r'"\$PY"', run_sh)), 1, "a module started outside start()")
         self.assertNotIn("ensure-sessiond", text)
 
     def test_refusals(self):
