@@ -183,12 +183,11 @@ int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, s
  * own, and a directory swapped in for another is opened O_NOFOLLOW or
  * skipped. `enter` sees each entry (pf: its O_PATH descriptor, st: what
  * it is) before the walk descends into it, `leave` after; either may be
- * NULL. An error is kept (the first) and the walk goes on. */
+ * NULL. An error is kept (the first) and the walk goes on. Run it with
+ * the tree owner's rights (creds_run_as), never root's. */
 struct walk {
 	int (*enter)(const struct walk *w, int pf, const struct stat *st);
 	int (*leave)(const struct walk *w, int dirfd, const char *name, const struct stat *st);
-	uid_t uid;
-	gid_t gid;
 };
 
 static int walk_below(int dirfd, const struct walk *w, int depth, long *budget)
@@ -234,17 +233,6 @@ static int walk_below(int dirfd, const struct walk *w, int depth, long *budget)
 	return rc;
 }
 
-/* Gives the entry to uid:gid through its own descriptor; a file with
- * another hard link (root's /etc/shadow linked in, where
- * fs.protected_hardlinks is off) is left alone. */
-static int chown_entry(const struct walk *w, int pf, const struct stat *st)
-{
-	if (!S_ISDIR(st->st_mode) && st->st_nlink > 1)
-		return 1;
-	return fchownat(pf, "", w->uid, w->gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0 ? -errno
-											: 0;
-}
-
 /* A symlink is removed, never followed; a directory once emptied. */
 static int remove_entry(const struct walk *w, int dirfd, const char *name, const struct stat *st)
 {
@@ -256,23 +244,6 @@ int creds_remove_below(int dirfd, long *budget)
 {
 	const struct walk w = { .leave = remove_entry };
 	return walk_below(dirfd, &w, 0, budget);
-}
-
-int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* Only a tree whose top is already theirs (given when the recording
-	 * was created): a path redirected elsewhere since is left alone. */
-	struct stat st;
-	int rc = fstat(fd, &st) < 0 ? -errno : st.st_uid != uid ? -EPERM : 0;
-	long budget = CREDS_CHOWN_MAX;
-	const struct walk w = { .enter = chown_entry, .uid = uid, .gid = gid };
-	if (!rc)
-		rc = walk_below(fd, &w, 0, &budget);
-	close(fd);
-	return rc;
 }
 
 struct remove_arg {
@@ -295,7 +266,7 @@ static int remove_job(void *arg, void *out, size_t outlen, char *err, size_t err
 	 * is someone else's business */
 	if (!rc && ((uint64_t)st.st_dev != a->dev || (uint64_t)st.st_ino != a->ino))
 		rc = -ESTALE;
-	long budget = CREDS_CHOWN_MAX;
+	long budget = CREDS_REMOVE_MAX;
 	if (!rc)
 		rc = creds_remove_below(fd, &budget);
 	close(fd);
