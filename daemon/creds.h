@@ -54,6 +54,13 @@ void creds_fs_requester(void);
 int creds_client_begin(void);
 int creds_client_end(void);
 
+/* In fn: whether the requester may `mode` (R_OK, W_OK, X_OK) path, judged
+ * with their file system identity and groups, never caretd's: 0 or -errno
+ * (-EACCES). access() judges with the real uid, which stays root's in the
+ * helper: every path would pass. Outside creds_run_as: caretd's own
+ * effective rights. */
+int creds_access(const char *path, int mode);
+
 /* At most this many entries are removed by creds_remove_tree(): the tree's
  * owner may fill it. */
 #define CREDS_REMOVE_MAX 100000

@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 30 H1, the rule "root touches only what root alone
+"""Issue 30 H1 and H6, the rule "root touches only what root alone
 controls" on the paths a group member names or can write:
 
 - H1: at stop, caretd (root) gave every file below the member's trace
   directory to the member (chown -R as root): a root file or another
   user's 0600 file they moved in, or a whole tree reached through a
   parent directory they swapped for a symbolic link, became theirs. Now
-  nothing is chowned: LTTng writes the trace as the member already."""
+  nothing is chowned: LTTng writes the trace as the member already.
+- H6: `snapshot -o DIR` was judged with access() (the real uid, root's)
+  in the requester's helper: every directory passed and a host-wide
+  replay pass started before LTTng refused. Now a DIR the member cannot
+  write is refused before any pass."""
+import errno
+import json
 import os
 import time
 import unittest
@@ -150,6 +156,36 @@ class Paths(HostileBase):
             self.stop_as(pw, "swp", rec)
             self.assertEqual(owners(top), before)
             self.assertEqual(os.lstat(os.path.join(ssh, "authorized_keys")).st_uid, 0)
+        d.send_signal(15)
+        d.finish(10)
+
+    def test_h6_snapshot_output_judged_with_the_requesters_rights(self):
+        """H6: `caretctl snapshot -o DIR` by a member for a DIR of root's
+        (0755) they cannot write: refused at once with EACCES and the
+        directory named, and no replay pass starts for it; one of theirs
+        is accepted."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            rootdir = os.path.join(self.c.tmp, "rootdir")
+            os.mkdir(rootdir, 0o755)
+            rec = self.record_as(pw, home, "fr", "--snapshot", "--snapshot-size", "256K")
+            t0 = time.time()
+            r = as_user(pw, self.ctl() + ["snapshot", "--json", "-o", rootdir, "fr"])
+            took = time.time() - t0
+            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("cannot write in %s" % rootdir, r.stdout + r.stderr)
+            self.assertIn(os.strerror(errno.EACCES), r.stdout + r.stderr)
+            self.assertLess(took, 5, "the refusal took %.1f s" % took)
+            self.assertNotIn("before a snapshot into %s" % rootdir, d.err_text())
+            self.assertEqual(os.listdir(rootdir), [])
+            # their own directory is fine
+            mine = os.path.join(home, "snaps")
+            r = as_user(pw, self.ctl() + ["snapshot", "--json", "-o", mine, "fr"])
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            path = json.loads(r.stdout.strip().splitlines()[-1])["path"]
+            self.assertTrue(path.startswith(mine + "/snapshot-1-"), path)
+            self.stop_as(pw, "fr", rec)
         d.send_signal(15)
         d.finish(10)
 
