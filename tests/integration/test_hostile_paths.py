@@ -21,6 +21,21 @@ from harness import CARETCTL, wait_line
 from hostile import HostileBase, as_user, temp_user
 
 
+# A snapshot request as caretctl would send it, but with the output path
+# as given (caretctl resolves symbolic links first): prints caretd's
+# answer, exits 1 on an error.
+RAW_SNAPSHOT = """
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall((json.dumps({"v": 1, "cmd": "snapshot", "session": sys.argv[2],
+                       "output": sys.argv[3]}) + "\\n").encode())
+line = s.makefile().readline()
+print(line)
+sys.exit(1 if json.loads(line).get("type") == "error" else 0)
+"""
+
+
 def owners(top):
     """path -> (uid, gid, mode) of top and everything below it (no link
     followed)."""
@@ -161,24 +176,33 @@ class Paths(HostileBase):
 
     def test_h6_snapshot_output_judged_with_the_requesters_rights(self):
         """H6: `caretctl snapshot -o DIR` by a member for a DIR of root's
-        (0755) they cannot write: refused at once with EACCES and the
-        directory named, and no replay pass starts for it; one of theirs
-        is accepted."""
+        (0755) they cannot write, named or reached through a symbolic
+        link of theirs: refused at once with EACCES and the directory
+        named, and no replay pass starts for it; one of theirs is
+        accepted."""
         with temp_user() as pw:
             d = self.group_caretd(pw)
             home = self.home(pw)
             rootdir = os.path.join(self.c.tmp, "rootdir")
             os.mkdir(rootdir, 0o755)
+            link = os.path.join(home, "link")
+            as_user(pw, ["ln", "-s", rootdir, link], check=True)
             rec = self.record_as(pw, home, "fr", "--snapshot", "--snapshot-size", "256K")
-            t0 = time.time()
-            r = as_user(pw, self.ctl() + ["snapshot", "--json", "-o", rootdir, "fr"])
-            took = time.time() - t0
-            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
-            self.assertIn("cannot write in %s" % rootdir, r.stdout + r.stderr)
-            self.assertIn(os.strerror(errno.EACCES), r.stdout + r.stderr)
-            self.assertLess(took, 5, "the refusal took %.1f s" % took)
-            self.assertNotIn("before a snapshot into %s" % rootdir, d.err_text())
-            self.assertEqual(os.listdir(rootdir), [])
+            # caretctl resolves -o itself: the link goes as a raw request
+            for out, raw in ((rootdir, False), (link, True)):
+                t0 = time.time()
+                if raw:
+                    r = as_user(pw, ["/usr/bin/python3", "-c", RAW_SNAPSHOT, self.c.sock,
+                                     "fr", out])
+                else:
+                    r = as_user(pw, self.ctl() + ["snapshot", "--json", "-o", out, "fr"])
+                took = time.time() - t0
+                self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+                self.assertIn("cannot write in %s" % out, r.stdout + r.stderr)
+                self.assertIn(os.strerror(errno.EACCES), r.stdout + r.stderr)
+                self.assertLess(took, 5, "the refusal took %.1f s" % took)
+                self.assertNotIn("before a snapshot into %s" % out, d.err_text())
+                self.assertEqual(os.listdir(rootdir), [])
             # their own directory is fine
             mine = os.path.join(home, "snaps")
             r = as_user(pw, self.ctl() + ["snapshot", "--json", "-o", mine, "fr"])
