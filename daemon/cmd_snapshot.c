@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "daemon/cmd.h"
+#include "daemon/creds.h"
 #include "daemon/log.h"
 #include "daemon/snapshot.h"
 #include "proto/caret_ctl.h"
@@ -55,9 +56,11 @@ static int output_job(void *arg, void *out, size_t outlen, char *err, size_t err
 		return caret_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return caret_errf(err, errlen, -ENOTDIR, "%s is not a directory", path);
-	if (access(path, W_OK | X_OK) < 0)
-		return caret_errf(err, errlen, -errno, "cannot write in %s: %s", path,
-				  strerror(errno));
+	/* with their rights, before any pass starts: LTTng's refusal would
+	 * come only after a host-wide replay pass */
+	int r = creds_access(path, W_OK | X_OK);
+	if (r < 0)
+		return caret_errf(err, errlen, r, "cannot write in %s: %s", path, strerror(-r));
 	return 0;
 }
 

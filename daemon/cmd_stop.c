@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `stop` (which session, whose it is, then LTTng's stop through the ops
- * table and the trace handed to its owner) and the Start/End messages
+ * table; the trace is its owner's already) and the Start/End messages
  * `start` and `end`.
  */
 #include <errno.h>
@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "daemon/cmd.h"
-#include "daemon/creds.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
 #include "daemon/startend.h"
@@ -128,13 +127,10 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	} else {
 		log_info("session %s stopped and destroyed; trace in %s", sname, res->path);
 	}
-	/* a trace recorded for someone is theirs to read and delete */
-	if (res->path[0] && owner.uid != geteuid() && !armed) {
-		int r = creds_chown_tree(res->path, owner.uid, owner.gid);
-		if (r < 0)
-			log_warn("session %s: cannot give %s to uid %d: %s", sname, res->path,
-				 (int)owner.uid, strerror(-r));
-	}
+	/* No chown: the session daemon wrote the trace as its owner (the
+	 * session was created with them as its client), and root giving away
+	 * what lies below a path its owner controls would hand them whatever
+	 * they moved or linked in there (issue 30 H1). */
 	lttng_view_drop_rec(v, sname);
 	lttng_view_session_ended(v, sname);
 	if (q->all_hosts) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +69,53 @@ int creds_client_end(void)
 		_exit(SWITCH_FAILED);
 	creds_fs_requester();
 	return 0;
+}
+
+/* faccessat2's verdict from the mode bits alone, with the same identity:
+ * for a kernel without the call (before 5.8). ACLs are not read: a path
+ * only an ACL opens is refused. */
+static int access_bits(const char *path, int mode)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -errno;
+	uid_t uid = switched ? acting.uid : geteuid();
+	gid_t gid = switched ? acting.gid : getegid();
+	if (uid == 0)
+		return 0; /* caretd itself, unswitched: root may */
+	int shift = 0; /* others */
+	if (st.st_uid == uid) {
+		shift = 6;
+	} else {
+		bool in = st.st_gid == gid;
+		int n = in ? 0 : getgroups(0, NULL);
+		gid_t *groups = n > 0 ? calloc((size_t)n, sizeof(*groups)) : NULL;
+		if (n > 0 && !groups)
+			return -ENOMEM;
+		n = groups ? getgroups(n, groups) : 0;
+		for (int i = 0; i < n && !in; i++)
+			in = groups[i] == st.st_gid;
+		free(groups);
+		shift = in ? 3 : 0;
+	}
+	int have = (int)(st.st_mode >> shift) & 7;
+	int want = mode & (R_OK | W_OK | X_OK);
+	return (have & want) == want ? 0 : -EACCES;
+}
+
+int creds_access(const char *path, int mode)
+{
+	/* faccessat2(AT_EACCESS) judges with the fsuid, fsgid and groups, and
+	 * the effective capabilities, which the helper dropped with its
+	 * fsuid. The system call itself: glibc emulates it where the kernel
+	 * lacks it, with the euid, which is root's in the helper. */
+#ifdef SYS_faccessat2
+	if (syscall(SYS_faccessat2, AT_FDCWD, path, mode, AT_EACCESS) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -errno;
+#endif
+	return access_bits(path, mode);
 }
 
 struct run_hdr {
@@ -183,12 +231,11 @@ int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, s
  * own, and a directory swapped in for another is opened O_NOFOLLOW or
  * skipped. `enter` sees each entry (pf: its O_PATH descriptor, st: what
  * it is) before the walk descends into it, `leave` after; either may be
- * NULL. An error is kept (the first) and the walk goes on. */
+ * NULL. An error is kept (the first) and the walk goes on. Run it with
+ * the tree owner's rights (creds_run_as), never root's. */
 struct walk {
 	int (*enter)(const struct walk *w, int pf, const struct stat *st);
 	int (*leave)(const struct walk *w, int dirfd, const char *name, const struct stat *st);
-	uid_t uid;
-	gid_t gid;
 };
 
 static int walk_below(int dirfd, const struct walk *w, int depth, long *budget)
@@ -234,17 +281,6 @@ static int walk_below(int dirfd, const struct walk *w, int depth, long *budget)
 	return rc;
 }
 
-/* Gives the entry to uid:gid through its own descriptor; a file with
- * another hard link (root's /etc/shadow linked in, where
- * fs.protected_hardlinks is off) is left alone. */
-static int chown_entry(const struct walk *w, int pf, const struct stat *st)
-{
-	if (!S_ISDIR(st->st_mode) && st->st_nlink > 1)
-		return 1;
-	return fchownat(pf, "", w->uid, w->gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0 ? -errno
-											: 0;
-}
-
 /* A symlink is removed, never followed; a directory once emptied. */
 static int remove_entry(const struct walk *w, int dirfd, const char *name, const struct stat *st)
 {
@@ -256,23 +292,6 @@ int creds_remove_below(int dirfd, long *budget)
 {
 	const struct walk w = { .leave = remove_entry };
 	return walk_below(dirfd, &w, 0, budget);
-}
-
-int creds_chown_tree(const char *path, uid_t uid, gid_t gid)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* Only a tree whose top is already theirs (given when the recording
-	 * was created): a path redirected elsewhere since is left alone. */
-	struct stat st;
-	int rc = fstat(fd, &st) < 0 ? -errno : st.st_uid != uid ? -EPERM : 0;
-	long budget = CREDS_CHOWN_MAX;
-	const struct walk w = { .enter = chown_entry, .uid = uid, .gid = gid };
-	if (!rc)
-		rc = walk_below(fd, &w, 0, &budget);
-	close(fd);
-	return rc;
 }
 
 struct remove_arg {
@@ -295,7 +314,7 @@ static int remove_job(void *arg, void *out, size_t outlen, char *err, size_t err
 	 * is someone else's business */
 	if (!rc && ((uint64_t)st.st_dev != a->dev || (uint64_t)st.st_ino != a->ino))
 		rc = -ESTALE;
-	long budget = CREDS_CHOWN_MAX;
+	long budget = CREDS_REMOVE_MAX;
 	if (!rc)
 		rc = creds_remove_below(fd, &budget);
 	close(fd);

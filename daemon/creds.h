@@ -54,17 +54,21 @@ void creds_fs_requester(void);
 int creds_client_begin(void);
 int creds_client_end(void);
 
-/* At most this many entries are given by creds_chown_tree(): the tree's
- * owner may fill it. */
-#define CREDS_CHOWN_MAX 100000
+/* In fn: whether the requester may `mode` (R_OK, W_OK, X_OK) path, judged
+ * with their file system identity and groups, never caretd's: 0 or -errno
+ * (-EACCES). access() judges with the real uid, which stays root's in the
+ * helper: every path would pass. Outside creds_run_as: caretd's own
+ * effective rights. */
+int creds_access(const char *path, int mode);
 
-/* chown -R uid:gid of everything below path, whose top must already
- * belong to uid (-EPERM otherwise), by file descriptor and without
- * following symlinks; files with more than one hard link are skipped.
- * lttng-sessiond writes a recording caretd made as its requester, so this
- * only matters for traces a session daemon wrote as root. 0 or the first
- * -errno (-EFBIG: more than CREDS_CHOWN_MAX entries). */
-int creds_chown_tree(const char *path, uid_t uid, gid_t gid);
+/* At most this many entries are removed by creds_remove_tree(): the tree's
+ * owner may fill it. */
+#define CREDS_REMOVE_MAX 100000
+
+/* caretd gives nothing away: it has no chown. The session daemon writes a
+ * recording caretd made as its requester (creds_client_begin), so its
+ * trace is theirs from the first byte; whatever else is in their trace
+ * directory got there by their hand, and keeps its owner. */
 
 /* Removes everything below dirfd, by file descriptor (a symlink removed,
  * never followed; each directory emptied, then removed), at most *budget
@@ -75,7 +79,7 @@ int creds_remove_below(int dirfd, long *budget);
 /* Removes, as id (its file system rights), everything below the directory
  * path, and path itself if top, when path still is the directory dev:ino
  * (-ESTALE otherwise): the trace tree of a recording that never recorded.
- * Symlinks are removed, never followed; at most CREDS_CHOWN_MAX entries.
+ * Symlinks are removed, never followed; at most CREDS_REMOVE_MAX entries.
  * 0 or the first -errno (err says why). */
 int creds_remove_tree(const struct creds_id *id, const char *path, uint64_t dev, uint64_t ino,
 		      bool top, char *err, size_t errlen);

@@ -83,7 +83,7 @@ int caret_lttng_snapshot(const char *session, const char *dir, const char *name,
 	ret = lttng_snapshot_record(session, o, 1);
 	lttng_snapshot_output_destroy(o);
 	if (ret < 0)
-		return caret_lttng_fail(err, errlen, ret, "recording a snapshot of", session);
+		return caret_lttng_fail(err, errlen, ret, "recording a snapshot", session);
 	int r = newest_snapshot(dir, name, path_out, path_len);
 	if (r < 0)
 		return caret_errf(err, errlen, r, "lttng: snapshot of %s recorded, but no %s-* "

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "daemon/commands.h"
-#include "daemon/creds.h"
 #include "daemon/pacer.h"
 #include "daemon/wait.h"
 #include "proto/caret_ctl.h"
@@ -72,44 +71,6 @@ START_TEST(recording_shares)
 		       CTL_REPLY_ERROR, NULL);
 	ck_assert_int_eq(err_of(r), ENOSPC);
 	cJSON_Delete(r);
-}
-END_TEST
-
-/* The tree's owner may have linked anything into it: a symlink is not
- * followed, a file with another hard link is not given away. */
-START_TEST(chown_tree_hostile_links)
-{
-	char top[64], p[128], outside[96];
-	snprintf(top, sizeof(top), "/tmp/caret-uc-chown-%d", (int)getpid());
-	snprintf(outside, sizeof(outside), "%s.secret", top);
-	ck_assert_int_eq(mkdir(top, 0755), 0);
-	ck_assert_int_eq(chown(top, 4242, 4242), 0);
-	int fd = open(outside, O_CREAT | O_WRONLY, 0600);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(p, sizeof(p), "%s/a", top);
-	close(open(p, O_CREAT | O_WRONLY, 0644));
-	snprintf(p, sizeof(p), "%s/sub", top);
-	ck_assert_int_eq(mkdir(p, 0755), 0);
-	snprintf(p, sizeof(p), "%s/sub/b", top);
-	close(open(p, O_CREAT | O_WRONLY, 0644));
-	snprintf(p, sizeof(p), "%s/link", top);
-	ck_assert_int_eq(symlink(outside, p), 0);
-	snprintf(p, sizeof(p), "%s/hard", top);
-	ck_assert_int_eq(link(outside, p), 0);
-	ck_assert_int_eq(creds_chown_tree(top, 4242, 4242), 0);
-	struct stat st;
-	const char *mine[] = { "a", "sub", "sub/b", "link" };
-	for (size_t i = 0; i < sizeof(mine) / sizeof(mine[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", top, mine[i]);
-		ck_assert_int_eq(lstat(p, &st), 0);
-		ck_assert_msg(st.st_uid == 4242, "%s not given", p);
-	}
-	ck_assert_int_eq(stat(outside, &st), 0);
-	ck_assert_int_eq(st.st_uid, 0);
-	char cmd[256];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", top, outside);
-	ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
@@ -507,7 +468,6 @@ void add_state_tests(TCase *tc)
 	tcase_add_test(tc, status_and_list);
 	tcase_add_test(tc, complete_segment_seen_before_its_event);
 	tcase_add_test(tc, recording_shares);
-	tcase_add_test(tc, chown_tree_hostile_links);
 	tcase_add_test(tc, list_gives_reasons);
 	tcase_add_test(tc, list_names_nodes_up_to_the_cap);
 	tcase_add_test(tc, recording_options_are_its_own);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * daemon/creds: removing a recording's tree that its owner may have
- * filled with links to anything (the giving away of one is in
- * check_commands.c: chown_tree_hostile_links). Both walk the tree with
- * the same descriptor-only walker.
+ * filled with links to anything, with the descriptor-only walker; and
+ * whether a requester may write a directory, judged in their helper with
+ * their rights (creds_access), not root's.
  */
 #include <check.h>
 #include <errno.h>
@@ -150,11 +150,62 @@ START_TEST(remove_parents_only_empty_ones)
 }
 END_TEST
 
+struct access_arg {
+	const char *path;
+	int mode;
+};
+
+static int access_job(void *arg, void *out, size_t outlen, char *err, size_t errlen)
+{
+	(void)out;
+	(void)outlen;
+	(void)err;
+	(void)errlen;
+	const struct access_arg *a = arg;
+	return creds_access(a->path, a->mode);
+}
+
+/* creds_access(path, W_OK | X_OK) in a helper acting as uid 4242 (gid
+ * 4242, groups as given). */
+static int may_write_as(const char *path, const gid_t *groups, int n)
+{
+	struct creds_id id = { .uid = 4242, .gid = 4242, .groups = groups, .n_groups = n };
+	struct access_arg a = { path, W_OK | X_OK };
+	char err[256];
+	return creds_run_as(&id, access_job, &a, NULL, 0, err, sizeof(err));
+}
+
+/* Issue 30 H6: access() in the helper judged with the real uid (root's),
+ * and every directory passed. Root's 0755 directory is not theirs to
+ * write; their own, a 0777 one and one of a group they are in are. */
+START_TEST(access_is_the_requesters)
+{
+	if (geteuid() != 0)
+		return; /* the helper switches only when caretd is root */
+	char p[192];
+	at(p, sizeof(p), "sub"); /* root's, 0755 */
+	ck_assert_int_eq(may_write_as(p, NULL, -1), -EACCES);
+	ck_assert_int_eq(chmod(p, 0777), 0);
+	ck_assert_int_eq(may_write_as(p, NULL, -1), 0);
+	ck_assert_int_eq(chmod(p, 0770), 0);
+	ck_assert_int_eq(may_write_as(p, NULL, -1), -EACCES);
+	ck_assert_int_eq(chown(p, 0, 4343), 0);
+	const gid_t g[] = { 4343 };
+	ck_assert_int_eq(may_write_as(p, g, 1), 0);
+	ck_assert_int_eq(chown(p, 4242, 0), 0);
+	ck_assert_int_eq(chmod(p, 0700), 0);
+	ck_assert_int_eq(may_write_as(p, NULL, -1), 0);
+	/* and root itself, outside a helper, may */
+	ck_assert_int_eq(creds_access(top, W_OK | X_OK), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("creds");
 	TCase *tc = unit_case(s, "core", remove_tree_hostile_links, remove_tree_swapped_top,
-			      remove_tree_keeps_top, remove_parents_only_empty_ones);
+			      remove_tree_keeps_top, remove_parents_only_empty_ones,
+			      access_is_the_requesters);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	return unit_run(s);
 }

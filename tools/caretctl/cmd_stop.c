@@ -10,7 +10,6 @@
 
 #include "caretctl.h"
 #include "complete.h"
-#include "daemon/creds.h"
 #include "daemon/lttng.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_req.h"
@@ -144,8 +143,8 @@ static int report(const struct cli_opts *g, const struct cli_reply *r)
  * good (B5). Stops, reads and destroys it through lttng-ctl as caretd
  * would. Root's session daemon takes orders from root and the tracing
  * group only, and caretctl acts only for the trace directory's owner:
- * its recording. The files LTTng wrote stay root's until root (or caretd)
- * hands them over.
+ * its recording. The trace is its owner's already (LTTng wrote it as
+ * them); nobody chowns anything (caretd(8), RECORDINGS AND THEIR OWNERS).
  */
 static int stop_direct(const struct cli_opts *g, const char *session)
 {
@@ -190,16 +189,6 @@ static int stop_direct(const struct cli_opts *g, const char *session)
 	}
 	int code = report(g, &r);
 	cJSON_Delete(r.root);
-	if (getuid() == 0 && owned && st.st_uid != 0) {
-		/* as caretd would: a user's recording is theirs to read */
-		e = creds_chown_tree(path, st.st_uid, st.st_gid);
-		if (e < 0)
-			cli_warn("cannot give %s to uid %d: %s", path, (int)st.st_uid,
-				 strerror(-e));
-	} else if (getuid() != 0 && path[0]) {
-		cli_warn("the files LTTng wrote in %s belong to root until caretd or root gives "
-			 "them to you (chown -R)", path);
-	}
 	return code;
 }
 

@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Issue 30 H1 and H6, the rule "root touches only what root alone
+controls" on the paths a group member names or can write:
+
+- H1: at stop, caretd (root) gave every file below the member's trace
+  directory to the member (chown -R as root): a root file or another
+  user's 0600 file they moved in, or a whole tree reached through a
+  parent directory they swapped for a symbolic link, became theirs. Now
+  nothing is chowned: LTTng writes the trace as the member already.
+- H6: `snapshot -o DIR` was judged with access() (the real uid, root's)
+  in the requester's helper: every directory passed and a host-wide
+  replay pass started before LTTng refused. Now a DIR the member cannot
+  write is refused before any pass."""
+import errno
+import json
+import os
+import time
+import unittest
+
+from harness import CARETCTL, wait_line
+from hostile import HostileBase, as_user, temp_user
+
+
+# A snapshot request as caretctl would send it, but with the output path
+# as given (caretctl resolves symbolic links first): prints caretd's
+# answer, exits 1 on an error.
+RAW_SNAPSHOT = """
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall((json.dumps({"v": 1, "cmd": "snapshot", "session": sys.argv[2],
+                       "output": sys.argv[3]}) + "\\n").encode())
+line = s.makefile().readline()
+print(line)
+sys.exit(1 if json.loads(line).get("type") == "error" else 0)
+"""
+
+
+def owners(top):
+    """path -> (uid, gid, mode) of top and everything below it (no link
+    followed)."""
+    out = {}
+    for d, dirs, files in os.walk(top):
+        for n in [""] + dirs + files:
+            p = os.path.join(d, n) if n else d
+            st = os.lstat(p)
+            out[p] = (st.st_uid, st.st_gid, st.st_mode & 0o7777)
+    return out
+
+
+class Paths(HostileBase):
+    def home(self, pw, name="home"):
+        """A directory of the member's (0755) in the test's tmp."""
+        h = os.path.join(self.c.tmp, name)
+        os.mkdir(h, 0o755)
+        os.chown(h, pw.pw_uid, pw.pw_gid)
+        return h
+
+    def ctl(self):
+        return [CARETCTL, "--socket", self.c.sock]
+
+    def record_as(self, pw, path, name, *args):
+        """`caretctl record --immediate` as pw, running until stopped."""
+        rec = self.c.spawn(["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid,
+                            "--clear-groups"] + self.ctl() +
+                           ["record", "--immediate", "-p", path, "-s", name] + list(args),
+                           agent=False)
+        wait_line(rec, r"processes recording", timeout=60)
+        self.assertTrue(os.path.isdir(os.path.join(path, name)))
+        return rec
+
+    def stop_as(self, pw, name, rec):
+        r = as_user(pw, self.ctl() + ["stop", "-s", name])
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(rec.wait(60), 0, rec.out_text() + rec.err_text())
+
+    def test_h1a_root_file_moved_into_the_trace_stays_roots(self):
+        """H1: a root file in the member's own directory (an
+        authorized_keys, say) that they rename into their trace directory
+        while recording is still root's (and 0644) after the stop; the
+        trace LTTng wrote (a root process's buffers among it) is the
+        member's without any chown."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            keys = os.path.join(home, "authorized_keys")
+            with open(keys, "w") as f:
+                f.write("ssh-ed25519 AAAA root@host\n")
+            os.chmod(keys, 0o644)
+            app = self.c.workload("--name", "rootapp", "--pubs", "1", "--rate", "20")
+            rec = self.record_as(pw, home, "ak")
+            trace = os.path.join(home, "ak")
+            moved = os.path.join(trace, "authorized_keys")
+            as_user(pw, ["mv", keys, moved], check=True)
+            time.sleep(0.5)  # some packets from the root process
+            self.stop_as(pw, "ak", rec)
+            app.kill()
+            st = os.lstat(moved)
+            self.assertEqual((st.st_uid, st.st_gid, st.st_mode & 0o777), (0, 0, 0o644),
+                             "root's file moved into the trace became uid %d's" % st.st_uid)
+            # what LTTng wrote is theirs already: nothing needed a chown
+            tree = owners(trace)
+            del tree[moved]
+            self.assertTrue(any("/ust/uid/0/" in p for p in tree), sorted(tree))
+            for p, (uid, gid, _) in tree.items():
+                self.assertEqual((uid, gid), (pw.pw_uid, pw.pw_gid), p)
+            self.assertNotIn("cannot give", d.err_text())
+        d.send_signal(15)
+        d.finish(10)
+
+    def test_h1b_other_users_secret_moved_in_stays_theirs(self):
+        """H1: another user's 0600 file in a directory the member's group
+        may write (no sticky bit) is renamed into the trace directory
+        while recording: after the stop it is still that user's, 0600,
+        and the member cannot read it."""
+        with temp_user() as pw, temp_user() as victim:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            shared = os.path.join(self.c.tmp, "shared")
+            os.mkdir(shared)
+            os.chown(shared, victim.pw_uid, pw.pw_gid)
+            os.chmod(shared, 0o2770)  # group-writable, not sticky
+            secret = os.path.join(shared, "secret")
+            with open(secret, "w") as f:
+                f.write("the victim's secret\n")
+            os.chown(secret, victim.pw_uid, victim.pw_gid)
+            os.chmod(secret, 0o600)
+            rec = self.record_as(pw, home, "sec")
+            moved = os.path.join(home, "sec", "secret")
+            as_user(pw, ["mv", secret, moved], check=True)
+            self.stop_as(pw, "sec", rec)
+            st = os.lstat(moved)
+            self.assertEqual((st.st_uid, st.st_gid, st.st_mode & 0o777),
+                             (victim.pw_uid, victim.pw_gid, 0o600),
+                             "the victim's file moved into the trace became uid %d's" %
+                             st.st_uid)
+            r = as_user(pw, ["cat", moved])
+            self.assertNotEqual(r.returncode, 0, r.stdout)
+        d.send_signal(15)
+        d.finish(10)
+
+    def test_h1c_parent_swapped_for_a_symlink_before_stop(self):
+        """H1: just before the stop the member renames a parent of their
+        trace directory away and puts a symbolic link in its place, to a
+        directory holding a directory of theirs named as the session
+        (the top check passes) with root's 0700 tree and
+        .ssh-root/authorized_keys in it: nothing there changes owner."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            par = os.path.join(home, "p")
+            as_user(pw, ["mkdir", par], check=True)
+            # the target: a directory of theirs named like the session,
+            # holding root's things (root put them in their directory)
+            target = os.path.join(self.c.tmp, "victim")
+            os.mkdir(target, 0o755)
+            top = os.path.join(target, "swp")
+            os.mkdir(top, 0o755)
+            os.chown(top, pw.pw_uid, pw.pw_gid)
+            os.makedirs(os.path.join(top, "rootonly", "deep"), 0o700)
+            with open(os.path.join(top, "rootonly", "deep", "f"), "w") as f:
+                f.write("root's\n")
+            ssh = os.path.join(top, ".ssh-root")
+            os.mkdir(ssh, 0o700)
+            with open(os.path.join(ssh, "authorized_keys"), "w") as f:
+                f.write("ssh-ed25519 AAAA root@host\n")
+            before = owners(top)
+            rec = self.record_as(pw, par, "swp")
+            as_user(pw, ["mv", par, par + ".old"], check=True)
+            as_user(pw, ["ln", "-s", target, par], check=True)
+            self.stop_as(pw, "swp", rec)
+            self.assertEqual(owners(top), before)
+            self.assertEqual(os.lstat(os.path.join(ssh, "authorized_keys")).st_uid, 0)
+        d.send_signal(15)
+        d.finish(10)
+
+    def test_h6_snapshot_output_judged_with_the_requesters_rights(self):
+        """H6: `caretctl snapshot -o DIR` by a member for a DIR of root's
+        (0755) they cannot write, named or reached through a symbolic
+        link of theirs: refused at once with EACCES and the directory
+        named, and no replay pass starts for it; one of theirs is
+        accepted."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            rootdir = os.path.join(self.c.tmp, "rootdir")
+            os.mkdir(rootdir, 0o755)
+            link = os.path.join(home, "link")
+            as_user(pw, ["ln", "-s", rootdir, link], check=True)
+            rec = self.record_as(pw, home, "fr", "--snapshot", "--snapshot-size", "256K")
+            # caretctl resolves -o itself: the link goes as a raw request
+            for out, raw in ((rootdir, False), (link, True)):
+                t0 = time.time()
+                if raw:
+                    r = as_user(pw, ["/usr/bin/python3", "-c", RAW_SNAPSHOT, self.c.sock,
+                                     "fr", out])
+                else:
+                    r = as_user(pw, self.ctl() + ["snapshot", "--json", "-o", out, "fr"])
+                took = time.time() - t0
+                self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+                self.assertIn("cannot write in %s" % out, r.stdout + r.stderr)
+                self.assertIn(os.strerror(errno.EACCES), r.stdout + r.stderr)
+                self.assertLess(took, 5, "the refusal took %.1f s" % took)
+                self.assertNotIn("before a snapshot into %s" % out, d.err_text())
+                self.assertEqual(os.listdir(rootdir), [])
+            # their own directory is fine
+            mine = os.path.join(home, "snaps")
+            r = as_user(pw, self.ctl() + ["snapshot", "--json", "-o", mine, "fr"])
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            path = json.loads(r.stdout.strip().splitlines()[-1])["path"]
+            self.assertTrue(path.startswith(mine + "/snapshot-1-"), path)
+            self.stop_as(pw, "fr", rec)
+        d.send_signal(15)
+        d.finish(10)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
