@@ -123,7 +123,7 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 # The bridge's parts (daemon/bridge.h), in every program that links it.
 BRIDGE_SRC = daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
 	daemon/bridge_snap.c daemon/bridge_msg.c daemon/bridge_wake.c daemon/bridge_pending.c \
-	daemon/bridge_ddsc.c daemon/bridge_send.c
+	daemon/bridge_ddsc.c daemon/bridge_ddslog.c daemon/bridge_send.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/dups.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
