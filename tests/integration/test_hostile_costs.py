@@ -1,18 +1,141 @@
 # SPDX-License-Identifier: Apache-2.0
 """Issue 30, round 4 of hostile input: what a group member or a DDS peer
-can make the host pay. H4: a flood of RTPS-headed junk never makes
-CycloneDDS's own log pass caretd's limiter."""
+can make the host pay. H2: chunk directories full of files planted in a
+rotating recording's archives never keep caretd from answering; H4: a
+flood of RTPS-headed junk never makes CycloneDDS's own log pass caretd's
+limiter."""
+import json
 import os
 import socket
+import subprocess
 import sys
 import time
 import unittest
 
-from harness import wait_err
-from hostile import HostileBase, cpu_ticks
+from harness import CARETCTL, wait_err
+from hostile import HostileBase, as_user, cpu_ticks, temp_user
+
+PLANTED = 6
+FILES = 30000
+# caretd(8): status within 100 ms throughout a prune; measured around
+# 1-5 ms here while a prune runs, and 1 to 3 s on the code that pruned on
+# caretd's loop
+STATUS_MS = 100
+
+
+def ask(sock_path, req, timeout=10):
+    """One request on caretd's control socket (as whoever runs it): its
+    result or error line, decoded."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    try:
+        s.connect(sock_path)
+        s.sendall((json.dumps(dict(req, v=1)) + "\n").encode())
+        buf = b""
+        while True:
+            while b"\n" not in buf:
+                got = s.recv(65536)
+                if not got:
+                    raise AssertionError("caretd closed the connection: %r" % buf)
+                buf += got
+            line, buf = buf.split(b"\n", 1)
+            r = json.loads(line)
+            if r.get("type") in ("result", "error"):
+                return r
+    finally:
+        s.close()
+
+
+# a throwaway user fills chunk directories (made aside, then renamed into
+# the archives at once: a prune sees each whole or not at all)
+PLANT = """import os, sys
+stage, arch, n, files = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+names = []
+for i in range(n):
+    name = "19990101T000000+0000-19990101T000001+0000-%d" % i
+    d = os.path.join(stage, name)
+    os.mkdir(d)
+    for k in range(files):
+        os.close(os.open(os.path.join(d, "f%d" % k), os.O_CREAT | os.O_WRONLY, 0o644))
+    names.append(name)
+for name in names:
+    os.rename(os.path.join(stage, name), os.path.join(arch, name))
+"""
 
 
 class HostileCosts(HostileBase):
+    def member_dir(self, pw, name):
+        d = os.path.join(self.c.tmp, name)
+        os.mkdir(d)
+        os.chown(d, pw.pw_uid, pw.pw_gid)
+        return d
+
+    # -- H2: pruning off caretd's loop -------------------------------------
+
+    def test_h2_prune_never_stalls_status(self):
+        """A member's rotating recording keeps 1 chunk; they plant 6 chunk
+        directories of 30,000 files each among its archives. Every status
+        asked while caretd prunes them (with their rights) is answered
+        within 100 ms, at most 100,000 entries go per rotation, and all of
+        them are gone after a few rotations."""
+        with temp_user() as pw:
+            self.group_caretd(pw)
+            w = self.c.workload("--name", "pub", "--pubs", "1", "--rate", "10")
+            out = self.member_dir(pw, "traces")
+            rec = subprocess.Popen(
+                ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid,
+                 "--clear-groups", CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                 "-p", out, "-s", "prune", "--rotate-every", "1s", "--keep", "1"],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+            try:
+                arch = os.path.join(out, "prune", "archives")
+                deadline = time.time() + 30
+                while not os.path.isdir(arch):
+                    self.assertLess(time.time(), deadline, "no chunk archived")
+                    if rec.poll() is not None:
+                        self.fail("record exited: %s" % (rec.communicate(),))
+                    time.sleep(0.1)
+                stage = os.path.join(out, "stage")
+                as_user(pw, ["mkdir", stage], check=True)
+                t0 = time.time()
+                as_user(pw, ["/usr/bin/python3", "-c", PLANT, stage, arch, str(PLANTED),
+                             str(FILES)], check=True)
+                planted = [os.path.join(arch, "19990101T000000+0000-19990101T000001+0000-%d"
+                                        % i) for i in range(PLANTED)]
+                print("planted %d x %d files in %.1f s" % (PLANTED, FILES, time.time() - t0),
+                      file=sys.stderr)
+                lat, removed_at = [], []
+                deadline = time.time() + 60
+                while any(os.path.lexists(p) for p in planted):
+                    self.assertLess(time.time(), deadline, "planted chunks still there")
+                    t = time.monotonic()
+                    st = ask(self.c.sock, {"cmd": "status"})
+                    lat.append((time.monotonic() - t) * 1000)
+                    self.assertEqual(st["type"], "result", st)
+                    r = [x for x in st["rotations"] if x["session"] == "prune"]
+                    if r:
+                        removed_at.append((r[0]["rotations"], r[0]["removed"]))
+                    time.sleep(0.01)
+                # a last look, once the last prune is applied
+                for _ in range(20):
+                    t = time.monotonic()
+                    ask(self.c.sock, {"cmd": "status"})
+                    lat.append((time.monotonic() - t) * 1000)
+                    time.sleep(0.01)
+                lat.sort()
+                print("status during the prune: %d answers, median %.1f ms, max %.1f ms" %
+                      (len(lat), lat[len(lat) // 2], lat[-1]), file=sys.stderr)
+                self.assertLess(lat[-1], STATUS_MS, "slowest status answers (ms): %s" %
+                                ["%.0f" % x for x in lat[-5:]])
+                self.assertIsNone(rec.poll())
+                errs = "".join(self.c.procs[0].errs)
+                # one budget per prune: 180,000 entries take two of them
+                self.assertRegex(errs, r"session prune: pruning stopped after 100000 entries")
+            finally:
+                rec.kill()
+                rec.communicate()
+            w.terminate()
+
     # -- H4: CycloneDDS's log through caretd's limiter ---------------------
 
     def test_h4_rtps_junk_flood_log_bounded(self):
