@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """Issue 30, round 4 of hostile input: what a group member or a DDS peer
 can make the host pay. H2: chunk directories full of files planted in a
-rotating recording's archives never keep caretd from answering; H4: a
-flood of RTPS-headed junk never makes CycloneDDS's own log pass caretd's
-limiter."""
+rotating recording's archives never keep caretd from answering; H3: a
+flight recorder's rings are bounded by the host's available memory, per
+user and in total, with root's share kept; H4: a flood of RTPS-headed junk
+never makes CycloneDDS's own log pass caretd's limiter."""
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -46,6 +48,23 @@ def ask(sock_path, req, timeout=10):
         s.close()
 
 
+# the same, run as a group member (a throwaway user): prints the reply
+ASK_AS = """import json, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall((sys.argv[2] + "\\n").encode())
+buf = b""
+while True:
+    got = s.recv(65536)
+    if not got:
+        break
+    buf += got
+    done = [l for l in buf.split(b"\\n") if b'"result"' in l or b'"error"' in l]
+    if done:
+        print(done[0].decode())
+        break
+"""
+
 # a throwaway user fills chunk directories (made aside, then renamed into
 # the archives at once: a prune sees each whole or not at all)
 PLANT = """import os, sys
@@ -63,7 +82,21 @@ for name in names:
 """
 
 
+def mem_available():
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no MemAvailable in /proc/meminfo")
+
+
 class HostileCosts(HostileBase):
+    def member_ask(self, pw, req):
+        r = as_user(pw, ["/usr/bin/python3", "-c", ASK_AS, self.c.sock,
+                         json.dumps(dict(req, v=1))])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)
+
     def member_dir(self, pw, name):
         d = os.path.join(self.c.tmp, name)
         os.mkdir(d)
@@ -135,6 +168,67 @@ class HostileCosts(HostileBase):
                 rec.kill()
                 rec.communicate()
             w.terminate()
+
+    # -- H3: flight-recorder memory against the host's ---------------------
+
+    def snapshot_req(self, out, name, size):
+        return {"cmd": "record", "session": name, "path": out, "snapshot_size": size}
+
+    def test_h3_rings_bounded_by_available_memory(self):
+        """A member's flight recorder whose rings (size x CPUs x traced users)
+        exceed their share of the host's available memory is refused with the
+        least and largest sizes allowed; their recorders adding up past that
+        share are refused too; root still gets its share."""
+        with temp_user() as pw:
+            self.group_caretd(pw)
+            out = self.member_dir(pw, "rings")
+            ncpu = os.cpu_count()
+            huge = 8 << 30  # the largest --snapshot-size
+            if huge * ncpu * 8 <= mem_available() // 4:
+                self.skipTest("this host has room for 8 recorders of 8 GiB per CPU")
+            got = []
+            for i in range(8):
+                r = self.member_ask(pw, self.snapshot_req(out, "big%d" % i, huge))
+                got.append(r)
+                if r["type"] == "error":
+                    break
+            refused = got[-1]
+            self.assertEqual(refused["type"], "error", got)
+            msg = refused["error"]
+            m = re.search(r"--snapshot-size between (\d+)K and (\d+)K", msg)
+            self.assertTrue(m, msg)
+            least, largest = int(m.group(1)) << 10, int(m.group(2)) << 10
+            self.assertLessEqual(least, largest, msg)
+            self.assertLess(largest, huge, msg)
+            self.assertRegex(msg, r"available memory", msg)
+            for r in got[:-1]:
+                self.member_ask(pw, {"cmd": "stop", "session": r["session"]})
+            # the largest size allowed is taken; recorders of that size add
+            # up past the member's share at the second, or at the third
+            # when MemAvailable grew meanwhile
+            held = []
+            for i in range(3):
+                a = self.member_ask(pw, self.snapshot_req(out, "fits%d" % i, largest))
+                if a["type"] == "error":
+                    break
+                held.append(a["session"])
+            self.assertEqual(a["type"], "error", held)
+            self.assertIn(len(held), (1, 2), held)
+            m = re.search(r"--snapshot-size between (\d+)K and (\d+)K", a["error"])
+            if m:
+                self.assertLess(int(m.group(2)) << 10, largest, a["error"])
+            else:
+                self.assertRegex(a["error"], r"no --snapshot-size fits", a["error"])
+            # root's share stays: an eighth of what is available
+            root_size = 1 << ((mem_available() // 8 // ncpu).bit_length() - 2)
+            root_size = min(root_size, huge)
+            rootdir = os.path.join(self.c.tmp, "root-rings")
+            os.mkdir(rootdir)
+            c = ask(self.c.sock, self.snapshot_req(rootdir, "root", root_size))
+            self.assertEqual(c["type"], "result", c)
+            ask(self.c.sock, {"cmd": "stop", "session": "root"})
+            for name in held:
+                self.member_ask(pw, {"cmd": "stop", "session": name})
 
     # -- H4: CycloneDDS's log through caretd's limiter ---------------------
 
