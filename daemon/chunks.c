@@ -2,9 +2,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -178,8 +180,12 @@ static int prune_job(void *arg, void *outp, size_t outlen, char *err, size_t err
 	const struct prune_arg *a = arg;
 	struct chunk_list *out = outp;
 	memset(out, 0, sizeof(*out));
-	if (a->background)
+	if (a->background) {
+		/* caretd's loop and the traced processes first; and nothing
+		 * left removing after caretd is gone */
 		(void)setpriority(PRIO_PROCESS, 0, 10);
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	}
 	int top = open(a->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (top < 0) {
 		snprintf(err, errlen, "%s: %s", a->dir, strerror(errno));
@@ -228,7 +234,8 @@ static int prune_job(void *arg, void *outp, size_t outlen, char *err, size_t err
 		out->bytes -= c->bytes;
 		first++;
 	}
-	if (!whole || (w.cut && !out->cut))
+	/* sizes cut short understate a --max-size bound: say so */
+	if (!whole || (w.cut && a->max_size && !out->cut))
 		out->cut = CHUNKS_CUT_DEADLINE;
 	memmove(out->c, out->c + first, sizeof(out->c[0]) * (size_t)(out->n - first));
 	out->n -= first;

@@ -240,7 +240,10 @@ void rot_scan_apply(struct rot *t, const struct chunk_list *got, int r, const ch
 		t->list = calloc(1, sizeof(*t->list));
 	if (!t->list)
 		return;
-	*t->list = *got;
+	/* a helper that died (or was killed) said nothing: the last listing
+	 * stands */
+	if (r != -EIO)
+		*t->list = *got;
 	for (int i = 0; i < got->removed; i++)
 		log_info("session %s: chunk %" PRIu64 " removed (%s)", t->name,
 			 got->removed_index[i], bound_of(t));
