@@ -20,7 +20,7 @@ from hostile import HostileBase, as_user, cpu_ticks, temp_user
 PLANTED = 6
 FILES = 30000
 # caretd(8): status within 100 ms throughout a prune. Measured by this
-# client, which a loaded 2-core CI machine also delays: 9 to 56 ms at most
+# client, which a loaded 2-core CI machine also delays: 9 to 73 ms at most
 # here while a prune runs (median 0.3 ms), and 1.3 to 1.6 s on the code
 # that pruned on caretd's loop; the bound leaves the client its slack.
 STATUS_MS = 250
