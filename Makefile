@@ -131,16 +131,16 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 # The bridge's parts (daemon/bridge.h), in every program that links it.
 BRIDGE_SRC = daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
 	daemon/bridge_snap.c daemon/bridge_msg.c daemon/bridge_wake.c daemon/bridge_pending.c \
-	daemon/bridge_ddsc.c daemon/bridge_send.c
+	daemon/bridge_ddsc.c daemon/bridge_ddslog.c daemon/bridge_send.c
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/dups.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
 	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c $(BRIDGE_SRC) \
 	daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
-	daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c daemon/creds.c daemon/server.c proto/caret_ctl_req.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c \
+	daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_mem.c daemon/snapshot_trigger.c daemon/creds.c daemon/server.c proto/caret_ctl_req.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c \
 	daemon/simclock.c \
 	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
-		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
+		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
 	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c proto/caret_regex.c
 
@@ -312,6 +312,11 @@ $(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c) $(B)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+UNIT_TESTS += $(B)/tests/check_snapshot_mem
+$(B)/tests/check_snapshot_mem: $(call obj,tests/unit/check_snapshot_mem.c daemon/snapshot_mem.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_chunks
 $(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/chunks.c daemon/creds.c \
 		daemon/log.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
@@ -333,13 +338,13 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
 		tests/unit/check_commands_poll.c tests/unit/check_commands_simclock.c \
 		tests/unit/cmd_fixture.c daemon/commands.c \
-		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
+		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_mem.c daemon/snapshot_trigger.c \
 		daemon/simclock.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c $(BRIDGE_SRC) daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
 		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
-		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
+		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -360,13 +365,13 @@ UNIT_TESTS += $(B)/tests/check_bridge_relay
 $(B)/obj/tests/unit/check_bridge_relay.o: $(B)/gen/caret_msgs.h
 $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/unit/cmd_fixture.c \
 		daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
-		daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
+		daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_mem.c daemon/snapshot_trigger.c \
 		daemon/simclock.c \
 		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
 		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
 		daemon/startend.c $(BRIDGE_SRC) daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
 		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
-		daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
+		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)

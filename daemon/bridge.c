@@ -2,6 +2,7 @@
 /* What every part of the bridge shares: the clock, the one limiter of the
  * lines other hosts can cause, rejections, the version. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -23,33 +24,54 @@ int64_t bridge_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void bridge_rlog_flush(struct bridge *b, int64_t now)
+/* The limiter is also CycloneDDS's log sink's (bridge_ddslog.h), on its
+ * own threads: one lock, held for the counting only, never while a line
+ * is written. */
+static pthread_mutex_t rl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Starts a new window when the last one is over; the lines it suppressed
+ * (0: none), for the caller to say once unlocked. */
+static uint64_t rl_roll(struct bridge *b, int64_t now)
 {
-	if (!b->rl_suppressed || now - b->rl_begin_ns < RLOG_INTERVAL_NS)
-		return;
-	log_warn("bridge: %llu log lines caused by other hosts' samples suppressed in %lld s",
-		 (unsigned long long)b->rl_suppressed, RLOG_INTERVAL_NS / 1000000000);
+	if (b->rl_begin_ns && now - b->rl_begin_ns < RLOG_INTERVAL_NS)
+		return 0;
+	uint64_t n = b->rl_suppressed;
 	b->rl_begin_ns = now;
 	b->rl_n = 0;
 	b->rl_suppressed = 0;
+	return n;
+}
+
+static void say_suppressed(uint64_t n)
+{
+	if (n)
+		log_warn("bridge: %llu log lines caused by other hosts' samples suppressed in "
+			 "%lld s", (unsigned long long)n, RLOG_INTERVAL_NS / 1000000000);
+}
+
+void bridge_rlog_flush(struct bridge *b, int64_t now)
+{
+	pthread_mutex_lock(&rl_lock);
+	uint64_t n = b->rl_suppressed ? rl_roll(b, now) : 0;
+	pthread_mutex_unlock(&rl_lock);
+	say_suppressed(n);
 }
 
 /* One limiter for all of them: a peer cannot pick a kind of line that
- * escapes it (B16c). */
+ * escapes it (B16c), CycloneDDS's own included (H4). */
 bool bridge_rlog_ok(struct bridge *b)
 {
 	int64_t now = bridge_now_ns();
-	bridge_rlog_flush(b, now);
-	if (b->rl_begin_ns == 0 || now - b->rl_begin_ns >= RLOG_INTERVAL_NS) {
-		b->rl_begin_ns = now;
-		b->rl_n = 0;
-	}
-	if (b->rl_n < RLOG_BURST) {
+	pthread_mutex_lock(&rl_lock);
+	uint64_t n = rl_roll(b, now);
+	bool ok = b->rl_n < RLOG_BURST;
+	if (ok)
 		b->rl_n++;
-		return true;
-	}
-	b->rl_suppressed++;
-	return false;
+	else
+		b->rl_suppressed++;
+	pthread_mutex_unlock(&rl_lock);
+	say_suppressed(n);
+	return ok;
 }
 
 void bridge_reject(struct bridge *b, const char *what, const char *why)

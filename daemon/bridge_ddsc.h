@@ -28,7 +28,8 @@ struct bridge_dds {
 	X(dds_qget_userdata) X(dds_qset_durability) X(dds_qset_history)                    \
 	X(dds_qset_ignorelocal) X(dds_qset_reliability) X(dds_qset_userdata)               \
 	X(dds_return_loan) X(dds_strretcode) X(dds_take) X(dds_write)                      \
-	X(dds_create_listener) X(dds_delete_listener) X(dds_lset_data_available)
+	X(dds_create_listener) X(dds_delete_listener) X(dds_lset_data_available)            \
+	X(dds_set_log_sink)
 
 struct bridge_ddsc_fns {
 	void *lib;

@@ -156,8 +156,14 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			   : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg->subbuf_count = q->subbuf_count ? (uint32_t)q->subbuf_count
 			    : ctx->subbuf_count ? *ctx->subbuf_count : 0;
+	/* a ring the host's memory cannot spare is refused too, naming the
+	 * sizes it can (daemon/snapshot_mem.h) */
 	if (q->snapshot_size &&
-	    (r = snapshot_plan(ctx->reg, q->snapshot_size, cfg, e->msg, sizeof(e->msg))) < 0)
+	    ((r = snapshot_plan(ctx->reg, q->snapshot_size, cfg, e->msg, sizeof(e->msg))) < 0 ||
+	     (r = snapshot_admit_memory(ctx->reg, ctx->lttng, peer->uid,
+					cfg->subbuf_size * cfg->subbuf_count,
+					snapshot_min_size(snapshot_pass_bytes(ctx->reg)),
+					e->msg, sizeof(e->msg))) < 0))
 		return r;
 	if (cfg->url) {
 		/* a relay's output is the relay's: only the name is ours */

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <grp.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -150,11 +151,10 @@ static void write_all(int fd, const void *buf, size_t len)
 	}
 }
 
-int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, size_t outlen,
-		 char *err, size_t errlen)
+int creds_job_start(const struct creds_id *id, creds_fn fn, void *arg, void *out,
+		    size_t outlen, struct creds_job *job)
 {
-	if (err && errlen)
-		err[0] = '\0';
+	*job = (struct creds_job){ .pid = -1, .fd = -1, .uid = id->uid };
 	if (outlen > UINT32_MAX)
 		return -EINVAL;
 	int pipefd[2];
@@ -195,34 +195,69 @@ int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, s
 		_exit(0);
 	}
 	close(pipefd[1]);
+	job->pid = pid;
+	job->fd = pipefd[0];
+	return 0;
+}
+
+int creds_job_finish(struct creds_job *job, void *out, size_t outlen, char *err,
+		     size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
 	struct run_hdr h;
 	char msg[512];
 	int rc;
-	if (read_all(pipefd[0], &h, sizeof(h)) != (int)sizeof(h)) {
+	if (read_all(job->fd, &h, sizeof(h)) != (int)sizeof(h)) {
 		rc = -EIO;
-		snprintf(msg, sizeof(msg), "caretd's helper acting as uid %d died", (int)id->uid);
+		snprintf(msg, sizeof(msg), "caretd's helper acting as uid %d died", (int)job->uid);
 	} else if (h.outlen && (h.outlen != outlen ||
-				read_all(pipefd[0], out, outlen) != (int)outlen)) {
+				read_all(job->fd, out, outlen) != (int)outlen)) {
 		rc = -EIO;
-		snprintf(msg, sizeof(msg), "caretd's helper acting as uid %d died", (int)id->uid);
+		snprintf(msg, sizeof(msg), "caretd's helper acting as uid %d died", (int)job->uid);
 	} else {
-		int n = read_all(pipefd[0], msg, sizeof(msg) - 1);
+		int n = read_all(job->fd, msg, sizeof(msg) - 1);
 		msg[n > 0 ? n : 0] = '\0';
 		rc = h.rc;
 	}
-	close(pipefd[0]);
+	close(job->fd);
+	job->fd = -1;
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0)
+	while (waitpid(job->pid, &status, 0) < 0)
 		if (errno != EINTR)
 			break;
+	job->pid = -1;
 	if (rc >= 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		rc = -EIO;
 		snprintf(msg, sizeof(msg), "caretd's helper acting as uid %d failed to switch "
-			 "back and forth", (int)id->uid);
+			 "back and forth", (int)job->uid);
 	}
 	if (err && errlen)
 		snprintf(err, errlen, "%s", msg);
 	return rc;
+}
+
+void creds_job_cancel(struct creds_job *job)
+{
+	if (job->pid > 0) {
+		kill(job->pid, SIGKILL);
+		while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (job->fd >= 0)
+		close(job->fd);
+	job->pid = -1;
+	job->fd = -1;
+}
+
+int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, size_t outlen,
+		 char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = '\0';
+	struct creds_job job;
+	int rc = creds_job_start(id, fn, arg, out, outlen, &job);
+	return rc < 0 ? rc : creds_job_finish(&job, out, outlen, err, errlen);
 }
 
 /* A walk below a directory, by file descriptor only: the tree's owner may

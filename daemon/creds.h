@@ -39,6 +39,25 @@ typedef int (*creds_fn)(void *arg, void *out, size_t outlen, char *err, size_t e
 int creds_run_as(const struct creds_id *id, creds_fn fn, void *arg, void *out, size_t outlen,
 		 char *err, size_t errlen);
 
+/* creds_run_as() in two halves, for work caretd must not wait for on its
+ * loop (pruning a tree its owner filled): the child runs fn as id and
+ * writes its answer into fd; creds_job_finish() reads it once fd is
+ * readable (the child writes it whole as it ends), creds_job_cancel()
+ * kills a child past its deadline. Both reap the child. */
+struct creds_job {
+	pid_t pid; /* -1: none */
+	int fd;    /* readable when fn returned (or the child died) */
+	uid_t uid;
+};
+/* 0 with job running, or -errno (nothing to finish or cancel). out is
+ * where the child's fn writes (in the child's copy): outlen bytes. */
+int creds_job_start(const struct creds_id *id, creds_fn fn, void *arg, void *out,
+		    size_t outlen, struct creds_job *job);
+/* fn's result with out and err copied back, as creds_run_as(). */
+int creds_job_finish(struct creds_job *job, void *out, size_t outlen, char *err,
+		     size_t errlen);
+void creds_job_cancel(struct creds_job *job);
+
 /* In fn: the file system identity back to caretd's for one lttng-ctl
  * call (the root session daemon's socket is not the requester's to
  * reach), and then the requester's again. No-ops outside creds_run_as. */

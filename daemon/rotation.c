@@ -18,6 +18,7 @@
 #include "daemon/lttng.h"
 #include "daemon/rotation.h"
 #include "daemon/rotation_lttng.h"
+#include "daemon/rotation_prune.h"
 #include "daemon/rotation_space.h"
 #include "daemon/rotation_store.h"
 #include "daemon/rotation_verdict.h"
@@ -62,7 +63,7 @@ static void on_event(enum rotl_event ev, struct rot *t, const char *where, void 
 	log_info("session %s: chunk %" PRIu64 " archived%s%s; replaying every process's "
 		 "initialization records into chunk %" PRIu64, t->name, t->cur_index - 1,
 		 where ? " at " : "", where ? where : "", t->cur_index);
-	rot_scan(t);
+	rot_prune_begin(t); /* off caretd's loop: its owner may have filled it */
 	rot_store_save();
 }
 
@@ -182,6 +183,7 @@ int rotation_start(struct loop *l, struct lttng_view *v, struct registry *r)
 {
 	memset(&R, 0, sizeof(R));
 	rot_state_init(v, r);
+	rot_prune_init(l->event);
 	rotl_reset();
 	rot_store_reset();
 	/* observe: it reads LTTng's rotation notifications and tells the view
@@ -197,6 +199,7 @@ void rotation_stop(void)
 	if (R.started)
 		loop_remove(&R.job);
 	R.started = false;
+	rot_prune_cancel_all();
 	rotl()->close_channel();
 	rot_state_free();
 }
@@ -219,6 +222,7 @@ int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts 
 	rot_store_name();
 	struct rot *t = rot_find(rec->name);
 	if (t) { /* the same name again: what it held goes */
+		rot_prune_cancel(t);
 		free(t->base);
 		free(t->list);
 	} else {
@@ -334,7 +338,9 @@ struct rotation_report *rotation_end(const char *session)
 	if (t->rotations == seen)
 		rot_close_chunk(t, "its replay pass had not finished when the recording stopped");
 	rotl()->subscribe(t, false);
-	/* its triggers go with the session (why: rotation_lttng.h) */
+	/* its triggers go with the session (why: rotation_lttng.h); the
+	 * last scan is waited for, briefly (rotation_verdict.h) */
+	rot_prune_cancel(t);
 	rot_scan(t);
 	free(t->base);
 	t->base = NULL;

@@ -228,25 +228,36 @@ static void count_discards(struct rot *t)
 		close(top);
 }
 
-/* The listing of its archives, the disk bound applied (daemon/chunks.h,
- * with the recording owner's rights), and their discarded events. */
-void rot_scan(struct rot *t)
+static const char *bound_of(const struct rot *t)
+{
+	return t->o.keep && t->o.max_size ? "--keep, --max-size" : t->o.keep ? "--keep"
+										: "--max-size";
+}
+
+void rot_scan_apply(struct rot *t, const struct chunk_list *got, int r, const char *err)
 {
 	if (!t->list)
 		t->list = calloc(1, sizeof(*t->list));
 	if (!t->list)
 		return;
-	struct creds_id as = { .uid = t->uid, .gid = t->gid, .groups = NULL, .n_groups = -1 };
-	char err[256] = "";
-	int r = chunks_prune(&as, t->path, t->dev, t->ino, t->o.keep, t->o.max_size, t->list, err,
-			     sizeof(err));
-	for (int i = 0; i < t->list->removed; i++)
+	/* a helper that died (or was killed) said nothing: the last listing
+	 * stands */
+	if (r != -EIO)
+		*t->list = *got;
+	for (int i = 0; i < got->removed; i++)
 		log_info("session %s: chunk %" PRIu64 " removed (%s)", t->name,
-			 t->list->removed_index[i], t->o.keep && t->o.max_size ? "--keep, --max-size"
-						    : t->o.keep ? "--keep" : "--max-size");
-	t->removed += (uint64_t)t->list->removed;
+			 got->removed_index[i], bound_of(t));
+	t->removed += (uint64_t)got->removed;
+	if (got->cut == CHUNKS_CUT_BUDGET)
+		log_info("session %s: pruning stopped after %" PRIu64 " entries removed (at most "
+			 "%d per rotation): the rest goes at the next one", t->name,
+			 got->removed_entries, CHUNKS_REMOVE_MAX);
+	else if (got->cut)
+		log_warn("session %s: pruning stopped at its deadline after %" PRIu64 " entries "
+			 "removed: the rest goes at the next rotation", t->name,
+			 got->removed_entries);
 	if (r < 0) {
-		snprintf(t->error, sizeof(t->error), "%s", err[0] ? err : strerror(-r));
+		snprintf(t->error, sizeof(t->error), "%s", err && err[0] ? err : strerror(-r));
 		log_warn("session %s: archived chunks: %s", t->name, t->error);
 	} else {
 		t->error[0] = '\0';
@@ -254,3 +265,18 @@ void rot_scan(struct rot *t)
 	count_discards(t);
 }
 
+/* The listing of its archives, the disk bound applied (daemon/chunks.h,
+ * with the recording owner's rights), and their discarded events: caretd
+ * waits, for at most ROT_SCAN_WAIT_MS of the helper's work. */
+void rot_scan(struct rot *t)
+{
+	struct chunk_list *got = calloc(1, sizeof(*got));
+	if (!got)
+		return;
+	struct creds_id as = { .uid = t->uid, .gid = t->gid, .groups = NULL, .n_groups = -1 };
+	char err[256] = "";
+	int r = chunks_prune(&as, t->path, t->dev, t->ino, t->o.keep, t->o.max_size,
+			     ROT_SCAN_WAIT_MS, got, err, sizeof(err));
+	rot_scan_apply(t, got, r, err);
+	free(got);
+}

@@ -29,7 +29,14 @@ void rot_close_chunk(struct rot *t, const char *why_not);
 void rot_new_pass(struct rot *t);
 /* Lists its archives and applies the bound (keep, max_size), then counts
  * the discarded events of each archived chunk not counted yet: a chunk
- * with some is not complete, whatever its pass reached. */
+ * with some is not complete, whatever its pass reached. caretd waits for
+ * it (a stop, an adoption): at most ROT_SCAN_WAIT_MS of the helper's
+ * work, what is left goes at the next scan. After a rotation the scan
+ * runs off caretd's loop instead (daemon/rotation_prune.h). */
+#define ROT_SCAN_WAIT_MS 100
 void rot_scan(struct rot *t);
+/* What a scan found (got: the helper's listing, r and err its result):
+ * kept as t's listing, logged, and its chunks' discarded events counted. */
+void rot_scan_apply(struct rot *t, const struct chunk_list *got, int r, const char *err);
 
 #endif

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 #include "daemon/log.h"
 #include "daemon/scheduler.h"
 #include "daemon/snapshot.h"
+#include "daemon/snapshot_mem.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_snapshot.h"
@@ -126,6 +128,72 @@ void snapshot_added(const char *session, const char *path, uint64_t subbuf_size,
 	s->subbuf_size = subbuf_size;
 	s->subbuf_count = subbuf_count;
 	snprintf(s->path, sizeof(s->path), "%s", path);
+}
+
+/* Calls fn for each flight recorder of the table that v still has: its
+ * owner and ring bytes per CPU. */
+static void each_ring(struct lttng_view *v, void (*fn)(void *arg, uid_t owner,
+						      uint64_t ring_bytes), void *arg)
+{
+	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		const struct lttng_view_rec *rec = T[i].used ? lttng_view_find_rec(v, T[i].name)
+							     : NULL;
+		if (rec)
+			fn(arg, rec->uid, T[i].subbuf_size * T[i].subbuf_count);
+	}
+}
+
+/* The users with a traced process now (each gets its own rings). */
+static uint32_t traced_users(const struct registry *r)
+{
+	uid_t seen[256];
+	uint32_t n = 0, more = 0;
+	for (const struct agent *a = r ? r->head : NULL; a; a = a->next) {
+		if (a->dead)
+			continue;
+		uid_t u = (uid_t)a->seg.id.uid;
+		bool known = false;
+		for (uint32_t i = 0; i < n && !known; i++)
+			known = seen[i] == u;
+		if (known)
+			continue;
+		if (n < sizeof(seen) / sizeof(seen[0]))
+			seen[n++] = u;
+		else
+			more++; /* past the table: counted, maybe twice (more, never fewer) */
+	}
+	return n + more ? n + more : 1;
+}
+
+struct held {
+	uid_t uid;
+	uint64_t per_ring; /* CPUs x users */
+	uint64_t all, user, users;
+};
+
+static void count(void *arg, uid_t owner, uint64_t ring_bytes)
+{
+	struct held *h = arg;
+	uint64_t b = snapshot_mem_mul(ring_bytes, h->per_ring);
+	h->all = snapshot_mem_add(h->all, b);
+	if (owner == h->uid)
+		h->user = snapshot_mem_add(h->user, b);
+	if (owner != 0)
+		h->users = snapshot_mem_add(h->users, b);
+}
+
+int snapshot_admit_memory(const struct registry *r, struct lttng_view *v, uid_t uid,
+			  uint64_t ring_bytes, uint64_t least_size, char *err, size_t errlen)
+{
+	struct snapshot_mem_in in = { .ncpu = (uint32_t)get_nprocs_conf(),
+				      .users = traced_users(r) };
+	(void)snapshot_mem_read_host(&in.host);
+	struct held h = { .uid = uid, .per_ring = snapshot_mem_mul(in.ncpu, in.users) };
+	each_ring(v, count, &h);
+	in.held_all = h.all;
+	in.held_user = h.user;
+	in.held_users = h.users;
+	return snapshot_mem_check(&in, uid, ring_bytes, least_size, err, errlen);
 }
 
 void snapshot_set_written(const char *session, uint64_t written)

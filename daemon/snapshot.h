@@ -59,6 +59,12 @@ uint64_t snapshot_min_size(uint64_t need);
  * caches known now would not fit in it. */
 int snapshot_plan(const struct registry *r, uint64_t size, struct caret_lttng_cfg *cfg,
 		  char *err, size_t errlen);
+/* A ring of ring_bytes per CPU for uid, against the host's memory and
+ * the flight recorders of v already running (daemon/snapshot_mem.h): 0,
+ * or -ENOMEM with the least (least_size: one pass fits) and largest sizes
+ * allowed in err. */
+int snapshot_admit_memory(const struct registry *r, struct lttng_view *v, uid_t uid,
+			  uint64_t ring_bytes, uint64_t least_size, char *err, size_t errlen);
 /* The recording session is a flight recorder (its geometry, 0: unknown). */
 void snapshot_added(const char *session, const char *path, uint64_t subbuf_size,
 		    uint32_t subbuf_count);

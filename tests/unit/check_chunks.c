@@ -64,9 +64,9 @@ START_TEST(names)
 }
 END_TEST
 
-static void setup_tree(void)
+static void setup_tree_in(const char *base)
 {
-	snprintf(top, sizeof(top), "/tmp/caret-ut-chunks-%d", (int)getpid());
+	snprintf(top, sizeof(top), "%s/caret-ut-chunks-%d", base, (int)getpid());
 	ck_assert_int_eq(mkdir(top, 0755), 0);
 	dir("archives");
 	/* five chunks, out of name order: 1000 bytes each, index 3 larger */
@@ -82,6 +82,11 @@ static void setup_tree(void)
 	}
 	put("archives/notes.txt", 10);   /* not a chunk: left alone */
 	dir("20261127T022615+0000-5");   /* the active chunk: not archived */
+}
+
+static void setup_tree(void)
+{
+	setup_tree_in("/tmp");
 }
 
 static void teardown_tree(void)
@@ -101,7 +106,7 @@ START_TEST(keep_removes_the_oldest)
 	id.uid = geteuid();
 	id.gid = getegid();
 	char err[256] = "";
-	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 0, 0, &L, err, sizeof(err)), 0);
+	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 0, 0, 0, &L, err, sizeof(err)), 0);
 	ck_assert_int_eq(L.n, 5);
 	ck_assert_int_eq(L.removed, 0);
 	ck_assert_int_eq(L.skipped, 1);
@@ -109,7 +114,7 @@ START_TEST(keep_removes_the_oldest)
 		ck_assert_uint_eq(L.c[i].index, (uint64_t)i);
 	ck_assert_uint_eq(L.c[3].bytes, 5000);
 	ck_assert_uint_eq(L.bytes, 9000);
-	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 2, 0, &L, err, sizeof(err)), 0);
+	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 2, 0, 0, &L, err, sizeof(err)), 0);
 	ck_assert_int_eq(L.removed, 3);
 	ck_assert_uint_eq(L.removed_index[0], 0);
 	ck_assert_uint_eq(L.removed_index[2], 2);
@@ -120,9 +125,9 @@ START_TEST(keep_removes_the_oldest)
 	ck_assert(exists("archives/notes.txt"));
 	ck_assert(exists("20261127T022615+0000-5"));
 	/* max_size: 6000 holds 3 (5000) and 4 (1000); 5999 only 4 */
-	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 0, 6000, &L, err, sizeof(err)), 0);
+	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 0, 6000, 0, &L, err, sizeof(err)), 0);
 	ck_assert_int_eq(L.removed, 0);
-	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 0, 5999, &L, err, sizeof(err)), 0);
+	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 0, 5999, 0, &L, err, sizeof(err)), 0);
 	ck_assert_int_eq(L.removed, 1);
 	ck_assert_int_eq(L.n, 1);
 	ck_assert_uint_eq(L.c[0].index, 4);
@@ -149,7 +154,7 @@ START_TEST(links_are_never_followed)
 	/* a link named like the oldest chunk, to the victim */
 	snprintf(p, sizeof(p), "%s/archives/" C(09) "0", top);
 	ck_assert_int_eq(symlink(victim, p), 0);
-	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 1, 0, &L, err, sizeof(err)), 0);
+	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 1, 0, 0, &L, err, sizeof(err)), 0);
 	ck_assert_int_eq(L.n, 1);
 	snprintf(p, sizeof(p), "%s/precious", victim);
 	ck_assert_int_eq(access(p, F_OK), 0);
@@ -162,13 +167,57 @@ START_TEST(links_are_never_followed)
 	char vc[200];
 	snprintf(vc, sizeof(vc), "%s/" C(10) "0", victim);
 	ck_assert_int_eq(mkdir(vc, 0755), 0);
-	ck_assert_int_lt(chunks_prune(&id, top, 0, 0, 1, 0, &L, err, sizeof(err)), 0);
+	ck_assert_int_lt(chunks_prune(&id, top, 0, 0, 1, 0, 0, &L, err, sizeof(err)), 0);
 	ck_assert_int_eq(access(vc, F_OK), 0);
 	/* the trace directory is not the one given (dev:ino) */
 	struct stat st;
 	ck_assert_int_eq(stat(top, &st), 0);
-	ck_assert_int_eq(chunks_prune(&id, top, st.st_dev, st.st_ino + 1, 1, 0, &L, err,
+	ck_assert_int_eq(chunks_prune(&id, top, st.st_dev, st.st_ino + 1, 1, 0, 0, &L, err,
 				      sizeof(err)), -ESTALE);
+	teardown_tree();
+}
+END_TEST
+
+/* Files in archives/<chunk>/ust/: many, empty. */
+static void fill(const char *chunk, int files)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "archives/%s/many", chunk);
+	dir(p);
+	for (int i = 0; i < files; i++) {
+		snprintf(p, sizeof(p), "%s/archives/%s/many/f%d", top, chunk, i);
+		int fd = open(p, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+	}
+}
+
+/* A prune stops at its deadline, what it removed stays removed and the
+ * rest waits for the next one; in the background (the helper caretd does
+ * not wait for) it answers the same way. */
+START_TEST(deadline_cuts_the_prune)
+{
+	setup_tree_in("/dev/shm"); /* many files: a tmpfs makes them fast */
+	struct creds_id id = me;
+	id.uid = geteuid();
+	id.gid = getegid();
+	fill(C(10) "0", 20000);
+	fill(C(11) "1", 20000);
+	char err[256] = "";
+	ck_assert_int_eq(chunks_prune(&id, top, 0, 0, 1, 0, 1, &L, err, sizeof(err)), 0);
+	ck_assert_int_eq(L.cut, CHUNKS_CUT_DEADLINE);
+	ck_assert_int_lt(L.removed, 4);
+	ck_assert(exists("archives/" C(14) "4"));
+	/* no deadline, in the background: the bound holds */
+	struct creds_job job;
+	ck_assert_int_eq(chunks_prune_start(&id, top, 0, 0, 1, 0, 0, &L, &job), 0);
+	memset(&L, 0, sizeof(L));
+	ck_assert_int_eq(chunks_prune_finish(&job, &L, err, sizeof(err)), 0);
+	ck_assert_int_eq(L.cut, 0);
+	ck_assert_int_eq(L.n, 1);
+	ck_assert_uint_ge(L.removed_entries, 40000);
+	ck_assert(!exists("archives/" C(10) "0") && !exists("archives/" C(11) "1"));
+	ck_assert(exists("archives/" C(14) "4"));
 	teardown_tree();
 }
 END_TEST
@@ -180,6 +229,8 @@ int main(void)
 	tcase_add_test(tc, names);
 	tcase_add_test(tc, keep_removes_the_oldest);
 	tcase_add_test(tc, links_are_never_followed);
+	tcase_add_test(tc, deadline_cuts_the_prune);
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);
