@@ -165,6 +165,40 @@ class FilterTest(unittest.TestCase):
         self.assertEqual(len(ev["ros2_caret:dds_write"]), len(ev["ros2:rcl_publish"]))
 
 
+COSTLY = "[ab]*a[ab]{255}c"
+
+
+class EnvFilterDialectTest(unittest.TestCase):
+    """issue 33 F3 through the environment, as caret_trace reads it:
+    ECMAScript's lookahead selects as CARET does. (The bound on a costly
+    pattern inside a process is check_filter's costly_pattern_is_bounded:
+    the stand-in's node names stop at 63 bytes, too short for it.)"""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def test_lookahead_selects_like_caret(self):
+        s = self.c.session()
+        s.start()
+        env = {"CARET_SELECT_NODES": r"/talker_(?=s)\w+"}
+        procs = [self.c.workload("--name", n, "--pubs", "1", "--rate", "50", extra_env=env)
+                 for n in ("talker_static", "talker_x")]
+        for p in procs:
+            wait_line(p, r"^ready")
+        time.sleep(1)
+        for p in procs:
+            p.send_signal(signal.SIGINT)
+        for p in procs:
+            self.assertEqual(p.finish(30), 0, p.err_text())
+        s.stop()
+        nodes = sorted(e.f["node_name"] for e in read_trace(s.path)
+                       if e.name == "ros2_caret:rcl_node_init")
+        self.assertEqual(nodes, ["talker_static"])
+
+
 class RecordFilterTest(unittest.TestCase):
     """issue 22 D7: a recording's lists in CARET's dialect (ECMAScript, as
     caret_trace's std::regex), refused with a reason when they are not."""
@@ -324,6 +358,26 @@ class RecordFilterTest(unittest.TestCase):
         # the late process did replay into it (what CARET never filters)
         self.assertTrue(any(e.vpid == late.pid and e.name == "ros2_caret:rcl_init"
                             for e in events))
+
+    def test_costly_pattern_is_refused_by_caretctl_and_caretd(self):
+        """issue 30 H5: tried on costly names before any agent sees it."""
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-p", traces,
+                            "--select-nodes", COSTLY, check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn('regular expression "%s": too costly' % COSTLY, r.stderr)
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(10)
+        s.connect(self.c.sock)
+        s.sendall((json.dumps({"v": 1, "cmd": "record", "path": traces,
+                               "ignore_topics": "/ok:" + COSTLY}) + "\n").encode())
+        reply = json.loads(s.makefile().readline())
+        s.close()
+        self.assertEqual(reply["type"], "error", reply)
+        self.assertIn('ignore_topics: regular expression "%s": too costly' % COSTLY,
+                      reply["error"])
+        self.assertIn("100000 steps", reply["error"])
+        self.assertFalse(os.path.exists(traces))
 
     def test_bad_pattern_is_refused_by_caretctl_and_caretd(self):
         traces = os.path.join(self.c.tmp, "traces")
