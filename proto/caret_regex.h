@@ -54,8 +54,9 @@
 /* The length of the names a pattern is tried against before caretd
  * accepts it (caret_re_check_list). */
 #define CARET_RE_PROBE_NAME 512
-/* Steps caret_re_check_list may spend on one list's probes. */
-#define CARET_RE_PROBE_STEPS 2000000ul
+/* Steps caret_re_check_list may spend on one list's probes (caretd runs
+ * them on its loop: about 50 ms at most). */
+#define CARET_RE_PROBE_STEPS 1000000ul
 
 struct caret_re;
 

@@ -70,10 +70,23 @@ static int try_name(struct probe *pr, const struct caret_re *re, int x, int y, c
 	if (r == -E2BIG && why && whylen)
 		snprintf(why, whylen,
 			 "too costly: on a %d-byte name of '%c'%s%s it exceeds the agents' "
-			 "limit (%lu steps, %u KiB per name)",
+			 "limit (%lu steps, %u KiB per name; a literal or ^ before the "
+			 "repetition helps)",
 			 CARET_RE_PROBE_NAME, x, y ? " then " : "", y ? (char[]){ (char)y, 0 } : "",
 			 CARET_RE_STEPS, CARET_RE_HEAP_KIB);
 	return r < 0 ? r : 0;
+}
+
+static int over_budget(const struct probe *pr, char *why, size_t whylen)
+{
+	if (pr->spent <= CARET_RE_PROBE_STEPS)
+		return 0;
+	if (why && whylen)
+		snprintf(why, whylen,
+			 "too costly: the list's patterns need more than %lu matching steps on "
+			 "the probe names together",
+			 CARET_RE_PROBE_STEPS);
+	return -E2BIG;
 }
 
 static int probe(struct probe *pr, const char *p, size_t n, const struct caret_re *re,
@@ -82,19 +95,13 @@ static int probe(struct probe *pr, const char *p, size_t n, const struct caret_r
 	probe_chars(pr, p, n);
 	for (const char *x = pr->run; *x; x++) {
 		int r = try_name(pr, re, *x, 0, why, whylen);
+		if (r == 0)
+			r = over_budget(pr, why, whylen);
 		for (const char *y = pr->run; r == 0 && *y; y++)
-			if (*y != *x)
-				r = try_name(pr, re, *x, *y, why, whylen);
+			if (*y != *x && (r = try_name(pr, re, *x, *y, why, whylen)) == 0)
+				r = over_budget(pr, why, whylen);
 		if (r < 0)
 			return r;
-		if (pr->spent > CARET_RE_PROBE_STEPS) {
-			if (why && whylen)
-				snprintf(why, whylen,
-					 "too costly: the list's patterns need more than %lu steps "
-					 "on the probe names",
-					 CARET_RE_PROBE_STEPS);
-			return -E2BIG;
-		}
 	}
 	return 0;
 }
@@ -109,7 +116,7 @@ int caret_re_check_list(const char *list, char *why, size_t whylen)
 		const char *e = strchr(p, ':');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		if (!(len == 1 && *p == '*')) {
-			char w[200] = "";
+			char w[300] = "";
 			struct caret_re *re;
 			int r = caret_re_compile(p, len, &re, w, sizeof(w));
 			if (r == 0) {
