@@ -22,7 +22,7 @@ struct caret_re {
 
 /* The options that give PCRE2 ECMAScript's meaning (caret_regex.h). */
 #define RE_OPTIONS                                                                                 \
-	(PCRE2_DOLLAR_ENDONLY | PCRE2_ALLOW_EMPTY_CLASS | PCRE2_MATCH_UNSET_BACKREF |              \
+	(PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_UNSET_BACKREF |                                        \
 	 PCRE2_ALT_BSUX | PCRE2_NEVER_UTF | PCRE2_NEVER_UCP | PCRE2_NEVER_BACKSLASH_C |            \
 	 PCRE2_AUTO_CALLOUT)
 

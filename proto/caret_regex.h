@@ -13,21 +13,26 @@
  * ECMAScript over PCRE2 (caret_regex_dialect.c holds the details):
  *   - $ matches only at the end (PCRE2_DOLLAR_ENDONLY, not before a final
  *     newline); '.' matches anything but \n and \r (PCRE2_NEWLINE_ANYCRLF);
- *   - [] never matches, [^] matches any byte (PCRE2_ALLOW_EMPTY_CLASS);
+ *   - [] never matches, [^] matches any byte;
  *   - a backreference to a group that has not matched matches the empty
  *     string (PCRE2_MATCH_UNSET_BACKREF); \uHHHH and \xHH as ECMAScript
  *     (PCRE2_ALT_BSUX); \d \w \s and \b are ASCII (no UTF, no UCP);
- *   - an escaped letter without a meaning in ECMAScript is that letter, as
- *     in libstdc++ (\e \Q \k ... are passed to PCRE2 without their
- *     backslash); a quantifier after a quantifier repeats the repetition,
- *     as libstdc++ reads "a**" ((?:a*)* is passed to PCRE2);
+ *   - where libstdc++ (what CARET runs) reads text otherwise than
+ *     ECMAScript, it is followed: an escaped letter without a meaning is
+ *     that letter (\e \Q \k ... reach PCRE2 without their backslash),
+ *     \cX is X, and a quantifier after a quantifier repeats the
+ *     repetition ("a**" reaches PCRE2 as (?:a*)*); \v is VT (PCRE2's is
+ *     any vertical space); [] and [^] are spelt so PCRE2 quantifies them;
  *   - refused, as std::regex refuses them: (? other than (?: (?= (?!,
  *     a quantifier with nothing to repeat or after an assertion, a '{'
- *     that is not a repetition, \0 followed by a digit, \c without a
- *     letter, \x without two hex digits, \u without four, a backreference
- *     to a group not opened yet, \1..\9 and \B inside brackets;
- *   - refused by PCRE2 although libstdc++ accepts them (documented in
- *     caret-agent(7)): [[.x.]] and [[=x=]], \u above 00ff.
+ *     that is not a repetition, \c at the end, \x without two hex
+ *     digits, \u without four, a backreference to a group not closed
+ *     before it, \1..\9 and \B inside brackets;
+ *   - refused although libstdc++ accepts them (documented in
+ *     caret-agent(7)): [[.x.]] and [[=x=]], \u above 00ff, groups nested
+ *     deeper than 32;
+ *   - \0 is NUL even before a digit, as in libstdc++ (PCRE2 would read
+ *     \01 as octal: it gets \x00).
  *
  * Cost: every search is bounded (H5 of the hostile-input issue). A search
  * of one name runs at most CARET_RE_STEPS of PCRE2's matching steps (its

@@ -98,9 +98,9 @@ static bool common_escape(struct dia *d, size_t at, int k)
 	size_t i = d->i;
 	switch (k) {
 	case '0':
-		if (i + 1 < d->n && d->p[i + 1] >= '0' && d->p[i + 1] <= '9')
-			fail(d, at, "\\0 followed by a digit (an octal escape)");
-		put(d, "\\x00", 4); /* "\\0" then a digit would read as octal */
+		/* libstdc++ reads "\\01" as NUL then '1'; "\\0" then a digit
+		 * would be octal to PCRE2 */
+		put(d, "\\x00", 4);
 		d->i++;
 		return true;
 	case 'c': {
