@@ -64,7 +64,7 @@
 struct relist {
 	struct caret_re *re[MAX_RE];
 	char *item[MAX_RE];     /* the pattern, for the warning */
-	uint32_t warned[MAX_RE]; /* atomic: its limit warning was given */
+	uint32_t warned;         /* atomic: the limit warning was given */
 	const char *var;
 	unsigned n;
 	bool all, set;
@@ -137,10 +137,12 @@ static void list_parse(struct relist *l, const char *v, const char *var)
 	}
 }
 
-/* A search that reaches its limit (caret_regex.h: CARET_RE_STEPS steps,
- * CARET_RE_HEAP_KIB of match memory) counts as no match for that name:
- * SELECT does not select it, IGNORE does not ignore it, as a pattern
- * CARET cannot apply. Warned once per pattern. */
+/* A search that reaches its limit (caret_regex.h: CARET_RE_STEPS steps
+ * for the whole list on one name, CARET_RE_HEAP_KIB of match memory)
+ * counts as no match for that name: SELECT does not select it, IGNORE does
+ * not ignore it, as a pattern CARET cannot apply. Warned once per pattern.
+ * One budget per list and name: a member's list of 32 costly items costs
+ * another user's process what one does. */
 static bool list_match(const struct relist *l, const char *name)
 {
 	if (!name)
@@ -148,13 +150,14 @@ static bool list_match(const struct relist *l, const char *name)
 	if (l->all)
 		return true;
 	size_t n = strlen(name);
+	unsigned long spent = 0;
 	for (unsigned i = 0; i < l->n; i++) {
-		int r = caret_re_search(l->re[i], name, n, NULL);
+		int r = caret_re_search(l->re[i], name, n, &spent);
 		if (r == 1)
 			return true;
-		if (r < 0 && !__atomic_exchange_n((uint32_t *)&l->warned[i], 1, __ATOMIC_RELAXED))
-			caret_warn("caret-agent: %s: \"%.200s\" %s on \"%.100s\" (%zu bytes): taken "
-				   "as no match for it (warned once per pattern)",
+		if (r < 0 && !__atomic_exchange_n((uint32_t *)&l->warned, 1, __ATOMIC_RELAXED))
+			caret_warn("caret-agent: %s: \"%.60s\" %s on \"%.40s...\" (%zu bytes): "
+				   "no match for it and the items after it (warned once)",
 				   l->var, l->item[i] ? l->item[i] : "?",
 				   r == -E2BIG ? "reached its match limit" : "ran out of memory",
 				   name, n);

@@ -111,7 +111,7 @@ static int step(pcre2_callout_block *b, void *data)
 int caret_re_search(const struct caret_re *re, const char *name, size_t n,
 		    unsigned long *steps)
 {
-	struct budget s = { 0 };
+	struct budget s = { steps ? *steps : 0 };
 	pcre2_match_context *mc = pcre2_match_context_create(NULL);
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
 	int ret = -ENOMEM;

@@ -37,9 +37,9 @@
  * Cost: every search is bounded (H5 of the hostile-input issue). A search
  * of one name runs at most CARET_RE_STEPS of PCRE2's matching steps (its
  * auto-callouts, counted across every start position, each at most one
- * pass over the name) and at most CARET_RE_HEAP_KIB of match memory; one
- * that would need more stops with -E2BIG, which callers read as "no
- * match". A compiled pattern holds at most CARET_RE_CODE_MAX bytes. No
+ * pass over the name; a budget the searches of one name against one list
+ * share) and at most CARET_RE_HEAP_KIB of match memory; one that would
+ * need more stops with -E2BIG, which callers read as "no match". A compiled pattern holds at most CARET_RE_CODE_MAX bytes. No
  * JIT: it would map executable memory in every traced process and
  * ignores the heap and depth limits, and each name is matched once.
  */
@@ -73,7 +73,10 @@ void caret_re_free(struct caret_re *re);
 
 /* Whether `re` is found anywhere in name[0..n) (std::regex_search):
  * 1 found, 0 not, -E2BIG a limit was reached (steps or match memory),
- * -ENOMEM. *steps (if not NULL) gets the steps spent. Thread-safe. */
+ * -ENOMEM. steps (NULL: a budget of its own) is a budget shared by
+ * several searches of one name: it holds the steps already spent, the
+ * search stops when the total exceeds CARET_RE_STEPS, and it gets the new
+ * total. Thread-safe. */
 int caret_re_search(const struct caret_re *re, const char *name, size_t n,
 		    unsigned long *steps);
 

@@ -135,6 +135,17 @@ START_TEST(costly_pattern_is_bounded)
 	ck_assert_int_eq(warnings, 3);
 	ck_assert_msg(strstr(last_warning, "match limit") && strstr(last_warning, "no match"),
 		      "%s", last_warning);
+	/* 32 of them cost what one does: one budget per list and name */
+	char list[32 * 20] = "";
+	for (int i = 0; i < 32; i++)
+		strcat(list, i ? ":[ab]*a[ab]{255}c" : "[ab]*a[ab]{255}c");
+	warnings = 0;
+	t0 = cpu_ms();
+	ck_assert(!caret_filter_process_ignored(list, name));
+	double ms32 = cpu_ms() - t0;
+	printf("32 costly patterns: %.1f ms per name\n", ms32);
+	ck_assert_msg(ms32 < 2 * ms + 5, "%.1f ms for 32, %.1f for one", ms32, ms);
+	ck_assert_int_eq(warnings, 1);
 }
 END_TEST
 
