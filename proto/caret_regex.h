@@ -54,8 +54,10 @@
 #define CARET_RE_STEPS 100000ul
 /* Match memory (PCRE2's backtracking frames) per search. */
 #define CARET_RE_HEAP_KIB 1024u
-/* Compiled size of one pattern. */
-#define CARET_RE_CODE_MAX (64u * 1024u)
+/* Compiled size of one pattern (PCRE2 with 2-byte links stops at 64 KiB;
+ * "(ab){255}" takes 7.6 KiB, "/talker\d" 212 bytes): what a member's
+ * recording can make each traced process hold, 128 patterns at most. */
+#define CARET_RE_CODE_MAX (16u * 1024u)
 /* The length of the names a pattern is tried against before caretd
  * accepts it (caret_re_check_list). */
 #define CARET_RE_PROBE_NAME 512

@@ -222,6 +222,7 @@ static const row table[] = {
 	{ "\\c", 0, "control letter" },
 	// std::regex accepts; refused here (documented in caret-agent(7))
 	{ "[[.a.]]", 2, "collating" },
+	{ "(?:(ab){30}){30}", 2, "compiles to" },
 };
 
 static void check_table()
