@@ -72,8 +72,8 @@ int caret_re_compile(const char *pattern, size_t n, struct caret_re **re, char *
 	if (size > CARET_RE_CODE_MAX) {
 		/* each traced process would hold it */
 		if (why && whylen)
-			snprintf(why, whylen, "compiles to %zu bytes, more than %u", size,
-				 CARET_RE_CODE_MAX);
+			snprintf(why, whylen, "compiles to %zu bytes, more than %u (the whole "
+				 "pattern, from offset 0)", size, CARET_RE_CODE_MAX);
 		ret = -EINVAL;
 		goto out;
 	}
