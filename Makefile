@@ -45,8 +45,11 @@ PKG_UST  = $(shell pkg-config --cflags --libs lttng-ust 2>/dev/null || echo -llt
 PKG_CTL  = $(shell pkg-config --cflags --libs lttng-ctl 2>/dev/null || echo -llttng-ctl)
 PKG_DDS  = -lddsc
 PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
+PKG_PCRE2= $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+# CARET's filter patterns (proto/caret_regex.h), in every program that links them.
+REGEX_SRC = proto/caret_regex.c proto/caret_regex_dialect.c proto/caret_regex_probe.c
 
-DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev \
+DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev libpcre2-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
 	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang zstd
@@ -63,7 +66,7 @@ $(B)/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # The agent and the libraries export nothing they do not mean to.
-$(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o $(B)/obj/proto/caret_regex.o: CFLAGS += -fvisibility=hidden
+$(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o $(B)/obj/proto/caret_regex.o $(B)/obj/proto/caret_regex_%.o: CFLAGS += -fvisibility=hidden
 
 # ---- generated from proto/caret_segment.h (CARET_KINDS, CARET_STATES) ----
 GEN_KINDS = $(B)/gen-tool/gen_kinds
@@ -101,10 +104,10 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
 	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
-	agent/tpwatch.c agent/state.c proto/caret_regex.c
+	agent/tpwatch.c agent/state.c $(REGEX_SRC)
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread
+	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread $(PKG_PCRE2)
 
 $(B)/lib/libcaret-agent-tp.so: $(call obj,agent/tp/caret_tp.c)
 	@mkdir -p $(dir $@)
@@ -126,7 +129,7 @@ PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null
 # The control protocol's codec, one for both ends.
 CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c \
-	proto/caret_utf8.c proto/caret_regex.c
+	proto/caret_utf8.c $(REGEX_SRC)
 
 # The bridge's parts (daemon/bridge.h), in every program that links it.
 BRIDGE_SRC = daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
@@ -142,7 +145,7 @@ DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/si
 	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
 		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
 	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
-	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c proto/caret_regex.c
+	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c $(REGEX_SRC)
 
 # The DDS types of the bridge (CARET's caret_msgs and caretd's own), from
 # the IDL in proto/ by CycloneDDS's idlc at build time.
@@ -160,7 +163,7 @@ $(B)/obj/daemon/bridge.o $(B)/obj/daemon/bridge_dds.o $(B)/obj/daemon/bridge_pee
 
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_PCRE2)
 
 # ---- tools ----
 AGENTCTL_SRC = tools/agentctl/agentctl.c
@@ -177,7 +180,7 @@ PKG_BT2 = $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -lbabeltrace
 $(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC) daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/creds.c) \
 		$(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CTL)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CTL) $(PKG_PCRE2)
 
 all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/lib/libcaret-agent-tp-humble.so $(B)/bin/caret-agentctl \
 	$(B)/bin/caretd $(B)/bin/caretctl
@@ -270,7 +273,7 @@ CARETCTL_UNIT_SRC = tools/caretctl/parse.c tools/caretctl/tracedir.c \
 $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNIT_SRC)) \
 		$(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_model
 CHECK_MODEL_SRC = tools/caretctl/check_links.c tools/caretctl/check_map.c \
@@ -284,12 +287,12 @@ $(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC)) 
 UNIT_TESTS += $(B)/tests/check_ctl_proto
 $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_ctl_req
 $(B)/tests/check_ctl_req: $(call obj,tests/unit/check_ctl_req.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_drain
 $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c)
@@ -348,7 +351,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_log
 $(B)/tests/check_log: $(call obj,tests/unit/check_log.c daemon/log.c proto/caret_utf8.c)
@@ -375,7 +378,7 @@ $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/
 		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_cleanup
 $(B)/tests/check_cleanup: $(call obj,tests/unit/check_cleanup.c)
@@ -400,25 +403,25 @@ $(B)/tests/check_bridge_wake: $(call obj,tests/unit/check_bridge_wake.c daemon/b
 
 UNIT_TESTS += $(B)/tests/check_bridge_msg
 $(B)/obj/tests/unit/check_bridge_msg.o: $(B)/gen/caret_msgs.h
-$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c proto/caret_regex.c proto/caret_ctl_limits.c) \
+$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c $(REGEX_SRC) proto/caret_ctl_limits.c) \
 		$(SHM_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) $(PKG_PCRE2)
 
 # The filter dialect's translation against libstdc++'s std::regex itself
 # (what caret_trace compiles CARET's lists with).
 UNIT_TESTS += $(B)/tests/check_regex
 # (GCC 12 warns inside <regex> under the sanitizers: -Wmaybe-uninitialized
 # in std::function, libstdc++'s code, not ours)
-$(B)/tests/check_regex: tests/unit/check_regex.cpp $(call obj,proto/caret_regex.c)
+$(B)/tests/check_regex: tests/unit/check_regex.cpp $(call obj,$(REGEX_SRC))
 	@mkdir -p $(dir $@)
 	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -Wno-maybe-uninitialized -I. -Iproto \
-		-o $@ $^ $(LDFLAGS)
+		-o $@ $^ $(LDFLAGS) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_filter
-$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c proto/caret_regex.c)
+$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c $(REGEX_SRC))
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_lttng
 $(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/creds.c \

@@ -4,8 +4,8 @@
  * (tier4/caret_trace CARET_trace/src/tracing_controller.cpp, main):
  *   - each variable is a ':'-separated list; each item is a regular
  *     ECMAScript regular expression (std::regex) matched anywhere in the
- *     name (std::regex_search; here translated to POSIX ERE by
- *     proto/caret_regex.c and searched with regexec); "*" matches
+ *     name (std::regex_search; here PCRE2 in ECMAScript's options, every
+ *     search bounded: proto/caret_regex.h); "*" matches
  *     everything; an item that does not compile is skipped with a warning
  *     (caretctl and caretd refuse one in a recording's lists before it
  *     gets here);
@@ -51,7 +51,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +62,10 @@
 #define MAX_RE 32
 
 struct relist {
-	regex_t re[MAX_RE];
+	struct caret_re *re[MAX_RE];
+	char *item[MAX_RE];     /* the pattern, for the warning */
+	uint32_t warned;         /* atomic: the limit warning was given */
+	const char *var;
 	unsigned n;
 	bool all, set;
 };
@@ -94,60 +96,72 @@ static pthread_t pass_thread;      /* the replay thread (the one setting passes)
 
 static void list_free(struct relist *l)
 {
-	for (unsigned i = 0; i < l->n; i++)
-		regfree(&l->re[i]);
+	for (unsigned i = 0; i < l->n; i++) {
+		caret_re_free(l->re[i]);
+		free(l->item[i]);
+	}
 	memset(l, 0, sizeof(*l));
 }
 
-/* caret_trace keeps empty items out of its set only when the string is
- * empty; "a::b" yields an empty item, which matches everything as a
- * regex. The same happens here. */
+/* caret_trace's split(): "a::b" and ":a" yield an empty item, which
+ * matches everything as a regex; a ':' at the end yields none (its loop
+ * stops at the end of the string). The same happens here. */
 static void list_parse(struct relist *l, const char *v, const char *var)
 {
 	list_free(l);
 	if (!v || !*v)
 		return;
 	l->set = true;
+	l->var = var;
 	const char *p = v;
 	for (;;) {
 		const char *e = strchr(p, ':');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char item[512];
-		if (len >= sizeof(item))
-			len = sizeof(item) - 1;
-		memcpy(item, p, len);
-		item[len] = '\0';
-		if (strcmp(item, "*") == 0) {
+		if (len == 1 && *p == '*') {
 			l->all = true;
 		} else if (l->n < MAX_RE) {
-			char why[160];
-			size_t cap = CARET_RE_ERE_CAP(len);
-			char *ere = malloc(cap);
-			int r = ere ? caret_re_translate(item, len, ere, cap, why, sizeof(why)) : -ENOMEM;
+			char why[200];
+			int r = caret_re_compile(p, len, &l->re[l->n], why, sizeof(why));
 			if (r == -ENOMEM)
 				snprintf(why, sizeof(why), "out of memory");
-			if (r == 0 && regcomp(&l->re[l->n], ere, REG_EXTENDED | REG_NOSUB) == 0)
+			l->item[l->n] = r ? NULL : strndup(p, len);
+			if (r == 0)
 				l->n++;
 			else
-				caret_warn("caret-agent: %s: cannot compile \"%s\" (%s), skipped", var,
-					   item, r ? why : "regcomp");
-			free(ere);
+				caret_warn("caret-agent: %s: cannot compile \"%.*s\" (%s), skipped", var,
+					   (int)(len > 200 ? 200 : len), p, why);
 		}
-		if (!e)
+		if (!e || !e[1])
 			break;
 		p = e + 1;
 	}
 }
 
+/* A search that reaches its limit (caret_regex.h: CARET_RE_STEPS steps
+ * for the whole list on one name, CARET_RE_HEAP_KIB of match memory)
+ * counts as no match for that name: SELECT does not select it, IGNORE does
+ * not ignore it, as a pattern CARET cannot apply. Warned once per pattern.
+ * One budget per list and name: a member's list of 32 costly items costs
+ * another user's process what one does. */
 static bool list_match(const struct relist *l, const char *name)
 {
 	if (!name)
 		return false;
 	if (l->all)
 		return true;
-	for (unsigned i = 0; i < l->n; i++)
-		if (regexec(&l->re[i], name, 0, NULL, 0) == 0)
+	size_t n = strlen(name);
+	unsigned long spent = 0;
+	for (unsigned i = 0; i < l->n; i++) {
+		int r = caret_re_search(l->re[i], name, n, &spent);
+		if (r == 1)
 			return true;
+		if (r < 0 && !__atomic_exchange_n((uint32_t *)&l->warned, 1, __ATOMIC_RELAXED))
+			caret_warn("caret-agent: %s: \"%.60s\" %s on \"%.40s...\" (%zu bytes): "
+				   "no match for it and the items after it (warned once)",
+				   l->var, l->item[i] ? l->item[i] : "?",
+				   r == -E2BIG ? "reached its match limit" : "ran out of memory",
+				   name, n);
+	}
 	return false;
 }
 

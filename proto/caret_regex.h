@@ -1,53 +1,99 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * CARET's filter dialect. caret_trace reads CARET_SELECT_NODES and the
- * other lists as ':'-separated ECMAScript regular expressions (std::regex
- * with its default grammar, searched with std::regex_search); caretd's
- * processes match with POSIX extended regexes (regcomp/regexec, which also
- * search). This is the one translation between the two, used by the agent
- * (the environment's and a Start's lists), caretd (a request's lists) and
- * caretctl (its options), so the three never disagree on a pattern.
+ * CARET's filter dialect, matched with PCRE2. caret_trace reads
+ * CARET_SELECT_NODES and the other lists as ':'-separated regular
+ * expressions, each compiled as std::regex(item) (ECMAScript grammar,
+ * case-sensitive) and searched with std::regex_search (anywhere in the
+ * name, no implicit anchors). caretd's processes compile each item with
+ * PCRE2 in the options that give ECMAScript's meaning; this module is the
+ * one place that does so, used by the agent (the environment's and a
+ * Start's lists), caretd (a request's lists) and caretctl (its options),
+ * so the three never disagree on a pattern.
  *
- * Accepted, with std::regex's meaning: literals; . ^ $ | ( ) (?: ); the
- * quantifiers * + ? {n} {n,} {n,m} (n, m at most CARET_RE_DUP_MAX), also
- * in their non-greedy form (*? +? ?? {..}?), which is translated to the
- * greedy one: a filter only asks whether a match exists anywhere, and
- * greediness never changes that; \d \D \w \W \s \S (ASCII, as std::regex
- * in the C locale) outside brackets and \d \w \s inside; \b \B; \t \n \v
- * \f \r; \xHH (01 to 7f); an escaped non-alphanumeric character (\. \/
- * \\ ...); bracket expressions of ASCII characters, ranges and the escapes
- * above, negated or not.
+ * ECMAScript over PCRE2 (caret_regex_dialect.c holds the details):
+ *   - $ matches only at the end (PCRE2_DOLLAR_ENDONLY, not before a final
+ *     newline); '.' matches anything but \n and \r (PCRE2_NEWLINE_ANYCRLF);
+ *   - [] never matches, [^] matches any byte;
+ *   - a backreference to a group that has not matched matches the empty
+ *     string (PCRE2_MATCH_UNSET_BACKREF); \uHHHH and \xHH as ECMAScript
+ *     (PCRE2_ALT_BSUX); \d \w \s and \b are ASCII (no UTF, no UCP);
+ *   - where libstdc++ (what CARET runs) reads text otherwise than
+ *     ECMAScript, it is followed: an escaped letter without a meaning is
+ *     that letter (\e \Q \k ... reach PCRE2 without their backslash),
+ *     \cX is X, and a quantifier after a quantifier repeats the
+ *     repetition ("a**" reaches PCRE2 as (?:a*)*); \v is VT (PCRE2's is
+ *     any vertical space); [] and [^] are spelt so PCRE2 quantifies them;
+ *   - refused, as std::regex refuses them: (? other than (?: (?= (?!,
+ *     a quantifier with nothing to repeat or after an assertion, a '{'
+ *     that is not a repetition, \c at the end, \x without two hex
+ *     digits, \u without four, a backreference to a group not closed
+ *     before it, \1..\9 and \B inside brackets;
+ *   - refused although libstdc++ accepts them (documented in
+ *     caret-agent(7)): [[.x.]] and [[=x=]], \u above 00ff, groups nested
+ *     deeper than 32;
+ *   - \0 is NUL even before a digit, as in libstdc++ (PCRE2 would read
+ *     \01 as octal: it gets \x00).
  *
- * Refused with a reason (-EINVAL), where std::regex would throw: syntax
- * errors (unmatched ( ) [, a quantifier with nothing to repeat or after
- * another, a '{' that is not a repetition, ranges out of order, a trailing
- * backslash, unknown escapes). Refused although std::regex accepts them
- * (outside the subset, named in the reason): backreferences \1..\9,
- * lookaheads (?= (?!, \0 \c \u, \D \W \S inside brackets, empty [] and
- * [^], non-ASCII bytes inside brackets or before a quantifier (std::regex
- * works on bytes, regexec on characters), counts above CARET_RE_DUP_MAX,
- * and patterns whose repetitions expand beyond CARET_RE_COST_MAX (each
- * costs the matcher memory in every process).
+ * Cost: every search is bounded (H5 of the hostile-input issue). A search
+ * of one name runs at most CARET_RE_STEPS of PCRE2's matching steps (its
+ * auto-callouts, counted across every start position, each at most one
+ * pass over the name; a budget the searches of one name against one list
+ * share) and at most CARET_RE_HEAP_KIB of match memory; one that would
+ * need more stops with -E2BIG, which callers read as "no match". A compiled pattern holds at most CARET_RE_CODE_MAX bytes. No
+ * JIT: it would map executable memory in every traced process and
+ * ignores the heap and depth limits, and each name is matched once.
  */
 #ifndef CARET_REGEX_H
 #define CARET_REGEX_H
 
 #include <stddef.h>
 
-#define CARET_RE_DUP_MAX 255
-#define CARET_RE_COST_MAX 4096
-/* Room for the ERE of an n-byte ECMAScript pattern (the worst case, \W,
- * grows 70-fold). */
-#define CARET_RE_ERE_CAP(n) ((n) * 72 + 1)
+/* One item of a list, in bytes. */
+#define CARET_RE_PATTERN_MAX 511
+/* Matching steps per name (PCRE2 auto-callouts across start positions). */
+#define CARET_RE_STEPS 100000ul
+/* Match memory (PCRE2's backtracking frames) per search. */
+#define CARET_RE_HEAP_KIB 1024u
+/* Compiled size of one pattern (PCRE2 with 2-byte links stops at 64 KiB;
+ * "(ab){255}" takes 7.6 KiB, "/talker\d" 212 bytes): what a member's
+ * recording can make each traced process hold, 128 patterns at most. */
+#define CARET_RE_CODE_MAX (16u * 1024u)
+/* The length of the names a pattern is tried against before caretd
+ * accepts it (caret_re_check_list). */
+#define CARET_RE_PROBE_NAME 512
+/* Steps caret_re_check_list may spend on one list's probes (caretd runs
+ * them on its loop: about 50 ms at most). */
+#define CARET_RE_PROBE_STEPS 1000000ul
 
-/* pattern: n bytes, ECMAScript. ere: cap bytes, NUL-terminated on
- * success. 0, -EINVAL (why says what and where) or -ENOSPC. */
-int caret_re_translate(const char *pattern, size_t n, char *ere, size_t cap, char *why,
-		       size_t whylen);
+struct caret_re;
+
+/* pattern: n bytes, ECMAScript. 0 with *re set, -EINVAL (why says what
+ * and where), -ENOMEM. */
+int caret_re_compile(const char *pattern, size_t n, struct caret_re **re, char *why,
+		     size_t whylen);
+void caret_re_free(struct caret_re *re);
+
+/* Whether `re` is found anywhere in name[0..n) (std::regex_search):
+ * 1 found, 0 not, -E2BIG a limit was reached (steps or match memory),
+ * -ENOMEM. steps (NULL: a budget of its own) is a budget shared by
+ * several searches of one name: it holds the steps already spent, the
+ * search stops when the total exceeds CARET_RE_STEPS, and it gets the new
+ * total. Thread-safe. */
+int caret_re_search(const struct caret_re *re, const char *name, size_t n,
+		    unsigned long *steps);
+
+/* The PCRE2 pattern for an ECMAScript one (caret_regex_dialect.c): out
+ * gets at most CARET_RE_DIALECT_CAP(n) bytes, NUL-terminated. 0 or
+ * -EINVAL with why (reason and offset). */
+#define CARET_RE_DIALECT_CAP(n) ((n) * 5 + 1)
+int caret_re_dialect(const char *pattern, size_t n, char *out, size_t *outlen, char *why,
+		     size_t whylen);
 
 /* One of CARET's lists ("a:/b\d:*"): every item ("*" alone matches
- * everything, as in caret_trace) translates and compiles. 0 or -EINVAL
- * with why naming the item and the reason; -ENOMEM. */
+ * everything, as in caret_trace) compiles, and none reaches a limit on
+ * names made to be costly for it (up to CARET_RE_PROBE_NAME bytes, the
+ * list's probes within CARET_RE_PROBE_STEPS). 0 or -EINVAL with why
+ * naming the item and the reason; -ENOMEM. */
 int caret_re_check_list(const char *list, char *why, size_t whylen);
 
 #endif

@@ -165,6 +165,91 @@ class FilterTest(unittest.TestCase):
         self.assertEqual(len(ev["ros2_caret:dds_write"]), len(ev["ros2:rcl_publish"]))
 
 
+COSTLY = "[ab]*a[ab]{255}c"
+
+
+def costly_name(n=510):
+    """a's and b's at random (an LCG, as in check_filter.c), then "xc":
+    COSTLY took glibc's matcher 0.7 s and 159 MB on such a name."""
+    x, out = 1, []
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) & 0xFFFFFFFF
+        out.append("a" if (x >> 16) & 1 else "b")
+    return "".join(out) + "xc"
+
+
+def cpu_and_hwm(pid):
+    """(user + system CPU seconds, VmHWM in KiB) of a live process."""
+    with open("/proc/%d/stat" % pid) as f:
+        st = f.read().rsplit(")", 1)[1].split()
+    cpu = (int(st[11]) + int(st[12])) / os.sysconf("SC_CLK_TCK")
+    with open("/proc/%d/status" % pid) as f:
+        hwm = int(next(ln for ln in f if ln.startswith("VmHWM:")).split()[1])
+    return cpu, hwm
+
+
+class EnvFilterDialectTest(unittest.TestCase):
+    """issue 33 F3 and issue 30 H5 through the environment, as caret_trace
+    reads it: ECMAScript's lookahead selects as CARET does, and a costly
+    pattern forced into a process costs it a bounded time and memory."""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def test_lookahead_selects_like_caret(self):
+        s = self.c.session()
+        s.start()
+        env = {"CARET_SELECT_NODES": r"/talker_(?=s)\w+"}
+        procs = [self.c.workload("--name", n, "--pubs", "1", "--rate", "50", extra_env=env)
+                 for n in ("talker_static", "talker_x")]
+        for p in procs:
+            wait_line(p, r"^ready")
+        time.sleep(1)
+        for p in procs:
+            p.send_signal(signal.SIGINT)
+        for p in procs:
+            self.assertEqual(p.finish(30), 0, p.err_text())
+        s.stop()
+        nodes = sorted(e.f["node_name"] for e in read_trace(s.path)
+                       if e.name == "ros2_caret:rcl_node_init")
+        self.assertEqual(nodes, ["talker_static"])
+
+
+    def test_costly_pattern_is_bounded_in_a_process(self):
+        s = self.c.session()
+        s.start()
+        name = costly_name()
+        # the same process without the filter: what the bounds add to
+        base = self.c.workload("--name", name, "--pubs", "1", "--rate", "50")
+        p = self.c.workload("--name", name, "--pubs", "1", "--rate", "50",
+                            extra_env={"CARET_SELECT_NODES": COSTLY})
+        wait_line(base, r"^ready", 60)
+        wait_line(p, r"^ready", 60)
+        time.sleep(1)
+        cpu0, hwm0 = cpu_and_hwm(base.pid)
+        cpu, hwm = cpu_and_hwm(p.pid)
+        for q in (base, p):
+            q.send_signal(signal.SIGINT)
+        for q in (base, p):
+            self.assertEqual(q.finish(30), 0, q.err_text())
+        s.stop()
+        print("costly pattern: CPU %.2f s (%.2f s without it), peak RSS %d KiB (%d KiB)"
+              % (cpu, cpu0, hwm, hwm0))
+        # its node's name is matched once per filter set (4 ms each here);
+        # generous bounds that one glibc match (0.7 s, 159 MB) broke
+        self.assertLess(cpu - cpu0, 0.3, "CPU seconds the filter added")
+        self.assertLess(hwm - hwm0, 32 * 1024, "peak RSS (KiB) the filter added")
+        # the verdict: no match, so the node is not selected; warned once
+        nodes = {e.vpid: e.f["node_name"] for e in read_trace(s.path)
+                 if e.name == "ros2_caret:rcl_node_init"}
+        self.assertEqual(nodes.get(base.pid), name)
+        self.assertNotIn(p.pid, nodes)
+        self.assertEqual(p.err_text().count("reached its match limit"), 1, p.err_text())
+
+
 class RecordFilterTest(unittest.TestCase):
     """issue 22 D7: a recording's lists in CARET's dialect (ECMAScript, as
     caret_trace's std::regex), refused with a reason when they are not."""
@@ -324,6 +409,26 @@ class RecordFilterTest(unittest.TestCase):
         # the late process did replay into it (what CARET never filters)
         self.assertTrue(any(e.vpid == late.pid and e.name == "ros2_caret:rcl_init"
                             for e in events))
+
+    def test_costly_pattern_is_refused_by_caretctl_and_caretd(self):
+        """issue 30 H5: tried on costly names before any agent sees it."""
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-p", traces,
+                            "--select-nodes", COSTLY, check=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn('regular expression "%s": too costly' % COSTLY, r.stderr)
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(10)
+        s.connect(self.c.sock)
+        s.sendall((json.dumps({"v": 1, "cmd": "record", "path": traces,
+                               "ignore_topics": "/ok:" + COSTLY}) + "\n").encode())
+        reply = json.loads(s.makefile().readline())
+        s.close()
+        self.assertEqual(reply["type"], "error", reply)
+        self.assertIn('ignore_topics: regular expression "%s": too costly' % COSTLY,
+                      reply["error"])
+        self.assertIn("100000 steps", reply["error"])
+        self.assertFalse(os.path.exists(traces))
 
     def test_bad_pattern_is_refused_by_caretctl_and_caretd(self):
         traces = os.path.join(self.c.tmp, "traces")

@@ -4,6 +4,10 @@
 #include <check.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
 
 #include <pthread.h>
 
@@ -11,9 +15,16 @@
 #include "agent/state.h"
 #include "tests/unit/unit.h"
 
+static int warnings;
+static char last_warning[600];
+
 void caret_warn(const char *fmt, ...)
 {
-	(void)fmt;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_warning, sizeof(last_warning), fmt, ap);
+	va_end(ap);
+	warnings++;
 }
 
 /* The segment's state word (agent/state.c): a pass set while it reads
@@ -71,6 +82,70 @@ START_TEST(process_lists)
 	/* CARET's dialect: ECMAScript's \d, which POSIX ERE lacks */
 	ck_assert(caret_filter_process_ignored("^talker\\d$", "talker2"));
 	ck_assert(!caret_filter_process_ignored("^talker\\d$", "talkerd"));
+}
+END_TEST
+
+/* Issue 33 F3: CARET's std::regex reads ECMAScript's lookahead. */
+START_TEST(lookahead_selects_like_caret)
+{
+	ck_assert(caret_filter_process_ignored("talker_(?=s)\\w+", "talker_static"));
+	ck_assert(!caret_filter_process_ignored("talker_(?=s)\\w+", "talker_dynamic"));
+	/* caret_trace's split(): a ':' at the end adds no (match-all) item */
+	ck_assert(!caret_filter_process_ignored("^foo$:", "bar"));
+	ck_assert(caret_filter_process_ignored("^foo$::", "bar"));
+}
+END_TEST
+
+static double cpu_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Issue 30 H5: a member's costly pattern forced into an agent is bounded
+ * per name, taken as no match and warned once. glibc took 3.6 s and
+ * 161 MB on a 512-byte name with it. */
+START_TEST(costly_pattern_is_bounded)
+{
+	/* a's and b's at random, then "xc": every suffix a new state for a
+	 * lazy DFA (glibc), a late failure for a backtracker (PCRE2) */
+	char name[513];
+	uint32_t x = 1;
+	for (int i = 0; i < 510; i++) {
+		x = x * 1103515245u + 12345u;
+		name[i] = (x >> 16) & 1 ? 'a' : 'b';
+	}
+	memcpy(name + 510, "xc", 3);
+	struct rusage u0, u1;
+	getrusage(RUSAGE_SELF, &u0);
+	warnings = 0;
+	double t0 = cpu_ms();
+	for (int i = 0; i < 3; i++)
+		ck_assert(!caret_filter_process_ignored("[ab]*a[ab]{255}c", name));
+	double ms = (cpu_ms() - t0) / 3;
+	getrusage(RUSAGE_SELF, &u1);
+	printf("costly pattern: %.1f ms per name, max RSS +%ld KiB\n", ms,
+	       u1.ru_maxrss - u0.ru_maxrss);
+	/* generous: ~5 ms measured, sanitizers and a loaded machine */
+	ck_assert_msg(ms < 200, "%.1f ms per name", ms);
+	ck_assert_msg(u1.ru_maxrss - u0.ru_maxrss < 8 * 1024, "RSS +%ld KiB",
+		      u1.ru_maxrss - u0.ru_maxrss);
+	/* each caret_filter_process_ignored parses anew: one warning each */
+	ck_assert_int_eq(warnings, 3);
+	ck_assert_msg(strstr(last_warning, "match limit") && strstr(last_warning, "no match"),
+		      "%s", last_warning);
+	/* 32 of them cost what one does: one budget per list and name */
+	char list[32 * 20] = "";
+	for (int i = 0; i < 32; i++)
+		strcat(list, i ? ":[ab]*a[ab]{255}c" : "[ab]*a[ab]{255}c");
+	warnings = 0;
+	t0 = cpu_ms();
+	ck_assert(!caret_filter_process_ignored(list, name));
+	double ms32 = cpu_ms() - t0;
+	printf("32 costly patterns: %.1f ms per name\n", ms32);
+	ck_assert_msg(ms32 < 2 * ms + 5, "%.1f ms for 32, %.1f for one", ms32, ms);
+	ck_assert_int_eq(warnings, 1);
 }
 END_TEST
 
@@ -350,7 +425,8 @@ int main(void)
 {
 	Suite *s = suite_create("filter");
 	unit_case(s, "caret_trace semantics", process_lists, select_nodes, select_topics_only,
-		  ignore_lists, iron_unknown_publisher, node_named_late, pass_filter_narrows_env,
+		  ignore_lists, lookahead_selects_like_caret, costly_pattern_is_bounded,
+		  iron_unknown_publisher, node_named_late, pass_filter_narrows_env,
 		  extra_pass_filters_the_replay_only, groups_state_machines_and_buffers);
 	return unit_run(s);
 }

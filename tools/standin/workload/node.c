@@ -72,7 +72,7 @@ static int add_subscriptions(struct wl_context *ctx, struct wl_node *n)
 		if (!s)
 			return -1;
 		s->base = standin_entity_new(STANDIN_SUBSCRIPTION, s, s);
-		s->callback = new_callback("caret_standin::%s::on_message_%u("
+		s->callback = new_callback("caret_standin::%.64s::on_message_%u("
 			"std::shared_ptr<standin_msgs::msg::Sample>)", n->name, i);
 		if (!s->base.ptr)
 			return -1;
@@ -103,7 +103,7 @@ static int add_timers(struct wl_node *n)
 		t->publishes = publishes;
 		t->calls = i == 0 && o->clients > 0;
 		t->base = standin_entity_new(STANDIN_TIMER, t, t);
-		t->callback = new_callback("caret_standin::%s::on_timer_%u()",
+		t->callback = new_callback("caret_standin::%.64s::on_timer_%u()",
 			n->name, i);
 		if (!t->base.ptr)
 			return -1;
@@ -125,13 +125,13 @@ static int add_services(struct wl_node *n)
 	for (unsigned i = 0; i < n->opt->services; i++) {
 		struct wl_service *s;
 
-		snprintf(name, sizeof(name), "/%s/%s/service_%u",
+		snprintf(name, sizeof(name), "/%s/%.64s/service_%u",
 			n->opt->topic_prefix, n->name, i);
 		s = n->services[i] = wl_rcl_service_init(n, name);
 		if (!s)
 			return -1;
 		s->base = standin_entity_new(STANDIN_SERVICE, s, s);
-		s->callback = new_callback("caret_standin::%s::on_request_%u()",
+		s->callback = new_callback("caret_standin::%.64s::on_request_%u()",
 			n->name, i);
 		if (!s->base.ptr)
 			return -1;
@@ -151,7 +151,7 @@ static int add_clients(struct wl_node *n)
 	for (unsigned i = 0; i < n->opt->clients; i++) {
 		struct wl_service *c;
 
-		snprintf(name, sizeof(name), "/%s/%s/service_%u",
+		snprintf(name, sizeof(name), "/%s/%.64s/service_%u",
 			n->opt->topic_prefix, n->name, i);
 		c = n->clients[i] = wl_rcl_client_init(n, name);
 		if (!c)
@@ -170,7 +170,7 @@ static void add_extra_callbacks(struct wl_node *n)
 {
 	for (unsigned i = 0; i < n->opt->extra_callbacks; i++) {
 		n->extra_callbacks[i] = new_callback(
-			"caret_standin::%s::extra_callback_%u()", n->name, i);
+			"caret_standin::%.64s::extra_callback_%u()", n->name, i);
 		register_callback(n->extra_callbacks[i]);
 	}
 }
@@ -178,7 +178,7 @@ static void add_extra_callbacks(struct wl_node *n)
 static struct wl_node *create_node(struct wl_context *ctx,
 	const struct wl_options *o, unsigned index)
 {
-	char name[64];
+	char name[600];
 	struct wl_node *n;
 
 	if (o->nodes == 1)

@@ -67,7 +67,7 @@ struct wl_service {			/* rcl_service_t, rcl_client_t */
 struct wl_node {			/* rcl_node_t */
 	rmw_node_t *rmw;
 	const struct wl_options *opt;
-	char name[64];
+	char name[600];		/* room for the filter tests' 512-byte names */
 	struct standin_sp base;		/* rclcpp::NodeBaseInterface */
 	struct standin_sp group;	/* default (mutually exclusive) group */
 	struct standin_sp reentrant;	/* a reentrant group of the node */
