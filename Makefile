@@ -135,6 +135,17 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 BRIDGE_SRC = daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
 	daemon/bridge_snap.c daemon/bridge_msg.c daemon/bridge_wake.c daemon/bridge_pending.c \
 	daemon/bridge_ddsc.c daemon/bridge_ddslog.c daemon/bridge_send.c
+# The commands and everything they call, without main/server: check_commands and the ctl
+# fuzzer (tests/fuzz/fuzz.mk) link the same list.
+CMD_SRC = daemon/commands.c \
+		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_mem.c daemon/snapshot_trigger.c \
+		daemon/simclock.c \
+		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
+		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
+		daemon/startend.c $(BRIDGE_SRC) daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
+		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
+		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
+		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)
 
 DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
 	daemon/scheduler.c daemon/dups.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
@@ -340,15 +351,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		tests/unit/check_commands_arm.c \
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
 		tests/unit/check_commands_poll.c tests/unit/check_commands_simclock.c \
-		tests/unit/cmd_fixture.c daemon/commands.c \
-		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_mem.c daemon/snapshot_trigger.c \
-		daemon/simclock.c \
-		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
-		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c $(BRIDGE_SRC) daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
-		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
-		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
-		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
+		tests/unit/cmd_fixture.c $(CMD_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)

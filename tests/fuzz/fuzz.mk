@@ -16,15 +16,8 @@ FUZZ_RUNS ?= 1000000
 
 FUZZ_SRC_segment = tests/fuzz/fuzz_segment.c
 FUZZ_SRC_records = tests/fuzz/fuzz_records.c
-# The same objects as check_commands links (commands.c and what it calls).
-FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c \
-	daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_trigger.c \
-	daemon/simclock.c daemon/wait.c daemon/events.c \
-	daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c \
-	daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c daemon/startend.c $(BRIDGE_SRC) \
-	daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
-	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
-	daemon/rotation_verdict.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)
+# The same objects as check_commands links (the Makefile's CMD_SRC).
+FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c $(CMD_SRC)
 # caretctl check: the metadata preflight and the reader child's answer.
 FUZZ_SRC_check = tests/fuzz/fuzz_check.c tools/caretctl/check_wire.c
 FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o

@@ -15,6 +15,9 @@
 # first, by times.tsv. A module's output is printed whole when it ends.
 set -u
 cd "$(dirname "$0")"
+# The modules run make themselves (test_deb, test_isolation): not as part of the make that
+# started this one, whose jobserver descriptors they do not inherit.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 PY=/usr/bin/python3
 jobs=${CARET_IT_JOBS:-2}
 listed() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"; }

@@ -12,6 +12,9 @@
 # (test_real_ros.py, test_rclpy.py); the CARET parity runs only without it.
 set -u
 cd "$(dirname "$0")"
+# The modules run make themselves (test_deb, test_isolation): not as part of the make that
+# started this one, whose jobserver descriptors they do not inherit.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 TOP=$(readlink -f ../..)
 B=${B:-build}
 status=0

@@ -120,7 +120,7 @@ LAYERS = {
     "daemon": [
         {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
         {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
-        {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
+        {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
         {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot()
         {"dups"},  # the copies each session got, from the agents' replay positions
         {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
@@ -130,11 +130,12 @@ LAYERS = {
         # schedules), the chunks' verdicts, the disk guard
         {"rotation_lttng", "rotation_verdict", "rotation_space"},
         {"rotation_store", "rotation_report"},  # the state file and adoption; replies
+        {"rotation_prune"},  # the chunks' removal, in a helper off caretd's loop
         {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
         {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
         {"bridge_msg", "bridge_wake", "bridge_ddsc"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep; libddsc's loader and the entities
         {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
-        {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending"},  # other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes
+        {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending", "bridge_ddslog"},  # bridge_ddslog: CycloneDDS's own log lines through the bridge's limiter; other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes
         {"bridge_send"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking)
         {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
         {"cmd"},  # the commands' shape: typed request in, code and result out
