@@ -25,7 +25,7 @@ static void usage(FILE *f, const char *cmd)
 {
 	(void)cmd;
 	fprintf(f,
-		"Usage: caretctl check [--json] [--timeout SEC] TRACE_DIR\n"
+		"Usage: caretctl check [--json] [--timeout DURATION] TRACE_DIR\n"
 		"Check an LTTng trace (recorded with caretd, CARET, ros2_tracing or lttng)\n"
 		"for what CARET's analyzer needs: caret_init and init records of every\n"
 		"process, init records missing (what the analyzer joins a record to:\n"
@@ -37,10 +37,11 @@ static void usage(FILE *f, const char *cmd)
 		"the same way; so are callback registrations a node or topic filter\n"
 		"leaves without their timer or service, as caret_trace does. caretd is\n"
 		"not needed.\n\n"
-		"      --json         one JSON object on stdout (errors too); exact integers\n"
-		"      --timeout SEC  give up reading the trace after SEC seconds\n"
-		"                     (default 60; babeltrace2 reads it in a child process)\n"
-		"  -h, --help         this help\n\n"
+		"      --json              one JSON object on stdout (errors too); exact\n"
+		"                          integers\n"
+		"      --timeout DURATION  give up reading the trace after DURATION (default\n"
+		"                          60 s; babeltrace2 reads it in a child process)\n"
+		"  -h, --help              this help\n\n"
 		"Exit status: 0 complete, 1 the trace cannot be read (no such directory,\n"
 		"unreadable, not a CTF trace, or not read within --timeout), 2 usage error,\n"
 		"6 incomplete (each problem is listed).\n");
@@ -332,15 +333,16 @@ int cmd_check(struct cli_opts *g, int argc, char **argv)
 	int64_t timeout_ms = CHECK_DEFAULT_TIMEOUT_MS;
 	int opt;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout, "check");
 			return CLI_EXIT_OK;
 		}
 		if (opt == 'T') {
-			if (cli_parse_seconds(optarg, &timeout_ms) < 0 || timeout_ms <= 0)
-				return cli_usage_error("check", "invalid --timeout '%s': seconds "
-						       "> 0 expected", optarg);
+			if (cli_parse_timeout(optarg, &timeout_ms) < 0)
+				return cli_usage_error("check", "invalid --timeout '%s': a "
+						       "duration (" CLI_DURATION_SYNTAX ") > 0 "
+						       "expected", optarg);
 			continue;
 		}
 		if (cli_common_opt(g, opt, optarg) < 0)

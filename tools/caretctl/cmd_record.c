@@ -78,9 +78,9 @@ static void usage(FILE *f)
 		"  -l, --list                  show what would be enabled (events, contexts,\n"
 		"                              channel, directory, pacing) and exit\n"
 		"  -v, --verbose               a progress line per change, not one bar\n"
-		"      --duration SECONDS      stop SECONDS after all processes are\n"
+		"      --duration DURATION     stop DURATION after all processes are\n"
 		"                              recording; implies --immediate\n"
-		"      --timeout SECONDS       longest wait for all processes to reach\n"
+		"      --timeout DURATION      longest wait for all processes to reach\n"
 		"                              RECORD (default %d, at most %lld)\n"
 		"      --json                  JSON lines on stdout: progress, then the\n"
 		"                              record, wait and stop results (each with\n"
@@ -185,7 +185,7 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlahc" CLI_SEL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:p:o:f:vlahc" CLI_SEL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -247,13 +247,14 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 			o->verbose = true;
 			break;
 		case OPT_DURATION:
-			if (cli_parse_seconds(optarg, &o->duration_ms) < 0)
+			if (cli_parse_timeout(optarg, &o->duration_ms) < 0)
 				return bad_value("--duration", optarg,
-						 "must be seconds, more than 0 and at most 2147483");
+						 "must be a duration (" CLI_DURATION_SYNTAX "), "
+						 "more than 0 and at most 2147483 s");
 			o->immediate = true;
 			break;
 		case OPT_TIMEOUT:
-			if (cli_parse_seconds(optarg, &o->timeout_ms) < 0 ||
+			if (cli_parse_timeout(optarg, &o->timeout_ms) < 0 ||
 			    caret_ctl_check_timeout_ms(o->timeout_ms, NULL, 0) < 0)
 				return bad_value("--timeout", optarg, caret_ctl_rule_timeout());
 			break;

@@ -159,7 +159,7 @@ static void usage(FILE *f)
 		"did, then LTTng writes the ring. RECORDING: default your latest recording.\n\n"
 		"  -o, --output DIR     where the snapshot goes (default: the recording's\n"
 		"                       trace directory); created with your rights\n"
-		"      --timeout SECONDS  longest wait for the replay (default %d); the\n"
+		"      --timeout DURATION longest wait for the replay (default %d); the\n"
 		"                       snapshot is written then anyway, named incomplete\n"
 		"      --all-hosts      also every other host's flight recorder of the same\n"
 		"                       name, over the DDS bridge: each caretd takes its own\n"
@@ -241,7 +241,7 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 	s->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	int opt;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			if (!*optarg)
@@ -262,7 +262,7 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 			s->output = out;
 			break;
 		case 't':
-			if (cli_parse_seconds(optarg, &s->timeout_ms) < 0 ||
+			if (cli_parse_timeout(optarg, &s->timeout_ms) < 0 ||
 			    caret_ctl_check_timeout_ms(s->timeout_ms, NULL, 0) < 0)
 				return cli_usage_error("snapshot", "invalid --timeout '%s': %s",
 						       optarg, caret_ctl_rule_timeout());

@@ -258,7 +258,7 @@ int cmd_stop(struct cli_opts *g, int argc, char **argv)
 	bool all_hosts = false;
 	int opt;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'A':
 			all_hosts = true;

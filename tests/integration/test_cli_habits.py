@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What a CARET or `ros2 trace` user types works (issue 33, CLI items):
+options after operands (L6), one duration syntax (L7), output cut by its
+reader is a normal end (L12). Quick: caretd only where the command needs it."""
+import json
+import os
+import subprocess
+import time
+import unittest
+
+from harness import CARETCTL, Ctx, wait_line
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL, **kw)
+
+
+class UsageTest(unittest.TestCase):
+    """Decided before caretd is reached (its socket does not exist)."""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.sock = os.path.join(self.c.tmp, "none.sock")
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def ctl(self, *args):
+        return run([CARETCTL, "--socket", self.sock] + list(args))
+
+    def test_options_after_operands(self):
+        """L6: GNU-style permuted arguments for every command: an option
+        after an operand is an option, not 'unexpected argument'."""
+        empty = os.path.join(self.c.tmp, "empty")
+        os.mkdir(empty)
+        for args in (["check", empty, "--json", "--timeout", "5"],
+                     ["check", "--timeout", "5", empty, "--json"]):
+            r = self.ctl(*args)
+            self.assertNotIn("unexpected argument", r.stderr, args)
+            self.assertEqual(r.returncode, 1, (args, r.stderr))  # not a trace
+            self.assertIn("error", json.loads(r.stdout), args)  # --json was seen
+        out = os.path.join(self.c.tmp, "snap")
+        for args in (["snapshot", "flight", "-o", out, "--timeout", "1"],
+                     ["snapshot", "flight", "--json"],
+                     ["status", "--json"], ["list", "--json"], ["events", "--json"],
+                     ["stop", "--json", "-s", "x"], ["nodes", "--json"]):
+            r = self.ctl(*args)
+            self.assertEqual(r.returncode, 3, (args, r.stderr))  # caretd not reachable
+        # still one operand at most, wherever it is
+        r = self.ctl("check", "a", "--json", "b")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unexpected argument 'b'", r.stderr)
+
+    def test_one_duration_syntax(self):
+        """L7: --duration and --timeout read what --rotate-every reads."""
+        for args in (["--duration", "10m"], ["--duration", "1.5s"], ["--duration", "250ms"],
+                     ["--timeout", "2m"], ["--rotate-every", "1.5s", "-p", self.c.tmp],
+                     ["--duration", "1h", "--timeout", "90s"]):
+            r = self.ctl("record", "-l", *args)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))
+        for args, opt in ((["--duration", "10 m"], "--duration"),
+                          (["--duration", "1d"], "--duration"),
+                          (["--duration", "597h"], "--duration"),
+                          (["--timeout", "1e3"], "--timeout"),
+                          (["--rotate-every", "0x10s", "-p", self.c.tmp], "--rotate-every")):
+            r = self.ctl("record", "-l", *args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn("invalid " + opt, r.stderr.splitlines()[0], args)
+        self.assertIn("ms, s, m or h", self.ctl("record", "--duration", "x").stderr)
+        r = self.ctl("check", "--timeout", "1m", os.path.join(self.c.tmp, "nope"))
+        self.assertEqual(r.returncode, 1, r.stderr)  # no such directory: parsed
+
+
+class DaemonTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.c.caretd()
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def test_output_cut_by_its_reader_is_a_normal_end(self):
+        """L12: `caretctl events | head -1`: the reader gone is no error.
+        The pipe's reader is closed before caretctl starts, so every write
+        fails, whatever the timing."""
+        p = self.c.workload("--name", "cut", "--pubs", "2", "--subs", "2")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        time.sleep(0.3)  # past caretd's 50 ms reorder window: the records show
+        self.assertIn("rcl_node_init", self.c.caretctl("events").stdout)
+        for args in (["events"], ["events", "--json"], ["nodes"], ["list"],
+                     ["events", "--help"]):
+            rd, wr = os.pipe()
+            os.close(rd)
+            try:
+                r = subprocess.run([CARETCTL, "--socket", self.c.sock] + args, stdout=wr,
+                                   stderr=subprocess.PIPE, text=True, timeout=60,
+                                   env=self.c.env(agent=False))
+            finally:
+                os.close(wr)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))
+            self.assertNotIn("cannot write", r.stderr, args)
+            if args[0] == "events":  # nor the position after what nobody read
+                self.assertEqual(r.stderr, "", args)
+        # written to a full disk, the output is still an error
+        if os.path.exists("/dev/full"):
+            with open("/dev/full", "w") as full:
+                r = subprocess.run([CARETCTL, "--socket", self.c.sock, "events"], stdout=full,
+                                   stderr=subprocess.PIPE, text=True, timeout=60,
+                                   env=self.c.env(agent=False))
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("cannot write the output", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
