@@ -543,6 +543,38 @@ class CheckModelTest(unittest.TestCase):
         self.assertGreater(per[p.pid]["runtime_events"], 0)
         self.assertTrue(any("plain" in n["name"] for n in rep["nodes"]), rep["nodes"])
 
+    def test_trace_without_contexts_is_incomplete(self):
+        """Issue 33 C1: `lttng enable-event -u 'ros2_caret:*'` without
+        add-context: the analyzer cannot place one event; check names the
+        missing contexts and exits 6 instead of "complete" with a process
+        "-1 ?"."""
+        name = self.c.tag + "-noctx"
+        path = os.path.join(self.c.tmp, "noctx")
+        lttng("create", name, "--output=" + path)
+        try:
+            lttng("enable-event", "-u", "--session=" + name, "ros2_caret:*")
+            lttng("start", name)
+            p = self.c.workload("--name", "noctx", "--pubs", "1", "--subs", "1", "--rate", "40")
+            wait_line(p, r"^ready pid=%d" % p.pid)
+            time.sleep(0.5)
+            lttng("stop", name)
+        finally:
+            subprocess.run(["lttng", "destroy", name], capture_output=True, timeout=60)
+        rc, rep, err = check(path)
+        self.assertEqual(rc, 6, (rep and rep["problems"], err))
+        self.assertFalse(rep["complete"])
+        ctx = rep["events_without_context"]
+        self.assertEqual(ctx, {"vpid": rep["events"], "vtid": rep["events"],
+                               "procname": rep["events"]})
+        self.assertGreater(rep["events"], 0)
+        self.assertTrue(any("lack the context fields vpid, vtid, procname" in x
+                            for x in rep["problems"]), rep["problems"])
+        t = subprocess.run([CARETCTL, "check", path], capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(t.returncode, 6)
+        self.assertNotIn("\ncomplete", t.stdout)
+        self.assertIn("add-context", t.stdout)
+
     def test_plain_lttng_with_agent(self):
         """The agent under a session of the lttng CLI (no caretd): each
         process starts in RECORD and emits its init records live, with

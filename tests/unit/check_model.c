@@ -251,7 +251,8 @@ START_TEST(wire_carries_missing)
 	pr.missing_total = 9;
 	pr.dup_total = 1ull << 60;
 	struct check_report r = { .procs = &pr, .nprocs = 1, .events = 3,
-				  .first_ns = INT64_MAX - 1, .last_ns = INT64_MAX };
+				  .first_ns = INT64_MAX - 1, .last_ns = INT64_MAX,
+				  .no_context = { 3, 0, UINT64_MAX } };
 	struct check_buf b = { 0 };
 	check_wire_report(&b, &r);
 	ck_assert_int_eq(b.err, 0);
@@ -264,6 +265,9 @@ START_TEST(wire_carries_missing)
 	ck_assert_uint_eq(out.procs[0].missing_total, 9);
 	ck_assert_uint_eq(out.procs[0].dup_total, 1ull << 60);
 	ck_assert_int_eq(out.last_ns, INT64_MAX);
+	ck_assert_uint_eq(out.no_context[CHECK_CTX_VPID], 3);
+	ck_assert_uint_eq(out.no_context[CHECK_CTX_VTID], 0);
+	ck_assert_uint_eq(out.no_context[CHECK_CTX_PROCNAME], UINT64_MAX);
 	check_wire_free(&out);
 	/* one byte short anywhere: refused, never read past */
 	for (size_t n = 0; n < b.n; n += 7)

@@ -40,6 +40,12 @@ void check_model_finish(struct check_model *m);
 /* The report, read by cmd_check.c. */
 enum { CHECK_MAX_KINDS = 40, CHECK_MAX_LINKS = 24 };
 
+/* The context fields CARET's analyzer reads on every event (caretd and
+ * `ros2 caret record` always add them; a session made by hand may not). */
+enum { CHECK_CTX_VPID, CHECK_CTX_VTID, CHECK_CTX_PROCNAME, CHECK_NCTX };
+/* "vpid", "vtid", "procname"; NULL past the end. */
+const char *check_ctx_name(size_t i);
+
 struct check_proc {
 	int64_t vpid;
 	char procname[32];
@@ -98,6 +104,9 @@ struct check_report {
 	uint64_t lost_unknown;
 	bool any_caret_init;
 	int64_t first_ns, last_ns;
+	/* Events (but sim_time's, read from any process) lacking each context
+	 * field: the analyzer cannot place them in a process or thread. */
+	uint64_t no_context[CHECK_NCTX];
 };
 
 const struct check_report *check_model_report(const struct check_model *m);

@@ -74,6 +74,30 @@ static int add_line(cJSON *arr, char *line)
 	return s && cJSON_AddItemToArray(arr, s) ? 0 : -ENOMEM;
 }
 
+/* CARET's analyzer reads vpid, vtid and procname on every event: without
+ * them a trace of the lttng CLI alone (no add-context) would pass as one
+ * pseudo-process "PID -1 ?" that the analyzer cannot use (issue 33 C1). */
+static int judge_contexts(const struct check_report *r, struct findings *f)
+{
+	char names[64] = "";
+	uint64_t most = 0;
+	for (size_t i = 0; i < CHECK_NCTX; i++) {
+		if (!r->no_context[i])
+			continue;
+		size_t n = strlen(names);
+		snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "", check_ctx_name(i));
+		if (r->no_context[i] > most)
+			most = r->no_context[i];
+	}
+	if (!most)
+		return 0;
+	return add(f->problems,
+		   "%" PRIu64 " of %" PRIu64 " events lack the context field%s %s, which CARET's "
+		   "analyzer reads on every event (record with caretctl or ros2 caret record, "
+		   "or 'lttng add-context -u -t vpid -t vtid -t procname' before 'lttng start')",
+		   most, r->events, strchr(names, ',') ? "s" : "", names);
+}
+
 /* complete.h's model on what the trace holds. */
 static int judge(const struct check_report *r, struct findings *f)
 {
@@ -88,6 +112,7 @@ static int judge(const struct check_report *r, struct findings *f)
 	if (r->lost_packets || r->lost_unknown)
 		rc |= add(f->problems, "%" PRIu64 " packets lost%s", r->lost_packets,
 			  r->lost_unknown ? " plus an unknown number" : "");
+	rc |= judge_contexts(r, f);
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct check_proc *p = &r->procs[i];
 		if (p->runtime && !p->caret_init && r->any_caret_init)
@@ -215,6 +240,10 @@ static int print_json(const char *dir, const struct check_report *r, struct find
 	    !ju64(o, "lost_packets", r->lost_packets) ||
 	    !cJSON_AddBoolToObject(o, "lost_packets_unknown", r->lost_unknown != 0))
 		goto out;
+	cJSON *noctx = cJSON_AddObjectToObject(o, "events_without_context");
+	for (size_t i = 0; i < CHECK_NCTX; i++)
+		if (!noctx || !ju64(noctx, check_ctx_name(i), r->no_context[i]))
+			goto out;
 	for (size_t i = 0; i < r->nprocs; i++) {
 		cJSON *p = proc_json(&r->procs[i]);
 		if (!p)
