@@ -168,7 +168,8 @@ class UsageTest(unittest.TestCase):
                             ("-a", "--append")):
             self.assertRegex(h, r"(?m)^ +%s%s\b" % (short + ", " if short else "",
                                                      re.escape(long)), long)
-        self.assertIn("but --init-retry-num: caretd", h)
+        # issue 33 L5: accepted and ignored, said so
+        self.assertRegex(h, r"(?m)^ +--init-retry-num N +accepted and ignored")
 
 
 class DaemonTest(unittest.TestCase):

@@ -71,6 +71,26 @@ class UsageTest(unittest.TestCase):
         r = self.ctl("check", "--timeout", "1m", os.path.join(self.c.tmp, "nope"))
         self.assertEqual(r.returncode, 1, r.stderr)  # no such directory: parsed
 
+    def test_ros2_caret_record_options_run_here(self):
+        """L5: a `ros2 caret record` command line runs: --init-retry-num
+        and --subbuffer-size-kernel (which it takes without kernel
+        events) are accepted, each ignored with a note; values still
+        checked."""
+        r = self.ctl("record", "-l", "--init-retry-num", "5", "--subbuffer-size-kernel",
+                     "131072", "--subbuffer-size-ust", "32768")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("note: --init-retry-num ignored", r.stderr)
+        self.assertIn("note: --subbuffer-size-kernel ignored", r.stderr)
+        self.assertNotIn("kernel channel", r.stdout)
+        for args, text in ((["--init-retry-num", "x"], "invalid --init-retry-num 'x'"),
+                           (["--subbuffer-size-kernel", "3000"], "power of two")):
+            r = self.ctl("record", "-l", *args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(text, r.stderr, args)
+        h = self.ctl("record", "--help").stdout
+        # what is ours is said so, not put on ros2 trace
+        self.assertNotIn("as ros2 trace -o", h)
+        self.assertRegex(h, r"--syscall \[NAME\.\.\.\] .*\n.*ours: not in ros2 trace")
 
 class DaemonTest(unittest.TestCase):
     def setUp(self):

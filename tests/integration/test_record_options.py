@@ -84,7 +84,6 @@ class ParseTest(unittest.TestCase):
             (["--context", "vpid", "pid"], "pid is a context of kernel events only"),
             (["-k", "sched$"], "invalid -k/--kernel"),
             (["--syscall=a/b"], "invalid --syscall"),
-            (["--subbuffer-size-kernel", "1M"], "needs -k/--kernel or --syscall"),
             (["-k", "x", "--subbuffer-size-kernel", "3000"], "power of two"),
             (["-k", "x", "--subbuffer-size-kernel", "8G"], "to 1G"),
             (["-u", "ros2:x", "--light"], "--light is a list of UST events"),
