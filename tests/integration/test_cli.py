@@ -136,7 +136,7 @@ class UsageTest(unittest.TestCase):
     def test_list_needs_no_daemon(self):
         r = self.ctl("record", "--list", "-p", "/tmp/t", "-s", "mine")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("ros2:*", r.stdout)
+        self.assertIn("  ros*\n", r.stdout)
         self.assertIn("vpid", r.stdout)
         self.assertIn("/tmp/t/mine", r.stdout)
         light = self.ctl("record", "-l", "--light").stdout

@@ -91,6 +91,13 @@ class UsageTest(unittest.TestCase):
         # what is ours is said so, not put on ros2 trace
         self.assertNotIn("as ros2 trace -o", h)
         self.assertRegex(h, r"--syscall \[NAME\.\.\.\] .*\n.*ours: not in ros2 trace")
+    def test_full_event_list_is_caret_s(self):
+        """L2: without --light, ros2caret's verb/record.py enables
+        ['ros*', 'agnocast*'] (CARET 0.7): agnocast's events too."""
+        r = self.ctl("record", "-l")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("UST events enabled (full list):\n  ros*\n  agnocast*\ncontext",
+                      r.stdout)
 
 class DaemonTest(unittest.TestCase):
     def setUp(self):

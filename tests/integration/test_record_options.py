@@ -72,7 +72,7 @@ class ParseTest(unittest.TestCase):
         self.assertNotIn("not recorded (runtime events", r.stdout)
         # no -u: CARET's list, unchanged
         r = self.ctl("-l")
-        self.assertIn("UST events enabled (full list):\n  ros2:*\n  ros2_caret:*\n", r.stdout)
+        self.assertIn("UST events enabled (full list):\n  ros*\n  agnocast*\n", r.stdout)
         self.assertNotIn("kernel channel", r.stdout)
 
     def test_usage_errors(self):

@@ -51,7 +51,8 @@ _caretctl()
 	--subbuffer-count | --duration | --timeout | --select-nodes | --ignore-nodes | \
 	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
 	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size | \
-	--snapshot-size | --snapshot-on | --snapshot-filter | --subbuffer-size-kernel)
+	--snapshot-size | --snapshot-on | --snapshot-filter | --subbuffer-size-kernel | \
+	--init-retry-num)
 		return ;;
 	esac
 
