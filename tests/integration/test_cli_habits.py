@@ -139,6 +139,19 @@ class DaemonTest(unittest.TestCase):
             self.assertEqual(r.returncode, 1, r.stderr)
             self.assertIn("cannot write the output", r.stderr)
 
+    def test_permission_message_of_a_0600_socket(self):
+        """L9: caretd without --group: its socket is 0600, no group may
+        connect; the message says that, not "be root or in group root"."""
+        os.chmod(self.c.tmp, 0o755)
+        self.assertEqual(os.stat(self.c.sock).st_mode & 0o777, 0o600)
+        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            CARETCTL, "--socket", self.c.sock, "status"],
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertNotIn("in group", r.stderr)
+        self.assertIn("only root may connect (the socket's mode is 0600: caretd runs "
+                      "without --group)", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -327,15 +327,18 @@ START_TEST(progress_line)
 	struct ctl_progress p = { .recording = 1, .total = 4, .records_done = 500,
 				  .records_total = 1500, .percent = 33.3 };
 	/* 500 records in 5 s: 100/s, 1000 left: 10 s. */
-	cli_progress_text(&p, 5000, 500, t, sizeof(t));
+	cli_progress_text(&p, CLI_PROGRESS_RECORDING, 5000, 500, t, sizeof(t));
 	ck_assert_str_eq(t, "1/4 processes recording, 500/1500 records replayed (33 %), "
 			    "100 records/s, elapsed 00:05, ETA 00:10");
+	/* a snapshot's processes record all along: its pass is what is counted */
+	cli_progress_text(&p, CLI_PROGRESS_SNAPSHOT, 5000, 500, t, sizeof(t));
+	ck_assert_ptr_nonnull(strstr(t, "1/4 processes replayed into the ring, 500/1500"));
 	/* Nothing replayed yet: no rate, no ETA. */
-	cli_progress_text(&p, 2000, 0, t, sizeof(t));
+	cli_progress_text(&p, CLI_PROGRESS_RECORDING, 2000, 0, t, sizeof(t));
 	ck_assert_ptr_nonnull(strstr(t, "0 records/s, elapsed 00:02, ETA --:--"));
 	p.records_done = 1500;
 	p.percent = 100;
-	cli_progress_text(&p, 3723000, 1500, t, sizeof(t));
+	cli_progress_text(&p, CLI_PROGRESS_RECORDING, 3723000, 1500, t, sizeof(t));
 	ck_assert_ptr_nonnull(strstr(t, "elapsed 1:02:03, ETA 00:00"));
 }
 END_TEST

@@ -299,7 +299,7 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 		cJSON_Delete(req);
 		return cli_report_connect(g->socket, e);
 	}
-	cli_progress_begin(g->json ? stderr : stdout, false);
+	cli_progress_begin(g->json ? stderr : stdout, false, CLI_PROGRESS_SNAPSHOT);
 	e = cli_exchange(&c, req, deadline, false, on_progress, NULL, &r, &why);
 	cli_progress_clear();
 	cli_conn_close(&c);
