@@ -4,6 +4,7 @@ options after operands (L6), one duration syntax (L7), output cut by its
 reader is a normal end (L12). Quick: caretd only where the command needs it."""
 import json
 import os
+import signal
 import subprocess
 import time
 import unittest
@@ -151,6 +152,18 @@ class DaemonTest(unittest.TestCase):
         self.assertNotIn("in group", r.stderr)
         self.assertIn("only root may connect (the socket's mode is 0600: caretd runs "
                       "without --group)", r.stderr)
+
+    def test_clean_exit_leaves_no_state_files(self):
+        """L10: caretd's recordings file (and the rotation file beside it)
+        names recordings for the next caretd to adopt; after a clean
+        SIGTERM with none left, nothing of it stays beside the socket."""
+        traces = os.path.join(self.c.tmp, "traces")
+        self.c.caretctl("record", "--immediate", "--duration", "0.1", "-p", traces)
+        d = self.c.procs[0]
+        d.send_signal(signal.SIGTERM)
+        self.assertEqual(d.wait(20), 0)
+        left = [n for n in os.listdir(self.c.tmp) if n.startswith("caretd.sock.")]
+        self.assertEqual(left, [])
 
 
 if __name__ == "__main__":
