@@ -93,6 +93,29 @@ class SnapshotTest(SystemTest):
         self.stop("prog")
         rec.finish(30)
 
+    def test_nothing_left_without_a_snapshot(self):
+        """Issue 33 L10: a flight recorder refused at its start (a filter
+        LTTng rejects) or stopped without a snapshot wrote nothing: no
+        empty trace directory is left, and stop prints no "trace: DIR"."""
+        self.c.caretd()
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "badf",
+                            "--snapshot-on", "ros2:foo", "--snapshot-filter", "x ==",
+                            check=False)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.traces, "badf")))
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "none",
+                            "--snapshot", "--duration", "0.2")
+        self.assertIn("trace: none (the flight recorder took no snapshot)", r.stdout)
+        self.assertNotIn("trace: /", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(self.traces, "none")))
+        # one snapshot: the directory holds it and is named
+        rec = self.record("one", "--snapshot")
+        self.snapshot("one")
+        r = self.c.caretctl("stop", "-s", "one")
+        self.assertIn("trace: %s" % os.path.join(self.traces, "one"), r.stdout)
+        self.assertTrue(os.listdir(os.path.join(self.traces, "one")))
+        rec.finish(30)
+
     def test_wrapped_ring_still_complete(self):
         """A 256 KiB-per-CPU ring that wrapped many times (publishers at
         1 kHz for seconds): nothing is on disk before the snapshot; the

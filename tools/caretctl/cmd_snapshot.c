@@ -128,6 +128,12 @@ bool cli_snapshot_is(const cJSON *root)
 	return mode && !strcmp(mode, CARET_CTL_MODE_SNAPSHOT);
 }
 
+bool cli_snapshot_unwritten(const cJSON *root)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_SNAPSHOTS);
+	return cli_snapshot_is(root) && cJSON_IsNumber(n) && n->valuedouble == 0;
+}
+
 void cli_snapshot_print(const cJSON *root)
 {
 	if (cli_snapshot_is(root)) { /* a stop result */

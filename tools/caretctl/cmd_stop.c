@@ -121,7 +121,12 @@ static int report(const struct cli_opts *g, const struct cli_reply *r)
 	} else {
 		char a[24], b[24];
 		printf("stopped session %s\n", s.session);
-		printf("trace: %s\n", s.path);
+		/* a flight recorder without a snapshot wrote nothing: caretd
+		 * removed the directory it made for it (issue 33 L10) */
+		if (cli_snapshot_unwritten(r->root))
+			printf("trace: none (the flight recorder took no snapshot)\n");
+		else
+			printf("trace: %s\n", s.path);
 		for (size_t i = 0; i < s.n; i++)
 			printf("  channel %s: %s events discarded, %s packets lost\n",
 			       s.ch[i].name,
