@@ -4,12 +4,13 @@ options after operands (L6), one duration syntax (L7), output cut by its
 reader is a normal end (L12). Quick: caretd only where the command needs it."""
 import json
 import os
+import re
 import signal
 import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, Ctx, wait_line
+from harness import B, CARETCTL, ROOT, Ctx, wait_line
 
 
 def run(argv, **kw):
@@ -99,6 +100,58 @@ class UsageTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("UST events enabled (full list):\n  ros*\n  agnocast*\ncontext",
                       r.stdout)
+
+class DemoTest(unittest.TestCase):
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def demo_sessionds(self):
+        """The lttng-sessiond processes started with this test's
+        LTTNG_HOME (their environment says so): the demo's, not the other
+        tests' running beside it."""
+        mine = ("LTTNG_HOME=%s" % self.c.tmp).encode()
+        r = subprocess.run(["pgrep", "-x", "lttng-sessiond"], capture_output=True, text=True)
+        found = []
+        for pid in r.stdout.split():
+            try:
+                with open("/proc/%s/environ" % pid, "rb") as f:
+                    if mine in f.read().split(b"\0"):
+                        found.append(int(pid))
+            except OSError:
+                pass
+        return found
+
+    def test_demo_stops_the_sessiond_it_started(self):
+        """L10: tools/demo.sh on a machine with no session daemon starts a
+        root lttng-sessiond; it stops it (by PID) at its end. Run in a
+        mount namespace of its own, whose /run/lttng and /dev/shm are
+        empty, so the daemon it starts is the demo's alone."""
+        script = ("mount --make-rprivate / && mount -t tmpfs none /run/lttng && "
+                  "mount -t tmpfs none /dev/shm && exec tools/demo.sh")
+        env = dict(self.c.env(agent=False), B=os.path.relpath(B, ROOT), DEMO_SECONDS="0.5",
+                   DEMO_OUTPUT=os.path.join(self.c.tmp, "traces"),
+                   CARETD_SOCKET=os.path.join(self.c.tmp, "demo.sock"),
+                   LTTNG_HOME=self.c.tmp)
+        try:
+            r = subprocess.run(["unshare", "-m", "sh", "-c", script], cwd=ROOT, env=env,
+                               capture_output=True, text=True, timeout=120,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("demo: trace written to", r.stdout)
+            m = re.search(r"demo: stopped the lttng-sessiond it started \(pid (\d+)\)",
+                          r.stdout)
+            self.assertTrue(m, r.stdout)
+            deadline = time.time() + 10  # its exit, after SIGTERM
+            while self.demo_sessionds() and time.time() < deadline:
+                time.sleep(0.1)
+            self.assertEqual(self.demo_sessionds(), [])
+        finally:
+            for pid in self.demo_sessionds():  # what an old demo.sh left
+                os.kill(pid, signal.SIGTERM)
+
 
 class DaemonTest(unittest.TestCase):
     def setUp(self):
