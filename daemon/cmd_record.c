@@ -18,6 +18,7 @@
 #include "daemon/snapshot.h"
 #include "daemon/snapshot_trigger.h"
 #include "daemon/startend.h"
+#include "proto/caret_ctl_rotation.h"
 
 /* {"go": session}: an armed recording starts recording. */
 static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
@@ -156,6 +157,12 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			   : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg->subbuf_count = q->subbuf_count ? (uint32_t)q->subbuf_count
 			    : ctx->subbuf_count ? *ctx->subbuf_count : 0;
+	/* here, not in caretctl: the sub-buffer size may be caretd's own
+	 * default (its configuration), which caretctl does not know */
+	if ((r = caret_ctl_check_rotate_size_subbuf(p->rot.size, cfg->subbuf_size ? cfg->subbuf_size
+						    : CARET_CTL_DEFAULT_SUBBUF_SIZE, e->msg,
+						    sizeof(e->msg))) < 0)
+		return r;
 	if (q->snapshot_size &&
 	    (r = snapshot_plan(ctx->reg, q->snapshot_size, cfg, e->msg, sizeof(e->msg))) < 0)
 		return r;

@@ -206,6 +206,19 @@ class DaemonTest(unittest.TestCase):
         self.assertIn("only root may connect (the socket's mode is 0600: caretd runs "
                       "without --group)", r.stderr)
 
+    def test_rotate_size_below_a_sub_buffer_refused(self):
+        """L11: LTTng sees a recording grow a full sub-buffer at a time: a
+        --rotate-size below the sub-buffer size is refused, naming the
+        least size, instead of '0 rotations'."""
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "0.1", "-p", traces,
+                            "--rotate-size", "64K", check=False)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("the least size is 524288 (512K)", r.stderr)
+        self.assertFalse(os.path.exists(traces) and os.listdir(traces))
+        self.c.caretctl("record", "--immediate", "--duration", "0.1", "-p", traces,
+                        "--rotate-size", "128K", "--subbuffer-size-ust", "128K")
+
     def test_clean_exit_leaves_no_state_files(self):
         """L10: caretd's recordings file (and the rotation file beside it)
         names recordings for the next caretd to adopt; after a clean

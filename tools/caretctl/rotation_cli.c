@@ -76,7 +76,9 @@ void cli_rotation_usage(FILE *f)
 {
 	fprintf(f,
 		"      --rotate-size SIZE      rotate the trace into an archived chunk\n"
-		"                              whenever it grew by SIZE bytes (K/M/G);\n"
+		"                              whenever it grew by SIZE bytes (K/M/G; at\n"
+		"                              least the UST sub-buffer size, 512K by\n"
+		"                              default: LTTng sees a sub-buffer at a time);\n"
 		"                              every chunk gets every process's\n"
 		"                              initialization records and loads alone\n"
 		"      --rotate-every DURATION rotate every DURATION (1s to 366 days;\n"
