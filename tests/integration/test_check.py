@@ -4,6 +4,7 @@ one missing a process's init data, one with duplicate init records and one
 with discarded events. Each defect is produced for real (a process started
 without the agent, a second replay into the same session, tiny sub-buffers
 under a flood) and must be reported with its numbers."""
+import errno
 import json
 import os
 import re
@@ -231,6 +232,38 @@ class CheckTest(unittest.TestCase):
         r = subprocess.run([CARETCTL, "check", "--timeout", "0"], capture_output=True,
                            text=True)
         self.assertEqual(r.returncode, 2)
+
+    def test_truncated_stream_file(self):
+        """Issue 33 C3: a stream file cut in the middle of a packet (a copy
+        taken while LTTng wrote it): check blames that stream file, with
+        the packet's numbers, not the metadata; exit 1."""
+        p = self.c.workload("--name", "cut", "--pubs", "2", "--subs", "1", "--rate", "200")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        s = self.c.session()
+        s.start()
+        self.c.agentctl("replay", str(p.pid), "--timeout", "20")
+        time.sleep(0.5)
+        s.stop()
+        s.destroy()
+        streams = sorted((os.path.getsize(os.path.join(d, f)), os.path.join(d, f))
+                         for d, _, fs in os.walk(s.path) for f in fs
+                         if f != "metadata" and os.path.basename(d) != "index")
+        size, victim = streams[-1]
+        self.assertGreater(size, 4096, streams)
+        os.truncate(victim, size // 2 + 7)
+        r = subprocess.run([CARETCTL, "check", s.path], capture_output=True, text=True,
+                           timeout=100)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertNotIn("/metadata", r.stderr)
+        self.assertNotIn("not a CTF trace", r.stderr)
+        self.assertRegex(r.stderr, r"stream file %s cannot be read: .*truncated: the packet at "
+                         r"byte \d+ holds \d+ bytes but the file ends \d+ bytes into it" %
+                         re.escape(victim))
+        rc, rep, err = check(s.path)
+        self.assertEqual(rc, 1)
+        self.assertEqual(rep["errno"], errno.EIO)
+        self.assertIn(victim, rep["error"])
 
     def test_missing_callback_registration(self):
         """A trace that lacks one rclcpp_callback_register (the agent under a

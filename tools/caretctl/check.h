@@ -29,6 +29,10 @@ int check_bt_run(const char *dir, struct check_model *m, char *err, size_t errle
 /* Appends to err the reason the ctf plugin's metadata parser logged in
  * log (its stderr, at level ERROR), if any. */
 void check_bt_log_reason(const char *log, char *err, size_t errlen);
+/* Appends to err why a stream file could not be indexed, when the ctf
+ * plugin logged it in log (a packet longer than what is left of the file:
+ * a truncated stream file), in check_stream.c. */
+void check_bt_stream_reason(const char *log, char *err, size_t errlen);
 
 struct check_model *check_model_new(void);
 void check_model_free(struct check_model *m);
