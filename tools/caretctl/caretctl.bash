@@ -117,7 +117,7 @@ _caretctl()
 			--max-size --snapshot --snapshot-size --snapshot-on
 			--snapshot-filter
 			-u --ust --context -k --kernel --syscall
-			--subbuffer-size-kernel -c --record-clock" -- "$cur")) ;;
+			--subbuffer-size-kernel -c --record-clock --init-retry-num" -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "$common -o --output --timeout --all-hosts" -- "$cur")) ;;
 	stop)
