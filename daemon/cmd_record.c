@@ -18,6 +18,7 @@
 #include "daemon/snapshot.h"
 #include "daemon/snapshot_trigger.h"
 #include "daemon/startend.h"
+#include "proto/caret_ctl_rotation.h"
 
 /* {"go": session}: an armed recording starts recording. */
 static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
@@ -156,6 +157,12 @@ static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			   : ctx->subbuf_size ? *ctx->subbuf_size : 0;
 	cfg->subbuf_count = q->subbuf_count ? (uint32_t)q->subbuf_count
 			    : ctx->subbuf_count ? *ctx->subbuf_count : 0;
+	/* here, not in caretctl: the sub-buffer size may be caretd's own
+	 * default (its configuration), which caretctl does not know */
+	if ((r = caret_ctl_check_rotate_size_subbuf(p->rot.size, cfg->subbuf_size ? cfg->subbuf_size
+						    : CARET_CTL_DEFAULT_SUBBUF_SIZE, e->msg,
+						    sizeof(e->msg))) < 0)
+		return r;
 	/* a ring the host's memory cannot spare is refused too, naming the
 	 * sizes it can (daemon/snapshot_mem.h) */
 	if (q->snapshot_size &&
@@ -220,6 +227,18 @@ static void record_remember(const struct cmd_peer *peer, const struct record_pla
 		rec->armed_ns = caret_now_ns();
 }
 
+/* A recording refused once its session exists: its directory goes when
+ * nothing can be in it, an armed one's (it recorded nothing) or a flight
+ * recorder's that caretd made (it writes snapshots only), not left empty
+ * (issue 33 L10). Before lttng_view_drop_rec: the record knows the
+ * directory. */
+static void unmake_unwritten(const struct cmd_ctx *ctx, const char *session, bool snapshot)
+{
+	const struct lttng_view_rec *made = lttng_view_find_rec(ctx->lttng, session);
+	if (made && (made->armed || (snapshot && made->dir_made)))
+		lttng_view_unmake(made);
+}
+
 static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		      const struct caret_ctl_record_req *q, struct record_plan *p,
 		      struct cmd_record_res *res, struct cmd_err *e)
@@ -263,6 +282,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (r < 0) {
 		struct caret_lttng_chan_stats st;
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		unmake_unwritten(ctx, res->session, p->cfg.snapshot);
 		lttng_view_drop_rec(ctx->lttng, res->session);
 		log_err("record failed: %s", e->msg);
 		return r;
@@ -276,6 +296,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 					sizeof(e->msg))) < 0) {
 		struct caret_lttng_chan_stats st;
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		unmake_unwritten(ctx, res->session, true);
 		lttng_view_drop_rec(ctx->lttng, res->session);
 		snapshot_forget(res->session);
 		log_err("record failed: %s", e->msg);
@@ -297,9 +318,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		rotation_report_free(rotation_end(res->session));
 		/* an armed one recorded nothing: its directory goes too, as at
 		 * a stop before Enter */
-		const struct lttng_view_rec *made = lttng_view_find_rec(ctx->lttng, res->session);
-		if (made && made->armed)
-			lttng_view_unmake(made);
+		unmake_unwritten(ctx, res->session, p->cfg.snapshot);
 		lttng_view_drop_rec(ctx->lttng, res->session);
 		snapshot_forget(res->session);
 		log_err("record failed: %s", e->msg);

@@ -15,6 +15,7 @@
 #include "daemon/pacer.h"
 #include "daemon/startend.h"
 #include "daemon/simclock.h"
+#include "daemon/snapshot.h"
 
 /* The session `stop` means when the request names none: the caller's
  * own latest recording, never a session of another user or of the lttng
@@ -92,6 +93,11 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	}
 	struct lttng_view_session *vs = lttng_view_find(v, sname);
 	res->dups = vs ? vs->dups : 0;
+	/* a flight recorder writes snapshots only: none taken, its directory
+	 * made for it stays empty (issue 33 L10) */
+	struct snapshot_info si;
+	snapshot_info(sname, &si);
+	bool unwritten = rec && rec->dir_made && si.known && si.written == 0;
 	bool dups_bound = vs && vs->dups_bound;
 	rotation_quiesce(sname);
 	/* a periodic rotation just before the stop (after caretctl saw the
@@ -116,6 +122,10 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		lttng_view_unmake(rec);
 		log_info("armed recording %s stopped before it started: session destroyed, "
 			 "its trace directory removed", sname);
+	} else if (unwritten) {
+		lttng_view_unmake(rec);
+		log_info("flight recorder %s stopped without a snapshot: session destroyed, "
+			 "its empty trace directory removed", sname);
 	} else if (res->dups) {
 		/* what `caretctl check` counts as copies in the trace */
 		log_info("session %s stopped and destroyed; trace in %s; %s%llu replayed "

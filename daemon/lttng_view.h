@@ -180,6 +180,10 @@ void lttng_view_save(struct lttng_view *v);
 /* Reads v->state_file once (lttng_view_state.c), at the first poll that
  * reaches the session daemon: names[0..n) are the sessions it has. */
 void lttng_view_load_state(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_MAX], int n);
+/* At a clean exit: removes v->state_file (and rotation_store.c's beside
+ * it) when it names no recording; kept when it does (the next caretd
+ * adopts them) or was never loaded (a previous caretd's, unread). */
+void lttng_view_drop_state(struct lttng_view *v);
 /* Remembers a recording (-ENOSPC when the table is full). */
 int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r);
 /* Inline: lttng_view_state reads the table too, and calls nothing of

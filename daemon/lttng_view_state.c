@@ -132,6 +132,20 @@ void lttng_view_save(struct lttng_view *v)
 		log_warn_errno(e, "cannot save the recordings' owners in %s", v->state_file);
 }
 
+void lttng_view_drop_state(struct lttng_view *v)
+{
+	if (!v->state_file[0] || !v->state_loaded || v->n_recs)
+		return;
+	/* no recording, so no rotating one: rotation_store.c's file, named
+	 * after ours, goes too */
+	char rot[sizeof(v->state_file) + 16];
+	snprintf(rot, sizeof(rot), "%s.rotation", v->state_file);
+	if (unlink(v->state_file) < 0 && errno != ENOENT)
+		log_warn("cannot remove %s: %s", v->state_file, strerror(errno));
+	if (unlink(rot) < 0 && errno != ENOENT)
+		log_warn("cannot remove %s: %s", rot, strerror(errno));
+}
+
 static bool num(const char *t, uint64_t max, uint64_t *out)
 {
 	char *end;

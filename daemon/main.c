@@ -431,6 +431,7 @@ int main(int argc, char **argv)
 	pacer_stop(&pacer);
 	registry_loop_stop(&reg_loop);
 	lttng_view_stop(&lttng);
+	lttng_view_drop_state(&lttng); /* issue 33 L10: nothing left behind */
 	loop_close(&loop);
 	registry_close(&reg);
 	events_free(events);

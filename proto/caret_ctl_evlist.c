@@ -3,9 +3,12 @@
 
 #include "proto/caret_ctl_evlist.h"
 
+/* tier4/ros2caret ros2caret/verb/record.py (CARET 0.7, without --light),
+ * verbatim: every provider starting with "ros" (ros2, ros2_caret) and
+ * agnocast's (issue 33 L2). */
 static const char *const events_full[] = {
-	"ros2:*",
-	"ros2_caret:*",
+	"ros*",
+	"agnocast*",
 	NULL,
 };
 

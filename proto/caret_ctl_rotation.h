@@ -68,6 +68,25 @@ static inline int caret_ctl_check_rotate_size(uint64_t v, char *why, size_t len)
 				     "bytes", why, len);
 }
 
+/* LTTng's size schedule sees a recording grow as its sub-buffers are
+ * consumed, a full one at a time: a threshold below the sub-buffer size
+ * brings no rotation before one fills (none at all at a low event rate)
+ * and a chunk per sub-buffer after; the least size is the sub-buffer's
+ * (issue 33 L11). subbuf_size: the recording's UST sub-buffer size. */
+static inline int caret_ctl_check_rotate_size_subbuf(uint64_t size, uint64_t subbuf_size,
+						     char *why, size_t len)
+{
+	if (!size || size >= subbuf_size)
+		return 0;
+	if (why && len)
+		snprintf(why, len, "--rotate-size %llu is below the channel's sub-buffer size: "
+			 "LTTng sees the trace grow a full sub-buffer at a time, so it would "
+			 "not rotate before one fills; the least size is %llu (%lluK), or give a "
+			 "smaller --subbuffer-size-ust", (unsigned long long)size,
+			 (unsigned long long)subbuf_size, (unsigned long long)(subbuf_size >> 10));
+	return -22; /* -EINVAL */
+}
+
 static inline int caret_ctl_check_rotate_every_ms(uint64_t v, char *why, size_t len)
 {
 	return caret_ctl_check_range(v, CARET_CTL_ROTATE_EVERY_MIN_MS,

@@ -3,7 +3,9 @@
 # The main job, end to end on one machine: lttng-sessiond and caretd
 # running, a ROS 2 stand-in system (publishers and a subscriber over
 # CycloneDDS, agent preloaded) started first, then `caretctl record` a few
-# seconds later, and a summary of the trace it produced.
+# seconds later, and a summary of the trace it produced. What it starts
+# (the stand-in, and caretd and lttng-sessiond where none answered) it
+# stops at its end, by PID; what already ran it leaves alone.
 set -eu
 B=${B:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,8 +16,29 @@ OUT=${DEMO_OUTPUT:-$ROOT/traces}
 SOCK=${CARETD_SOCKET:-/run/caretd/caretd.sock}
 export CARETD_SOCKET=$SOCK
 
-"$ROOT/tools/ensure-sessiond.sh" >/dev/null
-CARETD=""
+CARETD="" SESSIOND="" PIDS=""
+cleanup() {
+	# shellcheck disable=SC2086
+	kill $PIDS 2>/dev/null || true
+	if [ -n "$CARETD" ]; then
+		kill "$CARETD" 2>/dev/null || true
+		wait "$CARETD" 2>/dev/null || true
+	fi
+	# after caretd, its client: a root daemon the demo started does not
+	# outlive it (issue 33 L10)
+	if [ -n "$SESSIOND" ] && kill "$SESSIOND" 2>/dev/null; then
+		echo "demo: stopped the lttng-sessiond it started (pid $SESSIOND)"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if lttng list >/dev/null 2>&1; then
+	"$ROOT/tools/ensure-sessiond.sh" >/dev/null
+else
+	SESSIOND=$("$ROOT/tools/ensure-sessiond.sh")
+fi
 if ! "$BIN/caretctl" status >/dev/null 2>&1; then
 	"$BIN/caretd" --socket "$SOCK" 2>"$ROOT/$B/caretd-demo.log" &
 	CARETD=$!
@@ -28,7 +51,6 @@ if ! "$BIN/caretctl" status >/dev/null 2>&1; then
 fi
 
 DOMAIN=$((100 + $$ % 100))
-PIDS=""
 export LD_PRELOAD="$LIB/libcaret-agent.so" ROS_DISTRO=${ROS_DISTRO:-jazzy}
 "$BIN/caret-standin" --name listener --pubs 0 --subs 2 --domain "$DOMAIN" >/dev/null &
 PIDS="$PIDS $!"
@@ -38,12 +60,6 @@ for i in 1 2 3; do
 	PIDS="$PIDS $!"
 done
 unset LD_PRELOAD
-cleanup() {
-	# shellcheck disable=SC2086
-	kill $PIDS 2>/dev/null || true
-	[ -z "$CARETD" ] || kill "$CARETD" 2>/dev/null || true
-}
-trap cleanup EXIT INT TERM
 echo "demo: ROS 2 stand-in running (pids$PIDS); recording starts in 2 s"
 sleep 2
 

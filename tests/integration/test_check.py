@@ -4,6 +4,7 @@ one missing a process's init data, one with duplicate init records and one
 with discarded events. Each defect is produced for real (a process started
 without the agent, a second replay into the same session, tiny sub-buffers
 under a flood) and must be reported with its numbers."""
+import errno
 import json
 import os
 import re
@@ -231,6 +232,38 @@ class CheckTest(unittest.TestCase):
         r = subprocess.run([CARETCTL, "check", "--timeout", "0"], capture_output=True,
                            text=True)
         self.assertEqual(r.returncode, 2)
+
+    def test_truncated_stream_file(self):
+        """Issue 33 C3: a stream file cut in the middle of a packet (a copy
+        taken while LTTng wrote it): check blames that stream file, with
+        the packet's numbers, not the metadata; exit 1."""
+        p = self.c.workload("--name", "cut", "--pubs", "2", "--subs", "1", "--rate", "200")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        s = self.c.session()
+        s.start()
+        self.c.agentctl("replay", str(p.pid), "--timeout", "20")
+        time.sleep(0.5)
+        s.stop()
+        s.destroy()
+        streams = sorted((os.path.getsize(os.path.join(d, f)), os.path.join(d, f))
+                         for d, _, fs in os.walk(s.path) for f in fs
+                         if f != "metadata" and os.path.basename(d) != "index")
+        size, victim = streams[-1]
+        self.assertGreater(size, 4096, streams)
+        os.truncate(victim, size // 2 + 7)
+        r = subprocess.run([CARETCTL, "check", s.path], capture_output=True, text=True,
+                           timeout=100)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(r.stdout, "")
+        self.assertNotIn("/metadata", r.stderr)
+        self.assertNotIn("not a CTF trace", r.stderr)
+        self.assertRegex(r.stderr, r"stream file %s cannot be read: .*truncated: the packet at "
+                         r"byte \d+ holds \d+ bytes but the file ends \d+ bytes into it" %
+                         re.escape(victim))
+        rc, rep, err = check(s.path)
+        self.assertEqual(rc, 1)
+        self.assertEqual(rep["errno"], errno.EIO)
+        self.assertIn(victim, rep["error"])
 
     def test_missing_callback_registration(self):
         """A trace that lacks one rclcpp_callback_register (the agent under a
@@ -542,6 +575,38 @@ class CheckModelTest(unittest.TestCase):
         self.assertGreater(per[p.pid]["init_records"]["rcl_node_init"], 0)
         self.assertGreater(per[p.pid]["runtime_events"], 0)
         self.assertTrue(any("plain" in n["name"] for n in rep["nodes"]), rep["nodes"])
+
+    def test_trace_without_contexts_is_incomplete(self):
+        """Issue 33 C1: `lttng enable-event -u 'ros2_caret:*'` without
+        add-context: the analyzer cannot place one event; check names the
+        missing contexts and exits 6 instead of "complete" with a process
+        "-1 ?"."""
+        name = self.c.tag + "-noctx"
+        path = os.path.join(self.c.tmp, "noctx")
+        lttng("create", name, "--output=" + path)
+        try:
+            lttng("enable-event", "-u", "--session=" + name, "ros2_caret:*")
+            lttng("start", name)
+            p = self.c.workload("--name", "noctx", "--pubs", "1", "--subs", "1", "--rate", "40")
+            wait_line(p, r"^ready pid=%d" % p.pid)
+            time.sleep(0.5)
+            lttng("stop", name)
+        finally:
+            subprocess.run(["lttng", "destroy", name], capture_output=True, timeout=60)
+        rc, rep, err = check(path)
+        self.assertEqual(rc, 6, (rep and rep["problems"], err))
+        self.assertFalse(rep["complete"])
+        ctx = rep["events_without_context"]
+        self.assertEqual(ctx, {"vpid": rep["events"], "vtid": rep["events"],
+                               "procname": rep["events"]})
+        self.assertGreater(rep["events"], 0)
+        self.assertTrue(any("lack the context fields vpid, vtid, procname" in x
+                            for x in rep["problems"]), rep["problems"])
+        t = subprocess.run([CARETCTL, "check", path], capture_output=True, text=True,
+                           timeout=300)
+        self.assertEqual(t.returncode, 6)
+        self.assertNotIn("\ncomplete", t.stdout)
+        self.assertIn("add-context", t.stdout)
 
     def test_plain_lttng_with_agent(self):
         """The agent under a session of the lttng CLI (no caretd): each

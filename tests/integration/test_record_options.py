@@ -72,7 +72,7 @@ class ParseTest(unittest.TestCase):
         self.assertNotIn("not recorded (runtime events", r.stdout)
         # no -u: CARET's list, unchanged
         r = self.ctl("-l")
-        self.assertIn("UST events enabled (full list):\n  ros2:*\n  ros2_caret:*\n", r.stdout)
+        self.assertIn("UST events enabled (full list):\n  ros*\n  agnocast*\n", r.stdout)
         self.assertNotIn("kernel channel", r.stdout)
 
     def test_usage_errors(self):
@@ -84,7 +84,6 @@ class ParseTest(unittest.TestCase):
             (["--context", "vpid", "pid"], "pid is a context of kernel events only"),
             (["-k", "sched$"], "invalid -k/--kernel"),
             (["--syscall=a/b"], "invalid --syscall"),
-            (["--subbuffer-size-kernel", "1M"], "needs -k/--kernel or --syscall"),
             (["-k", "x", "--subbuffer-size-kernel", "3000"], "power of two"),
             (["-k", "x", "--subbuffer-size-kernel", "8G"], "to 1G"),
             (["-u", "ros2:x", "--light"], "--light is a list of UST events"),

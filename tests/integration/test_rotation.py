@@ -328,13 +328,14 @@ class RotationTest(RotationBase):
     def test_size_rotation(self):
         """--rotate-size: LTTng's size schedule rotates, each chunk complete."""
         procs = self.system(3, extra=("--rate", "400"))
-        rec = self.record("sized", "--rotate-size", "256K")
+        # the least size of the default channel (512K sub-buffers: issue 33 L11)
+        rec = self.record("sized", "--rotate-size", "512K")
         trace = os.path.join(self.traces, "sized")
         wait_line(rec, r"processes recording", timeout=30)
         self.wait_chunks(trace, 3, timeout=120)
         out = self.stop("sized")
         rec.finish(60)
-        self.assertEqual(out["rotation"]["rotate_size"], 256 * 1024)
+        self.assertEqual(out["rotation"]["rotate_size"], 512 * 1024)
         self.assert_named_few(out, chunks(trace))
         for c in chunks(trace):
             if os.path.basename(c) not in out["rotation"]["incomplete"]:

@@ -150,8 +150,10 @@ class SessionsTest(Base):
         self.assertEqual(rec.finish(10), 0, rec.out_text() + rec.err_text())
         self.assertLess(time.time() - t0, 5)
         text = rec.out_text()
-        self.assertRegex(text, r"session ext was stopped or destroyed by someone else; the "
-                         r"trace is in /\S+/ext")
+        # issue 33 L9: this user's own stop is not "someone else"
+        self.assertRegex(text, r"session ext was stopped or destroyed outside this command "
+                         r"\(caretctl stop, lttng stop or destroy\); the trace is in /\S+/ext")
+        self.assertNotIn("someone else", text)
         self.assertTrue(any(e.vpid == procs[1].pid for e in read_trace(self.trace_path(text))))
 
         rec = self.recorder("cli")

@@ -10,6 +10,7 @@ snapshot of an unknown recording, or of a plain one, is a clear error."""
 import errno
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -76,6 +77,44 @@ class SnapshotTest(SystemTest):
     def stop(self, name):
         r = self.c.caretctl("stop", "-s", name, "--json")
         return json.loads(r.stdout.strip().splitlines()[-1])
+
+    def test_progress_counts_the_pass(self):
+        """Issue 33 L9: the processes of a flight recorder record all
+        along; the snapshot's progress counts those whose pass reached
+        the ring, and says so (not "0/2 processes recording")."""
+        self.system(2)
+        rec = self.record("prog", "--snapshot", "-f", "40")
+        r = self.c.caretctl("snapshot", "prog", timeout=180)
+        lines = [l for l in r.stdout.splitlines() if "records replayed" in l]
+        self.assertTrue(lines, r.stdout)
+        self.assertTrue(all(re.match(r"\d+/2 processes replayed into the ring, ", l)
+                            for l in lines), lines)
+        self.assertNotIn("processes recording", r.stdout)
+        self.stop("prog")
+        rec.finish(30)
+
+    def test_nothing_left_without_a_snapshot(self):
+        """Issue 33 L10: a flight recorder refused at its start (a filter
+        LTTng rejects) or stopped without a snapshot wrote nothing: no
+        empty trace directory is left, and stop prints no "trace: DIR"."""
+        self.c.caretd()
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "badf",
+                            "--snapshot-on", "ros2:foo", "--snapshot-filter", "x ==",
+                            check=False)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.traces, "badf")))
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "none",
+                            "--snapshot", "--duration", "0.2")
+        self.assertIn("trace: none (the flight recorder took no snapshot)", r.stdout)
+        self.assertNotIn("trace: /", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(self.traces, "none")))
+        # one snapshot: the directory holds it and is named
+        rec = self.record("one", "--snapshot")
+        self.snapshot("one")
+        r = self.c.caretctl("stop", "-s", "one")
+        self.assertIn("trace: %s" % os.path.join(self.traces, "one"), r.stdout)
+        self.assertTrue(os.listdir(os.path.join(self.traces, "one")))
+        rec.finish(30)
 
     def test_wrapped_ring_still_complete(self):
         """A 256 KiB-per-CPU ring that wrapped many times (publishers at

@@ -51,19 +51,53 @@ START_TEST(counts_and_seconds)
 	ck_assert_int_eq(cli_parse_count("+5", 1000, &v), -EINVAL);
 	ck_assert_int_eq(cli_parse_count("5s", 1000, &v), -EINVAL);
 
-	ck_assert_int_eq(cli_parse_seconds("60", &ms), 0);
+	ck_assert_int_eq(cli_parse_timeout("60", &ms), 0);
 	ck_assert_int_eq(ms, 60000);
-	ck_assert_int_eq(cli_parse_seconds("1.5", &ms), 0);
+	ck_assert_int_eq(cli_parse_timeout("1.5", &ms), 0);
 	ck_assert_int_eq(ms, 1500);
-	ck_assert_int_eq(cli_parse_seconds(".25", &ms), 0);
+	ck_assert_int_eq(cli_parse_timeout(".25", &ms), 0);
 	ck_assert_int_eq(ms, 250);
-	ck_assert_int_eq(cli_parse_seconds("0", &ms), -ERANGE);
-	ck_assert_int_eq(cli_parse_seconds("3000000", &ms), -ERANGE);
-	ck_assert_int_eq(cli_parse_seconds(".", &ms), -EINVAL);
-	ck_assert_int_eq(cli_parse_seconds("-1", &ms), -EINVAL);
-	ck_assert_int_eq(cli_parse_seconds("inf", &ms), -EINVAL);
-	ck_assert_int_eq(cli_parse_seconds("1e3", &ms), -EINVAL);
-	ck_assert_int_eq(cli_parse_seconds("0x10", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_timeout("0", &ms), -ERANGE);
+	ck_assert_int_eq(cli_parse_timeout("3000000", &ms), -ERANGE);
+	ck_assert_int_eq(cli_parse_timeout(".", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_timeout("-1", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_timeout("inf", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_timeout("1e3", &ms), -EINVAL);
+	ck_assert_int_eq(cli_parse_timeout("0x10", &ms), -EINVAL);
+}
+END_TEST
+
+/* Issue 33 L7: --duration, --timeout and --rotate-every read one syntax. */
+START_TEST(one_duration_syntax)
+{
+	int64_t ms;
+	uint64_t v;
+	static const struct {
+		const char *s;
+		int64_t ms;
+	} ok[] = {
+		{ "10m", 600000 }, { "1.5s", 1500 }, { "1.5", 1500 }, { "250ms", 250 },
+		{ "2h", 7200000 }, { "1min", 60000 }, { "0.5m", 30000 }, { "1.0004s", 1000 },
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		ck_assert_msg(cli_parse_timeout(ok[i].s, &ms) == 0, "%s", ok[i].s);
+		ck_assert_int_eq(ms, ok[i].ms);
+		ck_assert_int_eq(cli_parse_duration(ok[i].s, UINT64_MAX, &v), 0);
+		ck_assert_uint_eq(v, (uint64_t)ok[i].ms);
+	}
+	static const char *const bad[] = { "10 m", " 1s", "1s ", "1S", "1d", "s", "ms",
+					   "-1s", "+1s", "1e3s", "0x10s", "inf", "nan", "" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(cli_parse_timeout(bad[i], &ms) == -EINVAL, "'%s'", bad[i]);
+	ck_assert_int_eq(cli_parse_timeout("0.4ms", &ms), -ERANGE);
+	ck_assert_int_eq(cli_parse_timeout("0s", &ms), -ERANGE);
+	/* 2^31-1 ms is the most a timeout or --duration takes: 596 h */
+	ck_assert_int_eq(cli_parse_timeout("596h", &ms), 0);
+	ck_assert_int_eq(cli_parse_timeout("597h", &ms), -ERANGE);
+	/* --rotate-every goes further (366 days, checked by its own rule) */
+	ck_assert_int_eq(cli_parse_duration("8784h", UINT64_MAX, &v), 0);
+	ck_assert_uint_eq(v, 8784ull * 3600000);
+	ck_assert_int_eq(cli_parse_duration("2s", 1999, &v), -ERANGE);
 }
 END_TEST
 
@@ -274,8 +308,11 @@ END_TEST
 
 START_TEST(event_lists)
 {
+	/* ros2caret's verb/record.py, as CARET 0.7 has it (issue 33 L2) */
 	const char *const *full = caret_ctl_evlist(false, true);
-	ck_assert_str_eq(full[0], "ros2:*");
+	ck_assert_str_eq(full[0], "ros*");
+	ck_assert_str_eq(full[1], "agnocast*");
+	ck_assert_ptr_null(full[2]);
 	size_t n = 0;
 	for (const char *const *e = caret_ctl_evlist(true, true); *e; e++)
 		n++;
@@ -290,15 +327,18 @@ START_TEST(progress_line)
 	struct ctl_progress p = { .recording = 1, .total = 4, .records_done = 500,
 				  .records_total = 1500, .percent = 33.3 };
 	/* 500 records in 5 s: 100/s, 1000 left: 10 s. */
-	cli_progress_text(&p, 5000, 500, t, sizeof(t));
+	cli_progress_text(&p, CLI_PROGRESS_RECORDING, 5000, 500, t, sizeof(t));
 	ck_assert_str_eq(t, "1/4 processes recording, 500/1500 records replayed (33 %), "
 			    "100 records/s, elapsed 00:05, ETA 00:10");
+	/* a snapshot's processes record all along: its pass is what is counted */
+	cli_progress_text(&p, CLI_PROGRESS_SNAPSHOT, 5000, 500, t, sizeof(t));
+	ck_assert_ptr_nonnull(strstr(t, "1/4 processes replayed into the ring, 500/1500"));
 	/* Nothing replayed yet: no rate, no ETA. */
-	cli_progress_text(&p, 2000, 0, t, sizeof(t));
+	cli_progress_text(&p, CLI_PROGRESS_RECORDING, 2000, 0, t, sizeof(t));
 	ck_assert_ptr_nonnull(strstr(t, "0 records/s, elapsed 00:02, ETA --:--"));
 	p.records_done = 1500;
 	p.percent = 100;
-	cli_progress_text(&p, 3723000, 1500, t, sizeof(t));
+	cli_progress_text(&p, CLI_PROGRESS_RECORDING, 3723000, 1500, t, sizeof(t));
 	ck_assert_ptr_nonnull(strstr(t, "elapsed 1:02:03, ETA 00:00"));
 }
 END_TEST
@@ -331,6 +371,7 @@ int main(void)
 	tcase_add_test(tc, size_suffixes);
 	tcase_add_test(tc, hex_strings);
 	tcase_add_test(tc, counts_and_seconds);
+	tcase_add_test(tc, one_duration_syntax);
 	tcase_add_test(tc, default_trace_dir_rule);
 	tcase_add_test(tc, absolute_paths);
 	tcase_add_test(tc, reply_envelope);

@@ -317,6 +317,17 @@ START_TEST(record_rotation_armed_then_stop)
 		"\"rotate_size\":10}", CTL_REPLY_ERROR, NULL);
 	ck_assert_int_eq(err_of(r), EINVAL);
 	cJSON_Delete(r);
+	/* below the sub-buffer size (the default 512K here): LTTng would not
+	 * rotate before one fills; the least size is named (issue 33 L11) */
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\","
+		"\"rotate_size\":65536}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "the least size is 524288 (512K)"));
+	cJSON_Delete(r);
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\","
+		"\"rotate_size\":131071,\"subbuf_size\":131072}", CTL_REPLY_ERROR, NULL);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "the least size is 131072 (128K)"));
+	cJSON_Delete(r);
 	ck_assert_int_eq(fake.n_calls, 0);
 	ck_assert(!rotation_is_rotating("r1"));
 

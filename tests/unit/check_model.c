@@ -251,7 +251,8 @@ START_TEST(wire_carries_missing)
 	pr.missing_total = 9;
 	pr.dup_total = 1ull << 60;
 	struct check_report r = { .procs = &pr, .nprocs = 1, .events = 3,
-				  .first_ns = INT64_MAX - 1, .last_ns = INT64_MAX };
+				  .first_ns = INT64_MAX - 1, .last_ns = INT64_MAX,
+				  .no_context = { 3, 0, UINT64_MAX } };
 	struct check_buf b = { 0 };
 	check_wire_report(&b, &r);
 	ck_assert_int_eq(b.err, 0);
@@ -264,6 +265,9 @@ START_TEST(wire_carries_missing)
 	ck_assert_uint_eq(out.procs[0].missing_total, 9);
 	ck_assert_uint_eq(out.procs[0].dup_total, 1ull << 60);
 	ck_assert_int_eq(out.last_ns, INT64_MAX);
+	ck_assert_uint_eq(out.no_context[CHECK_CTX_VPID], 3);
+	ck_assert_uint_eq(out.no_context[CHECK_CTX_VTID], 0);
+	ck_assert_uint_eq(out.no_context[CHECK_CTX_PROCNAME], UINT64_MAX);
 	check_wire_free(&out);
 	/* one byte short anywhere: refused, never read past */
 	for (size_t n = 0; n < b.n; n += 7)
@@ -321,6 +325,30 @@ START_TEST(parser_reason)
 }
 END_TEST
 
+/* Issue 33 C3: a stream file babeltrace2 cannot index, and why (its
+ * warning, as babeltrace 2.0's ctf plugin words it). */
+START_TEST(stream_reason)
+{
+	const char *log =
+		"11-28 23:08:46.716 29190 29190 W PLUGIN/SRC.CTF.FS/DS build_index_from_stream_"
+		"file@data-stream-file.c:882 [src0] Invalid packet size reported in file: "
+		"stream=\"/t/ust/uid/0/64-bit/caret_0\", packet-offset=4096, "
+		"packet-size-bytes=94208, file-size=51207\n"
+		"11-28 23:08:46.716 29190 29190 E PLUGIN/SRC.CTF.FS add_ds_file@fs.c:803 [src0] "
+		"Failed to index CTF stream file '/t/ust/uid/0/64-bit/caret_0'\n";
+	char err[512] = "stream file /t/ust/uid/0/64-bit/caret_0 cannot be read";
+	check_bt_stream_reason(log, err, sizeof(err));
+	ck_assert_str_eq(err, "stream file /t/ust/uid/0/64-bit/caret_0 cannot be read; "
+			      "truncated: the packet at byte 4096 holds 94208 bytes but the file "
+			      "ends 47111 bytes into it");
+	char e2[64] = "unchanged";
+	check_bt_stream_reason("x Invalid packet size reported in file: nothing\n", e2,
+			       sizeof(e2));
+	check_bt_stream_reason("no such line\n", e2, sizeof(e2));
+	ck_assert_str_eq(e2, "unchanged");
+}
+END_TEST
+
 /* A chunk after one with discards: babeltrace2 reports a record of
  * unknown count before each stream's opening packet that carries the
  * earlier chunks' total (check called such a chunk incomplete); that
@@ -366,6 +394,7 @@ int main(void)
 	Suite *s = suite_create("check_model");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, complete_process_lacks_nothing);
+	tcase_add_test(tc, stream_reason);
 	tcase_add_test(tc, every_cut_replay_is_seen);
 	tcase_add_test(tc, each_record_is_needed);
 	tcase_add_test(tc, without_agent_only_references);

@@ -51,7 +51,8 @@ _caretctl()
 	--subbuffer-count | --duration | --timeout | --select-nodes | --ignore-nodes | \
 	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
 	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size | \
-	--snapshot-size | --snapshot-on | --snapshot-filter | --subbuffer-size-kernel)
+	--snapshot-size | --snapshot-on | --snapshot-filter | --subbuffer-size-kernel | \
+	--init-retry-num)
 		return ;;
 	esac
 
@@ -116,7 +117,7 @@ _caretctl()
 			--max-size --snapshot --snapshot-size --snapshot-on
 			--snapshot-filter
 			-u --ust --context -k --kernel --syscall
-			--subbuffer-size-kernel -c --record-clock" -- "$cur")) ;;
+			--subbuffer-size-kernel -c --record-clock --init-retry-num" -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "$common -o --output --timeout --all-hosts" -- "$cur")) ;;
 	stop)

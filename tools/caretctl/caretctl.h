@@ -70,6 +70,12 @@ int cli_simple_args(struct cli_opts *g, const char *cmd, int argc, char **argv,
 
 int64_t cli_now_ms(void);
 
+/* Whether standard output's reader is gone (a closed pipe). */
+bool cli_out_gone(void);
+/* Whether a write to standard output failed because its reader is gone:
+ * commands stop producing output then; not an error. */
+bool cli_out_cut(void);
+
 struct ctl_drops;
 /* Warns of init records dropped by full caches, per process; whether any. */
 bool cli_report_drops(const struct ctl_drops *d);

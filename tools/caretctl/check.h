@@ -29,6 +29,10 @@ int check_bt_run(const char *dir, struct check_model *m, char *err, size_t errle
 /* Appends to err the reason the ctf plugin's metadata parser logged in
  * log (its stderr, at level ERROR), if any. */
 void check_bt_log_reason(const char *log, char *err, size_t errlen);
+/* Appends to err why a stream file could not be indexed, when the ctf
+ * plugin logged it in log (a packet longer than what is left of the file:
+ * a truncated stream file), in check_stream.c. */
+void check_bt_stream_reason(const char *log, char *err, size_t errlen);
 
 struct check_model *check_model_new(void);
 void check_model_free(struct check_model *m);
@@ -39,6 +43,12 @@ void check_model_finish(struct check_model *m);
 
 /* The report, read by cmd_check.c. */
 enum { CHECK_MAX_KINDS = 40, CHECK_MAX_LINKS = 24 };
+
+/* The context fields CARET's analyzer reads on every event (caretd and
+ * `ros2 caret record` always add them; a session made by hand may not). */
+enum { CHECK_CTX_VPID, CHECK_CTX_VTID, CHECK_CTX_PROCNAME, CHECK_NCTX };
+/* "vpid", "vtid", "procname"; NULL past the end. */
+const char *check_ctx_name(size_t i);
 
 struct check_proc {
 	int64_t vpid;
@@ -98,6 +108,9 @@ struct check_report {
 	uint64_t lost_unknown;
 	bool any_caret_init;
 	int64_t first_ns, last_ns;
+	/* Events (but sim_time's, read from any process) lacking each context
+	 * field: the analyzer cannot place them in a process or thread. */
+	uint64_t no_context[CHECK_NCTX];
 };
 
 const struct check_report *check_model_report(const struct check_model *m);

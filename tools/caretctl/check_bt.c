@@ -122,6 +122,42 @@ static void take_error(char *err, size_t errlen, const char *what)
 	bt_error_release(e);
 }
 
+/* A source that fails to start: src.ctf.fs parses the metadata, then
+ * indexes every stream file, so a truncated stream file fails it too; the
+ * cause naming a stream file says it was one (issue 33 C3). -EIO (a
+ * trace that cannot be read) then, else -EBADMSG (not a CTF trace). */
+static int take_source_error(char *err, size_t errlen, const char *dir)
+{
+	static const char index_failed[] = "Failed to index CTF stream file ";
+	const bt_error *e = bt_current_thread_take_error();
+	const char *stream = NULL;
+	for (uint64_t i = 0; e && i < bt_error_get_cause_count(e) && !stream; i++) {
+		const char *m = bt_error_cause_get_message(bt_error_borrow_cause_by_index(e, i));
+		if (m && strncmp(m, index_failed, sizeof(index_failed) - 1) == 0)
+			stream = m + sizeof(index_failed) - 1;
+	}
+	int rc = -EBADMSG;
+	if (stream) {
+		/* the path between babeltrace2's quotes */
+		size_t n = strlen(stream);
+		if (n >= 2 && (*stream == '\'' || *stream == '`'))
+			stream++, n -= 2;
+		snprintf(err, errlen, "stream file %.*s cannot be read: babeltrace2 cannot index "
+			 "its packets (truncated or corrupt; the metadata was read)",
+			 (int)(n > 600 ? 600 : n), stream);
+		rc = -EIO;
+	} else {
+		snprintf(err, errlen, "not a CTF trace: babeltrace2 cannot read %.200s/metadata",
+			 dir);
+		if (e && bt_error_get_cause_count(e) > 0)
+			append_line(err, errlen, "babeltrace2",
+				    bt_error_cause_get_message(bt_error_borrow_cause_by_index(e, 0)));
+	}
+	if (e)
+		bt_error_release(e);
+	return rc;
+}
+
 void check_bt_log_reason(const char *log, char *err, size_t errlen)
 {
 	/* The metadata parser says what is wrong only in its log: the first
@@ -208,16 +244,15 @@ static int build_and_run(bt_graph *g, const struct dirs *d, struct check_model *
 		int ok = params && inputs &&
 			 bt_value_array_append_string_element(inputs, d->v[i]) == 0 &&
 			 bt_value_map_insert_entry(params, "inputs", inputs) == 0 &&
-			 bt_graph_add_source_component(g, fs, name, params, BT_LOGGING_LEVEL_ERROR,
+			 /* warnings too: why a stream file cannot be indexed
+			  * (check_bt_stream_reason) is one */
+			 bt_graph_add_source_component(g, fs, name, params,
+						       BT_LOGGING_LEVEL_WARNING,
 						       &src) == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
 		bt_value_put_ref(inputs);
 		bt_value_put_ref(params);
 		if (!ok) {
-			char what[300];
-			snprintf(what, sizeof(what), "not a CTF trace: babeltrace2 cannot read "
-				 "%.200s/metadata", d->v[i]);
-			take_error(err, errlen, what);
-			rc = -EBADMSG;
+			rc = take_source_error(err, errlen, d->v[i]);
 			goto out;
 		}
 		for (uint64_t p = 0; p < bt_component_source_get_output_port_count(src); p++) {

@@ -52,6 +52,12 @@ const char *check_kind_name(size_t i)
 	return i < NKINDS ? init_kinds[i] : NULL;
 }
 
+const char *check_ctx_name(size_t i)
+{
+	static const char *const names[CHECK_NCTX] = { "vpid", "vtid", "procname" };
+	return i < CHECK_NCTX ? names[i] : NULL;
+}
+
 enum role {
 	R_OTHER,	/* not a ROS 2 event: counted, nothing else */
 	R_RUNTIME,
@@ -392,6 +398,9 @@ static int on_event(struct check_model *m, const bt_message *msg)
 	if (c->role == R_OTHER)
 		return 0;
 	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
+	m->r.no_context[CHECK_CTX_VPID] += c->c_vpid < 0;
+	m->r.no_context[CHECK_CTX_VTID] += c->c_vtid < 0;
+	m->r.no_context[CHECK_CTX_PROCNAME] += c->c_procname < 0;
 	uint64_t vpid, vtid = 0;
 	if (!check_fint(ctx, c->c_vpid, &vpid))
 		vpid = (uint64_t)-1; /* no vpid context: one pseudo-process */

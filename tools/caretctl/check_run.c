@@ -49,7 +49,8 @@ static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t paren
 		_exit(1); /* the parent died before the line above */
 	/* babeltrace2 logs to stderr (its plugins' warnings, the whole
 	 * metadata on a parse error): the child speaks only through the pipe,
-	 * and keeps the log to say why the metadata parser failed. */
+	 * and keeps the log to say why the metadata parser failed, or why a
+	 * stream file could not be indexed. */
 	int log = memfd_create("caretctl-check-log", MFD_CLOEXEC);
 	if (log >= 0)
 		dup2(log, STDERR_FILENO);
@@ -64,11 +65,14 @@ static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t paren
 		check_model_finish(m);
 		check_wire_report(&b, check_model_report(m));
 	}
-	if (rc == -EBADMSG && log >= 0) {
+	if ((rc == -EBADMSG || rc == -EIO) && log >= 0) {
 		char text[8192];
 		ssize_t n = pread(log, text, sizeof(text) - 1, 0);
 		text[n > 0 ? n : 0] = '\0';
-		check_bt_log_reason(text, err, sizeof(err));
+		if (rc == -EBADMSG)
+			check_bt_log_reason(text, err, sizeof(err));
+		else
+			check_bt_stream_reason(text, err, sizeof(err));
 	}
 	if (rc < 0 || b.err) {
 		b.n = 0;

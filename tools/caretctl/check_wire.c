@@ -101,6 +101,8 @@ void check_wire_report(struct check_buf *b, const struct check_report *r)
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		put_u64(b, head[i]);
 	put_u8(b, r->any_caret_init);
+	for (size_t i = 0; i < CHECK_NCTX; i++)
+		put_u64(b, r->no_context[i]);
 	put_u32(b, (uint32_t)r->nprocs);
 	for (size_t i = 0; i < r->nprocs; i++)
 		put_proc(b, &r->procs[i]);
@@ -236,6 +238,8 @@ static int decode_report(struct rd *rd, struct check_report *r)
 	r->first_ns = (int64_t)head[6];
 	r->last_ns = (int64_t)head[7];
 	r->any_caret_init = get_bool(rd, "header");
+	for (size_t i = 0; i < CHECK_NCTX; i++)
+		r->no_context[i] = get_u64(rd, "header");
 
 	size_t n = get_count(rd, PROC_MIN, "process count");
 	if (n && !(r->procs = calloc(n, sizeof(*r->procs))))

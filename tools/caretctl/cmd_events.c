@@ -64,7 +64,7 @@ static int print_event(const struct ctl_event *e, void *arg)
 			printf(" %s=%.0f", f->string, f->valuedouble);
 	}
 	putchar('\n');
-	return 0;
+	return cli_out_cut();
 }
 
 enum { O_SINCE = 0x2000, O_UNTIL, O_COUNT, O_AFTER, O_PID, O_KIND };
@@ -101,7 +101,7 @@ int cmd_events(struct cli_opts *g, int argc, char **argv)
 	int opt;
 	memset(&q, 0, sizeof(q));
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout, "events");
@@ -150,6 +150,10 @@ int cmd_events(struct cli_opts *g, int argc, char **argv)
 	int code = cli_events_fetch(g, &q, &f, g->json ? NULL : print_event, NULL);
 	if (code != CLI_EXIT_OK)
 		return code;
+	/* a reader gone: the position after what it never read would mislead */
+	fflush(stdout);
+	if (cli_out_cut())
+		return CLI_EXIT_OK;
 	if (f.corrupt)
 		cli_warn("%" PRId64 " caches are corrupted: only their records before the "
 			 "damage are shown", f.corrupt);

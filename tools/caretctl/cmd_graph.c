@@ -347,7 +347,7 @@ static int run(struct cli_opts *g, const char *cmd, int argc, char **argv)
 	int opt;
 	memset(&q, 0, sizeof(q));
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout, cmd);
 			return CLI_EXIT_OK;

@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"  -p, --path DIR              where the trace directory goes (default:\n"
 		"                              $ROS_TRACE_DIR, else $ROS_HOME/tracing, else\n"
 		"                              ~/.ros/tracing), made absolute here\n"
-		"  -o, --output DIR            the same as -p/--path (as ros2 trace -o)\n"
+		"  -o, --output DIR            the same as -p/--path (ours: ros2 trace of\n"
+		"                              Humble and Jazzy has -p only)\n"
 		"  -f, --recording-frequency N replay N records/s per process (1 to %d);\n"
 		"                              implies --pacing frequency\n"
 		"      --pacing MODE           frequency (fixed -f rate, default %d) or\n"
@@ -75,15 +76,19 @@ static void usage(FILE *f)
 		"      --subbuffer-count N     UST sub-buffers per buffer, a power of two\n"
 		"                              from %u to %u (default %u)\n"
 		"  -a, --append                the trace directory may exist and hold traces\n"
-		"                              (as ros2 trace -a): this one goes into a new\n"
+		"                              (as Jazzy's ros2 trace -a): this one goes into\n"
+		"                              a new\n"
 		"                              append-N directory inside it\n"
 		"  -l, --list                  show what would be enabled (events, contexts,\n"
 		"                              channel, directory, pacing) and exit\n"
 		"  -v, --verbose               a progress line per change, not one bar\n"
-		"      --duration SECONDS      stop SECONDS after all processes are\n"
+		"      --duration DURATION     stop DURATION after all processes are\n"
 		"                              recording; implies --immediate\n"
-		"      --timeout SECONDS       longest wait for all processes to reach\n"
+		"      --timeout DURATION      longest wait for all processes to reach\n"
 		"                              RECORD (default %d, at most %lld)\n"
+		"      --init-retry-num N      accepted and ignored, with a note (ros2 caret\n"
+		"                              record's retries of LTTng's set-up: caretd\n"
+		"                              starts the session itself and retries nothing)\n"
 		"      --json                  JSON lines on stdout: progress, then the\n"
 		"                              record, wait and stop results (each with\n"
 		"                              \"cmd\"), or {\"error\", \"errno\"}\n"
@@ -91,9 +96,9 @@ static void usage(FILE *f)
 		"  -h, --help                  this help\n\n"
 		"Enter or Ctrl-C stops the recording and prints where the trace is and\n"
 		"what LTTng discarded.\n\n"
-		"Every option of ros2 caret record is here but --init-retry-num: caretd\n"
-		"starts the session itself and retries nothing (caretctl(1), DIFFERENCES\n"
-		"FROM ros2 caret record AND ros2 trace).\n\n"
+		"Every option of ros2 caret record is here; where an option comes from\n"
+		"(ros2 caret record, ros2 trace, or ours) is said with it and in\n"
+		"caretctl(1), DIFFERENCES FROM ros2 caret record AND ros2 trace.\n\n"
 		"Exit status: 0 recorded; 1 caretd or LTTng failed; 2 usage error;\n"
 		"3 caretd not reachable; 4 some processes did not reach RECORD within\n"
 		"--timeout (without --duration the session is left recording: stop it\n"
@@ -105,7 +110,7 @@ static void usage(FILE *f)
 		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
 		CARET_CTL_DEFAULT_TIMEOUT_MS / 1000,
 		(long long)(CARET_CTL_TIMEOUT_MAX_MS / 1000));
-	fprintf(f, "\nEvent selection (as ros2 trace):\n");
+	fprintf(f, "\nEvent selection (as ros2 trace, but where it says ours):\n");
 	cli_sel_usage(f);
 	fprintf(f, "\nRotation (a recording that never needs to stop):\n");
 	cli_rotation_usage(f);
@@ -129,6 +134,7 @@ enum {
 	OPT_IGNORE_NODES,
 	OPT_SELECT_TOPICS,
 	OPT_IGNORE_TOPICS,
+	OPT_INIT_RETRY_NUM,
 };
 
 static const char *const filter_opts[4] = { "--select-nodes", "--ignore-nodes",
@@ -171,6 +177,7 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 		{ "append-trace", no_argument, NULL, 'a' },
 		{ "set-url", required_argument, NULL, OPT_SET_URL },
 		{ "all-hosts", no_argument, NULL, OPT_ALL_HOSTS },
+		{ "init-retry-num", required_argument, NULL, OPT_INIT_RETRY_NUM },
 		{ "select-nodes", required_argument, NULL, OPT_SELECT_NODES },
 		{ "ignore-nodes", required_argument, NULL, OPT_IGNORE_NODES },
 		{ "select-topics", required_argument, NULL, OPT_SELECT_TOPICS },
@@ -187,7 +194,7 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 
 	o->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:p:o:f:vlahc" CLI_SEL_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:p:o:f:vlahc" CLI_SEL_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': {
 			char why[160];
@@ -249,13 +256,14 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 			o->verbose = true;
 			break;
 		case OPT_DURATION:
-			if (cli_parse_seconds(optarg, &o->duration_ms) < 0)
+			if (cli_parse_timeout(optarg, &o->duration_ms) < 0)
 				return bad_value("--duration", optarg,
-						 "must be seconds, more than 0 and at most 2147483");
+						 "must be a duration (" CLI_DURATION_SYNTAX "), "
+						 "more than 0 and at most 2147483 s");
 			o->immediate = true;
 			break;
 		case OPT_TIMEOUT:
-			if (cli_parse_seconds(optarg, &o->timeout_ms) < 0 ||
+			if (cli_parse_timeout(optarg, &o->timeout_ms) < 0 ||
 			    caret_ctl_check_timeout_ms(o->timeout_ms, NULL, 0) < 0)
 				return bad_value("--timeout", optarg, caret_ctl_rule_timeout());
 			break;
@@ -267,6 +275,16 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 		case OPT_ALL_HOSTS:
 			o->all_hosts = true;
 			break;
+		case OPT_INIT_RETRY_NUM: {
+			/* ros2 caret record's retries of its LTTng set-up: a script
+			 * written for it must run here too (issue 33 L5) */
+			uint64_t n;
+			if (strcmp(optarg, "0") != 0 && cli_parse_count(optarg, INT32_MAX, &n) < 0)
+				return bad_value("--init-retry-num", optarg, "must be a number");
+			fprintf(stderr, "caretctl: note: --init-retry-num ignored: caretd starts "
+				"the session itself and retries nothing\n");
+			break;
+		}
 		case OPT_SELECT_NODES:
 		case OPT_IGNORE_NODES:
 		case OPT_SELECT_TOPICS:

@@ -247,8 +247,11 @@ int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE 
 	if (w == WATCH_GONE && cli_rotation_why_ended(g, session))
 		return CLI_EXIT_FAILED;
 	if (w == WATCH_GONE) {
-		fprintf(info, "session %s was stopped or destroyed by someone else; the trace "
-			      "is in %s\n", session, path);
+		/* whoever ended it, a 'caretctl stop' of this very user
+		 * included: caretd does not say who (issue 33 L9) */
+		fprintf(info, "session %s was stopped or destroyed outside this command "
+			      "(caretctl stop, lttng stop or destroy); the trace is in %s\n",
+			session, path);
 		return final == CLI_EXIT_OK && dropped ? CLI_EXIT_TIMEOUT : final;
 	}
 	if (w == WATCH_LOST) {

@@ -128,6 +128,12 @@ bool cli_snapshot_is(const cJSON *root)
 	return mode && !strcmp(mode, CARET_CTL_MODE_SNAPSHOT);
 }
 
+bool cli_snapshot_unwritten(const cJSON *root)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_SNAPSHOTS);
+	return cli_snapshot_is(root) && cJSON_IsNumber(n) && n->valuedouble == 0;
+}
+
 void cli_snapshot_print(const cJSON *root)
 {
 	if (cli_snapshot_is(root)) { /* a stop result */
@@ -159,7 +165,7 @@ static void usage(FILE *f)
 		"did, then LTTng writes the ring. RECORDING: default your latest recording.\n\n"
 		"  -o, --output DIR     where the snapshot goes (default: the recording's\n"
 		"                       trace directory); created with your rights\n"
-		"      --timeout SECONDS  longest wait for the replay (default %d); the\n"
+		"      --timeout DURATION longest wait for the replay (default %d); the\n"
 		"                       snapshot is written then anyway, named incomplete\n"
 		"      --all-hosts      also every other host's flight recorder of the same\n"
 		"                       name, over the DDS bridge: each caretd takes its own\n"
@@ -241,7 +247,7 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 	s->timeout_ms = CARET_CTL_DEFAULT_TIMEOUT_MS;
 	int opt;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			if (!*optarg)
@@ -262,7 +268,7 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 			s->output = out;
 			break;
 		case 't':
-			if (cli_parse_seconds(optarg, &s->timeout_ms) < 0 ||
+			if (cli_parse_timeout(optarg, &s->timeout_ms) < 0 ||
 			    caret_ctl_check_timeout_ms(s->timeout_ms, NULL, 0) < 0)
 				return cli_usage_error("snapshot", "invalid --timeout '%s': %s",
 						       optarg, caret_ctl_rule_timeout());
@@ -299,7 +305,7 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 		cJSON_Delete(req);
 		return cli_report_connect(g->socket, e);
 	}
-	cli_progress_begin(g->json ? stderr : stdout, false);
+	cli_progress_begin(g->json ? stderr : stdout, false, CLI_PROGRESS_SNAPSHOT);
 	e = cli_exchange(&c, req, deadline, false, on_progress, NULL, &r, &why);
 	cli_progress_clear();
 	cli_conn_close(&c);

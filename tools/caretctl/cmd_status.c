@@ -18,7 +18,7 @@ static void usage(FILE *f, const char *cmd)
 {
 	if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
 		fprintf(f, "Usage: caretctl status [--json]\n"
-			   "       caretctl status --all-hosts [--timeout SECONDS] [--json]\n"
+			   "       caretctl status --all-hosts [--timeout DURATION] [--json]\n"
 			   "Show the host, caretd (pid, version, pacing), whether LTTng is\n"
 			   "reachable and its active sessions, and the agent table.\n"
 			   "With --all-hosts: every host's processes and states, from the\n"
@@ -193,7 +193,7 @@ int cmd_status(struct cli_opts *g, int argc, char **argv)
 			if (!strcmp(argv[i], "--all-hosts"))
 				continue;
 			if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-				if (cli_parse_seconds(argv[++i], &timeout_ms) < 0 || timeout_ms <= 0)
+				if (cli_parse_timeout(argv[++i], &timeout_ms) < 0 || timeout_ms <= 0)
 					return cli_usage_error("status", "invalid timeout '%s'", argv[i]);
 			} else if (!strcmp(argv[i], "--json")) {
 				g->json = true;

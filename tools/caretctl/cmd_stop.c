@@ -120,7 +120,12 @@ static int report(const struct cli_opts *g, const struct cli_reply *r)
 	} else {
 		char a[24], b[24];
 		printf("stopped session %s\n", s.session);
-		printf("trace: %s\n", s.path);
+		/* a flight recorder without a snapshot wrote nothing: caretd
+		 * removed the directory it made for it (issue 33 L10) */
+		if (cli_snapshot_unwritten(r->root))
+			printf("trace: none (the flight recorder took no snapshot)\n");
+		else
+			printf("trace: %s\n", s.path);
 		for (size_t i = 0; i < s.n; i++)
 			printf("  channel %s: %s events discarded, %s packets lost\n",
 			       s.ch[i].name,
@@ -247,7 +252,7 @@ int cmd_stop(struct cli_opts *g, int argc, char **argv)
 	bool all_hosts = false;
 	int opt;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+s:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'A':
 			all_hosts = true;

@@ -42,6 +42,7 @@ int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
 		}
 		if (f->raw)
 			printf("%s\n", r.raw);
+		stop |= cli_out_cut();
 		f->got += n;
 		f->late = p.late;
 		f->corrupt = p.corrupt;

@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"  topics   the live ROS 2 graph from the caches: topics, publishers and\n"
 		"           subscriptions across processes\n"
 		"  check    check a recorded trace for what CARET's analyzer needs\n\n"
+		"Every command takes its options before or after its operands; every\n"
+		"duration is seconds or N with ms, s, m or h (1.5s, 10m).\n\n"
 		"Options (also accepted after COMMAND):\n"
 		"  --socket PATH  caretd's control socket (default: $CARETD_SOCKET, else\n"
 		"                 " CARET_CTL_DEFAULT_SOCKET ")\n"
@@ -74,7 +76,8 @@ static int run_command(struct cli_opts *g, size_t i, int argc, char **argv)
 	snprintf(prog, sizeof(prog), "caretctl %s", commands[i].name);
 	argv[0] = prog;
 	int code = commands[i].run(g, argc, argv);
-	if (fflush(stdout) != 0 && code == CLI_EXIT_OK)
+	bool failed = fflush(stdout) != 0 || ferror(stdout);
+	if (failed && code == CLI_EXIT_OK && !cli_out_gone())
 		return cli_fail(CLI_EXIT_FAILED, "cannot write the output");
 	return code;
 }

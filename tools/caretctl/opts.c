@@ -35,7 +35,7 @@ int cli_simple_args(struct cli_opts *g, const char *cmd, int argc, char **argv,
 	};
 	int opt;
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout, cmd);
 			return CLI_EXIT_OK;

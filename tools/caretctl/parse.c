@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "parse.h"
 #include "util/caret_util.h"
@@ -43,20 +44,49 @@ int cli_parse_size(const char *s, uint64_t *out)
 	return caret_parse_size(s, CLI_JSON_INT_MAX, out);
 }
 
-int cli_parse_seconds(const char *s, int64_t *ms)
+/* Milliseconds per unit of a duration's suffix; 0: not a unit. */
+static double unit_ms(const char *u)
 {
-	/* strtod would also take blanks, signs, hex, "inf" and "nan". */
+	static const struct {
+		const char *name;
+		double ms;
+	} units[] = {
+		{ "", 1000 }, { "s", 1000 }, { "ms", 1 }, { "m", 60000 },
+		{ "min", 60000 }, { "h", 3600000 },
+	};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(u, units[i].name) == 0)
+			return units[i].ms;
+	return 0;
+}
+
+int cli_parse_duration(const char *s, uint64_t max_ms, uint64_t *ms)
+{
+	/* strtod would also take blanks, signs, hex, exponents, "inf" and
+	 * "nan": the number is scanned here, strtod only converts it. */
 	const char *p = s;
 	while (isdigit((unsigned char)*p))
 		p++;
 	if (*p == '.')
 		for (p++; isdigit((unsigned char)*p);)
 			p++;
-	if (p == s || *p || (p == s + 1 && *s == '.'))
+	if (p == s || (p == s + 1 && *s == '.'))
 		return -EINVAL;
-	double v = strtod(s, NULL) * 1000.0;
-	if (!(v >= 0.5) || v > 2147483647.0)
+	double unit = unit_ms(p);
+	if (unit == 0)
+		return -EINVAL;
+	double v = strtod(s, NULL) * unit;
+	if (!(v >= 0.5) || v > (double)max_ms + 0.5)
 		return -ERANGE;
-	*ms = (int64_t)(v + 0.5);
+	*ms = (uint64_t)(v + 0.5);
 	return 0;
+}
+
+int cli_parse_timeout(const char *s, int64_t *ms)
+{
+	uint64_t v;
+	int r = cli_parse_duration(s, INT32_MAX, &v);
+	if (r == 0)
+		*ms = (int64_t)v;
+	return r;
 }

@@ -12,7 +12,12 @@
 int cli_parse_count(const char *s, uint64_t max, uint64_t *out);
 /* N, NK, NM or NG (powers of 1024, either case), 1..CLI_JSON_INT_MAX. */
 int cli_parse_size(const char *s, uint64_t *out);
-/* Seconds, decimals allowed, > 0 and at most 2^31-1 ms. */
-int cli_parse_seconds(const char *s, int64_t *ms);
+/* Every duration caretctl takes (issue 33 L7): decimal digits with an
+ * optional fraction, then no unit (seconds) or ms, s, m, min or h;
+ * rounded to ms, 1..max_ms. 0, -EINVAL or -ERANGE. */
+int cli_parse_duration(const char *s, uint64_t max_ms, uint64_t *ms);
+#define CLI_DURATION_SYNTAX "seconds, or N with ms, s, m or h"
+/* A duration within 2^31-1 ms (about 596 h): waits and timeouts. */
+int cli_parse_timeout(const char *s, int64_t *ms);
 
 #endif

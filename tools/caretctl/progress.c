@@ -11,6 +11,7 @@
 
 static struct {
 	FILE *out;
+	const char *what;
 	bool tty, verbose;
 	bool open;	/* an in-place line is on screen */
 	size_t shown;	/* its length, to blank what a shorter one leaves */
@@ -20,10 +21,11 @@ static struct {
 	bool have_first, have_last;
 } bar;
 
-void cli_progress_begin(FILE *out, bool verbose)
+void cli_progress_begin(FILE *out, bool verbose, const char *what)
 {
 	memset(&bar, 0, sizeof(bar));
 	bar.out = out;
+	bar.what = what;
 	bar.tty = isatty(fileno(out));
 	bar.verbose = verbose;
 	bar.begin_ms = cli_now_ms();
@@ -43,7 +45,7 @@ void cli_progress_show(const struct ctl_progress *p)
 	bool same = bar.have_last && p->recording == bar.last.recording &&
 		    p->total == bar.last.total && p->records_done == bar.last.records_done &&
 		    p->records_total == bar.last.records_total;
-	cli_progress_text(p, now - bar.begin_ms, p->records_done - bar.first_done, text,
+	cli_progress_text(p, bar.what, now - bar.begin_ms, p->records_done - bar.first_done, text,
 			  sizeof(text));
 	if (bar.verbose && !bar.tty) {
 		if (same)

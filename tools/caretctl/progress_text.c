@@ -20,8 +20,8 @@ static void clock_text(char *b, size_t len, int64_t s)
 		snprintf(b, len, "%02lld:%02lld", (long long)(s / 60), (long long)(s % 60));
 }
 
-void cli_progress_text(const struct ctl_progress *p, int64_t elapsed_ms, int64_t done_since,
-		       char *out, size_t len)
+void cli_progress_text(const struct ctl_progress *p, const char *what, int64_t elapsed_ms,
+		       int64_t done_since, char *out, size_t len)
 {
 	char el[24], eta[24] = "--:--";
 	double rate = elapsed_ms > 0 ? (double)done_since * 1000.0 / (double)elapsed_ms : 0;
@@ -32,9 +32,9 @@ void cli_progress_text(const struct ctl_progress *p, int64_t elapsed_ms, int64_t
 		clock_text(eta, sizeof(eta), (int64_t)((double)left / rate + 0.999));
 	clock_text(el, sizeof(el), elapsed_ms / 1000);
 	snprintf(out, len,
-		 "%lld/%lld processes recording, %lld/%lld records replayed (%d %%), "
+		 "%lld/%lld processes %s, %lld/%lld records replayed (%d %%), "
 		 "%.0f records/s, elapsed %s, ETA %s",
-		 (long long)p->recording, (long long)p->total, (long long)p->records_done,
+		 (long long)p->recording, (long long)p->total, what, (long long)p->records_done,
 		 (long long)p->records_total, cli_progress_pct(p), rate, el, eta);
 }
 

@@ -16,33 +16,6 @@
 #include "rotation_cli.h"
 #include "sig.h"
 
-int cli_parse_duration(const char *s, uint64_t *ms)
-{
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || v != v || v < 0 || v > 1e18)
-		return -EINVAL;
-	double unit;
-	if (!*end || !strcmp(end, "s"))
-		unit = 1000;
-	else if (!strcmp(end, "ms"))
-		unit = 1;
-	else if (!strcmp(end, "m") || !strcmp(end, "min"))
-		unit = 60000;
-	else if (!strcmp(end, "h"))
-		unit = 3600000;
-	else
-		return -EINVAL;
-	double r = v * unit;
-	if (r > 9007199254740992.0 || r != (double)(uint64_t)r)
-		return -EINVAL;
-	*ms = (uint64_t)r;
-	return 0;
-}
-
 static int bad(const char *opt, const char *val, const char *why)
 {
 	return cli_usage_error("record", "invalid %s '%s': %s", opt, val, why);
@@ -62,9 +35,9 @@ int cli_rotation_opt(int opt, const char *arg, struct cli_rotation *r, int *code
 			r->size = v;
 		return 1;
 	case CLI_OPT_ROTATE_EVERY:
-		if (cli_parse_duration(arg, &v) < 0)
+		if (cli_parse_duration(arg, UINT64_MAX, &v) < 0)
 			*code = bad("--rotate-every", arg,
-				    "must be a duration: seconds, or N with ms, s, m or h");
+				    "must be a duration: " CLI_DURATION_SYNTAX);
 		else if (caret_ctl_check_rotate_every_ms(v, why, sizeof(why)) < 0)
 			*code = bad("--rotate-every", arg, why);
 		else
@@ -103,7 +76,9 @@ void cli_rotation_usage(FILE *f)
 {
 	fprintf(f,
 		"      --rotate-size SIZE      rotate the trace into an archived chunk\n"
-		"                              whenever it grew by SIZE bytes (K/M/G);\n"
+		"                              whenever it grew by SIZE bytes (K/M/G; at\n"
+		"                              least the UST sub-buffer size, 512K by\n"
+		"                              default: LTTng sees a sub-buffer at a time);\n"
 		"                              every chunk gets every process's\n"
 		"                              initialization records and loads alone\n"
 		"      --rotate-every DURATION rotate every DURATION (1s to 366 days;\n"

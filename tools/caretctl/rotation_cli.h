@@ -25,8 +25,6 @@ enum {
 	{ "keep", required_argument, NULL, CLI_OPT_KEEP },                  \
 	{ "max-size", required_argument, NULL, CLI_OPT_MAX_SIZE }
 
-/* "1.5", "90s", "500ms", "10m", "2h" -> ms. 0 or -EINVAL. */
-int cli_parse_duration(const char *s, uint64_t *ms);
 /* 1 when opt is one of CLI_OPT_ROTATE_*: parsed into r (or a usage error
  * printed: the exit status, 2); 0 when it is not ours. */
 int cli_rotation_opt(int opt, const char *arg, struct cli_rotation *r, int *code);

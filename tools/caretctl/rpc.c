@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
-#include <grp.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_req.h"
@@ -81,28 +79,6 @@ void cli_reply_free(struct cli_reply *r)
 	r->raw = NULL;
 }
 
-/* "group NAME" owning the socket at path, else its directory; else
- * "caretd's group". */
-static void socket_group(const char *path, char *out, size_t len)
-{
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	struct stat st;
-	if (stat(path, &st) < 0 && (!slash || stat(dir, &st) < 0)) {
-		snprintf(out, len, "caretd's group (caretd --group)");
-		return;
-	}
-	char buf[1024];
-	struct group g, *gp = NULL;
-	if (getgrgid_r(st.st_gid, &g, buf, sizeof(buf), &gp) == 0 && gp)
-		snprintf(out, len, "group %s", gp->gr_name);
-	else
-		snprintf(out, len, "group %u", (unsigned)st.st_gid);
-}
-
 int cli_report_connect(const char *path, int err)
 {
 	cli_set_errno(-err);
@@ -120,14 +96,12 @@ int cli_report_connect(const char *path, int err)
 				path, strerror(-err));
 	case -EACCES:
 	case -EPERM: {
-		/* the group that may connect is the socket's (or its
-		 * directory's), whatever caretd's --group is today */
-		char grp[96];
-		socket_group(path, grp, sizeof(grp));
+		/* who may connect is the socket's (or its directory's)
+		 * business, whatever caretd's --group is today */
+		char who[PATH_MAX + 160];
+		cli_socket_access(path, who, sizeof(who));
 		return cli_fail(CLI_EXIT_UNREACHABLE,
-				"permission denied connecting to caretd at %s: "
-				"you must be root or in %s",
-				path, grp);
+				"permission denied connecting to caretd at %s: %s", path, who);
 	}
 	case -ENAMETOOLONG:
 		return cli_fail(CLI_EXIT_USAGE, "socket path too long: %s", path);

@@ -80,7 +80,7 @@ int cli_sel_opt(int opt, const char *arg, int argc, char **argv, struct caret_ct
 	return 1;
 }
 
-int cli_sel_check(const struct caret_ctl_sel *s, bool light)
+int cli_sel_check(struct caret_ctl_sel *s, bool light)
 {
 	if (s->ust_given && light)
 		return cli_usage_error("record", "--light is a list of UST events and -u/--ust "
@@ -88,9 +88,13 @@ int cli_sel_check(const struct caret_ctl_sel *s, bool light)
 	char why[160];
 	if (caret_ctl_sel_check_domains(s, why, sizeof(why)) < 0)
 		return cli_usage_error("record", "--context %s", why);
-	if (s->subbuf_size_kernel && !caret_ctl_sel_kernel(s))
-		return cli_usage_error("record", "--subbuffer-size-kernel sizes the kernel "
-				       "channel: it needs -k/--kernel or --syscall events");
+	/* ros2 caret record takes it without kernel events (it has none to
+	 * enable): a script written for it must run here too (issue 33 L5) */
+	if (s->subbuf_size_kernel && !caret_ctl_sel_kernel(s)) {
+		fprintf(stderr, "caretctl: note: --subbuffer-size-kernel ignored: without "
+			"-k/--kernel or --syscall events there is no kernel channel to size\n");
+		s->subbuf_size_kernel = 0;
+	}
 	return 0;
 }
 
@@ -126,9 +130,12 @@ void cli_sel_usage(FILE *f)
 		"                              daemon's group (tracing); such a recording\n"
 		"                              is not armed before Enter\n"
 		"      --syscall [NAME...]     system calls to record, in that channel\n"
+		"                              (ours: not in ros2 trace of Humble or Jazzy)\n"
 		"      --subbuffer-size-kernel BYTES  its sub-buffer size, as\n"
 		"                              --subbuffer-size-ust (default %uK, %u\n"
-		"                              sub-buffers, as ros2 trace)\n"
+		"                              sub-buffers; as ros2 caret record, which\n"
+		"                              takes it without kernel events: ignored then,\n"
+		"                              with a note)\n"
 		"                              Each list option takes the names after it, up\n"
 		"                              to the next option; repeated, lists add up\n",
 		CARET_CTL_KERNEL_CHANNEL, CARET_CTL_DEFAULT_SUBBUF_SIZE_KERNEL >> 10,

@@ -33,8 +33,9 @@ enum {
  * when it is not ours. */
 int cli_sel_opt(int opt, const char *arg, int argc, char **argv, struct caret_ctl_sel *s,
 		int *code);
-/* After every option: the combinations. 0 or the usage error's status. */
-int cli_sel_check(const struct caret_ctl_sel *s, bool light);
+/* After every option: the combinations. 0 or the usage error's status;
+ * drops (with a note) a --subbuffer-size-kernel with nothing to size. */
+int cli_sel_check(struct caret_ctl_sel *s, bool light);
 void cli_sel_usage(FILE *f);
 /* `record --list`: the UST events, contexts and kernel channel. */
 void cli_sel_list(const struct caret_ctl_sel *s, bool light);

@@ -40,5 +40,7 @@ void cli_snapshot_usage(FILE *f);
 void cli_snapshot_print(const cJSON *root);
 /* Whether a stop result is a flight recorder's. */
 bool cli_snapshot_is(const cJSON *root);
+/* A flight recorder's stop result with no snapshot written: no trace. */
+bool cli_snapshot_unwritten(const cJSON *root);
 
 #endif

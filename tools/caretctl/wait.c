@@ -69,7 +69,7 @@ int cli_wait_all(const struct cli_opts *g, int64_t timeout_ms, bool verbose,
 	bool lost = false;	/* in an outage: announce it once, and its end */
 	struct ctl_why why = { "" };
 
-	cli_progress_begin(g->json ? stderr : stdout, verbose);
+	cli_progress_begin(g->json ? stderr : stdout, verbose, CLI_PROGRESS_RECORDING);
 	for (;;) {
 		/*
 		 * After a reconnect past the deadline, still ask once (1 ms):
