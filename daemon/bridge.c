@@ -16,6 +16,8 @@
  * RLOG_INTERVAL_NS, then one line with the count of those suppressed. */
 #define RLOG_BURST 30
 #define RLOG_INTERVAL_NS (10LL * 1000000000)
+/* of those, CycloneDDS's own lines (a peer's junk gets one per datagram) */
+#define RLOG_DDS_BURST 10
 
 int64_t bridge_now_ns(void)
 {
@@ -38,6 +40,7 @@ static uint64_t rl_roll(struct bridge *b, int64_t now)
 	uint64_t n = b->rl_suppressed;
 	b->rl_begin_ns = now;
 	b->rl_n = 0;
+	b->rl_dds_n = 0;
 	b->rl_suppressed = 0;
 	return n;
 }
@@ -59,19 +62,31 @@ void bridge_rlog_flush(struct bridge *b, int64_t now)
 
 /* One limiter for all of them: a peer cannot pick a kind of line that
  * escapes it (B16c), CycloneDDS's own included (H4). */
-bool bridge_rlog_ok(struct bridge *b)
+static bool rlog_take(struct bridge *b, bool dds)
 {
 	int64_t now = bridge_now_ns();
 	pthread_mutex_lock(&rl_lock);
 	uint64_t n = rl_roll(b, now);
-	bool ok = b->rl_n < RLOG_BURST;
-	if (ok)
+	bool ok = b->rl_n < RLOG_BURST && (!dds || b->rl_dds_n < RLOG_DDS_BURST);
+	if (ok) {
 		b->rl_n++;
-	else
+		b->rl_dds_n += dds;
+	} else {
 		b->rl_suppressed++;
+	}
 	pthread_mutex_unlock(&rl_lock);
 	say_suppressed(n);
 	return ok;
+}
+
+bool bridge_rlog_ok(struct bridge *b)
+{
+	return rlog_take(b, false);
+}
+
+bool bridge_rlog_dds_ok(struct bridge *b)
+{
+	return rlog_take(b, true);
 }
 
 void bridge_reject(struct bridge *b, const char *what, const char *why)

@@ -219,6 +219,7 @@ struct bridge {
 	/* the one limiter of every log line another host can cause */
 	int64_t rl_begin_ns;
 	unsigned rl_n;
+	unsigned rl_dds_n; /* of rl_n, CycloneDDS's own lines */
 	uint64_t rl_suppressed;
 	/* last published state per pid, to publish changes at once */
 	struct { int pid; uint32_t state; } last[BRIDGE_MAX_PROCS];
@@ -298,6 +299,10 @@ int64_t bridge_now_ns(void);
 /* The one limiter of every log line another host can cause (B16c): a peer
  * cannot pick a kind of line that escapes it. */
 bool bridge_rlog_ok(struct bridge *b);
+/* The same for one of CycloneDDS's own lines, which may take only a part of
+ * the window's lines: caretd's own (a rejected sample, another version)
+ * stay visible under a flood of CycloneDDS's. */
+bool bridge_rlog_dds_ok(struct bridge *b);
 /* Says how many lines it suppressed, once its interval is over. */
 void bridge_rlog_flush(struct bridge *b, int64_t now);
 #define bridge_rlog(b, level, ...)                   \

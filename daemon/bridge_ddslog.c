@@ -23,10 +23,14 @@ static int level_of(uint32_t cat)
 static void sink(void *ptr, const dds_log_data_t *d)
 {
 	struct bridge *b = ptr;
-	if (b && !(d->priority & DDS_LC_FATAL) && !bridge_rlog_ok(b))
+	int level = level_of(d->priority);
+	/* a line --log-level drops costs none of the window's lines */
+	if (!log_enabled(level))
+		return;
+	if (b && !(d->priority & DDS_LC_FATAL) && !bridge_rlog_dds_ok(b))
 		return;
 	int n = d->size > 4096 ? 4096 : (int)d->size;
-	log_msg(level_of(d->priority), "bridge: CycloneDDS: %.*s", n, d->message);
+	log_msg(level, "bridge: CycloneDDS: %.*s", n, d->message);
 }
 
 void bridge_ddslog_attach(struct bridge *b)

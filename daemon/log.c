@@ -12,6 +12,11 @@
 static int max_lvl = LOG_INFO;
 static int journal;
 
+_Bool log_enabled(int level)
+{
+	return level <= max_lvl;
+}
+
 void log_init(int max_level)
 {
 	max_lvl = max_level;

@@ -11,6 +11,8 @@
  * a line or a level. */
 void log_init(int max_level);
 void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether a line of this level would be written (--log-level). */
+_Bool log_enabled(int level);
 /* The same, with ": <strerror(-err)>" appended when err < 0 (the project's
  * negative errno); returns err, so a failure is logged and passed on in
  * one statement: `return log_err_errno(r, "cannot watch %s", dir);`. */
