@@ -230,6 +230,13 @@ int caret_lttng_session_path(const char *session, char *path_out,
 			     size_t path_len);
 
 /*
+ * Whether the session daemon counts session as as's (its owner, or as is
+ * root), by asking it with as as its client: 1, 0, or -errno. Never from
+ * the session's output path, whose parents its writers may rename.
+ */
+int caret_lttng_session_theirs(const char *session, const struct creds_id *as);
+
+/*
  * The calls caretd's commands and its view of LTTng make, as a table: the
  * real one calls the functions above (liblttng-ctl); the unit tests give a
  * fake that records the calls and answers what a test wants, so that every
@@ -239,7 +246,7 @@ struct caret_lttng_ops {
 	int (*active_sessions)(char (*names)[CARET_LTTNG_NAME_MAX], int max, char *err,
 			       size_t errlen);
 	int (*session_rules)(const char *session, unsigned *rules, char *err, size_t errlen);
-	int (*session_path)(const char *session, char *path_out, size_t path_len);
+	int (*session_theirs)(const char *session, const struct creds_id *as);
 	int (*session_name)(const char *wanted, const char *parent, char *out, size_t len,
 			    char *err, size_t errlen);
 	int (*record)(const struct caret_lttng_cfg *cfg, char *name_out, size_t name_len,

@@ -587,7 +587,7 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 const struct caret_lttng_ops caret_lttng_ops_real = {
 	.active_sessions = caret_lttng_active_sessions,
 	.session_rules = caret_lttng_session_rules,
-	.session_path = caret_lttng_session_path,
+	.session_theirs = caret_lttng_session_theirs,
 	.session_name = caret_lttng_session_name,
 	.record = caret_lttng_record,
 	.go = caret_lttng_go,

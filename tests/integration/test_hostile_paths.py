@@ -17,7 +17,7 @@ import os
 import time
 import unittest
 
-from harness import CARETCTL, wait_line
+from harness import CARETCTL, Session, lttng, wait_line
 from hostile import HostileBase, as_user, temp_user
 
 
@@ -210,6 +210,38 @@ class Paths(HostileBase):
             path = json.loads(r.stdout.strip().splitlines()[-1])["path"]
             self.assertTrue(path.startswith(mine + "/snapshot-1-"), path)
             self.stop_as(pw, "fr", rec)
+        d.send_signal(15)
+        d.finish(10)
+
+    def test_stop_owner_not_judged_by_a_path_they_can_swap(self):
+        """A session caretd did not start (root's, with the lttng CLI)
+        writes below a directory the member's group may write (no sticky
+        bit). caretd judged whose it is by lstat() of its output path, as
+        root: the member renamed the parent away and put a directory of
+        theirs of the same name in its place, and caretd stopped and
+        destroyed root's session for them. Now LTTng says whose it is
+        (the sessions it lists to the member as its client)."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            shared = os.path.join(self.c.tmp, "shared")
+            os.mkdir(shared)
+            os.chown(shared, 0, pw.pw_gid)
+            os.chmod(shared, 0o2770)  # group-writable, not sticky
+            run = os.path.join(shared, "run")
+            os.mkdir(run, 0o755)
+            s = Session("rootcli-" + self.c.tag[-6:], os.path.join(run, "rs"), ("ros2:*",))
+            self.c.sessions.append(s)
+            s.start()
+            as_user(pw, ["mv", run, run + ".old"], check=True)
+            as_user(pw, ["mkdir", "-p", os.path.join(run, "rs")], check=True)
+            r = as_user(pw, self.ctl() + ["stop", "-s", s.name])
+            self.assertNotEqual(r.returncode, 0, "the member stopped root's session: " +
+                                r.stdout + r.stderr)
+            self.assertIn("only root may stop it", r.stdout + r.stderr)
+            self.assertIn(s.name, lttng("list"))
+            # root still may
+            self.assertEqual(self.c.caretctl("stop", "-s", s.name, check=False).returncode, 0)
+            s.alive = False
         d.send_signal(15)
         d.finish(10)
 
