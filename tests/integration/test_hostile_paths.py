@@ -35,6 +35,17 @@ print(line)
 sys.exit(1 if json.loads(line).get("type") == "error" else 0)
 """
 
+# Any request, as given: prints caretd's answer, exits 1 on an error.
+RAW_REQUEST = """
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall((sys.argv[2] + "\\n").encode())
+line = s.makefile().readline()
+print(line)
+sys.exit(1 if json.loads(line).get("type") == "error" else 0)
+"""
+
 
 def owners(top):
     """path -> (uid, gid, mode) of top and everything below it (no link
@@ -242,6 +253,90 @@ class Paths(HostileBase):
             # root still may
             self.assertEqual(self.c.caretctl("stop", "-s", s.name, check=False).returncode, 0)
             s.alive = False
+        d.send_signal(15)
+        d.finish(10)
+
+    def test_walk_record_trace_directory(self):
+        """The rule's walk, creating the trace directory (record -p, and
+        the default path caretctl makes from $HOME): a symbolic link the
+        member plants to root's directory, at the default path's .ros or
+        inside -p, leads to a refusal as the member (EACCES) with nothing
+        created there; root's empty directory moved in under the session's
+        name is refused as not theirs (EPERM) and stays empty and root's;
+        a symbolic link to an empty directory named like the session is
+        refused (never followed). Swapping a parent while record runs:
+        test_hostile_users b15."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            rootdir = os.path.join(self.c.tmp, "rootdir")
+            os.mkdir(rootdir, 0o755)
+            ctl = self.ctl() + ["record", "--immediate", "--duration", "0.1", "--timeout", "5"]
+            env = dict(os.environ, HOME=home)
+            env.pop("ROS_TRACE_DIR", None)
+            env.pop("ROS_HOME", None)
+            # the default path, ~/.ros/tracing, through a planted .ros
+            as_user(pw, ["ln", "-s", rootdir, os.path.join(home, ".ros")], check=True)
+            r = as_user(pw, ctl + ["-s", "dflt"], env=env)
+            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn(os.strerror(errno.EACCES), r.stdout + r.stderr)
+            # -p through a link inside it
+            as_user(pw, ["ln", "-s", rootdir, os.path.join(home, "lnk")], check=True)
+            r = as_user(pw, ctl + ["-p", os.path.join(home, "lnk", "deep"), "-s", "viap"])
+            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn(os.strerror(errno.EACCES), r.stdout + r.stderr)
+            self.assertEqual(os.listdir(rootdir), [])
+            # root's empty directory moved in as the trace directory
+            shared = os.path.join(self.c.tmp, "shared")
+            os.mkdir(shared)
+            os.chown(shared, 0, pw.pw_gid)
+            os.chmod(shared, 0o2770)  # group-writable, not sticky
+            rempty = os.path.join(shared, "rempty")
+            os.mkdir(rempty, 0o777)  # even one anybody may write
+            os.chmod(rempty, 0o777)
+            as_user(pw, ["mv", rempty, os.path.join(home, "moved")], check=True)
+            r = as_user(pw, ctl + ["-p", home, "-s", "moved"])
+            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("is not yours", r.stdout + r.stderr)
+            st = os.lstat(os.path.join(home, "moved"))
+            self.assertEqual((st.st_uid, os.listdir(os.path.join(home, "moved"))), (0, []))
+            # a link named like the session, to an empty directory
+            as_user(pw, ["ln", "-s", rootdir, os.path.join(home, "linked")], check=True)
+            r = as_user(pw, ctl + ["-p", home, "-s", "linked"])
+            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertEqual(os.listdir(rootdir), [])
+            self.assertTrue(os.path.islink(os.path.join(home, "linked")))
+            self.assertIsNone(d.poll(), d.err_text())
+        d.send_signal(15)
+        d.finish(10)
+
+    def test_walk_check_reads_as_the_caller(self):
+        """The rule's walk, reading a trace for check: caretctl reads it
+        itself, as whoever runs it; caretd has no request that reads a
+        trace. A member's check of root's 0700 trace is refused
+        (EACCES), through a link of theirs too, and caretd saw nothing."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            root_trace = os.path.join(self.c.tmp, "roottrace")
+            os.mkdir(root_trace, 0o700)
+            with open(os.path.join(root_trace, "metadata"), "w") as f:
+                f.write("/* CTF 1.8 */\n")
+            link = os.path.join(home, "t")
+            as_user(pw, ["ln", "-s", root_trace, link], check=True)
+            before = len(d.err_text())
+            r = as_user(pw, [CARETCTL, "check", root_trace])
+            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn(os.strerror(errno.EACCES), r.stdout + r.stderr)
+            # a link at the top is not followed ("no 'metadata' file")
+            r = as_user(pw, [CARETCTL, "check", link])
+            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertNotIn("CTF 1.8", r.stdout + r.stderr)
+            # no command of caretd's reads a trace
+            r = as_user(pw, ["/usr/bin/python3", "-c", RAW_REQUEST, self.c.sock,
+                             json.dumps({"v": 1, "cmd": "check", "path": root_trace})])
+            self.assertNotEqual(r.returncode, 0, r.stdout)
+            self.assertNotIn(root_trace, d.err_text()[before:])
         d.send_signal(15)
         d.finish(10)
 
