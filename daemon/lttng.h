@@ -197,11 +197,14 @@ int caret_lttng_snapshot_mode(const char *session, char *err, size_t errlen);
  * Records a snapshot of session (lttng_snapshot_record, every sub-buffer
  * of its rings) into dir, as a trace directory LTTng names
  * <name>-<YYYYMMDD-HHMMSS>-<N> (lttng-sessiond's consumer writes it as the
- * session's owner); the newest such directory of dir afterwards goes to
- * path_out. Waits until it is written. 0 or -errno.
+ * session's owner); the newest such directory of dir afterwards, one of
+ * the owner's, goes to path_out, listed as as (the session's owner; NULL:
+ * caretd itself), never as root: dir is a path they named. Waits until it
+ * is written. 0 or -errno.
  */
 int caret_lttng_snapshot(const char *session, const char *dir, const char *name,
-			 char *path_out, size_t path_len, char *err, size_t errlen);
+			 const struct creds_id *as, char *path_out, size_t path_len, char *err,
+			 size_t errlen);
 
 /*
  * The UST event rules `record` enables, NULL-terminated, static.
@@ -256,8 +259,9 @@ struct caret_lttng_ops {
 	int (*stop)(const char *session, struct caret_lttng_chan_stats *out, int max,
 		    char *path_out, size_t path_len, char *err, size_t errlen);
 	int (*snapshot_mode)(const char *session, char *err, size_t errlen);
-	int (*snapshot)(const char *session, const char *dir, const char *name, char *path_out,
-			size_t path_len, char *err, size_t errlen);
+	int (*snapshot)(const char *session, const char *dir, const char *name,
+			const struct creds_id *as, char *path_out, size_t path_len, char *err,
+			size_t errlen);
 };
 extern const struct caret_lttng_ops caret_lttng_ops_real;
 

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "daemon/creds.h"
 #include "daemon/log.h"
 #include "daemon/scheduler.h"
 #include "daemon/snapshot.h"
@@ -245,8 +247,13 @@ static cJSON *finish(struct job *j, bool timed_out, int64_t now)
 	char why[1024], name[64], path[4096], err[512] = "";
 	verdict(j, timed_out, why, sizeof(why));
 	snprintf(name, sizeof(name), "snapshot-%" PRIu64, j->s->written + 1);
-	int r = lttng_view_ops(j->v)->snapshot(j->session, j->dir, name, path, sizeof(path), err,
-					       sizeof(err));
+	/* the output directory is listed as the recording's owner, who named
+	 * it (the consumer wrote the snapshot as them) */
+	const struct lttng_view_rec *owner = lttng_view_find_rec(j->v, j->session);
+	struct creds_id as = { .uid = owner ? owner->uid : geteuid(),
+			       .gid = owner ? owner->gid : getegid(), .n_groups = -1 };
+	int r = lttng_view_ops(j->v)->snapshot(j->session, j->dir, name, &as, path, sizeof(path),
+					       err, sizeof(err));
 	if (r < 0) {
 		log_err("session %s: snapshot failed: %s", j->session, err);
 		return caret_ctl_enc_error(-r, err);

@@ -120,9 +120,11 @@ static int f_snapshot_mode(const char *session, char *err, size_t errlen)
 	return 1;
 }
 
-static int f_snapshot(const char *session, const char *dir, const char *name, char *path_out,
-		      size_t path_len, char *err, size_t errlen)
+static int f_snapshot(const char *session, const char *dir, const char *name,
+		      const struct creds_id *as, char *path_out, size_t path_len, char *err,
+		      size_t errlen)
 {
+	(void)as;
 	(void)session;
 	(void)err;
 	(void)errlen;

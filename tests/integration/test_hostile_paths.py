@@ -340,6 +340,32 @@ class Paths(HostileBase):
         d.send_signal(15)
         d.finish(10)
 
+    def test_walk_snapshot_output_listed_as_the_requester(self):
+        """The rule's walk, a snapshot's output: after LTTng wrote the
+        snapshot (as the member), caretd listed the output directory as
+        root to say which one it was. In root's drop box (0733: anyone
+        may write in it, only root list it), holding an entry of root's
+        named like a later snapshot, caretd answered that entry's name: a
+        name only root could read. Now the listing is the member's own:
+        refused (EACCES), root's name never said."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            box = os.path.join(self.c.tmp, "dropbox")
+            os.mkdir(box)
+            os.chmod(box, 0o733)
+            secret = "snapshot-1-20991231-235959-99"
+            os.mkdir(os.path.join(box, secret), 0o700)
+            rec = self.record_as(pw, home, "fr", "--snapshot", "--snapshot-size", "256K")
+            r = as_user(pw, self.ctl() + ["snapshot", "--json", "-o", box, "fr"])
+            self.assertNotIn(secret, r.stdout + r.stderr,
+                             "caretd listed root's drop box for the member")
+            self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn(os.strerror(errno.EACCES), r.stdout + r.stderr)
+            self.stop_as(pw, "fr", rec)
+        d.send_signal(15)
+        d.finish(10)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -251,9 +251,11 @@ static int f_snapshot_mode(const char *session, char *err, size_t errlen)
 		     : fake.snapshot_mode[i];
 }
 
-static int f_snapshot(const char *session, const char *dir, const char *name, char *path_out,
-		      size_t path_len, char *err, size_t errlen)
+static int f_snapshot(const char *session, const char *dir, const char *name,
+		      const struct creds_id *as, char *path_out, size_t path_len, char *err,
+		      size_t errlen)
 {
+	(void)as;
 	called("snapshot %s dir=%s name=%s", session, dir, name);
 	if (fake.fail_snapshot)
 		return failing(&fake.fail_snapshot, err, errlen, "recording a snapshot");
