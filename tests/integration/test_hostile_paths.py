@@ -366,6 +366,65 @@ class Paths(HostileBase):
         d.send_signal(15)
         d.finish(10)
 
+    def test_walk_rotation_chunks(self):
+        """The rule's walk, a rotating recording's chunks (listed,
+        measured and removed for --keep as the member, by descriptor):
+        root's sticky directory (1777, named like the oldest chunk,
+        holding root's file) moved into archives/, a link to root's
+        chunk-named directory planted there, and the trace directory's
+        parent swapped for a link to a tree of root's with a chunk of
+        its own: after several rotations every file of root's is there,
+        root's; the prunes that could not remove root's file (EPERM) or
+        found another directory at the path (ESTALE) say so, and only the
+        member's own bound suffers."""
+        with temp_user() as pw:
+            d = self.group_caretd(pw)
+            home = self.home(pw)
+            par = os.path.join(home, "p")
+            as_user(pw, ["mkdir", par], check=True)
+            old = "19990101T000000+0000-19990101T000001+0000-%d"
+            # root's things: a sticky directory they may move, a tree
+            shared = os.path.join(self.c.tmp, "shared")
+            os.mkdir(shared)
+            os.chown(shared, 0, pw.pw_gid)
+            os.chmod(shared, 0o2770)
+            sticky = os.path.join(shared, old % 0)
+            os.mkdir(sticky)
+            os.chmod(sticky, 0o1777)
+            with open(os.path.join(sticky, "roots"), "w") as f:
+                f.write("root's\n")
+            target = os.path.join(self.c.tmp, "target")
+            tchunk = os.path.join(target, "rot", "archives", old % 2)
+            os.makedirs(tchunk)
+            with open(os.path.join(tchunk, "roots"), "w") as f:
+                f.write("root's\n")
+            before = owners(target)
+            app = self.c.workload("--name", "rootapp", "--pubs", "1", "--rate", "50")
+            rec = self.record_as(pw, par, "rot", "--rotate-every", "1s", "--keep", "1")
+            arch = os.path.join(par, "rot", "archives")
+            deadline = time.time() + 20
+            while not os.path.isdir(arch):
+                self.assertLess(time.time(), deadline, d.err_text()[-2000:])
+                time.sleep(0.1)
+            as_user(pw, ["mv", sticky, os.path.join(arch, old % 0)], check=True)
+            as_user(pw, ["ln", "-s", tchunk, os.path.join(arch, old % 1)], check=True)
+            time.sleep(2.5)  # prunes with the moved-in directory and the link
+            as_user(pw, ["mv", par, par + ".old"], check=True)
+            as_user(pw, ["ln", "-s", target, par], check=True)
+            time.sleep(2.5)  # and through the swapped parent
+            self.stop_as(pw, "rot", rec)
+            app.kill()
+            moved = os.path.join(par + ".old", "rot", "archives", old % 0, "roots")
+            st = os.lstat(moved)
+            self.assertEqual((st.st_uid, st.st_mode & 0o777), (0, 0o644))
+            self.assertEqual(owners(target), before)
+            # the member may only break their own bound: caretd says so
+            self.assertIn("cannot remove chunk %s: %s" % (old % 0, os.strerror(errno.EPERM)),
+                          d.err_text())
+            self.assertIn("is no longer the recording's trace directory", d.err_text())
+        d.send_signal(15)
+        d.finish(10)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
