@@ -64,7 +64,10 @@ static void stop_owner(const struct cmd_ctx *ctx, const struct cmd_peer *peer, c
 	}
 	struct creds_id as = { .uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
 			       .n_groups = peer->n_groups };
-	if (peer->uid != geteuid() && lttng_view_ops(ctx->lttng)->session_theirs(name, &as) == 1) {
+	/* only root can ask as them (an unprivileged caretd would ask as
+	 * itself, and every session of its session daemon would pass) */
+	if (geteuid() == 0 && peer->uid != 0 &&
+	    lttng_view_ops(ctx->lttng)->session_theirs(name, &as) == 1) {
 		owner->uid = peer->uid;
 		owner->gid = peer->gid;
 	}
