@@ -12,8 +12,10 @@ controls" on the paths a group member names or can write:
   replay pass started before LTTng refused. Now a DIR the member cannot
   write is refused before any pass."""
 import errno
+import grp
 import json
 import os
+import subprocess
 import time
 import unittest
 
@@ -45,6 +47,12 @@ line = s.makefile().readline()
 print(line)
 sys.exit(1 if json.loads(line).get("type") == "error" else 0)
 """
+
+
+def setpriv_groups(pw, group):
+    """Runs as pw with group as its only supplementary group."""
+    return ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid,
+            "--groups=%d" % grp.getgrnam(group).gr_gid]
 
 
 def owners(top):
@@ -256,6 +264,43 @@ class Paths(HostileBase):
             s.alive = False
         d.send_signal(15)
         d.finish(10)
+
+    def test_stop_owner_of_a_forgotten_recording_is_lttngs_word(self):
+        """A member's recording caretd forgot (killed, its file of
+        recordings gone): the session daemon still counts the session as
+        the member's, so they may stop it, and another member may not."""
+        with temp_user() as pw, temp_user() as other:
+            gname = "caret-g%s" % self.c.tag[-6:]
+            subprocess.run(["groupadd", gname], check=True, capture_output=True)
+            try:
+                for u in (pw, other):
+                    subprocess.run(["usermod", "-aG", gname, u.pw_name], check=True)
+                d = self.c.caretd("--group", gname)
+                home = self.home(pw)
+                rec = self.c.spawn(setpriv_groups(pw, gname) + self.ctl() +
+                                   ["record", "--immediate", "-p", home, "-s", "lost"],
+                                   agent=False)
+                wait_line(rec, r"processes recording", timeout=60)
+                d.kill()
+                d.wait()
+                os.unlink(self.c.sock)
+                os.unlink(self.c.sock + ".recordings")
+                d = self.c.caretd("--group", gname)
+                r = subprocess.run(setpriv_groups(other, gname) + self.ctl() +
+                                   ["stop", "-s", "lost"], capture_output=True, text=True,
+                                   timeout=60)
+                self.assertNotEqual(r.returncode, 0, r.stdout + r.stderr)
+                self.assertIn("only root may stop it", r.stdout + r.stderr)
+                r = subprocess.run(setpriv_groups(pw, gname) + self.ctl() +
+                                   ["stop", "-s", "lost"], capture_output=True, text=True,
+                                   timeout=60)
+                self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+                self.assertIn("stopped session lost", r.stdout)
+                rec.kill()
+                d.send_signal(15)
+                d.finish(10)
+            finally:
+                subprocess.run(["groupdel", gname], capture_output=True)
 
     def test_walk_record_trace_directory(self):
         """The rule's walk, creating the trace directory (record -p, and
