@@ -44,6 +44,7 @@ void cmd_session_seen(const struct cmd_ctx *ctx, const char *session, struct sch
 	lttng_view_session_started(ctx->lttng, session);
 	pacer_sched_lttng(ctx->lttng, caret_now_ns(), l);
 	ctx->reg->want_serial = l->newest;
+	sched_scope_agents(ctx->reg, l);
 }
 
 int cmd_filter(const char *const *lists, struct caret_filter_lists *f, struct cmd_err *e)

@@ -7,10 +7,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/cmd.h"
+#include "daemon/creds.h"
 #include "daemon/log.h"
 #include "daemon/pacer.h"
 #include "daemon/startend.h"
@@ -50,20 +50,27 @@ static void log_losses(const char *session, const struct caret_lttng_chan_stats 
 			 (unsigned long long)c->lost_packets);
 }
 
-/* Whose the session is: its recording's requester, else (caretd restarted,
- * or a session of the lttng CLI) its trace directory's owner, else caretd. */
-static void stop_owner(const struct cmd_ctx *ctx, const char *name,
+/* Whose the session is: its recording's requester, else (a session of
+ * the lttng CLI, or one not taken over after a restart) the requester's
+ * if the session daemon says it is theirs, else caretd's. Never its trace
+ * directory's owner: whoever may write a parent of it can put a directory
+ * of theirs in its place (issue 30, the rule). */
+static void stop_owner(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
 		       const struct lttng_view_rec *rec, struct lttng_view_rec *owner)
 {
-	struct stat st;
 	*owner = (struct lttng_view_rec){ .uid = geteuid(), .gid = getegid() };
 	if (rec) {
 		*owner = *rec;
-	} else if (lttng_view_ops(ctx->lttng)->session_path(name, owner->path,
-							    sizeof(owner->path)) == 0 &&
-		   lstat(owner->path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		owner->uid = st.st_uid;
-		owner->gid = st.st_gid;
+		return;
+	}
+	struct creds_id as = { .uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
+			       .n_groups = peer->n_groups };
+	/* only root can ask as them (an unprivileged caretd would ask as
+	 * itself, and every session of its session daemon would pass) */
+	if (geteuid() == 0 && peer->uid != 0 &&
+	    lttng_view_ops(ctx->lttng)->session_theirs(name, &as) == 1) {
+		owner->uid = peer->uid;
+		owner->gid = peer->gid;
 	}
 }
 
@@ -82,7 +89,7 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	snprintf(sname, sizeof(res->session), "%s", name);
 	struct lttng_view_rec *rec = lttng_view_find_rec(v, sname);
 	struct lttng_view_rec owner;
-	stop_owner(ctx, sname, rec, &owner);
+	stop_owner(ctx, peer, sname, rec, &owner);
 	if (!cmd_may_act_for(peer, owner.uid)) {
 		log_warn("uid %d may not stop session %s", (int)peer->uid, sname);
 		return cmd_fail(e, EPERM, rec || owner.uid != geteuid()

@@ -226,6 +226,33 @@ int caret_lttng_session_path(const char *session, char *path_out,
 	return rc;
 }
 
+/* In a helper acting as the requester: the session daemon lists to a
+ * client only the sessions it may control (its own; root: all). */
+static int theirs_job(void *arg, void *out, size_t outlen, char *err, size_t errlen)
+{
+	(void)out;
+	(void)outlen;
+	int rc = creds_client_begin();
+	if (rc < 0)
+		return caret_errf(err, errlen, rc, "lttng: caretd cannot act as the requester: %s",
+				  strerror(-rc));
+	struct lttng_session *s;
+	int n = caret_lttng_list_sessions(&s, err, errlen);
+	creds_client_end();
+	if (n < 0)
+		return n;
+	rc = caret_lttng_find_session(s, n, arg) != NULL;
+	free(s);
+	return rc;
+}
+
+int caret_lttng_session_theirs(const char *session, const struct creds_id *as)
+{
+	if (caret_lttng_check_name(session, NULL, 0) < 0 || !as)
+		return -EINVAL;
+	return creds_run_as(as, theirs_job, (void *)session, NULL, 0, NULL, 0);
+}
+
 
 /* Does the enabled rule ev record the event `probe`? LTTng's globs only
  * know '*' (and '\\' to escape it), a subset of fnmatch's. */

@@ -197,11 +197,14 @@ int caret_lttng_snapshot_mode(const char *session, char *err, size_t errlen);
  * Records a snapshot of session (lttng_snapshot_record, every sub-buffer
  * of its rings) into dir, as a trace directory LTTng names
  * <name>-<YYYYMMDD-HHMMSS>-<N> (lttng-sessiond's consumer writes it as the
- * session's owner); the newest such directory of dir afterwards goes to
- * path_out. Waits until it is written. 0 or -errno.
+ * session's owner); the newest such directory of dir afterwards, one of
+ * the owner's, goes to path_out, listed as as (the session's owner; NULL:
+ * caretd itself), never as root: dir is a path they named. Waits until it
+ * is written. 0 or -errno.
  */
 int caret_lttng_snapshot(const char *session, const char *dir, const char *name,
-			 char *path_out, size_t path_len, char *err, size_t errlen);
+			 const struct creds_id *as, char *path_out, size_t path_len, char *err,
+			 size_t errlen);
 
 /*
  * The UST event rules `record` enables, NULL-terminated, static.
@@ -230,6 +233,13 @@ int caret_lttng_session_path(const char *session, char *path_out,
 			     size_t path_len);
 
 /*
+ * Whether the session daemon counts session as as's (its owner, or as is
+ * root), by asking it with as as its client: 1, 0, or -errno. Never from
+ * the session's output path, whose parents its writers may rename.
+ */
+int caret_lttng_session_theirs(const char *session, const struct creds_id *as);
+
+/*
  * The calls caretd's commands and its view of LTTng make, as a table: the
  * real one calls the functions above (liblttng-ctl); the unit tests give a
  * fake that records the calls and answers what a test wants, so that every
@@ -239,7 +249,7 @@ struct caret_lttng_ops {
 	int (*active_sessions)(char (*names)[CARET_LTTNG_NAME_MAX], int max, char *err,
 			       size_t errlen);
 	int (*session_rules)(const char *session, unsigned *rules, char *err, size_t errlen);
-	int (*session_path)(const char *session, char *path_out, size_t path_len);
+	int (*session_theirs)(const char *session, const struct creds_id *as);
 	int (*session_name)(const char *wanted, const char *parent, char *out, size_t len,
 			    char *err, size_t errlen);
 	int (*record)(const struct caret_lttng_cfg *cfg, char *name_out, size_t name_len,
@@ -249,8 +259,9 @@ struct caret_lttng_ops {
 	int (*stop)(const char *session, struct caret_lttng_chan_stats *out, int max,
 		    char *path_out, size_t path_len, char *err, size_t errlen);
 	int (*snapshot_mode)(const char *session, char *err, size_t errlen);
-	int (*snapshot)(const char *session, const char *dir, const char *name, char *path_out,
-			size_t path_len, char *err, size_t errlen);
+	int (*snapshot)(const char *session, const char *dir, const char *name,
+			const struct creds_id *as, char *path_out, size_t path_len, char *err,
+			size_t errlen);
 };
 extern const struct caret_lttng_ops caret_lttng_ops_real;
 

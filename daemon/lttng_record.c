@@ -566,6 +566,11 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 	if (rc < 0)
 		return rc;
 	rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
+	/* a member sees their own processes' events, root everyone's: the
+	 * session daemon would otherwise give every session the buffers of
+	 * every user's registered applications (issue 30 H7) */
+	if (rc == 0 && cfg->as && cfg->as->uid != 0 && geteuid() == 0)
+		rc = caret_lttng_sel_own_uid(name, cfg->as->uid, err, errlen);
 	if (rc == 0)
 		rc = caret_lttng_kernel_enable(name, cfg->sel, cfg->snapshot, err, errlen);
 	lttng_destroy_handle(h);
@@ -587,7 +592,7 @@ static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *na
 const struct caret_lttng_ops caret_lttng_ops_real = {
 	.active_sessions = caret_lttng_active_sessions,
 	.session_rules = caret_lttng_session_rules,
-	.session_path = caret_lttng_session_path,
+	.session_theirs = caret_lttng_session_theirs,
 	.session_name = caret_lttng_session_name,
 	.record = caret_lttng_record,
 	.go = caret_lttng_go,

@@ -245,3 +245,26 @@ out:
 	lttng_destroy_handle(h);
 	return rc;
 }
+
+int caret_lttng_sel_own_uid(const char *session, uid_t uid, char *err, size_t errlen)
+{
+	struct lttng_process_attr_tracker_handle *h = NULL;
+	enum lttng_error_code code = lttng_session_get_tracker_handle(
+		session, LTTNG_DOMAIN_UST, LTTNG_PROCESS_ATTR_VIRTUAL_USER_ID, &h);
+	const char *step = "getting the user space uid tracker";
+	if (code == LTTNG_OK) {
+		enum lttng_process_attr_tracker_handle_status s =
+			lttng_process_attr_tracker_handle_set_tracking_policy(
+				h, LTTNG_TRACKING_POLICY_INCLUDE_SET);
+		step = "tracking only the listed uids";
+		if (s == LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_OK) {
+			s = lttng_process_attr_virtual_user_id_tracker_handle_add_uid(h, uid);
+			step = "tracking the requester's uid";
+		}
+		code = s == LTTNG_PROCESS_ATTR_TRACKER_HANDLE_STATUS_OK ? LTTNG_OK : LTTNG_ERR_UNK;
+	}
+	lttng_process_attr_tracker_handle_destroy(h);
+	if (code != LTTNG_OK)
+		return caret_lttng_fail(err, errlen, -(int)code, step, session);
+	return 0;
+}

@@ -8,6 +8,7 @@
 #define CARETD_LTTNG_SEL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <lttng/lttng.h>
 
@@ -41,5 +42,14 @@ int caret_lttng_kernel_check(const struct creds_id *as, char *err, size_t errlen
  * the contexts, in session. 0 or -errno (err says which step). */
 int caret_lttng_kernel_enable(const char *session, const struct caret_ctl_sel *s,
 			      bool overwrite, char *err, size_t errlen);
+
+/*
+ * Only uid's processes in session's user space domain (LTTng's virtual
+ * uid tracker, an include set of one): a member's recording must not hold
+ * the ROS events of another user's processes, which would otherwise reach
+ * every session of the root session daemon (issue 30 H7). Before the
+ * start. 0 or -errno with err.
+ */
+int caret_lttng_sel_own_uid(const char *session, uid_t uid, char *err, size_t errlen);
 
 #endif

@@ -5,11 +5,16 @@
  * (lttng_record.c); caretd's pass before it is daemon/snapshot.c's. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <lttng/lttng.h>
 
+#include "daemon/creds.h"
 #include "daemon/lttng.h"
 #include "daemon/lttng_ctl.h"
 #include "util/caret_err.h"
@@ -28,13 +33,16 @@ int caret_lttng_snapshot_mode(const char *session, char *err, size_t errlen)
 }
 
 /* The newest directory LTTng wrote for a snapshot output named name in
- * dir: <name>-YYYYMMDD-HHMMSS-N, the greatest date, then N. Only names
- * are read (caretd opens nothing in it). */
+ * dir: <name>-YYYYMMDD-HHMMSS-N, the greatest date, then N, a directory
+ * of the lister's own (the consumer wrote it as the session's owner).
+ * Only names and owners are read (nothing in it is opened). Run as the
+ * session's owner: dir is a path they named and can redirect. */
 static int newest_snapshot(const char *dir, const char *name, char *out, size_t len)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return -errno;
+	uid_t me = (uid_t)setfsuid((uid_t)-1); /* the helper's file system uid */
 	size_t nl = strlen(name);
 	char best[NAME_MAX + 1] = "";
 	char bdate[32] = "";
@@ -48,6 +56,10 @@ static int newest_snapshot(const char *dir, const char *name, char *out, size_t 
 		    sscanf(x + nl + 1, "%8[0-9]-%6[0-9]-%lu", d8, t6, &seq) != 3)
 			continue;
 		snprintf(date, sizeof(date), "%s%s", d8, t6);
+		struct stat st;
+		if (fstatat(dirfd(d), x, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != me)
+			continue;
 		int c = strcmp(date, bdate);
 		if (!best[0] || c > 0 || (c == 0 && seq > bseq)) {
 			snprintf(best, sizeof(best), "%s", x);
@@ -63,8 +75,21 @@ static int newest_snapshot(const char *dir, const char *name, char *out, size_t 
 	return 0;
 }
 
+struct newest_arg {
+	const char *dir, *name;
+};
+
+static int newest_job(void *arg, void *out, size_t outlen, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	const struct newest_arg *a = arg;
+	return newest_snapshot(a->dir, a->name, out, outlen);
+}
+
 int caret_lttng_snapshot(const char *session, const char *dir, const char *name,
-			 char *path_out, size_t path_len, char *err, size_t errlen)
+			 const struct creds_id *as, char *path_out, size_t path_len, char *err,
+			 size_t errlen)
 {
 	if (!session || !dir || dir[0] != '/' || !name || !*name)
 		return caret_errf(err, errlen, -EINVAL, "lttng: snapshot: missing argument");
@@ -84,7 +109,9 @@ int caret_lttng_snapshot(const char *session, const char *dir, const char *name,
 	lttng_snapshot_output_destroy(o);
 	if (ret < 0)
 		return caret_lttng_fail(err, errlen, ret, "recording a snapshot", session);
-	int r = newest_snapshot(dir, name, path_out, path_len);
+	struct newest_arg a = { dir, name };
+	int r = as ? creds_run_as(as, newest_job, &a, path_out, path_len, NULL, 0)
+		   : newest_snapshot(dir, name, path_out, path_len);
 	if (r < 0)
 		return caret_errf(err, errlen, r, "lttng: snapshot of %s recorded, but no %s-* "
 				  "directory found in %s: %s", session, name, dir, strerror(-r));

@@ -71,23 +71,22 @@
 
 void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_lttng *l)
 {
-	*l = (struct sched_lttng){ .any = v->n_active > 0 };
-	bool ros2_init = false, both = false;
-	for (int i = 0; i < v->n_active; i++) {
+	*l = (struct sched_lttng){ .any = false };
+	for (int i = 0; i < v->n_active && l->n < SCHED_MAX_SESSIONS; i++) {
 		const struct lttng_view_session *e = &v->sess[i];
-		if (e->rules & CARET_LTTNG_RULE_ROS2_INIT) {
-			ros2_init = true;
-			both = both || (e->rules & CARET_LTTNG_RULE_CARET);
-		}
-		if (!(e->rules & CARET_LTTNG_RULE_CARET))
-			continue;
-		l->caret = true;
-		if (e->serial > l->newest)
-			l->newest = e->serial;
-		if (now - e->since_ns >= SETTLE_NS && e->serial > l->ready)
-			l->ready = e->serial;
+		struct sched_session *s = &l->sess[l->n++];
+		*s = (struct sched_session){ .rules = e->rules, .serial = e->serial,
+					     .settled = now - e->since_ns >= SETTLE_NS };
+		/* a member's recording tracks their uid only (lttng_record.c) */
+		for (int j = 0; j < v->n_recs; j++)
+			if (strcmp(v->recs[j].name, v->active[i]) == 0 && v->recs[j].uid != 0 &&
+			    geteuid() == 0) {
+				s->scoped = true;
+				s->uid = v->recs[j].uid;
+			}
+		l->scoped = l->scoped || s->scoped;
 	}
-	l->init_as_ros2 = ros2_init && !both;
+	sched_lttng_sum(l, false, 0);
 }
 
 /* Records an agent replays land in every session enabling ros2_caret

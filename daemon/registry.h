@@ -41,6 +41,11 @@ struct agent {
 		uint32_t serial, lo, hi;
 	} held[AGENT_HELD_MAX];
 	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
+	/* its scope (sched_scope_agents): the newest active session that
+	 * sees it, and whether none does while some session is active */
+	bool scoped;              /* some active session sees only one uid's */
+	uint32_t seen_newest;     /* then: the newest that sees it */
+	bool unseen;
 	bool dead;                /* process gone, segment reclaimed at next sweep */
 	/* node names, parsed again only when the record count changes;
 	 * allocated as they come (an inline 4 KiB buffer was most of an

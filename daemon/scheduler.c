@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "daemon/log.h"
+#include "daemon/lttng.h"
 #include "daemon/scheduler.h"
 
 /* LTTng adds an event header (extended: ros2_caret has more than 31
@@ -199,9 +200,71 @@ static bool pass_cut(const struct agent *a, uint32_t epoch)
 	return caret_seg_walk(&a->seg, unclaimed_by, &c) >= 0 && c.found;
 }
 
-static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttng *l,
+/* src's sums into out (its table left empty: a copy per agent and tick
+ * would cost more than the sums). */
+static void sum_into(const struct sched_lttng *src, bool only, uid_t uid, struct sched_lttng *l)
+{
+	l->any = l->caret = l->init_as_ros2 = false;
+	l->ready = l->newest = 0;
+	bool ros2_init = false, both = false;
+	for (int i = 0; i < src->n; i++) {
+		const struct sched_session *e = &src->sess[i];
+		if (only && e->scoped && e->uid != uid)
+			continue; /* LTTng gives it none of uid's events */
+		l->any = true;
+		if (e->rules & CARET_LTTNG_RULE_ROS2_INIT) {
+			ros2_init = true;
+			both = both || (e->rules & CARET_LTTNG_RULE_CARET);
+		}
+		if (!(e->rules & CARET_LTTNG_RULE_CARET))
+			continue;
+		l->caret = true;
+		if (e->serial > l->newest)
+			l->newest = e->serial;
+		if (e->settled && e->serial > l->ready)
+			l->ready = e->serial;
+	}
+	l->init_as_ros2 = ros2_init && !both;
+}
+
+void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid)
+{
+	sum_into(l, only, uid, l);
+}
+
+/* The sums of the sessions that see a's process (all of them unless some
+ * session sees only one uid's), and a's scope under them. */
+static const struct sched_lttng *scope(struct agent *a, const struct sched_lttng *all,
+				       struct sched_lttng *mine)
+{
+	const struct sched_lttng *l = all;
+	if (all->scoped) {
+		mine->n = 0; /* no table: only the sums are read */
+		mine->scoped = true;
+		sum_into(all, true, (uid_t)a->seg.id.uid, mine);
+		l = mine;
+	}
+	a->scoped = all->scoped;
+	a->seen_newest = l->newest;
+	a->unseen = all->any && !l->any;
+	return l;
+}
+
+void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
+{
+	for (struct agent *a = r->head; a; a = a->next) {
+		struct sched_lttng mine;
+		scope(a, l, &mine);
+	}
+}
+
+static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttng *all,
 		       double dt, uint64_t share, int64_t now)
 {
+	/* a process no active session sees stays in WAIT: a member's
+	 * recording neither waits for nor replays another user's processes */
+	struct sched_lttng mine;
+	const struct sched_lttng *l = scope(a, all, &mine);
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
 	if (!a->sched_seen) {
@@ -377,8 +440,11 @@ static void sat_add(uint64_t *sum, uint64_t v)
 bool sched_complete(const struct registry *r, const struct agent *a,
 		    const struct caret_seg_status *st)
 {
-	return st->state == CARET_STATE_RECORD && !a->extra_pass &&
-	       a->covered_serial >= r->want_serial;
+	/* the newest session that sees it: a member's recording is none of
+	 * another user's process's business */
+	uint32_t want = a->scoped && a->seen_newest < r->want_serial ? a->seen_newest
+								   : r->want_serial;
+	return st->state == CARET_STATE_RECORD && !a->extra_pass && a->covered_serial >= want;
 }
 
 void sched_progress(const struct registry *r, struct progress *p)
@@ -387,7 +453,7 @@ void sched_progress(const struct registry *r, struct progress *p)
 	for (const struct agent *a = r->head; a; a = a->next) {
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
-		if (st.state == CARET_STATE_UNINITIALIZED)
+		if (st.state == CARET_STATE_UNINITIALIZED || a->unseen)
 			continue;
 		p->total++;
 		sat_add(&p->dropped, st.dropped);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "daemon/registry.h"
 #include "proto/caret_ctl.h"
@@ -81,6 +82,17 @@ struct progress {
  * each session); a pass that began after session N was ready covers every
  * session <= N.
  */
+#define SCHED_MAX_SESSIONS 32
+/* One active session, for the sums a process of one uid sees. */
+struct sched_session {
+	unsigned rules;  /* enum caret_lttng_rule */
+	uint32_t serial;
+	bool settled;    /* active long enough for a recording agent to replay */
+	bool scoped;     /* traces only uid's processes (a member's recording,
+			  * daemon/lttng_sel.h: LTTng's uid tracker) */
+	uid_t uid;
+};
+
 struct sched_lttng {
 	bool any;       /* some LTTng session is active (what End looks at) */
 	bool caret;     /* an active session enables ros2_caret events */
@@ -92,7 +104,21 @@ struct sched_lttng {
 	/* agents also emit live init events as ros2: (CARET_CTL_INIT_ROS2):
 	 * a session records ros2: init events, none records both kinds */
 	bool init_as_ros2;
+	/* the active sessions the sums above are of; scoped: some session
+	 * traces one uid's processes only, and each agent is ticked with the
+	 * sums of the sessions that see it */
+	int n;
+	struct sched_session sess[SCHED_MAX_SESSIONS];
+	bool scoped;
 };
+
+/* l's sums (any, caret, ready, newest, init_as_ros2) over the sessions
+ * that see a process of uid (every session when !only). */
+void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid);
+/* Each agent's scope under l: the newest session that sees it, which its
+ * completeness is judged against, and whether none does. From the tick,
+ * and from a record right after its session became active. */
+void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
 
 /*
  * Asked at each pass the scheduler begins: the filter (CARET's lists) the

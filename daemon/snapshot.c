@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
+#include <unistd.h>
 
+#include "daemon/creds.h"
 #include "daemon/log.h"
 #include "daemon/scheduler.h"
 #include "daemon/snapshot.h"
@@ -244,6 +246,8 @@ struct job {
 	uint64_t exited_base;
 	int64_t start_ns, deadline_ns, last_progress_ns;
 	bool said_slow;
+	bool scoped; /* a member's recording: only uid's processes count */
+	uid_t uid;
 };
 
 /* Whether a live agent has the pass for serial: finished it (or a later
@@ -255,16 +259,19 @@ static bool covered(const struct agent *a, uint32_t serial)
 	       a->covered_serial >= serial;
 }
 
-static bool counts(const struct agent *a)
+/* A process the session sees: a member's recording sees only theirs
+ * (daemon/lttng_sel.h), and waits for no one else's pass. */
+static bool counts(const struct job *j, const struct agent *a)
 {
-	return !a->dead && caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED;
+	return !a->dead && caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED &&
+	       (!j->scoped || a->seg.id.uid == (uint32_t)j->uid);
 }
 
 static cJSON *progress(const struct job *j)
 {
 	struct caret_ctl_progress p = { 0 };
 	for (const struct agent *a = j->r->head; a; a = a->next) {
-		if (!counts(a))
+		if (!counts(j, a))
 			continue;
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
@@ -288,7 +295,7 @@ static void verdict(const struct job *j, bool timed_out, char *why, size_t len)
 	if (timed_out) {
 		n += (size_t)snprintf(why, len, "the replay pass had not finished in");
 		for (const struct agent *a = j->r->head; a && n < len; a = a->next)
-			if (counts(a) && !covered(a, j->serial))
+			if (counts(j, a) && !covered(a, j->serial))
 				n += (size_t)snprintf(why + n, len - n, " pid %d (%s)", (int)a->pid,
 						      a->procname);
 		if (n < len)
@@ -313,8 +320,13 @@ static cJSON *finish(struct job *j, bool timed_out, int64_t now)
 	char why[1024], name[64], path[4096], err[512] = "";
 	verdict(j, timed_out, why, sizeof(why));
 	snprintf(name, sizeof(name), "snapshot-%" PRIu64, j->s->written + 1);
-	int r = lttng_view_ops(j->v)->snapshot(j->session, j->dir, name, path, sizeof(path), err,
-					       sizeof(err));
+	/* the output directory is listed as the recording's owner, who named
+	 * it (the consumer wrote the snapshot as them) */
+	const struct lttng_view_rec *owner = lttng_view_find_rec(j->v, j->session);
+	struct creds_id as = { .uid = owner ? owner->uid : geteuid(),
+			       .gid = owner ? owner->gid : getegid(), .n_groups = -1 };
+	int r = lttng_view_ops(j->v)->snapshot(j->session, j->dir, name, &as, path, sizeof(path),
+					       err, sizeof(err));
 	if (r < 0) {
 		log_err("session %s: snapshot failed: %s", j->session, err);
 		return caret_ctl_enc_error(-r, err);
@@ -359,7 +371,7 @@ static cJSON *job_poll(void *arg, int64_t now, bool *done)
 	}
 	bool all = true;
 	for (const struct agent *a = j->r->head; a && all; a = a->next)
-		all = !counts(a) || covered(a, j->serial);
+		all = !counts(j, a) || covered(a, j->serial);
 	if (all || now >= j->deadline_ns)
 		return finish(j, !all, now);
 	*done = false;
@@ -402,6 +414,8 @@ struct wait_req *snapshot_begin(struct lttng_view *v, struct registry *r, const 
 			   .deadline_ns = now + timeout_ms * NS_PER_MS };
 	snprintf(j->session, sizeof(j->session), "%s", session);
 	snprintf(j->dir, sizeof(j->dir), "%s", dir);
+	j->scoped = rec && rec->uid != 0 && geteuid() == 0;
+	j->uid = rec ? rec->uid : 0;
 	/* a new pass for every agent, ready at once (its tracepoints are
 	 * enabled already): as a rotation's new chunk gets */
 	e->serial = ++v->last_serial;

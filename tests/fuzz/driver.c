@@ -162,6 +162,12 @@ extern void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak
 
 static void save_input(void)
 {
+	/* between inputs (LeakSanitizer's report at exit): no input caused
+	 * it, and the last one's buffer is freed */
+	if (!cur) {
+		fprintf(stderr, "no input was running: nothing saved\n");
+		return;
+	}
 	FILE *f = fopen(crash_path, "wb");
 	if (f) {
 		fwrite(cur, 1, cur_n, f);
@@ -178,6 +184,7 @@ static void run(const uint8_t *b, size_t n)
 	cur = p;
 	cur_n = n;
 	LLVMFuzzerTestOneInput(p, n);
+	cur = NULL;
 	free(p);
 }
 

@@ -65,12 +65,11 @@ static int f_rules(const char *session, unsigned *rules, char *err, size_t errle
 	return 0;
 }
 
-static int f_path(const char *session, char *path_out, size_t path_len)
+static int f_theirs(const char *session, const struct creds_id *as)
 {
 	(void)session;
-	(void)path_out;
-	(void)path_len;
-	return -ENOENT;
+	(void)as;
+	return 0;
 }
 
 static int f_name(const char *wanted, const char *parent, char *out, size_t len, char *err,
@@ -121,9 +120,11 @@ static int f_snapshot_mode(const char *session, char *err, size_t errlen)
 	return 1;
 }
 
-static int f_snapshot(const char *session, const char *dir, const char *name, char *path_out,
-		      size_t path_len, char *err, size_t errlen)
+static int f_snapshot(const char *session, const char *dir, const char *name,
+		      const struct creds_id *as, char *path_out, size_t path_len, char *err,
+		      size_t errlen)
 {
+	(void)as;
 	(void)session;
 	(void)err;
 	(void)errlen;
@@ -132,7 +133,7 @@ static int f_snapshot(const char *session, const char *dir, const char *name, ch
 }
 
 static const struct caret_lttng_ops yes_ops = {
-	.active_sessions = f_active, .session_rules = f_rules, .session_path = f_path,
+	.active_sessions = f_active, .session_rules = f_rules, .session_theirs = f_theirs,
 	.session_name = f_name, .record = f_record, .go = f_go, .hold = f_go, .stop = f_stop,
 	.snapshot_mode = f_snapshot_mode, .snapshot = f_snapshot,
 };

@@ -12,8 +12,8 @@ import subprocess
 import time
 import unittest
 
-from harness import (CARETCTL, CARETD, STATES, lttng, mono_ns, read_trace, seg_field,
-                     wait_line)
+from harness import (CARETCTL, CARETD, STANDIN, STATES, lttng, mono_ns, read_trace,
+                     seg_field, wait_line)
 from sessions_base import Base
 from trace_model import assert_all_init, per_pid
 
@@ -85,6 +85,14 @@ class UsersTest(Base):
         os.setgroups([self.sgid])
         os.setgid(self.gid)
         os.setuid(self.uid)
+
+    def user_workload(self, name):
+        """A publisher of the user's own: a member's recording sees only
+        their processes (issue 30 H7)."""
+        p = self.c.spawn([STANDIN, "--domain", self.c.domain, "--name", name, "--pubs", "2",
+                          "--rate", "40", "--services", "1"], preexec_fn=self.drop)
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        return p
 
     def as_user(self, *args, check=True):
         r = subprocess.run([CARETCTL, "--socket", self.c.sock] + list(args),
@@ -162,7 +170,7 @@ class UsersTest(Base):
         self.assertIn("ros2_caret:rcl_node_init", names)
 
     def test_user_owns_its_trace_and_is_refused_a_path(self):
-        procs = self.system(2)
+        procs = self.system(1) + [self.user_workload("upub")]
         r = self.as_user("record", "--immediate", "-p", os.path.join(self.home, "traces"),
                          "-s", "mine", "--duration", "1", "--timeout", "30")
         path = self.trace_path(r.stdout + r.stderr)
@@ -172,6 +180,7 @@ class UsersTest(Base):
                             preexec_fn=self.drop, timeout=60)
         self.assertEqual(bt.returncode, 0, bt.stderr)
         self.assertIn("vpid = %d" % procs[1].pid, bt.stdout)
+        self.assertNotIn("vpid = %d" % procs[0].pid, bt.stdout)  # root's process
         rm = subprocess.run(["rm", "-r", path], capture_output=True, text=True,
                             preexec_fn=self.drop)
         self.assertEqual(rm.returncode, 0, rm.stderr)
@@ -189,10 +198,11 @@ class UsersTest(Base):
 
     def test_two_users_stop_semantics_and_completeness(self):
         """Root and a user record at the same time, and an lttng CLI session
-        runs too: each caretctl trace has every init record of every process;
-        stop without -s stops the caller's own recording only; another
-        user's recording or a CLI session is refused to the user."""
-        procs = self.system(3)
+        runs too: root's trace has every init record of every process, the
+        user's every one of their own process and nothing of root's; stop
+        without -s stops the caller's own recording only; another user's
+        recording or a CLI session is refused to the user."""
+        procs = self.system(2) + [self.user_workload("upub")]
         cached = self.dumps(procs)
         rec_root = self.recorder("rootrec")
         rec_user = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
@@ -225,9 +235,13 @@ class UsersTest(Base):
         self.assertEqual(rec_user.finish(10), 0, rec_user.err_text())
         s.stop()
 
-        for rec, label in ((rec_root, "root"), (rec_user, "user")):
-            path = self.trace_path(rec.out_text())
-            assert_all_init(self, per_pid(path, procs), procs, cached, label)
+        path = self.trace_path(rec_root.out_text())
+        assert_all_init(self, per_pid(path, procs), procs, cached, "root")
+        path = self.trace_path(rec_user.out_text())
+        mine = per_pid(path, procs)
+        assert_all_init(self, mine, procs[2:], cached, "user")
+        for p in procs[:2]:
+            self.assertFalse(mine.get(p.pid), "root's pid %d in the user's trace" % p.pid)
         self.assertEqual(os.stat(self.trace_path(rec_user.out_text())).st_uid, self.uid)
 
     def test_user_stops_own_recording_after_caretd_restart(self):

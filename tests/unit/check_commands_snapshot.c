@@ -62,6 +62,8 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_int_eq(field(x, CARET_CTL_K_SNAPSHOTS)->valueint, 0);
 	cJSON_Delete(r);
 
+	/* the member's own process: their recording sees no one else's */
+	agent.seg.id.uid = 4242;
 	agent_covers(view.last_serial);
 	uint32_t before = lttng_view_find(&view, "fr")->serial;
 	struct wait_req *w;

@@ -21,6 +21,7 @@
 #include "daemon/dups.h"
 #include "daemon/registry.h"
 #include "daemon/config.h"
+#include "daemon/lttng.h"
 #include "daemon/scheduler.h"
 #include "daemon/startend.h"
 #include "tests/unit/daemon_fixture.h"
@@ -139,6 +140,56 @@ START_TEST(start_and_end)
 	sched_tick(&s, &r, &ON, t += 10 * MS);
 	ck_assert_uint_gt(CARET_EPOCH_OF(status(&a).grant), e1);
 	drop_agent(&a);
+}
+END_TEST
+
+/* Issue 30 H7: a member's recording (a session that sees only their
+ * uid's processes) moves and waits for their processes only; another
+ * user's stays in WAIT, counted nowhere, until a session sees it. */
+START_TEST(scoped_session_sees_one_uid)
+{
+	struct agent mine, other;
+	make_agent(&mine, "mine", 10);
+	make_agent(&other, "other", 10);
+	mine.seg.id.uid = 1000;
+	other.seg.id.uid = 2000;
+	mine.next = &other;
+	other.next = NULL;
+	struct registry r = { .head = &mine, .count = 2 };
+	struct sched s = freq_sched(100);
+	int64_t t = 1000 * MS;
+	struct sched_lttng l = { .n = 1, .scoped = true };
+	l.sess[0] = (struct sched_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 1,
+					    .settled = true, .scoped = true, .uid = 1000 };
+	sched_lttng_sum(&l, false, 0);
+	ck_assert(l.any && l.caret);
+	r.want_serial = l.newest;
+	sched_tick(&s, &r, &l, t);
+	ck_assert_uint_eq(status(&mine).state, CARET_STATE_PREPARE);
+	ck_assert_uint_eq(status(&other).state, CARET_STATE_WAIT);
+	tracepoints_on(&mine);
+	for (int i = 0; i < 50 && status(&mine).state != CARET_STATE_RECORD; i++) {
+		sched_tick(&s, &r, &l, t += 100 * MS);
+		replayed(&mine, granted(&mine));
+	}
+	sched_tick(&s, &r, &l, t += 100 * MS);
+	ck_assert_uint_eq(status(&mine).state, CARET_STATE_RECORD);
+	ck_assert_uint_eq(status(&other).state, CARET_STATE_WAIT);
+	struct progress p;
+	sched_progress(&r, &p);
+	ck_assert_int_eq(p.total, 1); /* the other user's process is not waited for */
+	ck_assert_int_eq(p.recording, 1);
+	/* root's session (sees everyone) comes: the other one starts too */
+	l.sess[l.n++] = (struct sched_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 2,
+						.settled = true };
+	sched_lttng_sum(&l, false, 0);
+	r.want_serial = l.newest;
+	sched_tick(&s, &r, &l, t += 100 * MS);
+	ck_assert_uint_eq(status(&other).state, CARET_STATE_PREPARE);
+	sched_progress(&r, &p);
+	ck_assert_int_eq(p.total, 2);
+	drop_agent(&mine);
+	drop_agent(&other);
 }
 END_TEST
 
@@ -532,7 +583,8 @@ int main(void)
 			     frequency_pacing, remote_start_end_rules,
 			     start_filter_goes_with_its_pass, grant_capped_then_record,
 			     adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
-			     adaptive_pacing_room_caps_grants, progress_counts);
+			     adaptive_pacing_room_caps_grants, progress_counts,
+			     scoped_session_sees_one_uid);
 	add_restart_tests(t);
 	add_registry_tests(s, t);
 	return unit_run(s);

@@ -166,12 +166,12 @@ static int f_rules(const char *session, unsigned *rules, char *err, size_t errle
 	return 0;
 }
 
-static int f_path(const char *session, char *path_out, size_t path_len)
+/* A session the fake did not record is root's (the lttng CLI's). */
+static int f_theirs(const char *session, const struct creds_id *as)
 {
 	if (find(session) < 0)
 		return -ENOENT;
-	snprintf(path_out, path_len, "/nonexistent/fake/%s", session);
-	return 0;
+	return as->uid == 0;
 }
 
 static int f_name(const char *wanted, const char *parent, char *out, size_t len, char *err,
@@ -251,9 +251,11 @@ static int f_snapshot_mode(const char *session, char *err, size_t errlen)
 		     : fake.snapshot_mode[i];
 }
 
-static int f_snapshot(const char *session, const char *dir, const char *name, char *path_out,
-		      size_t path_len, char *err, size_t errlen)
+static int f_snapshot(const char *session, const char *dir, const char *name,
+		      const struct creds_id *as, char *path_out, size_t path_len, char *err,
+		      size_t errlen)
 {
+	(void)as;
 	called("snapshot %s dir=%s name=%s", session, dir, name);
 	if (fake.fail_snapshot)
 		return failing(&fake.fail_snapshot, err, errlen, "recording a snapshot");
@@ -266,7 +268,7 @@ static int f_snapshot(const char *session, const char *dir, const char *name, ch
 const struct caret_lttng_ops fake_lttng_ops = {
 	.active_sessions = f_active,
 	.session_rules = f_rules,
-	.session_path = f_path,
+	.session_theirs = f_theirs,
 	.session_name = f_name,
 	.record = f_record,
 	.go = f_go,
