@@ -454,6 +454,71 @@ class RecordFilterTest(unittest.TestCase):
         self.assertFalse(os.path.exists(traces))
 
 
+TIMER_KINDS = ("rcl_timer_init", "rclcpp_timer_callback_added", "rclcpp_timer_link_node",
+               "callback_group_add_timer")
+
+
+def kinds_of(events, pid):
+    """The init kinds a process emitted, counted (ros2_caret: only)."""
+    return collections.Counter(kind_of(e) for e in events if e.vpid == pid and
+                               e.name.startswith("ros2_caret:") and kind_of(e) in INIT_KINDS)
+
+
+class SelectTopicsTimersTest(unittest.TestCase):
+    """issue 33 F1: a topic filter keeps the timers, recorded late as from
+    launch. caret_trace decides a timer's rcl_timer_init,
+    rclcpp_timer_callback_added and callback_group_add_timer before rclcpp
+    links the timer to its node (node_timers.cpp add_timer emits
+    rclcpp_timer_link_node last): is_allowed_timer_handle finds no node and
+    keeps them, and is_allowed_node keeps the link when no node list is
+    set. Before, the late pass judged the timer by its node, known by then,
+    and dropped all three: caret_analyze lost every timer, and record's
+    hint blamed a replay cut short."""
+
+    ARGS = ("--name", "f1", "--pubs", "1", "--subs", "1", "--timers", "2", "--rate", "50",
+            "--topic-prefix", "f1")
+    TOPIC = "^/f1/topic_0$"
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def test_select_topics_late_keeps_what_launch_keeps(self):
+        # from launch, the environment's filter (a session before the process)
+        s = self.c.session()
+        s.start()
+        launch = self.c.workload(*self.ARGS, extra_env={"CARET_SELECT_TOPICS": self.TOPIC})
+        wait_line(launch, r"^ready")
+        time.sleep(0.5)
+        launch.send_signal(signal.SIGINT)
+        self.assertEqual(launch.finish(30), 0, launch.err_text())
+        s.stop()
+        want = kinds_of(read_trace(s.path), launch.pid)
+        for k in TIMER_KINDS:
+            self.assertEqual(want[k], 2, "from launch: %s %s" % (k, want))
+        # late, by a recording's option and by the environment
+        self.c.caretd()
+        late = self.c.workload(*self.ARGS)
+        env = self.c.workload(*self.ARGS, extra_env={"CARET_SELECT_TOPICS": self.TOPIC})
+        for p in (late, env):
+            wait_line(p, r"^ready")
+        self.c.wait_states([late.pid, env.pid], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "f1", "-p",
+                            traces, "--select-topics", self.TOPIC)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("cut short", r.stdout + r.stderr)
+        got = read_trace(os.path.join(traces, "f1"))
+        self.assertEqual(kinds_of(got, late.pid), want, "late, --select-topics")
+        # the environment's filter of a process recorded late: the same
+        self.assertEqual(kinds_of(got, env.pid), want, "late, CARET_SELECT_TOPICS")
+        r = subprocess.run([CARETCTL, "check", os.path.join(traces, "f1")],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+
 class IgnoreListsTest(unittest.TestCase):
     """caretctl record --ignore-nodes / --ignore-topics end to end (issue 31
     item 6: inverted ignore verdicts for topics, then for nodes, passed
