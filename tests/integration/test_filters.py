@@ -518,6 +518,31 @@ class SelectTopicsTimersTest(unittest.TestCase):
                            capture_output=True, text=True, timeout=300)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
+    def test_mixed_lists_name_the_filter(self):
+        """Node and topic lists mixed: caret_trace keeps a publisher for its
+        topic in a node it drops, and so does the agent. check calls the
+        trace incomplete (the analyzer cannot join the publisher to its
+        node) and names the filter, not a replay cut short (before, both
+        record and check blamed one)."""
+        self.c.caretd()
+        p = self.c.workload("--name", "mx", "--nodes", "2", "--pubs", "1", "--subs", "1",
+                            "--rate", "50", "--topic-prefix", "mx")
+        wait_line(p, r"^ready")
+        self.c.wait_states([p.pid], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "mx", "-p",
+                            traces, "--select-topics", "^/mx/topic_0$", "--select-nodes",
+                            "/mx_1$")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("rcl_publisher_init without the rcl_node_init of its node", r.stderr)
+        self.assertIn("dropped by a node or topic filter?", r.stderr)
+        self.assertNotIn("cut short, e.g.", r.stderr)
+        r = subprocess.run([CARETCTL, "check", os.path.join(traces, "mx")],
+                           capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 6, r.stdout + r.stderr)
+        self.assertIn("dropped by a node or topic filter?", r.stdout)
+        self.assertNotIn("cut short, e.g.", r.stdout)
+
 
 class IgnoreListsTest(unittest.TestCase):
     """caretctl record --ignore-nodes / --ignore-topics end to end (issue 31
