@@ -21,6 +21,7 @@
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_regex.h"
 #include "cmd_record.h"
+#include "filter_warn.h"
 #include "parse.h"
 #include "hosts.h"
 #include "rpc.h"
@@ -485,6 +486,9 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 		fprintf(info, "flight recorder: nothing is written until 'caretctl snapshot %s'%s\n",
 			session, o->snap.on ? " or its trigger fires" : "");
 	fflush(info);
+	/* the local caretd knows the local processes only */
+	if (!o->all_hosts)
+		cli_filter_warn_unmatched(g, o->filter);
 	cli_report_broadcast(r.root, "Start");
 	cli_reply_free(&r);
 	code = cli_record_through(g, o, info, session, path);
