@@ -560,6 +560,13 @@ class SelectNothingTest(unittest.TestCase):
         for p in self.procs:
             wait_line(p, r"^ready")
         self.c.wait_states([p.pid for p in self.procs], "WAIT")
+        # caretd serves a cached record once it is older than its reader's
+        # reorder window (shm/reader.h, 50 ms): the names record matches
+        # its lists against are those it serves
+        deadline = time.time() + 10
+        while self.c.caretctl("nodes").stdout.count("(pid ") < 2:
+            self.assertLess(time.time(), deadline, "caretd never served both nodes")
+            time.sleep(0.05)
         self.traces = os.path.join(self.c.tmp, "traces")
 
     def tearDown(self):

@@ -453,6 +453,9 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 							 "use --immediate to start without it");
 	}
 
+	/* the local caretd knows the local processes only */
+	if (!o->all_hosts)
+		cli_filter_warn_unmatched(g, o->filter);
 	cJSON *req = armed ? go_request(armed) : record_request(o, false);
 	free(armed);
 	if (!req)
@@ -486,9 +489,6 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 		fprintf(info, "flight recorder: nothing is written until 'caretctl snapshot %s'%s\n",
 			session, o->snap.on ? " or its trigger fires" : "");
 	fflush(info);
-	/* the local caretd knows the local processes only */
-	if (!o->all_hosts)
-		cli_filter_warn_unmatched(g, o->filter);
 	cli_report_broadcast(r.root, "Start");
 	cli_reply_free(&r);
 	code = cli_record_through(g, o, info, session, path);

@@ -5,8 +5,11 @@
  * them, silently, as caret_trace does: a pattern with a typo gives a trace
  * of executors and timer callbacks. The names are the caches' (the
  * `events` request, as `caretctl nodes` reads them), matched as the agent
- * matches them (proto/caret_regex.h, caret_trace's split()). Advisory:
- * whatever fails here only leaves the warning out.
+ * matches them (proto/caret_regex.h, caret_trace's split()), before the
+ * recording starts. Advisory: whatever fails here only leaves the warning
+ * out, and caretd serves a record once it is older than its reader's
+ * reorder window (shm/reader.h: 50 ms), so a list matching only what a
+ * process made in the last 50 ms is warned of wrongly.
  */
 #include <stdio.h>
 #include <stdlib.h>
