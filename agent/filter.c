@@ -13,7 +13,8 @@
  *   - when a SELECT list is set, SELECT decides and IGNORE is not used;
  *   - a publisher / subscription is kept when its topic matches a set
  *     topic list or its node matches a set node list (SELECT), dropped when
- *     either matches (IGNORE); timers, services and clients go by node;
+ *     either matches (IGNORE); timers, services and clients go by node
+ *     (timers kept by a SELECT of topics alone: timer_verdict);
  *   - lifecycle state machines go by node; callback groups by node too,
  *     which their records do not carry: a member's node, or that of the
  *     other groups the executor got with the same node interface;
@@ -44,7 +45,7 @@
  * Relations are therefore learnt always (init time only), with the names
  * they match against, so a pass filter given later can be decided.
  *
- * Over 600 lines (800): the relations table, its lock-free verdicts and
+ * Over 600 lines (850): the relations table, its lock-free verdicts and
  * the two filter sets decided over it are one structure whose invariants
  * (one writer at init time, runtime reads without a lock) every function
  * here keeps; apart, each part would need the table's internals.
@@ -361,6 +362,31 @@ static uint32_t by_node_verdict(const struct ent *e, int set)
 	return V_ALLOW;
 }
 
+/* A timer's own records (rcl_timer_init, rclcpp_timer_callback_added,
+ * callback_group_add_timer). caret_trace asks is_allowed_timer_handle of
+ * each when rclcpp emits it, and rclcpp emits all three before it links the
+ * timer to its node (timer.hpp GenericTimer(): rclcpp_timer_callback_added;
+ * node_timers.cpp NodeTimers::add_timer: callback_group->add_timer, then
+ * rclcpp_timer_link_node last), so it finds no node and keeps them
+ * ("node_name.size() == 0": true), whatever the lists; only the link goes
+ * by is_allowed_node. So with a SELECT list of topics alone, CARET's trace
+ * from launch has every timer, linked (is_allowed_node keeps a node when no
+ * node list is set), as is_allowed_callback says of timer callbacks
+ * ("selected_node_names_.size() == 0 && topic_name == \"\"": allow timer
+ * callback): timers belong to nodes, not topics. Judged by their node in
+ * a replay (the node is known then; caret_trace's own late replay does so,
+ * add_timer_handle having erased the cached verdict), they were all lost,
+ * their link kept: the late path decides as the launch path does instead.
+ * With a node list the node decides: from launch the three are kept
+ * unlinked, as in caret_trace, since the node is not known yet. */
+static uint32_t timer_verdict(const struct ent *e, int set)
+{
+	const struct fset *f = &sets[set];
+	if (f->select_enabled && !f->sel_nodes.set)
+		return V_ALLOW;
+	return by_node_verdict(e, set);
+}
+
 /* is_allowed_callback: only subscription callbacks have a topic. */
 static uint32_t callback_verdict(const struct ent *cb, int set)
 {
@@ -411,6 +437,8 @@ static void store_set(struct ent *e, int set)
 		vt_set(e->rmw, set, v);
 		break;
 	case E_TIMER:
+		v = timer_verdict(e, set);
+		break;
 	case E_SRV:
 	case E_CLI:
 		v = by_node_verdict(e, set);

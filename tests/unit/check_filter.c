@@ -180,8 +180,14 @@ START_TEST(select_topics_only)
 	ck_assert(!caret_filter_publisher_allowed(&pub_l));
 	ck_assert(caret_filter_rmw_subscription_allowed(&rmwsub_l));
 	ck_assert(caret_filter_callback_allowed(&cb_l));
-	/* Timers go by node; no node list selected means none is. */
-	ck_assert(!rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+	/* Timers are kept by a SELECT of topics alone, as caret_trace keeps
+	 * them from launch (issue 33 F1: filter.c timer_verdict), their
+	 * link by is_allowed_node: IGNORE_NODES still judges it. */
+	ck_assert(rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+	ck_assert(rec(CARET_KIND_rclcpp_timer_callback_added, &timer_l, &cb_timer_l));
+	ck_assert(rec(CARET_KIND_callback_group_add_timer, NULL, &timer_l));
+	ck_assert(rec(CARET_KIND_rclcpp_timer_link_node, &timer_l, &listener));
+	ck_assert(!rec(CARET_KIND_rclcpp_timer_link_node, &timer_l, &talker));
 	ck_assert(caret_filter_callback_allowed(&cb_timer_l));
 }
 END_TEST
@@ -290,8 +296,13 @@ START_TEST(pass_filter_narrows_env)
 	ck_assert(caret_filter_pass_set(&h, &word, 8));
 	ck_assert(caret_filter_publisher_allowed(&pub_t));
 	ck_assert(caret_filter_callback_allowed(&cb_l));
-	/* select without a node list: nodes kept, timers (by node) not */
+	/* select without a node list: nodes kept, timers too (F1) */
 	ck_assert(rec(CARET_KIND_rcl_node_init, &talker, NULL));
+	ck_assert(rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
+	/* with a node list, timers go by node */
+	struct caret_filter_lists k = { { [CARET_FILTER_SELECT_NODES] = "^/ns/talker$",
+					  [CARET_FILTER_SELECT_TOPICS] = "/chatter" } };
+	ck_assert(caret_filter_pass_set(&k, &word, 8));
 	ck_assert(!rec(CARET_KIND_rcl_timer_init, &timer_l, NULL));
 }
 END_TEST

@@ -120,6 +120,7 @@ const char *check_kind_name(size_t i);
  * found (the records or objects counted) and what they lack. */
 const char *check_link_name(size_t i);
 const char *check_link_found(size_t i);
+bool check_link_expected(size_t i);
 const char *check_link_lacks(size_t i);
 
 #endif

@@ -21,6 +21,7 @@
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_regex.h"
 #include "cmd_record.h"
+#include "filter_warn.h"
 #include "parse.h"
 #include "hosts.h"
 #include "rpc.h"
@@ -470,6 +471,9 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 							 "use --immediate to start without it");
 	}
 
+	/* the local caretd knows the local processes only */
+	if (!o->all_hosts)
+		cli_filter_warn_unmatched(g, o->filter);
 	cJSON *req = armed ? go_request(armed) : record_request(o, false);
 	free(armed);
 	if (!req)

@@ -88,15 +88,35 @@ char *complete_missing_line(const struct check_proc *p)
 	sb_add(&b, "pid %" PRId64 " (%s): init records missing (the analyzer cannot join what "
 		   "is there): ",
 	       p->vpid, p->procname);
+	bool refs = false, later = false;
 	for (size_t k = 0, first = 1; check_link_name(k); k++)
 		if (p->missing[k]) {
 			sb_add(&b, "%s%" PRIu64 " %s without %s", first ? "" : "; ", p->missing[k],
 			       check_link_found(k), check_link_lacks(k));
 			first = 0;
+			if (check_link_expected(k))
+				later = true;
+			else
+				refs = true;
 		}
-	sb_add(&b, "%s", p->caret_init ? " (a replay cut short, e.g. by a --timeout or --duration "
-					 "shorter than the replay?)"
-				       : " (the session started after the process created them?)");
+	if (!p->caret_init) {
+		sb_add(&b, " (the session started after the process created them?)");
+		return sb_done(&b);
+	}
+	/* A replay goes in creation order: cut short, it leaves out what
+	 * comes after the cut, never what a kept record refers to (but for
+	 * objects made while it ran). A filter does that: caret_trace's keep a
+	 * publisher or subscription for its topic while they drop its node
+	 * (node and topic lists mixed, or CARET_IGNORE_NODES with only
+	 * CARET_SELECT_TOPICS), and so does the agent's, record for record. */
+	if (refs)
+		sb_add(&b, " (dropped by a node or topic filter? caret_trace's keep a publisher or "
+			   "subscription for its topic while they drop its node, when node and topic "
+			   "lists are mixed; a replay cut short leaves out only records made after "
+			   "those it keeps)");
+	if (later)
+		sb_add(&b, " (a replay cut short, e.g. by a --timeout or --duration shorter than "
+			   "the replay?)");
 	return sb_done(&b);
 }
 
