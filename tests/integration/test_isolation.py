@@ -146,7 +146,7 @@ class HostUntouchedTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         text = r.stdout.replace("\\\n", " ")
         runs = [l for l in text.splitlines()
-                if re.search(r"check_lttng|tests/local/run\.sh|fuzz-\w+-driver tests|"
+                if re.search(r"check_lttng|check_prebuilt|tests/local/run\.sh|fuzz-\w+-driver tests|"
                              r"bench/run\.py|tests/integration/run\.sh", l)
                 and not re.match(r"\s*(cc|c\+\+|g\+\+|clang|mkdir)\b", l)]
         self.assertTrue(runs, r.stdout)
