@@ -153,6 +153,31 @@ class DemoTest(unittest.TestCase):
                 os.kill(pid, signal.SIGTERM)
 
 
+def perf_cycles_errno():
+    """perf_event_open of this thread's user space CPU cycles, as an LTTng
+    traced process opens it: 0, the errno, or None where the system call's
+    number is not known here."""
+    import ctypes
+    import platform
+    nr = {"x86_64": 298, "aarch64": 241}.get(platform.machine())
+    if nr is None:
+        return None
+    # struct perf_event_attr's first fields: type, size, config, then the
+    # sample union, sample_type, read_format and the flag bits
+    attr = (ctypes.c_uint8 * 128)()
+    ctypes.c_uint32.from_buffer(attr, 0).value = 0  # PERF_TYPE_HARDWARE
+    ctypes.c_uint32.from_buffer(attr, 4).value = 128
+    ctypes.c_uint64.from_buffer(attr, 8).value = 0  # PERF_COUNT_HW_CPU_CYCLES
+    ctypes.c_uint64.from_buffer(attr, 40).value = 1 | 1 << 5 | 1 << 6  # disabled, excl. kernel, hv
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    fd = libc.syscall(ctypes.c_long(nr), attr, 0, -1, -1, ctypes.c_ulong(0))
+    if fd < 0:
+        return ctypes.get_errno()
+    os.close(fd)
+    return 0
+
+
 class DaemonTest(unittest.TestCase):
     def setUp(self):
         self.c = Ctx(self._testMethodName)
@@ -218,6 +243,28 @@ class DaemonTest(unittest.TestCase):
         self.assertFalse(os.path.exists(traces) and os.listdir(traces))
         self.c.caretctl("record", "--immediate", "--duration", "0.1", "-p", traces,
                         "--rotate-size", "128K", "--subbuffer-size-ust", "128K")
+
+    def test_perf_context_without_the_counter_fails_at_once(self):
+        """L3: LTTng takes a perf counter context at the session whatever
+        the hardware; each process's channel then fails inside the session
+        daemon, unseen, and record waited its whole --timeout for '0/1
+        processes recording'. Refused at once, naming the context."""
+        e = perf_cycles_errno()
+        if e is None or e == 0:
+            self.skipTest("this machine has the counter (or its syscall is unknown here)")
+        p = self.c.workload("--name", "perf", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        t0 = time.monotonic()
+        r = self.c.caretctl("record", "--immediate", "--duration", "0.5", "--timeout", "8",
+                            "-p", traces, "--context", "perf:thread:cycles", check=False)
+        self.assertLess(time.monotonic() - t0, 4, r.stderr)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("--context perf:thread:cycles: this machine has no such perf counter",
+                      r.stderr)
+        self.assertIn("perf_event_open: " + os.strerror(e), r.stderr)
+        self.assertFalse(os.path.exists(traces) and os.listdir(traces))
 
     def test_clean_exit_leaves_no_state_files(self):
         """L10: caretd's recordings file (and the rotation file beside it)
