@@ -266,6 +266,55 @@ class DaemonTest(unittest.TestCase):
         self.assertIn("perf_event_open: " + os.strerror(e), r.stderr)
         self.assertFalse(os.path.exists(traces) and os.listdir(traces))
 
+    def test_record_notices_caretd_gone(self):
+        """L4: caretd killed during two foreground records: each says so
+        within a second or two (it stayed silent), root's watches its
+        session through LTTng meanwhile: the one stopped by 'caretctl stop
+        -s' (through LTTng) ends by itself, the other stops through LTTng
+        on SIGTERM; both say the agents stay in RECORD."""
+        from harness import CARETCTL as ctl, wait_err
+        p = self.c.workload("--name", "away", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        recs = [self.c.spawn([ctl, "--socket", self.c.sock, "record", "--immediate", "-p",
+                              traces, "-s", name, "--timeout", "20"],
+                             agent=False, stdin=subprocess.PIPE)
+                for name in ("l4out", "l4term")]
+        for rec in recs:
+            wait_line(rec, r"^press Enter or Ctrl-C to stop", timeout=40)
+        d = self.c.procs[0]
+        d.kill()
+        d.wait()
+        t0 = time.monotonic()
+        for rec in recs:
+            wait_err(rec, r"caretd is gone .*session l4\w+ records on in LTTng.*agents stay "
+                     r"in RECORD until caretd is back", timeout=5)
+        self.assertLess(time.monotonic() - t0, 3)
+        # stopped outside, through LTTng: the record ends by itself
+        r = run([ctl, "--socket", self.c.sock, "stop", "-s", "l4out"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("stopped session l4out directly through LTTng", r.stderr)
+        try:
+            rc = recs[0].finish(10)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("record did not notice: " + recs[0].err_text())
+        self.assertEqual(rc, 0, recs[0].err_text())
+        self.assertIn("session l4out was stopped or destroyed outside this command",
+                      recs[0].out_text())
+        self.assertIn("caretd is still away", recs[0].err_text())
+        # SIGTERM: stopped through LTTng, by root, with no word of root's daemon
+        recs[1].send_signal(signal.SIGTERM)
+        self.assertEqual(recs[1].finish(20), 0, recs[1].err_text())
+        err = recs[1].err_text()
+        self.assertIn("stopped session l4term directly through LTTng; the processes' agents "
+                      "stay in RECORD until caretd is back", err)
+        self.assertNotIn("answers only root", err)
+        self.assertIn("stopped session l4term", recs[1].out_text())
+        r = subprocess.run(["lttng", "list"], capture_output=True, text=True)
+        self.assertNotIn("l4term", r.stdout)
+        self.assertNotIn("l4out", r.stdout)
+
     def test_clean_exit_leaves_no_state_files(self):
         """L10: caretd's recordings file (and the rotation file beside it)
         names recordings for the next caretd to adopt; after a clean
