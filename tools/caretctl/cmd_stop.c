@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "caretctl.h"
+#include "json_out.h"
 #include "complete.h"
 #include "daemon/lttng.h"
 #include "proto/caret_ctl.h"
@@ -166,9 +167,10 @@ static int stop_direct(const struct cli_opts *g, const char *session)
 	struct caret_lttng_chan_stats ch[16];
 	int n = e < 0 ? e : caret_lttng_stop(session, ch, 16, path, sizeof(path), err, sizeof(err));
 	if (n == -ENOENT && getuid() == 0) {
-		/* root's client sees every session: this one is no more */
+		/* root's client sees every session: this one is no more
+		 * (the exit status still says caretd was not reachable) */
 		cli_set_errno(n);
-		return cli_fail(CLI_EXIT_FAILED,
+		return cli_fail(CLI_EXIT_UNREACHABLE,
 				"session %s no longer exists in LTTng (stopped or destroyed "
 				"outside this command); caretd is not reachable, and the "
 				"processes' agents stay in RECORD until it is back",
@@ -285,8 +287,8 @@ int cmd_stop(struct cli_opts *g, int argc, char **argv)
 			break;
 		}
 		case 'h':
-			usage(stdout);
-			return CLI_EXIT_OK;
+			usage(cli_help_out());
+			return cli_help_done("stop");
 		default:
 			if (cli_common_opt(g, opt, optarg) < 0)
 				return cli_bad_option("stop", argv[optind - 1]);
