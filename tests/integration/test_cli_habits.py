@@ -101,6 +101,58 @@ class UsageTest(unittest.TestCase):
         self.assertIn("UST events enabled (full list):\n  ros*\n  agnocast*\ncontext",
                       r.stdout)
 
+def envelope(tc, out, cmd, types=("result",)):
+    """Every line of out is one JSON object in --json's envelope (L8):
+    v 1, a type among types, cmd. The objects, in order."""
+    objs = [json.loads(line) for line in out.splitlines()]
+    tc.assertTrue(objs, "no JSON line")
+    for o in objs:
+        tc.assertEqual(o.get("v"), 1, o)
+        tc.assertIn(o.get("type"), types, o)
+        tc.assertEqual(o.get("cmd"), cmd, o)
+    return objs
+
+
+class JsonEnvelopeTest(unittest.TestCase):
+    setUp, tearDown, ctl = UsageTest.setUp, UsageTest.tearDown, UsageTest.ctl
+
+    def test_every_json_line_has_the_envelope(self):
+        """L8: record -l and help printed text under --json, failures
+        lacked v, type and cmd: one envelope for every command."""
+        r = self.ctl("record", "-l", "--json", "--context", "perf:thread:cycles")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        (o,) = envelope(self, r.stdout, "record")
+        self.assertEqual(o["list"]["ust_events"], ["ros*", "agnocast*"])
+        self.assertEqual(o["list"]["context"], ["vpid", "vtid", "procname",
+                                                "perf:thread:cycles"])
+        self.assertEqual(o["list"]["channel"]["subbuf_size"], 524288)
+        for args, cmd in ((["--help", "--json"], "help"), (["help", "--json"], "help"),
+                          (["help", "record", "--json"], "record"),
+                          (["record", "--help", "--json"], "record"),
+                          (["status", "-h", "--json"], "status"),
+                          (["check", "--json", "--help"], "check"),
+                          (["events", "--help", "--json"], "events"),
+                          (["nodes", "--help", "--json"], "nodes"),
+                          (["stop", "--help", "--json"], "stop"),
+                          (["snapshot", "--help", "--json"], "snapshot")):
+            r = self.ctl(*args)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))
+            (o,) = envelope(self, r.stdout, cmd, ("help",))
+            self.assertIn("Usage: caretctl", o["help"], args)
+        # failures: the same envelope, type error, the keys they had kept
+        for args, cmd, code in ((["check", "--json", os.path.join(self.c.tmp, "no")], "check", 1),
+                                (["events", "--json"], "events", 3),
+                                (["record", "--json", "--duration", "x"], "record", 2),
+                                (["nope", "--json"], None, 2)):
+            r = self.ctl(*args)
+            self.assertEqual(r.returncode, code, (args, r.stderr))
+            (o,) = envelope(self, r.stdout, cmd, ("error",))
+            self.assertIn("error", o)
+            self.assertIn("errno", o)
+        r = self.ctl("-V", "--json")
+        envelope(self, r.stdout, "version", ("version",))
+
+
 class DemoTest(unittest.TestCase):
     def setUp(self):
         self.c = Ctx(self._testMethodName)
@@ -217,6 +269,26 @@ class DaemonTest(unittest.TestCase):
                                    env=self.c.env(agent=False))
             self.assertEqual(r.returncode, 1, r.stderr)
             self.assertIn("cannot write the output", r.stderr)
+
+    def test_json_envelope_of_caretd_s_commands(self):
+        """L8: events --json lacked "cmd", check --json v, type and cmd:
+        every line of every command in one envelope."""
+        p = self.c.workload("--name", "env", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        time.sleep(0.3)  # past caretd's 50 ms reorder window: the records show
+        envelope(self, self.c.caretctl("events", "--json").stdout, "events")
+        for cmd in ("status", "list", "nodes", "topics"):
+            envelope(self, self.c.caretctl(cmd, "--json").stdout, cmd)
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "0.3", "-p", traces,
+                            "-s", "env", "--json")
+        objs = [json.loads(line) for line in r.stdout.splitlines()]
+        self.assertEqual([o.get("v") for o in objs], [1] * len(objs), objs)
+        self.assertIn("stop", [o.get("cmd") for o in objs])
+        r = self.c.caretctl("check", "--json", os.path.join(traces, "env"))
+        (o,) = envelope(self, r.stdout, "check")
+        self.assertIs(o["complete"], True)
 
     def test_permission_message_of_a_0600_socket(self):
         """L9: caretd without --group: its socket is 0600, no group may
