@@ -162,7 +162,7 @@ static void say_away(const struct cli_opts *g, const char *session, bool away)
 		fprintf(stderr, "caretctl: caretd is back; session %s records on\n", session);
 		return;
 	}
-	cli_warn("caretd is gone (%s refuses connections): session %s records on in LTTng, and "
+	cli_warn("caretd is gone (nothing accepts connections at %s): session %s records on in LTTng, and "
 		 "the processes' agents stay in RECORD until caretd is back; when this command "
 		 "ends (Enter, Ctrl-C, SIGTERM or --duration) it stops the session through "
 		 "LTTng itself, which root's session daemon allows only root and the tracing "
