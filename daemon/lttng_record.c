@@ -500,6 +500,9 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 		if (krc < 0)
 			return krc;
 	}
+	int prc = caret_lttng_sel_perf_check(cfg->sel, err, errlen);
+	if (prc < 0)
+		return prc;
 	if (cfg->url)
 		return record_net(cfg, name_out, name_len, path_out, path_len, err, errlen);
 	if (!cfg->path || cfg->path[0] != '/')

@@ -94,6 +94,48 @@ static int add_one(struct lttng_handle *h, const char *channel, const char *name
 	return caret_errf(err, errlen, -EINVAL, "lttng: unknown context %s", name);
 }
 
+/* LTTng takes a perf counter context at the session without asking the
+ * hardware; each traced process opens the counter when its channel is
+ * made, and where there is none (most VMs) its channel is refused inside
+ * the session daemon, whose client never hears of it: the processes
+ * would wait for events that never come. The same open as the process's
+ * (its own thread, user space only), tried here first, fails the same. */
+static int perf_counter_open(uint64_t config)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = config;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close((int)fd);
+	return 0;
+}
+
+int caret_lttng_sel_perf_check(const struct caret_ctl_sel *s, char *err, size_t errlen)
+{
+	for (int i = 0; s && i < s->n_context; i++)
+		for (size_t j = 0; j < sizeof(ctx_map) / sizeof(ctx_map[0]); j++) {
+			if (ctx_map[j].type != LTTNG_EVENT_CONTEXT_PERF_THREAD_COUNTER ||
+			    strcmp(ctx_map[j].name, s->context[i]) != 0)
+				continue;
+			int rc = perf_counter_open(ctx_map[j].perf_config);
+			if (rc < 0)
+				return caret_errf(err, errlen, -ENOTSUP,
+						  "--context %s: this machine has no such perf "
+						  "counter for the traced processes to read "
+						  "(perf_event_open: %s; a virtual machine "
+						  "often has no hardware counters)",
+						  s->context[i], strerror(-rc));
+		}
+	return 0;
+}
+
 static bool is_caret_context(const char *name)
 {
 	for (const char *const *c = caret_ctl_contexts; *c; c++)

@@ -27,6 +27,11 @@ int caret_lttng_sel_contexts(struct lttng_handle *h, const char *channel,
 			     const struct caret_ctl_sel *s, const char *session, char *err,
 			     size_t errlen);
 
+/* Before anything is created: whether each perf:thread:* context of s
+ * has its counter on this machine (LTTng does not check it, see
+ * lttng_sel.c): 0, or -ENOTSUP with err naming the context. */
+int caret_lttng_sel_perf_check(const struct caret_ctl_sel *s, char *err, size_t errlen);
+
 /*
  * Before anything is created for a recording with kernel events: whether
  * the requester (as: NULL for caretd itself) may trace the kernel by

@@ -101,6 +101,58 @@ class UsageTest(unittest.TestCase):
         self.assertIn("UST events enabled (full list):\n  ros*\n  agnocast*\ncontext",
                       r.stdout)
 
+def envelope(tc, out, cmd, types=("result",)):
+    """Every line of out is one JSON object in --json's envelope (L8):
+    v 1, a type among types, cmd. The objects, in order."""
+    objs = [json.loads(line) for line in out.splitlines()]
+    tc.assertTrue(objs, "no JSON line")
+    for o in objs:
+        tc.assertEqual(o.get("v"), 1, o)
+        tc.assertIn(o.get("type"), types, o)
+        tc.assertEqual(o.get("cmd"), cmd, o)
+    return objs
+
+
+class JsonEnvelopeTest(unittest.TestCase):
+    setUp, tearDown, ctl = UsageTest.setUp, UsageTest.tearDown, UsageTest.ctl
+
+    def test_every_json_line_has_the_envelope(self):
+        """L8: record -l and help printed text under --json, failures
+        lacked v, type and cmd: one envelope for every command."""
+        r = self.ctl("record", "-l", "--json", "--context", "perf:thread:cycles")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        (o,) = envelope(self, r.stdout, "record")
+        self.assertEqual(o["list"]["ust_events"], ["ros*", "agnocast*"])
+        self.assertEqual(o["list"]["context"], ["vpid", "vtid", "procname",
+                                                "perf:thread:cycles"])
+        self.assertEqual(o["list"]["channel"]["subbuf_size"], 524288)
+        for args, cmd in ((["--help", "--json"], "help"), (["help", "--json"], "help"),
+                          (["help", "record", "--json"], "record"),
+                          (["record", "--help", "--json"], "record"),
+                          (["status", "-h", "--json"], "status"),
+                          (["check", "--json", "--help"], "check"),
+                          (["events", "--help", "--json"], "events"),
+                          (["nodes", "--help", "--json"], "nodes"),
+                          (["stop", "--help", "--json"], "stop"),
+                          (["snapshot", "--help", "--json"], "snapshot")):
+            r = self.ctl(*args)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))
+            (o,) = envelope(self, r.stdout, cmd, ("help",))
+            self.assertIn("Usage: caretctl", o["help"], args)
+        # failures: the same envelope, type error, the keys they had kept
+        for args, cmd, code in ((["check", "--json", os.path.join(self.c.tmp, "no")], "check", 1),
+                                (["events", "--json"], "events", 3),
+                                (["record", "--json", "--duration", "x"], "record", 2),
+                                (["nope", "--json"], None, 2)):
+            r = self.ctl(*args)
+            self.assertEqual(r.returncode, code, (args, r.stderr))
+            (o,) = envelope(self, r.stdout, cmd, ("error",))
+            self.assertIn("error", o)
+            self.assertIn("errno", o)
+        r = self.ctl("-V", "--json")
+        envelope(self, r.stdout, "version", ("version",))
+
+
 class DemoTest(unittest.TestCase):
     def setUp(self):
         self.c = Ctx(self._testMethodName)
@@ -153,6 +205,31 @@ class DemoTest(unittest.TestCase):
                 os.kill(pid, signal.SIGTERM)
 
 
+def perf_cycles_errno():
+    """perf_event_open of this thread's user space CPU cycles, as an LTTng
+    traced process opens it: 0, the errno, or None where the system call's
+    number is not known here."""
+    import ctypes
+    import platform
+    nr = {"x86_64": 298, "aarch64": 241}.get(platform.machine())
+    if nr is None:
+        return None
+    # struct perf_event_attr's first fields: type, size, config, then the
+    # sample union, sample_type, read_format and the flag bits
+    attr = (ctypes.c_uint8 * 128)()
+    ctypes.c_uint32.from_buffer(attr, 0).value = 0  # PERF_TYPE_HARDWARE
+    ctypes.c_uint32.from_buffer(attr, 4).value = 128
+    ctypes.c_uint64.from_buffer(attr, 8).value = 0  # PERF_COUNT_HW_CPU_CYCLES
+    ctypes.c_uint64.from_buffer(attr, 40).value = 1 | 1 << 5 | 1 << 6  # disabled, excl. kernel, hv
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    fd = libc.syscall(ctypes.c_long(nr), attr, 0, -1, -1, ctypes.c_ulong(0))
+    if fd < 0:
+        return ctypes.get_errno()
+    os.close(fd)
+    return 0
+
+
 class DaemonTest(unittest.TestCase):
     def setUp(self):
         self.c = Ctx(self._testMethodName)
@@ -193,6 +270,26 @@ class DaemonTest(unittest.TestCase):
             self.assertEqual(r.returncode, 1, r.stderr)
             self.assertIn("cannot write the output", r.stderr)
 
+    def test_json_envelope_of_caretd_s_commands(self):
+        """L8: events --json lacked "cmd", check --json v, type and cmd:
+        every line of every command in one envelope."""
+        p = self.c.workload("--name", "env", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        time.sleep(0.3)  # past caretd's 50 ms reorder window: the records show
+        envelope(self, self.c.caretctl("events", "--json").stdout, "events")
+        for cmd in ("status", "list", "nodes", "topics"):
+            envelope(self, self.c.caretctl(cmd, "--json").stdout, cmd)
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "0.3", "-p", traces,
+                            "-s", "env", "--json")
+        objs = [json.loads(line) for line in r.stdout.splitlines()]
+        self.assertEqual([o.get("v") for o in objs], [1] * len(objs), objs)
+        self.assertIn("stop", [o.get("cmd") for o in objs])
+        r = self.c.caretctl("check", "--json", os.path.join(traces, "env"))
+        (o,) = envelope(self, r.stdout, "check")
+        self.assertIs(o["complete"], True)
+
     def test_permission_message_of_a_0600_socket(self):
         """L9: caretd without --group: its socket is 0600, no group may
         connect; the message says that, not "be root or in group root"."""
@@ -218,6 +315,77 @@ class DaemonTest(unittest.TestCase):
         self.assertFalse(os.path.exists(traces) and os.listdir(traces))
         self.c.caretctl("record", "--immediate", "--duration", "0.1", "-p", traces,
                         "--rotate-size", "128K", "--subbuffer-size-ust", "128K")
+
+    def test_perf_context_without_the_counter_fails_at_once(self):
+        """L3: LTTng takes a perf counter context at the session whatever
+        the hardware; each process's channel then fails inside the session
+        daemon, unseen, and record waited its whole --timeout for '0/1
+        processes recording'. Refused at once, naming the context."""
+        e = perf_cycles_errno()
+        if e is None or e == 0:
+            self.skipTest("this machine has the counter (or its syscall is unknown here)")
+        p = self.c.workload("--name", "perf", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        t0 = time.monotonic()
+        r = self.c.caretctl("record", "--immediate", "--duration", "0.5", "--timeout", "8",
+                            "-p", traces, "--context", "perf:thread:cycles", check=False)
+        self.assertLess(time.monotonic() - t0, 4, r.stderr)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("--context perf:thread:cycles: this machine has no such perf counter",
+                      r.stderr)
+        self.assertIn("perf_event_open: " + os.strerror(e), r.stderr)
+        self.assertFalse(os.path.exists(traces) and os.listdir(traces))
+
+    def test_record_notices_caretd_gone(self):
+        """L4: caretd killed during two foreground records: each says so
+        within a second or two (it stayed silent), root's watches its
+        session through LTTng meanwhile: the one stopped by 'caretctl stop
+        -s' (through LTTng) ends by itself, the other stops through LTTng
+        on SIGTERM; both say the agents stay in RECORD."""
+        from harness import CARETCTL as ctl, wait_err
+        p = self.c.workload("--name", "away", "--pubs", "1", "--subs", "1")
+        wait_line(p, r"^ready pid=%d" % p.pid)
+        self.c.wait_states([p.pid], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        recs = [self.c.spawn([ctl, "--socket", self.c.sock, "record", "--immediate", "-p",
+                              traces, "-s", name, "--timeout", "20"],
+                             agent=False, stdin=subprocess.PIPE)
+                for name in ("l4out", "l4term")]
+        for rec in recs:
+            wait_line(rec, r"^press Enter or Ctrl-C to stop", timeout=40)
+        d = self.c.procs[0]
+        d.kill()
+        d.wait()
+        t0 = time.monotonic()
+        for rec in recs:
+            wait_err(rec, r"caretd is gone .*session l4\w+ records on in LTTng.*agents stay "
+                     r"in RECORD until caretd is back", timeout=5)
+        self.assertLess(time.monotonic() - t0, 3)
+        # stopped outside, through LTTng: the record ends by itself
+        r = run([ctl, "--socket", self.c.sock, "stop", "-s", "l4out"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("stopped session l4out directly through LTTng", r.stderr)
+        try:
+            rc = recs[0].finish(10)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("record did not notice: " + recs[0].err_text())
+        self.assertEqual(rc, 0, recs[0].err_text())
+        self.assertIn("session l4out was stopped or destroyed outside this command",
+                      recs[0].out_text())
+        self.assertIn("caretd is still away", recs[0].err_text())
+        # SIGTERM: stopped through LTTng, by root, with no word of root's daemon
+        recs[1].send_signal(signal.SIGTERM)
+        self.assertEqual(recs[1].finish(20), 0, recs[1].err_text())
+        err = recs[1].err_text()
+        self.assertIn("stopped session l4term directly through LTTng; the processes' agents "
+                      "stay in RECORD until caretd is back", err)
+        self.assertNotIn("answers only root", err)
+        self.assertIn("stopped session l4term", recs[1].out_text())
+        r = subprocess.run(["lttng", "list"], capture_output=True, text=True)
+        self.assertNotIn("l4term", r.stdout)
+        self.assertNotIn("l4out", r.stdout)
 
     def test_clean_exit_leaves_no_state_files(self):
         """L10: caretd's recordings file (and the rotation file beside it)

@@ -48,6 +48,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 void cli_msg_json(bool on);
 /* Whether --json was given anywhere on the command line. */
 bool cli_msg_is_json(void);
+/* The command running (a static string), for --json's envelope; NULL
+ * before one is known. */
+void cli_msg_cmd(const char *cmd);
 /* The errno the next failure message stands for (either sign). */
 void cli_set_errno(int err);
 

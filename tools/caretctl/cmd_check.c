@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "caretctl.h"
+#include "json_out.h"
+#include "proto/caret_ctl.h"
 #include "check.h"
 #include "check_wire.h"
 #include "complete.h"
@@ -246,7 +248,8 @@ static int print_json(const char *dir, const struct check_report *r, struct find
 	cJSON *o = cJSON_CreateObject(), *procs = cJSON_CreateArray(), *nodes = cJSON_CreateArray(),
 	      *topics = cJSON_CreateArray(), *evs = cJSON_CreateObject();
 	int rc = -ENOMEM;
-	if (!o || !procs || !nodes || !topics || !evs)
+	if (!o || !procs || !nodes || !topics || !evs ||
+	    !cli_json_envelope(o, CARET_CTL_T_RESULT, "check"))
 		goto out;
 	cJSON_AddStringToObject(o, "trace", dir);
 	cJSON_AddBoolToObject(o, "complete", complete);
@@ -384,8 +387,8 @@ int cmd_check(struct cli_opts *g, int argc, char **argv)
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			usage(stdout, "check");
-			return CLI_EXIT_OK;
+			usage(cli_help_out(), "check");
+			return cli_help_done("check");
 		}
 		if (opt == 'T') {
 			if (cli_parse_timeout(optarg, &timeout_ms) < 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "caretctl.h"
+#include "json_out.h"
 #include "events_fetch.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_segment.h"
@@ -104,8 +105,8 @@ int cmd_events(struct cli_opts *g, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
-			usage(stdout, "events");
-			return CLI_EXIT_OK;
+			usage(cli_help_out(), "events");
+			return cli_help_done("events");
 		case O_SINCE:
 		case O_UNTIL:
 			if (parse_i64(optarg, INT64_MIN, &v) < 0)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "caretctl.h"
+#include "json_out.h"
 #include "events_fetch.h"
 #include "proto/caret_ctl.h"
 
@@ -349,8 +350,8 @@ static int run(struct cli_opts *g, const char *cmd, int argc, char **argv)
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			usage(stdout, cmd);
-			return CLI_EXIT_OK;
+			usage(cli_help_out(), cmd);
+			return cli_help_done(cmd);
 		}
 		if (opt == 'p') {
 			char *end;

@@ -16,6 +16,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_req.h"
 #include "caretctl.h"
+#include "json_out.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
@@ -81,7 +82,8 @@ static void usage(FILE *f)
 		"                              a new\n"
 		"                              append-N directory inside it\n"
 		"  -l, --list                  show what would be enabled (events, contexts,\n"
-		"                              channel, directory, pacing) and exit\n"
+		"                              channel, directory, pacing) and exit; with\n"
+		"                              --json as one result object\n"
 		"  -v, --verbose               a progress line per change, not one bar\n"
 		"      --duration DURATION     stop DURATION after all processes are\n"
 		"                              recording; implies --immediate\n"
@@ -299,8 +301,9 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 			break;
 		}
 		case 'h':
-			usage(stdout);
-			return -1;
+			usage(cli_help_out());
+			/* -1: done, cmd_record's exit status is 0 */
+			return cli_help_done("record") == CLI_EXIT_OK ? -1 : CLI_EXIT_FAILED;
 		default:
 			e = 0;
 			if (cli_rotation_opt(opt, optarg, &o->rot, &e) ||
@@ -517,8 +520,40 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 
 /* What a record with these options would enable, from the lists caretd
  * uses (proto/caret_ctl_evlist.h); caretd is not asked. */
+/* record -l --json: what list() says, as one result object's "list". */
+static int list_json(const struct rec_opts *o)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON *l = r && cli_json_envelope(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD)
+			   ? cJSON_AddObjectToObject(r, "list")
+			   : NULL;
+	cJSON *ch = l ? cJSON_AddObjectToObject(l, "channel") : NULL;
+	char dir[PATH_MAX + 64];
+	snprintf(dir, sizeof(dir), "%s/%s", o->path,
+		 o->session ? o->session : "caret-YYYYMMDD-HHMMSS");
+	bool ok = ch && cli_sel_json(l, &o->sel, o->light) &&
+		  cJSON_AddStringToObject(ch, "name", CARET_CTL_DEFAULT_CHANNEL) &&
+		  cJSON_AddNumberToObject(ch, "subbuf_count",
+					  (double)(o->subbuf_count ? o->subbuf_count
+								   : CARET_CTL_DEFAULT_SUBBUF_COUNT)) &&
+		  cJSON_AddNumberToObject(ch, "subbuf_size",
+					  (double)(o->subbuf_size ? o->subbuf_size
+								  : CARET_CTL_DEFAULT_SUBBUF_SIZE)) &&
+		  cJSON_AddStringToObject(l, "trace_directory", dir) &&
+		  cJSON_AddBoolToObject(l, "append", o->append) &&
+		  cJSON_AddStringToObject(l, "pacing", o->pacing) &&
+		  cJSON_AddNumberToObject(l, "frequency", (double)o->frequency) &&
+		  (o->clock.on ? cJSON_AddNumberToObject(l, "sim_time_domain", o->clock.domain) != NULL
+			       : cJSON_AddNullToObject(l, "sim_time_domain") != NULL);
+	int rc = ok ? cli_json_print(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD) : -ENOMEM;
+	cJSON_Delete(r);
+	return rc < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory") : CLI_EXIT_OK;
+}
+
 static int list(const struct rec_opts *o)
 {
+	if (cli_msg_is_json())
+		return list_json(o);
 	cli_sel_list(&o->sel, o->light);
 	printf("channel %s: per-UID buffers, discard mode, %llu sub-buffers of %llu bytes "
 	       "per CPU\n",

@@ -107,11 +107,12 @@ static int report_wait(const struct cli_opts *g, FILE *info, const struct cli_re
 /* How often the recorder asks whether its session still records. */
 #define WATCH_MS 500
 
-enum watch { WATCH_ON, WATCH_GONE, WATCH_LOST };
+enum watch { WATCH_ON, WATCH_GONE, WATCH_LOST, WATCH_AWAY };
 
 /* Whether the session still records: WATCH_GONE when someone stopped or
- * destroyed it, WATCH_LOST when LTTng is unreachable. A caretd that does
- * not answer tells nothing: WATCH_ON. */
+ * destroyed it, WATCH_LOST when LTTng is unreachable, WATCH_AWAY when
+ * caretd is not there (its socket refuses, is gone, or closed on us). A
+ * caretd that is there but slow tells nothing: WATCH_ON. */
 static enum watch watch_session(const struct cli_opts *g, const char *session)
 {
 	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
@@ -130,7 +131,7 @@ static enum watch watch_session(const struct cli_opts *g, const char *session)
 	}
 	cJSON_Delete(req);
 	if (e < 0)
-		return WATCH_ON;
+		return cli_conn_gone(e) ? WATCH_AWAY : WATCH_ON;
 	if (r.type != CTL_REPLY_RESULT) {
 		cli_reply_free(&r);
 		return WATCH_ON;
@@ -153,10 +154,27 @@ static enum watch watch_session(const struct cli_opts *g, const char *session)
 	return w;
 }
 
+/* Said once per absence: the recording goes on without caretd, and what
+ * its end will do (B5). */
+static void say_away(const struct cli_opts *g, const char *session, bool away)
+{
+	if (!away) {
+		fprintf(stderr, "caretctl: caretd is back; session %s records on\n", session);
+		return;
+	}
+	cli_warn("caretd is gone (nothing accepts connections at %s): session %s records on in LTTng, and "
+		 "the processes' agents stay in RECORD until caretd is back; when this command "
+		 "ends (Enter, Ctrl-C, SIGTERM or --duration) it stops the session through "
+		 "LTTng itself, which root's session daemon allows only root and the tracing "
+		 "group (a user: on their own recording only)",
+		 g->socket, session);
+}
+
 /* Records until Enter, a signal, the duration, or the end of the session
- * (noticed within WATCH_MS; standard input may be closed). */
+ * (noticed within WATCH_MS, through LTTng while caretd is away; standard
+ * input may be closed). */
 static enum watch record_on(const struct cli_opts *g, const struct rec_opts *o, FILE *info,
-			    const char *session)
+			    const char *session, bool *away_out)
 {
 	int64_t end = o->duration_ms ? cli_now_ms() + o->duration_ms : INT64_MAX / 2;
 	bool input = !o->duration_ms;
@@ -168,6 +186,7 @@ static enum watch record_on(const struct cli_opts *g, const struct rec_opts *o, 
 		fprintf(info, "press Enter or Ctrl-C to stop recording\n");
 	}
 	fflush(info);
+	bool away = false;
 	for (;;) {
 		int64_t now = cli_now_ms();
 		if (now >= end)
@@ -189,6 +208,13 @@ static enum watch record_on(const struct cli_opts *g, const struct rec_opts *o, 
 			fflush(info);
 		}
 		enum watch w = watch_session(g, session);
+		if ((w == WATCH_AWAY) != away) {
+			away = w == WATCH_AWAY;
+			say_away(g, session, away);
+		}
+		*away_out = away;
+		if (w == WATCH_AWAY)
+			w = cli_session_gone_direct(session) ? WATCH_GONE : WATCH_ON;
 		if (w != WATCH_ON)
 			return w;
 	}
@@ -242,7 +268,8 @@ int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE 
 	if (final == CLI_EXIT_TIMEOUT && !ended)
 		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
 
-	enum watch w = record_on(g, o, info, session);
+	bool away = false;
+	enum watch w = record_on(g, o, info, session, &away);
 	/* a rotating recording caretd ended before its disk filled */
 	if (w == WATCH_GONE && cli_rotation_why_ended(g, session))
 		return CLI_EXIT_FAILED;
@@ -252,6 +279,9 @@ int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE 
 		fprintf(info, "session %s was stopped or destroyed outside this command "
 			      "(caretctl stop, lttng stop or destroy); the trace is in %s\n",
 			session, path);
+		if (away)
+			cli_warn("caretd is still away: the processes' agents stay in RECORD until "
+				 "it is back");
 		return final == CLI_EXIT_OK && dropped ? CLI_EXIT_TIMEOUT : final;
 	}
 	if (w == WATCH_LOST) {

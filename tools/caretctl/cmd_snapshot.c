@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "caretctl.h"
+#include "json_out.h"
 #include "conn.h"
 #include "parse.h"
 #include "progress.h"
@@ -277,8 +278,8 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 			s->all_hosts = true;
 			break;
 		case 'h':
-			usage(stdout);
-			return CLI_EXIT_OK;
+			usage(cli_help_out());
+			return cli_help_done("snapshot");
 		default:
 			if (cli_common_opt(g, opt, optarg) < 0)
 				return cli_bad_option("snapshot", argv[optind - 1]);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "caretctl.h"
+#include "json_out.h"
 #include "complete.h"
 #include "daemon/lttng.h"
 #include "proto/caret_ctl.h"
@@ -165,6 +166,16 @@ static int stop_direct(const struct cli_opts *g, const char *session)
 	}
 	struct caret_lttng_chan_stats ch[16];
 	int n = e < 0 ? e : caret_lttng_stop(session, ch, 16, path, sizeof(path), err, sizeof(err));
+	if (n == -ENOENT && getuid() == 0) {
+		/* root's client sees every session: this one is no more
+		 * (the exit status still says caretd was not reachable) */
+		cli_set_errno(n);
+		return cli_fail(CLI_EXIT_UNREACHABLE,
+				"session %s no longer exists in LTTng (stopped or destroyed "
+				"outside this command); caretd is not reachable, and the "
+				"processes' agents stay in RECORD until it is back",
+				session);
+	}
 	if (n < 0) {
 		if (e < 0)
 			snprintf(err, sizeof(err), "%s", strerror(-e));
@@ -173,7 +184,7 @@ static int stop_direct(const struct cli_opts *g, const char *session)
 				"stopping session %s through LTTng failed too (%s%s): it goes on "
 				"recording; stop it with 'caretctl stop -s %s' once caretd is back",
 				session, err,
-				n == -ECONNREFUSED || n == -ENOENT
+				(n == -ECONNREFUSED || n == -ENOENT) && getuid() != 0
 					? "; root's lttng-sessiond answers only root and the tracing "
 					  "group"
 					: "",
@@ -185,7 +196,8 @@ static int stop_direct(const struct cli_opts *g, const char *session)
 	for (int i = 0; i < n; i++)
 		out[i] = (struct caret_ctl_channel){ ch[i].name, ch[i].discarded, ch[i].lost_packets,
 						     ch[i].discarded_known, ch[i].lost_known };
-	cli_warn("caretd is not reachable: stopped session %s directly through LTTng", session);
+	cli_warn("caretd is not reachable: stopped session %s directly through LTTng; the "
+		 "processes' agents stay in RECORD until caretd is back", session);
 	struct cli_reply r = { .root = caret_ctl_enc_stop(session, path, out, (size_t)n, 0),
 			       .type = CTL_REPLY_RESULT };
 	if (!r.root || !cJSON_AddBoolToObject(r.root, "direct", true)) {
@@ -195,6 +207,14 @@ static int stop_direct(const struct cli_opts *g, const char *session)
 	int code = report(g, &r);
 	cJSON_Delete(r.root);
 	return code;
+}
+
+bool cli_session_gone_direct(const char *session)
+{
+	char path[4096];
+	if (getuid() != 0)
+		return false;
+	return caret_lttng_session_path(session, path, sizeof(path)) == -ENOENT;
 }
 
 int cli_stop_session(const struct cli_opts *g, const char *session)
@@ -267,8 +287,8 @@ int cmd_stop(struct cli_opts *g, int argc, char **argv)
 			break;
 		}
 		case 'h':
-			usage(stdout);
-			return CLI_EXIT_OK;
+			usage(cli_help_out());
+			return cli_help_done("stop");
 		default:
 			if (cli_common_opt(g, opt, optarg) < 0)
 				return cli_bad_option("stop", argv[optind - 1]);

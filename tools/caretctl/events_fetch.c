@@ -40,8 +40,9 @@ int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
 			cli_reply_free(&r);
 			return code;
 		}
+		/* the page as caretd sent it, in the envelope (its "cmd") */
 		if (f->raw)
-			printf("%s\n", r.raw);
+			cli_print_json(r.root, CARET_CTL_CMD_EVENTS);
 		stop |= cli_out_cut();
 		f->got += n;
 		f->late = p.late;

@@ -58,7 +58,7 @@ int cli_startend_all_hosts(const struct cli_opts *g, const char *cmd)
 	ctl_get_bool(r.root, NULL, CARET_CTL_K_ACCEPTED, &acc, &why);
 	ctl_get_str(r.root, NULL, CARET_CTL_K_REASON, true, &reason, &why);
 	if (g->json)
-		printf("%s\n", r.raw);
+		cli_print_json(r.root, cmd);
 	else
 		printf("%s on this host: %s%s%s\n", cmd, acc ? "accepted" : "ignored",
 		       reason ? ": " : "", reason ? reason + (strncmp(reason, "ignored: ", 9) ? 0 : 9) : "");
@@ -199,7 +199,7 @@ int cli_status_all_hosts(const struct cli_opts *g, int64_t timeout_ms)
 	}
 	int silent = 0, code;
 	if (g->json) {
-		printf("%s\n", r.raw);
+		cli_print_json(r.root, CARET_CTL_CMD_HOSTS);
 		code = CLI_EXIT_OK;
 	} else {
 		code = print_hosts(r.root, timeout_ms, &silent);

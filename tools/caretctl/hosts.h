@@ -29,4 +29,10 @@ int cli_wait_remote(const struct cli_opts *g, int64_t timeout_ms, FILE *info);
 /* Stop with "all_hosts" set: End (and relay stop) to every host. */
 int cli_stop_session_all(const struct cli_opts *g, const char *session, bool all_hosts);
 
+/* While caretd is away: true when LTTng says session no longer exists.
+ * Only root's client sees every session of root's session daemon (a
+ * user's liblttng-ctl may reach a daemon of their own, where it is not):
+ * for anyone else, false (unknown). */
+bool cli_session_gone_direct(const char *session);
+
 #endif

@@ -13,6 +13,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_version.h"
 #include "caretctl.h"
+#include "json_out.h"
 
 static const struct {
 	const char *name;
@@ -49,9 +50,11 @@ static void usage(FILE *f)
 		"Options (also accepted after COMMAND):\n"
 		"  --socket PATH  caretd's control socket (default: $CARETD_SOCKET, else\n"
 		"                 " CARET_CTL_DEFAULT_SOCKET ")\n"
-		"  --json         machine-readable output: caretd's result objects as JSON\n"
-		"                 lines on stdout (with \"cmd\" naming the request), a\n"
-		"                 failure as {\"error\": TEXT, \"errno\": N}; messages on stderr\n"
+		"  --json         machine-readable output: one JSON object per line on\n"
+		"                 stdout, each with {\"v\": 1, \"type\": T, \"cmd\": C}: caretd's\n"
+		"                 results, check's report, record -l, help; a failure as\n"
+		"                 type \"error\" with \"error\": TEXT, \"errno\": N; messages on\n"
+		"                 stderr\n"
 		"  -h, --help     this help; 'caretctl help COMMAND' or 'caretctl COMMAND\n"
 		"                 --help' for a command\n"
 		"  -V, --version  caretctl's version\n\n"
@@ -75,6 +78,7 @@ static int run_command(struct cli_opts *g, size_t i, int argc, char **argv)
 	static char prog[32];
 	snprintf(prog, sizeof(prog), "caretctl %s", commands[i].name);
 	argv[0] = prog;
+	cli_msg_cmd(commands[i].name);
 	int code = commands[i].run(g, argc, argv);
 	bool failed = fflush(stdout) != 0 || ferror(stdout);
 	if (failed && code == CLI_EXIT_OK && !cli_out_gone())
@@ -93,9 +97,22 @@ static int find_command(const char *name)
 /* `caretctl help [COMMAND]`, as `git help` and `systemctl help` do. */
 static int help(struct cli_opts *g, int argc, char **argv)
 {
+	cli_msg_cmd("help");
+	/* the common options may come after it too: only its operands count */
+	int n = 1;
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--json") || !strncmp(argv[a], "--socket=", 9))
+			continue;
+		if (!strcmp(argv[a], "--socket")) {
+			a++;
+			continue;
+		}
+		argv[n++] = argv[a];
+	}
+	argc = n;
 	if (argc < 2) {
-		usage(stdout);
-		return CLI_EXIT_OK;
+		usage(cli_help_out());
+		return cli_help_done("help");
 	}
 	if (argc > 2)
 		return cli_usage_error(NULL, "help takes one command, not '%s'", argv[2]);
@@ -128,14 +145,14 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			usage(stdout);
-			return CLI_EXIT_OK;
+			usage(cli_help_out());
+			return cli_help_done("help");
 		}
 		if (opt == 'V') {
 			if (cli_msg_is_json())
-				printf("{\"v\":%d,\"type\":\"version\",\"cmd\":\"version\","
-				       "\"version\":\"%s\",\"protocol\":%d}\n", CARET_CTL_VERSION,
-				       CARETD_VERSION, CARET_CTL_VERSION);
+				printf("{\"v\":%d,\"type\":\"" CLI_JSON_T_VERSION "\",\"cmd\":"
+				       "\"version\",\"version\":\"%s\",\"protocol\":%d}\n",
+				       CARET_CTL_VERSION, CARETD_VERSION, CARET_CTL_VERSION);
 			else
 				printf("caretctl %s (control protocol %d)\n", CARETD_VERSION,
 				       CARET_CTL_VERSION);

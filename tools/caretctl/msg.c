@@ -2,8 +2,9 @@
 /*
  * Messages for the user: one line each, on stderr, prefixed "caretctl: ".
  * With --json, the message that ends a command with a failure is also
- * printed on stdout as {"error": "...", "errno": N}, so a script reading
- * stdout always gets one object saying what happened.
+ * printed on stdout as {"v": 1, "type": "error", "cmd": C, "error": "...",
+ * "errno": N}, so a script reading stdout always gets one object saying
+ * what happened, in the envelope of every other (json_out.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,11 +14,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "proto/caret_ctl.h"
 #include "caretctl.h"
+#include "json_out.h"
 #include "progress.h"
 
 static bool json_mode;
 static int pending_errno;
+static const char *msg_cmd; /* the command running, for the envelope */
 
 void cli_msg_json(bool on)
 {
@@ -27,6 +31,11 @@ void cli_msg_json(bool on)
 bool cli_msg_is_json(void)
 {
 	return json_mode;
+}
+
+void cli_msg_cmd(const char *cmd)
+{
+	msg_cmd = cmd;
 }
 
 void cli_set_errno(int err)
@@ -56,14 +65,15 @@ static void json_error(int code, const char *msg)
 	int e = pending_errno ? pending_errno : errno_for(code);
 	cJSON *o = cJSON_CreateObject();
 	char *s = NULL;
-	if (o && cJSON_AddStringToObject(o, "error", msg) &&
-	    cJSON_AddNumberToObject(o, "errno", e))
+	if (o && cli_json_envelope(o, CARET_CTL_T_ERROR, msg_cmd) &&
+	    cJSON_AddStringToObject(o, "error", msg) && cJSON_AddNumberToObject(o, "errno", e))
 		s = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	if (s)
 		printf("%s\n", s);
 	else
-		printf("{\"error\":\"out of memory\",\"errno\":%d}\n", ENOMEM);
+		printf("{\"v\":%d,\"type\":\"error\",\"cmd\":null,\"error\":\"out of memory\","
+		       "\"errno\":%d}\n", CARET_CTL_VERSION, ENOMEM);
 	fflush(stdout);
 	free(s);
 }

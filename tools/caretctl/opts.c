@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "caretctl.h"
+#include "json_out.h"
 
 int cli_common_opt(struct cli_opts *g, int opt, const char *arg)
 {
@@ -37,8 +38,8 @@ int cli_simple_args(struct cli_opts *g, const char *cmd, int argc, char **argv,
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			usage(stdout, cmd);
-			return CLI_EXIT_OK;
+			usage(cli_help_out(), cmd);
+			return cli_help_done(cmd);
 		}
 		if (cli_common_opt(g, opt, optarg) < 0)
 			return cli_bad_option(cmd, argv[optind - 1]);

@@ -9,6 +9,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_enc.h"
+#include "json_out.h"
 #include "rpc.h"
 
 static int send_request(struct cli_conn *c, const cJSON *req, int64_t deadline_ms)
@@ -241,12 +242,6 @@ void cli_print_json(cJSON *o, const char *cmd)
 {
 	/* caretd's result objects do not say which request they answer;
 	 * `record` prints three of them. */
-	if (!cJSON_HasObjectItem(o, CARET_CTL_K_CMD) &&
-	    !cJSON_AddStringToObject(o, CARET_CTL_K_CMD, cmd))
-		return (void)cli_fail(CLI_EXIT_FAILED, "out of memory");
-	char *s = cJSON_PrintUnformatted(o);
-	if (!s)
-		return (void)cli_fail(CLI_EXIT_FAILED, "out of memory");
-	printf("%s\n", s);
-	free(s);
+	if (cli_json_print(o, CARET_CTL_T_RESULT, cmd) < 0)
+		cli_fail(CLI_EXIT_FAILED, "out of memory");
 }

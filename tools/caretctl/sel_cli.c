@@ -117,8 +117,10 @@ void cli_sel_usage(FILE *f)
 		"                              (cgroup ipc mnt net pid user uts time), vuid\n"
 		"                              veuid vsuid vgid vegid vsgid; UST only:\n"
 		"                              pthread_id, ip, perf:thread:{instructions,\n"
-		"                              cycles,cpu-cycles}; kernel only (needs -k or\n"
-		"                              --syscall): pid, tid, ppid, vppid, prio, nice,\n"
+		"                              cycles,cpu-cycles} (refused at once where\n"
+		"                              the machine lacks the counter); kernel only\n"
+		"                              (needs -k or --syscall): pid, tid, ppid,\n"
+		"                              vppid, prio, nice,\n"
 		"                              hostname, interruptible, preemptible,\n"
 		"                              need_reschedule, migratable, callstack-kernel,\n"
 		"                              callstack-user, uid euid suid gid egid sgid\n"
@@ -192,6 +194,59 @@ void cli_sel_list(const struct caret_ctl_sel *s, bool light)
 		printf("system calls enabled:\n");
 	for (int i = 0; i < s->n_syscall; i++)
 		printf("  %s\n", s->syscall[i]);
+}
+
+static bool add_strs(cJSON *o, const char *key, const char *const *v, int n)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, key);
+	for (int i = 0; a && i < n; i++) {
+		cJSON *x = cJSON_CreateString(v[i]);
+		if (!x || !cJSON_AddItemToArray(a, x)) {
+			cJSON_Delete(x);
+			return false;
+		}
+	}
+	return a != NULL;
+}
+
+bool cli_sel_json(cJSON *o, const struct caret_ctl_sel *s, bool light)
+{
+	const char *evs[2 * CARET_CTL_SEL_MAX + 64];
+	int added = 0;
+	int n = caret_ctl_sel_ust(s, light, true, evs, (int)(sizeof(evs) / sizeof(evs[0])),
+				  &added);
+	const char *miss[32];
+	int nm = caret_ctl_sel_unrecorded(s, miss, 32);
+	/* the contexts as the text lists them: CARET's, then the others once */
+	const char *ctx[CARET_CTL_SEL_MAX + 8];
+	int nc = 0;
+	for (const char *const *c = caret_ctl_contexts; *c; c++)
+		ctx[nc++] = *c;
+	for (int i = 0; i < s->n_context; i++) {
+		bool dup = false;
+		for (int j = 0; j < nc; j++)
+			dup = dup || !strcmp(ctx[j], s->context[i]);
+		if (!dup && nc < (int)(sizeof(ctx) / sizeof(ctx[0])))
+			ctx[nc++] = s->context[i];
+	}
+	if (!cJSON_AddStringToObject(o, "ust_list", s->ust_given ? "-u" : light ? "light" : "full") ||
+	    !add_strs(o, "ust_events", evs, n < 0 ? 0 : n) ||
+	    !add_strs(o, "ust_events_added", evs + (s->ust_given ? added : n),
+		      s->ust_given && n > added ? n - added : 0) ||
+	    !add_strs(o, "not_recorded", miss, nm < 0 ? 0 : (nm < 32 ? nm : 32)) ||
+	    !add_strs(o, "context", ctx, nc))
+		return false;
+	if (!caret_ctl_sel_kernel(s))
+		return true;
+	cJSON *k = cJSON_AddObjectToObject(o, "kernel_channel");
+	return k && cJSON_AddStringToObject(k, "name", CARET_CTL_KERNEL_CHANNEL) &&
+	       cJSON_AddNumberToObject(k, "subbuf_count", CARET_CTL_KERNEL_SUBBUF_COUNT) &&
+	       cJSON_AddNumberToObject(k, "subbuf_size",
+				       (double)(s->subbuf_size_kernel
+							? s->subbuf_size_kernel
+							: CARET_CTL_DEFAULT_SUBBUF_SIZE_KERNEL)) &&
+	       add_strs(k, "events", (const char *const *)s->kernel, s->n_kernel) &&
+	       add_strs(k, "syscalls", (const char *const *)s->syscall, s->n_syscall);
 }
 
 void cli_sel_warn(const struct caret_ctl_sel *s)

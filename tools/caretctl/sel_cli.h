@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 #include "proto/caret_ctl_sel.h"
 
 enum {
@@ -39,6 +41,10 @@ int cli_sel_check(struct caret_ctl_sel *s, bool light);
 void cli_sel_usage(FILE *f);
 /* `record --list`: the UST events, contexts and kernel channel. */
 void cli_sel_list(const struct caret_ctl_sel *s, bool light);
+/* The same as keys of o (record -l --json): ust_list, ust_events,
+ * ust_events_added, not_recorded, context, kernel_channel. False when out
+ * of memory. */
+bool cli_sel_json(cJSON *o, const struct caret_ctl_sel *s, bool light);
 /* At a record: what a -u list leaves out of CARET's runtime events, on
  * stderr. */
 void cli_sel_warn(const struct caret_ctl_sel *s);

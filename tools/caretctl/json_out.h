@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * --json's one envelope (issue 33 L8): every object caretctl prints on
+ * standard output carries {"v": CARET_CTL_VERSION, "type": T, "cmd": C},
+ * whether caretd wrote it (result, progress, error) or caretctl did
+ * (check's report, record -l, help, version, a failure): a script reads
+ * one shape whatever the command (caretctl(1), JSON OUTPUT).
+ */
+#ifndef CARETCTL_JSON_OUT_H
+#define CARETCTL_JSON_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/* caretctl's own types beside caretd's result, progress and error. */
+#define CLI_JSON_T_HELP "help"
+#define CLI_JSON_T_VERSION "version"
+
+/* Adds whichever of v, type and cmd o lacks (cmd NULL: JSON null, a
+ * failure before any command was known); keys already there are kept.
+ * False when out of memory. */
+bool cli_json_envelope(cJSON *o, const char *type, const char *cmd);
+
+/* The envelope, then o as one line on stdout. 0 or -ENOMEM. */
+int cli_json_print(cJSON *o, const char *type, const char *cmd);
+
+/* help_out.c. Where a usage text goes: stdout, or with --json a buffer
+ * that cli_help_done() prints as {"v", "type": "help", "cmd", "help":
+ * TEXT}. */
+FILE *cli_help_out(void);
+/* After the usage text: CLI_EXIT_OK, or a failure (out of memory). */
+int cli_help_done(const char *cmd);
+
+#endif
