@@ -116,6 +116,8 @@ class SnapshotTest(SystemTest):
         self.assertTrue(os.listdir(os.path.join(self.traces, "one")))
         rec.finish(30)
 
+    @unittest.skipIf(SAN, "long (a ring wrapped for seconds at 1 kHz): run once, in the plain "
+                     "stage (issue 31); the SAN stage keeps this module's other tests")
     def test_wrapped_ring_still_complete(self):
         """A 256 KiB-per-CPU ring that wrapped many times (publishers at
         1 kHz for seconds): nothing is on disk before the snapshot; the
