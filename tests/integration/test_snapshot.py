@@ -16,7 +16,7 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, SystemTest, mono_ns, read_trace, wait_line
+from harness import CARETCTL, SAN, SystemTest, mono_ns, read_trace, wait_line
 
 
 def check(path):
