@@ -10,7 +10,7 @@
 #define MAX_LOG 4096
 
 struct tp_rec {
-	uint32_t kind;       /* caret kind, or 1000 bind, 1001 dds_write */
+	uint32_t kind;       /* caret kind, or 1000 bind, 1001 dds_write, 1002 replay mark */
 	uint64_t a[3];
 	char s[32];
 };
@@ -74,6 +74,16 @@ static void bind(const void *addr, uint64_t stamp)
 	}
 }
 
+static void replay_mark(int end, uint64_t pass, uint64_t records)
+{
+	struct tp_rec *r = next(1002);
+	if (r) {
+		r->a[0] = (uint64_t)end;
+		r->a[1] = pass;
+		r->a[2] = records;
+	}
+}
+
 __attribute__((visibility("default")))
 const struct caret_tp_api caret_tp_api_v1 = {
 	.version = CARET_TP_API_VERSION,
@@ -82,4 +92,5 @@ const struct caret_tp_api caret_tp_api_v1 = {
 	.caret_init = caret_init,
 	.dds_write = dds_write,
 	.dds_bind_addr_to_stamp = bind,
+	.replay_mark = replay_mark,
 };
