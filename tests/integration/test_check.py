@@ -516,6 +516,9 @@ class CheckModelTest(unittest.TestCase):
         per = {p["pid"]: p for p in rep["processes"]}
         cut = [p.pid for p in procs if per[p.pid]["init_total"] < total[p.pid]]
         self.assertTrue(cut, (per, total))
+        unflagged = [pid for pid in cut if not any("pid %d " % pid in m for m in rep["problems"])]
+        self.assertEqual(unflagged, [], ({pid: (per[pid]["init_total"], total[pid]) for pid in cut},
+                                         rep["problems"]))
         for pid in cut:
             kept = per[pid]["init_total"]
             bad = [m for m in rep["problems"] if "pid %d " % pid in m]
