@@ -5,7 +5,9 @@
  * to be enabled in this process, emits caret_init, then emits cached
  * records with their original init_timestamp as far as the grant allows,
  * but for those their own thread emitted live since the pass began (the
- * claims of proto/caret_segment.h).
+ * claims of proto/caret_segment.h). Each pass is bracketed in the trace
+ * by ros2_caret:caret_replay_begin/end with its record counts, so a pass
+ * the recording cut short shows in the trace itself.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,6 +27,20 @@ struct replay {
 };
 
 static struct replay rp;
+
+static void mark(int end, uint32_t epoch, uint64_t records)
+{
+	if (caret_tp->replay_mark)
+		caret_tp->replay_mark(end, epoch, records);
+}
+
+/* Whether the walk at `off` has reached the last committed record: the
+ * pass has emitted all it will (records committed later are live). */
+static bool walked_all(const struct caret_seg *s, uint64_t off)
+{
+	struct caret_rec_view rec;
+	return caret_own_next_record(s, &off, &rec) != 1;
+}
 
 /* LTTng enables UST events some milliseconds after `lttng start` returns;
  * replaying before that would lose the records. Gives up early when the
@@ -66,7 +82,8 @@ static void *replay_main(void *arg)
 	(void)arg;
 	struct caret_seg *s = rp.seg;
 	uint32_t epoch = 0, done = 0;
-	uint64_t off = 0;
+	uint64_t off = 0, emitted = 0;
+	bool ended = false;
 
 	/* Not renamed: LTTng's procname context of replayed events must stay
 	 * the process's name, as for its other events. */
@@ -79,6 +96,8 @@ static void *replay_main(void *arg)
 			epoch = v.epoch;
 			done = 0;
 			off = 0;
+			emitted = 0;
+			ended = false;
 			adopt_filter(s, epoch);
 			caret_own_begin_pass(s, epoch);
 		}
@@ -86,6 +105,9 @@ static void *replay_main(void *arg)
 			if (wait_tp_enabled(s, epoch)) {
 				caret_tp->caret_init(caret_now_ns(), rp.distribution);
 				caret_own_tp_enabled(s, epoch);
+				/* Read after step 3: every record counted here is
+				 * the pass's to walk, every later one is live. */
+				mark(0, epoch, caret_own_records(s));
 				continue; /* re-read grant: it may have moved meanwhile */
 			}
 			/* Retry at the controller's next doorbell, not in a loop. */
@@ -101,17 +123,28 @@ static void *replay_main(void *arg)
 				/* Not when its thread emitted it live since this
 				 * pass began: that copy is in this pass's sessions. */
 				if (caret_own_claim_replay(s, at, epoch)) {
-					if (caret_filter_record_allowed(rec.kind, rec.args))
+					if (caret_filter_record_allowed(rec.kind, rec.args)) {
 						caret_tp->emit_record(rec.kind, rec.init_timestamp,
 								      rec.args);
+						emitted++;
+					}
 					n++;
 				}
 				at = off;
 				done++;
 				walked++;
 			}
+			/* Before the advance that lets the controller end
+			 * the pass: a whole pass has its end in the trace. */
+			if (!ended && walked_all(s, off)) {
+				mark(1, epoch, emitted);
+				ended = true;
+			}
 			if (walked)
 				caret_own_advance(s, epoch, done, n);
+		} else if (epoch != 0 && !ended && walked_all(s, off)) {
+			mark(1, epoch, emitted); /* a pass with nothing to walk */
+			ended = true;
 		}
 		caret_own_wait_doorbell(s, v.doorbell);
 	}

@@ -13,13 +13,16 @@ static const char *const events_full[] = {
 };
 
 /* tier4/ros2caret ros2caret/verb/record.py (`--light`), verbatim; the
- * ros2:rcl_publish rule is appended there when ROS_DISTRO >= 'i'. */
+ * ros2:rcl_publish rule is appended there when ROS_DISTRO >= 'i'. Plus
+ * our replay-pass markers, which caret_analyze never reads and `caretctl
+ * check` needs to tell a pass cut short (agent/tp/caret_tp.h). */
 #define CARET_LIGHT_EVENTS                                                   \
 	"ros2:*callback*", "ros2_caret:*callback*", "ros2:dispatch*",         \
 	"ros2_caret:dispatch*", "ros2:rclcpp*", "ros2_caret:rclcpp*",         \
 	"ros2_caret:rmw*", "ros2:rmw_take", "*callback_group*",               \
 	"ros2_caret:*executor", "ros2_caret:dds_bind*", "ros2:rcl_*init",     \
 	"ros2_caret:rcl_*init", "ros2_caret:caret_init", "ros2_caret:sim_time", \
+	"ros2_caret:caret_replay*",                                           \
 	"ros2:message_construct", "agnocast:agnocast*", "ros2_caret:agnocast*"
 
 static const char *const events_light[] = { CARET_LIGHT_EVENTS, NULL };

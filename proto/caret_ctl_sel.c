@@ -46,6 +46,9 @@ unsigned caret_ctl_sel_context_domains(const char *name)
 #define SEL_INIT_NAME_(id, name, ...) "ros2_caret:" #name,
 static const char *const init_events[] = {
 	"ros2_caret:caret_init",
+	/* ours, not read by caret_analyze: `caretctl check` tells a
+	 * replay pass cut short by them (agent/tp/caret_tp.h) */
+	"ros2_caret:caret_replay_begin", "ros2_caret:caret_replay_end",
 	CARET_KINDS(SEL_INIT_NAME_)
 };
 #define N_INIT (int)(sizeof(init_events) / sizeof(init_events[0]))

@@ -141,6 +141,9 @@ void caret_own_begin_pass(struct caret_seg *s, uint32_t epoch);
  * or gave up waiting for them. */
 void caret_own_tp_enabled(struct caret_seg *s, uint32_t epoch);
 void caret_own_tp_timeout(struct caret_seg *s);
+/* Records committed so far (every one committed after the step 3 that
+ * precedes this read is emitted live, not by the pass). */
+uint64_t caret_own_records(const struct caret_seg *s);
 /* Step 5: `done` records of this pass walked so far, n more of them
  * replayed (claimed by the pass: emitted unless filtered out). */
 void caret_own_advance(struct caret_seg *s, uint32_t epoch, uint32_t done, uint32_t n);

@@ -87,6 +87,11 @@ void caret_own_wait_doorbell(struct caret_seg *s, uint32_t seen)
 	caret_futex_wait(&s->shared_hdr->doorbell, seen, -1);
 }
 
+uint64_t caret_own_records(const struct caret_seg *s)
+{
+	return __atomic_load_n(&s->shared_hdr->records, __ATOMIC_SEQ_CST);
+}
+
 int caret_own_next_record(const struct caret_seg *s, uint64_t *off, struct caret_rec_view *v)
 {
 	return caret_rec_next(s->area, s->area_cap, off, v);

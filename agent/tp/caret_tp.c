@@ -27,6 +27,14 @@ static void tp_caret_init(int64_t clock_offset, const char *distribution)
 	lttng_ust_tracepoint(ros2_caret, caret_init, clock_offset, distribution);
 }
 
+static void tp_replay_mark(int end, uint64_t pass, uint64_t records)
+{
+	if (end)
+		lttng_ust_tracepoint(ros2_caret, caret_replay_end, pass, records);
+	else
+		lttng_ust_tracepoint(ros2_caret, caret_replay_begin, pass, records);
+}
+
 static void tp_dds_write(const void *pub, const void *msg, int64_t ts)
 {
 	lttng_ust_tracepoint(ros2_caret, dds_write, pub, msg, ts);
@@ -45,4 +53,5 @@ const struct caret_tp_api caret_tp_api_v1 = {
 	.caret_init = tp_caret_init,
 	.dds_write = tp_dds_write,
 	.dds_bind_addr_to_stamp = tp_bind,
+	.replay_mark = tp_replay_mark,
 };

@@ -26,6 +26,25 @@ LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, caret_init,
 		lttng_ust_field_integer(int64_t, clock_offset, clock_offset_arg)
 		lttng_ust_field_string(distribution, distribution_arg)))
 
+/* Ours, not CARET's: each replay pass states in the trace how many init
+ * records it walks (begin: those committed when it starts) and, when it
+ * has walked them all, how many it emitted (end), on the replay thread,
+ * so `caretctl check` can tell a pass the recording cut short, per
+ * process, from the trace alone. caret_analyze reads only the event names
+ * of Ros2Handler.get_trace_points() (lttng.py _to_dicts drops any other),
+ * so it never sees them. */
+LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, caret_replay_begin,
+	LTTNG_UST_TP_ARGS(uint64_t, pass_arg, uint64_t, records_arg),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint64_t, pass, pass_arg)
+		lttng_ust_field_integer(uint64_t, records, records_arg)))
+
+LTTNG_UST_TRACEPOINT_EVENT(ros2_caret, caret_replay_end,
+	LTTNG_UST_TP_ARGS(uint64_t, pass_arg, uint64_t, records_arg),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint64_t, pass, pass_arg)
+		lttng_ust_field_integer(uint64_t, records, records_arg)))
+
 /* caret_trace tp.h: dds_write has the Jazzy layout (rmw_publish gained
  * the publisher handle and timestamp) when built for Jazzy
  * (ROS_DISTRO_JAZZY), the message only otherwise (Humble, Iron). This

@@ -14,7 +14,8 @@
 
 #include "shm/caret_shm.h"
 
-#define CARET_TP_API_VERSION 1u
+/* 2: replay_mark */
+#define CARET_TP_API_VERSION 2u
 #define CARET_TP_API_SYMBOL "caret_tp_api_v1"
 
 struct caret_tp_api {
@@ -27,6 +28,9 @@ struct caret_tp_api {
 	void (*dds_write)(const void *rmw_publisher_handle, const void *message,
 			  int64_t timestamp);
 	void (*dds_bind_addr_to_stamp)(const void *addr, uint64_t source_stamp);
+	/* ros2_caret:caret_replay_begin (end 0) or caret_replay_end of pass
+	 * `pass`, stating its record count (agent/tp/caret_tp.h). */
+	void (*replay_mark)(int end, uint64_t pass, uint64_t records);
 };
 
 #endif

@@ -67,6 +67,9 @@ import caret_kinds  # noqa: E402
 INIT_KINDS = caret_kinds.INIT_KINDS
 STATES = caret_kinds.STATES
 KIND_IDS = {k[1]: k[0] for k in caret_kinds.KINDS}
+# Ours alone (agent/tp/caret_tp.h): each replay pass's record counts, for
+# `caretctl check`; caret_analyze never reads them.
+PASS_MARKS = frozenset(("ros2_caret:caret_replay_begin", "ros2_caret:caret_replay_end"))
 
 
 def pack_layout(layout, nbytes, /, **fields):

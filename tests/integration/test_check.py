@@ -485,6 +485,55 @@ class CheckModelTest(unittest.TestCase):
         self.assertEqual(sorted(stop[0]["missing_init"]),
                          sorted(m for m in rep["problems"] if "init records missing" in m))
 
+    def test_replay_cut_counted(self):
+        """Issue 33 C2: a pass the recording cut short is flagged for every
+        process it hit, with its count from the trace's own pass marks
+        (ros2_caret:caret_replay_begin/end), even where the records it kept
+        lack nothing they refer to (a cut before the first timer leaves
+        rcl_init, the node and its publishers, all joined)."""
+        self.caretd = self.c.caretd()
+        procs = [self.c.workload("--name", "sub0", "--pubs", "0", "--subs", "2"),
+                 self.c.workload("--name", "pub1", "--pubs", "2", "--rate", "40"),
+                 self.c.workload("--name", "many2", "--pubs", "6", "--rate", "20"),
+                 self.c.workload("--name", "many3", "--pubs", "6", "--subs", "3", "--rate", "20"),
+                 self.c.workload("--name", "stat4", "--executor", "static", "--rate", "20")]
+        for p in procs:
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        time.sleep(0.5)
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "cut", "--duration",
+                            "2", "--timeout", "2", "-f", "2", check=False)
+        self.assertEqual(r.returncode, 4, r.stdout + r.stderr)
+        # The same processes recorded whole: how many records each has.
+        r2 = self.c.caretctl("record", "--immediate", "-p", traces, "-s", "whole", "--duration",
+                             "2", "--timeout", "30", "-f", "1000", check=False)
+        self.assertEqual(r2.returncode, 0, r2.stdout + r2.stderr)
+        rc, whole, err = check(os.path.join(traces, "whole"))
+        self.assertEqual(rc, 0, (whole and whole["problems"], err))
+        total = {p["pid"]: p["init_total"] for p in whole["processes"]}
+        rc, rep, err = check(os.path.join(traces, "cut"))
+        self.assertEqual(rc, 6, err)
+        per = {p["pid"]: p for p in rep["processes"]}
+        cut = [p.pid for p in procs if per[p.pid]["init_total"] < total[p.pid]]
+        self.assertTrue(cut, (per, total))
+        unflagged = [pid for pid in cut if not any("pid %d " % pid in m for m in rep["problems"])]
+        self.assertEqual(unflagged, [], ({pid: (per[pid]["init_total"], total[pid]) for pid in cut},
+                                         rep["problems"]))
+        for pid in cut:
+            kept = per[pid]["init_total"]
+            bad = [m for m in rep["problems"] if "pid %d " % pid in m]
+            self.assertEqual(len(bad), 1, (pid, rep["problems"]))
+            self.assertRegex(bad[0], r"^pid %d \(\w+\): init records missing: replay pass \d+ "
+                             r"cut short: %d of its %d records in the trace" % (pid, kept, total[pid]))
+            self.assertTrue(per[pid]["replay_cut"], per[pid])
+            self.assertIn("warning: the trace is incomplete: " + bad[0], r.stderr)
+        # The case links alone cannot see (what check missed before).
+        self.assertTrue(any(per[pid]["missing_total"] == 0 for pid in cut),
+                        {pid: (per[pid]["init_total"], total[pid], per[pid]["missing"])
+                         for pid in cut})
+        # A whole pass is not flagged.
+        self.assertFalse(any(p["replay_cut"] for p in whole["processes"]), whole["processes"])
+
     def test_errors_name_the_cause(self):
         """D9/D10: a missing directory, an unreadable one, a file, a
         directory without a trace and a metadata file babeltrace2 cannot

@@ -44,6 +44,20 @@ static int failures;
 
 static struct tp_rec *log_;
 static unsigned *log_n;
+static uint64_t (*marks_)[3];
+static unsigned *marks_n;
+
+/* The pass's marks (agent/replay.c): its begin, then its end, both for
+ * epoch e, with the records it was to walk and those it emitted. */
+static void expect_marks(const char *what, uint32_t e, uint64_t begin, uint64_t end)
+{
+	unsigned n = __atomic_load_n(marks_n, __ATOMIC_ACQUIRE);
+	bool ok = n >= 2 && marks_[n - 2][0] == 0 && marks_[n - 2][1] == e &&
+		  marks_[n - 2][2] == begin && marks_[n - 1][0] == 1 && marks_[n - 1][1] == e &&
+		  marks_[n - 1][2] == end;
+	CHECK(ok, "%s: marked begin (%u, %llu) and end (%u, %llu)", what, e,
+	      (unsigned long long)begin, e, (unsigned long long)end);
+}
 
 /* The cache as the controller reads it: (kind, first field) of each
  * record, in order. */
@@ -175,8 +189,10 @@ int main(void)
 	void *t = dlopen(tp, RTLD_LAZY | RTLD_NOLOAD);
 	log_ = t ? dlsym(t, "test_tp_log") : NULL;
 	log_n = t ? dlsym(t, "test_tp_n") : NULL;
-	CHECK(log_ && log_n, "test provider loaded by the agent");
-	if (!log_ || !log_n)
+	marks_ = t ? dlsym(t, "test_tp_marks") : NULL;
+	marks_n = t ? dlsym(t, "test_tp_marks_n") : NULL;
+	CHECK(log_ && log_n && marks_ && marks_n, "test provider loaded by the agent");
+	if (!log_ || !log_n || !marks_ || !marks_n)
 		return 1;
 
 	static char nodes[64];
@@ -205,6 +221,7 @@ int main(void)
 	CHECK(walked == first, "pass 1 walked %u of %u records", walked, first);
 	expect_each("pass 1", l0, l1, 0, first, 1);
 	CHECK(l1 - l0 == first, "pass 1 emitted %u records, the cache holds %u", l1 - l0, first);
+	expect_marks("pass 1", (uint32_t)e, first, first);
 	stop_if_failed();
 
 	/* 2. records emitted live while pass 2 runs: claimed for it */
@@ -224,6 +241,8 @@ int main(void)
 		    all, 1);
 	CHECK(l2 - l1 == all, "pass 2 and the live emissions: %u records, the cache holds %u",
 	      l2 - l1, all);
+	/* the live ones came after its begin, and it skipped them */
+	expect_marks("pass 2", (uint32_t)e, first, first);
 	stop_if_failed();
 
 	/* 3. the next pass replays them all */
@@ -235,6 +254,7 @@ int main(void)
 	CHECK(walked == all, "pass 3 walked %u of %u records", walked, all);
 	expect_each("pass 3", l2, l3, 0, all, 1);
 	CHECK(l3 - l2 == all, "pass 3 emitted %u records, the cache holds %u", l3 - l2, all);
+	expect_marks("pass 3", (uint32_t)e, all, all);
 
 	caret_seg_close(&ctl);
 	printf("%s\n", failures ? "FAILED" : "PASSED");

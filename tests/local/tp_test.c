@@ -74,6 +74,21 @@ static void bind(const void *addr, uint64_t stamp)
 	}
 }
 
+/* The replay-pass marks, apart from the records: (end, pass, records). */
+__attribute__((visibility("default"))) uint64_t test_tp_marks[64][3];
+__attribute__((visibility("default"))) unsigned test_tp_marks_n;
+
+static void replay_mark(int end, uint64_t pass, uint64_t records)
+{
+	unsigned i = __atomic_load_n(&test_tp_marks_n, __ATOMIC_RELAXED);
+	if (i >= 64)
+		return;
+	test_tp_marks[i][0] = (uint64_t)end;
+	test_tp_marks[i][1] = pass;
+	test_tp_marks[i][2] = records;
+	__atomic_store_n(&test_tp_marks_n, i + 1, __ATOMIC_RELEASE);
+}
+
 __attribute__((visibility("default")))
 const struct caret_tp_api caret_tp_api_v1 = {
 	.version = CARET_TP_API_VERSION,
@@ -82,4 +97,5 @@ const struct caret_tp_api caret_tp_api_v1 = {
 	.caret_init = caret_init,
 	.dds_write = dds_write,
 	.dds_bind_addr_to_stamp = bind,
+	.replay_mark = replay_mark,
 };

@@ -14,6 +14,7 @@
 #include "tools/caretctl/check_discards.h"
 #include "tools/caretctl/check_links.h"
 #include "tools/caretctl/check_map.h"
+#include "tools/caretctl/check_pass.h"
 #include "tools/caretctl/check_wire.h"
 #include "tools/caretctl/complete.h"
 
@@ -276,6 +277,82 @@ START_TEST(wire_carries_missing)
 }
 END_TEST
 
+/* Issue 33 C2: a pass the recording cut short is seen from its marks
+ * alone, with its count, however whole the records it kept look; one
+ * that ended with all its records, or a whole one beside a cut one, is
+ * not; records of other threads (live ones) are not the pass's. */
+START_TEST(cut_pass_counted)
+{
+	struct check_proc p = { .vpid = 9, .procname = "talker", .caret_init = true };
+	check_pass_begin(&p, 100, 1, 34);
+	for (int i = 0; i < 7; i++)
+		check_pass_record(&p, 100);
+	check_pass_record(&p, 101); /* live, on the application's thread */
+	check_pass_end(&p, 100, 2, 34); /* another pass's end: not this one's */
+	check_pass_finish(&p);
+	ck_assert(check_pass_cut(&p));
+	ck_assert_uint_eq(p.cut_pass, 1);
+	ck_assert_uint_eq(p.cut_arrived, 7);
+	ck_assert_uint_eq(p.cut_records, 34);
+	ck_assert_uint_eq(p.cut_ended, 0);
+	char *line = complete_missing_line(&p);
+	ck_assert_str_eq(line, "pid 9 (talker): init records missing: replay pass 1 cut short: 7 "
+			       "of its 34 records in the trace (a replay cut short, e.g. by a "
+			       "--timeout or --duration shorter than the replay?)");
+	free(line);
+
+	/* through the wire as stop reads it */
+	struct check_report r = { .procs = &p, .nprocs = 1, .events = 9 };
+	struct check_buf b = { 0 };
+	check_wire_report(&b, &r);
+	struct check_report out;
+	char err[256];
+	ck_assert_int_eq(check_wire_decode(b.p, b.n, &out, err, sizeof(err)), 0);
+	ck_assert(check_pass_cut(&out.procs[0]));
+	ck_assert_uint_eq(out.procs[0].cut_arrived, 7);
+	ck_assert_uint_eq(out.procs[0].cut_records, 34);
+	check_wire_free(&out);
+	free(b.p);
+
+	/* ended, all its records in: whole; a later cut pass then leaves
+	 * nothing out (the whole one put every record in) */
+	struct check_proc q = { .vpid = 10, .procname = "l", .caret_init = true };
+	check_pass_begin(&q, 5, 3, 2);
+	check_pass_record(&q, 5);
+	check_pass_end(&q, 5, 3, 1); /* a filter kept one of the two */
+	ck_assert(!check_pass_cut(&q));
+	check_pass_begin(&q, 5, 4, 2);
+	check_pass_finish(&q);
+	ck_assert(!check_pass_cut(&q));
+	ck_assert_uint_eq(q.passes, 2);
+
+	/* ended with fewer in the trace than it emitted: lost in the tracer */
+	struct check_proc d = { .vpid = 11, .procname = "d", .caret_init = true };
+	check_pass_begin(&d, 5, 1, 3);
+	check_pass_record(&d, 5);
+	check_pass_end(&d, 5, 1, 3);
+	ck_assert(check_pass_cut(&d));
+	ck_assert_uint_eq(d.cut_ended, 1);
+	line = complete_missing_line(&d);
+	ck_assert_ptr_nonnull(strstr(line, "replay pass 1 lost records: 1 of its 3 records"));
+	free(line);
+
+	/* an abandoned pass then a whole one: not cut; no marks: not judged */
+	struct check_proc e = { .vpid = 12, .procname = "e", .caret_init = true };
+	check_pass_begin(&e, 5, 1, 2);
+	check_pass_begin(&e, 5, 2, 2);
+	check_pass_record(&e, 5);
+	check_pass_record(&e, 5);
+	check_pass_end(&e, 5, 2, 2);
+	check_pass_finish(&e);
+	ck_assert(!check_pass_cut(&e));
+	struct check_proc none = { .vpid = 13 };
+	check_pass_end(&none, 5, 1, 3);
+	check_pass_finish(&none);
+	ck_assert(!check_pass_cut(&none));
+}
+END_TEST
+
 START_TEST(shared_words)
 {
 	char *one = complete_dup_sentence(1), *many = complete_dup_sentence(36);
@@ -402,6 +479,7 @@ int main(void)
 	tcase_add_test(tc, map_keys);
 	tcase_add_test(tc, wire_carries_missing);
 	tcase_add_test(tc, shared_words);
+	tcase_add_test(tc, cut_pass_counted);
 	tcase_add_test(tc, parser_reason);
 	tcase_add_test(tc, discards_per_stream);
 	suite_add_tcase(s, tc);

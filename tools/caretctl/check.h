@@ -71,6 +71,16 @@ struct check_proc {
 	 * topic); a cut replay never leaves one (the register follows). */
 	uint64_t filtered_registers;
 	uint64_t runtime;		/* runtime events */
+	/* Replay passes (ros2_caret:caret_replay_begin/end, ours): begun,
+	 * whole (ended, every record it emitted in the trace), and of the
+	 * last one that was not: its pass number, its records in the trace
+	 * (on its thread, between its marks), of how many (its end's count,
+	 * or when it never ended, its begin's), and whether it ended. */
+	uint64_t passes, passes_whole;
+	uint64_t cut_pass, cut_arrived, cut_records, cut_ended;
+	/* check_pass.c's pass in flight (not in the report's wire form). */
+	bool open;
+	uint64_t open_vtid, open_pass, open_records, open_arrived;
 	uint64_t events;
 	uint64_t publishes, unbound_publishes;
 	uint64_t bindings, unmatched_bindings;
@@ -112,6 +122,14 @@ struct check_report {
 	 * field: the analyzer cannot place them in a process or thread. */
 	uint64_t no_context[CHECK_NCTX];
 };
+
+/* A process whose replay never put all its records in the trace: it had
+ * passes and none whole (a whole pass before or after a cut one leaves
+ * every record in). */
+static inline bool check_pass_cut(const struct check_proc *p)
+{
+	return p->passes && !p->passes_whole;
+}
 
 const struct check_report *check_model_report(const struct check_model *m);
 /* Name of init kind i (without provider), NULL past the end. */

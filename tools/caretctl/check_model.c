@@ -11,7 +11,10 @@
  * analyzer joins publish and binding by thread and time, not by address
  * (records_source.py: merge_sequential on tid), which also covers CARET's
  * FastDDS path where dds_bind_addr_to_addr moves the address in between;
- * so does this check.
+ * so does this check. A replay pass is judged by our marks around it
+ * (ros2_caret:caret_replay_begin/end, which the analyzer never reads):
+ * the records its thread emitted between them against the counts they
+ * state.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +26,7 @@
 #include "check_links.h"
 #include "check_field.h"
 #include "check_map.h"
+#include "check_pass.h"
 #include "util/caret_util.h"
 
 /* caret_analyze's init events (infra/lttng/lttng.py,
@@ -66,6 +70,8 @@ enum role {
 	R_DDS_WRITE,
 	R_BIND,
 	R_TAKE,
+	R_PASS_BEGIN,
+	R_PASS_END,
 };
 
 struct evclass {
@@ -76,7 +82,7 @@ struct evclass {
 	bool caret;	/* ros2_caret provider */
 	int c_vpid, c_vtid, c_procname;
 	int f_init_ts, f_addr, f_stamp, f_src_ts, f_taken;
-	int f_handle, f_node_name, f_ns, f_topic;
+	int f_handle, f_node_name, f_ns, f_topic, f_pass, f_records;
 	int link_f[CHECK_LINK_OPS];
 	uint64_t count;
 };
@@ -184,6 +190,10 @@ static void classify(struct evclass *c, const bt_event_class *ec)
 		 * _handle_sim_time has no _is_valid_data) */
 		else if (c->caret && strcmp(kind, "sim_time") == 0)
 			c->role = R_OTHER;
+		else if (c->caret && strcmp(kind, "caret_replay_begin") == 0)
+			c->role = R_PASS_BEGIN;
+		else if (c->caret && strcmp(kind, "caret_replay_end") == 0)
+			c->role = R_PASS_END;
 	}
 	c->c_vpid = check_member(ctx, "vpid");
 	c->c_vtid = check_member(ctx, "vtid");
@@ -196,6 +206,8 @@ static void classify(struct evclass *c, const bt_event_class *ec)
 	c->f_node_name = check_member(pl, "node_name");
 	c->f_ns = check_member(pl, "namespace");
 	c->f_topic = check_member(pl, "topic_name");
+	c->f_pass = check_member(pl, "pass");
+	c->f_records = check_member(pl, "records");
 	if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_node_init") == 0)
 		c->f_handle = check_member(pl, "node_handle");
 	else if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_publisher_init") == 0)
@@ -379,6 +391,18 @@ static struct tid_state *tid_of(struct check_model *m, int64_t vpid, uint64_t vt
 	return &m->tids[*slot];
 }
 
+static void on_pass_mark(const struct evclass *c, struct check_proc *p, uint64_t vtid,
+			 const bt_field *pl)
+{
+	uint64_t pass = 0, records = 0;
+	if (!check_fint(pl, c->f_pass, &pass) || !check_fint(pl, c->f_records, &records))
+		return;
+	if (c->role == R_PASS_END)
+		check_pass_end(p, vtid, pass, records);
+	else
+		check_pass_begin(p, vtid, pass, records);
+}
+
 static int on_event(struct check_model *m, const bt_message *msg)
 {
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
@@ -415,7 +439,14 @@ static int on_event(struct check_model *m, const bt_message *msg)
 	struct tid_state *t;
 	switch (c->role) {
 	case R_INIT:
+		/* Replayed: a ros2_caret record on its pass's thread. */
+		if (c->caret)
+			check_pass_record(p, vtid);
 		return on_init(m, c, p, pi, pl, ns);
+	case R_PASS_BEGIN:
+	case R_PASS_END:
+		on_pass_mark(c, p, vtid, pl);
+		return 0;
 	case R_CARET_INIT:
 		p->caret_init = true;
 		m->r.any_caret_init = true;
@@ -557,6 +588,9 @@ void check_model_finish(struct check_model *m)
 		}
 		m->r.evcounts[j].count += m->cls[i].count;
 	}
+	/* A pass still in flight when the trace ended: cut short. */
+	for (size_t i = 0; i < m->r.nprocs; i++)
+		check_pass_finish(&m->r.procs[i]);
 	check_links_finish(&m->links, m->r.procs, m->r.nprocs);
 	/* Sorting last: proc indices held above are no longer needed. */
 	if (m->r.nprocs)

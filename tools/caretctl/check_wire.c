@@ -86,7 +86,9 @@ static void put_proc(struct check_buf *b, const struct check_proc *p)
 	put_u64(b, p->missing_total);
 	const uint64_t rest[] = { p->dup_total,	 p->both_variants,     p->runtime,
 				  p->events,	 p->publishes,	       p->unbound_publishes,
-				  p->bindings,	 p->unmatched_bindings, p->filtered_registers };
+				  p->bindings,	 p->unmatched_bindings, p->filtered_registers,
+				  p->passes,	 p->passes_whole,	p->cut_pass,
+				  p->cut_arrived, p->cut_records,	p->cut_ended };
 	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
 		put_u64(b, rest[i]);
 }
@@ -222,7 +224,7 @@ void check_wire_free(struct check_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-#define PROC_MIN (8 + 4 + 1 + 8 * (2 * CHECK_MAX_KINDS + CHECK_MAX_LINKS + 11))
+#define PROC_MIN (8 + 4 + 1 + 8 * (2 * CHECK_MAX_KINDS + CHECK_MAX_LINKS + 17))
 
 static int decode_report(struct rd *rd, struct check_report *r)
 {
@@ -259,7 +261,9 @@ static int decode_report(struct rd *rd, struct check_report *r)
 		p->missing_total = get_u64(rd, "process");
 		uint64_t *rest[] = { &p->dup_total, &p->both_variants,	   &p->runtime,
 				     &p->events,    &p->publishes,	   &p->unbound_publishes,
-				     &p->bindings,  &p->unmatched_bindings, &p->filtered_registers };
+				     &p->bindings,  &p->unmatched_bindings, &p->filtered_registers,
+				     &p->passes,    &p->passes_whole,	   &p->cut_pass,
+				     &p->cut_arrived, &p->cut_records,	   &p->cut_ended };
 		for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
 			*rest[i] = get_u64(rd, "process");
 	}

@@ -127,7 +127,7 @@ static int judge(const struct check_report *r, struct findings *f)
 				  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no init "
 				  "records (its nodes, publishers, callbacks are unknown)",
 				  p->vpid, p->procname, p->runtime);
-		if (p->missing_total)
+		if (p->missing_total || check_pass_cut(p))
 			rc |= add_line(f->problems, complete_missing_line(p));
 		if (p->caret_init && !p->init_total && !p->runtime)
 			rc |= add(f->warnings,
@@ -231,6 +231,8 @@ static cJSON *proc_json(const struct check_proc *p)
 	     ju64(o, "missing_total", p->missing_total) &&
 	     ju64(o, "both_variants", p->both_variants) &&
 	     ju64(o, "filtered_registers", p->filtered_registers) && ju64(o, "runtime_events", p->runtime) &&
+	     ju64(o, "replay_passes", p->passes) && ju64(o, "replay_passes_whole", p->passes_whole) &&
+	     cJSON_AddBoolToObject(o, "replay_cut", check_pass_cut(p)) &&
 	     ju64(o, "events", p->events) && ju64(o, "publishes", p->publishes) &&
 	     ju64(o, "unbound_publishes", p->unbound_publishes) &&
 	     ju64(o, "bindings", p->bindings) &&

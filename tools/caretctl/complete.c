@@ -85,9 +85,18 @@ char *complete_dup_line(const struct check_proc *p)
 char *complete_missing_line(const struct check_proc *p)
 {
 	struct sbuf b = { 0 };
-	sb_add(&b, "pid %" PRId64 " (%s): init records missing (the analyzer cannot join what "
-		   "is there): ",
-	       p->vpid, p->procname);
+	bool cut = check_pass_cut(p);
+	sb_add(&b, "pid %" PRId64 " (%s): init records missing", p->vpid, p->procname);
+	/* The pass's own count, from its marks: the links below see only
+	 * what a kept record refers to, and a cut pass may keep none. */
+	if (cut)
+		sb_add(&b, ": replay pass %" PRIu64 " %s: %" PRIu64 " of its %" PRIu64
+			   " records in the trace",
+		       p->cut_pass, p->cut_ended ? "lost records" : "cut short", p->cut_arrived,
+		       p->cut_records);
+	if (p->missing_total)
+		sb_add(&b, cut ? "; the analyzer cannot join what is there: "
+			       : " (the analyzer cannot join what is there): ");
 	bool refs = false, later = false;
 	for (size_t k = 0, first = 1; check_link_name(k); k++)
 		if (p->missing[k]) {
@@ -114,7 +123,9 @@ char *complete_missing_line(const struct check_proc *p)
 			   "subscription for its topic while they drop its node, when node and topic "
 			   "lists are mixed; a replay cut short leaves out only records made after "
 			   "those it keeps)");
-	if (later)
+	if (cut && p->cut_ended)
+		sb_add(&b, " (events discarded by the tracer, or stream files cut?)");
+	else if (cut || later)
 		sb_add(&b, " (a replay cut short, e.g. by a --timeout or --duration shorter than "
 			   "the replay?)");
 	return sb_done(&b);
@@ -173,7 +184,7 @@ void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t cou
 	cJSON *missing = root ? cJSON_CreateArray() : NULL;
 	for (size_t i = 0; i < r.nprocs; i++) {
 		n += r.procs[i].dup_total;
-		if (!r.procs[i].missing_total)
+		if (!r.procs[i].missing_total && !check_pass_cut(&r.procs[i]))
 			continue;
 		char *line = complete_missing_line(&r.procs[i]);
 		if (line && missing)
