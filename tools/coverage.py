@@ -26,47 +26,42 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDERS = ("agent", "shm", "daemon")
 
 
-def covered(build):
-    """{file: set(lines)} of the .gcda files now in BUILD/obj/{agent,shm,daemon}; every
-    executable line seen goes into the all-lines map too."""
-    hit, lines = {}, {}
+def gcov_files(path):
+    """The per-file entries gcov's JSON gives for one .gcda or .gcno, named relative to the tree,
+    those of agent/, shm/ and daemon/ only."""
+    out = subprocess.run(["gcov", "--json-format", "--stdout", path], cwd=TOP,
+                         capture_output=True, check=False)
+    for chunk in out.stdout.splitlines():
+        try:
+            doc = json.loads(chunk)
+        except ValueError:
+            continue
+        for f in doc.get("files", []):
+            name = os.path.relpath(os.path.join(TOP, f["file"]), TOP)
+            if name.startswith(FOLDERS):
+                yield name, f["lines"]
+
+
+def objects(build, ext):
     for folder in FOLDERS:
-        objdir = os.path.join(build, "obj", folder)
-        for gcda in glob.glob(os.path.join(objdir, "**", "*.gcda"), recursive=True):
-            out = subprocess.run(["gcov", "--json-format", "--stdout", gcda], cwd=TOP,
-                                 capture_output=True, check=False)
-            for chunk in out.stdout.splitlines():
-                try:
-                    doc = json.loads(chunk)
-                except ValueError:
-                    continue
-                for f in doc.get("files", []):
-                    name = os.path.relpath(os.path.join(TOP, f["file"]), TOP)
-                    if not name.startswith(FOLDERS):
-                        continue
-                    for ln in f["lines"]:
-                        lines.setdefault(name, set()).add(ln["line_number"])
-                        if ln["count"] > 0:
-                            hit.setdefault(name, set()).add(ln["line_number"])
-    return hit, lines
+        yield from glob.glob(os.path.join(build, "obj", folder, "**", "*" + ext), recursive=True)
+
+
+def covered(build):
+    """{file: set(lines)} that the .gcda files now in BUILD/obj/{agent,shm,daemon} ran."""
+    hit = {}
+    for gcda in objects(build, ".gcda"):
+        for name, lines in gcov_files(gcda):
+            hit.setdefault(name, set()).update(ln["line_number"] for ln in lines if ln["count"] > 0)
+    return hit
 
 
 def all_lines(build):
     """Every executable line of the three folders, from the .gcno files alone."""
     lines = {}
-    for folder in FOLDERS:
-        for gcno in glob.glob(os.path.join(build, "obj", folder, "**", "*.gcno"), recursive=True):
-            out = subprocess.run(["gcov", "--json-format", "--stdout", gcno], cwd=TOP,
-                                 capture_output=True, check=False)
-            for chunk in out.stdout.splitlines():
-                try:
-                    doc = json.loads(chunk)
-                except ValueError:
-                    continue
-                for f in doc.get("files", []):
-                    name = os.path.relpath(os.path.join(TOP, f["file"]), TOP)
-                    if name.startswith(FOLDERS):
-                        lines.setdefault(name, set()).update(ln["line_number"] for ln in f["lines"])
+    for gcno in objects(build, ".gcno"):
+        for name, ls in gcov_files(gcno):
+            lines.setdefault(name, set()).update(ln["line_number"] for ln in ls)
     return lines
 
 
@@ -93,7 +88,7 @@ def run(build, out, modules):
         rc = subprocess.run(["timeout", "900", os.path.join(TOP, "tools", "isolated.sh"),
                              "/usr/bin/python3", m + ".py"], cwd=tdir, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-        hit, _ = covered(build)
+        hit = covered(build)
         with open(os.path.join(out, m + ".json"), "w") as f:
             json.dump({"rc": rc, "seconds": round(os.times().elapsed - t0, 1),
                        "hit": {k: sorted(v) for k, v in hit.items()}}, f)
@@ -128,7 +123,7 @@ def pick(out, within):
     print(f"all modules: {full:.1f} % of {sum(map(len, total.values()))} lines of "
           f"{', '.join(FOLDERS)} ({sum(d['seconds'] for d, _ in mods.values()):.0f} s)")
     print(f"chosen: {pct(len(have), total):.1f} % ({secs:.0f} s): {' '.join(chosen)}")
-    for m in sorted(mods, key=lambda m: -len(mods[m][1] - (union - mods[m][1]) if False else mods[m][1])):
+    for m in sorted(mods, key=lambda m: -len(mods[m][1])):
         only = mods[m][1] - set().union(*(s for n, (_, s) in mods.items() if n != m))
         print(f"  {m:28s} {len(mods[m][1]):6d} lines, {len(only):5d} only here, "
               f"{mods[m][0]['seconds']:6.0f} s, rc {mods[m][0]['rc']}")
