@@ -277,6 +277,42 @@ START_TEST(wire_carries_missing)
 }
 END_TEST
 
+/* The summaries (issue 33 L13) cross the pipe whole, in their order; a
+ * count claiming more rows than the bytes hold is refused. */
+START_TEST(wire_carries_summaries)
+{
+	struct check_evcount tp[] = { { "ros2:callback_start", UINT64_MAX },
+				      { "ros2:rcl_init", 0 } };
+	struct check_evcount nodes[] = { { "/talker", 7 } };
+	struct check_evcount topics[] = { { "/chatter", 3 }, { "/a", 2 }, { "/b", 1 } };
+	struct check_report r = { .tracepoints = tp, .ntracepoints = 2, .node_events = nodes,
+				  .nnode_events = 1, .topic_events = topics, .ntopic_events = 3 };
+	struct check_buf b = { 0 };
+	check_wire_report(&b, &r);
+	ck_assert_int_eq(b.err, 0);
+	struct check_report out;
+	char err[256];
+	ck_assert_int_eq(check_wire_decode(b.p, b.n, &out, err, sizeof(err)), 0);
+	ck_assert_uint_eq(out.ntracepoints, 2);
+	ck_assert_str_eq(out.tracepoints[0].name, "ros2:callback_start");
+	ck_assert_uint_eq(out.tracepoints[0].count, UINT64_MAX);
+	ck_assert_uint_eq(out.tracepoints[1].count, 0);
+	ck_assert_uint_eq(out.nnode_events, 1);
+	ck_assert_str_eq(out.node_events[0].name, "/talker");
+	ck_assert_uint_eq(out.ntopic_events, 3);
+	ck_assert_str_eq(out.topic_events[2].name, "/b");
+	ck_assert_uint_eq(out.topic_events[0].count, 3);
+	check_wire_free(&out);
+	for (size_t n = 0; n < b.n; n++)
+		ck_assert_int_lt(check_wire_decode(b.p, n, &out, err, sizeof(err)), 0);
+	/* the topic list's count (the last u32 before its 3 rows) made 4 */
+	size_t rows = 3 * (4 + 8) + strlen("/chatter") + strlen("/a") + strlen("/b");
+	b.p[b.n - rows - 4] = 4;
+	ck_assert_int_eq(check_wire_decode(b.p, b.n, &out, err, sizeof(err)), -EBADMSG);
+	free(b.p);
+}
+END_TEST
+
 /* Issue 33 C2: a pass the recording cut short is seen from its marks
  * alone, with its count, however whole the records it kept look; one
  * that ended with all its records, or a whole one beside a cut one, is
@@ -480,6 +516,7 @@ int main(void)
 	tcase_add_test(tc, wire_carries_missing);
 	tcase_add_test(tc, shared_words);
 	tcase_add_test(tc, cut_pass_counted);
+	tcase_add_test(tc, wire_carries_summaries);
 	tcase_add_test(tc, parser_reason);
 	tcase_add_test(tc, discards_per_stream);
 	suite_add_tcase(s, tc);

@@ -38,8 +38,9 @@ struct check_model *check_model_new(void);
 void check_model_free(struct check_model *m);
 /* One babeltrace2 message; -ENOMEM is the only failure. */
 int check_model_msg(struct check_model *m, const bt_message *msg);
-/* After the last message: resolves what needs the whole trace. */
-void check_model_finish(struct check_model *m);
+/* After the last message: resolves what needs the whole trace. 0, or
+ * -ENOMEM (the summaries could not be made). */
+int check_model_finish(struct check_model *m);
 
 /* The report, read by cmd_check.c. */
 enum { CHECK_MAX_KINDS = 40, CHECK_MAX_LINKS = 24 };
@@ -121,6 +122,11 @@ struct check_report {
 	/* Events (but sim_time's, read from any process) lacking each context
 	 * field: the analyzer cannot place them in a process or thread. */
 	uint64_t no_context[CHECK_NCTX];
+	/* ros2caret's summaries (check_summary.h), most events first: every
+	 * trace point caret_analyze knows (0 too), and the nodes and topics
+	 * with events. */
+	struct check_evcount *tracepoints, *node_events, *topic_events;
+	size_t ntracepoints, nnode_events, ntopic_events;
 };
 
 /* A process whose replay never put all its records in the trace: it had

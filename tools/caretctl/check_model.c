@@ -27,6 +27,7 @@
 #include "check_field.h"
 #include "check_map.h"
 #include "check_pass.h"
+#include "check_summary.h"
 #include "util/caret_util.h"
 
 /* caret_analyze's init events (infra/lttng/lttng.py,
@@ -84,6 +85,7 @@ struct evclass {
 	int f_init_ts, f_addr, f_stamp, f_src_ts, f_taken;
 	int f_handle, f_node_name, f_ns, f_topic, f_pass, f_records;
 	int link_f[CHECK_LINK_OPS];
+	struct check_sum_class sum;
 	uint64_t count;
 };
 
@@ -105,6 +107,7 @@ struct check_model {
 	struct check_map cls_by_ptr, proc_by_vpid, tids_idx, exact, variants, takes, handles;
 	struct check_links links;
 	struct check_discards discards;
+	struct check_summary sum;
 	struct tid_state *tids;
 	size_t ntids, tids_cap;
 	struct binding *binds;
@@ -131,6 +134,14 @@ void check_model_free(struct check_model *m)
 		free(m->r.topics[i].name);
 	for (size_t i = 0; i < m->r.nevcounts; i++)
 		free(m->r.evcounts[i].name);
+	struct check_evcount *lists[] = { m->r.tracepoints, m->r.node_events, m->r.topic_events };
+	size_t nlists[] = { m->r.ntracepoints, m->r.nnode_events, m->r.ntopic_events };
+	for (size_t l = 0; l < 3; l++) {
+		for (size_t i = 0; lists[l] && i < nlists[l]; i++)
+			free(lists[l][i].name);
+		free(lists[l]);
+	}
+	check_summary_free(&m->sum);
 	free(m->cls);
 	free(m->r.procs);
 	free(m->r.nodes);
@@ -220,6 +231,7 @@ static void classify(struct evclass *c, const bt_event_class *ec)
 		const char *f = c->kind >= 0 ? check_link_field(init_kinds[c->kind], i) : NULL;
 		c->link_f[i] = f ? check_member(pl, f) : -1;
 	}
+	check_summary_class(&c->sum, c->name, pl);
 }
 
 static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
@@ -348,6 +360,10 @@ static int on_init(struct check_model *m, const struct evclass *c, struct check_
 	*v |= bit;
 	if (before)
 		return 0;
+	/* ros2caret's summaries count each record once (the analyzer drops
+	 * copies, whichever provider) */
+	if (check_summary_event(&m->sum, &c->sum, p->vpid, true, pl) < 0)
+		return -ENOMEM;
 	uint64_t lv[CHECK_LINK_OPS] = { 0 };
 	bool have[CHECK_LINK_OPS];
 	for (int i = 0; i < CHECK_LINK_OPS; i++)
@@ -420,7 +436,9 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		m->r.last_ns = ns;
 	}
 	if (c->role == R_OTHER)
-		return 0;
+		/* sim_time: the analyzer reads it from any process */
+		return check_summary_event(&m->sum, &c->sum, -1, true,
+					   bt_event_borrow_payload_field_const(ev));
 	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
 	m->r.no_context[CHECK_CTX_VPID] += c->c_vpid < 0;
 	m->r.no_context[CHECK_CTX_VTID] += c->c_vtid < 0;
@@ -435,6 +453,12 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		return -ENOMEM;
 	p->events++;
 	const bt_field *pl = bt_event_borrow_payload_field_const(ev);
+	/* a runtime event counts in the summaries once its process emitted
+	 * caret_init (init records: on_init, once per record) */
+	if (c->role != R_INIT &&
+	    check_summary_event(&m->sum, &c->sum, p->vpid, p->caret_init || c->role == R_CARET_INIT,
+				pl) < 0)
+		return -ENOMEM;
 	uint64_t a, b;
 	struct tid_state *t;
 	switch (c->role) {
@@ -562,7 +586,7 @@ static int cmp_ev(const void *a, const void *b)
 		      ((const struct check_evcount *)b)->name);
 }
 
-void check_model_finish(struct check_model *m)
+int check_model_finish(struct check_model *m)
 {
 	uint64_t unknown = check_discards_unknown(&m->discards);
 	m->r.discarded_unknown += unknown;
@@ -592,6 +616,7 @@ void check_model_finish(struct check_model *m)
 	for (size_t i = 0; i < m->r.nprocs; i++)
 		check_pass_finish(&m->r.procs[i]);
 	check_links_finish(&m->links, m->r.procs, m->r.nprocs);
+	int rc = check_summary_finish(&m->sum, &m->r, m->r.any_caret_init);
 	/* Sorting last: proc indices held above are no longer needed. */
 	if (m->r.nprocs)
 		qsort(m->r.procs, m->r.nprocs, sizeof(*m->r.procs), cmp_proc);
@@ -601,4 +626,5 @@ void check_model_finish(struct check_model *m)
 		qsort(m->r.topics, m->r.ntopics, sizeof(*m->r.topics), cmp_topic);
 	if (m->r.nevcounts)
 		qsort(m->r.evcounts, m->r.nevcounts, sizeof(*m->r.evcounts), cmp_ev);
+	return rc;
 }

@@ -61,10 +61,10 @@ static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t paren
 	char err[1024] = "";
 	struct check_model *m = check_model_new();
 	int rc = m ? check_bt_run(dir, m, err, sizeof(err)) : -ENOMEM;
-	if (rc == 0) {
-		check_model_finish(m);
+	if (rc == 0 && (rc = check_model_finish(m)) < 0)
+		snprintf(err, sizeof(err), "out of memory");
+	if (rc == 0)
 		check_wire_report(&b, check_model_report(m));
-	}
 	if ((rc == -EBADMSG || rc == -EIO) && log >= 0) {
 		char text[8192];
 		ssize_t n = pread(log, text, sizeof(text) - 1, 0);

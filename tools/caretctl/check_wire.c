@@ -93,6 +93,15 @@ static void put_proc(struct check_buf *b, const struct check_proc *p)
 		put_u64(b, rest[i]);
 }
 
+static void put_counts(struct check_buf *b, const struct check_evcount *e, size_t n)
+{
+	put_u32(b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		put_str(b, e[i].name);
+		put_u64(b, e[i].count);
+	}
+}
+
 void check_wire_report(struct check_buf *b, const struct check_report *r)
 {
 	put(b, MAGIC, 4);
@@ -119,11 +128,10 @@ void check_wire_report(struct check_buf *b, const struct check_report *r)
 		put_u64(b, r->topics[i].publishers);
 		put_u64(b, r->topics[i].subscriptions);
 	}
-	put_u32(b, (uint32_t)r->nevcounts);
-	for (size_t i = 0; i < r->nevcounts; i++) {
-		put_str(b, r->evcounts[i].name);
-		put_u64(b, r->evcounts[i].count);
-	}
+	put_counts(b, r->evcounts, r->nevcounts);
+	put_counts(b, r->tracepoints, r->ntracepoints);
+	put_counts(b, r->node_events, r->nnode_events);
+	put_counts(b, r->topic_events, r->ntopic_events);
 }
 
 void check_wire_error(struct check_buf *b, int rc, const char *msg)
@@ -215,13 +223,33 @@ void check_wire_free(struct check_report *r)
 		free(r->nodes[i].name);
 	for (size_t i = 0; r->topics && i < r->ntopics; i++)
 		free(r->topics[i].name);
-	for (size_t i = 0; r->evcounts && i < r->nevcounts; i++)
-		free(r->evcounts[i].name);
+	struct check_evcount *lists[] = { r->evcounts, r->tracepoints, r->node_events,
+					  r->topic_events };
+	size_t nlists[] = { r->nevcounts, r->ntracepoints, r->nnode_events, r->ntopic_events };
+	for (size_t l = 0; l < 4; l++) {
+		for (size_t i = 0; lists[l] && i < nlists[l]; i++)
+			free(lists[l][i].name);
+		free(lists[l]);
+	}
 	free(r->procs);
 	free(r->nodes);
 	free(r->topics);
-	free(r->evcounts);
 	memset(r, 0, sizeof(*r));
+}
+
+/* A list of names and counts: what says what is wrong is `what`. */
+static int get_counts(struct rd *rd, struct check_evcount **out, size_t *nout, const char *what)
+{
+	size_t n = get_count(rd, 4 + 8, what);
+	if (n && !(*out = calloc(n, sizeof(**out))))
+		return -ENOMEM;
+	for (; *nout < n && !rd->bad; (*nout)++) {
+		struct check_evcount *e = &(*out)[*nout];
+		if (!(e->name = get_str(rd, NULL, CHECK_WIRE_STR_MAX, what)))
+			return rd->bad ? -EBADMSG : -ENOMEM;
+		e->count = get_u64(rd, what);
+	}
+	return rd->bad ? -EBADMSG : 0;
 }
 
 #define PROC_MIN (8 + 4 + 1 + 8 * (2 * CHECK_MAX_KINDS + CHECK_MAX_LINKS + 17))
@@ -285,15 +313,12 @@ static int decode_report(struct rd *rd, struct check_report *r)
 		t->publishers = get_u64(rd, "topic");
 		t->subscriptions = get_u64(rd, "topic");
 	}
-	n = get_count(rd, 4 + 8, "event kind count");
-	if (n && !(r->evcounts = calloc(n, sizeof(*r->evcounts))))
-		return -ENOMEM;
-	for (; r->nevcounts < n && !rd->bad; r->nevcounts++) {
-		struct check_evcount *e = &r->evcounts[r->nevcounts];
-		if (!(e->name = get_str(rd, NULL, CHECK_WIRE_STR_MAX, "event kind name")))
-			return rd->bad ? -EBADMSG : -ENOMEM;
-		e->count = get_u64(rd, "event kind");
-	}
+	int rc;
+	if ((rc = get_counts(rd, &r->evcounts, &r->nevcounts, "event kind")) < 0 ||
+	    (rc = get_counts(rd, &r->tracepoints, &r->ntracepoints, "trace point")) < 0 ||
+	    (rc = get_counts(rd, &r->node_events, &r->nnode_events, "node summary")) < 0 ||
+	    (rc = get_counts(rd, &r->topic_events, &r->ntopic_events, "topic summary")) < 0)
+		return rc;
 	if (!rd->bad && rd->off != rd->n)
 		rd->bad = "trailing bytes";
 	return rd->bad ? -EBADMSG : 0;
