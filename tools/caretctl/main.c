@@ -23,6 +23,11 @@ static const struct {
 	{ "list", cmd_list },	  { "start", cmd_start }, { "end", cmd_end },
 	{ "check", cmd_check },	  { "events", cmd_events }, { "nodes", cmd_nodes },
 	{ "topics", cmd_topics }, { "snapshot", cmd_snapshot },
+	{ "node-summary", cmd_node_summary }, { "topic-summary", cmd_topic_summary },
+	{ "trace-point-summary", cmd_trace_point_summary },
+	/* ros2caret's spellings of the same verbs */
+	{ "node_summary", cmd_node_summary }, { "topic_summary", cmd_topic_summary },
+	{ "trace_point_summary", cmd_trace_point_summary },
 };
 
 static void usage(FILE *f)
@@ -44,7 +49,11 @@ static void usage(FILE *f)
 		"  nodes    the live ROS 2 graph from the caches: nodes and their entities\n"
 		"  topics   the live ROS 2 graph from the caches: topics, publishers and\n"
 		"           subscriptions across processes\n"
-		"  check    check a recorded trace for what CARET's analyzer needs\n\n"
+		"  check    check a recorded trace for what CARET's analyzer needs\n"
+		"  node-summary, topic-summary, trace-point-summary\n"
+		"           a recorded trace's trace points per node, topic or trace point,\n"
+		"           as ros2caret's node_summary, topic_summary, trace_point_summary\n"
+		"           (those spellings work too)\n\n"
 		"Every command takes its options before or after its operands; every\n"
 		"duration is seconds or N with ms, s, m or h (1.5s, 10m).\n\n"
 		"Options (also accepted after COMMAND):\n"

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `caretctl node-summary|topic-summary|trace-point-summary TRACE_DIR`:
+ * ros2caret's `ros2 caret node_summary`, `topic_summary` and
+ * `trace_point_summary` (ros2caret/verb/summary.py) without caret_analyze:
+ * the trace's range, then the number of trace points per node, per topic
+ * or per trace point, most first, as caret_analyze's EventCounter counts
+ * them (check_summary.h). The trace is read by `check`'s reader
+ * (check_run.c), in a child process with a deadline.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "caretctl.h"
+#include "check.h"
+#include "check_wire.h"
+#include "json_out.h"
+#include "parse.h"
+#include "proto/caret_ctl.h"
+
+enum by { BY_NODE, BY_TOPIC, BY_TP };
+
+static const struct {
+	const char *cmd, *verb, *column, *what;
+} by[] = {
+	[BY_NODE] = { "node-summary", "node_summary", "node_name",
+		      "per node: the events of its callbacks, publishers and\n"
+		      "subscriptions (init records and runtime events)" },
+	[BY_TOPIC] = { "topic-summary", "topic_summary", "topic_name",
+		       "per topic: the events of its publishers, subscriptions and\n"
+		       "their callbacks" },
+	[BY_TP] = { "trace-point-summary", "trace_point_summary", "trace_point",
+		    "per trace point caret_analyze reads, 0 included" },
+};
+
+static void usage(FILE *f, enum by b)
+{
+	fprintf(f,
+		"Usage: caretctl %s [--json] [--timeout DURATION] TRACE_DIR\n"
+		"       caretctl %s ...\n"
+		"What `ros2 caret %s` prints, without caret_analyze: the trace's\n"
+		"range and duration, then the number of trace points %s,\n"
+		"most first, counted as caret_analyze counts them (an init record once\n"
+		"whatever its copies, under its ros2: name; runtime events of a process\n"
+		"only after its caret_init). Events joined to no %s are not listed.\n"
+		"ros2caret's --duration_filter, --strip_filter and -c are not offered.\n"
+		"caretd is not needed.\n\n"
+		"      --json              one JSON object on stdout: {\"rows\": [{\"%s\": NAME,\n"
+		"                          \"number_of_trace_points\": N}...]}, exact integers\n"
+		"      --timeout DURATION  give up reading the trace after DURATION (default\n"
+		"                          60 s; babeltrace2 reads it in a child process)\n"
+		"  -h, --help              this help\n\n"
+		"Exit status: 0 success, 1 the trace cannot be read (no such directory,\n"
+		"unreadable, not a CTF trace, or not read within --timeout), 2 usage error.\n",
+		by[b].cmd, by[b].verb, by[b].verb, by[b].what,
+		b == BY_NODE ? "node" : b == BY_TOPIC ? "topic" : "trace point (none)",
+		by[b].column);
+}
+
+static void rows_of(const struct check_report *r, enum by b, const struct check_evcount **rows,
+		    size_t *n)
+{
+	*rows = b == BY_NODE ? r->node_events : b == BY_TOPIC ? r->topic_events : r->tracepoints;
+	*n = b == BY_NODE ? r->nnode_events : b == BY_TOPIC ? r->ntopic_events : r->ntracepoints;
+}
+
+static bool ju64(cJSON *o, const char *k, uint64_t v)
+{
+	char s[24];
+	snprintf(s, sizeof(s), "%" PRIu64, v);
+	return cJSON_AddRawToObject(o, k, s) != NULL;
+}
+
+static bool ji64(cJSON *o, const char *k, int64_t v)
+{
+	char s[24];
+	snprintf(s, sizeof(s), "%" PRId64, v);
+	return cJSON_AddRawToObject(o, k, s) != NULL;
+}
+
+static int print_json(const char *dir, const struct check_report *r, enum by b)
+{
+	const struct check_evcount *rows;
+	size_t n;
+	rows_of(r, b, &rows, &n);
+	cJSON *o = cJSON_CreateObject();
+	cJSON *arr = o ? cJSON_AddArrayToObject(o, "rows") : NULL;
+	bool ok = arr && cJSON_AddStringToObject(o, "trace", dir) &&
+		  cJSON_AddStringToObject(o, "group_by", by[b].column) &&
+		  ju64(o, "events", r->events) && ji64(o, "first_ns", r->first_ns) &&
+		  ji64(o, "last_ns", r->last_ns);
+	for (size_t i = 0; ok && i < n; i++) {
+		cJSON *row = cJSON_CreateObject();
+		ok = row && cJSON_AddItemToArray(arr, row) &&
+		     cJSON_AddStringToObject(row, by[b].column, rows[i].name) &&
+		     ju64(row, "number_of_trace_points", rows[i].count);
+	}
+	int rc = ok ? cli_json_print(o, CARET_CTL_T_RESULT, by[b].cmd) : -ENOMEM;
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* HH:MM:SS of a time in ns since the epoch, local time as ros2caret's. */
+static void hms(int64_t ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
+		snprintf(buf, len, "?");
+}
+
+static void print_text(const struct check_report *r, enum by b)
+{
+	const struct check_evcount *rows;
+	size_t n;
+	rows_of(r, b, &rows, &n);
+	static const char num[] = "number_of_trace_points";
+	char from[16], to[16];
+	hms(r->first_ns, from, sizeof(from));
+	hms(r->last_ns, to, sizeof(to));
+	int64_t d = r->events ? (r->last_ns - r->first_ns) / 1000000000 : 0;
+	printf("=============================================\n");
+	printf("Trace range             | %s ~ %s\n", r->events ? from : "-",
+	       r->events ? to : "-");
+	printf("Trace duration          | %" PRId64 ":%02" PRId64 ":%02" PRId64 "\n", d / 3600,
+	       d / 60 % 60, d % 60);
+	printf("=============================================\n\n");
+	/* tabulate's "presto" table, as ros2caret prints it */
+	size_t w1 = strlen(by[b].column), w2 = strlen(num);
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(rows[i].name);
+		w1 = l > w1 ? l : w1;
+	}
+	printf(" %-*s | %*s\n", (int)w1, by[b].column, (int)w2, num);
+	for (size_t i = 0; i < w1 + 2; i++)
+		putchar('-');
+	putchar('+');
+	for (size_t i = 0; i < w2 + 2; i++)
+		putchar('-');
+	putchar('\n');
+	for (size_t i = 0; i < n && !cli_out_cut(); i++)
+		printf(" %-*s | %*" PRIu64 "\n", (int)w1, rows[i].name, (int)w2, rows[i].count);
+}
+
+static int run(struct cli_opts *g, enum by b, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "timeout", required_argument, NULL, 'T' },
+		CLI_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int64_t timeout_ms = CHECK_DEFAULT_TIMEOUT_MS;
+	int opt;
+	cli_msg_cmd(by[b].cmd);
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(cli_help_out(), b);
+			return cli_help_done(by[b].cmd);
+		}
+		if (opt == 'T') {
+			if (cli_parse_timeout(optarg, &timeout_ms) < 0)
+				return cli_usage_error(by[b].cmd, "invalid --timeout '%s': a "
+						       "duration (" CLI_DURATION_SYNTAX ") > 0 "
+						       "expected", optarg);
+			continue;
+		}
+		if (cli_common_opt(g, opt, optarg) < 0)
+			return cli_bad_option(by[b].cmd, argv[optind - 1]);
+	}
+	if (optind >= argc)
+		return cli_usage_error(by[b].cmd, "no trace directory given");
+	if (optind + 1 < argc)
+		return cli_usage_error(by[b].cmd, "one trace directory, not also '%s'",
+				       argv[optind + 1]);
+	const char *dir = argv[optind];
+	struct check_report rep;
+	char err[1024] = "";
+	int rc = check_run_isolated(dir, timeout_ms, &rep, err, sizeof(err));
+	if (rc < 0) {
+		cli_set_errno(rc);
+		return cli_fail(CLI_EXIT_FAILED, "%s: %s", by[b].cmd, err);
+	}
+	if (g->json)
+		rc = print_json(dir, &rep, b);
+	else
+		print_text(&rep, b);
+	check_wire_free(&rep);
+	return rc < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory") : CLI_EXIT_OK;
+}
+
+int cmd_node_summary(struct cli_opts *g, int argc, char **argv)
+{
+	return run(g, BY_NODE, argc, argv);
+}
+
+int cmd_topic_summary(struct cli_opts *g, int argc, char **argv)
+{
+	return run(g, BY_TOPIC, argc, argv);
+}
+
+int cmd_trace_point_summary(struct cli_opts *g, int argc, char **argv)
+{
+	return run(g, BY_TP, argc, argv);
+}
