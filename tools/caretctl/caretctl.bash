@@ -26,7 +26,8 @@ _caretctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local commands="record stop snapshot status list start end events nodes topics check help"
+	local commands="record stop snapshot status list start end events nodes topics check
+		node-summary topic-summary trace-point-summary help"
 	local common="--socket --json --help"
 	local cmd="" i
 	for ((i = 1; i < cword; i++)); do
@@ -131,7 +132,8 @@ _caretctl()
 			--kind" -- "$cur")) ;;
 	nodes | topics)
 		COMPREPLY=($(compgen -W "$common --pid" -- "$cur")) ;;
-	check)
+	check | node-summary | topic-summary | trace-point-summary | node_summary | \
+	topic_summary | trace_point_summary)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "$common --timeout" -- "$cur"))
 		else

@@ -30,13 +30,14 @@ static const struct {
 	const char *cmd, *verb, *column, *what;
 } by[] = {
 	[BY_NODE] = { "node-summary", "node_summary", "node_name",
-		      "per node: the events of its callbacks, publishers and\n"
-		      "subscriptions (init records and runtime events)" },
+		      "Per node: the events of its callbacks, publishers and subscriptions\n"
+		      "(their init records and runtime events); events joined to no node\n"
+		      "(rcl_node_init, timers, executors, dds_write...) are not counted.\n" },
 	[BY_TOPIC] = { "topic-summary", "topic_summary", "topic_name",
-		       "per topic: the events of its publishers, subscriptions and\n"
-		       "their callbacks" },
+		       "Per topic: the events of its publishers, subscriptions and their\n"
+		       "callbacks; events joined to no topic are not counted.\n" },
 	[BY_TP] = { "trace-point-summary", "trace_point_summary", "trace_point",
-		    "per trace point caret_analyze reads, 0 included" },
+		    "Per trace point caret_analyze reads, 0 included.\n" },
 };
 
 static void usage(FILE *f, enum by b)
@@ -45,22 +46,24 @@ static void usage(FILE *f, enum by b)
 		"Usage: caretctl %s [--json] [--timeout DURATION] TRACE_DIR\n"
 		"       caretctl %s ...\n"
 		"What `ros2 caret %s` prints, without caret_analyze: the trace's\n"
-		"range and duration, then the number of trace points %s,\n"
-		"most first, counted as caret_analyze counts them (an init record once\n"
-		"whatever its copies, under its ros2: name; runtime events of a process\n"
-		"only after its caret_init). Events joined to no %s are not listed.\n"
-		"ros2caret's --duration_filter, --strip_filter and -c are not offered.\n"
-		"caretd is not needed.\n\n"
-		"      --json              one JSON object on stdout: {\"rows\": [{\"%s\": NAME,\n"
-		"                          \"number_of_trace_points\": N}...]}, exact integers\n"
+		"range and duration, then the number of trace points, most first.\n"
+		"%s"
+		"Counted as caret_analyze counts them: an init record once whatever\n"
+		"its copies, under its ros2: name; a process's runtime events only\n"
+		"after its caret_init. Kept apart from caret_analyze 0.7: each\n"
+		"*_callback_added record counts once, under its own name (caret_analyze\n"
+		"counts the three kinds' sum under each name). ros2caret's\n"
+		"--duration_filter, --strip_filter and -c are not offered. caretd is\n"
+		"not needed.\n\n"
+		"      --json              one JSON object on stdout: {\"rows\": [{\"%s\":\n"
+		"                          NAME, \"number_of_trace_points\": N}...]}, exact\n"
+		"                          integers\n"
 		"      --timeout DURATION  give up reading the trace after DURATION (default\n"
 		"                          60 s; babeltrace2 reads it in a child process)\n"
 		"  -h, --help              this help\n\n"
 		"Exit status: 0 success, 1 the trace cannot be read (no such directory,\n"
 		"unreadable, not a CTF trace, or not read within --timeout), 2 usage error.\n",
-		by[b].cmd, by[b].verb, by[b].verb, by[b].what,
-		b == BY_NODE ? "node" : b == BY_TOPIC ? "topic" : "trace point (none)",
-		by[b].column);
+		by[b].cmd, by[b].verb, by[b].verb, by[b].what, by[b].column);
 }
 
 static void rows_of(const struct check_report *r, enum by b, const struct check_evcount **rows,
