@@ -287,9 +287,9 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 	}
 	/* Without an active session the agent decides alone (it sees its own
 	 * tracepoints); with one, caretd knows every session's rules. */
-	uint32_t flags = l->any ? CARET_CTL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTL_INIT_ROS2 : 0)
+	uint32_t flags = l->any ? CARET_CTRL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTRL_INIT_ROS2 : 0)
 				: 0;
-	if (st.ctl_flags != flags)
+	if (st.ctrl_flags != flags)
 		caret_drive_set_flags(&a->seg, flags);
 	switch (st.state) {
 	case CARET_STATE_WAIT:

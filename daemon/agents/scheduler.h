@@ -101,7 +101,7 @@ struct sched_lttng {
 			 * may begin a pass for it (an agent in WAIT begins
 			 * at once and waits for its own tracepoints) */
 	uint32_t newest; /* newest such session, ready or not (0: none) */
-	/* agents also emit live init events as ros2: (CARET_CTL_INIT_ROS2):
+	/* agents also emit live init events as ros2: (CARET_CTRL_INIT_ROS2):
 	 * a session records ros2: init events, none records both kinds */
 	bool init_as_ros2;
 	/* the active sessions the sums above are of; scoped: some session
