@@ -136,11 +136,11 @@ enum caret_ctrl_flags {
  *     UNINITIALIZED --agent: start, a session already records it---> RECORD
  *                   (both before any ctrl acts: no wake)
  *     WAIT    --ctrl: a session enabling ros2_caret is active
- *                    (begin_replay)-----------------------------> PREPARE
- *     WAIT    --ctrl: only sessions without ros2_caret events-----> RECORD
- *     PREPARE --ctrl: cursor of this epoch reached `records`------> RECORD
- *     PREPARE --ctrl: no session active any more (End)------------> WAIT
- *     RECORD  --ctrl: no session active any more (End)------------> WAIT
+ *                    (begin_replay)--------------------------------> PREPARE
+ *     WAIT    --ctrl: only sessions without ros2_caret events------> RECORD
+ *     PREPARE --ctrl: cursor of this epoch reached `records`-------> RECORD
+ *     PREPARE --ctrl: no session active any more (End)-------------> WAIT
+ *     RECORD  --ctrl: no session active any more (End)-------------> WAIT
  *
  *   (caret-agentctl `state` may also set any state by hand, for tests:
  *   from the state it reads, refused when that changed meanwhile.)
