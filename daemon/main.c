@@ -114,6 +114,8 @@ static int usage_error(void)
 	return EXIT_USAGE;
 }
 
+/* Over 80 lines: one case per option of caretd(8), each a few lines; split
+ * up, the options would be read in several places. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option opts[] = {

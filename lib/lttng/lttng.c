@@ -427,7 +427,8 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 	return nch;
 }
 
-int caret_lttng_go(const char *session, char *err, size_t errlen)
+/* The recording's channel enabled (go) or disabled (hold). */
+static int set_channel(const char *session, bool enable, char *err, size_t errlen)
 {
 	int rc = caret_lttng_check_name(session, err, errlen);
 	if (rc < 0)
@@ -435,38 +436,40 @@ int caret_lttng_go(const char *session, char *err, size_t errlen)
 	struct lttng_handle *h;
 	if ((rc = caret_lttng_ust_handle(session, &h, err, errlen)) < 0)
 		return rc;
-	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST, .buf_type = LTTNG_BUFFER_PER_UID };
-	struct lttng_channel *ch = lttng_channel_create(&dom);
-	if (!ch) {
-		lttng_destroy_handle(h);
-		return caret_errf(err, errlen, -ENOMEM,
-				  "lttng: creating the channel descriptor failed");
+	int ret;
+	if (enable) {
+		struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST,
+					    .buf_type = LTTNG_BUFFER_PER_UID };
+		struct lttng_channel *ch = lttng_channel_create(&dom);
+		if (!ch) {
+			lttng_destroy_handle(h);
+			return caret_errf(err, errlen, -ENOMEM,
+					  "lttng: creating the channel descriptor failed");
+		}
+		/* an existing channel of that name is enabled, its attributes kept */
+		snprintf(ch->name, sizeof(ch->name), "%s", CARET_CTL_DEFAULT_CHANNEL);
+		ret = lttng_enable_channel(h, ch);
+		lttng_channel_destroy(ch);
+	} else {
+		/* the session daemon answers once every application has it
+		 * disabled (and LTTNG_OK when it already was) */
+		ret = lttng_disable_channel(h, CARET_CTL_DEFAULT_CHANNEL);
 	}
-	/* an existing channel of that name is enabled, its attributes kept */
-	snprintf(ch->name, sizeof(ch->name), "%s", CARET_CTL_DEFAULT_CHANNEL);
-	int ret = lttng_enable_channel(h, ch);
-	lttng_channel_destroy(ch);
 	lttng_destroy_handle(h);
 	if (ret < 0)
-		return caret_lttng_fail(err, errlen, ret, "enabling channel " CARET_CTL_DEFAULT_CHANNEL,
-				  session);
+		return caret_lttng_fail(err, errlen, ret,
+					enable ? "enabling channel " CARET_CTL_DEFAULT_CHANNEL
+					       : "disabling channel " CARET_CTL_DEFAULT_CHANNEL,
+					session);
 	return 0;
+}
+
+int caret_lttng_go(const char *session, char *err, size_t errlen)
+{
+	return set_channel(session, true, err, errlen);
 }
 
 int caret_lttng_hold(const char *session, char *err, size_t errlen)
 {
-	int rc = caret_lttng_check_name(session, err, errlen);
-	if (rc < 0)
-		return rc;
-	struct lttng_handle *h;
-	if ((rc = caret_lttng_ust_handle(session, &h, err, errlen)) < 0)
-		return rc;
-	/* the session daemon answers once every application has it disabled
-	 * (and LTTNG_OK when it already was) */
-	int ret = lttng_disable_channel(h, CARET_CTL_DEFAULT_CHANNEL);
-	lttng_destroy_handle(h);
-	if (ret < 0)
-		return caret_lttng_fail(err, errlen, ret, "disabling channel " CARET_CTL_DEFAULT_CHANNEL,
-				  session);
-	return 0;
+	return set_channel(session, false, err, errlen);
 }
