@@ -46,8 +46,8 @@ PKG_CTL  = $(shell pkg-config --cflags --libs lttng-ctl 2>/dev/null || echo -llt
 PKG_DDS  = -lddsc
 PKG_CHECK= $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 PKG_PCRE2= $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
-# CARET's filter patterns (proto/caret_regex.h), in every program that links them.
-REGEX_SRC = proto/caret_regex.c proto/caret_regex_dialect.c proto/caret_regex_probe.c
+# CARET's filter patterns (util/regex/caret_regex.h), in every program that links them.
+REGEX_SRC = util/regex/caret_regex.c util/regex/caret_regex_dialect.c util/regex/caret_regex_probe.c
 
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev libpcre2-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
@@ -131,32 +131,22 @@ CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_de
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c \
 	proto/caret_utf8.c $(REGEX_SRC)
 
-# The bridge's parts (daemon/bridge.h), in every program that links it.
-BRIDGE_SRC = daemon/bridge.c daemon/bridge_dds.c daemon/bridge_peers.c daemon/bridge_relay.c \
-	daemon/bridge_snap.c daemon/bridge_msg.c daemon/bridge_wake.c daemon/bridge_pending.c \
-	daemon/bridge_ddsc.c daemon/bridge_ddslog.c daemon/bridge_send.c
-# The commands and everything they call, without main/server: check_commands and the ctl
-# fuzzer (tests/fuzz/fuzz.mk) link the same list.
-CMD_SRC = daemon/commands.c \
-		daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_mem.c daemon/snapshot_trigger.c \
-		daemon/simclock.c \
-		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
-		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c $(BRIDGE_SRC) daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
-		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
-		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
-		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)
-
-DAEMON_SRC = daemon/main.c daemon/log.c daemon/loop.c daemon/rejects.c daemon/sigbus.c daemon/registry.c daemon/registry_loop.c \
-	daemon/scheduler.c daemon/dups.c daemon/pacer.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/lttng_drain.c daemon/lttng_view.c daemon/lttng_view_state.c \
-	daemon/notify.c daemon/wait.c daemon/events.c daemon/startend.c $(BRIDGE_SRC) \
-	daemon/lttng_limit.c daemon/config.c daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
-	daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_mem.c daemon/snapshot_trigger.c daemon/creds.c daemon/server.c proto/caret_ctl_req.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c \
-	daemon/simclock.c \
-	daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
-		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
-	proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_limits.c \
-	proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_utf8.c $(REGEX_SRC)
+# The LTTng door and the requester's rights (lib/lttng/): caretd and caretctl both link it.
+LIB_LTTNG_SRC = $(wildcard lib/lttng/*.c)
+# The bridge's parts (daemon/bridge/bridge.h), in every program that links it.
+BRIDGE_SRC = $(wildcard daemon/bridge/*.c)
+# caretd by folder, bottom first (README: Architecture): base (log, loop),
+# lttng (what LTTng has), agents (registry, scheduler, pacer), recording
+# (the recordings and their features), bridge (other hosts), server (the
+# socket and the commands), and main.c with config.c at the top.
+DAEMON_PARTS_SRC = $(wildcard daemon/base/*.c daemon/lttng/*.c daemon/agents/*.c \
+	daemon/recording/*.c) $(BRIDGE_SRC) $(wildcard daemon/server/*.c) $(LIB_LTTNG_SRC)
+# The commands and everything they call, without main, the socket server and
+# the service manager's notifications: check_commands and the ctl fuzzer
+# (tests/fuzz/fuzz.mk) link the same list.
+CMD_SRC = $(filter-out daemon/server/server.c daemon/server/notify.c,$(DAEMON_PARTS_SRC)) \
+	$(CTL_PROTO_SRC)
+DAEMON_SRC = daemon/main.c daemon/config.c $(DAEMON_PARTS_SRC) $(CTL_PROTO_SRC)
 
 # The DDS types of the bridge (CARET's caret_msgs and caretd's own), from
 # the IDL in proto/ by CycloneDDS's idlc at build time.
@@ -167,10 +157,7 @@ $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h: proto/caret_msgs.idl
 $(B)/obj/gen/caret_msgs.o: $(B)/gen/caret_msgs.c $(B)/gen/caret_msgs.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(B)/obj/daemon/bridge.o $(B)/obj/daemon/bridge_dds.o $(B)/obj/daemon/bridge_peers.o \
-		$(B)/obj/daemon/bridge_send.o $(B)/obj/daemon/bridge_snap.o \
-		$(B)/obj/daemon/bridge_relay.o $(B)/obj/daemon/bridge_msg.o $(B)/obj/daemon/main.o: \
-		$(B)/gen/caret_msgs.h
+$(call obj,$(BRIDGE_SRC) daemon/main.c): $(B)/gen/caret_msgs.h
 
 $(B)/bin/caretd: $(call obj,$(DAEMON_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -188,7 +175,7 @@ PKG_CJSON = $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 PKG_BT2 = $(shell pkg-config --libs babeltrace2 2>/dev/null || echo -lbabeltrace2)
 # It stops its own recording through lttng-ctl while caretd is away (B5),
 # with caretd's door to LTTng (and, as root, hands a user's trace over).
-$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC) daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/creds.c) \
+$(B)/bin/caretctl: $(call obj,$(CARETCTL_SRC) $(CTL_PROTO_SRC) $(LIB_LTTNG_SRC)) \
 		$(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CTL) $(PKG_PCRE2)
@@ -198,7 +185,7 @@ all: $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-agent-tp.so $(B)/lib/libcaret-
 
 # ---- caret-simclock: /clock into ros2_caret:sim_time for `record -c`
 # (tools/simclock/simclock.c says why a process of its own). caretd runs
-# it from ../lib/caretd/ beside its own bin/ (daemon/simclock.c): the
+# it from ../lib/caretd/ beside its own bin/ (daemon/recording/simclock.c): the
 # build tree and an install look the same. ROS's /clock type from
 # proto/ros_clock.idl by idlc, as the bridge's.
 $(B)/gen/ros_clock.c $(B)/gen/ros_clock.h: proto/ros_clock.idl
@@ -227,7 +214,7 @@ $(B)/bench/caret-readerbench: $(call obj,bench/reader_bench.c) $(SHM_LIBS)
 	$(CC) -o $@ $^ $(LDFLAGS)
 
 # caretd's own session start, alone (the limit's first term)
-$(B)/bench/caret-sessstart: $(call obj,bench/sessstart.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/creds.c \
+$(B)/bench/caret-sessstart: $(call obj,bench/sessstart.c $(LIB_LTTNG_SRC) \
 		proto/caret_ctl_limits.c \
 		proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
@@ -307,43 +294,43 @@ $(B)/tests/check_ctl_req: $(call obj,tests/unit/check_ctl_req.c $(CTL_PROTO_SRC)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_drain
-$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng_drain.c)
+$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
-# The pacer's reaction to the tracer's discards (it includes daemon/pacer.c).
+# The pacer's reaction to the tracer's discards (it includes daemon/agents/pacer.c).
 UNIT_TESTS += $(B)/tests/check_pacer
-$(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng_drain.c daemon/dups.c \
-		daemon/scheduler.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/startend.c \
-		daemon/config.c daemon/loop.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/creds.c \
-		daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
+$(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng/lttng_drain.c daemon/agents/dups.c \
+		daemon/agents/scheduler.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/agents/startend.c \
+		daemon/config.c daemon/base/loop.c daemon/lttng/lttng_view.c daemon/lttng/lttng_view_state.c \
+		$(LIB_LTTNG_SRC) \
 		proto/caret_ctl_evlist.c proto/caret_ctl_sel.c \
-		proto/caret_ctl_limits.c daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)
+		proto/caret_ctl_limits.c daemon/base/log.c proto/caret_utf8.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_creds
-$(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c daemon/creds.c) $(B)/lib/libcaretutil.a
+$(B)/tests/check_creds: $(call obj,tests/unit/check_creds.c lib/lttng/creds.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_snapshot_mem
-$(B)/tests/check_snapshot_mem: $(call obj,tests/unit/check_snapshot_mem.c daemon/snapshot_mem.c)
+$(B)/tests/check_snapshot_mem: $(call obj,tests/unit/check_snapshot_mem.c daemon/recording/snapshot_mem.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_chunks
-$(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/chunks.c daemon/creds.c \
-		daemon/log.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
+$(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/recording/chunks.c lib/lttng/creds.c \
+		daemon/base/log.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c tests/unit/check_daemon_restart.c \
-		tests/unit/check_daemon_registry.c daemon/scheduler.c daemon/dups.c \
-		daemon/startend.c daemon/registry.c daemon/rejects.c daemon/sigbus.c daemon/config.c \
+		tests/unit/check_daemon_registry.c daemon/agents/scheduler.c daemon/agents/dups.c \
+		daemon/agents/startend.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/config.c \
 		proto/caret_ctl_limits.c \
-		daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)
+		daemon/base/log.c proto/caret_utf8.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
@@ -358,28 +345,19 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_log
-$(B)/tests/check_log: $(call obj,tests/unit/check_log.c daemon/log.c proto/caret_utf8.c)
+$(B)/tests/check_log: $(call obj,tests/unit/check_log.c daemon/base/log.c proto/caret_utf8.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_loop
-$(B)/tests/check_loop: $(call obj,tests/unit/check_loop.c daemon/loop.c)
+$(B)/tests/check_loop: $(call obj,tests/unit/check_loop.c daemon/base/loop.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 # The bridge's relay session against check_commands' fake session daemon.
 UNIT_TESTS += $(B)/tests/check_bridge_relay
 $(B)/obj/tests/unit/check_bridge_relay.o: $(B)/gen/caret_msgs.h
-$(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/unit/cmd_fixture.c \
-		daemon/commands.c daemon/cmd.c daemon/cmd_record.c daemon/cmd_stop.c \
-		daemon/cmd_snapshot.c daemon/snapshot.c daemon/snapshot_mem.c daemon/snapshot_trigger.c \
-		daemon/simclock.c \
-		daemon/wait.c daemon/events.c daemon/pacer.c daemon/dups.c daemon/scheduler.c daemon/registry.c \
-		daemon/rejects.c daemon/sigbus.c daemon/lttng_view.c daemon/lttng_view_state.c daemon/lttng_drain.c daemon/creds.c \
-		daemon/startend.c $(BRIDGE_SRC) daemon/lttng_limit.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c \
-		daemon/rotation.c daemon/rotation_state.c daemon/rotation_lttng.c \
-		daemon/rotation_verdict.c daemon/rotation_prune.c daemon/rotation_space.c daemon/rotation_store.c daemon/rotation_report.c daemon/chunks.c \
-		daemon/log.c daemon/loop.c $(CTL_PROTO_SRC)) \
+$(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/unit/cmd_fixture.c $(CMD_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)
@@ -400,14 +378,14 @@ $(B)/tests/check_distro: $(call obj,tests/unit/check_distro.c agent/distro.c)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_bridge_wake
-$(B)/tests/check_bridge_wake: $(call obj,tests/unit/check_bridge_wake.c daemon/bridge_wake.c \
-		daemon/bridge_pending.c daemon/log.c proto/caret_utf8.c) $(SHM_LIBS)
+$(B)/tests/check_bridge_wake: $(call obj,tests/unit/check_bridge_wake.c daemon/bridge/bridge_wake.c \
+		daemon/bridge/bridge_pending.c daemon/base/log.c proto/caret_utf8.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lsystemd
 
 UNIT_TESTS += $(B)/tests/check_bridge_msg
 $(B)/obj/tests/unit/check_bridge_msg.o: $(B)/gen/caret_msgs.h
-$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge_msg.c $(REGEX_SRC) proto/caret_ctl_limits.c) \
+$(B)/tests/check_bridge_msg: $(call obj,tests/unit/check_bridge_msg.c daemon/bridge/bridge_msg.c $(REGEX_SRC) proto/caret_ctl_limits.c) \
 		$(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) $(PKG_PCRE2)
@@ -428,7 +406,7 @@ $(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c $(R
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_lttng
-$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c daemon/lttng.c daemon/lttng_record.c daemon/lttng_sel.c daemon/lttng_snapshot.c daemon/creds.c \
+$(B)/tests/check_lttng: $(call obj,tests/unit/check_lttng.c $(LIB_LTTNG_SRC) \
 		proto/caret_ctl_limits.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CTL) $(PKG_CHECK)
@@ -568,7 +546,7 @@ deps-deb:
 BIN_FILES  = caretd caretctl caret-agentctl
 LIB_FILES  = libcaret-agent.so libcaret-agent-tp.so libcaret-agent-tp-humble.so
 # caretd's helpers, where it runs them from: ../lib/caretd/ beside its bin/
-# (daemon/simclock.c), whatever LIBDIR is
+# (daemon/recording/simclock.c), whatever LIBDIR is
 HELPER_FILES = caret-simclock
 HELPERDIR    = $(PREFIX)/lib/caretd
 MAN1_FILES = caretctl.1 caret-agentctl.1

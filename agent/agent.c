@@ -210,9 +210,9 @@ bool caret_init_to_ros2(void)
 {
 	if (agent_mode() == 3)
 		return false; /* an ignored process (CARET_IGNORE_PROCESSES) emits nothing */
-	uint32_t f = seg_ok ? caret_own_ctl_flags(&seg) : 0;
-	if (f & CARET_CTL_INIT_DECIDED)
-		return f & CARET_CTL_INIT_ROS2;
+	uint32_t f = seg_ok ? caret_own_ctrl_flags(&seg) : 0;
+	if (f & CARET_CTRL_INIT_DECIDED)
+		return f & CARET_CTRL_INIT_ROS2;
 	if (caret_tp && caret_tp->enabled())
 		return false; /* never both kinds: ros2_caret wins */
 	/* tracetools since Iron: true when a session enables ros2:rcl_node_init */

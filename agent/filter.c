@@ -5,7 +5,7 @@
  *   - each variable is a ':'-separated list; each item is a regular
  *     ECMAScript regular expression (std::regex) matched anywhere in the
  *     name (std::regex_search; here PCRE2 in ECMAScript's options, every
- *     search bounded: proto/caret_regex.h); "*" matches
+ *     search bounded: util/regex/caret_regex.h); "*" matches
  *     everything; an item that does not compile is skipped with a warning
  *     (caretctl and caretd refuse one in a recording's lists before it
  *     gets here);
@@ -58,7 +58,7 @@
 
 #include "agent/filter.h"
 #include "agent/state.h"
-#include "proto/caret_regex.h"
+#include "util/regex/caret_regex.h"
 
 #define MAX_RE 32
 

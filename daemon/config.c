@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "daemon/config.h"
-#include "daemon/lttng_view.h"
+#include "daemon/lttng/lttng_view.h"
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl.h"
 #include "shm/caret_shm.h"

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/scheduler.h"
+#include "daemon/agents/scheduler.h"
 
 #define CARETD_DEFAULT_CONFIG "/etc/caret/caretd.conf"
 

@@ -3,7 +3,7 @@
  * caretd: host-wide runtime-recording daemon. One thread, one sd-event
  * loop. Event sources (the registry's inotify watch, the server's
  * sockets, signals) act when they fire; everything on a clock is a job of
- * one ordered tick (daemon/loop.h), added here in its order:
+ * one ordered tick (daemon/base/loop.h), added here in its order:
  *
  *   observe   registry retry, registry sweep, LTTng view poll, bridge take
  *   schedule  pacer (the scheduler)
@@ -22,24 +22,24 @@
 #include <systemd/sd-event.h>
 #include <unistd.h>
 
-#include "daemon/bridge.h"
-#include "daemon/bridge_msg.h"
-#include "daemon/commands.h"
+#include "daemon/bridge/bridge.h"
+#include "daemon/bridge/bridge_msg.h"
+#include "daemon/server/commands.h"
 #include "daemon/config.h"
-#include "daemon/events.h"
-#include "daemon/log.h"
-#include "daemon/loop.h"
-#include "daemon/lttng_view.h"
-#include "daemon/notify.h"
-#include "daemon/pacer.h"
-#include "daemon/registry.h"
-#include "daemon/registry_loop.h"
-#include "daemon/rotation.h"
-#include "daemon/snapshot_trigger.h"
-#include "daemon/scheduler.h"
-#include "daemon/server.h"
-#include "daemon/sigbus.h"
-#include "daemon/simclock.h"
+#include "daemon/server/events.h"
+#include "daemon/base/log.h"
+#include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_view.h"
+#include "daemon/server/notify.h"
+#include "daemon/agents/pacer.h"
+#include "daemon/agents/registry.h"
+#include "daemon/agents/registry_loop.h"
+#include "daemon/recording/rotation.h"
+#include "daemon/recording/snapshot_trigger.h"
+#include "daemon/agents/scheduler.h"
+#include "daemon/server/server.h"
+#include "daemon/base/sigbus.h"
+#include "daemon/recording/simclock.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_limits.h"
@@ -114,6 +114,8 @@ static int usage_error(void)
 	return EXIT_USAGE;
 }
 
+/* Over 80 lines: one case per option of caretd(8), each a few lines; split
+ * up, the options would be read in several places. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option opts[] = {

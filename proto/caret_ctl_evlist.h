@@ -2,7 +2,7 @@
 /*
  * What a `record` session enables: the UST event patterns (full or light)
  * and the context fields added to the channel. caretd enables exactly
- * these (daemon/lttng_record.c); caretctl shows them with `record --list`
+ * these (lib/lttng/lttng_record.c); caretctl shows them with `record --list`
  * without asking caretd.
  */
 #ifndef CARET_PROTO_CTL_EVLIST_H

@@ -46,7 +46,7 @@
  * none for it. */
 #define CARET_CTL_ROTATE_EVERY_MIN_MS 1000ll
 #define CARET_CTL_ROTATE_EVERY_MAX_MS (366ll * 24 * 3600 * 1000)
-/* caretd looks at this many archived chunks per recording (daemon/chunks.h) */
+/* caretd looks at this many archived chunks per recording (daemon/recording/chunks.h) */
 #define CARET_CTL_KEEP_MAX 256u
 #define CARET_CTL_MAX_SIZE_MIN (1ull << 20)
 #define CARET_CTL_MAX_SIZE_MAX (1ull << 49)

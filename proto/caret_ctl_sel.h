@@ -71,7 +71,7 @@ int caret_ctl_sel_check_event(const char *name, char *why, size_t len);
 int caret_ctl_sel_check_context(const char *name, char *why, size_t len);
 
 /* The domains whose tracer has a context (as ros2 trace and `lttng
- * add-context` spell it; daemon/lttng_sel.c maps each to LTTng's): a
+ * add-context` spell it; lib/lttng/lttng_sel.c maps each to LTTng's): a
  * context is added to the channels of those domains the recording has.
  * 0: not a context. */
 #define CARET_CTL_SEL_UST 1u

@@ -30,7 +30,7 @@
  *               this recording so far), "pass_ms"}
  *  "snapshot" {..., "all_hosts": true}
  *     Also every other host's flight recorder of the same name, over the
- *     DDS bridge (daemon/bridge.h; output is this host's only).
+ *     DDS bridge (daemon/bridge/bridge.h; output is this host's only).
  *     → result {"session", "complete" (every host's), "hosts": [{"host",
  *               "self", "bridge_version"? (others), "path", "complete",
  *               "why"?} or {"host", "self", "bridge_version"?, "error",

@@ -103,15 +103,15 @@ enum caret_agent_flags {
 	CARET_AGENT_FILTER_BAD = 1u << 4,
 };
 
-/* ctl_flags bits (controller writes, atomic). */
-enum caret_ctl_flags {
+/* ctrl_flags bits (controller writes, atomic). */
+enum caret_ctrl_flags {
 	/* The controller knows the active sessions' event rules and decided
-	 * CARET_CTL_INIT_ROS2; without it the agent decides alone. */
-	CARET_CTL_INIT_DECIDED = 1u << 0,
+	 * CARET_CTRL_INIT_ROS2; without it the agent decides alone. */
+	CARET_CTRL_INIT_DECIDED = 1u << 0,
 	/* Also emit live init events as the real tracetools ros2:<name>: an
 	 * active session records ros2: init events but not ros2_caret ones,
 	 * and none records both (a session never gets both kinds). */
-	CARET_CTL_INIT_ROS2 = 1u << 1,
+	CARET_CTRL_INIT_ROS2 = 1u << 1,
 };
 
 /* Pack/unpack the (epoch, count) pairs of `grant` and `cursor`. */
@@ -121,7 +121,7 @@ enum caret_ctl_flags {
 #define CARET_COUNT_OF(v) ((uint32_t)(v))
 
 /*
- * The handshake. "ctl" is the controller that drives the agent (caretd,
+ * The handshake. "ctrl" is the controller that drives the agent (caretd,
  * or caret-agentctl in tests), "agent" the segment's owner. Each move is
  * atomic stores (release) then a FUTEX_WAKE of the word named in brackets,
  * so the other side may sleep on it. Ctl moves `state` by compare-and-swap
@@ -130,24 +130,24 @@ enum caret_ctl_flags {
  * shm/ implements both columns: caret_drive_* (shm/control.c) and
  * caret_own_* (shm/owner.c); nothing else touches these words.
  *
- *   state (ctl writes; agent writes it once at start)
+ *   state (ctrl writes; agent writes it once at start)
  *
  *     UNINITIALIZED --agent: start, no session records ros2_caret--> WAIT
  *     UNINITIALIZED --agent: start, a session already records it---> RECORD
- *                   (both before any ctl acts: no wake)
- *     WAIT    --ctl: a session enabling ros2_caret is active
- *                    (begin_replay)------------------------------> PREPARE
- *     WAIT    --ctl: only sessions without ros2_caret events------> RECORD
- *     PREPARE --ctl: cursor of this epoch reached `records`-------> RECORD
- *     PREPARE --ctl: no session active any more (End)-------------> WAIT
- *     RECORD  --ctl: no session active any more (End)-------------> WAIT
+ *                   (both before any ctrl acts: no wake)
+ *     WAIT    --ctrl: a session enabling ros2_caret is active
+ *                    (begin_replay)--------------------------------> PREPARE
+ *     WAIT    --ctrl: only sessions without ros2_caret events------> RECORD
+ *     PREPARE --ctrl: cursor of this epoch reached `records`-------> RECORD
+ *     PREPARE --ctrl: no session active any more (End)-------------> WAIT
+ *     RECORD  --ctrl: no session active any more (End)-------------> WAIT
  *
  *   (caret-agentctl `state` may also set any state by hand, for tests:
  *   from the state it reads, refused when that changed meanwhile.)
  *
  *   one replay pass (epoch e), in order:
  *
- *     1. ctl    grant = (e, 0), then state = PREPARE, doorbell++
+ *     1. ctrl    grant = (e, 0), then state = PREPARE, doorbell++
  *               [state, doorbell] (begin_replay; the epoch first, so
  *               whoever sees PREPARE sees the new pass). For an agent
  *               already in RECORD when another session becomes active:
@@ -161,12 +161,12 @@ enum caret_ctl_flags {
  *               tp_enabled_epoch = e, progress++               [progress]
  *               (or, after $CARET_AGENT_TP_WAIT_MS, sets TP_TIMEOUT,
  *               progress++, and retries at the next doorbell, which
- *               ctl rings now and then while it sees TP_TIMEOUT)
- *     4. ctl    grant = (e, n) with n growing at the paced rate,
+ *               ctrl rings now and then while it sees TP_TIMEOUT)
+ *     4. ctrl    grant = (e, n) with n growing at the paced rate,
  *               doorbell++                                     [doorbell]
  *     5. agent  emits records up to n, replayed += k,
  *               cursor = (e, n), progress++                    [progress]
- *     6. ctl    when cursor == (e, records): state = RECORD    [state]
+ *     6. ctrl    when cursor == (e, records): state = RECORD    [state]
  *
  *   A new epoch (step 1 again) abandons the pass in flight: the agent
  *   restarts from the first record. Epoch 0 means "no pass yet".
@@ -176,7 +176,7 @@ enum caret_ctl_flags {
  *   replayed, never both. The agent alone decides, per record, through the
  *   record's claim word (struct caret_rec_hdr; no controller writes it,
  *   and caretd reads it only when it adopts an agent found in RECORD after
- *   a restart, to tell a pass it cut: daemon/scheduler.c pass_cut).
+ *   a restart, to tell a pass it cut: daemon/agents/scheduler.c pass_cut).
  *   With G the grant's epoch the agent reads after committing the record:
  *
  *     state     tracepoints          live                  replayed by
@@ -213,9 +213,9 @@ enum caret_ctl_flags {
  *   session, one emitted live between the rotation and the next pass: the
  *   pass replays it into the session, or the new chunk, again.
  *
- *   ctl_flags (ctl writes, agent reads at each live init event): whether
+ *   ctrl_flags (ctrl writes, agent reads at each live init event): whether
  *   live init events also go to the real tracetools (ros2:), decided from
- *   the active sessions' event rules (enum caret_ctl_flags).
+ *   the active sessions' event rules (enum caret_ctrl_flags).
  */
 struct caret_shm_header {
 	/* ---- identity: written once by the agent before `state` leaves
@@ -264,9 +264,9 @@ struct caret_shm_header {
 	uint64_t dropped_bytes; /* their encoded size */
 	uint64_t replayed;      /* records emitted by replay, all epochs */
 	uint32_t agent_flags;   /* enum caret_agent_flags */
-	/* atomic, written by the controller: enum caret_ctl_flags (was
+	/* atomic, written by the controller: enum caret_ctrl_flags (was
 	 * reserved, zero: old agents ignore it, old controllers leave it 0) */
-	uint32_t ctl_flags;
+	uint32_t ctrl_flags;
 	uint64_t reserved[32];  /* zero; room for compatible growth */
 };
 
@@ -299,7 +299,7 @@ CARET_HDR_AT_(dropped, 128)
 CARET_HDR_AT_(dropped_bytes, 136)
 CARET_HDR_AT_(replayed, 144)
 CARET_HDR_AT_(agent_flags, 152)
-CARET_HDR_AT_(ctl_flags, 156)
+CARET_HDR_AT_(ctrl_flags, 156)
 CARET_HDR_AT_(reserved, 160)
 #undef CARET_HDR_AT_
 _Static_assert(sizeof(struct caret_shm_header) == 416, "caret_shm_header size");
@@ -315,7 +315,7 @@ _Static_assert(sizeof(struct caret_shm_header) <= CARET_SHM_HEADER_SIZE,
  * pass's epoch is stored in `grant`; zero (epoch 0: no filter) in a new
  * segment, so old controllers never filter and old agents ignore it.
  *
- *   ctl    epoch = 0, then len[] and text, then epoch = e (release), then
+ *   ctrl    epoch = 0, then len[] and text, then epoch = e (release), then
  *          begin_replay with that same epoch e (caret_drive_stage_filter).
  *          Setting state WAIT (End) stores epoch = 0: the recording the
  *          filter was for is over.

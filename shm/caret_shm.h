@@ -63,7 +63,7 @@ struct caret_rec_view {
 	int64_t init_timestamp;
 	/* the record's claim word as read (proto/caret_segment.h): the
 	 * agent's alone; caretd only looks at it when it adopts an agent
-	 * after a restart (daemon/scheduler.c's pass_cut) */
+	 * after a restart (daemon/agents/scheduler.c's pass_cut) */
 	uint64_t claim;
 	unsigned nfields;
 	union caret_arg args[CARET_MAX_FIELDS];
@@ -121,8 +121,8 @@ void caret_rec_encode(uint8_t *buf, uint32_t size, uint32_t kind, int64_t ts,
 const uint32_t *caret_own_state_word(const struct caret_seg *s);
 /* The start state, stored once before any controller acts. */
 void caret_own_set_state(struct caret_seg *s, enum caret_state st);
-/* The controller's enum caret_ctl_flags (how live init events go). */
-uint32_t caret_own_ctl_flags(const struct caret_seg *s);
+/* The controller's enum caret_ctrl_flags (how live init events go). */
+uint32_t caret_own_ctrl_flags(const struct caret_seg *s);
 void caret_own_set_flags(struct caret_seg *s, uint32_t set, uint32_t clear);
 /* What the replay thread acts on. Read doorbell first: a change of grant
  * after this read rings the bell again, so waiting on `doorbell` cannot
@@ -256,7 +256,7 @@ int64_t caret_drive_begin_replay(struct caret_seg *s, enum caret_state from);
  * Returns the epoch. */
 int64_t caret_drive_begin_pass(struct caret_seg *s);
 int caret_drive_grant(struct caret_seg *s, uint32_t epoch, uint32_t count);
-/* Stores enum caret_ctl_flags bits (read by the agent's init hooks). */
+/* Stores enum caret_ctrl_flags bits (read by the agent's init hooks). */
 void caret_drive_set_flags(struct caret_seg *s, uint32_t flags);
 /* Sleeps until `progress` differs from `seen` (0) or timeout_ms passes
  * (-ETIMEDOUT; timeout_ms < 0 waits forever). */
@@ -264,7 +264,7 @@ int caret_drive_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms
 
 /* Relaxed snapshot of the words a controller reads. */
 struct caret_seg_status {
-	uint32_t state, tp_enabled_epoch, progress, agent_flags, ctl_flags;
+	uint32_t state, tp_enabled_epoch, progress, agent_flags, ctrl_flags;
 	uint64_t grant, cursor, records, dropped, dropped_bytes, replayed, tail;
 };
 void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *st);

@@ -93,7 +93,7 @@ int caret_drive_grant(struct caret_seg *s, uint32_t epoch, uint32_t count)
 
 void caret_drive_set_flags(struct caret_seg *s, uint32_t flags)
 {
-	__atomic_store_n(&s->shared_hdr->ctl_flags, flags, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->shared_hdr->ctrl_flags, flags, __ATOMIC_RELEASE);
 }
 
 int caret_drive_wait_progress(struct caret_seg *s, uint32_t seen, int timeout_ms)
@@ -108,7 +108,7 @@ void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *s
 	st->tp_enabled_epoch = __atomic_load_n(&h->tp_enabled_epoch, __ATOMIC_ACQUIRE);
 	st->progress = __atomic_load_n(&h->progress, __ATOMIC_ACQUIRE);
 	st->agent_flags = __atomic_load_n(&h->agent_flags, __ATOMIC_ACQUIRE);
-	st->ctl_flags = __atomic_load_n(&h->ctl_flags, __ATOMIC_ACQUIRE);
+	st->ctrl_flags = __atomic_load_n(&h->ctrl_flags, __ATOMIC_ACQUIRE);
 	st->grant = __atomic_load_n(&h->grant, __ATOMIC_ACQUIRE);
 	st->cursor = __atomic_load_n(&h->cursor, __ATOMIC_ACQUIRE);
 	st->records = __atomic_load_n(&h->records, __ATOMIC_SEQ_CST);

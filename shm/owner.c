@@ -97,9 +97,9 @@ int caret_own_next_record(const struct caret_seg *s, uint64_t *off, struct caret
 	return caret_rec_next(s->area, s->area_cap, off, v);
 }
 
-uint32_t caret_own_ctl_flags(const struct caret_seg *s)
+uint32_t caret_own_ctrl_flags(const struct caret_seg *s)
 {
-	return __atomic_load_n(&s->shared_hdr->ctl_flags, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->shared_hdr->ctrl_flags, __ATOMIC_ACQUIRE);
 }
 
 static uint64_t *claim_word(struct caret_seg *s, uint64_t at)

@@ -23,12 +23,12 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FOLDERS = ("agent", "shm", "daemon")
+FOLDERS = ("agent", "shm", "daemon", "lib")
 
 
 def gcov_files(path):
     """The per-file entries gcov's JSON gives for one .gcda or .gcno, named relative to the tree,
-    those of agent/, shm/ and daemon/ only."""
+    those of agent/, shm/, daemon/ and lib/ only."""
     out = subprocess.run(["gcov", "--json-format", "--stdout", path], cwd=TOP,
                          capture_output=True, check=False)
     for chunk in out.stdout.splitlines():
@@ -48,7 +48,7 @@ def objects(build, ext):
 
 
 def covered(build):
-    """{file: set(lines)} that the .gcda files now in BUILD/obj/{agent,shm,daemon} ran."""
+    """{file: set(lines)} that the .gcda files now in BUILD/obj/{agent,shm,daemon,lib} ran."""
     hit = {}
     for gcda in objects(build, ".gcda"):
         for name, lines in gcov_files(gcda):
@@ -57,7 +57,7 @@ def covered(build):
 
 
 def all_lines(build):
-    """Every executable line of the three folders, from the .gcno files alone."""
+    """Every executable line of the four folders, from the .gcno files alone."""
     lines = {}
     for gcno in objects(build, ".gcno"):
         for name, ls in gcov_files(gcno):

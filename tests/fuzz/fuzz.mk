@@ -22,7 +22,7 @@ FUZZ_SRC_ctl = tests/fuzz/fuzz_ctl.c $(CMD_SRC)
 FUZZ_SRC_check = tests/fuzz/fuzz_check.c tools/caretctl/check_wire.c
 FUZZ_OBJ_ctl = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_ctl = $(PKG_DAEMON) -ldl $(PKG_PCRE2)
-FUZZ_SRC_bridge = tests/fuzz/fuzz_bridge.c daemon/bridge_msg.c $(REGEX_SRC) proto/caret_ctl_limits.c
+FUZZ_SRC_bridge = tests/fuzz/fuzz_bridge.c daemon/bridge/bridge_msg.c $(REGEX_SRC) proto/caret_ctl_limits.c
 FUZZ_OBJ_bridge = $(B)/obj/gen/caret_msgs.o
 FUZZ_LIBS_bridge = $(PKG_DDS) $(PKG_PCRE2)
 $(B)/obj/tests/fuzz/fuzz_bridge.o: $(B)/gen/caret_msgs.h

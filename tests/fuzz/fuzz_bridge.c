@@ -4,7 +4,7 @@
  * them: CycloneDDS's own CDR path for a received sample (normalize: bounds
  * and byte order checked, then read into the C type) over arbitrary bytes,
  * then caretd's checks of the decoded Start_, End_, Status_ or
- * RelayRecord_ (daemon/bridge_msg.c); and the parsers of a writer's user
+ * RelayRecord_ (daemon/bridge/bridge_msg.c); and the parsers of a writer's user
  * data, a relay URL's host and --relay-allow over the raw bytes.
  * Input: one byte (bits 0-1: the type, bit 2: byte-swapped, bit 3: XCDR2,
  * bit 4: bit 0 picks SnapshotRequest_ or SnapshotReply_ instead),
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "caret_msgs.h"
-#include "daemon/bridge_msg.h"
+#include "daemon/bridge/bridge_msg.h"
 #include "tests/fuzz/fuzz.h"
 
 static const dds_topic_descriptor_t *const types[6] = {

@@ -2,14 +2,14 @@
 /* The control protocol's parsers, both ends: caretd's request handling
  * (command_run: envelope, fields, every command's reply) and caretctl's
  * reply parsing and decoders. LTTng is a fake behind the view's ops table
- * (daemon/lttng.h): "record" and "stop" run too, with nothing created. */
+ * (lib/lttng/lttng.h): "record" and "stop" run too, with nothing created. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/commands.h"
-#include "daemon/log.h"
+#include "daemon/server/commands.h"
+#include "daemon/base/log.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 24: a bridge asleep (daemon/bridge_wake.c). caretd does not load
+"""Issue 24: a bridge asleep (daemon/bridge/bridge_wake.c). caretd does not load
 CycloneDDS until a DDS participant announces itself in its domain (SPDP,
 heard with a plain UDP socket) or a command of its host needs the other
 hosts; then its own participant wakes the other hosts' caretd, and the

@@ -2,7 +2,7 @@
 """An armed rotating recording across a caretd restart (issue 23): its
 rotation options are kept until Enter, so a recording armed before the
 restart and started after it still rotates; one armed and abandoned leaves
-no rotation behind (daemon/rotation_store.c's "a" lines, rotation.c's
+no rotation behind (daemon/recording/rotation_store.c's "a" lines, rotation.c's
 drop_if_unarmed)."""
 import json
 import os

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* What the DDS bridge accepts from other hosts (daemon/bridge_msg.c): the
+/* What the DDS bridge accepts from other hosts (daemon/bridge/bridge_msg.c): the
  * relay URL's host against --relay-allow (B16b), writers' user data, the
  * bounds of Start_, Status_ and RelayRecord_. */
 #include <check.h>
 #include <string.h>
 
-#include "daemon/bridge_msg.h"
+#include "daemon/bridge/bridge_msg.h"
 #include "tests/unit/unit.h"
 
 static bool allowed(const char *allow, const char *url)

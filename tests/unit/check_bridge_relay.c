@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The relay session another host asks for (daemon/bridge_relay.c), against
+ * The relay session another host asks for (daemon/bridge/bridge_relay.c), against
  * check_commands' fake session daemon: created and stopped through the
  * view's ops table, and told to the view as commands do (the session list
  * is not read again); its size bound through the bridge's limit ops.
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "daemon/bridge_relay.h"
+#include "daemon/bridge/bridge_relay.h"
 #include "tests/unit/cmd_fixture.h"
 
 static char limits[8][128];

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A bridge asleep (daemon/bridge_wake.c, daemon/bridge_pending.c): what
+/* A bridge asleep (daemon/bridge/bridge_wake.c, daemon/bridge/bridge_pending.c): what
  * wakes it, which CycloneDDS configurations keep DDS eager, and the
  * broadcasts held while it wakes. */
 #include <check.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/bridge.h"
-#include "daemon/bridge_pending.h"
-#include "daemon/bridge_wake.h"
+#include "daemon/bridge/bridge.h"
+#include "daemon/bridge/bridge_pending.h"
+#include "daemon/bridge/bridge_wake.h"
 #include "tests/unit/unit.h"
 
 START_TEST(rtps_header)

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/chunks.h"
+#include "daemon/recording/chunks.h"
 
 static char top[64];
 

@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon/commands.h"
-#include "daemon/creds.h"
-#include "daemon/pacer.h"
-#include "daemon/rotation.h"
-#include "daemon/wait.h"
+#include "daemon/server/commands.h"
+#include "lib/lttng/creds.h"
+#include "daemon/agents/pacer.h"
+#include "daemon/recording/rotation.h"
+#include "daemon/agents/wait.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"

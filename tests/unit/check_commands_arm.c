@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/lttng_view.h"
+#include "daemon/lttng/lttng_view.h"
 #include "proto/caret_ctl.h"
 
 #include "tests/unit/cmd_fixture.h"

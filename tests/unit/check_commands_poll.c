@@ -11,8 +11,8 @@
 #include <string.h>
 #include <systemd/sd-event.h>
 
-#include "daemon/loop.h"
-#include "daemon/lttng_view.h"
+#include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_view.h"
 #include "tests/unit/cmd_fixture.h"
 
 #define US_MS 1000ULL

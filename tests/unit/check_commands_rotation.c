@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A rotating recording through the commands (daemon/rotation.h), with
+ * A rotating recording through the commands (daemon/recording/rotation.h), with
  * rotation's lttng-ctl calls faked (struct rotation_lttng_ops of
- * daemon/rotation_lttng.h): the recording that starts at once, and one
+ * daemon/recording/rotation_lttng.h): the recording that starts at once, and one
  * whose schedule LTTng refuses. The armed path is in check_commands.c;
  * real rotations in tests/integration/test_rotation.py.
  */
@@ -15,12 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/loop.h"
-#include "daemon/pacer.h"
-#include "daemon/rotation.h"
-#include "daemon/rotation_lttng.h"
-#include "daemon/rotation_report.h"
-#include "daemon/rotation_verdict.h"
+#include "daemon/base/loop.h"
+#include "daemon/agents/pacer.h"
+#include "daemon/recording/rotation.h"
+#include "daemon/recording/rotation_lttng.h"
+#include "daemon/recording/rotation_report.h"
+#include "daemon/recording/rotation_verdict.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_rotation.h"

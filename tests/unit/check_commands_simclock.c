@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * record -c through the commands (daemon/simclock.h), with LTTng faked
+ * record -c through the commands (daemon/recording/simclock.h), with LTTng faked
  * (cmd_fixture.c): where no helper can run (this harness runs no simclock
  * job, as a caretd whose helper cannot read /clock), a -c recording is
  * refused with the reason and undone: its session stopped, not
@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "daemon/lttng_view.h"
+#include "daemon/lttng/lttng_view.h"
 #include "cmd_fixture.h"
 
 START_TEST(record_clock_refused_and_undone)

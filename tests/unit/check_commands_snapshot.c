@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Flight-recorder recordings through the commands (daemon/snapshot.h),
+ * Flight-recorder recordings through the commands (daemon/recording/snapshot.h),
  * with LTTng faked (cmd_fixture.c): record makes a snapshot session of the
  * ring's geometry; snapshot begins a pass (a new serial), answers progress
  * until the agent covered it, then records the snapshot; a timeout still
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/snapshot.h"
-#include "daemon/wait.h"
+#include "daemon/recording/snapshot.h"
+#include "daemon/agents/wait.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_snapshot.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/creds.h"
+#include "lib/lttng/creds.h"
 #include "tests/unit/unit.h"
 
 static char top[64], outside[96], outdir[96];

@@ -18,12 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon/dups.h"
-#include "daemon/registry.h"
+#include "daemon/agents/dups.h"
+#include "daemon/agents/registry.h"
 #include "daemon/config.h"
-#include "daemon/lttng.h"
-#include "daemon/scheduler.h"
-#include "daemon/startend.h"
+#include "lib/lttng/lttng.h"
+#include "daemon/agents/scheduler.h"
+#include "daemon/agents/startend.h"
 #include "tests/unit/daemon_fixture.h"
 #include "tests/unit/unit.h"
 

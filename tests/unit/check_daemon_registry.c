@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "daemon/config.h"
-#include "daemon/dups.h"
-#include "daemon/lttng_view.h"
-#include "daemon/registry.h"
-#include "daemon/scheduler.h"
+#include "daemon/agents/dups.h"
+#include "daemon/lttng/lttng_view.h"
+#include "daemon/agents/registry.h"
+#include "daemon/agents/scheduler.h"
 #include "tests/unit/daemon_fixture.h"
 
 /* caretd(8): the file, then the command line; a bad file changes nothing. */

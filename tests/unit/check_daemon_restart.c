@@ -6,8 +6,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "daemon/registry.h"
-#include "daemon/scheduler.h"
+#include "daemon/agents/registry.h"
+#include "daemon/agents/scheduler.h"
 #include "tests/unit/daemon_fixture.h"
 
 /* caretd killed inside the replay start, after its first write (the new

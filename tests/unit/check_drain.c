@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/lttng_drain.h"
+#include "daemon/lttng/lttng_drain.h"
 #include "tests/unit/unit.h"
 
 static char dir[64];

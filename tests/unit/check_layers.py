@@ -34,8 +34,10 @@ FOLDERS = {
     "proto": {"util"},
     "shm": {"proto", "util"},
     "agent": {"shm", "proto", "util", "gen:agent"},
-    "daemon": {"shm", "proto", "util", "gen:proto"},
-    "tools/caretctl": {"proto", "util"},  # not shm/: caretctl links util/ only
+    # the LTTng door and acting with a requester's rights: caretd and
+    # caretctl both link it
+    "lib/lttng": {"proto", "util"},
+    "tools/caretctl": {"proto", "util", "lib/lttng"},  # not shm/: caretctl links util/ only
     "tools/agentctl": {"shm", "proto", "util"},
     "tools/standin": {"proto", "gen:proto"},  # the stand-in shares only rclcpp's ABI facts (and /clock's IDL)
     "tools/simclock": {"proto", "gen:proto"},  # record -c's /clock reader: the IDL's type, nothing of caretd
@@ -49,19 +51,17 @@ GENERATED = {
     "caret_msgs.h": "gen:proto",
     "ros_clock.h": "gen:proto",
 }
+# daemon/'s folders, bottom first: each builds on those before it (and on
+# shm/, proto/, util/, lib/lttng/), never on one after it. main.c and
+# config.c, at daemon/'s top, build on all of them.
+DAEMON = ["daemon/base", "daemon/lttng", "daemon/agents", "daemon/recording",
+          "daemon/bridge", "daemon/server", "daemon"]
+for i, d in enumerate(DAEMON):
+    FOLDERS[d] = {"shm", "proto", "util", "lib/lttng", "gen:proto"} | set(DAEMON[:i])
 # (file, included header): allowed across the folder rules, and why.
-EXCEPTIONS = {
-    # caretctl stops its own recording through lttng-ctl while caretd is
-    # away (man caretctl: B5), and a foreground record watches its session
-    # there meanwhile (issue 33 L4), with caretd's door to LTTng, and as root
-    # hands a user's trace over with caretd's creds; it links
-    # daemon/lttng.c and daemon/creds.c (Makefile). Until that door moves
-    # to a folder of its own, these two includes are the only way down.
-    ("tools/caretctl/cmd_stop.c", "daemon/lttng.h"),
-    ("tools/caretctl/cmd_stop.c", "daemon/creds.h"),
-}
+EXCEPTIONS = {}
 TEST_FOLDERS = ("tests", "bench")
-TOPS = ("agent", "shm", "proto", "daemon", "tools", "util", "tests", "bench")
+TOPS = ("agent", "shm", "proto", "daemon", "lib", "tools", "util", "tests", "bench")
 SOURCE = (".c", ".h", ".cpp", ".hpp")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -69,8 +69,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 def folder_of(rel):
     """The folder a tree path belongs to (tools/ has one per program)."""
     parts = rel.split("/")
-    if parts[0] == "tools" and len(parts) > 2:
-        return "tools/" + parts[1]
+    if parts[0] in ("tools", "lib", "daemon") and len(parts) > 2:
+        return parts[0] + "/" + parts[1]
     return parts[0]
 
 
@@ -117,34 +117,37 @@ for rel, incs in sorted(includes.items()):
                        (rel, inc, src, ", ".join(sorted(FOLDERS[src])) or "itself"))
 
 # ---- inside a folder ----------------------------------------------------
+# daemon/'s and lib/lttng/'s modules in one order, bottom first: inside
+# each folder, a module builds on those of lower layers only.
+ORDER = [
+    {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
+    {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
+    {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
+    {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot()
+    {"dups"},  # the copies each session got, from the agents' replay positions
+    {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
+     "rotation_state"},  # rotation_state: the table of rotating recordings
+    {"simclock"},  # record -c: the caret-simclock helpers of the view's recordings
+    # rotation's parts on that table: lttng-ctl (triggers, channel,
+    # schedules), the chunks' verdicts, the disk guard
+    {"rotation_lttng", "rotation_verdict", "rotation_space"},
+    {"rotation_store", "rotation_report"},  # the state file and adoption; replies
+    {"rotation_prune"},  # the chunks' removal, in a helper off caretd's loop
+    {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
+    {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
+    {"bridge_msg", "bridge_wake", "bridge_ddsc"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep; libddsc's loader and the entities
+    {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
+    {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending", "bridge_ddslog"},  # bridge_ddslog: CycloneDDS's own log lines through the bridge's limiter; other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes
+    {"bridge_send"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking)
+    {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
+    {"cmd"},  # the commands' shape: typed request in, code and result out
+    {"cmd_record", "cmd_stop", "cmd_snapshot"},  # the commands that drive LTTng (through the view's ops)
+    {"commands"},  # the dispatch: decodes requests, encodes replies
+    {"server"},
+    {"main"},
+]
+
 LAYERS = {
-    "daemon": [
-        {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
-        {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
-        {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
-        {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot()
-        {"dups"},  # the copies each session got, from the agents' replay positions
-        {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
-         "rotation_state"},  # rotation_state: the table of rotating recordings
-        {"simclock"},  # record -c: the caret-simclock helpers of the view's recordings
-        # rotation's parts on that table: lttng-ctl (triggers, channel,
-        # schedules), the chunks' verdicts, the disk guard
-        {"rotation_lttng", "rotation_verdict", "rotation_space"},
-        {"rotation_store", "rotation_report"},  # the state file and adoption; replies
-        {"rotation_prune"},  # the chunks' removal, in a helper off caretd's loop
-        {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
-        {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
-        {"bridge_msg", "bridge_wake", "bridge_ddsc"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep; libddsc's loader and the entities
-        {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
-        {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending", "bridge_ddslog"},  # bridge_ddslog: CycloneDDS's own log lines through the bridge's limiter; other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes
-        {"bridge_send"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking)
-        {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
-        {"cmd"},  # the commands' shape: typed request in, code and result out
-        {"cmd_record", "cmd_stop", "cmd_snapshot"},  # the commands that drive LTTng (through the view's ops)
-        {"commands"},  # the dispatch: decodes requests, encodes replies
-        {"server"},
-        {"main"},
-    ],
     "agent": [
         {"tp/caret_tp_api"},  # the provider's interface (the provider is a library of its own)
         # the process-wide state every file reads (state word, provider,
@@ -158,6 +161,17 @@ LAYERS = {
          "tpwatch"},
     ],
 }
+
+M = {}
+for i, ms in enumerate(ORDER):
+    for m in ms:
+        M[m] = i
+for top in DAEMON + ["lib/lttng"]:
+    mods = {os.path.splitext(f)[0] for f in os.listdir(os.path.join(root, top))
+            if f.endswith((".c", ".h"))}
+    LAYERS[top] = [{m for m in ms if m in mods} for ms in ORDER]
+    for m in sorted(mods - set(M)):
+        bad.append("%s/%s: module has no layer in %s" % (top, m, __file__))
 
 for top, layers in LAYERS.items():
     layer = {m: i for i, ms in enumerate(layers) for m in ms}

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* daemon/log.c: what a line holds, read back from stderr. */
+/* daemon/base/log.c: what a line holds, read back from stderr. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/log.h"
+#include "daemon/base/log.h"
 #include "tests/unit/unit.h"
 
 static char out[4096];

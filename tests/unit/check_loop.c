@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The one ordered tick (daemon/loop.c): observe, schedule, report, in that
+/* The one ordered tick (daemon/base/loop.c): observe, schedule, report, in that
  * order whatever order the jobs were added in; a job brought forward runs
  * in the same tick when its stage is still to come; idle jobs keep the
  * daemon asleep; jobs with the same period share a wake-up. */
 #include <check.h>
 #include <string.h>
 
-#include "daemon/loop.h"
+#include "daemon/base/loop.h"
 
 static char trace[256];
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * daemon/pacer.c's reaction to the tracer's discards (issue 31, item 6):
+ * daemon/agents/pacer.c's reaction to the tracer's discards (issue 31, item 6):
  * the pacer fed index reads (written as lttng-tools writes them, read by
- * daemon/lttng_drain.c as the pacer reads them) whose discarded-event
+ * daemon/lttng/lttng_drain.c as the pacer reads them) whose discarded-event
  * count rises must halve its replay window at every rise, down to half a
  * sub-buffer, and leave it alone when the count stays or falls. The
  * pacer's state functions are static: the file is included here, its
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon/pacer.c"
+#include "daemon/agents/pacer.c"
 #include "tests/unit/unit.h"
 
 static char dir[64];

@@ -19,7 +19,7 @@
 #include <vector>
 
 extern "C" {
-#include "proto/caret_regex.h"
+#include "util/regex/caret_regex.h"
 }
 
 static int failures;

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "daemon/snapshot_mem.h"
+#include "daemon/recording/snapshot_mem.h"
 
 #define G (1ull << 30)
 #define M (1ull << 20)

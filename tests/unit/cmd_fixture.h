@@ -10,7 +10,7 @@
 #include <check.h>
 #include <stdbool.h>
 
-#include "daemon/commands.h"
+#include "daemon/server/commands.h"
 #include "proto/caret_ctl_reply.h"
 
 #define MS 1000000LL

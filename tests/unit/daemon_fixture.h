@@ -8,8 +8,8 @@
 
 #include <check.h>
 
-#include "daemon/registry.h"
-#include "daemon/scheduler.h"
+#include "daemon/agents/registry.h"
+#include "daemon/agents/scheduler.h"
 
 #define MS 1000000LL
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The discarded-events records babeltrace2 cannot count, judged per
- * stream as caretd judges a chunk's (daemon/lttng_drain.c, chunk_share).
+ * stream as caretd judges a chunk's (daemon/lttng/lttng_drain.c, chunk_share).
  * LTTng's events_discarded in a packet's context is the stream's total
  * since the session began, and a rotated chunk opens each stream with a
  * packet that holds no time (begin == end) carrying the earlier chunks'

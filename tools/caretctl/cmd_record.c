@@ -20,7 +20,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
-#include "proto/caret_regex.h"
+#include "util/regex/caret_regex.h"
 #include "cmd_record.h"
 #include "filter_warn.h"
 #include "parse.h"

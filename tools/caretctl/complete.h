@@ -8,7 +8,7 @@
  * replayed init records, which the analyzer drops), and the words for
  * each. What stop says of the trace comes from the trace itself, read by
  * the same code as `check` (check_model.c): caretd's own count of copies
- * comes from the positions the agents replayed (daemon/dups.h), an upper
+ * comes from the positions the agents replayed (daemon/agents/dups.h), an upper
  * bound when a replay carried a filter.
  */
 #ifndef CARETCTL_COMPLETE_H

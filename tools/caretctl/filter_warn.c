@@ -5,7 +5,7 @@
  * them, silently, as caret_trace does: a pattern with a typo gives a trace
  * of executors and timer callbacks. The names are the caches' (the
  * `events` request, as `caretctl nodes` reads them), matched as the agent
- * matches them (proto/caret_regex.h, caret_trace's split()), before the
+ * matches them (util/regex/caret_regex.h, caret_trace's split()), before the
  * recording starts. Advisory: whatever fails here only leaves the warning
  * out, and caretd serves a record once it is older than its reader's
  * reorder window (shm/reader.h: 50 ms), so a list matching only what a
@@ -19,7 +19,7 @@
 #include "events_fetch.h"
 #include "filter_warn.h"
 #include "proto/caret_ctl.h"
-#include "proto/caret_regex.h"
+#include "util/regex/caret_regex.h"
 
 #define MAX_ITEMS 32 /* as the agent's lists (agent/filter.c MAX_RE) */
 

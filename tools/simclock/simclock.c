@@ -27,7 +27,7 @@
  * of theirs could not, since every process of theirs may emit ros2_caret
  * events into the same session), waits for its answer on --ready-fd
  * ("ok" once it reads /clock, else why not: the record fails with it),
- * and ends it just before the recording stops (daemon/simclock.c). Emitting a
+ * and ends it just before the recording stops (daemon/recording/simclock.c). Emitting a
  * tracepoint needs lttng-ust in the emitting process and its registration
  * with the session daemon; caretd itself stays out of lttng-ust (it is
  * the lttng-ctl client, and an lttng-ust app blocks at start-up waiting

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * caretd's count of the replayed init records a session holds twice (what
+ * `caretctl check` counts as copies in its trace): the records of each
+ * replay pass, by position in the agent's cache, against what each active
+ * session already holds of that cache.
+ */
+#ifndef CARETD_DUPS_H
+#define CARETD_DUPS_H
+
+#include <stdint.h>
+
+#include "daemon/lttng/lttng_view.h"
+#include "daemon/agents/registry.h"
+#include "shm/caret_shm.h"
+
+/*
+ * Charges the `emitted` records agent `a` replayed since the last call
+ * (its `replayed` counter's growth), whose pass and position `st` shows
+ * now, to the copies (struct lttng_view_session dups) of every active
+ * session enabling ros2_caret events that already held them:
+ *   - a session an earlier pass of the agent covered (its serial at most
+ *     a->covered_serial) holds its whole cache;
+ *   - another one holds what the agent replayed while it was active: the
+ *     positions of an earlier pass cut short (a pass started over for a
+ *     newer session, issue 22 D12, gives the first records again).
+ * A pass with a filter (CARET_AGENT_PASS_FILTER) emits only some of the
+ * positions it passes: the count is then an upper bound (dups_bound).
+ */
+void dups_charge(struct lttng_view *v, struct agent *a, const struct caret_seg_status *st,
+		 uint64_t emitted);
+
+#endif

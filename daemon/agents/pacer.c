@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/agents/dups.h"
+#include "daemon/base/log.h"
+#include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_drain.h"
+#include "daemon/agents/pacer.h"
+#include "proto/caret_ctl.h"
+#include "shm/caret_shm.h"
+
+/* The feedback reacts once per busy tick: the window must cover what
+ * the consumer drains in about that long for the replay to keep up with
+ * it. Packets complete at sub-buffer granularity, so up to a sub-buffer
+ * per CPU of the window sits in partly filled packets; a 1 ms tick
+ * refills the rest sooner than 4 ms did (bench/NOTES.md). */
+#define TICK_BUSY_USEC (1 * USEC_PER_MS)
+#define TICK_IDLE_USEC (50 * USEC_PER_MS)
+/* No session active and no replay: nothing changes until the LTTng view
+ * does (pacer_kick), a command moves agents itself, or an agent appears
+ * (in WAIT, it needs nothing then); the tick only re-checks. */
+#define TICK_QUIET_USEC (1000 * USEC_PER_MS)
+/* Packets in flight on a CPU whose writers stopped (a partly filled
+ * sub-buffer is drained only when full): after this long without a new
+ * packet, a little more is granted so that one fills. */
+#define STALL_NS (100LL * 1000000)
+/* A stream without a packet for this long while another produced some is
+ * no longer written (lttng_drain_horizon). */
+#define STREAM_STALE_NS (200LL * 1000000)
+/* No packet on any stream for this long: the consumer drained every full
+ * sub-buffer, the streams hold partly filled ones only
+ * (lttng_drain_pacing_horizon). Well above the consumer's wake-up on a
+ * delivered sub-buffer, well below STALL_NS's trickle. The consumer
+ * (strace of lttng-consumerd during a replay of 100 x 2,000 records)
+ * writes a delivered 512 KiB packet and its index entry 0.3-1 ms after
+ * its poll returns; the replay waited for this rule once per window,
+ * so at 20 ms it ran at 35-70 MB/s against a drain of 440 MB/s, and at
+ * 5 ms at 140-150 MB/s, nothing discarded with two busy processes, 64 KiB
+ * sub-buffers, or the consumer held to 2 % of a CPU (bench P4, P6, P7). A
+ * full sub-buffer the consumer has not taken after this long is still
+ * covered by the window's margin unless the whole next window lands on
+ * that CPU; a discard halves the window (fb_discards). */
+#define QUIET_NS (5LL * 1000000)
+/* The calibrated estimate widens the window by at most 1 / RATIO_MIN
+ * (measured: 0.78 trace bytes per estimated byte over a whole replay of
+ * the bench's stand-ins), and only once the measured bytes are at least a
+ * window's: the ratio is an average over the pass so far, while the
+ * records in flight may be of other kinds (their header and contexts
+ * weigh more on small records); the window's margin of a sub-buffer
+ * covers the difference. */
+#define RATIO_MIN 0.7
+/* An index unreadable this long is said (a new chunk's streams may not be
+ * there for a moment). */
+#define BLIND_SAY_NS (1000LL * 1000000)
+
+/*
+ * How long after caretd first sees a session active before a process that
+ * already has its ros2_caret tracepoints enabled (for an older session)
+ * replays for it. Such a process cannot tell from its tracepoint state
+ * when the new session's events are enabled in it (LTTng enables UST
+ * events asynchronously, DESIGN.md section 4): caretd gives the session
+ * daemon this long to push the new session to every registered app. A
+ * process in WAIT needs no delay: it waits for its own tracepoints.
+ */
+#define SETTLE_NS (250LL * 1000000)
+
+void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_lttng *l)
+{
+	*l = (struct sched_lttng){ .any = false };
+	for (int i = 0; i < v->n_active && l->n < SCHED_MAX_SESSIONS; i++) {
+		const struct lttng_view_session *e = &v->sess[i];
+		struct sched_session *s = &l->sess[l->n++];
+		*s = (struct sched_session){ .rules = e->rules, .serial = e->serial,
+					     .settled = now - e->since_ns >= SETTLE_NS };
+		/* a member's recording tracks their uid only (lttng_record.c) */
+		for (int j = 0; j < v->n_recs; j++)
+			if (strcmp(v->recs[j].name, v->active[i]) == 0 && v->recs[j].uid != 0 &&
+			    geteuid() == 0) {
+				s->scoped = true;
+				s->uid = v->recs[j].uid;
+			}
+		l->scoped = l->scoped || s->scoped;
+	}
+	sched_lttng_sum(l, false, 0);
+}
+
+/* Records an agent replays land in every session enabling ros2_caret
+ * events; those that already held them get them twice. Counted per
+ * session for the summary at stop (the analyzer tolerates them; see
+ * daemon/agents/dups.h). Returns the estimated bytes replayed since the last
+ * call. */
+static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
+{
+	uint64_t bytes = 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
+		uint64_t now_rep = st.replayed;
+		if (!a->sched_seen || now_rep <= a->acct_replayed) {
+			if (!a->sched_seen) /* where its replay is now */
+				dups_charge(v, a, &st, 0);
+			a->acct_replayed = now_rep;
+			continue;
+		}
+		uint64_t d = now_rep - a->acct_replayed;
+		a->acct_replayed = now_rep;
+		bytes += d * sched_record_bytes(&st);
+		dups_charge(v, a, &st, d);
+	}
+	return bytes;
+}
+
+/* The recording the replays are for, if caretd made it to a local
+ * directory with a known geometry; NULL otherwise. */
+static const struct lttng_view_rec *feedback_target(const struct lttng_view *v, bool *others)
+{
+	int newest = -1, n = 0;
+	for (int i = 0; i < v->n_active; i++)
+		if (v->sess[i].rules & CARET_LTTNG_RULE_CARET) {
+			n++;
+			if (newest < 0 || v->sess[i].serial > v->sess[newest].serial)
+				newest = i;
+		}
+	*others = n > 1;
+	if (newest < 0)
+		return NULL;
+	for (int i = 0; i < v->n_recs; i++) {
+		const struct lttng_view_rec *r = &v->recs[i];
+		if (strcmp(r->name, v->active[newest]) == 0)
+			return r->path[0] == '/' && r->subbuf_size && r->subbuf_count >= 2 ? r
+											     : NULL;
+	}
+	return NULL;
+}
+
+static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
+{
+	f->granted0 = s->granted_bytes;
+	f->emitted = 0;
+	f->head = f->n = 0;
+	f->since_ns = now;
+	f->horizon_ns = -1;
+	f->horizon_seen_ns = now;
+	f->newest_seen_ns = now; /* quiet is counted from the base */
+	f->blind_ns = 0;         /* and an unreadable index from the next read */
+	f->ratio = 1;            /* the estimate as it is, until the trace says */
+	f->calib = 0;
+	f->busy_ns = 0;
+}
+
+/* Emitted bytes (since the base) by time t for certain: the agents count
+ * what they replayed after they emitted it, so a sample is at most what
+ * was in the buffers then; 0 before the first. */
+static uint64_t fb_emitted_before(const struct pacer_fb *f, int64_t t)
+{
+	uint64_t e = 0;
+	for (unsigned i = 0; i < f->n; i++) {
+		unsigned k = (f->head + i) % PACER_HIST;
+		if (f->hist[k].t > t)
+			break;
+		e = f->hist[k].e;
+	}
+	return e;
+}
+
+/* The estimate's error, learned from the trace (lttng_drain_ratio): the
+ * estimate (sched_record_bytes) adds the largest event header and the
+ * contexts to the cached record, ~30 % above what the trace holds (23.8 MB
+ * estimated for an 18.5 MB trace, bench P6), which left a third of the
+ * window unused. The ratio only ever overstates the trace (packets whole,
+ * a partly filled sub-buffer per stream the horizon leaves out counted as
+ * full, other processes' events in the sum), is read only when the base
+ * saw no packet of the pass, and is kept within [RATIO_MIN, 1]: never a
+ * window wider than 1 / RATIO_MIN, nor narrower than before. */
+static void calibrate(struct pacer_fb *f, const struct lttng_drain *d)
+{
+	if (f->calib == 0) {
+		/* a packet that ended after the pass began may hold replayed
+		 * records: bytes0 must be from before any */
+		f->calib = d->horizon_ns <= f->busy_ns ? 1 : -1;
+		f->bytes0 = d->bytes;
+		f->chunk0 = d->chunk;
+		return;
+	}
+	if (f->calib > 0 && (d->chunk != f->chunk0 || d->truncated)) {
+		/* a rotation: the new chunk's streams began empty, so its
+		 * bytes tell nothing against bytes0; or a read that did not
+		 * see every stream: the estimate as it is */
+		f->calib = -1;
+		f->ratio = 1;
+	}
+	if (f->calib < 0)
+		return;
+	int64_t h = lttng_drain_horizon(d, f->since_ns, STREAM_STALE_NS);
+	uint64_t est = h >= 0 ? fb_emitted_before(f, h) : 0;
+	if (est < f->window)
+		return; /* too little to tell from a few packets */
+	double r = lttng_drain_ratio(d, f->bytes0, h, f->subbuf, est);
+	if (r <= 0)
+		return;
+	f->ratio = r < RATIO_MIN ? RATIO_MIN : r > 1 ? 1 : r;
+}
+
+/* Emitted bytes (since the base) by time t, from the samples around it.
+ * Between two ticks the agents emit what the first granted: mostly right
+ * after it (their replay threads wake on the grant), so the straight line
+ * between the samples stays at or below what was really emitted by t,
+ * which counts no record as drained before it was. Before the first
+ * sample: 0. */
+static uint64_t fb_emitted_at(const struct pacer_fb *f, int64_t t)
+{
+	int64_t pt = 0;
+	uint64_t pe = 0;
+	for (unsigned i = 0; i < f->n; i++) {
+		unsigned k = (f->head + i) % PACER_HIST;
+		if (f->hist[k].t > t) {
+			if (i == 0 || f->hist[k].t <= pt)
+				return pe;
+			double frac = (double)(t - pt) / (double)(f->hist[k].t - pt);
+			return pe + (uint64_t)((double)(f->hist[k].e - pe) * frac);
+		}
+		pt = f->hist[k].t;
+		pe = f->hist[k].e;
+	}
+	return pe;
+}
+
+static void fb_sample(struct pacer_fb *f, int64_t now)
+{
+	/* a sample where emitted stays the same is kept only as the start of
+	 * a rise (the line must start where the emission did) */
+	if (f->n >= 2 && f->hist[(f->head + f->n - 1) % PACER_HIST].e == f->emitted &&
+	    f->hist[(f->head + f->n - 2) % PACER_HIST].e == f->emitted) {
+		f->hist[(f->head + f->n - 1) % PACER_HIST].t = now;
+		return;
+	}
+	if (f->n == PACER_HIST) {
+		/* forget the oldest: it only matters for a packet that old,
+		 * and such a packet then counts as draining nothing more */
+		f->head = (f->head + 1) % PACER_HIST;
+		f->n--;
+	}
+	f->hist[(f->head + f->n) % PACER_HIST].t = now;
+	f->hist[(f->head + f->n) % PACER_HIST].e = f->emitted;
+	f->n++;
+}
+
+static void fb_close(struct pacer_fb *f)
+{
+	if (f->dir_open)
+		close(f->dirfd);
+	f->dir_open = false;
+}
+
+/* Whose the files of r's trace are: lttng-sessiond writes them as the
+ * session's owner, the requester when caretd (root) could act as them,
+ * else caretd itself (lib/lttng/lttng.h). */
+static uid_t trace_owner(const struct lttng_view_rec *r)
+{
+	return geteuid() == 0 ? r->uid : geteuid();
+}
+
+/* The trace directory of r, opened once (and again at most every
+ * second after a failure); false when it cannot be read. */
+static bool fb_dir(struct pacer_fb *f, const struct lttng_view_rec *r, int64_t now)
+{
+	if (f->dir_open)
+		return true;
+	if (now < f->dir_retry_ns)
+		return false;
+	/* only the directory created for the recording, whose (dev, ino)
+	 * caretd knows: where its path leads now is its owner's choice */
+	int fd = r->dir_dev || r->dir_ino ? lttng_drain_open(r->path, r->dir_dev, r->dir_ino,
+								    trace_owner(r))
+					  : -ENOENT;
+	if (fd < 0) {
+		log_debug("pacing %s: trace directory not read: %s", r->name, strerror(-fd));
+		f->dir_retry_ns = now + 1000000000;
+		return false;
+	}
+	f->dirfd = fd;
+	f->dir_open = true;
+	return true;
+}
+
+/* The discarded-event sum of this read: a rise halves the window (once
+ * per read), said at most once a second; a fall (a stream gone, or a
+ * lie) is only the new base. */
+static void fb_discards(struct pacer_fb *f, const char *session, uint64_t sum, int64_t now)
+{
+	if (sum <= f->discarded) {
+		f->discarded = sum;
+		return;
+	}
+	bool say = f->discarded || f->emitted;
+	f->unwarned += sum - f->discarded;
+	f->discarded = sum;
+	f->window = f->window / 2 > f->subbuf / 2 ? f->window / 2 : f->subbuf / 2;
+	if (say && now - f->warned_ns >= 1000000000) {
+		log_warn("session %s: %llu events discarded in its buffers: replay window "
+			 "now %llu bytes", session, (unsigned long long)f->unwarned,
+			 (unsigned long long)f->window);
+		f->warned_ns = now;
+		f->unwarned = 0;
+	}
+}
+
+/* What one read of the index says: the discards, and how far the
+ * consumer drained. */
+static void fb_seen(struct pacer_fb *f, const char *session, const struct lttng_drain *d,
+		    int64_t now)
+{
+	/* the counts are the streams' totals since the session began: those
+	 * of the first read of a target (a new chunk's streams carry the
+	 * previous chunks' too) are where this pacing starts from */
+	if (!f->disc_base) {
+		f->disc_base = true;
+		f->discarded = d->discarded;
+	}
+	fb_discards(f, session, d->discarded, now);
+	calibrate(f, d);
+	/* per stream: the slowest drained buffer that is written, until
+	 * no packet comes for QUIET_NS */
+	if (d->horizon_ns != f->newest_ns) {
+		f->newest_ns = d->horizon_ns;
+		f->newest_seen_ns = now;
+	}
+	int64_t h = lttng_drain_pacing_horizon(d, f->since_ns, STREAM_STALE_NS,
+					       now - f->newest_seen_ns, QUIET_NS, f->horizon_ns);
+	if (h > f->horizon_ns)
+		f->horizon_seen_ns = now;
+	if (h >= 0)
+		f->horizon_ns = h;
+}
+
+/* The index cannot be read now (the directory replaced, its owner's
+ * lie, a chunk not there yet): nothing more counts as drained, so the
+ * replays keep at most the window in flight, plus the stall rule's
+ * trickle, until a read sees the consumer again. The host-wide byte budget
+ * instead put 22 MB in flight against a 1.5 MiB ring while a rotated
+ * session's chunk went unseen (issue 23, bench P11). Said once a target
+ * when it lasts. */
+static void fb_blind(struct pacer_fb *f, const char *session, int err, int64_t now)
+{
+	if (!f->blind_ns) {
+		f->blind_ns = now;
+		log_debug("pacing %s: index not read: %s", session,
+			  err == -EBADF ? "trace directory not open" : strerror(-err));
+	}
+	if (!f->blind_said && now - f->blind_ns >= BLIND_SAY_NS) {
+		f->blind_said = true;
+		log_warn("session %s: the consumer's progress cannot be read (%s): the replays "
+			 "keep at most %llu bytes in its buffers, and go slowly", session,
+			 err == -EBADF ? "its trace directory cannot be opened" : strerror(-err),
+			 (unsigned long long)f->window);
+	}
+}
+
+/* This thread's CPU time and voluntary context switches. */
+static int64_t thread_cpu_ns(long *blocked)
+{
+	struct timespec ts;
+	struct rusage ru;
+	*blocked = getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nvcsw : -1;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return caret_now_ns();
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Sets the scheduler's room for this tick (or leaves it unknown). */
+static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
+{
+	struct pacer_fb *f = &p->fb;
+	struct sched *s = p->sched;
+	bool others;
+	const struct lttng_view_rec *r =
+		s->cfg.pacing == PACING_ADAPTIVE ? feedback_target(p->lttng, &others) : NULL;
+	s->room_known = false;
+	if (!r) {
+		fb_close(f);
+		f->on = false;
+		return;
+	}
+	const struct lttng_view_session *e = lttng_view_find(p->lttng, r->name);
+	if (!f->on || !e || e->serial != f->serial || strcmp(f->session, r->name)) {
+		fb_close(f);
+		*f = (struct pacer_fb){ .on = true, .serial = e ? e->serial : 0 };
+		snprintf(f->session, sizeof(f->session), "%s", r->name);
+		f->subbuf = r->subbuf_size;
+		f->window = r->subbuf_size * (r->subbuf_count - 1);
+		fb_base(f, s, now);
+	}
+	if (!sched_busy(p->reg)) {
+		fb_base(f, s, now); /* nothing in flight that we know of */
+		return;
+	}
+	if (!f->busy_ns)
+		f->busy_ns = now;
+	f->emitted += emitted;
+	fb_sample(f, now);
+
+	/* a recording whose directory caretd cannot tell from another (no
+	 * identity kept) is not read at all: the byte budget paces it */
+	if (!r->dir_dev && !r->dir_ino)
+		return;
+	if (!fb_dir(f, r, now)) {
+		fb_blind(f, r->name, -EBADF, now);
+	} else if (now >= f->next_read_ns) {
+		struct lttng_drain d;
+		long v0, v1;
+		int64_t t0 = caret_now_ns(), c0 = thread_cpu_ns(&v0);
+		int rc = lttng_drain_read_at(f->dirfd, CARET_CTL_DEFAULT_CHANNEL, trace_owner(r), t0,
+					     &d);
+		int64_t cpu = thread_cpu_ns(&v1) - c0, wall = caret_now_ns() - t0;
+		int64_t took = lttng_drain_read_cost(wall, cpu, v0 < 0 || v1 < 0 ? -1 : v1 - v0);
+		log_debug("pacing %s: index read in %.3f ms (%.3f ms of CPU, %s time counts)",
+			  r->name, (double)wall / 1e6, (double)cpu / 1e6,
+			  took == wall ? "wall" : "CPU");
+		f->next_read_ns = now + PACER_READ_DUTY * took;
+		if (rc < 0) {
+			fb_blind(f, r->name, rc, now);
+		} else {
+			f->blind_ns = 0;
+			fb_seen(f, r->name, &d, now);
+		}
+	}
+	uint64_t granted = s->granted_bytes - f->granted0;
+	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
+	/* what was drained was granted first: more is a lie */
+	if (drained > granted)
+		drained = granted;
+	uint64_t inflight = granted > drained ? granted - drained : 0;
+	/* the window in estimated bytes: what the trace holds per estimated
+	 * byte (calibrate) */
+	uint64_t window = f->ratio > 0 ? (uint64_t)((double)f->window / f->ratio) : f->window;
+	uint64_t room = inflight < window ? window - inflight : 0;
+	/* a room smaller than a record grants nothing: a stall too */
+	if (room < f->subbuf / 4 && now - f->horizon_seen_ns > STALL_NS) {
+		room = f->subbuf / 4;
+		f->horizon_seen_ns = now;
+	}
+	/* the buffers of other sessions enabling ros2_caret events are
+	 * not ours to see: the byte budget caps the rate for them */
+	uint64_t budget = (uint64_t)((double)s->cfg.bandwidth * dt);
+	if (others && room > budget)
+		room = budget;
+	s->room = room;
+	s->room_known = true;
+	log_debug("pacing %s: granted %llu emitted %llu drained %llu in flight %llu room %llu, "
+		  "newest packet %.1f ms old, %.3f trace bytes per estimated byte", r->name,
+		  (unsigned long long)granted, (unsigned long long)f->emitted, (unsigned long long)drained,
+		  (unsigned long long)inflight, (unsigned long long)room,
+		  f->horizon_ns >= 0 ? (double)(now - f->horizon_ns) / 1e6 : -1.0, f->ratio);
+}
+
+void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *defaults,
+			 struct sched_cfg *out)
+{
+	*out = *defaults;
+	/* Replay passes are for the newest session enabling ros2_caret
+	 * events: its options, if it is a recording that chose some. */
+	int newest = -1;
+	for (int i = 0; i < v->n_active; i++)
+		if ((v->sess[i].rules & CARET_LTTNG_RULE_CARET) &&
+		    (newest < 0 || v->sess[i].serial > v->sess[newest].serial))
+			newest = i;
+	const struct lttng_view_rec *best = NULL;
+	for (int i = 0; newest >= 0 && i < v->n_recs; i++)
+		if (strcmp(v->recs[i].name, v->active[newest]) == 0)
+			best = &v->recs[i];
+	if (!best)
+		return;
+	if (best->pacing >= 0)
+		out->pacing = (enum pacing)best->pacing;
+	if (best->frequency)
+		out->frequency = best->frequency;
+}
+
+static uint64_t on_tick(void *arg)
+{
+	struct pacer *p = arg;
+	int64_t now = caret_now_ns();
+	struct sched_lttng l;
+	/* An unreachable session daemon has no active session (its sessions
+	 * died with it): agents End and return to WAIT. */
+	pacer_sched_lttng(p->lttng, now, &l);
+	uint64_t emitted = count_duplicates(p->reg, p->lttng);
+	pacer_effective_cfg(p->lttng, p->defaults, &p->sched->cfg);
+	double dt = p->sched->last_tick_ns ? (double)(now - p->sched->last_tick_ns) / 1e9 : 0.01;
+	feedback(p, emitted, now, dt > 0.5 ? 0.5 : dt);
+	sched_tick(p->sched, p->reg, &l, now);
+	bool busy = sched_busy(p->reg);
+	return busy ? TICK_BUSY_USEC : l.any || p->fb.on ? TICK_IDLE_USEC : TICK_QUIET_USEC;
+}
+
+void pacer_kick(void *arg)
+{
+	struct pacer *p = arg;
+	loop_job_soon(&p->tick, 0);
+}
+
+int pacer_start(struct pacer *p, struct loop *loop, struct sched *s, struct registry *r,
+		struct lttng_view *lttng, const struct sched_cfg *defaults)
+{
+	p->defaults = defaults;
+	p->sched = s;
+	p->reg = r;
+	p->lttng = lttng;
+	p->tick = LOOP_JOB("pacer", LOOP_SCHEDULE, on_tick, p);
+	return loop_add(loop, &p->tick);
+}
+
+void pacer_stop(struct pacer *p)
+{
+	fb_close(&p->fb);
+	loop_remove(&p->tick);
+}

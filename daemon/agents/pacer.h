@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Runs the scheduler, as the schedule stage of the tick (daemon/base/loop.h):
+ * every ms while an agent replays (the grant granularity of the pacing),
+ * every 50 ms while a session is active, every second otherwise; at once
+ * when the LTTng view changes (pacer_kick).
+ *
+ * Feedback pacing (the default, "adaptive"): while the newest session
+ * enabling ros2_caret events is a recording caretd made to a local
+ * directory, the replays may keep at most a window of bytes in its
+ * channel's buffers that the consumer daemon has not drained yet: one
+ * sub-buffer less than a CPU's ring holds, so that even if every replayed
+ * event lands on one CPU, a writer never finds its ring full (discard
+ * mode would drop the event). What the consumer drained is read from the
+ * packet index it writes after every packet (daemon/lttng/lttng_drain.h): the
+ * end time of the newest packet tells which replayed records are out of
+ * the buffers (those the agents had emitted by then, sampled every tick);
+ * granted but not yet drained is in flight. The replay thus runs at the
+ * consumer's drain rate, whatever slows it (CPU load, a slow disk, small
+ * sub-buffers). A discarded event seen in the index halves the window.
+ * In a rotating recording the index read is that of the chunk being
+ * written. While the index cannot be read, nothing more counts as drained:
+ * at most the window stays in flight, plus the stall rule's trickle.
+ * Other sessions (their buffers are not ours to see, or a network
+ * output) keep the host-wide byte budget as a cap.
+ */
+#ifndef CARETD_PACER_H
+#define CARETD_PACER_H
+
+#include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_view.h"
+#include "daemon/agents/registry.h"
+#include "daemon/agents/scheduler.h"
+
+#define PACER_HIST 512
+#define PACER_READ_DUTY 20
+
+struct pacer_fb {
+	bool on;
+	char session[CARET_LTTNG_NAME_MAX];
+	uint32_t serial;
+	uint64_t window, subbuf;  /* bytes */
+	uint64_t granted0;        /* sched->granted_bytes at the base */
+	uint64_t emitted;         /* estimated replayed bytes since the base */
+	uint64_t discarded;       /* last sum seen in the index */
+	int64_t horizon_ns, horizon_seen_ns, since_ns;
+	int64_t newest_ns, newest_seen_ns; /* the newest packet end, and since when (wall) */
+	/* the trace's bytes per estimated byte (pacer.c, calibrate()), from
+	 * the index's bytes at a read before the pass's first packet */
+	double ratio;
+	uint64_t bytes0, chunk0;  /* the index's bytes at the base, in that chunk */
+	int calib;                /* 0: no read yet, 1: bytes0 holds, -1: off */
+	int64_t busy_ns;          /* the pass's first busy tick */
+	/* the recording's trace directory, opened once per target and
+	 * checked to be the one created for it (daemon/lttng/lttng_drain.h) */
+	int dirfd;
+	bool dir_open;
+	int64_t dir_retry_ns;     /* when to try opening it again */
+	/* the index is read at most this often: a read that took t of CPU waits
+	 * PACER_READ_DUTY * t, so reading never takes more than about
+	 * 1 / PACER_READ_DUTY of a CPU, whatever the trace holds */
+	int64_t next_read_ns;
+	bool disc_base;           /* discarded holds a read's sum */
+	int64_t blind_ns;         /* since when no read succeeded (0: one did) */
+	bool blind_said;
+	int64_t warned_ns;        /* last discard warning */
+	uint64_t unwarned;        /* discards seen since */
+	/* (time, emitted) at each tick where emitted changed, oldest first
+	 * from head: the emitted bytes at a packet's end time */
+	struct { int64_t t; uint64_t e; } hist[PACER_HIST];
+	unsigned head, n;
+};
+
+struct pacer {
+	struct sched *sched;
+	struct registry *reg;
+	struct lttng_view *lttng;
+	const struct sched_cfg *defaults; /* the daemon's; a recording's own win */
+	struct loop_job tick;
+	struct pacer_fb fb;
+};
+
+int pacer_start(struct pacer *p, struct loop *loop, struct sched *s, struct registry *r,
+		struct lttng_view *lttng, const struct sched_cfg *defaults);
+/* The pacing in force: the options of the newest active session enabling
+ * ros2_caret events if it is a recording that chose some (the passes are
+ * for it), else the daemon's defaults. A recording's options are its own:
+ * they never change the defaults nor pace a newer session's replay. */
+void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *defaults,
+			 struct sched_cfg *out);
+/* The scheduler's view of LTTng at now_ns (see struct sched_lttng). */
+void pacer_sched_lttng(const struct lttng_view *v, int64_t now_ns, struct sched_lttng *out);
+void pacer_stop(struct pacer *p);
+/* Runs in this tick if the schedule stage is still to come, else in the
+ * next one, at once (the LTTng view changed); arg is the pacer. */
+void pacer_kick(void *arg);
+
+#endif

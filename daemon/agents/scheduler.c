@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/base/log.h"
+#include "lib/lttng/lttng.h"
+#include "daemon/agents/scheduler.h"
+
+/* LTTng adds an event header (extended: ros2_caret has more than 31
+ * events) and the vpid/vtid/procname contexts to what the cache stores.
+ * The feedback pacing only compares estimates with estimates over its
+ * window, so this needs to be close, not exact. */
+#define EVENT_OVERHEAD 32
+#define REBELL_NS (2LL * 1000000000)
+
+static uint32_t clamp32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch)
+{
+	return CARET_EPOCH_OF(st->cursor) == epoch ? CARET_COUNT_OF(st->cursor) : 0;
+}
+
+uint64_t sched_record_bytes(const struct caret_seg_status *st)
+{
+	return (st->records ? st->tail / st->records : 64) + EVENT_OVERHEAD;
+}
+
+/* Raises the grant of a replaying agent; true when its pass is complete. */
+static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_status *st,
+		      double dt, uint64_t share_bytes, int64_t now)
+{
+	uint32_t epoch = CARET_EPOCH_OF(st->grant);
+	if (epoch == 0) { /* PREPARE set by someone else without a pass */
+		caret_drive_begin_replay(&a->seg, CARET_STATE_PREPARE);
+		return false;
+	}
+	if (st->tp_enabled_epoch != epoch) {
+		/* The agent gave up waiting for its tracepoints: ring again
+		 * now and then, the session may enable them later. */
+		if ((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && a->tp_warned_epoch != epoch) {
+			char why[160];
+			sched_reason(a, why, sizeof(why));
+			log_warn("pid %d (%s) waits in PREPARE: %s", (int)a->pid, a->procname, why);
+			a->tp_warned_epoch = epoch;
+		}
+		/* Also once when first seen here: a caretd killed between the
+		 * replay start and its doorbell left the agent asleep. */
+		if (((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) ||
+		    a->last_bell_ns == 0) {
+			caret_drive_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
+			a->last_bell_ns = now;
+		}
+		return false;
+	}
+	uint32_t total = clamp32(st->records);
+	uint32_t done = sched_done_in(st, epoch);
+	if (done >= total) {
+		log_info("pid %d (%s) %s: %u records replayed in %.0f ms", (int)a->pid,
+			 a->procname, a->extra_pass ? "replayed again" : "recording", done,
+			 a->prepare_since_ns ? (double)(now - a->prepare_since_ns) / 1e6 : 0.0);
+		return true;
+	}
+	uint32_t g = CARET_COUNT_OF(st->grant);
+	uint64_t add;
+	if (a->start_frequency || s->cfg.pacing == PACING_FREQUENCY) {
+		/* a Start message's recording_frequency wins for its pass */
+		a->credit += (a->start_frequency ? a->start_frequency : s->cfg.frequency) * dt;
+		add = (uint64_t)a->credit;
+		a->credit -= (double)add;
+	} else {
+		/* not this agent's turn: see sched_tick */
+		uint32_t ord = s->seen++, e = s->eligible > ord ? s->eligible : ord + 1;
+		if ((ord + e - s->turn % e) % e >= s->slots)
+			return false;
+		uint64_t rb = sched_record_bytes(st);
+		add = share_bytes / rb;
+		if (add == 0)
+			add = 1;
+		/* Feedback: never more than the buffers' room, even when
+		 * the shares round up. */
+		if (s->room_known && add > s->budget_left / rb)
+			add = s->budget_left / rb;
+	}
+	uint64_t ng = (uint64_t)g + add;
+	if (ng > total)
+		ng = total;
+	if (ng > g) {
+		caret_drive_grant(&a->seg, epoch, (uint32_t)ng);
+		uint64_t b = (ng - g) * sched_record_bytes(st);
+		s->granted_bytes += b;
+		s->budget_left = b < s->budget_left ? s->budget_left - b : 0;
+	}
+	return false;
+}
+
+/* Every move of an agent's state names the state this tick read it in
+ * (compare-and-swap): one its owner, or caret-agentctl, changed meanwhile
+ * is left as it is, and the next tick decides from the new one. */
+static bool refused(const struct agent *a, int64_t r, uint32_t from, enum caret_state to)
+{
+	if (r >= 0)
+		return false;
+	log_warn_rl("pid %d (%s): state %s changed before the move to %s: left as it is",
+		    (int)a->pid, a->procname, caret_state_name(from), caret_state_name(to));
+	return true;
+}
+
+static bool move(struct agent *a, uint32_t from, enum caret_state to)
+{
+	return !refused(a, caret_drive_set_state(&a->seg, from, to), from, to);
+}
+
+static sched_pass_filter_fn *pass_filter;
+static void *pass_filter_arg;
+
+void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg)
+{
+	pass_filter = fn;
+	pass_filter_arg = arg;
+}
+
+/* The filter of the recording(s) a pass is for goes with the pass, staged
+ * for the epoch it will have: whether the agent was in WAIT (a recording
+ * it found after the recording's own Start) or records for an older
+ * session (the pass is for the new one). */
+static bool stage_pass_filter(struct agent *a, uint32_t serial)
+{
+	struct caret_filter_text ft;
+	if (!pass_filter || pass_filter(pass_filter_arg, a->covered_serial, serial, &ft) <= 0)
+		return false;
+	if (caret_drive_stage_filter(&a->seg, &ft.f) >= 0)
+		return true;
+	log_warn("pid %d (%s): the recording's filter does not fit its segment", (int)a->pid,
+		 a->procname);
+	return false;
+}
+
+/* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
+ * same state from RECORD. */
+static bool begin_pass(struct agent *a, uint32_t from, uint32_t serial, int64_t now)
+{
+	bool record = from == CARET_STATE_RECORD;
+	bool staged = stage_pass_filter(a, serial);
+	if (record) {
+		caret_drive_begin_pass(&a->seg);
+	} else if (refused(a, caret_drive_begin_replay(&a->seg, from), from, CARET_STATE_PREPARE)) {
+		if (staged) /* not for whichever pass comes next */
+			caret_drive_clear_filter(&a->seg);
+		return false;
+	}
+	a->extra_pass = record;
+	a->pass_serial = serial;
+	a->prepare_since_ns = now;
+	a->credit = 0;
+	return true;
+}
+
+static bool replaying(const struct agent *a, uint32_t state)
+{
+	return state == CARET_STATE_PREPARE || (state == CARET_STATE_RECORD && a->extra_pass);
+}
+
+static bool end(struct agent *a, uint32_t from, const char *why)
+{
+	if (!move(a, from, CARET_STATE_WAIT))
+		return false;
+	a->prepare_since_ns = 0;
+	a->extra_pass = false;
+	log_info("pid %d (%s): End%s, back to WAIT", (int)a->pid, a->procname, why);
+	return true;
+}
+
+struct claim_scan {
+	uint64_t want;
+	bool found;
+};
+
+static int unclaimed_by(const struct caret_rec_view *v, void *ctx)
+{
+	struct claim_scan *c = ctx;
+	c->found = v->claim < c->want;
+	return c->found;
+}
+
+/* Whether some committed record was neither replayed by pass `epoch` nor
+ * emitted live since it began: its claim word is below epoch + 1 (the
+ * claims of proto/caret_segment.h). The agent's own words: a lie only
+ * costs it a pass of its own. A record being claimed right now, or one
+ * its filters kept from live emission, reads as cut too: one more pass,
+ * copies, nothing lost. */
+static bool pass_cut(const struct agent *a, uint32_t epoch)
+{
+	if (!epoch)
+		return false; /* never replayed: no pass to cut */
+	struct claim_scan c = { (uint64_t)epoch + 1, false };
+	return caret_seg_walk(&a->seg, unclaimed_by, &c) >= 0 && c.found;
+}
+
+/* src's sums into out (its table left empty: a copy per agent and tick
+ * would cost more than the sums). */
+static void sum_into(const struct sched_lttng *src, bool only, uid_t uid, struct sched_lttng *l)
+{
+	l->any = l->caret = l->init_as_ros2 = false;
+	l->ready = l->newest = 0;
+	bool ros2_init = false, both = false;
+	for (int i = 0; i < src->n; i++) {
+		const struct sched_session *e = &src->sess[i];
+		if (only && e->scoped && e->uid != uid)
+			continue; /* LTTng gives it none of uid's events */
+		l->any = true;
+		if (e->rules & CARET_LTTNG_RULE_ROS2_INIT) {
+			ros2_init = true;
+			both = both || (e->rules & CARET_LTTNG_RULE_CARET);
+		}
+		if (!(e->rules & CARET_LTTNG_RULE_CARET))
+			continue;
+		l->caret = true;
+		if (e->serial > l->newest)
+			l->newest = e->serial;
+		if (e->settled && e->serial > l->ready)
+			l->ready = e->serial;
+	}
+	l->init_as_ros2 = ros2_init && !both;
+}
+
+void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid)
+{
+	sum_into(l, only, uid, l);
+}
+
+/* The sums of the sessions that see a's process (all of them unless some
+ * session sees only one uid's), and a's scope under them. */
+static const struct sched_lttng *scope(struct agent *a, const struct sched_lttng *all,
+				       struct sched_lttng *mine)
+{
+	const struct sched_lttng *l = all;
+	if (all->scoped) {
+		mine->n = 0; /* no table: only the sums are read */
+		mine->scoped = true;
+		sum_into(all, true, (uid_t)a->seg.id.uid, mine);
+		l = mine;
+	}
+	a->scoped = all->scoped;
+	a->seen_newest = l->newest;
+	a->unseen = all->any && !l->any;
+	return l;
+}
+
+void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
+{
+	for (struct agent *a = r->head; a; a = a->next) {
+		struct sched_lttng mine;
+		scope(a, l, &mine);
+	}
+}
+
+static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttng *all,
+		       double dt, uint64_t share, int64_t now)
+{
+	/* a process no active session sees stays in WAIT: a member's
+	 * recording neither waits for nor replays another user's processes */
+	struct sched_lttng mine;
+	const struct sched_lttng *l = scope(a, all, &mine);
+	struct caret_seg_status st;
+	caret_seg_read_status(&a->seg, &st);
+	if (!a->sched_seen) {
+		/* Found in RECORD (it started while a session was active, so
+		 * it emitted its init events live, or caretd restarted): the
+		 * sessions active now have its cache, unless a caretd killed
+		 * during an extra pass left that pass cut (then a pass for
+		 * every session active now: copies in those that had it all,
+		 * nothing lost). Found in PREPARE (caretd restarted): its pass
+		 * is for the sessions active now. */
+		a->sched_seen = true;
+		bool cut = st.state == CARET_STATE_RECORD && pass_cut(a, CARET_EPOCH_OF(st.grant));
+		if (cut)
+			log_info("pid %d (%s): found recording with its last replay pass cut "
+				 "(caretd restarted during it): replaying again", (int)a->pid,
+				 a->procname);
+		a->covered_serial = st.state == CARET_STATE_RECORD && !cut ? l->newest : 0;
+		a->pass_serial = l->newest;
+		a->acct_replayed = st.replayed;
+	}
+	/* Without an active session the agent decides alone (it sees its own
+	 * tracepoints); with one, caretd knows every session's rules. */
+	uint32_t flags = l->any ? CARET_CTRL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTRL_INIT_ROS2 : 0)
+				: 0;
+	if (st.ctrl_flags != flags)
+		caret_drive_set_flags(&a->seg, flags);
+	switch (st.state) {
+	case CARET_STATE_WAIT:
+		/* No settling delay from WAIT: the agent waits until its own
+		 * tracepoints are enabled before it replays. */
+		if (l->caret && l->newest) {
+			if (begin_pass(a, st.state, l->newest, now))
+					log_info("pid %d (%s): Start, replaying %llu cached records",
+					 (int)a->pid, a->procname, (unsigned long long)st.records);
+		} else if (l->any && !l->caret) {
+			/* Nothing to replay into: record runtime events, as
+			 * the process would without the agent. */
+			if (move(a, st.state, CARET_STATE_RECORD))
+				log_info("pid %d (%s): Start, recording without replay (no active "
+					 "session enables ros2_caret events)", (int)a->pid, a->procname);
+		}
+		break;
+	case CARET_STATE_PREPARE:
+		if (!l->any) {
+			end(a, st.state, " during replay");
+			break;
+		}
+		if (!l->caret) {
+			if (move(a, st.state, CARET_STATE_RECORD))
+				log_info("pid %d (%s): no active session enables ros2_caret events "
+					 "any more: recording without replay", (int)a->pid, a->procname);
+			break;
+		}
+		if (!a->prepare_since_ns)
+			a->prepare_since_ns = now; /* adopted after a restart */
+		if (l->ready > a->pass_serial) {
+			log_info("pid %d (%s): another session became active during the replay: "
+				 "starting over", (int)a->pid, a->procname);
+			begin_pass(a, st.state, l->ready, now);
+			break;
+		}
+		if (pass_step(s, a, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD))
+			a->covered_serial = a->pass_serial;
+		break;
+	case CARET_STATE_RECORD:
+		if (!l->any) {
+			end(a, st.state, "");
+			break;
+		}
+		if (!a->extra_pass) {
+			if (l->caret && l->ready > a->covered_serial) {
+				begin_pass(a, st.state, l->ready, now);
+				log_info("pid %d (%s): a new session enables ros2_caret events: "
+					 "replaying %llu cached records again, still recording",
+					 (int)a->pid, a->procname, (unsigned long long)st.records);
+			}
+			break;
+		}
+		if (l->ready > a->pass_serial) {
+			begin_pass(a, st.state, l->ready, now);
+			break;
+		}
+		if (pass_step(s, a, &st, dt, share, now)) {
+			a->extra_pass = false;
+			a->covered_serial = a->pass_serial;
+		}
+		break;
+	default: /* UNINITIALIZED: the agent is still starting */
+		break;
+	}
+}
+
+void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l, int64_t now)
+{
+	double dt = s->last_tick_ns ? (double)(now - s->last_tick_ns) / 1e9 : 0.01;
+	if (dt > 0.5) /* after a stall, do not burst */
+		dt = 0.5;
+	s->last_tick_ns = now;
+	r->want_serial = l->newest;
+
+	int busy = 0;
+	for (struct agent *a = r->head; a; a = a->next)
+		if (replaying(a, caret_seg_state(&a->seg)))
+			busy++;
+	uint64_t budget = s->room_known ? s->room : (uint64_t)((double)s->cfg.bandwidth * dt);
+	s->budget_left = budget;
+	uint64_t share = busy ? budget / (uint64_t)busy : 0;
+	/* Fewer, larger grants in turns rather than a sliver for everyone
+	 * (the budget caps the sum either way): every grant wakes a replay
+	 * thread, and the next tick waits its turn on the CPUs behind every
+	 * thread it woke. 400 agents woken each tick with 4 KiB each made
+	 * ticks of ~18 ms on 2 cores and a replay at 24-42 MB/s; in turns of
+	 * 32-64 KiB (0.1-0.2 ms of one thread's time) the same replay ran at
+	 * 85-110 MB/s (bench/NOTES.md). */
+	s->slots = (uint32_t)busy;
+	if (busy && share < SCHED_MIN_GRANT) {
+		share = budget < SCHED_MIN_GRANT ? budget : SCHED_MIN_GRANT;
+		s->slots = share ? (uint32_t)(budget / share) : 1;
+	}
+	s->seen = 0;
+
+	for (struct agent *a = r->head; a; a = a->next)
+		tick_agent(s, a, l, dt, share, now);
+	if (s->seen) {
+		s->turn = (s->turn % s->seen + s->slots) % s->seen;
+		s->eligible = s->seen;
+	}
+}
+
+int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now)
+{
+	if (!l->any)
+		return -EAGAIN;
+	int n = 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		if (caret_seg_state(&a->seg) != CARET_STATE_WAIT)
+			continue; /* seed 000: Start only moves agents in WAIT */
+		tick_agent(NULL, a, l, 0, 0, now);
+		n++;
+	}
+	return n;
+}
+
+int sched_end(struct registry *r, const struct sched_lttng *l)
+{
+	if (l->any)
+		return -EAGAIN; /* seed 000: End is ignored while a session is active */
+	int n = 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		uint32_t st = caret_seg_state(&a->seg);
+		if ((st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD) &&
+		    end(a, st, " message"))
+			n++;
+	}
+	return n;
+}
+
+bool sched_busy(const struct registry *r)
+{
+	for (const struct agent *a = r->head; a; a = a->next)
+		if (replaying(a, caret_seg_state(&a->seg)))
+			return true;
+	return false;
+}
+
+/* Segment counters are whatever their owner wrote: sums saturate (B6). */
+static void sat_add(uint64_t *sum, uint64_t v)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		*sum = UINT64_MAX;
+}
+
+bool sched_complete(const struct registry *r, const struct agent *a,
+		    const struct caret_seg_status *st)
+{
+	/* the newest session that sees it: a member's recording is none of
+	 * another user's process's business */
+	uint32_t want = a->scoped && a->seen_newest < r->want_serial ? a->seen_newest
+								   : r->want_serial;
+	return st->state == CARET_STATE_RECORD && !a->extra_pass && a->covered_serial >= want;
+}
+
+void sched_progress(const struct registry *r, struct progress *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (const struct agent *a = r->head; a; a = a->next) {
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
+		if (st.state == CARET_STATE_UNINITIALIZED || a->unseen)
+			continue;
+		p->total++;
+		sat_add(&p->dropped, st.dropped);
+		sat_add(&p->records_total, st.records);
+		if (sched_complete(r, a, &st)) {
+			p->recording++;
+			sat_add(&p->records_done, st.records);
+		} else if (replaying(a, st.state)) {
+			sat_add(&p->records_done, sched_done_in(&st, CARET_EPOCH_OF(st.grant)));
+		}
+	}
+}
+
+void sched_reason(const struct agent *a, char *buf, size_t len)
+{
+	struct caret_seg_status st;
+	caret_seg_read_status(&a->seg, &st);
+	uint32_t e = CARET_EPOCH_OF(st.grant);
+	if (st.state == CARET_STATE_WAIT)
+		snprintf(buf, len, "not started (no active LTTng session seen yet)");
+	else if (st.state == CARET_STATE_RECORD && !a->extra_pass)
+		snprintf(buf, len, "recording; its cache is not replayed yet into the newest "
+			 "session");
+	else if (!replaying(a, st.state))
+		snprintf(buf, len, "state %s", caret_state_name(st.state));
+	else if (!(st.agent_flags & CARET_AGENT_REPLAY_THREAD))
+		snprintf(buf, len, "the agent has no replay thread (provider not loaded?)");
+	else if (st.tp_enabled_epoch != e)
+		snprintf(buf, len, "its ros2_caret tracepoints are not enabled (does the session "
+			 "enable ros2_caret:*?)");
+	else
+		snprintf(buf, len, "%s: %u of %llu records",
+			 a->extra_pass ? "replaying again for a newer session" : "replaying",
+			 sched_done_in(&st, e), (unsigned long long)st.records);
+}

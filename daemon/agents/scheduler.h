@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The runtime-recording state machine (DESIGN.md §4) applied to every
+ * agent at every tick, and the replay pacing.
+ */
+#ifndef CARETD_SCHEDULER_H
+#define CARETD_SCHEDULER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "daemon/agents/registry.h"
+#include "proto/caret_ctl.h"
+
+enum pacing {
+	/* Feedback: the replays fill what LTTng's buffers can take (the
+	 * pacer measures it, struct sched's room), else a host-wide byte
+	 * budget shared by every replaying process. */
+	PACING_ADAPTIVE,
+	/* CARET's recording_frequency: records per second per process. */
+	PACING_FREQUENCY,
+};
+
+/* The one spelling of a pacing mode, on the command line and the wire. */
+static inline const char *pacing_name(enum pacing p)
+{
+	return p == PACING_ADAPTIVE ? CARET_CTL_PACING_ADAPTIVE : CARET_CTL_PACING_FREQUENCY;
+}
+
+/* 0, or -1 for an unknown name (*out untouched). */
+static inline int pacing_parse(const char *s, enum pacing *out)
+{
+	if (__builtin_strcmp(s, CARET_CTL_PACING_ADAPTIVE) == 0)
+		*out = PACING_ADAPTIVE;
+	else if (__builtin_strcmp(s, CARET_CTL_PACING_FREQUENCY) == 0)
+		*out = PACING_FREQUENCY;
+	else
+		return -1;
+	return 0;
+}
+
+/* The least an agent is granted at its turn under PACING_ADAPTIVE (about
+ * 700 init records): see sched_tick in scheduler.c. */
+#define SCHED_MIN_GRANT (64u * 1024)
+
+struct sched_cfg {
+	enum pacing pacing;
+	uint32_t frequency;      /* records/s/process (PACING_FREQUENCY) */
+	uint64_t bandwidth;      /* bytes/s host-wide (PACING_ADAPTIVE) */
+};
+
+struct sched {
+	struct sched_cfg cfg;
+	int64_t last_tick_ns;
+	/* Set by the pacer before each tick (PACING_ADAPTIVE): when
+	 * room_known, the bytes the replays may add to the channel's buffers
+	 * now replace the bandwidth budget. */
+	bool room_known;
+	uint64_t room;
+	/* Estimated bytes granted so far (every pass, both pacings), in
+	 * sched_record_bytes() units; the pacer's produced side. */
+	uint64_t granted_bytes;
+	uint64_t budget_left; /* of this tick's budget */
+	/* PACING_ADAPTIVE grants in turns (sched_tick): `slots` replaying
+	 * agents per tick, the `turn`-th onwards of the `eligible` counted at
+	 * the previous tick; `seen` counts this tick's. */
+	uint32_t slots, turn, eligible, seen;
+};
+
+struct progress {
+	int total, recording;
+	uint64_t records_done, records_total;
+	uint64_t dropped; /* init records the agents could not cache (full) */
+};
+
+/*
+ * What the scheduler knows of LTTng at a tick. Sessions are numbered
+ * (serial) in the order caretd saw them become active. Every session that
+ * enables ros2_caret events must get a full replay of every live agent's
+ * cache after it became active (seed 000: meta-information is recorded in
+ * each session); a pass that began after session N was ready covers every
+ * session <= N.
+ */
+#define SCHED_MAX_SESSIONS 32
+/* One active session, for the sums a process of one uid sees. */
+struct sched_session {
+	unsigned rules;  /* enum caret_lttng_rule */
+	uint32_t serial;
+	bool settled;    /* active long enough for a recording agent to replay */
+	bool scoped;     /* traces only uid's processes (a member's recording,
+			  * lib/lttng/lttng_sel.h: LTTng's uid tracker) */
+	uid_t uid;
+};
+
+struct sched_lttng {
+	bool any;       /* some LTTng session is active (what End looks at) */
+	bool caret;     /* an active session enables ros2_caret events */
+	uint32_t ready; /* newest such session whose tracepoints the agents
+			 * already see enabled: an agent already recording
+			 * may begin a pass for it (an agent in WAIT begins
+			 * at once and waits for its own tracepoints) */
+	uint32_t newest; /* newest such session, ready or not (0: none) */
+	/* agents also emit live init events as ros2: (CARET_CTRL_INIT_ROS2):
+	 * a session records ros2: init events, none records both kinds */
+	bool init_as_ros2;
+	/* the active sessions the sums above are of; scoped: some session
+	 * traces one uid's processes only, and each agent is ticked with the
+	 * sums of the sessions that see it */
+	int n;
+	struct sched_session sess[SCHED_MAX_SESSIONS];
+	bool scoped;
+};
+
+/* l's sums (any, caret, ready, newest, init_as_ros2) over the sessions
+ * that see a process of uid (every session when !only). */
+void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid);
+/* Each agent's scope under l: the newest session that sees it, which its
+ * completeness is judged against, and whether none does. From the tick,
+ * and from a record right after its session became active. */
+void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
+
+/*
+ * Asked at each pass the scheduler begins: the filter (CARET's lists) the
+ * pass for the sessions with serials in (after, upto] carries: 1 and *out,
+ * or 0 for none. Without one (NULL), a pass carries only the filter a Start
+ * staged (startend.c).
+ */
+typedef int sched_pass_filter_fn(void *arg, uint32_t after, uint32_t upto,
+				 struct caret_filter_text *out);
+void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg);
+
+/* One step: Start agents in WAIT when a session is active (a replay pass
+ * if it enables ros2_caret events, straight to RECORD if it does not), End
+ * (back to WAIT) when none is, raise grants of replaying agents, and
+ * complete their pass when their cache is replayed. An agent in RECORD
+ * whose last pass is older than a ready session replays again (new epoch,
+ * state unchanged: its runtime events keep flowing); an agent in PREPARE
+ * starts over. */
+void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
+		int64_t now_ns);
+bool sched_busy(const struct registry *r);
+/* Seed 000's Start and End messages applied to this host's agents now:
+ * Start moves agents in WAIT on (a pass, or RECORD without replay) when a
+ * session is active, End moves every agent back to WAIT when none is.
+ * Return how many agents moved, or -EAGAIN when the message is ignored. */
+int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now_ns);
+int sched_end(struct registry *r, const struct sched_lttng *l);
+/* RECORD, and no session enabling ros2_caret events lacks its cache. */
+bool sched_complete(const struct registry *r, const struct agent *a,
+		    const struct caret_seg_status *st);
+void sched_progress(const struct registry *r, struct progress *p);
+/* Estimated bytes one replayed record of this agent takes in a trace. */
+uint64_t sched_record_bytes(const struct caret_seg_status *st);
+/* Records replayed in pass `epoch` (0 if the cursor is from another pass). */
+uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch);
+/* Why an agent is not in RECORD, for humans. */
+void sched_reason(const struct agent *a, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Seed 000's rules for a Start or End message reaching this host, applied
+ * to each local agent. One path for the control socket's start/end and
+ * for the DDS bridge. It never creates, stops or names a session and
+ * never touches a file: it only moves agents between states.
+ * The rules themselves are the scheduler's (sched_start, sched_end);
+ * this adds what a message carries (recording_frequency) and the counts
+ * the bridge and the control socket report.
+ */
+#ifndef CARETD_STARTEND_H
+#define CARETD_STARTEND_H
+
+#include <stdint.h>
+
+#include "daemon/agents/registry.h"
+#include "daemon/agents/scheduler.h"
+
+struct startend_out {
+	int applied; /* agents that changed state */
+	int ignored; /* agents the rules left alone */
+	const char *reason; /* set when the whole message was ignored */
+	int filtered; /* agents whose pass has the Start's filter */
+};
+
+/*
+ * Start: ignored unless an LTTng session is active here; then each agent
+ * in WAIT goes on (a replay pass, or RECORD without replay when no session
+ * enables ros2_caret events), others are left alone.
+ * frequency > 0 paces those agents' replay at that many records per
+ * second (CARET's recording_frequency); 0 keeps the daemon's pacing.
+ * filter (NULL or all lists empty: none) is the Start's select/ignore
+ * lists, already checked with caret_filter_check: the agents it begins a
+ * replay pass for apply them to that pass and to their runtime events
+ * until End (struct caret_shm_filter). Agents it does not move keep what
+ * they record; an agent it moves to RECORD without a replay (no session
+ * enables ros2_caret events) is not filtered (the filter goes with a
+ * pass).
+ */
+void startend_start(struct registry *r, const struct sched_lttng *l, uint32_t frequency,
+		    const struct caret_filter_lists *filter, int64_t now_ns,
+		    struct startend_out *out);
+/* End: ignored while an LTTng session is active here; else every agent in
+ * PREPARE or RECORD goes back to WAIT. */
+void startend_end(struct registry *r, const struct sched_lttng *l, struct startend_out *out);
+
+#endif

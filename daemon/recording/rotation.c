@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Rotating recordings (daemon/recording/rotation.h): the timer, the requests, and
+ * what a notification does to a chunk. Its parts, each calling only down:
+ * the table (rotation_state.h), lttng-ctl (rotation_lttng.h), the chunks'
+ * verdicts (rotation_verdict.h), the state file and adoption
+ * (rotation_store.h), the disk guard (rotation_space.h), replies
+ * (rotation_report.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/base/log.h"
+#include "daemon/base/loop.h"
+#include "lib/lttng/lttng.h"
+#include "daemon/recording/rotation.h"
+#include "daemon/recording/rotation_lttng.h"
+#include "daemon/recording/rotation_prune.h"
+#include "daemon/recording/rotation_space.h"
+#include "daemon/recording/rotation_store.h"
+#include "daemon/recording/rotation_verdict.h"
+#include "proto/caret_ctl_req.h"
+
+/* How often the notification channel is read while a recording rotates:
+ * a pass for a new chunk begins at most this late. */
+#define TICK_USEC (20 * USEC_PER_MS)
+#define IDLE_USEC (1000 * USEC_PER_MS)
+
+static struct {
+	struct loop_job job; /* observe stage of the tick */
+	bool started;
+} R;
+
+/* ---- notifications ---- */
+
+static void on_event(enum rotl_event ev, struct rot *t, const char *where, void *arg)
+{
+	(void)arg;
+	if (ev == ROTL_DROPPED) {
+		/* whichever rotation it was: a new pass costs duplicates only */
+		rot_new_pass(t);
+		return;
+	}
+	if (ev == ROTL_ONGOING) {
+		/* from here on, events go to the next chunk: the verdict on
+		 * this one is what its pass reached */
+		rot_close_chunk(t, "its replay pass had not finished when it was rotated");
+		t->closing = true;
+		return;
+	}
+	if (!t->closing)
+		rot_close_chunk(t, "its rotation's start was not seen");
+	t->closing = false;
+	t->rotations++;
+	t->cur_index++;
+	if (t->spill)
+		rot_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
+	t->spill = false;
+	rot_new_pass(t);
+	log_info("session %s: chunk %" PRIu64 " archived%s%s; replaying every process's "
+		 "initialization records into chunk %" PRIu64, t->name, t->cur_index - 1,
+		 where ? " at " : "", where ? where : "", t->cur_index);
+	rot_prune_begin(t); /* off caretd's loop: its owner may have filled it */
+	rot_store_save();
+}
+
+/* ---- requests ---- */
+
+void rotation_opts_of(const struct caret_ctl_record_req *q, struct rotation_opts *o)
+{
+	*o = (struct rotation_opts){ .size = q->rotate_size, .every_ms = q->rotate_every_ms,
+				     .keep = (uint32_t)q->keep, .max_size = q->max_size };
+}
+
+/* ---- a disk about to fill (daemon/recording/rotation_space.h) ---- */
+
+/* Ends a recording caretd must not let fill the disk. */
+static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
+{
+	char name[CARET_LTTNG_NAME_MAX], why[512], err[256] = "";
+	snprintf(name, sizeof(name), "%s", t->name);
+	snprintf(why, sizeof(why), "the file system of %.200s has %llu bytes left, less than the "
+		 "%llu this rotating recording needs to go on: caretd stopped it (every chunk "
+		 "written stays readable; bound it with --keep or --max-size)", t->path,
+		 (unsigned long long)avail, (unsigned long long)need);
+	log_err("session %s: %s", name, why);
+	struct caret_lttng_chan_stats cs[4];
+	int r = lttng_view_ops(rot_view())->stop(name, cs, 4, NULL, 0, err, sizeof(err));
+	if (r < 0) {
+		log_err("session %s: cannot stop it: %s", name, err);
+		return; /* tried again at the next look */
+	}
+	rot_ended_add(name, why);
+	rotation_report_free(rotation_end(name));
+	lttng_view_drop_rec(rot_view(), name);
+	lttng_view_session_ended(rot_view(), name);
+}
+
+/* ---- the timer ---- */
+
+/* Whether the scheduler has adopted every agent found at start-up: it
+ * takes an agent found in RECORD as covering every session active at its
+ * first look, so a pass begun for a taken-over chunk before that look
+ * would count as done in agents that never replayed it. */
+static bool agents_adopted(void)
+{
+	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next)
+		if (!a->dead && !a->sched_seen &&
+		    caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED)
+			return false;
+	return true;
+}
+
+/* An armed recording the view reaped (its caretctl died, or nobody
+ * started it within --arm-timeout) would hold its slot for good: a group
+ * member arming rotating recordings could fill the table for everyone. */
+static void drop_if_unarmed(struct rot *t)
+{
+	const struct lttng_view_rec *r = lttng_view_find_rec(rot_view(), t->name);
+	if (r && r->armed)
+		return;
+	log_info("armed recording %s is gone before Enter: its rotation options go", t->name);
+	free(t->base);
+	free(t->list);
+	memset(t, 0, sizeof(*t));
+	rot_store_save();
+}
+
+/* The pass of the chunk being written: which serial it is for (the
+ * recording's own first, a new one after a rotation), and whether every
+ * live agent has it (latched). The tick's and a stop's. */
+static void follow_pass(struct rot *t)
+{
+	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	if (t->serial == 0 && e)
+		t->serial = e->serial; /* its first pass: the recording's own */
+	else if (t->serial == UINT32_MAX && e)
+		rot_new_pass(t);
+	if (t->serial && !t->cur_complete && !t->closing && rot_pass_complete(t))
+		t->cur_complete = true;
+}
+
+static uint64_t on_tick(void *arg)
+{
+	(void)arg;
+	if (!rot_store_loaded() && rot_view()->state_loaded && agents_adopted())
+		rot_store_load();
+	if (rot_any()) {
+		rotl()->ensure_channel();
+		rotl()->read_notifications(on_event, NULL);
+		for (int i = 0; i < MAX_ROT; i++) {
+			struct rot *t = rot_at(i);
+			if (t->used && t->armed) {
+				drop_if_unarmed(t);
+				continue;
+			}
+			if (!t->used)
+				continue;
+			if (rot_view()->ok && !lttng_view_find_rec(rot_view(), t->name)) {
+				log_info("session %s ended outside caretd: its rotation ends",
+					 t->name);
+				rotation_report_free(rotation_end(t->name));
+				continue;
+			}
+			uint64_t avail, need;
+			if (rot_space_low(t, caret_now_ns(), &avail, &need))
+				end_for_space(t, avail, need);
+			if (!t->used)
+				continue; /* ended: the disk was about to fill */
+			follow_pass(t);
+		}
+	} else {
+		rotl()->close_channel();
+	}
+	bool busy = rot_any() || !rot_store_loaded();
+	return busy ? TICK_USEC : IDLE_USEC;
+}
+
+int rotation_start(struct loop *l, struct lttng_view *v, struct registry *r)
+{
+	memset(&R, 0, sizeof(R));
+	rot_state_init(v, r);
+	rot_prune_init(l->event);
+	rotl_reset();
+	rot_store_reset();
+	/* observe: it reads LTTng's rotation notifications and tells the view
+	 * (a new serial per chunk), which the pacer then schedules for */
+	R.job = LOOP_JOB("rotation", LOOP_OBSERVE, on_tick, NULL);
+	int rc = loop_add(l, &R.job);
+	R.started = rc >= 0;
+	return rc;
+}
+
+void rotation_stop(void)
+{
+	if (R.started)
+		loop_remove(&R.job);
+	R.started = false;
+	rot_prune_cancel_all();
+	rotl()->close_channel();
+	rot_state_free();
+}
+
+static int begin(struct rot *t, char *err, size_t errlen);
+
+int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts *o, char *err,
+		   size_t errlen)
+{
+	if (!rotation_wanted(o))
+		return 0;
+	if (!rec) {
+		snprintf(err, errlen, "no such recording");
+		return -ENOENT;
+	}
+	if (rec->path[0] != '/') {
+		snprintf(err, errlen, "rotation needs a local trace directory");
+		return -EINVAL;
+	}
+	rot_store_name();
+	struct rot *t = rot_find(rec->name);
+	if (t) { /* the same name again: what it held goes */
+		rot_prune_cancel(t);
+		free(t->base);
+		free(t->list);
+	} else {
+		t = rot_slot();
+	}
+	if (!t) {
+		snprintf(err, errlen, "too many rotating recordings");
+		return -ENOSPC;
+	}
+	*t = (struct rot){ .used = true, .o = *o, .dev = rec->dir_dev, .ino = rec->dir_ino,
+			   .uid = rec->uid, .gid = rec->gid, .armed = rec->armed };
+	snprintf(t->name, sizeof(t->name), "%s", rec->name);
+	snprintf(t->path, sizeof(t->path), "%s", rec->path);
+	if (t->armed) {
+		rot_store_save(); /* its options outlive a restart before Enter */
+		return 0; /* nothing recorded before `go`: no chunk to rotate */
+	}
+	return begin(t, err, errlen);
+}
+
+int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen)
+{
+	struct rot *t = rot_find(rec->name);
+	if (!t || !t->armed)
+		return 0;
+	t->armed = false;
+	return begin(t, err, errlen);
+}
+
+static int begin(struct rot *t, char *err, size_t errlen)
+{
+	const struct rotation_opts *o = &t->o;
+	rot_baseline(t); /* before the first pass begins (the next tick) */
+	/* the triggers and the subscription before the schedules: no
+	 * rotation goes unseen */
+	int rc = rotl()->register_triggers(t->name, err, errlen);
+	if (rc == 0) {
+		rotl()->ensure_channel();
+		if (!t->subscribed) {
+			rc = -EIO;
+			snprintf(err, errlen, "lttng: cannot subscribe to the rotations of %s",
+				 t->name);
+		}
+	}
+	if (rc == 0)
+		rc = rotl()->schedule(t->name, o, err, errlen);
+	if (rc < 0) {
+		rotl()->subscribe(t, false);
+		t->used = false;
+		return rc;
+	}
+	/* the first chunk's pass is the recording's own first replay */
+	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	t->serial = e ? e->serial : 0; /* 0: its serial once the view sees it */
+	log_info("session %s rotates:%s%s%s%s, keeping %s", t->name,
+		 o->size ? " at every " : "", o->size ? "size threshold" : "",
+		 o->every_ms ? " every " : "", o->every_ms ? "period" : "",
+		 o->keep || o->max_size ? "a bound" : "every chunk");
+	if (R.started)
+		loop_job_soon(&R.job, 0);
+	rot_store_save();
+	return 0;
+}
+
+void rotation_quiesce(const char *session)
+{
+	const struct rot *t = rot_find(session);
+	if (!t || t->armed)
+		return;
+	int e = rotl()->unschedule(t->name);
+	if (e < 0)
+		log_debug_errno(e, "session %s: its rotation schedules stay until the stop",
+				t->name);
+	else
+		log_debug("session %s: rotation schedules removed before the stop", t->name);
+}
+
+int rotation_stop_ready(const char *session, int64_t now_ns)
+{
+	struct rot *t = rot_find(session);
+	if (!t || t->armed)
+		return 0;
+	rotl()->read_notifications(on_event, NULL);
+	if (!(t = rot_find(session)))
+		return 0;
+	follow_pass(t);
+	if (t->cur_complete && !t->closing) {
+		t->stop_wait_ns = 0;
+		return 0;
+	}
+	if (!t->stop_wait_ns)
+		t->stop_wait_ns = now_ns;
+	return now_ns - t->stop_wait_ns < (int64_t)ROTATION_STOP_WAIT_MS * 1000000 ? -EAGAIN : 0;
+}
+
+struct rotation_report *rotation_end(const char *session)
+{
+	struct rot *t = rot_find(session);
+	if (!t)
+		return NULL;
+	if (t->armed) { /* stopped before `go`: it never rotated */
+		free(t->base);
+		memset(t, 0, sizeof(*t));
+		rot_store_save();
+		return NULL;
+	}
+	/* the session is destroyed: its last chunk is archived (the
+	 * destruction rotates it); the notifications before it are read */
+	uint64_t seen = t->rotations;
+	rotl()->read_notifications(on_event, NULL);
+	/* unless the destruction's own rotation was seen, the chunk being
+	 * written is the last one */
+	if (t->rotations == seen)
+		rot_close_chunk(t, "its replay pass had not finished when the recording stopped");
+	rotl()->subscribe(t, false);
+	/* its triggers go with the session (why: rotation_lttng.h); the
+	 * last scan is waited for, briefly (rotation_verdict.h) */
+	rot_prune_cancel(t);
+	rot_scan(t);
+	free(t->base);
+	t->base = NULL;
+	t->n_base = 0;
+	int n = 0;
+	char buf[96];
+	for (int i = 0; t->list && i < t->list->n; i++)
+		n += rot_chunk_why(t, &t->list->c[i], buf, sizeof(buf)) != NULL;
+	if (n)
+		log_warn("session %s: %d of its chunks kept are incomplete", t->name, n);
+	struct rotation_report *rep = rot_report_take(t);
+	memset(t, 0, sizeof(*t));
+	rot_store_save();
+	return rep;
+}
+
+bool rotation_is_rotating(const char *session)
+{
+	return rot_find(session) != NULL;
+}

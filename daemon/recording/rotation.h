@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Rotating recordings (issue 23): LTTng rotates the session into archived
+ * chunks (size and periodic rotation schedules of lttng-ctl), and every
+ * chunk gets a full, paced replay of every live process's init records,
+ * so that each chunk alone is a complete CARET trace.
+ *
+ * How: caretd registers a notify trigger on the session's rotation
+ * conditions (ongoing, completed) and reads the notification channel on
+ * its own timer (lttng_notification_channel_has_pending_notification
+ * never blocks; the channel has no pollable descriptor in 2.13). When a
+ * rotation completes, every event written from then on goes to the new
+ * chunk: the session gets a new serial in the LTTng view, as if it had
+ * just become active, and the scheduler replays every live agent's cache
+ * into it again while the agents stay in RECORD (registry.h extra_pass):
+ * runtime events keep flowing, nothing is discarded (the pacer paces the
+ * pass as any other). When the next rotation starts, the closing chunk is
+ * complete if every live agent had finished that pass; a chunk that is
+ * not (a pass longer than the period, caretd absent) is named, in the log
+ * and in `status` / `stop`. So is a chunk that may hold an init record
+ * twice (what `caretctl check` also calls incomplete): more than one pass
+ * began in some agent while it was written (each agent's pass epoch is
+ * compared at every rotation start: another session's replay, LTTng
+ * cannot target one session), or a pass was still running when the
+ * previous chunk was rotated (it goes on into this one, which then gets
+ * its own full pass too).
+ *
+ * lttng-sessiond 2.13.9 dies when a session-rotation trigger is
+ * unregistered while its session stops, and now and then after it is
+ * gone: caretd leaves them to the session's own teardown
+ * (daemon/recording/rotation_lttng.c).
+ *
+ * The disk bound (keep, max_size) is applied after every rotation by
+ * daemon/recording/chunks.h, with the recording owner's rights.
+ *
+ * One instance per daemon (the module keeps its own state, so the
+ * commands need no new field): rotation_start() at start-up. The LTTng
+ * calls that stop and find sessions go through the view's ops table
+ * (lttng_view_ops()); the rotation schedules, triggers and notification
+ * channel are lttng-ctl's, in daemon/recording/rotation_lttng.h, called through its
+ * own ops table (struct rotation_lttng_ops: check_commands fakes it). The
+ * parts of rotation are listed in daemon/recording/rotation.c.
+ */
+#ifndef CARETD_ROTATION_H
+#define CARETD_ROTATION_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_view.h"
+#include "daemon/agents/registry.h"
+#include "daemon/recording/rotation_report.h"
+#include "daemon/recording/rotation_state.h"
+
+/* The rotation fields of a decoded record request (the decoder checked
+ * their ranges and combinations: proto/caret_ctl_req.c). */
+struct caret_ctl_record_req;
+void rotation_opts_of(const struct caret_ctl_record_req *q, struct rotation_opts *o);
+
+int rotation_start(struct loop *l, struct lttng_view *v, struct registry *r);
+void rotation_stop(void);
+
+/*
+ * Makes the recording rec rotate (an armed one: once rotation_go() starts
+ * it): triggers,
+ * subscription, then LTTng's schedules; remembered across a caretd
+ * restart. 0 or -errno with why in err (nothing is left behind then).
+ */
+int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts *o, char *err,
+		   size_t errlen);
+
+/* An armed recording started (`go`): its rotation begins. 0 when it has
+ * none; -errno with why in err. */
+int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen);
+
+/* The recording session is being stopped: reads the last notifications,
+ * then forgets it (its triggers go). Its report (the caller frees it), or
+ * NULL when it did not rotate (or out of memory: logged). */
+/* Just before session's stop: no new rotation starts (its schedules go),
+ * so the stop's own archiving is the last chunk, never an empty one. */
+void rotation_quiesce(const char *session);
+/* Before a rotating recording's stop, after rotation_quiesce(): LTTng's
+ * notifications read now, so that a rotation begun just before the stop is
+ * seen, then 0 when the chunk being written has every live process's
+ * replay, -EAGAIN while it lacks some (for at most ROTATION_STOP_WAIT_MS
+ * after the first refusal: then 0, and the chunk is named incomplete). 0
+ * for a recording that does not rotate. */
+#define ROTATION_STOP_WAIT_MS 10000
+int rotation_stop_ready(const char *session, int64_t now_ns);
+struct rotation_report *rotation_end(const char *session);
+/* For tests: how the rotating recording `session` stands. */
+bool rotation_is_rotating(const char *session);
+
+#endif

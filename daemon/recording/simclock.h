@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Simulation time for `record -c` (proto/caret_ctl_simclock.h): one
+ * caret-simclock process per -c recording (tools/simclock/simclock.c
+ * says why a process, and what it emits), run as the recording's owner
+ * from its creation (armed or not) to just before its stop. caretd runs it
+ * from ../lib/caretd/caret-simclock beside its own executable's bin/.
+ * A helper that dies is logged (its exit status) and not restarted: the
+ * recording goes on without sim time. A caretd that exits ends them all
+ * (and a caretd killed too: their parent-death signal).
+ */
+#ifndef CARETD_SIMCLOCK_H
+#define CARETD_SIMCLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_view.h"
+
+/* The job (observe stage) that reaps helpers and ends those whose
+ * recording is gone from the view (a session destroyed behind caretd's
+ * back, an armed one reaped). */
+int simclock_start(struct loop *l, struct lttng_view *v);
+/* Ends every helper (caretd exits). */
+void simclock_stop(void);
+
+/* A -c recording (armed or not), for uid/gid, on that ROS domain: its
+ * helper starts now and answers whether it reads /clock. 0, or -errno
+ * with err set (the helper missing, or unable to read /clock: the
+ * recording must not go on without it). An armed recording's channel is
+ * disabled until its go: its helper's events are not recorded before. */
+int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, char *err,
+		   size_t errlen);
+/* Whether a helper runs (or is still to reap): its sim_time events reach
+ * every session enabling ros2_caret events, a recording armed open
+ * included, so none may be armed open meanwhile (cmd_record.c). */
+bool simclock_running(void);
+/* Its helper is told to end (SIGTERM; reaped by the job, SIGKILL after
+ * SIMCLOCK_KILL_MS); no-op for a recording without -c. */
+void simclock_end(const char *session);
+
+#endif

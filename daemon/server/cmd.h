@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The control commands' shape (protocol: proto/caret_ctl.h): each takes
+ * its typed request (proto/caret_ctl_req.h) and returns 0 with its result
+ * struct filled, or a negative errno with one line for the requester in
+ * struct cmd_err. None encodes a reply: daemon/server/commands.c, the dispatch,
+ * turns results and errors into reply lines. Every LTTng call goes
+ * through the view's ops table (lttng_view_ops()).
+ */
+#ifndef CARETD_CMD_H
+#define CARETD_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "daemon/bridge/bridge.h"
+#include "daemon/server/events.h"
+#include "lib/lttng/lttng.h"
+#include "daemon/lttng/lttng_view.h"
+#include "daemon/agents/registry.h"
+#include "daemon/recording/rotation.h"
+#include "daemon/agents/scheduler.h"
+#include "daemon/agents/wait.h"
+#include "proto/caret_ctl_req.h"
+#include "util/caret_err.h"
+
+/* What the commands may read and change, and nothing more. */
+struct cmd_ctx {
+	struct registry *reg;
+	struct sched_cfg *sched;
+	struct lttng_view *lttng; /* its ops are the commands' LTTng too */
+	struct events *events;    /* NULL: `events` is refused */
+	struct bridge *bridge;    /* may be NULL (tests): no other hosts */
+	/* the daemon's default channel geometry for `record` (NULL: LTTng's) */
+	const uint64_t *subbuf_size;
+	const uint32_t *subbuf_count;
+};
+
+/* Who sent the request (SO_PEERCRED, SO_PEERGROUPS of the connection). */
+#define CMD_PEER_MAX_GROUPS 64
+struct cmd_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+	int n_groups; /* -1: not known */
+	gid_t groups[CMD_PEER_MAX_GROUPS];
+};
+
+/* Why a command failed, for the requester (the errno is its return). */
+struct cmd_err {
+	char msg[512];
+};
+
+/* The message into e, and -|err| returned: caret_errf() (util/caret_err.h),
+ * the one error helper of the tree. Logs nothing. */
+#define cmd_fail(e, err, ...) caret_errf((e)->msg, sizeof((e)->msg), (err), __VA_ARGS__)
+
+/* A broadcast to the other hosts, when the request asked for one. It never
+ * fails the local action: the reply says what happened. */
+struct cmd_broadcast {
+	bool asked, ok;
+	char why[320]; /* when !ok, or held (ok) */
+};
+void cmd_broadcast_done(const struct cmd_ctx *ctx, struct cmd_broadcast *b, int r,
+			const char *what);
+
+/* Whether the requester may act on what uid owns: root, caretd's own
+ * user, and the owner. */
+bool cmd_may_act_for(const struct cmd_peer *peer, uid_t owner);
+
+/* The active session a command just created or started, in the view now
+ * (the pacer replays into it at its next tick, a `wait` sees it). */
+void cmd_session_seen(const struct cmd_ctx *ctx, const char *session, struct sched_lttng *l);
+
+struct cmd_record_res {
+	char session[CARET_LTTNG_NAME_MAX];
+	char path[4096];
+	struct cmd_broadcast bc;
+};
+/* "record" (and its {"go"}): cmd_record.c */
+int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	       const struct caret_ctl_record_req *q, struct cmd_record_res *res,
+	       struct cmd_err *e);
+
+#define CMD_MAX_CHANNELS 16
+struct cmd_stop_res {
+	char session[CARET_LTTNG_NAME_MAX];
+	char path[4096];
+	int n; /* channels in ch */
+	struct caret_lttng_chan_stats ch[CMD_MAX_CHANNELS];
+	uint64_t dups;
+	struct cmd_broadcast bc;
+	/* a rotating recording's chunks as it ended (NULL: it did not
+	 * rotate): the caller encodes and frees it */
+	struct rotation_report *rotation;
+};
+/* "stop": cmd_stop.c */
+int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	     const struct caret_ctl_stop_req *q, struct cmd_stop_res *res, struct cmd_err *e);
+
+struct cmd_accept_res {
+	bool accepted;
+	char reason[160]; /* when not accepted */
+	struct cmd_broadcast bc;
+};
+/* "start" (start true) and "end": cmd_stop.c */
+int cmd_start_end(const struct cmd_ctx *ctx, const struct caret_ctl_startend_req *q,
+		  int64_t now, bool start, struct cmd_accept_res *res, struct cmd_err *e);
+
+/* "snapshot" (cmd_snapshot.c): the pass before the snapshot begins; the
+ * request to poll (daemon/recording/snapshot.h) in *wait. */
+int cmd_snapshot(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		 const struct caret_ctl_snapshot_req *q, int64_t now, struct wait_req **wait,
+		 struct cmd_err *e);
+
+/* "wait": the request to poll. */
+int cmd_wait(const struct cmd_ctx *ctx, const struct caret_ctl_wait_req *q, int64_t now,
+	     struct wait_req **wait, struct cmd_err *e);
+
+/* CARET's filter lists of a request, checked as the segments' filter
+ * blocks and CARET's dialect need them. */
+int cmd_filter(const char *const *lists, struct caret_filter_lists *f, struct cmd_err *e);
+
+#endif

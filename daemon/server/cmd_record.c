@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `record`: what the request asks (read by proto/caret_ctl_req.c), turned
+ * into an LTTng session configuration (record_plan), created through the
+ * ops table and remembered as the requester's (record_act), with the
+ * recording's own Start when it has filters. Its {"go"} starts an armed
+ * recording.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/server/cmd.h"
+#include "daemon/base/log.h"
+#include "daemon/agents/pacer.h"
+#include "daemon/recording/simclock.h"
+#include "daemon/recording/snapshot.h"
+#include "daemon/recording/snapshot_trigger.h"
+#include "daemon/agents/startend.h"
+#include "proto/caret_ctl_rotation.h"
+
+/* {"go": session}: an armed recording starts recording. */
+static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
+		     struct cmd_record_res *res, struct cmd_err *e)
+{
+	struct lttng_view_rec *rec = lttng_view_find_rec(ctx->lttng, name);
+	uid_t owner;
+	uint32_t after;
+	if (!rec && lttng_view_expired(ctx->lttng, name, &owner, &after) &&
+	    cmd_may_act_for(peer, owner))
+		return cmd_fail(e, ETIMEDOUT, "armed recording %s expired: not started within "
+				"%u s of arming (caretd --arm-timeout), its session is gone; "
+				"record again", name, after);
+	if (!rec || !rec->armed)
+		return cmd_fail(e, ENOENT, "no armed recording named %s", name);
+	if (!cmd_may_act_for(peer, rec->uid))
+		return cmd_fail(e, EPERM, "recording %s is not yours", name);
+	/* armed open: its channel is enabled already, and Enter is the
+	 * agents' gate alone (no command to any application) */
+	int r = rec->armed_open ? 0 : lttng_view_ops(ctx->lttng)->go(name, e->msg, sizeof(e->msg));
+	if (r < 0) {
+		log_err("record %s: %s", name, e->msg);
+		return r;
+	}
+	rec->armed = false;
+	rec->armed_open = false;
+	lttng_view_save(ctx->lttng);
+	log_info("session %s: armed recording started", name);
+	snprintf(res->session, sizeof(res->session), "%s", rec->name);
+	snprintf(res->path, sizeof(res->path), "%s", rec->path);
+	struct sched_lttng l;
+	cmd_session_seen(ctx, name, &l);
+	struct caret_filter_text ft;
+	if (caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f)) {
+		/* its own Start, with its filter (record_act's for a recording
+		 * that starts at once) */
+		struct startend_out so;
+		startend_start(ctx->reg, &l, rec->frequency, &ft.f, caret_now_ns(), &so);
+		log_info("session %s: %d processes replay with the recording's filter, %d "
+			 "already recording for another session keep theirs", name, so.filtered,
+			 so.ignored);
+	}
+	if (rec->all_hosts)
+		cmd_broadcast_done(ctx, &res->bc,
+				   bridge_send_start(ctx->bridge,
+						     rec->frequency ? rec->frequency
+								    : ctx->sched->frequency,
+						     caret_filter_empty(&ft.f) ? NULL : &ft.f),
+				   "Start");
+	/* it records now: a failed rotation must not undo that */
+	char err[512];
+	if (rotation_go(rec, err, sizeof(err)) < 0)
+		log_err("record %s: %s; it records without rotating", name, err);
+	return 0;
+}
+
+/* Whether an armed recording may start with its channel enabled
+ * (caret_lttng_cfg.armed_open): no session is active, so every process
+ * with the agent is in WAIT, forwarding nothing, and caretd moves none out
+ * of WAIT before lttng_view_hold_armed() closed it. A process still
+ * leaving PREPARE or RECORD (a session that just ended) would emit into
+ * it: then it is armed as before. */
+static bool may_arm_open(const struct cmd_ctx *ctx)
+{
+	const struct lttng_view *v = ctx->lttng;
+	/* a -c helper emits sim_time into every session that enables it */
+	if (!v->ok || !v->polled || v->n_active > 0 || simclock_running())
+		return false;
+	for (const struct agent *a = ctx->reg ? ctx->reg->head : NULL; a; a = a->next) {
+		if (a->dead)
+			continue;
+		uint32_t st = caret_seg_state(&a->seg);
+		if (st != CARET_STATE_WAIT && st != CARET_STATE_UNINITIALIZED)
+			return false;
+	}
+	return true;
+}
+
+/* Whether every process known reports a distribution before Iron (the
+ * agent writes the detected one; first letters are alphabetical). */
+static bool all_pre_iron(const struct registry *reg)
+{
+	int n = 0;
+	for (const struct agent *a = reg ? reg->head : NULL; a; a = a->next) {
+		if (a->dead)
+			continue;
+		char c = a->seg.id.distribution[0];
+		if (c < 'a' || c >= 'i')
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/* What one recording is: the request's options over the daemon's. */
+struct record_plan {
+	struct caret_lttng_cfg cfg;
+	struct creds_id as;
+	struct caret_lttng_dir_id dir_id;
+	struct caret_filter_lists filter;
+	enum pacing pacing;
+	bool own_pacing;
+	uint32_t freq; /* 0: the daemon's */
+	struct rotation_opts rot; /* none: a plain recording */
+	bool all_hosts;           /* its Start goes to every host */
+	char name[CARET_LTTNG_NAME_MAX];
+};
+
+static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		       const struct caret_ctl_record_req *q, struct record_plan *p,
+		       struct cmd_err *e)
+{
+	memset(p, 0, sizeof(*p));
+	p->pacing = ctx->sched->pacing;
+	p->own_pacing = q->pacing != NULL;
+	if (q->pacing && pacing_parse(q->pacing, &p->pacing) < 0)
+		return cmd_fail(e, EINVAL, "pacing must be \"adaptive\" or \"frequency\"");
+	int r = cmd_filter(q->filter, &p->filter, e);
+	if (r < 0)
+		return r;
+	struct caret_lttng_cfg *cfg = &p->cfg;
+	cfg->session = q->session;
+	cfg->path = q->path;
+	cfg->url = q->url;
+	cfg->light = q->light;
+	cfg->light_pre_iron = all_pre_iron(ctx->reg);
+	cfg->append = q->append;
+	cfg->armed = q->arm;
+	p->all_hosts = q->all_hosts;
+	cfg->sel = &q->sel; /* ros2 trace's selection (proto/caret_ctl_sel.h) */
+	/* -c: its helper emits from the arming on (simclock.h) */
+	cfg->armed_open = q->arm && !q->record_clock && may_arm_open(ctx);
+	p->freq = (uint32_t)q->frequency;
+	rotation_opts_of(q, &p->rot);
+	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size
+			   : ctx->subbuf_size ? *ctx->subbuf_size : 0;
+	cfg->subbuf_count = q->subbuf_count ? (uint32_t)q->subbuf_count
+			    : ctx->subbuf_count ? *ctx->subbuf_count : 0;
+	/* here, not in caretctl: the sub-buffer size may be caretd's own
+	 * default (its configuration), which caretctl does not know */
+	if ((r = caret_ctl_check_rotate_size_subbuf(p->rot.size, cfg->subbuf_size ? cfg->subbuf_size
+						    : CARET_CTL_DEFAULT_SUBBUF_SIZE, e->msg,
+						    sizeof(e->msg))) < 0)
+		return r;
+	/* a ring the host's memory cannot spare is refused too, naming the
+	 * sizes it can (daemon/recording/snapshot_mem.h) */
+	if (q->snapshot_size &&
+	    ((r = snapshot_plan(ctx->reg, q->snapshot_size, cfg, e->msg, sizeof(e->msg))) < 0 ||
+	     (r = snapshot_admit_memory(ctx->reg, ctx->lttng, peer->uid,
+					cfg->subbuf_size * cfg->subbuf_count,
+					snapshot_min_size(snapshot_pass_bytes(ctx->reg)),
+					e->msg, sizeof(e->msg))) < 0))
+		return r;
+	if (cfg->url) {
+		/* a relay's output is the relay's: only the name is ours */
+		r = lttng_view_ops(ctx->lttng)->session_name(cfg->session, NULL, p->name,
+							     sizeof(p->name), e->msg,
+							     sizeof(e->msg));
+		if (r < 0)
+			return r;
+		cfg->session = p->name;
+	}
+	/* The requester's own rights decide where the trace may go, not
+	 * caretd's (root): the trace directory is created as them (so it is
+	 * theirs, and it tells whose the recording is after a caretd
+	 * restart), and the session is theirs in the session daemon, which
+	 * then writes the trace as them (lib/lttng/lttng.h, cfg.as). */
+	p->as = (struct creds_id){ .uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
+				   .n_groups = peer->n_groups };
+	cfg->as = &p->as;
+	cfg->dir_out = &p->dir_id;
+	return 0;
+}
+
+/* The recording as the view remembers it (for whom, with which options). */
+static void record_remember(const struct cmd_peer *peer, const struct record_plan *p,
+			    const struct cmd_record_res *res, struct lttng_view_rec *rec)
+{
+	*rec = (struct lttng_view_rec){
+		.uid = peer->uid,
+		.gid = peer->gid,
+		/* the options of this recording, not of the daemon */
+		.pacing = p->own_pacing ? (int)p->pacing : -1,
+		.frequency = p->freq,
+		.subbuf_size = p->cfg.subbuf_size ? p->cfg.subbuf_size
+						  : CARET_CTL_DEFAULT_SUBBUF_SIZE,
+		.subbuf_count = p->cfg.subbuf_count ? p->cfg.subbuf_count
+						    : CARET_CTL_DEFAULT_SUBBUF_COUNT,
+		.armed = p->cfg.armed,
+		.armed_open = p->cfg.armed_open,
+		.all_hosts = p->cfg.armed && p->all_hosts,
+		.dir_dev = p->dir_id.dev,
+		.dir_ino = p->dir_id.ino,
+		.dir_made = p->dir_id.made,
+		.parents_made = p->dir_id.parents_made,
+	};
+	/* who to watch while it waits for Enter (lttng_view reaps orphans) */
+	if (p->cfg.armed && peer->pid > 0 &&
+	    caret_proc_start_time(peer->pid, &rec->armer_start) == 0)
+		rec->armer_pid = peer->pid;
+	/* checked by cmd_filter: it fits a block */
+	caret_filter_encode(&p->filter, &rec->filter);
+	snprintf(rec->name, sizeof(rec->name), "%s", res->session);
+	snprintf(rec->path, sizeof(rec->path), "%s", res->path);
+	if (p->cfg.armed)
+		rec->armed_ns = caret_now_ns();
+}
+
+/* A recording refused once its session exists: its directory goes when
+ * nothing can be in it, an armed one's (it recorded nothing) or a flight
+ * recorder's that caretd made (it writes snapshots only), not left empty
+ * (issue 33 L10). Before lttng_view_drop_rec: the record knows the
+ * directory. */
+static void unmake_unwritten(const struct cmd_ctx *ctx, const char *session, bool snapshot)
+{
+	const struct lttng_view_rec *made = lttng_view_find_rec(ctx->lttng, session);
+	if (made && (made->armed || (snapshot && made->dir_made)))
+		lttng_view_unmake(made);
+}
+
+static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		      const struct caret_ctl_record_req *q, struct record_plan *p,
+		      struct cmd_record_res *res, struct cmd_err *e)
+{
+	const struct caret_lttng_ops *ops = lttng_view_ops(ctx->lttng);
+	/* Refused before a session exists: a recording caretd could not
+	 * remember would run with no owner that `stop` could find. */
+	int r = lttng_view_admit(ctx->lttng, peer->uid, p->cfg.armed, e->msg, sizeof(e->msg));
+	if (r < 0) {
+		log_warn("record refused for uid %d: %s", (int)peer->uid, e->msg);
+		return r;
+	}
+	/* now, not at Enter: an armed recording's Start then finds the other
+	 * hosts joined (bridge.h, BRIDGE_SETTLE_NS) */
+	if (q->all_hosts && ctx->bridge)
+		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
+	if (p->cfg.armed_open || !caret_filter_empty(&p->filter))
+		lttng_view_sync_marker(ctx->lttng, true);
+	r = ops->record(&p->cfg, res->session, sizeof(res->session), res->path,
+			sizeof(res->path), e->msg, sizeof(e->msg));
+	if (r < 0) {
+		lttng_view_sync_marker(ctx->lttng, false);
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
+	struct lttng_view_rec rec;
+	record_remember(peer, p, res, &rec);
+	if (lttng_view_add_rec(ctx->lttng, &rec) < 0) {
+		/* unremembered, no one could stop it by name of owner (and
+		 * an armed one would look active with nothing enabled) */
+		struct caret_lttng_chan_stats st;
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		lttng_view_sync_marker(ctx->lttng, false);
+		return cmd_fail(e, ENOSPC, "too many recordings to remember %s: not started",
+				res->session);
+	}
+	/* A rotating recording that cannot rotate is not started: its user
+	 * asked for a bound on the disk it fills. */
+	r = rotation_begin(lttng_view_find_rec(ctx->lttng, res->session), &p->rot, e->msg,
+			   sizeof(e->msg));
+	if (r < 0) {
+		struct caret_lttng_chan_stats st;
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		unmake_unwritten(ctx, res->session, p->cfg.snapshot);
+		lttng_view_drop_rec(ctx->lttng, res->session);
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
+	if (p->cfg.snapshot)
+		snapshot_added(res->session, res->path, p->cfg.subbuf_size, p->cfg.subbuf_count);
+	/* a trigger asked for and refused: not started (its user would wait
+	 * for snapshots that never come) */
+	if (q->snapshot_on &&
+	    (r = snapshot_trigger_begin(res->session, q->snapshot_on, q->snapshot_filter, e->msg,
+					sizeof(e->msg))) < 0) {
+		struct caret_lttng_chan_stats st;
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		unmake_unwritten(ctx, res->session, true);
+		lttng_view_drop_rec(ctx->lttng, res->session);
+		snapshot_forget(res->session);
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
+	/* -c: its /clock reader, started with the recording (an armed one's
+	 * too: its error comes before Enter, and its events are not recorded
+	 * until go); a -c recording that cannot read /clock is not started:
+	 * its user asked for sim time */
+	if (q->record_clock)
+		lttng_view_hold_armed(ctx->lttng); /* before its helper emits */
+	if (q->record_clock &&
+	    (r = simclock_begin(res->session, peer->uid, peer->gid, q->clock_domain, e->msg,
+				sizeof(e->msg))) < 0) {
+		struct caret_lttng_chan_stats st;
+		rotation_quiesce(res->session);
+		snapshot_trigger_end(res->session);
+		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
+		rotation_report_free(rotation_end(res->session));
+		/* an armed one recorded nothing: its directory goes too, as at
+		 * a stop before Enter */
+		unmake_unwritten(ctx, res->session, p->cfg.snapshot);
+		lttng_view_drop_rec(ctx->lttng, res->session);
+		snapshot_forget(res->session);
+		log_err("record failed: %s", e->msg);
+		return r;
+	}
+	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
+		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
+		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
+		 pacing_name(p->pacing));
+	struct sched_lttng l;
+	cmd_session_seen(ctx, res->session, &l);
+	if (!p->cfg.armed && !caret_filter_empty(&p->filter)) {
+		/* The recording's own Start, now (an armed one's at `go`), for
+		 * the agents in WAIT (seed 000's Start). The scheduler gives the recording's filter to
+		 * every later pass for it alone too: agents found later, and
+		 * those that record for an older session (their pass for this
+		 * one). */
+		struct startend_out so;
+		startend_start(ctx->reg, &l, p->freq, &p->filter, caret_now_ns(), &so);
+		log_info("session %s: %d processes replay with the recording's filter, %d "
+			 "already recording for another session keep theirs",
+			 res->session, so.filtered, so.ignored);
+	}
+	if (q->all_hosts && !p->cfg.armed) {
+		/* the relay request first: a host must have its session before
+		 * the Start can find it active */
+		int b = p->cfg.url ? bridge_send_relay(ctx->bridge, res->session, p->cfg.url,
+						       p->freq, false, &p->filter)
+				   : 0;
+		if (b >= 0) /* sent, or held (BRIDGE_HELD): the next one follows it */
+			b = bridge_send_start(ctx->bridge, p->freq ? p->freq : ctx->sched->frequency,
+					      &p->filter);
+		cmd_broadcast_done(ctx, &res->bc, b, "Start");
+	}
+	return 0;
+}
+
+int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	       const struct caret_ctl_record_req *q, struct cmd_record_res *res,
+	       struct cmd_err *e)
+{
+	memset(res, 0, sizeof(*res));
+	if (q->go)
+		return record_go(ctx, peer, q->go, res, e);
+	struct record_plan p;
+	int r = record_plan(ctx, peer, q, &p, e);
+	return r < 0 ? r : record_act(ctx, peer, q, &p, res, e);
+}
