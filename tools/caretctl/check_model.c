@@ -419,14 +419,10 @@ static void on_pass_mark(const struct evclass *c, struct check_proc *p, uint64_t
 		check_pass_begin(p, vtid, pass, records);
 }
 
-static int on_event(struct check_model *m, const bt_message *msg)
+/* The event's time (ns from origin; 0 when unknown), kept as the trace's
+ * first and last. */
+static int64_t note_time(struct check_model *m, const bt_message *msg)
 {
-	const bt_event *ev = bt_message_event_borrow_event_const(msg);
-	struct evclass *c = class_of(m, bt_event_borrow_class_const(ev));
-	if (!c)
-		return -ENOMEM;
-	c->count++;
-	m->r.events++;
 	int64_t ns = 0;
 	const bt_clock_snapshot *cs = bt_message_event_borrow_default_clock_snapshot_const(msg);
 	if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
@@ -435,14 +431,32 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		m->have_first = true;
 		m->r.last_ns = ns;
 	}
+	return ns;
+}
+
+/* The context fields the event lacks (check_report.no_context). */
+static void count_contexts(struct check_model *m, const struct evclass *c)
+{
+	m->r.no_context[CHECK_CTX_VPID] += c->c_vpid < 0;
+	m->r.no_context[CHECK_CTX_VTID] += c->c_vtid < 0;
+	m->r.no_context[CHECK_CTX_PROCNAME] += c->c_procname < 0;
+}
+
+static int on_event(struct check_model *m, const bt_message *msg)
+{
+	const bt_event *ev = bt_message_event_borrow_event_const(msg);
+	struct evclass *c = class_of(m, bt_event_borrow_class_const(ev));
+	if (!c)
+		return -ENOMEM;
+	c->count++;
+	m->r.events++;
+	int64_t ns = note_time(m, msg);
 	if (c->role == R_OTHER)
 		/* sim_time: the analyzer reads it from any process */
 		return check_summary_event(&m->sum, &c->sum, -1, true,
 					   bt_event_borrow_payload_field_const(ev));
 	const bt_field *ctx = bt_event_borrow_common_context_field_const(ev);
-	m->r.no_context[CHECK_CTX_VPID] += c->c_vpid < 0;
-	m->r.no_context[CHECK_CTX_VTID] += c->c_vtid < 0;
-	m->r.no_context[CHECK_CTX_PROCNAME] += c->c_procname < 0;
+	count_contexts(m, c);
 	uint64_t vpid, vtid = 0;
 	if (!check_fint(ctx, c->c_vpid, &vpid))
 		vpid = (uint64_t)-1; /* no vpid context: one pseudo-process */
@@ -453,8 +467,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		return -ENOMEM;
 	p->events++;
 	const bt_field *pl = bt_event_borrow_payload_field_const(ev);
-	/* a runtime event counts in the summaries once its process emitted
-	 * caret_init (init records: on_init, once per record) */
+	/* runtime events count in the summaries after their process's caret_init */
 	if (c->role != R_INIT &&
 	    check_summary_event(&m->sum, &c->sum, p->vpid, p->caret_init || c->role == R_CARET_INIT,
 				pl) < 0)
