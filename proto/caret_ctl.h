@@ -81,6 +81,22 @@
  *            each live agent whose cache dropped records (at most
  *            CARET_CTL_MAX_DROPS entries; "dropped" counts them all).
  *
+ *  "pause"   {"session"?}  Stops tracing in a recording `record` made
+ *            (lttng_stop_tracing_no_wait: the session and its trace stay,
+ *            and caretd keeps the recording): the requester's own (default:
+ *            their latest one) or, for root, anyone's. Not an armed,
+ *            rotating or flight recorder recording. Agents go back to WAIT
+ *            once no session is active.
+ *            → result {"session", "path", "paused": true}
+ *  "resume"  {"session"?}  Starts a paused recording's tracing again
+ *            (lttng_start_tracing): caretd takes it as a session newly
+ *            active (a new serial), so every process replays its init
+ *            records into it, those started during the pause too.
+ *            → result {"session", "path", "paused": false}
+ *            Both: EALREADY when it is paused already (not paused), ENOENT
+ *            when no such recording, EPERM when it is another user's,
+ *            EOPNOTSUPP for an armed, rotating or flight recorder one.
+ *
  *  "start"   Start message (as from another host): agents in WAIT go to
  *            PREPARE, only if an LTTng session is active on this host.
  *            → result {"accepted": bool, "reason"? (when not accepted)}
@@ -211,6 +227,8 @@
 #define CARET_CTL_CMD_END "end"
 #define CARET_CTL_CMD_EVENTS "events"
 #define CARET_CTL_CMD_HOSTS "hosts"
+#define CARET_CTL_CMD_PAUSE "pause"
+#define CARET_CTL_CMD_RESUME "resume"
 
 /* Pacing values */
 #define CARET_CTL_PACING_ADAPTIVE "adaptive"
@@ -286,6 +304,8 @@
 #define CARET_CTL_K_SEGMENTS "segments"
 #define CARET_CTL_K_CORRUPT_SEGMENTS "corrupt_segments"
 #define CARET_CTL_K_LATE "late"
+/* pause, resume, and each of status's "recordings" */
+#define CARET_CTL_K_PAUSED "paused"
 
 /* Paging of "events". */
 #define CARET_CTL_EVENTS_DEFAULT_COUNT 100

@@ -199,6 +199,15 @@ int ctl_decode_record(const cJSON *r, struct ctl_record_result *rec, struct ctl_
 	return 0;
 }
 
+int ctl_decode_pause(const cJSON *r, struct ctl_pause_result *p, struct ctl_why *why)
+{
+	if (ctl_get_str(r, NULL, CARET_CTL_K_SESSION, false, &p->session, why) < 0 ||
+	    ctl_get_str(r, NULL, CARET_CTL_K_PATH, false, &p->path, why) < 0 ||
+	    ctl_get_bool(r, NULL, CARET_CTL_K_PAUSED, &p->paused, why) < 0)
+		return -EPROTO;
+	return 0;
+}
+
 int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why)
 {
 	const cJSON *arr, *e;

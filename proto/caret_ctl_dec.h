@@ -58,6 +58,12 @@ struct ctl_record_result {
 	const char *session, *path;
 };
 
+/* "pause" and "resume" */
+struct ctl_pause_result {
+	const char *session, *path;
+	bool paused;
+};
+
 struct ctl_agent {
 	int64_t pid;
 	const char *procname, *state;
@@ -96,6 +102,7 @@ void ctl_wait_result_free(struct ctl_wait_result *w);
 int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *why);
 void ctl_stop_result_free(struct ctl_stop_result *s);
 int ctl_decode_record(const cJSON *r, struct ctl_record_result *rec, struct ctl_why *why);
+int ctl_decode_pause(const cJSON *r, struct ctl_pause_result *p, struct ctl_why *why);
 int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why);
 void ctl_agents_free(struct ctl_agents *ag);
 int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why);

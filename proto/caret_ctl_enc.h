@@ -55,6 +55,8 @@ struct caret_ctl_agent {
 int caret_ctl_add_agent(cJSON *result, const struct caret_ctl_agent *a);
 
 cJSON *caret_ctl_enc_record(const char *session, const char *path);
+/* "pause" and "resume": the recording and whether it is paused now. */
+cJSON *caret_ctl_enc_pause(const char *session, const char *path, bool paused);
 
 cJSON *caret_ctl_enc_wait(bool ok, int recording, int total);
 int caret_ctl_add_not_recording(cJSON *wait, int pid, const char *procname,

@@ -14,6 +14,7 @@ static const char *const cmd_names[CARET_CTL_N_CMDS] = {
 	[CARET_CTL_STOP] = CARET_CTL_CMD_STOP,	   [CARET_CTL_START] = CARET_CTL_CMD_START,
 	[CARET_CTL_END] = CARET_CTL_CMD_END,	   [CARET_CTL_HOSTS] = CARET_CTL_CMD_HOSTS,
 	[CARET_CTL_EVENTS] = CARET_CTL_CMD_EVENTS, [CARET_CTL_SNAPSHOT] = CARET_CTL_CMD_SNAPSHOT,
+	[CARET_CTL_PAUSE] = CARET_CTL_CMD_PAUSE,   [CARET_CTL_RESUME] = CARET_CTL_CMD_RESUME,
 };
 
 const char *const caret_ctl_filter_keys[CARET_FILTER_LISTS] = {
@@ -117,6 +118,10 @@ cJSON *caret_ctl_enc_req(const struct caret_ctl_req *q)
 	case CARET_CTL_STOP:
 		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.stop.session);
 		ok = add_true(o, ok, CARET_CTL_K_ALL_HOSTS, q->u.stop.all_hosts);
+		break;
+	case CARET_CTL_PAUSE:
+	case CARET_CTL_RESUME:
+		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.pause.session);
 		break;
 	case CARET_CTL_SNAPSHOT:
 		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.snapshot.session);
@@ -378,6 +383,18 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 	return dec_snapshot_size(o, r, why);
 }
 
+/* "pause", "resume": only a recording `record` made, so a name by its
+ * rule (proto/caret_ctl_limits.h) */
+static int dec_pause(const cJSON *o, struct caret_ctl_pause_req *p, struct ctl_why *why)
+{
+	char lim[160];
+	if (opt_str(o, CARET_CTL_K_SESSION, &p->session, why) < 0)
+		return -EINVAL;
+	if (p->session && caret_ctl_check_session_name(p->session, lim, sizeof(lim)) < 0)
+		return bad(why, "%s %s", CARET_CTL_K_SESSION, lim);
+	return 0;
+}
+
 static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why)
 {
 	switch (q->cmd) {
@@ -394,6 +411,9 @@ static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why
 		if (opt_str(o, CARET_CTL_K_SESSION, &q->u.stop.session, why) < 0)
 			return -EINVAL;
 		return opt_bool(o, CARET_CTL_K_ALL_HOSTS, &q->u.stop.all_hosts, why);
+	case CARET_CTL_PAUSE:
+	case CARET_CTL_RESUME:
+		return dec_pause(o, &q->u.pause, why);
 	case CARET_CTL_START:
 		if (dec_filter(o, q->u.startend.filter, why) < 0)
 			return -EINVAL;

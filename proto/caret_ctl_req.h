@@ -35,6 +35,8 @@ enum caret_ctl_cmd {
 	CARET_CTL_HOSTS,
 	CARET_CTL_EVENTS,
 	CARET_CTL_SNAPSHOT,
+	CARET_CTL_PAUSE,
+	CARET_CTL_RESUME,
 	CARET_CTL_N_CMDS
 };
 
@@ -96,6 +98,11 @@ struct caret_ctl_stop_req {
 	bool all_hosts;
 };
 
+/* "pause" and "resume". */
+struct caret_ctl_pause_req {
+	const char *session; /* NULL: the requester's latest recording */
+};
+
 /* "start" and "end" ("end" carries no filter). */
 struct caret_ctl_startend_req {
 	bool all_hosts;
@@ -110,6 +117,7 @@ struct caret_ctl_req {
 		struct caret_ctl_record_req record;
 		struct caret_ctl_wait_req wait;
 		struct caret_ctl_stop_req stop;
+		struct caret_ctl_pause_req pause;
 		struct caret_ctl_startend_req startend;
 		struct caret_ctl_events_req events;
 		struct caret_ctl_snapshot_req snapshot;

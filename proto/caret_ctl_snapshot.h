@@ -40,7 +40,8 @@
  *     "rotating" | "snapshot", "ring_size"? (snapshot: bytes per CPU),
  *     "snapshots"? (written), "last_snapshot"? (its directory),
  *     "snapshot_on"?, "snapshot_filter"?, "triggered"? (firings seen),
- *     "coalesced"? (firings that took no snapshot of their own)}]
+ *     "coalesced"? (firings that took no snapshot of their own),
+ *     "paused"? true (caretctl pause: its tracing stopped; proto/caret_ctl.h)}]
  */
 #ifndef CARET_CTL_SNAPSHOT_H
 #define CARET_CTL_SNAPSHOT_H

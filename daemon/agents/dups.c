@@ -49,6 +49,29 @@ static struct agent_held *held_of(struct agent *a, const struct lttng_view *v, u
 	return free_slot;
 }
 
+void dups_pause(struct lttng_view *v, struct registry *reg, uint32_t serial)
+{
+	for (struct agent *a = reg->head; a; a = a->next) {
+		if (a->covered_serial < serial)
+			continue; /* its slot for serial, if any, says what it holds */
+		struct agent_held *h = held_of(a, v, serial);
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
+		if (h)
+			*h = (struct agent_held){ .serial = serial, .lo = 0,
+						  .hi = st.records > UINT32_MAX ? UINT32_MAX
+										: (uint32_t)st.records };
+	}
+}
+
+void dups_resume(struct registry *reg, uint32_t from, uint32_t to)
+{
+	for (struct agent *a = reg->head; a; a = a->next)
+		for (int k = 0; k < AGENT_HELD_MAX; k++)
+			if (a->held[k].serial == from)
+				a->held[k].serial = to;
+}
+
 void dups_charge(struct lttng_view *v, struct agent *a, const struct caret_seg_status *st,
 		 uint64_t emitted)
 {

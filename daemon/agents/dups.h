@@ -30,4 +30,15 @@
 void dups_charge(struct lttng_view *v, struct agent *a, const struct caret_seg_status *st,
 		 uint64_t emitted);
 
+/*
+ * A recording paused (`caretctl pause`) while it is the active session of
+ * serial `serial`: what it holds of each agent's cache is kept under that
+ * serial (a completed pass covered it: the whole cache so far; else what
+ * the agent replayed into it), for dups_resume.
+ */
+void dups_pause(struct lttng_view *v, struct registry *reg, uint32_t serial);
+/* The paused recording of serial `from` active again as serial `to`: the
+ * replay every process makes into it counts what it held as copies. */
+void dups_resume(struct registry *reg, uint32_t from, uint32_t to);
+
 #endif

@@ -193,6 +193,20 @@ int lttng_view_admit(const struct lttng_view *v, uid_t uid, bool armed, char *er
 
 static void refresh(struct lttng_view *v);
 
+/* A paused recording is not active: it goes only with its session (or
+ * when LTTng started it again, not through `resume`). */
+static bool still_paused(const struct lttng_view *v, const struct lttng_view_rec *r)
+{
+	if (!r->paused)
+		return false;
+	const struct caret_lttng_ops *ops = lttng_view_ops(v);
+	char err[256];
+	int e = ops->exists ? ops->exists(r->name, err, sizeof(err)) : 1;
+	if (e < 0)
+		log_debug("paused recording %s: %s", r->name, err);
+	return e != 0; /* unknown: kept, the next poll asks again */
+}
+
 static bool same_view(const struct lttng_view *v, bool ok, int n,
 		      char (*names)[CARET_LTTNG_NAME_MAX], const struct lttng_view_session *sess)
 {
@@ -257,7 +271,12 @@ static void refresh(struct lttng_view *v)
 	/* a recording whose session ended some other way is over */
 	bool changed = false;
 	for (int i = 0; i < v->n_recs;) {
-		if (lttng_view_find_in(names, n, v->recs[i].name)) {
+		struct lttng_view_rec *r = &v->recs[i];
+		if (r->paused && lttng_view_find_in(names, n, r->name)) {
+			log_info("paused recording %s started again outside caretd", r->name);
+			r->paused = false;
+		}
+		if (lttng_view_find_in(names, n, r->name) || still_paused(v, r)) {
 			i++;
 			continue;
 		}

@@ -89,6 +89,15 @@ struct lttng_view_rec {
 	/* a flight recorder's snapshots written (daemon/recording/snapshot.c): kept
 	 * across a restart, so its count and snapshot-N names go on */
 	uint64_t snapshots;
+	/* `pause` stopped its tracing (daemon/server/cmd_pause.c): not active,
+	 * kept while its session exists; `resume` makes it active again,
+	 * as a new session (a new serial). Not kept across a restart. */
+	bool paused;
+	int64_t paused_ns; /* CLOCK_MONOTONIC of the pause */
+	/* its session's serial and copies when paused (dups_resume) */
+	uint32_t paused_serial;
+	uint64_t paused_dups;
+	bool paused_dups_bound;
 };
 
 struct lttng_view {

@@ -462,7 +462,8 @@ int snapshot_add_status(cJSON *o, const struct lttng_view *v,
 		}
 		if (!cJSON_AddStringToObject(x, CARET_CTL_K_SESSION, rec->name) ||
 		    !cJSON_AddStringToObject(x, CARET_CTL_K_PATH, rec->path) ||
-		    !add_mode(x, s, mode))
+		    !add_mode(x, s, mode) ||
+		    (rec->paused && !cJSON_AddBoolToObject(x, CARET_CTL_K_PAUSED, true)))
 			return -ENOMEM;
 	}
 	return 0;

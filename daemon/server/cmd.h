@@ -99,6 +99,16 @@ struct cmd_stop_res {
 int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	     const struct caret_ctl_stop_req *q, struct cmd_stop_res *res, struct cmd_err *e);
 
+struct cmd_pause_res {
+	char session[CARET_LTTNG_NAME_MAX];
+	char path[4096];
+	bool paused; /* now */
+};
+/* "pause" (resume false) and "resume": cmd_pause.c */
+int cmd_pause(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	      const struct caret_ctl_pause_req *q, bool resume, struct cmd_pause_res *res,
+	      struct cmd_err *e);
+
 struct cmd_accept_res {
 	bool accepted;
 	char reason[160]; /* when not accepted */

@@ -244,6 +244,14 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		snapshot_forget(res.session);
 		return o;
 	}
+	case CARET_CTL_PAUSE:
+	case CARET_CTL_RESUME: {
+		static struct cmd_pause_res res; /* 4 KiB of path: not on the stack */
+		if ((r = cmd_pause(ctx, peer, &q->u.pause, q->cmd == CARET_CTL_RESUME, &res,
+				   &e)) < 0)
+			break;
+		return caret_ctl_enc_pause(res.session, res.path, res.paused);
+	}
 	case CARET_CTL_SNAPSHOT:
 		if ((r = cmd_snapshot(ctx, peer, &q->u.snapshot, now, wait, &e)) < 0)
 			break;

@@ -464,6 +464,36 @@ static int set_channel(const char *session, bool enable, char *err, size_t errle
 	return 0;
 }
 
+int caret_lttng_session_exists(const char *session, char *err, size_t errlen)
+{
+	struct lttng_session *s;
+	int n = caret_lttng_list_sessions(&s, err, errlen);
+	if (n < 0)
+		return n;
+	bool found = caret_lttng_find_session(s, n, session) != NULL;
+	free(s);
+	return found;
+}
+
+int caret_lttng_pause(const char *session, bool resume, char *err, size_t errlen)
+{
+	int rc = caret_lttng_check_name(session, err, errlen);
+	if (rc < 0)
+		return rc;
+	if ((rc = caret_lttng_session_exists(session, err, errlen)) <= 0)
+		return rc < 0 ? rc : caret_errf(err, errlen, -ENOENT, "lttng: no session named %s",
+						session);
+	int ret = resume ? lttng_start_tracing(session) : lttng_stop_tracing_no_wait(session);
+	if (ret < 0 && lttng_code(ret) == (resume ? LTTNG_ERR_TRACE_ALREADY_STARTED
+						   : LTTNG_ERR_TRACE_ALREADY_STOPPED))
+		return caret_errf(err, errlen, -EALREADY, "lttng: session %s is %s already",
+				  session, resume ? "tracing" : "stopped");
+	if (ret < 0)
+		return caret_lttng_fail(err, errlen, ret, resume ? "starting" : "stopping",
+					session);
+	return 0;
+}
+
 int caret_lttng_go(const char *session, char *err, size_t errlen)
 {
 	return set_channel(session, true, err, errlen);

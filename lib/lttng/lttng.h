@@ -188,6 +188,18 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 		     size_t errlen);
 
 /*
+ * `pause` (resume false): stops the session's tracing without waiting for
+ * its data (lttng_stop_tracing_no_wait; the consumer flushes it
+ * meanwhile), the session kept; `resume`: starts it again
+ * (lttng_start_tracing). 0, -ENOENT (no such session), -EALREADY (it was
+ * stopped, or tracing, already), or -errno, with err.
+ */
+int caret_lttng_pause(const char *session, bool resume, char *err, size_t errlen);
+
+/* Whether the session exists, tracing or not: 1, 0, or -errno with err. */
+int caret_lttng_session_exists(const char *session, char *err, size_t errlen);
+
+/*
  * Whether session is a snapshot-mode session: 1, 0, or -errno (-ENOENT:
  * no such session).
  */
@@ -259,6 +271,8 @@ struct caret_lttng_ops {
 	int (*stop)(const char *session, struct caret_lttng_chan_stats *out, int max,
 		    char *path_out, size_t path_len, char *err, size_t errlen);
 	int (*snapshot_mode)(const char *session, char *err, size_t errlen);
+	int (*pause)(const char *session, bool resume, char *err, size_t errlen);
+	int (*exists)(const char *session, char *err, size_t errlen);
 	int (*snapshot)(const char *session, const char *dir, const char *name,
 			const struct creds_id *as, char *path_out, size_t path_len, char *err,
 			size_t errlen);

@@ -602,5 +602,7 @@ const struct caret_lttng_ops caret_lttng_ops_real = {
 	.hold = caret_lttng_hold,
 	.stop = caret_lttng_stop,
 	.snapshot_mode = caret_lttng_snapshot_mode,
+	.pause = caret_lttng_pause,
+	.exists = caret_lttng_session_exists,
 	.snapshot = caret_lttng_snapshot,
 };
