@@ -98,6 +98,8 @@ int cmd_events(struct cli_opts *g, int argc, char **argv);
 int cmd_nodes(struct cli_opts *g, int argc, char **argv);
 int cmd_topics(struct cli_opts *g, int argc, char **argv);
 int cmd_snapshot(struct cli_opts *g, int argc, char **argv);
+int cmd_pause(struct cli_opts *g, int argc, char **argv);
+int cmd_resume(struct cli_opts *g, int argc, char **argv);
 int cmd_node_summary(struct cli_opts *g, int argc, char **argv);
 int cmd_topic_summary(struct cli_opts *g, int argc, char **argv);
 int cmd_trace_point_summary(struct cli_opts *g, int argc, char **argv);

@@ -18,6 +18,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_snapshot.h"
 #include "util/regex/caret_regex.h"
 #include "cmd_record.h"
 #include "parse.h"
@@ -109,6 +110,19 @@ static int report_wait(const struct cli_opts *g, FILE *info, const struct cli_re
 
 enum watch { WATCH_ON, WATCH_GONE, WATCH_LOST, WATCH_AWAY };
 
+/* Whether status lists session as a paused recording (`caretctl pause`):
+ * not active, yet not over (`caretctl resume` goes on). */
+static bool paused(const cJSON *status, const char *session)
+{
+	const cJSON *x;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(status, CARET_CTL_K_RECORDINGS)) {
+		const cJSON *s = cJSON_GetObjectItemCaseSensitive(x, CARET_CTL_K_SESSION);
+		if (cJSON_IsString(s) && !strcmp(s->valuestring, session))
+			return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, CARET_CTL_K_PAUSED));
+	}
+	return false;
+}
+
 /* Whether the session still records: WATCH_GONE when someone stopped or
  * destroyed it, WATCH_LOST when LTTng is unreachable, WATCH_AWAY when
  * caretd is not there (its socket refuses, is gone, or closed on us). A
@@ -142,7 +156,7 @@ static enum watch watch_session(const struct cli_opts *g, const char *session)
 		if (!st.lttng_reachable) {
 			w = WATCH_LOST;
 		} else {
-			w = WATCH_GONE;
+			w = paused(r.root, session) ? WATCH_ON : WATCH_GONE;
 			const cJSON *e;
 			cJSON_ArrayForEach(e, st.sessions)
 				if (cJSON_IsString(e) && strcmp(e->valuestring, session) == 0)

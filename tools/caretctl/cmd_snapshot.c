@@ -149,7 +149,11 @@ void cli_snapshot_print(const cJSON *root)
 		const char *s = str(r, CARET_CTL_K_SESSION), *m = str(r, CARET_CTL_K_MODE);
 		if (!s || !m)
 			continue;
-		printf("  %.256s: %s, %.1024s", s, m, str(r, CARET_CTL_K_PATH) ? str(r, CARET_CTL_K_PATH) : "?");
+		printf("  %.256s: %s%s, %.1024s", s, m,
+		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_PAUSED))
+			       ? ", paused (caretctl resume)"
+			       : "",
+		       str(r, CARET_CTL_K_PATH) ? str(r, CARET_CTL_K_PATH) : "?");
 		if (!strcmp(m, CARET_CTL_MODE_SNAPSHOT))
 			print_snapshots(r);
 		printf("\n");

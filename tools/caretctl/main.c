@@ -23,6 +23,7 @@ static const struct {
 	{ "list", cmd_list },	  { "start", cmd_start }, { "end", cmd_end },
 	{ "check", cmd_check },	  { "events", cmd_events }, { "nodes", cmd_nodes },
 	{ "topics", cmd_topics }, { "snapshot", cmd_snapshot },
+	{ "pause", cmd_pause }, { "resume", cmd_resume },
 	{ "node-summary", cmd_node_summary }, { "topic-summary", cmd_topic_summary },
 	{ "trace-point-summary", cmd_trace_point_summary },
 	/* ros2caret's spellings of the same verbs */
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 		"  record   start an LTTng recording; caretd replays the processes'\n"
 		"           initialization records; stop on Enter, Ctrl-C or --duration\n"
 		"  stop     stop a recording and report discarded events and lost packets\n"
+		"  pause    stop a recording's tracing, the recording kept (as ros2 trace's)\n"
+		"  resume   trace again; every process replays its initialization records\n"
 		"  snapshot write a flight recorder's last moments (record --snapshot) as a\n"
 		"           complete trace\n"
 		"  status   caretd, LTTng and the agent table\n"
