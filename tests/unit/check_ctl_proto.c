@@ -216,6 +216,24 @@ START_TEST(record_reply)
 }
 END_TEST
 
+/* pause and resume: "paused" is required, a boolean */
+START_TEST(pause_reply)
+{
+	cJSON *r = wire(caret_ctl_enc_pause("s1", "/data/s1", true), CTL_REPLY_RESULT);
+	struct ctl_pause_result p;
+	struct ctl_why why;
+	ck_assert_int_eq(ctl_decode_pause(r, &p, &why), 0);
+	ck_assert_str_eq(p.session, "s1");
+	ck_assert_str_eq(p.path, "/data/s1");
+	ck_assert(p.paused);
+	cJSON_ReplaceItemInObject(r, CARET_CTL_K_PAUSED, cJSON_CreateNumber(1));
+	ck_assert_int_eq(ctl_decode_pause(r, &p, &why), -EPROTO);
+	cJSON_DeleteItemFromObject(r, CARET_CTL_K_PAUSED);
+	ck_assert_int_eq(ctl_decode_pause(r, &p, &why), -EPROTO);
+	cJSON_Delete(r);
+}
+END_TEST
+
 START_TEST(wait_reply)
 {
 	cJSON *o = caret_ctl_enc_wait(false, 1, 3);
@@ -307,6 +325,7 @@ int main(void)
 	tcase_add_test(tc, utf8_scrubbed);
 	tcase_add_test(tc, status_reply_unreachable);
 	tcase_add_test(tc, record_reply);
+	tcase_add_test(tc, pause_reply);
 	tcase_add_test(tc, wait_reply);
 	tcase_add_test(tc, stop_reply);
 	tcase_add_test(tc, accept_reply);

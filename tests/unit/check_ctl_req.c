@@ -128,6 +128,19 @@ START_TEST(request_roundtrip)
 	cJSON_Delete(req_wire(&in, &out));
 	ck_assert(!out.u.startend.all_hosts);
 
+	/* pause and resume: the session, or none (the caller's latest) */
+	in = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_PAUSE,
+				     .u.pause = { "pz" } };
+	o = req_wire(&in, &out);
+	ck_assert_int_eq(out.cmd, CARET_CTL_PAUSE);
+	ck_assert_str_eq(out.u.pause.session, "pz");
+	cJSON_Delete(o);
+	in = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RESUME };
+	o = req_wire(&in, &out);
+	ck_assert_int_eq(out.cmd, CARET_CTL_RESUME);
+	ck_assert_ptr_null(out.u.pause.session);
+	cJSON_Delete(o);
+
 	static struct caret_ctl_req ev = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_EVENTS };
 	static struct caret_ctl_req evout;
 	ev.u.events.count = 7;

@@ -153,8 +153,9 @@ static int f_active(char (*names)[CARET_LTTNG_NAME_MAX], int max, char *err, siz
 	if (fake.fail_list)
 		return failing(&fake.fail_list, err, errlen, "listing sessions");
 	int n = 0;
-	for (; n < fake.n_sessions && n < max; n++)
-		snprintf(names[n], CARET_LTTNG_NAME_MAX, "%s", fake.sessions[n]);
+	for (int i = 0; i < fake.n_sessions && n < max; i++)
+		if (!fake.stopped[i])
+			snprintf(names[n++], CARET_LTTNG_NAME_MAX, "%s", fake.sessions[i]);
 	return n;
 }
 
@@ -200,6 +201,7 @@ static int f_record(const struct caret_lttng_cfg *c, char *name_out, size_t name
 		return caret_errf(err, errlen, -EEXIST, "lttng: session %s exists", name);
 	ck_assert_int_lt(fake.n_sessions, FAKE_SESSIONS);
 	fake.snapshot_mode[fake.n_sessions] = c->snapshot;
+	fake.stopped[fake.n_sessions] = false;
 	snprintf(fake.sessions[fake.n_sessions++], CARET_LTTNG_NAME_MAX, "%s", name);
 	snprintf(name_out, name_len, "%s", name);
 	snprintf(path_out, path_len, "%s/%s", c->url ? "/relay" : c->path, name);
@@ -233,6 +235,8 @@ static int f_stop(const char *session, struct caret_lttng_chan_stats *out, int m
 		sizeof(fake.sessions[0]) * (size_t)(fake.n_sessions - i - 1));
 	memmove(&fake.snapshot_mode[i], &fake.snapshot_mode[i + 1],
 		sizeof(fake.snapshot_mode[0]) * (size_t)(fake.n_sessions - i - 1));
+	memmove(&fake.stopped[i], &fake.stopped[i + 1],
+		sizeof(fake.stopped[0]) * (size_t)(fake.n_sessions - i - 1));
 	fake.n_sessions--;
 	if (path_out)
 		snprintf(path_out, path_len, "/nonexistent/fake/%s", session);
@@ -265,6 +269,26 @@ static int f_snapshot(const char *session, const char *dir, const char *name,
 	return 0;
 }
 
+static int f_pause(const char *session, bool resume, char *err, size_t errlen)
+{
+	called("%s %s", resume ? "resume" : "pause", session);
+	int i = find(session);
+	if (i < 0)
+		return caret_errf(err, errlen, -ENOENT, "lttng: no session %s", session);
+	if (fake.stopped[i] != resume)
+		return caret_errf(err, errlen, -EALREADY, "lttng: session %s is %s already", session,
+				  resume ? "tracing" : "stopped");
+	fake.stopped[i] = !resume;
+	return 0;
+}
+
+static int f_exists(const char *session, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return find(session) >= 0;
+}
+
 const struct caret_lttng_ops fake_lttng_ops = {
 	.active_sessions = f_active,
 	.session_rules = f_rules,
@@ -274,6 +298,8 @@ const struct caret_lttng_ops fake_lttng_ops = {
 	.go = f_go,
 	.hold = f_hold,
 	.stop = f_stop,
+	.pause = f_pause,
+	.exists = f_exists,
 	.snapshot_mode = f_snapshot_mode,
 	.snapshot = f_snapshot,
 };

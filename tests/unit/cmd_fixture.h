@@ -45,6 +45,7 @@ struct fake_lttng {
 	/* < 0: the next such call fails with it, saying "fake cause" */
 	int fail_list, fail_record, fail_go, fail_stop, fail_snapshot;
 	bool snapshot_mode[FAKE_SESSIONS]; /* created as a snapshot session */
+	bool stopped[FAKE_SESSIONS]; /* paused: listed, not active */
 	uint64_t discarded; /* the stopped channel's count */
 	bool discarded_unknown;
 };
@@ -67,5 +68,7 @@ void add_snapshot_tests(TCase *tc);
 void add_poll_tests(TCase *tc);
 /* The tests of check_commands_simclock.c (record -c). */
 void add_simclock_tests(TCase *tc);
+/* The tests of check_commands_pause.c. */
+void add_pause_tests(TCase *tc);
 
 #endif
