@@ -233,6 +233,30 @@ void lttng_view_refresh(struct lttng_view *v)
 		v->on_change(v->change_arg);
 }
 
+/* A recording whose session ended some other way is over; a paused one
+ * LTTng started again is no longer paused. names[0..n): the active
+ * sessions. */
+static void drop_ended(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_MAX], int n)
+{
+	bool changed = false;
+	for (int i = 0; i < v->n_recs;) {
+		struct lttng_view_rec *r = &v->recs[i];
+		if (r->paused && lttng_view_find_in(names, n, r->name)) {
+			log_info("paused recording %s started again outside caretd", r->name);
+			r->paused = false;
+		}
+		if (lttng_view_find_in(names, n, r->name) || still_paused(v, r)) {
+			i++;
+			continue;
+		}
+		log_info("recording %s ended outside caretd", v->recs[i].name);
+		v->recs[i] = v->recs[--v->n_recs];
+		changed = true;
+	}
+	if (changed)
+		lttng_view_save(v);
+}
+
 static void refresh(struct lttng_view *v)
 {
 	reap_orphans(v);
@@ -268,24 +292,7 @@ static void refresh(struct lttng_view *v)
 		 * an armed recording taken over waits with its channel disabled */
 		lttng_view_hold_armed(v);
 	}
-	/* a recording whose session ended some other way is over */
-	bool changed = false;
-	for (int i = 0; i < v->n_recs;) {
-		struct lttng_view_rec *r = &v->recs[i];
-		if (r->paused && lttng_view_find_in(names, n, r->name)) {
-			log_info("paused recording %s started again outside caretd", r->name);
-			r->paused = false;
-		}
-		if (lttng_view_find_in(names, n, r->name) || still_paused(v, r)) {
-			i++;
-			continue;
-		}
-		log_info("recording %s ended outside caretd", v->recs[i].name);
-		v->recs[i] = v->recs[--v->n_recs];
-		changed = true;
-	}
-	if (changed)
-		lttng_view_save(v);
+	drop_ended(v, names, n);
 	/* An armed recording is started with its channel disabled: it
 	 * records nothing until `go`, so it is not active for anyone here. */
 	int k = 0;
