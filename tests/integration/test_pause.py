@@ -124,5 +124,19 @@ class PauseTest(unittest.TestCase):
         self.c.caretctl("stop", "-s", "pr")
 
 
+    def test_help_and_completion(self):
+        """caretctl --help names pause and resume; bash completes them and
+        their options."""
+        r = subprocess.run([CARETCTL, "--help"], capture_output=True, text=True, timeout=30)
+        self.assertRegex(r.stdout, r"(?m)^  pause +\S")
+        self.assertRegex(r.stdout, r"(?m)^  resume +\S")
+        comp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                            "caretctl", "caretctl.bash")
+        script = ('source %s; t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _caretctl; '
+                  'echo "${COMPREPLY[*]}"; }; t caretctl pa; t caretctl resume --se' % comp)
+        r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.splitlines(), ["pause", "--session-name"])
+
 if __name__ == "__main__":
     unittest.main()

@@ -26,7 +26,7 @@ _caretctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local commands="record stop snapshot status list start end events nodes topics check
+	local commands="record stop pause resume snapshot status list start end events nodes topics check
 		node-summary topic-summary trace-point-summary help"
 	local common="--socket --json --help"
 	local cmd="" i
@@ -123,6 +123,8 @@ _caretctl()
 		COMPREPLY=($(compgen -W "$common -o --output --timeout --all-hosts" -- "$cur")) ;;
 	stop)
 		COMPREPLY=($(compgen -W "$common -s --session-name --all-hosts" -- "$cur")) ;;
+	pause | resume)
+		COMPREPLY=($(compgen -W "$common -s --session-name" -- "$cur")) ;;
 	status)
 		COMPREPLY=($(compgen -W "$common --all-hosts --timeout" -- "$cur")) ;;
 	start | end)
