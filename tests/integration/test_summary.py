@@ -306,7 +306,10 @@ class SummaryTest(unittest.TestCase):
         t = subprocess.run([CARETCTL, "node-summary", self.path], capture_output=True,
                            text=True, timeout=300)
         self.assertEqual(t.returncode, 0, t.stderr)
+        self.assertRegex(t.stdout, r"(?m)^Trace creation datetime \| \d{4}-\d\d-\d\d "
+                                   r"\d\d:\d\d:\d\d$")
         self.assertRegex(t.stdout, r"(?m)^Trace range +\| \d\d:\d\d:\d\d ~ \d\d:\d\d:\d\d$")
+        self.assertRegex(t.stdout, r"(?m)^Trace duration +\| 0:00:0[1-9]$")
         self.assertRegex(t.stdout, r"(?m)^ node_name +\| +number_of_trace_points$")
         self.assertRegex(t.stdout, r"(?m)^ /sumpub +\| +%d$" % got["/sumpub"])
 

@@ -46,7 +46,8 @@ static void usage(FILE *f, enum by b)
 		"Usage: caretctl %s [--json] [--timeout DURATION] TRACE_DIR\n"
 		"       caretctl %s ...\n"
 		"What `ros2 caret %s` prints, without caret_analyze: the trace's\n"
-		"range and duration, then the number of trace points, most first.\n"
+		"creation time (its first event's), range and duration, then the\n"
+		"number of trace points, most first.\n"
 		"%s"
 		"Counted as caret_analyze counts them: an init record once whatever\n"
 		"its copies, under its ros2: name; a process's runtime events only\n"
@@ -109,12 +110,12 @@ static int print_json(const char *dir, const struct check_report *r, enum by b)
 	return rc;
 }
 
-/* HH:MM:SS of a time in ns since the epoch, local time as ros2caret's. */
-static void hms(int64_t ns, char *buf, size_t len)
+/* A time in ns since the epoch as fmt in local time, as ros2caret's. */
+static void local(int64_t ns, const char *fmt, char *buf, size_t len)
 {
 	time_t t = (time_t)(ns / 1000000000);
 	struct tm tm;
-	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, fmt, &tm))
 		snprintf(buf, len, "?");
 }
 
@@ -124,11 +125,14 @@ static void print_text(const struct check_report *r, enum by b)
 	size_t n;
 	rows_of(r, b, &rows, &n);
 	static const char num[] = "number_of_trace_points";
-	char from[16], to[16];
-	hms(r->first_ns, from, sizeof(from));
-	hms(r->last_ns, to, sizeof(to));
+	char from[16], to[16], created[32];
+	local(r->first_ns, "%H:%M:%S", from, sizeof(from));
+	local(r->last_ns, "%H:%M:%S", to, sizeof(to));
+	/* caret_analyze's creation time is its first event's */
+	local(r->first_ns, "%Y-%m-%d %H:%M:%S", created, sizeof(created));
 	int64_t d = r->events ? (r->last_ns - r->first_ns) / 1000000000 : 0;
 	printf("=============================================\n");
+	printf("Trace creation datetime | %s\n", r->events ? created : "-");
 	printf("Trace range             | %s ~ %s\n", r->events ? from : "-",
 	       r->events ? to : "-");
 	printf("Trace duration          | %" PRId64 ":%02" PRId64 ":%02" PRId64 "\n", d / 3600,
