@@ -175,9 +175,10 @@ def caret_analyze_counts(path):
         cache = os.environ.get("CARET_ROS2_CACHE", "/var/cache/caretd-ros2")
         for d in sorted(glob.glob(os.path.join(cache, "caret-*", "READY"))):
             cand = os.path.join(os.path.dirname(d), "python") + ":" + SHIM
-            probe = subprocess.run([sys.executable, "-c", "import caret_analyze"],
-                                   capture_output=True, timeout=120,
-                                   env=dict(os.environ, PYTHONPATH=cand))
+            with tempfile.TemporaryDirectory() as cwd:  # caret_analyze writes caret.log
+                probe = subprocess.run([sys.executable, "-c", "import caret_analyze"],
+                                       capture_output=True, timeout=120, cwd=cwd,
+                                       env=dict(os.environ, PYTHONPATH=cand))
             if probe.returncode == 0:
                 pp = cand
                 break
