@@ -101,14 +101,17 @@ static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
 		uint64_t now_rep = st.replayed;
-		if (!a->sched_seen || now_rep <= a->acct_replayed) {
-			if (!a->sched_seen) /* where its replay is now */
+		struct sched_agent *sa = sched_agent(a);
+		if (!sa)
+			continue; /* out of memory: not scheduled either */
+		if (!sa->seen || now_rep <= sa->acct_replayed) {
+			if (!sa->seen) /* where its replay is now */
 				dups_charge(v, a, &st, 0);
-			a->acct_replayed = now_rep;
+			sa->acct_replayed = now_rep;
 			continue;
 		}
-		uint64_t d = now_rep - a->acct_replayed;
-		a->acct_replayed = now_rep;
+		uint64_t d = now_rep - sa->acct_replayed;
+		sa->acct_replayed = now_rep;
 		bytes += d * sched_record_bytes(&st);
 		dups_charge(v, a, &st, d);
 	}

@@ -68,6 +68,33 @@ struct sched {
 	uint32_t slots, turn, eligible, seen;
 };
 
+/* The scheduler's own state of an agent (registry.h's struct agent_key):
+ * its pass and pacing, rebuilt from the segment on restart (zeros: not
+ * adopted yet). Session serials are caretd's numbering (struct
+ * sched_lttng), in the order the sessions became active. */
+struct sched_agent {
+	bool seen;                /* the scheduler has adopted this agent */
+	bool extra_pass;          /* replaying again while in RECORD */
+	uint32_t pass_serial;     /* the pass in progress covers sessions <= this */
+	uint32_t covered_serial;  /* a completed pass covered sessions <= this */
+	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
+	double credit;            /* fractional grants (frequency pacing) */
+	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
+	int64_t last_bell_ns;     /* last doorbell rung while waiting */
+	uint32_t start_frequency; /* records/s asked by the Start that began this pass; 0: none */
+	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
+	/* its scope (sched_scope_agents): the newest active session that
+	 * sees it, and whether none does while some session is active */
+	bool scoped;              /* some active session sees only one uid's */
+	uint32_t seen_newest;     /* then: the newest that sees it */
+	bool unseen;
+};
+
+/* a's state, allocated at the first call; NULL only when out of memory. */
+struct sched_agent *sched_agent(struct agent *a);
+/* a's state to read: zeros (not adopted yet) when it has none. */
+const struct sched_agent *sched_agent_peek(const struct agent *a);
+
 struct progress {
 	int total, recording;
 	uint64_t records_done, records_total;
@@ -140,11 +167,14 @@ void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg);
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		int64_t now_ns);
 bool sched_busy(const struct registry *r);
-/* Seed 000's Start and End messages applied to this host's agents now:
- * Start moves agents in WAIT on (a pass, or RECORD without replay) when a
- * session is active, End moves every agent back to WAIT when none is.
- * Return how many agents moved, or -EAGAIN when the message is ignored. */
-int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now_ns);
+/* Seed 000's Start and End messages applied to this host's agents now.
+ * Start moves an agent in WAIT on (a pass, or RECORD without replay) when
+ * a session that sees it is active, its pass paced at frequency records/s
+ * (0: the daemon's pacing); returns its state afterwards. End moves every
+ * agent back to WAIT when no session is active: returns how many moved,
+ * or -EAGAIN when the message is ignored. */
+uint32_t sched_start(struct agent *a, const struct sched_lttng *l, uint32_t frequency,
+		     int64_t now_ns);
 int sched_end(struct registry *r, const struct sched_lttng *l);
 /* RECORD, and no session enabling ros2_caret events lacks its cache. */
 bool sched_complete(const struct registry *r, const struct agent *a,

@@ -12,33 +12,26 @@ void startend_start(struct registry *r, const struct sched_lttng *l, uint32_t fr
 	memset(out, 0, sizeof(*out));
 	if (filter && caret_filter_empty(filter))
 		filter = NULL;
-	int agents = 0;
+	int agents = 0, n = 0;
 	for (struct agent *a = r->head; a; a = a->next) {
 		agents++;
-		/* marks the agents the Start may move: those in WAIT */
-		a->start_mark = caret_seg_state(&a->seg) == CARET_STATE_WAIT;
-		/* staged for the epoch the pass below will have: the agent
-		 * must see it before it sees the pass */
-		if (a->start_mark && filter && l->any && caret_drive_stage_filter(&a->seg, filter) < 0)
+		if (!l->any || caret_seg_state(&a->seg) != CARET_STATE_WAIT)
+			continue; /* seed 000: Start only moves agents in WAIT */
+		/* staged for the epoch the pass will have: the agent must
+		 * see it before it sees the pass */
+		if (filter && caret_drive_stage_filter(&a->seg, filter) < 0)
 			log_warn("pid %d (%s): the Start's filter does not fit its segment",
 				 (int)a->pid, a->procname);
-	}
-	int n = sched_start(r, l, now_ns);
-	for (struct agent *a = r->head; a; a = a->next) {
-		if (!a->start_mark)
-			continue;
-		a->start_mark = false;
-		uint32_t st = caret_seg_state(&a->seg);
-		if (n >= 0 && st != CARET_STATE_WAIT)
-			a->start_frequency = frequency; /* this pass only */
+		uint32_t st = sched_start(a, l, frequency, now_ns);
+		n++;
 		if (!filter)
 			continue;
-		if (n >= 0 && st == CARET_STATE_PREPARE)
+		if (st == CARET_STATE_PREPARE)
 			out->filtered++;
 		else
 			caret_drive_clear_filter(&a->seg); /* no pass began: not for a later one */
 	}
-	if (n < 0) {
+	if (!l->any) {
 		out->reason = "no LTTng session is active on this host";
 		out->ignored = agents;
 		return;
@@ -59,8 +52,6 @@ void startend_end(struct registry *r, const struct sched_lttng *l, struct starte
 		out->ignored = agents;
 		return;
 	}
-	for (struct agent *a = r->head; a; a = a->next)
-		a->start_frequency = 0;
 	out->applied = n;
 	out->ignored = agents - n;
 }

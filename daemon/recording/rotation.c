@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "daemon/base/log.h"
+#include "daemon/agents/scheduler.h"
 #include "daemon/base/loop.h"
 #include "lib/lttng/lttng.h"
 #include "daemon/recording/rotation.h"
@@ -108,7 +109,7 @@ static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
 static bool agents_adopted(void)
 {
 	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next)
-		if (!a->dead && !a->sched_seen &&
+		if (!a->dead && !sched_agent_peek(a)->seen &&
 		    caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED)
 			return false;
 	return true;

@@ -66,6 +66,7 @@ void drop_agent(struct agent *a)
 {
 	char name[CARET_SHM_NAME_MAX];
 	strcpy(name, a->seg.name);
+	agent_state_free(a);
 	caret_seg_close(&a->seg);
 	caret_seg_unlink(name);
 }
@@ -286,7 +287,7 @@ START_TEST(remote_start_end_rules)
 	ck_assert_ptr_null(o.reason);
 	ck_assert_int_eq(o.applied, 1);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
-	ck_assert_uint_eq(a.start_frequency, 0);
+	ck_assert_uint_eq(sched_agent_peek(&a)->start_frequency, 0);
 	drop_agent(&a);
 }
 END_TEST
@@ -372,7 +373,7 @@ START_TEST(adaptive_pacing_shares_bandwidth)
 	ck_assert_uint_eq(granted(&b), 200);
 	/* one replay done: the other gets the whole budget */
 	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
-	a.covered_serial = 1;
+	sched_agent(&a)->covered_serial = 1;
 	sched_tick(&s, &r, &ON, t += 500 * MS);
 	ck_assert_uint_eq(granted(&b), 400);
 	/* a budget below one event still moves: one record per tick */
@@ -478,7 +479,7 @@ START_TEST(progress_counts)
 	struct sched s = freq_sched(100);
 	sched_tick(&s, &r, &ON, 1000 * MS);
 	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
-	a.covered_serial = 1;
+	sched_agent(&a)->covered_serial = 1;
 	tracepoints_on(&b);
 	replayed(&b, 20);
 	struct progress p;

@@ -218,7 +218,7 @@ START_TEST(dups_follow_the_replay_positions)
 	ck_assert_uint_eq(v.sess[0].dups, 15); /* 0..15 twice */
 	ck_assert_uint_eq(v.sess[1].dups, 5);  /* 10..15 twice */
 	ck_assert(!v.sess[0].dups_bound);
-	a.covered_serial = 2; /* the pass completed */
+	sched_agent(&a)->covered_serial = 2; /* the pass completed */
 	/* C (a session without ros2_caret events) and D: D's own pass */
 	v.n_active = 4;
 	v.sess[2] = (struct lttng_view_session){ .serial = 3 };
@@ -229,6 +229,7 @@ START_TEST(dups_follow_the_replay_positions)
 	ck_assert_uint_eq(v.sess[2].dups, 0);
 	ck_assert_uint_eq(v.sess[3].dups, 0);
 	ck_assert(v.sess[0].dups_bound && v.sess[1].dups_bound && !v.sess[3].dups_bound);
+	agent_state_free(&a);
 }
 END_TEST
 

@@ -69,6 +69,7 @@ void teardown(void)
 	ctx.events = NULL;
 	char name[CARET_SHM_NAME_MAX];
 	strcpy(name, agent.seg.name);
+	agent_state_free(&agent);
 	caret_seg_close(&agent.seg);
 	caret_seg_unlink(name);
 	free(agent.nodes); /* what registry.c's agent_free does */
