@@ -282,7 +282,7 @@ static bool fb_dir(struct pacer_fb *f, const struct lttng_view_rec *r, int64_t n
 								    trace_owner(r))
 					  : -ENOENT;
 	if (fd < 0) {
-		log_debug("pacing %s: trace directory not read: %s", r->name, strerror(-fd));
+		log_debug_errno(fd, "pacing %s: trace directory not read", r->name);
 		f->dir_retry_ns = now + 1000000000;
 		return false;
 	}
@@ -352,8 +352,10 @@ static void fb_blind(struct pacer_fb *f, const char *session, int err, int64_t n
 {
 	if (!f->blind_ns) {
 		f->blind_ns = now;
-		log_debug("pacing %s: index not read: %s", session,
-			  err == -EBADF ? "trace directory not open" : strerror(-err));
+		if (err == -EBADF)
+			log_debug("pacing %s: index not read: trace directory not open", session);
+		else
+			log_debug_errno(err, "pacing %s: index not read", session);
 	}
 	if (!f->blind_said && now - f->blind_ns >= BLIND_SAY_NS) {
 		f->blind_said = true;
