@@ -3,15 +3,13 @@
 #include <time.h>
 
 #include "daemon/base/loop.h"
+#include "util/caret_util.h"
 
 uint64_t loop_now(const struct loop *l)
 {
 	uint64_t now = 0;
-	if (!l->event || sd_event_now(l->event, CLOCK_MONOTONIC, &now) < 0) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-	}
+	if (!l->event || sd_event_now(l->event, CLOCK_MONOTONIC, &now) < 0)
+		now = (uint64_t)caret_now_ns() / 1000;
 	return now;
 }
 

@@ -295,7 +295,6 @@ struct bridge_sender {
 	uint32_t version; /* its bridge version; 0: not a caretd (CARET's nodes) */
 };
 
-int64_t bridge_now_ns(void);
 /* The one limiter of every log line another host can cause (B16c): a peer
  * cannot pick a kind of line that escapes it. */
 bool bridge_rlog_ok(struct bridge *b);
