@@ -383,7 +383,8 @@ int main(int argc, char **argv)
 	}
 	/* the daemon's defaults; the pacer applies a recording's own options
 	 * over them at each tick */
-	struct cmd_ctx ctx = { .reg = &reg, .sched = &defaults.sched, .lttng = &lttng,
+	struct cmd_ctx ctx = { .reg = &reg, .sched = &defaults.sched, .scheduler = &sched,
+			       .lttng = &lttng,
 			       .events = events, .bridge = &bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
@@ -409,7 +410,7 @@ int main(int argc, char **argv)
 	    (r = lttng_view_start(&lttng, &loop)) < 0 ||
 	    (r = pacer_start(&pacer, &loop, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
 	    (r = notify_start(&notify, &loop, &reg, &lttng)) < 0 ||
-	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0 ||
+	    (r = bridge_start(&bridge, &loop, &reg, &sched, &lttng)) < 0 ||
 	    (r = rotation_start(&loop, &lttng, &reg)) < 0 ||
 	    (r = snapshot_trigger_start(&loop, &lttng, &reg)) < 0 ||
 	    (r = simclock_start(&loop, &lttng)) < 0) {

@@ -517,6 +517,8 @@ int pacer_start(struct pacer *p, struct loop *loop, struct sched *s, struct regi
 	p->reg = r;
 	p->lttng = lttng;
 	p->tick = LOOP_JOB("pacer", LOOP_SCHEDULE, on_tick, p);
+	s->hint = pacer_kick;
+	s->hint_arg = p;
 	return loop_add(loop, &p->tick);
 }
 

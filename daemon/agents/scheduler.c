@@ -393,6 +393,85 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 	}
 }
 
+bool sched_start_replays(const struct agent *a, const struct sched_lttng *all)
+{
+	struct sched_lttng mine = { .scoped = true };
+	const struct sched_lttng *l = all;
+	if (all->scoped) {
+		sum_into(all, true, (uid_t)a->seg.id.uid, &mine);
+		l = &mine;
+	}
+	return l->caret && l->newest;
+}
+
+int sched_post(struct sched *s, const struct sched_input *in)
+{
+	if (s->n_in == SCHED_INPUTS)
+		return -ENOBUFS;
+	s->in[s->n_in++] = *in;
+	if (s->hint)
+		s->hint(s->hint_arg);
+	return 0;
+}
+
+/* A Start: each agent in WAIT goes on (seed 000: it moves no other),
+ * with the Start's filter staged for the epoch its pass will have (the
+ * agent must see the filter before it sees the pass). */
+static void apply_start(struct sched *s, struct registry *r, const struct sched_lttng *l,
+			const struct sched_input *in, int64_t now)
+{
+	struct caret_filter_text ft;
+	bool filtered = in->filtered && caret_filter_decode(&in->filter, &ft) == 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		if (caret_seg_state(&a->seg) != CARET_STATE_WAIT)
+			continue;
+		if (filtered && caret_drive_stage_filter(&a->seg, &ft.f) < 0)
+			log_warn("pid %d (%s): the Start's filter does not fit its segment",
+				 (int)a->pid, a->procname);
+		tick_agent(s, a, l, 0, 0, now); /* from WAIT: begins a pass, or RECORD */
+		uint32_t st = caret_seg_state(&a->seg);
+		struct sched_agent *sa = sched_agent(a);
+		if (sa && st != CARET_STATE_WAIT)
+			sa->start_frequency = in->frequency; /* this pass only */
+		if (filtered && st != CARET_STATE_PREPARE)
+			caret_drive_clear_filter(&a->seg); /* no pass began: not for a later one */
+	}
+}
+
+/* An End: every agent back to WAIT. */
+static void apply_end(struct registry *r)
+{
+	for (struct agent *a = r->head; a; a = a->next) {
+		uint32_t st = caret_seg_state(&a->seg);
+		struct sched_agent *sa = sched_agent(a);
+		if (!sa)
+			continue;
+		if (st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD)
+			end(a, sa, st, " message");
+		sa->start_frequency = 0; /* a Start's pacing ends with its recording */
+	}
+}
+
+/* The inputs posted since the last tick, in their order, to the sessions
+ * active now: a message that would be ignored now is dropped. */
+static void apply_inputs(struct sched *s, struct registry *r, const struct sched_lttng *l,
+			 int64_t now)
+{
+	for (int i = 0; i < s->n_in; i++) {
+		const struct sched_input *in = &s->in[i];
+		if (in->end == l->any) {
+			log_info("%s dropped: %s", in->end ? "End" : "Start",
+				 in->end ? "a session became active" : "no session is active any more");
+			continue;
+		}
+		if (in->end)
+			apply_end(r);
+		else
+			apply_start(s, r, l, in, now);
+	}
+	s->n_in = 0;
+}
+
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l, int64_t now)
 {
 	double dt = s->last_tick_ns ? (double)(now - s->last_tick_ns) / 1e9 : 0.01;
@@ -400,6 +479,7 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 		dt = 0.5;
 	s->last_tick_ns = now;
 	r->want_serial = l->newest;
+	apply_inputs(s, r, l, now);
 
 	int busy = 0;
 	for (struct agent *a = r->head; a; a = a->next)
@@ -430,34 +510,6 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 	}
 }
 
-uint32_t sched_start(struct agent *a, const struct sched_lttng *l, uint32_t frequency,
-		     int64_t now)
-{
-	tick_agent(NULL, a, l, 0, 0, now);
-	uint32_t st = caret_seg_state(&a->seg);
-	struct sched_agent *sa = sched_agent(a);
-	if (sa && st != CARET_STATE_WAIT)
-		sa->start_frequency = frequency; /* this pass only */
-	return st;
-}
-
-int sched_end(struct registry *r, const struct sched_lttng *l)
-{
-	if (l->any)
-		return -EAGAIN; /* seed 000: End is ignored while a session is active */
-	int n = 0;
-	for (struct agent *a = r->head; a; a = a->next) {
-		uint32_t st = caret_seg_state(&a->seg);
-		struct sched_agent *sa = sched_agent(a);
-		if (!sa)
-			continue;
-		if ((st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD) &&
-		    end(a, sa, st, " message"))
-			n++;
-		sa->start_frequency = 0; /* a Start's pacing ends with its recording */
-	}
-	return n;
-}
 
 bool sched_busy(const struct registry *r)
 {

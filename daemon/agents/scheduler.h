@@ -50,8 +50,30 @@ struct sched_cfg {
 	uint64_t bandwidth;      /* bytes/s host-wide (PACING_ADAPTIVE) */
 };
 
+/*
+ * Seed 000's Start and End as inputs of the tick: whoever receives one
+ * (the control socket, the bridge) posts it (startend.h), and the next
+ * tick applies it before it moves any agent, in the order they came, to
+ * the sessions active then: Start moves the agents in WAIT on, its filter
+ * and frequency going with the passes it begins; End moves every agent
+ * back to WAIT. Either is dropped if the sessions changed meanwhile so
+ * that the message would have been ignored.
+ */
+#define SCHED_INPUTS 8
+struct sched_input {
+	bool end;
+	uint32_t frequency;             /* Start: records/s of its passes; 0: the pacing's */
+	bool filtered;
+	struct caret_shm_filter filter; /* Start, when filtered: its lists */
+};
+
 struct sched {
 	struct sched_cfg cfg;
+	struct sched_input in[SCHED_INPUTS];
+	int n_in;
+	/* brings the tick forward when an input is posted (the pacer's) */
+	void (*hint)(void *arg);
+	void *hint_arg;
 	int64_t last_tick_ns;
 	/* Set by the pacer before each tick (PACING_ADAPTIVE): when
 	 * room_known, the bytes the replays may add to the channel's buffers
@@ -167,15 +189,12 @@ void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg);
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		int64_t now_ns);
 bool sched_busy(const struct registry *r);
-/* Seed 000's Start and End messages applied to this host's agents now.
- * Start moves an agent in WAIT on (a pass, or RECORD without replay) when
- * a session that sees it is active, its pass paced at frequency records/s
- * (0: the daemon's pacing); returns its state afterwards. End moves every
- * agent back to WAIT when no session is active: returns how many moved,
- * or -EAGAIN when the message is ignored. */
-uint32_t sched_start(struct agent *a, const struct sched_lttng *l, uint32_t frequency,
-		     int64_t now_ns);
-int sched_end(struct registry *r, const struct sched_lttng *l);
+/* Queues in for the next tick and brings the tick forward; -ENOBUFS when
+ * SCHED_INPUTS wait already. */
+int sched_post(struct sched *s, const struct sched_input *in);
+/* Whether a Start now would begin a replay pass for a (in WAIT) under l:
+ * some session that sees it enables ros2_caret events. */
+bool sched_start_replays(const struct agent *a, const struct sched_lttng *l);
 /* RECORD, and no session enabling ros2_caret events lacks its cache. */
 bool sched_complete(const struct registry *r, const struct agent *a,
 		    const struct caret_seg_status *st);

@@ -59,6 +59,8 @@
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
 
+struct sched;
+
 #define BRIDGE_MAX_HOSTS 64
 #define BRIDGE_MAX_PROCS 1024
 /* one host's share, so that one host (one participant) cannot take every
@@ -194,6 +196,7 @@ struct bridge_limit_ops {
 struct bridge {
 	struct bridge_cfg cfg;
 	struct registry *reg;
+	struct sched *sched; /* a peer's Start and End are its tick's inputs */
 	struct lttng_view *lttng;
 	struct loop_job take, publish; /* observe and report stages of the tick */
 	struct bridge_dds *dds;
@@ -235,7 +238,8 @@ struct bridge {
 /* The bridge version this caretd speaks (proto/caret_msgs.idl). */
 uint32_t bridge_version(void);
 
-int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v);
+int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct sched *s,
+		 struct lttng_view *v);
 void bridge_stop(struct bridge *b);
 /* What is active in LTTng changed: the bridge's jobs run in this tick
  * (they sleep longer while idle). */

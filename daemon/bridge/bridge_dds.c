@@ -486,9 +486,11 @@ void bridge_kick(struct bridge *b)
 	loop_job_soon(&b->publish, 0);
 }
 
-int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v)
+int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct sched *s,
+		 struct lttng_view *v)
 {
 	b->reg = r;
+	b->sched = s;
 	b->lttng = v;
 	if (!b->cfg.enabled) {
 		snprintf(b->state, sizeof(b->state), "off (--no-bridge)");

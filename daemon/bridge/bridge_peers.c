@@ -28,7 +28,7 @@ void bridge_peers_start(struct bridge *b, const caret_msgs_msg_dds__Start_ *m,
 	struct sched_lttng l;
 	int64_t now = caret_now_ns();
 	pacer_sched_lttng(b->lttng, now, &l);
-	startend_start(b->reg, &l, m->recording_frequency, &f, now, &o);
+	startend_start(b->sched, b->reg, &l, m->recording_frequency, &f, &o);
 	char ft[1024];
 	bridge_msg_filter_text(&f, ft, sizeof(ft));
 	if (o.reason)
@@ -48,7 +48,7 @@ void bridge_peers_end(struct bridge *b, const char *from)
 	struct startend_out o;
 	struct sched_lttng l;
 	pacer_sched_lttng(b->lttng, caret_now_ns(), &l);
-	startend_end(b->reg, &l, &o);
+	startend_end(b->sched, b->reg, &l, &o);
 	if (o.reason)
 		bridge_rlog_info(b, "bridge: End from %s ignored: %s", from, o.reason);
 	else

@@ -141,15 +141,16 @@ void bridge_relay_request(struct bridge *b, const caretd_msgs_msg_dds__RelayReco
 			 "and %llu bytes)", from, name, out, relay_max_s(b),
 			 (unsigned long long)relay_max_bytes(b));
 	lttng_view_session_started(b->lttng, name);
-	/* The recording's Start, applied here and now rather than by the
-	 * Start sample that follows: the scheduler's next tick would begin
-	 * the replay into the new session without the recording's filter.
-	 * Frequency 0: this daemon paces with its own settings. */
+	/* The recording's Start, posted here and now rather than by the
+	 * Start sample that follows: the scheduler's next tick applies it
+	 * before it begins any replay into the new session, which would
+	 * otherwise go without the recording's filter. Frequency 0: this
+	 * daemon paces with its own settings. */
 	struct startend_out o;
 	struct sched_lttng l;
 	int64_t now = caret_now_ns();
 	pacer_sched_lttng(b->lttng, now, &l);
-	startend_start(b->reg, &l, 0, &f, now, &o);
+	startend_start(b->sched, b->reg, &l, 0, &f, &o);
 	char ft[1024];
 	bridge_msg_filter_text(&f, ft, sizeof(ft));
 	if (*ft)
