@@ -288,6 +288,43 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
 	}
 }
 
+/* Start: no settling delay from WAIT, the agent waits until its own
+ * tracepoints are enabled before it replays. */
+static void from_wait(struct agent *a, struct sched_agent *sa, const struct sched_lttng *l,
+		      const struct caret_seg_status *st, int64_t now)
+{
+	if (l->caret && l->newest) {
+		if (begin_pass(a, sa, st->state, l->newest, now))
+			log_info("pid %d (%s): Start, replaying %llu cached records", (int)a->pid,
+				 a->procname, (unsigned long long)st->records);
+	} else if (l->any && !l->caret) {
+		/* Nothing to replay into: record runtime events, as the
+		 * process would without the agent. */
+		if (move(a, st->state, CARET_STATE_RECORD))
+			log_info("pid %d (%s): Start, recording without replay (no active "
+				 "session enables ros2_caret events)", (int)a->pid, a->procname);
+	}
+}
+
+/* Found in RECORD (it started while a session was active, so it emitted
+ * its init events live, or caretd restarted): the sessions active now
+ * have its cache, unless a caretd killed during an extra pass left that
+ * pass cut (then a pass for every session active now: copies in those
+ * that had it all, nothing lost). Found in PREPARE (caretd restarted):
+ * its pass is for the sessions active now. */
+static void adopt(const struct agent *a, struct sched_agent *sa, const struct sched_lttng *l,
+		  const struct caret_seg_status *st)
+{
+	sa->seen = true;
+	bool cut = st->state == CARET_STATE_RECORD && pass_cut(a, CARET_EPOCH_OF(st->grant));
+	if (cut)
+		log_info("pid %d (%s): found recording with its last replay pass cut (caretd "
+			 "restarted during it): replaying again", (int)a->pid, a->procname);
+	sa->covered_serial = st->state == CARET_STATE_RECORD && !cut ? l->newest : 0;
+	sa->pass_serial = l->newest;
+	sa->acct_replayed = st->replayed;
+}
+
 static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttng *all,
 		       double dt, uint64_t share, int64_t now)
 {
@@ -303,24 +340,8 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 	const struct sched_lttng *l = scope(a, sa, all, &mine);
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
-	if (!sa->seen) {
-		/* Found in RECORD (it started while a session was active, so
-		 * it emitted its init events live, or caretd restarted): the
-		 * sessions active now have its cache, unless a caretd killed
-		 * during an extra pass left that pass cut (then a pass for
-		 * every session active now: copies in those that had it all,
-		 * nothing lost). Found in PREPARE (caretd restarted): its pass
-		 * is for the sessions active now. */
-		sa->seen = true;
-		bool cut = st.state == CARET_STATE_RECORD && pass_cut(a, CARET_EPOCH_OF(st.grant));
-		if (cut)
-			log_info("pid %d (%s): found recording with its last replay pass cut "
-				 "(caretd restarted during it): replaying again", (int)a->pid,
-				 a->procname);
-		sa->covered_serial = st.state == CARET_STATE_RECORD && !cut ? l->newest : 0;
-		sa->pass_serial = l->newest;
-		sa->acct_replayed = st.replayed;
-	}
+	if (!sa->seen)
+		adopt(a, sa, l, &st);
 	/* Without an active session the agent decides alone (it sees its own
 	 * tracepoints); with one, caretd knows every session's rules. */
 	uint32_t flags = l->any ? CARET_CTL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTL_INIT_ROS2 : 0)
@@ -329,19 +350,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		caret_drive_set_flags(&a->seg, flags);
 	switch (st.state) {
 	case CARET_STATE_WAIT:
-		/* No settling delay from WAIT: the agent waits until its own
-		 * tracepoints are enabled before it replays. */
-		if (l->caret && l->newest) {
-			if (begin_pass(a, sa, st.state, l->newest, now))
-					log_info("pid %d (%s): Start, replaying %llu cached records",
-					 (int)a->pid, a->procname, (unsigned long long)st.records);
-		} else if (l->any && !l->caret) {
-			/* Nothing to replay into: record runtime events, as
-			 * the process would without the agent. */
-			if (move(a, st.state, CARET_STATE_RECORD))
-				log_info("pid %d (%s): Start, recording without replay (no active "
-					 "session enables ros2_caret events)", (int)a->pid, a->procname);
-		}
+		from_wait(a, sa, l, &st, now);
 		break;
 	case CARET_STATE_PREPARE:
 		if (!l->any) {
