@@ -509,16 +509,18 @@ void pacer_kick(void *arg)
 	loop_job_soon(&p->tick, 0);
 }
 
-int pacer_start(struct pacer *p, struct loop *loop, struct sched *s, struct registry *r,
-		struct lttng_view *lttng, const struct sched_cfg *defaults)
+int pacer_start(struct pacer *p, struct loop *loop, const struct pacer_ops *ops)
 {
-	p->defaults = defaults;
+	struct sched *s = ops->sched;
+	p->defaults = ops->defaults;
 	p->sched = s;
-	p->reg = r;
-	p->lttng = lttng;
+	p->reg = ops->reg;
+	p->lttng = ops->lttng;
 	p->tick = LOOP_JOB("pacer", LOOP_SCHEDULE, on_tick, p);
 	s->hint = pacer_kick;
 	s->hint_arg = p;
+	s->pass_filter = ops->pass_filter;
+	s->pass_filter_arg = ops->pass_filter_arg;
 	return loop_add(loop, &p->tick);
 }
 

@@ -140,23 +140,16 @@ static bool move(struct agent *a, uint32_t from, enum caret_state to)
 	return !refused(a, caret_drive_set_state(&a->seg, from, to), from, to);
 }
 
-static sched_pass_filter_fn *pass_filter;
-static void *pass_filter_arg;
-
-void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg)
-{
-	pass_filter = fn;
-	pass_filter_arg = arg;
-}
-
 /* The filter of the recording(s) a pass is for goes with the pass, staged
  * for the epoch it will have: whether the agent was in WAIT (a recording
  * it found after the recording's own Start) or records for an older
  * session (the pass is for the new one). */
-static bool stage_pass_filter(struct agent *a, const struct sched_agent *sa, uint32_t serial)
+static bool stage_pass_filter(const struct sched *s, struct agent *a,
+			      const struct sched_agent *sa, uint32_t serial)
 {
 	struct caret_filter_text ft;
-	if (!pass_filter || pass_filter(pass_filter_arg, sa->covered_serial, serial, &ft) <= 0)
+	if (!s->pass_filter ||
+	    s->pass_filter(s->pass_filter_arg, sa->covered_serial, serial, &ft) <= 0)
 		return false;
 	if (caret_drive_stage_filter(&a->seg, &ft.f) >= 0)
 		return true;
@@ -167,11 +160,11 @@ static bool stage_pass_filter(struct agent *a, const struct sched_agent *sa, uin
 
 /* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
  * same state from RECORD. */
-static bool begin_pass(struct agent *a, struct sched_agent *sa, uint32_t from, uint32_t serial,
-		       int64_t now)
+static bool begin_pass(const struct sched *s, struct agent *a, struct sched_agent *sa,
+		       uint32_t from, uint32_t serial, int64_t now)
 {
 	bool record = from == CARET_STATE_RECORD;
-	bool staged = stage_pass_filter(a, sa, serial);
+	bool staged = stage_pass_filter(s, a, sa, serial);
 	if (record) {
 		caret_drive_begin_pass(&a->seg);
 	} else if (refused(a, caret_drive_begin_replay(&a->seg, from), from, CARET_STATE_PREPARE)) {
@@ -290,11 +283,11 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
 
 /* Start: no settling delay from WAIT, the agent waits until its own
  * tracepoints are enabled before it replays. */
-static void from_wait(struct agent *a, struct sched_agent *sa, const struct sched_lttng *l,
-		      const struct caret_seg_status *st, int64_t now)
+static void from_wait(const struct sched *s, struct agent *a, struct sched_agent *sa,
+		      const struct sched_lttng *l, const struct caret_seg_status *st, int64_t now)
 {
 	if (l->caret && l->newest) {
-		if (begin_pass(a, sa, st->state, l->newest, now))
+		if (begin_pass(s, a, sa, st->state, l->newest, now))
 			log_info("pid %d (%s): Start, replaying %llu cached records", (int)a->pid,
 				 a->procname, (unsigned long long)st->records);
 	} else if (l->any && !l->caret) {
@@ -350,7 +343,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		caret_drive_set_flags(&a->seg, flags);
 	switch (st.state) {
 	case CARET_STATE_WAIT:
-		from_wait(a, sa, l, &st, now);
+		from_wait(s, a, sa, l, &st, now);
 		break;
 	case CARET_STATE_PREPARE:
 		if (!l->any) {
@@ -368,7 +361,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		if (l->ready > sa->pass_serial) {
 			log_info("pid %d (%s): another session became active during the replay: "
 				 "starting over", (int)a->pid, a->procname);
-			begin_pass(a, sa, st.state, l->ready, now);
+			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
 		if (pass_step(s, a, sa, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD))
@@ -381,7 +374,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		}
 		if (!sa->extra_pass) {
 			if (l->caret && l->ready > sa->covered_serial) {
-				begin_pass(a, sa, st.state, l->ready, now);
+				begin_pass(s, a, sa, st.state, l->ready, now);
 				log_info("pid %d (%s): a new session enables ros2_caret events: "
 					 "replaying %llu cached records again, still recording",
 					 (int)a->pid, a->procname, (unsigned long long)st.records);
@@ -389,7 +382,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			break;
 		}
 		if (l->ready > sa->pass_serial) {
-			begin_pass(a, sa, st.state, l->ready, now);
+			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
 		if (pass_step(s, a, sa, &st, dt, share, now)) {

@@ -51,6 +51,15 @@ struct sched_cfg {
 };
 
 /*
+ * Asked at each pass the scheduler begins: the filter (CARET's lists) the
+ * pass for the sessions with serials in (after, upto] carries: 1 and *out,
+ * or 0 for none. Without one (NULL), a pass carries only the filter a Start
+ * staged (startend.c).
+ */
+typedef int sched_pass_filter_fn(void *arg, uint32_t after, uint32_t upto,
+				 struct caret_filter_text *out);
+
+/*
  * Seed 000's Start and End as inputs of the tick: whoever receives one
  * (the control socket, the bridge) posts it (startend.h), and the next
  * tick applies it before it moves any agent, in the order they came, to
@@ -74,6 +83,9 @@ struct sched {
 	/* brings the tick forward when an input is posted (the pacer's) */
 	void (*hint)(void *arg);
 	void *hint_arg;
+	/* the filter of the passes it begins (NULL: only a Start's) */
+	sched_pass_filter_fn *pass_filter;
+	void *pass_filter_arg;
 	int64_t last_tick_ns;
 	/* Set by the pacer before each tick (PACING_ADAPTIVE): when
 	 * room_known, the bytes the replays may add to the channel's buffers
@@ -169,15 +181,6 @@ void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid);
  * and from a record right after its session became active. */
 void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
 
-/*
- * Asked at each pass the scheduler begins: the filter (CARET's lists) the
- * pass for the sessions with serials in (after, upto] carries: 1 and *out,
- * or 0 for none. Without one (NULL), a pass carries only the filter a Start
- * staged (startend.c).
- */
-typedef int sched_pass_filter_fn(void *arg, uint32_t after, uint32_t upto,
-				 struct caret_filter_text *out);
-void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg);
 
 /* One step: Start agents in WAIT when a session is active (a replay pass
  * if it enables ros2_caret events, straight to RECORD if it does not), End

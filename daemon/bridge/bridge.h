@@ -238,8 +238,13 @@ struct bridge {
 /* The bridge version this caretd speaks (proto/caret_msgs.idl). */
 uint32_t bridge_version(void);
 
-int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct sched *s,
-		 struct lttng_view *v);
+/* Its collaborators, handed to bridge_start (b->cfg is set before). */
+struct bridge_ops {
+	struct registry *reg;
+	struct sched *sched;
+	struct lttng_view *lttng;
+};
+int bridge_start(struct bridge *b, struct loop *loop, const struct bridge_ops *ops);
 void bridge_stop(struct bridge *b);
 /* What is active in LTTng changed: the bridge's jobs run in this tick
  * (they sleep longer while idle). */

@@ -486,12 +486,11 @@ void bridge_kick(struct bridge *b)
 	loop_job_soon(&b->publish, 0);
 }
 
-int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct sched *s,
-		 struct lttng_view *v)
+int bridge_start(struct bridge *b, struct loop *loop, const struct bridge_ops *ops)
 {
-	b->reg = r;
-	b->sched = s;
-	b->lttng = v;
+	b->reg = ops->reg;
+	b->sched = ops->sched;
+	b->lttng = ops->lttng;
 	if (!b->cfg.enabled) {
 		snprintf(b->state, sizeof(b->state), "off (--no-bridge)");
 		log_info("bridge: off");
