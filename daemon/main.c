@@ -391,15 +391,18 @@ static int start_modules(struct daemon *d, struct loop *loop)
 	const struct notify_ops notify_ops = { .reg = &d->reg, .lttng = &d->lttng };
 	const struct bridge_ops bridge_ops = { .reg = &d->reg, .sched = &d->sched,
 					       .lttng = &d->lttng };
+	const struct rotation_ops rot_ops = { .lttng = &d->lttng, .reg = &d->reg };
+	const struct snapshot_trigger_ops trig_ops = { .lttng = &d->lttng, .reg = &d->reg };
+	const struct simclock_ops clock_ops = { .lttng = &d->lttng };
 	int r;
 	if ((r = registry_loop_start(&d->reg_loop, loop, &reg_ops)) < 0 ||
 	    (r = lttng_view_start(&d->lttng, loop)) < 0 ||
 	    (r = pacer_start(&d->pacer, loop, &pacer_ops)) < 0 ||
 	    (r = notify_start(&d->notify, loop, &notify_ops)) < 0 ||
 	    (r = bridge_start(&d->bridge, loop, &bridge_ops)) < 0 ||
-	    (r = rotation_start(loop, &d->lttng, &d->reg)) < 0 ||
-	    (r = snapshot_trigger_start(loop, &d->lttng, &d->reg)) < 0 ||
-	    (r = simclock_start(loop, &d->lttng)) < 0)
+	    (r = rotation_start(loop, &rot_ops)) < 0 ||
+	    (r = snapshot_trigger_start(loop, &trig_ops)) < 0 ||
+	    (r = simclock_start(loop, &clock_ops)) < 0)
 		return r;
 	return 0;
 }

@@ -180,10 +180,10 @@ static uint64_t on_tick(void *arg)
 	return busy ? TICK_USEC : IDLE_USEC;
 }
 
-int rotation_start(struct loop *l, struct lttng_view *v, struct registry *r)
+int rotation_start(struct loop *l, const struct rotation_ops *ops)
 {
 	memset(&R, 0, sizeof(R));
-	rot_state_init(v, r);
+	rot_state_init(ops->lttng, ops->reg);
 	rot_prune_init(l->event);
 	rotl_reset();
 	rot_store_reset();
