@@ -346,12 +346,12 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)
 
 UNIT_TESTS += $(B)/tests/check_log
-$(B)/tests/check_log: $(call obj,tests/unit/check_log.c daemon/base/log.c proto/caret_utf8.c)
+$(B)/tests/check_log: $(call obj,tests/unit/check_log.c daemon/base/log.c proto/caret_utf8.c util/clock.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_loop
-$(B)/tests/check_loop: $(call obj,tests/unit/check_loop.c daemon/base/loop.c)
+$(B)/tests/check_loop: $(call obj,tests/unit/check_loop.c daemon/base/loop.c util/clock.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 

@@ -3,11 +3,8 @@
  * caretd: host-wide runtime-recording daemon. One thread, one sd-event
  * loop. Event sources (the registry's inotify watch, the server's
  * sockets, signals) act when they fire; everything on a clock is a job of
- * one ordered tick (daemon/base/loop.h), added here in its order:
- *
- *   observe   registry retry, registry sweep, LTTng view poll, bridge take
- *   schedule  pacer (the scheduler)
- *   report    client waits, idle clients, notify (STATUS), bridge publish
+ * one ordered tick (daemon/base/loop.h), every one listed in JOBS below
+ * with its stage and period, in the tick's order.
  *
  * This file only parses options and wires the modules together.
  */
@@ -308,6 +305,29 @@ static int add_signals(sd_event *e, struct options *o)
 	return 0;
 }
 
+/*
+ * Every job of the tick, in the order it runs them within each stage
+ * (daemon/base/loop.h): the modules add theirs at their *_start, and the
+ * loop refuses one not listed here. The view before the bridge's take (a
+ * relay session's bounds and a remote Start read it), the bridge's take
+ * before the pacer (a remote Start is the scheduler's input).
+ */
+static const struct loop_plan JOBS[] = {
+	{ "registry retry", LOOP_OBSERVE, "50 ms while a segment is being set up, else 5 s" },
+	{ "registry sweep", LOOP_OBSERVE, "1 s: dead processes' segments" },
+	{ "LTTng view", LOOP_OBSERVE, "50 ms, 1 s when quiet; at once on a session's change" },
+	{ "bridge take", LOOP_OBSERVE, "100 ms, 1 s when quiet, 10 s asleep" },
+	{ "rotation", LOOP_OBSERVE, "20 ms while a rotating recording is busy, else 1 s" },
+	{ "snapshot triggers", LOOP_OBSERVE, "50 ms while a trigger is armed" },
+	{ "simclock", LOOP_OBSERVE, "500 ms while a record -c helper runs" },
+	{ "pacer", LOOP_SCHEDULE, "1 ms while an agent replays, 50 ms while a session is "
+				  "active, else 1 s; at once on a Start or End" },
+	{ "client waits", LOOP_REPORT, "10 ms while a client waits" },
+	{ "idle clients", LOOP_REPORT, "1 s" },
+	{ "notify", LOOP_REPORT, "50 ms, 1 s when ready and no session is active" },
+	{ "bridge publish", LOOP_REPORT, "100 ms while news is due, else its heartbeat; 10 s asleep" },
+};
+
 static int view_pass_filter(void *view, uint32_t after, uint32_t upto,
 			    struct caret_filter_text *out)
 {
@@ -326,6 +346,79 @@ static void on_view_change(void *arg)
 	struct view_watchers *w = arg;
 	pacer_kick(w->pacer);
 	bridge_kick(w->bridge);
+}
+
+/* sd-event with caretd's signals and the watchdog, and the tick with its
+ * job table. */
+static int open_loop(struct options *o, sd_event **e, struct loop *loop)
+{
+	int r = sd_event_default(e);
+	if (r >= 0)
+		r = add_signals(*e, o);
+	if (r >= 0)
+		r = sd_event_set_watchdog(*e, true);
+	if (r >= 0)
+		r = loop_open(loop, *e);
+	if (r >= 0)
+		r = loop_set_plan(loop, JOBS, (int)(sizeof(JOBS) / sizeof(JOBS[0])));
+	return r;
+}
+
+/* The modules main wires together. */
+struct daemon {
+	struct registry reg;
+	struct sched sched;
+	struct lttng_view lttng;
+	struct registry_loop reg_loop;
+	struct pacer pacer;
+	struct notify notify;
+	struct bridge bridge;
+	struct view_watchers vw;
+};
+
+/* Each module's collaborators, handed to its start; the order of the
+ * tick is JOBS', whatever the order here. */
+static int start_modules(struct daemon *d, struct loop *loop)
+{
+	d->vw = (struct view_watchers){ .pacer = &d->pacer, .bridge = &d->bridge };
+	d->lttng.on_change = on_view_change;
+	d->lttng.change_arg = &d->vw;
+	const struct registry_loop_ops reg_ops = {
+		.reg = &d->reg, .on_hint = (void (*)(void *))lttng_view_hint, .hint_arg = &d->lttng
+	};
+	const struct pacer_ops pacer_ops = { .sched = &d->sched, .reg = &d->reg,
+					     .lttng = &d->lttng, .defaults = &defaults.sched,
+					     .pass_filter = view_pass_filter,
+					     .pass_filter_arg = &d->lttng };
+	const struct notify_ops notify_ops = { .reg = &d->reg, .lttng = &d->lttng };
+	const struct bridge_ops bridge_ops = { .reg = &d->reg, .sched = &d->sched,
+					       .lttng = &d->lttng };
+	const struct rotation_ops rot_ops = { .lttng = &d->lttng, .reg = &d->reg };
+	const struct snapshot_trigger_ops trig_ops = { .lttng = &d->lttng, .reg = &d->reg };
+	const struct simclock_ops clock_ops = { .lttng = &d->lttng };
+	int r;
+	if ((r = registry_loop_start(&d->reg_loop, loop, &reg_ops)) < 0 ||
+	    (r = lttng_view_start(&d->lttng, loop)) < 0 ||
+	    (r = pacer_start(&d->pacer, loop, &pacer_ops)) < 0 ||
+	    (r = notify_start(&d->notify, loop, &notify_ops)) < 0 ||
+	    (r = bridge_start(&d->bridge, loop, &bridge_ops)) < 0 ||
+	    (r = rotation_start(loop, &rot_ops)) < 0 ||
+	    (r = snapshot_trigger_start(loop, &trig_ops)) < 0 ||
+	    (r = simclock_start(loop, &clock_ops)) < 0)
+		return r;
+	return 0;
+}
+
+static void stop_modules(struct daemon *d)
+{
+	bridge_stop(&d->bridge);
+	simclock_stop();
+	snapshot_trigger_stop();
+	rotation_stop();
+	pacer_stop(&d->pacer);
+	registry_loop_stop(&d->reg_loop);
+	lttng_view_stop(&d->lttng);
+	lttng_view_drop_state(&d->lttng); /* issue 33 L10: nothing left behind */
 }
 
 int main(int argc, char **argv)
@@ -348,32 +441,20 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	sigbus_install();
 
-	static struct registry reg;
-	static struct sched sched;
-	static struct lttng_view lttng;
-	static struct registry_loop reg_loop;
-	static struct pacer pacer;
-	static struct notify notify;
-	static struct bridge bridge;
-	bridge.cfg = o.bridge;
+	static struct daemon d;
+	d.bridge.cfg = o.bridge;
 	struct server *server = NULL;
-	sched.cfg = defaults.sched;
-	lttng.arm_timeout_s = &defaults.arm_timeout_s;
+	d.sched.cfg = defaults.sched;
+	d.lttng.arm_timeout_s = &defaults.arm_timeout_s;
 
 	sd_event *e = NULL;
 	static struct loop loop;
-	int r = sd_event_default(&e);
-	if (r >= 0)
-		r = add_signals(e, &o);
-	if (r >= 0)
-		r = sd_event_set_watchdog(e, true);
-	if (r >= 0)
-		r = loop_open(&loop, e);
+	int r = open_loop(&o, &e, &loop);
 	if (r < 0) {
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
-	r = registry_open(&reg);
+	r = registry_open(&d.reg);
 	if (r < 0) {
 		log_err_errno(r, "cannot watch /dev/shm");
 		return 1;
@@ -385,57 +466,33 @@ int main(int argc, char **argv)
 	}
 	/* the daemon's defaults; the pacer applies a recording's own options
 	 * over them at each tick */
-	struct cmd_ctx ctx = { .reg = &reg, .sched = &defaults.sched, .lttng = &lttng,
-			       .events = events, .bridge = &bridge,
+	struct cmd_ctx ctx = { .reg = &d.reg, .sched = &defaults.sched, .scheduler = &d.sched,
+			       .lttng = &d.lttng, .events = events, .bridge = &d.bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
 	/* beside the socket: caretd's own directory (/run/caretd) */
-	if (snprintf(lttng.state_file, sizeof(lttng.state_file), "%s.recordings",
-		     o.server.socket_path) >= (int)sizeof(lttng.state_file))
-		lttng.state_file[0] = '\0';
-	lttng.armed_marker = true;
+	if (snprintf(d.lttng.state_file, sizeof(d.lttng.state_file), "%s.recordings",
+		     o.server.socket_path) >= (int)sizeof(d.lttng.state_file))
+		d.lttng.state_file[0] = '\0';
+	d.lttng.armed_marker = true;
 	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */
-	sched_set_pass_filter(view_pass_filter, &lttng);
-	static struct view_watchers vw;
-	vw = (struct view_watchers){ .pacer = &pacer, .bridge = &bridge };
-	lttng.on_change = on_view_change;
-	lttng.change_arg = &vw;
-	reg_loop.on_hint = (void (*)(void *))lttng_view_hint;
-	reg_loop.hint_arg = &lttng;
-	/* The order of the tick within each stage (the server's jobs, report
-	 * stage, are already in): the view before the bridge (a relay
-	 * session's bounds and a remote Start read it). */
-	if ((r = registry_loop_start(&reg_loop, &reg, &loop)) < 0 ||
-	    (r = lttng_view_start(&lttng, &loop)) < 0 ||
-	    (r = pacer_start(&pacer, &loop, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
-	    (r = notify_start(&notify, &loop, &reg, &lttng)) < 0 ||
-	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0 ||
-	    (r = rotation_start(&loop, &lttng, &reg)) < 0 ||
-	    (r = snapshot_trigger_start(&loop, &lttng, &reg)) < 0 ||
-	    (r = simclock_start(&loop, &lttng)) < 0) {
+	if ((r = start_modules(&d, &loop)) < 0) {
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
-	log_info("caretd %s started, %d agents found, pacing %s", CARETD_VERSION, reg.count,
-		 pacing_name(sched.cfg.pacing));
+	log_info("caretd %s started, %d agents found, pacing %s", CARETD_VERSION, d.reg.count,
+		 pacing_name(d.sched.cfg.pacing));
 
 	r = sd_event_loop(e);
 	if (r < 0)
 		log_err_errno(r, "event loop");
-	notify_stopping(&notify);
+	notify_stopping(&d.notify);
 	server_free(server);
-	bridge_stop(&bridge);
-	simclock_stop();
-	snapshot_trigger_stop();
-	rotation_stop();
-	pacer_stop(&pacer);
-	registry_loop_stop(&reg_loop);
-	lttng_view_stop(&lttng);
-	lttng_view_drop_state(&lttng); /* issue 33 L10: nothing left behind */
+	stop_modules(&d);
 	loop_close(&loop);
-	registry_close(&reg);
+	registry_close(&d.reg);
 	events_free(events);
 	sd_event_unref(e);
 	log_info("stopped; agents keep their state in their segments");

@@ -20,7 +20,7 @@
  * now, to the copies (struct lttng_view_session dups) of every active
  * session enabling ros2_caret events that already held them:
  *   - a session an earlier pass of the agent covered (its serial at most
- *     a->covered_serial) holds its whole cache;
+ *     the scheduler's covered_serial) holds its whole cache;
  *   - another one holds what the agent replayed while it was active: the
  *     positions of an earlier pass cut short (a pass started over for a
  *     newer session, issue 22 D12, gives the first records again).

@@ -101,14 +101,17 @@ static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
 		uint64_t now_rep = st.replayed;
-		if (!a->sched_seen || now_rep <= a->acct_replayed) {
-			if (!a->sched_seen) /* where its replay is now */
+		struct sched_agent *sa = sched_agent(a);
+		if (!sa)
+			continue; /* out of memory: not scheduled either */
+		if (!sa->seen || now_rep <= sa->acct_replayed) {
+			if (!sa->seen) /* where its replay is now */
 				dups_charge(v, a, &st, 0);
-			a->acct_replayed = now_rep;
+			sa->acct_replayed = now_rep;
 			continue;
 		}
-		uint64_t d = now_rep - a->acct_replayed;
-		a->acct_replayed = now_rep;
+		uint64_t d = now_rep - sa->acct_replayed;
+		sa->acct_replayed = now_rep;
 		bytes += d * sched_record_bytes(&st);
 		dups_charge(v, a, &st, d);
 	}
@@ -279,7 +282,7 @@ static bool fb_dir(struct pacer_fb *f, const struct lttng_view_rec *r, int64_t n
 								    trace_owner(r))
 					  : -ENOENT;
 	if (fd < 0) {
-		log_debug("pacing %s: trace directory not read: %s", r->name, strerror(-fd));
+		log_debug_errno(fd, "pacing %s: trace directory not read", r->name);
 		f->dir_retry_ns = now + 1000000000;
 		return false;
 	}
@@ -349,8 +352,10 @@ static void fb_blind(struct pacer_fb *f, const char *session, int err, int64_t n
 {
 	if (!f->blind_ns) {
 		f->blind_ns = now;
-		log_debug("pacing %s: index not read: %s", session,
-			  err == -EBADF ? "trace directory not open" : strerror(-err));
+		if (err == -EBADF)
+			log_debug("pacing %s: index not read: trace directory not open", session);
+		else
+			log_debug_errno(err, "pacing %s: index not read", session);
 	}
 	if (!f->blind_said && now - f->blind_ns >= BLIND_SAY_NS) {
 		f->blind_said = true;
@@ -504,14 +509,18 @@ void pacer_kick(void *arg)
 	loop_job_soon(&p->tick, 0);
 }
 
-int pacer_start(struct pacer *p, struct loop *loop, struct sched *s, struct registry *r,
-		struct lttng_view *lttng, const struct sched_cfg *defaults)
+int pacer_start(struct pacer *p, struct loop *loop, const struct pacer_ops *ops)
 {
-	p->defaults = defaults;
+	struct sched *s = ops->sched;
+	p->defaults = ops->defaults;
 	p->sched = s;
-	p->reg = r;
-	p->lttng = lttng;
+	p->reg = ops->reg;
+	p->lttng = ops->lttng;
 	p->tick = LOOP_JOB("pacer", LOOP_SCHEDULE, on_tick, p);
+	s->hint = pacer_kick;
+	s->hint_arg = p;
+	s->pass_filter = ops->pass_filter;
+	s->pass_filter_arg = ops->pass_filter_arg;
 	return loop_add(loop, &p->tick);
 }
 

@@ -71,6 +71,18 @@ struct pacer_fb {
 	unsigned head, n;
 };
 
+/* Its collaborators, handed to pacer_start: the scheduler it runs, and
+ * the filter each pass the scheduler begins carries (struct sched's
+ * pass_filter). */
+struct pacer_ops {
+	struct sched *sched;
+	struct registry *reg;
+	struct lttng_view *lttng;
+	const struct sched_cfg *defaults; /* the daemon's; a recording's own win */
+	sched_pass_filter_fn *pass_filter;
+	void *pass_filter_arg;
+};
+
 struct pacer {
 	struct sched *sched;
 	struct registry *reg;
@@ -80,8 +92,7 @@ struct pacer {
 	struct pacer_fb fb;
 };
 
-int pacer_start(struct pacer *p, struct loop *loop, struct sched *s, struct registry *r,
-		struct lttng_view *lttng, const struct sched_cfg *defaults);
+int pacer_start(struct pacer *p, struct loop *loop, const struct pacer_ops *ops);
 /* The pacing in force: the options of the newest active session enabling
  * ros2_caret events if it is a recording that chose some (the passes are
  * for it), else the daemon's defaults. A recording's options are its own:

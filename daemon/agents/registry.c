@@ -104,9 +104,48 @@ static void agent_detach(struct agent *a)
 	caret_seg_close(&a->seg);
 }
 
+/* the keys in use, in the order of their first use */
+static struct agent_key *keys[AGENT_KEYS];
+static int n_keys;
+
+static int key_slot(struct agent_key *k)
+{
+	if (!k->id) {
+		if (n_keys == AGENT_KEYS)
+			return -1;
+		keys[n_keys++] = k;
+		k->id = n_keys;
+	}
+	return k->id - 1;
+}
+
+void *agent_state(struct agent *a, struct agent_key *k)
+{
+	int i = key_slot(k);
+	if (i < 0)
+		return NULL;
+	if (!a->state[i])
+		a->state[i] = calloc(1, k->size);
+	return a->state[i];
+}
+
+const void *agent_state_peek(const struct agent *a, const struct agent_key *k)
+{
+	return k->id ? a->state[k->id - 1] : NULL;
+}
+
+void agent_state_free(struct agent *a)
+{
+	for (int i = 0; i < AGENT_KEYS; i++) {
+		free(a->state[i]);
+		a->state[i] = NULL;
+	}
+}
+
 static void agent_free(struct agent *a)
 {
 	agent_detach(a);
+	agent_state_free(a);
 	free(a->nodes);
 	free(a);
 }
@@ -242,16 +281,24 @@ void registry_scan(struct registry *r)
 		log_err_errno(e, "cannot scan %s", CARET_SHM_DIR);
 }
 
-/* A process that dies between Start and RECORD is reported by `wait`. */
-static void note_exit(struct registry *r, const struct agent *a, uint32_t st)
+void registry_note_exit(struct registry *r, const struct agent *a, uint32_t st)
 {
-	if ((st == CARET_STATE_RECORD && !a->extra_pass) || st == CARET_STATE_WAIT)
-		return;
 	/* a long-lived daemon keeps the latest: a wait never misses one */
 	struct exited_agent *x = &r->exited[r->n_exited++ % REGISTRY_EXITS];
 	x->pid = a->pid;
 	x->state = st;
 	memcpy(x->procname, a->procname, sizeof(x->procname));
+}
+
+/* A process that dies between Start and RECORD is reported by `wait`:
+ * in PREPARE, or (the scheduler knows) in a pass while in RECORD. */
+static void exited(struct registry *r, const struct agent *a, uint32_t st)
+{
+	if (st != CARET_STATE_RECORD && st != CARET_STATE_WAIT)
+		registry_note_exit(r, a, st);
+	for (int i = 0; i < n_keys; i++)
+		if (keys[i]->exited)
+			keys[i]->exited(r, a, st, a->state[i]);
 }
 
 static void drop_named(struct registry *r, const char *name)
@@ -262,7 +309,7 @@ static void drop_named(struct registry *r, const char *name)
 			continue;
 		uint32_t st = caret_seg_state(&a->seg);
 		log_info("agent pid %d (%s) exited", (int)a->pid, a->procname);
-		note_exit(r, a, st);
+		exited(r, a, st);
 		*pp = a->next;
 		r->count--;
 		agent_free(a);
@@ -346,7 +393,7 @@ int registry_sweep(struct registry *r)
 		else
 			log_info("reclaiming the segment of dead pid %d (%s)", (int)a->pid,
 				 a->procname);
-		note_exit(r, a, st);
+		exited(r, a, st);
 		caret_seg_unlink(a->seg.name);
 		*pp = a->next;
 		r->count--;

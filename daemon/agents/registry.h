@@ -8,10 +8,41 @@
 #define CARETD_REGISTRY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "shm/caret_shm.h"
+
+struct registry;
+struct agent;
+
+/*
+ * What the modules above keep per agent (the scheduler's pass, the copies
+ * counted), each behind a key of its own: the registry frees it with the
+ * agent and never reads it, so it knows none of them. Allocated zeroed
+ * at the module's first agent_state() for the agent: a restarted caretd
+ * (or a test's fresh agent) starts from zeros, which each module's own
+ * adoption expects.
+ */
+#define AGENT_KEYS 4
+struct agent_key {
+	size_t size;
+	/* optional: the agent's process exited (state: its segment's state
+	 * then; mine: the module's state, NULL if it never asked for it) */
+	void (*exited)(struct registry *r, const struct agent *a, uint32_t state,
+		       const void *mine);
+	int id; /* 1 + the slot, given at the key's first use (registry.c) */
+};
+
+/* k's state of a, allocated zeroed at the first call; NULL when out of
+ * memory (or of slots: AGENT_KEYS is too small, which any test shows). */
+void *agent_state(struct agent *a, struct agent_key *k);
+/* k's state of a if it has one yet, else NULL. */
+const void *agent_state_peek(const struct agent *a, const struct agent_key *k);
+/* Frees every module's state of a (the registry's agents: when they go;
+ * an agent a test made itself: by the test). */
+void agent_state_free(struct agent *a);
 
 struct agent {
 	struct caret_seg seg;
@@ -19,33 +50,6 @@ struct agent {
 	pid_t pid;
 	uint64_t start_time;
 	char procname[16];
-	/* daemon-side replay bookkeeping, rebuilt from the segment on restart */
-	double credit;            /* fractional grants (frequency pacing) */
-	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
-	int64_t last_bell_ns;     /* last doorbell rung while waiting */
-	uint32_t start_frequency; /* records/s asked by the Start that began this pass; 0: none */
-	bool start_mark;          /* startend: in WAIT when the Start came */
-	/* per-session completeness (scheduler.h): serials of LTTng sessions
-	 * as numbered by caretd, in the order they became active */
-	bool sched_seen;          /* the scheduler has adopted this agent */
-	bool extra_pass;          /* replaying again while in RECORD */
-	uint32_t pass_serial;     /* the pass in progress covers sessions <= this */
-	uint32_t covered_serial;  /* a completed pass covered sessions <= this */
-	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
-	/* the pass and position dups_charge saw last, and what each active
-	 * session holds of the cache (positions [lo, hi)) while no completed
-	 * pass covered it (daemon/agents/dups.h) */
-	uint32_t dup_epoch, dup_pos;
-#define AGENT_HELD_MAX 8
-	struct agent_held {
-		uint32_t serial, lo, hi;
-	} held[AGENT_HELD_MAX];
-	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
-	/* its scope (sched_scope_agents): the newest active session that
-	 * sees it, and whether none does while some session is active */
-	bool scoped;              /* some active session sees only one uid's */
-	uint32_t seen_newest;     /* then: the newest that sees it */
-	bool unseen;
 	bool dead;                /* process gone, segment reclaimed at next sweep */
 	/* node names, parsed again only when the record count changes;
 	 * allocated as they come (an inline 4 KiB buffer was most of an
@@ -55,6 +59,7 @@ struct agent {
 	size_t nodes_cap;
 	int n_nodes;
 	uint64_t nodes_at_records; /* records when parsed; UINT64_MAX: never */
+	void *state[AGENT_KEYS];  /* the modules' own (struct agent_key) */
 	struct agent *next;
 };
 
@@ -102,6 +107,10 @@ bool registry_has_pending(void);
 #define REGISTRY_SWEEP_FULL 10
 int registry_sweep(struct registry *r);
 struct agent *registry_find(struct registry *r, pid_t pid);
+/* Keeps a's exit (its process died in this state) for `wait` to report.
+ * The registry keeps those in PREPARE; one in RECORD is news only if it
+ * was in a pass, which the scheduler knows (its struct agent_key exited). */
+void registry_note_exit(struct registry *r, const struct agent *a, uint32_t state);
 
 /* Node names of an agent (from its rcl_node_init records) as NUL-separated
  * strings in a->nodes; returns the count. The cache is walked only when it

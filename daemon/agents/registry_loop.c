@@ -17,13 +17,13 @@ static int on_inotify(sd_event_source *s, int fd, uint32_t events, void *arg)
 {
 	(void)s, (void)fd, (void)events;
 	struct registry_loop *l = arg;
-	registry_on_inotify(l->reg);
+	registry_on_inotify(l->ops.reg);
 	if (registry_has_pending())
 		loop_job_soon(&l->retry, RETRY_USEC);
-	if (l->reg->lttng_hints != l->hints_seen) {
-		l->hints_seen = l->reg->lttng_hints;
-		if (l->on_hint)
-			l->on_hint(l->hint_arg);
+	if (l->ops.reg->lttng_hints != l->hints_seen) {
+		l->hints_seen = l->ops.reg->lttng_hints;
+		if (l->ops.on_hint)
+			l->ops.on_hint(l->ops.hint_arg);
 	}
 	return 0;
 }
@@ -31,20 +31,22 @@ static int on_inotify(sd_event_source *s, int fd, uint32_t events, void *arg)
 static uint64_t on_retry(void *arg)
 {
 	struct registry_loop *l = arg;
-	registry_retry_pending(l->reg);
+	registry_retry_pending(l->ops.reg);
 	return registry_has_pending() ? RETRY_USEC : RETRY_IDLE_USEC;
 }
 
 static uint64_t on_sweep(void *arg)
 {
 	struct registry_loop *l = arg;
-	registry_sweep(l->reg);
+	registry_sweep(l->ops.reg);
 	return SWEEP_USEC;
 }
 
-int registry_loop_start(struct registry_loop *l, struct registry *r, struct loop *loop)
+int registry_loop_start(struct registry_loop *l, struct loop *loop,
+			const struct registry_loop_ops *ops)
 {
-	l->reg = r;
+	l->ops = *ops;
+	struct registry *r = ops->reg;
 	l->retry = LOOP_JOB("registry retry", LOOP_OBSERVE, on_retry, l);
 	l->sweep = LOOP_JOB("registry sweep", LOOP_OBSERVE, on_sweep, l);
 	int rc = sd_event_add_io(loop->event, &l->inotify, r->inotify_fd, EPOLLIN, on_inotify, l);

@@ -10,18 +10,24 @@
 #include "daemon/base/loop.h"
 #include "daemon/agents/registry.h"
 
-struct registry_loop {
+/* Its collaborators, handed to registry_loop_start. */
+struct registry_loop_ops {
 	struct registry *reg;
-	sd_event_source *inotify;
-	struct loop_job retry, sweep; /* observe stage */
 	/* called when agents hint that a session may have started or
 	 * stopped (registry.lttng_hints moved) */
 	void (*on_hint)(void *arg);
 	void *hint_arg;
+};
+
+struct registry_loop {
+	struct registry_loop_ops ops;
+	sd_event_source *inotify;
+	struct loop_job retry, sweep; /* observe stage */
 	uint64_t hints_seen;
 };
 
-int registry_loop_start(struct registry_loop *l, struct registry *r, struct loop *loop);
+int registry_loop_start(struct registry_loop *l, struct loop *loop,
+			const struct registry_loop_ops *ops);
 void registry_loop_stop(struct registry_loop *l);
 
 #endif

@@ -14,6 +14,31 @@
 #define EVENT_OVERHEAD 32
 #define REBELL_NS (2LL * 1000000000)
 
+/* A pass in RECORD is news for `wait` when its process dies (the
+ * registry keeps those that die in PREPARE). */
+static void agent_exited(struct registry *r, const struct agent *a, uint32_t state,
+			 const void *mine)
+{
+	const struct sched_agent *sa = mine;
+	if (state == CARET_STATE_RECORD && sa && sa->extra_pass)
+		registry_note_exit(r, a, state);
+}
+
+static struct agent_key sched_key = { .size = sizeof(struct sched_agent),
+				      .exited = agent_exited };
+
+struct sched_agent *sched_agent(struct agent *a)
+{
+	return agent_state(a, &sched_key);
+}
+
+const struct sched_agent *sched_agent_peek(const struct agent *a)
+{
+	static const struct sched_agent none; /* not adopted yet */
+	const struct sched_agent *sa = agent_state_peek(a, &sched_key);
+	return sa ? sa : &none;
+}
+
 static uint32_t clamp32(uint64_t v)
 {
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
@@ -30,7 +55,8 @@ uint64_t sched_record_bytes(const struct caret_seg_status *st)
 }
 
 /* Raises the grant of a replaying agent; true when its pass is complete. */
-static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_status *st,
+static bool pass_step(struct sched *s, struct agent *a, struct sched_agent *sa,
+		      const struct caret_seg_status *st,
 		      double dt, uint64_t share_bytes, int64_t now)
 {
 	uint32_t epoch = CARET_EPOCH_OF(st->grant);
@@ -41,18 +67,18 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 	if (st->tp_enabled_epoch != epoch) {
 		/* The agent gave up waiting for its tracepoints: ring again
 		 * now and then, the session may enable them later. */
-		if ((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && a->tp_warned_epoch != epoch) {
+		if ((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && sa->tp_warned_epoch != epoch) {
 			char why[160];
 			sched_reason(a, why, sizeof(why));
 			log_warn("pid %d (%s) waits in PREPARE: %s", (int)a->pid, a->procname, why);
-			a->tp_warned_epoch = epoch;
+			sa->tp_warned_epoch = epoch;
 		}
 		/* Also once when first seen here: a caretd killed between the
 		 * replay start and its doorbell left the agent asleep. */
-		if (((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - a->last_bell_ns > REBELL_NS) ||
-		    a->last_bell_ns == 0) {
+		if (((st->agent_flags & CARET_AGENT_TP_TIMEOUT) && now - sa->last_bell_ns > REBELL_NS) ||
+		    sa->last_bell_ns == 0) {
 			caret_drive_grant(&a->seg, epoch, CARET_COUNT_OF(st->grant));
-			a->last_bell_ns = now;
+			sa->last_bell_ns = now;
 		}
 		return false;
 	}
@@ -60,17 +86,17 @@ static bool pass_step(struct sched *s, struct agent *a, const struct caret_seg_s
 	uint32_t done = sched_done_in(st, epoch);
 	if (done >= total) {
 		log_info("pid %d (%s) %s: %u records replayed in %.0f ms", (int)a->pid,
-			 a->procname, a->extra_pass ? "replayed again" : "recording", done,
-			 a->prepare_since_ns ? (double)(now - a->prepare_since_ns) / 1e6 : 0.0);
+			 a->procname, sa->extra_pass ? "replayed again" : "recording", done,
+			 sa->prepare_since_ns ? (double)(now - sa->prepare_since_ns) / 1e6 : 0.0);
 		return true;
 	}
 	uint32_t g = CARET_COUNT_OF(st->grant);
 	uint64_t add;
-	if (a->start_frequency || s->cfg.pacing == PACING_FREQUENCY) {
+	if (sa->start_frequency || s->cfg.pacing == PACING_FREQUENCY) {
 		/* a Start message's recording_frequency wins for its pass */
-		a->credit += (a->start_frequency ? a->start_frequency : s->cfg.frequency) * dt;
-		add = (uint64_t)a->credit;
-		a->credit -= (double)add;
+		sa->credit += (sa->start_frequency ? sa->start_frequency : s->cfg.frequency) * dt;
+		add = (uint64_t)sa->credit;
+		sa->credit -= (double)add;
 	} else {
 		/* not this agent's turn: see sched_tick */
 		uint32_t ord = s->seen++, e = s->eligible > ord ? s->eligible : ord + 1;
@@ -114,23 +140,16 @@ static bool move(struct agent *a, uint32_t from, enum caret_state to)
 	return !refused(a, caret_drive_set_state(&a->seg, from, to), from, to);
 }
 
-static sched_pass_filter_fn *pass_filter;
-static void *pass_filter_arg;
-
-void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg)
-{
-	pass_filter = fn;
-	pass_filter_arg = arg;
-}
-
 /* The filter of the recording(s) a pass is for goes with the pass, staged
  * for the epoch it will have: whether the agent was in WAIT (a recording
  * it found after the recording's own Start) or records for an older
  * session (the pass is for the new one). */
-static bool stage_pass_filter(struct agent *a, uint32_t serial)
+static bool stage_pass_filter(const struct sched *s, struct agent *a,
+			      const struct sched_agent *sa, uint32_t serial)
 {
 	struct caret_filter_text ft;
-	if (!pass_filter || pass_filter(pass_filter_arg, a->covered_serial, serial, &ft) <= 0)
+	if (!s->pass_filter ||
+	    s->pass_filter(s->pass_filter_arg, sa->covered_serial, serial, &ft) <= 0)
 		return false;
 	if (caret_drive_stage_filter(&a->seg, &ft.f) >= 0)
 		return true;
@@ -141,10 +160,11 @@ static bool stage_pass_filter(struct agent *a, uint32_t serial)
 
 /* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
  * same state from RECORD. */
-static bool begin_pass(struct agent *a, uint32_t from, uint32_t serial, int64_t now)
+static bool begin_pass(const struct sched *s, struct agent *a, struct sched_agent *sa,
+		       uint32_t from, uint32_t serial, int64_t now)
 {
 	bool record = from == CARET_STATE_RECORD;
-	bool staged = stage_pass_filter(a, serial);
+	bool staged = stage_pass_filter(s, a, sa, serial);
 	if (record) {
 		caret_drive_begin_pass(&a->seg);
 	} else if (refused(a, caret_drive_begin_replay(&a->seg, from), from, CARET_STATE_PREPARE)) {
@@ -152,24 +172,24 @@ static bool begin_pass(struct agent *a, uint32_t from, uint32_t serial, int64_t 
 			caret_drive_clear_filter(&a->seg);
 		return false;
 	}
-	a->extra_pass = record;
-	a->pass_serial = serial;
-	a->prepare_since_ns = now;
-	a->credit = 0;
+	sa->extra_pass = record;
+	sa->pass_serial = serial;
+	sa->prepare_since_ns = now;
+	sa->credit = 0;
 	return true;
 }
 
-static bool replaying(const struct agent *a, uint32_t state)
+static bool replaying(const struct sched_agent *sa, uint32_t state)
 {
-	return state == CARET_STATE_PREPARE || (state == CARET_STATE_RECORD && a->extra_pass);
+	return state == CARET_STATE_PREPARE || (state == CARET_STATE_RECORD && sa->extra_pass);
 }
 
-static bool end(struct agent *a, uint32_t from, const char *why)
+static bool end(struct agent *a, struct sched_agent *sa, uint32_t from, const char *why)
 {
 	if (!move(a, from, CARET_STATE_WAIT))
 		return false;
-	a->prepare_since_ns = 0;
-	a->extra_pass = false;
+	sa->prepare_since_ns = 0;
+	sa->extra_pass = false;
 	log_info("pid %d (%s): End%s, back to WAIT", (int)a->pid, a->procname, why);
 	return true;
 }
@@ -234,7 +254,8 @@ void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid)
 
 /* The sums of the sessions that see a's process (all of them unless some
  * session sees only one uid's), and a's scope under them. */
-static const struct sched_lttng *scope(struct agent *a, const struct sched_lttng *all,
+static const struct sched_lttng *scope(const struct agent *a, struct sched_agent *sa,
+				       const struct sched_lttng *all,
 				       struct sched_lttng *mine)
 {
 	const struct sched_lttng *l = all;
@@ -244,9 +265,9 @@ static const struct sched_lttng *scope(struct agent *a, const struct sched_lttng
 		sum_into(all, true, (uid_t)a->seg.id.uid, mine);
 		l = mine;
 	}
-	a->scoped = all->scoped;
-	a->seen_newest = l->newest;
-	a->unseen = all->any && !l->any;
+	sa->scoped = all->scoped;
+	sa->seen_newest = l->newest;
+	sa->unseen = all->any && !l->any;
 	return l;
 }
 
@@ -254,8 +275,47 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
 {
 	for (struct agent *a = r->head; a; a = a->next) {
 		struct sched_lttng mine;
-		scope(a, l, &mine);
+		struct sched_agent *sa = sched_agent(a);
+		if (sa)
+			scope(a, sa, l, &mine);
 	}
+}
+
+/* Start: no settling delay from WAIT, the agent waits until its own
+ * tracepoints are enabled before it replays. */
+static void from_wait(const struct sched *s, struct agent *a, struct sched_agent *sa,
+		      const struct sched_lttng *l, const struct caret_seg_status *st, int64_t now)
+{
+	if (l->caret && l->newest) {
+		if (begin_pass(s, a, sa, st->state, l->newest, now))
+			log_info("pid %d (%s): Start, replaying %llu cached records", (int)a->pid,
+				 a->procname, (unsigned long long)st->records);
+	} else if (l->any && !l->caret) {
+		/* Nothing to replay into: record runtime events, as the
+		 * process would without the agent. */
+		if (move(a, st->state, CARET_STATE_RECORD))
+			log_info("pid %d (%s): Start, recording without replay (no active "
+				 "session enables ros2_caret events)", (int)a->pid, a->procname);
+	}
+}
+
+/* Found in RECORD (it started while a session was active, so it emitted
+ * its init events live, or caretd restarted): the sessions active now
+ * have its cache, unless a caretd killed during an extra pass left that
+ * pass cut (then a pass for every session active now: copies in those
+ * that had it all, nothing lost). Found in PREPARE (caretd restarted):
+ * its pass is for the sessions active now. */
+static void adopt(const struct agent *a, struct sched_agent *sa, const struct sched_lttng *l,
+		  const struct caret_seg_status *st)
+{
+	sa->seen = true;
+	bool cut = st->state == CARET_STATE_RECORD && pass_cut(a, CARET_EPOCH_OF(st->grant));
+	if (cut)
+		log_info("pid %d (%s): found recording with its last replay pass cut (caretd "
+			 "restarted during it): replaying again", (int)a->pid, a->procname);
+	sa->covered_serial = st->state == CARET_STATE_RECORD && !cut ? l->newest : 0;
+	sa->pass_serial = l->newest;
+	sa->acct_replayed = st->replayed;
 }
 
 static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttng *all,
@@ -263,28 +323,18 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 {
 	/* a process no active session sees stays in WAIT: a member's
 	 * recording neither waits for nor replays another user's processes */
+	struct sched_agent *sa = sched_agent(a);
+	if (!sa) {
+		log_warn_rl("pid %d (%s): out of memory: not scheduled at this tick",
+			    (int)a->pid, a->procname);
+		return;
+	}
 	struct sched_lttng mine;
-	const struct sched_lttng *l = scope(a, all, &mine);
+	const struct sched_lttng *l = scope(a, sa, all, &mine);
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
-	if (!a->sched_seen) {
-		/* Found in RECORD (it started while a session was active, so
-		 * it emitted its init events live, or caretd restarted): the
-		 * sessions active now have its cache, unless a caretd killed
-		 * during an extra pass left that pass cut (then a pass for
-		 * every session active now: copies in those that had it all,
-		 * nothing lost). Found in PREPARE (caretd restarted): its pass
-		 * is for the sessions active now. */
-		a->sched_seen = true;
-		bool cut = st.state == CARET_STATE_RECORD && pass_cut(a, CARET_EPOCH_OF(st.grant));
-		if (cut)
-			log_info("pid %d (%s): found recording with its last replay pass cut "
-				 "(caretd restarted during it): replaying again", (int)a->pid,
-				 a->procname);
-		a->covered_serial = st.state == CARET_STATE_RECORD && !cut ? l->newest : 0;
-		a->pass_serial = l->newest;
-		a->acct_replayed = st.replayed;
-	}
+	if (!sa->seen)
+		adopt(a, sa, l, &st);
 	/* Without an active session the agent decides alone (it sees its own
 	 * tracepoints); with one, caretd knows every session's rules. */
 	uint32_t flags = l->any ? CARET_CTRL_INIT_DECIDED | (l->init_as_ros2 ? CARET_CTRL_INIT_ROS2 : 0)
@@ -293,23 +343,11 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		caret_drive_set_flags(&a->seg, flags);
 	switch (st.state) {
 	case CARET_STATE_WAIT:
-		/* No settling delay from WAIT: the agent waits until its own
-		 * tracepoints are enabled before it replays. */
-		if (l->caret && l->newest) {
-			if (begin_pass(a, st.state, l->newest, now))
-					log_info("pid %d (%s): Start, replaying %llu cached records",
-					 (int)a->pid, a->procname, (unsigned long long)st.records);
-		} else if (l->any && !l->caret) {
-			/* Nothing to replay into: record runtime events, as
-			 * the process would without the agent. */
-			if (move(a, st.state, CARET_STATE_RECORD))
-				log_info("pid %d (%s): Start, recording without replay (no active "
-					 "session enables ros2_caret events)", (int)a->pid, a->procname);
-		}
+		from_wait(s, a, sa, l, &st, now);
 		break;
 	case CARET_STATE_PREPARE:
 		if (!l->any) {
-			end(a, st.state, " during replay");
+			end(a, sa, st.state, " during replay");
 			break;
 		}
 		if (!l->caret) {
@@ -318,43 +356,122 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 					 "any more: recording without replay", (int)a->pid, a->procname);
 			break;
 		}
-		if (!a->prepare_since_ns)
-			a->prepare_since_ns = now; /* adopted after a restart */
-		if (l->ready > a->pass_serial) {
+		if (!sa->prepare_since_ns)
+			sa->prepare_since_ns = now; /* adopted after a restart */
+		if (l->ready > sa->pass_serial) {
 			log_info("pid %d (%s): another session became active during the replay: "
 				 "starting over", (int)a->pid, a->procname);
-			begin_pass(a, st.state, l->ready, now);
+			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
-		if (pass_step(s, a, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD))
-			a->covered_serial = a->pass_serial;
+		if (pass_step(s, a, sa, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD))
+			sa->covered_serial = sa->pass_serial;
 		break;
 	case CARET_STATE_RECORD:
 		if (!l->any) {
-			end(a, st.state, "");
+			end(a, sa, st.state, "");
 			break;
 		}
-		if (!a->extra_pass) {
-			if (l->caret && l->ready > a->covered_serial) {
-				begin_pass(a, st.state, l->ready, now);
+		if (!sa->extra_pass) {
+			if (l->caret && l->ready > sa->covered_serial) {
+				begin_pass(s, a, sa, st.state, l->ready, now);
 				log_info("pid %d (%s): a new session enables ros2_caret events: "
 					 "replaying %llu cached records again, still recording",
 					 (int)a->pid, a->procname, (unsigned long long)st.records);
 			}
 			break;
 		}
-		if (l->ready > a->pass_serial) {
-			begin_pass(a, st.state, l->ready, now);
+		if (l->ready > sa->pass_serial) {
+			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
-		if (pass_step(s, a, &st, dt, share, now)) {
-			a->extra_pass = false;
-			a->covered_serial = a->pass_serial;
+		if (pass_step(s, a, sa, &st, dt, share, now)) {
+			sa->extra_pass = false;
+			sa->covered_serial = sa->pass_serial;
 		}
 		break;
 	default: /* UNINITIALIZED: the agent is still starting */
 		break;
 	}
+}
+
+bool sched_start_replays(const struct agent *a, const struct sched_lttng *all)
+{
+	struct sched_lttng mine = { .scoped = true };
+	const struct sched_lttng *l = all;
+	if (all->scoped) {
+		sum_into(all, true, (uid_t)a->seg.id.uid, &mine);
+		l = &mine;
+	}
+	return l->caret && l->newest;
+}
+
+int sched_post(struct sched *s, const struct sched_input *in)
+{
+	if (s->n_in == SCHED_INPUTS)
+		return -ENOBUFS;
+	s->in[s->n_in++] = *in;
+	if (s->hint)
+		s->hint(s->hint_arg);
+	return 0;
+}
+
+/* A Start: each agent in WAIT goes on (seed 000: it moves no other),
+ * with the Start's filter staged for the epoch its pass will have (the
+ * agent must see the filter before it sees the pass). */
+static void apply_start(struct sched *s, struct registry *r, const struct sched_lttng *l,
+			const struct sched_input *in, int64_t now)
+{
+	struct caret_filter_text ft;
+	bool filtered = in->filtered && caret_filter_decode(&in->filter, &ft) == 0;
+	for (struct agent *a = r->head; a; a = a->next) {
+		if (caret_seg_state(&a->seg) != CARET_STATE_WAIT)
+			continue;
+		if (filtered && caret_drive_stage_filter(&a->seg, &ft.f) < 0)
+			log_warn("pid %d (%s): the Start's filter does not fit its segment",
+				 (int)a->pid, a->procname);
+		tick_agent(s, a, l, 0, 0, now); /* from WAIT: begins a pass, or RECORD */
+		uint32_t st = caret_seg_state(&a->seg);
+		struct sched_agent *sa = sched_agent(a);
+		if (sa && st != CARET_STATE_WAIT)
+			sa->start_frequency = in->frequency; /* this pass only */
+		if (filtered && st != CARET_STATE_PREPARE)
+			caret_drive_clear_filter(&a->seg); /* no pass began: not for a later one */
+	}
+}
+
+/* An End: every agent back to WAIT. */
+static void apply_end(struct registry *r)
+{
+	for (struct agent *a = r->head; a; a = a->next) {
+		uint32_t st = caret_seg_state(&a->seg);
+		struct sched_agent *sa = sched_agent(a);
+		if (!sa)
+			continue;
+		if (st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD)
+			end(a, sa, st, " message");
+		sa->start_frequency = 0; /* a Start's pacing ends with its recording */
+	}
+}
+
+/* The inputs posted since the last tick, in their order, to the sessions
+ * active now: a message that would be ignored now is dropped. */
+static void apply_inputs(struct sched *s, struct registry *r, const struct sched_lttng *l,
+			 int64_t now)
+{
+	for (int i = 0; i < s->n_in; i++) {
+		const struct sched_input *in = &s->in[i];
+		if (in->end == l->any) {
+			log_info("%s dropped: %s", in->end ? "End" : "Start",
+				 in->end ? "a session became active" : "no session is active any more");
+			continue;
+		}
+		if (in->end)
+			apply_end(r);
+		else
+			apply_start(s, r, l, in, now);
+	}
+	s->n_in = 0;
 }
 
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l, int64_t now)
@@ -364,10 +481,11 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 		dt = 0.5;
 	s->last_tick_ns = now;
 	r->want_serial = l->newest;
+	apply_inputs(s, r, l, now);
 
 	int busy = 0;
 	for (struct agent *a = r->head; a; a = a->next)
-		if (replaying(a, caret_seg_state(&a->seg)))
+		if (replaying(sched_agent_peek(a), caret_seg_state(&a->seg)))
 			busy++;
 	uint64_t budget = s->room_known ? s->room : (uint64_t)((double)s->cfg.bandwidth * dt);
 	s->budget_left = budget;
@@ -394,38 +512,11 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 	}
 }
 
-int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now)
-{
-	if (!l->any)
-		return -EAGAIN;
-	int n = 0;
-	for (struct agent *a = r->head; a; a = a->next) {
-		if (caret_seg_state(&a->seg) != CARET_STATE_WAIT)
-			continue; /* seed 000: Start only moves agents in WAIT */
-		tick_agent(NULL, a, l, 0, 0, now);
-		n++;
-	}
-	return n;
-}
-
-int sched_end(struct registry *r, const struct sched_lttng *l)
-{
-	if (l->any)
-		return -EAGAIN; /* seed 000: End is ignored while a session is active */
-	int n = 0;
-	for (struct agent *a = r->head; a; a = a->next) {
-		uint32_t st = caret_seg_state(&a->seg);
-		if ((st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD) &&
-		    end(a, st, " message"))
-			n++;
-	}
-	return n;
-}
 
 bool sched_busy(const struct registry *r)
 {
 	for (const struct agent *a = r->head; a; a = a->next)
-		if (replaying(a, caret_seg_state(&a->seg)))
+		if (replaying(sched_agent_peek(a), caret_seg_state(&a->seg)))
 			return true;
 	return false;
 }
@@ -442,9 +533,10 @@ bool sched_complete(const struct registry *r, const struct agent *a,
 {
 	/* the newest session that sees it: a member's recording is none of
 	 * another user's process's business */
-	uint32_t want = a->scoped && a->seen_newest < r->want_serial ? a->seen_newest
+	const struct sched_agent *sa = sched_agent_peek(a);
+	uint32_t want = sa->scoped && sa->seen_newest < r->want_serial ? sa->seen_newest
 								   : r->want_serial;
-	return st->state == CARET_STATE_RECORD && !a->extra_pass && a->covered_serial >= want;
+	return st->state == CARET_STATE_RECORD && !sa->extra_pass && sa->covered_serial >= want;
 }
 
 void sched_progress(const struct registry *r, struct progress *p)
@@ -453,7 +545,8 @@ void sched_progress(const struct registry *r, struct progress *p)
 	for (const struct agent *a = r->head; a; a = a->next) {
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
-		if (st.state == CARET_STATE_UNINITIALIZED || a->unseen)
+		const struct sched_agent *sa = sched_agent_peek(a);
+		if (st.state == CARET_STATE_UNINITIALIZED || sa->unseen)
 			continue;
 		p->total++;
 		sat_add(&p->dropped, st.dropped);
@@ -461,7 +554,7 @@ void sched_progress(const struct registry *r, struct progress *p)
 		if (sched_complete(r, a, &st)) {
 			p->recording++;
 			sat_add(&p->records_done, st.records);
-		} else if (replaying(a, st.state)) {
+		} else if (replaying(sa, st.state)) {
 			sat_add(&p->records_done, sched_done_in(&st, CARET_EPOCH_OF(st.grant)));
 		}
 	}
@@ -472,12 +565,13 @@ void sched_reason(const struct agent *a, char *buf, size_t len)
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
 	uint32_t e = CARET_EPOCH_OF(st.grant);
+	const struct sched_agent *sa = sched_agent_peek(a);
 	if (st.state == CARET_STATE_WAIT)
 		snprintf(buf, len, "not started (no active LTTng session seen yet)");
-	else if (st.state == CARET_STATE_RECORD && !a->extra_pass)
+	else if (st.state == CARET_STATE_RECORD && !sa->extra_pass)
 		snprintf(buf, len, "recording; its cache is not replayed yet into the newest "
 			 "session");
-	else if (!replaying(a, st.state))
+	else if (!replaying(sa, st.state))
 		snprintf(buf, len, "state %s", caret_state_name(st.state));
 	else if (!(st.agent_flags & CARET_AGENT_REPLAY_THREAD))
 		snprintf(buf, len, "the agent has no replay thread (provider not loaded?)");
@@ -486,6 +580,6 @@ void sched_reason(const struct agent *a, char *buf, size_t len)
 			 "enable ros2_caret:*?)");
 	else
 		snprintf(buf, len, "%s: %u of %llu records",
-			 a->extra_pass ? "replaying again for a newer session" : "replaying",
+			 sa->extra_pass ? "replaying again for a newer session" : "replaying",
 			 sched_done_in(&st, e), (unsigned long long)st.records);
 }

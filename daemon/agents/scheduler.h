@@ -50,8 +50,42 @@ struct sched_cfg {
 	uint64_t bandwidth;      /* bytes/s host-wide (PACING_ADAPTIVE) */
 };
 
+/*
+ * Asked at each pass the scheduler begins: the filter (CARET's lists) the
+ * pass for the sessions with serials in (after, upto] carries: 1 and *out,
+ * or 0 for none. Without one (NULL), a pass carries only the filter a Start
+ * staged (startend.c).
+ */
+typedef int sched_pass_filter_fn(void *arg, uint32_t after, uint32_t upto,
+				 struct caret_filter_text *out);
+
+/*
+ * Seed 000's Start and End as inputs of the tick: whoever receives one
+ * (the control socket, the bridge) posts it (startend.h), and the next
+ * tick applies it before it moves any agent, in the order they came, to
+ * the sessions active then: Start moves the agents in WAIT on, its filter
+ * and frequency going with the passes it begins; End moves every agent
+ * back to WAIT. Either is dropped if the sessions changed meanwhile so
+ * that the message would have been ignored.
+ */
+#define SCHED_INPUTS 8
+struct sched_input {
+	bool end;
+	uint32_t frequency;             /* Start: records/s of its passes; 0: the pacing's */
+	bool filtered;
+	struct caret_shm_filter filter; /* Start, when filtered: its lists */
+};
+
 struct sched {
 	struct sched_cfg cfg;
+	struct sched_input in[SCHED_INPUTS];
+	int n_in;
+	/* brings the tick forward when an input is posted (the pacer's) */
+	void (*hint)(void *arg);
+	void *hint_arg;
+	/* the filter of the passes it begins (NULL: only a Start's) */
+	sched_pass_filter_fn *pass_filter;
+	void *pass_filter_arg;
 	int64_t last_tick_ns;
 	/* Set by the pacer before each tick (PACING_ADAPTIVE): when
 	 * room_known, the bytes the replays may add to the channel's buffers
@@ -67,6 +101,33 @@ struct sched {
 	 * the previous tick; `seen` counts this tick's. */
 	uint32_t slots, turn, eligible, seen;
 };
+
+/* The scheduler's own state of an agent (registry.h's struct agent_key):
+ * its pass and pacing, rebuilt from the segment on restart (zeros: not
+ * adopted yet). Session serials are caretd's numbering (struct
+ * sched_lttng), in the order the sessions became active. */
+struct sched_agent {
+	bool seen;                /* the scheduler has adopted this agent */
+	bool extra_pass;          /* replaying again while in RECORD */
+	uint32_t pass_serial;     /* the pass in progress covers sessions <= this */
+	uint32_t covered_serial;  /* a completed pass covered sessions <= this */
+	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
+	double credit;            /* fractional grants (frequency pacing) */
+	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
+	int64_t last_bell_ns;     /* last doorbell rung while waiting */
+	uint32_t start_frequency; /* records/s asked by the Start that began this pass; 0: none */
+	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
+	/* its scope (sched_scope_agents): the newest active session that
+	 * sees it, and whether none does while some session is active */
+	bool scoped;              /* some active session sees only one uid's */
+	uint32_t seen_newest;     /* then: the newest that sees it */
+	bool unseen;
+};
+
+/* a's state, allocated at the first call; NULL only when out of memory. */
+struct sched_agent *sched_agent(struct agent *a);
+/* a's state to read: zeros (not adopted yet) when it has none. */
+const struct sched_agent *sched_agent_peek(const struct agent *a);
 
 struct progress {
 	int total, recording;
@@ -120,15 +181,6 @@ void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid);
  * and from a record right after its session became active. */
 void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
 
-/*
- * Asked at each pass the scheduler begins: the filter (CARET's lists) the
- * pass for the sessions with serials in (after, upto] carries: 1 and *out,
- * or 0 for none. Without one (NULL), a pass carries only the filter a Start
- * staged (startend.c).
- */
-typedef int sched_pass_filter_fn(void *arg, uint32_t after, uint32_t upto,
-				 struct caret_filter_text *out);
-void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg);
 
 /* One step: Start agents in WAIT when a session is active (a replay pass
  * if it enables ros2_caret events, straight to RECORD if it does not), End
@@ -140,12 +192,12 @@ void sched_set_pass_filter(sched_pass_filter_fn *fn, void *arg);
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		int64_t now_ns);
 bool sched_busy(const struct registry *r);
-/* Seed 000's Start and End messages applied to this host's agents now:
- * Start moves agents in WAIT on (a pass, or RECORD without replay) when a
- * session is active, End moves every agent back to WAIT when none is.
- * Return how many agents moved, or -EAGAIN when the message is ignored. */
-int sched_start(struct registry *r, const struct sched_lttng *l, int64_t now_ns);
-int sched_end(struct registry *r, const struct sched_lttng *l);
+/* Queues in for the next tick and brings the tick forward; -ENOBUFS when
+ * SCHED_INPUTS wait already. */
+int sched_post(struct sched *s, const struct sched_input *in);
+/* Whether a Start now would begin a replay pass for a (in WAIT) under l:
+ * some session that sees it enables ros2_caret events. */
+bool sched_start_replays(const struct agent *a, const struct sched_lttng *l);
 /* RECORD, and no session enabling ros2_caret events lacks its cache. */
 bool sched_complete(const struct registry *r, const struct agent *a,
 		    const struct caret_seg_status *st);

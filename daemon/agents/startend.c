@@ -1,66 +1,63 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
 #include <string.h>
 
 #include "daemon/base/log.h"
 #include "daemon/agents/startend.h"
 #include "shm/caret_shm.h"
 
-void startend_start(struct registry *r, const struct sched_lttng *l, uint32_t frequency,
-		    const struct caret_filter_lists *filter, int64_t now_ns,
+static const char *posted(struct sched *s, const struct sched_input *in)
+{
+	return sched_post(s, in) < 0 ? "too many Start and End messages wait for the scheduler"
+				     : NULL;
+}
+
+void startend_start(struct sched *s, struct registry *r, const struct sched_lttng *l,
+		    uint32_t frequency, const struct caret_filter_lists *filter,
 		    struct startend_out *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (filter && caret_filter_empty(filter))
-		filter = NULL;
-	int agents = 0;
+	struct sched_input in = { .frequency = frequency };
+	if (filter && !caret_filter_empty(filter)) {
+		in.filtered = caret_filter_encode(filter, &in.filter) >= 0;
+		if (!in.filtered)
+			log_warn("the Start's filter does not fit a segment: passes begin unfiltered");
+	}
+	int agents = 0, moved = 0;
 	for (struct agent *a = r->head; a; a = a->next) {
 		agents++;
-		/* marks the agents the Start may move: those in WAIT */
-		a->start_mark = caret_seg_state(&a->seg) == CARET_STATE_WAIT;
-		/* staged for the epoch the pass below will have: the agent
-		 * must see it before it sees the pass */
-		if (a->start_mark && filter && l->any && caret_drive_stage_filter(&a->seg, filter) < 0)
-			log_warn("pid %d (%s): the Start's filter does not fit its segment",
-				 (int)a->pid, a->procname);
-	}
-	int n = sched_start(r, l, now_ns);
-	for (struct agent *a = r->head; a; a = a->next) {
-		if (!a->start_mark)
-			continue;
-		a->start_mark = false;
-		uint32_t st = caret_seg_state(&a->seg);
-		if (n >= 0 && st != CARET_STATE_WAIT)
-			a->start_frequency = frequency; /* this pass only */
-		if (!filter)
-			continue;
-		if (n >= 0 && st == CARET_STATE_PREPARE)
+		if (caret_seg_state(&a->seg) != CARET_STATE_WAIT)
+			continue; /* seed 000: Start only moves agents in WAIT */
+		moved++;
+		if (in.filtered && sched_start_replays(a, l))
 			out->filtered++;
-		else
-			caret_drive_clear_filter(&a->seg); /* no pass began: not for a later one */
 	}
-	if (n < 0) {
-		out->reason = "no LTTng session is active on this host";
+	out->reason = !l->any ? "no LTTng session is active on this host" : posted(s, &in);
+	if (out->reason) {
 		out->ignored = agents;
+		out->filtered = 0;
 		return;
 	}
-	out->applied = n;
-	out->ignored = agents - n;
+	out->applied = moved;
+	out->ignored = agents - moved;
 }
 
-void startend_end(struct registry *r, const struct sched_lttng *l, struct startend_out *out)
+void startend_end(struct sched *s, struct registry *r, const struct sched_lttng *l,
+		  struct startend_out *out)
 {
 	memset(out, 0, sizeof(*out));
-	int agents = 0;
-	for (struct agent *a = r->head; a; a = a->next)
+	int agents = 0, moved = 0;
+	for (struct agent *a = r->head; a; a = a->next) {
 		agents++;
-	int n = sched_end(r, l);
-	if (n < 0) {
-		out->reason = "an LTTng session is active on this host";
+		uint32_t st = caret_seg_state(&a->seg);
+		moved += st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD;
+	}
+	const struct sched_input in = { .end = true };
+	out->reason = l->any ? "an LTTng session is active on this host" : posted(s, &in);
+	if (out->reason) {
 		out->ignored = agents;
 		return;
 	}
-	for (struct agent *a = r->head; a; a = a->next)
-		a->start_frequency = 0;
-	out->applied = n;
-	out->ignored = agents - n;
+	out->applied = moved;
+	out->ignored = agents - moved;
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Seed 000's rules for a Start or End message reaching this host, applied
- * to each local agent. One path for the control socket's start/end and
- * for the DDS bridge. It never creates, stops or names a session and
- * never touches a file: it only moves agents between states.
- * The rules themselves are the scheduler's (sched_start, sched_end);
- * this adds what a message carries (recording_frequency) and the counts
- * the bridge and the control socket report.
+ * Seed 000's Start and End messages reaching this host: one path for the
+ * control socket's start/end and for the DDS bridge. It never creates,
+ * stops or names a session and never touches a file: it posts the message
+ * to the scheduler, whose next tick applies it (struct sched_input), and
+ * says at once what it will do under the sessions active now, for the
+ * bridge and the control socket to report (the tick, run right after,
+ * re-applies the rules to the sessions active then).
  */
 #ifndef CARETD_STARTEND_H
 #define CARETD_STARTEND_H
@@ -17,7 +17,7 @@
 #include "daemon/agents/scheduler.h"
 
 struct startend_out {
-	int applied; /* agents that changed state */
+	int applied; /* agents the message moves */
 	int ignored; /* agents the rules left alone */
 	const char *reason; /* set when the whole message was ignored */
 	int filtered; /* agents whose pass has the Start's filter */
@@ -25,8 +25,10 @@ struct startend_out {
 
 /*
  * Start: ignored unless an LTTng session is active here; then each agent
- * in WAIT goes on (a replay pass, or RECORD without replay when no session
- * enables ros2_caret events), others are left alone.
+ * in WAIT goes on at the next tick (a replay pass, or RECORD without
+ * replay when no session enables ros2_caret events), others are left
+ * alone; applied and ignored count them now, filtered the agents in WAIT
+ * a pass will begin for (sched_start_replays).
  * frequency > 0 paces those agents' replay at that many records per
  * second (CARET's recording_frequency); 0 keeps the daemon's pacing.
  * filter (NULL or all lists empty: none) is the Start's select/ignore
@@ -37,11 +39,12 @@ struct startend_out {
  * enables ros2_caret events) is not filtered (the filter goes with a
  * pass).
  */
-void startend_start(struct registry *r, const struct sched_lttng *l, uint32_t frequency,
-		    const struct caret_filter_lists *filter, int64_t now_ns,
+void startend_start(struct sched *s, struct registry *r, const struct sched_lttng *l,
+		    uint32_t frequency, const struct caret_filter_lists *filter,
 		    struct startend_out *out);
 /* End: ignored while an LTTng session is active here; else every agent in
- * PREPARE or RECORD goes back to WAIT. */
-void startend_end(struct registry *r, const struct sched_lttng *l, struct startend_out *out);
+ * PREPARE or RECORD goes back to WAIT at the next tick. */
+void startend_end(struct sched *s, struct registry *r, const struct sched_lttng *l,
+		  struct startend_out *out);
 
 #endif

@@ -38,7 +38,7 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
 		if (sched_complete(w->reg, a, &st) || st.state == CARET_STATE_UNINITIALIZED ||
-		    a->unseen)
+		    sched_agent_peek(a)->unseen)
 			continue;
 		char why[160];
 		sched_reason(a, why, sizeof(why));

@@ -8,6 +8,7 @@
 
 #include "daemon/base/log.h"
 #include "proto/caret_utf8.h"
+#include "util/caret_util.h"
 
 static int max_lvl = LOG_INFO;
 static int journal;
@@ -76,9 +77,7 @@ int log_msg_errno(int level, int err, const char *fmt, ...)
 
 _Bool log_ratelimit_ok(struct log_ratelimit *rl, int level)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	long long now = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	long long now = caret_now_ns();
 	if (rl->begin_ns == 0 || now - rl->begin_ns >= LOG_RL_INTERVAL_S * 1000000000LL) {
 		if (rl->suppressed)
 			log_msg(level, "(%u similar messages suppressed in %d s)", rl->suppressed,

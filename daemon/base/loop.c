@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
+#include <string.h>
 #include <time.h>
 
 #include "daemon/base/loop.h"
+#include "util/caret_util.h"
 
 uint64_t loop_now(const struct loop *l)
 {
 	uint64_t now = 0;
-	if (!l->event || sd_event_now(l->event, CLOCK_MONOTONIC, &now) < 0) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-	}
+	if (!l->event || sd_event_now(l->event, CLOCK_MONOTONIC, &now) < 0)
+		now = (uint64_t)caret_now_ns() / 1000;
 	return now;
 }
 
@@ -64,6 +63,8 @@ int loop_open(struct loop *l, sd_event *e)
 {
 	l->event = e;
 	l->running = -1;
+	l->plan = NULL;
+	l->n_plan = 0;
 	int r = sd_event_add_time(e, &l->timer, CLOCK_MONOTONIC, 0, LOOP_ACCURACY_USEC, on_timer,
 				  l);
 	if (r < 0)
@@ -78,14 +79,40 @@ void loop_close(struct loop *l)
 		loop_remove(l->jobs[l->n - 1]);
 }
 
+int loop_set_plan(struct loop *l, const struct loop_plan *plan, int n)
+{
+	if (l->n)
+		return -EBUSY;
+	for (int i = 1; i < n; i++)
+		if (plan[i].stage < plan[i - 1].stage)
+			return -EINVAL;
+	l->plan = plan;
+	l->n_plan = n;
+	return 0;
+}
+
+/* Where j runs in the tick: its row of the table, or (no table) its stage. */
+static int rank_of(const struct loop *l, const struct loop_job *j)
+{
+	if (!l->plan)
+		return (int)j->stage;
+	for (int i = 0; i < l->n_plan; i++)
+		if (strcmp(l->plan[i].name, j->name) == 0)
+			return l->plan[i].stage == j->stage ? i : -EINVAL;
+	return -ENOENT;
+}
+
 int loop_add(struct loop *l, struct loop_job *j)
 {
 	if (j->stage >= LOOP_STAGES || !j->run)
 		return -EINVAL;
+	int rank = rank_of(l, j);
+	if (rank < 0)
+		return rank;
 	if (l->n == LOOP_MAX_JOBS)
 		return -ENOSPC;
 	int at = l->n;
-	while (at > 0 && l->jobs[at - 1]->stage > j->stage)
+	while (at > 0 && l->jobs[at - 1]->rank > rank)
 		at--;
 	/* never ahead of the job running: the tick's index would skip one */
 	if (l->running >= 0 && at <= l->running)
@@ -94,6 +121,7 @@ int loop_add(struct loop *l, struct loop_job *j)
 		l->jobs[i] = l->jobs[i - 1];
 	l->jobs[at] = j;
 	l->n++;
+	j->rank = rank;
 	j->loop = l;
 	j->due = 0;
 	rearm(l);

@@ -13,7 +13,10 @@
  *
  * so a decision always sees this tick's observations and a report this
  * tick's decisions (Redis' ae.c runs one time event and a beforesleep the
- * same way). Within a stage, jobs run in the order they were added.
+ * same way). caretd lists every job in one table (struct loop_plan, in
+ * daemon/main.c) with its stage and period, and the tick runs them in the
+ * table's order: a module cannot add a job the table does not list.
+ * Without a table (tests), jobs run by stage in the order they were added.
  *
  * Each job says when it is due again (its own period: 1 ms for a busy
  * pacer, a second for an idle poll), so an idle daemon sleeps until the
@@ -46,6 +49,14 @@ enum loop_stage { LOOP_OBSERVE, LOOP_SCHEDULE, LOOP_REPORT, LOOP_STAGES };
 
 struct loop;
 
+/* A row of the job table: a job by its name, the stage it must have, and
+ * how often it runs (its run's own return: written here for the reader). */
+struct loop_plan {
+	const char *name;
+	enum loop_stage stage;
+	const char *period;
+};
+
 struct loop_job {
 	const char *name;
 	enum loop_stage stage;
@@ -55,6 +66,7 @@ struct loop_job {
 	void *arg;
 	/* private to loop.c */
 	uint64_t due; /* CLOCK_MONOTONIC usec; LOOP_IDLE: not due */
+	int rank;     /* its row in the table, else its stage */
 	struct loop *loop;
 };
 
@@ -66,15 +78,21 @@ struct loop {
 	sd_event_source *timer;
 	struct loop_job *jobs[LOOP_MAX_JOBS]; /* by stage, then in order added */
 	int n;
+	const struct loop_plan *plan; /* NULL: any job, by stage */
+	int n_plan;
 	int running; /* index of the job running, -1 outside a tick */
 	uint64_t ticks; /* how many ticks ran (tests) */
 };
 
 int loop_open(struct loop *l, sd_event *e);
 void loop_close(struct loop *l);
+/* The job table, before any job is added: -EINVAL unless its rows are in
+ * stage order. */
+int loop_set_plan(struct loop *l, const struct loop_plan *plan, int n);
 /* Adds j (its first run is in the first tick: the daemon's first look at
  * the host is immediate); -ENOSPC beyond LOOP_MAX_JOBS, -EBUSY when added
- * by a running job ahead of where the tick is. */
+ * by a running job ahead of where the tick is; with a table, -ENOENT for a
+ * job it does not list and -EINVAL for one of another stage. */
 int loop_add(struct loop *l, struct loop_job *j);
 /* Removes j (a no-op if it was not added). */
 void loop_remove(struct loop_job *j);

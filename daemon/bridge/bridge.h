@@ -59,6 +59,8 @@
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
 
+struct sched;
+
 #define BRIDGE_MAX_HOSTS 64
 #define BRIDGE_MAX_PROCS 1024
 /* one host's share, so that one host (one participant) cannot take every
@@ -194,6 +196,7 @@ struct bridge_limit_ops {
 struct bridge {
 	struct bridge_cfg cfg;
 	struct registry *reg;
+	struct sched *sched; /* a peer's Start and End are its tick's inputs */
 	struct lttng_view *lttng;
 	struct loop_job take, publish; /* observe and report stages of the tick */
 	struct bridge_dds *dds;
@@ -235,7 +238,13 @@ struct bridge {
 /* The bridge version this caretd speaks (proto/caret_msgs.idl). */
 uint32_t bridge_version(void);
 
-int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v);
+/* Its collaborators, handed to bridge_start (b->cfg is set before). */
+struct bridge_ops {
+	struct registry *reg;
+	struct sched *sched;
+	struct lttng_view *lttng;
+};
+int bridge_start(struct bridge *b, struct loop *loop, const struct bridge_ops *ops);
 void bridge_stop(struct bridge *b);
 /* What is active in LTTng changed: the bridge's jobs run in this tick
  * (they sleep longer while idle). */
@@ -295,7 +304,6 @@ struct bridge_sender {
 	uint32_t version; /* its bridge version; 0: not a caretd (CARET's nodes) */
 };
 
-int64_t bridge_now_ns(void);
 /* The one limiter of every log line another host can cause (B16c): a peer
  * cannot pick a kind of line that escapes it. */
 bool bridge_rlog_ok(struct bridge *b);

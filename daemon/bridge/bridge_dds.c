@@ -31,6 +31,7 @@
 #include "daemon/base/loop.h"
 #include "shm/caret_shm.h"
 #include "util/caret_cleanup.h"
+#include "util/caret_util.h"
 
 #define TICK_USEC (100 * USEC_PER_MS)
 /*
@@ -275,7 +276,7 @@ static int dds_up(struct bridge *b)
 				      T_SNAP_REPLY)) < 0)
 		goto fail;
 	b->up = true;
-	b->up_ns = bridge_now_ns();
+	b->up_ns = caret_now_ns();
 	b->status_due = true;
 	snprintf(b->state, sizeof(b->state), "up (domain %d)", dom);
 	log_info("bridge: up on DDS domain %d as host %s", dom, b->host);
@@ -365,7 +366,7 @@ static const char *sample_name(const char *type)
 			struct bridge_sender s;                                                \
 			sender((rd), si[i_].publication_handle, &s);                    \
 			if (s.version && s.version != BRIDGE_VERSION) {                 \
-				bridge_peers_foreign((b), sample_name(what), &s, bridge_now_ns()); \
+				bridge_peers_foreign((b), sample_name(what), &s, caret_now_ns()); \
 				continue;                                               \
 			}                                                               \
 			const char *from = s.host;                                      \
@@ -408,7 +409,7 @@ static uint64_t samples(const struct bridge *b)
 static uint64_t on_take(void *arg)
 {
 	struct bridge *b = arg;
-	int64_t now = bridge_now_ns();
+	int64_t now = caret_now_ns();
 	if (b->asleep) {
 		bridge_wake_scan(&b->wake);
 		return TICK_ASLEEP_USEC;
@@ -446,7 +447,7 @@ static uint64_t on_take(void *arg)
 static uint64_t on_publish(void *arg)
 {
 	struct bridge *b = arg;
-	int64_t now = bridge_now_ns();
+	int64_t now = caret_now_ns();
 	if (b->asleep)
 		return TICK_ASLEEP_USEC;
 	bridge_send_snap_replies(b, now);
@@ -472,7 +473,7 @@ static int on_wake(sd_event_source *s, int fd, uint32_t revents, void *arg)
 	sd_event_source_set_enabled(s, SD_EVENT_OFF);
 	/* the first sample after a quiet while at once, then at most one
 	 * take per short tick, as before the listener */
-	int64_t wait = W.last_take_ns + (int64_t)TICK_USEC * 1000 - bridge_now_ns();
+	int64_t wait = W.last_take_ns + (int64_t)TICK_USEC * 1000 - caret_now_ns();
 	loop_job_soon(&b->take, wait > 0 ? (uint64_t)wait / 1000 : 0);
 	return 0;
 }
@@ -485,10 +486,11 @@ void bridge_kick(struct bridge *b)
 	loop_job_soon(&b->publish, 0);
 }
 
-int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct lttng_view *v)
+int bridge_start(struct bridge *b, struct loop *loop, const struct bridge_ops *ops)
 {
-	b->reg = r;
-	b->lttng = v;
+	b->reg = ops->reg;
+	b->sched = ops->sched;
+	b->lttng = ops->lttng;
 	if (!b->cfg.enabled) {
 		snprintf(b->state, sizeof(b->state), "off (--no-bridge)");
 		log_info("bridge: off");
@@ -500,7 +502,7 @@ int bridge_start(struct bridge *b, struct loop *loop, struct registry *r, struct
 	snprintf(b->state, sizeof(b->state), "starting");
 	bridge_relay_init(b);
 	/* Lazily: the local side is serving before DDS is even tried. */
-	b->next_try_ns = bridge_now_ns() + FIRST_TRY_NS;
+	b->next_try_ns = caret_now_ns() + FIRST_TRY_NS;
 	b->take = LOOP_JOB("bridge take", LOOP_OBSERVE, on_take, b);
 	b->publish = LOOP_JOB("bridge publish", LOOP_REPORT, on_publish, b);
 	W.event = loop->event;

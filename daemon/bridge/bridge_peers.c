@@ -8,6 +8,7 @@
 #include "daemon/base/log.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/agents/startend.h"
+#include "util/caret_util.h"
 
 #define PROC_TTL_NS (5LL * 1000000000)
 #define HOST_TTL_NS (BRIDGE_HOST_TTL_S * 1000000000LL)
@@ -25,9 +26,9 @@ void bridge_peers_start(struct bridge *b, const caret_msgs_msg_dds__Start_ *m,
 		return bridge_reject(b, "Start", bad);
 	struct startend_out o;
 	struct sched_lttng l;
-	int64_t now = bridge_now_ns();
+	int64_t now = caret_now_ns();
 	pacer_sched_lttng(b->lttng, now, &l);
-	startend_start(b->reg, &l, m->recording_frequency, &f, now, &o);
+	startend_start(b->sched, b->reg, &l, m->recording_frequency, &f, &o);
 	char ft[1024];
 	bridge_msg_filter_text(&f, ft, sizeof(ft));
 	if (o.reason)
@@ -46,8 +47,8 @@ void bridge_peers_end(struct bridge *b, const char *from)
 	b->counts.end++;
 	struct startend_out o;
 	struct sched_lttng l;
-	pacer_sched_lttng(b->lttng, bridge_now_ns(), &l);
-	startend_end(b->reg, &l, &o);
+	pacer_sched_lttng(b->lttng, caret_now_ns(), &l);
+	startend_end(b->sched, b->reg, &l, &o);
 	if (o.reason)
 		bridge_rlog_info(b, "bridge: End from %s ignored: %s", from, o.reason);
 	else

@@ -14,6 +14,7 @@
 #include "lib/lttng/lttng_limit.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/agents/startend.h"
+#include "util/caret_util.h"
 
 /* Relay sessions begin at most this often: each costs LTTng a session
  * and every process a replay. */
@@ -112,12 +113,12 @@ void bridge_relay_request(struct bridge *b, const caretd_msgs_msg_dds__RelayReco
 				 m->session_name, from, b->relay_session);
 		return;
 	}
-	if (b->relay_try_ns && bridge_now_ns() - b->relay_try_ns < RELAY_GAP_NS) {
+	if (b->relay_try_ns && caret_now_ns() - b->relay_try_ns < RELAY_GAP_NS) {
 		bridge_rlog_warn(b, "bridge: relay_record %s from %s ignored: the previous one came less "
 				 "than %lld s ago", m->session_name, from, RELAY_GAP_NS / 1000000000);
 		return;
 	}
-	b->relay_try_ns = bridge_now_ns();
+	b->relay_try_ns = caret_now_ns();
 	/* Network output only: check_url in lttng.c refuses anything LTTng
 	 * would take for a local path. */
 	struct caret_lttng_cfg cfg = { .session = m->session_name, .url = m->url };
@@ -129,7 +130,7 @@ void bridge_relay_request(struct bridge *b, const caretd_msgs_msg_dds__RelayReco
 		return;
 	}
 	snprintf(b->relay_session, sizeof(b->relay_session), "%s", name);
-	b->relay_since_ns = bridge_now_ns();
+	b->relay_since_ns = caret_now_ns();
 	/* No session without its size bound: one that cannot be bounded is
 	 * destroyed at once. */
 	if ((r = limit_ops(b)->size(name, relay_max_bytes(b), err, sizeof(err))) < 0) {
@@ -140,15 +141,16 @@ void bridge_relay_request(struct bridge *b, const caretd_msgs_msg_dds__RelayReco
 			 "and %llu bytes)", from, name, out, relay_max_s(b),
 			 (unsigned long long)relay_max_bytes(b));
 	lttng_view_session_started(b->lttng, name);
-	/* The recording's Start, applied here and now rather than by the
-	 * Start sample that follows: the scheduler's next tick would begin
-	 * the replay into the new session without the recording's filter.
-	 * Frequency 0: this daemon paces with its own settings. */
+	/* The recording's Start, posted here and now rather than by the
+	 * Start sample that follows: the scheduler's next tick applies it
+	 * before it begins any replay into the new session, which would
+	 * otherwise go without the recording's filter. Frequency 0: this
+	 * daemon paces with its own settings. */
 	struct startend_out o;
 	struct sched_lttng l;
-	int64_t now = bridge_now_ns();
+	int64_t now = caret_now_ns();
 	pacer_sched_lttng(b->lttng, now, &l);
-	startend_start(b->reg, &l, 0, &f, now, &o);
+	startend_start(b->sched, b->reg, &l, 0, &f, &o);
 	char ft[1024];
 	bridge_msg_filter_text(&f, ft, sizeof(ft));
 	if (*ft)

@@ -13,6 +13,7 @@
 #include "daemon/bridge/bridge_snap.h"
 #include "daemon/base/log.h"
 #include "shm/caret_shm.h"
+#include "util/caret_util.h"
 
 
 /* One sample on writer w: 0 or -EIO. Through the loader's table
@@ -114,8 +115,8 @@ void bridge_send_flush(struct bridge *b, int64_t now)
 						  : send_relay(b, p->session, p->url, p->frequency,
 							       p->stop, &f);
 		if (r < 0)
-			log_warn("bridge: held %s not broadcast: %s", bridge_pending_name(p->kind),
-				 strerror(-r));
+			log_warn_errno(r, "bridge: held %s not broadcast",
+				       bridge_pending_name(p->kind));
 		else
 			log_info("bridge: held %s broadcast to every host, %.1f s after it was asked",
 				 bridge_pending_name(p->kind), (double)(now - p->at_ns) / 1e9);
@@ -136,7 +137,7 @@ static bool hold(struct bridge *b)
 	if (!b->lazy)
 		return false;
 	bridge_wake_now(b, "a broadcast of this host");
-	return !bridge_settled(b) || bridge_pending_first(b, bridge_now_ns());
+	return !bridge_settled(b) || bridge_pending_first(b, caret_now_ns());
 }
 
 #define HELD(r) ((r) < 0 ? (r) : BRIDGE_HELD)
@@ -145,7 +146,7 @@ int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_f
 {
 	if (hold(b))
 		return HELD(bridge_pending_add(b, BRIDGE_P_START, frequency, f, NULL, NULL, false,
-					       bridge_now_ns()));
+					       caret_now_ns()));
 	return send_start(b, frequency, f);
 }
 
@@ -169,7 +170,7 @@ int bridge_send_end(struct bridge *b)
 		return 0;
 	if (hold(b))
 		return HELD(bridge_pending_add(b, BRIDGE_P_END, 0, NULL, NULL, NULL, false,
-					       bridge_now_ns()));
+					       caret_now_ns()));
 	return send_end(b);
 }
 
@@ -188,7 +189,7 @@ int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 		return 0; /* as bridge_send_end */
 	if (hold(b))
 		return HELD(bridge_pending_add(b, BRIDGE_P_RELAY, frequency, f, session, url, stop,
-					       bridge_now_ns()));
+					       caret_now_ns()));
 	return send_relay(b, session, url, frequency, stop, f);
 }
 
@@ -218,7 +219,7 @@ int bridge_snapshot_ask(struct bridge *b, const char *session, int64_t timeout_m
 	if (!b->up)
 		return -ENOTCONN;
 	struct bridge_snap_out *o;
-	int r = bridge_snap_open(b, session, bridge_now_ns(), &o);
+	int r = bridge_snap_open(b, session, caret_now_ns(), &o);
 	if (r < 0)
 		return r;
 	caretd_msgs_msg_dds__SnapshotRequest_ m = { .id = o->id, .session_name = o->session,

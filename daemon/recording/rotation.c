@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "daemon/base/log.h"
+#include "daemon/agents/scheduler.h"
 #include "daemon/base/loop.h"
 #include "lib/lttng/lttng.h"
 #include "daemon/recording/rotation.h"
@@ -108,7 +109,7 @@ static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
 static bool agents_adopted(void)
 {
 	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next)
-		if (!a->dead && !a->sched_seen &&
+		if (!a->dead && !sched_agent_peek(a)->seen &&
 		    caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED)
 			return false;
 	return true;
@@ -179,10 +180,10 @@ static uint64_t on_tick(void *arg)
 	return busy ? TICK_USEC : IDLE_USEC;
 }
 
-int rotation_start(struct loop *l, struct lttng_view *v, struct registry *r)
+int rotation_start(struct loop *l, const struct rotation_ops *ops)
 {
 	memset(&R, 0, sizeof(R));
-	rot_state_init(v, r);
+	rot_state_init(ops->lttng, ops->reg);
 	rot_prune_init(l->event);
 	rotl_reset();
 	rot_store_reset();

@@ -60,7 +60,12 @@
 struct caret_ctl_record_req;
 void rotation_opts_of(const struct caret_ctl_record_req *q, struct rotation_opts *o);
 
-int rotation_start(struct loop *l, struct lttng_view *v, struct registry *r);
+/* Its collaborators, handed to rotation_start. */
+struct rotation_ops {
+	struct lttng_view *lttng;
+	struct registry *reg;
+};
+int rotation_start(struct loop *l, const struct rotation_ops *ops);
 void rotation_stop(void);
 
 /*

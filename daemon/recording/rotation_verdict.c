@@ -22,8 +22,9 @@ bool rot_pass_complete(const struct rot *t)
 		uint32_t st = caret_seg_state(&a->seg);
 		if (st == CARET_STATE_UNINITIALIZED)
 			continue;
-		if (st != CARET_STATE_RECORD || a->extra_pass || !a->sched_seen ||
-		    a->covered_serial < t->serial)
+		const struct sched_agent *sa = sched_agent_peek(a);
+		if (st != CARET_STATE_RECORD || sa->extra_pass || !sa->seen ||
+		    sa->covered_serial < t->serial)
 			return false;
 	}
 	return true;
@@ -34,10 +35,11 @@ bool rot_pass_complete(const struct rot *t)
 static bool replaying(const struct agent *a, uint32_t *serial)
 {
 	uint32_t st = caret_seg_state(&a->seg);
-	if (a->dead || !a->sched_seen ||
-	    !(st == CARET_STATE_PREPARE || (st == CARET_STATE_RECORD && a->extra_pass)))
+	const struct sched_agent *sa = sched_agent_peek(a);
+	if (a->dead || !sa->seen ||
+	    !(st == CARET_STATE_PREPARE || (st == CARET_STATE_RECORD && sa->extra_pass)))
 		return false;
-	*serial = a->pass_serial;
+	*serial = sa->pass_serial;
 	return true;
 }
 

@@ -281,10 +281,10 @@ static uint64_t on_tick(void *arg)
 	return busy ? SIMCLOCK_TICK_USEC : LOOP_IDLE;
 }
 
-int simclock_start(struct loop *l, struct lttng_view *v)
+int simclock_start(struct loop *l, const struct simclock_ops *ops)
 {
 	memset(&S, 0, sizeof(S));
-	S.view = v;
+	S.view = ops->lttng;
 	S.job = LOOP_JOB("simclock", LOOP_OBSERVE, on_tick, NULL);
 	int rc = loop_add(l, &S.job);
 	S.started = rc >= 0;

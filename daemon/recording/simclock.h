@@ -23,7 +23,10 @@
 /* The job (observe stage) that reaps helpers and ends those whose
  * recording is gone from the view (a session destroyed behind caretd's
  * back, an armed one reaped). */
-int simclock_start(struct loop *l, struct lttng_view *v);
+struct simclock_ops {
+	struct lttng_view *lttng;
+};
+int simclock_start(struct loop *l, const struct simclock_ops *ops);
 /* Ends every helper (caretd exits). */
 void simclock_stop(void);
 

@@ -255,8 +255,9 @@ struct job {
 static bool covered(const struct agent *a, uint32_t serial)
 {
 	uint32_t st = caret_seg_state(&a->seg);
-	return st == CARET_STATE_RECORD && !a->extra_pass && a->sched_seen &&
-	       a->covered_serial >= serial;
+	const struct sched_agent *sa = sched_agent_peek(a);
+	return st == CARET_STATE_RECORD && !sa->extra_pass && sa->seen &&
+	       sa->covered_serial >= serial;
 }
 
 /* A process the session sees: a member's recording sees only theirs

@@ -317,12 +317,12 @@ static uint64_t on_tick(void *arg)
 	return TICK_USEC;
 }
 
-int snapshot_trigger_start(struct loop *l, struct lttng_view *v, struct registry *r)
+int snapshot_trigger_start(struct loop *l, const struct snapshot_trigger_ops *ops)
 {
 	memset(&S, 0, sizeof(S));
 	memset(T, 0, sizeof(T));
-	S.v = v;
-	S.r = r;
+	S.v = ops->lttng;
+	S.r = ops->reg;
 	S.job = LOOP_JOB("snapshot triggers", LOOP_OBSERVE, on_tick, NULL);
 	int rc = loop_add(l, &S.job);
 	S.started = rc >= 0;

@@ -23,7 +23,12 @@
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
 
-int snapshot_trigger_start(struct loop *l, struct lttng_view *v, struct registry *r);
+/* Its collaborators, handed to snapshot_trigger_start. */
+struct snapshot_trigger_ops {
+	struct lttng_view *lttng;
+	struct registry *reg;
+};
+int snapshot_trigger_start(struct loop *l, const struct snapshot_trigger_ops *ops);
 void snapshot_trigger_stop(void);
 /* The trigger of the flight recorder session: 0, or -errno with why. */
 int snapshot_trigger_begin(const char *session, const char *event, const char *filter,

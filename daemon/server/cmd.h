@@ -29,6 +29,7 @@
 struct cmd_ctx {
 	struct registry *reg;
 	struct sched_cfg *sched;
+	struct sched *scheduler;  /* Start and End are its tick's inputs */
 	struct lttng_view *lttng; /* its ops are the commands' LTTng too */
 	struct events *events;    /* NULL: `events` is refused */
 	struct bridge *bridge;    /* may be NULL (tests): no other hosts */

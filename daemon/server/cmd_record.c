@@ -56,7 +56,7 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		/* its own Start, with its filter (record_act's for a recording
 		 * that starts at once) */
 		struct startend_out so;
-		startend_start(ctx->reg, &l, rec->frequency, &ft.f, caret_now_ns(), &so);
+		startend_start(ctx->scheduler, ctx->reg, &l, rec->frequency, &ft.f, &so);
 		log_info("session %s: %d processes replay with the recording's filter, %d "
 			 "already recording for another session keep theirs", name, so.filtered,
 			 so.ignored);
@@ -337,7 +337,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		 * those that record for an older session (their pass for this
 		 * one). */
 		struct startend_out so;
-		startend_start(ctx->reg, &l, p->freq, &p->filter, caret_now_ns(), &so);
+		startend_start(ctx->scheduler, ctx->reg, &l, p->freq, &p->filter, &so);
 		log_info("session %s: %d processes replay with the recording's filter, %d "
 			 "already recording for another session keep theirs",
 			 res->session, so.filtered, so.ignored);

@@ -175,9 +175,9 @@ int cmd_start_end(const struct cmd_ctx *ctx, const struct caret_ctl_startend_req
 	pacer_sched_lttng(ctx->lttng, now, &l);
 	struct startend_out so;
 	if (start)
-		startend_start(ctx->reg, &l, 0, &filter, now, &so);
+		startend_start(ctx->scheduler, ctx->reg, &l, 0, &filter, &so);
 	else
-		startend_end(ctx->reg, &l, &so);
+		startend_end(ctx->scheduler, ctx->reg, &l, &so);
 	res->accepted = !so.reason;
 	if (so.reason)
 		snprintf(res->reason, sizeof(res->reason), "ignored: %s", so.reason);

@@ -49,11 +49,10 @@ static uint64_t on_timer(void *arg)
 	return n->ready && n->lttng->n_active == 0 ? STATUS_IDLE_USEC : STATUS_USEC;
 }
 
-int notify_start(struct notify *n, struct loop *loop, const struct registry *r,
-		 const struct lttng_view *lttng)
+int notify_start(struct notify *n, struct loop *loop, const struct notify_ops *ops)
 {
-	n->reg = r;
-	n->lttng = lttng;
+	n->reg = ops->reg;
+	n->lttng = ops->lttng;
 	n->job = LOOP_JOB("notify", LOOP_REPORT, on_timer, n);
 	return loop_add(loop, &n->job);
 }

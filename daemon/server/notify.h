@@ -13,6 +13,12 @@
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
 
+/* Its collaborators, handed to notify_start. */
+struct notify_ops {
+	const struct registry *reg;
+	const struct lttng_view *lttng;
+};
+
 struct notify {
 	const struct registry *reg;
 	const struct lttng_view *lttng;
@@ -21,8 +27,7 @@ struct notify {
 	struct loop_job job; /* report stage */
 };
 
-int notify_start(struct notify *n, struct loop *loop, const struct registry *r,
-		 const struct lttng_view *lttng);
+int notify_start(struct notify *n, struct loop *loop, const struct notify_ops *ops);
 void notify_stopping(struct notify *n);
 
 #endif

@@ -49,6 +49,7 @@ static void relay_setup(void)
 				     .relay_allow = "relay.lan", .relay_max_s = 5,
 				     .relay_max_bytes = 1 << 20 };
 	b.reg = &reg;
+	b.sched = &scheduler;
 	b.lttng = &view;
 	b.limit = &fake_limit;
 	n_limits = fail_size = 0;

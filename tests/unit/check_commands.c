@@ -244,6 +244,7 @@ START_TEST(record_with_filter_starts_its_own_pass)
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"f1\",\"path\":\"/t\","
 		       "\"select_nodes\":\"/talker\"}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
+	sched_tick_now(); /* which applies the Start the command posted */
 	/* the recording's Start moved the agent, with the filter staged */
 	ck_assert_uint_ne(caret_seg_state(&agent.seg), CARET_STATE_WAIT);
 	struct caret_filter_text ft;

@@ -103,6 +103,8 @@ static void frot_read(rotl_on_event *cb, void *arg)
 				cb(frot.next[k], rot_at(i), NULL, arg);
 }
 
+static const struct rotation_ops rot_ops = { .lttng = &view, .reg = &reg };
+
 static const struct rotation_lttng_ops frot_ops = {
 	.register_triggers = frot_register,
 	.ensure_channel = frot_ensure,
@@ -123,7 +125,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	struct loop l = { 0 };
 	ck_assert_int_ge(sd_event_new(&ev), 0);
 	ck_assert_int_ge(loop_open(&l, ev), 0);
-	ck_assert_int_ge(rotation_start(&l, &view, &reg), 0);
+	ck_assert_int_ge(rotation_start(&l, &rot_ops), 0);
 	rotl_set_ops(&frot_ops);
 	memset(&frot, 0, sizeof(frot));
 	peer.uid = 4242;
@@ -239,7 +241,7 @@ START_TEST(chunk_with_discards_is_incomplete)
 	struct loop l = { 0 };
 	ck_assert_int_ge(sd_event_new(&ev), 0);
 	ck_assert_int_ge(loop_open(&l, ev), 0);
-	ck_assert_int_ge(rotation_start(&l, &view, &reg), 0);
+	ck_assert_int_ge(rotation_start(&l, &rot_ops), 0);
 	rotl_set_ops(&frot_ops);
 	char dir[64], p[256];
 	snprintf(dir, sizeof(dir), "/tmp/caret-ut-rotdisc-%d", (int)getpid());
@@ -323,7 +325,7 @@ START_TEST(reaped_armed_recording_frees_its_rotation)
 	struct loop l = { 0 };
 	ck_assert_int_ge(sd_event_new(&ev), 0);
 	ck_assert_int_ge(loop_open(&l, ev), 0);
-	ck_assert_int_ge(rotation_start(&l, &view, &reg), 0);
+	ck_assert_int_ge(rotation_start(&l, &rot_ops), 0);
 	rotl_set_ops(&frot_ops);
 	memset(&frot, 0, sizeof(frot));
 	peer.uid = 4242;
@@ -381,7 +383,7 @@ static void rn_begin(void)
 	memset(&rn, 0, sizeof(rn));
 	ck_assert_int_ge(sd_event_new(&rn.ev), 0);
 	ck_assert_int_ge(loop_open(&rn.l, rn.ev), 0);
-	ck_assert_int_ge(rotation_start(&rn.l, &view, &reg), 0);
+	ck_assert_int_ge(rotation_start(&rn.l, &rot_ops), 0);
 	rotl_set_ops(&frot_ops);
 	memset(&frot, 0, sizeof(frot));
 	peer.uid = 4242;

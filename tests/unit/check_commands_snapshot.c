@@ -41,9 +41,11 @@ static void record_fr(const char *name, bool snapshot)
 static void agent_covers(uint32_t serial)
 {
 	caret_own_set_state(&agent.seg, CARET_STATE_RECORD);
-	agent.sched_seen = true;
-	agent.extra_pass = false;
-	agent.covered_serial = serial;
+	struct sched_agent *sa = sched_agent(&agent);
+	ck_assert_ptr_nonnull(sa);
+	sa->seen = true;
+	sa->extra_pass = false;
+	sa->covered_serial = serial;
 }
 
 START_TEST(snapshot_after_the_pass)

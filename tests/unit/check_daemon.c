@@ -66,6 +66,7 @@ void drop_agent(struct agent *a)
 {
 	char name[CARET_SHM_NAME_MAX];
 	strcpy(name, a->seg.name);
+	agent_state_free(a);
 	caret_seg_close(&a->seg);
 	caret_seg_unlink(name);
 }
@@ -209,7 +210,7 @@ START_TEST(start_filter_goes_with_its_pass)
 	struct startend_out o;
 	int64_t t = 1000 * MS;
 	/* ignored (no session): nothing left for the next pass */
-	startend_start(&r, &none, 0, &f, t, &o);
+	startend_start(&s, &r, &none, 0, &f, &o);
 	ck_assert_int_eq(o.filtered, 0);
 	sched_tick(&s, &r, &ON, t += 10 * MS);
 	uint32_t e1 = CARET_EPOCH_OF(status(&a).grant);
@@ -217,9 +218,10 @@ START_TEST(start_filter_goes_with_its_pass)
 	ck_assert_int_eq(caret_own_read_filter(&a.seg, e1, &ft), 0);
 	sched_tick(&s, &r, &OFF, t += 10 * MS);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
-	/* moved by the Start: its pass has the filter */
-	startend_start(&r, &ON, 0, &f, t += 10 * MS, &o);
+	/* moved by the Start (at the tick, its input): its pass has the filter */
+	startend_start(&s, &r, &ON, 0, &f, &o);
 	ck_assert_int_eq(o.filtered, 1);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
 	uint32_t e2 = CARET_EPOCH_OF(status(&a).grant);
 	ck_assert_uint_gt(e2, e1);
 	ck_assert_int_eq(caret_own_read_filter(&a.seg, e2, &ft), 1);
@@ -235,9 +237,70 @@ START_TEST(start_filter_goes_with_its_pass)
 	ck_assert_int_eq(caret_own_read_filter(&a.seg, e2, &ft), 0);
 	/* empty lists are no filter */
 	struct caret_filter_lists empty = { { "", "", NULL, "" } };
-	startend_start(&r, &ON, 0, &empty, t += 10 * MS, &o);
+	startend_start(&s, &r, &ON, 0, &empty, &o);
 	ck_assert_int_eq(o.filtered, 0);
+	sched_tick(&s, &r, &ON, t += 10 * MS);
 	ck_assert_int_eq(caret_own_read_filter(&a.seg, CARET_EPOCH_OF(status(&a).grant), &ft), 0);
+	drop_agent(&a);
+}
+END_TEST
+
+static void count_hint(void *arg)
+{
+	(*(int *)arg)++;
+}
+
+/* Start and End are inputs of the tick (struct sched_input): counted when
+ * posted, applied by the next tick (brought forward) before it moves any
+ * agent itself, so a pass the tick would begin anyway has the Start's
+ * filter and frequency; dropped if the sessions changed meanwhile. */
+START_TEST(start_end_are_inputs_of_the_tick)
+{
+	struct agent a;
+	make_agent(&a, "sin", 10);
+	struct registry r = one(&a);
+	struct sched s = freq_sched(100);
+	int hints = 0;
+	s.hint = count_hint;
+	s.hint_arg = &hints;
+	struct caret_filter_lists f = { { [CARET_FILTER_SELECT_NODES] = "/x$" } };
+	struct caret_filter_text ft;
+	struct startend_out o;
+	int64_t t = 1000 * MS;
+	startend_start(&s, &r, &ON, 250, &f, &o);
+	ck_assert_ptr_null(o.reason);
+	ck_assert_int_eq(o.applied, 1);
+	ck_assert_int_eq(o.filtered, 1);
+	ck_assert_int_eq(hints, 1);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT); /* not before the tick */
+	sched_tick(&s, &r, &ON, t);
+	ck_assert_int_eq(s.n_in, 0);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
+	uint32_t e = CARET_EPOCH_OF(status(&a).grant);
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, e, &ft), 1);
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_SELECT_NODES], "/x$");
+	ck_assert_uint_eq(sched_agent_peek(&a)->start_frequency, 250);
+	sched_tick(&s, &r, &OFF, t += 10 * MS);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	/* posted while a session was active, which ended before the tick */
+	startend_start(&s, &r, &ON, 0, &f, &o);
+	ck_assert_ptr_null(o.reason);
+	sched_tick(&s, &r, &OFF, t += 10 * MS);
+	ck_assert_int_eq(s.n_in, 0);
+	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
+	e = CARET_EPOCH_OF(status(&a).grant);
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, e, &ft), 0);
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, e + 1, &ft), 0);
+	/* the queue is bounded: one more is refused, with a reason */
+	for (int i = 0; i < SCHED_INPUTS; i++) {
+		startend_end(&s, &r, &OFF, &o);
+		ck_assert_ptr_null(o.reason);
+	}
+	startend_end(&s, &r, &OFF, &o);
+	ck_assert_ptr_nonnull(o.reason);
+	ck_assert_int_eq(o.applied, 0);
+	sched_tick(&s, &r, &OFF, t += 10 * MS);
+	ck_assert_int_eq(s.n_in, 0);
 	drop_agent(&a);
 }
 END_TEST
@@ -252,41 +315,48 @@ START_TEST(remote_start_end_rules)
 								   .ready = 1, .newest = 1 };
 	struct startend_out o;
 	int64_t t = 1000 * MS;
+	/* Start and End are the tick's inputs (struct sched_input): the tick
+	 * right after each applies it */
+	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .frequency = 100,
+				    .bandwidth = 1 << 30 } };
 	/* Start with no active session: ignored, agent stays in WAIT */
-	startend_start(&r, &none, 100, NULL, t, &o);
+	startend_start(&s, &r, &none, 100, NULL, &o);
+	sched_tick(&s, &r, &none, t);
 	ck_assert_ptr_nonnull(o.reason);
 	ck_assert_int_eq(o.ignored, 1);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
 	/* with one: WAIT -> PREPARE, a new pass */
-	startend_start(&r, &one_active, 200, NULL, t, &o);
+	startend_start(&s, &r, &one_active, 200, NULL, &o);
+	sched_tick(&s, &r, &one_active, t);
 	ck_assert_ptr_null(o.reason);
 	ck_assert_int_eq(o.applied, 1);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
 	ck_assert_uint_ne(CARET_EPOCH_OF(status(&a).grant), 0);
 	/* a second Start finds it outside WAIT: left alone */
 	uint32_t e = CARET_EPOCH_OF(status(&a).grant);
-	startend_start(&r, &one_active, 200, NULL, t, &o);
+	startend_start(&s, &r, &one_active, 200, NULL, &o);
+	sched_tick(&s, &r, &one_active, t);
 	ck_assert_int_eq(o.applied, 0);
 	ck_assert_int_eq(o.ignored, 1);
 	ck_assert_uint_eq(CARET_EPOCH_OF(status(&a).grant), e);
 	/* the Start's recording_frequency paces this pass even under adaptive
 	 * pacing: 200 records/s for 0.1 s */
-	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .frequency = 100,
-				    .bandwidth = 1 << 30 } };
 	sched_tick(&s, &r, &ON, t);
 	tracepoints_on(&a);
 	sched_tick(&s, &r, &ON, t += 100 * MS);
 	ck_assert_uint_eq(granted(&a), 20);
 	/* End while a session is active: ignored */
-	startend_end(&r, &one_active, &o);
+	startend_end(&s, &r, &one_active, &o);
+	sched_tick(&s, &r, &one_active, t);
 	ck_assert_ptr_nonnull(o.reason);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
 	/* End with none: back to WAIT */
-	startend_end(&r, &none, &o);
+	startend_end(&s, &r, &none, &o);
+	sched_tick(&s, &r, &none, t);
 	ck_assert_ptr_null(o.reason);
 	ck_assert_int_eq(o.applied, 1);
 	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
-	ck_assert_uint_eq(a.start_frequency, 0);
+	ck_assert_uint_eq(sched_agent_peek(&a)->start_frequency, 0);
 	drop_agent(&a);
 }
 END_TEST
@@ -372,7 +442,7 @@ START_TEST(adaptive_pacing_shares_bandwidth)
 	ck_assert_uint_eq(granted(&b), 200);
 	/* one replay done: the other gets the whole budget */
 	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
-	a.covered_serial = 1;
+	sched_agent(&a)->covered_serial = 1;
 	sched_tick(&s, &r, &ON, t += 500 * MS);
 	ck_assert_uint_eq(granted(&b), 400);
 	/* a budget below one event still moves: one record per tick */
@@ -478,7 +548,7 @@ START_TEST(progress_counts)
 	struct sched s = freq_sched(100);
 	sched_tick(&s, &r, &ON, 1000 * MS);
 	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
-	a.covered_serial = 1;
+	sched_agent(&a)->covered_serial = 1;
 	tracepoints_on(&b);
 	replayed(&b, 20);
 	struct progress p;
@@ -580,7 +650,7 @@ int main(void)
 	Suite *s = suite_create("daemon");
 	TCase *t = unit_case(s, "scheduler", second_session_replays_again_in_record,
 			     prepare_restarts_and_session_without_caret, start_and_end,
-			     frequency_pacing, remote_start_end_rules,
+			     frequency_pacing, remote_start_end_rules, start_end_are_inputs_of_the_tick,
 			     start_filter_goes_with_its_pass, grant_capped_then_record,
 			     adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
 			     adaptive_pacing_room_caps_grants, progress_counts,

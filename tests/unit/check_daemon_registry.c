@@ -180,6 +180,41 @@ START_TEST(registry_scan_inotify_sweep)
 }
 END_TEST
 
+/* What the modules keep per agent (registry.h's struct agent_key) starts
+ * as zeros and goes with the agent; the scheduler's tells whether a
+ * process that died in RECORD was still in a pass, which `wait` reports. */
+START_TEST(agent_state_goes_with_the_agent)
+{
+	struct agent self;
+	make_agent(&self, "ast", 3);
+	struct registry r;
+	ck_assert_int_eq(registry_open(&r), 0);
+	for (int in_pass = 0; in_pass < 2; in_pass++) {
+		struct child c = spawn_agent();
+		drain_inotify(&r);
+		struct agent *ca = registry_find(&r, c.pid);
+		ck_assert_ptr_nonnull(ca);
+		ck_assert(!sched_agent_peek(ca)->seen);
+		ck_assert_int_ge(caret_drive_set_state(&ca->seg, CARET_STATE_WAIT,
+						       CARET_STATE_RECORD), 0);
+		struct sched_agent *sa = sched_agent(ca);
+		ck_assert_ptr_nonnull(sa);
+		ck_assert(!sa->seen && !sa->extra_pass && sa->covered_serial == 0);
+		sa->seen = true;
+		sa->extra_pass = in_pass;
+		uint64_t before = r.n_exited;
+		end_child(&c);
+		ck_assert_int_eq(registry_sweep(&r), 1);
+		ck_assert_uint_eq(r.n_exited - before, (uint64_t)in_pass);
+		if (in_pass)
+			ck_assert_uint_eq(r.exited[before % REGISTRY_EXITS].state,
+					  CARET_STATE_RECORD);
+	}
+	registry_close(&r);
+	drop_agent(&self);
+}
+END_TEST
+
 /* One tick of dups_charge: the agent's cursor now (epoch, position) and
  * the records it replayed since the last one. */
 static void charge(struct lttng_view *v, struct agent *a, uint32_t epoch, uint32_t pos,
@@ -218,7 +253,7 @@ START_TEST(dups_follow_the_replay_positions)
 	ck_assert_uint_eq(v.sess[0].dups, 15); /* 0..15 twice */
 	ck_assert_uint_eq(v.sess[1].dups, 5);  /* 10..15 twice */
 	ck_assert(!v.sess[0].dups_bound);
-	a.covered_serial = 2; /* the pass completed */
+	sched_agent(&a)->covered_serial = 2; /* the pass completed */
 	/* C (a session without ros2_caret events) and D: D's own pass */
 	v.n_active = 4;
 	v.sess[2] = (struct lttng_view_session){ .serial = 3 };
@@ -229,6 +264,7 @@ START_TEST(dups_follow_the_replay_positions)
 	ck_assert_uint_eq(v.sess[2].dups, 0);
 	ck_assert_uint_eq(v.sess[3].dups, 0);
 	ck_assert(v.sess[0].dups_bound && v.sess[1].dups_bound && !v.sess[3].dups_bound);
+	agent_state_free(&a);
 }
 END_TEST
 
@@ -238,5 +274,6 @@ void add_registry_tests(Suite *s, TCase *scheduler)
 	tcase_add_test(scheduler, dups_follow_the_replay_positions);
 	TCase *r = tcase_create("registry");
 	tcase_add_test(r, registry_scan_inotify_sweep);
+	tcase_add_test(r, agent_state_goes_with_the_agent);
 	suite_add_tcase(s, r);
 }

@@ -105,11 +105,12 @@ START_TEST(adopted_after_a_cut_extra_pass)
 		ck_assert_uint_eq(st.state, CARET_STATE_RECORD); /* runtime events flow on */
 		if (complete) {
 			ck_assert_uint_eq(CARET_EPOCH_OF(st.grant), e2);
-			ck_assert(!b.extra_pass);
+			ck_assert(!sched_agent_peek(&b)->extra_pass);
 		} else {
 			ck_assert_uint_gt(CARET_EPOCH_OF(st.grant), e2);
-			ck_assert(b.extra_pass);
+			ck_assert(sched_agent_peek(&b)->extra_pass);
 		}
+		agent_state_free(&b);
 		drop_agent(&a);
 	}
 }

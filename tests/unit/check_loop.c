@@ -4,6 +4,7 @@
  * in the same tick when its stage is still to come; idle jobs keep the
  * daemon asleep; jobs with the same period share a wake-up. */
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 
 #include "daemon/base/loop.h"
@@ -131,6 +132,46 @@ START_TEST(soon_only_forward_and_idle_sleeps)
 }
 END_TEST
 
+static void named(struct tjob *t, const char *name, char tag, enum loop_stage st)
+{
+	tjob(t, tag, st, 1000);
+	t->j.name = name;
+}
+
+/* caretd's job table (daemon/main.c): the tick runs the jobs in its
+ * order, whatever order they were added in, and takes no job it does not
+ * list, nor one of another stage than it says. */
+START_TEST(the_table_orders_and_admits)
+{
+	static const struct loop_plan plan[] = {
+		{ "b", LOOP_OBSERVE, "" },
+		{ "a", LOOP_OBSERVE, "" },
+		{ "s", LOOP_SCHEDULE, "" },
+		{ "r", LOOP_REPORT, "" },
+	};
+	static const struct loop_plan unsorted[] = { { "s", LOOP_SCHEDULE, "" },
+						     { "a", LOOP_OBSERVE, "" } };
+	ck_assert_int_eq(loop_set_plan(&l, unsorted, 2), -EINVAL);
+	ck_assert_int_eq(loop_set_plan(&l, plan, 4), 0);
+	static struct tjob a, b, s, r, x, wrong;
+	named(&r, "r", 'R', LOOP_REPORT);
+	named(&s, "s", 'S', LOOP_SCHEDULE);
+	named(&a, "a", 'A', LOOP_OBSERVE);
+	named(&b, "b", 'B', LOOP_OBSERVE);
+	named(&x, "x", 'X', LOOP_OBSERVE);
+	named(&wrong, "a", 'W', LOOP_REPORT);
+	ck_assert_int_eq(loop_add(&l, &r.j), 0);
+	ck_assert_int_eq(loop_add(&l, &s.j), 0);
+	ck_assert_int_eq(loop_add(&l, &a.j), 0);
+	ck_assert_int_eq(loop_add(&l, &b.j), 0);
+	ck_assert_int_eq(loop_add(&l, &x.j), -ENOENT);
+	ck_assert_int_eq(loop_add(&l, &wrong.j), -EINVAL);
+	ck_assert_int_eq(loop_set_plan(&l, plan, 4), -EBUSY);
+	loop_tick(&l, loop_now(&l));
+	ck_assert_str_eq(trace, "BASR");
+}
+END_TEST
+
 /* Through sd-event itself: the timer runs the tick. */
 START_TEST(runs_from_the_event_loop)
 {
@@ -155,6 +196,7 @@ int main(void)
 	tcase_add_test(tc, kick_forward_same_tick);
 	tcase_add_test(tc, soon_only_forward_and_idle_sleeps);
 	tcase_add_test(tc, runs_from_the_event_loop);
+	tcase_add_test(tc, the_table_orders_and_admits);
 	suite_add_tcase(s, tc);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

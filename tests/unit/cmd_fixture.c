@@ -33,8 +33,18 @@
 struct registry reg;
 struct sched_cfg cfg = { .pacing = PACING_FREQUENCY, .frequency = 42, .bandwidth = 1 };
 struct lttng_view view;
-struct cmd_ctx ctx = { .reg = &reg, .sched = &cfg, .lttng = &view, .events = NULL, .bridge = NULL };
+struct sched scheduler;
+struct cmd_ctx ctx = { .reg = &reg, .sched = &cfg, .scheduler = &scheduler, .lttng = &view,
+		       .events = NULL, .bridge = NULL };
 struct agent agent;
+
+void sched_tick_now(void)
+{
+	int64_t now = caret_now_ns();
+	struct sched_lttng l;
+	pacer_sched_lttng(&view, now, &l);
+	sched_tick(&scheduler, &reg, &l, now);
+}
 
 void setup(void)
 {
@@ -42,6 +52,7 @@ void setup(void)
 	snprintf(prefix, sizeof(prefix), "caret-uc-%d", (int)getpid());
 	setenv("CARET_SHM_PREFIX", prefix, 1);
 	memset(&agent, 0, sizeof(agent));
+	memset(&scheduler, 0, sizeof(scheduler));
 	ck_assert_int_eq(caret_seg_create(&agent.seg, 1 << 20, "unit", "jazzy"), 0);
 	agent.pid = getpid();
 	ck_assert_int_eq(caret_proc_start_time(agent.pid, &agent.start_time), 0);
@@ -69,6 +80,7 @@ void teardown(void)
 	ctx.events = NULL;
 	char name[CARET_SHM_NAME_MAX];
 	strcpy(name, agent.seg.name);
+	agent_state_free(&agent);
 	caret_seg_close(&agent.seg);
 	caret_seg_unlink(name);
 	free(agent.nodes); /* what registry.c's agent_free does */

@@ -17,6 +17,10 @@
 
 extern struct registry reg;
 extern struct sched_cfg cfg;
+extern struct sched scheduler; /* no pacer: its inputs wait (struct sched_input) */
+/* The scheduler's tick, as the pacer runs it right after a command posts
+ * a Start or End (daemon/agents/startend.h). */
+void sched_tick_now(void);
 extern struct lttng_view view;
 extern struct cmd_ctx ctx;
 extern struct agent agent;

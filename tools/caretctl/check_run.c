@@ -16,16 +16,14 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check_wire.h"
+#include "util/caret_util.h"
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return caret_now_ns() / 1000000;
 }
 
 static void write_all(int fd, const uint8_t *p, size_t n)

@@ -8,6 +8,7 @@
 
 #include "caretctl.h"
 #include "sig.h"
+#include "util/caret_util.h"
 
 static volatile sig_atomic_t caught;
 static sigset_t open_mask;	/* the mask to sleep with: stopping signals open */
@@ -146,7 +147,5 @@ void cli_discard_typeahead(void)
 
 int64_t cli_now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return caret_now_ns() / 1000000;
 }
