@@ -69,24 +69,27 @@ static struct held *held_of(struct dups_agent *da, const struct lttng_view *v, u
 void dups_pause(struct lttng_view *v, struct registry *reg, uint32_t serial)
 {
 	for (struct agent *a = reg->head; a; a = a->next) {
-		if (a->covered_serial < serial)
+		if (sched_agent_peek(a)->covered_serial < serial)
 			continue; /* its slot for serial, if any, says what it holds */
-		struct agent_held *h = held_of(a, v, serial);
+		struct dups_agent *da = agent_state(a, &dups_key);
+		struct held *h = da ? held_of(da, v, serial) : NULL;
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
 		if (h)
-			*h = (struct agent_held){ .serial = serial, .lo = 0,
-						  .hi = st.records > UINT32_MAX ? UINT32_MAX
-										: (uint32_t)st.records };
+			*h = (struct held){ .serial = serial, .lo = 0,
+					    .hi = st.records > UINT32_MAX ? UINT32_MAX
+									  : (uint32_t)st.records };
 	}
 }
 
 void dups_resume(struct registry *reg, uint32_t from, uint32_t to)
 {
-	for (struct agent *a = reg->head; a; a = a->next)
-		for (int k = 0; k < AGENT_HELD_MAX; k++)
-			if (a->held[k].serial == from)
-				a->held[k].serial = to;
+	for (struct agent *a = reg->head; a; a = a->next) {
+		struct dups_agent *da = agent_state(a, &dups_key);
+		for (int k = 0; da && k < HELD_MAX; k++)
+			if (da->held[k].serial == from)
+				da->held[k].serial = to;
+	}
 }
 
 void dups_charge(struct lttng_view *v, struct agent *a, const struct caret_seg_status *st,
