@@ -91,6 +91,19 @@ struct caret_lttng_cfg {
 	const struct caret_ctl_sel *sel;
 };
 
+struct caret_ctl_plan;
+/*
+ * The session caret_lttng_record() makes of cfg, nothing made: its
+ * channels (mode, buffers, sub-buffer geometry, output, whether enabled),
+ * each channel's event rules and contexts, the session's mode
+ * (proto/caret_ctl_plan.h; the recording's own settings are left 0 for
+ * the caller). caret_lttng_record() creates the session from it. Strings
+ * point into cfg and static lists. 0, or -EINVAL (a geometry out of
+ * proto/caret_ctl_limits.h's range) / -E2BIG with err.
+ */
+int caret_lttng_layout(const struct caret_lttng_cfg *cfg, struct caret_ctl_plan *p, char *err,
+		       size_t errlen);
+
 struct caret_lttng_chan_stats {
 	char name[CARET_LTTNG_NAME_MAX];
 	uint64_t discarded, lost_packets; /* 0 when not known */
