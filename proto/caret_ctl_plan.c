@@ -91,15 +91,25 @@ static bool enc_body(cJSON *o, const struct caret_ctl_plan *p)
 	return ok;
 }
 
+cJSON *caret_ctl_plan_obj(const struct caret_ctl_plan *p)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (o && !enc_body(o, p)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
 cJSON *caret_ctl_enc_plan(const struct caret_ctl_plan *p)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON *b = o && cJSON_AddNumberToObject(o, CARET_CTL_K_V, CARET_CTL_VERSION) &&
-			   cJSON_AddStringToObject(o, CARET_CTL_K_TYPE, CARET_CTL_T_RESULT)
-			   ? cJSON_AddObjectToObject(o, CARET_CTL_K_PLAN)
-			   : NULL;
-	if (!b || !enc_body(b, p)) {
+	cJSON *b = caret_ctl_plan_obj(p);
+	if (!o || !b || !cJSON_AddNumberToObject(o, CARET_CTL_K_V, CARET_CTL_VERSION) ||
+	    !cJSON_AddStringToObject(o, CARET_CTL_K_TYPE, CARET_CTL_T_RESULT) ||
+	    !cJSON_AddItemToObject(o, CARET_CTL_K_PLAN, b)) {
 		cJSON_Delete(o);
+		cJSON_Delete(b);
 		return NULL;
 	}
 	return o;

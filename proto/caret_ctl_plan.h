@@ -99,6 +99,9 @@ struct caret_ctl_plan {
 	struct caret_ctl_plan_channel ch[CARET_CTL_PLAN_CHANNELS];
 };
 
+/* The plan as one object (what the reply's "plan" holds); NULL when out
+ * of memory. */
+cJSON *caret_ctl_plan_obj(const struct caret_ctl_plan *p);
 /* The result reply {"v", "type": "result", "plan": {...}}; NULL when out
  * of memory. */
 cJSON *caret_ctl_enc_plan(const struct caret_ctl_plan *p);
