@@ -292,6 +292,12 @@ $(B)/tests/check_ctl_req: $(call obj,tests/unit/check_ctl_req.c $(CTL_PROTO_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
+UNIT_TESTS += $(B)/tests/check_plan
+$(B)/tests/check_plan: $(call obj,tests/unit/check_plan.c lib/lttng/lttng_layout.c $(CTL_PROTO_SRC)) \
+		$(B)/lib/libcaretutil.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
+
 UNIT_TESTS += $(B)/tests/check_drain
 $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
