@@ -11,7 +11,9 @@ are the plan's too, which caretctl alone could not know: without caretd,
 -l says so."""
 import json
 import os
+import socket
 import subprocess
+import threading
 import time
 import unittest
 import xml.etree.ElementTree as ET
@@ -204,6 +206,45 @@ class RecordPlanTest(SystemTest):
         self.assertIn("caretd is not reachable", r.stderr)
         self.assertIn("not known", r.stdout)
         self.assertNotIn("discard mode", r.stdout)
+
+
+class OlderCaretdTest(unittest.TestCase):
+    """A caretd older than the plan reads `record -l`'s request as a
+    record: caretctl stops the session it made and fails."""
+
+    def test_its_session_is_stopped(self):
+        d = os.path.join(os.environ.get("TMPDIR", "/tmp"), "plan-%d" % os.getpid())
+        os.makedirs(d, exist_ok=True)
+        path = os.path.join(d, "old.sock")
+        srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        srv.bind(path)
+        srv.listen(2)
+        got = []
+
+        def serve():
+            for reply in ({"v": 1, "type": "result", "session": "s1", "path": "/t/s1"},
+                          {"v": 1, "type": "result", "session": "s1", "path": "/t/s1",
+                           "channels": []}):
+                c, _ = srv.accept()
+                with c, c.makefile("rw") as f:
+                    got.append(json.loads(f.readline()))
+                    f.write(json.dumps(reply) + "\n")
+                    f.flush()
+
+        t = threading.Thread(target=serve, daemon=True)
+        t.start()
+        try:
+            r = subprocess.run([CARETCTL, "--socket", path, "record", "-l", "-s", "s1"],
+                               capture_output=True, text=True, timeout=60)
+            t.join(10)
+        finally:
+            srv.close()
+            os.unlink(path)
+            os.rmdir(d)
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("started recording s1: stopping it", r.stderr)
+        self.assertTrue(got[0]["plan"], got)
+        self.assertEqual((got[1]["cmd"], got[1].get("session")), ("stop", "s1"), got)
 
 
 if __name__ == "__main__":

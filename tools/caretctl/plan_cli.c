@@ -8,7 +8,27 @@
 
 #include "conn.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_req.h"
+
+/* A caretd older than "plan" reads the request as a record: the session
+ * it made (armed, unless the options start at once) is stopped again. */
+static void undo_older(const struct cli_opts *g, const struct cli_reply *r)
+{
+	struct ctl_record_result rec;
+	struct ctl_why why;
+	if (ctl_decode_record(r->root, &rec, &why) < 0)
+		return;
+	fprintf(stderr, "caretctl: this caretd does not know record -l (it is older than "
+			"caretctl) and started recording %s: stopping it\n", rec.session);
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
+				   .u.stop.session = rec.session };
+	cJSON *req = caret_ctl_enc_req(&q);
+	struct cli_reply sr;
+	if (req && cli_call(g, req, CLI_RECORD_MS, false, &sr) == CLI_EXIT_OK)
+		cli_reply_free(&sr);
+	cJSON_Delete(req);
+}
 
 int cli_plan_ask(const struct cli_opts *g, const cJSON *req, struct cli_reply *r,
 		 struct caret_ctl_plan *p, char *unreachable, size_t len)
@@ -34,9 +54,9 @@ int cli_plan_ask(const struct cli_opts *g, const cJSON *req, struct cli_reply *r
 		cli_reply_free(r);
 		return code;
 	}
-	/* a result without "plan" is an older caretd's record: say so */
 	e = caret_ctl_dec_plan(r->root, p, &why);
 	if (e < 0) {
+		undo_older(g, r);
 		cli_reply_free(r);
 		return cli_report_exchange(CARET_CTL_CMD_RECORD, e, &why, 0);
 	}
