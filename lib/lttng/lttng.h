@@ -150,10 +150,12 @@ int caret_lttng_session_name(const char *wanted, const char *parent, char *out, 
 			     char *err, size_t errlen);
 
 /*
- * Creates a session (no snapshot, local output to cfg->path/<name>), a UST
- * channel CARET_CTL_DEFAULT_CHANNEL with per-UID buffers in discard mode and
- * cfg's sub-buffer geometry, enables the event list, adds the vpid, vtid
- * and procname contexts to that channel, and starts tracing.
+ * Creates a session (local output to cfg->path/<name>, or cfg->url), with
+ * the channels, contexts and event rules caret_lttng_layout() describes
+ * for cfg and nothing else (a UST channel CARET_CTL_DEFAULT_CHANNEL with
+ * per-UID buffers, discard mode or a flight recorder's overwrite, cfg's
+ * sub-buffer geometry, the vpid, vtid and procname contexts and the
+ * selection's; a kernel channel for -k), and starts tracing.
  * On failure everything created is destroyed and the message names the
  * failing step and lttng_strerror(). -EEXIST if a session with that name
  * exists, or if path/<name> exists and is not empty (a second trace in the
