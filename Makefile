@@ -128,7 +128,7 @@ $(B)/lib/libcaret-agent-tp-humble.so: $(B)/obj/agent/tp/caret_tp_humble.o
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
 # The control protocol's codec, one for both ends.
 CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
-	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c \
+	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c proto/caret_ctl_plan.c \
 	proto/caret_utf8.c $(REGEX_SRC)
 
 # The LTTng door and the requester's rights (lib/lttng/): caretd and caretctl both link it.
@@ -293,6 +293,12 @@ $(B)/tests/check_ctl_req: $(call obj,tests/unit/check_ctl_req.c $(CTL_PROTO_SRC)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
+UNIT_TESTS += $(B)/tests/check_plan
+$(B)/tests/check_plan: $(call obj,tests/unit/check_plan.c lib/lttng/lttng_layout.c $(CTL_PROTO_SRC)) \
+		$(B)/lib/libcaretutil.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
+
 UNIT_TESTS += $(B)/tests/check_drain
 $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
@@ -340,7 +346,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
 		tests/unit/check_commands_poll.c tests/unit/check_commands_simclock.c \
 		tests/unit/check_commands_pause.c \
-		tests/unit/cmd_fixture.c $(CMD_SRC)) \
+		tests/unit/check_commands_plan.c tests/unit/cmd_fixture.c $(CMD_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)

@@ -6,6 +6,7 @@
 #include "proto/caret_ctl_rotation.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_plan.h"
 #include "proto/caret_ctl_simclock.h"
 
 static const char *const cmd_names[CARET_CTL_N_CMDS] = {
@@ -96,6 +97,7 @@ static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
 	ok = add_str(o, ok, CARET_CTL_K_SNAPSHOT_FILTER, r->snapshot_filter);
 	ok = ok && caret_ctl_sel_enc(o, &r->sel);
 	ok = enc_clock(o, ok, r);
+	ok = add_true(o, ok, CARET_CTL_K_PLAN, r->plan);
 	return add_true(o, ok, CARET_CTL_K_ARM, r->arm);
 }
 
@@ -328,7 +330,8 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 	    opt_uint(o, CARET_CTL_K_RECORDING_FREQUENCY, INT64_MAX, &freq, why) < 0 ||
 	    opt_bool(o, CARET_CTL_K_LIGHT, &r->light, why) < 0 ||
 	    opt_bool(o, CARET_CTL_K_APPEND, &r->append, why) < 0 ||
-	    opt_bool(o, CARET_CTL_K_ARM, &r->arm, why) < 0)
+	    opt_bool(o, CARET_CTL_K_ARM, &r->arm, why) < 0 ||
+	    opt_bool(o, CARET_CTL_K_PLAN, &r->plan, why) < 0)
 		return -EINVAL;
 	char lim[160];
 	if (r->session && caret_ctl_check_session_name(r->session, lim, sizeof(lim)) < 0)

@@ -76,6 +76,9 @@ struct caret_ctl_record_req {
 	 * ROS domain into ros2_caret:sim_time while it records */
 	bool record_clock;
 	uint32_t clock_domain;
+	/* `record -l`: what caretd would make (proto/caret_ctl_plan.h),
+	 * nothing made */
+	bool plan;
 };
 
 /* "snapshot" (proto/caret_ctl_snapshot.h); the decoder fills

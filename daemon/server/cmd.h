@@ -22,6 +22,7 @@
 #include "daemon/recording/rotation.h"
 #include "daemon/agents/scheduler.h"
 #include "daemon/agents/wait.h"
+#include "proto/caret_ctl_plan.h"
 #include "proto/caret_ctl_req.h"
 #include "util/caret_err.h"
 
@@ -83,6 +84,35 @@ struct cmd_record_res {
 int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	       const struct caret_ctl_record_req *q, struct cmd_record_res *res,
 	       struct cmd_err *e);
+
+/* What one recording is: the request's options over the daemon's. */
+struct record_plan {
+	struct caret_lttng_cfg cfg;
+	struct creds_id as;
+	struct caret_lttng_dir_id dir_id;
+	struct caret_filter_lists filter;
+	enum pacing pacing;
+	bool own_pacing;
+	uint32_t freq; /* 0: the daemon's */
+	struct rotation_opts rot; /* none: a plain recording */
+	bool all_hosts;           /* its Start goes to every host */
+	char name[CARET_LTTNG_NAME_MAX];
+};
+/* The request over the daemon's options and what it knows (the live
+ * processes' caches, their distributions), checked, nothing made:
+ * cmd_record.c, used by `record` and by its plan (cmd_plan.c). p->cfg's
+ * strings point into q and p. */
+int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		    const struct caret_ctl_record_req *q, struct record_plan *p, struct cmd_err *e);
+
+/* "record" with "plan" (cmd_plan.c): what cmd_record would make, in
+ * res->plan, nothing made; its strings point into q and res. */
+struct cmd_plan_res {
+	struct record_plan rp;
+	struct caret_ctl_plan plan;
+};
+int cmd_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	     const struct caret_ctl_record_req *q, struct cmd_plan_res *res, struct cmd_err *e);
 
 #define CMD_MAX_CHANNELS 16
 struct cmd_stop_res {

@@ -113,23 +113,8 @@ static bool all_pre_iron(const struct registry *reg)
 	return n > 0;
 }
 
-/* What one recording is: the request's options over the daemon's. */
-struct record_plan {
-	struct caret_lttng_cfg cfg;
-	struct creds_id as;
-	struct caret_lttng_dir_id dir_id;
-	struct caret_filter_lists filter;
-	enum pacing pacing;
-	bool own_pacing;
-	uint32_t freq; /* 0: the daemon's */
-	struct rotation_opts rot; /* none: a plain recording */
-	bool all_hosts;           /* its Start goes to every host */
-	char name[CARET_LTTNG_NAME_MAX];
-};
-
-static int record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
-		       const struct caret_ctl_record_req *q, struct record_plan *p,
-		       struct cmd_err *e)
+int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		    const struct caret_ctl_record_req *q, struct record_plan *p, struct cmd_err *e)
 {
 	memset(p, 0, sizeof(*p));
 	p->pacing = ctx->sched->pacing;
@@ -364,6 +349,6 @@ int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (q->go)
 		return record_go(ctx, peer, q->go, res, e);
 	struct record_plan p;
-	int r = record_plan(ctx, peer, q, &p, e);
+	int r = cmd_record_plan(ctx, peer, q, &p, e);
 	return r < 0 ? r : record_act(ctx, peer, q, &p, res, e);
 }

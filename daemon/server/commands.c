@@ -223,6 +223,12 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	case CARET_CTL_HOSTS:
 		return cmd_hosts(ctx, now);
 	case CARET_CTL_RECORD: {
+		if (q->u.record.plan) {
+			static struct cmd_plan_res plan; /* 10 KiB: not on the stack */
+			if ((r = cmd_plan(ctx, peer, &q->u.record, &plan, &e)) < 0)
+				break;
+			return caret_ctl_enc_plan(&plan.plan);
+		}
 		struct cmd_record_res res;
 		if ((r = cmd_record(ctx, peer, &q->u.record, &res, &e)) < 0)
 			break;

@@ -91,6 +91,19 @@ struct caret_lttng_cfg {
 	const struct caret_ctl_sel *sel;
 };
 
+struct caret_ctl_plan;
+/*
+ * The session caret_lttng_record() makes of cfg, nothing made: its
+ * channels (mode, buffers, sub-buffer geometry, output, whether enabled),
+ * each channel's event rules and contexts, the session's mode
+ * (proto/caret_ctl_plan.h; the recording's own settings are left 0 for
+ * the caller). caret_lttng_record() creates the session from it. Strings
+ * point into cfg and static lists. 0, or -EINVAL (a geometry out of
+ * proto/caret_ctl_limits.h's range) / -E2BIG with err.
+ */
+int caret_lttng_layout(const struct caret_lttng_cfg *cfg, struct caret_ctl_plan *p, char *err,
+		       size_t errlen);
+
 struct caret_lttng_chan_stats {
 	char name[CARET_LTTNG_NAME_MAX];
 	uint64_t discarded, lost_packets; /* 0 when not known */
@@ -137,10 +150,12 @@ int caret_lttng_session_name(const char *wanted, const char *parent, char *out, 
 			     char *err, size_t errlen);
 
 /*
- * Creates a session (no snapshot, local output to cfg->path/<name>), a UST
- * channel CARET_CTL_DEFAULT_CHANNEL with per-UID buffers in discard mode and
- * cfg's sub-buffer geometry, enables the event list, adds the vpid, vtid
- * and procname contexts to that channel, and starts tracing.
+ * Creates a session (local output to cfg->path/<name>, or cfg->url), with
+ * the channels, contexts and event rules caret_lttng_layout() describes
+ * for cfg and nothing else (a UST channel CARET_CTL_DEFAULT_CHANNEL with
+ * per-UID buffers, discard mode or a flight recorder's overwrite, cfg's
+ * sub-buffer geometry, the vpid, vtid and procname contexts and the
+ * selection's; a kernel channel for -k), and starts tracing.
  * On failure everything created is destroyed and the message names the
  * failing step and lttng_strerror(). -EEXIST if a session with that name
  * exists, or if path/<name> exists and is not empty (a second trace in the

@@ -19,11 +19,13 @@
 #include <unistd.h>
 #include <lttng/lttng.h>
 #include "lib/lttng/creds.h"
+#include "lib/lttng/lttng_channel.h"
 #include "lib/lttng/lttng_ctl.h"
 #include "lib/lttng/lttng_sel.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_plan.h"
 #include "util/caret_err.h"
 
 /* "refused output path: uid N cannot create or write DIR: why", the
@@ -174,85 +176,6 @@ int caret_lttng_session_name(const char *wanted, const char *parent, char *out, 
 	return default_name(parent, out, len, err, errlen);
 }
 
-static int enable_all(struct lttng_handle *h, const char *session,
-		      const struct caret_lttng_cfg *cfg, uint64_t subbuf_size,
-		      uint64_t subbuf_count, char *err, size_t errlen)
-{
-	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST,
-				    .buf_type = LTTNG_BUFFER_PER_UID };
-	/* lttng_channel_create() fills the extended attributes the daemon
-	 * expects (monitor timer, blocking timeout); a bare struct lacks them. */
-	struct lttng_channel *ch = lttng_channel_create(&dom);
-	if (!ch)
-		return caret_errf(err, errlen, -ENOMEM,
-			    "lttng: creating the channel descriptor failed");
-	snprintf(ch->name, sizeof(ch->name), "%s", CARET_CTL_DEFAULT_CHANNEL);
-	/* a flight recorder overwrites its oldest packets; a recording
-	 * discards new events rather than lose what it wrote */
-	ch->attr.overwrite = cfg->snapshot ? 1 : 0;
-	ch->attr.subbuf_size = subbuf_size;
-	ch->attr.num_subbuf = subbuf_count;
-	ch->attr.output = LTTNG_EVENT_MMAP;
-	int ret = lttng_enable_channel(h, ch);
-	lttng_channel_destroy(ch);
-	if (ret < 0)
-		return caret_lttng_fail(err, errlen, ret, "enabling channel "
-				  CARET_CTL_DEFAULT_CHANNEL, session);
-
-	static const struct {
-		enum lttng_event_context_type type;
-		const char *name;
-	} ctxs[] = {
-		{ LTTNG_EVENT_CONTEXT_VPID, "vpid" },
-		{ LTTNG_EVENT_CONTEXT_VTID, "vtid" },
-		{ LTTNG_EVENT_CONTEXT_PROCNAME, "procname" },
-	};
-	for (size_t i = 0; i < sizeof(ctxs) / sizeof(ctxs[0]); i++) {
-		struct lttng_event_context ctx;
-		memset(&ctx, 0, sizeof(ctx));
-		ctx.ctx = ctxs[i].type;
-		ret = lttng_add_context(h, &ctx, NULL, CARET_CTL_DEFAULT_CHANNEL);
-		if (ret < 0) {
-			char step[64];
-			snprintf(step, sizeof(step), "adding context %s",
-				 ctxs[i].name);
-			return caret_lttng_fail(err, errlen, ret, step, session);
-		}
-	}
-
-	/* ros2 trace's --context: beyond the three CARET needs */
-	ret = caret_lttng_sel_contexts(h, CARET_CTL_DEFAULT_CHANNEL, cfg->sel, session, err, errlen);
-	if (ret < 0)
-		return ret;
-
-	/* CARET's list, or -u's with CARET's initialization events added
-	 * (proto/caret_ctl_sel.h) */
-	const char *evs[2 * CARET_CTL_SEL_MAX + 64];
-	int nev = caret_ctl_sel_ust(cfg->sel, cfg->light, !cfg->light_pre_iron, evs,
-				    (int)(sizeof(evs) / sizeof(evs[0])), NULL);
-	if (nev < 0)
-		return caret_errf(err, errlen, nev, "lttng: too many UST events for session %s",
-				  session);
-	for (int i = 0; i < nev; i++) {
-		struct lttng_event ev;
-		memset(&ev, 0, sizeof(ev));
-		ev.type = LTTNG_EVENT_TRACEPOINT;
-		ev.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
-		ev.loglevel = -1;
-		snprintf(ev.name, sizeof(ev.name), "%s", evs[i]);
-		ret = lttng_enable_event(h, &ev, CARET_CTL_DEFAULT_CHANNEL);
-		/* a name twice in -u's list is enabled once */
-		if (ret == -LTTNG_ERR_UST_EVENT_ENABLED)
-			continue;
-		if (ret < 0) {
-			char step[LTTNG_SYMBOL_NAME_LEN + 32];
-			snprintf(step, sizeof(step), "enabling event %s", evs[i]);
-			return caret_lttng_fail(err, errlen, ret, step, session);
-		}
-	}
-	return 0;
-}
-
 /* A URL from a client or another host: a scheme LTTng streams to, and
  * nothing the session daemon would read as a local path. */
 static int check_url(const char *u, char *err, size_t errlen)
@@ -287,29 +210,14 @@ static int make_name(const char *want, char *name, size_t len, char *err, size_t
 	return 0;
 }
 
-/* The channel geometry asked for, or the defaults, within the limits
- * caretctl checks too (proto/caret_ctl_limits.h). */
-static int geometry(const struct caret_lttng_cfg *cfg, uint64_t *size, uint64_t *count,
-		    char *err, size_t errlen)
-{
-	*size = cfg->subbuf_size ? cfg->subbuf_size : CARET_CTL_DEFAULT_SUBBUF_SIZE;
-	*count = cfg->subbuf_count ? cfg->subbuf_count : CARET_CTL_DEFAULT_SUBBUF_COUNT;
-	char why[128];
-	if (caret_ctl_check_subbuf_size(*size, why, sizeof(why)) < 0)
-		return caret_errf(err, errlen, -EINVAL, "lttng: sub-buffer size %llu %s",
-			    (unsigned long long)*size, why);
-	if (caret_ctl_check_subbuf_count(*count, why, sizeof(why)) < 0)
-		return caret_errf(err, errlen, -EINVAL, "lttng: sub-buffer count %llu %s",
-			    (unsigned long long)*count, why);
-	return 0;
-}
-
-static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *name,
-			       char *err, size_t errlen);
+static int configure_and_start(const struct caret_lttng_cfg *cfg,
+			       const struct caret_ctl_plan *lay, const char *name, char *err,
+			       size_t errlen);
 
 /* Streaming session to an lttng-relayd (lttng create --set-url). */
-static int record_net(const struct caret_lttng_cfg *cfg, char *name_out, size_t name_len,
-		      char *path_out, size_t path_len, char *err, size_t errlen)
+static int record_net(const struct caret_lttng_cfg *cfg, const struct caret_ctl_plan *lay,
+		      char *name_out, size_t name_len, char *path_out, size_t path_len, char *err,
+		      size_t errlen)
 {
 	int rc = check_url(cfg->url, err, errlen);
 	char name[LTTNG_NAME_MAX];
@@ -326,7 +234,7 @@ static int record_net(const struct caret_lttng_cfg *cfg, char *name_out, size_t 
 	lttng_session_descriptor_destroy(desc);
 	if (code != LTTNG_OK)
 		return caret_lttng_fail(err, errlen, code, "creating", name);
-	rc = configure_and_start(cfg, name, err, errlen);
+	rc = configure_and_start(cfg, lay, name, err, errlen);
 	if (rc < 0) {
 		lttng_destroy_session(name);
 		return rc;
@@ -503,18 +411,18 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 	int prc = caret_lttng_sel_perf_check(cfg->sel, err, errlen);
 	if (prc < 0)
 		return prc;
+	/* what is made, decided here once (and refused before the
+	 * filesystem is touched): `record`'s plan prints the same */
+	struct caret_ctl_plan lay;
+	int grc = caret_lttng_layout(cfg, &lay, err, errlen);
+	if (grc < 0)
+		return grc;
 	if (cfg->url)
-		return record_net(cfg, name_out, name_len, path_out, path_len, err, errlen);
+		return record_net(cfg, &lay, name_out, name_len, path_out, path_len, err, errlen);
 	if (!cfg->path || cfg->path[0] != '/')
 		return caret_errf(err, errlen, -EINVAL,
 			    "lttng: trace path must be absolute (got \"%s\")",
 			    cfg->path ? cfg->path : "");
-
-	/* Refused before the filesystem is touched. */
-	uint64_t subbuf_size, subbuf_count;
-	int grc = geometry(cfg, &subbuf_size, &subbuf_count, err, errlen);
-	if (grc < 0)
-		return grc;
 
 	struct local_out o;
 	int rc = cfg->as ? creds_run_as(cfg->as, record_local, (void *)cfg, &o, sizeof(o), err,
@@ -527,7 +435,7 @@ int caret_lttng_record(const struct caret_lttng_cfg *cfg, char *name_out,
 			  "lttng: output buffer too small for name or path");
 		goto undo_session;
 	}
-	rc = configure_and_start(cfg, o.name, err, errlen);
+	rc = configure_and_start(cfg, &lay, o.name, err, errlen);
 	if (rc < 0)
 		goto undo_session;
 
@@ -556,31 +464,21 @@ undo_session:
 	return rc;
 }
 
-/* Channel, events, contexts, start: the same for every output. */
-static int configure_and_start(const struct caret_lttng_cfg *cfg, const char *name,
-			       char *err, size_t errlen)
+/* The layout's channels, the uid tracker, start: the same for every
+ * output. */
+static int configure_and_start(const struct caret_lttng_cfg *cfg,
+			       const struct caret_ctl_plan *lay, const char *name, char *err,
+			       size_t errlen)
 {
-	uint64_t subbuf_size, subbuf_count;
-	int grc = geometry(cfg, &subbuf_size, &subbuf_count, err, errlen);
-	if (grc < 0)
-		return grc;
-	struct lttng_handle *h;
-	int rc = caret_lttng_ust_handle(name, &h, err, errlen);
-	if (rc < 0)
-		return rc;
-	rc = enable_all(h, name, cfg, subbuf_size, subbuf_count, err, errlen);
-	/* a member sees their own processes' events, root everyone's: the
-	 * session daemon would otherwise give every session the buffers of
-	 * every user's registered applications (issue 30 H7) */
-	if (rc == 0 && cfg->as && cfg->as->uid != 0 && geteuid() == 0)
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < lay->n_channels; i++)
+		rc = caret_lttng_make_channel(name, &lay->ch[i], err, errlen);
+	if (rc == 0 && lay->own_uid)
 		rc = caret_lttng_sel_own_uid(name, cfg->as->uid, err, errlen);
-	if (rc == 0)
-		rc = caret_lttng_kernel_enable(name, cfg->sel, cfg->snapshot, err, errlen);
-	lttng_destroy_handle(h);
 	/* Armed, not open: started with its channel disabled, the session
 	 * daemon sets every registered application up now (the cost of a
 	 * start), and caret_lttng_go() only enables the channel in each. */
-	if (rc == 0 && cfg->armed && !cfg->armed_open)
+	if (rc == 0 && !lay->ch[0].enabled)
 		rc = caret_lttng_hold(name, err, errlen);
 	if (rc < 0)
 		return rc;

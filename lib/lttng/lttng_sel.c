@@ -10,7 +10,6 @@
 
 #include "lib/lttng/lttng_ctl.h"
 #include "lib/lttng/lttng_sel.h"
-#include "proto/caret_ctl_evlist.h"
 #include "util/caret_err.h"
 
 /* proto's context names (caret_ctl_sel_context_domains) as LTTng's. */
@@ -64,8 +63,8 @@ static const struct {
 	  PERF_COUNT_HW_CPU_CYCLES },
 };
 
-static int add_one(struct lttng_handle *h, const char *channel, const char *name,
-		   const char *session, char *err, size_t errlen)
+int caret_lttng_add_context(struct lttng_handle *h, const char *channel, const char *name,
+			    const char *session, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof(ctx_map) / sizeof(ctx_map[0]); i++) {
 		if (strcmp(ctx_map[i].name, name) != 0)
@@ -136,39 +135,6 @@ int caret_lttng_sel_perf_check(const struct caret_ctl_sel *s, char *err, size_t 
 	return 0;
 }
 
-static bool is_caret_context(const char *name)
-{
-	for (const char *const *c = caret_ctl_contexts; *c; c++)
-		if (strcmp(*c, name) == 0)
-			return true;
-	return false;
-}
-
-int caret_lttng_sel_contexts(struct lttng_handle *h, const char *channel,
-			     const struct caret_ctl_sel *s, const char *session, char *err,
-			     size_t errlen)
-{
-	for (int i = 0; s && i < s->n_context; i++) {
-		if (is_caret_context(s->context[i]))
-			continue;
-		/* each context where its domain's tracer has it */
-		unsigned want = strcmp(channel, CARET_CTL_KERNEL_CHANNEL) == 0 ? CARET_CTL_SEL_KERNEL
-									     : CARET_CTL_SEL_UST;
-		if (!(caret_ctl_sel_context_domains(s->context[i]) & want))
-			continue;
-		/* a name twice in the list: once */
-		bool seen = false;
-		for (int j = 0; j < i; j++)
-			seen = seen || strcmp(s->context[j], s->context[i]) == 0;
-		if (seen)
-			continue;
-		int rc = add_one(h, channel, s->context[i], session, err, errlen);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
 /* In the requester's helper (creds_run_as: their fsuid, fsgid and groups,
  * caretd's capabilities over files dropped with its fsuid): what connect()
  * to the client socket would judge, without connecting. faccessat2 with
@@ -221,71 +187,6 @@ int caret_lttng_kernel_check(const struct creds_id *as, char *err, size_t errlen
 	if (n < 0)
 		return caret_lttng_fail(err, errlen, n, "listing kernel events", NULL);
 	return 0;
-}
-
-static int enable_list(struct lttng_handle *h, const char *session, const char *const *names,
-		       int n, bool syscall_ev, char *err, size_t errlen)
-{
-	for (int i = 0; i < n; i++) {
-		struct lttng_event ev;
-		memset(&ev, 0, sizeof(ev));
-		ev.type = syscall_ev ? LTTNG_EVENT_SYSCALL : LTTNG_EVENT_TRACEPOINT;
-		ev.loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
-		ev.loglevel = -1;
-		snprintf(ev.name, sizeof(ev.name), "%s", names[i]);
-		int ret = lttng_enable_event(h, &ev, CARET_CTL_KERNEL_CHANNEL);
-		if (ret < 0) {
-			char step[LTTNG_SYMBOL_NAME_LEN + 48];
-			snprintf(step, sizeof(step), "enabling kernel %s %s",
-				 syscall_ev ? "syscall" : "event", names[i]);
-			return caret_lttng_fail(err, errlen, ret, step, session);
-		}
-	}
-	return 0;
-}
-
-int caret_lttng_kernel_enable(const char *session, const struct caret_ctl_sel *s,
-			      bool overwrite, char *err, size_t errlen)
-{
-	if (!caret_ctl_sel_kernel(s))
-		return 0;
-	struct lttng_domain dom = { .type = LTTNG_DOMAIN_KERNEL,
-				    .buf_type = LTTNG_BUFFER_GLOBAL };
-	struct lttng_handle *h = lttng_create_handle(session, &dom);
-	if (!h)
-		return caret_errf(err, errlen, -ENOMEM, "lttng: no kernel handle for session %s",
-				  session);
-	struct lttng_channel *ch = lttng_channel_create(&dom);
-	int rc = 0;
-	if (!ch) {
-		rc = caret_errf(err, errlen, -ENOMEM, "lttng: creating the channel descriptor failed");
-		goto out;
-	}
-	snprintf(ch->name, sizeof(ch->name), "%s", CARET_CTL_KERNEL_CHANNEL);
-	ch->attr.overwrite = overwrite ? 1 : 0;
-	ch->attr.subbuf_size = s->subbuf_size_kernel ? s->subbuf_size_kernel
-						     : CARET_CTL_DEFAULT_SUBBUF_SIZE_KERNEL;
-	/* as ros2 trace: in discard mode more sub-buffers only cost switches */
-	ch->attr.num_subbuf = CARET_CTL_KERNEL_SUBBUF_COUNT;
-	ch->attr.output = LTTNG_EVENT_MMAP;
-	int ret = lttng_enable_channel(h, ch);
-	lttng_channel_destroy(ch);
-	if (ret < 0) {
-		rc = caret_lttng_fail(err, errlen, ret, "enabling channel " CARET_CTL_KERNEL_CHANNEL,
-				      session);
-		goto out;
-	}
-	rc = enable_list(h, session, s->kernel, s->n_kernel, false, err, errlen);
-	if (rc == 0)
-		rc = enable_list(h, session, s->syscall, s->n_syscall, true, err, errlen);
-	/* CARET's contexts too: the analyzer joins events by vpid and vtid */
-	for (const char *const *c = caret_ctl_contexts; rc == 0 && *c; c++)
-		rc = add_one(h, CARET_CTL_KERNEL_CHANNEL, *c, session, err, errlen);
-	if (rc == 0)
-		rc = caret_lttng_sel_contexts(h, CARET_CTL_KERNEL_CHANNEL, s, session, err, errlen);
-out:
-	lttng_destroy_handle(h);
-	return rc;
 }
 
 int caret_lttng_sel_own_uid(const char *session, uid_t uid, char *err, size_t errlen)

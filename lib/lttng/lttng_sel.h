@@ -20,12 +20,11 @@
  * default: lttng-sessiond --group) trace the kernel. */
 #define CARET_LTTNG_CLIENT_SOCK "/var/run/lttng/client-lttng-sessiond"
 
-/* The selection's contexts beyond CARET's (vpid, vtid, procname, which
- * the caller adds) on channel of h's domain: 0 or -errno with err naming
- * the context. */
-int caret_lttng_sel_contexts(struct lttng_handle *h, const char *channel,
-			     const struct caret_ctl_sel *s, const char *session, char *err,
-			     size_t errlen);
+/* The context name (as `lttng add-context` spells it, proto's
+ * caret_ctl_sel_context_domains) added to channel of h's domain: 0 or
+ * -errno with err naming the context. */
+int caret_lttng_add_context(struct lttng_handle *h, const char *channel, const char *name,
+			    const char *session, char *err, size_t errlen);
 
 /* Before anything is created: whether each perf:thread:* context of s
  * has its counter on this machine (LTTng does not check it, see
@@ -41,12 +40,6 @@ int caret_lttng_sel_perf_check(const struct caret_ctl_sel *s, char *err, size_t 
  * it (lttng-modules missing, or lttng-sessiond --no-kernel). 0: go on.
  */
 int caret_lttng_kernel_check(const struct creds_id *as, char *err, size_t errlen);
-
-/* The kernel channel (CARET_CTL_KERNEL_CHANNEL, global buffers, discard
- * mode, or overwrite for a flight recorder), its events and syscalls and
- * the contexts, in session. 0 or -errno (err says which step). */
-int caret_lttng_kernel_enable(const char *session, const struct caret_ctl_sel *s,
-			      bool overwrite, char *err, size_t errlen);
 
 /*
  * Only uid's processes in session's user space domain (LTTng's virtual

@@ -13,6 +13,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_plan.h"
 #include "proto/caret_ctl_reply.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -41,6 +42,8 @@ static void decode_all(const char *line, size_t len)
 		ctl_status_free(&st);
 	struct ctl_accept acc;
 	ctl_decode_accept(root, &acc, &why);
+	static struct caret_ctl_plan plan; /* record -l's reply */
+	caret_ctl_dec_plan(root, &plan, &why);
 	cJSON_Delete(root);
 }
 

@@ -123,6 +123,7 @@ ORDER = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
     {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
     {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
+    {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot()
     {"dups"},  # the copies each session got, from the agents' replay positions
     {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
@@ -142,6 +143,7 @@ ORDER = [
     {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
     {"cmd"},  # the commands' shape: typed request in, code and result out
     {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_pause"},  # the commands that drive LTTng (through the view's ops)
+    {"cmd_plan"},  # record -l: cmd_record's plan and the layout, nothing made
     {"commands"},  # the dispatch: decodes requests, encodes replies
     {"server"},
     {"main"},

@@ -74,5 +74,7 @@ void add_poll_tests(TCase *tc);
 void add_simclock_tests(TCase *tc);
 /* The tests of check_commands_pause.c. */
 void add_pause_tests(TCase *tc);
+/* The tests of check_commands_plan.c. */
+void add_plan_tests(TCase *tc);
 
 #endif

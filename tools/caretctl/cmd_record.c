@@ -24,6 +24,7 @@
 #include "cmd_record.h"
 #include "filter_warn.h"
 #include "parse.h"
+#include "plan_cli.h"
 #include "hosts.h"
 #include "rpc.h"
 #include "sig.h"
@@ -81,9 +82,13 @@ static void usage(FILE *f)
 		"                              (as Jazzy's ros2 trace -a): this one goes into\n"
 		"                              a new\n"
 		"                              append-N directory inside it\n"
-		"  -l, --list                  show what would be enabled (events, contexts,\n"
-		"                              channel, directory, pacing) and exit; with\n"
-		"                              --json as one result object\n"
+		"  -l, --list                  show caretd's plan of this recording and exit,\n"
+		"                              nothing made: each channel (mode, sub-buffers),\n"
+		"                              its events and contexts, rotation, flight\n"
+		"                              recorder, filters, directory, pacing, as the\n"
+		"                              session will be; without caretd, what caretctl\n"
+		"                              knows alone, and says so; with --json as one\n"
+		"                              result object\n"
 		"  -v, --verbose               a progress line per change, not one bar\n"
 		"      --duration DURATION     stop DURATION after all processes are\n"
 		"                              recording; implies --immediate\n"
@@ -361,7 +366,7 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 }
 
 /* The request of these options; arm: started with its channel disabled. */
-static cJSON *record_request(const struct rec_opts *o, bool arm)
+static cJSON *record_request(const struct rec_opts *o, bool arm, bool plan)
 {
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD };
 	struct caret_ctl_record_req *r = &q.u.record;
@@ -380,6 +385,7 @@ static cJSON *record_request(const struct rec_opts *o, bool arm)
 		r->filter[i] = o->filter[i];
 	r->record_clock = o->clock.on;
 	r->clock_domain = o->clock.domain;
+	r->plan = plan;
 	return caret_ctl_enc_req(&q);
 }
 
@@ -401,7 +407,7 @@ static char *arm(const struct cli_opts *g, const struct rec_opts *o, int *code)
 	struct cli_reply r;
 	struct ctl_record_result rec;
 	struct ctl_why why;
-	cJSON *req = record_request(o, true);
+	cJSON *req = record_request(o, true, false);
 	if (!req) {
 		*code = cli_fail(CLI_EXIT_FAILED, "out of memory");
 		return NULL;
@@ -418,6 +424,14 @@ static char *arm(const struct cli_opts *g, const struct rec_opts *o, int *code)
 		*code = cli_fail(CLI_EXIT_FAILED, "out of memory");
 	cli_reply_free(&r);
 	return name;
+}
+
+/* Whether record arms its recording while it waits for Enter: not one
+ * whose relay sessions other hosts create (--set-url --all-hosts), nor
+ * one with a kernel channel: it would record from the arming on. */
+static bool arms(const struct rec_opts *o)
+{
+	return !o->immediate && !(o->all_hosts && o->url) && !caret_ctl_sel_kernel(&o->sel);
 }
 
 /* An armed session that will not record: nothing to report. */
@@ -451,11 +465,8 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 		if (code != CLI_EXIT_OK)
 			return code;
 		/* Armed, its Start (with any filter, to every host with
-		 * --all-hosts) comes at Enter; not one whose relay sessions
-		 * other hosts create (--set-url --all-hosts), nor one with a
-		 * kernel channel: it would record from the arming on. */
-		if (!(o->all_hosts && o->url) && !caret_ctl_sel_kernel(&o->sel) &&
-		    !(armed = arm(g, o, &code)))
+		 * --all-hosts) comes at Enter (arms()). */
+		if (arms(o) && !(armed = arm(g, o, &code)))
 			return code;
 		fprintf(info, "press Enter to start recording\n");
 		fflush(info);
@@ -477,7 +488,7 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	/* the local caretd knows the local processes only */
 	if (!o->all_hosts)
 		cli_filter_warn_unmatched(g, o->filter);
-	cJSON *req = armed ? go_request(armed) : record_request(o, false);
+	cJSON *req = armed ? go_request(armed) : record_request(o, false, false);
 	free(armed);
 	if (!req)
 		return cli_fail(CLI_EXIT_FAILED, "out of memory");
@@ -518,10 +529,17 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	return code;
 }
 
-/* What a record with these options would enable, from the lists caretd
- * uses (proto/caret_ctl_evlist.h); caretd is not asked. */
-/* record -l --json: what list() says, as one result object's "list". */
-static int list_json(const struct rec_opts *o)
+/* caretd not reachable: what caretctl knows alone (the lists of
+ * proto/caret_ctl_evlist.h, the trace directory, the pacing asked), and
+ * the layout caretd decides said to be unknown rather than guessed. */
+#define OFFLINE_UNKNOWN                                                                  \
+	"caretd decides the channel's mode and sub-buffers (its configured defaults, a " \
+	"flight recorder's ring from the live processes' caches) and whether --light "   \
+	"enables ros2:rcl_publish (not before Iron); run caretd for its plan"
+
+/* record -l --json without caretd: what list_offline() says, as one result
+ * object's "list". */
+static int list_json(const struct rec_opts *o, const char *why)
 {
 	cJSON *r = cJSON_CreateObject();
 	cJSON *l = r && cli_json_envelope(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD)
@@ -531,14 +549,20 @@ static int list_json(const struct rec_opts *o)
 	char dir[PATH_MAX + 64];
 	snprintf(dir, sizeof(dir), "%s/%s", o->path,
 		 o->session ? o->session : "caret-YYYYMMDD-HHMMSS");
+	/* a flight recorder's ring is caretd's to divide: no number */
 	bool ok = ch && cli_sel_json(l, &o->sel, o->light) &&
+		  cJSON_AddBoolToObject(r, "caretd", false) &&
+		  cJSON_AddStringToObject(r, "unknown", why) &&
 		  cJSON_AddStringToObject(ch, "name", CARET_CTL_DEFAULT_CHANNEL) &&
-		  cJSON_AddNumberToObject(ch, "subbuf_count",
-					  (double)(o->subbuf_count ? o->subbuf_count
-								   : CARET_CTL_DEFAULT_SUBBUF_COUNT)) &&
-		  cJSON_AddNumberToObject(ch, "subbuf_size",
-					  (double)(o->subbuf_size ? o->subbuf_size
-								  : CARET_CTL_DEFAULT_SUBBUF_SIZE)) &&
+		  cJSON_AddStringToObject(ch, "from", "caretd's built-in defaults") &&
+		  (o->snap.size ? cJSON_AddNullToObject(ch, "subbuf_count") != NULL
+				: cJSON_AddNumberToObject(ch, "subbuf_count",
+							  (double)(o->subbuf_count ? o->subbuf_count
+							  : CARET_CTL_DEFAULT_SUBBUF_COUNT)) != NULL) &&
+		  (o->snap.size ? cJSON_AddNullToObject(ch, "subbuf_size") != NULL
+				: cJSON_AddNumberToObject(ch, "subbuf_size",
+							  (double)(o->subbuf_size ? o->subbuf_size
+							  : CARET_CTL_DEFAULT_SUBBUF_SIZE)) != NULL) &&
 		  cJSON_AddStringToObject(l, "trace_directory", dir) &&
 		  cJSON_AddBoolToObject(l, "append", o->append) &&
 		  cJSON_AddStringToObject(l, "pacing", o->pacing) &&
@@ -550,28 +574,94 @@ static int list_json(const struct rec_opts *o)
 	return rc < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory") : CLI_EXIT_OK;
 }
 
-static int list(const struct rec_opts *o)
+static void list_tail(const struct rec_opts *o)
 {
-	if (cli_msg_is_json())
-		return list_json(o);
-	cli_sel_list(&o->sel, o->light);
-	printf("channel %s: per-UID buffers, discard mode, %llu sub-buffers of %llu bytes "
-	       "per CPU\n",
-	       CARET_CTL_DEFAULT_CHANNEL,
-	       (unsigned long long)(o->subbuf_count ? o->subbuf_count
-						    : CARET_CTL_DEFAULT_SUBBUF_COUNT),
-	       (unsigned long long)(o->subbuf_size ? o->subbuf_size
-						   : CARET_CTL_DEFAULT_SUBBUF_SIZE));
 	printf("trace directory: %s/%s%s\n", o->path,
 	       o->session ? o->session : "caret-YYYYMMDD-HHMMSS",
 	       o->append ? " (append-N inside it if it holds a trace)" : "");
+	cli_simclock_list(&o->clock);
+}
+
+static int list_offline(const struct rec_opts *o, const char *unreachable)
+{
+	char why[PATH_MAX + 512];
+	snprintf(why, sizeof(why), "%s: %s", unreachable, OFFLINE_UNKNOWN);
+	fprintf(stderr, "caretctl: note: %s\n", why);
+	if (cli_msg_is_json())
+		return list_json(o, why);
+	cli_sel_list(&o->sel, o->light);
+	if (o->snap.size)
+		printf("channel %s: per-UID buffers, overwrite mode (a flight recorder), a ring "
+		       "of %llu bytes per CPU in sub-buffers caretd chooses (caretd not "
+		       "reachable: not known)\n", CARET_CTL_DEFAULT_CHANNEL,
+		       (unsigned long long)o->snap.size);
+	else
+		printf("channel %s: per-UID buffers, discard mode, %llu sub-buffers of %llu bytes "
+		       "per CPU (caretd's built-in defaults; caretd not reachable: not asked)\n",
+		       CARET_CTL_DEFAULT_CHANNEL,
+		       (unsigned long long)(o->subbuf_count ? o->subbuf_count
+							    : CARET_CTL_DEFAULT_SUBBUF_COUNT),
+		       (unsigned long long)(o->subbuf_size ? o->subbuf_size
+							   : CARET_CTL_DEFAULT_SUBBUF_SIZE));
+	list_tail(o);
 	if (o->frequency)
 		printf("replay pacing: %s, %llu records/s per process\n", o->pacing,
 		       (unsigned long long)o->frequency);
 	else
 		printf("replay pacing: %s (as fast as the channel's buffers drain)\n", o->pacing);
-	cli_simclock_list(&o->clock);
 	return CLI_EXIT_OK;
+}
+
+/* record -l --json with caretd: its plan, and what caretctl adds (the
+ * trace directory's name pattern, the simulation clock). */
+static int plan_json(const struct rec_opts *o, const struct caret_ctl_plan *p)
+{
+	cJSON *r = cJSON_CreateObject();
+	cJSON *po = caret_ctl_plan_obj(p);
+	bool ok = r && po && cli_json_envelope(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD) &&
+		  cJSON_AddBoolToObject(r, "caretd", true);
+	if (ok && !cJSON_AddItemToObject(r, CARET_CTL_K_PLAN, po))
+		ok = false;
+	else if (ok)
+		po = NULL;
+	cJSON *l = ok ? cJSON_AddObjectToObject(r, "list") : NULL;
+	char dir[PATH_MAX + 64];
+	snprintf(dir, sizeof(dir), "%s/%s", o->path,
+		 o->session ? o->session : "caret-YYYYMMDD-HHMMSS");
+	ok = l && cJSON_AddStringToObject(l, "trace_directory", dir) &&
+	     cJSON_AddBoolToObject(l, "append", o->append) &&
+	     (o->clock.on ? cJSON_AddNumberToObject(l, "sim_time_domain", o->clock.domain) != NULL
+			  : cJSON_AddNullToObject(l, "sim_time_domain") != NULL);
+	int rc = ok ? cli_json_print(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD) : -ENOMEM;
+	cJSON_Delete(po);
+	cJSON_Delete(r);
+	return rc < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory") : CLI_EXIT_OK;
+}
+
+/* record -l: caretd's plan (what `record` with these options would
+ * make, decided where it is made), or, caretd away, what caretctl knows. */
+static int list(const struct cli_opts *g, const struct rec_opts *o)
+{
+	cJSON *req = record_request(o, arms(o), true);
+	if (!req)
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	struct cli_reply r;
+	static struct caret_ctl_plan p; /* 10 KiB */
+	char unreachable[PATH_MAX + 128];
+	int code = cli_plan_ask(g, req, &r, &p, unreachable, sizeof(unreachable));
+	cJSON_Delete(req);
+	if (code == CLI_EXIT_UNREACHABLE)
+		return list_offline(o, unreachable);
+	if (code != CLI_EXIT_OK)
+		return code;
+	if (cli_msg_is_json()) {
+		code = plan_json(o, &p);
+	} else {
+		cli_plan_text(&p);
+		list_tail(o);
+	}
+	cli_reply_free(&r);
+	return code;
 }
 
 int cmd_record(struct cli_opts *g, int argc, char **argv)
@@ -583,6 +673,6 @@ int cmd_record(struct cli_opts *g, int argc, char **argv)
 	if (r > 0)
 		return r;
 	if (o.list)
-		return list(&o);
+		return list(g, &o);
 	return run(g, &o);
 }
