@@ -40,6 +40,8 @@
 #include "daemon/server/server.h"
 #include "daemon/base/sigbus.h"
 #include "daemon/recording/simclock.h"
+#include "daemon/recording/features.h"
+#include "daemon/recording/recordings.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_limits.h"
@@ -105,7 +107,7 @@ static void usage(FILE *f)
 		"reads the configuration file again.\n"
 		"Exit status: 0 after a stop signal, 1 on a start-up error, 2 on a usage error.\n",
 		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX, BRIDGE_RELAY_MAX_SECONDS,
-		LTTNG_VIEW_ARM_TIMEOUT_S, CONFIG_ARM_TIMEOUT_MAX);
+		RECORDINGS_ARM_TIMEOUT_S, CONFIG_ARM_TIMEOUT_MAX);
 }
 
 static int usage_error(void)
@@ -349,6 +351,7 @@ int main(int argc, char **argv)
 	static struct registry reg;
 	static struct sched sched;
 	static struct lttng_view lttng;
+	static struct recordings recs;
 	static struct registry_loop reg_loop;
 	static struct pacer pacer;
 	static struct notify notify;
@@ -356,7 +359,9 @@ int main(int argc, char **argv)
 	bridge.cfg = o.bridge;
 	struct server *server = NULL;
 	sched.cfg = defaults.sched;
-	lttng.arm_timeout_s = &defaults.arm_timeout_s;
+	recordings_init(&recs, &lttng, recording_features, recording_n_features);
+	recs.arm_timeout_s = &defaults.arm_timeout_s;
+	bridge.recs = &recs;
 
 	sd_event *e = NULL;
 	static struct loop loop;
@@ -384,16 +389,16 @@ int main(int argc, char **argv)
 	/* the daemon's defaults; the pacer applies a recording's own options
 	 * over them at each tick */
 	struct cmd_ctx ctx = { .reg = &reg, .sched = &defaults.sched, .lttng = &lttng,
-			       .events = events, .bridge = &bridge,
+			       .recs = &recs, .events = events, .bridge = &bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
 	/* beside the socket: caretd's own directory (/run/caretd) */
-	if (snprintf(lttng.state_file, sizeof(lttng.state_file), "%s.recordings",
-		     o.server.socket_path) >= (int)sizeof(lttng.state_file))
-		lttng.state_file[0] = '\0';
-	lttng.armed_marker = true;
+	if (snprintf(recs.state_file, sizeof(recs.state_file), "%s.recordings",
+		     o.server.socket_path) >= (int)sizeof(recs.state_file))
+		recs.state_file[0] = '\0';
+	recs.armed_marker = true;
 	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */
 	sched_set_pass_filter(view_pass_filter, &lttng);
 	static struct view_watchers vw;
@@ -410,9 +415,9 @@ int main(int argc, char **argv)
 	    (r = pacer_start(&pacer, &loop, &sched, &reg, &lttng, &defaults.sched)) < 0 ||
 	    (r = notify_start(&notify, &loop, &reg, &lttng)) < 0 ||
 	    (r = bridge_start(&bridge, &loop, &reg, &lttng)) < 0 ||
-	    (r = rotation_start(&loop, &lttng, &reg)) < 0 ||
-	    (r = snapshot_trigger_start(&loop, &lttng, &reg)) < 0 ||
-	    (r = simclock_start(&loop, &lttng)) < 0) {
+	    (r = rotation_start(&loop, &recs, &reg)) < 0 ||
+	    (r = snapshot_trigger_start(&loop, &recs, &reg)) < 0 ||
+	    (r = simclock_start(&loop, &recs)) < 0) {
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
@@ -431,7 +436,7 @@ int main(int argc, char **argv)
 	pacer_stop(&pacer);
 	registry_loop_stop(&reg_loop);
 	lttng_view_stop(&lttng);
-	lttng_view_drop_state(&lttng); /* issue 33 L10: nothing left behind */
+	recordings_drop_state(&recs); /* issue 33 L10: nothing left behind */
 	loop_close(&loop);
 	registry_close(&reg);
 	events_free(events);

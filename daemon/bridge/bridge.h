@@ -59,6 +59,8 @@
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
 
+struct recordings;
+
 #define BRIDGE_MAX_HOSTS 64
 #define BRIDGE_MAX_PROCS 1024
 /* one host's share, so that one host (one participant) cannot take every
@@ -195,6 +197,8 @@ struct bridge {
 	struct bridge_cfg cfg;
 	struct registry *reg;
 	struct lttng_view *lttng;
+	/* the recordings whose snapshots other hosts may ask (NULL: none) */
+	struct recordings *recs;
 	struct loop_job take, publish; /* observe and report stages of the tick */
 	struct bridge_dds *dds;
 	char state[256]; /* "off", "asleep...", "starting", "up (domain N)", or why not */

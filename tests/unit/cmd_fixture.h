@@ -18,6 +18,7 @@
 extern struct registry reg;
 extern struct sched_cfg cfg;
 extern struct lttng_view view;
+extern struct recordings recs; /* over view */
 extern struct cmd_ctx ctx;
 extern struct agent agent;
 /* Who asks: root unless a test says otherwise (setup resets it). */
