@@ -328,6 +328,8 @@ static void on_view_change(void *arg)
 	bridge_kick(w->bridge);
 }
 
+/* Over 80 lines: the daemon's wiring, in start-up order and its reverse,
+ * read top to bottom in one place. */
 int main(int argc, char **argv)
 {
 	static struct options o = {

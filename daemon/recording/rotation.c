@@ -233,7 +233,8 @@ static int begin(struct rot *t, char *err, size_t errlen)
 		rc = rotl()->schedule(t->name, o, err, errlen);
 	if (rc < 0) {
 		rotl()->subscribe(t, false);
-		t->used = false;
+		free(t->base);
+		memset(t, 0, sizeof(*t));
 		rot_store_save();
 		return rc;
 	}

@@ -30,7 +30,7 @@ static inline bool rotation_wanted(const struct rotation_opts *o)
 #define MAX_INCOMPLETE 64
 struct rot {
 	bool used;
-	bool armed; /* waits for rotation_go() */
+	bool armed; /* waits for its recording's go */
 	/* restored after a caretd restart: taken over (its triggers again,
 	 * a verdict on what was archived meanwhile) once the scheduler
 	 * adopted every agent (rotation_store.c) */

@@ -90,7 +90,7 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 /* Whether an armed recording may start with its channel enabled
  * (caret_lttng_cfg.armed_open): no session is active, so every process
  * with the agent is in WAIT, forwarding nothing, and caretd moves none out
- * of WAIT before lttng_view_hold_armed() closed it. A process still
+ * of WAIT before recordings_hold_armed() closed it. A process still
  * leaving PREPARE or RECORD (a session that just ended) would emit into
  * it: then it is armed as before. */
 static bool may_arm_open(const struct cmd_ctx *ctx)
