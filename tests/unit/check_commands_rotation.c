@@ -471,6 +471,37 @@ START_TEST(completed_rotation_starts_a_new_pass)
 }
 END_TEST
 
+/* A feature refused after others began (issue 32: one reverse unwind):
+ * -c refused here, after the rotation began; the rotation's schedules go
+ * before the session stops (no empty last chunk), then the session, then
+ * the recording with its rotation. */
+START_TEST(refused_feature_undoes_those_begun)
+{
+	sd_event *ev = NULL;
+	struct loop l = { 0 };
+	ck_assert_int_ge(sd_event_new(&ev), 0);
+	ck_assert_int_ge(loop_open(&l, ev), 0);
+	ck_assert_int_ge(rotation_start(&l, &recs, &reg), 0);
+	rotl_set_ops(&frot_ops);
+	memset(&frot, 0, sizeof(frot));
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"rc\",\"path\":\"/t\","
+		       "\"rotate_every_ms\":60000,\"record_clock\":true,\"clock_domain\":7}",
+		       CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOTSUP);
+	cJSON_Delete(r);
+	ck_assert_int_eq(frot.scheduled, 1);
+	ck_assert_int_eq(frot.unscheduled, 1);
+	ck_assert_int_eq(frot.unsubscribed, 1);
+	ck_assert_ptr_nonnull(fake_call("stop rc"));
+	ck_assert_ptr_null(recordings_find(&recs, "rc"));
+	ck_assert(!rotation_is_rotating(&recs, "rc"));
+	rotation_stop();
+	rotl_set_ops(NULL);
+	loop_close(&l);
+	sd_event_unref(ev);
+}
+END_TEST
+
 void add_rotation_tests(TCase *tc)
 {
 	tcase_add_test(tc, dropped_notification_starts_a_new_pass);
@@ -478,4 +509,5 @@ void add_rotation_tests(TCase *tc)
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);
+	tcase_add_test(tc, refused_feature_undoes_those_begun);
 }
