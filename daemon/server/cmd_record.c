@@ -290,7 +290,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		log_err("record failed: %s", e->msg);
 		return r;
 	}
-	static struct recording made; /* 20 KiB: not on the stack */
+	static struct recording made; /* 19 KiB: not on the stack */
 	record_remember(peer, q, p, res, &made);
 	struct recording *rec = recordings_add(ctx->recs, &made) < 0
 				? NULL : recordings_find(ctx->recs, res->session);
