@@ -78,12 +78,10 @@ void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_ltt
 		*s = (struct sched_session){ .rules = e->rules, .serial = e->serial,
 					     .settled = now - e->since_ns >= SETTLE_NS };
 		/* a member's recording tracks their uid only (lttng_record.c) */
-		for (int j = 0; j < v->n_recs; j++)
-			if (strcmp(v->recs[j].name, v->active[i]) == 0 && v->recs[j].uid != 0 &&
-			    geteuid() == 0) {
-				s->scoped = true;
-				s->uid = v->recs[j].uid;
-			}
+		if (e->pub && e->pub->uid != 0 && geteuid() == 0) {
+			s->scoped = true;
+			s->uid = e->pub->uid;
+		}
 		l->scoped = l->scoped || s->scoped;
 	}
 	sched_lttng_sum(l, false, 0);
@@ -120,7 +118,7 @@ static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
 
 /* The recording the replays are for, if caretd made it to a local
  * directory with a known geometry; NULL otherwise. */
-static const struct lttng_view_rec *feedback_target(const struct lttng_view *v, bool *others)
+static const struct lttng_view_pub *feedback_target(const struct lttng_view *v, bool *others)
 {
 	int newest = -1, n = 0;
 	for (int i = 0; i < v->n_active; i++)
@@ -132,13 +130,8 @@ static const struct lttng_view_rec *feedback_target(const struct lttng_view *v, 
 	*others = n > 1;
 	if (newest < 0)
 		return NULL;
-	for (int i = 0; i < v->n_recs; i++) {
-		const struct lttng_view_rec *r = &v->recs[i];
-		if (strcmp(r->name, v->active[newest]) == 0)
-			return r->path[0] == '/' && r->subbuf_size && r->subbuf_count >= 2 ? r
-											     : NULL;
-	}
-	return NULL;
+	const struct lttng_view_pub *r = v->sess[newest].pub;
+	return r && r->path[0] == '/' && r->subbuf_size && r->subbuf_count >= 2 ? r : NULL;
 }
 
 static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
@@ -263,14 +256,14 @@ static void fb_close(struct pacer_fb *f)
 /* Whose the files of r's trace are: lttng-sessiond writes them as the
  * session's owner, the requester when caretd (root) could act as them,
  * else caretd itself (lib/lttng/lttng.h). */
-static uid_t trace_owner(const struct lttng_view_rec *r)
+static uid_t trace_owner(const struct lttng_view_pub *r)
 {
 	return geteuid() == 0 ? r->uid : geteuid();
 }
 
 /* The trace directory of r, opened once (and again at most every
  * second after a failure); false when it cannot be read. */
-static bool fb_dir(struct pacer_fb *f, const struct lttng_view_rec *r, int64_t now)
+static bool fb_dir(struct pacer_fb *f, const struct lttng_view_pub *r, int64_t now)
 {
 	if (f->dir_open)
 		return true;
@@ -383,7 +376,7 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	struct pacer_fb *f = &p->fb;
 	struct sched *s = p->sched;
 	bool others;
-	const struct lttng_view_rec *r =
+	const struct lttng_view_pub *r =
 		s->cfg.pacing == PACING_ADAPTIVE ? feedback_target(p->lttng, &others) : NULL;
 	s->room_known = false;
 	if (!r) {
@@ -474,10 +467,7 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 		if ((v->sess[i].rules & CARET_LTTNG_RULE_CARET) &&
 		    (newest < 0 || v->sess[i].serial > v->sess[newest].serial))
 			newest = i;
-	const struct lttng_view_rec *best = NULL;
-	for (int i = 0; newest >= 0 && i < v->n_recs; i++)
-		if (strcmp(v->recs[i].name, v->active[newest]) == 0)
-			best = &v->recs[i];
+	const struct lttng_view_pub *best = newest >= 0 ? v->sess[newest].pub : NULL;
 	if (!best)
 		return;
 	if (best->pacing >= 0)

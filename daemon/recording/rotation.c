@@ -24,6 +24,7 @@
 #include "daemon/recording/rotation_store.h"
 #include "daemon/recording/rotation_verdict.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_snapshot.h"
 
 /* How often the notification channel is read while a recording rotates:
  * a pass for a new chunk begins at most this late. */
@@ -94,9 +95,9 @@ static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
 		log_err("session %s: cannot stop it: %s", name, err);
 		return; /* tried again at the next look */
 	}
-	rot_ended_add(name, why);
-	rotation_report_free(rotation_end(name));
-	lttng_view_drop_rec(rot_view(), name);
+	recordings_ended_add(rot_recs(), name, why);
+	/* its features end with it (its rotation's report: nobody asks) */
+	recordings_drop(rot_recs(), recordings_find(rot_recs(), name));
 	lttng_view_session_ended(rot_view(), name);
 }
 
@@ -113,21 +114,6 @@ static bool agents_adopted(void)
 		    caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED)
 			return false;
 	return true;
-}
-
-/* An armed recording the view reaped (its caretctl died, or nobody
- * started it within --arm-timeout) would hold its slot for good: a group
- * member arming rotating recordings could fill the table for everyone. */
-static void drop_if_unarmed(struct rot *t)
-{
-	const struct lttng_view_rec *r = lttng_view_find_rec(rot_view(), t->name);
-	if (r && r->armed)
-		return;
-	log_info("armed recording %s is gone before Enter: its rotation options go", t->name);
-	free(t->base);
-	free(t->list);
-	memset(t, 0, sizeof(*t));
-	rot_store_save();
 }
 
 /* The pass of the chunk being written: which serial it is for (the
@@ -147,25 +133,17 @@ static void follow_pass(struct rot *t)
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
-	if (!rot_store_loaded() && rot_view()->state_loaded && agents_adopted())
-		rot_store_load();
+	bool adopted = agents_adopted();
+	for (int i = 0; adopted && i < MAX_ROT; i++)
+		if (rot_at(i)->used && rot_at(i)->adopting)
+			rot_store_adopt(rot_at(i));
 	if (rot_any()) {
 		rotl()->ensure_channel();
 		rotl()->read_notifications(on_event, NULL);
 		for (int i = 0; i < MAX_ROT; i++) {
 			struct rot *t = rot_at(i);
-			if (t->used && t->armed) {
-				drop_if_unarmed(t);
+			if (!t->used || t->armed || t->adopting)
 				continue;
-			}
-			if (!t->used)
-				continue;
-			if (rot_view()->ok && !lttng_view_find_rec(rot_view(), t->name)) {
-				log_info("session %s ended outside caretd: its rotation ends",
-					 t->name);
-				rotation_report_free(rotation_end(t->name));
-				continue;
-			}
 			uint64_t avail, need;
 			if (rot_space_low(t, caret_now_ns(), &avail, &need))
 				end_for_space(t, avail, need);
@@ -176,17 +154,16 @@ static uint64_t on_tick(void *arg)
 	} else {
 		rotl()->close_channel();
 	}
-	bool busy = rot_any() || !rot_store_loaded();
+	bool busy = rot_any() || !rot_recs()->loaded;
 	return busy ? TICK_USEC : IDLE_USEC;
 }
 
 int rotation_start(struct loop *l, const struct rotation_ops *ops)
 {
 	memset(&R, 0, sizeof(R));
-	rot_state_init(ops->lttng, ops->reg);
+	rot_state_init(ops->recs, ops->reg);
 	rot_prune_init(l->event);
 	rotl_reset();
-	rot_store_reset();
 	/* observe: it reads LTTng's rotation notifications and tells the view
 	 * (a new serial per chunk), which the pacer then schedules for */
 	R.job = LOOP_JOB("rotation", LOOP_OBSERVE, on_tick, NULL);
@@ -207,47 +184,32 @@ void rotation_stop(void)
 
 static int begin(struct rot *t, char *err, size_t errlen);
 
-int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts *o, char *err,
-		   size_t errlen)
+static int feat_begin(struct recordings *rs, struct recording *rec, char *err, size_t errlen)
 {
-	if (!rotation_wanted(o))
+	struct rotation_opts o = rec->rot.o;
+	if (!rotation_wanted(&o))
 		return 0;
-	if (!rec) {
-		snprintf(err, errlen, "no such recording");
-		return -ENOENT;
-	}
 	if (rec->path[0] != '/') {
 		snprintf(err, errlen, "rotation needs a local trace directory");
 		return -EINVAL;
 	}
-	rot_store_name();
-	struct rot *t = rot_find(rec->name);
-	if (t) { /* the same name again: what it held goes */
-		rot_prune_cancel(t);
-		free(t->base);
-		free(t->list);
-	} else {
-		t = rot_slot();
-	}
-	if (!t) {
-		snprintf(err, errlen, "too many rotating recordings");
-		return -ENOSPC;
-	}
-	*t = (struct rot){ .used = true, .o = *o, .dev = rec->dir_dev, .ino = rec->dir_ino,
+	struct rot *t = &rec->rot;
+	*t = (struct rot){ .used = true, .o = o, .dev = rec->dir_dev, .ino = rec->dir_ino,
 			   .uid = rec->uid, .gid = rec->gid, .armed = rec->armed };
 	snprintf(t->name, sizeof(t->name), "%s", rec->name);
 	snprintf(t->path, sizeof(t->path), "%s", rec->path);
 	if (t->armed) {
-		rot_store_save(); /* its options outlive a restart before Enter */
+		recordings_save(rs); /* its options outlive a restart before Enter */
 		return 0; /* nothing recorded before `go`: no chunk to rotate */
 	}
 	return begin(t, err, errlen);
 }
 
-int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen)
+static int feat_go(struct recordings *rs, struct recording *rec, char *err, size_t errlen)
 {
-	struct rot *t = rot_find(rec->name);
-	if (!t || !t->armed)
+	(void)rs;
+	struct rot *t = &rec->rot;
+	if (!t->used || !t->armed)
 		return 0;
 	t->armed = false;
 	return begin(t, err, errlen);
@@ -272,7 +234,9 @@ static int begin(struct rot *t, char *err, size_t errlen)
 		rc = rotl()->schedule(t->name, o, err, errlen);
 	if (rc < 0) {
 		rotl()->subscribe(t, false);
-		t->used = false;
+		free(t->base);
+		memset(t, 0, sizeof(*t));
+		rot_store_save();
 		return rc;
 	}
 	/* the first chunk's pass is the recording's own first replay */
@@ -288,26 +252,23 @@ static int begin(struct rot *t, char *err, size_t errlen)
 	return 0;
 }
 
-void rotation_quiesce(const char *session)
+static int feat_quiesce(struct recordings *rs, struct recording *rec, int64_t now_ns, char *err,
+			size_t errlen)
 {
-	const struct rot *t = rot_find(session);
-	if (!t || t->armed)
-		return;
+	(void)rs;
+	struct rot *t = &rec->rot;
+	if (!t->used || t->armed)
+		return 0;
 	int e = rotl()->unschedule(t->name);
 	if (e < 0)
 		log_debug_errno(e, "session %s: its rotation schedules stay until the stop",
 				t->name);
 	else
 		log_debug("session %s: rotation schedules removed before the stop", t->name);
-}
-
-int rotation_stop_ready(const char *session, int64_t now_ns)
-{
-	struct rot *t = rot_find(session);
-	if (!t || t->armed)
-		return 0;
+	/* a periodic rotation just before the stop (after caretctl saw the
+	 * last chunk's replay done): its chunk's replay comes first */
 	rotl()->read_notifications(on_event, NULL);
-	if (!(t = rot_find(session)))
+	if (!t->used)
 		return 0;
 	follow_pass(t);
 	if (t->cur_complete && !t->closing) {
@@ -316,20 +277,30 @@ int rotation_stop_ready(const char *session, int64_t now_ns)
 	}
 	if (!t->stop_wait_ns)
 		t->stop_wait_ns = now_ns;
-	return now_ns - t->stop_wait_ns < (int64_t)ROTATION_STOP_WAIT_MS * 1000000 ? -EAGAIN : 0;
+	if (now_ns - t->stop_wait_ns >= (int64_t)ROTATION_STOP_WAIT_MS * 1000000)
+		return 0;
+	snprintf(err, errlen, "session %s: the chunk being written lacks part of its replay (a "
+		 "rotation just before the stop); stop again", t->name);
+	return -EAGAIN;
 }
 
-struct rotation_report *rotation_end(const char *session)
+static void feat_end(struct recordings *rs, struct recording *rec, struct recording_end *out)
 {
-	struct rot *t = rot_find(session);
-	if (!t)
-		return NULL;
+	(void)rs;
+	struct rot *t = &rec->rot;
+	if (!t->used)
+		return;
 	if (t->armed) { /* stopped before `go`: it never rotated */
+		if (!out)
+			log_info("armed recording %s is gone before Enter: its rotation options go",
+				 t->name);
 		free(t->base);
 		memset(t, 0, sizeof(*t));
 		rot_store_save();
-		return NULL;
+		return;
 	}
+	if (!out)
+		log_info("session %s: its rotation ends with it", t->name);
 	/* the session is destroyed: its last chunk is archived (the
 	 * destruction rotates it); the notifications before it are read */
 	uint64_t seen = t->rotations;
@@ -355,10 +326,38 @@ struct rotation_report *rotation_end(const char *session)
 	struct rotation_report *rep = rot_report_take(t);
 	memset(t, 0, sizeof(*t));
 	rot_store_save();
-	return rep;
+	if (out)
+		out->rotation = rep;
+	else
+		rotation_report_free(rep);
 }
 
-bool rotation_is_rotating(const char *session)
+/* A rotating recording's part of status: its mode, and its entry in the
+ * result's rotations (status, not list). */
+static int feat_status(const struct recording *rec, cJSON *entry, cJSON *result)
 {
-	return rot_find(session) != NULL;
+	const struct rot *t = &rec->rot;
+	if (!t->used)
+		return 0;
+	if (!cJSON_GetObjectItemCaseSensitive(entry, CARET_CTL_K_MODE) &&
+	    !cJSON_AddStringToObject(entry, CARET_CTL_K_MODE, CARET_CTL_MODE_ROTATING))
+		return -ENOMEM;
+	return t->armed ? 0 : rot_report_add_status(t, result);
+}
+
+const struct recording_feature_ops rotation_feature = {
+	.name = "rot",
+	.begin = feat_begin,
+	.go = feat_go,
+	.quiesce = feat_quiesce,
+	.end = feat_end,
+	.status = feat_status,
+	.save = rot_store_save_token,
+	.restore = rot_store_restore,
+};
+
+bool rotation_is_rotating(struct recordings *t, const char *session)
+{
+	const struct recording *r = recordings_find(t, session);
+	return r && r->rot.used;
 }

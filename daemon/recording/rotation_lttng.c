@@ -114,7 +114,8 @@ void rotl_ensure_channel(void)
 	}
 	for (int i = 0; i < MAX_ROT; i++) {
 		struct rot *t = rot_at(i);
-		if (t->used && !t->armed && !t->subscribed && rotl_subscribe(t, true) < 0)
+		if (t->used && !t->armed && !t->adopting && !t->subscribed &&
+		    rotl_subscribe(t, true) < 0)
 			log_warn("session %s: cannot subscribe to its rotations", t->name);
 	}
 }

@@ -111,39 +111,15 @@ void rotation_report_free(struct rotation_report *r)
 	free(r);
 }
 
-int rotation_add_status(cJSON *o)
+int rot_report_add_status(const struct rot *t, cJSON *result)
 {
-	cJSON *a = cJSON_CreateArray(), *ended = cJSON_CreateArray();
-	if (!ended || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATIONS_ENDED, ended)) {
-		cJSON_Delete(ended);
-		cJSON_Delete(a);
+	cJSON *a = cJSON_GetObjectItemCaseSensitive(result, CARET_CTL_K_ROTATIONS);
+	if (!a)
+		return 0;
+	cJSON *x = status_of(t);
+	if (!x || !cJSON_AddItemToArray(a, x)) {
+		cJSON_Delete(x);
 		return -ENOMEM;
-	}
-	unsigned n = rot_ended_count();
-	for (unsigned i = 0; i < n; i++) {
-		const char *name, *why;
-		rot_ended_at(i, &name, &why);
-		cJSON *x = cJSON_CreateObject();
-		if (!x || !cJSON_AddItemToArray(ended, x) ||
-		    !cJSON_AddStringToObject(x, "session", name) ||
-		    !cJSON_AddStringToObject(x, "error", why)) {
-			cJSON_Delete(a);
-			return -ENOMEM;
-		}
-	}
-	if (!a || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATIONS, a)) {
-		cJSON_Delete(a);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < MAX_ROT; i++) {
-		const struct rot *t = rot_at(i);
-		if (!t->used || t->armed)
-			continue;
-		cJSON *x = status_of(t);
-		if (!x || !cJSON_AddItemToArray(a, x)) {
-			cJSON_Delete(x);
-			return -ENOMEM;
-		}
 	}
 	return 0;
 }

@@ -29,7 +29,8 @@ const char *rot_chunk_why(const struct rot *t, const struct chunk_info *c, char 
 cJSON *rotation_report_enc(const struct rotation_report *r);
 void rotation_report_free(struct rotation_report *r);
 
-/* Adds "rotations" (every rotating recording) to a status result. */
-int rotation_add_status(cJSON *o);
+/* t's entry in a status result's "rotations" (nothing when the result
+ * has none: list). 0 or -ENOMEM. */
+int rot_report_add_status(const struct rot *t, cJSON *result);
 
 #endif

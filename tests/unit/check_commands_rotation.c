@@ -103,7 +103,7 @@ static void frot_read(rotl_on_event *cb, void *arg)
 				cb(frot.next[k], rot_at(i), NULL, arg);
 }
 
-static const struct rotation_ops rot_ops = { .lttng = &view, .reg = &reg };
+static const struct rotation_ops rot_ops = { .recs = &recs, .reg = &reg };
 
 static const struct rotation_lttng_ops frot_ops = {
 	.register_triggers = frot_register,
@@ -140,7 +140,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_str_eq(rec.path, "/t/r2");
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("record r2"));
-	ck_assert(rotation_is_rotating("r2"));
+	ck_assert(rotation_is_rotating(&recs, "r2"));
 	ck_assert_int_eq(frot.registered, 1);
 	ck_assert_int_eq(frot.subscribed, 1);
 	ck_assert_int_eq(frot.scheduled, 1);
@@ -165,7 +165,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_ptr_nonnull(strstr(msg_of(r), "lacks part of its replay"));
 	cJSON_Delete(r);
 	ck_assert_ptr_null(fake_call("stop r2"));
-	ck_assert(rotation_is_rotating("r2"));
+	ck_assert(rotation_is_rotating(&recs, "r2"));
 	ck_assert_int_eq(frot.unscheduled, 1);
 	/* its only process gone: nothing is missing, the stop goes */
 	agent.dead = true;
@@ -177,7 +177,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(x, "chunks")));
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop r2"));
-	ck_assert(!rotation_is_rotating("r2"));
+	ck_assert(!rotation_is_rotating(&recs, "r2"));
 	ck_assert_int_eq(frot.unsubscribed, 1);
 	ck_assert_int_ge(frot.unscheduled, 1); /* before the stop: no empty last chunk */
 
@@ -189,8 +189,8 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_ptr_nonnull(strstr(msg_of(r), "fake: no schedule for r3"));
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop r3"));
-	ck_assert(!rotation_is_rotating("r3"));
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "r3"));
+	ck_assert(!rotation_is_rotating(&recs, "r3"));
+	ck_assert_ptr_null(recordings_find(&recs, "r3"));
 	ck_assert_int_eq(frot.unsubscribed, 2);
 
 	rotation_stop();
@@ -255,8 +255,11 @@ START_TEST(chunk_with_discards_is_incomplete)
 	}
 	struct stat st;
 	ck_assert_int_eq(stat(dir, &st), 0);
-	struct rot *t = rot_slot();
-	ck_assert_ptr_nonnull(t);
+	/* a rotating recording's state is its recording's */
+	struct recording rd = { .name = "rd", .uid = getuid(), .gid = getgid() };
+	snprintf(rd.path, sizeof(rd.path), "%s", dir);
+	ck_assert_int_eq(recordings_add(&recs, &rd), 0);
+	struct rot *t = &recordings_find(&recs, "rd")->rot;
 	*t = (struct rot){ .used = true, .uid = getuid(), .gid = getgid(), .dev = st.st_dev,
 			   .ino = st.st_ino, .cur_index = 3, .verdict_upto = 3 };
 	snprintf(t->name, sizeof(t->name), "rd");
@@ -318,7 +321,7 @@ END_TEST
 /* An armed rotating recording the view reaps (nobody pressed Enter within
  * --arm-timeout) leaves no rotation slot behind: otherwise a group member
  * arming and abandoning rotating recordings fills the table for everyone
- * (each of its LTTNG_VIEW_MAX_RECORDINGS slots, 2 at a time). */
+ * (each of its RECORDINGS_MAX slots, 2 at a time). */
 START_TEST(reaped_armed_recording_frees_its_rotation)
 {
 	sd_event *ev = NULL;
@@ -334,22 +337,22 @@ START_TEST(reaped_armed_recording_frees_its_rotation)
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"ra\",\"path\":\"/t\","
 		       "\"arm\":true,\"rotate_every_ms\":60000}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
-	ck_assert(rotation_is_rotating("ra"));
+	ck_assert(rotation_is_rotating(&recs, "ra"));
 	ck_assert_int_eq(frot.registered, 0); /* armed: nothing registered yet */
 
 	/* still armed: a tick keeps it */
 	loop_tick(&l, loop_now(&l) + 10 * 1000000ull);
-	ck_assert(rotation_is_rotating("ra"));
+	ck_assert(rotation_is_rotating(&recs, "ra"));
 
 	/* armed long ago: the view's next look destroys it */
 	/* (not armed_ns = 1: on a machine up for less than the arm timeout,
 	 * CLOCK_MONOTONIC is below it and 1 was not long ago) */
-	lttng_view_find_rec(&view, "ra")->armed_ns =
-		caret_now_ns() - (int64_t)(LTTNG_VIEW_ARM_TIMEOUT_S + 1) * 1000000000;
+	recordings_find(&recs, "ra")->armed_ns =
+		caret_now_ns() - (int64_t)(RECORDINGS_ARM_TIMEOUT_S + 1) * 1000000000;
 	lttng_view_refresh(&view);
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "ra"));
+	ck_assert_ptr_null(recordings_find(&recs, "ra"));
 	loop_tick(&l, loop_now(&l) + 20 * 1000000ull);
-	ck_assert(!rotation_is_rotating("ra"));
+	ck_assert(!rotation_is_rotating(&recs, "ra"));
 	ck_assert_int_eq(frot.registered, 0);
 
 	rotation_stop();
@@ -391,7 +394,7 @@ static void rn_begin(void)
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"rn\",\"path\":\"/t\","
 		       "\"rotate_every_ms\":60000}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
-	ck_assert(rotation_is_rotating("rn"));
+	ck_assert(rotation_is_rotating(&recs, "rn"));
 	rn.now = loop_now(&rn.l);
 	rn.t = rot_find("rn");
 	ck_assert_ptr_nonnull(rn.t);
@@ -417,7 +420,7 @@ static void rn_end(void)
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"rn\"}", CTL_REPLY_RESULT, NULL);
 	agent.dead = false;
 	cJSON_Delete(r);
-	ck_assert(!rotation_is_rotating("rn"));
+	ck_assert(!rotation_is_rotating(&recs, "rn"));
 	rotation_stop();
 	rotl_set_ops(NULL);
 	loop_close(&rn.l);
@@ -470,6 +473,37 @@ START_TEST(completed_rotation_starts_a_new_pass)
 }
 END_TEST
 
+/* A feature refused after others began (issue 32: one reverse unwind):
+ * -c refused here, after the rotation began; the rotation's schedules go
+ * before the session stops (no empty last chunk), then the session, then
+ * the recording with its rotation. */
+START_TEST(refused_feature_undoes_those_begun)
+{
+	sd_event *ev = NULL;
+	struct loop l = { 0 };
+	ck_assert_int_ge(sd_event_new(&ev), 0);
+	ck_assert_int_ge(loop_open(&l, ev), 0);
+	ck_assert_int_ge(rotation_start(&l, &rot_ops), 0);
+	rotl_set_ops(&frot_ops);
+	memset(&frot, 0, sizeof(frot));
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"rc\",\"path\":\"/t\","
+		       "\"rotate_every_ms\":60000,\"record_clock\":true,\"clock_domain\":7}",
+		       CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOTSUP);
+	cJSON_Delete(r);
+	ck_assert_int_eq(frot.scheduled, 1);
+	ck_assert_int_eq(frot.unscheduled, 1);
+	ck_assert_int_eq(frot.unsubscribed, 1);
+	ck_assert_ptr_nonnull(fake_call("stop rc"));
+	ck_assert_ptr_null(recordings_find(&recs, "rc"));
+	ck_assert(!rotation_is_rotating(&recs, "rc"));
+	rotation_stop();
+	rotl_set_ops(NULL);
+	loop_close(&l);
+	sd_event_unref(ev);
+}
+END_TEST
+
 void add_rotation_tests(TCase *tc)
 {
 	tcase_add_test(tc, dropped_notification_starts_a_new_pass);
@@ -477,4 +511,5 @@ void add_rotation_tests(TCase *tc)
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);
+	tcase_add_test(tc, refused_feature_undoes_those_begun);
 }
