@@ -101,7 +101,7 @@ struct recording {
 	uint64_t armer_start; /* its start time: the pid is not reused */
 	int64_t armed_ns;     /* CLOCK_MONOTONIC when it was armed */
 	/* the features' state */
-	struct rot rot;
+	struct rotation rot;
 	struct recording_ring ring;
 	struct recording_trigger trig;
 	struct recording_clock clock;

@@ -38,35 +38,35 @@ static struct {
 
 /* ---- notifications ---- */
 
-static void on_event(enum rotl_event ev, struct rot *t, const char *where, void *arg)
+static void on_event(enum rotation_lttng_event ev, struct rotation *t, const char *where, void *arg)
 {
 	(void)arg;
 	if (ev == ROTL_DROPPED) {
 		/* whichever rotation it was: a new pass costs duplicates only */
-		rot_new_pass(t);
+		rotation_new_pass(t);
 		return;
 	}
 	if (ev == ROTL_ONGOING) {
 		/* from here on, events go to the next chunk: the verdict on
 		 * this one is what its pass reached */
-		rot_close_chunk(t, "its replay pass had not finished when it was rotated");
+		rotation_close_chunk(t, "its replay pass had not finished when it was rotated");
 		t->closing = true;
 		return;
 	}
 	if (!t->closing)
-		rot_close_chunk(t, "its rotation's start was not seen");
+		rotation_close_chunk(t, "its rotation's start was not seen");
 	t->closing = false;
 	t->rotations++;
 	t->cur_index++;
 	if (t->spill)
-		rot_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
+		rotation_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
 	t->spill = false;
-	rot_new_pass(t);
+	rotation_new_pass(t);
 	log_info("session %s: chunk %" PRIu64 " archived%s%s; replaying every process's "
 		 "initialization records into chunk %" PRIu64, t->name, t->cur_index - 1,
 		 where ? " at " : "", where ? where : "", t->cur_index);
-	rot_prune_begin(t); /* off caretd's loop: its owner may have filled it */
-	rot_store_save();
+	rotation_prune_begin(t); /* off caretd's loop: its owner may have filled it */
+	rotation_store_save();
 }
 
 /* ---- requests ---- */
@@ -80,7 +80,7 @@ void rotation_opts_of(const struct caret_ctl_record_req *q, struct rotation_opts
 /* ---- a disk about to fill (daemon/recording/rotation_space.h) ---- */
 
 /* Ends a recording caretd must not let fill the disk. */
-static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
+static void end_for_space(struct rotation *t, uint64_t avail, uint64_t need)
 {
 	char name[CARET_LTTNG_NAME_MAX], why[512], err[256] = "";
 	snprintf(name, sizeof(name), "%s", t->name);
@@ -90,15 +90,15 @@ static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
 		 (unsigned long long)avail, (unsigned long long)need);
 	log_err("session %s: %s", name, why);
 	struct caret_lttng_chan_stats cs[4];
-	int r = lttng_view_ops(rot_view())->stop(name, cs, 4, NULL, 0, err, sizeof(err));
+	int r = lttng_view_ops(rotation_view())->stop(name, cs, 4, NULL, 0, err, sizeof(err));
 	if (r < 0) {
 		log_err("session %s: cannot stop it: %s", name, err);
 		return; /* tried again at the next look */
 	}
-	recordings_ended_add(rot_recs(), name, why);
+	recordings_ended_add(rotation_recs(), name, why);
 	/* its features end with it (its rotation's report: nobody asks) */
-	recordings_drop(rot_recs(), recordings_find(rot_recs(), name));
-	lttng_view_session_ended(rot_view(), name);
+	recordings_drop(rotation_recs(), recordings_find(rotation_recs(), name));
+	lttng_view_session_ended(rotation_view(), name);
 }
 
 /* ---- the timer ---- */
@@ -109,7 +109,7 @@ static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
  * would count as done in agents that never replayed it. */
 static bool agents_adopted(void)
 {
-	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next)
+	for (const struct agent *a = rotation_reg() ? rotation_reg()->head : NULL; a; a = a->next)
 		if (!a->dead && !sched_agent_peek(a)->seen &&
 		    caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED)
 			return false;
@@ -119,14 +119,14 @@ static bool agents_adopted(void)
 /* The pass of the chunk being written: which serial it is for (the
  * recording's own first, a new one after a rotation), and whether every
  * live agent has it (latched). The tick's and a stop's. */
-static void follow_pass(struct rot *t)
+static void follow_pass(struct rotation *t)
 {
-	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	struct lttng_view_session *e = lttng_view_find(rotation_view(), t->name);
 	if (t->serial == 0 && e)
 		t->serial = e->serial; /* its first pass: the recording's own */
 	else if (t->serial == UINT32_MAX && e)
-		rot_new_pass(t);
-	if (t->serial && !t->cur_complete && !t->closing && rot_pass_complete(t))
+		rotation_new_pass(t);
+	if (t->serial && !t->cur_complete && !t->closing && rotation_pass_complete(t))
 		t->cur_complete = true;
 }
 
@@ -135,17 +135,17 @@ static uint64_t on_tick(void *arg)
 	(void)arg;
 	bool adopted = agents_adopted();
 	for (int i = 0; adopted && i < MAX_ROT; i++)
-		if (rot_at(i)->used && rot_at(i)->adopting)
-			rot_store_adopt(rot_at(i));
-	if (rot_any()) {
+		if (rotation_at(i)->used && rotation_at(i)->adopting)
+			rotation_store_adopt(rotation_at(i));
+	if (rotation_any()) {
 		rotl()->ensure_channel();
 		rotl()->read_notifications(on_event, NULL);
 		for (int i = 0; i < MAX_ROT; i++) {
-			struct rot *t = rot_at(i);
+			struct rotation *t = rotation_at(i);
 			if (!t->used || t->armed || t->adopting)
 				continue;
 			uint64_t avail, need;
-			if (rot_space_low(t, caret_now_ns(), &avail, &need))
+			if (rotation_space_low(t, caret_now_ns(), &avail, &need))
 				end_for_space(t, avail, need);
 			if (!t->used)
 				continue; /* ended: the disk was about to fill */
@@ -154,16 +154,16 @@ static uint64_t on_tick(void *arg)
 	} else {
 		rotl()->close_channel();
 	}
-	bool busy = rot_any() || !rot_recs()->loaded;
+	bool busy = rotation_any() || !rotation_recs()->loaded;
 	return busy ? TICK_USEC : IDLE_USEC;
 }
 
 int rotation_start(struct loop *l, const struct rotation_ops *ops)
 {
 	memset(&R, 0, sizeof(R));
-	rot_state_init(ops->recs, ops->reg);
-	rot_prune_init(l->event);
-	rotl_reset();
+	rotation_state_init(ops->recs, ops->reg);
+	rotation_prune_init(l->event);
+	rotation_lttng_reset();
 	/* observe: it reads LTTng's rotation notifications and tells the view
 	 * (a new serial per chunk), which the pacer then schedules for */
 	R.job = LOOP_JOB("rotation", LOOP_OBSERVE, on_tick, NULL);
@@ -177,12 +177,12 @@ void rotation_stop(void)
 	if (R.started)
 		loop_remove(&R.job);
 	R.started = false;
-	rot_prune_cancel_all();
+	rotation_prune_cancel_all();
 	rotl()->close_channel();
-	rot_state_free();
+	rotation_state_free();
 }
 
-static int begin(struct rot *t, char *err, size_t errlen);
+static int begin(struct rotation *t, char *err, size_t errlen);
 
 static int feat_begin(struct recordings *rs, struct recording *rec, char *err, size_t errlen)
 {
@@ -193,8 +193,8 @@ static int feat_begin(struct recordings *rs, struct recording *rec, char *err, s
 		snprintf(err, errlen, "rotation needs a local trace directory");
 		return -EINVAL;
 	}
-	struct rot *t = &rec->rot;
-	*t = (struct rot){ .used = true, .o = o, .dev = rec->dir_dev, .ino = rec->dir_ino,
+	struct rotation *t = &rec->rot;
+	*t = (struct rotation){ .used = true, .o = o, .dev = rec->dir_dev, .ino = rec->dir_ino,
 			   .uid = rec->uid, .gid = rec->gid, .armed = rec->armed };
 	snprintf(t->name, sizeof(t->name), "%s", rec->name);
 	snprintf(t->path, sizeof(t->path), "%s", rec->path);
@@ -208,17 +208,17 @@ static int feat_begin(struct recordings *rs, struct recording *rec, char *err, s
 static int feat_go(struct recordings *rs, struct recording *rec, char *err, size_t errlen)
 {
 	(void)rs;
-	struct rot *t = &rec->rot;
+	struct rotation *t = &rec->rot;
 	if (!t->used || !t->armed)
 		return 0;
 	t->armed = false;
 	return begin(t, err, errlen);
 }
 
-static int begin(struct rot *t, char *err, size_t errlen)
+static int begin(struct rotation *t, char *err, size_t errlen)
 {
 	const struct rotation_opts *o = &t->o;
-	rot_baseline(t); /* before the first pass begins (the next tick) */
+	rotation_baseline(t); /* before the first pass begins (the next tick) */
 	/* the triggers and the subscription before the schedules: no
 	 * rotation goes unseen */
 	int rc = rotl()->register_triggers(t->name, err, errlen);
@@ -236,11 +236,11 @@ static int begin(struct rot *t, char *err, size_t errlen)
 		rotl()->subscribe(t, false);
 		free(t->base);
 		memset(t, 0, sizeof(*t));
-		rot_store_save();
+		rotation_store_save();
 		return rc;
 	}
 	/* the first chunk's pass is the recording's own first replay */
-	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	struct lttng_view_session *e = lttng_view_find(rotation_view(), t->name);
 	t->serial = e ? e->serial : 0; /* 0: its serial once the view sees it */
 	log_info("session %s rotates:%s%s%s%s, keeping %s", t->name,
 		 o->size ? " at every " : "", o->size ? "size threshold" : "",
@@ -248,7 +248,7 @@ static int begin(struct rot *t, char *err, size_t errlen)
 		 o->keep || o->max_size ? "a bound" : "every chunk");
 	if (R.started)
 		loop_job_soon(&R.job, 0);
-	rot_store_save();
+	rotation_store_save();
 	return 0;
 }
 
@@ -256,7 +256,7 @@ static int feat_quiesce(struct recordings *rs, struct recording *rec, int64_t no
 			size_t errlen)
 {
 	(void)rs;
-	struct rot *t = &rec->rot;
+	struct rotation *t = &rec->rot;
 	if (!t->used || t->armed)
 		return 0;
 	int e = rotl()->unschedule(t->name);
@@ -287,7 +287,7 @@ static int feat_quiesce(struct recordings *rs, struct recording *rec, int64_t no
 static void feat_end(struct recordings *rs, struct recording *rec, struct recording_end *out)
 {
 	(void)rs;
-	struct rot *t = &rec->rot;
+	struct rotation *t = &rec->rot;
 	if (!t->used)
 		return;
 	if (t->armed) { /* stopped before `go`: it never rotated */
@@ -296,7 +296,7 @@ static void feat_end(struct recordings *rs, struct recording *rec, struct record
 				 t->name);
 		free(t->base);
 		memset(t, 0, sizeof(*t));
-		rot_store_save();
+		rotation_store_save();
 		return;
 	}
 	if (!out)
@@ -308,24 +308,24 @@ static void feat_end(struct recordings *rs, struct recording *rec, struct record
 	/* unless the destruction's own rotation was seen, the chunk being
 	 * written is the last one */
 	if (t->rotations == seen)
-		rot_close_chunk(t, "its replay pass had not finished when the recording stopped");
+		rotation_close_chunk(t, "its replay pass had not finished when the recording stopped");
 	rotl()->subscribe(t, false);
 	/* its triggers go with the session (why: rotation_lttng.h); the
 	 * last scan is waited for, briefly (rotation_verdict.h) */
-	rot_prune_cancel(t);
-	rot_scan(t);
+	rotation_prune_cancel(t);
+	rotation_scan(t);
 	free(t->base);
 	t->base = NULL;
 	t->n_base = 0;
 	int n = 0;
 	char buf[96];
 	for (int i = 0; t->list && i < t->list->n; i++)
-		n += rot_chunk_why(t, &t->list->c[i], buf, sizeof(buf)) != NULL;
+		n += rotation_chunk_why(t, &t->list->c[i], buf, sizeof(buf)) != NULL;
 	if (n)
 		log_warn("session %s: %d of its chunks kept are incomplete", t->name, n);
-	struct rotation_report *rep = rot_report_take(t);
+	struct rotation_report *rep = rotation_report_take(t);
 	memset(t, 0, sizeof(*t));
-	rot_store_save();
+	rotation_store_save();
 	if (out)
 		out->rotation = rep;
 	else
@@ -336,13 +336,13 @@ static void feat_end(struct recordings *rs, struct recording *rec, struct record
  * result's rotations (status, not list). */
 static int feat_status(const struct recording *rec, cJSON *entry, cJSON *result)
 {
-	const struct rot *t = &rec->rot;
+	const struct rotation *t = &rec->rot;
 	if (!t->used)
 		return 0;
 	if (!cJSON_GetObjectItemCaseSensitive(entry, CARET_CTL_K_MODE) &&
 	    !cJSON_AddStringToObject(entry, CARET_CTL_K_MODE, CARET_CTL_MODE_ROTATING))
 		return -ENOMEM;
-	return t->armed ? 0 : rot_report_add_status(t, result);
+	return t->armed ? 0 : rotation_report_add_status(t, result);
 }
 
 const struct recording_feature_ops rotation_feature = {
@@ -352,8 +352,8 @@ const struct recording_feature_ops rotation_feature = {
 	.quiesce = feat_quiesce,
 	.end = feat_end,
 	.status = feat_status,
-	.save = rot_store_save_token,
-	.restore = rot_store_restore,
+	.save = rotation_store_save_token,
+	.restore = rotation_store_restore,
 };
 
 bool rotation_is_rotating(struct recordings *t, const char *session)

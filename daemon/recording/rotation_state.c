@@ -11,16 +11,16 @@ static struct {
 	struct registry *reg;
 } S;
 
-void rot_state_init(struct recordings *t, struct registry *r)
+void rotation_state_init(struct recordings *t, struct registry *r)
 {
 	S.recs = t;
 	S.reg = r;
 }
 
-void rot_state_free(void)
+void rotation_state_free(void)
 {
 	for (int i = 0; S.recs && i < MAX_ROT; i++) {
-		struct rot *t = rot_at(i);
+		struct rotation *t = rotation_at(i);
 		free(t->list);
 		free(t->base);
 		t->list = NULL;
@@ -28,25 +28,25 @@ void rot_state_free(void)
 	}
 }
 
-struct recordings *rot_recs(void)
+struct recordings *rotation_recs(void)
 {
 	return S.recs;
 }
 
-struct lttng_view *rot_view(void)
+struct lttng_view *rotation_view(void)
 {
 	return S.recs ? S.recs->view : NULL;
 }
 
-struct registry *rot_reg(void)
+struct registry *rotation_reg(void)
 {
 	return S.reg;
 }
 
-struct rot *rot_at(int i)
+struct rotation *rotation_at(int i)
 {
 	/* no table (rotation not started): every slot unused */
-	static struct rot none;
+	static struct rotation none;
 	if (!S.recs) {
 		memset(&none, 0, sizeof(none));
 		return &none;
@@ -54,16 +54,16 @@ struct rot *rot_at(int i)
 	return &S.recs->slot[i].rot;
 }
 
-struct rot *rot_find(const char *session)
+struct rotation *rotation_find(const char *session)
 {
 	struct recording *r = S.recs ? recordings_find(S.recs, session) : NULL;
 	return r && r->rot.used ? &r->rot : NULL;
 }
 
-bool rot_any(void)
+bool rotation_any(void)
 {
 	for (int i = 0; i < MAX_ROT; i++)
-		if (rot_at(i)->used)
+		if (rotation_at(i)->used)
 			return true;
 	return false;
 }

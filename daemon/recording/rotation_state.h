@@ -23,18 +23,18 @@
 #define MAX_ROT RECORDINGS_MAX
 
 /* What the rotations look at (what it held before is not freed:
- * rot_state_free). */
-void rot_state_init(struct recordings *t, struct registry *r);
+ * rotation_state_free). */
+void rotation_state_init(struct recordings *t, struct registry *r);
 /* Frees what every rotation holds (its listing, its baseline). */
-void rot_state_free(void);
+void rotation_state_free(void);
 
-struct recordings *rot_recs(void);
-struct lttng_view *rot_view(void);
-struct registry *rot_reg(void);
+struct recordings *rotation_recs(void);
+struct lttng_view *rotation_view(void);
+struct registry *rotation_reg(void);
 
 /* The rotation of recording slot i, 0 <= i < MAX_ROT (used or not). */
-struct rot *rot_at(int i);
-struct rot *rot_find(const char *session);
-bool rot_any(void);
+struct rotation *rotation_at(int i);
+struct rotation *rotation_find(const char *session);
+bool rotation_any(void);
 
 #endif

@@ -12,10 +12,10 @@
 #include "daemon/recording/rotation_verdict.h"
 #include "daemon/agents/scheduler.h"
 
-void rot_store_save(void)
+void rotation_store_save(void)
 {
-	if (rot_recs())
-		recordings_save(rot_recs());
+	if (rotation_recs())
+		recordings_save(rotation_recs());
 }
 
 static void ring_list(FILE *f, const uint64_t *ring, unsigned count)
@@ -30,9 +30,9 @@ static void ring_list(FILE *f, const uint64_t *ring, unsigned count)
 /* " rot=ARMED,EVERY_MS,SIZE,KEEP,MAX_SIZE,VERDICT_UPTO,ROTATIONS,REMOVED,
  * INCOMPLETE,DUPS", the last two chunk indexes joined by ':' ("-": none);
  * an armed one's options only (nothing rotated yet). */
-void rot_store_save_token(const struct recording *r, FILE *f)
+void rotation_store_save_token(const struct recording *r, FILE *f)
 {
-	const struct rot *t = &r->rot;
+	const struct rotation *t = &r->rot;
 	if (!t->used)
 		return;
 	fprintf(f, " rot=%d,%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
@@ -69,10 +69,10 @@ static int read_ring(const char *s, const char **end, uint64_t *ring, unsigned *
 	return 0;
 }
 
-int rot_store_restore(struct recordings *rs, struct recording *r, const char *token)
+int rotation_store_restore(struct recordings *rs, struct recording *r, const char *token)
 {
 	(void)rs;
-	struct rot t = { .used = true };
+	struct rotation t = { .used = true };
 	int armed, used = 0;
 	if (sscanf(token, "%d,%" SCNu64 ",%" SCNu64 ",%u,%" SCNu64 ",%" SCNu64 ",%" SCNu64 ",%" SCNu64
 		   ",%n", &armed, &t.o.every_ms, &t.o.size, &t.o.keep, &t.o.max_size,
@@ -101,18 +101,18 @@ int rot_store_restore(struct recordings *rs, struct recording *r, const char *to
 	return 0;
 }
 
-void rot_store_adopt(struct rot *t)
+void rotation_store_adopt(struct rotation *t)
 {
 	t->adopting = false;
 	char err[256];
 	if (rotl()->register_triggers(t->name, err, sizeof(err)) < 0)
 		log_warn("session %s: %s", t->name, err);
-	rot_scan(t);
+	rotation_scan(t);
 	uint64_t top = t->verdict_upto;
 	for (int i = 0; t->list && i < t->list->n; i++) {
 		uint64_t ix = t->list->c[i].index;
 		if (ix >= t->verdict_upto)
-			rot_mark_incomplete(t, ix, "archived while caretd was not running");
+			rotation_mark_incomplete(t, ix, "archived while caretd was not running");
 		if (ix + 1 > top)
 			top = ix + 1;
 	}
@@ -120,22 +120,22 @@ void rot_store_adopt(struct rot *t)
 	t->cur_index = top;
 	/* a pass cut by the restart left part of the records in the chunk
 	 * being written: the full pass below writes them again */
-	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next) {
+	for (const struct agent *a = rotation_reg() ? rotation_reg()->head : NULL; a; a = a->next) {
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
 		uint32_t ep = CARET_EPOCH_OF(st.grant);
 		if (!a->dead && st.state == CARET_STATE_RECORD && ep &&
 		    sched_done_in(&st, ep) < st.records) {
-			rot_mark_dups(t, t->cur_index, "a replay cut by caretd's restart is done again "
+			rotation_mark_dups(t, t->cur_index, "a replay cut by caretd's restart is done again "
 				  "in it");
 			break;
 		}
 	}
 	/* the chunk being written: a full pass now completes it, whatever
 	 * the pass cut by the restart left there */
-	rot_baseline(t);
-	rot_new_pass(t);
+	rotation_baseline(t);
+	rotation_new_pass(t);
 	log_info("rotating recording %s taken over: replaying every process's initialization "
 		 "records into chunk %" PRIu64, t->name, t->cur_index);
-	rot_store_save();
+	rotation_store_save();
 }

@@ -14,11 +14,11 @@
 #include "daemon/recording/rotation_state.h"
 
 /* The recordings are saved (a rotation changed). */
-void rot_store_save(void);
+void rotation_store_save(void);
 /* rotation_feature's save and restore (struct recording_feature_ops). */
-void rot_store_save_token(const struct recording *r, FILE *f);
-int rot_store_restore(struct recordings *t, struct recording *r, const char *token);
+void rotation_store_save_token(const struct recording *r, FILE *f);
+int rotation_store_restore(struct recordings *t, struct recording *r, const char *token);
 /* A restored rotation taken over, once the scheduler adopted every agent. */
-void rot_store_adopt(struct rot *t);
+void rotation_store_adopt(struct rotation *t);
 
 #endif

@@ -28,7 +28,7 @@ static inline bool rotation_wanted(const struct rotation_opts *o)
 
 /* chunks named incomplete, per recording (the newest kept) */
 #define MAX_INCOMPLETE 64
-struct rot {
+struct rotation {
 	bool used;
 	bool armed; /* waits for its recording's go */
 	/* restored after a caretd restart: taken over (its triggers again,
@@ -61,7 +61,7 @@ struct rot {
 	 * (count UINT64_MAX: not counted, its index unreadable), what
 	 * `caretctl check` calls incomplete too; chunks below disc_upto were
 	 * counted (again after a restart: the archives tell) */
-	struct rot_disc { uint64_t index, count; } disc[MAX_INCOMPLETE];
+	struct rotation_disc { uint64_t index, count; } disc[MAX_INCOMPLETE];
 	unsigned n_disc;
 	uint64_t disc_upto;
 	/* every agent's pass epoch when the current chunk began (its

@@ -531,7 +531,7 @@ START_TEST(rotation_saved_and_restored_whole)
 {
 	struct recording a = { .name = "rw", .path = "/x/rw", .uid = 5, .gid = 6, .dir_dev = 7,
 			       .dir_ino = 8 };
-	a.rot = (struct rot){ .used = true, .o = { .every_ms = 1000, .keep = 3, .max_size = 1 << 30 },
+	a.rot = (struct rotation){ .used = true, .o = { .every_ms = 1000, .keep = 3, .max_size = 1 << 30 },
 			      .verdict_upto = 5, .rotations = 4, .removed = 1,
 			      .incomplete = { 2, 3 }, .n_incomplete = 2, .dups = { 4 },
 			      .n_dups = 1 };
