@@ -370,6 +370,28 @@ static int64_t thread_cpu_ns(long *blocked)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Reads the recording's packet index now, and when to read it next: its
+ * cost (CPU time, or wall time when the read blocked) times the duty
+ * factor, so the reads take at most 1/PACER_READ_DUTY of caretd. */
+static void fb_read(struct pacer_fb *f, const struct lttng_view_pub *r, int64_t now)
+{
+	struct lttng_drain d;
+	long v0, v1;
+	int64_t t0 = caret_now_ns(), c0 = thread_cpu_ns(&v0);
+	int rc = lttng_drain_read_at(f->dirfd, CARET_CTL_DEFAULT_CHANNEL, trace_owner(r), t0, &d);
+	int64_t cpu = thread_cpu_ns(&v1) - c0, wall = caret_now_ns() - t0;
+	int64_t took = lttng_drain_read_cost(wall, cpu, v0 < 0 || v1 < 0 ? -1 : v1 - v0);
+	log_debug("pacing %s: index read in %.3f ms (%.3f ms of CPU, %s time counts)", r->name,
+		  (double)wall / 1e6, (double)cpu / 1e6, took == wall ? "wall" : "CPU");
+	f->next_read_ns = now + PACER_READ_DUTY * took;
+	if (rc < 0) {
+		fb_blind(f, r->name, rc, now);
+	} else {
+		f->blind_ns = 0;
+		fb_seen(f, r->name, &d, now);
+	}
+}
+
 /* Sets the scheduler's room for this tick (or leaves it unknown). */
 static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 {
@@ -406,27 +428,10 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	 * identity kept) is not read at all: the byte budget paces it */
 	if (!r->dir_dev && !r->dir_ino)
 		return;
-	if (!fb_dir(f, r, now)) {
+	if (!fb_dir(f, r, now))
 		fb_blind(f, r->name, -EBADF, now);
-	} else if (now >= f->next_read_ns) {
-		struct lttng_drain d;
-		long v0, v1;
-		int64_t t0 = caret_now_ns(), c0 = thread_cpu_ns(&v0);
-		int rc = lttng_drain_read_at(f->dirfd, CARET_CTL_DEFAULT_CHANNEL, trace_owner(r), t0,
-					     &d);
-		int64_t cpu = thread_cpu_ns(&v1) - c0, wall = caret_now_ns() - t0;
-		int64_t took = lttng_drain_read_cost(wall, cpu, v0 < 0 || v1 < 0 ? -1 : v1 - v0);
-		log_debug("pacing %s: index read in %.3f ms (%.3f ms of CPU, %s time counts)",
-			  r->name, (double)wall / 1e6, (double)cpu / 1e6,
-			  took == wall ? "wall" : "CPU");
-		f->next_read_ns = now + PACER_READ_DUTY * took;
-		if (rc < 0) {
-			fb_blind(f, r->name, rc, now);
-		} else {
-			f->blind_ns = 0;
-			fb_seen(f, r->name, &d, now);
-		}
-	}
+	else if (now >= f->next_read_ns)
+		fb_read(f, r, now);
 	uint64_t granted = s->granted_bytes - f->granted0;
 	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
 	/* what was drained was granted first: more is a lie */
