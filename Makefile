@@ -308,7 +308,7 @@ $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng/lttng_d
 UNIT_TESTS += $(B)/tests/check_pacer
 $(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng/lttng_drain.c daemon/agents/dups.c \
 		daemon/agents/scheduler.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/agents/startend.c \
-		daemon/config.c daemon/base/loop.c daemon/lttng/lttng_view.c daemon/lttng/lttng_view_state.c \
+		daemon/config.c daemon/base/loop.c daemon/lttng/lttng_view.c \
 		$(LIB_LTTNG_SRC) \
 		proto/caret_ctl_evlist.c proto/caret_ctl_sel.c \
 		proto/caret_ctl_limits.c daemon/base/log.c proto/caret_utf8.c) $(SHM_LIBS)

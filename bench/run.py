@@ -828,8 +828,8 @@ def rotation_row(args, tmp):
     rotation, the time from the chunk's close to the end of the next
     chunk's replay pass, against the replayed bytes / the consumer's drain
     rate; none discarded; every chunk complete by caretctl check."""
-    n, rec = args.rot_procs, args.rot_records
-    every = args.rot_every
+    n, rec = args.rotation_procs, args.rotation_records
+    every = args.rotation_every
     f = Fleet(args, tmp, n, rec)
     d = f.d
     name = "bench-rot"
@@ -843,16 +843,16 @@ def rotation_row(args, tmp):
         # recording's own pass: measured are the rotations after this
         st = d.call({"cmd": "status"})
         first = sum(x["rotations"] for x in st.get("rotations", []) if x["session"] == name)
-        deadline = time.time() + (args.rot_count + 3) * every + 120
+        deadline = time.time() + (args.rotation_count + 3) * every + 120
         while True:
             st = d.call({"cmd": "status"})
             rot = [x for x in st.get("rotations", []) if x["session"] == name]
             done = rot[0]["rotations"] if rot else 0
             # each measured pass is followed by a close of its own chunk
-            if done >= first + args.rot_count + 1:
+            if done >= first + args.rotation_count + 1:
                 break
             if time.time() > deadline:
-                raise RuntimeError("only %d rotations in %.0f s" % (done, every * args.rot_count))
+                raise RuntimeError("only %d rotations in %.0f s" % (done, every * args.rotation_count))
             time.sleep(0.2)
         # stop in the middle of a chunk, its pass long done
         time.sleep(every / 2)
@@ -885,7 +885,7 @@ def rotation_row(args, tmp):
     # the pass into chunk k+1 begins at the close of chunk k; the first
     # close's pass may have shared the time with the recording's own
     pts = []
-    for p in passes[first:first + args.rot_count]:
+    for p in passes[first:first + args.rotation_count]:
         nxt = by_index.get(p["index"] + 1)
         if nxt is None:
             raise RuntimeError("chunk %d is not in the stop's listing" % (p["index"] + 1))
@@ -958,7 +958,7 @@ def snapshot_row(args, tmp):
     replayed into the ring, then LTTng's snapshot written and closed),
     against the snapshot's bytes / the consumer's drain rate; each snapshot
     complete by caretctl check, none discarded."""
-    n, rec = args.rot_procs, args.rot_records
+    n, rec = args.rotation_procs, args.rotation_records
     f = Fleet(args, tmp, n, rec)
     d = f.d
     name = "bench-snap"
@@ -1290,7 +1290,7 @@ def main():
         args.curve_records = args.curve_records or 2000
         # P11: 2 s chunks (LTTng's rotation alone takes ~0.5 s here), 3
         # rotations measured
-        args.rot_procs, args.rot_records, args.rot_every, args.rot_count = 6, 200, 2.0, 3
+        args.rotation_procs, args.rotation_records, args.rotation_every, args.rotation_count = 6, 200, 2.0, 3
         # P12: 2 snapshots of those 6 processes
         args.snap_count = 2
     args.curve = [int(x) for x in args.curve.split(",")]

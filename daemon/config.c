@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "daemon/config.h"
-#include "daemon/lttng/lttng_view.h"
+#include "daemon/recording/recordings.h"
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl.h"
 #include "shm/caret_shm.h"
@@ -16,7 +16,7 @@ void config_builtin(struct daemon_cfg *c)
 	*c = (struct daemon_cfg){
 		.sched = { .pacing = PACING_ADAPTIVE, .frequency = CARET_CTL_DEFAULT_FREQUENCY,
 			   .bandwidth = 64ULL << 20 },
-		.arm_timeout_s = LTTNG_VIEW_ARM_TIMEOUT_S,
+		.arm_timeout_s = RECORDINGS_ARM_TIMEOUT_S,
 	};
 }
 

@@ -37,6 +37,8 @@
 #include "daemon/server/server.h"
 #include "daemon/base/sigbus.h"
 #include "daemon/recording/simclock.h"
+#include "daemon/recording/features.h"
+#include "daemon/recording/recordings.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_limits.h"
@@ -102,7 +104,7 @@ static void usage(FILE *f)
 		"reads the configuration file again.\n"
 		"Exit status: 0 after a stop signal, 1 on a start-up error, 2 on a usage error.\n",
 		CARET_CTL_DEFAULT_FREQUENCY, CARET_CTL_FREQUENCY_MAX, BRIDGE_RELAY_MAX_SECONDS,
-		LTTNG_VIEW_ARM_TIMEOUT_S, CONFIG_ARM_TIMEOUT_MAX);
+		RECORDINGS_ARM_TIMEOUT_S, CONFIG_ARM_TIMEOUT_MAX);
 }
 
 static int usage_error(void)
@@ -369,6 +371,7 @@ struct daemon {
 	struct registry reg;
 	struct sched sched;
 	struct lttng_view lttng;
+	struct recordings recs;
 	struct registry_loop reg_loop;
 	struct pacer pacer;
 	struct notify notify;
@@ -393,9 +396,9 @@ static int start_modules(struct daemon *d, struct loop *loop)
 	const struct notify_ops notify_ops = { .reg = &d->reg, .lttng = &d->lttng };
 	const struct bridge_ops bridge_ops = { .reg = &d->reg, .sched = &d->sched,
 					       .lttng = &d->lttng };
-	const struct rotation_ops rot_ops = { .lttng = &d->lttng, .reg = &d->reg };
-	const struct snapshot_trigger_ops trig_ops = { .lttng = &d->lttng, .reg = &d->reg };
-	const struct simclock_ops clock_ops = { .lttng = &d->lttng };
+	const struct rotation_ops rot_ops = { .recs = &d->recs, .reg = &d->reg };
+	const struct snapshot_trigger_ops trig_ops = { .recs = &d->recs, .reg = &d->reg };
+	const struct simclock_ops clock_ops = { .recs = &d->recs };
 	int r;
 	if ((r = registry_loop_start(&d->reg_loop, loop, &reg_ops)) < 0 ||
 	    (r = lttng_view_start(&d->lttng, loop)) < 0 ||
@@ -418,7 +421,7 @@ static void stop_modules(struct daemon *d)
 	pacer_stop(&d->pacer);
 	registry_loop_stop(&d->reg_loop);
 	lttng_view_stop(&d->lttng);
-	lttng_view_drop_state(&d->lttng); /* issue 33 L10: nothing left behind */
+	recordings_drop_state(&d->recs); /* issue 33 L10: nothing left behind */
 }
 
 int main(int argc, char **argv)
@@ -445,7 +448,9 @@ int main(int argc, char **argv)
 	d.bridge.cfg = o.bridge;
 	struct server *server = NULL;
 	d.sched.cfg = defaults.sched;
-	d.lttng.arm_timeout_s = &defaults.arm_timeout_s;
+	recordings_init(&d.recs, &d.lttng, recording_features, recording_n_features);
+	d.recs.arm_timeout_s = &defaults.arm_timeout_s;
+	d.bridge.recs = &d.recs;
 
 	sd_event *e = NULL;
 	static struct loop loop;
@@ -467,16 +472,16 @@ int main(int argc, char **argv)
 	/* the daemon's defaults; the pacer applies a recording's own options
 	 * over them at each tick */
 	struct cmd_ctx ctx = { .reg = &d.reg, .sched = &defaults.sched, .scheduler = &d.sched,
-			       .lttng = &d.lttng, .events = events, .bridge = &d.bridge,
+			       .lttng = &d.lttng, .recs = &d.recs, .events = events, .bridge = &d.bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
 	/* beside the socket: caretd's own directory (/run/caretd) */
-	if (snprintf(d.lttng.state_file, sizeof(d.lttng.state_file), "%s.recordings",
-		     o.server.socket_path) >= (int)sizeof(d.lttng.state_file))
-		d.lttng.state_file[0] = '\0';
-	d.lttng.armed_marker = true;
+	if (snprintf(d.recs.state_file, sizeof(d.recs.state_file), "%s.recordings",
+		     o.server.socket_path) >= (int)sizeof(d.recs.state_file))
+		d.recs.state_file[0] = '\0';
+	d.recs.armed_marker = true;
 	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */
 	if ((r = start_modules(&d, &loop)) < 0) {
 		log_err_errno(r, "cannot set up the event loop");

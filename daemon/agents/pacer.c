@@ -78,12 +78,10 @@ void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_ltt
 		*s = (struct sched_session){ .rules = e->rules, .serial = e->serial,
 					     .settled = now - e->since_ns >= SETTLE_NS };
 		/* a member's recording tracks their uid only (lttng_record.c) */
-		for (int j = 0; j < v->n_recs; j++)
-			if (strcmp(v->recs[j].name, v->active[i]) == 0 && v->recs[j].uid != 0 &&
-			    geteuid() == 0) {
-				s->scoped = true;
-				s->uid = v->recs[j].uid;
-			}
+		if (e->pub && e->pub->uid != 0 && geteuid() == 0) {
+			s->scoped = true;
+			s->uid = e->pub->uid;
+		}
 		l->scoped = l->scoped || s->scoped;
 	}
 	sched_lttng_sum(l, false, 0);
@@ -120,7 +118,7 @@ static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
 
 /* The recording the replays are for, if caretd made it to a local
  * directory with a known geometry; NULL otherwise. */
-static const struct lttng_view_rec *feedback_target(const struct lttng_view *v, bool *others)
+static const struct lttng_view_pub *feedback_target(const struct lttng_view *v, bool *others)
 {
 	int newest = -1, n = 0;
 	for (int i = 0; i < v->n_active; i++)
@@ -132,13 +130,8 @@ static const struct lttng_view_rec *feedback_target(const struct lttng_view *v, 
 	*others = n > 1;
 	if (newest < 0)
 		return NULL;
-	for (int i = 0; i < v->n_recs; i++) {
-		const struct lttng_view_rec *r = &v->recs[i];
-		if (strcmp(r->name, v->active[newest]) == 0)
-			return r->path[0] == '/' && r->subbuf_size && r->subbuf_count >= 2 ? r
-											     : NULL;
-	}
-	return NULL;
+	const struct lttng_view_pub *r = v->sess[newest].pub;
+	return r && r->path[0] == '/' && r->subbuf_size && r->subbuf_count >= 2 ? r : NULL;
 }
 
 static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
@@ -263,14 +256,14 @@ static void fb_close(struct pacer_fb *f)
 /* Whose the files of r's trace are: lttng-sessiond writes them as the
  * session's owner, the requester when caretd (root) could act as them,
  * else caretd itself (lib/lttng/lttng.h). */
-static uid_t trace_owner(const struct lttng_view_rec *r)
+static uid_t trace_owner(const struct lttng_view_pub *r)
 {
 	return geteuid() == 0 ? r->uid : geteuid();
 }
 
 /* The trace directory of r, opened once (and again at most every
  * second after a failure); false when it cannot be read. */
-static bool fb_dir(struct pacer_fb *f, const struct lttng_view_rec *r, int64_t now)
+static bool fb_dir(struct pacer_fb *f, const struct lttng_view_pub *r, int64_t now)
 {
 	if (f->dir_open)
 		return true;
@@ -377,13 +370,35 @@ static int64_t thread_cpu_ns(long *blocked)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Reads the recording's packet index now, and when to read it next: its
+ * cost (CPU time, or wall time when the read blocked) times the duty
+ * factor, so the reads take at most 1/PACER_READ_DUTY of caretd. */
+static void fb_read(struct pacer_fb *f, const struct lttng_view_pub *r, int64_t now)
+{
+	struct lttng_drain d;
+	long v0, v1;
+	int64_t t0 = caret_now_ns(), c0 = thread_cpu_ns(&v0);
+	int rc = lttng_drain_read_at(f->dirfd, CARET_CTL_DEFAULT_CHANNEL, trace_owner(r), t0, &d);
+	int64_t cpu = thread_cpu_ns(&v1) - c0, wall = caret_now_ns() - t0;
+	int64_t took = lttng_drain_read_cost(wall, cpu, v0 < 0 || v1 < 0 ? -1 : v1 - v0);
+	log_debug("pacing %s: index read in %.3f ms (%.3f ms of CPU, %s time counts)", r->name,
+		  (double)wall / 1e6, (double)cpu / 1e6, took == wall ? "wall" : "CPU");
+	f->next_read_ns = now + PACER_READ_DUTY * took;
+	if (rc < 0) {
+		fb_blind(f, r->name, rc, now);
+	} else {
+		f->blind_ns = 0;
+		fb_seen(f, r->name, &d, now);
+	}
+}
+
 /* Sets the scheduler's room for this tick (or leaves it unknown). */
 static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 {
 	struct pacer_fb *f = &p->fb;
 	struct sched *s = p->sched;
 	bool others;
-	const struct lttng_view_rec *r =
+	const struct lttng_view_pub *r =
 		s->cfg.pacing == PACING_ADAPTIVE ? feedback_target(p->lttng, &others) : NULL;
 	s->room_known = false;
 	if (!r) {
@@ -413,27 +428,10 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	 * identity kept) is not read at all: the byte budget paces it */
 	if (!r->dir_dev && !r->dir_ino)
 		return;
-	if (!fb_dir(f, r, now)) {
+	if (!fb_dir(f, r, now))
 		fb_blind(f, r->name, -EBADF, now);
-	} else if (now >= f->next_read_ns) {
-		struct lttng_drain d;
-		long v0, v1;
-		int64_t t0 = caret_now_ns(), c0 = thread_cpu_ns(&v0);
-		int rc = lttng_drain_read_at(f->dirfd, CARET_CTL_DEFAULT_CHANNEL, trace_owner(r), t0,
-					     &d);
-		int64_t cpu = thread_cpu_ns(&v1) - c0, wall = caret_now_ns() - t0;
-		int64_t took = lttng_drain_read_cost(wall, cpu, v0 < 0 || v1 < 0 ? -1 : v1 - v0);
-		log_debug("pacing %s: index read in %.3f ms (%.3f ms of CPU, %s time counts)",
-			  r->name, (double)wall / 1e6, (double)cpu / 1e6,
-			  took == wall ? "wall" : "CPU");
-		f->next_read_ns = now + PACER_READ_DUTY * took;
-		if (rc < 0) {
-			fb_blind(f, r->name, rc, now);
-		} else {
-			f->blind_ns = 0;
-			fb_seen(f, r->name, &d, now);
-		}
-	}
+	else if (now >= f->next_read_ns)
+		fb_read(f, r, now);
 	uint64_t granted = s->granted_bytes - f->granted0;
 	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
 	/* what was drained was granted first: more is a lie */
@@ -474,10 +472,7 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 		if ((v->sess[i].rules & CARET_LTTNG_RULE_CARET) &&
 		    (newest < 0 || v->sess[i].serial > v->sess[newest].serial))
 			newest = i;
-	const struct lttng_view_rec *best = NULL;
-	for (int i = 0; newest >= 0 && i < v->n_recs; i++)
-		if (strcmp(v->recs[i].name, v->active[newest]) == 0)
-			best = &v->recs[i];
+	const struct lttng_view_pub *best = newest >= 0 ? v->sess[newest].pub : NULL;
 	if (!best)
 		return;
 	if (best->pacing >= 0)

@@ -60,6 +60,7 @@
 #include "daemon/agents/registry.h"
 
 struct sched;
+struct recordings;
 
 #define BRIDGE_MAX_HOSTS 64
 #define BRIDGE_MAX_PROCS 1024
@@ -198,6 +199,8 @@ struct bridge {
 	struct registry *reg;
 	struct sched *sched; /* a peer's Start and End are its tick's inputs */
 	struct lttng_view *lttng;
+	/* the recordings whose snapshots other hosts may ask (NULL: none) */
+	struct recordings *recs;
 	struct loop_job take, publish; /* observe and report stages of the tick */
 	struct bridge_dds *dds;
 	char state[256]; /* "off", "asleep...", "starting", "up (domain N)", or why not */

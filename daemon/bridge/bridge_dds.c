@@ -202,6 +202,35 @@ static dds_entity_t writer(struct bridge *b, const dds_topic_descriptor_t *d, co
 	return w;
 }
 
+/* The bridge's readers and writers, on b->dds's participant: 0, or -EIO
+ * with *step naming which kind failed. */
+static int endpoints(struct bridge *b, const char **step)
+{
+	struct bridge_dds *d = b->dds;
+	*step = "readers";
+	if ((d->r_start = reader(b, &caret_msgs_msg_dds__Start__desc, T_START, 1)) < 0 ||
+	    (d->r_end = reader(b, &caret_msgs_msg_dds__End__desc, T_END, 1)) < 0 ||
+	    (d->r_status = reader(b, &caret_msgs_msg_dds__Status__desc, T_STATUS, 256)) < 0 ||
+	    (d->r_relay = reader(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY, 1)) < 0 ||
+	    /* deeper: several requests may come close together, and every
+	     * host answers at about the same moment */
+	    (d->r_snap_req = reader(b, &caretd_msgs_msg_dds__SnapshotRequest__desc, T_SNAP_REQ,
+				    16)) < 0 ||
+	    (d->r_snap_reply = reader(b, &caretd_msgs_msg_dds__SnapshotReply__desc, T_SNAP_REPLY,
+				      BRIDGE_MAX_HOSTS)) < 0)
+		return -EIO;
+	*step = "writers";
+	if ((d->w_start = writer(b, &caret_msgs_msg_dds__Start__desc, T_START)) < 0 ||
+	    (d->w_end = writer(b, &caret_msgs_msg_dds__End__desc, T_END)) < 0 ||
+	    (d->w_status = writer(b, &caret_msgs_msg_dds__Status__desc, T_STATUS)) < 0 ||
+	    (d->w_relay = writer(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY)) < 0 ||
+	    (d->w_snap_req = writer(b, &caretd_msgs_msg_dds__SnapshotRequest__desc, T_SNAP_REQ)) < 0 ||
+	    (d->w_snap_reply = writer(b, &caretd_msgs_msg_dds__SnapshotReply__desc,
+				      T_SNAP_REPLY)) < 0)
+		return -EIO;
+	return 0;
+}
+
 static int dds_up(struct bridge *b)
 {
 	char why[200] = "";
@@ -254,26 +283,7 @@ static int dds_up(struct bridge *b)
 	step = "participant";
 	if ((d->pp = D.dds_create_participant((dds_domainid_t)dom, NULL, NULL)) < 0)
 		goto fail;
-	step = "readers";
-	if ((d->r_start = reader(b, &caret_msgs_msg_dds__Start__desc, T_START, 1)) < 0 ||
-	    (d->r_end = reader(b, &caret_msgs_msg_dds__End__desc, T_END, 1)) < 0 ||
-	    (d->r_status = reader(b, &caret_msgs_msg_dds__Status__desc, T_STATUS, 256)) < 0 ||
-	    (d->r_relay = reader(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY, 1)) < 0 ||
-	    /* deeper: several requests may come close together, and every
-	     * host answers at about the same moment */
-	    (d->r_snap_req = reader(b, &caretd_msgs_msg_dds__SnapshotRequest__desc, T_SNAP_REQ,
-				    16)) < 0 ||
-	    (d->r_snap_reply = reader(b, &caretd_msgs_msg_dds__SnapshotReply__desc, T_SNAP_REPLY,
-				      BRIDGE_MAX_HOSTS)) < 0)
-		goto fail;
-	step = "writers";
-	if ((d->w_start = writer(b, &caret_msgs_msg_dds__Start__desc, T_START)) < 0 ||
-	    (d->w_end = writer(b, &caret_msgs_msg_dds__End__desc, T_END)) < 0 ||
-	    (d->w_status = writer(b, &caret_msgs_msg_dds__Status__desc, T_STATUS)) < 0 ||
-	    (d->w_relay = writer(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY)) < 0 ||
-	    (d->w_snap_req = writer(b, &caretd_msgs_msg_dds__SnapshotRequest__desc, T_SNAP_REQ)) < 0 ||
-	    (d->w_snap_reply = writer(b, &caretd_msgs_msg_dds__SnapshotReply__desc,
-				      T_SNAP_REPLY)) < 0)
+	if (endpoints(b, &step) < 0)
 		goto fail;
 	b->up = true;
 	b->up_ns = caret_now_ns();

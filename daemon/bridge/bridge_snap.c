@@ -59,16 +59,14 @@ void bridge_snap_request(struct bridge *b, const caretd_msgs_msg_dds__SnapshotRe
 	snprintf(s->requester, sizeof(s->requester), "%s", from);
 	snprintf(s->session, sizeof(s->session), "%s", m->session_name);
 	const char *name = m->session_name; /* not s->session: refuse() writes beside it */
-	struct lttng_view_rec *rec = lttng_view_find_rec(b->lttng, name);
-	struct snapshot_info info;
-	snapshot_info(name, &info);
-	if (!rec || !info.known)
+	struct recording *rec = b->recs ? recordings_find(b->recs, name) : NULL;
+	if (!rec || !rec->ring.on)
 		refuse(s, ENOENT, "no flight recorder named %s on this host", name);
 	else if (rec->armed)
 		refuse(s, EAGAIN, "recording %s is armed: it records nothing before Enter", name);
 	else if (!lttng_view_find(b->lttng, name))
 		refuse(s, ENOENT, "recording %s is not active", name);
-	else if (snapshot_busy(name))
+	else if (rec->ring.busy)
 		refuse(s, EBUSY, "a snapshot of %s is being taken", name);
 	else if (b->snap_last_ns && now - b->snap_last_ns < CARET_CTL_SNAPSHOT_HOLDOFF_MS * NS_PER_MS)
 		refuse(s, EBUSY, "this host began a snapshot for another host less than a second "
@@ -83,7 +81,7 @@ void bridge_snap_request(struct bridge *b, const caretd_msgs_msg_dds__SnapshotRe
 	while (n > 1 && rec->path[n - 1] == '/')
 		n--;
 	snprintf(dir, sizeof(dir), "%.*s", (int)n, rec->path);
-	s->job = snapshot_begin(b->lttng, b->reg, name, dir, (int64_t)m->timeout_ms, now);
+	s->job = snapshot_begin(b->recs, b->reg, rec, dir, (int64_t)m->timeout_ms, now);
 	if (!s->job)
 		return refuse(s, ENOMEM, "out of memory for a snapshot of %s", name);
 	b->snap_last_ns = now;

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/lttng/creds.h"
 #include "daemon/base/log.h"
 #include "daemon/base/loop.h"
 #include "daemon/lttng/lttng_view.h"
@@ -78,134 +77,7 @@ static void update_rules(const struct lttng_view *v, const char *name,
 	e->rules = r;
 }
 
-static bool armer_gone(const struct lttng_view_rec *r)
-{
-	uint64_t start;
-	int e = caret_proc_start_time(r->armer_pid, &start);
-	if (e < 0)
-		return e == -ENOENT || e == -ESRCH; /* unreadable is not gone */
-	return start != r->armer_start;
-}
-
-static uint32_t arm_timeout(const struct lttng_view *v)
-{
-	return v->arm_timeout_s && *v->arm_timeout_s ? *v->arm_timeout_s
-						      : LTTNG_VIEW_ARM_TIMEOUT_S;
-}
-
-/* An armed recording whose caretctl died before Enter, or that nobody
- * started within the arm timeout, would stay forever: invisible as a
- * session, never recording, holding a session of the session daemon and
- * a place in the table. Its session goes (before the list is read, so
- * this poll already sees it gone). */
-static void reap_orphans(struct lttng_view *v)
-{
-	int64_t now = caret_now_ns();
-	uint32_t limit = arm_timeout(v);
-	for (int i = 0; i < v->n_recs;) {
-		struct lttng_view_rec *r = &v->recs[i];
-		bool orphan = r->armed && r->armer_pid > 0 && armer_gone(r);
-		bool expired = r->armed && !orphan && r->armed_ns &&
-			       now - r->armed_ns >= (int64_t)limit * 1000000000;
-		if (!orphan && !expired) {
-			i++;
-			continue;
-		}
-		char path[4096] = "", err[256] = "";
-		struct caret_lttng_chan_stats st;
-		int e = lttng_view_ops(v)->stop(r->name, &st, 1, path, sizeof(path), err,
-						 sizeof(err));
-		if (e < 0 && e != -ENOENT) {
-			/* once: the next poll sees the session itself */
-			log_warn("armed recording %s: %s, and the session could not be "
-				 "destroyed: %s", r->name, orphan ? "its caretctl is gone" :
-				 "not started in time", err);
-			r->armer_pid = 0;
-			r->armed_ns = 0;
-			i++;
-			continue;
-		}
-		if (orphan) {
-			log_info("armed recording %s: its caretctl (pid %d) is gone before Enter; "
-				 "session destroyed", r->name, (int)r->armer_pid);
-		} else {
-			log_warn("armed recording %s of uid %d: not started within %u s "
-				 "(--arm-timeout); session destroyed", r->name, (int)r->uid, limit);
-			unsigned k = v->n_expired++ % LTTNG_VIEW_EXPIRED;
-			memcpy(v->expired[k].name, r->name, sizeof(v->expired[k].name));
-			v->expired[k].uid = r->uid;
-			v->expired[k].after_s = limit;
-		}
-		lttng_view_unmake(r);
-		*r = v->recs[--v->n_recs];
-		lttng_view_save(v);
-	}
-}
-
-bool lttng_view_expired(const struct lttng_view *v, const char *session, uid_t *uid,
-			uint32_t *after_s)
-{
-	unsigned n = v->n_expired < LTTNG_VIEW_EXPIRED ? v->n_expired : LTTNG_VIEW_EXPIRED;
-	for (unsigned i = 0; i < n; i++)
-		if (strcmp(v->expired[i].name, session) == 0) {
-			*uid = v->expired[i].uid;
-			*after_s = v->expired[i].after_s;
-			return true;
-		}
-	return false;
-}
-
-int lttng_view_admit(const struct lttng_view *v, uid_t uid, bool armed, char *err, size_t errlen)
-{
-	int mine = 0, mine_armed = 0, users = 0;
-	for (int i = 0; i < v->n_recs; i++) {
-		if (v->recs[i].uid != 0)
-			users++;
-		if (v->recs[i].uid == uid) {
-			mine++;
-			mine_armed += v->recs[i].armed;
-		}
-	}
-	if (v->n_recs >= LTTNG_VIEW_MAX_RECORDINGS) {
-		snprintf(err, errlen, "caretd holds %d recordings, its limit: stop one first",
-			 v->n_recs);
-		return -ENOSPC;
-	}
-	if (uid == 0)
-		return 0;
-	if (armed && mine_armed >= LTTNG_VIEW_USER_ARMED) {
-		snprintf(err, errlen, "uid %d has %d armed recordings waiting for Enter, the most "
-			 "a user may have: start or stop one first", (int)uid, mine_armed);
-		return -EDQUOT;
-	}
-	if (mine >= LTTNG_VIEW_USER_RECORDINGS) {
-		snprintf(err, errlen, "uid %d has %d recordings, the most a user may have: "
-			 "stop one first", (int)uid, mine);
-		return -EDQUOT;
-	}
-	if (users >= LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE) {
-		snprintf(err, errlen, "users hold %d recordings, all caretd leaves them (the "
-			 "rest is root's): try again later", users);
-		return -ENOSPC;
-	}
-	return 0;
-}
-
 static void refresh(struct lttng_view *v);
-
-/* A paused recording is not active: it goes only with its session (or
- * when LTTng started it again, not through `resume`). */
-static bool still_paused(const struct lttng_view *v, const struct lttng_view_rec *r)
-{
-	if (!r->paused)
-		return false;
-	const struct caret_lttng_ops *ops = lttng_view_ops(v);
-	char err[256];
-	int e = ops->exists ? ops->exists(r->name, err, sizeof(err)) : 1;
-	if (e < 0)
-		log_debug("paused recording %s: %s", r->name, err);
-	return e != 0; /* unknown: kept, the next poll asks again */
-}
 
 static bool same_view(const struct lttng_view *v, bool ok, int n,
 		      char (*names)[CARET_LTTNG_NAME_MAX], const struct lttng_view_session *sess)
@@ -233,33 +105,26 @@ void lttng_view_refresh(struct lttng_view *v)
 		v->on_change(v->change_arg);
 }
 
-/* A recording whose session ended some other way is over; a paused one
- * LTTng started again is no longer paused. names[0..n): the active
- * sessions. */
-static void drop_ended(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_MAX], int n)
+static const struct lttng_view_pub *pub_of(const struct lttng_view *v, const char *session)
 {
-	bool changed = false;
-	for (int i = 0; i < v->n_recs;) {
-		struct lttng_view_rec *r = &v->recs[i];
-		if (r->paused && lttng_view_find_in(names, n, r->name)) {
-			log_info("paused recording %s started again outside caretd", r->name);
-			r->paused = false;
-		}
-		if (lttng_view_find_in(names, n, r->name) || still_paused(v, r)) {
-			i++;
-			continue;
-		}
-		log_info("recording %s ended outside caretd", v->recs[i].name);
-		v->recs[i] = v->recs[--v->n_recs];
-		changed = true;
-	}
-	if (changed)
-		lttng_view_save(v);
+	return v->owner.pub ? v->owner.pub(v->owner.arg, session) : NULL;
+}
+
+static bool armed(const struct lttng_view *v, const char *session)
+{
+	return v->owner.armed && v->owner.armed(v->owner.arg, session);
+}
+
+static void before_active(struct lttng_view *v)
+{
+	if (v->owner.before_active)
+		v->owner.before_active(v->owner.arg);
 }
 
 static void refresh(struct lttng_view *v)
 {
-	reap_orphans(v);
+	if (v->owner.before_read)
+		v->owner.before_read(v->owner.arg);
 	char err[256];
 	char names[LTTNG_VIEW_MAX_SESSIONS][CARET_LTTNG_NAME_MAX];
 	int n = lttng_view_ops(v)->active_sessions(names, LTTNG_VIEW_MAX_SESSIONS, err,
@@ -286,19 +151,13 @@ static void refresh(struct lttng_view *v)
 	 * processes see their tracepoints already. */
 	bool first = !v->polled;
 	v->polled = true;
-	if (!v->state_loaded) {
-		lttng_view_load_state(v, names, n);
-		/* what the processes did while caretd was away is not known:
-		 * an armed recording taken over waits with its channel disabled */
-		lttng_view_hold_armed(v);
-	}
-	drop_ended(v, names, n);
+	if (v->owner.sessions)
+		v->owner.sessions(v->owner.arg, names, n);
 	/* An armed recording is started with its channel disabled: it
 	 * records nothing until `go`, so it is not active for anyone here. */
 	int k = 0;
 	for (int i = 0; i < n; i++) {
-		const struct lttng_view_rec *r = lttng_view_find_rec(v, names[i]);
-		if (r && r->armed)
+		if (armed(v, names[i]))
 			continue;
 		if (k != i)
 			memcpy(names[k], names[i], sizeof(names[0]));
@@ -307,10 +166,11 @@ static void refresh(struct lttng_view *v)
 	n = k;
 	for (int i = 0; i < n; i++)
 		if (!lttng_view_find(v, names[i])) {
-			lttng_view_hold_armed(v); /* before anyone leaves WAIT for it */
+			before_active(v); /* before anyone leaves WAIT for it */
 			break;
 		}
-	struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
+	/* static: 32 entries, and refresh is not reentered */
+	static struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
 	for (int i = 0; i < n; i++) {
 		struct lttng_view_session *old = lttng_view_find(v, names[i]);
 		bool fresh = !old;
@@ -319,7 +179,8 @@ static void refresh(struct lttng_view *v)
 		} else {
 			sess[i] = (struct lttng_view_session){
 				.serial = ++v->last_serial,
-				.since_ns = first ? INT64_MIN / 2 : now };
+				.since_ns = first ? INT64_MIN / 2 : now,
+				.pub = pub_of(v, names[i]) };
 		}
 		update_rules(v, names[i], &sess[i], now, fresh);
 	}
@@ -341,14 +202,13 @@ static void refresh(struct lttng_view *v)
  */
 void lttng_view_session_started(struct lttng_view *v, const char *session)
 {
-	const struct lttng_view_rec *r = lttng_view_find_rec(v, session);
 	if (!v->polled || !v->ok) {
 		lttng_view_refresh(v);
 		return;
 	}
-	if (lttng_view_find(v, session) || (r && r->armed))
+	if (lttng_view_find(v, session) || armed(v, session))
 		return; /* known, or recording nothing yet */
-	lttng_view_hold_armed(v);
+	before_active(v);
 	if (v->n_active >= LTTNG_VIEW_MAX_SESSIONS) {
 		lttng_view_refresh(v);
 		return;
@@ -356,7 +216,8 @@ void lttng_view_session_started(struct lttng_view *v, const char *session)
 	int i = v->n_active++;
 	snprintf(v->active[i], sizeof(v->active[i]), "%s", session);
 	int64_t now = caret_now_ns();
-	v->sess[i] = (struct lttng_view_session){ .serial = ++v->last_serial, .since_ns = now };
+	v->sess[i] = (struct lttng_view_session){ .serial = ++v->last_serial, .since_ns = now,
+						  .pub = pub_of(v, session) };
 	update_rules(v, v->active[i], &v->sess[i], now, true);
 	log_info("%d active LTTng session%s", v->n_active, v->n_active == 1 ? "" : "s");
 	if (v->on_change)
@@ -400,41 +261,12 @@ struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *ses
 	return NULL;
 }
 
-int lttng_view_add_rec(struct lttng_view *v, const struct lttng_view_rec *r)
+void lttng_view_publish(struct lttng_view *v, const char *session,
+			const struct lttng_view_pub *pub)
 {
-	lttng_view_drop_rec(v, r->name);
-	if (v->n_recs >= LTTNG_VIEW_MAX_RECORDINGS)
-		return -ENOSPC;
-	v->recs[v->n_recs] = *r;
-	v->recs[v->n_recs++].seq = ++v->rec_seq;
-	lttng_view_save(v);
-	return 0;
-}
-
-void lttng_view_unmake(const struct lttng_view_rec *r)
-{
-	if (!r->path[0] || (!r->dir_dev && !r->dir_ino))
-		return;
-	struct creds_id id = { .uid = r->uid, .gid = r->gid, .groups = NULL, .n_groups = -1 };
-	char err[256] = "";
-	int e = creds_remove_tree(&id, r->path, r->dir_dev, r->dir_ino, r->dir_made, err,
-				  sizeof(err));
-	if (e < 0)
-		log_warn("armed recording %s: cannot remove its empty trace directory %s: %s",
-			 r->name, r->path, err[0] ? err : strerror(-e));
-	else if (r->dir_made && r->parents_made &&
-		 (e = creds_remove_parents(&id, r->path, r->parents_made)) < 0)
-		log_warn("armed recording %s: cannot remove the empty directories made above "
-			 "%s: %s", r->name, r->path, strerror(-e));
-}
-
-void lttng_view_drop_rec(struct lttng_view *v, const char *session)
-{
-	struct lttng_view_rec *r = lttng_view_find_rec(v, session);
-	if (r) {
-		*r = v->recs[--v->n_recs];
-		lttng_view_save(v);
-	}
+	struct lttng_view_session *e = lttng_view_find(v, session);
+	if (e)
+		e->pub = pub;
 }
 
 static bool same_filter(const struct caret_shm_filter *a, const struct caret_shm_filter *b)
@@ -454,29 +286,16 @@ int lttng_view_pass_filter(const struct lttng_view *v, uint32_t after, uint32_t 
 		const struct lttng_view_session *e = &v->sess[i];
 		if (!(e->rules & CARET_LTTNG_RULE_CARET) || e->serial <= after || e->serial > upto)
 			continue;
-		const struct lttng_view_rec *r = NULL;
-		for (int k = 0; k < v->n_recs && !r; k++)
-			if (strcmp(v->recs[k].name, v->active[i]) == 0)
-				r = &v->recs[k];
-		if (!r)
+		const struct lttng_view_pub *r = e->pub;
+		if (!r || !r->filter)
 			return 0; /* a session of the lttng CLI or a peer's relay */
-		if (first && !same_filter(first, &r->filter))
+		if (first && !same_filter(first, r->filter))
 			return 0;
-		first = &r->filter;
+		first = r->filter;
 	}
 	if (!first || caret_filter_decode(first, out) < 0)
 		return 0;
 	return caret_filter_empty(&out->f) ? 0 : 1;
-}
-
-struct lttng_view_rec *lttng_view_latest_rec(struct lttng_view *v, uid_t uid)
-{
-	struct lttng_view_rec *best = NULL;
-	for (int i = 0; i < v->n_recs; i++)
-		if ((uid == (uid_t)-1 || v->recs[i].uid == uid) &&
-		    (!best || v->recs[i].seq > best->seq))
-			best = &v->recs[i];
-	return best;
 }
 
 bool lttng_view_caret_active(const struct lttng_view *v)
@@ -489,7 +308,8 @@ bool lttng_view_caret_active(const struct lttng_view *v)
 
 static uint64_t next_poll_usec(const struct lttng_view *v)
 {
-	bool quiet = v->ok && v->n_active == 0 && v->n_recs == 0 &&
+	bool recs = v->owner.busy && v->owner.busy(v->owner.arg);
+	bool quiet = v->ok && v->n_active == 0 && !recs &&
 		     caret_now_ns() >= v->fast_until_ns;
 	return quiet ? POLL_IDLE_USEC : POLL_USEC;
 }
@@ -523,33 +343,4 @@ int lttng_view_start(struct lttng_view *v, struct loop *loop)
 void lttng_view_stop(struct lttng_view *v)
 {
 	loop_remove(&v->poll);
-}
-
-int lttng_view_hold_armed(struct lttng_view *v)
-{
-	int held = 0;
-	bool changed = false;
-	for (int i = 0; i < v->n_recs; i++) {
-		struct lttng_view_rec *r = &v->recs[i];
-		if (!r->armed || !r->armed_open)
-			continue;
-		char err[256];
-		int rc = lttng_view_ops(v)->hold(r->name, err, sizeof(err));
-		/* either way `go` enables the channel from now on (enabling an
-		 * enabled channel is no error) */
-		r->armed_open = false;
-		changed = true;
-		if (rc < 0) {
-			v->hold_failed++;
-			log_err("armed recording %s: %s; it may hold events from before its Enter",
-				r->name, err);
-			continue;
-		}
-		log_info("armed recording %s held (channel disabled): another session starts",
-			 r->name);
-		held++;
-	}
-	if (changed)
-		lttng_view_save(v);
-	return held;
 }

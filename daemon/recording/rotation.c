@@ -24,6 +24,7 @@
 #include "daemon/recording/rotation_store.h"
 #include "daemon/recording/rotation_verdict.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_snapshot.h"
 
 /* How often the notification channel is read while a recording rotates:
  * a pass for a new chunk begins at most this late. */
@@ -37,35 +38,35 @@ static struct {
 
 /* ---- notifications ---- */
 
-static void on_event(enum rotl_event ev, struct rot *t, const char *where, void *arg)
+static void on_event(enum rotation_lttng_event ev, struct rotation *t, const char *where, void *arg)
 {
 	(void)arg;
 	if (ev == ROTL_DROPPED) {
 		/* whichever rotation it was: a new pass costs duplicates only */
-		rot_new_pass(t);
+		rotation_new_pass(t);
 		return;
 	}
 	if (ev == ROTL_ONGOING) {
 		/* from here on, events go to the next chunk: the verdict on
 		 * this one is what its pass reached */
-		rot_close_chunk(t, "its replay pass had not finished when it was rotated");
+		rotation_close_chunk(t, "its replay pass had not finished when it was rotated");
 		t->closing = true;
 		return;
 	}
 	if (!t->closing)
-		rot_close_chunk(t, "its rotation's start was not seen");
+		rotation_close_chunk(t, "its rotation's start was not seen");
 	t->closing = false;
 	t->rotations++;
 	t->cur_index++;
 	if (t->spill)
-		rot_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
+		rotation_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
 	t->spill = false;
-	rot_new_pass(t);
+	rotation_new_pass(t);
 	log_info("session %s: chunk %" PRIu64 " archived%s%s; replaying every process's "
 		 "initialization records into chunk %" PRIu64, t->name, t->cur_index - 1,
 		 where ? " at " : "", where ? where : "", t->cur_index);
-	rot_prune_begin(t); /* off caretd's loop: its owner may have filled it */
-	rot_store_save();
+	rotation_prune_begin(t); /* off caretd's loop: its owner may have filled it */
+	rotation_store_save();
 }
 
 /* ---- requests ---- */
@@ -79,7 +80,7 @@ void rotation_opts_of(const struct caret_ctl_record_req *q, struct rotation_opts
 /* ---- a disk about to fill (daemon/recording/rotation_space.h) ---- */
 
 /* Ends a recording caretd must not let fill the disk. */
-static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
+static void end_for_space(struct rotation *t, uint64_t avail, uint64_t need)
 {
 	char name[CARET_LTTNG_NAME_MAX], why[512], err[256] = "";
 	snprintf(name, sizeof(name), "%s", t->name);
@@ -89,15 +90,15 @@ static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
 		 (unsigned long long)avail, (unsigned long long)need);
 	log_err("session %s: %s", name, why);
 	struct caret_lttng_chan_stats cs[4];
-	int r = lttng_view_ops(rot_view())->stop(name, cs, 4, NULL, 0, err, sizeof(err));
+	int r = lttng_view_ops(rotation_view())->stop(name, cs, 4, NULL, 0, err, sizeof(err));
 	if (r < 0) {
 		log_err("session %s: cannot stop it: %s", name, err);
 		return; /* tried again at the next look */
 	}
-	rot_ended_add(name, why);
-	rotation_report_free(rotation_end(name));
-	lttng_view_drop_rec(rot_view(), name);
-	lttng_view_session_ended(rot_view(), name);
+	recordings_ended_add(rotation_recs(), name, why);
+	/* its features end with it (its rotation's report: nobody asks) */
+	recordings_drop(rotation_recs(), recordings_find(rotation_recs(), name));
+	lttng_view_session_ended(rotation_view(), name);
 }
 
 /* ---- the timer ---- */
@@ -108,66 +109,43 @@ static void end_for_space(struct rot *t, uint64_t avail, uint64_t need)
  * would count as done in agents that never replayed it. */
 static bool agents_adopted(void)
 {
-	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next)
+	for (const struct agent *a = rotation_reg() ? rotation_reg()->head : NULL; a; a = a->next)
 		if (!a->dead && !sched_agent_peek(a)->seen &&
 		    caret_seg_state(&a->seg) != CARET_STATE_UNINITIALIZED)
 			return false;
 	return true;
 }
 
-/* An armed recording the view reaped (its caretctl died, or nobody
- * started it within --arm-timeout) would hold its slot for good: a group
- * member arming rotating recordings could fill the table for everyone. */
-static void drop_if_unarmed(struct rot *t)
-{
-	const struct lttng_view_rec *r = lttng_view_find_rec(rot_view(), t->name);
-	if (r && r->armed)
-		return;
-	log_info("armed recording %s is gone before Enter: its rotation options go", t->name);
-	free(t->base);
-	free(t->list);
-	memset(t, 0, sizeof(*t));
-	rot_store_save();
-}
-
 /* The pass of the chunk being written: which serial it is for (the
  * recording's own first, a new one after a rotation), and whether every
  * live agent has it (latched). The tick's and a stop's. */
-static void follow_pass(struct rot *t)
+static void follow_pass(struct rotation *t)
 {
-	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	struct lttng_view_session *e = lttng_view_find(rotation_view(), t->name);
 	if (t->serial == 0 && e)
 		t->serial = e->serial; /* its first pass: the recording's own */
 	else if (t->serial == UINT32_MAX && e)
-		rot_new_pass(t);
-	if (t->serial && !t->cur_complete && !t->closing && rot_pass_complete(t))
+		rotation_new_pass(t);
+	if (t->serial && !t->cur_complete && !t->closing && rotation_pass_complete(t))
 		t->cur_complete = true;
 }
 
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
-	if (!rot_store_loaded() && rot_view()->state_loaded && agents_adopted())
-		rot_store_load();
-	if (rot_any()) {
+	bool adopted = agents_adopted();
+	for (int i = 0; adopted && i < MAX_ROT; i++)
+		if (rotation_at(i)->used && rotation_at(i)->adopting)
+			rotation_store_adopt(rotation_at(i));
+	if (rotation_any()) {
 		rotl()->ensure_channel();
 		rotl()->read_notifications(on_event, NULL);
 		for (int i = 0; i < MAX_ROT; i++) {
-			struct rot *t = rot_at(i);
-			if (t->used && t->armed) {
-				drop_if_unarmed(t);
+			struct rotation *t = rotation_at(i);
+			if (!t->used || t->armed || t->adopting)
 				continue;
-			}
-			if (!t->used)
-				continue;
-			if (rot_view()->ok && !lttng_view_find_rec(rot_view(), t->name)) {
-				log_info("session %s ended outside caretd: its rotation ends",
-					 t->name);
-				rotation_report_free(rotation_end(t->name));
-				continue;
-			}
 			uint64_t avail, need;
-			if (rot_space_low(t, caret_now_ns(), &avail, &need))
+			if (rotation_space_low(t, caret_now_ns(), &avail, &need))
 				end_for_space(t, avail, need);
 			if (!t->used)
 				continue; /* ended: the disk was about to fill */
@@ -176,17 +154,16 @@ static uint64_t on_tick(void *arg)
 	} else {
 		rotl()->close_channel();
 	}
-	bool busy = rot_any() || !rot_store_loaded();
+	bool busy = rotation_any() || !rotation_recs()->loaded;
 	return busy ? TICK_USEC : IDLE_USEC;
 }
 
 int rotation_start(struct loop *l, const struct rotation_ops *ops)
 {
 	memset(&R, 0, sizeof(R));
-	rot_state_init(ops->lttng, ops->reg);
-	rot_prune_init(l->event);
-	rotl_reset();
-	rot_store_reset();
+	rotation_state_init(ops->recs, ops->reg);
+	rotation_prune_init(l->event);
+	rotation_lttng_reset();
 	/* observe: it reads LTTng's rotation notifications and tells the view
 	 * (a new serial per chunk), which the pacer then schedules for */
 	R.job = LOOP_JOB("rotation", LOOP_OBSERVE, on_tick, NULL);
@@ -200,63 +177,48 @@ void rotation_stop(void)
 	if (R.started)
 		loop_remove(&R.job);
 	R.started = false;
-	rot_prune_cancel_all();
+	rotation_prune_cancel_all();
 	rotl()->close_channel();
-	rot_state_free();
+	rotation_state_free();
 }
 
-static int begin(struct rot *t, char *err, size_t errlen);
+static int begin(struct rotation *t, char *err, size_t errlen);
 
-int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts *o, char *err,
-		   size_t errlen)
+static int feat_begin(struct recordings *rs, struct recording *rec, char *err, size_t errlen)
 {
-	if (!rotation_wanted(o))
+	struct rotation_opts o = rec->rot.o;
+	if (!rotation_wanted(&o))
 		return 0;
-	if (!rec) {
-		snprintf(err, errlen, "no such recording");
-		return -ENOENT;
-	}
 	if (rec->path[0] != '/') {
 		snprintf(err, errlen, "rotation needs a local trace directory");
 		return -EINVAL;
 	}
-	rot_store_name();
-	struct rot *t = rot_find(rec->name);
-	if (t) { /* the same name again: what it held goes */
-		rot_prune_cancel(t);
-		free(t->base);
-		free(t->list);
-	} else {
-		t = rot_slot();
-	}
-	if (!t) {
-		snprintf(err, errlen, "too many rotating recordings");
-		return -ENOSPC;
-	}
-	*t = (struct rot){ .used = true, .o = *o, .dev = rec->dir_dev, .ino = rec->dir_ino,
+	struct rotation *t = &rec->rot;
+	*t = (struct rotation){ .used = true, .o = o, .dev = rec->dir_dev, .ino = rec->dir_ino,
 			   .uid = rec->uid, .gid = rec->gid, .armed = rec->armed };
 	snprintf(t->name, sizeof(t->name), "%s", rec->name);
 	snprintf(t->path, sizeof(t->path), "%s", rec->path);
 	if (t->armed) {
-		rot_store_save(); /* its options outlive a restart before Enter */
+		recordings_save(rs); /* its options outlive a restart before Enter */
 		return 0; /* nothing recorded before `go`: no chunk to rotate */
 	}
 	return begin(t, err, errlen);
 }
 
-int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen)
+static int feat_go(struct recordings *rs, struct recording *rec, char *err, size_t errlen)
 {
-	struct rot *t = rot_find(rec->name);
-	if (!t || !t->armed)
+	(void)rs;
+	struct rotation *t = &rec->rot;
+	if (!t->used || !t->armed)
 		return 0;
 	t->armed = false;
 	return begin(t, err, errlen);
 }
 
-static int begin(struct rot *t, char *err, size_t errlen)
+static int begin(struct rotation *t, char *err, size_t errlen)
 {
 	const struct rotation_opts *o = &t->o;
-	rot_baseline(t); /* before the first pass begins (the next tick) */
+	rotation_baseline(t); /* before the first pass begins (the next tick) */
 	/* the triggers and the subscription before the schedules: no
 	 * rotation goes unseen */
 	int rc = rotl()->register_triggers(t->name, err, errlen);
@@ -272,11 +234,13 @@ static int begin(struct rot *t, char *err, size_t errlen)
 		rc = rotl()->schedule(t->name, o, err, errlen);
 	if (rc < 0) {
 		rotl()->subscribe(t, false);
-		t->used = false;
+		free(t->base);
+		memset(t, 0, sizeof(*t));
+		rotation_store_save();
 		return rc;
 	}
 	/* the first chunk's pass is the recording's own first replay */
-	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	struct lttng_view_session *e = lttng_view_find(rotation_view(), t->name);
 	t->serial = e ? e->serial : 0; /* 0: its serial once the view sees it */
 	log_info("session %s rotates:%s%s%s%s, keeping %s", t->name,
 		 o->size ? " at every " : "", o->size ? "size threshold" : "",
@@ -284,30 +248,27 @@ static int begin(struct rot *t, char *err, size_t errlen)
 		 o->keep || o->max_size ? "a bound" : "every chunk");
 	if (R.started)
 		loop_job_soon(&R.job, 0);
-	rot_store_save();
+	rotation_store_save();
 	return 0;
 }
 
-void rotation_quiesce(const char *session)
+static int feat_quiesce(struct recordings *rs, struct recording *rec, int64_t now_ns, char *err,
+			size_t errlen)
 {
-	const struct rot *t = rot_find(session);
-	if (!t || t->armed)
-		return;
+	(void)rs;
+	struct rotation *t = &rec->rot;
+	if (!t->used || t->armed)
+		return 0;
 	int e = rotl()->unschedule(t->name);
 	if (e < 0)
 		log_debug_errno(e, "session %s: its rotation schedules stay until the stop",
 				t->name);
 	else
 		log_debug("session %s: rotation schedules removed before the stop", t->name);
-}
-
-int rotation_stop_ready(const char *session, int64_t now_ns)
-{
-	struct rot *t = rot_find(session);
-	if (!t || t->armed)
-		return 0;
+	/* a periodic rotation just before the stop (after caretctl saw the
+	 * last chunk's replay done): its chunk's replay comes first */
 	rotl()->read_notifications(on_event, NULL);
-	if (!(t = rot_find(session)))
+	if (!t->used)
 		return 0;
 	follow_pass(t);
 	if (t->cur_complete && !t->closing) {
@@ -316,20 +277,30 @@ int rotation_stop_ready(const char *session, int64_t now_ns)
 	}
 	if (!t->stop_wait_ns)
 		t->stop_wait_ns = now_ns;
-	return now_ns - t->stop_wait_ns < (int64_t)ROTATION_STOP_WAIT_MS * 1000000 ? -EAGAIN : 0;
+	if (now_ns - t->stop_wait_ns >= (int64_t)ROTATION_STOP_WAIT_MS * 1000000)
+		return 0;
+	snprintf(err, errlen, "session %s: the chunk being written lacks part of its replay (a "
+		 "rotation just before the stop); stop again", t->name);
+	return -EAGAIN;
 }
 
-struct rotation_report *rotation_end(const char *session)
+static void feat_end(struct recordings *rs, struct recording *rec, struct recording_end *out)
 {
-	struct rot *t = rot_find(session);
-	if (!t)
-		return NULL;
+	(void)rs;
+	struct rotation *t = &rec->rot;
+	if (!t->used)
+		return;
 	if (t->armed) { /* stopped before `go`: it never rotated */
+		if (!out)
+			log_info("armed recording %s is gone before Enter: its rotation options go",
+				 t->name);
 		free(t->base);
 		memset(t, 0, sizeof(*t));
-		rot_store_save();
-		return NULL;
+		rotation_store_save();
+		return;
 	}
+	if (!out)
+		log_info("session %s: its rotation ends with it", t->name);
 	/* the session is destroyed: its last chunk is archived (the
 	 * destruction rotates it); the notifications before it are read */
 	uint64_t seen = t->rotations;
@@ -337,28 +308,56 @@ struct rotation_report *rotation_end(const char *session)
 	/* unless the destruction's own rotation was seen, the chunk being
 	 * written is the last one */
 	if (t->rotations == seen)
-		rot_close_chunk(t, "its replay pass had not finished when the recording stopped");
+		rotation_close_chunk(t, "its replay pass had not finished when the recording stopped");
 	rotl()->subscribe(t, false);
 	/* its triggers go with the session (why: rotation_lttng.h); the
 	 * last scan is waited for, briefly (rotation_verdict.h) */
-	rot_prune_cancel(t);
-	rot_scan(t);
+	rotation_prune_cancel(t);
+	rotation_scan(t);
 	free(t->base);
 	t->base = NULL;
 	t->n_base = 0;
 	int n = 0;
 	char buf[96];
 	for (int i = 0; t->list && i < t->list->n; i++)
-		n += rot_chunk_why(t, &t->list->c[i], buf, sizeof(buf)) != NULL;
+		n += rotation_chunk_why(t, &t->list->c[i], buf, sizeof(buf)) != NULL;
 	if (n)
 		log_warn("session %s: %d of its chunks kept are incomplete", t->name, n);
-	struct rotation_report *rep = rot_report_take(t);
+	struct rotation_report *rep = rotation_report_take(t);
 	memset(t, 0, sizeof(*t));
-	rot_store_save();
-	return rep;
+	rotation_store_save();
+	if (out)
+		out->rotation = rep;
+	else
+		rotation_report_free(rep);
 }
 
-bool rotation_is_rotating(const char *session)
+/* A rotating recording's part of status: its mode, and its entry in the
+ * result's rotations (status, not list). */
+static int feat_status(const struct recording *rec, cJSON *entry, cJSON *result)
 {
-	return rot_find(session) != NULL;
+	const struct rotation *t = &rec->rot;
+	if (!t->used)
+		return 0;
+	if (!cJSON_GetObjectItemCaseSensitive(entry, CARET_CTL_K_MODE) &&
+	    !cJSON_AddStringToObject(entry, CARET_CTL_K_MODE, CARET_CTL_MODE_ROTATING))
+		return -ENOMEM;
+	return t->armed ? 0 : rotation_report_add_status(t, result);
+}
+
+const struct recording_feature_ops rotation_feature = {
+	.name = "rot",
+	.begin = feat_begin,
+	.go = feat_go,
+	.quiesce = feat_quiesce,
+	.end = feat_end,
+	.status = feat_status,
+	.save = rotation_store_save_token,
+	.restore = rotation_store_restore,
+};
+
+bool rotation_is_rotating(struct recordings *t, const char *session)
+{
+	const struct recording *r = recordings_find(t, session);
+	return r && r->rot.used;
 }

@@ -33,8 +33,9 @@
  * The disk bound (keep, max_size) is applied after every rotation by
  * daemon/recording/chunks.h, with the recording owner's rights.
  *
- * One instance per daemon (the module keeps its own state, so the
- * commands need no new field): rotation_start() at start-up. The LTTng
+ * A recording's rotation is its own (struct recording's rot), begun, gone,
+ * quiesced and ended through rotation_feature (daemon/recording/features.h);
+ * the module's timer is rotation_start()'s, at start-up. The LTTng
  * calls that stop and find sessions go through the view's ops table
  * (lttng_view_ops()); the rotation schedules, triggers and notification
  * channel are lttng-ctl's, in daemon/recording/rotation_lttng.h, called through its
@@ -44,14 +45,12 @@
 #ifndef CARETD_ROTATION_H
 #define CARETD_ROTATION_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <systemd/sd-event.h>
 
 #include "daemon/base/loop.h"
-#include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
+#include "daemon/recording/recordings.h"
 #include "daemon/recording/rotation_report.h"
 #include "daemon/recording/rotation_state.h"
 
@@ -62,41 +61,28 @@ void rotation_opts_of(const struct caret_ctl_record_req *q, struct rotation_opts
 
 /* Its collaborators, handed to rotation_start. */
 struct rotation_ops {
-	struct lttng_view *lttng;
+	struct recordings *recs;
 	struct registry *reg;
 };
 int rotation_start(struct loop *l, const struct rotation_ops *ops);
 void rotation_stop(void);
 
 /*
- * Makes the recording rec rotate (an armed one: once rotation_go() starts
- * it): triggers,
- * subscription, then LTTng's schedules; remembered across a caretd
- * restart. 0 or -errno with why in err (nothing is left behind then).
+ * A recording whose rot.o asks for rotation rotates (an armed one: once
+ * it goes): triggers, subscription, then LTTng's schedules; begin fails
+ * (nothing left behind) when it cannot. Its quiesce, just before the
+ * stop: no new rotation starts (its schedules go), so the stop's own
+ * archiving is the last chunk, never an empty one; then LTTng's
+ * notifications are read, so that a rotation begun just before the stop
+ * is seen, and -EAGAIN while the chunk being written lacks some live
+ * process's replay (for at most ROTATION_STOP_WAIT_MS after the first
+ * refusal: then 0, and the chunk is named incomplete). Its end reads the
+ * last notifications and leaves the report (struct recording_end).
  */
-int rotation_begin(const struct lttng_view_rec *rec, const struct rotation_opts *o, char *err,
-		   size_t errlen);
-
-/* An armed recording started (`go`): its rotation begins. 0 when it has
- * none; -errno with why in err. */
-int rotation_go(const struct lttng_view_rec *rec, char *err, size_t errlen);
-
-/* The recording session is being stopped: reads the last notifications,
- * then forgets it (its triggers go). Its report (the caller frees it), or
- * NULL when it did not rotate (or out of memory: logged). */
-/* Just before session's stop: no new rotation starts (its schedules go),
- * so the stop's own archiving is the last chunk, never an empty one. */
-void rotation_quiesce(const char *session);
-/* Before a rotating recording's stop, after rotation_quiesce(): LTTng's
- * notifications read now, so that a rotation begun just before the stop is
- * seen, then 0 when the chunk being written has every live process's
- * replay, -EAGAIN while it lacks some (for at most ROTATION_STOP_WAIT_MS
- * after the first refusal: then 0, and the chunk is named incomplete). 0
- * for a recording that does not rotate. */
 #define ROTATION_STOP_WAIT_MS 10000
-int rotation_stop_ready(const char *session, int64_t now_ns);
-struct rotation_report *rotation_end(const char *session);
-/* For tests: how the rotating recording `session` stands. */
-bool rotation_is_rotating(const char *session);
+extern const struct recording_feature_ops rotation_feature;
+
+/* Whether the recording `session` rotates (or will, armed). */
+bool rotation_is_rotating(struct recordings *t, const char *session);
 
 #endif

@@ -15,13 +15,13 @@ static struct {
 
 static int trigger(const char *session, bool completed, char *err, size_t errlen);
 
-void rotl_reset(void)
+void rotation_lttng_reset(void)
 {
 	memset(&L, 0, sizeof(L));
 }
 
 /* Both notify triggers of a session (ongoing, completed): 0 or -errno. */
-int rotl_register(const char *session, char *err, size_t errlen)
+int rotation_lttng_register(const char *session, char *err, size_t errlen)
 {
 	int rc = trigger(session, false, err, errlen);
 	if (rc == 0)
@@ -74,16 +74,16 @@ static int trigger(const char *session, bool completed, char *err, size_t errlen
 	return rc;
 }
 
-void rotl_close_channel(void)
+void rotation_lttng_close_channel(void)
 {
 	if (L.chan)
 		lttng_notification_channel_destroy(L.chan);
 	L.chan = NULL;
 	for (int i = 0; i < MAX_ROT; i++)
-		rot_at(i)->subscribed = false;
+		rotation_at(i)->subscribed = false;
 }
 
-int rotl_subscribe(struct rot *t, bool on)
+int rotation_lttng_subscribe(struct rotation *t, bool on)
 {
 	if (!L.chan)
 		return on ? -ENOTCONN : 0;
@@ -105,7 +105,7 @@ int rotl_subscribe(struct rot *t, bool on)
 }
 
 /* The channel, and every recording subscribed on it. */
-void rotl_ensure_channel(void)
+void rotation_lttng_ensure_channel(void)
 {
 	if (!L.chan) {
 		L.chan = lttng_notification_channel_create(lttng_session_daemon_notification_endpoint);
@@ -113,13 +113,14 @@ void rotl_ensure_channel(void)
 			return;
 	}
 	for (int i = 0; i < MAX_ROT; i++) {
-		struct rot *t = rot_at(i);
-		if (t->used && !t->armed && !t->subscribed && rotl_subscribe(t, true) < 0)
+		struct rotation *t = rotation_at(i);
+		if (t->used && !t->armed && !t->adopting && !t->subscribed &&
+		    rotation_lttng_subscribe(t, true) < 0)
 			log_warn("session %s: cannot subscribe to its rotations", t->name);
 	}
 }
 
-int rotl_schedule(const char *session, const struct rotation_opts *o, char *err, size_t errlen)
+int rotation_lttng_schedule(const char *session, const struct rotation_opts *o, char *err, size_t errlen)
 {
 	for (int k = 0; k < 2; k++) {
 		uint64_t v = k == 0 ? o->size : o->every_ms;
@@ -147,7 +148,7 @@ int rotl_schedule(const char *session, const struct rotation_opts *o, char *err,
 }
 
 
-int rotl_unschedule(const char *session)
+int rotation_lttng_unschedule(const char *session)
 {
 	struct lttng_rotation_schedules *all = NULL;
 	int ret = lttng_session_list_rotation_schedules(session, &all);
@@ -168,7 +169,7 @@ int rotl_unschedule(const char *session)
 
 /* ---- notifications ---- */
 
-static void on_notification(struct lttng_notification *n, rotl_on_event *cb, void *arg)
+static void on_notification(struct lttng_notification *n, rotation_lttng_on_event *cb, void *arg)
 {
 	const struct lttng_condition *c = lttng_notification_get_condition(n);
 	const struct lttng_evaluation *ev = lttng_notification_get_evaluation(n);
@@ -177,7 +178,7 @@ static void on_notification(struct lttng_notification *n, rotl_on_event *cb, voi
 	    lttng_condition_session_rotation_get_session_name(c, &session) !=
 		    LTTNG_CONDITION_STATUS_OK || !session)
 		return;
-	struct rot *t = rot_find(session);
+	struct rotation *t = rotation_find(session);
 	if (!t)
 		return;
 	enum lttng_condition_type type = lttng_condition_get_type(c);
@@ -196,7 +197,7 @@ static void on_notification(struct lttng_notification *n, rotl_on_event *cb, voi
 	cb(ROTL_COMPLETED, t, where, arg);
 }
 
-void rotl_read_notifications(rotl_on_event *cb, void *arg)
+void rotation_lttng_read_notifications(rotation_lttng_on_event *cb, void *arg)
 {
 	for (int guard = 0; L.chan && guard < 256; guard++) {
 		bool pending = false;
@@ -205,17 +206,17 @@ void rotl_read_notifications(rotl_on_event *cb, void *arg)
 		if (s == LTTNG_NOTIFICATION_CHANNEL_STATUS_NOTIFICATIONS_DROPPED) {
 			/* whichever rotation it was: a new pass costs duplicates only */
 			for (int i = 0; i < MAX_ROT; i++)
-				if (rot_at(i)->used) {
+				if (rotation_at(i)->used) {
 					log_warn("session %s: rotation notifications dropped",
-						 rot_at(i)->name);
-					cb(ROTL_DROPPED, rot_at(i), NULL, arg);
+						 rotation_at(i)->name);
+					cb(ROTL_DROPPED, rotation_at(i), NULL, arg);
 				}
 			continue;
 		}
 		if (s != LTTNG_NOTIFICATION_CHANNEL_STATUS_OK) {
 			log_warn("rotation notifications: channel lost (status %d); reconnecting",
 				 (int)s);
-			rotl_close_channel();
+			rotation_lttng_close_channel();
 			return;
 		}
 		if (!pending)
@@ -227,20 +228,20 @@ void rotl_read_notifications(rotl_on_event *cb, void *arg)
 		lttng_notification_destroy(n);
 		if (s != LTTNG_NOTIFICATION_CHANNEL_STATUS_OK &&
 		    s != LTTNG_NOTIFICATION_CHANNEL_STATUS_NOTIFICATIONS_DROPPED) {
-			rotl_close_channel();
+			rotation_lttng_close_channel();
 			return;
 		}
 	}
 }
 
 const struct rotation_lttng_ops rotation_lttng_ops_real = {
-	.register_triggers = rotl_register,
-	.ensure_channel = rotl_ensure_channel,
-	.close_channel = rotl_close_channel,
-	.subscribe = rotl_subscribe,
-	.schedule = rotl_schedule,
-	.unschedule = rotl_unschedule,
-	.read_notifications = rotl_read_notifications,
+	.register_triggers = rotation_lttng_register,
+	.ensure_channel = rotation_lttng_ensure_channel,
+	.close_channel = rotation_lttng_close_channel,
+	.subscribe = rotation_lttng_subscribe,
+	.schedule = rotation_lttng_schedule,
+	.unschedule = rotation_lttng_unschedule,
+	.read_notifications = rotation_lttng_read_notifications,
 };
 
 static const struct rotation_lttng_ops *ops = &rotation_lttng_ops_real;
@@ -250,7 +251,7 @@ const struct rotation_lttng_ops *rotl(void)
 	return ops;
 }
 
-void rotl_set_ops(const struct rotation_lttng_ops *o)
+void rotation_lttng_set_ops(const struct rotation_lttng_ops *o)
 {
 	ops = o ? o : &rotation_lttng_ops_real;
 }

@@ -15,11 +15,11 @@
 #include "daemon/recording/rotation_state.h"
 
 /* Forgets the channel and the deferred unregistrations (at start-up). */
-void rotl_reset(void);
+void rotation_lttng_reset(void);
 
 /* Registers both triggers of a session (one a killed caretd left is
  * taken as is): 0 or -errno with why in err. */
-int rotl_register(const char *session, char *err, size_t errlen);
+int rotation_lttng_register(const char *session, char *err, size_t errlen);
 /*
  * caretd does not unregister a session's rotation triggers: lttng-sessiond
  * 2.13.9 dies (a fatal error) when one is unregistered while its session
@@ -34,25 +34,25 @@ int rotl_register(const char *session, char *err, size_t errlen);
  */
 
 /* The notification channel, and every recording subscribed on it. */
-void rotl_ensure_channel(void);
-void rotl_close_channel(void);
+void rotation_lttng_ensure_channel(void);
+void rotation_lttng_close_channel(void);
 /* Subscribes t (on) to its rotations, or unsubscribes it: 0 or -errno. */
-int rotl_subscribe(struct rot *t, bool on);
+int rotation_lttng_subscribe(struct rotation *t, bool on);
 /* Adds the size and periodic schedules o asks for: 0 or -errno. */
-int rotl_schedule(const char *session, const struct rotation_opts *o, char *err, size_t errlen);
+int rotation_lttng_schedule(const char *session, const struct rotation_opts *o, char *err, size_t errlen);
 /* Removes every rotation schedule of a session (before its stop: no
  * periodic rotation then archives an empty chunk at the destruction):
  * 0 or -errno. */
-int rotl_unschedule(const char *session);
+int rotation_lttng_unschedule(const char *session);
 
-enum rotl_event {
+enum rotation_lttng_event {
 	ROTL_ONGOING,   /* a rotation of t's session started */
 	ROTL_COMPLETED, /* it completed; where: the archived chunk, or NULL */
 	ROTL_DROPPED,   /* notifications were dropped: t's may be among them */
 };
-typedef void rotl_on_event(enum rotl_event ev, struct rot *t, const char *where, void *arg);
+typedef void rotation_lttng_on_event(enum rotation_lttng_event ev, struct rotation *t, const char *where, void *arg);
 /* Reads the pending notifications (never blocks), each to cb. */
-void rotl_read_notifications(rotl_on_event *cb, void *arg);
+void rotation_lttng_read_notifications(rotation_lttng_on_event *cb, void *arg);
 
 /*
  * The calls above that reach lttng-ctl, as rotation makes them: through
@@ -63,15 +63,15 @@ struct rotation_lttng_ops {
 	int (*register_triggers)(const char *session, char *err, size_t errlen);
 	void (*ensure_channel)(void);
 	void (*close_channel)(void);
-	int (*subscribe)(struct rot *t, bool on);
+	int (*subscribe)(struct rotation *t, bool on);
 	int (*schedule)(const char *session, const struct rotation_opts *o, char *err,
 			size_t errlen);
 	int (*unschedule)(const char *session);
-	void (*read_notifications)(rotl_on_event *cb, void *arg);
+	void (*read_notifications)(rotation_lttng_on_event *cb, void *arg);
 };
 extern const struct rotation_lttng_ops rotation_lttng_ops_real;
 const struct rotation_lttng_ops *rotl(void);
 /* For tests: ops (NULL: the real ones again), kept across rotation_start. */
-void rotl_set_ops(const struct rotation_lttng_ops *ops);
+void rotation_lttng_set_ops(const struct rotation_lttng_ops *ops);
 
 #endif

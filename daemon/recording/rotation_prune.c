@@ -18,7 +18,7 @@
  * recording it was started for (name, directory). */
 struct job {
 	bool used, again;
-	struct rot *t;
+	struct rotation *t;
 	char name[CARET_LTTNG_NAME_MAX];
 	uint64_t dev, ino;
 	struct creds_job cj;
@@ -31,17 +31,17 @@ static struct {
 	struct job jobs[MAX_ROT];
 } P;
 
-static struct job *job_of(const struct rot *t)
+static struct job *job_of(const struct rotation *t)
 {
 	for (int i = 0; i < MAX_ROT; i++)
-		if (rot_at(i) == t)
+		if (rotation_at(i) == t)
 			return &P.jobs[i];
 	return NULL;
 }
 
 static bool same(const struct job *j)
 {
-	const struct rot *t = j->t;
+	const struct rotation *t = j->t;
 	return t->used && !strcmp(t->name, j->name) && t->dev == j->dev && t->ino == j->ino;
 }
 
@@ -53,7 +53,7 @@ static void end(struct job *j)
 	j->used = false;
 }
 
-static int start(struct job *j, struct rot *t);
+static int start(struct job *j, struct rotation *t);
 
 static int on_answer(sd_event_source *s, int fd, uint32_t revents, void *arg)
 {
@@ -65,12 +65,12 @@ static int on_answer(sd_event_source *s, int fd, uint32_t revents, void *arg)
 	/* readable: the helper wrote its answer whole and is ending */
 	int r = chunks_prune_finish(&j->cj, &j->list, err, sizeof(err));
 	bool again = j->again;
-	struct rot *t = j->t;
+	struct rotation *t = j->t;
 	end(j);
 	if (!same(j))
 		return 0; /* its recording is gone */
-	rot_scan_apply(t, &j->list, r, err);
-	rot_store_save();
+	rotation_scan_apply(t, &j->list, r, err);
+	rotation_store_save();
 	if (again)
 		start(j, t);
 	return 0;
@@ -89,7 +89,7 @@ static int on_deadline(sd_event_source *s, uint64_t usec, void *arg)
 	return 0;
 }
 
-static int start(struct job *j, struct rot *t)
+static int start(struct job *j, struct rotation *t)
 {
 	*j = (struct job){ .used = true, .t = t, .dev = t->dev, .ino = t->ino,
 			   .cj = { .pid = -1, .fd = -1 } };
@@ -111,18 +111,18 @@ static int start(struct job *j, struct rot *t)
 	return r;
 }
 
-void rot_prune_init(sd_event *e)
+void rotation_prune_init(sd_event *e)
 {
-	rot_prune_cancel_all();
+	rotation_prune_cancel_all();
 	P.event = e;
 }
 
-void rot_prune_begin(struct rot *t)
+void rotation_prune_begin(struct rotation *t)
 {
 	struct job *j = job_of(t);
 	if (!P.event || !j) {
-		rot_scan(t); /* no loop to hear the helper on: wait for it */
-		rot_store_save();
+		rotation_scan(t); /* no loop to hear the helper on: wait for it */
+		rotation_store_save();
 		return;
 	}
 	if (j->used && same(j)) {
@@ -134,20 +134,20 @@ void rot_prune_begin(struct rot *t)
 	start(j, t);
 }
 
-bool rot_prune_running(const struct rot *t)
+bool rotation_prune_running(const struct rotation *t)
 {
 	const struct job *j = job_of(t);
 	return j && j->used && same(j);
 }
 
-void rot_prune_cancel(const struct rot *t)
+void rotation_prune_cancel(const struct rotation *t)
 {
 	struct job *j = job_of(t);
 	if (j && j->used)
 		end(j);
 }
 
-void rot_prune_cancel_all(void)
+void rotation_prune_cancel_all(void)
 {
 	for (int i = 0; i < MAX_ROT; i++)
 		if (P.jobs[i].used)

@@ -22,16 +22,16 @@
 #define ROT_PRUNE_KILL_MS 5000
 
 /* The loop the helpers' answers are read on (NULL: none, every scan is
- * rot_scan's, waited for). */
-void rot_prune_init(sd_event *e);
+ * rotation_scan's, waited for). */
+void rotation_prune_init(sd_event *e);
 /* t just rotated: its scan and bound, in the background. */
-void rot_prune_begin(struct rot *t);
+void rotation_prune_begin(struct rotation *t);
 /* Whether t's helper runs. */
-bool rot_prune_running(const struct rot *t);
+bool rotation_prune_running(const struct rotation *t);
 /* t goes (or is scanned now, waited for): its helper, if any, is killed
  * and its answer dropped. */
-void rot_prune_cancel(const struct rot *t);
+void rotation_prune_cancel(const struct rotation *t);
 /* Every helper killed (caretd stops). */
-void rot_prune_cancel_all(void);
+void rotation_prune_cancel_all(void);
 
 #endif

@@ -17,25 +17,25 @@ static double count(uint64_t v)
 }
 
 /* Why a kept chunk may not be complete, NULL when it is. */
-const char *rot_chunk_why(const struct rot *t, const struct chunk_info *c, char *buf,
+const char *rotation_chunk_why(const struct rotation *t, const struct chunk_info *c, char *buf,
 			  size_t len)
 {
 	uint64_t n;
 	if (c->index >= t->verdict_upto)
 		return "not known: caretd did not see it end";
-	if (rot_is_incomplete(t, c->index))
+	if (rotation_is_incomplete(t, c->index))
 		return "lacks init records of some process";
-	if (rot_has_discards(t, c->index, &n)) {
+	if (rotation_has_discards(t, c->index, &n)) {
 		if (n == UINT64_MAX)
 			return "its discarded events could not be counted";
 		snprintf(buf, len, "%llu events discarded by the tracer",
 			 (unsigned long long)(n > 999999999999999ull ? 999999999999999ull : n));
 		return buf;
 	}
-	return rot_has_dups(t, c->index) ? "may hold init records twice" : NULL;
+	return rotation_has_dups(t, c->index) ? "may hold init records twice" : NULL;
 }
 
-static cJSON *status_of(const struct rot *t)
+static cJSON *status_of(const struct rotation *t)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *chunks = cJSON_CreateArray(), *inc = cJSON_CreateArray();
@@ -63,7 +63,7 @@ static cJSON *status_of(const struct rot *t)
 	for (int i = 0; ok && t->list && i < t->list->n; i++) {
 		const struct chunk_info *c = &t->list->c[i];
 		char buf[96];
-		const char *why = rot_chunk_why(t, c, buf, sizeof(buf));
+		const char *why = rotation_chunk_why(t, c, buf, sizeof(buf));
 		bool done = !why;
 		cJSON *x = cJSON_CreateObject();
 		ok = x && cJSON_AddItemToArray(chunks, x) &&
@@ -84,10 +84,10 @@ static cJSON *status_of(const struct rot *t)
 }
 
 struct rotation_report {
-	struct rot t; /* its list its own, no baseline */
+	struct rotation t; /* its list its own, no baseline */
 };
 
-struct rotation_report *rot_report_take(struct rot *t)
+struct rotation_report *rotation_report_take(struct rotation *t)
 {
 	struct rotation_report *rep = malloc(sizeof(*rep));
 	if (rep) {
@@ -111,39 +111,15 @@ void rotation_report_free(struct rotation_report *r)
 	free(r);
 }
 
-int rotation_add_status(cJSON *o)
+int rotation_report_add_status(const struct rotation *t, cJSON *result)
 {
-	cJSON *a = cJSON_CreateArray(), *ended = cJSON_CreateArray();
-	if (!ended || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATIONS_ENDED, ended)) {
-		cJSON_Delete(ended);
-		cJSON_Delete(a);
+	cJSON *a = cJSON_GetObjectItemCaseSensitive(result, CARET_CTL_K_ROTATIONS);
+	if (!a)
+		return 0;
+	cJSON *x = status_of(t);
+	if (!x || !cJSON_AddItemToArray(a, x)) {
+		cJSON_Delete(x);
 		return -ENOMEM;
-	}
-	unsigned n = rot_ended_count();
-	for (unsigned i = 0; i < n; i++) {
-		const char *name, *why;
-		rot_ended_at(i, &name, &why);
-		cJSON *x = cJSON_CreateObject();
-		if (!x || !cJSON_AddItemToArray(ended, x) ||
-		    !cJSON_AddStringToObject(x, "session", name) ||
-		    !cJSON_AddStringToObject(x, "error", why)) {
-			cJSON_Delete(a);
-			return -ENOMEM;
-		}
-	}
-	if (!a || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATIONS, a)) {
-		cJSON_Delete(a);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < MAX_ROT; i++) {
-		const struct rot *t = rot_at(i);
-		if (!t->used || t->armed)
-			continue;
-		cJSON *x = status_of(t);
-		if (!x || !cJSON_AddItemToArray(a, x)) {
-			cJSON_Delete(x);
-			return -ENOMEM;
-		}
 	}
 	return 0;
 }

@@ -18,10 +18,10 @@ struct rotation_report;
 
 /* t's report; its listing goes with it (freed when out of memory: logged,
  * NULL). */
-struct rotation_report *rot_report_take(struct rot *t);
+struct rotation_report *rotation_report_take(struct rotation *t);
 /* Why a kept chunk may not be complete, NULL when it is; buf holds what
  * needs a number. */
-const char *rot_chunk_why(const struct rot *t, const struct chunk_info *c, char *buf,
+const char *rotation_chunk_why(const struct rotation *t, const struct chunk_info *c, char *buf,
 			  size_t len);
 
 /* The reply's "rotation" object (proto/caret_ctl_rotation.h); NULL when
@@ -29,7 +29,8 @@ const char *rot_chunk_why(const struct rot *t, const struct chunk_info *c, char 
 cJSON *rotation_report_enc(const struct rotation_report *r);
 void rotation_report_free(struct rotation_report *r);
 
-/* Adds "rotations" (every rotating recording) to a status result. */
-int rotation_add_status(cJSON *o);
+/* t's entry in a status result's "rotations" (nothing when the result
+ * has none: list). 0 or -ENOMEM. */
+int rotation_report_add_status(const struct rotation *t, cJSON *result);
 
 #endif

@@ -17,7 +17,7 @@
  * host keeps its disk, and every chunk written stays readable. */
 #define SPACE_FLOOR (4ull << 20)
 
-static uint64_t reserve(const struct rot *t)
+static uint64_t reserve(const struct rotation *t)
 {
 	uint64_t r = SPACE_FLOOR, big = 0;
 	for (int i = 0; t->list && i < t->list->n; i++)
@@ -33,7 +33,7 @@ static uint64_t reserve(const struct rot *t)
 /* Free space for unprivileged writers on the trace directory's file
  * system (the consumer writes as the owner): 0 and *avail, or -errno. The
  * directory is the one created for the recording (dev:ino), never a link. */
-static int space_left(const struct rot *t, uint64_t *avail)
+static int space_left(const struct rotation *t, uint64_t *avail)
 {
 	int fd = open(t->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -54,7 +54,7 @@ static int space_left(const struct rot *t, uint64_t *avail)
 
 /* At most once a second: whether the free space is below what t needs
  * (then *avail and *need say how much). */
-bool rot_space_low(struct rot *t, int64_t now, uint64_t *avail, uint64_t *need)
+bool rotation_space_low(struct rotation *t, int64_t now, uint64_t *avail, uint64_t *need)
 {
 	if (now - t->space_ns < 1000000000)
 		return false;

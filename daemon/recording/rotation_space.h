@@ -14,6 +14,6 @@
 
 /* At most once a second: true when the free space is below what t needs
  * (*avail, *need). */
-bool rot_space_low(struct rot *t, int64_t now, uint64_t *avail, uint64_t *need);
+bool rotation_space_low(struct rotation *t, int64_t now, uint64_t *avail, uint64_t *need);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The table of rotating recordings (daemon/recording/rotation_state.h). */
+/* What the rotations look at (daemon/recording/rotation_state.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,83 +7,63 @@
 #include "daemon/recording/rotation_state.h"
 
 static struct {
-	struct lttng_view *v;
+	struct recordings *recs;
 	struct registry *reg;
-	struct rot rots[MAX_ROT];
-	struct { char name[CARET_LTTNG_NAME_MAX]; char why[512]; } ended[MAX_ENDED];
-	unsigned n_ended;
 } S;
 
-void rot_state_init(struct lttng_view *v, struct registry *r)
+void rotation_state_init(struct recordings *t, struct registry *r)
 {
-	memset(&S, 0, sizeof(S));
-	S.v = v;
+	S.recs = t;
 	S.reg = r;
 }
 
-void rot_state_free(void)
+void rotation_state_free(void)
 {
-	for (int i = 0; i < MAX_ROT; i++) {
-		free(S.rots[i].list);
-		free(S.rots[i].base);
-		S.rots[i].list = NULL;
-		S.rots[i].base = NULL;
+	for (int i = 0; S.recs && i < MAX_ROT; i++) {
+		struct rotation *t = rotation_at(i);
+		free(t->list);
+		free(t->base);
+		t->list = NULL;
+		t->base = NULL;
 	}
 }
 
-struct lttng_view *rot_view(void)
+struct recordings *rotation_recs(void)
 {
-	return S.v;
+	return S.recs;
 }
 
-struct registry *rot_reg(void)
+struct lttng_view *rotation_view(void)
+{
+	return S.recs ? S.recs->view : NULL;
+}
+
+struct registry *rotation_reg(void)
 {
 	return S.reg;
 }
 
-struct rot *rot_at(int i)
+struct rotation *rotation_at(int i)
 {
-	return &S.rots[i];
+	/* no table (rotation not started): every slot unused */
+	static struct rotation none;
+	if (!S.recs) {
+		memset(&none, 0, sizeof(none));
+		return &none;
+	}
+	return &S.recs->slot[i].rot;
 }
 
-struct rot *rot_find(const char *session)
+struct rotation *rotation_find(const char *session)
 {
-	for (int i = 0; i < MAX_ROT; i++)
-		if (S.rots[i].used && strcmp(S.rots[i].name, session) == 0)
-			return &S.rots[i];
-	return NULL;
+	struct recording *r = S.recs ? recordings_find(S.recs, session) : NULL;
+	return r && r->rot.used ? &r->rot : NULL;
 }
 
-struct rot *rot_slot(void)
+bool rotation_any(void)
 {
 	for (int i = 0; i < MAX_ROT; i++)
-		if (!S.rots[i].used)
-			return &S.rots[i];
-	return NULL;
-}
-
-bool rot_any(void)
-{
-	for (int i = 0; i < MAX_ROT; i++)
-		if (S.rots[i].used)
+		if (rotation_at(i)->used)
 			return true;
 	return false;
-}
-
-void rot_ended_add(const char *session, const char *why)
-{
-	unsigned k = S.n_ended++ % MAX_ENDED;
-	snprintf(S.ended[k].name, sizeof(S.ended[k].name), "%s", session);
-	snprintf(S.ended[k].why, sizeof(S.ended[k].why), "%s", why);
-}
-
-unsigned rot_ended_count(void)
-{
-	return S.n_ended < MAX_ENDED ? S.n_ended : MAX_ENDED;
-}
-
-void rot_ended_at(unsigned i, const char **session, const char **why)
-{
-	*session = S.ended[i].name;
-	*why = S.ended[i].why;
 }

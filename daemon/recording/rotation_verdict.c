@@ -14,9 +14,9 @@
 
 /* Every live agent has the current chunk's pass: finished it (or emitted
  * its init events live in RECORD since before that pass began). */
-bool rot_pass_complete(const struct rot *t)
+bool rotation_pass_complete(const struct rotation *t)
 {
-	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next) {
+	for (const struct agent *a = rotation_reg() ? rotation_reg()->head : NULL; a; a = a->next) {
 		if (a->dead)
 			continue;
 		uint32_t st = caret_seg_state(&a->seg);
@@ -46,7 +46,7 @@ static bool replaying(const struct agent *a, uint32_t *serial)
 static bool any_replaying(void)
 {
 	uint32_t s;
-	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next)
+	for (const struct agent *a = rotation_reg() ? rotation_reg()->head : NULL; a; a = a->next)
 		if (replaying(a, &s))
 			return true;
 	return false;
@@ -61,17 +61,17 @@ static bool in_ring(const uint64_t *ring, unsigned count, uint64_t index)
 	return false;
 }
 
-bool rot_is_incomplete(const struct rot *t, uint64_t index)
+bool rotation_is_incomplete(const struct rotation *t, uint64_t index)
 {
 	return in_ring(t->incomplete, t->n_incomplete, index);
 }
 
-bool rot_has_dups(const struct rot *t, uint64_t index)
+bool rotation_has_dups(const struct rotation *t, uint64_t index)
 {
 	return in_ring(t->dups, t->n_dups, index);
 }
 
-bool rot_has_discards(const struct rot *t, uint64_t index, uint64_t *count)
+bool rotation_has_discards(const struct rotation *t, uint64_t index, uint64_t *count)
 {
 	unsigned n = t->n_disc < MAX_INCOMPLETE ? t->n_disc : MAX_INCOMPLETE;
 	for (unsigned i = 0; i < n; i++)
@@ -83,10 +83,10 @@ bool rot_has_discards(const struct rot *t, uint64_t index, uint64_t *count)
 	return false;
 }
 
-static void mark_discards(struct rot *t, uint64_t index, uint64_t count, const char *why)
+static void mark_discards(struct rotation *t, uint64_t index, uint64_t count, const char *why)
 {
-	if (!rot_has_discards(t, index, NULL))
-		t->disc[t->n_disc++ % MAX_INCOMPLETE] = (struct rot_disc){ index, count };
+	if (!rotation_has_discards(t, index, NULL))
+		t->disc[t->n_disc++ % MAX_INCOMPLETE] = (struct rotation_disc){ index, count };
 	if (count == UINT64_MAX)
 		log_warn("session %s: chunk %" PRIu64 ": its discarded events cannot be counted "
 			 "(%s): it may not be complete", t->name, index, why);
@@ -96,17 +96,17 @@ static void mark_discards(struct rot *t, uint64_t index, uint64_t count, const c
 			 index, count);
 }
 
-void rot_mark_dups(struct rot *t, uint64_t index, const char *why)
+void rotation_mark_dups(struct rotation *t, uint64_t index, const char *why)
 {
-	if (!rot_has_dups(t, index))
+	if (!rotation_has_dups(t, index))
 		t->dups[t->n_dups++ % MAX_INCOMPLETE] = index;
 	log_warn("session %s: chunk %" PRIu64 " may hold init records twice (%s): caretctl "
 		 "check calls it incomplete; the analyzer ignores duplicates", t->name, index, why);
 }
 
-void rot_mark_incomplete(struct rot *t, uint64_t index, const char *why)
+void rotation_mark_incomplete(struct rotation *t, uint64_t index, const char *why)
 {
-	if (!rot_is_incomplete(t, index))
+	if (!rotation_is_incomplete(t, index))
 		t->incomplete[t->n_incomplete++ % MAX_INCOMPLETE] = index;
 	log_warn("session %s: chunk %" PRIu64 " is INCOMPLETE (%s): it does not hold every "
 		 "process's initialization records", t->name, index, why);
@@ -120,25 +120,25 @@ static uint32_t pass_epoch(const struct agent *a)
 }
 
 /* The epochs now: the next chunk counts its passes from here. */
-void rot_baseline(struct rot *t)
+void rotation_baseline(struct rotation *t)
 {
 	int n = 0;
-	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next)
+	for (const struct agent *a = rotation_reg() ? rotation_reg()->head : NULL; a; a = a->next)
 		n++;
 	struct base *b = n ? calloc((size_t)n, sizeof(*b)) : NULL;
 	free(t->base);
 	t->base = b;
 	t->n_base = 0;
-	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; b && a && t->n_base < n;
+	for (const struct agent *a = rotation_reg() ? rotation_reg()->head : NULL; b && a && t->n_base < n;
 	     a = a->next)
 		b[t->n_base++] = (struct base){ a->pid, a->start_time, pass_epoch(a) };
 }
 
 /* Passes begun in some agent since the baseline; the most of any. */
-static uint32_t passes_since(const struct rot *t)
+static uint32_t passes_since(const struct rotation *t)
 {
 	uint32_t most = 0;
-	for (const struct agent *a = rot_reg() ? rot_reg()->head : NULL; a; a = a->next) {
+	for (const struct agent *a = rotation_reg() ? rotation_reg()->head : NULL; a; a = a->next) {
 		if (a->dead)
 			continue;
 		for (int i = 0; i < t->n_base; i++)
@@ -153,18 +153,18 @@ static uint32_t passes_since(const struct rot *t)
 }
 
 /* The verdict on the chunk being written, which just closed. */
-void rot_close_chunk(struct rot *t, const char *why_not)
+void rotation_close_chunk(struct rotation *t, const char *why_not)
 {
 	/* its own pass, and one more: another session's, or its own begun
 	 * over (a newer session during it) */
 	if (passes_since(t) > 1)
-		rot_mark_dups(t, t->cur_index, "more than one replay pass went into it");
-	rot_baseline(t);
-	bool ok = t->cur_complete || rot_pass_complete(t);
+		rotation_mark_dups(t, t->cur_index, "more than one replay pass went into it");
+	rotation_baseline(t);
+	bool ok = t->cur_complete || rotation_pass_complete(t);
 	/* whatever pass is running goes on into the next chunk */
 	t->spill = !ok || any_replaying();
 	if (!ok)
-		rot_mark_incomplete(t, t->cur_index, why_not);
+		rotation_mark_incomplete(t, t->cur_index, why_not);
 	else
 		log_info("session %s: chunk %" PRIu64 " complete", t->name, t->cur_index);
 	if (t->verdict_upto < t->cur_index + 1)
@@ -174,27 +174,27 @@ void rot_close_chunk(struct rot *t, const char *why_not)
 /* A new chunk is being written: a new serial for the session (a new pass
  * for every agent, see daemon/agents/scheduler.h), ready at once (the agents'
  * tracepoints are enabled already: no settling delay). */
-void rot_new_pass(struct rot *t)
+void rotation_new_pass(struct rotation *t)
 {
-	struct lttng_view_session *e = lttng_view_find(rot_view(), t->name);
+	struct lttng_view_session *e = lttng_view_find(rotation_view(), t->name);
 	t->cur_complete = false;
 	if (!e) {
 		t->serial = UINT32_MAX; /* no pass can cover it: not active */
 		return;
 	}
-	e->serial = ++rot_view()->last_serial;
+	e->serial = ++rotation_view()->last_serial;
 	e->since_ns = INT64_MIN / 2;
 	t->serial = e->serial;
 	t->closing = false; /* also after a completion we never saw */
-	if (rot_view()->on_change)
-		rot_view()->on_change(rot_view()->change_arg);
+	if (rotation_view()->on_change)
+		rotation_view()->on_change(rotation_view()->change_arg);
 }
 
 /* The discarded events of every archived chunk with a verdict that was
  * not counted yet, from its packet index (daemon/lttng/lttng_drain.h): the
  * files are the owner's, read by descriptor below the directory created
  * for the recording, never through a link, within bounds. */
-static void count_discards(struct rot *t)
+static void count_discards(struct rotation *t)
 {
 	/* lttng-sessiond writes the trace as its owner when caretd could act
 	 * as them (root), else as caretd (lib/lttng/lttng.h) */
@@ -230,13 +230,13 @@ static void count_discards(struct rot *t)
 		close(top);
 }
 
-static const char *bound_of(const struct rot *t)
+static const char *bound_of(const struct rotation *t)
 {
 	return t->o.keep && t->o.max_size ? "--keep, --max-size" : t->o.keep ? "--keep"
 										: "--max-size";
 }
 
-void rot_scan_apply(struct rot *t, const struct chunk_list *got, int r, const char *err)
+void rotation_scan_apply(struct rotation *t, const struct chunk_list *got, int r, const char *err)
 {
 	if (!t->list)
 		t->list = calloc(1, sizeof(*t->list));
@@ -270,7 +270,7 @@ void rot_scan_apply(struct rot *t, const struct chunk_list *got, int r, const ch
 /* The listing of its archives, the disk bound applied (daemon/recording/chunks.h,
  * with the recording owner's rights), and their discarded events: caretd
  * waits, for at most ROT_SCAN_WAIT_MS of the helper's work. */
-void rot_scan(struct rot *t)
+void rotation_scan(struct rotation *t)
 {
 	struct chunk_list *got = calloc(1, sizeof(*got));
 	if (!got)
@@ -279,6 +279,6 @@ void rot_scan(struct rot *t)
 	char err[256] = "";
 	int r = chunks_prune(&as, t->path, t->dev, t->ino, t->o.keep, t->o.max_size,
 			     ROT_SCAN_WAIT_MS, got, err, sizeof(err));
-	rot_scan_apply(t, got, r, err);
+	rotation_scan_apply(t, got, r, err);
 	free(got);
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -19,7 +20,7 @@
 #include "util/caret_err.h"
 #include "util/caret_util.h"
 
-#define SIMCLOCK_MAX LTTNG_VIEW_MAX_RECORDINGS
+#define SIMCLOCK_MAX RECORDINGS_MAX
 /* a helper told to end is killed if still there after this */
 #define SIMCLOCK_KILL_MS 2000
 #define SIMCLOCK_TICK_USEC (500 * USEC_PER_MS)
@@ -27,40 +28,53 @@
  * wait for the session daemon is 3 s at most) */
 #define SIMCLOCK_READY_MS 5000
 
+/* A helper process: its recording's (struct recording's clock, copied in
+ * and out around each call) or, once its recording ended, one of the
+ * dying still to reap. */
 struct helper {
-	bool used;
 	char session[CARET_LTTNG_NAME_MAX];
 	uid_t uid;
 	gid_t gid;
 	uint32_t domain;
-	pid_t pid;       /* 0: not running (armed, ended, or dead) */
+	pid_t pid;       /* 0: not running (ended, or dead) */
 	int64_t term_ns; /* CLOCK_MONOTONIC of its SIGTERM; 0: not told */
-	bool ended;      /* the recording is gone: forget it once reaped */
 };
 
 static struct {
-	struct helper h[SIMCLOCK_MAX];
-	/* ended helpers still to reap (their recording forgotten) */
+	/* ended helpers still to reap (their recording gone or stopped) */
 	struct helper dying[SIMCLOCK_MAX];
-	struct lttng_view *view;
+	struct recordings *t;
 	struct loop_job job;
 	bool started;
 } S;
 
+#define EACH(rec) \
+	for (struct recording *rec = S.t ? recordings_next(S.t, NULL) : NULL; rec; \
+	     rec = recordings_next(S.t, rec))
+
 bool simclock_running(void)
 {
+	EACH(r)
+		if (r->clock.pid > 0)
+			return true;
 	for (int i = 0; i < SIMCLOCK_MAX; i++)
-		if (S.h[i].pid > 0 || S.dying[i].pid > 0)
+		if (S.dying[i].pid > 0)
 			return true;
 	return false;
 }
 
-static struct helper *find(const char *session)
+static struct helper helper_of(const struct recording *r)
 {
-	for (int i = 0; i < SIMCLOCK_MAX; i++)
-		if (S.h[i].used && strcmp(S.h[i].session, session) == 0)
-			return &S.h[i];
-	return NULL;
+	struct helper h = { .uid = r->uid, .gid = r->gid, .domain = r->clock.domain,
+			    .pid = r->clock.pid, .term_ns = r->clock.term_ns };
+	snprintf(h.session, sizeof(h.session), "%s", r->name);
+	return h;
+}
+
+static void put_back(struct recording *r, const struct helper *h)
+{
+	r->clock.pid = h->pid;
+	r->clock.term_ns = h->term_ns;
 }
 
 /* ../lib/caretd/caret-simclock from caretd's own bin/ (build tree and
@@ -245,22 +259,49 @@ static void terminate(struct helper *h)
 	}
 }
 
-/* Slot i's ended helper goes, to make room for another: an earlier one
- * still there (told twice within a tick) is killed and reaped now. */
-static void retire(int i)
+/* r's helper is told to end and joins the dying (a free place; else the
+ * oldest told, killed and reaped now). */
+static void retire(struct recording *r)
 {
-	struct helper *d = &S.dying[i];
-	if (d->pid > 0) {
-		terminate(d);
+	struct helper h = helper_of(r);
+	r->clock.on = false;
+	r->clock.pid = 0;
+	r->clock.term_ns = 0;
+	if (h.pid <= 0)
+		return;
+	terminate(&h);
+	struct helper *d = NULL;
+	for (int i = 0; i < SIMCLOCK_MAX && !d; i++)
+		if (S.dying[i].pid <= 0)
+			d = &S.dying[i];
+	if (!d) {
+		d = &S.dying[0];
 		poll_one(d, caret_now_ns());
+		if (d->pid > 0) {
+			kill(d->pid, SIGKILL);
+			waitpid(d->pid, NULL, 0);
+		}
 	}
-	if (d->pid > 0) {
-		kill(d->pid, SIGKILL);
-		waitpid(d->pid, NULL, 0);
+	*d = h;
+	if (S.started)
+		loop_job_soon(&S.job, 0);
+}
+
+/* A -c recording taken over after a restart: its helper died with the
+ * caretd before (its parent-death signal), and starts again. */
+static void respawn(struct recording *r)
+{
+	r->clock.respawn = false;
+	recordings_hold_armed(S.t); /* before its helper emits */
+	struct helper h = helper_of(r);
+	char err[512];
+	if (spawn(&h, err, sizeof(err)) < 0) {
+		log_warn("session %s: its sim-time helper does not start again after the "
+			 "restart: %s", r->name, err);
+		return;
 	}
-	terminate(&S.h[i]);
-	*d = S.h[i];
-	S.h[i] = (struct helper){ 0 };
+	put_back(r, &h);
+	r->clock.on = true;
 }
 
 static uint64_t on_tick(void *arg)
@@ -268,15 +309,17 @@ static uint64_t on_tick(void *arg)
 	(void)arg;
 	int64_t now = caret_now_ns();
 	bool busy = false;
+	EACH(r) {
+		if (r->clock.respawn)
+			respawn(r);
+		struct helper h = helper_of(r);
+		poll_one(&h, now);
+		put_back(r, &h);
+		busy = busy || r->clock.on;
+	}
 	for (int i = 0; i < SIMCLOCK_MAX; i++) {
-		struct helper *h = &S.h[i];
-		if (h->used && !lttng_view_find_rec(S.view, h->session)) {
-			/* its recording is gone without a stop through caretd */
-			retire(i);
-		}
-		poll_one(h, now);
 		poll_one(&S.dying[i], now);
-		busy = busy || h->used || S.dying[i].pid > 0;
+		busy = busy || S.dying[i].pid > 0;
 	}
 	return busy ? SIMCLOCK_TICK_USEC : LOOP_IDLE;
 }
@@ -284,7 +327,7 @@ static uint64_t on_tick(void *arg)
 int simclock_start(struct loop *l, const struct simclock_ops *ops)
 {
 	memset(&S, 0, sizeof(S));
-	S.view = ops->lttng;
+	S.t = ops->recs;
 	S.job = LOOP_JOB("simclock", LOOP_OBSERVE, on_tick, NULL);
 	int rc = loop_add(l, &S.job);
 	S.started = rc >= 0;
@@ -293,69 +336,89 @@ int simclock_start(struct loop *l, const struct simclock_ops *ops)
 
 void simclock_stop(void)
 {
-	for (int i = 0; i < SIMCLOCK_MAX; i++) {
-		terminate(&S.h[i]);
-		terminate(&S.dying[i]);
-	}
+	EACH(r)
+		retire(r);
 	/* a short grace, then nothing of ours is left behind */
 	for (int t = 0; t < 100; t++) {
 		bool left = false;
 		for (int i = 0; i < SIMCLOCK_MAX; i++) {
-			poll_one(&S.h[i], caret_now_ns());
 			poll_one(&S.dying[i], caret_now_ns());
-			left = left || S.h[i].pid > 0 || S.dying[i].pid > 0;
+			left = left || S.dying[i].pid > 0;
 		}
 		if (!left)
 			break;
 		usleep(10000);
 	}
-	for (int i = 0; i < SIMCLOCK_MAX; i++) {
-		struct helper *hs[2] = { &S.h[i], &S.dying[i] };
-		for (int k = 0; k < 2; k++)
-			if (hs[k]->pid > 0) {
-				kill(hs[k]->pid, SIGKILL);
-				waitpid(hs[k]->pid, NULL, 0);
-			}
-	}
+	for (int i = 0; i < SIMCLOCK_MAX; i++)
+		if (S.dying[i].pid > 0) {
+			kill(S.dying[i].pid, SIGKILL);
+			waitpid(S.dying[i].pid, NULL, 0);
+		}
 	if (S.started)
 		loop_remove(&S.job);
 	S.started = false;
 }
 
-int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, char *err,
-		   size_t errlen)
+static int feat_begin(struct recordings *t, struct recording *r, char *err, size_t errlen)
 {
+	if (!r->clock.wanted)
+		return 0;
+	recordings_hold_armed(t); /* before its helper emits */
 	/* only a caretd that reaps and ends them starts helpers (the unit
 	 * tests' and fuzzers' command harnesses do not run the job) */
 	if (!S.started)
 		return caret_errf(err, errlen, -ENOTSUP, "record -c: this caretd runs no sim-time "
 				  "helper");
-	struct helper *h = find(session);
-	for (int i = 0; !h && i < SIMCLOCK_MAX; i++)
-		if (!S.h[i].used && S.dying[i].pid <= 0)
-			h = &S.h[i];
-	if (!h)
-		return caret_errf(err, errlen, -ENOSPC, "record -c: too many sim-time helpers");
-	/* a helper left for a recording of the same name (its session went
-	 * behind caretd's back, a tick ago) is ended and reaped first */
-	if (h->used)
-		retire((int)(h - S.h));
-	*h = (struct helper){ .used = true, .uid = uid, .gid = gid, .domain = domain };
-	snprintf(h->session, sizeof(h->session), "%s", session);
-	int r = spawn(h, err, errlen);
-	if (r < 0)
-		*h = (struct helper){ 0 };
-	else if (S.started)
-		loop_job_soon(&S.job, 0);
-	return r;
+	struct helper h = helper_of(r);
+	int rc = spawn(&h, err, errlen);
+	if (rc < 0)
+		return rc;
+	put_back(r, &h);
+	r->clock.on = true;
+	loop_job_soon(&S.job, 0);
+	return 0;
 }
 
-void simclock_end(const char *session)
+/* -c: no sim time after the stop */
+static int feat_quiesce(struct recordings *t, struct recording *r, int64_t now_ns, char *err,
+			size_t errlen)
 {
-	struct helper *h = find(session);
-	if (!h)
-		return;
-	retire((int)(h - S.h));
-	if (S.started)
-		loop_job_soon(&S.job, 0);
+	(void)t, (void)now_ns, (void)err, (void)errlen;
+	retire(r);
+	return 0;
 }
+
+static void feat_end(struct recordings *t, struct recording *r, struct recording_end *out)
+{
+	(void)t, (void)out;
+	retire(r);
+}
+
+/* " clock=DOMAIN" */
+static void feat_save(const struct recording *r, FILE *f)
+{
+	if (r->clock.wanted)
+		fprintf(f, " clock=%" PRIu32, r->clock.domain);
+}
+
+static int feat_restore(struct recordings *t, struct recording *r, const char *token)
+{
+	(void)t;
+	char *end;
+	errno = 0;
+	unsigned long d = strtoul(token, &end, 10);
+	if (errno || end == token || *end || d > UINT32_MAX)
+		return -EINVAL;
+	r->clock = (struct recording_clock){ .wanted = true, .domain = (uint32_t)d,
+					     .respawn = true };
+	return 0;
+}
+
+const struct recording_feature_ops simclock_feature = {
+	.name = "clock",
+	.begin = feat_begin,
+	.quiesce = feat_quiesce,
+	.end = feat_end,
+	.save = feat_save,
+	.restore = feat_restore,
+};

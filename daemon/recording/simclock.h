@@ -7,7 +7,9 @@
  * from ../lib/caretd/caret-simclock beside its own executable's bin/.
  * A helper that dies is logged (its exit status) and not restarted: the
  * recording goes on without sim time. A caretd that exits ends them all
- * (and a caretd killed too: their parent-death signal).
+ * (and a caretd killed too: their parent-death signal); the next one
+ * starts them again for the recordings it takes over. Each helper is its
+ * recording's (struct recording's clock).
  */
 #ifndef CARETD_SIMCLOCK_H
 #define CARETD_SIMCLOCK_H
@@ -18,31 +20,32 @@
 #include <sys/types.h>
 
 #include "daemon/base/loop.h"
-#include "daemon/lttng/lttng_view.h"
+#include "daemon/recording/recordings.h"
 
-/* The job (observe stage) that reaps helpers and ends those whose
- * recording is gone from the view (a session destroyed behind caretd's
- * back, an armed one reaped). */
+/* The job (observe stage) that reaps helpers, and starts again those of
+ * -c recordings taken over after a restart. Its collaborators, handed to
+ * simclock_start: */
 struct simclock_ops {
-	struct lttng_view *lttng;
+	struct recordings *recs;
 };
 int simclock_start(struct loop *l, const struct simclock_ops *ops);
 /* Ends every helper (caretd exits). */
 void simclock_stop(void);
 
-/* A -c recording (armed or not), for uid/gid, on that ROS domain: its
- * helper starts now and answers whether it reads /clock. 0, or -errno
- * with err set (the helper missing, or unable to read /clock: the
- * recording must not go on without it). An armed recording's channel is
- * disabled until its go: its helper's events are not recorded before. */
-int simclock_begin(const char *session, uid_t uid, gid_t gid, uint32_t domain, char *err,
-		   size_t errlen);
+/*
+ * A recording whose clock is wanted (-c, armed or not, for its owner, on
+ * its ROS domain): its helper starts at begin and answers whether it
+ * reads /clock; -errno with err set (the helper missing, or unable to
+ * read /clock: the recording must not go on without it). An armed
+ * recording's channel is disabled until its go: its helper's events are
+ * not recorded before. Quiesce and end tell it to end (SIGTERM; reaped by
+ * the job, SIGKILL after SIMCLOCK_KILL_MS).
+ */
+extern const struct recording_feature_ops simclock_feature;
+
 /* Whether a helper runs (or is still to reap): its sim_time events reach
  * every session enabling ros2_caret events, a recording armed open
  * included, so none may be armed open meanwhile (cmd_record.c). */
 bool simclock_running(void);
-/* Its helper is told to end (SIGTERM; reaped by the job, SIGKILL after
- * SIMCLOCK_KILL_MS); no-op for a recording without -c. */
-void simclock_end(const char *session);
 
 #endif

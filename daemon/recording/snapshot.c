@@ -25,42 +25,6 @@
  * its progress lines). */
 #define SLOW_PASS_NS (5000 * NS_PER_MS)
 
-static struct snap {
-	bool used, busy;
-	char name[CARET_LTTNG_NAME_MAX];
-	char path[4096];
-	uint64_t subbuf_size;
-	uint32_t subbuf_count;
-	uint64_t written;
-	char last[4096];
-} T[LTTNG_VIEW_MAX_RECORDINGS];
-
-static struct snap *find(const char *session)
-{
-	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++)
-		if (T[i].used && strcmp(T[i].name, session) == 0)
-			return &T[i];
-	return NULL;
-}
-
-/* A slot for session (one whose recording is gone is reused). */
-static struct snap *slot(const char *session, const struct lttng_view *v)
-{
-	struct snap *s = find(session);
-	if (s)
-		return s;
-	/* a busy slot is a job's until it ends, even forgotten */
-	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++)
-		if (!T[i].busy &&
-		    (!T[i].used || (v && !lttng_view_find_rec((struct lttng_view *)v, T[i].name)))) {
-			memset(&T[i], 0, sizeof(T[i]));
-			T[i].used = true;
-			snprintf(T[i].name, sizeof(T[i].name), "%s", session);
-			return &T[i];
-		}
-	return NULL;
-}
-
 /* Segment counters are whatever their owner wrote: sums saturate. */
 uint64_t snapshot_pass_bytes(const struct registry *r)
 {
@@ -119,30 +83,14 @@ int snapshot_plan(const struct registry *r, uint64_t size, struct caret_lttng_cf
 			  PRIu64 "K", cfg->subbuf_size * cfg->subbuf_count, need, min >> 10);
 }
 
-void snapshot_added(const char *session, const char *path, uint64_t subbuf_size,
-		    uint32_t subbuf_count)
-{
-	struct snap *s = slot(session, NULL);
-	if (!s) {
-		log_warn("session %s: no room to remember it as a flight recorder", session);
-		return;
-	}
-	s->subbuf_size = subbuf_size;
-	s->subbuf_count = subbuf_count;
-	snprintf(s->path, sizeof(s->path), "%s", path);
-}
-
-/* Calls fn for each flight recorder of the table that v still has: its
- * owner and ring bytes per CPU. */
-static void each_ring(struct lttng_view *v, void (*fn)(void *arg, uid_t owner,
+/* Calls fn for each flight recorder of the table: its owner and ring
+ * bytes per CPU. */
+static void each_ring(struct recordings *t, void (*fn)(void *arg, uid_t owner,
 						      uint64_t ring_bytes), void *arg)
 {
-	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
-		const struct lttng_view_rec *rec = T[i].used ? lttng_view_find_rec(v, T[i].name)
-							     : NULL;
-		if (rec)
-			fn(arg, rec->uid, T[i].subbuf_size * T[i].subbuf_count);
-	}
+	for (struct recording *r = recordings_next(t, NULL); r; r = recordings_next(t, r))
+		if (r->ring.on)
+			fn(arg, r->uid, r->subbuf_size * r->subbuf_count);
 }
 
 /* The users with a traced process now (each gets its own rings). */
@@ -184,62 +132,49 @@ static void count(void *arg, uid_t owner, uint64_t ring_bytes)
 		h->users = snapshot_mem_add(h->users, b);
 }
 
-int snapshot_admit_memory(const struct registry *r, struct lttng_view *v, uid_t uid,
+int snapshot_admit_memory(const struct registry *r, struct recordings *t, uid_t uid,
 			  uint64_t ring_bytes, uint64_t least_size, char *err, size_t errlen)
 {
 	struct snapshot_mem_in in = { .ncpu = (uint32_t)get_nprocs_conf(),
 				      .users = traced_users(r) };
 	(void)snapshot_mem_read_host(&in.host);
 	struct held h = { .uid = uid, .per_ring = snapshot_mem_mul(in.ncpu, in.users) };
-	each_ring(v, count, &h);
+	each_ring(t, count, &h);
 	in.held_all = h.all;
 	in.held_user = h.user;
 	in.held_users = h.users;
 	return snapshot_mem_check(&in, uid, ring_bytes, least_size, err, errlen);
 }
 
-void snapshot_set_written(const char *session, uint64_t written)
-{
-	struct snap *s = find(session);
-	if (s)
-		s->written = written;
-}
-
-void snapshot_info(const char *session, struct snapshot_info *info)
+void snapshot_info(struct recordings *t, const char *session, struct snapshot_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	const struct snap *s = find(session);
-	if (!s)
+	const struct recording *r = recordings_find(t, session);
+	if (!r || !r->ring.on)
 		return;
 	info->known = true;
-	info->subbuf_size = s->subbuf_size;
-	info->subbuf_count = s->subbuf_count;
-	info->written = s->written;
-	snprintf(info->last, sizeof(info->last), "%s", s->last);
-	snprintf(info->path, sizeof(info->path), "%s", s->path);
+	info->subbuf_size = r->subbuf_size;
+	info->subbuf_count = r->subbuf_count;
+	info->written = r->ring.written;
+	snprintf(info->last, sizeof(info->last), "%s", r->ring.last);
+	snprintf(info->path, sizeof(info->path), "%s", r->path);
 }
 
-void snapshot_forget(const char *session)
+bool snapshot_busy(struct recordings *t, const char *session)
 {
-	struct snap *s = find(session);
-	if (s && !s->busy)
-		memset(s, 0, sizeof(*s));
-	else if (s)
-		s->used = false; /* the job in flight still holds it: it ends */
-}
-
-bool snapshot_busy(const char *session)
-{
-	const struct snap *s = find(session);
-	return s && s->busy;
+	const struct recording *r = recordings_find(t, session);
+	return r && r->ring.on && r->ring.busy;
 }
 
 /* ---- the pass and the snapshot ---- */
 
 struct job {
-	struct lttng_view *v;
+	struct recordings *t;
 	struct registry *r;
-	struct snap *s;
+	/* its recording, while it is the same one (a slot freed by a stop
+	 * may hold another recording by the time the pass ends) */
+	struct recording *rec;
+	uint64_t seq;
 	char session[CARET_LTTNG_NAME_MAX];
 	char dir[4096];
 	uint32_t serial;
@@ -249,6 +184,11 @@ struct job {
 	bool scoped; /* a member's recording: only uid's processes count */
 	uid_t uid;
 };
+
+static struct recording *rec_of(const struct job *j)
+{
+	return j->rec->used && j->rec->seq == j->seq && j->rec->ring.on ? j->rec : NULL;
+}
 
 /* Whether a live agent has the pass for serial: finished it (or a later
  * one), recording. */
@@ -303,13 +243,14 @@ static void verdict(const struct job *j, bool timed_out, char *why, size_t len)
 			n += (size_t)snprintf(why + n, len - n, " within the timeout");
 	}
 	uint64_t need = snapshot_pass_bytes(j->r);
-	if (n < len && j->s->subbuf_size &&
-	    !snapshot_fits(need, j->s->subbuf_size, j->s->subbuf_count))
+	const struct recording *rec = j->rec;
+	if (n < len && rec->subbuf_size &&
+	    !snapshot_fits(need, rec->subbuf_size, rec->subbuf_count))
 		n += (size_t)snprintf(why + n, len - n, "%sthe pass (about %" PRIu64 " bytes) may "
 				      "not fit in the ring of %" PRIu64 " bytes per CPU: its start "
 				      "may be overwritten (record with --snapshot-size %" PRIu64 "K)",
 				      n ? "; " : "", need,
-				      j->s->subbuf_size * j->s->subbuf_count,
+				      rec->subbuf_size * rec->subbuf_count,
 				      snapshot_min_size(need) >> 10);
 	if (n < len && j->r->n_exited != j->exited_base)
 		snprintf(why + n, len - n, "%s%" PRIu64 " process(es) exited during the pass",
@@ -319,28 +260,23 @@ static void verdict(const struct job *j, bool timed_out, char *why, size_t len)
 static cJSON *finish(struct job *j, bool timed_out, int64_t now)
 {
 	char why[1024], name[64], path[4096], err[512] = "";
+	struct recording *rec = j->rec;
 	verdict(j, timed_out, why, sizeof(why));
-	snprintf(name, sizeof(name), "snapshot-%" PRIu64, j->s->written + 1);
+	snprintf(name, sizeof(name), "snapshot-%" PRIu64, rec->ring.written + 1);
 	/* the output directory is listed as the recording's owner, who named
 	 * it (the consumer wrote the snapshot as them) */
-	const struct lttng_view_rec *owner = lttng_view_find_rec(j->v, j->session);
-	struct creds_id as = { .uid = owner ? owner->uid : geteuid(),
-			       .gid = owner ? owner->gid : getegid(), .n_groups = -1 };
-	int r = lttng_view_ops(j->v)->snapshot(j->session, j->dir, name, &as, path, sizeof(path),
-					       err, sizeof(err));
+	struct creds_id as = { .uid = rec->uid, .gid = rec->gid, .n_groups = -1 };
+	int r = lttng_view_ops(j->t->view)->snapshot(j->session, j->dir, name, &as, path,
+						     sizeof(path), err, sizeof(err));
 	if (r < 0) {
 		log_err("session %s: snapshot failed: %s", j->session, err);
 		return caret_ctl_enc_error(-r, err);
 	}
-	j->s->written++;
-	snprintf(j->s->last, sizeof(j->s->last), "%s", path);
+	rec->ring.written++;
+	snprintf(rec->ring.last, sizeof(rec->ring.last), "%s", path);
 	/* the count outlives this caretd: a restarted one goes on from it
 	 * (and names the next snapshot-N after it) */
-	struct lttng_view_rec *rec = lttng_view_find_rec(j->v, j->session);
-	if (rec) {
-		rec->snapshots = j->s->written;
-		lttng_view_save(j->v);
-	}
+	recordings_save(j->t);
 	int64_t pass_ms = (now - j->start_ns) / NS_PER_MS;
 	if (why[0])
 		log_warn("session %s: snapshot %s may be INCOMPLETE: %s", j->session, path, why);
@@ -350,7 +286,7 @@ static cJSON *finish(struct job *j, bool timed_out, int64_t now)
 	cJSON *o = caret_ctl_enc_record(j->session, path);
 	bool ok = o && cJSON_AddBoolToObject(o, CARET_CTL_K_COMPLETE, !why[0]) &&
 		  (!why[0] || cJSON_AddStringToObject(o, CARET_CTL_K_WHY, why)) &&
-		  cJSON_AddNumberToObject(o, CARET_CTL_K_SNAPSHOTS, (double)j->s->written) &&
+		  cJSON_AddNumberToObject(o, CARET_CTL_K_SNAPSHOTS, (double)rec->ring.written) &&
 		  cJSON_AddNumberToObject(o, CARET_CTL_K_PASS_MS, (double)pass_ms);
 	if (!ok) {
 		cJSON_Delete(o);
@@ -363,8 +299,7 @@ static cJSON *job_poll(void *arg, int64_t now, bool *done)
 {
 	struct job *j = arg;
 	*done = true;
-	if (!j->s->used || !lttng_view_find_rec(j->v, j->session) ||
-	    !lttng_view_find(j->v, j->session)) {
+	if (!rec_of(j) || !lttng_view_find(j->t->view, j->session)) {
 		char m[512];
 		snprintf(m, sizeof(m), "recording %s ended before its snapshot was taken",
 			 j->session);
@@ -390,41 +325,38 @@ static cJSON *job_poll(void *arg, int64_t now, bool *done)
 static void job_release(void *arg)
 {
 	struct job *j = arg;
-	if (j->s) {
-		j->s->busy = false;
-		if (!j->s->used) /* forgotten while we ran */
-			memset(j->s, 0, sizeof(*j->s));
-	}
+	struct recording *rec = rec_of(j);
+	if (rec)
+		rec->ring.busy = false;
 	free(j);
 }
 
 static const struct wait_custom job_ops = { job_poll, job_release };
 
-struct wait_req *snapshot_begin(struct lttng_view *v, struct registry *r, const char *session,
-				const char *dir, int64_t timeout_ms, int64_t now)
+struct wait_req *snapshot_begin(struct recordings *t, struct registry *r,
+				struct recording *rec, const char *dir, int64_t timeout_ms,
+				int64_t now)
 {
-	struct lttng_view_session *e = lttng_view_find(v, session);
-	struct snap *s = slot(session, v);
-	struct job *j = s && e ? calloc(1, sizeof(*j)) : NULL;
+	struct lttng_view *v = t->view;
+	struct lttng_view_session *e = lttng_view_find(v, rec->name);
+	struct job *j = e && rec->ring.on ? calloc(1, sizeof(*j)) : NULL;
 	if (!j)
 		return NULL;
-	const struct lttng_view_rec *rec = lttng_view_find_rec(v, session);
-	if (!s->path[0] && rec)
-		snprintf(s->path, sizeof(s->path), "%s", rec->path);
-	*j = (struct job){ .v = v, .r = r, .s = s, .exited_base = r->n_exited, .start_ns = now,
+	*j = (struct job){ .t = t, .r = r, .rec = rec, .seq = rec->seq,
+			   .exited_base = r->n_exited, .start_ns = now,
 			   .deadline_ns = now + timeout_ms * NS_PER_MS };
-	snprintf(j->session, sizeof(j->session), "%s", session);
+	snprintf(j->session, sizeof(j->session), "%s", rec->name);
 	snprintf(j->dir, sizeof(j->dir), "%s", dir);
-	j->scoped = rec && rec->uid != 0 && geteuid() == 0;
-	j->uid = rec ? rec->uid : 0;
+	j->scoped = rec->uid != 0 && geteuid() == 0;
+	j->uid = rec->uid;
 	/* a new pass for every agent, ready at once (its tracepoints are
 	 * enabled already): as a rotation's new chunk gets */
 	e->serial = ++v->last_serial;
 	e->since_ns = INT64_MIN / 2;
 	j->serial = e->serial;
-	s->busy = true;
+	rec->ring.busy = true;
 	log_info("session %s: replaying every process's initialization records before a "
-		 "snapshot into %s", session, dir);
+		 "snapshot into %s", rec->name, dir);
 	if (v->on_change)
 		v->on_change(v->change_arg);
 	return wait_custom(&job_ops, j);
@@ -432,48 +364,68 @@ struct wait_req *snapshot_begin(struct lttng_view *v, struct registry *r, const 
 
 /* ---- status ---- */
 
-static bool add_mode(cJSON *x, const struct snap *s, const char *mode)
+static bool add_ring(cJSON *x, uint64_t ring_bytes, uint64_t written, const char *last)
 {
-	bool ok = cJSON_AddStringToObject(x, CARET_CTL_K_MODE, mode) != NULL;
-	if (!s || !ok)
-		return ok;
-	if (s->subbuf_size)
-		ok = cJSON_AddNumberToObject(x, CARET_CTL_K_RING_SIZE,
-					     (double)(s->subbuf_size * s->subbuf_count)) != NULL;
-	ok = ok && cJSON_AddNumberToObject(x, CARET_CTL_K_SNAPSHOTS, (double)s->written);
-	return ok && (!s->last[0] || cJSON_AddStringToObject(x, CARET_CTL_K_LAST_SNAPSHOT, s->last));
+	if (!cJSON_AddStringToObject(x, CARET_CTL_K_MODE, CARET_CTL_MODE_SNAPSHOT))
+		return false;
+	if (ring_bytes &&
+	    !cJSON_AddNumberToObject(x, CARET_CTL_K_RING_SIZE, (double)ring_bytes))
+		return false;
+	if (!cJSON_AddNumberToObject(x, CARET_CTL_K_SNAPSHOTS, (double)written))
+		return false;
+	return !last[0] || cJSON_AddStringToObject(x, CARET_CTL_K_LAST_SNAPSHOT, last);
 }
 
-int snapshot_add_status(cJSON *o, const struct lttng_view *v,
-			bool (*rotating)(const char *session))
+int snapshot_add_stop(cJSON *o, const struct recording_end *e)
 {
-	cJSON *all = cJSON_AddArrayToObject(o, CARET_CTL_K_RECORDINGS);
-	if (!all)
-		return -ENOMEM;
-	for (int i = 0; i < v->n_recs; i++) {
-		const struct lttng_view_rec *rec = &v->recs[i];
-		const struct snap *s = find(rec->name);
-		const char *mode = s ? CARET_CTL_MODE_SNAPSHOT
-				   : rotating && rotating(rec->name) ? CARET_CTL_MODE_ROTATING
-								     : CARET_CTL_MODE_PLAIN;
-		cJSON *x = cJSON_CreateObject();
-		if (!x || !cJSON_AddItemToArray(all, x)) {
-			cJSON_Delete(x);
-			return -ENOMEM;
-		}
-		if (!cJSON_AddStringToObject(x, CARET_CTL_K_SESSION, rec->name) ||
-		    !cJSON_AddStringToObject(x, CARET_CTL_K_PATH, rec->path) ||
-		    !add_mode(x, s, mode) ||
-		    (rec->paused && !cJSON_AddBoolToObject(x, CARET_CTL_K_PAUSED, true)))
-			return -ENOMEM;
-	}
+	if (!e->ring)
+		return 0;
+	return add_ring(o, e->ring_bytes, e->written, e->last) ? 0 : -ENOMEM;
+}
+
+/* ---- the feature ---- */
+
+static void feat_end(struct recordings *t, struct recording *r, struct recording_end *out)
+{
+	(void)t;
+	if (!r->ring.on || !out)
+		return; /* a job in flight sees its recording gone (rec_of) */
+	out->ring = true;
+	out->ring_bytes = r->subbuf_size * r->subbuf_count;
+	out->written = r->ring.written;
+	snprintf(out->last, sizeof(out->last), "%s", r->ring.last);
+}
+
+static int feat_status(const struct recording *r, cJSON *entry, cJSON *result)
+{
+	(void)result;
+	if (!r->ring.on)
+		return 0;
+	return add_ring(entry, r->subbuf_size * r->subbuf_count, r->ring.written, r->ring.last)
+		       ? 0 : -ENOMEM;
+}
+
+/* " ring=1": a flight recorder (its count of snapshots is the line's own
+ * SNAPSHOTS field, which older files have too) */
+static void feat_save(const struct recording *r, FILE *f)
+{
+	if (r->ring.on)
+		fputs(" ring=1", f);
+}
+
+static int feat_restore(struct recordings *t, struct recording *r, const char *token)
+{
+	(void)t;
+	if (strcmp(token, "1") != 0)
+		return -EINVAL;
+	r->ring.on = true;
 	return 0;
 }
 
-int snapshot_add_stop(cJSON *o, const char *session)
-{
-	const struct snap *s = find(session);
-	if (!s)
-		return 0;
-	return add_mode(o, s, CARET_CTL_MODE_SNAPSHOT) ? 0 : -ENOMEM;
-}
+const struct recording_feature_ops snapshot_feature = {
+	.name = "ring",
+	.end = feat_end,
+	.status = feat_status,
+	.save = feat_save,
+	.restore = feat_restore,
+};

@@ -25,12 +25,12 @@
  * too (LTTng cannot target one session): duplicates, which the analyzer
  * ignores.
  *
- * The table of flight recorders (mode, ring, snapshots written) is this
- * module's, in memory: after a caretd restart, the recordings the view
- * took over are asked of LTTng (snapshot_mode) and put back
- * (daemon/recording/snapshot_trigger.c, with their triggers), with the count of
- * snapshots written, which the recordings' file keeps
- * (lttng_view_rec.snapshots, saved after every snapshot).
+ * A flight recorder's ring and the snapshots written are its recording's
+ * (struct recording's ring), kept across a restart with it (saved after
+ * every snapshot); snapshot_feature is its part of a recording's
+ * features (daemon/recording/features.h). A recording of a caretd before
+ * the ring was saved is asked of LTTng (snapshot_mode) after a restart
+ * (daemon/recording/snapshot_trigger.c).
  */
 #ifndef CARETD_SNAPSHOT_H
 #define CARETD_SNAPSHOT_H
@@ -40,9 +40,9 @@
 #include <stdint.h>
 
 #include "lib/lttng/lttng.h"
-#include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
 #include "daemon/agents/wait.h"
+#include "daemon/recording/recordings.h"
 
 /* Bytes one replay pass of every live agent's cache writes (the
  * scheduler's estimate per record, saturating). */
@@ -60,17 +60,11 @@ uint64_t snapshot_min_size(uint64_t need);
 int snapshot_plan(const struct registry *r, uint64_t size, struct caret_lttng_cfg *cfg,
 		  char *err, size_t errlen);
 /* A ring of ring_bytes per CPU for uid, against the host's memory and
- * the flight recorders of v already running (daemon/recording/snapshot_mem.h): 0,
+ * the flight recorders of t already running (daemon/recording/snapshot_mem.h): 0,
  * or -ENOMEM with the least (least_size: one pass fits) and largest sizes
  * allowed in err. */
-int snapshot_admit_memory(const struct registry *r, struct lttng_view *v, uid_t uid,
+int snapshot_admit_memory(const struct registry *r, struct recordings *t, uid_t uid,
 			  uint64_t ring_bytes, uint64_t least_size, char *err, size_t errlen);
-/* The recording session is a flight recorder (its geometry, 0: unknown). */
-void snapshot_added(const char *session, const char *path, uint64_t subbuf_size,
-		    uint32_t subbuf_count);
-
-/* A flight recorder taken over after a restart: its count so far. */
-void snapshot_set_written(const char *session, uint64_t written);
 
 struct snapshot_info {
 	bool known; /* a flight recorder of this caretd's table */
@@ -80,28 +74,26 @@ struct snapshot_info {
 	char last[4096];
 	char path[4096];
 };
-/* What the table knows of session (info->known false: nothing). */
-void snapshot_info(const char *session, struct snapshot_info *info);
-/* The session ended (or was stopped): it goes from the table. */
-void snapshot_forget(const char *session);
+/* What t knows of the flight recorder session (info->known false: none). */
+void snapshot_info(struct recordings *t, const char *session, struct snapshot_info *info);
 /* Whether a snapshot of session is being taken. */
-bool snapshot_busy(const char *session);
+bool snapshot_busy(struct recordings *t, const char *session);
 
 /*
- * The long-running part of `snapshot`: a new pass for session now, then
- * (from wait_poll) progress lines until every live agent covered it or
- * timeout_ms passed, then the snapshot into dir and its result. v and r
- * must outlive the request (the daemon's). NULL when out of memory.
+ * The long-running part of `snapshot`: a new pass for the flight recorder
+ * rec now, then (from wait_poll) progress lines until every live agent
+ * covered it or timeout_ms passed, then the snapshot into dir and its
+ * result. t and r must outlive the request (the daemon's). NULL when out
+ * of memory (or rec is not active).
  */
-struct wait_req *snapshot_begin(struct lttng_view *v, struct registry *r, const char *session,
-				const char *dir, int64_t timeout_ms, int64_t now_ns);
+struct wait_req *snapshot_begin(struct recordings *t, struct registry *r,
+				struct recording *rec, const char *dir, int64_t timeout_ms,
+				int64_t now_ns);
 
-/* "recordings" of a status result: every recording caretd made, with its
- * mode (rotating: `rotating` true for it). 0 or -ENOMEM. */
-int snapshot_add_status(cJSON *o, const struct lttng_view *v,
-			bool (*rotating)(const char *session));
-/* A stop result's snapshot fields for session (nothing when it is not a
+/* A stop result's snapshot fields (nothing when the recording was not a
  * flight recorder). 0 or -ENOMEM. */
-int snapshot_add_stop(cJSON *o, const char *session);
+int snapshot_add_stop(cJSON *o, const struct recording_end *e);
+
+extern const struct recording_feature_ops snapshot_feature;
 
 #endif

@@ -10,38 +10,31 @@
 #include "daemon/recording/snapshot.h"
 #include "daemon/recording/snapshot_trigger.h"
 #include "util/caret_err.h"
+#include "util/caret_util.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_snapshot.h"
 
 #define TICK_USEC (50 * USEC_PER_MS)
 #define NS_PER_MS 1000000LL
 
-static struct trig {
-	bool used;
-	char name[CARET_LTTNG_NAME_MAX];
-	char event[CARET_CTL_SNAPSHOT_ON_MAX + 1];
-	char filter[CARET_CTL_SNAPSHOT_FILTER_MAX + 1];
-	bool subscribed;
-	uint64_t fired, coalesced;
-	int64_t last_ns;      /* when its last snapshot began */
-	struct wait_req *job; /* the snapshot being taken */
-} T[LTTNG_VIEW_MAX_RECORDINGS];
-
 static struct {
 	struct loop_job job;
 	bool started;
-	struct lttng_view *v;
+	struct recordings *t;
 	struct registry *r;
 	struct lttng_notification_channel *chan;
 	bool adopted; /* what a caretd before this one left was looked at */
 } S;
 
-static struct trig *find(const char *session)
+#define EACH(rec) \
+	for (struct recording *rec = S.t ? recordings_next(S.t, NULL) : NULL; rec; \
+	     rec = recordings_next(S.t, rec))
+
+/* The recording whose trigger is on, by its session's name. */
+static struct recording *find(const char *session)
 {
-	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++)
-		if (T[i].used && !strcmp(T[i].name, session))
-			return &T[i];
-	return NULL;
+	struct recording *r = S.t ? recordings_find(S.t, session) : NULL;
+	return r && r->trig.on ? r : NULL;
 }
 
 static void trigger_name(char *buf, size_t len, const char *session)
@@ -49,7 +42,7 @@ static void trigger_name(char *buf, size_t len, const char *session)
 	snprintf(buf, len, "caretd-snapshot:%s", session);
 }
 
-static struct lttng_condition *condition(const struct trig *t)
+static struct lttng_condition *condition(const struct recording_trigger *t)
 {
 	struct lttng_event_rule *rule = lttng_event_rule_user_tracepoint_create();
 	bool ok = rule && lttng_event_rule_user_tracepoint_set_name_pattern(rule, t->event) ==
@@ -83,14 +76,15 @@ static int unregister_named(const char *name)
 	return rc;
 }
 
-/* Registers the trigger of t. 0 or -errno. */
-static int trigger_register(const struct trig *t, char *err, size_t errlen)
+/* Registers the trigger of r. 0 or -errno. */
+static int trigger_register(const struct recording *r, char *err, size_t errlen)
 {
+	const struct recording_trigger *t = &r->trig;
 	struct lttng_condition *c = condition(t);
 	struct lttng_action *a = lttng_action_notify_create();
 	struct lttng_trigger *tr = c && a ? lttng_trigger_create(c, a) : NULL;
 	char name[CARET_LTTNG_NAME_MAX + 32];
-	trigger_name(name, sizeof(name), t->name);
+	trigger_name(name, sizeof(name), r->name);
 	int rc = 0;
 	if (!tr) {
 		rc = caret_errf(err, errlen, -EINVAL, "lttng: cannot make a trigger on %s%s%s",
@@ -112,8 +106,9 @@ static int trigger_register(const struct trig *t, char *err, size_t errlen)
 	return rc;
 }
 
-static void subscribe(struct trig *t, bool on)
+static void subscribe(struct recording *r, bool on)
 {
+	struct recording_trigger *t = &r->trig;
 	if (!S.chan)
 		return;
 	struct lttng_condition *c = condition(t);
@@ -126,7 +121,7 @@ static void subscribe(struct trig *t, bool on)
 	t->subscribed = on && (s == LTTNG_NOTIFICATION_CHANNEL_STATUS_OK ||
 			       s == LTTNG_NOTIFICATION_CHANNEL_STATUS_ALREADY_SUBSCRIBED);
 	if (on && !t->subscribed)
-		log_warn("session %s: cannot subscribe to its trigger (status %d)", t->name,
+		log_warn("session %s: cannot subscribe to its trigger (status %d)", r->name,
 			 (int)s);
 }
 
@@ -135,14 +130,14 @@ static void close_channel(void)
 	if (S.chan)
 		lttng_notification_channel_destroy(S.chan);
 	S.chan = NULL;
-	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++)
-		T[i].subscribed = false;
+	EACH(r)
+		r->trig.subscribed = false;
 }
 
 static bool any(void)
 {
-	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++)
-		if (T[i].used)
+	EACH(r)
+		if (r->trig.on)
 			return true;
 	return false;
 }
@@ -151,24 +146,23 @@ static bool any(void)
  * last one began within the hold-off. */
 static void fired(const char *session, int64_t now)
 {
-	struct trig *t = find(session);
-	if (!t)
+	struct recording *r = find(session);
+	if (!r)
 		return;
+	struct recording_trigger *t = &r->trig;
 	t->fired++;
-	if (t->job || snapshot_busy(session) ||
+	if (t->job || r->ring.busy ||
 	    (t->last_ns && now - t->last_ns < CARET_CTL_SNAPSHOT_HOLDOFF_MS * NS_PER_MS)) {
 		t->coalesced++;
 		return;
 	}
-	struct snapshot_info info;
-	snapshot_info(session, &info);
-	if (!info.path[0] || !lttng_view_find(S.v, session)) {
+	if (!r->ring.on || !r->path[0] || !lttng_view_find(S.t->view, session)) {
 		t->coalesced++;
 		return;
 	}
 	log_info("session %s: %s fired: taking a snapshot", session, t->event);
 	t->last_ns = now;
-	t->job = snapshot_begin(S.v, S.r, session, info.path, CARET_CTL_DEFAULT_TIMEOUT_MS, now);
+	t->job = snapshot_begin(S.t, S.r, r, r->path, CARET_CTL_DEFAULT_TIMEOUT_MS, now);
 	if (!t->job)
 		log_err("session %s: out of memory for a triggered snapshot", session);
 }
@@ -207,8 +201,8 @@ static void read_notifications(int64_t now)
 /* The snapshots being taken: their result goes to the log. */
 static void poll_jobs(int64_t now)
 {
-	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
-		struct trig *t = &T[i];
+	EACH(r) {
+		struct recording_trigger *t = &r->trig;
 		if (!t->job)
 			continue;
 		bool done;
@@ -221,26 +215,23 @@ static void poll_jobs(int64_t now)
 	}
 }
 
-static void drop(struct trig *t);
+static void drop(struct recording *r);
 
 /* The flight recorders and triggers a caretd before this one left (it
- * was killed or restarted): once the view adopted the recordings, each
- * recording that is a snapshot session goes back into the table (its
- * ring's geometry as the recordings' file kept it), each caretd trigger
- * of such a recording is read again (its event and filter), and every
- * other caretd trigger is unregistered (its recording is gone). */
+ * was killed or restarted): once the recordings are back, a recording
+ * saved before its ring was (an older caretd's file) that is a snapshot
+ * session becomes a flight recorder again, each caretd trigger of a
+ * flight recorder whose own was not saved is read again (its event and
+ * filter), and every other caretd trigger is unregistered (its recording
+ * is gone). */
 static void adopt(void)
 {
 	S.adopted = true;
-	for (int i = 0; i < S.v->n_recs; i++) {
-		const struct lttng_view_rec *rec = &S.v->recs[i];
-		struct snapshot_info info;
-		snapshot_info(rec->name, &info);
-		if (!info.known && lttng_view_ops(S.v)->snapshot_mode(rec->name, NULL, 0) == 1) {
-			snapshot_added(rec->name, rec->path, rec->subbuf_size, rec->subbuf_count);
-			snapshot_set_written(rec->name, rec->snapshots);
+	EACH(rec) {
+		if (!rec->ring.on && lttng_view_ops(S.t->view)->snapshot_mode(rec->name, NULL, 0) == 1) {
+			rec->ring.on = true;
 			log_info("session %s: a flight recorder, adopted (%llu snapshots written)",
-				 rec->name, (unsigned long long)rec->snapshots);
+				 rec->name, (unsigned long long)rec->ring.written);
 		}
 	}
 	struct lttng_triggers *all = NULL;
@@ -255,11 +246,10 @@ static void adopt(void)
 		    strncmp(name, "caretd-snapshot:", 16))
 			continue;
 		const char *session = name + 16;
-		struct snapshot_info info;
-		snapshot_info(session, &info);
+		struct recording *rec = recordings_find(S.t, session);
 		const struct lttng_condition *c = lttng_trigger_get_const_condition(tr);
 		const struct lttng_event_rule *rule = NULL;
-		if (info.known && !find(session) && c &&
+		if (rec && rec->ring.on && !rec->trig.on && c &&
 		    lttng_condition_event_rule_matches_get_rule(c, &rule) ==
 			    LTTNG_CONDITION_STATUS_OK && rule &&
 		    lttng_event_rule_user_tracepoint_get_name_pattern(rule, &event) ==
@@ -268,16 +258,11 @@ static void adopt(void)
 			if (lttng_event_rule_user_tracepoint_get_filter(rule, &filter) !=
 			    LTTNG_EVENT_RULE_STATUS_OK)
 				filter = NULL;
-			for (size_t k = 0; k < sizeof(T) / sizeof(T[0]); k++) {
-				if (T[k].used)
-					continue;
-				T[k] = (struct trig){ .used = true };
-				snprintf(T[k].name, sizeof(T[k].name), "%s", session);
-				snprintf(T[k].event, sizeof(T[k].event), "%s", event);
-				snprintf(T[k].filter, sizeof(T[k].filter), "%s", filter ? filter : "");
-				log_info("session %s: its trigger on %s adopted", session, event);
-				break;
-			}
+			rec->trig = (struct recording_trigger){ .wanted = true, .on = true };
+			snprintf(rec->trig.event, sizeof(rec->trig.event), "%s", event);
+			snprintf(rec->trig.filter, sizeof(rec->trig.filter), "%s",
+				 filter ? filter : "");
+			log_info("session %s: its trigger on %s adopted", session, event);
 			continue;
 		}
 		if (!find(session)) {
@@ -286,32 +271,24 @@ static void adopt(void)
 		}
 	}
 	lttng_triggers_destroy(all);
+	recordings_save(S.t);
 }
 
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
 	int64_t now = caret_now_ns();
-	if (!S.adopted && S.v->ok && S.v->state_loaded)
+	if (!S.adopted && S.t->view->ok && S.t->loaded)
 		adopt();
 	if (!any()) {
 		close_channel();
 		return S.adopted ? LOOP_IDLE : 200 * USEC_PER_MS;
 	}
-	/* a recording destroyed outside caretd (lttng destroy): its trigger
-	 * would fire for nothing, for good */
-	for (size_t i = 0; S.v->ok && S.v->state_loaded && i < sizeof(T) / sizeof(T[0]); i++)
-		if (T[i].used && !lttng_view_find_rec(S.v, T[i].name)) {
-			log_info("session %s ended outside caretd: its trigger goes", T[i].name);
-			drop(&T[i]);
-		}
-	if (!any())
-		return LOOP_IDLE;
 	if (!S.chan)
 		S.chan = lttng_notification_channel_create(lttng_session_daemon_notification_endpoint);
-	for (size_t i = 0; S.chan && i < sizeof(T) / sizeof(T[0]); i++)
-		if (T[i].used && !T[i].subscribed)
-			subscribe(&T[i], true);
+	EACH(r)
+		if (S.chan && r->trig.on && !r->trig.subscribed)
+			subscribe(r, true);
 	read_notifications(now);
 	poll_jobs(now);
 	return TICK_USEC;
@@ -320,8 +297,7 @@ static uint64_t on_tick(void *arg)
 int snapshot_trigger_start(struct loop *l, const struct snapshot_trigger_ops *ops)
 {
 	memset(&S, 0, sizeof(S));
-	memset(T, 0, sizeof(T));
-	S.v = ops->lttng;
+	S.t = ops->recs;
 	S.r = ops->reg;
 	S.job = LOOP_JOB("snapshot triggers", LOOP_OBSERVE, on_tick, NULL);
 	int rc = loop_add(l, &S.job);
@@ -329,86 +305,130 @@ int snapshot_trigger_start(struct loop *l, const struct snapshot_trigger_ops *op
 	return rc;
 }
 
-static void drop(struct trig *t)
+/* Its trigger goes from the session daemon and from the recording (a
+ * snapshot in flight ends). */
+static void drop(struct recording *r)
 {
+	struct recording_trigger *t = &r->trig;
 	if (t->job)
 		wait_free(t->job);
+	t->job = NULL;
 	if (t->subscribed)
-		subscribe(t, false);
+		subscribe(r, false);
 	char name[CARET_LTTNG_NAME_MAX + 32];
-	trigger_name(name, sizeof(name), t->name);
+	trigger_name(name, sizeof(name), r->name);
 	if (unregister_named(name) < 0)
-		log_warn("session %s: its trigger %s could not be unregistered", t->name, name);
-	memset(t, 0, sizeof(*t));
+		log_warn("session %s: its trigger %s could not be unregistered", r->name, name);
+	t->on = false;
+	t->subscribed = false;
 }
 
 void snapshot_trigger_stop(void)
 {
-	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++)
-		if (T[i].used)
-			drop(&T[i]);
+	EACH(r)
+		if (r->trig.on)
+			drop(r);
 	if (S.started)
 		loop_remove(&S.job);
 	S.started = false;
 	close_channel();
 }
 
-int snapshot_trigger_begin(const char *session, const char *event, const char *filter,
-			   char *err, size_t errlen)
+static int feat_begin(struct recordings *rs, struct recording *r, char *err, size_t errlen)
 {
+	(void)rs;
+	struct recording_trigger *t = &r->trig;
+	if (!t->wanted)
+		return 0;
 	/* nothing would read its notifications (a test's commands without
 	 * caretd's loop): no trigger registered in the session daemon */
 	if (!S.started)
 		return caret_errf(err, errlen, -ENOTSUP, "snapshot triggers are not read here");
-	struct trig *t = find(session);
-	if (t)
-		drop(t);
-	for (size_t i = 0; !t && i < sizeof(T) / sizeof(T[0]); i++)
-		if (!T[i].used)
-			t = &T[i];
-	if (!t)
-		return caret_errf(err, errlen, -ENOSPC, "too many snapshot triggers");
-	memset(t, 0, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), "%s", session);
-	snprintf(t->event, sizeof(t->event), "%s", event);
-	snprintf(t->filter, sizeof(t->filter), "%s", filter ? filter : "");
-	int rc = trigger_register(t, err, errlen);
-	if (rc < 0) {
-		memset(t, 0, sizeof(*t));
+	t->fired = t->coalesced = 0;
+	t->last_ns = 0;
+	t->job = NULL;
+	t->subscribed = false;
+	int rc = trigger_register(r, err, errlen);
+	if (rc < 0)
 		return rc;
-	}
-	t->used = true;
-	log_info("session %s: a snapshot whenever %s%s%s fires", session, event,
+	t->on = true;
+	log_info("session %s: a snapshot whenever %s%s%s fires", r->name, t->event,
 		 t->filter[0] ? " with filter " : "", t->filter);
-	if (S.started)
-		loop_job_soon(&S.job, 0);
+	loop_job_soon(&S.job, 0);
 	return 0;
 }
 
-void snapshot_trigger_end(const char *session)
+static void feat_end(struct recordings *rs, struct recording *r, struct recording_end *out)
 {
-	struct trig *t = find(session);
-	if (!t)
+	(void)rs;
+	struct recording_trigger *t = &r->trig;
+	if (!t->on)
 		return;
-	log_info("session %s: its trigger on %s fired %" PRIu64 " times (%" PRIu64 " coalesced)",
-		 session, t->event, t->fired, t->coalesced);
-	drop(t);
+	if (out)
+		log_info("session %s: its trigger on %s fired %" PRIu64 " times (%" PRIu64
+			 " coalesced)", r->name, t->event, t->fired, t->coalesced);
+	else
+		log_info("session %s: its trigger goes with it", r->name);
+	drop(r);
 }
 
-int snapshot_trigger_add_status(cJSON *o)
+static int feat_status(const struct recording *r, cJSON *x, cJSON *result)
 {
-	cJSON *all = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_RECORDINGS), *x;
-	cJSON_ArrayForEach(x, all) {
-		const cJSON *s = cJSON_GetObjectItemCaseSensitive(x, CARET_CTL_K_SESSION);
-		const struct trig *t = cJSON_IsString(s) ? find(s->valuestring) : NULL;
-		if (!t)
-			continue;
-		if (!cJSON_AddStringToObject(x, CARET_CTL_K_SNAPSHOT_ON, t->event) ||
-		    (t->filter[0] &&
-		     !cJSON_AddStringToObject(x, CARET_CTL_K_SNAPSHOT_FILTER, t->filter)) ||
-		    !cJSON_AddNumberToObject(x, CARET_CTL_K_TRIGGERED, (double)t->fired) ||
-		    !cJSON_AddNumberToObject(x, CARET_CTL_K_COALESCED, (double)t->coalesced))
-			return -ENOMEM;
-	}
+	(void)result;
+	const struct recording_trigger *t = &r->trig;
+	if (!t->on)
+		return 0;
+	if (!cJSON_AddStringToObject(x, CARET_CTL_K_SNAPSHOT_ON, t->event) ||
+	    (t->filter[0] && !cJSON_AddStringToObject(x, CARET_CTL_K_SNAPSHOT_FILTER, t->filter)) ||
+	    !cJSON_AddNumberToObject(x, CARET_CTL_K_TRIGGERED, (double)t->fired) ||
+	    !cJSON_AddNumberToObject(x, CARET_CTL_K_COALESCED, (double)t->coalesced))
+		return -ENOMEM;
 	return 0;
 }
+
+/* " trig=EVENT,FILTER,FIRED,COALESCED", EVENT and FILTER in hex (FILTER
+ * "-" when none) */
+static void feat_save(const struct recording *r, FILE *f)
+{
+	const struct recording_trigger *t = &r->trig;
+	if (!t->on)
+		return;
+	static char ev[2 * sizeof(t->event) + 1], flt[2 * sizeof(t->filter) + 1];
+	caret_hex(ev, t->event);
+	caret_hex(flt, t->filter);
+	fprintf(f, " trig=%s,%s,%" PRIu64 ",%" PRIu64, ev, flt[0] ? flt : "-", t->fired,
+		t->coalesced);
+}
+
+/* The trigger itself is the session daemon's, left there by the caretd
+ * before this one (a trigger outlives its registrant): the recording's
+ * again, its counts going on. */
+static int feat_restore(struct recordings *rs, struct recording *r, const char *token)
+{
+	(void)rs;
+	static char ev[2 * CARET_CTL_SNAPSHOT_ON_MAX + 2], flt[2 * CARET_CTL_SNAPSHOT_FILTER_MAX + 2];
+	struct recording_trigger t = { .wanted = true, .on = true };
+	const char *c1 = strchr(token, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+	if (!c1 || !c2 || (size_t)(c1 - token) >= sizeof(ev) ||
+	    (size_t)(c2 - c1 - 1) >= sizeof(flt) ||
+	    sscanf(c2 + 1, "%" SCNu64 ",%" SCNu64, &t.fired, &t.coalesced) != 2)
+		return -EINVAL;
+	memcpy(ev, token, (size_t)(c1 - token));
+	ev[c1 - token] = '\0';
+	memcpy(flt, c1 + 1, (size_t)(c2 - c1 - 1));
+	flt[c2 - c1 - 1] = '\0';
+	if (caret_unhex(ev, t.event, sizeof(t.event)) < 0 || !t.event[0] ||
+	    (strcmp(flt, "-") != 0 && caret_unhex(flt, t.filter, sizeof(t.filter)) < 0))
+		return -EINVAL;
+	r->trig = t;
+	return 0;
+}
+
+const struct recording_feature_ops snapshot_trigger_feature = {
+	.name = "trig",
+	.begin = feat_begin,
+	.end = feat_end,
+	.status = feat_status,
+	.save = feat_save,
+	.restore = feat_restore,
+};

@@ -11,32 +11,27 @@
  * recording is being taken, or within CARET_CTL_SNAPSHOT_HOLDOFF_MS of
  * the last one, is counted and coalesced. The trigger is named
  * "caretd-snapshot:SESSION", registered at record and unregistered at
- * stop (one left by a killed caretd is taken over by the next recording
- * of that name).
+ * stop (one left by a killed caretd is its recording's again after the
+ * restart, or taken over by the next recording of that name). Its state
+ * is its recording's (struct recording's trig); snapshot_trigger_feature
+ * is its part of a recording's features.
  */
 #ifndef CARETD_SNAPSHOT_TRIGGER_H
 #define CARETD_SNAPSHOT_TRIGGER_H
 
-#include <cjson/cJSON.h>
-
 #include "daemon/base/loop.h"
-#include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
+#include "daemon/recording/recordings.h"
 
 /* Its collaborators, handed to snapshot_trigger_start. */
 struct snapshot_trigger_ops {
-	struct lttng_view *lttng;
+	struct recordings *recs;
 	struct registry *reg;
 };
 int snapshot_trigger_start(struct loop *l, const struct snapshot_trigger_ops *ops);
 void snapshot_trigger_stop(void);
-/* The trigger of the flight recorder session: 0, or -errno with why. */
-int snapshot_trigger_begin(const char *session, const char *event, const char *filter,
-			   char *err, size_t errlen);
-/* The recording stopped: its trigger goes (a snapshot in flight ends). */
-void snapshot_trigger_end(const char *session);
-/* Each trigger's fields on its entry of a status result's "recordings".
- * 0 or -ENOMEM. */
-int snapshot_trigger_add_status(cJSON *o);
+/* A recording whose trig is wanted gets its trigger at begin (-errno
+ * with why: not started); it goes at its end. */
+extern const struct recording_feature_ops snapshot_trigger_feature;
 
 #endif

@@ -5,7 +5,8 @@
  * struct filled, or a negative errno with one line for the requester in
  * struct cmd_err. None encodes a reply: daemon/server/commands.c, the dispatch,
  * turns results and errors into reply lines. Every LTTng call goes
- * through the view's ops table (lttng_view_ops()).
+ * through the view's ops table (lttng_view_ops()); the recordings are
+ * the recordings table's (daemon/recording/recordings.h).
  */
 #ifndef CARETD_CMD_H
 #define CARETD_CMD_H
@@ -19,6 +20,8 @@
 #include "lib/lttng/lttng.h"
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
+#include "daemon/recording/features.h"
+#include "daemon/recording/recordings.h"
 #include "daemon/recording/rotation.h"
 #include "daemon/agents/scheduler.h"
 #include "daemon/agents/wait.h"
@@ -32,6 +35,7 @@ struct cmd_ctx {
 	struct sched_cfg *sched;
 	struct sched *scheduler;  /* Start and End are its tick's inputs */
 	struct lttng_view *lttng; /* its ops are the commands' LTTng too */
+	struct recordings *recs;  /* the recordings caretd made (over lttng) */
 	struct events *events;    /* NULL: `events` is refused */
 	struct bridge *bridge;    /* may be NULL (tests): no other hosts */
 	/* the daemon's default channel geometry for `record` (NULL: LTTng's) */
@@ -122,11 +126,12 @@ struct cmd_stop_res {
 	struct caret_lttng_chan_stats ch[CMD_MAX_CHANNELS];
 	uint64_t dups;
 	struct cmd_broadcast bc;
-	/* a rotating recording's chunks as it ended (NULL: it did not
-	 * rotate): the caller encodes and frees it */
-	struct rotation_report *rotation;
+	/* what its features left for the reply (a rotating recording's
+	 * chunks: the caller encodes and frees end.rotation) */
+	struct recording_end end;
 };
-/* "stop": cmd_stop.c */
+/* "stop": cmd_stop.c (each feature quiesced, the session stopped, each
+ * feature ended in reverse: the one teardown of a recording) */
 int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	     const struct caret_ctl_stop_req *q, struct cmd_stop_res *res, struct cmd_err *e);
 

@@ -17,19 +17,18 @@
 
 #include "daemon/agents/dups.h"
 #include "daemon/base/log.h"
+#include "daemon/recording/recordings.h"
 #include "daemon/recording/rotation.h"
-#include "daemon/recording/snapshot.h"
 #include "daemon/server/cmd.h"
 
 /* The recording a pause or resume means: the one named, or the caller's
  * latest; one caretd made, the caller's (or root's to act on). */
 static int which(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
-		 bool resume, struct lttng_view_rec **out, struct cmd_err *e)
+		 bool resume, struct recording **out, struct cmd_err *e)
 {
-	struct lttng_view *v = ctx->lttng;
 	const char *verb = resume ? "resume" : "pause";
-	struct lttng_view_rec *r = name ? lttng_view_find_rec(v, name)
-				       : lttng_view_latest_rec(v, peer->uid);
+	struct recording *r = name ? recordings_find(ctx->recs, name)
+				   : recordings_latest(ctx->recs, peer->uid);
 	if (!r && !name)
 		return cmd_fail(e, ENOENT, "you have no recording started with 'caretctl record' "
 				"to %s", verb);
@@ -45,12 +44,10 @@ static int which(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const c
 	if (r->armed)
 		return cmd_fail(e, EOPNOTSUPP, "recording %s is armed (waiting for Enter): it "
 				"records nothing yet; start it or stop it", r->name);
-	struct snapshot_info si;
-	snapshot_info(r->name, &si);
-	if (si.known)
+	if (r->ring.on)
 		return cmd_fail(e, EOPNOTSUPP, "recording %s is a flight recorder: its ring keeps "
 				"the last moments whatever came before; not paused", r->name);
-	if (rotation_is_rotating(r->name))
+	if (rotation_is_rotating(ctx->recs, r->name))
 		return cmd_fail(e, EOPNOTSUPP, "recording %s rotates: its chunks follow LTTng's "
 				"schedule, which a pause would leave without a replay; not paused",
 				r->name);
@@ -63,7 +60,7 @@ int cmd_pause(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	      struct cmd_err *e)
 {
 	struct lttng_view *v = ctx->lttng;
-	struct lttng_view_rec *r;
+	struct recording *r = NULL;
 	memset(res, 0, sizeof(*res));
 	int rc = which(ctx, peer, q->session, resume, &r, e);
 	if (rc < 0)
@@ -78,7 +75,7 @@ int cmd_pause(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return rc;
 	/* EALREADY from LTTng: someone stopped (started) the session through
 	 * LTTng; caretd's table now says what LTTng does */
-	r = lttng_view_find_rec(v, res->session);
+	r = recordings_find(ctx->recs, res->session);
 	if (!r)
 		return cmd_fail(e, ENOENT, "recording %s ended meanwhile", res->session);
 	r->paused = !resume;

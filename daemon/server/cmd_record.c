@@ -16,18 +16,51 @@
 #include "daemon/agents/pacer.h"
 #include "daemon/recording/simclock.h"
 #include "daemon/recording/snapshot.h"
-#include "daemon/recording/snapshot_trigger.h"
 #include "daemon/agents/startend.h"
 #include "proto/caret_ctl_rotation.h"
+
+/*
+ * A recording records now (at once, or at its `go`): the view sees its
+ * session, and, with a filter, its own Start for the agents in WAIT (seed
+ * 000's Start; the scheduler gives the filter to every later pass for it
+ * alone too: agents found later, and those that record for an older
+ * session). With --all-hosts, the same Start to every host (after the
+ * relay request of a recording to a relay: a host must have its session
+ * before the Start can find it active).
+ */
+static void record_started(const struct cmd_ctx *ctx, const struct recording *rec,
+			   const char *url, struct cmd_record_res *res)
+{
+	struct sched_lttng l;
+	cmd_session_seen(ctx, rec->name, &l);
+	struct caret_filter_text ft;
+	bool filtered = caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f);
+	if (filtered) {
+		struct startend_out so;
+		startend_start(ctx->scheduler, ctx->reg, &l, rec->frequency, &ft.f, &so);
+		log_info("session %s: %d processes replay with the recording's filter, %d "
+			 "already recording for another session keep theirs", rec->name,
+			 so.filtered, so.ignored);
+	}
+	if (!rec->all_hosts)
+		return;
+	const struct caret_filter_lists *f = filtered ? &ft.f : NULL;
+	int b = url ? bridge_send_relay(ctx->bridge, rec->name, url, rec->frequency, false, f)
+		    : 0;
+	if (b >= 0) /* sent, or held (BRIDGE_HELD): the next one follows it */
+		b = bridge_send_start(ctx->bridge,
+				      rec->frequency ? rec->frequency : ctx->sched->frequency, f);
+	cmd_broadcast_done(ctx, &res->bc, b, "Start");
+}
 
 /* {"go": session}: an armed recording starts recording. */
 static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
 		     struct cmd_record_res *res, struct cmd_err *e)
 {
-	struct lttng_view_rec *rec = lttng_view_find_rec(ctx->lttng, name);
+	struct recording *rec = recordings_find(ctx->recs, name);
 	uid_t owner;
 	uint32_t after;
-	if (!rec && lttng_view_expired(ctx->lttng, name, &owner, &after) &&
+	if (!rec && recordings_expired(ctx->recs, name, &owner, &after) &&
 	    cmd_may_act_for(peer, owner))
 		return cmd_fail(e, ETIMEDOUT, "armed recording %s expired: not started within "
 				"%u s of arming (caretd --arm-timeout), its session is gone; "
@@ -45,40 +78,19 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 	}
 	rec->armed = false;
 	rec->armed_open = false;
-	lttng_view_save(ctx->lttng);
+	recordings_save(ctx->recs);
 	log_info("session %s: armed recording started", name);
 	snprintf(res->session, sizeof(res->session), "%s", rec->name);
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
-	struct sched_lttng l;
-	cmd_session_seen(ctx, name, &l);
-	struct caret_filter_text ft;
-	if (caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f)) {
-		/* its own Start, with its filter (record_act's for a recording
-		 * that starts at once) */
-		struct startend_out so;
-		startend_start(ctx->scheduler, ctx->reg, &l, rec->frequency, &ft.f, &so);
-		log_info("session %s: %d processes replay with the recording's filter, %d "
-			 "already recording for another session keep theirs", name, so.filtered,
-			 so.ignored);
-	}
-	if (rec->all_hosts)
-		cmd_broadcast_done(ctx, &res->bc,
-				   bridge_send_start(ctx->bridge,
-						     rec->frequency ? rec->frequency
-								    : ctx->sched->frequency,
-						     caret_filter_empty(&ft.f) ? NULL : &ft.f),
-				   "Start");
-	/* it records now: a failed rotation must not undo that */
-	char err[512];
-	if (rotation_go(rec, err, sizeof(err)) < 0)
-		log_err("record %s: %s; it records without rotating", name, err);
+	record_started(ctx, rec, NULL, res);
+	recording_go(ctx->recs, rec);
 	return 0;
 }
 
 /* Whether an armed recording may start with its channel enabled
  * (caret_lttng_cfg.armed_open): no session is active, so every process
  * with the agent is in WAIT, forwarding nothing, and caretd moves none out
- * of WAIT before lttng_view_hold_armed() closed it. A process still
+ * of WAIT before recordings_hold_armed() closed it. A process still
  * leaving PREPARE or RECORD (a session that just ended) would emit into
  * it: then it is armed as before. */
 static bool may_arm_open(const struct cmd_ctx *ctx)
@@ -152,7 +164,7 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	 * sizes it can (daemon/recording/snapshot_mem.h) */
 	if (q->snapshot_size &&
 	    ((r = snapshot_plan(ctx->reg, q->snapshot_size, cfg, e->msg, sizeof(e->msg))) < 0 ||
-	     (r = snapshot_admit_memory(ctx->reg, ctx->lttng, peer->uid,
+	     (r = snapshot_admit_memory(ctx->reg, ctx->recs, peer->uid,
 					cfg->subbuf_size * cfg->subbuf_count,
 					snapshot_min_size(snapshot_pass_bytes(ctx->reg)),
 					e->msg, sizeof(e->msg))) < 0))
@@ -178,29 +190,30 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	return 0;
 }
 
-/* The recording as the view remembers it (for whom, with which options). */
-static void record_remember(const struct cmd_peer *peer, const struct record_plan *p,
-			    const struct cmd_record_res *res, struct lttng_view_rec *rec)
+/* The recording as the table remembers it: for whom, with which options
+ * (each feature's own included), its session and directory. */
+static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_record_req *q,
+			    const struct record_plan *p, const struct cmd_record_res *res,
+			    struct recording *rec)
 {
-	*rec = (struct lttng_view_rec){
-		.uid = peer->uid,
-		.gid = peer->gid,
-		/* the options of this recording, not of the daemon */
-		.pacing = p->own_pacing ? (int)p->pacing : -1,
-		.frequency = p->freq,
-		.subbuf_size = p->cfg.subbuf_size ? p->cfg.subbuf_size
-						  : CARET_CTL_DEFAULT_SUBBUF_SIZE,
-		.subbuf_count = p->cfg.subbuf_count ? p->cfg.subbuf_count
-						    : CARET_CTL_DEFAULT_SUBBUF_COUNT,
-		.armed = p->cfg.armed,
-		.armed_open = p->cfg.armed_open,
-		.all_hosts = p->cfg.armed && p->all_hosts,
-		.dir_dev = p->dir_id.dev,
-		.dir_ino = p->dir_id.ino,
-		.dir_made = p->dir_id.made,
-		.parents_made = p->dir_id.parents_made,
-	};
-	/* who to watch while it waits for Enter (lttng_view reaps orphans) */
+	memset(rec, 0, sizeof(*rec));
+	rec->uid = peer->uid;
+	rec->gid = peer->gid;
+	/* the options of this recording, not of the daemon */
+	rec->pacing = p->own_pacing ? (int)p->pacing : -1;
+	rec->frequency = p->freq;
+	rec->subbuf_size = p->cfg.subbuf_size ? p->cfg.subbuf_size : CARET_CTL_DEFAULT_SUBBUF_SIZE;
+	rec->subbuf_count = p->cfg.subbuf_count ? p->cfg.subbuf_count
+						: CARET_CTL_DEFAULT_SUBBUF_COUNT;
+	rec->armed = p->cfg.armed;
+	rec->armed_open = p->cfg.armed_open;
+	/* at once, its Start goes now; armed, at `go` */
+	rec->all_hosts = p->all_hosts;
+	rec->dir_dev = p->dir_id.dev;
+	rec->dir_ino = p->dir_id.ino;
+	rec->dir_made = p->dir_id.made;
+	rec->parents_made = p->dir_id.parents_made;
+	/* who to watch while it waits for Enter (recordings.c reaps orphans) */
 	if (p->cfg.armed && peer->pid > 0 &&
 	    caret_proc_start_time(peer->pid, &rec->armer_start) == 0)
 		rec->armer_pid = peer->pid;
@@ -210,18 +223,31 @@ static void record_remember(const struct cmd_peer *peer, const struct record_pla
 	snprintf(rec->path, sizeof(rec->path), "%s", res->path);
 	if (p->cfg.armed)
 		rec->armed_ns = caret_now_ns();
+	/* each feature's options, begun by recording_begin */
+	rec->rot.o = p->rot;
+	rec->ring.on = p->cfg.snapshot;
+	if (q->snapshot_on) {
+		rec->trig.wanted = true;
+		snprintf(rec->trig.event, sizeof(rec->trig.event), "%s", q->snapshot_on);
+		snprintf(rec->trig.filter, sizeof(rec->trig.filter), "%s",
+			 q->snapshot_filter ? q->snapshot_filter : "");
+	}
+	rec->clock.wanted = q->record_clock;
+	rec->clock.domain = q->clock_domain;
 }
 
-/* A recording refused once its session exists: its directory goes when
- * nothing can be in it, an armed one's (it recorded nothing) or a flight
- * recorder's that caretd made (it writes snapshots only), not left empty
- * (issue 33 L10). Before lttng_view_drop_rec: the record knows the
- * directory. */
-static void unmake_unwritten(const struct cmd_ctx *ctx, const char *session, bool snapshot)
+/* A recording refused once its session exists: the session goes, and its
+ * directory when nothing can be in it, an armed one's (it recorded
+ * nothing) or a flight recorder's that caretd made (it writes snapshots
+ * only), not left empty (issue 33 L10); then the recording, whose
+ * features end. */
+static void record_undo(const struct cmd_ctx *ctx, struct recording *rec)
 {
-	const struct lttng_view_rec *made = lttng_view_find_rec(ctx->lttng, session);
-	if (made && (made->armed || (snapshot && made->dir_made)))
-		lttng_view_unmake(made);
+	struct caret_lttng_chan_stats st;
+	lttng_view_ops(ctx->lttng)->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
+	if (rec->armed || (rec->ring.on && rec->dir_made))
+		recordings_unmake(rec);
+	recordings_drop(ctx->recs, rec);
 }
 
 static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
@@ -231,7 +257,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	const struct caret_lttng_ops *ops = lttng_view_ops(ctx->lttng);
 	/* Refused before a session exists: a recording caretd could not
 	 * remember would run with no owner that `stop` could find. */
-	int r = lttng_view_admit(ctx->lttng, peer->uid, p->cfg.armed, e->msg, sizeof(e->msg));
+	int r = recordings_admit(ctx->recs, peer->uid, p->cfg.armed, e->msg, sizeof(e->msg));
 	if (r < 0) {
 		log_warn("record refused for uid %d: %s", (int)peer->uid, e->msg);
 		return r;
@@ -241,71 +267,34 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (q->all_hosts && ctx->bridge)
 		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
 	if (p->cfg.armed_open || !caret_filter_empty(&p->filter))
-		lttng_view_sync_marker(ctx->lttng, true);
+		recordings_sync_marker(ctx->recs, true);
 	r = ops->record(&p->cfg, res->session, sizeof(res->session), res->path,
 			sizeof(res->path), e->msg, sizeof(e->msg));
 	if (r < 0) {
-		lttng_view_sync_marker(ctx->lttng, false);
+		recordings_sync_marker(ctx->recs, false);
 		log_err("record failed: %s", e->msg);
 		return r;
 	}
-	struct lttng_view_rec rec;
-	record_remember(peer, p, res, &rec);
-	if (lttng_view_add_rec(ctx->lttng, &rec) < 0) {
+	static struct recording made; /* 19 KiB: not on the stack */
+	record_remember(peer, q, p, res, &made);
+	struct recording *rec = recordings_add(ctx->recs, &made) < 0
+				? NULL : recordings_find(ctx->recs, res->session);
+	if (!rec) {
 		/* unremembered, no one could stop it by name of owner (and
 		 * an armed one would look active with nothing enabled) */
 		struct caret_lttng_chan_stats st;
 		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
-		lttng_view_sync_marker(ctx->lttng, false);
+		recordings_sync_marker(ctx->recs, false);
 		return cmd_fail(e, ENOSPC, "too many recordings to remember %s: not started",
 				res->session);
 	}
-	/* A rotating recording that cannot rotate is not started: its user
-	 * asked for a bound on the disk it fills. */
-	r = rotation_begin(lttng_view_find_rec(ctx->lttng, res->session), &p->rot, e->msg,
-			   sizeof(e->msg));
-	if (r < 0) {
-		struct caret_lttng_chan_stats st;
-		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
-		unmake_unwritten(ctx, res->session, p->cfg.snapshot);
-		lttng_view_drop_rec(ctx->lttng, res->session);
-		log_err("record failed: %s", e->msg);
-		return r;
-	}
-	if (p->cfg.snapshot)
-		snapshot_added(res->session, res->path, p->cfg.subbuf_size, p->cfg.subbuf_count);
-	/* a trigger asked for and refused: not started (its user would wait
-	 * for snapshots that never come) */
-	if (q->snapshot_on &&
-	    (r = snapshot_trigger_begin(res->session, q->snapshot_on, q->snapshot_filter, e->msg,
-					sizeof(e->msg))) < 0) {
-		struct caret_lttng_chan_stats st;
-		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
-		unmake_unwritten(ctx, res->session, true);
-		lttng_view_drop_rec(ctx->lttng, res->session);
-		snapshot_forget(res->session);
-		log_err("record failed: %s", e->msg);
-		return r;
-	}
-	/* -c: its /clock reader, started with the recording (an armed one's
-	 * too: its error comes before Enter, and its events are not recorded
-	 * until go); a -c recording that cannot read /clock is not started:
-	 * its user asked for sim time */
-	if (q->record_clock)
-		lttng_view_hold_armed(ctx->lttng); /* before its helper emits */
-	if (q->record_clock &&
-	    (r = simclock_begin(res->session, peer->uid, peer->gid, q->clock_domain, e->msg,
-				sizeof(e->msg))) < 0) {
-		struct caret_lttng_chan_stats st;
-		rotation_quiesce(res->session);
-		snapshot_trigger_end(res->session);
-		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
-		rotation_report_free(rotation_end(res->session));
-		/* an armed one recorded nothing: its directory goes too, as at
-		 * a stop before Enter */
-		unmake_unwritten(ctx, res->session, p->cfg.snapshot);
-		lttng_view_drop_rec(ctx->lttng, res->session);
-		snapshot_forget(res->session);
+	/* A feature asked for that cannot be had refuses the recording: a
+	 * rotating one that cannot rotate (its user asked for a bound on the
+	 * disk it fills), a trigger refused (its user would wait for
+	 * snapshots that never come), -c without /clock (its user asked for
+	 * sim time). */
+	if ((r = recording_begin(ctx->recs, rec, e->msg, sizeof(e->msg))) < 0) {
+		record_undo(ctx, rec);
 		log_err("record failed: %s", e->msg);
 		return r;
 	}
@@ -313,31 +302,12 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
 		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
 		 pacing_name(p->pacing));
-	struct sched_lttng l;
-	cmd_session_seen(ctx, res->session, &l);
-	if (!p->cfg.armed && !caret_filter_empty(&p->filter)) {
-		/* The recording's own Start, now (an armed one's at `go`), for
-		 * the agents in WAIT (seed 000's Start). The scheduler gives the recording's filter to
-		 * every later pass for it alone too: agents found later, and
-		 * those that record for an older session (their pass for this
-		 * one). */
-		struct startend_out so;
-		startend_start(ctx->scheduler, ctx->reg, &l, p->freq, &p->filter, &so);
-		log_info("session %s: %d processes replay with the recording's filter, %d "
-			 "already recording for another session keep theirs",
-			 res->session, so.filtered, so.ignored);
+	if (p->cfg.armed) {
+		struct sched_lttng l;
+		cmd_session_seen(ctx, res->session, &l);
+		return 0; /* its Start at `go` */
 	}
-	if (q->all_hosts && !p->cfg.armed) {
-		/* the relay request first: a host must have its session before
-		 * the Start can find it active */
-		int b = p->cfg.url ? bridge_send_relay(ctx->bridge, res->session, p->cfg.url,
-						       p->freq, false, &p->filter)
-				   : 0;
-		if (b >= 0) /* sent, or held (BRIDGE_HELD): the next one follows it */
-			b = bridge_send_start(ctx->bridge, p->freq ? p->freq : ctx->sched->frequency,
-					      &p->filter);
-		cmd_broadcast_done(ctx, &res->bc, b, "Start");
-	}
+	record_started(ctx, rec, p->cfg.url, res);
 	return 0;
 }
 

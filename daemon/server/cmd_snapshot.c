@@ -255,7 +255,8 @@ static int snapshot_all(const struct cmd_ctx *ctx, const char *session, const ch
 					"being taken already", BRIDGE_SNAP_OUT);
 		return cmd_fail(e, -r, "--all-hosts: the DDS bridge is %s", b->state);
 	}
-	j->local = snapshot_begin(ctx->lttng, ctx->reg, session, dir, timeout_ms, now);
+	struct recording *rec = recordings_find(ctx->recs, session);
+	j->local = rec ? snapshot_begin(ctx->recs, ctx->reg, rec, dir, timeout_ms, now) : NULL;
 	if (!j->local) {
 		bridge_snapshot_done(b, j->out);
 		free(j);
@@ -277,8 +278,8 @@ int cmd_snapshot(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	struct lttng_view *v = ctx->lttng;
 	const struct caret_lttng_ops *ops = lttng_view_ops(v);
 	*wait = NULL;
-	struct lttng_view_rec *rec = q->session ? lttng_view_find_rec(v, q->session)
-						: lttng_view_latest_rec(v, peer->uid);
+	struct recording *rec = q->session ? recordings_find(ctx->recs, q->session)
+					   : recordings_latest(ctx->recs, peer->uid);
 	if (!rec && q->session)
 		return cmd_fail(e, ENOENT, "no recording named %s (caretctl status lists them)",
 				q->session);
@@ -297,9 +298,10 @@ int cmd_snapshot(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (m == 0)
 		return cmd_fail(e, EINVAL, "recording %s is not a flight recorder (record it with "
 				"--snapshot)", rec->name);
+	rec->ring.on = true; /* LTTng says so (a recording an older caretd saved) */
 	if (!lttng_view_find(v, rec->name))
 		return cmd_fail(e, ENOENT, "recording %s is not active", rec->name);
-	if (snapshot_busy(rec->name))
+	if (rec->ring.busy)
 		return cmd_fail(e, EBUSY, "a snapshot of %s is being taken", rec->name);
 	char dir[4096];
 	if (q->output && strlen(q->output) >= sizeof(dir) - 64)
@@ -318,7 +320,7 @@ int cmd_snapshot(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	}
 	if (q->all_hosts)
 		return snapshot_all(ctx, rec->name, dir, q->timeout_ms, now, wait, e);
-	*wait = snapshot_begin(v, ctx->reg, rec->name, dir, q->timeout_ms, now);
+	*wait = snapshot_begin(ctx->recs, ctx->reg, rec, dir, q->timeout_ms, now);
 	if (!*wait)
 		return cmd_fail(e, ENOMEM, "out of memory");
 	return 0;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `stop` (which session, whose it is, then LTTng's stop through the ops
- * table; the trace is its owner's already) and the Start/End messages
- * `start` and `end`.
+ * `stop` (which session, whose it is, then the one teardown of a
+ * recording: each feature quiesced, LTTng's stop through the ops table,
+ * each feature ended in reverse; the trace is its owner's already) and
+ * the Start/End messages `start` and `end`.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,16 +15,15 @@
 #include "daemon/base/log.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/agents/startend.h"
-#include "daemon/recording/simclock.h"
-#include "daemon/recording/snapshot.h"
 
 /* The session `stop` means when the request names none: the caller's
  * own latest recording, never a session of another user or of the lttng
  * CLI. */
-static int default_session(struct lttng_view *v, const struct cmd_peer *peer,
+static int default_session(struct recordings *t, const struct cmd_peer *peer,
 			   const char **name, struct cmd_err *e)
 {
-	struct lttng_view_rec *r = lttng_view_latest_rec(v, peer->uid);
+	const struct lttng_view *v = t->view;
+	struct recording *r = recordings_latest(t, peer->uid);
 	if (r) {
 		*name = r->name;
 		return 0;
@@ -56,11 +56,11 @@ static void log_losses(const char *session, const struct caret_lttng_chan_stats 
  * directory's owner: whoever may write a parent of it can put a directory
  * of theirs in its place (issue 30, the rule). */
 static void stop_owner(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
-		       const struct lttng_view_rec *rec, struct lttng_view_rec *owner)
+		       const struct recording *rec, uid_t *owner)
 {
-	*owner = (struct lttng_view_rec){ .uid = geteuid(), .gid = getegid() };
+	*owner = geteuid();
 	if (rec) {
-		*owner = *rec;
+		*owner = rec->uid;
 		return;
 	}
 	struct creds_id as = { .uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
@@ -68,10 +68,31 @@ static void stop_owner(const struct cmd_ctx *ctx, const struct cmd_peer *peer, c
 	/* only root can ask as them (an unprivileged caretd would ask as
 	 * itself, and every session of its session daemon would pass) */
 	if (geteuid() == 0 && peer->uid != 0 &&
-	    lttng_view_ops(ctx->lttng)->session_theirs(name, &as) == 1) {
-		owner->uid = peer->uid;
-		owner->gid = peer->gid;
-	}
+	    lttng_view_ops(ctx->lttng)->session_theirs(name, &as) == 1)
+		*owner = peer->uid;
+}
+
+/* The log line of a stop: what it left (nothing for an armed recording
+ * or a flight recorder without a snapshot), and copies in the trace. */
+static void log_stopped(const char *sname, const struct cmd_stop_res *res, bool armed,
+			bool unwritten, bool dups_bound)
+{
+	if (armed)
+		log_info("armed recording %s stopped before it started: session destroyed, "
+			 "its trace directory removed", sname);
+	else if (unwritten)
+		log_info("flight recorder %s stopped without a snapshot: session destroyed, "
+			 "its empty trace directory removed", sname);
+	else if (res->dups)
+		/* what `caretctl check` counts as copies in the trace */
+		log_info("session %s stopped and destroyed; trace in %s; %s%llu replayed "
+			 "initialization records in it twice (a replay for another session, or "
+			 "one started over; the analyzer ignores copies)%s",
+			 sname, res->path, dups_bound ? "at most " : "",
+			 (unsigned long long)res->dups,
+			 dups_bound ? ": a filtered replay emits fewer than it passes" : "");
+	else
+		log_info("session %s stopped and destroyed; trace in %s", sname, res->path);
 }
 
 int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
@@ -81,74 +102,58 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	const char *name = q->session;
 	memset(res, 0, sizeof(*res));
 	if (!name) {
-		int r = default_session(v, peer, &name, e);
+		int r = default_session(ctx->recs, peer, &name, e);
 		if (r < 0)
 			return r;
 	}
 	char *sname = res->session;
 	snprintf(sname, sizeof(res->session), "%s", name);
-	struct lttng_view_rec *rec = lttng_view_find_rec(v, sname);
-	struct lttng_view_rec owner;
+	struct recording *rec = recordings_find(ctx->recs, sname);
+	uid_t owner;
 	stop_owner(ctx, peer, sname, rec, &owner);
-	if (!cmd_may_act_for(peer, owner.uid)) {
+	if (!cmd_may_act_for(peer, owner)) {
 		log_warn("uid %d may not stop session %s", (int)peer->uid, sname);
-		return cmd_fail(e, EPERM, rec || owner.uid != geteuid()
+		return cmd_fail(e, EPERM, rec || owner != geteuid()
 					  ? "session %s is another user's recording (uid %d)"
 					  : "session %s was not started by 'caretctl record': only "
 					    "root may stop it through caretd",
-				sname, (int)owner.uid);
+				sname, (int)owner);
 	}
 	struct lttng_view_session *vs = lttng_view_find(v, sname);
 	res->dups = vs ? vs->dups : 0;
-	/* a flight recorder writes snapshots only: none taken, its directory
-	 * made for it stays empty (issue 33 L10) */
-	struct snapshot_info si;
-	snapshot_info(sname, &si);
-	bool unwritten = rec && rec->dir_made && si.known && si.written == 0;
 	bool dups_bound = vs && vs->dups_bound;
-	rotation_quiesce(sname);
-	/* a periodic rotation just before the stop (after caretctl saw the
-	 * last chunk's replay done): its chunk's replay comes first */
-	if (rotation_stop_ready(sname, caret_now_ns()) < 0)
-		return cmd_fail(e, EAGAIN, "session %s: the chunk being written lacks part of its "
-				"replay (a rotation just before the stop); stop again", sname);
-	simclock_end(sname); /* -c: no sim time after the stop */
+	if (rec) {
+		int r = recording_quiesce(ctx->recs, rec, caret_now_ns(), e->msg, sizeof(e->msg));
+		if (r < 0)
+			return r;
+	}
 	int n = lttng_view_ops(v)->stop(sname, res->ch, CMD_MAX_CHANNELS, res->path,
 					sizeof(res->path), e->msg, sizeof(e->msg));
 	if (n < 0)
 		return n;
 	/* after the stop: the destruction's own rotation archives the last
-	 * chunk, and rotation_end reads its notification */
-	res->rotation = rotation_end(sname);
+	 * chunk, which a rotation's end reads */
+	if (rec)
+		recording_end(ctx->recs, rec, &res->end);
 	res->n = n > CMD_MAX_CHANNELS ? CMD_MAX_CHANNELS : n;
 	for (int i = 0; i < res->n; i++)
 		log_losses(sname, &res->ch[i]);
+	/* a flight recorder writes snapshots only: none taken, its directory
+	 * made for it stays empty (issue 33 L10); and it has no output of its
+	 * own: its snapshots are in the trace directory */
+	bool unwritten = rec && rec->dir_made && res->end.ring && res->end.written == 0;
+	if (rec && res->end.ring && !res->path[0])
+		snprintf(res->path, sizeof(res->path), "%s", rec->path);
 	bool armed = rec && rec->armed;
-	if (armed) {
-		/* stopped before Enter: nothing recorded, nothing left */
-		lttng_view_unmake(rec);
-		log_info("armed recording %s stopped before it started: session destroyed, "
-			 "its trace directory removed", sname);
-	} else if (unwritten) {
-		lttng_view_unmake(rec);
-		log_info("flight recorder %s stopped without a snapshot: session destroyed, "
-			 "its empty trace directory removed", sname);
-	} else if (res->dups) {
-		/* what `caretctl check` counts as copies in the trace */
-		log_info("session %s stopped and destroyed; trace in %s; %s%llu replayed "
-			 "initialization records in it twice (a replay for another session, or "
-			 "one started over; the analyzer ignores copies)%s",
-			 sname, res->path, dups_bound ? "at most " : "",
-			 (unsigned long long)res->dups,
-			 dups_bound ? ": a filtered replay emits fewer than it passes" : "");
-	} else {
-		log_info("session %s stopped and destroyed; trace in %s", sname, res->path);
-	}
+	/* stopped before Enter: nothing recorded, nothing left */
+	if (armed || unwritten)
+		recordings_unmake(rec);
+	log_stopped(sname, res, armed, unwritten, dups_bound);
 	/* No chown: the session daemon wrote the trace as its owner (the
 	 * session was created with them as its client), and root giving away
 	 * what lies below a path its owner controls would hand them whatever
 	 * they moved or linked in there (issue 30 H1). */
-	lttng_view_drop_rec(v, sname);
+	recordings_drop(ctx->recs, rec);
 	lttng_view_session_ended(v, sname);
 	if (q->all_hosts) {
 		int b = bridge_send_relay(ctx->bridge, sname, "net://-", 0, true, NULL);

@@ -10,7 +10,6 @@
 #include "daemon/agents/pacer.h"
 #include "daemon/recording/rotation.h"
 #include "daemon/recording/snapshot.h"
-#include "daemon/recording/snapshot_trigger.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
@@ -57,7 +56,7 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 		char host[256] = "";
 		gethostname(host, sizeof(host) - 1);
 		struct lttng_view *v = ctx->lttng;
-		const struct lttng_view_rec *latest = lttng_view_latest_rec(v, (uid_t)-1);
+		const struct recording *latest = recordings_latest(ctx->recs, (uid_t)-1);
 		const char *active[LTTNG_VIEW_MAX_SESSIONS];
 		for (int i = 0; i < v->n_active; i++)
 			active[i] = v->active[i];
@@ -78,21 +77,14 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 			.caretd_session_path = latest ? latest->path : "",
 		};
 		o = caret_ctl_enc_agents_result(&info, &lt);
-		/* the rotating recordings, and those caretd ended itself */
-		if (o && (rotation_add_status(o) < 0 ||
-			  snapshot_add_status(o, v, rotation_is_rotating) < 0 ||
-			  snapshot_trigger_add_status(o) < 0)) {
-			cJSON_Delete(o);
-			return NULL;
-		}
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
-		/* the recordings and their modes, as status lists them */
-		if (o && (snapshot_add_status(o, ctx->lttng, rotation_is_rotating) < 0 ||
-			  snapshot_trigger_add_status(o) < 0)) {
-			cJSON_Delete(o);
-			return NULL;
-		}
+	}
+	/* the recordings and their modes; for status, the rotating ones and
+	 * those caretd ended itself too */
+	if (o && recordings_add_status(ctx->recs, o, full) < 0) {
+		cJSON_Delete(o);
+		return NULL;
 	}
 	for (struct agent *a = ctx->reg->head; o && a; a = a->next) {
 		if (add_agent(o, ctx->reg, a) < 0) {
@@ -174,8 +166,8 @@ static cJSON *enc_stop(const struct cmd_ctx *ctx, const struct cmd_stop_res *res
 						     c->discarded_known, c->lost_known };
 	}
 	cJSON *o = caret_ctl_enc_stop(res->session, res->path, out, (size_t)res->n, res->dups);
-	if (o && res->rotation) {
-		cJSON *rot = rotation_report_enc(res->rotation);
+	if (o && res->end.rotation) {
+		cJSON *rot = rotation_report_enc(res->end.rotation);
 		if (!rot || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATION, rot)) {
 			cJSON_Delete(rot);
 			cJSON_Delete(o);
@@ -183,7 +175,7 @@ static cJSON *enc_stop(const struct cmd_ctx *ctx, const struct cmd_stop_res *res
 		}
 	}
 	/* a flight recorder's snapshots (stop writes none) */
-	if (o && snapshot_add_stop(o, res->session) < 0) {
+	if (o && snapshot_add_stop(o, &res->end) < 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -238,16 +230,8 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		static struct cmd_stop_res res; /* 20 KiB: not on the stack */
 		if ((r = cmd_stop(ctx, peer, &q->u.stop, &res, &e)) < 0)
 			break;
-		/* a snapshot session has no output of its own: its snapshots
-		 * are in the trace directory */
-		struct snapshot_info si;
-		snapshot_info(res.session, &si);
-		if (si.known && !res.path[0])
-			snprintf(res.path, sizeof(res.path), "%s", si.path);
 		cJSON *o = enc_stop(ctx, &res);
-		rotation_report_free(res.rotation);
-		snapshot_trigger_end(res.session);
-		snapshot_forget(res.session);
+		rotation_report_free(res.end.rotation);
 		return o;
 	}
 	case CARET_CTL_PAUSE:

@@ -63,7 +63,7 @@ struct caret_lttng_cfg {
 	 * until Enter is the agents' gate: every process with the agent is in
 	 * WAIT and forwards nothing, and caretd moves none out of WAIT while
 	 * the recording is armed open (caret_lttng_hold() closes it first;
-	 * lttng_view_hold_armed()). A process without the agent records into
+	 * recordings_hold_armed()). A process without the agent records into
 	 * it from its start. */
 	bool armed_open;
 	/* A flight recorder: a snapshot-mode session (its default snapshot

@@ -145,10 +145,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct registry reg;
 	static struct sched_cfg sched = { PACING_ADAPTIVE, 100, 1 << 20 };
-	static struct lttng_view view = { .ok = true, .polled = true, .state_loaded = true,
+	static struct lttng_view view = { .ok = true, .polled = true,
 					  .n_active = 1, .active = { "fuzz" }, .ops = &yes_ops };
+	static struct recordings recs;
 	static bool once;
 	if (!once) {
+		recordings_init(&recs, &view, recording_features, recording_n_features);
+		recs.loaded = true;
 		log_init(LOG_CRIT); /* Start/End messages would flood */
 		reg.inotify_fd = -1;
 		once = true;
@@ -162,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	decode_all(line, strlen(line));
 	{
-		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view };
+		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view, .recs = &recs };
 		/* a local member of caretd's group, not root */
 		struct cmd_peer peer = { .pid = 1, .uid = 1000, .gid = 1000, .n_groups = 0 };
 		struct cmd_out out;

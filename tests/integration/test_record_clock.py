@@ -202,6 +202,34 @@ class RecordClock(SystemTest):
         self.assertFalse(alive(helpers[0]))
         rec.kill()
 
+    def test_helper_starts_again_after_a_restart(self):
+        """issue 32: a -c recording is saved whole: caretd killed (its
+        helper dies with it), the next caretd takes the recording over and
+        starts its helper again, so sim time goes on into it."""
+        self.publisher("rmw_cyclonedds_cpp")
+        rec = self.c.caretctl("record", "-c", "--immediate", "--duration", "60", "-s", "k2",
+                              "-p", self.traces, background=True)
+        self.addCleanup(subprocess.run, ["lttng", "destroy", "k2"], capture_output=True)
+        deadline = time.time() + 20
+        while not helpers_of(self.d.pid) and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(len(helpers_of(self.d.pid)), 1)
+        self.d.send_signal(signal.SIGKILL)
+        self.d.wait(10)
+        os.unlink(self.c.sock)
+        t_restart = time.monotonic_ns()
+        self.d = self.c.caretd(*self.caretd_args)
+        wait_err(self.d, r"recording k2 of uid 0 taken over")
+        wait_err(self.d, r"session k2: caret-simclock \(pid \d+, uid 0\) records /clock")
+        self.assertEqual(len(helpers_of(self.d.pid)), 1)
+        time.sleep(2.5)
+        rec.kill()
+        r = self.c.caretctl("stop", "-s", "k2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sim = [e for e in read_trace(os.path.join(self.traces, "k2"))
+               if e.name == "ros2_caret:sim_time" and e.ts > t_restart]
+        self.assertGreaterEqual(len(sim), 1, "".join(self.d.errs[-40:]))
+
     def test_no_sim_time_without_c(self):
         self.publisher("rmw_cyclonedds_cpp")
         log_at = len(self.d.errs)

@@ -65,7 +65,7 @@ class DiskBoundTest(SystemTest):
         self.assertGreaterEqual(r["removed"], ROTATIONS - KEEP - 1)
         self.c.caretctl("stop", "-s", "long", "--json")
         rec.finish(60)
-        # its schedules went before the stop (rotation_quiesce): no rotation
+        # its schedules went before the stop (rotation's quiesce): no rotation
         # could start between the stop's wait and LTTng's stop
         d = [q for q in self.c.procs if q.args[0].endswith("caretd")][0]
         self.assertTrue([l for l in d.errs if "session long: rotation schedules removed before "

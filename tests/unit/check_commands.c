@@ -78,8 +78,8 @@ START_TEST(stop_is_the_callers_own)
 	strcpy(view.active[0], "a");
 	strcpy(view.active[1], "b");
 	view.n_active = 2;
-	struct lttng_view_rec rec = { .name = "b", .path = "/t/b", .uid = 4242, .gid = 4242 };
-	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	struct recording rec = { .name = "b", .path = "/t/b", .uid = 4242, .gid = 4242 };
+	ck_assert_int_eq(recordings_add(&recs, &rec), 0);
 	peer.uid = 4343;
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\"}", CTL_REPLY_ERROR, NULL);
 	ck_assert_int_eq(err_of(r), ENOENT);
@@ -131,7 +131,7 @@ START_TEST(record_creates_and_remembers)
 	ck_assert_str_eq(fake.calls[0], "record r1 path=/t url=- light=1 pre_iron=0 append=1 "
 					"armed=0 size=1048576 count=8 as=4242");
 	/* remembered as theirs, with its own options, and seen active at once */
-	struct lttng_view_rec *rec = lttng_view_find_rec(&view, "r1");
+	struct recording *rec = recordings_find(&recs, "r1");
 	ck_assert_ptr_nonnull(rec);
 	ck_assert_int_eq(rec->uid, 4242);
 	ck_assert_int_eq(rec->gid, 4343);
@@ -173,7 +173,7 @@ START_TEST(record_defaults)
 	/* the daemon's geometry; light off; caretd names it */
 	ck_assert_str_eq(fake.calls[0], "record - path=/t url=- light=0 pre_iron=1 append=0 "
 					"armed=0 size=65536 count=2 as=0");
-	ck_assert_int_eq(lttng_view_find_rec(&view, "caret-fake")->pacing, -1);
+	ck_assert_int_eq(recordings_find(&recs, "caret-fake")->pacing, -1);
 }
 END_TEST
 
@@ -185,7 +185,7 @@ START_TEST(record_lttng_error_propagates)
 	ck_assert_int_eq(err_of(r), EPERM);
 	ck_assert_str_eq(msg_of(r), "lttng: creating the session failed: fake cause");
 	cJSON_Delete(r);
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "r1"));
+	ck_assert_ptr_null(recordings_find(&recs, "r1"));
 	ck_assert_int_eq(view.n_active, 0);
 	/* the session exists already: LTTng's EEXIST, with its message */
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\"}",
@@ -212,7 +212,7 @@ END_TEST
 START_TEST(record_before_the_first_poll_reads)
 {
 	view.polled = false;
-	view.state_loaded = false;
+	recs.loaded = false;
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"p1\",\"path\":\"/t\"}",
 		       CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
@@ -330,7 +330,7 @@ START_TEST(record_rotation_armed_then_stop)
 	ck_assert_ptr_nonnull(strstr(msg_of(r), "the least size is 131072 (128K)"));
 	cJSON_Delete(r);
 	ck_assert_int_eq(fake.n_calls, 0);
-	ck_assert(!rotation_is_rotating("r1"));
+	ck_assert(!rotation_is_rotating(&recs, "r1"));
 
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"r1\",\"path\":\"/t\","
 		"\"arm\":true,\"rotate_every_ms\":60000,\"keep\":3,\"max_size\":1048576}",
@@ -338,7 +338,7 @@ START_TEST(record_rotation_armed_then_stop)
 	assert_record_reply(r, "r1", "/t/r1");
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("record r1"));
-	ck_assert(rotation_is_rotating("r1"));
+	ck_assert(rotation_is_rotating(&recs, "r1"));
 	/* status carries the rotation arrays (an armed one rotates nothing yet) */
 	r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
 	const cJSON *rots = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATIONS);
@@ -351,13 +351,13 @@ START_TEST(record_rotation_armed_then_stop)
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATION));
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop r1"));
-	ck_assert(!rotation_is_rotating("r1"));
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "r1"));
+	ck_assert(!rotation_is_rotating(&recs, "r1"));
+	ck_assert_ptr_null(recordings_find(&recs, "r1"));
 	/* a plain recording's stop has no rotation either */
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"p1\",\"path\":\"/t\"}",
 		CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
-	ck_assert(!rotation_is_rotating("p1"));
+	ck_assert(!rotation_is_rotating(&recs, "p1"));
 	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"p1\"}", CTL_REPLY_RESULT, NULL);
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATION));
 	cJSON_Delete(r);
@@ -384,7 +384,7 @@ START_TEST(stop_reports_and_forgets)
 	ctl_stop_result_free(&st);
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop s1"));
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "s1"));
+	ck_assert_ptr_null(recordings_find(&recs, "s1"));
 	ck_assert_int_eq(view.n_active, 0);
 	ck_assert_int_eq(fake.n_lists, 0);
 	/* an unknown count stays unknown */
@@ -411,7 +411,7 @@ START_TEST(stop_lttng_error_propagates)
 	ck_assert_str_eq(msg_of(r), "lttng: stopping the session failed: fake cause");
 	cJSON_Delete(r);
 	/* not forgotten: a second stop retries */
-	ck_assert_ptr_nonnull(lttng_view_find_rec(&view, "s1"));
+	ck_assert_ptr_nonnull(recordings_find(&recs, "s1"));
 	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"s1\"}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
 	/* a session LTTng does not have */
@@ -450,7 +450,7 @@ START_TEST(stop_armed_leaves_nothing)
 	r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"a1\"}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop a1"));
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "a1"));
+	ck_assert_ptr_null(recordings_find(&recs, "a1"));
 	ck_assert_int_eq(fake.n_sessions, 0);
 }
 END_TEST

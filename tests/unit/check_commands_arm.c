@@ -32,8 +32,8 @@ START_TEST(record_arm_then_go)
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(strstr(fake.calls[0], "armed=1"));
 	ck_assert_ptr_null(strstr(fake.calls[0], "open=1"));
-	ck_assert(!lttng_view_find_rec(&view, "a1")->armed_open);
-	struct lttng_view_rec *rec = lttng_view_find_rec(&view, "a1");
+	ck_assert(!recordings_find(&recs, "a1")->armed_open);
+	struct recording *rec = recordings_find(&recs, "a1");
 	ck_assert(rec->armed);
 	ck_assert_int_eq(rec->armer_pid, getpid());
 	/* armed records nothing: not active for the pacer */
@@ -51,11 +51,11 @@ START_TEST(record_arm_then_go)
 	ck_assert_int_eq(err_of(r), EIO);
 	ck_assert_ptr_nonnull(strstr(msg_of(r), "fake cause"));
 	cJSON_Delete(r);
-	ck_assert(lttng_view_find_rec(&view, "a1")->armed);
+	ck_assert(recordings_find(&recs, "a1")->armed);
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"a1\"}", CTL_REPLY_RESULT, NULL);
 	assert_record_reply(r, "a1", "/t/a1");
 	cJSON_Delete(r);
-	ck_assert(!lttng_view_find_rec(&view, "a1")->armed);
+	ck_assert(!recordings_find(&recs, "a1")->armed);
 	ck_assert(lttng_view_is_active(&view, "a1"));
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"nope\"}", CTL_REPLY_ERROR, NULL);
 	ck_assert_int_eq(err_of(r), ENOENT);
@@ -86,14 +86,14 @@ START_TEST(record_arm_open_enter_sends_lttng_nothing)
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(strstr(fake.calls[0], "armed=1"));
 	ck_assert_ptr_nonnull(strstr(fake.calls[0], "open=1"));
-	ck_assert(lttng_view_find_rec(&view, "a1")->armed_open);
+	ck_assert(recordings_find(&recs, "a1")->armed_open);
 	ck_assert(!lttng_view_is_active(&view, "a1"));
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"a1\"}", CTL_REPLY_RESULT, NULL);
 	assert_record_reply(r, "a1", "/t/a1");
 	cJSON_Delete(r);
 	ck_assert_ptr_null(fake_call("go"));
 	ck_assert_ptr_null(fake_call("hold"));
-	ck_assert(!lttng_view_find_rec(&view, "a1")->armed);
+	ck_assert(!recordings_find(&recs, "a1")->armed);
 	ck_assert(lttng_view_is_active(&view, "a1"));
 }
 END_TEST
@@ -105,7 +105,7 @@ START_TEST(record_arm_open_held_when_a_session_starts)
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"b1\",\"path\":\"/t\","
 		       "\"arm\":true}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
-	ck_assert(lttng_view_find_rec(&view, "b1")->armed_open);
+	ck_assert(recordings_find(&recs, "b1")->armed_open);
 	/* a poll that sees nothing new holds nothing */
 	lttng_view_refresh(&view);
 	ck_assert_ptr_null(fake_call("hold"));
@@ -117,8 +117,8 @@ START_TEST(record_arm_open_held_when_a_session_starts)
 	lttng_view_refresh(&view);
 	ck_assert_int_eq(changes, 1);
 	ck_assert_ptr_nonnull(hold_seen_at_change);
-	ck_assert(lttng_view_find_rec(&view, "b1")->armed);
-	ck_assert(!lttng_view_find_rec(&view, "b1")->armed_open);
+	ck_assert(recordings_find(&recs, "b1")->armed);
+	ck_assert(!recordings_find(&recs, "b1")->armed_open);
 	/* and its Enter enables the channel, as any armed recording's */
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"b1\"}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
@@ -146,14 +146,14 @@ START_TEST(record_arm_open_only_when_every_process_waits)
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"d2\",\"path\":\"/t\","
 		"\"arm\":true}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
-	ck_assert(lttng_view_find_rec(&view, "d1")->armed_open);
-	ck_assert(lttng_view_find_rec(&view, "d2")->armed_open);
+	ck_assert(recordings_find(&recs, "d1")->armed_open);
+	ck_assert(recordings_find(&recs, "d2")->armed_open);
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"d1\"}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("hold d2"));
 	ck_assert_ptr_null(fake_call("hold d1"));
-	ck_assert(!lttng_view_find_rec(&view, "d2")->armed_open);
-	ck_assert(lttng_view_find_rec(&view, "d2")->armed);
+	ck_assert(!recordings_find(&recs, "d2")->armed_open);
+	ck_assert(recordings_find(&recs, "d2")->armed);
 }
 END_TEST
 
@@ -167,7 +167,7 @@ START_TEST(record_arm_all_hosts_starts_them_at_go)
 		       "\"arm\":true,\"all_hosts\":true}", CTL_REPLY_RESULT, NULL);
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST));
 	cJSON_Delete(r);
-	ck_assert(lttng_view_find_rec(&view, "h1")->all_hosts);
+	ck_assert(recordings_find(&recs, "h1")->all_hosts);
 	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"h1\"}", CTL_REPLY_RESULT, NULL);
 	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST)));
 	const cJSON *why = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST_ERROR);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "daemon/lttng/lttng_view.h"
+#include "daemon/recording/recordings.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "cmd_fixture.h"
@@ -57,7 +58,7 @@ START_TEST(pause_keeps_resume_is_new)
 	/* the polls see it stopped, not gone: kept */
 	lttng_view_refresh(&view);
 	lttng_view_refresh(&view);
-	ck_assert_ptr_nonnull(lttng_view_find_rec(&view, "s1"));
+	ck_assert_ptr_nonnull(recordings_find(&recs, "s1"));
 	ck_assert_int_eq(view.n_active, 0);
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"pause\",\"session\":\"s1\"}", CTL_REPLY_ERROR, NULL);
 	ck_assert_int_eq(err_of(r), EALREADY);
@@ -77,7 +78,7 @@ START_TEST(pause_keeps_resume_is_new)
 	/* stop ends it, paused or not */
 	assert_pause_reply(ask("{\"v\":1,\"cmd\":\"pause\"}", CTL_REPLY_RESULT, NULL), "s1", true);
 	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"stop\"}", CTL_REPLY_RESULT, NULL));
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "s1"));
+	ck_assert_ptr_null(recordings_find(&recs, "s1"));
 }
 END_TEST
 
@@ -95,7 +96,7 @@ START_TEST(paused_recording_follows_lttng)
 	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"pause\"}", CTL_REPLY_RESULT, NULL));
 	fake.n_sessions = 0; /* lttng destroy s1 */
 	lttng_view_refresh(&view);
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "s1"));
+	ck_assert_ptr_null(recordings_find(&recs, "s1"));
 }
 END_TEST
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon/lttng/lttng_view.h"
+#include "daemon/recording/recordings.h"
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl_plan.h"
 #include "cmd_fixture.h"
@@ -29,7 +30,7 @@ START_TEST(plan_makes_nothing_and_is_what_record_makes)
 	struct ctl_why why;
 	ck_assert_msg(caret_ctl_dec_plan(r, &p, &why) == 0, "%s", why.msg);
 	ck_assert_int_eq(fake.n_calls, calls);
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "p1"));
+	ck_assert_ptr_null(recordings_find(&recs, "p1"));
 	ck_assert_str_eq(p.session, "p1");
 	ck_assert_str_eq(p.filter[CARET_FILTER_SELECT_NODES], "/a");
 	ck_assert_int_eq(p.n_channels, 1);

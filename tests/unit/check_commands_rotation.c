@@ -36,7 +36,7 @@ static struct {
 	/* what the next read of the notification channel delivers, in
 	 * order, to every subscribed recording (the fault switch of
 	 * dropped_notification_starts_a_new_pass) */
-	enum rotl_event next[4];
+	enum rotation_lttng_event next[4];
 	int n_next;
 } frot;
 
@@ -52,7 +52,7 @@ static int frot_register(const char *session, char *err, size_t errlen)
 static void frot_ensure(void)
 {
 	for (int i = 0; i < MAX_ROT; i++) {
-		struct rot *t = rot_at(i);
+		struct rotation *t = rotation_at(i);
 		if (t->used && !t->armed && !t->subscribed) {
 			t->subscribed = true;
 			frot.subscribed++;
@@ -64,7 +64,7 @@ static void frot_close(void)
 {
 }
 
-static int frot_subscribe(struct rot *t, bool on)
+static int frot_subscribe(struct rotation *t, bool on)
 {
 	t->subscribed = on;
 	if (on)
@@ -93,17 +93,17 @@ static int frot_unschedule(const char *session)
 	return 0;
 }
 
-static void frot_read(rotl_on_event *cb, void *arg)
+static void frot_read(rotation_lttng_on_event *cb, void *arg)
 {
 	int n = frot.n_next;
 	frot.n_next = 0;
 	for (int k = 0; k < n; k++)
 		for (int i = 0; i < MAX_ROT; i++)
-			if (rot_at(i)->used && rot_at(i)->subscribed)
-				cb(frot.next[k], rot_at(i), NULL, arg);
+			if (rotation_at(i)->used && rotation_at(i)->subscribed)
+				cb(frot.next[k], rotation_at(i), NULL, arg);
 }
 
-static const struct rotation_ops rot_ops = { .lttng = &view, .reg = &reg };
+static const struct rotation_ops rot_ops = { .recs = &recs, .reg = &reg };
 
 static const struct rotation_lttng_ops frot_ops = {
 	.register_triggers = frot_register,
@@ -126,7 +126,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_int_ge(sd_event_new(&ev), 0);
 	ck_assert_int_ge(loop_open(&l, ev), 0);
 	ck_assert_int_ge(rotation_start(&l, &rot_ops), 0);
-	rotl_set_ops(&frot_ops);
+	rotation_lttng_set_ops(&frot_ops);
 	memset(&frot, 0, sizeof(frot));
 	peer.uid = 4242;
 	peer.pid = getpid();
@@ -140,7 +140,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_str_eq(rec.path, "/t/r2");
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("record r2"));
-	ck_assert(rotation_is_rotating("r2"));
+	ck_assert(rotation_is_rotating(&recs, "r2"));
 	ck_assert_int_eq(frot.registered, 1);
 	ck_assert_int_eq(frot.subscribed, 1);
 	ck_assert_int_eq(frot.scheduled, 1);
@@ -165,7 +165,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_ptr_nonnull(strstr(msg_of(r), "lacks part of its replay"));
 	cJSON_Delete(r);
 	ck_assert_ptr_null(fake_call("stop r2"));
-	ck_assert(rotation_is_rotating("r2"));
+	ck_assert(rotation_is_rotating(&recs, "r2"));
 	ck_assert_int_eq(frot.unscheduled, 1);
 	/* its only process gone: nothing is missing, the stop goes */
 	agent.dead = true;
@@ -177,7 +177,7 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(x, "chunks")));
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop r2"));
-	ck_assert(!rotation_is_rotating("r2"));
+	ck_assert(!rotation_is_rotating(&recs, "r2"));
 	ck_assert_int_eq(frot.unsubscribed, 1);
 	ck_assert_int_ge(frot.unscheduled, 1); /* before the stop: no empty last chunk */
 
@@ -189,12 +189,12 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_ptr_nonnull(strstr(msg_of(r), "fake: no schedule for r3"));
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop r3"));
-	ck_assert(!rotation_is_rotating("r3"));
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "r3"));
+	ck_assert(!rotation_is_rotating(&recs, "r3"));
+	ck_assert_ptr_null(recordings_find(&recs, "r3"));
 	ck_assert_int_eq(frot.unsubscribed, 2);
 
 	rotation_stop();
-	rotl_set_ops(NULL);
+	rotation_lttng_set_ops(NULL);
 	loop_close(&l);
 	sd_event_unref(ev);
 }
@@ -242,7 +242,7 @@ START_TEST(chunk_with_discards_is_incomplete)
 	ck_assert_int_ge(sd_event_new(&ev), 0);
 	ck_assert_int_ge(loop_open(&l, ev), 0);
 	ck_assert_int_ge(rotation_start(&l, &rot_ops), 0);
-	rotl_set_ops(&frot_ops);
+	rotation_lttng_set_ops(&frot_ops);
 	char dir[64], p[256];
 	snprintf(dir, sizeof(dir), "/tmp/caret-ut-rotdisc-%d", (int)getpid());
 	static const char *const names[] = { "20261127T034538+0000-20261127T034543+0000-0",
@@ -255,23 +255,26 @@ START_TEST(chunk_with_discards_is_incomplete)
 	}
 	struct stat st;
 	ck_assert_int_eq(stat(dir, &st), 0);
-	struct rot *t = rot_slot();
-	ck_assert_ptr_nonnull(t);
-	*t = (struct rot){ .used = true, .uid = getuid(), .gid = getgid(), .dev = st.st_dev,
+	/* a rotating recording's state is its recording's */
+	struct recording rd = { .name = "rd", .uid = getuid(), .gid = getgid() };
+	snprintf(rd.path, sizeof(rd.path), "%s", dir);
+	ck_assert_int_eq(recordings_add(&recs, &rd), 0);
+	struct rotation *t = &recordings_find(&recs, "rd")->rot;
+	*t = (struct rotation){ .used = true, .uid = getuid(), .gid = getgid(), .dev = st.st_dev,
 			   .ino = st.st_ino, .cur_index = 3, .verdict_upto = 3 };
 	snprintf(t->name, sizeof(t->name), "rd");
 	snprintf(t->path, sizeof(t->path), "%s", dir);
-	rot_scan(t);
+	rotation_scan(t);
 	ck_assert_ptr_nonnull(t->list);
 	ck_assert_int_eq(t->list->n, 3);
 	char buf[96];
-	ck_assert_ptr_null(rot_chunk_why(t, &t->list->c[0], buf, sizeof(buf)));
-	const char *why = rot_chunk_why(t, &t->list->c[1], buf, sizeof(buf));
+	ck_assert_ptr_null(rotation_chunk_why(t, &t->list->c[0], buf, sizeof(buf)));
+	const char *why = rotation_chunk_why(t, &t->list->c[1], buf, sizeof(buf));
 	ck_assert_ptr_nonnull(why);
 	ck_assert_str_eq(why, "14749 events discarded by the tracer");
-	ck_assert_ptr_null(rot_chunk_why(t, &t->list->c[2], buf, sizeof(buf)));
+	ck_assert_ptr_null(rotation_chunk_why(t, &t->list->c[2], buf, sizeof(buf)));
 	uint64_t n = 0;
-	ck_assert(rot_has_discards(t, 1, &n));
+	ck_assert(rotation_has_discards(t, 1, &n));
 	ck_assert_uint_eq(n, 14749);
 
 	/* status: the chunk is INCOMPLETE, and why */
@@ -295,11 +298,11 @@ START_TEST(chunk_with_discards_is_incomplete)
 	snprintf(p, sizeof(p), "%s/archives/20261127T034553+0000-20261127T034558+0000-3/ust", dir);
 	ck_assert_int_eq(symlink("/", p), 0); /* its owner's link: never followed */
 	t->verdict_upto = 4;
-	rot_scan(t);
+	rotation_scan(t);
 	ck_assert_int_eq(t->list->n, 4);
-	ck_assert_str_eq(rot_chunk_why(t, &t->list->c[1], buf, sizeof(buf)),
+	ck_assert_str_eq(rotation_chunk_why(t, &t->list->c[1], buf, sizeof(buf)),
 			 "14749 events discarded by the tracer");
-	ck_assert_str_eq(rot_chunk_why(t, &t->list->c[3], buf, sizeof(buf)),
+	ck_assert_str_eq(rotation_chunk_why(t, &t->list->c[3], buf, sizeof(buf)),
 			 "its discarded events could not be counted");
 	ck_assert_uint_eq(t->disc_upto, 4);
 
@@ -307,7 +310,7 @@ START_TEST(chunk_with_discards_is_incomplete)
 	free(t->base);
 	memset(t, 0, sizeof(*t));
 	rotation_stop();
-	rotl_set_ops(NULL);
+	rotation_lttng_set_ops(NULL);
 	loop_close(&l);
 	sd_event_unref(ev);
 	snprintf(p, sizeof(p), "rm -rf %s", dir);
@@ -318,7 +321,7 @@ END_TEST
 /* An armed rotating recording the view reaps (nobody pressed Enter within
  * --arm-timeout) leaves no rotation slot behind: otherwise a group member
  * arming and abandoning rotating recordings fills the table for everyone
- * (each of its LTTNG_VIEW_MAX_RECORDINGS slots, 2 at a time). */
+ * (each of its RECORDINGS_MAX slots, 2 at a time). */
 START_TEST(reaped_armed_recording_frees_its_rotation)
 {
 	sd_event *ev = NULL;
@@ -326,7 +329,7 @@ START_TEST(reaped_armed_recording_frees_its_rotation)
 	ck_assert_int_ge(sd_event_new(&ev), 0);
 	ck_assert_int_ge(loop_open(&l, ev), 0);
 	ck_assert_int_ge(rotation_start(&l, &rot_ops), 0);
-	rotl_set_ops(&frot_ops);
+	rotation_lttng_set_ops(&frot_ops);
 	memset(&frot, 0, sizeof(frot));
 	peer.uid = 4242;
 	peer.pid = getpid();
@@ -334,26 +337,26 @@ START_TEST(reaped_armed_recording_frees_its_rotation)
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"ra\",\"path\":\"/t\","
 		       "\"arm\":true,\"rotate_every_ms\":60000}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
-	ck_assert(rotation_is_rotating("ra"));
+	ck_assert(rotation_is_rotating(&recs, "ra"));
 	ck_assert_int_eq(frot.registered, 0); /* armed: nothing registered yet */
 
 	/* still armed: a tick keeps it */
 	loop_tick(&l, loop_now(&l) + 10 * 1000000ull);
-	ck_assert(rotation_is_rotating("ra"));
+	ck_assert(rotation_is_rotating(&recs, "ra"));
 
 	/* armed long ago: the view's next look destroys it */
 	/* (not armed_ns = 1: on a machine up for less than the arm timeout,
 	 * CLOCK_MONOTONIC is below it and 1 was not long ago) */
-	lttng_view_find_rec(&view, "ra")->armed_ns =
-		caret_now_ns() - (int64_t)(LTTNG_VIEW_ARM_TIMEOUT_S + 1) * 1000000000;
+	recordings_find(&recs, "ra")->armed_ns =
+		caret_now_ns() - (int64_t)(RECORDINGS_ARM_TIMEOUT_S + 1) * 1000000000;
 	lttng_view_refresh(&view);
-	ck_assert_ptr_null(lttng_view_find_rec(&view, "ra"));
+	ck_assert_ptr_null(recordings_find(&recs, "ra"));
 	loop_tick(&l, loop_now(&l) + 20 * 1000000ull);
-	ck_assert(!rotation_is_rotating("ra"));
+	ck_assert(!rotation_is_rotating(&recs, "ra"));
 	ck_assert_int_eq(frot.registered, 0);
 
 	rotation_stop();
-	rotl_set_ops(NULL);
+	rotation_lttng_set_ops(NULL);
 	loop_close(&l);
 	sd_event_unref(ev);
 }
@@ -375,7 +378,7 @@ static struct {
 	sd_event *ev;
 	struct loop l;
 	uint64_t now;
-	struct rot *t;
+	struct rotation *t;
 } rn;
 
 static void rn_begin(void)
@@ -384,16 +387,16 @@ static void rn_begin(void)
 	ck_assert_int_ge(sd_event_new(&rn.ev), 0);
 	ck_assert_int_ge(loop_open(&rn.l, rn.ev), 0);
 	ck_assert_int_ge(rotation_start(&rn.l, &rot_ops), 0);
-	rotl_set_ops(&frot_ops);
+	rotation_lttng_set_ops(&frot_ops);
 	memset(&frot, 0, sizeof(frot));
 	peer.uid = 4242;
 	peer.pid = getpid();
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"rn\",\"path\":\"/t\","
 		       "\"rotate_every_ms\":60000}", CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
-	ck_assert(rotation_is_rotating("rn"));
+	ck_assert(rotation_is_rotating(&recs, "rn"));
 	rn.now = loop_now(&rn.l);
-	rn.t = rot_find("rn");
+	rn.t = rotation_find("rn");
 	ck_assert_ptr_nonnull(rn.t);
 	ck_assert(rn.t->subscribed);
 	ck_assert_ptr_nonnull(lttng_view_find(&view, "rn"));
@@ -402,7 +405,7 @@ static void rn_begin(void)
 }
 
 /* The next read of the fake channel delivers evs (n of them); one tick. */
-static void rn_deliver(const enum rotl_event *evs, int n)
+static void rn_deliver(const enum rotation_lttng_event *evs, int n)
 {
 	for (int i = 0; i < n; i++)
 		frot.next[i] = evs[i];
@@ -417,9 +420,9 @@ static void rn_end(void)
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"rn\"}", CTL_REPLY_RESULT, NULL);
 	agent.dead = false;
 	cJSON_Delete(r);
-	ck_assert(!rotation_is_rotating("rn"));
+	ck_assert(!rotation_is_rotating(&recs, "rn"));
 	rotation_stop();
-	rotl_set_ops(NULL);
+	rotation_lttng_set_ops(NULL);
 	loop_close(&rn.l);
 	sd_event_unref(rn.ev);
 }
@@ -434,7 +437,7 @@ START_TEST(dropped_notification_starts_a_new_pass)
 {
 	rn_begin();
 	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
-	rn_deliver((const enum rotl_event[]){ ROTL_DROPPED }, 1);
+	rn_deliver((const enum rotation_lttng_event[]){ ROTL_DROPPED }, 1);
 	struct lttng_view_session *e = lttng_view_find(&view, "rn");
 	ck_assert_ptr_nonnull(e);
 	ck_assert_msg(e->serial > s0, "a dropped rotation notification started no new pass: "
@@ -455,7 +458,7 @@ START_TEST(completed_rotation_starts_a_new_pass)
 	rn_begin();
 	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
 	const uint64_t rot0 = rn.t->rotations, idx0 = rn.t->cur_index;
-	rn_deliver((const enum rotl_event[]){ ROTL_ONGOING, ROTL_COMPLETED }, 2);
+	rn_deliver((const enum rotation_lttng_event[]){ ROTL_ONGOING, ROTL_COMPLETED }, 2);
 	struct lttng_view_session *e = lttng_view_find(&view, "rn");
 	ck_assert_ptr_nonnull(e);
 	ck_assert_msg(e->serial > s0, "a completed rotation started no new pass: session "
@@ -470,6 +473,37 @@ START_TEST(completed_rotation_starts_a_new_pass)
 }
 END_TEST
 
+/* A feature refused after others began (issue 32: one reverse unwind):
+ * -c refused here, after the rotation began; the rotation's schedules go
+ * before the session stops (no empty last chunk), then the session, then
+ * the recording with its rotation. */
+START_TEST(refused_feature_undoes_those_begun)
+{
+	sd_event *ev = NULL;
+	struct loop l = { 0 };
+	ck_assert_int_ge(sd_event_new(&ev), 0);
+	ck_assert_int_ge(loop_open(&l, ev), 0);
+	ck_assert_int_ge(rotation_start(&l, &rot_ops), 0);
+	rotation_lttng_set_ops(&frot_ops);
+	memset(&frot, 0, sizeof(frot));
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"rc\",\"path\":\"/t\","
+		       "\"rotate_every_ms\":60000,\"record_clock\":true,\"clock_domain\":7}",
+		       CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), ENOTSUP);
+	cJSON_Delete(r);
+	ck_assert_int_eq(frot.scheduled, 1);
+	ck_assert_int_eq(frot.unscheduled, 1);
+	ck_assert_int_eq(frot.unsubscribed, 1);
+	ck_assert_ptr_nonnull(fake_call("stop rc"));
+	ck_assert_ptr_null(recordings_find(&recs, "rc"));
+	ck_assert(!rotation_is_rotating(&recs, "rc"));
+	rotation_stop();
+	rotation_lttng_set_ops(NULL);
+	loop_close(&l);
+	sd_event_unref(ev);
+}
+END_TEST
+
 void add_rotation_tests(TCase *tc)
 {
 	tcase_add_test(tc, dropped_notification_starts_a_new_pass);
@@ -477,4 +511,5 @@ void add_rotation_tests(TCase *tc)
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);
+	tcase_add_test(tc, refused_feature_undoes_those_begun);
 }

@@ -31,13 +31,13 @@ START_TEST(record_clock_refused_and_undone)
 		/* created, then stopped: nothing of it is left */
 		ck_assert_int_gt(fake.n_calls, calls);
 		ck_assert_ptr_nonnull(fake_call("stop c1"));
-		ck_assert_ptr_null(lttng_view_find_rec(&view, "c1"));
+		ck_assert_ptr_null(recordings_find(&recs, "c1"));
 	}
 	/* without -c the same recording starts */
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"c1\",\"path\":\"/t\"}",
 		       CTL_REPLY_RESULT, NULL);
 	cJSON_Delete(r);
-	ck_assert_ptr_nonnull(lttng_view_find_rec(&view, "c1"));
+	ck_assert_ptr_nonnull(recordings_find(&recs, "c1"));
 }
 END_TEST
 

@@ -56,9 +56,9 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_ptr_nonnull(fake_call("record fr path=/t url=- light=0 pre_iron=0 append=0 "
 					"armed=0 size=131072 count=8 as=4242 snapshot=1"));
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
-	const cJSON *recs = field(r, CARET_CTL_K_RECORDINGS);
-	ck_assert_int_eq(cJSON_GetArraySize(recs), 1);
-	const cJSON *x = cJSON_GetArrayItem(recs, 0);
+	const cJSON *list = field(r, CARET_CTL_K_RECORDINGS);
+	ck_assert_int_eq(cJSON_GetArraySize(list), 1);
+	const cJSON *x = cJSON_GetArrayItem(list, 0);
 	ck_assert_str_eq(field(x, CARET_CTL_K_MODE)->valuestring, CARET_CTL_MODE_SNAPSHOT);
 	ck_assert_int_eq(field(x, CARET_CTL_K_RING_SIZE)->valueint, 1048576);
 	ck_assert_int_eq(field(x, CARET_CTL_K_SNAPSHOTS)->valueint, 0);
@@ -73,7 +73,7 @@ START_TEST(snapshot_after_the_pass)
 	/* a new pass: the session's serial moved past what the agent covers */
 	uint32_t serial = lttng_view_find(&view, "fr")->serial;
 	ck_assert_uint_gt(serial, before);
-	ck_assert(snapshot_busy("fr"));
+	ck_assert(snapshot_busy(&recs, "fr"));
 	bool done;
 	cJSON *o = wait_poll(w, 1000 * MS, &done);
 	ck_assert(!done);
@@ -97,7 +97,7 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_int_eq(field(o, CARET_CTL_K_SNAPSHOTS)->valueint, 1);
 	cJSON_Delete(o);
 	wait_free(w);
-	ck_assert(!snapshot_busy("fr"));
+	ck_assert(!snapshot_busy(&recs, "fr"));
 
 	/* the default recording is the caller's latest; -o elsewhere; the
 	 * pass times out: written anyway, named incomplete with the process */
@@ -121,7 +121,7 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_ptr_null(fake_call("snapshot"));
 	cJSON_Delete(r);
 	struct snapshot_info info;
-	snapshot_info("fr", &info);
+	snapshot_info(&recs, "fr", &info);
 	ck_assert(!info.known);
 }
 END_TEST
@@ -130,21 +130,20 @@ END_TEST
 START_TEST(snapshot_of_a_recording_stopped_meanwhile)
 {
 	record_fr("gone", true);
+	const struct recording *gone = recordings_find(&recs, "gone");
 	struct wait_req *w;
 	ask("{\"v\":1,\"cmd\":\"snapshot\",\"session\":\"gone\"}", CTL_REPLY_RESULT, &w);
 	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"gone\"}", CTL_REPLY_RESULT,
 			 NULL));
-	/* every other slot taken, then a new flight recorder: it must not get
-	 * the slot the job still holds */
-	char name[32];
-	for (int i = 0; i < LTTNG_VIEW_MAX_RECORDINGS - 1; i++) {
-		snprintf(name, sizeof(name), "x%d", i);
-		snapshot_added(name, "/t/x", 4096, 8);
-	}
+	/* a new flight recorder in the very slot the stopped one left (the
+	 * ring is its recording's now): the job must not take it for its own */
 	record_fr("new", true);
+	struct recording *nw = recordings_find(&recs, "new");
+	ck_assert_ptr_eq(nw, gone);
 	struct snapshot_info info;
-	snapshot_info("new", &info);
-	ck_assert(!info.known); /* the table was full: said in the log */
+	snapshot_info(&recs, "new", &info);
+	ck_assert(info.known);
+	ck_assert(!nw->ring.busy);
 	bool done;
 	cJSON *o = wait_poll(w, 1000 * MS, &done);
 	ck_assert(done);
@@ -153,10 +152,11 @@ START_TEST(snapshot_of_a_recording_stopped_meanwhile)
 	cJSON_Delete(o);
 	wait_free(w);
 	ck_assert_ptr_null(fake_call("snapshot"));
-	/* the job's slot is free now */
-	snapshot_added("new", "/t/new", 4096, 8);
-	snapshot_info("new", &info);
+	/* the job touched nothing of the new one */
+	snapshot_info(&recs, "new", &info);
 	ck_assert(info.known);
+	ck_assert(!nw->ring.busy);
+	ck_assert_uint_eq(info.written, 0);
 	ck_assert_str_eq(info.path, "/t/new");
 }
 END_TEST
@@ -168,8 +168,8 @@ START_TEST(snapshot_refusals_never_reach_lttng)
 	record_fr("plain", false);
 	ck_assert_ptr_nonnull(fake_call("record plain path=/t"));
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
-	const cJSON *x, *recs = field(r, CARET_CTL_K_RECORDINGS);
-	cJSON_ArrayForEach(x, recs)
+	const cJSON *x, *list = field(r, CARET_CTL_K_RECORDINGS);
+	cJSON_ArrayForEach(x, list)
 		if (!strcmp(field(x, CARET_CTL_K_SESSION)->valuestring, "plain"))
 			ck_assert_str_eq(field(x, CARET_CTL_K_MODE)->valuestring,
 					 CARET_CTL_MODE_PLAIN);

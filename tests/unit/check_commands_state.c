@@ -29,42 +29,42 @@ START_TEST(recording_shares)
 {
 	/* B17: users' shares of the table, and root's reserve */
 	char err[256];
-	struct lttng_view_rec rec = { .uid = 1000, .armed = true };
-	for (int i = 0; i < LTTNG_VIEW_USER_ARMED; i++) {
-		ck_assert_int_eq(lttng_view_admit(&view, 1000, true, err, sizeof(err)), 0);
+	struct recording rec = { .uid = 1000, .armed = true };
+	for (int i = 0; i < RECORDINGS_USER_ARMED; i++) {
+		ck_assert_int_eq(recordings_admit(&recs, 1000, true, err, sizeof(err)), 0);
 		snprintf(rec.name, sizeof(rec.name), "a%d", i);
-		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+		ck_assert_int_eq(recordings_add(&recs, &rec), 0);
 	}
-	ck_assert_int_eq(lttng_view_admit(&view, 1000, true, err, sizeof(err)), -EDQUOT);
+	ck_assert_int_eq(recordings_admit(&recs, 1000, true, err, sizeof(err)), -EDQUOT);
 	ck_assert_ptr_nonnull(strstr(err, "armed"));
-	ck_assert_int_eq(lttng_view_admit(&view, 1001, true, err, sizeof(err)), 0);
+	ck_assert_int_eq(recordings_admit(&recs, 1001, true, err, sizeof(err)), 0);
 	rec.armed = false;
-	for (int i = LTTNG_VIEW_USER_ARMED; i < LTTNG_VIEW_USER_RECORDINGS; i++) {
-		ck_assert_int_eq(lttng_view_admit(&view, 1000, false, err, sizeof(err)), 0);
+	for (int i = RECORDINGS_USER_ARMED; i < RECORDINGS_USER; i++) {
+		ck_assert_int_eq(recordings_admit(&recs, 1000, false, err, sizeof(err)), 0);
 		snprintf(rec.name, sizeof(rec.name), "a%d", i);
-		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+		ck_assert_int_eq(recordings_add(&recs, &rec), 0);
 	}
-	ck_assert_int_eq(lttng_view_admit(&view, 1000, false, err, sizeof(err)), -EDQUOT);
+	ck_assert_int_eq(recordings_admit(&recs, 1000, false, err, sizeof(err)), -EDQUOT);
 	/* other users fill what is left to users */
-	int users = LTTNG_VIEW_USER_RECORDINGS;
-	for (uid_t u = 2000; users < LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE; u++)
-		for (int i = 0; i < LTTNG_VIEW_USER_RECORDINGS &&
-				users < LTTNG_VIEW_MAX_RECORDINGS - LTTNG_VIEW_ROOT_RESERVE; i++, users++) {
-			ck_assert_int_eq(lttng_view_admit(&view, u, false, err, sizeof(err)), 0);
+	int users = RECORDINGS_USER;
+	for (uid_t u = 2000; users < RECORDINGS_MAX - RECORDINGS_ROOT_RESERVE; u++)
+		for (int i = 0; i < RECORDINGS_USER &&
+				users < RECORDINGS_MAX - RECORDINGS_ROOT_RESERVE; i++, users++) {
+			ck_assert_int_eq(recordings_admit(&recs, u, false, err, sizeof(err)), 0);
 			rec.uid = u;
 			snprintf(rec.name, sizeof(rec.name), "u%d-%d", (int)u, i);
-			ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+			ck_assert_int_eq(recordings_add(&recs, &rec), 0);
 		}
-	ck_assert_int_eq(lttng_view_admit(&view, 3999, false, err, sizeof(err)), -ENOSPC);
+	ck_assert_int_eq(recordings_admit(&recs, 3999, false, err, sizeof(err)), -ENOSPC);
 	ck_assert_ptr_nonnull(strstr(err, "root"));
 	/* root's reserve */
 	rec.uid = 0;
-	for (int i = 0; i < LTTNG_VIEW_ROOT_RESERVE; i++) {
-		ck_assert_int_eq(lttng_view_admit(&view, 0, true, err, sizeof(err)), 0);
+	for (int i = 0; i < RECORDINGS_ROOT_RESERVE; i++) {
+		ck_assert_int_eq(recordings_admit(&recs, 0, true, err, sizeof(err)), 0);
 		snprintf(rec.name, sizeof(rec.name), "r%d", i);
-		ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+		ck_assert_int_eq(recordings_add(&recs, &rec), 0);
 	}
-	ck_assert_int_eq(lttng_view_admit(&view, 0, false, err, sizeof(err)), -ENOSPC);
+	ck_assert_int_eq(recordings_admit(&recs, 0, false, err, sizeof(err)), -ENOSPC);
 	/* a full table refuses a record before any session exists: nothing
 	 * runs unremembered */
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"path\":\"/nonexistent/x\"}",
@@ -78,8 +78,8 @@ START_TEST(status_and_list)
 {
 	strcpy(view.active[0], "s1");
 	view.n_active = 1;
-	struct lttng_view_rec rec = { .name = "s1", .path = "/t/s1" };
-	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	struct recording rec = { .name = "s1", .path = "/t/s1" };
+	ck_assert_int_eq(recordings_add(&recs, &rec), 0);
 	cJSON *r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
 	struct ctl_status st;
 	struct ctl_why why;
@@ -186,8 +186,8 @@ START_TEST(recording_options_are_its_own)
 	view.n_active = 2;
 	view.sess[0] = (struct lttng_view_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 1 };
 	view.sess[1] = (struct lttng_view_session){ .rules = CARET_LTTNG_RULE_CARET, .serial = 2 };
-	struct lttng_view_rec rec = { .name = "rec", .pacing = PACING_FREQUENCY, .frequency = 2 };
-	ck_assert_int_eq(lttng_view_add_rec(&view, &rec), 0);
+	struct recording rec = { .name = "rec", .pacing = PACING_FREQUENCY, .frequency = 2 };
+	ck_assert_int_eq(recordings_add(&recs, &rec), 0);
 	pacer_effective_cfg(&view, &defaults, &eff);
 	ck_assert_int_eq(eff.pacing, PACING_ADAPTIVE); /* the CLI session is newer */
 	ck_assert_uint_eq(eff.frequency, 100);
@@ -463,8 +463,120 @@ START_TEST(complete_segment_seen_before_its_event)
 }
 END_TEST
 
+/* issue 32: a recording is saved whole after every change, and comes
+ * back whole at start-up: every option of its own, its filter, its
+ * flight recorder's ring, trigger and count, -c, its arming (the
+ * directory a relay's: no path, so no check against LTTng's). */
+START_TEST(recording_saved_and_restored_whole)
+{
+	char dir[64], file[128];
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-whole-%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	snprintf(file, sizeof(file), "%s/caretd.recordings", dir);
+	snprintf(recs.state_file, sizeof(recs.state_file), "%s", file);
+	struct recording r = { .name = "whole", .uid = 4242, .gid = 4343, .pacing = PACING_FREQUENCY,
+			       .frequency = 77, .subbuf_size = 131072, .subbuf_count = 8,
+			       .dir_dev = 12, .dir_ino = 34, .armed = true, .armed_open = true,
+			       .all_hosts = true, .armer_pid = 99, .armer_start = 1234,
+			       .ring = { .on = true, .written = 5 },
+			       .trig = { .wanted = true, .on = true, .event = "my_provider:ev",
+					 .filter = "x > 3 && y == \"a b\"", .fired = 9, .coalesced = 2 },
+			       .clock = { .wanted = true, .domain = 17 } };
+	struct caret_filter_lists lists = { { "/talker\\d", "", "/chatter", "" } };
+	ck_assert_int_eq(caret_filter_encode(&lists, &r.filter), 0);
+	ck_assert_int_eq(recordings_add(&recs, &r), 0);
+
+	static struct recordings back;
+	recordings_init(&back, NULL, recording_features, recording_n_features);
+	snprintf(back.state_file, sizeof(back.state_file), "%s", file);
+	char names[1][CARET_LTTNG_NAME_MAX] = { "whole" };
+	recordings_load(&back, names, 1);
+	const struct recording *b = recordings_find(&back, "whole");
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(b->uid, 4242);
+	ck_assert_uint_eq(b->gid, 4343);
+	ck_assert_int_eq(b->pacing, PACING_FREQUENCY);
+	ck_assert_uint_eq(b->frequency, 77);
+	ck_assert_uint_eq(b->subbuf_size, 131072);
+	ck_assert_uint_eq(b->subbuf_count, 8);
+	ck_assert_uint_eq(b->dir_dev, 12);
+	ck_assert_uint_eq(b->dir_ino, 34);
+	ck_assert(b->armed && b->armed_open && b->all_hosts);
+	ck_assert_int_eq(b->armer_pid, 99);
+	ck_assert_uint_eq(b->armer_start, 1234);
+	struct caret_filter_text ft;
+	ck_assert_int_eq(caret_filter_decode(&b->filter, &ft), 0);
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_SELECT_NODES], "/talker\\d");
+	ck_assert_str_eq(ft.f.list[2], "/chatter");
+	ck_assert(b->ring.on);
+	ck_assert_uint_eq(b->ring.written, 5);
+	ck_assert(b->trig.on && b->trig.wanted);
+	ck_assert_str_eq(b->trig.event, "my_provider:ev");
+	ck_assert_str_eq(b->trig.filter, "x > 3 && y == \"a b\"");
+	ck_assert_uint_eq(b->trig.fired, 9);
+	ck_assert_uint_eq(b->trig.coalesced, 2);
+	ck_assert(b->clock.wanted && b->clock.respawn);
+	ck_assert_uint_eq(b->clock.domain, 17);
+	/* what the view's entry of its session will show the scheduling */
+	ck_assert_ptr_eq(b->pub.filter, &b->filter);
+	ck_assert_uint_eq(b->pub.frequency, 77);
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
+/* A rotation's part of its recording's line, and back (the chunks named
+ * incomplete or holding copies included). */
+START_TEST(rotation_saved_and_restored_whole)
+{
+	struct recording a = { .name = "rw", .path = "/x/rw", .uid = 5, .gid = 6, .dir_dev = 7,
+			       .dir_ino = 8 };
+	a.rot = (struct rotation){ .used = true, .o = { .every_ms = 1000, .keep = 3, .max_size = 1 << 30 },
+			      .verdict_upto = 5, .rotations = 4, .removed = 1,
+			      .incomplete = { 2, 3 }, .n_incomplete = 2, .dups = { 4 },
+			      .n_dups = 1 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	rotation_feature.save(&a, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, " rot="));
+	static struct recording b = { .name = "rw", .path = "/x/rw", .uid = 5, .gid = 6,
+				      .dir_dev = 7, .dir_ino = 8 };
+	ck_assert_int_eq(rotation_feature.restore(&recs, &b, strstr(buf, "rot=") + 4), 0);
+	free(buf);
+	ck_assert(b.rot.used && !b.rot.armed && b.rot.adopting);
+	ck_assert_uint_eq(b.rot.o.every_ms, 1000);
+	ck_assert_uint_eq(b.rot.o.keep, 3);
+	ck_assert_uint_eq(b.rot.o.max_size, 1 << 30);
+	ck_assert_uint_eq(b.rot.verdict_upto, 5);
+	ck_assert_uint_eq(b.rot.rotations, 4);
+	ck_assert_uint_eq(b.rot.removed, 1);
+	ck_assert_uint_eq(b.rot.n_incomplete, 2);
+	ck_assert_uint_eq(b.rot.incomplete[1], 3);
+	ck_assert_uint_eq(b.rot.n_dups, 1);
+	ck_assert_uint_eq(b.rot.dups[0], 4);
+	ck_assert_uint_eq(b.rot.dev, 7);
+	ck_assert_str_eq(b.rot.path, "/x/rw");
+	/* an armed one's options only, and only for a recording still armed */
+	a.armed = a.rot.armed = true;
+	f = open_memstream(&buf, &len);
+	rotation_feature.save(&a, f);
+	fclose(f);
+	b = (struct recording){ .name = "rw", .path = "/x/rw" };
+	ck_assert_int_lt(rotation_feature.restore(&recs, &b, strstr(buf, "rot=") + 4), 0);
+	b.armed = true;
+	ck_assert_int_eq(rotation_feature.restore(&recs, &b, strstr(buf, "rot=") + 4), 0);
+	ck_assert(b.rot.armed && !b.rot.adopting);
+	free(buf);
+}
+END_TEST
+
 void add_state_tests(TCase *tc)
 {
+	tcase_add_test(tc, recording_saved_and_restored_whole);
+	tcase_add_test(tc, rotation_saved_and_restored_whole);
 	tcase_add_test(tc, status_and_list);
 	tcase_add_test(tc, complete_segment_seen_before_its_event);
 	tcase_add_test(tc, recording_shares);

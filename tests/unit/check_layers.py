@@ -124,11 +124,13 @@ ORDER = [
     {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
     {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
-    {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot()
-    {"dups"},  # the copies each session got, from the agents' replay positions
-    {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
-     "rotation_state"},  # rotation_state: the table of rotating recordings
-    {"simclock"},  # record -c: the caret-simclock helpers of the view's recordings
+    {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
+     "rotation_types"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
+    {"dups", "recording"},  # the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
+    {"pacer", "notify", "wait", "events", "startend", "config",
+     "recordings"},  # recordings: the table of recordings (admission, reaping, the armed marker)
+    {"recordings_state", "rotation_state"},  # the recordings across a restart; what the rotations look at
+    {"simclock"},  # record -c: the caret-simclock helpers of the recordings
     # rotation's parts on that table: lttng-ctl (triggers, channel,
     # schedules), the chunks' verdicts, the disk guard
     {"rotation_lttng", "rotation_verdict", "rotation_space"},
@@ -136,6 +138,7 @@ ORDER = [
     {"rotation_prune"},  # the chunks' removal, in a helper off caretd's loop
     {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
     {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
+    {"features"},  # the features of a recording, listed once, and what runs them
     {"bridge_msg", "bridge_wake", "bridge_ddsc"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep; libddsc's loader and the entities
     {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
     {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending", "bridge_ddslog"},  # bridge_ddslog: CycloneDDS's own log lines through the bridge's limiter; other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes

@@ -34,8 +34,9 @@ struct registry reg;
 struct sched_cfg cfg = { .pacing = PACING_FREQUENCY, .frequency = 42, .bandwidth = 1 };
 struct lttng_view view;
 struct sched scheduler;
+struct recordings recs;
 struct cmd_ctx ctx = { .reg = &reg, .sched = &cfg, .scheduler = &scheduler, .lttng = &view,
-		       .events = NULL, .bridge = NULL };
+		       .recs = &recs, .events = NULL, .bridge = NULL };
 struct agent agent;
 
 void sched_tick_now(void)
@@ -63,9 +64,10 @@ void setup(void)
 	memset(&view, 0, sizeof(view));
 	view.ok = true;
 	view.ops = &fake_lttng_ops;
+	recordings_init(&recs, &view, recording_features, recording_n_features);
 	/* as after caretd's first poll: LTTng answered, no table to load */
 	view.polled = true;
-	view.state_loaded = true;
+	recs.loaded = true;
 	memset(&fake, 0, sizeof(fake));
 	fake.rules = CARET_LTTNG_RULE_CARET | CARET_LTTNG_RULE_ROS2_INIT |
 		     CARET_LTTNG_RULE_ROS2_RUNTIME;

@@ -22,6 +22,7 @@ extern struct sched scheduler; /* no pacer: its inputs wait (struct sched_input)
  * a Start or End (daemon/agents/startend.h). */
 void sched_tick_now(void);
 extern struct lttng_view view;
+extern struct recordings recs; /* over view */
 extern struct cmd_ctx ctx;
 extern struct agent agent;
 /* Who asks: root unless a test says otherwise (setup resets it). */

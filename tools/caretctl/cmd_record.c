@@ -31,6 +31,7 @@
 #include "tracedir.h"
 #include "wait.h"
 
+/* Over 80 lines: the help text, one statement. */
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -165,6 +166,8 @@ static int parse_checked(const char *opt, const char *val, int parsed, uint64_t 
 	return 0;
 }
 
+/* Over 80 lines: one case per option of `record` (caretctl(1)), each a
+ * few lines; split up, the options would be read in several places. */
 static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -446,6 +449,39 @@ static void disarm(const struct cli_opts *g, const char *session)
 	cJSON_Delete(req);
 }
 
+/* Without --immediate: waits for Enter, the recording armed meanwhile when
+ * it may be (*armed: its session, to start with `go`). CLI_EXIT_OK, or the
+ * exit code of an interruption or a failure (nothing recorded then). */
+static int await_enter(struct cli_opts *g, const struct rec_opts *o, FILE *info, char **armed)
+{
+	/* Asking for Enter is pointless if caretd cannot be reached. */
+	int code = cli_ping(g);
+	if (code != CLI_EXIT_OK)
+		return code;
+	/* Armed, its Start (with any filter, to every host with
+	 * --all-hosts) comes at Enter (arms()). */
+	if (arms(o) && !(*armed = arm(g, o, &code)))
+		return code;
+	fprintf(info, "press Enter to start recording\n");
+	fflush(info);
+	int e = cli_wait_enter(-1);
+	if (e < 0 && *armed)
+		disarm(g, *armed);
+	if (e < 0) {
+		free(*armed);
+		*armed = NULL;
+	}
+	if (e == -EINTR) {
+		if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO))
+			fputc('\n', stderr);	/* after the terminal's "^C" */
+		return cli_fail(cli_record_interrupted_code(), "interrupted; nothing was recorded");
+	}
+	if (e < 0)
+		return cli_usage_error("record", "standard input ended before Enter; "
+						 "use --immediate to start without it");
+	return CLI_EXIT_OK;
+}
+
 static int run(struct cli_opts *g, const struct rec_opts *o)
 {
 	char *armed = NULL;
@@ -460,29 +496,9 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 		return cli_fail(CLI_EXIT_FAILED, "cannot set up signal handling: %s",
 				strerror(-e));
 	if (!o->immediate) {
-		/* Asking for Enter is pointless if caretd cannot be reached. */
-		int code = cli_ping(g);
+		int code = await_enter(g, o, info, &armed);
 		if (code != CLI_EXIT_OK)
 			return code;
-		/* Armed, its Start (with any filter, to every host with
-		 * --all-hosts) comes at Enter (arms()). */
-		if (arms(o) && !(armed = arm(g, o, &code)))
-			return code;
-		fprintf(info, "press Enter to start recording\n");
-		fflush(info);
-		e = cli_wait_enter(-1);
-		if (e < 0 && armed)
-			disarm(g, armed);
-		if (e < 0)
-			free(armed);
-		if (e == -EINTR) {
-			if (isatty(STDIN_FILENO) && isatty(STDERR_FILENO))
-				fputc('\n', stderr);	/* after the terminal's "^C" */
-			return cli_fail(cli_record_interrupted_code(), "interrupted; nothing was recorded");
-		}
-		if (e < 0)
-			return cli_usage_error("record", "standard input ended before Enter; "
-							 "use --immediate to start without it");
 	}
 
 	/* the local caretd knows the local processes only */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The recordings table across a caretd restart (B5): saved after every
- * change, loaded once LTTng answers, each line believed only when LTTng
- * and the trace directory's owner agree (daemon/lttng/lttng_view.h).
+ * The recordings across a caretd restart (B5): each saved whole after
+ * every change, loaded once LTTng answers, each line believed only when
+ * LTTng and the trace directory's owner agree
+ * (daemon/recording/recordings.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,23 +15,28 @@
 #include <unistd.h>
 
 #include "daemon/base/log.h"
-#include "util/caret_util.h"
-#include "daemon/lttng/lttng_view.h"
+#include "daemon/recording/recordings.h"
 #include "proto/caret_ctl_limits.h"
 #include "shm/caret_shm.h"
+#include "util/caret_util.h"
 
 /* ---- recordings across a restart (B5) ----
  * One line per recording: "1 uid gid seq pacing frequency subbuf_size
- * subbuf_count armed armer_pid armer_start NAME PATH [SNAPSHOTS [FILTER]]"
- * (armed: 0 no, 1 with its channel disabled, 2 armed open, plus 4 when its
- * Start goes to every host at `go`), NAME and PATH in
- * hex (they may hold any byte but NUL); SNAPSHOTS, a flight recorder's
- * count, and FILTER (filter_token) are absent in the files of caretd before
- * them. The file is caretd's own and
- * root-only; still, every line is checked against LTTng and the trace
- * directory's owner before it is believed. */
-/* 32 recordings, each up to two 4 KiB hex fields (a path and a filter) */
-#define STATE_MAX (512 << 10)
+ * subbuf_count armed armer_pid armer_start NAME PATH [SNAPSHOTS [FILTER
+ * [KEY=VALUE ...]]]" (armed: 0 no, 1 with its channel disabled, 2 armed
+ * open, plus 4 when its Start goes to every host at `go`), NAME and PATH
+ * in hex (they may hold any byte but NUL); SNAPSHOTS, a flight recorder's
+ * count, and FILTER (filter_token) are absent in the files of caretd
+ * before them. KEY=VALUE: "dir=DEV,INO" (the trace directory's identity),
+ * then each feature's own token (struct recording_feature_ops save, its
+ * name the key); those of a feature this caretd does not know are
+ * skipped. The file is caretd's own and root-only; still, every line is
+ * checked against LTTng and the trace directory's owner before it is
+ * believed. */
+/* 32 recordings, each up to three 4 KiB hex fields (a path, a filter, a
+ * trigger's filter) and a rotation's verdicts */
+#define STATE_MAX (1 << 20)
+#define MAX_TOKENS 32
 
 /* A recording's node/topic filter (CARET's four lists) as one token: "-"
  * for none, else "L0,L1,L2,L3,HEX", each list's length, then the lists'
@@ -82,18 +88,23 @@ static int parse_filter(const char *t, struct caret_shm_filter *out)
 
 static void write_recs(FILE *f, void *arg)
 {
-	const struct lttng_view *v = arg;
+	struct recordings *t = arg;
 	static char name[2 * CARET_LTTNG_NAME_MAX + 1], path[2 * 4096 + 1];
-	for (int i = 0; i < v->n_recs; i++) {
-		const struct lttng_view_rec *r = &v->recs[i];
+	for (struct recording *r = recordings_next(t, NULL); r; r = recordings_next(t, r)) {
 		caret_hex(name, r->name);
 		caret_hex(path, r->path);
 		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
 			" %s %s %" PRIu64 " ", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
 			r->frequency, r->subbuf_size, r->subbuf_count,
 			r->armed ? (r->armed_open ? 2 : 1) + (r->all_hosts ? 4 : 0) : 0,
-			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-", r->snapshots);
+			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-",
+			r->ring.written);
 		filter_token(f, &r->filter);
+		if (r->dir_dev || r->dir_ino)
+			fprintf(f, " dir=%" PRIu64 ",%" PRIu64, r->dir_dev, r->dir_ino);
+		for (int i = 0; i < t->n_features; i++)
+			if (t->features[i]->save)
+				t->features[i]->save(r, f);
 		fputc('\n', f);
 	}
 }
@@ -102,46 +113,41 @@ static void write_recs(FILE *f, void *arg)
  * node/topic filter, see their tracepoints enabled and would record at once
  * (everything, before Enter); the marker tells them to wait (agent/agent.c)
  * for caretd's pass, which brings the filter. */
-void lttng_view_sync_marker(struct lttng_view *v, bool arming)
+void recordings_sync_marker(struct recordings *t, bool arming)
 {
 	bool any = arming;
-	for (int i = 0; i < v->n_recs && !any; i++) {
-		const struct lttng_view_rec *r = &v->recs[i];
-		bool filtered = false;
-		for (int k = 0; k < CARET_FILTER_LISTS; k++)
-			filtered = filtered || r->filter.len[k];
-		any = r->armed ? r->armed_open : filtered;
-	}
-	if (!v->armed_marker || any == v->marked)
+	for (struct recording *r = recordings_next(t, NULL); r && !any; r = recordings_next(t, r))
+		any = r->armed ? r->armed_open : recording_filtered(r);
+	if (!t->armed_marker || any == t->marked)
 		return;
 	int e = caret_armed_set(any);
 	if (e < 0) {
 		log_warn_errno(e, "cannot %s the armed marker", any ? "write" : "remove");
 		return;
 	}
-	v->marked = any;
+	t->marked = any;
 }
 
-void lttng_view_save(struct lttng_view *v)
+void recordings_save(struct recordings *t)
 {
-	lttng_view_sync_marker(v, false);
-	if (!v->state_file[0])
+	recordings_sync_marker(t, false);
+	if (!t->state_file[0])
 		return;
-	int e = caret_write_atomic(v->state_file, write_recs, v);
+	int e = caret_write_atomic(t->state_file, write_recs, t);
 	if (e < 0)
-		log_warn_errno(e, "cannot save the recordings' owners in %s", v->state_file);
+		log_warn_errno(e, "cannot save the recordings' owners in %s", t->state_file);
 }
 
-void lttng_view_drop_state(struct lttng_view *v)
+void recordings_drop_state(struct recordings *t)
 {
-	if (!v->state_file[0] || !v->state_loaded || v->n_recs)
+	if (!t->state_file[0] || !t->loaded || recordings_any(t))
 		return;
-	/* no recording, so no rotating one: rotation_store.c's file, named
-	 * after ours, goes too */
-	char rot[sizeof(v->state_file) + 16];
-	snprintf(rot, sizeof(rot), "%s.rotation", v->state_file);
-	if (unlink(v->state_file) < 0 && errno != ENOENT)
-		log_warn("cannot remove %s: %s", v->state_file, strerror(errno));
+	/* the rotating recordings' own file of a caretd before the
+	 * recordings were saved whole goes too */
+	char rot[sizeof(t->state_file) + 16];
+	snprintf(rot, sizeof(rot), "%s.rotation", t->state_file);
+	if (unlink(t->state_file) < 0 && errno != ENOENT)
+		log_warn("cannot remove %s: %s", t->state_file, strerror(errno));
 	if (unlink(rot) < 0 && errno != ENOENT)
 		log_warn("cannot remove %s: %s", rot, strerror(errno));
 }
@@ -159,15 +165,42 @@ static bool num(const char *t, uint64_t max, uint64_t *out)
 	return true;
 }
 
+/* The KEY=VALUE tokens after FILTER: the directory's identity, then each
+ * feature's part. */
+static const char *parse_extra(struct recordings *t, struct recording *r, char **tok, int n)
+{
+	for (int k = 0; k < n; k++) {
+		char *eq = strchr(tok[k], '=');
+		if (!eq)
+			return "malformed";
+		*eq = '\0';
+		const char *key = tok[k], *val = eq + 1;
+		if (!strcmp(key, "dir")) {
+			char *end;
+			errno = 0;
+			r->dir_dev = strtoull(val, &end, 10);
+			if (errno || *end != ',' || !num(end + 1, UINT64_MAX, &r->dir_ino))
+				return "bad directory identity";
+			continue;
+		}
+		for (int i = 0; i < t->n_features; i++) {
+			const struct recording_feature_ops *f = t->features[i];
+			if (f->restore && !strcmp(f->name, key) && f->restore(t, r, val) < 0)
+				return "a feature's options do not read";
+		}
+	}
+	return NULL;
+}
+
 /* One line, or why it is not believed. */
-static const char *parse_rec(char *line, struct lttng_view_rec *r,
+static const char *parse_rec(struct recordings *t, char *line, struct recording *r,
 			     char (*names)[CARET_LTTNG_NAME_MAX], int n)
 {
-	char *tok[15], *save = NULL;
+	char *tok[MAX_TOKENS], *save = NULL;
 	int k = 0;
-	for (char *t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (k < 15)
-			tok[k++] = t;
+	for (char *s = strtok_r(line, " ", &save); s; s = strtok_r(NULL, " ", &save))
+		if (k < MAX_TOKENS)
+			tok[k++] = s;
 		else
 			return "too many fields";
 	uint64_t x[11];
@@ -178,7 +211,7 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 	if (k < 13 || (k >= 14 && !num(tok[13], UINT64_MAX, &snaps)))
 		return "malformed";
 	struct caret_shm_filter flt;
-	if (parse_filter(k == 15 ? tok[14] : "-", &flt) < 0)
+	if (parse_filter(k >= 15 ? tok[14] : "-", &flt) < 0)
 		return "bad filter";
 	for (int i = 0; i < 11; i++) {
 		/* pacing is -1 (the daemon's) or an enum pacing */
@@ -191,12 +224,13 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 	}
 	if (x[0] != 1)
 		return "unknown version";
-	*r = (struct lttng_view_rec){
+	*r = (struct recording){
 		.uid = (uid_t)x[1], .gid = (gid_t)x[2], .seq = x[3],
 		.pacing = x[4] == UINT64_MAX ? -1 : (int)x[4], .frequency = (uint32_t)x[5],
 		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = (x[8] & 3) != 0,
 		.armed_open = (x[8] & 3) == 2, .all_hosts = (x[8] & 4) && (x[8] & 3),
-		.armer_pid = (pid_t)x[9], .armer_start = x[10], .snapshots = snaps, .filter = flt };
+		.armer_pid = (pid_t)x[9], .armer_start = x[10], .filter = flt };
+	r->ring.written = snaps;
 	char why[160];
 	if (caret_unhex(tok[11], r->name, sizeof(r->name)) < 0 ||
 	    caret_ctl_check_lttng_session_name(r->name, why, sizeof(why)) < 0)
@@ -217,19 +251,17 @@ static const char *parse_rec(char *line, struct lttng_view_rec *r,
 	     strcmp(lpath, r->path) != 0 || lstat(r->path, &st) < 0 || !S_ISDIR(st.st_mode) ||
 	     st.st_uid != r->uid))
 		return "its session or trace directory does not match";
-	return NULL;
+	return k > 15 ? parse_extra(t, r, tok + 15, k - 15) : NULL;
 }
 
-void lttng_view_load_state(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_MAX], int n)
+/* The file's text, or NULL (logged) when it is absent or not caretd's. */
+static char *read_state(const char *file)
 {
-	v->state_loaded = true;
-	if (!v->state_file[0])
-		return;
-	int fd = open(v->state_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	int fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno != ENOENT)
-			log_warn("cannot read %s: %s", v->state_file, strerror(errno));
-		return;
+			log_warn("cannot read %s: %s", file, strerror(errno));
+		return NULL;
 	}
 	struct stat st;
 	static char buf[STATE_MAX + 1];
@@ -239,28 +271,53 @@ void lttng_view_load_state(struct lttng_view *v, char (*names)[CARET_LTTNG_NAME_
 		len = read(fd, buf, STATE_MAX);
 	close(fd);
 	if (len < 0) {
-		log_warn("ignoring %s: not a private file of caretd's (or unreadable)",
-			 v->state_file);
-		return;
+		log_warn("ignoring %s: not a private file of caretd's (or unreadable)", file);
+		return NULL;
 	}
 	buf[len] = '\0';
+	return buf;
+}
+
+/* r into a free slot, in its place in the order; its session's entry in
+ * the view comes after the load (and reads r->pub then). */
+static int take_over(struct recordings *t, const struct recording *r)
+{
+	for (int i = 0; i < RECORDINGS_MAX; i++) {
+		struct recording *s = &t->slot[i];
+		if (s->used)
+			continue;
+		*s = *r;
+		s->used = true;
+		if (s->seq > t->seq)
+			t->seq = s->seq;
+		recordings_pub_fill(s);
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+void recordings_load(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n)
+{
+	t->loaded = true;
+	if (!t->state_file[0])
+		return;
+	char *buf = read_state(t->state_file);
+	if (!buf)
+		return;
 	char *save = NULL;
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct lttng_view_rec r;
-		const char *bad = parse_rec(line, &r, names, n);
-		if (!bad && lttng_view_find_rec(v, r.name))
+		static struct recording r;
+		const char *bad = parse_rec(t, line, &r, names, n);
+		if (!bad && recordings_find(t, r.name))
 			bad = "listed twice";
-		if (!bad && v->n_recs >= LTTNG_VIEW_MAX_RECORDINGS)
+		if (!bad && take_over(t, &r) < 0)
 			bad = "too many recordings";
 		if (bad) {
-			log_info("%s: a recording not taken over: %s", v->state_file, bad);
+			log_info("%s: a recording not taken over: %s", t->state_file, bad);
 			continue;
 		}
-		v->recs[v->n_recs++] = r;
-		if (r.seq > v->rec_seq)
-			v->rec_seq = r.seq;
 		log_info("recording %s of uid %d taken over from before a restart%s", r.name,
 			 (int)r.uid, r.armed ? " (armed)" : "");
 	}
-	lttng_view_save(v);
+	recordings_save(t);
 }
