@@ -2,9 +2,10 @@
 /*
  * `pause` and `resume` (ros2 trace's verbs, issue 33 L13): LTTng stops and
  * starts a recording's tracing, its session and trace kept, the recording
- * kept in the view's table. Paused, the session is not active: processes
- * go back to WAIT once no other session is, and those that start meanwhile
- * wait in WAIT with their caches. Resumed, the view takes it as a session
+ * kept in the recordings table (daemon/recording/recordings.h). Paused,
+ * the session is not active: processes go back to WAIT once no other
+ * session is, and those that start meanwhile wait in WAIT with their
+ * caches. Resumed, the view takes it as a session
  * newly active (a new serial, as a rotation's new chunk gets one), so
  * every process replays its cache into it, those started during the pause
  * too: the trace is whole after a resume (what was replayed before the
@@ -74,7 +75,7 @@ int cmd_pause(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (rc < 0 && rc != -EALREADY)
 		return rc;
 	/* EALREADY from LTTng: someone stopped (started) the session through
-	 * LTTng; caretd's table now says what LTTng does */
+	 * LTTng; the recordings table now says what LTTng does */
 	r = recordings_find(ctx->recs, res->session);
 	if (!r)
 		return cmd_fail(e, ENOENT, "recording %s ended meanwhile", res->session);
