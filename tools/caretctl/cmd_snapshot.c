@@ -24,6 +24,7 @@
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_snapshot.h"
+#include "proto/caret_ctl_snapshot_res.h"
 #include "rpc.h"
 #include "snapshot_cli.h"
 
@@ -186,32 +187,24 @@ static void usage(FILE *f)
 }
 
 /* --all-hosts: one line per host; the exit status of the worst. */
-static int print_hosts(cJSON *root, bool json)
+static int print_hosts(const struct caret_ctl_snapshot_result *res, cJSON *root, bool json)
 {
-	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_HOSTS), *h;
-	if (!cJSON_IsArray(hosts) || cJSON_GetArraySize(hosts) < 1)
-		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: no hosts");
 	int code = CLI_EXIT_OK;
-	cJSON_ArrayForEach(h, hosts) {
-		const char *host = str(h, CARET_CTL_K_HOST), *path = str(h, CARET_CTL_K_PATH),
-			   *err = str(h, CARET_CTL_K_ERROR), *why = str(h, CARET_CTL_K_WHY);
-		const cJSON *complete = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_COMPLETE);
-		if (!host || (!err && (!path || !cJSON_IsBool(complete))))
-			return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: a host "
-					"without a path or an error");
-		if (err)
+	for (size_t i = 0; i < res->n_hosts; i++) {
+		const struct caret_ctl_snapshot_host *h = &res->hosts[i];
+		if (h->error)
 			code = CLI_EXIT_FAILED;
-		else if (!cJSON_IsTrue(complete) && code == CLI_EXIT_OK)
+		else if (!h->complete && code == CLI_EXIT_OK)
 			code = CLI_EXIT_TIMEOUT;
 		if (json)
 			continue;
-		if (err)
-			printf("host %.64s: FAILED: %.1024s\n", host, err);
-		else if (cJSON_IsTrue(complete))
-			printf("host %.64s: %.1024s\n", host, path);
+		if (h->error)
+			printf("host %.64s: FAILED: %.1024s\n", h->host, h->error);
+		else if (h->complete)
+			printf("host %.64s: %.1024s\n", h->host, h->path);
 		else
 			printf("host %.64s: %.1024s (may lack initialization records: %.900s)\n",
-			       host, path, why ? why : "no reason given");
+			       h->host, h->path, h->why ? h->why : "no reason given");
 	}
 	if (json)
 		cli_print_json(root, CARET_CTL_CMD_SNAPSHOT);
@@ -220,6 +213,35 @@ static int print_hosts(cJSON *root, bool json)
 	else if (code == CLI_EXIT_TIMEOUT)
 		fprintf(stderr, "caretctl: snapshot: some snapshot may lack initialization "
 			"records\n");
+	return code;
+}
+
+/* The result, through proto/'s decoder: one host's or every host's. */
+static int show_result(const struct cli_opts *g, struct cli_reply *r, bool all_hosts)
+{
+	struct caret_ctl_snapshot_result res;
+	char why[256];
+	if (caret_ctl_snapshot_result_decode(r->root, &res, why, sizeof(why)) < 0)
+		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: %s", why);
+	if (all_hosts != res.all_hosts) {
+		caret_ctl_snapshot_result_free(&res);
+		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: %s",
+				all_hosts ? "no hosts" : "hosts not asked for");
+	}
+	if (all_hosts) {
+		int code = print_hosts(&res, r->root, g->json);
+		caret_ctl_snapshot_result_free(&res);
+		return code;
+	}
+	int code = res.complete ? CLI_EXIT_OK : CLI_EXIT_TIMEOUT;
+	if (g->json)
+		cli_print_json(r->root, CARET_CTL_CMD_SNAPSHOT);
+	else
+		printf("snapshot: %s\n", res.path);
+	if (code != CLI_EXIT_OK)
+		cli_fail(code, "snapshot %s may lack initialization records: %.900s", res.path,
+			 res.why ? res.why : "(no reason given)");
+	caret_ctl_snapshot_result_free(&res);
 	return code;
 }
 
@@ -318,26 +340,7 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 		cli_reply_free(&r);
 		return code;
 	}
-	if (s->all_hosts) {
-		int code = print_hosts(r.root, g->json);
-		cli_reply_free(&r);
-		return code;
-	}
-	const char *path = str(r.root, CARET_CTL_K_PATH), *w = str(r.root, CARET_CTL_K_WHY);
-	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_COMPLETE);
-	if (!path || !cJSON_IsBool(complete)) {
-		cli_reply_free(&r);
-		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: no path or "
-				"complete");
-	}
-	int code = cJSON_IsTrue(complete) ? CLI_EXIT_OK : CLI_EXIT_TIMEOUT;
-	if (g->json)
-		cli_print_json(r.root, CARET_CTL_CMD_SNAPSHOT);
-	else
-		printf("snapshot: %s\n", path);
-	if (code != CLI_EXIT_OK)
-		cli_fail(code, "snapshot %s may lack initialization records: %.900s", path,
-			 w ? w : "(no reason given)");
+	int code = show_result(g, &r, s->all_hosts);
 	cli_reply_free(&r);
 	return code;
 }
