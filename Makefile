@@ -287,6 +287,11 @@ $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
+UNIT_TESTS += $(B)/tests/check_ctl_replies
+$(B)/tests/check_ctl_replies: $(call obj,tests/unit/check_ctl_replies.c $(CTL_PROTO_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
+
 UNIT_TESTS += $(B)/tests/check_ctl_req
 $(B)/tests/check_ctl_req: $(call obj,tests/unit/check_ctl_req.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The typed results (caret_ctl_X_encode / caret_ctl_X_decode): each built
+ * as caretd builds it, sent as a line, read back as caretctl reads it;
+ * and each decoder fed what a hostile caretd could send. */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_hosts.h"
+#include "proto/caret_ctl_reply.h"
+#include "proto/caret_ctl_snapshot_res.h"
+#include "tests/unit/unit.h"
+
+/* o as a line, parsed back the way caretctl does (o is consumed). */
+static cJSON *wire(cJSON *o)
+{
+	ck_assert_ptr_nonnull(o);
+	char *line = caret_ctl_enc_line(o);
+	ck_assert_ptr_nonnull(line);
+	cJSON *root = NULL;
+	enum ctl_reply_type type;
+	struct ctl_why why = { "" };
+	int r = ctl_reply_parse(line, strlen(line), &root, &type, &why);
+	ck_assert_msg(r == 0, "%s: %s", line, why.msg);
+	free(line);
+	return root;
+}
+
+static cJSON *parse(const char *text)
+{
+	cJSON *o = cJSON_Parse(text);
+	ck_assert_ptr_nonnull(o);
+	return o;
+}
+
+/* ---- hosts ---- */
+
+static cJSON *hosts_sample(void)
+{
+	struct caret_ctl_host_proc mine[] = { { "talker", "RECORD", "talker,listener", 42 },
+					      { "idle", "WAIT", "", 43 } };
+	struct caret_ctl_host_proc theirs[] = { { "cam", "PREPARE", "cam", -7 } };
+	struct caret_ctl_host hosts[] = {
+		{ .host = "a", .self = true, .version = 3, .n_procs = 2, .procs = mine },
+		{ .host = "b", .age_ms = 1500, .version = 3, .n_procs = 1, .procs = theirs },
+		{ .host = "c", .age_ms = 99, .version = 2, .ignored = true },
+	};
+	struct caret_ctl_hosts h = { .host = "a", .bridge = "on", .waking = true,
+				     .counts = { 1, 2, 3, 4, 5, 6, 7 }, .n_hosts = 3,
+				     .hosts = hosts };
+	cJSON *o = caret_ctl_enc_result();
+	ck_assert_int_eq(caret_ctl_hosts_encode(&h, o), 0);
+	return wire(o);
+}
+
+START_TEST(hosts_round_trip)
+{
+	cJSON *root = hosts_sample();
+	struct caret_ctl_hosts h;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_hosts_decode(root, &h, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_str_eq(h.host, "a");
+	ck_assert_str_eq(h.bridge, "on");
+	ck_assert(h.waking && h.have_counts);
+	ck_assert_uint_eq(h.counts.start, 1);
+	ck_assert_uint_eq(h.counts.foreign, 7);
+	ck_assert_uint_eq(h.n_hosts, 3);
+	ck_assert(h.hosts[0].self && !h.hosts[1].self);
+	ck_assert_uint_eq(h.hosts[0].n_procs, 2);
+	ck_assert_str_eq(h.hosts[0].procs[0].nodes, "talker,listener");
+	ck_assert_str_eq(h.hosts[0].procs[1].nodes, "");
+	ck_assert_int_eq(h.hosts[0].procs[1].pid, 43);
+	ck_assert_uint_eq(caret_ctl_host_recording(&h.hosts[0]), 1);
+	ck_assert_int_eq(h.hosts[1].age_ms, 1500);
+	ck_assert_int_eq(h.hosts[1].procs[0].pid, -7);
+	ck_assert_str_eq(h.hosts[1].procs[0].state, "PREPARE");
+	ck_assert(h.hosts[2].ignored);
+	ck_assert_uint_eq(h.hosts[2].version, 2);
+	ck_assert_uint_eq(h.hosts[2].n_procs, 0);
+	caret_ctl_hosts_free(&h);
+	cJSON_Delete(root);
+}
+END_TEST
+
+/* The keys caretds sent before lazy bridges and bridge versions. */
+START_TEST(hosts_old_daemon)
+{
+	cJSON *root = parse("{\"host\":\"a\",\"bridge\":\"on\",\"hosts\":[{\"host\":\"a\","
+			    "\"self\":true,\"age_ms\":0,\"processes\":[]}]}");
+	struct caret_ctl_hosts h;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_hosts_decode(root, &h, why, sizeof(why)) == 0, "%s", why);
+	ck_assert(!h.waking && !h.have_counts && !h.hosts[0].ignored);
+	ck_assert_uint_eq(h.hosts[0].version, 0);
+	caret_ctl_hosts_free(&h);
+	cJSON_Delete(root);
+}
+END_TEST
+
+static void hosts_refused(const char *text, const char *in_why)
+{
+	cJSON *root = parse(text);
+	struct caret_ctl_hosts h;
+	char why[256] = "";
+	ck_assert_int_eq(caret_ctl_hosts_decode(root, &h, why, sizeof(why)), -EPROTO);
+	ck_assert_msg(strstr(why, in_why), "%s: why \"%s\" lacks \"%s\"", text, why, in_why);
+	ck_assert_ptr_null(h.hosts);
+	cJSON_Delete(root);
+}
+
+START_TEST(hosts_hostile)
+{
+	hosts_refused("[]", "not an object");
+	hosts_refused("{\"host\":1,\"bridge\":\"on\",\"hosts\":[]}", "\"host\" is not a string");
+	hosts_refused("{\"host\":\"a\",\"bridge\":\"on\",\"hosts\":{}}", "not an array");
+	hosts_refused("{\"host\":\"a\",\"bridge\":\"on\",\"hosts\":[1]}", "other than objects");
+	hosts_refused("{\"host\":\"a\",\"bridge\":\"on\",\"bridge_waking\":1,\"hosts\":[]}",
+		      "bridge_waking");
+	hosts_refused("{\"host\":\"a\",\"bridge\":\"on\",\"counts\":{\"start\":-1},\"hosts\":[]}",
+		      "counts.start");
+	hosts_refused("{\"host\":\"a\",\"bridge\":\"on\",\"hosts\":[{\"host\":\"b\",\"self\":false,"
+		      "\"age_ms\":-5,\"processes\":[]}]}",
+		      "hosts[0].age_ms\" is out of range");
+	hosts_refused("{\"host\":\"a\",\"bridge\":\"on\",\"hosts\":[{\"host\":\"b\",\"self\":false,"
+		      "\"age_ms\":5,\"bridge_version\":5e9,\"processes\":[]}]}",
+		      "bridge_version\" is out of range");
+	hosts_refused("{\"host\":\"a\",\"bridge\":\"on\",\"hosts\":[{\"host\":\"b\",\"self\":false,"
+		      "\"age_ms\":5,\"processes\":[{\"name\":\"x\",\"state\":\"RECORD\","
+		      "\"pid\":1.5,\"nodes\":\"\"}]}]}",
+		      "hosts[0].processes[0].pid\" is not an integer");
+	hosts_refused("{\"host\":\"a\",\"bridge\":\"on\",\"hosts\":[{\"host\":\"b\",\"self\":false,"
+		      "\"age_ms\":5,\"processes\":[{\"name\":\"x\",\"state\":\"RECORD\","
+		      "\"pid\":1}]}]}",
+		      "nodes\" is missing");
+}
+END_TEST
+
+START_TEST(hosts_too_many)
+{
+	cJSON *o = parse("{\"host\":\"a\",\"bridge\":\"on\",\"hosts\":[]}");
+	cJSON *arr = cJSON_GetObjectItemCaseSensitive(o, "hosts");
+	for (int i = 0; i <= CARET_CTL_HOSTS_MAX; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateObject());
+	struct caret_ctl_hosts h;
+	char why[256] = "";
+	ck_assert_int_eq(caret_ctl_hosts_decode(o, &h, why, sizeof(why)), -EPROTO);
+	ck_assert_msg(strstr(why, "too many"), "%s", why);
+	cJSON_Delete(o);
+}
+END_TEST
+
+/* ---- snapshot ---- */
+
+START_TEST(snapshot_one_host)
+{
+	struct caret_ctl_snapshot_result s = { .session = "fr", .path = "/t/snapshot-1",
+					       .complete = false, .why = "pid 9 did not finish",
+					       .have_counts = true, .snapshots = 3, .pass_ms = 120 };
+	cJSON *o = caret_ctl_enc_result();
+	ck_assert_int_eq(caret_ctl_snapshot_result_encode(&s, o), 0);
+	cJSON *root = wire(o);
+	struct caret_ctl_snapshot_result d;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_snapshot_result_decode(root, &d, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_str_eq(d.session, "fr");
+	ck_assert_str_eq(d.path, "/t/snapshot-1");
+	ck_assert(!d.complete && d.have_counts && !d.all_hosts);
+	ck_assert_str_eq(d.why, "pid 9 did not finish");
+	ck_assert_uint_eq(d.snapshots, 3);
+	ck_assert_int_eq(d.pass_ms, 120);
+	caret_ctl_snapshot_result_free(&d);
+	cJSON_Delete(root);
+}
+END_TEST
+
+START_TEST(snapshot_all_hosts)
+{
+	struct caret_ctl_snapshot_host hosts[] = {
+		{ .host = "a", .self = true, .error = "no flight recorder", .err = ENOENT },
+		{ .host = "b", .version = 3, .path = "/b/s", .complete = true },
+		{ .host = "c", .version = 3, .path = "/c/s", .why = "pass timed out" },
+	};
+	struct caret_ctl_snapshot_result s = { .session = "fr", .all_hosts = true,
+					       .n_hosts = 3, .hosts = hosts };
+	cJSON *o = caret_ctl_enc_result();
+	ck_assert_int_eq(caret_ctl_snapshot_result_encode(&s, o), 0);
+	cJSON *root = wire(o);
+	/* this host's entry has no bridge_version, the others' have one */
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_HOSTS);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(arr, 0),
+							    CARET_CTL_K_BRIDGE_VERSION));
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_PATH));
+	struct caret_ctl_snapshot_result d;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_snapshot_result_decode(root, &d, why, sizeof(why)) == 0, "%s", why);
+	ck_assert(d.all_hosts && !d.complete && !d.have_counts);
+	ck_assert_ptr_null(d.path);
+	ck_assert_uint_eq(d.n_hosts, 3);
+	ck_assert_str_eq(d.hosts[0].error, "no flight recorder");
+	ck_assert_int_eq(d.hosts[0].err, ENOENT);
+	ck_assert_uint_eq(d.hosts[1].version, 3);
+	ck_assert(d.hosts[1].complete && !d.hosts[1].why);
+	ck_assert_str_eq(d.hosts[2].why, "pass timed out");
+	caret_ctl_snapshot_result_free(&d);
+	cJSON_Delete(root);
+}
+END_TEST
+
+static void snapshot_refused(const char *text, const char *in_why)
+{
+	cJSON *root = parse(text);
+	struct caret_ctl_snapshot_result d;
+	char why[256] = "";
+	ck_assert_int_eq(caret_ctl_snapshot_result_decode(root, &d, why, sizeof(why)), -EPROTO);
+	ck_assert_msg(strstr(why, in_why), "%s: why \"%s\" lacks \"%s\"", text, why, in_why);
+	ck_assert_ptr_null(d.hosts);
+	cJSON_Delete(root);
+}
+
+START_TEST(snapshot_hostile)
+{
+	snapshot_refused("\"x\"", "not an object");
+	snapshot_refused("{\"session\":\"s\",\"complete\":true}", "\"path\" is missing");
+	snapshot_refused("{\"session\":\"s\",\"path\":\"/p\",\"complete\":1}", "\"complete\"");
+	snapshot_refused("{\"session\":\"s\",\"path\":\"/p\",\"complete\":true,\"snapshots\":-1,"
+			 "\"pass_ms\":0}", "\"snapshots\" is out of range");
+	snapshot_refused("{\"session\":\"s\",\"path\":\"/p\",\"complete\":true,\"snapshots\":1}",
+			 "\"pass_ms\" is missing");
+	snapshot_refused("{\"session\":\"s\",\"complete\":true,\"hosts\":[]}", "empty");
+	snapshot_refused("{\"session\":\"s\",\"complete\":true,\"hosts\":[{\"host\":\"a\","
+			 "\"self\":true}]}", "hosts[0].path\" is missing");
+	snapshot_refused("{\"session\":\"s\",\"complete\":true,\"hosts\":[{\"host\":\"a\","
+			 "\"self\":true,\"error\":\"x\",\"errno\":99999}]}",
+			 "hosts[0].errno\" is out of range");
+	snapshot_refused("{\"session\":\"s\",\"complete\":true,\"hosts\":[{\"host\":\"a\","
+			 "\"self\":false,\"bridge_version\":-1,\"path\":\"/p\",\"complete\":true}]}",
+			 "bridge_version\" is out of range");
+}
+END_TEST
+
+START_TEST(error_decode)
+{
+	cJSON *root = wire(caret_ctl_enc_error(-EBUSY, "busy"));
+	struct caret_ctl_error e;
+	char why[128];
+	ck_assert_int_eq(caret_ctl_error_decode(root, &e, why, sizeof(why)), 0);
+	ck_assert_str_eq(e.error, "busy");
+	ck_assert_int_eq(e.err, EBUSY);
+	cJSON_Delete(root);
+	root = parse("{\"session\":\"s\"}");
+	ck_assert_int_eq(caret_ctl_error_decode(root, &e, why, sizeof(why)), -ENOENT);
+	cJSON_Delete(root);
+	root = parse("{\"error\":3}");
+	ck_assert_int_eq(caret_ctl_error_decode(root, &e, why, sizeof(why)), -EPROTO);
+	cJSON_Delete(root);
+	root = parse("{\"error\":\"x\",\"errno\":-4}");
+	ck_assert_int_eq(caret_ctl_error_decode(root, &e, why, sizeof(why)), -EPROTO);
+	cJSON_Delete(root);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ctl_replies");
+	unit_case(s, "hosts", hosts_round_trip, hosts_old_daemon, hosts_hostile, hosts_too_many);
+	unit_case(s, "snapshot", snapshot_one_host, snapshot_all_hosts, snapshot_hostile,
+		  error_decode);
+	return unit_run(s);
+}
