@@ -361,7 +361,7 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 }
 
 /* The request of these options; arm: started with its channel disabled. */
-static cJSON *record_request(const struct rec_opts *o, bool arm)
+static void record_request(const struct rec_opts *o, bool arm, struct caret_ctl_req *out)
 {
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD };
 	struct caret_ctl_record_req *r = &q.u.record;
@@ -380,15 +380,14 @@ static cJSON *record_request(const struct rec_opts *o, bool arm)
 		r->filter[i] = o->filter[i];
 	r->record_clock = o->clock.on;
 	r->clock_domain = o->clock.domain;
-	return caret_ctl_enc_req(&q);
+	*out = q;
 }
 
 /* {"go": session}: the armed recording starts. */
-static cJSON *go_request(const char *session)
+static void go_request(const char *session, struct caret_ctl_req *out)
 {
-	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD,
-				   .u.record.go = session };
-	return caret_ctl_enc_req(&q);
+	*out = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD,
+				       .u.record.go = session };
 }
 
 /* Arms the recording while we wait for Enter (caretd starts the session
@@ -401,13 +400,9 @@ static char *arm(const struct cli_opts *g, const struct rec_opts *o, int *code)
 	struct cli_reply r;
 	struct ctl_record_result rec;
 	struct ctl_why why;
-	cJSON *req = record_request(o, true);
-	if (!req) {
-		*code = cli_fail(CLI_EXIT_FAILED, "out of memory");
-		return NULL;
-	}
-	*code = cli_call(g, req, CLI_RECORD_MS, false, &r);
-	cJSON_Delete(req);
+	struct caret_ctl_req q;
+	record_request(o, true, &q);
+	*code = cli_call(g, &q, CLI_RECORD_MS, false, &r);
 	if (*code != CLI_EXIT_OK)
 		return NULL;
 	int e = ctl_decode_record(r.root, &rec, &why);
@@ -426,10 +421,8 @@ static void disarm(const struct cli_opts *g, const char *session)
 	struct cli_reply r;
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
 				   .u.stop.session = session };
-	cJSON *req = caret_ctl_enc_req(&q);
-	if (req && cli_call(g, req, CLI_RECORD_MS, false, &r) == CLI_EXIT_OK)
+	if (cli_call(g, &q, CLI_RECORD_MS, false, &r) == CLI_EXIT_OK)
 		cli_reply_free(&r);
-	cJSON_Delete(req);
 }
 
 static int run(struct cli_opts *g, const struct rec_opts *o)
@@ -477,13 +470,14 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	/* the local caretd knows the local processes only */
 	if (!o->all_hosts)
 		cli_filter_warn_unmatched(g, o->filter);
-	cJSON *req = armed ? go_request(armed) : record_request(o, false);
-	free(armed);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	struct caret_ctl_req q;
+	if (armed)
+		go_request(armed, &q);
+	else
+		record_request(o, false, &q);
 	/* Not interruptible: we must learn the session's name to stop it. */
-	int code = cli_call(g, req, CLI_RECORD_MS, false, &r);
-	cJSON_Delete(req);
+	int code = cli_call(g, &q, CLI_RECORD_MS, false, &r);
+	free(armed);
 	if (code != CLI_EXIT_OK)
 		return code;
 	e = ctl_decode_record(r.root, &rec, &why);

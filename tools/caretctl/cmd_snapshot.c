@@ -245,13 +245,13 @@ static int show_result(const struct cli_opts *g, struct cli_reply *r, bool all_h
 	return code;
 }
 
-static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
+static int on_progress(const struct ctl_progress *p, struct cli_reply *line, void *arg,
+		       struct ctl_why *why)
 {
+	(void)line;
 	(void)arg;
-	struct ctl_progress p;
-	if (ctl_decode_progress(msg, &p, why) < 0)
-		return -EPROTO;
-	cli_progress_show(&p);
+	(void)why;
+	cli_progress_show(p);
 	return 0;
 }
 
@@ -316,23 +316,17 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("snapshot", "unexpected argument '%s'", argv[optind]);
-	cJSON *req = caret_ctl_enc_req(&q);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	struct cli_conn c;
 	struct cli_reply r;
 	struct ctl_why why = { "" };
 	int64_t deadline = cli_now_ms() + s->timeout_ms + CLI_STOP_MS + CLI_SLACK_MS;
 	int e = cli_conn_open(&c, g->socket, deadline);
-	if (e < 0) {
-		cJSON_Delete(req);
+	if (e < 0)
 		return cli_report_connect(g->socket, e);
-	}
 	cli_progress_begin(g->json ? stderr : stdout, false, CLI_PROGRESS_SNAPSHOT);
-	e = cli_exchange(&c, req, deadline, false, on_progress, NULL, &r, &why);
+	e = cli_exchange(&c, &q, deadline, false, on_progress, NULL, &r, &why);
 	cli_progress_clear();
 	cli_conn_close(&c);
-	cJSON_Delete(req);
 	if (e < 0)
 		return cli_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
 	if (r.type == CTL_REPLY_ERROR) {

@@ -226,22 +226,18 @@ int cli_stop_session_all(const struct cli_opts *g, const char *session, bool all
 {
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
 				   .u.stop = { .session = session, .all_hosts = all_hosts } };
-	cJSON *req = caret_ctl_enc_req(&q);
 	struct cli_reply r;
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	int code;
 	/* caretd refuses (EAGAIN) the stop of a rotating recording whose
 	 * chunk lacks part of its replay (a rotation came after the settle),
 	 * for at most ROTATION_STOP_WAIT_MS: settle again and repeat */
 	do
 		cli_rotation_settle(g, session, g->json ? stderr : stdout);
-	while ((code = cli_call_unless(g, req, CLI_STOP_MS, false, EAGAIN, &r)) == CLI_EXIT_AGAIN &&
+	while ((code = cli_call_unless(g, &q, CLI_STOP_MS, false, EAGAIN, &r)) == CLI_EXIT_AGAIN &&
 	       !cli_sig_caught());
 	if (code == CLI_EXIT_AGAIN)
 		code = cli_fail(CLI_EXIT_FAILED, "session %s not stopped: interrupted while its last "
 				"chunk's replay ran", session ? session : "(default)");
-	cJSON_Delete(req);
 	if (code == CLI_EXIT_UNREACHABLE && session) {
 		code = stop_direct(g, session);
 		if (code != CLI_EXIT_UNREACHABLE && all_hosts)

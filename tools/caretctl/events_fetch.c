@@ -16,12 +16,10 @@ int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
 		uint64_t left = f->limit ? f->limit - f->got : CARET_CTL_EVENTS_MAX_COUNT;
 		q->count = left < CARET_CTL_EVENTS_MAX_COUNT ? (int64_t)left
 							     : CARET_CTL_EVENTS_MAX_COUNT;
-		cJSON *req = caret_ctl_enc_events_request(q);
-		if (!req)
-			return cli_fail(CLI_EXIT_FAILED, "out of memory");
+		struct caret_ctl_req req = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_EVENTS,
+					     .u.events = *q };
 		struct cli_reply r;
-		int code = cli_call(g, req, CLI_QUICK_MS, false, &r);
-		cJSON_Delete(req);
+		int code = cli_call(g, &req, CLI_QUICK_MS, false, &r);
 		if (code != CLI_EXIT_OK)
 			return code;
 		struct ctl_events_page p;

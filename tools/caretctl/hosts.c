@@ -39,12 +39,7 @@ static int call_all_hosts(const struct cli_opts *g, const char *cmd, struct cli_
 				   .cmd = strcmp(cmd, CARET_CTL_CMD_START) ? CARET_CTL_END
 									   : CARET_CTL_START,
 				   .u.startend.all_hosts = true };
-	cJSON *req = caret_ctl_enc_req(&q);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
-	int code = cli_call(g, req, CLI_STOP_MS, false, r);
-	cJSON_Delete(req);
-	return code;
+	return cli_call(g, &q, CLI_STOP_MS, false, r);
 }
 
 int cli_startend_all_hosts(const struct cli_opts *g, const char *cmd)
@@ -72,11 +67,7 @@ int cli_startend_all_hosts(const struct cli_opts *g, const char *cmd)
  * point into r, kept until cli_reply_free). */
 static int hosts_call(const struct cli_opts *g, struct cli_reply *r, struct caret_ctl_hosts *h)
 {
-	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_HOSTS);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
-	int code = cli_call(g, req, CLI_QUICK_MS, false, r);
-	cJSON_Delete(req);
+	int code = cli_call_simple(g, CARET_CTL_HOSTS, CLI_QUICK_MS, r);
 	if (code != CLI_EXIT_OK)
 		return code;
 	struct ctl_why why;

@@ -160,18 +160,15 @@ void cli_rotation_print(const cJSON *root)
  * by the caller), or -errno. */
 static int quick_status(const struct cli_opts *g, struct cli_reply *r)
 {
-	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STATUS };
 	struct cli_conn c;
 	struct ctl_why why = { "" };
-	if (!req)
-		return -ENOMEM;
 	int64_t deadline = cli_now_ms() + 2000;
 	int e = cli_conn_open(&c, g->socket, deadline);
 	if (e == 0) {
-		e = cli_exchange(&c, req, deadline, true, NULL, NULL, r, &why);
+		e = cli_exchange(&c, &q, deadline, true, NULL, NULL, r, &why);
 		cli_conn_close(&c);
 	}
-	cJSON_Delete(req);
 	return e < 0 ? e : 0;
 }
 

@@ -9,12 +9,15 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_dec.h"
 #include "json_out.h"
 #include "rpc.h"
 
-static int send_request(struct cli_conn *c, const cJSON *req, int64_t deadline_ms)
+static int send_request(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms)
 {
-	char *s = cJSON_PrintUnformatted(req);
+	cJSON *req = caret_ctl_enc_req(q);
+	char *s = req ? cJSON_PrintUnformatted(req) : NULL;
+	cJSON_Delete(req);
 	if (!s)
 		return -ENOMEM;
 	size_t n = strlen(s);
@@ -30,12 +33,24 @@ static int send_request(struct cli_conn *c, const cJSON *req, int64_t deadline_m
 	return r;
 }
 
-int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
+/* A progress line, decoded, for fn; the line itself for --json. */
+static int progress(cJSON *root, cli_progress_fn fn, void *arg, struct ctl_why *why)
+{
+	struct ctl_progress p;
+	if (!fn)
+		return 0;
+	if (ctl_decode_progress(root, &p, why) < 0)
+		return -EPROTO;
+	struct cli_reply line = { .root = root, .type = CTL_REPLY_PROGRESS };
+	return fn(&p, &line, arg, why);
+}
+
+int cli_exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms,
 		 bool interruptible, cli_progress_fn fn, void *arg,
 		 struct cli_reply *out, struct ctl_why *why)
 {
 	memset(out, 0, sizeof(*out));
-	int r = send_request(c, req, deadline_ms);
+	int r = send_request(c, q, deadline_ms);
 	/*
 	 * caretd may refuse a client (permissions, too many clients) with an
 	 * error line and close before reading: that line is the answer.
@@ -55,7 +70,7 @@ int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
 		if (r < 0)
 			return r;
 		if (type == CTL_REPLY_PROGRESS) {
-			r = fn ? fn(root, arg, why) : 0;
+			r = progress(root, fn, arg, why);
 			cJSON_Delete(root);
 			if (r < 0)
 				return r;
@@ -173,16 +188,23 @@ int cli_report_error_reply(const char *cmd, const struct cli_reply *r)
 	return cli_fail(CLI_EXIT_FAILED, "%s failed: %s", cmd, e->valuestring);
 }
 
-int cli_call(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+int cli_call(const struct cli_opts *g, const struct caret_ctl_req *q, int64_t timeout_ms,
 	     bool interruptible, struct cli_reply *out)
 {
-	return cli_call_unless(g, req, timeout_ms, interruptible, 0, out);
+	return cli_call_unless(g, q, timeout_ms, interruptible, 0, out);
 }
 
-int cli_call_unless(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+int cli_call_simple(const struct cli_opts *g, enum caret_ctl_cmd cmd, int64_t timeout_ms,
+		    struct cli_reply *out)
+{
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = cmd };
+	return cli_call(g, &q, timeout_ms, false, out);
+}
+
+int cli_call_unless(const struct cli_opts *g, const struct caret_ctl_req *q, int64_t timeout_ms,
 		    bool interruptible, int quiet, struct cli_reply *out)
 {
-	const char *cmd = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_CMD)->valuestring;
+	const char *cmd = caret_ctl_cmd_name(q->cmd);
 	int64_t wait_ms = timeout_ms + CLI_SLACK_MS;
 	int64_t deadline = cli_now_ms() + wait_ms;
 	struct cli_conn c;
@@ -192,7 +214,7 @@ int cli_call_unless(const struct cli_opts *g, const cJSON *req, int64_t timeout_
 	int r = cli_conn_open(&c, g->socket, deadline);
 	if (r < 0)
 		return cli_report_connect(g->socket, r);
-	r = cli_exchange(&c, req, deadline, interruptible, NULL, NULL, out, &why);
+	r = cli_exchange(&c, q, deadline, interruptible, NULL, NULL, out, &why);
 	cli_conn_close(&c);
 	if (r == -EINTR)
 		return CLI_EXIT_INTERRUPTED;
@@ -217,22 +239,16 @@ int cli_simple_call(struct cli_opts *g, const char *cmd, int argc, char **argv,
 	if (early >= 0)
 		return early;
 	int c = caret_ctl_cmd_by_name(cmd);
-	cJSON *req = c >= 0 ? caret_ctl_enc_req_simple((enum caret_ctl_cmd)c) : NULL;
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
-	int code = cli_call(g, req, CLI_QUICK_MS, false, out);
-	cJSON_Delete(req);
+	if (c < 0)
+		return cli_fail(CLI_EXIT_FAILED, "unknown command %s", cmd);
+	int code = cli_call_simple(g, (enum caret_ctl_cmd)c, CLI_QUICK_MS, out);
 	return code == CLI_EXIT_OK ? -1 : code;
 }
 
 int cli_ping(const struct cli_opts *g)
 {
 	struct cli_reply r;
-	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
-	int code = cli_call(g, req, CLI_QUICK_MS, false, &r);
-	cJSON_Delete(req);
+	int code = cli_call_simple(g, CARET_CTL_STATUS, CLI_QUICK_MS, &r);
 	if (code == CLI_EXIT_OK)
 		cli_reply_free(&r);
 	return code;

@@ -8,6 +8,8 @@
 #include "conn.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_req.h"
 
 struct cli_reply {
 	cJSON *root;
@@ -15,15 +17,17 @@ struct cli_reply {
 	enum ctl_reply_type type;	/* CTL_REPLY_RESULT or CTL_REPLY_ERROR */
 };
 
-/* Called for every progress line; returns 0 or -EPROTO (why filled). */
-typedef int (*cli_progress_fn)(const cJSON *msg, void *arg, struct ctl_why *why);
+/* Called for every progress line, decoded (line: as sent, for --json);
+ * returns 0 or -EPROTO (why filled). */
+typedef int (*cli_progress_fn)(const struct ctl_progress *p, struct cli_reply *line, void *arg,
+			       struct ctl_why *why);
 
 /*
  * Sends req on c and reads until a result or error reply (into *out).
  * Progress lines go to fn (or are skipped when fn is NULL). Returns 0 or
  * the transport error (see cli_conn_read_line), -EPROTO, -ENOMEM.
  */
-int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
+int cli_exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms,
 		 bool interruptible, cli_progress_fn fn, void *arg,
 		 struct cli_reply *out, struct ctl_why *why);
 
@@ -34,12 +38,15 @@ int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
  * through as CLI_EXIT_INTERRUPTED when interruptible.
  */
 #define CLI_EXIT_INTERRUPTED (-1)
-int cli_call(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+int cli_call(const struct cli_opts *g, const struct caret_ctl_req *q, int64_t timeout_ms,
 	     bool interruptible, struct cli_reply *out);
+/* A request of the envelope only ("status", "list", "hosts"). */
+int cli_call_simple(const struct cli_opts *g, enum caret_ctl_cmd cmd, int64_t timeout_ms,
+		    struct cli_reply *out);
 /* The same, except that an error reply carrying errno `quiet` is not
  * reported: CLI_EXIT_AGAIN then (a request the caller repeats). */
 #define CLI_EXIT_AGAIN (-2)
-int cli_call_unless(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+int cli_call_unless(const struct cli_opts *g, const struct caret_ctl_req *q, int64_t timeout_ms,
 		    bool interruptible, int quiet, struct cli_reply *out);
 
 /*
