@@ -504,7 +504,7 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 		fprintf(info, "flight recorder: nothing is written until 'caretctl snapshot %s'%s\n",
 			session, o->snap.on ? " or its trigger fires" : "");
 	fflush(info);
-	cli_report_broadcast(r.root, "Start");
+	cli_report_broadcast(&r, "Start");
 	cli_reply_free(&r);
 	code = cli_record_through(g, o, info, session, path);
 	free(session);

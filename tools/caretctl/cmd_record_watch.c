@@ -140,9 +140,8 @@ static enum watch watch_session(const struct cli_opts *g, const char *session)
 			w = WATCH_LOST;
 		} else {
 			w = WATCH_GONE;
-			const cJSON *e;
-			cJSON_ArrayForEach(e, st.sessions)
-				if (cJSON_IsString(e) && strcmp(e->valuestring, session) == 0)
+			for (size_t i = 0; i < st.n_sessions; i++)
+				if (strcmp(st.sessions[i], session) == 0)
 					w = WATCH_ON;
 		}
 		ctl_status_free(&st);

@@ -251,7 +251,7 @@ int cli_stop_session_all(const struct cli_opts *g, const char *session, bool all
 		return code;
 	code = report(g, &r);
 	if (all_hosts)
-		cli_report_broadcast(r.root, "End");
+		cli_report_broadcast(&r, "End");
 	cli_reply_free(&r);
 	return code;
 }

@@ -8,6 +8,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_hosts.h"
 #include "proto/caret_ctl_reply.h"
 #include "rpc.h"
@@ -16,15 +17,15 @@
  * publishes every process's Status at least every second. */
 #define POLL_MS 200
 
-void cli_report_broadcast(const cJSON *res, const char *what)
+void cli_report_broadcast(const struct cli_reply *r, const char *what)
 {
-	struct ctl_why why;
-	bool ok;
-	const char *err = NULL;
-	if (!cJSON_GetObjectItemCaseSensitive(res, CARET_CTL_K_BROADCAST) ||
-	    ctl_get_bool(res, NULL, CARET_CTL_K_BROADCAST, &ok, &why) < 0)
+	struct ctl_broadcast b;
+	char why[160];
+	/* a malformed broadcast says nothing sure: the local action happened */
+	if (caret_ctl_broadcast_decode(r->root, &b, why, sizeof(why)) < 0 || !b.present)
 		return;
-	ctl_get_str(res, NULL, CARET_CTL_K_BROADCAST_ERROR, true, &err, &why);
+	bool ok = b.ok;
+	const char *err = b.error;
 	if (ok && err) /* held while the bridge wakes: the daemon says how */
 		fprintf(stderr, "caretctl: %s\n", err);
 	else if (ok)
@@ -49,16 +50,20 @@ int cli_startend_all_hosts(const struct cli_opts *g, const char *cmd)
 	if (code != CLI_EXIT_OK)
 		return code;
 	struct ctl_why why;
-	bool acc = false;
-	const char *reason = NULL;
-	ctl_get_bool(r.root, NULL, CARET_CTL_K_ACCEPTED, &acc, &why);
-	ctl_get_str(r.root, NULL, CARET_CTL_K_REASON, true, &reason, &why);
+	struct ctl_accept a = { false, NULL };
+	if (ctl_decode_accept(r.root, &a, &why) < 0) {
+		code = cli_report_exchange(cmd, -EPROTO, &why, 0);
+		cli_reply_free(&r);
+		return code;
+	}
+	bool acc = a.accepted;
+	const char *reason = a.reason;
 	if (g->json)
 		cli_print_json(r.root, cmd);
 	else
 		printf("%s on this host: %s%s%s\n", cmd, acc ? "accepted" : "ignored",
 		       reason ? ": " : "", reason ? reason + (strncmp(reason, "ignored: ", 9) ? 0 : 9) : "");
-	cli_report_broadcast(r.root, strcmp(cmd, CARET_CTL_CMD_START) ? "End" : "Start");
+	cli_report_broadcast(&r, strcmp(cmd, CARET_CTL_CMD_START) ? "End" : "Start");
 	cli_reply_free(&r);
 	return CLI_EXIT_OK;
 }

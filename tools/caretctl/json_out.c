@@ -32,3 +32,26 @@ int cli_json_print(cJSON *o, const char *type, const char *cmd)
 	free(s);
 	return 0;
 }
+
+/* {"v", "type", "cmd", key: text}: caretctl's own one-string objects. */
+static int print_text(const char *type, const char *cmd, const char *key, const char *text,
+		      bool with_errno, int err)
+{
+	cJSON *o = cJSON_CreateObject();
+	int rc = o && cli_json_envelope(o, type, cmd) && cJSON_AddStringToObject(o, key, text) &&
+			 (!with_errno || cJSON_AddNumberToObject(o, CARET_CTL_K_ERRNO, err))
+		 ? cli_json_print(o, type, cmd)
+		 : -ENOMEM;
+	cJSON_Delete(o);
+	return rc;
+}
+
+int cli_json_print_error(const char *cmd, const char *msg, int err)
+{
+	return print_text(CARET_CTL_T_ERROR, cmd, CARET_CTL_K_ERROR, msg, true, err);
+}
+
+int cli_json_print_help(const char *cmd, const char *text)
+{
+	return print_text(CLI_JSON_T_HELP, cmd, "help", text, false, 0);
+}

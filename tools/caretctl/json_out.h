@@ -26,6 +26,11 @@ bool cli_json_envelope(cJSON *o, const char *type, const char *cmd);
 /* The envelope, then o as one line on stdout. 0 or -ENOMEM. */
 int cli_json_print(cJSON *o, const char *type, const char *cmd);
 
+/* caretctl's failure as an error object {"error": msg, "errno": err}, and
+ * a usage text as {"help": text}. 0 or -ENOMEM. */
+int cli_json_print_error(const char *cmd, const char *msg, int err);
+int cli_json_print_help(const char *cmd, const char *text);
+
 /* help_out.c. Where a usage text goes: stdout, or with --json a buffer
  * that cli_help_done() prints as {"v", "type": "help", "cmd", "help":
  * TEXT}. */
