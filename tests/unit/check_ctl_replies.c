@@ -11,6 +11,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_hosts.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_ctl_snapshot_res.h"
 #include "tests/unit/unit.h"
@@ -263,11 +264,136 @@ START_TEST(error_decode)
 }
 END_TEST
 
+
+/* ---- recordings (status, list, stop) ---- */
+
+/* The objects as daemon/recording/ writes them today (rotation_report.c,
+ * snapshot.c, snapshot_trigger.c): the encoder writes the same text. */
+static const char status_line[] =
+	"{\"v\":1,\"type\":\"result\",\"rotations_ended\":[{\"session\":\"old\",\"error\":\"disk full\"}],"
+	"\"rotations\":[{\"chunks\":[{\"name\":\"c0\",\"index\":0,\"bytes\":4096,\"complete\":true},"
+	"{\"name\":\"c1\",\"index\":1,\"bytes\":8192,\"complete\":false,\"why\":\"lacks init records of some process\"}],"
+	"\"incomplete\":[\"c1\"],\"session\":\"rot\",\"mode\":\"rotating\",\"rotate_size\":1048576,"
+	"\"rotate_every_ms\":0,\"keep\":3,\"max_size\":0,\"rotations\":2,\"removed\":0,"
+	"\"chunks_bytes\":12288,\"pass_complete\":false}],"
+	"\"recordings\":[{\"session\":\"rot\",\"path\":\"/t/rot\",\"mode\":\"rotating\"},"
+	"{\"session\":\"fr\",\"path\":\"/t/fr\",\"mode\":\"snapshot\",\"ring_size\":1048576,"
+	"\"snapshots\":2,\"last_snapshot\":\"/t/fr/snapshot-2\",\"snapshot_on\":\"p:e\","
+	"\"snapshot_filter\":\"x > 1\",\"triggered\":5,\"coalesced\":3}]}";
+
+START_TEST(recordings_round_trip)
+{
+	cJSON *in = parse(status_line);
+	struct caret_ctl_recordings r;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_recordings_decode(in, &r, why, sizeof(why)) == 0, "%s", why);
+	ck_assert(r.have_rotations && r.have_ended && r.have_recordings && !r.have_self);
+	ck_assert_ptr_null(r.rotation);
+	ck_assert_uint_eq(r.n_ended, 1);
+	ck_assert_str_eq(r.ended[0].error, "disk full");
+	const struct caret_ctl_rotation_status *t = caret_ctl_recordings_rotation(&r, "rot");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_null(caret_ctl_recordings_rotation(&r, "fr"));
+	ck_assert_uint_eq(t->n_chunks, 2);
+	ck_assert(t->chunks[0].complete && !t->chunks[1].complete);
+	ck_assert_str_eq(t->chunks[1].why, "lacks init records of some process");
+	ck_assert_uint_eq(t->n_incomplete, 1);
+	ck_assert_str_eq(t->incomplete[0], "c1");
+	ck_assert(t->have_pass_complete && !t->pass_complete);
+	ck_assert_uint_eq(t->rotate_size, 1048576);
+	ck_assert_uint_eq(t->keep, 3);
+	ck_assert_uint_eq(r.n_recordings, 2);
+	ck_assert(!r.recordings[0].have_snapshots && !r.recordings[0].have_trigger);
+	ck_assert(r.recordings[1].have_trigger && r.recordings[1].have_ring_size);
+	ck_assert_uint_eq(r.recordings[1].coalesced, 3);
+	ck_assert_str_eq(r.recordings[1].snapshot_filter, "x > 1");
+	/* encoded again: the same line */
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "v", 1);
+	cJSON_AddStringToObject(o, "type", "result");
+	ck_assert_int_eq(caret_ctl_recordings_encode(&r, o), 0);
+	char *line = cJSON_PrintUnformatted(o);
+	ck_assert_str_eq(line, status_line);
+	free(line);
+	cJSON_Delete(o);
+	caret_ctl_recordings_free(&r);
+	cJSON_Delete(in);
+}
+END_TEST
+
+/* A stop result: its "rotation", or a flight recorder's own mode fields. */
+START_TEST(recordings_stop)
+{
+	cJSON *in = parse("{\"session\":\"fr\",\"path\":\"/t/fr\",\"mode\":\"snapshot\","
+			  "\"ring_size\":65536,\"snapshots\":0}");
+	struct caret_ctl_recordings r;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_recordings_decode(in, &r, why, sizeof(why)) == 0, "%s", why);
+	ck_assert(r.have_self && r.self.have_snapshots && r.self.snapshots == 0);
+	ck_assert_str_eq(r.self.mode, "snapshot");
+	ck_assert_ptr_null(r.self.session);
+	caret_ctl_recordings_free(&r);
+	cJSON_Delete(in);
+	in = parse("{\"session\":\"rot\",\"path\":\"/t\",\"rotation\":{\"chunks\":[],"
+		   "\"incomplete\":[],\"session\":\"rot\",\"mode\":\"rotating\",\"rotate_size\":0,"
+		   "\"rotate_every_ms\":1000,\"keep\":0,\"max_size\":1048576,\"rotations\":0,"
+		   "\"removed\":0,\"chunks_bytes\":0}}");
+	ck_assert_msg(caret_ctl_recordings_decode(in, &r, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_ptr_nonnull(r.rotation);
+	ck_assert(!r.have_self && !r.rotation->have_pass_complete);
+	ck_assert_uint_eq(r.rotation->rotate_every_ms, 1000);
+	caret_ctl_recordings_free(&r);
+	cJSON_Delete(in);
+}
+END_TEST
+
+static void recordings_refused(const char *text, const char *in_why)
+{
+	cJSON *root = parse(text);
+	struct caret_ctl_recordings r;
+	char why[256] = "";
+	ck_assert_int_eq(caret_ctl_recordings_decode(root, &r, why, sizeof(why)), -EPROTO);
+	ck_assert_msg(strstr(why, in_why), "%s: why \"%s\" lacks \"%s\"", text, why, in_why);
+	ck_assert_ptr_null(r.rotations);
+	ck_assert_ptr_null(r.rotation);
+	cJSON_Delete(root);
+}
+
+START_TEST(recordings_hostile)
+{
+	recordings_refused("{\"rotations\":{}}", "\"rotations\" is not an array");
+	recordings_refused("{\"rotations\":[3]}", "other than objects");
+	recordings_refused("{\"rotations_ended\":[{\"session\":\"s\"}]}",
+			   "rotations_ended[0].error\" is missing");
+	recordings_refused("{\"recordings\":[{\"session\":\"s\",\"path\":\"/p\",\"mode\":\"snapshot\","
+			   "\"snapshots\":-2}]}", "recordings[0].snapshots\" is out of range");
+	recordings_refused("{\"recordings\":[{\"session\":\"s\",\"path\":\"/p\",\"mode\":\"snapshot\","
+			   "\"ring_size\":1e300}]}", "ring_size\" is not an integer");
+	recordings_refused("{\"recordings\":[{\"session\":\"s\",\"path\":\"/p\",\"mode\":\"snapshot\","
+			   "\"snapshot_on\":\"p:e\"}]}", "triggered\" is missing");
+	recordings_refused("{\"rotation\":[]}", "\"rotation\" is not an object");
+	recordings_refused("{\"rotation\":{\"chunks\":[{\"name\":\"c\",\"index\":0,\"bytes\":1,"
+			   "\"complete\":\"yes\"}],\"incomplete\":[],\"session\":\"r\",\"mode\":\"rotating\","
+			   "\"rotate_size\":0,\"rotate_every_ms\":0,\"keep\":0,\"max_size\":0,"
+			   "\"rotations\":0,\"removed\":0,\"chunks_bytes\":0}}",
+			   "rotation.chunks[0].complete\" is not true or false");
+	recordings_refused("{\"rotation\":{\"chunks\":[],\"incomplete\":[1],\"session\":\"r\","
+			   "\"mode\":\"rotating\",\"rotate_size\":0,\"rotate_every_ms\":0,\"keep\":0,"
+			   "\"max_size\":0,\"rotations\":0,\"removed\":0,\"chunks_bytes\":0}}",
+			   "incomplete\" holds something other than strings");
+	recordings_refused("{\"rotation\":{\"chunks\":[],\"incomplete\":[],\"session\":\"r\","
+			   "\"mode\":\"rotating\",\"rotate_size\":0,\"rotate_every_ms\":0,\"keep\":0,"
+			   "\"max_size\":0,\"rotations\":1e16,\"removed\":0,\"chunks_bytes\":0}}",
+			   "rotation.rotations\" is out of range");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctl_replies");
 	unit_case(s, "hosts", hosts_round_trip, hosts_old_daemon, hosts_hostile, hosts_too_many);
 	unit_case(s, "snapshot", snapshot_one_host, snapshot_all_hosts, snapshot_hostile,
 		  error_decode);
+	unit_case(s, "recordings", recordings_round_trip, recordings_stop, recordings_hostile);
 	return unit_run(s);
 }

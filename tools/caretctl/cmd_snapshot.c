@@ -22,6 +22,7 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "proto/caret_ctl_snapshot_res.h"
@@ -97,61 +98,43 @@ void cli_snapshot_usage(FILE *f)
 		CARET_CTL_SNAPSHOT_SIZE_DEFAULT >> 20);
 }
 
-static double num(const cJSON *o, const char *k)
+static void print_snapshots(const struct caret_ctl_recording_status *r)
 {
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(x) ? x->valuedouble : 0;
+	if (r->ring_size > 0)
+		printf(", ring %llu bytes per CPU", (unsigned long long)r->ring_size);
+	printf(", %llu snapshot%s written", (unsigned long long)r->snapshots,
+	       r->snapshots == 1 ? "" : "s");
+	if (r->last_snapshot)
+		printf(", the last in %.1024s", r->last_snapshot);
+	if (r->snapshot_on)
+		printf("; on %.256s%s%.1024s: fired %llu times, %llu coalesced", r->snapshot_on,
+		       r->snapshot_filter ? " if " : "", r->snapshot_filter ? r->snapshot_filter : "",
+		       (unsigned long long)r->triggered, (unsigned long long)r->coalesced);
 }
 
-static const char *str(const cJSON *o, const char *k)
+bool cli_snapshot_is(const struct caret_ctl_recordings *rec)
 {
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(x) ? x->valuestring : NULL;
+	return rec->have_self && !strcmp(rec->self.mode, CARET_CTL_MODE_SNAPSHOT);
 }
 
-static void print_snapshots(const cJSON *r)
+bool cli_snapshot_unwritten(const struct caret_ctl_recordings *rec)
 {
-	if (num(r, CARET_CTL_K_RING_SIZE) > 0)
-		printf(", ring %.0f bytes per CPU", num(r, CARET_CTL_K_RING_SIZE));
-	printf(", %.0f snapshot%s written", num(r, CARET_CTL_K_SNAPSHOTS),
-	       num(r, CARET_CTL_K_SNAPSHOTS) == 1 ? "" : "s");
-	if (str(r, CARET_CTL_K_LAST_SNAPSHOT))
-		printf(", the last in %.1024s", str(r, CARET_CTL_K_LAST_SNAPSHOT));
-	if (str(r, CARET_CTL_K_SNAPSHOT_ON))
-		printf("; on %.256s%s%.1024s: fired %.0f times, %.0f coalesced",
-		       str(r, CARET_CTL_K_SNAPSHOT_ON), str(r, CARET_CTL_K_SNAPSHOT_FILTER) ? " if " : "",
-		       str(r, CARET_CTL_K_SNAPSHOT_FILTER) ? str(r, CARET_CTL_K_SNAPSHOT_FILTER) : "",
-		       num(r, CARET_CTL_K_TRIGGERED), num(r, CARET_CTL_K_COALESCED));
+	return cli_snapshot_is(rec) && rec->self.have_snapshots && rec->self.snapshots == 0;
 }
 
-bool cli_snapshot_is(const cJSON *root)
+void cli_snapshot_print(const struct caret_ctl_recordings *rec)
 {
-	const char *mode = str(root, CARET_CTL_K_MODE);
-	return mode && !strcmp(mode, CARET_CTL_MODE_SNAPSHOT);
-}
-
-bool cli_snapshot_unwritten(const cJSON *root)
-{
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_SNAPSHOTS);
-	return cli_snapshot_is(root) && cJSON_IsNumber(n) && n->valuedouble == 0;
-}
-
-void cli_snapshot_print(const cJSON *root)
-{
-	if (cli_snapshot_is(root)) { /* a stop result */
+	if (cli_snapshot_is(rec)) { /* a stop result */
 		printf("flight recorder");
-		print_snapshots(root);
+		print_snapshots(&rec->self);
 		printf("; stopping it wrote nothing more\n");
 	}
-	const cJSON *all = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_RECORDINGS), *r;
-	if (cJSON_GetArraySize(all) > 0)
+	if (rec->n_recordings > 0)
 		printf("recordings:\n");
-	cJSON_ArrayForEach(r, all) {
-		const char *s = str(r, CARET_CTL_K_SESSION), *m = str(r, CARET_CTL_K_MODE);
-		if (!s || !m)
-			continue;
-		printf("  %.256s: %s, %.1024s", s, m, str(r, CARET_CTL_K_PATH) ? str(r, CARET_CTL_K_PATH) : "?");
-		if (!strcmp(m, CARET_CTL_MODE_SNAPSHOT))
+	for (size_t i = 0; i < rec->n_recordings; i++) {
+		const struct caret_ctl_recording_status *r = &rec->recordings[i];
+		printf("  %.256s: %s, %.1024s", r->session, r->mode, r->path);
+		if (!strcmp(r->mode, CARET_CTL_MODE_SNAPSHOT))
 			print_snapshots(r);
 		printf("\n");
 	}

@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "rotation_cli.h"
 #include "snapshot_cli.h"
+#include "proto/caret_ctl_recordings.h"
 #include "rpc.h"
 
 static void usage(FILE *f, const char *cmd)
@@ -149,17 +150,25 @@ static int show(const struct cli_opts *g, const char *cmd, const struct cli_repl
 		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	if (e < 0)
 		return cli_report_exchange(cmd, e, &why, 0);
+	struct caret_ctl_recordings rec;
+	e = caret_ctl_recordings_decode(r->root, &rec, why.msg, sizeof(why.msg));
+	if (e < 0) {
+		ctl_status_free(&st);
+		return e == -ENOMEM ? cli_fail(CLI_EXIT_FAILED, "out of memory")
+				    : cli_report_exchange(cmd, e, &why, 0);
+	}
 	if (g->json)
 		cli_print_json(r->root, cmd);
 	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0) {
 		print_status(&st);
-		cli_rotation_print(r->root);
-		cli_snapshot_print(r->root);
+		cli_rotation_print(&rec);
+		cli_snapshot_print(&rec);
 	}
 	else {
 		print_agents(&st.agents);
-		cli_snapshot_print(r->root);
+		cli_snapshot_print(&rec);
 	}
+	caret_ctl_recordings_free(&rec);
 	ctl_status_free(&st);
 	return CLI_EXIT_OK;
 }

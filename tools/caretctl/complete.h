@@ -14,13 +14,13 @@
 #ifndef CARETCTL_COMPLETE_H
 #define CARETCTL_COMPLETE_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "check.h"
+#include "rpc.h"
 
 /*
  * The sentence about n copies of replayed init records: they never make a
@@ -38,13 +38,14 @@ char *complete_missing_line(const struct check_proc *p);
 /*
  * For stop's report, given caretd's estimate `counted` of the copies:
  * reads the trace as `check` does when caretd counted copies or when it is
- * small (64 MiB), for at most 30 s. Text (root NULL): prints the copies
+ * small (64 MiB), for at most 30 s. Text (json NULL): prints the copies
  * sentence on out, and each process's missing init records through warn
- * (cli_warn), in check's words. JSON: sets root's "duplicates" to the
- * trace's count and adds "missing_init" (those lines) when there are any.
+ * (cli_warn), in check's words. JSON: sets the stop result's "duplicates"
+ * to the trace's count and adds "missing_init" (those lines) when there
+ * are any.
  * A large trace caretd counted no copies in is not read.
  */
-void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t counted,
+void complete_stop_report(FILE *out, struct cli_reply *json, const char *path, uint64_t counted,
 			  void (*warn)(const char *fmt, ...));
 
 #endif

@@ -261,3 +261,51 @@ void cli_print_json(cJSON *o, const char *cmd)
 	if (cli_json_print(o, CARET_CTL_T_RESULT, cmd) < 0)
 		cli_fail(CLI_EXIT_FAILED, "out of memory");
 }
+
+static int set(struct cli_reply *r, const char *key, cJSON *v)
+{
+	if (!v || !r->root)
+		goto fail;
+	if (cJSON_GetObjectItemCaseSensitive(r->root, key)) {
+		if (cJSON_ReplaceItemInObjectCaseSensitive(r->root, key, v))
+			return 0;
+	} else if (cJSON_AddItemToObject(r->root, key, v)) {
+		return 0;
+	}
+fail:
+	cJSON_Delete(v);
+	return -ENOMEM;
+}
+
+int cli_reply_set_u64(struct cli_reply *r, const char *key, uint64_t v)
+{
+	return set(r, key, cJSON_CreateNumber((double)v));
+}
+
+int cli_reply_set_bool(struct cli_reply *r, const char *key, bool v)
+{
+	return set(r, key, cJSON_CreateBool(v));
+}
+
+int cli_reply_set_strings(struct cli_reply *r, const char *key, char *const *s, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; a && i < n; i++) {
+		cJSON *x = cJSON_CreateString(s[i]);
+		if (!x || !cJSON_AddItemToArray(a, x)) {
+			cJSON_Delete(x);
+			cJSON_Delete(a);
+			return -ENOMEM;
+		}
+	}
+	return set(r, key, a);
+}
+
+int cli_reply_stop(struct cli_reply *r, const char *session, const char *path,
+		   const struct caret_ctl_channel *ch, size_t n)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = CTL_REPLY_RESULT;
+	r->root = caret_ctl_enc_stop(session, path, ch, n, 0);
+	return r->root ? 0 : -ENOMEM;
+}

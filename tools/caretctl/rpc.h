@@ -68,6 +68,18 @@ int cli_ping(const struct cli_opts *g);
 
 void cli_reply_free(struct cli_reply *r);
 
+/* What caretctl adds to a result before --json prints it (stop's count of
+ * the trace's copies, its missing init records, "direct"): key set to the
+ * value, replacing any. 0 or -ENOMEM. */
+int cli_reply_set_u64(struct cli_reply *r, const char *key, uint64_t v);
+int cli_reply_set_bool(struct cli_reply *r, const char *key, bool v);
+int cli_reply_set_strings(struct cli_reply *r, const char *key, char *const *s, size_t n);
+
+/* A stop result caretctl made itself while caretd is away (stop_direct),
+ * as caretd sends one: r->root set, r->raw NULL. 0 or -ENOMEM. */
+int cli_reply_stop(struct cli_reply *r, const char *session, const char *path,
+		   const struct caret_ctl_channel *ch, size_t n);
+
 /* Report a failed connect or exchange; return the exit status for it. */
 int cli_report_connect(const char *path, int err);
 /* Who may connect to the socket at path, from its owner, group and mode
