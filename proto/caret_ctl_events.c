@@ -246,3 +246,34 @@ const char *ctl_event_str(const struct ctl_event *e, const char *name)
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(e->fields, name);
 	return cJSON_IsString(f) ? f->valuestring : NULL;
 }
+
+int ctl_events_each(const struct ctl_events_page *p,
+		    int (*fn)(const struct ctl_event *e, void *arg), void *arg, size_t *n,
+		    struct ctl_why *why)
+{
+	const cJSON *x;
+	size_t i = 0;
+	*n = (size_t)cJSON_GetArraySize(p->events);
+	cJSON_ArrayForEach(x, p->events) {
+		struct ctl_event ev;
+		if (ctl_decode_event(x, i++, &ev, why) < 0)
+			return -EPROTO;
+		if (fn && fn(&ev, arg))
+			return 1;
+	}
+	return 0;
+}
+
+bool ctl_event_field(const struct ctl_event *e, size_t i, const char **name, const char **s,
+		     double *num)
+{
+	const cJSON *f = e->fields ? e->fields->child : NULL;
+	for (; f && i; i--)
+		f = f->next;
+	if (!f)
+		return false;
+	*name = f->string;
+	*s = cJSON_IsString(f) ? f->valuestring : NULL;
+	*num = cJSON_IsNumber(f) ? f->valuedouble : 0;
+	return true;
+}

@@ -74,6 +74,17 @@ struct ctl_event {
 	const cJSON *fields; /* object: numbers and strings */
 };
 int ctl_decode_event(const cJSON *e, size_t i, struct ctl_event *out, struct ctl_why *why);
+/* Each event of a page, decoded, to fn (may be NULL) until it returns
+ * non-zero: 1 then, 0 at the end, or -EPROTO (why filled). *n: the page's
+ * events. */
+int ctl_events_each(const struct ctl_events_page *p,
+		    int (*fn)(const struct ctl_event *e, void *arg), void *arg, size_t *n,
+		    struct ctl_why *why);
+/* A field of a decoded event, in the order caretd sent them: its name and
+ * either its string (*s) or, *s NULL, its number (*num); false past the
+ * last. */
+bool ctl_event_field(const struct ctl_event *e, size_t i, const char **name, const char **s,
+		     double *num);
 /* A pointer field ("0x...") or a number field as an integer; -EPROTO. */
 int ctl_event_u64(const struct ctl_event *e, const char *name, uint64_t *out);
 /* A string field, NULL when absent or not a string. */

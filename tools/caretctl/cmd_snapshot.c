@@ -170,7 +170,7 @@ static void usage(FILE *f)
 }
 
 /* --all-hosts: one line per host; the exit status of the worst. */
-static int print_hosts(const struct caret_ctl_snapshot_result *res, cJSON *root, bool json)
+static int print_hosts(const struct caret_ctl_snapshot_result *res, struct cli_reply *r, bool json)
 {
 	int code = CLI_EXIT_OK;
 	for (size_t i = 0; i < res->n_hosts; i++) {
@@ -190,7 +190,7 @@ static int print_hosts(const struct caret_ctl_snapshot_result *res, cJSON *root,
 			       h->host, h->path, h->why ? h->why : "no reason given");
 	}
 	if (json)
-		cli_print_json(root, CARET_CTL_CMD_SNAPSHOT);
+		cli_print_json(r->root, CARET_CTL_CMD_SNAPSHOT);
 	if (code == CLI_EXIT_FAILED)
 		fprintf(stderr, "caretctl: snapshot: some host wrote no snapshot\n");
 	else if (code == CLI_EXIT_TIMEOUT)
@@ -212,7 +212,7 @@ static int show_result(const struct cli_opts *g, struct cli_reply *r, bool all_h
 				all_hosts ? "no hosts" : "hosts not asked for");
 	}
 	if (all_hosts) {
-		int code = print_hosts(&res, r->root, g->json);
+		int code = print_hosts(&res, r, g->json);
 		caret_ctl_snapshot_result_free(&res);
 		return code;
 	}

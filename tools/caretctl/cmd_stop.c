@@ -120,8 +120,14 @@ static int report(const struct cli_opts *g, struct cli_reply *r)
 	 * recorder's directory holds its snapshots, each a trace of its own. */
 	bool pieces = rec.rotation || cli_snapshot_is(&rec);
 	if (g->json) {
+		struct complete_json cj = { 0 };
 		if (!pieces)
-			complete_stop_report(NULL, r, s.path, s.duplicates, NULL);
+			complete_stop_report(NULL, &cj, s.path, s.duplicates, NULL);
+		/* out of memory: the result goes out as caretd sent it */
+		if (cj.read && cli_reply_set_u64(r, CARET_CTL_K_DUPLICATES, cj.duplicates) == 0 &&
+		    cj.n_missing)
+			cli_reply_set_strings(r, "missing_init", cj.missing, cj.n_missing);
+		complete_json_free(&cj);
 		cli_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
 		char a[24], b[24];

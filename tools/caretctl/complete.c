@@ -151,7 +151,15 @@ static uint64_t trace_bytes(const char *path)
 	return rc < 0 ? UINT64_MAX : walked;
 }
 
-void complete_stop_report(FILE *out, struct cli_reply *json, const char *path, uint64_t counted,
+void complete_json_free(struct complete_json *j)
+{
+	for (size_t i = 0; i < j->n_missing; i++)
+		free(j->missing[i]);
+	free(j->missing);
+	memset(j, 0, sizeof(*j));
+}
+
+void complete_stop_report(FILE *out, struct complete_json *json, const char *path, uint64_t counted,
 			  void (*warn)(const char *fmt, ...))
 {
 	bool local = path && path[0] == '/';
@@ -186,13 +194,7 @@ void complete_stop_report(FILE *out, struct cli_reply *json, const char *path, u
 			free(line);
 	}
 	if (json) {
-		/* out of memory: the result goes out as caretd sent it */
-		cli_reply_set_u64(json, CARET_CTL_K_DUPLICATES, n);
-		if (n_missing)
-			cli_reply_set_strings(json, "missing_init", missing, n_missing);
-		for (size_t i = 0; i < n_missing; i++)
-			free(missing[i]);
-		free(missing);
+		*json = (struct complete_json){ true, n, missing, n_missing };
 	} else if (n) {
 		char *s = complete_dup_sentence(n);
 		if (s)

@@ -20,7 +20,6 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "rpc.h"
 
 /*
  * The sentence about n copies of replayed init records: they never make a
@@ -40,12 +39,20 @@ char *complete_missing_line(const struct check_proc *p);
  * reads the trace as `check` does when caretd counted copies or when it is
  * small (64 MiB), for at most 30 s. Text (json NULL): prints the copies
  * sentence on out, and each process's missing init records through warn
- * (cli_warn), in check's words. JSON: sets the stop result's "duplicates"
- * to the trace's count and adds "missing_init" (those lines) when there
- * are any.
+ * (cli_warn), in check's words. JSON (json set): json->read, the trace's
+ * count of copies (stop's "duplicates" for --json) and each process's
+ * missing init records ("missing_init"), for the caller to add to the
+ * result; free with complete_json_free.
  * A large trace caretd counted no copies in is not read.
  */
-void complete_stop_report(FILE *out, struct cli_reply *json, const char *path, uint64_t counted,
+struct complete_json {
+	bool read; /* the trace was read: the rest is what it holds */
+	uint64_t duplicates;
+	char **missing; /* n_missing lines, malloc'd */
+	size_t n_missing;
+};
+void complete_json_free(struct complete_json *j);
+void complete_stop_report(FILE *out, struct complete_json *json, const char *path, uint64_t counted,
 			  void (*warn)(const char *fmt, ...));
 
 #endif

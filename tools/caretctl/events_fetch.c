@@ -24,14 +24,12 @@ int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
 			return code;
 		struct ctl_events_page p;
 		struct ctl_why why;
-		int e = ctl_decode_events(r.root, &p, &why);
-		size_t n = e == 0 ? (size_t)cJSON_GetArraySize(p.events) : 0;
+		size_t n = 0;
 		int stop = 0;
-		for (size_t i = 0; e == 0 && i < n && !stop; i++) {
-			struct ctl_event ev;
-			e = ctl_decode_event(cJSON_GetArrayItem(p.events, (int)i), i, &ev, &why);
-			if (e == 0 && fn)
-				stop = fn(&ev, arg);
+		int e = ctl_decode_events(r.root, &p, &why);
+		if (e == 0) {
+			stop = ctl_events_each(&p, fn, arg, &n, &why);
+			e = stop < 0 ? stop : 0;
 		}
 		if (e < 0) {
 			code = cli_report_exchange(CARET_CTL_CMD_EVENTS, e, &why, 0);
@@ -47,8 +45,11 @@ int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
 		f->corrupt = p.corrupt;
 		snprintf(f->next, sizeof(f->next), "%s", p.next);
 		bool more = p.more;
-		if (f->keep && cJSON_AddItemToArray(f->keep, r.root))
-			r.root = NULL; /* now owned by keep */
+		/* the events fn kept point into the page */
+		if (f->keep && cli_keep_add(f->keep, &r) < 0) {
+			cli_reply_free(&r);
+			return cli_fail(CLI_EXIT_FAILED, "out of memory");
+		}
 		cli_reply_free(&r);
 		if (stop || !more || (f->limit && f->got >= f->limit))
 			return CLI_EXIT_OK;

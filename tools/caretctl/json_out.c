@@ -5,6 +5,7 @@
 
 #include "proto/caret_ctl.h"
 #include "json_out.h"
+#include "proto/caret_ctl_graph.h"
 
 bool cli_json_envelope(cJSON *o, const char *type, const char *cmd)
 {
@@ -54,4 +55,16 @@ int cli_json_print_error(const char *cmd, const char *msg, int err)
 int cli_json_print_help(const char *cmd, const char *text)
 {
 	return print_text(CLI_JSON_T_HELP, cmd, "help", text, false, 0);
+}
+
+int cli_json_print_graph(const struct caret_ctl_graph *gr, const char *cmd)
+{
+	cJSON *o = cJSON_CreateObject();
+	/* the envelope first, as every other result line */
+	int rc = o && cli_json_envelope(o, CARET_CTL_T_RESULT, cmd) &&
+			 caret_ctl_graph_encode(gr, o) == 0
+		 ? cli_json_print(o, CARET_CTL_T_RESULT, cmd)
+		 : -ENOMEM;
+	cJSON_Delete(o);
+	return rc;
 }

@@ -31,6 +31,10 @@ int cli_json_print(cJSON *o, const char *type, const char *cmd);
 int cli_json_print_error(const char *cmd, const char *msg, int err);
 int cli_json_print_help(const char *cmd, const char *text);
 
+/* `nodes` or `topics` (--json): the graph in the envelope. 0 or -ENOMEM. */
+struct caret_ctl_graph;
+int cli_json_print_graph(const struct caret_ctl_graph *gr, const char *cmd);
+
 /* help_out.c. Where a usage text goes: stdout, or with --json a buffer
  * that cli_help_done() prints as {"v", "type": "help", "cmd", "help":
  * TEXT}. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "proto/caret_ctl.h"
+#include "util/caret_util.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_dec.h"
@@ -308,4 +309,21 @@ int cli_reply_stop(struct cli_reply *r, const char *session, const char *path,
 	r->type = CTL_REPLY_RESULT;
 	r->root = caret_ctl_enc_stop(session, path, ch, n, 0);
 	return r->root ? 0 : -ENOMEM;
+}
+
+int cli_keep_add(struct cli_keep *k, struct cli_reply *r)
+{
+	if (caret_grow((void **)&k->v, &k->cap, k->n + 1, sizeof(*k->v)) < 0)
+		return -ENOMEM;
+	k->v[k->n++] = *r;
+	memset(r, 0, sizeof(*r));
+	return 0;
+}
+
+void cli_keep_free(struct cli_keep *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		cli_reply_free(&k->v[i]);
+	free(k->v);
+	memset(k, 0, sizeof(*k));
 }

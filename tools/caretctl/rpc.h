@@ -68,6 +68,15 @@ int cli_ping(const struct cli_opts *g);
 
 void cli_reply_free(struct cli_reply *r);
 
+/* Replies kept while what was decoded from them is in use (the events of
+ * several pages). cli_keep_add takes r over: 0, or -ENOMEM (r untouched). */
+struct cli_keep {
+	struct cli_reply *v;
+	size_t n, cap;
+};
+int cli_keep_add(struct cli_keep *k, struct cli_reply *r);
+void cli_keep_free(struct cli_keep *k);
+
 /* What caretctl adds to a result before --json prints it (stop's count of
  * the trace's copies, its missing init records, "direct"): key set to the
  * value, replacing any. 0 or -ENOMEM. */
