@@ -10,6 +10,7 @@
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_graph.h"
 #include "proto/caret_ctl_hosts.h"
 #include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_reply.h"
@@ -388,6 +389,127 @@ START_TEST(recordings_hostile)
 }
 END_TEST
 
+/* ---- graph (caretctl nodes / topics) ---- */
+
+START_TEST(graph_nodes_round_trip)
+{
+	struct caret_ctl_graph_entity pubs[] = { { "/chatter", NULL } };
+	struct caret_ctl_graph_entity subs[] = { { "/in", "cb_in" }, { "/in2", NULL } };
+	struct caret_ctl_graph_timer timers[] = { { 100000000, "cb_t" }, { -1, NULL } };
+	struct caret_ctl_graph_entity srvs[] = { { "/srv", "cb_s" } };
+	struct caret_ctl_graph_entity clis[] = { { "/cli", NULL } };
+	struct caret_ctl_graph_group groups[] = {
+		{ .address = "0x10", .type = "MutuallyExclusive", .have_executor = true,
+		  .executor = "0x20", .executor_type = "single_threaded_executor" },
+		{ .address = "0x30" },
+	};
+	struct caret_ctl_graph_node node = { .name = "/ns/talker", .pid = 42,
+					     .procname = "talker", .n_pubs = 1, .pubs = pubs,
+					     .n_subs = 2, .subs = subs, .n_timers = 2,
+					     .timers = timers, .n_services = 1, .services = srvs,
+					     .n_clients = 1, .clients = clis, .n_groups = 2,
+					     .groups = groups };
+	struct caret_ctl_graph g = { .n_nodes = 1, .nodes = &node };
+	cJSON *o = caret_ctl_enc_result();
+	ck_assert_int_eq(caret_ctl_graph_encode(&g, o), 0);
+	char *line = cJSON_PrintUnformatted(o);
+	/* the key order and the nulls caretctl printed before the struct */
+	ck_assert_ptr_nonnull(strstr(line, "\"nodes\":[{\"name\":\"/ns/talker\",\"pid\":42,"
+					   "\"procname\":\"talker\",\"publishers\":[{\"topic\":\"/chatter\"}],"
+					   "\"subscriptions\":[{\"topic\":\"/in\",\"callback\":\"cb_in\"},"
+					   "{\"topic\":\"/in2\",\"callback\":null}],\"timers\":"));
+	ck_assert_ptr_nonnull(strstr(line, "{\"address\":\"0x30\",\"type\":null,\"executor\":null,"
+					   "\"executor_type\":null}"));
+	free(line);
+	cJSON *root = wire(o);
+	struct caret_ctl_graph d;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_graph_decode(root, &d, why, sizeof(why)) == 0, "%s", why);
+	ck_assert(!d.topics);
+	ck_assert_uint_eq(d.n_nodes, 1);
+	const struct caret_ctl_graph_node *n = &d.nodes[0];
+	ck_assert_str_eq(n->name, "/ns/talker");
+	ck_assert_int_eq(n->pid, 42);
+	ck_assert_uint_eq(n->n_subs, 2);
+	ck_assert_str_eq(n->subs[0].callback, "cb_in");
+	ck_assert_ptr_null(n->subs[1].callback);
+	ck_assert_int_eq(n->timers[0].period_ns, 100000000);
+	ck_assert_int_eq(n->timers[1].period_ns, -1);
+	ck_assert_str_eq(n->services[0].callback, "cb_s");
+	ck_assert_str_eq(n->clients[0].name, "/cli");
+	ck_assert(n->groups[0].have_executor && !n->groups[1].have_executor);
+	ck_assert_str_eq(n->groups[0].executor, "0x20");
+	ck_assert_ptr_null(n->groups[1].type);
+	caret_ctl_graph_free(&d);
+	cJSON_Delete(root);
+}
+END_TEST
+
+START_TEST(graph_topics_round_trip)
+{
+	struct caret_ctl_graph_end pubs[] = { { "/a", 1, "pa" } };
+	struct caret_ctl_graph_end subs[] = { { "/b", 2, "pb" }, { "?", 3, "pc" } };
+	struct caret_ctl_graph_topic t = { "/chatter", 1, 2, pubs, subs };
+	struct caret_ctl_graph g = { .topics = true, .n_topics = 1, .topics_v = &t };
+	cJSON *o = caret_ctl_enc_result();
+	ck_assert_int_eq(caret_ctl_graph_encode(&g, o), 0);
+	cJSON *root = wire(o);
+	struct caret_ctl_graph d;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_graph_decode(root, &d, why, sizeof(why)) == 0, "%s", why);
+	ck_assert(d.topics);
+	ck_assert_uint_eq(d.n_topics, 1);
+	ck_assert_str_eq(d.topics_v[0].name, "/chatter");
+	ck_assert_uint_eq(d.topics_v[0].n_subs, 2);
+	ck_assert_str_eq(d.topics_v[0].subs[1].node, "?");
+	ck_assert_int_eq(d.topics_v[0].subs[1].pid, 3);
+	caret_ctl_graph_free(&d);
+	cJSON_Delete(root);
+}
+END_TEST
+
+static void graph_refused(const char *text, const char *in_why)
+{
+	cJSON *root = parse(text);
+	struct caret_ctl_graph d;
+	char why[256] = "";
+	ck_assert_int_eq(caret_ctl_graph_decode(root, &d, why, sizeof(why)), -EPROTO);
+	ck_assert_msg(strstr(why, in_why), "%s: why \"%s\" lacks \"%s\"", text, why, in_why);
+	ck_assert_ptr_null(d.nodes);
+	ck_assert_ptr_null(d.topics_v);
+	cJSON_Delete(root);
+}
+
+#define NODE_REST "\"procname\":\"p\",\"publishers\":[],\"subscriptions\":[],\"timers\":[]," \
+		  "\"services\":[],\"clients\":[],\"callback_groups\":[]"
+
+START_TEST(graph_hostile)
+{
+	graph_refused("{}", "\"nodes\" is missing");
+	graph_refused("{\"nodes\":[{\"name\":\"n\",\"pid\":-1," NODE_REST "}]}",
+		      "nodes[0].pid\" is out of range");
+	graph_refused("{\"nodes\":[{\"name\":7,\"pid\":1," NODE_REST "}]}",
+		      "nodes[0].name\" is not a string");
+	graph_refused("{\"nodes\":[{\"name\":\"n\",\"pid\":1,\"procname\":\"p\",\"publishers\":[],"
+		      "\"subscriptions\":[{\"topic\":\"t\",\"callback\":3}],\"timers\":[],"
+		      "\"services\":[],\"clients\":[],\"callback_groups\":[]}]}",
+		      "subscriptions[0].callback\" is not a string");
+	graph_refused("{\"nodes\":[{\"name\":\"n\",\"pid\":1,\"procname\":\"p\",\"publishers\":[],"
+		      "\"subscriptions\":[],\"timers\":[{\"period_ns\":-2,\"callback\":null}],"
+		      "\"services\":[],\"clients\":[],\"callback_groups\":[]}]}",
+		      "timers[0].period_ns\" is out of range");
+	graph_refused("{\"nodes\":[{\"name\":\"n\",\"pid\":1,\"procname\":\"p\",\"publishers\":[],"
+		      "\"subscriptions\":[],\"timers\":[],\"services\":[],\"clients\":[],"
+		      "\"callback_groups\":[{\"address\":\"0x1234567890123456789012345\","
+		      "\"type\":null,\"executor\":null,\"executor_type\":null}]}]}",
+		      "address\" is longer than");
+	graph_refused("{\"topics\":[{\"name\":\"t\",\"publishers\":[{\"node\":\"n\",\"pid\":1.5,"
+		      "\"procname\":\"p\"}],\"subscriptions\":[]}]}",
+		      "topics[0].publishers[0].pid\" is not an integer");
+	graph_refused("{\"topics\":[{\"name\":\"t\",\"publishers\":{}}]}", "not an array");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctl_replies");
@@ -395,5 +517,6 @@ int main(void)
 	unit_case(s, "snapshot", snapshot_one_host, snapshot_all_hosts, snapshot_hostile,
 		  error_decode);
 	unit_case(s, "recordings", recordings_round_trip, recordings_stop, recordings_hostile);
+	unit_case(s, "graph", graph_nodes_round_trip, graph_topics_round_trip, graph_hostile);
 	return unit_run(s);
 }
