@@ -51,13 +51,29 @@ struct caret_ctl_event {
 	size_t nfields;
 };
 
-/* caretd: an empty result, then events, then the trailer. */
-cJSON *caret_ctl_enc_events_result(void);
+struct caret_ctl_events_page;
+
+/* What follows a page's events. */
+struct caret_ctl_events_trailer {
+	const char *next; /* the position after the last event */
+	bool more;	  /* events remain before the request's end */
+	uint64_t segments, corrupt, late;
+};
+
+/* caretd: a page is encoded as the reader reads it, event by event, to
+ * stop at the line's size; the page stays opaque to the events module
+ * and the reply layer takes the result out. NULL when out of memory. */
+struct caret_ctl_events_page *caret_ctl_events_page_new(void);
 /* Adds one event; returns the bytes it may take on the line (an upper
  * bound, escapes included), or -ENOMEM. */
-int64_t caret_ctl_add_event(cJSON *result, const struct caret_ctl_event *e);
-int caret_ctl_events_trailer(cJSON *result, const char *next, bool more, uint64_t segments,
-			     uint64_t corrupt, uint64_t late);
+int64_t caret_ctl_events_page_add(struct caret_ctl_events_page *p,
+				  const struct caret_ctl_event *e);
+/* 0 or -ENOMEM. */
+int caret_ctl_events_page_end(struct caret_ctl_events_page *p,
+			      const struct caret_ctl_events_trailer *t);
+/* The result object (p freed), for the reply layer. */
+cJSON *caret_ctl_events_page_take(struct caret_ctl_events_page *p);
+void caret_ctl_events_page_free(struct caret_ctl_events_page *p);
 
 /* caretctl: a page, checked. */
 struct ctl_events_page {

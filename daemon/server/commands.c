@@ -306,12 +306,12 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 				     &res.bc);
 	}
 	case CARET_CTL_EVENTS: {
-		cJSON *o;
+		struct caret_ctl_events_page *page;
 		if (!ctx->events)
 			r = cmd_fail(&e, ENOSYS, "events are not served here");
-		else if ((r = events_request(ctx->events, &q->u.events, &o, e.msg,
+		else if ((r = events_request(ctx->events, &q->u.events, &page, e.msg,
 					     sizeof(e.msg))) == 0)
-			return o;
+			return caret_ctl_events_page_take(page);
 		break;
 	}
 	default:
