@@ -10,6 +10,7 @@
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_check.h"
 #include "proto/caret_ctl_graph.h"
 #include "proto/caret_ctl_hosts.h"
 #include "proto/caret_ctl_recordings.h"
@@ -510,6 +511,102 @@ START_TEST(graph_hostile)
 }
 END_TEST
 
+/* ---- check (caretctl check --json) ---- */
+
+START_TEST(check_round_trip)
+{
+	const char *problems[] = { "pid 7 (a): init records missing" };
+	struct caret_ctl_count init[] = { { "rcl_node_init", 2 }, { "rcl_publisher_init", 3 } };
+	struct caret_ctl_count missing[] = { { "publisher_node", 1 } };
+	struct caret_ctl_count ctx[] = { { "vpid", 0 }, { "vtid", 0 }, { "procname", 4 } };
+	struct caret_ctl_count kinds[] = { { "ros2:rcl_init", 1 } };
+	struct caret_ctl_check_proc proc = {
+		.pid = 7, .procname = "a", .caret_init = true, .replay_cut = true,
+		.init = { 2, init }, .missing = { 1, missing }, .init_total = 5,
+		.missing_total = 1, .replay_passes = 2, .events = 9007199254740993ull,
+	};
+	struct caret_ctl_check_node node = { "/n", 7 };
+	struct caret_ctl_check_topic topic = { "/t", 1, 2 };
+	struct caret_ctl_check_result c = {
+		.trace = "/t/x", .complete = false, .problems = { 1, problems }, .events = 10,
+		.first_ns = -5, .last_ns = 1700000000000000000ll, .lost_unknown = true,
+		.no_context = { 3, ctx }, .per_kind = { 1, kinds }, .n_procs = 1, .procs = &proc,
+		.n_nodes = 1, .nodes = &node, .n_topics = 1, .topics = &topic,
+	};
+	cJSON *o = caret_ctl_enc_result();
+	ck_assert_int_eq(caret_ctl_check_encode(&c, o), 0);
+	char *line = cJSON_PrintUnformatted(o);
+	/* exact integers past 2^53, as caretctl always wrote them */
+	ck_assert_ptr_nonnull(strstr(line, "\"events\":9007199254740993"));
+	ck_assert_ptr_nonnull(strstr(line, "\"trace\":\"/t/x\",\"complete\":false,\"problems\":"));
+	free(line);
+	cJSON *root = wire(o);
+	struct caret_ctl_check_result d;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_check_decode(root, &d, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_str_eq(d.trace, "/t/x");
+	ck_assert(!d.complete && d.lost_unknown && !d.discarded_unknown);
+	ck_assert_uint_eq(d.problems.n, 1);
+	ck_assert_str_eq(d.problems.v[0], problems[0]);
+	ck_assert_uint_eq(d.warnings.n, 0);
+	ck_assert_int_eq(d.first_ns, -5);
+	ck_assert_int_eq(d.last_ns, 1700000000000000000ll);
+	ck_assert_uint_eq(d.no_context.n, 3);
+	ck_assert_uint_eq(d.no_context.v[2].n, 4);
+	ck_assert_uint_eq(d.n_procs, 1);
+	ck_assert(d.procs[0].caret_init && d.procs[0].replay_cut);
+	ck_assert_uint_eq(d.procs[0].init.n, 2);
+	ck_assert_str_eq(d.procs[0].init.v[1].name, "rcl_publisher_init");
+	ck_assert_uint_eq(d.procs[0].init.v[1].n, 3);
+	ck_assert_uint_eq(d.procs[0].dup.n, 0);
+	ck_assert_uint_eq(d.procs[0].missing.v[0].n, 1);
+	ck_assert_str_eq(d.nodes[0].name, "/n");
+	ck_assert_uint_eq(d.topics[0].subscriptions, 2);
+	ck_assert_str_eq(d.per_kind.v[0].name, "ros2:rcl_init");
+	caret_ctl_check_free(&d);
+	cJSON_Delete(root);
+}
+END_TEST
+
+static void check_refused(const char *patch_key, const char *patch_value, const char *in_why)
+{
+	struct caret_ctl_check_result c = { .trace = "/t" };
+	cJSON *e = cJSON_CreateObject();
+	ck_assert_int_eq(caret_ctl_check_encode(&c, e), 0);
+	/* as read from the line: the encoder's raw integers become numbers */
+	char *line = cJSON_PrintUnformatted(e);
+	cJSON *o = parse(line);
+	free(line);
+	cJSON_Delete(e);
+	cJSON *v = cJSON_Parse(patch_value);
+	ck_assert_ptr_nonnull(v);
+	cJSON_ReplaceItemInObjectCaseSensitive(o, patch_key, v);
+	struct caret_ctl_check_result d;
+	char why[256] = "";
+	ck_assert_int_eq(caret_ctl_check_decode(o, &d, why, sizeof(why)), -EPROTO);
+	ck_assert_msg(strstr(why, in_why), "%s=%s: why \"%s\" lacks \"%s\"", patch_key,
+		      patch_value, why, in_why);
+	ck_assert_ptr_null(d.procs);
+	cJSON_Delete(o);
+}
+
+START_TEST(check_hostile)
+{
+	check_refused("complete", "1", "\"complete\" is not true or false");
+	check_refused("events", "-1", "\"events\" is out of range");
+	check_refused("problems", "[1]", "problems[0]\" is not a string");
+	check_refused("events_without_context", "{\"vpid\":\"x\"}", "vpid\" is not an integer");
+	check_refused("processes", "[{\"pid\":1}]", "processes[0].procname\" is missing");
+	check_refused("processes", "[{\"pid\":1,\"procname\":\"p\",\"caret_init\":true,"
+		      "\"replay_cut\":false,\"init_records\":{\"k\":-3}}]",
+		      "init_records.k\" is out of range");
+	check_refused("nodes", "[{\"name\":\"n\",\"pid\":0.5}]", "nodes[0].pid\" is not an integer");
+	check_refused("topics", "[{\"name\":\"t\",\"publishers\":1}]",
+		      "topics[0].subscriptions\" is missing");
+	check_refused("events_per_kind", "[]", "\"events_per_kind\" is not an object");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctl_replies");
@@ -518,5 +615,6 @@ int main(void)
 		  error_decode);
 	unit_case(s, "recordings", recordings_round_trip, recordings_stop, recordings_hostile);
 	unit_case(s, "graph", graph_nodes_round_trip, graph_topics_round_trip, graph_hostile);
+	unit_case(s, "check", check_round_trip, check_hostile);
 	return unit_run(s);
 }

@@ -5,6 +5,7 @@
 
 #include "proto/caret_ctl.h"
 #include "json_out.h"
+#include "proto/caret_ctl_check.h"
 #include "proto/caret_ctl_graph.h"
 
 bool cli_json_envelope(cJSON *o, const char *type, const char *cmd)
@@ -64,6 +65,17 @@ int cli_json_print_graph(const struct caret_ctl_graph *gr, const char *cmd)
 	int rc = o && cli_json_envelope(o, CARET_CTL_T_RESULT, cmd) &&
 			 caret_ctl_graph_encode(gr, o) == 0
 		 ? cli_json_print(o, CARET_CTL_T_RESULT, cmd)
+		 : -ENOMEM;
+	cJSON_Delete(o);
+	return rc;
+}
+
+int cli_json_print_check(const struct caret_ctl_check_result *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	int rc = o && cli_json_envelope(o, CARET_CTL_T_RESULT, CARET_CTL_CMD_CHECK) &&
+			 caret_ctl_check_encode(c, o) == 0
+		 ? cli_json_print(o, CARET_CTL_T_RESULT, CARET_CTL_CMD_CHECK)
 		 : -ENOMEM;
 	cJSON_Delete(o);
 	return rc;

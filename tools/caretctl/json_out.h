@@ -35,6 +35,10 @@ int cli_json_print_help(const char *cmd, const char *text);
 struct caret_ctl_graph;
 int cli_json_print_graph(const struct caret_ctl_graph *gr, const char *cmd);
 
+/* `check --json`: the result in the envelope. 0 or -ENOMEM. */
+struct caret_ctl_check_result;
+int cli_json_print_check(const struct caret_ctl_check_result *c);
+
 /* help_out.c. Where a usage text goes: stdout, or with --json a buffer
  * that cli_help_done() prints as {"v", "type": "help", "cmd", "help":
  * TEXT}. */
