@@ -127,7 +127,7 @@ $(B)/lib/libcaret-agent-tp-humble.so: $(B)/obj/agent/tp/caret_tp_humble.o
 # ---- daemon ----
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
 # The control protocol's codec, one for both ends.
-CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c proto/caret_ctl_hosts.c proto/caret_ctl_snapshot_res.c proto/caret_ctl_recordings.c proto/caret_ctl_graph.c proto/caret_ctl_check.c \
+CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c proto/caret_ctl_hosts.c proto/caret_ctl_snapshot_res.c proto/caret_ctl_recordings.c proto/caret_ctl_graph.c proto/caret_ctl_check.c proto/caret_ctl_record_list.c \
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c \
 	proto/caret_utf8.c $(REGEX_SRC)
 

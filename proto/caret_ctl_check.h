@@ -31,6 +31,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "proto/caret_ctl_reply.h"
+
 #define CARET_CTL_CMD_CHECK "check"
 /* Bounds on what a decoder accepts per list. */
 #define CARET_CTL_CHECK_MAX 1000000
@@ -64,11 +66,6 @@ struct caret_ctl_check_node {
 struct caret_ctl_check_topic {
 	const char *name;
 	uint64_t publishers, subscriptions;
-};
-
-struct caret_ctl_strings {
-	size_t n;
-	const char **v;
 };
 
 struct caret_ctl_check_result {

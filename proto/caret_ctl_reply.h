@@ -13,6 +13,12 @@
 
 #include <cjson/cJSON.h>
 
+/* A list of strings in a typed result. */
+struct caret_ctl_strings {
+	size_t n;
+	const char **v;
+};
+
 /* Why a reply was rejected, for the user. */
 struct ctl_why {
 	char msg[256];

@@ -13,6 +13,7 @@
 #include "proto/caret_ctl_check.h"
 #include "proto/caret_ctl_graph.h"
 #include "proto/caret_ctl_hosts.h"
+#include "proto/caret_ctl_record_list.h"
 #include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_ctl_snapshot_res.h"
@@ -607,6 +608,74 @@ START_TEST(check_hostile)
 }
 END_TEST
 
+/* ---- record -l --json ---- */
+
+START_TEST(record_list_round_trip)
+{
+	const char *evs[] = { "ros2:*", "ros2_caret:*" }, *ctx[] = { "vpid", "vtid" };
+	const char *kev[] = { "sched_switch" };
+	struct caret_ctl_record_list l = {
+		.channel = { "caret", 4, 524288 }, .ust_list = "-u",
+		.ust_events = { 2, evs }, .ust_events_added = { 1, evs + 1 }, .context = { 2, ctx },
+		.have_kernel = true, .kernel = { "kchan", 2, 131072 }, .kernel_events = { 1, kev },
+		.trace_directory = "/t/x", .append = true, .pacing = "frequency", .frequency = 200,
+		.have_sim_time = true, .sim_time_domain = 7,
+	};
+	cJSON *o = caret_ctl_enc_result();
+	ck_assert_int_eq(caret_ctl_record_list_encode(&l, o), 0);
+	char *line = cJSON_PrintUnformatted(o);
+	ck_assert_ptr_nonnull(strstr(line, "\"list\":{\"channel\":{\"name\":\"caret\",\"subbuf_count\":4,"
+					   "\"subbuf_size\":524288},\"ust_list\":\"-u\","));
+	free(line);
+	cJSON *root = wire(o);
+	struct caret_ctl_record_list d;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_record_list_decode(root, &d, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_str_eq(d.channel.name, "caret");
+	ck_assert_uint_eq(d.channel.subbuf_size, 524288);
+	ck_assert_uint_eq(d.ust_events.n, 2);
+	ck_assert_str_eq(d.ust_events_added.v[0], "ros2_caret:*");
+	ck_assert_uint_eq(d.not_recorded.n, 0);
+	ck_assert(d.have_kernel && d.append && d.have_sim_time);
+	ck_assert_str_eq(d.kernel_events.v[0], "sched_switch");
+	ck_assert_uint_eq(d.syscalls.n, 0);
+	ck_assert_uint_eq(d.sim_time_domain, 7);
+	ck_assert_uint_eq(d.frequency, 200);
+	caret_ctl_record_list_free(&d);
+	cJSON_Delete(root);
+}
+END_TEST
+
+static void record_list_refused(const char *key, const char *value, const char *in_why)
+{
+	struct caret_ctl_record_list l = { .channel = { "caret", 4, 4096 }, .ust_list = "full",
+					   .trace_directory = "/t", .pacing = "adaptive" };
+	cJSON *o = cJSON_CreateObject();
+	ck_assert_int_eq(caret_ctl_record_list_encode(&l, o), 0);
+	cJSON *v = parse(value), *list = cJSON_GetObjectItemCaseSensitive(o, "list");
+	if (!cJSON_ReplaceItemInObjectCaseSensitive(list, key, v))
+		cJSON_AddItemToObject(list, key, v);
+	struct caret_ctl_record_list d;
+	char why[256] = "";
+	ck_assert_int_eq(caret_ctl_record_list_decode(o, &d, why, sizeof(why)), -EPROTO);
+	ck_assert_msg(strstr(why, in_why), "%s=%s: why \"%s\" lacks \"%s\"", key, value, why,
+		      in_why);
+	ck_assert_ptr_null(d.ust_events.v);
+	cJSON_Delete(o);
+}
+
+START_TEST(record_list_hostile)
+{
+	record_list_refused("channel", "{\"name\":\"c\",\"subbuf_count\":0,\"subbuf_size\":1}",
+			    "list.channel.subbuf_count\" is out of range");
+	record_list_refused("ust_events", "[\"a\",2]", "list.ust_events[1]\" is not a string");
+	record_list_refused("sim_time_domain", "-1", "sim_time_domain\" is out of range");
+	record_list_refused("append", "\"yes\"", "list.append\" is not true or false");
+	record_list_refused("kernel_channel", "{\"name\":\"k\",\"subbuf_count\":2,"
+			    "\"subbuf_size\":4096,\"events\":[]}", "syscalls\" is missing");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctl_replies");
@@ -616,5 +685,6 @@ int main(void)
 	unit_case(s, "recordings", recordings_round_trip, recordings_stop, recordings_hostile);
 	unit_case(s, "graph", graph_nodes_round_trip, graph_topics_round_trip, graph_hostile);
 	unit_case(s, "check", check_round_trip, check_hostile);
+	unit_case(s, "record_list", record_list_round_trip, record_list_hostile);
 	return unit_run(s);
 }

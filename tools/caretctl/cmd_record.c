@@ -517,31 +517,21 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 /* record -l --json: what list() says, as one result object's "list". */
 static int list_json(const struct rec_opts *o)
 {
-	cJSON *r = cJSON_CreateObject();
-	cJSON *l = r && cli_json_envelope(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD)
-			   ? cJSON_AddObjectToObject(r, "list")
-			   : NULL;
-	cJSON *ch = l ? cJSON_AddObjectToObject(l, "channel") : NULL;
 	char dir[PATH_MAX + 64];
 	snprintf(dir, sizeof(dir), "%s/%s", o->path,
 		 o->session ? o->session : "caret-YYYYMMDD-HHMMSS");
-	bool ok = ch && cli_sel_json(l, &o->sel, o->light) &&
-		  cJSON_AddStringToObject(ch, "name", CARET_CTL_DEFAULT_CHANNEL) &&
-		  cJSON_AddNumberToObject(ch, "subbuf_count",
-					  (double)(o->subbuf_count ? o->subbuf_count
-								   : CARET_CTL_DEFAULT_SUBBUF_COUNT)) &&
-		  cJSON_AddNumberToObject(ch, "subbuf_size",
-					  (double)(o->subbuf_size ? o->subbuf_size
-								  : CARET_CTL_DEFAULT_SUBBUF_SIZE)) &&
-		  cJSON_AddStringToObject(l, "trace_directory", dir) &&
-		  cJSON_AddBoolToObject(l, "append", o->append) &&
-		  cJSON_AddStringToObject(l, "pacing", o->pacing) &&
-		  cJSON_AddNumberToObject(l, "frequency", (double)o->frequency) &&
-		  (o->clock.on ? cJSON_AddNumberToObject(l, "sim_time_domain", o->clock.domain) != NULL
-			       : cJSON_AddNullToObject(l, "sim_time_domain") != NULL);
-	int rc = ok ? cli_json_print(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD) : -ENOMEM;
-	cJSON_Delete(r);
-	return rc < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory") : CLI_EXIT_OK;
+	struct cli_sel_names names;
+	struct caret_ctl_record_list l = {
+		.channel = { CARET_CTL_DEFAULT_CHANNEL,
+			     o->subbuf_count ? o->subbuf_count : CARET_CTL_DEFAULT_SUBBUF_COUNT,
+			     o->subbuf_size ? o->subbuf_size : CARET_CTL_DEFAULT_SUBBUF_SIZE },
+		.trace_directory = dir, .append = o->append, .pacing = o->pacing,
+		.frequency = o->frequency, .have_sim_time = o->clock.on,
+		.sim_time_domain = o->clock.domain,
+	};
+	cli_sel_fill(&o->sel, o->light, &names, &l);
+	return cli_json_print_record_list(&l) < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory")
+						  : CLI_EXIT_OK;
 }
 
 static int list(const struct rec_opts *o)

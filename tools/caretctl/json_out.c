@@ -7,6 +7,7 @@
 #include "json_out.h"
 #include "proto/caret_ctl_check.h"
 #include "proto/caret_ctl_graph.h"
+#include "proto/caret_ctl_record_list.h"
 
 bool cli_json_envelope(cJSON *o, const char *type, const char *cmd)
 {
@@ -76,6 +77,17 @@ int cli_json_print_check(const struct caret_ctl_check_result *c)
 	int rc = o && cli_json_envelope(o, CARET_CTL_T_RESULT, CARET_CTL_CMD_CHECK) &&
 			 caret_ctl_check_encode(c, o) == 0
 		 ? cli_json_print(o, CARET_CTL_T_RESULT, CARET_CTL_CMD_CHECK)
+		 : -ENOMEM;
+	cJSON_Delete(o);
+	return rc;
+}
+
+int cli_json_print_record_list(const struct caret_ctl_record_list *l)
+{
+	cJSON *o = cJSON_CreateObject();
+	int rc = o && cli_json_envelope(o, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD) &&
+			 caret_ctl_record_list_encode(l, o) == 0
+		 ? cli_json_print(o, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD)
 		 : -ENOMEM;
 	cJSON_Delete(o);
 	return rc;

@@ -39,6 +39,10 @@ int cli_json_print_graph(const struct caret_ctl_graph *gr, const char *cmd);
 struct caret_ctl_check_result;
 int cli_json_print_check(const struct caret_ctl_check_result *c);
 
+/* `record -l --json`: the list in the envelope. 0 or -ENOMEM. */
+struct caret_ctl_record_list;
+int cli_json_print_record_list(const struct caret_ctl_record_list *l);
+
 /* help_out.c. Where a usage text goes: stdout, or with --json a buffer
  * that cli_help_done() prints as {"v", "type": "help", "cmd", "help":
  * TEXT}. */
