@@ -477,6 +477,7 @@ local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-age
 unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	B=$(B) /usr/bin/python3 tests/unit/check_layers.py
 	/usr/bin/python3 tests/unit/check_spdx.py
+	/usr/bin/python3 tests/unit/check_cjson.py
 	/usr/bin/python3 tests/unit/check_readme_deps.py
 	@# it imports the relocated rclpy, whose tracetools registers with lttng-ust: a host of its own
 	tools/isolated.sh tests/unit/check_prebuilt.sh

@@ -92,7 +92,7 @@ void bridge_snap_request(struct bridge *b, const caretd_msgs_msg_dds__SnapshotRe
 }
 
 /* The snapshot job's last line (daemon/recording/snapshot.c's result or error). */
-static void result_of(struct bridge_snap_serve *s, const cJSON *o)
+static void result_of(struct bridge_snap_serve *s, const wait_line *o)
 {
 	struct caret_ctl_error e;
 	struct caret_ctl_snapshot_result res;
@@ -120,14 +120,14 @@ void bridge_snap_poll(struct bridge *b, int64_t now)
 		if (!s->used || !s->job)
 			continue;
 		bool done = false;
-		cJSON *o = wait_poll(s->job, now, &done);
+		wait_line *o = wait_poll(s->job, now, &done);
 		if (done) {
 			result_of(s, o);
 			wait_free(s->job);
 			s->job = NULL;
 			s->reply_due = true;
 		}
-		cJSON_Delete(o);
+		wait_line_free(o);
 	}
 }
 

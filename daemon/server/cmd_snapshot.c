@@ -19,7 +19,6 @@
 #include "daemon/base/log.h"
 #include "daemon/recording/snapshot.h"
 #include "proto/caret_ctl.h"
-#include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "proto/caret_ctl_snapshot_res.h"
 #include "util/caret_cleanup.h"
@@ -79,7 +78,7 @@ static const char *strip_slashes(const char *in, char *buf, size_t len)
 struct all_job {
 	struct bridge *b;
 	struct wait_req *local;
-	cJSON *local_res; /* its last line, once over */
+	wait_line *local_res; /* its last line, once over */
 	struct bridge_snap_out *out;
 	bool ask_due; /* the bridge was waking: ask once it settled */
 	int64_t timeout_ms, deadline_ns;
@@ -137,7 +136,7 @@ static void other_entry(const struct all_job *j, const struct bridge_snap_res *h
  * every host wrote a complete one}, plus this host's own result fields
  * (path, snapshots, pass_ms) when it wrote one.
  */
-static cJSON *all_result(struct all_job *j)
+static wait_line *all_result(struct all_job *j)
 {
 	int n = j->out ? j->out->n : 0, answered = 0;
 	struct caret_ctl_snapshot_result own = { 0 }, res = { .session = j->session,
@@ -147,7 +146,7 @@ static cJSON *all_result(struct all_job *j)
 	_cleanup_free_ struct caret_ctl_snapshot_host *hosts = calloc((size_t)n + 1,
 								      sizeof(*hosts));
 	if (!hosts)
-		return caret_ctl_enc_error(ENOMEM, "out of memory");
+		return wait_line_error(ENOMEM, "out of memory");
 	self_entry(j, &own, &have_own, &hosts[0], why, sizeof(why));
 	bool all_ok = !hosts[0].error && hosts[0].complete;
 	for (int i = 0; i < n && i < BRIDGE_MAX_HOSTS; i++) {
@@ -166,25 +165,20 @@ static cJSON *all_result(struct all_job *j)
 		res.snapshots = own.snapshots;
 		res.pass_ms = own.pass_ms;
 	}
-	cJSON *o = caret_ctl_enc_result();
-	int r = o ? caret_ctl_snapshot_result_encode(&res, o) : -ENOMEM;
+	wait_line *o = wait_line_snapshot(&res);
 	caret_ctl_snapshot_result_free(&own);
-	if (r < 0) {
-		cJSON_Delete(o);
-		return caret_ctl_enc_error(ENOMEM, "out of memory");
-	}
 	log_info("session %s: snapshot on every host: %d other host(s) known, %d wrote one%s",
 		 j->session, n, answered, all_ok ? ", all complete" : "");
 	return o;
 }
 
-static cJSON *all_poll(void *arg, int64_t now, bool *done)
+static wait_line *all_poll(void *arg, int64_t now, bool *done)
 {
 	struct all_job *j = arg;
 	*done = false;
 	if (j->local) {
 		bool local_done = false;
-		cJSON *o = wait_poll(j->local, now, &local_done);
+		wait_line *o = wait_poll(j->local, now, &local_done);
 		if (!local_done)
 			return o; /* this host's progress lines */
 		j->local_res = o;
@@ -217,7 +211,7 @@ static void all_release(void *arg)
 	struct all_job *j = arg;
 	if (j->local)
 		wait_free(j->local);
-	cJSON_Delete(j->local_res);
+	wait_line_free(j->local_res);
 	bridge_snapshot_done(j->b, j->out);
 	free(j);
 }
