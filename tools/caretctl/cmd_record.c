@@ -361,7 +361,7 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 }
 
 /* The request of these options; arm: started with its channel disabled. */
-static void record_request(const struct rec_opts *o, bool arm, struct caret_ctl_req *out)
+static struct caret_ctl_req record_request(const struct rec_opts *o, bool arm)
 {
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD };
 	struct caret_ctl_record_req *r = &q.u.record;
@@ -380,13 +380,13 @@ static void record_request(const struct rec_opts *o, bool arm, struct caret_ctl_
 		r->filter[i] = o->filter[i];
 	r->record_clock = o->clock.on;
 	r->clock_domain = o->clock.domain;
-	*out = q;
+	return q;
 }
 
 /* {"go": session}: the armed recording starts. */
-static void go_request(const char *session, struct caret_ctl_req *out)
+static struct caret_ctl_req go_request(const char *session)
 {
-	*out = (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD,
+	return (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD,
 				       .u.record.go = session };
 }
 
@@ -400,8 +400,7 @@ static char *arm(const struct cli_opts *g, const struct rec_opts *o, int *code)
 	struct cli_reply r;
 	struct ctl_record_result rec;
 	struct ctl_why why;
-	struct caret_ctl_req q;
-	record_request(o, true, &q);
+	struct caret_ctl_req q = record_request(o, true);
 	*code = cli_call(g, &q, CLI_RECORD_MS, false, &r);
 	if (*code != CLI_EXIT_OK)
 		return NULL;
@@ -470,11 +469,7 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	/* the local caretd knows the local processes only */
 	if (!o->all_hosts)
 		cli_filter_warn_unmatched(g, o->filter);
-	struct caret_ctl_req q;
-	if (armed)
-		go_request(armed, &q);
-	else
-		record_request(o, false, &q);
+	struct caret_ctl_req q = armed ? go_request(armed) : record_request(o, false);
 	/* Not interruptible: we must learn the session's name to stop it. */
 	int code = cli_call(g, &q, CLI_RECORD_MS, false, &r);
 	free(armed);

@@ -238,6 +238,32 @@ static int on_progress(const struct ctl_progress *p, struct cli_reply *line, voi
 	return 0;
 }
 
+/* Sends the request, shows progress, then the result. */
+static int ask(const struct cli_opts *g, const struct caret_ctl_req *q)
+{
+	struct cli_conn c;
+	struct cli_reply r;
+	struct ctl_why why = { "" };
+	int64_t deadline = cli_now_ms() + q->u.snapshot.timeout_ms + CLI_STOP_MS + CLI_SLACK_MS;
+	int e = cli_conn_open(&c, g->socket, deadline);
+	if (e < 0)
+		return cli_report_connect(g->socket, e);
+	cli_progress_begin(g->json ? stderr : stdout, false, CLI_PROGRESS_SNAPSHOT);
+	e = cli_exchange(&c, q, deadline, false, on_progress, NULL, &r, &why);
+	cli_progress_clear();
+	cli_conn_close(&c);
+	if (e < 0)
+		return cli_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
+	if (r.type == CTL_REPLY_ERROR) {
+		int code = cli_report_error_reply(CARET_CTL_CMD_SNAPSHOT, &r);
+		cli_reply_free(&r);
+		return code;
+	}
+	int code = show_result(g, &r, q->u.snapshot.all_hosts);
+	cli_reply_free(&r);
+	return code;
+}
+
 int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -299,25 +325,5 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("snapshot", "unexpected argument '%s'", argv[optind]);
-	struct cli_conn c;
-	struct cli_reply r;
-	struct ctl_why why = { "" };
-	int64_t deadline = cli_now_ms() + s->timeout_ms + CLI_STOP_MS + CLI_SLACK_MS;
-	int e = cli_conn_open(&c, g->socket, deadline);
-	if (e < 0)
-		return cli_report_connect(g->socket, e);
-	cli_progress_begin(g->json ? stderr : stdout, false, CLI_PROGRESS_SNAPSHOT);
-	e = cli_exchange(&c, &q, deadline, false, on_progress, NULL, &r, &why);
-	cli_progress_clear();
-	cli_conn_close(&c);
-	if (e < 0)
-		return cli_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
-	if (r.type == CTL_REPLY_ERROR) {
-		int code = cli_report_error_reply(CARET_CTL_CMD_SNAPSHOT, &r);
-		cli_reply_free(&r);
-		return code;
-	}
-	int code = show_result(g, &r, s->all_hosts);
-	cli_reply_free(&r);
-	return code;
+	return ask(g, &q);
 }
