@@ -11,6 +11,7 @@
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_snapshot_res.h"
 #include "json_out.h"
 #include "rpc.h"
 
@@ -165,28 +166,29 @@ int cli_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 	}
 }
 
-/* An error reply's errno when it is a sane positive number, else 0. */
-static int reply_errno(const struct cli_reply *r)
+/* An error reply's message (ctl_reply_parse checked it is there) and its
+ * errno when it is a sane positive number, else 0: errno is advisory. */
+static int reply_errno(const struct cli_reply *r, const char **msg)
 {
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERRNO);
-	return cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096
-		       ? (int)n->valuedouble : 0;
+	struct caret_ctl_error e;
+	char why[160];
+	int rc = caret_ctl_error_decode(r->root, &e, why, sizeof(why));
+	*msg = e.error ? e.error : "(no message)";
+	return rc == 0 && e.err >= 1 ? (int)e.err : 0;
 }
 
 int cli_report_error_reply(const char *cmd, const struct cli_reply *r)
 {
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERROR);
-	int err = reply_errno(r);
-	/* errno is advisory: shown when it is a sane positive number, and
-	 * only if caretd's message does not say it already. */
+	const char *msg;
+	int err = reply_errno(r, &msg);
+	/* errno shown only if caretd's message does not say it already */
 	if (err) {
 		const char *text = strerror(err);
 		cli_set_errno(err);
-		if (!strstr(e->valuestring, text))
-			return cli_fail(CLI_EXIT_FAILED, "%s failed: %s (%s)", cmd,
-					e->valuestring, text);
+		if (!strstr(msg, text))
+			return cli_fail(CLI_EXIT_FAILED, "%s failed: %s (%s)", cmd, msg, text);
 	}
-	return cli_fail(CLI_EXIT_FAILED, "%s failed: %s", cmd, e->valuestring);
+	return cli_fail(CLI_EXIT_FAILED, "%s failed: %s", cmd, msg);
 }
 
 int cli_call(const struct cli_opts *g, const struct caret_ctl_req *q, int64_t timeout_ms,
@@ -222,7 +224,8 @@ int cli_call_unless(const struct cli_opts *g, const struct caret_ctl_req *q, int
 	if (r < 0)
 		return cli_report_exchange(cmd, r, &why, wait_ms);
 	if (out->type == CTL_REPLY_ERROR) {
-		if (quiet && reply_errno(out) == quiet) {
+		const char *msg;
+		if (quiet && reply_errno(out, &msg) == quiet) {
 			cli_reply_free(out);
 			return CLI_EXIT_AGAIN;
 		}
