@@ -6,13 +6,13 @@
 #include <unistd.h>
 
 #include "daemon/server/commands.h"
+#include "daemon/server/cmd_hosts.h"
 #include "daemon/base/log.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/recording/rotation.h"
 #include "daemon/recording/snapshot.h"
 #include "daemon/recording/snapshot_trigger.h"
 #include "proto/caret_version.h"
-#include "util/caret_cleanup.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_hosts.h"
@@ -105,97 +105,19 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 	return o;
 }
 
-static const char *state8(int8_t s)
+static cJSON *cmd_hosts_reply(const struct cmd_ctx *ctx, int64_t now)
 {
-	return s >= 0 ? caret_state_name((uint32_t)s) : "INVALID";
-}
-
-/* This host's processes' names and nodes, made for the hosts result. */
-struct self_proc {
-	char name[64], nodes[512];
-};
-
-static void fill_self(const struct cmd_ctx *ctx, struct caret_ctl_host *h,
-		      struct caret_ctl_host_proc *procs, struct self_proc *buf)
-{
-	h->procs = procs;
-	for (struct agent *a = ctx->reg->head; a; a = a->next, buf++) {
-		struct caret_ctl_host_proc *p = &procs[h->n_procs++];
-		/* the name alone: the pid has its own field (and column) */
-		snprintf(buf->name, sizeof(buf->name), "%s", a->procname);
-		buf->nodes[0] = '\0';
-		int n = agent_node_names(a);
-		const char *q = a->nodes;
-		for (int i = 0; i < n; i++, q += strlen(q) + 1)
-			snprintf(buf->nodes + strlen(buf->nodes),
-				 sizeof(buf->nodes) - strlen(buf->nodes), "%s%.128s",
-				 i ? "," : "", q);
-		*p = (struct caret_ctl_host_proc){ buf->name,
-						   caret_state_name(caret_seg_state(&a->seg)),
-						   buf->nodes, a->pid };
-	}
-}
-
-/* room: b->n_procs entries, each process listed under its host once
- * (hosts are unique by name; the check keeps it so if they were not) */
-static void fill_others(const struct bridge *b, int64_t now, struct caret_ctl_hosts *res,
-			struct caret_ctl_host_proc *procs)
-{
-	size_t room = (size_t)b->n_procs;
-	for (int i = 0; i < b->n_hosts; i++) {
-		const struct bridge_host *bh = &b->hosts[i];
-		struct caret_ctl_host *h = &res->hosts[res->n_hosts++];
-		*h = (struct caret_ctl_host){
-			.host = bh->host,
-			.age_ms = (now - bh->seen_ns) / 1000000,
-			.version = bh->version,
-			.ignored = bh->version && bh->version != bridge_version(),
-			.procs = procs,
-		};
-		for (int j = 0; j < b->n_procs; j++) {
-			const struct bridge_proc *p = &b->procs[j];
-			if (!strcmp(p->host, bh->host) && h->n_procs < room)
-				procs[h->n_procs++] = (struct caret_ctl_host_proc){
-					p->name, state8(p->status), p->nodes, p->pid
-				};
-		}
-		procs += h->n_procs;
-		room -= h->n_procs;
-	}
-}
-
-static cJSON *cmd_hosts(const struct cmd_ctx *ctx, int64_t now)
-{
-	struct bridge *b = ctx->bridge;
-	/* the user asks about the other hosts: a bridge asleep joins them */
-	bridge_wake_now(b, "caretctl status --all-hosts");
-	char me[256] = "";
-	gethostname(me, sizeof(me) - 1);
-	size_t n_self = 0;
-	for (struct agent *a = ctx->reg->head; a; a = a->next)
-		n_self++;
-	_cleanup_free_ struct caret_ctl_host *hosts = calloc((size_t)b->n_hosts + 1,
-							     sizeof(*hosts));
-	_cleanup_free_ struct caret_ctl_host_proc *procs =
-		calloc(n_self + (size_t)b->n_procs + 1, sizeof(*procs));
-	_cleanup_free_ struct self_proc *buf = calloc(n_self + 1, sizeof(*buf));
-	struct caret_ctl_hosts res = {
-		.host = me, .bridge = b->state, .waking = bridge_waking(b),
-		.counts = { b->counts.start, b->counts.end, b->counts.status, b->counts.relay,
-			    b->counts.rejected, b->counts.sent, b->counts.foreign },
-		.hosts = hosts,
-	};
-	if (!hosts || !procs || !buf)
-		return caret_ctl_enc_error(ENOMEM, "out of memory");
-	res.n_hosts = 1;
-	hosts[0] = (struct caret_ctl_host){ .host = me, .self = true, .version = bridge_version() };
-	fill_self(ctx, &hosts[0], procs, buf);
-	fill_others(b, now, &res, procs + n_self);
+	struct cmd_hosts_res res;
+	struct cmd_err e;
+	int r = cmd_hosts(ctx, now, &res, &e);
+	if (r < 0)
+		return error_reply(r, &e);
 	cJSON *o = caret_ctl_enc_result();
-	if (!o || caret_ctl_hosts_encode(&res, o) < 0) {
+	if (!o || caret_ctl_hosts_encode(&res.h, o) < 0) {
 		cJSON_Delete(o);
-		return caret_ctl_enc_error(ENOMEM, "out of memory");
+		o = caret_ctl_enc_error(ENOMEM, "out of memory");
 	}
+	cmd_hosts_free(&res);
 	return o;
 }
 
@@ -264,7 +186,7 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	case CARET_CTL_LIST:
 		return cmd_agents(ctx, q->cmd == CARET_CTL_STATUS);
 	case CARET_CTL_HOSTS:
-		return cmd_hosts(ctx, now);
+		return cmd_hosts_reply(ctx, now);
 	case CARET_CTL_RECORD: {
 		struct cmd_record_res res;
 		if ((r = cmd_record(ctx, peer, &q->u.record, &res, &e)) < 0)
