@@ -10,6 +10,7 @@
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_events.h"
 #include "proto/caret_ctl_check.h"
 #include "proto/caret_ctl_graph.h"
 #include "proto/caret_ctl_hosts.h"
@@ -676,6 +677,57 @@ START_TEST(record_list_hostile)
 }
 END_TEST
 
+/* ---- events pages ---- */
+
+static int count_event(const struct ctl_event *e, void *arg)
+{
+	size_t *n = arg;
+	const char *name, *s;
+	double num;
+	ck_assert(ctl_event_field(e, 0, &name, &s, &num));
+	ck_assert_str_eq(name, "node_handle");
+	ck_assert_str_eq(s, "0x1f");
+	ck_assert(ctl_event_field(e, 1, &name, &s, &num));
+	ck_assert_str_eq(name, "period");
+	ck_assert_ptr_null(s);
+	ck_assert(num == 100.0);
+	ck_assert(!ctl_event_field(e, 2, &name, &s, &num));
+	return ++*n == 2; /* stop at the second */
+}
+
+START_TEST(events_page_round_trip)
+{
+	struct caret_ctl_events_page *p = caret_ctl_events_page_new();
+	ck_assert_ptr_nonnull(p);
+	struct caret_ctl_field f[] = { { "node_handle", 'p', 0x1f, NULL }, { "period", 'i', 100, NULL } };
+	struct caret_ctl_event e = { 5, 42, "talker", 0, "rcl_timer_init", f, 2 };
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_gt(caret_ctl_events_page_add(p, &e), 0);
+	struct caret_ctl_events_trailer t = { "tok", true, 3, 1, 2 };
+	ck_assert_int_eq(caret_ctl_events_page_end(p, &t), 0);
+	cJSON *root = wire(caret_ctl_events_page_take(p));
+	struct ctl_events_page pg;
+	struct ctl_why why = { "" };
+	ck_assert_msg(ctl_decode_events(root, &pg, &why) == 0, "%s", why.msg);
+	ck_assert_str_eq(pg.next, "tok");
+	ck_assert(pg.more);
+	ck_assert_int_eq(pg.corrupt, 1);
+	size_t seen = 0, n = 0;
+	ck_assert_int_eq(ctl_events_each(&pg, count_event, &seen, &n, &why), 1);
+	ck_assert_uint_eq(seen, 2);
+	ck_assert_uint_eq(n, 3); /* the page's, whether fn stopped or not */
+	cJSON_Delete(root);
+	/* a field neither number nor string: the page is refused */
+	root = parse("{\"events\":[{\"ts\":1,\"pid\":2,\"index\":0,\"procname\":\"p\",\"kind\":\"k\","
+		     "\"fields\":{\"x\":[1]}}],\"next\":\"\",\"more\":false,\"segments\":0,"
+		     "\"corrupt_segments\":0,\"late\":0}");
+	ck_assert_int_eq(ctl_decode_events(root, &pg, &why), 0);
+	ck_assert_int_eq(ctl_events_each(&pg, NULL, NULL, &n, &why), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(why.msg, "events[0].fields.x"));
+	cJSON_Delete(root);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ctl_replies");
@@ -686,5 +738,6 @@ int main(void)
 	unit_case(s, "graph", graph_nodes_round_trip, graph_topics_round_trip, graph_hostile);
 	unit_case(s, "check", check_round_trip, check_hostile);
 	unit_case(s, "record_list", record_list_round_trip, record_list_hostile);
+	unit_case(s, "events", events_page_round_trip);
 	return unit_run(s);
 }
