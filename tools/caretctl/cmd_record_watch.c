@@ -115,21 +115,18 @@ enum watch { WATCH_ON, WATCH_GONE, WATCH_LOST, WATCH_AWAY };
  * caretd that is there but slow tells nothing: WATCH_ON. */
 static enum watch watch_session(const struct cli_opts *g, const char *session)
 {
-	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STATUS };
 	struct cli_reply r;
 	struct cli_conn c;
 	struct ctl_why why = { "" };
-	if (!req)
-		return WATCH_ON;
 	/* Quietly: a caretd restarting meanwhile is not worth a line every
 	 * half second (the next look will tell). */
 	int64_t deadline = cli_now_ms() + 2000;
 	int e = cli_conn_open(&c, g->socket, deadline);
 	if (e == 0) {
-		e = cli_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
+		e = cli_exchange(&c, &q, deadline, true, NULL, NULL, &r, &why);
 		cli_conn_close(&c);
 	}
-	cJSON_Delete(req);
 	if (e < 0)
 		return cli_conn_gone(e) ? WATCH_AWAY : WATCH_ON;
 	if (r.type != CTL_REPLY_RESULT) {
@@ -143,9 +140,8 @@ static enum watch watch_session(const struct cli_opts *g, const char *session)
 			w = WATCH_LOST;
 		} else {
 			w = WATCH_GONE;
-			const cJSON *e;
-			cJSON_ArrayForEach(e, st.sessions)
-				if (cJSON_IsString(e) && strcmp(e->valuestring, session) == 0)
+			for (size_t i = 0; i < st.n_sessions; i++)
+				if (strcmp(st.sessions[i], session) == 0)
 					w = WATCH_ON;
 		}
 		ctl_status_free(&st);
