@@ -114,6 +114,58 @@ static int judge_contexts(const struct check_report *r, struct findings *f)
 		   most, r->events, strchr(names, ',') ? "s" : "", names);
 }
 
+/* What one process of the trace lacks or holds twice. */
+static int judge_proc(const struct check_report *r, const struct check_proc *p,
+		      struct findings *f)
+{
+	int rc = 0;
+	if (p->runtime && !p->caret_init && r->any_caret_init)
+		rc |= add(&f->problems,
+			  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no "
+			  "ros2_caret:caret_init (the analyzer drops them)",
+			  p->vpid, p->procname, p->runtime);
+	if (p->runtime && !p->init_total)
+		rc |= add(&f->problems,
+			  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no init "
+			  "records (its nodes, publishers, callbacks are unknown)",
+			  p->vpid, p->procname, p->runtime);
+	if (p->missing_total || check_pass_cut(p))
+		rc |= add_line(&f->problems, complete_missing_line(p));
+	if (p->caret_init && !p->init_total && !p->runtime)
+		rc |= add(&f->warnings,
+			  "pid %" PRId64 " (%s): ros2_caret:caret_init but no init records "
+			  "and no runtime events (a process without ROS 2 objects, or a "
+			  "replay that did not reach this trace)",
+			  p->vpid, p->procname);
+	if (p->dup_total)
+		rc |= add_line(&f->notes, complete_dup_line(p));
+	if (p->filtered_registers)
+		rc |= add(&f->notes,
+			  "pid %" PRId64 " (%s): %" PRIu64 " rclcpp_callback_register without "
+			  "the *_callback_added record of its callback (a node or topic filter "
+			  "keeps the callbacks of timers and services whose records it drops, "
+			  "as caret_trace does)",
+			  p->vpid, p->procname, p->filtered_registers);
+	if (p->both_variants)
+		rc |= add(&f->problems,
+			  "pid %" PRId64 " (%s): %" PRIu64 " init records both as ros2: and "
+			  "ros2_caret: (the analyzer sees two objects)",
+			  p->vpid, p->procname, p->both_variants);
+	/* At a trace's edges a publish or take is naturally cut off: these
+	 * are reported, not counted against completeness. */
+	if (p->unbound_publishes)
+		rc |= add(&f->warnings,
+			  "pid %" PRId64 " (%s): %" PRIu64 " of %" PRIu64 " dds_write without "
+			  "dds_bind_addr_to_stamp on the same thread",
+			  p->vpid, p->procname, p->unbound_publishes, p->publishes);
+	if (p->unmatched_bindings)
+		rc |= add(&f->warnings,
+			  "pid %" PRId64 " (%s): %" PRIu64 " of %" PRIu64 " source-timestamp "
+			  "bindings without a matching rmw_take",
+			  p->vpid, p->procname, p->unmatched_bindings, p->bindings);
+	return rc;
+}
+
 /* complete.h's model on what the trace holds. */
 static int judge(const struct check_report *r, struct findings *f)
 {
@@ -129,53 +181,8 @@ static int judge(const struct check_report *r, struct findings *f)
 		rc |= add(&f->problems, "%" PRIu64 " packets lost%s", r->lost_packets,
 			  r->lost_unknown ? " plus an unknown number" : "");
 	rc |= judge_contexts(r, f);
-	for (size_t i = 0; i < r->nprocs; i++) {
-		const struct check_proc *p = &r->procs[i];
-		if (p->runtime && !p->caret_init && r->any_caret_init)
-			rc |= add(&f->problems,
-				  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no "
-				  "ros2_caret:caret_init (the analyzer drops them)",
-				  p->vpid, p->procname, p->runtime);
-		if (p->runtime && !p->init_total)
-			rc |= add(&f->problems,
-				  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no init "
-				  "records (its nodes, publishers, callbacks are unknown)",
-				  p->vpid, p->procname, p->runtime);
-		if (p->missing_total || check_pass_cut(p))
-			rc |= add_line(&f->problems, complete_missing_line(p));
-		if (p->caret_init && !p->init_total && !p->runtime)
-			rc |= add(&f->warnings,
-				  "pid %" PRId64 " (%s): ros2_caret:caret_init but no init records "
-				  "and no runtime events (a process without ROS 2 objects, or a "
-				  "replay that did not reach this trace)",
-				  p->vpid, p->procname);
-		if (p->dup_total)
-			rc |= add_line(&f->notes, complete_dup_line(p));
-		if (p->filtered_registers)
-			rc |= add(&f->notes,
-				  "pid %" PRId64 " (%s): %" PRIu64 " rclcpp_callback_register without "
-				  "the *_callback_added record of its callback (a node or topic filter "
-				  "keeps the callbacks of timers and services whose records it drops, "
-				  "as caret_trace does)",
-				  p->vpid, p->procname, p->filtered_registers);
-		if (p->both_variants)
-			rc |= add(&f->problems,
-				  "pid %" PRId64 " (%s): %" PRIu64 " init records both as ros2: and "
-				  "ros2_caret: (the analyzer sees two objects)",
-				  p->vpid, p->procname, p->both_variants);
-		/* At a trace's edges a publish or take is naturally cut off: these
-		 * are reported, not counted against completeness. */
-		if (p->unbound_publishes)
-			rc |= add(&f->warnings,
-				  "pid %" PRId64 " (%s): %" PRIu64 " of %" PRIu64 " dds_write without "
-				  "dds_bind_addr_to_stamp on the same thread",
-				  p->vpid, p->procname, p->unbound_publishes, p->publishes);
-		if (p->unmatched_bindings)
-			rc |= add(&f->warnings,
-				  "pid %" PRId64 " (%s): %" PRIu64 " of %" PRIu64 " source-timestamp "
-				  "bindings without a matching rmw_take",
-				  p->vpid, p->procname, p->unmatched_bindings, p->bindings);
-	}
+	for (size_t i = 0; i < r->nprocs; i++)
+		rc |= judge_proc(r, &r->procs[i], f);
 	/* Processes that replayed their records (caret_init and some init
 	 * records) but no node, or nodes but no topic: what a SELECT list that
 	 * matched nothing leaves (issue 33 F2), silently in caret_trace too.
