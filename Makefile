@@ -127,7 +127,7 @@ $(B)/lib/libcaret-agent-tp-humble.so: $(B)/obj/agent/tp/caret_tp_humble.o
 # ---- daemon ----
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
 # The control protocol's codec, one for both ends.
-CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c \
+CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c proto/caret_ctl_hosts.c proto/caret_ctl_snapshot_res.c proto/caret_ctl_recordings.c proto/caret_ctl_graph.c proto/caret_ctl_check.c proto/caret_ctl_record_list.c proto/caret_ctl_summary.c \
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c proto/caret_ctl_plan.c \
 	proto/caret_utf8.c $(REGEX_SRC)
 
@@ -285,6 +285,11 @@ $(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC)) 
 
 UNIT_TESTS += $(B)/tests/check_ctl_proto
 $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
+
+UNIT_TESTS += $(B)/tests/check_ctl_replies
+$(B)/tests/check_ctl_replies: $(call obj,tests/unit/check_ctl_replies.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
@@ -480,6 +485,7 @@ local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-age
 unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	B=$(B) /usr/bin/python3 tests/unit/check_layers.py
 	/usr/bin/python3 tests/unit/check_spdx.py
+	/usr/bin/python3 tests/unit/check_cjson.py
 	/usr/bin/python3 tests/unit/check_readme_deps.py
 	@# it imports the relocated rclpy, whose tracetools registers with lttng-ust: a host of its own
 	tools/isolated.sh tests/unit/check_prebuilt.sh

@@ -45,6 +45,27 @@ static int check_strings(const cJSON *arr, const char *name, struct ctl_why *why
 	return 0;
 }
 
+/* An array of strings as n pointers into it (none for an empty one). */
+static int strings_of(const cJSON *arr, const char *name, const char ***out, size_t *n,
+		      struct ctl_why *why)
+{
+	*out = NULL;
+	*n = 0;
+	if (check_strings(arr, name, why) < 0)
+		return -EPROTO;
+	void *mem;
+	if (alloc_for(arr, sizeof(**out), &mem, n) < 0) {
+		ctl_why_set(why, "out of memory");
+		return -ENOMEM;
+	}
+	*out = mem;
+	size_t i = 0;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, arr)
+		(*out)[i++] = e->valuestring;
+	return 0;
+}
+
 /* "dropped" and "drops", both optional (older daemons). */
 static int decode_drops(const cJSON *r, struct ctl_drops *d, struct ctl_why *why)
 {
@@ -210,7 +231,7 @@ int ctl_decode_pause(const cJSON *r, struct ctl_pause_result *p, struct ctl_why 
 
 int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why)
 {
-	const cJSON *arr, *e;
+	const cJSON *arr, *e, *nodes;
 	memset(ag, 0, sizeof(*ag));
 	if (ctl_get_array(r, NULL, CARET_CTL_K_AGENTS, &arr, why) < 0)
 		return -EPROTO;
@@ -236,11 +257,11 @@ int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why
 		    ctl_get_int(e, where, CARET_CTL_K_REPLAY_TOTAL, 0, INT64_MAX, &a->replay_total,
 				why) < 0 ||
 		    ctl_get_int(e, where, CARET_CTL_K_DROPPED, 0, INT64_MAX, &a->dropped, why) < 0 ||
-		    ctl_get_array(e, where, CARET_CTL_K_NODES, &a->nodes, why) < 0)
+		    ctl_get_array(e, where, CARET_CTL_K_NODES, &nodes, why) < 0)
 			goto fail;
 		char name[48];
 		snprintf(name, sizeof(name), "%s.nodes", where);
-		if (check_strings(a->nodes, name, why) < 0)
+		if (strings_of(nodes, name, &a->nodes, &a->n_nodes, why) < 0)
 			goto fail;
 	}
 	return 0;
@@ -251,14 +272,16 @@ fail:
 
 void ctl_agents_free(struct ctl_agents *ag)
 {
+	for (size_t i = 0; ag->a && i < ag->n; i++)
+		free(ag->a[i].nodes);
 	free(ag->a);
 	ag->a = NULL;
 	ag->n = 0;
 }
 
-int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why)
+static int decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why)
 {
-	const cJSON *d, *l, *f;
+	const cJSON *d, *l, *f, *sessions;
 	memset(st, 0, sizeof(*st));
 	if (ctl_get_str(r, NULL, CARET_CTL_K_HOST, false, &st->host, why) < 0 ||
 	    ctl_get_obj(r, NULL, CARET_CTL_K_CARETD, &d, why) < 0 ||
@@ -267,9 +290,11 @@ int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why
 	    ctl_get_str(d, CARET_CTL_K_CARETD, CARET_CTL_K_PACING, false, &st->pacing, why) < 0 ||
 	    ctl_get_obj(r, NULL, CARET_CTL_K_LTTNG, &l, why) < 0 ||
 	    ctl_get_bool(l, CARET_CTL_K_LTTNG, CARET_CTL_K_REACHABLE, &st->lttng_reachable, why) < 0 ||
-	    ctl_get_array(l, CARET_CTL_K_LTTNG, CARET_CTL_K_ACTIVE_SESSIONS, &st->sessions, why) < 0 ||
-	    check_strings(st->sessions, "lttng.active_sessions", why) < 0)
+	    ctl_get_array(l, CARET_CTL_K_LTTNG, CARET_CTL_K_ACTIVE_SESSIONS, &sessions, why) < 0)
 		return -EPROTO;
+	int e = strings_of(sessions, "lttng.active_sessions", &st->sessions, &st->n_sessions, why);
+	if (e < 0)
+		return e;
 	/* Only meaningful with frequency pacing: absent or null is fine. */
 	f = cJSON_GetObjectItemCaseSensitive(d, CARET_CTL_K_RECORDING_FREQUENCY);
 	if (f && !cJSON_IsNull(f)) {
@@ -295,9 +320,21 @@ int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why
 	return ctl_decode_agents(r, &st->agents, why);
 }
 
+int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why)
+{
+	memset(st, 0, sizeof(*st));
+	int e = decode_status(r, st, why);
+	if (e < 0)
+		ctl_status_free(st);
+	return e;
+}
+
 void ctl_status_free(struct ctl_status *st)
 {
 	ctl_agents_free(&st->agents);
+	free(st->sessions);
+	st->sessions = NULL;
+	st->n_sessions = 0;
 }
 
 int ctl_decode_accept(const cJSON *r, struct ctl_accept *a, struct ctl_why *why)
@@ -305,5 +342,18 @@ int ctl_decode_accept(const cJSON *r, struct ctl_accept *a, struct ctl_why *why)
 	if (ctl_get_bool(r, NULL, CARET_CTL_K_ACCEPTED, &a->accepted, why) < 0 ||
 	    ctl_get_str(r, NULL, CARET_CTL_K_REASON, true, &a->reason, why) < 0)
 		return -EPROTO;
+	return 0;
+}
+
+int caret_ctl_broadcast_decode(const cJSON *r, struct ctl_broadcast *b, char *why, size_t len)
+{
+	struct ctl_why w = { "" };
+	memset(b, 0, sizeof(*b));
+	if (!cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_BROADCAST))
+		return 0;
+	b->present = true;
+	if (ctl_get_bool(r, NULL, CARET_CTL_K_BROADCAST, &b->ok, &w) < 0 ||
+	    ctl_get_str(r, NULL, CARET_CTL_K_BROADCAST_ERROR, true, &b->error, &w) < 0)
+		return ctl_why_out(&w, why, len, -EPROTO);
 	return 0;
 }

@@ -69,7 +69,8 @@ struct ctl_agent {
 	const char *procname, *state;
 	const char *reason; /* why it does not record completely; NULL: it does */
 	int64_t records, replayed, replay_total, dropped;
-	const cJSON *nodes;	/* array of strings, checked */
+	const char **nodes;	/* n_nodes node names */
+	size_t n_nodes;
 };
 
 struct ctl_agents {
@@ -86,7 +87,8 @@ struct ctl_status {
 	bool lttng_reachable;
 	const char *lttng_error;	/* NULL when reachable */
 	const char *caretd_session, *caretd_session_path;	/* NULL: none */
-	const cJSON *sessions;	/* array of strings, checked */
+	const char **sessions;	/* n_sessions names of LTTng's active sessions */
+	size_t n_sessions;
 	struct ctl_agents agents;
 };
 
@@ -94,6 +96,15 @@ struct ctl_accept {
 	bool accepted;
 	const char *reason;	/* may be NULL */
 };
+
+/* "broadcast" and "broadcast_error" of a record, stop, start or end
+ * result (caret_ctl_add_broadcast). */
+struct ctl_broadcast {
+	bool present; /* absent: no broadcast was asked for */
+	bool ok;
+	const char *error; /* why not sent, or (ok) how it is held; may be NULL */
+};
+int caret_ctl_broadcast_decode(const cJSON *r, struct ctl_broadcast *b, char *why, size_t len);
 
 /* Each returns 0 or -EPROTO (why filled), -ENOMEM. */
 int ctl_decode_progress(const cJSON *r, struct ctl_progress *p, struct ctl_why *why);

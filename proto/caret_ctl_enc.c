@@ -34,6 +34,11 @@ static cJSON *envelope(const char *type)
 				  cJSON_AddStringToObject(o, CARET_CTL_K_TYPE, type));
 }
 
+cJSON *caret_ctl_enc_result(void)
+{
+	return envelope(CARET_CTL_T_RESULT);
+}
+
 cJSON *caret_ctl_enc_error(int err, const char *msg)
 {
 	cJSON *o = envelope(CARET_CTL_T_ERROR);
@@ -265,62 +270,6 @@ int caret_ctl_add_broadcast(cJSON *o, bool ok, const char *why)
 	return cJSON_AddBoolToObject(o, CARET_CTL_K_BROADCAST, ok) &&
 			       (!why ||
 				cJSON_AddStringToObject(o, CARET_CTL_K_BROADCAST_ERROR, why))
-		       ? 0
-		       : -ENOMEM;
-}
-
-cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge, bool waking,
-			   const struct caret_ctl_bridge_counts *c)
-{
-	cJSON *o = envelope(CARET_CTL_T_RESULT);
-	if (!o)
-		return NULL;
-	cJSON *k = cJSON_AddObjectToObject(o, CARET_CTL_K_COUNTS);
-	return fail_if(o, cJSON_AddStringToObject(o, CARET_CTL_K_HOST, host) &&
-				  cJSON_AddStringToObject(o, CARET_CTL_K_BRIDGE, bridge) &&
-				  cJSON_AddBoolToObject(o, CARET_CTL_K_BRIDGE_WAKING, waking) && k &&
-				  cJSON_AddNumberToObject(k, "start", (double)c->start) &&
-				  cJSON_AddNumberToObject(k, "end", (double)c->end) &&
-				  cJSON_AddNumberToObject(k, "status", (double)c->status) &&
-				  cJSON_AddNumberToObject(k, "relay", (double)c->relay) &&
-				  cJSON_AddNumberToObject(k, "rejected", (double)c->rejected) &&
-				  cJSON_AddNumberToObject(k, "sent", (double)c->sent) &&
-				  cJSON_AddNumberToObject(k, "foreign", (double)c->foreign) &&
-				  cJSON_AddArrayToObject(o, CARET_CTL_K_HOSTS));
-}
-
-cJSON *caret_ctl_add_host(cJSON *o, const char *host, bool self, int64_t age_ms,
-			  uint32_t version, bool ignored)
-{
-	cJSON *a = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_HOSTS);
-	cJSON *h = cJSON_CreateObject();
-	if (!a || !h || !cJSON_AddItemToArray(a, h)) {
-		cJSON_Delete(h);
-		return NULL;
-	}
-	if (!cJSON_AddStringToObject(h, CARET_CTL_K_HOST, host) ||
-	    !cJSON_AddBoolToObject(h, CARET_CTL_K_SELF, self) ||
-	    !cJSON_AddNumberToObject(h, CARET_CTL_K_AGE_MS, (double)age_ms) ||
-	    !cJSON_AddNumberToObject(h, CARET_CTL_K_BRIDGE_VERSION, (double)version) ||
-	    !cJSON_AddBoolToObject(h, CARET_CTL_K_IGNORED, ignored) ||
-	    !cJSON_AddArrayToObject(h, CARET_CTL_K_PROCESSES))
-		return NULL;
-	return h;
-}
-
-int caret_ctl_add_host_proc(cJSON *h, const char *name, const char *state, int64_t pid,
-			    const char *nodes)
-{
-	cJSON *a = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_PROCESSES);
-	cJSON *p = cJSON_CreateObject();
-	if (!a || !p || !cJSON_AddItemToArray(a, p)) {
-		cJSON_Delete(p);
-		return -ENOMEM;
-	}
-	return cJSON_AddStringToObject(p, CARET_CTL_K_NAME, name) &&
-			       cJSON_AddStringToObject(p, CARET_CTL_K_STATE, state) &&
-			       cJSON_AddNumberToObject(p, CARET_CTL_K_PID, (double)pid) &&
-			       cJSON_AddStringToObject(p, CARET_CTL_K_NODES, nodes)
 		       ? 0
 		       : -ENOMEM;
 }

@@ -14,6 +14,10 @@
 
 #include <cjson/cJSON.h>
 
+/* An empty result envelope, for the typed encoders (caret_ctl_X_encode)
+ * to fill. */
+cJSON *caret_ctl_enc_result(void);
+
 /* err: an errno, either sign; sent positive. */
 cJSON *caret_ctl_enc_error(int err, const char *msg);
 
@@ -81,19 +85,11 @@ cJSON *caret_ctl_enc_accept(bool accepted, const char *reason);
  * was not sent, or (ok) how it is held while the bridge wakes. */
 int caret_ctl_add_broadcast(cJSON *result, bool ok, const char *why);
 
-/* "hosts": the result, then one host object at a time, then its processes. */
+/* "hosts": proto/caret_ctl_hosts.h. */
 struct caret_ctl_bridge_counts {
 	uint64_t start, end, status, relay, rejected, sent;
 	uint64_t foreign; /* samples of caretds of another bridge version */
 };
-cJSON *caret_ctl_enc_hosts(const char *host, const char *bridge, bool waking,
-			   const struct caret_ctl_bridge_counts *c);
-/* version: the bridge version it speaks (0: not a caretd); ignored: its
- * samples are, for speaking another version than this caretd's. */
-cJSON *caret_ctl_add_host(cJSON *result, const char *host, bool self, int64_t age_ms,
-			  uint32_t version, bool ignored);
-int caret_ctl_add_host_proc(cJSON *host, const char *name, const char *state, int64_t pid,
-			    const char *nodes);
 
 /* One line without its '\n' (malloc'd), o deleted; NULL when out of memory. */
 char *caret_ctl_enc_line(cJSON *o);

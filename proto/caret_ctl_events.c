@@ -100,16 +100,35 @@ int caret_ctl_dec_events_request(const cJSON *req, struct caret_ctl_events_req *
 
 /* ---- result ---- */
 
-cJSON *caret_ctl_enc_events_result(void)
+struct caret_ctl_events_page {
+	cJSON *o;
+};
+
+struct caret_ctl_events_page *caret_ctl_events_page_new(void)
 {
-	cJSON *o = cJSON_CreateObject();
+	struct caret_ctl_events_page *p = malloc(sizeof(*p));
+	cJSON *o = p ? cJSON_CreateObject() : NULL;
 	if (!o || !cJSON_AddNumberToObject(o, CARET_CTL_K_V, CARET_CTL_VERSION) ||
 	    !cJSON_AddStringToObject(o, CARET_CTL_K_TYPE, CARET_CTL_T_RESULT) ||
 	    !cJSON_AddArrayToObject(o, CARET_CTL_K_EVENTS)) {
 		cJSON_Delete(o);
+		free(p);
 		return NULL;
 	}
+	p->o = o;
+	return p;
+}
+
+cJSON *caret_ctl_events_page_take(struct caret_ctl_events_page *p)
+{
+	cJSON *o = p ? p->o : NULL;
+	free(p);
 	return o;
+}
+
+void caret_ctl_events_page_free(struct caret_ctl_events_page *p)
+{
+	cJSON_Delete(caret_ctl_events_page_take(p));
 }
 
 /* Bytes a string may take once JSON-escaped ("\u00XX" for a control
@@ -119,9 +138,10 @@ static int64_t escaped(size_t n)
 	return 6 * (int64_t)n + 2;
 }
 
-int64_t caret_ctl_add_event(cJSON *result, const struct caret_ctl_event *e)
+int64_t caret_ctl_events_page_add(struct caret_ctl_events_page *p,
+				  const struct caret_ctl_event *e)
 {
-	cJSON *arr = cJSON_GetObjectItemCaseSensitive(result, CARET_CTL_K_EVENTS);
+	cJSON *arr = cJSON_GetObjectItemCaseSensitive(p->o, CARET_CTL_K_EVENTS);
 	cJSON *o = cJSON_CreateObject(), *f;
 	int64_t bytes = 128 + escaped(strlen(e->procname)) +
 			escaped(strlen(e->kind));
@@ -166,16 +186,17 @@ int64_t caret_ctl_add_event(cJSON *result, const struct caret_ctl_event *e)
 	return bytes;
 }
 
-int caret_ctl_events_trailer(cJSON *result, const char *next, bool more, uint64_t segments,
-			     uint64_t corrupt, uint64_t late)
+int caret_ctl_events_page_end(struct caret_ctl_events_page *p,
+			      const struct caret_ctl_events_trailer *t)
 {
-	return cJSON_AddStringToObject(result, CARET_CTL_K_NEXT, next) &&
-			       cJSON_AddBoolToObject(result, CARET_CTL_K_MORE, more) &&
-			       cJSON_AddNumberToObject(result, CARET_CTL_K_SEGMENTS,
-						       (double)segments) &&
-			       cJSON_AddNumberToObject(result, CARET_CTL_K_CORRUPT_SEGMENTS,
-						       (double)corrupt) &&
-			       cJSON_AddNumberToObject(result, CARET_CTL_K_LATE, (double)late)
+	cJSON *o = p->o;
+	return cJSON_AddStringToObject(o, CARET_CTL_K_NEXT, t->next) &&
+			       cJSON_AddBoolToObject(o, CARET_CTL_K_MORE, t->more) &&
+			       cJSON_AddNumberToObject(o, CARET_CTL_K_SEGMENTS,
+						       (double)t->segments) &&
+			       cJSON_AddNumberToObject(o, CARET_CTL_K_CORRUPT_SEGMENTS,
+						       (double)t->corrupt) &&
+			       cJSON_AddNumberToObject(o, CARET_CTL_K_LATE, (double)t->late)
 		       ? 0
 		       : -ENOMEM;
 }
@@ -245,4 +266,35 @@ const char *ctl_event_str(const struct ctl_event *e, const char *name)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(e->fields, name);
 	return cJSON_IsString(f) ? f->valuestring : NULL;
+}
+
+int ctl_events_each(const struct ctl_events_page *p,
+		    int (*fn)(const struct ctl_event *e, void *arg), void *arg, size_t *n,
+		    struct ctl_why *why)
+{
+	const cJSON *x;
+	size_t i = 0;
+	*n = (size_t)cJSON_GetArraySize(p->events);
+	cJSON_ArrayForEach(x, p->events) {
+		struct ctl_event ev;
+		if (ctl_decode_event(x, i++, &ev, why) < 0)
+			return -EPROTO;
+		if (fn && fn(&ev, arg))
+			return 1;
+	}
+	return 0;
+}
+
+bool ctl_event_field(const struct ctl_event *e, size_t i, const char **name, const char **s,
+		     double *num)
+{
+	const cJSON *f = e->fields ? e->fields->child : NULL;
+	for (; f && i; i--)
+		f = f->next;
+	if (!f)
+		return false;
+	*name = f->string;
+	*s = cJSON_IsString(f) ? f->valuestring : NULL;
+	*num = cJSON_IsNumber(f) ? f->valuedouble : 0;
+	return true;
 }

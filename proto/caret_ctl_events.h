@@ -51,13 +51,29 @@ struct caret_ctl_event {
 	size_t nfields;
 };
 
-/* caretd: an empty result, then events, then the trailer. */
-cJSON *caret_ctl_enc_events_result(void);
+struct caret_ctl_events_page;
+
+/* What follows a page's events. */
+struct caret_ctl_events_trailer {
+	const char *next; /* the position after the last event */
+	bool more;	  /* events remain before the request's end */
+	uint64_t segments, corrupt, late;
+};
+
+/* caretd: a page is encoded as the reader reads it, event by event, to
+ * stop at the line's size; the page stays opaque to the events module
+ * and the reply layer takes the result out. NULL when out of memory. */
+struct caret_ctl_events_page *caret_ctl_events_page_new(void);
 /* Adds one event; returns the bytes it may take on the line (an upper
  * bound, escapes included), or -ENOMEM. */
-int64_t caret_ctl_add_event(cJSON *result, const struct caret_ctl_event *e);
-int caret_ctl_events_trailer(cJSON *result, const char *next, bool more, uint64_t segments,
-			     uint64_t corrupt, uint64_t late);
+int64_t caret_ctl_events_page_add(struct caret_ctl_events_page *p,
+				  const struct caret_ctl_event *e);
+/* 0 or -ENOMEM. */
+int caret_ctl_events_page_end(struct caret_ctl_events_page *p,
+			      const struct caret_ctl_events_trailer *t);
+/* The result object (p freed), for the reply layer. */
+cJSON *caret_ctl_events_page_take(struct caret_ctl_events_page *p);
+void caret_ctl_events_page_free(struct caret_ctl_events_page *p);
 
 /* caretctl: a page, checked. */
 struct ctl_events_page {
@@ -74,6 +90,17 @@ struct ctl_event {
 	const cJSON *fields; /* object: numbers and strings */
 };
 int ctl_decode_event(const cJSON *e, size_t i, struct ctl_event *out, struct ctl_why *why);
+/* Each event of a page, decoded, to fn (may be NULL) until it returns
+ * non-zero: 1 then, 0 at the end, or -EPROTO (why filled). *n: the page's
+ * events. */
+int ctl_events_each(const struct ctl_events_page *p,
+		    int (*fn)(const struct ctl_event *e, void *arg), void *arg, size_t *n,
+		    struct ctl_why *why);
+/* A field of a decoded event, in the order caretd sent them: its name and
+ * either its string (*s) or, *s NULL, its number (*num); false past the
+ * last. */
+bool ctl_event_field(const struct ctl_event *e, size_t i, const char **name, const char **s,
+		     double *num);
 /* A pointer field ("0x...") or a number field as an integer; -EPROTO. */
 int ctl_event_u64(const struct ctl_event *e, const char *name, uint64_t *out);
 /* A string field, NULL when absent or not a string. */

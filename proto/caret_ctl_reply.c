@@ -133,6 +133,45 @@ int ctl_get_array(const cJSON *o, const char *where, const char *key,
 	return 0;
 }
 
+int ctl_get_objects(const cJSON *o, const char *where, const char *key, size_t max,
+		    const cJSON **out, size_t *n, struct ctl_why *why)
+{
+	if (ctl_get_array(o, where, key, out, why) < 0)
+		return -EPROTO;
+	size_t i = 0;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, *out) {
+		if (++i > max)
+			return bad(why, where, key, "has too many entries");
+		if (!cJSON_IsObject(e))
+			return bad(why, where, key, "holds something other than objects");
+	}
+	*n = i;
+	return 0;
+}
+
+int ctl_get_bool_opt(const cJSON *o, const char *where, const char *key, bool *out,
+		     struct ctl_why *why)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key) ? ctl_get_bool(o, where, key, out, why)
+							 : 0;
+}
+
+int ctl_get_int_opt(const cJSON *o, const char *where, const char *key, int64_t min,
+		    int64_t max, int64_t *out, struct ctl_why *why)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key)
+		       ? ctl_get_int(o, where, key, min, max, out, why)
+		       : 0;
+}
+
+int ctl_why_out(const struct ctl_why *w, char *why, size_t len, int err)
+{
+	if (why && len)
+		snprintf(why, len, "%s", w->msg);
+	return err;
+}
+
 /*
  * Strings from caretd end up on a terminal: control characters (C0, DEL,
  * and C1 as UTF-8) could move the cursor or rewrite earlier output.

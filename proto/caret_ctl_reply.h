@@ -13,6 +13,12 @@
 
 #include <cjson/cJSON.h>
 
+/* A list of strings in a typed result. */
+struct caret_ctl_strings {
+	size_t n;
+	const char **v;
+};
+
 /* Why a reply was rejected, for the user. */
 struct ctl_why {
 	char msg[256];
@@ -47,6 +53,19 @@ int ctl_get_obj(const cJSON *o, const char *where, const char *key,
 		const cJSON **out, struct ctl_why *why);
 int ctl_get_array(const cJSON *o, const char *where, const char *key,
 		  const cJSON **out, struct ctl_why *why);
+
+/* An array of objects of at most max entries: its size in *n. */
+int ctl_get_objects(const cJSON *o, const char *where, const char *key, size_t max,
+		    const cJSON **out, size_t *n, struct ctl_why *why);
+/* Optional fields: a missing key leaves *out as it is. */
+int ctl_get_bool_opt(const cJSON *o, const char *where, const char *key, bool *out,
+		     struct ctl_why *why);
+int ctl_get_int_opt(const cJSON *o, const char *where, const char *key, int64_t min,
+		    int64_t max, int64_t *out, struct ctl_why *why);
+
+/* The typed codecs' (caret_ctl_X_decode) why: w's message into why, err
+ * returned. */
+int ctl_why_out(const struct ctl_why *w, char *why, size_t len, int err);
 
 void ctl_why_set(struct ctl_why *why, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -8,6 +8,7 @@
 #include "daemon/agents/wait.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_snapshot_res.h"
 
 #define NS_PER_MS 1000000LL
 #define PROGRESS_EVERY_NS (100 * NS_PER_MS)
@@ -134,4 +135,23 @@ int wait_add_drops(const struct registry *r, cJSON *o, bool log)
 		listed++;
 	}
 	return caret_ctl_add_dropped(o, total);
+}
+
+void wait_line_free(wait_line *l)
+{
+	cJSON_Delete(l);
+}
+
+wait_line *wait_line_snapshot(const struct caret_ctl_snapshot_result *s)
+{
+	cJSON *o = caret_ctl_enc_result();
+	if (o && caret_ctl_snapshot_result_encode(s, o) == 0)
+		return o;
+	cJSON_Delete(o);
+	return caret_ctl_enc_error(ENOMEM, "out of memory");
+}
+
+wait_line *wait_line_error(int err, const char *msg)
+{
+	return caret_ctl_enc_error(err, msg);
 }

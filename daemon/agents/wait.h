@@ -15,6 +15,22 @@
 #include "daemon/agents/registry.h"
 
 struct wait_req;
+struct caret_ctl_snapshot_result;
+
+/*
+ * A reply line of a long-running request: a progress, result or error
+ * object made by proto/'s encoders, which the server writes. Outside the
+ * reply layer it is made by the constructors below, read only through
+ * proto/'s decoders (caret_ctl_*_decode take it as it is) and freed with
+ * wait_line_free.
+ */
+typedef cJSON wait_line;
+void wait_line_free(wait_line *l);
+/* The result of a snapshot (proto/caret_ctl_snapshot_res.h), or an error
+ * line when out of memory. NULL only when not even that fits. */
+wait_line *wait_line_snapshot(const struct caret_ctl_snapshot_result *s);
+/* An error line (proto's caret_ctl_enc_error); NULL when out of memory. */
+wait_line *wait_line_error(int err, const char *msg);
 
 /* NULL when out of memory. */
 struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns);
@@ -22,7 +38,7 @@ struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_
  * The next reply line due at now_ns, or NULL if none is. *done is set
  * when that reply is the result: the request is over, free it.
  */
-cJSON *wait_poll(struct wait_req *w, int64_t now_ns, bool *done);
+wait_line *wait_poll(struct wait_req *w, int64_t now_ns, bool *done);
 void wait_free(struct wait_req *w);
 
 /*
@@ -32,7 +48,7 @@ void wait_free(struct wait_req *w);
  * released).
  */
 struct wait_custom {
-	cJSON *(*poll)(void *arg, int64_t now_ns, bool *done);
+	wait_line *(*poll)(void *arg, int64_t now_ns, bool *done);
 	void (*release)(void *arg);
 };
 struct wait_req *wait_custom(const struct wait_custom *ops, void *arg);

@@ -13,6 +13,7 @@
 #include "daemon/agents/wait.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_snapshot.h"
+#include "proto/caret_ctl_snapshot_res.h"
 
 #define NS_PER_MS 1000000LL
 #define NS_PER_S 1000000000LL
@@ -88,27 +89,26 @@ void bridge_snap_request(struct bridge *b, const caretd_msgs_msg_dds__SnapshotRe
 	log_info("bridge: snapshot of %s asked by host %s: taking it", name, from);
 }
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(x) ? x->valuestring : NULL;
-}
-
 /* The snapshot job's last line (daemon/recording/snapshot.c's result or error). */
-static void result_of(struct bridge_snap_serve *s, const cJSON *o)
+static void result_of(struct bridge_snap_serve *s, const wait_line *o)
 {
-	const char *err = jstr(o, CARET_CTL_K_ERROR), *path = jstr(o, CARET_CTL_K_PATH),
-		   *why = jstr(o, CARET_CTL_K_WHY);
-	const cJSON *no = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_ERRNO);
-	if (!o || err || !path) {
-		s->error = cJSON_IsNumber(no) && no->valueint > 0 && no->valueint < 4096
-				   ? no->valueint : EIO;
-		snprintf(s->why, sizeof(s->why), "%s", err ? err : "out of memory");
+	struct caret_ctl_error e;
+	struct caret_ctl_snapshot_result res;
+	char why[160];
+	if (!o || caret_ctl_error_decode(o, &e, why, sizeof(why)) != -ENOENT) {
+		s->error = o && e.error && e.err > 0 ? (int32_t)e.err : EIO;
+		snprintf(s->why, sizeof(s->why), "%s", o && e.error ? e.error : "out of memory");
 		return;
 	}
-	s->complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_COMPLETE));
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	snprintf(s->why, sizeof(s->why), "%s", why ? why : "");
+	if (caret_ctl_snapshot_result_decode(o, &res, why, sizeof(why)) < 0) {
+		s->error = EIO;
+		snprintf(s->why, sizeof(s->why), "%s", why);
+		return;
+	}
+	s->complete = res.complete;
+	snprintf(s->path, sizeof(s->path), "%s", res.path);
+	snprintf(s->why, sizeof(s->why), "%s", res.why ? res.why : "");
+	caret_ctl_snapshot_result_free(&res);
 }
 
 void bridge_snap_poll(struct bridge *b, int64_t now)
@@ -118,14 +118,14 @@ void bridge_snap_poll(struct bridge *b, int64_t now)
 		if (!s->used || !s->job)
 			continue;
 		bool done = false;
-		cJSON *o = wait_poll(s->job, now, &done);
+		wait_line *o = wait_poll(s->job, now, &done);
 		if (done) {
 			result_of(s, o);
 			wait_free(s->job);
 			s->job = NULL;
 			s->reply_due = true;
 		}
-		cJSON_Delete(o);
+		wait_line_free(o);
 	}
 }
 

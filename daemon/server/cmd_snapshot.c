@@ -5,7 +5,6 @@
  * made and judged with the requester's rights, as record's path is), then
  * the pass and the snapshot itself (daemon/recording/snapshot.h).
  */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <fcntl.h>
@@ -20,8 +19,9 @@
 #include "daemon/base/log.h"
 #include "daemon/recording/snapshot.h"
 #include "proto/caret_ctl.h"
-#include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_snapshot.h"
+#include "proto/caret_ctl_snapshot_res.h"
+#include "util/caret_cleanup.h"
 
 #define NS_PER_MS 1000000LL
 /* Other hosts' answers may come this long after the timeout their pass
@@ -78,118 +78,107 @@ static const char *strip_slashes(const char *in, char *buf, size_t len)
 struct all_job {
 	struct bridge *b;
 	struct wait_req *local;
-	cJSON *local_res; /* its last line, once over */
+	wait_line *local_res; /* its last line, once over */
 	struct bridge_snap_out *out;
 	bool ask_due; /* the bridge was waking: ask once it settled */
 	int64_t timeout_ms, deadline_ns;
 	char session[CARET_LTTNG_NAME_MAX];
 };
 
-static bool add_err(cJSON *x, int err, const char *msg)
+/* This host's entry, from its snapshot job's last line (its result,
+ * decoded into *own, or an error). */
+static void self_entry(const struct all_job *j, struct caret_ctl_snapshot_result *own,
+		       bool *have_own, struct caret_ctl_snapshot_host *x, char *why, size_t len)
 {
-	return cJSON_AddStringToObject(x, CARET_CTL_K_ERROR, msg) &&
-	       cJSON_AddNumberToObject(x, CARET_CTL_K_ERRNO, err);
+	struct caret_ctl_error e;
+	*x = (struct caret_ctl_snapshot_host){ .host = j->b->host[0] ? j->b->host : "localhost",
+					       .self = true };
+	*have_own = false;
+	int r = j->local_res ? caret_ctl_error_decode(j->local_res, &e, why, len) : -ENOMEM;
+	if (r == 0 || r == -EPROTO) {
+		x->error = e.error ? e.error : why;
+		x->err = e.err ? e.err : EPROTO;
+		return;
+	}
+	if (r == -ENOENT &&
+	    (r = caret_ctl_snapshot_result_decode(j->local_res, own, why, len)) == 0) {
+		*have_own = true;
+		x->path = own->path;
+		x->complete = own->complete;
+		x->why = own->why;
+		return;
+	}
+	x->error = r == -ENOMEM ? "out of memory" : why;
+	x->err = -r;
 }
 
-/* This host's entry, from its snapshot job's last line. */
-static bool add_self(cJSON *hosts, const struct all_job *j, bool *all_ok)
+static void other_entry(const struct all_job *j, const struct bridge_snap_res *h,
+			struct caret_ctl_snapshot_host *x, char *msg, size_t len)
 {
-	cJSON *x = cJSON_CreateObject();
-	if (!x || !cJSON_AddItemToArray(hosts, x)) {
-		cJSON_Delete(x);
-		return false;
-	}
-	const cJSON *r = j->local_res;
-	const cJSON *err = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERROR);
-	const cJSON *no = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERRNO);
-	const cJSON *path = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_PATH);
-	const cJSON *why = cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_WHY);
-	bool complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_COMPLETE));
-	bool ok = cJSON_AddStringToObject(x, CARET_CTL_K_HOST, j->b->host[0] ? j->b->host
-										   : "localhost") &&
-		  cJSON_AddBoolToObject(x, CARET_CTL_K_SELF, true);
-	if (!r || cJSON_IsString(err) || !cJSON_IsString(path)) {
-		*all_ok = false;
-		return ok && add_err(x, cJSON_IsNumber(no) ? no->valueint : ENOMEM,
-				     cJSON_IsString(err) ? err->valuestring : "out of memory");
-	}
-	*all_ok = *all_ok && complete;
-	return ok && cJSON_AddStringToObject(x, CARET_CTL_K_PATH, path->valuestring) &&
-	       cJSON_AddBoolToObject(x, CARET_CTL_K_COMPLETE, complete) &&
-	       (!cJSON_IsString(why) || cJSON_AddStringToObject(x, CARET_CTL_K_WHY, why->valuestring));
-}
-
-static bool add_other(cJSON *hosts, const struct all_job *j, const struct bridge_snap_res *h,
-		      bool *all_ok)
-{
-	cJSON *x = cJSON_CreateObject();
-	if (!x || !cJSON_AddItemToArray(hosts, x)) {
-		cJSON_Delete(x);
-		return false;
-	}
-	bool ok = cJSON_AddStringToObject(x, CARET_CTL_K_HOST, h->host) &&
-		  cJSON_AddBoolToObject(x, CARET_CTL_K_SELF, false) &&
-		  cJSON_AddNumberToObject(x, CARET_CTL_K_BRIDGE_VERSION, h->version);
+	*x = (struct caret_ctl_snapshot_host){ .host = h->host, .version = h->version };
 	if (!h->answered) {
-		char m[160];
-		snprintf(m, sizeof(m), "no answer within %lld s",
+		snprintf(msg, len, "no answer within %lld s",
 			 (long long)((j->timeout_ms + HOSTS_SLACK_MS) / 1000));
-		*all_ok = false;
-		return ok && add_err(x, ETIMEDOUT, m);
+		x->error = msg;
+		x->err = ETIMEDOUT;
+	} else if (h->error) {
+		x->error = h->why;
+		x->err = h->error;
+	} else {
+		x->path = h->path;
+		x->complete = h->complete;
+		x->why = h->why[0] ? h->why : NULL;
 	}
-	if (h->error) {
-		*all_ok = false;
-		return ok && add_err(x, h->error, h->why);
-	}
-	*all_ok = *all_ok && h->complete;
-	return ok && cJSON_AddStringToObject(x, CARET_CTL_K_PATH, h->path) &&
-	       cJSON_AddBoolToObject(x, CARET_CTL_K_COMPLETE, h->complete) &&
-	       (!h->why[0] || cJSON_AddStringToObject(x, CARET_CTL_K_WHY, h->why));
 }
 
 /*
- * The result: {"session", "hosts": [{"host", "self", "path", "complete",
- * "why"?} or {"host", "self", "error", "errno"}, ...] (this host first),
- * "complete": every host wrote a complete one}, plus this host's own
- * result fields (path, snapshots, pass_ms) when it wrote one.
+ * The result: {"session", "hosts": [...] (this host first), "complete":
+ * every host wrote a complete one}, plus this host's own result fields
+ * (path, snapshots, pass_ms) when it wrote one.
  */
-static cJSON *all_result(struct all_job *j)
+static wait_line *all_result(struct all_job *j)
 {
-	bool local_ok = j->local_res &&
-			cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j->local_res,
-									 CARET_CTL_K_PATH)) &&
-			!cJSON_GetObjectItemCaseSensitive(j->local_res, CARET_CTL_K_ERROR);
-	cJSON *o = local_ok ? cJSON_Duplicate(j->local_res, true)
-			    : caret_ctl_enc_record(j->session, "");
-	if (o) {
-		cJSON_DeleteItemFromObjectCaseSensitive(o, CARET_CTL_K_COMPLETE);
-		if (!local_ok)
-			cJSON_DeleteItemFromObjectCaseSensitive(o, CARET_CTL_K_PATH);
+	int n = j->out ? j->out->n : 0, answered = 0;
+	struct caret_ctl_snapshot_result own = { 0 }, res = { .session = j->session,
+							      .all_hosts = true };
+	char why[256] = "", msg[BRIDGE_MAX_HOSTS][64];
+	bool have_own;
+	_cleanup_free_ struct caret_ctl_snapshot_host *hosts = calloc((size_t)n + 1,
+								      sizeof(*hosts));
+	if (!hosts)
+		return wait_line_error(ENOMEM, "out of memory");
+	self_entry(j, &own, &have_own, &hosts[0], why, sizeof(why));
+	bool all_ok = !hosts[0].error && hosts[0].complete;
+	for (int i = 0; i < n && i < BRIDGE_MAX_HOSTS; i++) {
+		const struct bridge_snap_res *h = &j->out->res[i];
+		other_entry(j, h, &hosts[i + 1], msg[i], sizeof(msg[i]));
+		all_ok = all_ok && !hosts[i + 1].error && hosts[i + 1].complete;
+		answered += h->answered && !h->error;
 	}
-	cJSON *hosts = o ? cJSON_AddArrayToObject(o, CARET_CTL_K_HOSTS) : NULL;
-	bool all_ok = true;
-	bool ok = hosts && add_self(hosts, j, &all_ok);
-	int answered = 0, n = j->out ? j->out->n : 0;
-	for (int i = 0; ok && i < n; i++) {
-		ok = add_other(hosts, j, &j->out->res[i], &all_ok);
-		answered += j->out->res[i].answered && !j->out->res[i].error;
+	res.hosts = hosts;
+	res.n_hosts = (size_t)(n < BRIDGE_MAX_HOSTS ? n : BRIDGE_MAX_HOSTS) + 1;
+	res.complete = all_ok;
+	if (have_own) {
+		res.path = own.path;
+		res.why = own.why;
+		res.have_counts = own.have_counts;
+		res.snapshots = own.snapshots;
+		res.pass_ms = own.pass_ms;
 	}
-	if (!ok || !cJSON_AddBoolToObject(o, CARET_CTL_K_COMPLETE, all_ok)) {
-		cJSON_Delete(o);
-		return caret_ctl_enc_error(ENOMEM, "out of memory");
-	}
+	wait_line *o = wait_line_snapshot(&res);
+	caret_ctl_snapshot_result_free(&own);
 	log_info("session %s: snapshot on every host: %d other host(s) known, %d wrote one%s",
 		 j->session, n, answered, all_ok ? ", all complete" : "");
 	return o;
 }
 
-static cJSON *all_poll(void *arg, int64_t now, bool *done)
+static wait_line *all_poll(void *arg, int64_t now, bool *done)
 {
 	struct all_job *j = arg;
 	*done = false;
 	if (j->local) {
 		bool local_done = false;
-		cJSON *o = wait_poll(j->local, now, &local_done);
+		wait_line *o = wait_poll(j->local, now, &local_done);
 		if (!local_done)
 			return o; /* this host's progress lines */
 		j->local_res = o;
@@ -222,7 +211,7 @@ static void all_release(void *arg)
 	struct all_job *j = arg;
 	if (j->local)
 		wait_free(j->local);
-	cJSON_Delete(j->local_res);
+	wait_line_free(j->local_res);
 	bridge_snapshot_done(j->b, j->out);
 	free(j);
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "daemon/server/commands.h"
+#include "daemon/server/cmd_hosts.h"
 #include "daemon/base/log.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/recording/rotation.h"
@@ -13,6 +14,7 @@
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_hosts.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_rotation.h"
 
@@ -95,57 +97,20 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 	return o;
 }
 
-static const char *state8(int8_t s)
+static cJSON *cmd_hosts_reply(const struct cmd_ctx *ctx, int64_t now)
 {
-	return s >= 0 ? caret_state_name((uint32_t)s) : "INVALID";
-}
-
-static cJSON *cmd_hosts(const struct cmd_ctx *ctx, int64_t now)
-{
-	struct bridge *b = ctx->bridge;
-	/* the user asks about the other hosts: a bridge asleep joins them */
-	bridge_wake_now(b, "caretctl status --all-hosts");
-	char me[256] = "";
-	gethostname(me, sizeof(me) - 1);
-	struct caret_ctl_bridge_counts c = { b->counts.start, b->counts.end, b->counts.status,
-					     b->counts.relay, b->counts.rejected, b->counts.sent,
-					     b->counts.foreign };
-	cJSON *o = caret_ctl_enc_hosts(me, b->state, bridge_waking(b), &c);
-	cJSON *h = o ? caret_ctl_add_host(o, me, true, 0, bridge_version(), false) : NULL;
-	if (!h)
-		goto oom;
-	for (struct agent *a = ctx->reg->head; a; a = a->next) {
-		char name[64], nodes[512] = "";
-		/* the name alone: the pid has its own field (and column) */
-		snprintf(name, sizeof(name), "%s", a->procname);
-		int n = agent_node_names(a);
-		const char *p = a->nodes;
-		for (int i = 0; i < n; i++, p += strlen(p) + 1)
-			snprintf(nodes + strlen(nodes), sizeof(nodes) - strlen(nodes), "%s%.128s",
-				 i ? "," : "", p);
-		uint32_t st = caret_seg_state(&a->seg);
-		if (caret_ctl_add_host_proc(h, name, caret_state_name(st), a->pid, nodes) < 0)
-			goto oom;
+	struct cmd_hosts_res res;
+	struct cmd_err e;
+	int r = cmd_hosts(ctx, now, &res, &e);
+	if (r < 0)
+		return error_reply(r, &e);
+	cJSON *o = caret_ctl_enc_result();
+	if (!o || caret_ctl_hosts_encode(&res.h, o) < 0) {
+		cJSON_Delete(o);
+		o = caret_ctl_enc_error(ENOMEM, "out of memory");
 	}
-	for (int i = 0; i < b->n_hosts; i++) {
-		const struct bridge_host *bh = &b->hosts[i];
-		h = caret_ctl_add_host(o, bh->host, false, (now - bh->seen_ns) / 1000000, bh->version,
-				       bh->version && bh->version != bridge_version());
-		if (!h)
-			goto oom;
-		for (int j = 0; j < b->n_procs; j++) {
-			const struct bridge_proc *p = &b->procs[j];
-			if (strcmp(p->host, bh->host))
-				continue;
-			if (caret_ctl_add_host_proc(h, p->name, state8(p->status), p->pid,
-						    p->nodes) < 0)
-				goto oom;
-		}
-	}
+	cmd_hosts_free(&res);
 	return o;
-oom:
-	cJSON_Delete(o);
-	return caret_ctl_enc_error(ENOMEM, "out of memory");
 }
 
 static cJSON *add_broadcast(cJSON *o, const struct cmd_broadcast *b)
@@ -213,7 +178,7 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	case CARET_CTL_LIST:
 		return cmd_agents(ctx, q->cmd == CARET_CTL_STATUS);
 	case CARET_CTL_HOSTS:
-		return cmd_hosts(ctx, now);
+		return cmd_hosts_reply(ctx, now);
 	case CARET_CTL_RECORD: {
 		if (q->u.record.plan) {
 			static struct cmd_plan_res plan; /* 10 KiB: not on the stack */
@@ -261,12 +226,12 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 				     &res.bc);
 	}
 	case CARET_CTL_EVENTS: {
-		cJSON *o;
+		struct caret_ctl_events_page *page;
 		if (!ctx->events)
 			r = cmd_fail(&e, ENOSYS, "events are not served here");
-		else if ((r = events_request(ctx->events, &q->u.events, &o, e.msg,
+		else if ((r = events_request(ctx->events, &q->u.events, &page, e.msg,
 					     sizeof(e.msg))) == 0)
-			return o;
+			return caret_ctl_events_page_take(page);
 		break;
 	}
 	default:

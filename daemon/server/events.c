@@ -50,7 +50,7 @@ static bool accept(pid_t pid, uint32_t kind, void *ctx)
 }
 
 struct page {
-	cJSON *result;
+	struct caret_ctl_events_page *result;
 	int64_t bytes;
 	int err;
 };
@@ -71,7 +71,7 @@ static int add(const struct caret_reader_event *e, void *ctx)
 	}
 	struct caret_ctl_event ce = { e->rec.init_timestamp, e->pid, e->procname, e->index,
 				      caret_kind_name(e->rec.kind), f, e->rec.nfields };
-	int64_t b = caret_ctl_add_event(p->result, &ce);
+	int64_t b = caret_ctl_events_page_add(p->result, &ce);
 	if (b < 0) {
 		p->err = (int)b;
 		return 1;
@@ -94,7 +94,8 @@ static const char *seek_error(int r)
 	}
 }
 
-int events_request(struct events *ev, const struct caret_ctl_events_req *q, cJSON **out,
+int events_request(struct events *ev, const struct caret_ctl_events_req *q,
+		   struct caret_ctl_events_page **out,
 		   char *err, size_t errlen)
 {
 	struct filter *f = calloc(1, sizeof(*f));
@@ -131,7 +132,7 @@ int events_request(struct events *ev, const struct caret_ctl_events_req *q, cJSO
 	} else {
 		caret_reader_seek_begin(ev->r);
 	}
-	struct page p = { caret_ctl_enc_events_result(), 0, 0 };
+	struct page p = { caret_ctl_events_page_new(), 0, 0 };
 	if (!p.result) {
 		rc = caret_errf(err, errlen, -ENOMEM, "out of memory");
 		goto done;
@@ -146,14 +147,15 @@ int events_request(struct events *ev, const struct caret_ctl_events_req *q, cJSO
 	bool more = caret_reader_next_ts(ev->r, &ts) && ts < until;
 	struct caret_reader_stats st;
 	caret_reader_stats(ev->r, &st);
+	struct caret_ctl_events_trailer t = { next, more, st.segments, st.corrupt_segments,
+					      st.late };
 	if (n < 0 || p.err) {
-		cJSON_Delete(p.result);
+		caret_ctl_events_page_free(p.result);
 		rc = n < 0 ? caret_errf(err, errlen, -EBADMSG, "a cache changed under the reader")
 			   : caret_errf(err, errlen, -ENOMEM, "out of memory");
 	} else if (caret_reader_tell(ev->r, next, sizeof(next)) < 0 ||
-		   caret_ctl_events_trailer(p.result, next, more, st.segments,
-					    st.corrupt_segments, st.late) < 0) {
-		cJSON_Delete(p.result);
+		   caret_ctl_events_page_end(p.result, &t) < 0) {
+		caret_ctl_events_page_free(p.result);
 		rc = caret_errf(err, errlen, -ENOMEM, "out of memory");
 	} else {
 		*out = p.result;

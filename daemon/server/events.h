@@ -9,8 +9,6 @@
 
 #include <stddef.h>
 
-#include <cjson/cJSON.h>
-
 #include "proto/caret_ctl_events.h"
 
 struct events;
@@ -20,8 +18,9 @@ struct events *events_new(void);
 void events_free(struct events *ev);
 
 /* One page for a request: 0 and its result (a page is encoded as it is
- * read, to stop at the line's size), or a negative errno with why in err. */
-int events_request(struct events *ev, const struct caret_ctl_events_req *q, cJSON **result,
-		   char *err, size_t errlen);
+ * read, to stop at the line's size; the reply layer takes it out), or a
+ * negative errno with why in err. */
+int events_request(struct events *ev, const struct caret_ctl_events_req *q,
+		   struct caret_ctl_events_page **result, char *err, size_t errlen);
 
 #endif

@@ -15,6 +15,10 @@
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_plan.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_ctl_graph.h"
+#include "proto/caret_ctl_hosts.h"
+#include "proto/caret_ctl_recordings.h"
+#include "proto/caret_ctl_snapshot_res.h"
 #include "tests/fuzz/fuzz.h"
 
 static void decode_all(const char *line, size_t len)
@@ -44,6 +48,25 @@ static void decode_all(const char *line, size_t len)
 	ctl_decode_accept(root, &acc, &why);
 	static struct caret_ctl_plan plan; /* record -l's reply */
 	caret_ctl_dec_plan(root, &plan, &why);
+	/* the typed results (proto/caret_ctl_*.h): each frees what it made
+	 * when it fails, the caller when it succeeds */
+	char msg[256];
+	struct ctl_broadcast bc;
+	caret_ctl_broadcast_decode(root, &bc, msg, sizeof(msg));
+	struct caret_ctl_error err;
+	caret_ctl_error_decode(root, &err, msg, sizeof(msg));
+	struct caret_ctl_hosts hs;
+	if (caret_ctl_hosts_decode(root, &hs, msg, sizeof(msg)) == 0)
+		caret_ctl_hosts_free(&hs);
+	struct caret_ctl_snapshot_result sr;
+	if (caret_ctl_snapshot_result_decode(root, &sr, msg, sizeof(msg)) == 0)
+		caret_ctl_snapshot_result_free(&sr);
+	struct caret_ctl_recordings recs;
+	if (caret_ctl_recordings_decode(root, &recs, msg, sizeof(msg)) == 0)
+		caret_ctl_recordings_free(&recs);
+	struct caret_ctl_graph gr;
+	if (caret_ctl_graph_decode(root, &gr, msg, sizeof(msg)) == 0)
+		caret_ctl_graph_free(&gr);
 	cJSON_Delete(root);
 }
 

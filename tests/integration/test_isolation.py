@@ -115,7 +115,10 @@ class HostUntouchedTest(unittest.TestCase):
             mk.append("SAN=1")
         # the unit test that needs a session daemon, as unit-check runs it
         # (and tests/local after it)
-        self.host.run(mk + ["unit-check", "UNIT_TESTS=%s/tests/check_lttng" % B])
+        # (named as the Makefile's rule names it, relative: an absolute
+        # path has no rule, and is only found when unit-check built it)
+        self.host.run(mk + ["unit-check",
+                            "UNIT_TESTS=%s/tests/check_lttng" % os.path.basename(B)])
         self.assertHostUntouched("unit-check")
         # a test that SIGKILLs its session daemon, run by hand
         r = self.host.run(["/usr/bin/python3", "tests/integration/test_sessions.py",

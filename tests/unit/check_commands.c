@@ -24,6 +24,7 @@
 #include "daemon/recording/rotation.h"
 #include "daemon/agents/wait.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_hosts.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_events.h"
@@ -484,6 +485,17 @@ START_TEST(hosts_without_bridge)
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_SELF)));
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
 				 h, CARET_CTL_K_PROCESSES)), 1);
+	/* the same through proto's decoder, as caretctl reads it */
+	struct caret_ctl_hosts hs;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_hosts_decode(r, &hs, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_str_eq(hs.bridge, "off");
+	ck_assert(hs.have_counts && !hs.waking);
+	ck_assert_uint_eq(hs.n_hosts, 1);
+	ck_assert(hs.hosts[0].self && !hs.hosts[0].ignored);
+	ck_assert_uint_eq(hs.hosts[0].n_procs, 1);
+	ck_assert_int_eq(hs.hosts[0].procs[0].pid, agent.pid);
+	caret_ctl_hosts_free(&hs);
 	cJSON_Delete(r);
 	/* events are not served without a reader */
 	struct events *ev = ctx.events;

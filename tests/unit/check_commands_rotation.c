@@ -22,6 +22,7 @@
 #include "daemon/recording/rotation_report.h"
 #include "daemon/recording/rotation_verdict.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_rotation.h"
 
@@ -175,6 +176,14 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert(cJSON_IsObject(x));
 	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(x, "session")->valuestring, "r2");
 	ck_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(x, "chunks")));
+	struct caret_ctl_recordings rec2;
+	ck_assert_msg(caret_ctl_recordings_decode(r, &rec2, why.msg, sizeof(why.msg)) == 0, "%s",
+		      why.msg);
+	ck_assert_ptr_nonnull(rec2.rotation);
+	ck_assert_str_eq(rec2.rotation->session, "r2");
+	ck_assert_uint_eq(rec2.rotation->keep, 3);
+	ck_assert_uint_eq(rec2.rotation->rotate_every_ms, 60000);
+	caret_ctl_recordings_free(&rec2);
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop r2"));
 	ck_assert(!rotation_is_rotating(&recs, "r2"));
@@ -289,6 +298,16 @@ START_TEST(chunk_with_discards_is_incomplete)
 	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c1, "complete")));
 	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(c1, "why")->valuestring,
 			 "14749 events discarded by the tracer");
+	/* the same through proto's decoder, as caretctl reads it */
+	struct caret_ctl_recordings rec;
+	char cwhy[256] = "";
+	ck_assert_msg(caret_ctl_recordings_decode(r, &rec, cwhy, sizeof(cwhy)) == 0, "%s", cwhy);
+	ck_assert(rec.have_rotations && rec.have_ended);
+	ck_assert_uint_eq(rec.rotations[0].n_incomplete, 1);
+	ck_assert_str_eq(rec.rotations[0].incomplete[0], names[1]);
+	ck_assert(!rec.rotations[0].chunks[1].complete);
+	ck_assert_str_eq(rec.rotations[0].chunks[1].why, "14749 events discarded by the tracer");
+	caret_ctl_recordings_free(&rec);
 	cJSON_Delete(r);
 
 	/* counted once; a later scan keeps the verdict, and an index that

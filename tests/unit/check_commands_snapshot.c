@@ -19,6 +19,7 @@
 #include "daemon/recording/snapshot.h"
 #include "daemon/agents/wait.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_snapshot.h"
 
@@ -62,6 +63,15 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_str_eq(field(x, CARET_CTL_K_MODE)->valuestring, CARET_CTL_MODE_SNAPSHOT);
 	ck_assert_int_eq(field(x, CARET_CTL_K_RING_SIZE)->valueint, 1048576);
 	ck_assert_int_eq(field(x, CARET_CTL_K_SNAPSHOTS)->valueint, 0);
+	/* the same through proto's decoder, as caretctl reads it */
+	struct caret_ctl_recordings rec;
+	char why[256] = "";
+	ck_assert_msg(caret_ctl_recordings_decode(r, &rec, why, sizeof(why)) == 0, "%s", why);
+	ck_assert_uint_eq(rec.n_recordings, 1);
+	ck_assert_str_eq(rec.recordings[0].mode, CARET_CTL_MODE_SNAPSHOT);
+	ck_assert(rec.recordings[0].have_ring_size && rec.recordings[0].have_snapshots);
+	ck_assert_uint_eq(rec.recordings[0].ring_size, 1048576);
+	caret_ctl_recordings_free(&rec);
 	cJSON_Delete(r);
 
 	/* the member's own process: their recording sees no one else's */

@@ -88,7 +88,7 @@ START_TEST(status_and_list)
 	ck_assert_str_eq(st.pacing, "frequency");
 	ck_assert_int_eq(st.freq, 42);
 	ck_assert(st.lttng_reachable);
-	ck_assert_str_eq(cJSON_GetArrayItem(st.sessions, 0)->valuestring, "s1");
+	ck_assert_str_eq(st.sessions[0], "s1");
 	ck_assert_uint_eq(st.agents.n, 1);
 	ck_assert_int_eq(st.agents.a[0].pid, getpid());
 	ck_assert_str_eq(st.agents.a[0].state, "WAIT");
@@ -140,9 +140,9 @@ static int listed_nodes(char names[][160], int max)
 	struct ctl_agents ag;
 	struct ctl_why why;
 	ck_assert_int_eq(ctl_decode_agents(r, &ag, &why), 0);
-	int n = cJSON_GetArraySize(ag.a[0].nodes);
+	int n = (int)ag.a[0].n_nodes;
 	for (int i = 0; i < n && i < max; i++)
-		snprintf(names[i], 160, "%s", cJSON_GetArrayItem(ag.a[0].nodes, i)->valuestring);
+		snprintf(names[i], 160, "%s", ag.a[0].nodes[i]);
 	ctl_agents_free(&ag);
 	cJSON_Delete(r);
 	return n;

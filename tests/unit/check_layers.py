@@ -145,7 +145,7 @@ ORDER = [
     {"bridge_send"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking)
     {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
     {"cmd"},  # the commands' shape: typed request in, code and result out
-    {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_pause"},  # the commands that drive LTTng (through the view's ops)
+    {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_hosts", "cmd_pause"},  # the commands that drive LTTng (through the view's ops); hosts: this host and the bridge's others
     {"cmd_plan"},  # record -l: cmd_record's plan and the layout, nothing made
     {"commands"},  # the dispatch: decodes requests, encodes replies
     {"server"},

@@ -209,6 +209,41 @@ static bt_graph_simple_sink_component_consume_func_status consume(bt_message_ite
 		       : BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
 }
 
+/* Source i (a ctf.fs reading dir), every output port of it connected to
+ * the muxer: 0, or -errno with why in err. */
+static int add_source(bt_graph *g, const bt_component_class_source *fs,
+		      const bt_component_filter *mux, size_t i, const char *dir, char *err,
+		      size_t errlen)
+{
+	bt_value *params = bt_value_map_create();
+	bt_value *inputs = bt_value_array_create();
+	const bt_component_source *src = NULL;
+	char name[32];
+	snprintf(name, sizeof(name), "src%zu", i);
+	int ok = params && inputs && bt_value_array_append_string_element(inputs, dir) == 0 &&
+		 bt_value_map_insert_entry(params, "inputs", inputs) == 0 &&
+		 /* warnings too: why a stream file cannot be indexed
+		  * (check_bt_stream_reason) is one */
+		 bt_graph_add_source_component(g, fs, name, params, BT_LOGGING_LEVEL_WARNING,
+					       &src) == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
+	bt_value_put_ref(inputs);
+	bt_value_put_ref(params);
+	if (!ok)
+		return take_source_error(err, errlen, dir);
+	for (uint64_t p = 0; p < bt_component_source_get_output_port_count(src); p++) {
+		/* The muxer always offers one free input port, the last one. */
+		uint64_t nin = bt_component_filter_get_input_port_count(mux);
+		if (bt_graph_connect_ports(
+			    g, bt_component_source_borrow_output_port_by_index_const(src, p),
+			    bt_component_filter_borrow_input_port_by_index_const(mux, nin - 1),
+			    NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+			take_error(err, errlen, "cannot connect the babeltrace2 graph");
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
 static int build_and_run(bt_graph *g, const struct dirs *d, struct check_model *m, char *err,
 			 size_t errlen)
 {
@@ -235,38 +270,10 @@ static int build_and_run(bt_graph *g, const struct dirs *d, struct check_model *
 		take_error(err, errlen, "cannot build the babeltrace2 graph");
 		goto out;
 	}
-	for (size_t i = 0; i < d->n; i++) {
-		bt_value *params = bt_value_map_create();
-		bt_value *inputs = bt_value_array_create();
-		const bt_component_source *src = NULL;
-		char name[32];
-		snprintf(name, sizeof(name), "src%zu", i);
-		int ok = params && inputs &&
-			 bt_value_array_append_string_element(inputs, d->v[i]) == 0 &&
-			 bt_value_map_insert_entry(params, "inputs", inputs) == 0 &&
-			 /* warnings too: why a stream file cannot be indexed
-			  * (check_bt_stream_reason) is one */
-			 bt_graph_add_source_component(g, fs, name, params,
-						       BT_LOGGING_LEVEL_WARNING,
-						       &src) == BT_GRAPH_ADD_COMPONENT_STATUS_OK;
-		bt_value_put_ref(inputs);
-		bt_value_put_ref(params);
-		if (!ok) {
-			rc = take_source_error(err, errlen, d->v[i]);
+	for (size_t i = 0; i < d->n; i++)
+		if ((rc = add_source(g, fs, mux, i, d->v[i], err, errlen)) < 0)
 			goto out;
-		}
-		for (uint64_t p = 0; p < bt_component_source_get_output_port_count(src); p++) {
-			/* The muxer always offers one free input port, the last one. */
-			uint64_t nin = bt_component_filter_get_input_port_count(mux);
-			if (bt_graph_connect_ports(
-				    g, bt_component_source_borrow_output_port_by_index_const(src, p),
-				    bt_component_filter_borrow_input_port_by_index_const(mux, nin - 1),
-				    NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-				take_error(err, errlen, "cannot connect the babeltrace2 graph");
-				goto out;
-			}
-		}
-	}
+	rc = -EIO;
 	if (bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(mux, 0),
 				   bt_component_sink_borrow_input_port_by_index_const(sink, 0),
 				   NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {

@@ -6,7 +6,6 @@
  * records, duplicates, runtime events without init data, discarded events
  * and lost packets, and the publish -> take binding chain.
  */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -18,6 +17,8 @@
 #include "caretctl.h"
 #include "json_out.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_check.h"
+#include "util/caret_util.h"
 #include "check.h"
 #include "check_wire.h"
 #include "complete.h"
@@ -49,31 +50,44 @@ static void usage(FILE *f, const char *cmd)
 		"6 incomplete (each problem is listed).\n");
 }
 
-struct findings {
-	cJSON *problems, *warnings, *notes; /* arrays of strings */
+/* Lines, each malloc'd. */
+struct lines {
+	char **v;
+	size_t n, cap;
 };
 
+struct findings {
+	struct lines problems, warnings, notes;
+};
+
+/* Takes line over (freed when it cannot be kept). 0 or -ENOMEM. */
+static int add_line(struct lines *l, char *line)
+{
+	if (!line || caret_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0) {
+		free(line);
+		return -ENOMEM;
+	}
+	l->v[l->n++] = line;
+	return 0;
+}
+
 /* Lines are built whole, however long: a cut line hides what it names. */
-static int add(cJSON *arr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int add(cJSON *arr, const char *fmt, ...)
+static int add(struct lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int add(struct lines *l, const char *fmt, ...)
 {
 	char *buf;
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vasprintf(&buf, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return -ENOMEM;
-	cJSON *s = cJSON_CreateString(buf);
-	free(buf);
-	return s && cJSON_AddItemToArray(arr, s) ? 0 : -ENOMEM;
+	return n < 0 ? -ENOMEM : add_line(l, buf);
 }
 
-static int add_line(cJSON *arr, char *line)
+static void lines_free(struct lines *l)
 {
-	cJSON *s = line ? cJSON_CreateString(line) : NULL;
-	free(line);
-	return s && cJSON_AddItemToArray(arr, s) ? 0 : -ENOMEM;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
 }
 
 /* CARET's analyzer reads vpid, vtid and procname on every event: without
@@ -93,11 +107,63 @@ static int judge_contexts(const struct check_report *r, struct findings *f)
 	}
 	if (!most)
 		return 0;
-	return add(f->problems,
+	return add(&f->problems,
 		   "%" PRIu64 " of %" PRIu64 " events lack the context field%s %s, which CARET's "
 		   "analyzer reads on every event (record with caretctl or ros2 caret record, "
 		   "or 'lttng add-context -u -t vpid -t vtid -t procname' before 'lttng start')",
 		   most, r->events, strchr(names, ',') ? "s" : "", names);
+}
+
+/* What one process of the trace lacks or holds twice. */
+static int judge_proc(const struct check_report *r, const struct check_proc *p,
+		      struct findings *f)
+{
+	int rc = 0;
+	if (p->runtime && !p->caret_init && r->any_caret_init)
+		rc |= add(&f->problems,
+			  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no "
+			  "ros2_caret:caret_init (the analyzer drops them)",
+			  p->vpid, p->procname, p->runtime);
+	if (p->runtime && !p->init_total)
+		rc |= add(&f->problems,
+			  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no init "
+			  "records (its nodes, publishers, callbacks are unknown)",
+			  p->vpid, p->procname, p->runtime);
+	if (p->missing_total || check_pass_cut(p))
+		rc |= add_line(&f->problems, complete_missing_line(p));
+	if (p->caret_init && !p->init_total && !p->runtime)
+		rc |= add(&f->warnings,
+			  "pid %" PRId64 " (%s): ros2_caret:caret_init but no init records "
+			  "and no runtime events (a process without ROS 2 objects, or a "
+			  "replay that did not reach this trace)",
+			  p->vpid, p->procname);
+	if (p->dup_total)
+		rc |= add_line(&f->notes, complete_dup_line(p));
+	if (p->filtered_registers)
+		rc |= add(&f->notes,
+			  "pid %" PRId64 " (%s): %" PRIu64 " rclcpp_callback_register without "
+			  "the *_callback_added record of its callback (a node or topic filter "
+			  "keeps the callbacks of timers and services whose records it drops, "
+			  "as caret_trace does)",
+			  p->vpid, p->procname, p->filtered_registers);
+	if (p->both_variants)
+		rc |= add(&f->problems,
+			  "pid %" PRId64 " (%s): %" PRIu64 " init records both as ros2: and "
+			  "ros2_caret: (the analyzer sees two objects)",
+			  p->vpid, p->procname, p->both_variants);
+	/* At a trace's edges a publish or take is naturally cut off: these
+	 * are reported, not counted against completeness. */
+	if (p->unbound_publishes)
+		rc |= add(&f->warnings,
+			  "pid %" PRId64 " (%s): %" PRIu64 " of %" PRIu64 " dds_write without "
+			  "dds_bind_addr_to_stamp on the same thread",
+			  p->vpid, p->procname, p->unbound_publishes, p->publishes);
+	if (p->unmatched_bindings)
+		rc |= add(&f->warnings,
+			  "pid %" PRId64 " (%s): %" PRIu64 " of %" PRIu64 " source-timestamp "
+			  "bindings without a matching rmw_take",
+			  p->vpid, p->procname, p->unmatched_bindings, p->bindings);
+	return rc;
 }
 
 /* complete.h's model on what the trace holds. */
@@ -105,63 +171,18 @@ static int judge(const struct check_report *r, struct findings *f)
 {
 	int rc = 0;
 	if (r->events == 0)
-		rc |= add(f->problems, "the trace holds no events");
+		rc |= add(&f->problems, "the trace holds no events");
 	if (r->discarded_events || r->discarded_unknown)
-		rc |= add(f->problems, "%" PRIu64 " events discarded by the tracer%s (%" PRIu64
+		rc |= add(&f->problems, "%" PRIu64 " events discarded by the tracer%s (%" PRIu64
 				       " discarded-events records)",
 			  r->discarded_events, r->discarded_unknown ? " plus an unknown number" : "",
 			  r->discarded_msgs);
 	if (r->lost_packets || r->lost_unknown)
-		rc |= add(f->problems, "%" PRIu64 " packets lost%s", r->lost_packets,
+		rc |= add(&f->problems, "%" PRIu64 " packets lost%s", r->lost_packets,
 			  r->lost_unknown ? " plus an unknown number" : "");
 	rc |= judge_contexts(r, f);
-	for (size_t i = 0; i < r->nprocs; i++) {
-		const struct check_proc *p = &r->procs[i];
-		if (p->runtime && !p->caret_init && r->any_caret_init)
-			rc |= add(f->problems,
-				  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no "
-				  "ros2_caret:caret_init (the analyzer drops them)",
-				  p->vpid, p->procname, p->runtime);
-		if (p->runtime && !p->init_total)
-			rc |= add(f->problems,
-				  "pid %" PRId64 " (%s): %" PRIu64 " runtime events but no init "
-				  "records (its nodes, publishers, callbacks are unknown)",
-				  p->vpid, p->procname, p->runtime);
-		if (p->missing_total || check_pass_cut(p))
-			rc |= add_line(f->problems, complete_missing_line(p));
-		if (p->caret_init && !p->init_total && !p->runtime)
-			rc |= add(f->warnings,
-				  "pid %" PRId64 " (%s): ros2_caret:caret_init but no init records "
-				  "and no runtime events (a process without ROS 2 objects, or a "
-				  "replay that did not reach this trace)",
-				  p->vpid, p->procname);
-		if (p->dup_total)
-			rc |= add_line(f->notes, complete_dup_line(p));
-		if (p->filtered_registers)
-			rc |= add(f->notes,
-				  "pid %" PRId64 " (%s): %" PRIu64 " rclcpp_callback_register without "
-				  "the *_callback_added record of its callback (a node or topic filter "
-				  "keeps the callbacks of timers and services whose records it drops, "
-				  "as caret_trace does)",
-				  p->vpid, p->procname, p->filtered_registers);
-		if (p->both_variants)
-			rc |= add(f->problems,
-				  "pid %" PRId64 " (%s): %" PRIu64 " init records both as ros2: and "
-				  "ros2_caret: (the analyzer sees two objects)",
-				  p->vpid, p->procname, p->both_variants);
-		/* At a trace's edges a publish or take is naturally cut off: these
-		 * are reported, not counted against completeness. */
-		if (p->unbound_publishes)
-			rc |= add(f->warnings,
-				  "pid %" PRId64 " (%s): %" PRIu64 " of %" PRIu64 " dds_write without "
-				  "dds_bind_addr_to_stamp on the same thread",
-				  p->vpid, p->procname, p->unbound_publishes, p->publishes);
-		if (p->unmatched_bindings)
-			rc |= add(f->warnings,
-				  "pid %" PRId64 " (%s): %" PRIu64 " of %" PRIu64 " source-timestamp "
-				  "bindings without a matching rmw_take",
-				  p->vpid, p->procname, p->unmatched_bindings, p->bindings);
-	}
+	for (size_t i = 0; i < r->nprocs; i++)
+		rc |= judge_proc(r, &r->procs[i], f);
 	/* Processes that replayed their records (caret_init and some init
 	 * records) but no node, or nodes but no topic: what a SELECT list that
 	 * matched nothing leaves (issue 33 F2), silently in caret_trace too.
@@ -171,13 +192,13 @@ static int judge(const struct check_report *r, struct findings *f)
 	for (size_t i = 0; i < r->nprocs; i++)
 		replayed += r->procs[i].caret_init && r->procs[i].init_total;
 	if (replayed && !r->nnodes)
-		rc |= add(f->warnings,
+		rc |= add(&f->warnings,
 			  "no node in the trace, though %zu process(es) replayed their init records: "
 			  "all their nodes were left out (a --select-nodes or CARET_SELECT_NODES "
 			  "that matched none?)",
 			  replayed);
 	else if (replayed && !r->ntopics)
-		rc |= add(f->warnings,
+		rc |= add(&f->warnings,
 			  "no publisher or subscription in the trace, though it has %zu node(s): "
 			  "all were left out (a --select-topics or CARET_SELECT_TOPICS that matched "
 			  "none?)",
@@ -185,145 +206,127 @@ static int judge(const struct check_report *r, struct findings *f)
 	return rc;
 }
 
-/* 64-bit counts and nanoseconds as JSON integers, never through a double
- * (cJSON's numbers are doubles: 2^53 and up would be rounded). */
-static bool ju64(cJSON *o, const char *k, uint64_t v)
+/* Named counts of a list (zeros left out when sparse); false on ENOMEM. */
+static bool counts_of(struct caret_ctl_counts *c, size_t max, const char *(*name)(size_t),
+		      const uint64_t *v, bool sparse)
 {
-	char b[24];
-	snprintf(b, sizeof(b), "%" PRIu64, v);
-	return cJSON_AddRawToObject(o, k, b) != NULL;
+	c->n = 0;
+	c->v = max ? calloc(max, sizeof(*c->v)) : NULL;
+	if (max && !c->v)
+		return false;
+	for (size_t k = 0; k < max && name(k); k++)
+		if (!sparse || v[k])
+			c->v[c->n++] = (struct caret_ctl_count){ name(k), v[k] };
+	return true;
 }
 
-static bool ji64(cJSON *o, const char *k, int64_t v)
+static size_t names_of(const char *(*name)(size_t))
 {
-	char b[24];
-	snprintf(b, sizeof(b), "%" PRId64, v);
-	return cJSON_AddRawToObject(o, k, b) != NULL;
+	size_t n = 0;
+	while (name(n))
+		n++;
+	return n;
 }
 
-static cJSON *proc_json(const struct check_proc *p)
+static bool proc_of(const struct check_proc *p, struct caret_ctl_check_proc *o)
 {
-	cJSON *o = cJSON_CreateObject(), *init = cJSON_CreateObject(), *dup = cJSON_CreateObject(),
-	      *miss = cJSON_CreateObject();
-	if (!o || !init || !dup || !miss) {
-		cJSON_Delete(o);
-		cJSON_Delete(init);
-		cJSON_Delete(dup);
-		cJSON_Delete(miss);
-		return NULL;
+	*o = (struct caret_ctl_check_proc){
+		.pid = p->vpid, .procname = p->procname, .caret_init = p->caret_init,
+		.replay_cut = check_pass_cut(p), .init_total = p->init_total,
+		.dup_total = p->dup_total, .missing_total = p->missing_total,
+		.both_variants = p->both_variants, .filtered_registers = p->filtered_registers,
+		.runtime_events = p->runtime, .replay_passes = p->passes,
+		.replay_passes_whole = p->passes_whole, .events = p->events,
+		.publishes = p->publishes, .unbound_publishes = p->unbound_publishes,
+		.bindings = p->bindings, .unmatched_bindings = p->unmatched_bindings,
+	};
+	size_t kinds = names_of(check_kind_name), links = names_of(check_link_name);
+	return counts_of(&o->init, kinds, check_kind_name, p->init, true) &&
+	       counts_of(&o->dup, kinds, check_kind_name, p->dup, true) &&
+	       counts_of(&o->missing, links, check_link_name, p->missing, true);
+}
+
+static void strings_of(struct caret_ctl_strings *s, const struct lines *l)
+{
+	s->n = l->n;
+	s->v = (const char **)l->v;
+}
+
+/* The report and the findings as check's result struct; its arrays freed
+ * by result_free. */
+static bool result_of(const char *dir, const struct check_report *r, const struct findings *f,
+		      bool complete, struct caret_ctl_check_result *c)
+{
+	*c = (struct caret_ctl_check_result){
+		.trace = dir, .complete = complete, .events = r->events,
+		.discarded_events = r->discarded_events, .lost_packets = r->lost_packets,
+		.discarded_unknown = r->discarded_unknown != 0,
+		.lost_unknown = r->lost_unknown != 0, .first_ns = r->first_ns,
+		.last_ns = r->last_ns,
+	};
+	strings_of(&c->problems, &f->problems);
+	strings_of(&c->warnings, &f->warnings);
+	strings_of(&c->notes, &f->notes);
+	c->procs = r->nprocs ? calloc(r->nprocs, sizeof(*c->procs)) : NULL;
+	c->nodes = r->nnodes ? calloc(r->nnodes, sizeof(*c->nodes)) : NULL;
+	c->topics = r->ntopics ? calloc(r->ntopics, sizeof(*c->topics)) : NULL;
+	c->per_kind.v = r->nevcounts ? calloc(r->nevcounts, sizeof(*c->per_kind.v)) : NULL;
+	if ((r->nprocs && !c->procs) || (r->nnodes && !c->nodes) || (r->ntopics && !c->topics) ||
+	    (r->nevcounts && !c->per_kind.v) ||
+	    !counts_of(&c->no_context, CHECK_NCTX, check_ctx_name, r->no_context, false))
+		return false;
+	while (c->n_procs < r->nprocs) {
+		bool ok = proc_of(&r->procs[c->n_procs], &c->procs[c->n_procs]);
+		c->n_procs++; /* freed by result_free, whole or not */
+		if (!ok)
+			return false;
 	}
-	bool ok = ji64(o, "pid", p->vpid) && cJSON_AddStringToObject(o, "procname", p->procname) &&
-		  cJSON_AddBoolToObject(o, "caret_init", p->caret_init);
-	for (size_t k = 0; check_kind_name(k); k++) {
-		if (p->init[k])
-			ok = ok && ju64(init, check_kind_name(k), p->init[k]);
-		if (p->dup[k])
-			ok = ok && ju64(dup, check_kind_name(k), p->dup[k]);
+	for (; c->n_nodes < r->nnodes; c->n_nodes++)
+		c->nodes[c->n_nodes] = (struct caret_ctl_check_node){ r->nodes[c->n_nodes].name,
+								      r->nodes[c->n_nodes].vpid };
+	for (; c->n_topics < r->ntopics; c->n_topics++)
+		c->topics[c->n_topics] = (struct caret_ctl_check_topic){
+			r->topics[c->n_topics].name, r->topics[c->n_topics].publishers,
+			r->topics[c->n_topics].subscriptions
+		};
+	for (; c->per_kind.n < r->nevcounts; c->per_kind.n++)
+		c->per_kind.v[c->per_kind.n] = (struct caret_ctl_count){
+			r->evcounts[c->per_kind.n].name, r->evcounts[c->per_kind.n].count
+		};
+	return true;
+}
+
+/* What result_of allocated (not the strings: the report's and findings'). */
+static void result_free(struct caret_ctl_check_result *c)
+{
+	for (size_t i = 0; c->procs && i < c->n_procs; i++) {
+		free(c->procs[i].init.v);
+		free(c->procs[i].dup.v);
+		free(c->procs[i].missing.v);
 	}
-	for (size_t k = 0; check_link_name(k); k++)
-		if (p->missing[k])
-			ok = ok && ju64(miss, check_link_name(k), p->missing[k]);
-	cJSON_AddItemToObject(o, "init_records", init);
-	cJSON_AddItemToObject(o, "duplicates", dup);
-	cJSON_AddItemToObject(o, "missing", miss);
-	ok = ok && ju64(o, "init_total", p->init_total) &&
-	     ju64(o, "duplicates_total", p->dup_total) &&
-	     ju64(o, "missing_total", p->missing_total) &&
-	     ju64(o, "both_variants", p->both_variants) &&
-	     ju64(o, "filtered_registers", p->filtered_registers) && ju64(o, "runtime_events", p->runtime) &&
-	     ju64(o, "replay_passes", p->passes) && ju64(o, "replay_passes_whole", p->passes_whole) &&
-	     cJSON_AddBoolToObject(o, "replay_cut", check_pass_cut(p)) &&
-	     ju64(o, "events", p->events) && ju64(o, "publishes", p->publishes) &&
-	     ju64(o, "unbound_publishes", p->unbound_publishes) &&
-	     ju64(o, "bindings", p->bindings) &&
-	     ju64(o, "unmatched_bindings", p->unmatched_bindings);
-	if (!ok) {
-		cJSON_Delete(o);
-		return NULL;
-	}
-	return o;
+	free(c->procs);
+	free(c->nodes);
+	free(c->topics);
+	free(c->no_context.v);
+	free(c->per_kind.v);
 }
 
 static int print_json(const char *dir, const struct check_report *r, struct findings *f,
 		      bool complete)
 {
-	cJSON *o = cJSON_CreateObject(), *procs = cJSON_CreateArray(), *nodes = cJSON_CreateArray(),
-	      *topics = cJSON_CreateArray(), *evs = cJSON_CreateObject();
-	int rc = -ENOMEM;
-	if (!o || !procs || !nodes || !topics || !evs ||
-	    !cli_json_envelope(o, CARET_CTL_T_RESULT, "check"))
-		goto out;
-	cJSON_AddStringToObject(o, "trace", dir);
-	cJSON_AddBoolToObject(o, "complete", complete);
-	cJSON_AddItemToObject(o, "problems", f->problems);
-	cJSON_AddItemToObject(o, "warnings", f->warnings);
-	cJSON_AddItemToObject(o, "notes", f->notes);
-	f->problems = f->warnings = f->notes = NULL;
-	if (!ju64(o, "events", r->events) || !ji64(o, "first_ns", r->first_ns) ||
-	    !ji64(o, "last_ns", r->last_ns) || !ju64(o, "discarded_events", r->discarded_events) ||
-	    !cJSON_AddBoolToObject(o, "discarded_events_unknown", r->discarded_unknown != 0) ||
-	    !ju64(o, "lost_packets", r->lost_packets) ||
-	    !cJSON_AddBoolToObject(o, "lost_packets_unknown", r->lost_unknown != 0))
-		goto out;
-	cJSON *noctx = cJSON_AddObjectToObject(o, "events_without_context");
-	for (size_t i = 0; i < CHECK_NCTX; i++)
-		if (!noctx || !ju64(noctx, check_ctx_name(i), r->no_context[i]))
-			goto out;
-	for (size_t i = 0; i < r->nprocs; i++) {
-		cJSON *p = proc_json(&r->procs[i]);
-		if (!p)
-			goto out;
-		cJSON_AddItemToArray(procs, p);
-	}
-	for (size_t i = 0; i < r->nnodes; i++) {
-		cJSON *n = cJSON_CreateObject();
-		if (!n)
-			goto out;
-		cJSON_AddItemToArray(nodes, n);
-		if (!cJSON_AddStringToObject(n, "name", r->nodes[i].name) ||
-		    !ji64(n, "pid", r->nodes[i].vpid))
-			goto out;
-	}
-	for (size_t i = 0; i < r->ntopics; i++) {
-		cJSON *t = cJSON_CreateObject();
-		if (!t)
-			goto out;
-		cJSON_AddItemToArray(topics, t);
-		if (!cJSON_AddStringToObject(t, "name", r->topics[i].name) ||
-		    !ju64(t, "publishers", r->topics[i].publishers) ||
-		    !ju64(t, "subscriptions", r->topics[i].subscriptions))
-			goto out;
-	}
-	for (size_t i = 0; i < r->nevcounts; i++)
-		if (!ju64(evs, r->evcounts[i].name, r->evcounts[i].count))
-			goto out;
-	cJSON_AddItemToObject(o, "processes", procs);
-	cJSON_AddItemToObject(o, "nodes", nodes);
-	cJSON_AddItemToObject(o, "topics", topics);
-	cJSON_AddItemToObject(o, "events_per_kind", evs);
-	procs = nodes = topics = evs = NULL;
-	char *s = cJSON_PrintUnformatted(o);
-	if (s) {
-		printf("%s\n", s);
-		free(s);
-		rc = 0;
-	}
-out:
-	cJSON_Delete(o);
-	cJSON_Delete(procs);
-	cJSON_Delete(nodes);
-	cJSON_Delete(topics);
-	cJSON_Delete(evs);
+	struct caret_ctl_check_result c;
+	int rc = result_of(dir, r, f, complete, &c) ? cli_json_print_check(&c) : -ENOMEM;
+	result_free(&c);
 	return rc;
 }
 
-static void print_list(const char *title, const cJSON *arr)
+static void print_list(const char *title, const struct lines *l)
 {
-	const cJSON *s;
-	if (cJSON_GetArraySize(arr) == 0)
+	if (l->n == 0)
 		return;
 	printf("%s:\n", title);
-	cJSON_ArrayForEach(s, arr) printf("  - %s\n", s->valuestring);
+	for (size_t i = 0; i < l->n; i++)
+		printf("  - %s\n", l->v[i]);
 }
 
 static void print_text(const char *dir, const struct check_report *r, struct findings *f,
@@ -368,13 +371,13 @@ static void print_text(const char *dir, const struct check_report *r, struct fin
 	for (size_t i = 0; i < r->nevcounts; i++)
 		printf("  %-48s %" PRIu64 "\n", r->evcounts[i].name, r->evcounts[i].count);
 	printf("\n");
-	print_list("problems", f->problems);
-	print_list("warnings", f->warnings);
-	print_list("notes", f->notes);
+	print_list("problems", &f->problems);
+	print_list("warnings", &f->warnings);
+	print_list("notes", &f->notes);
 	if (complete)
 		printf("complete\n");
 	else
-		printf("INCOMPLETE: %d problem(s)\n", cJSON_GetArraySize(f->problems));
+		printf("INCOMPLETE: %zu problem(s)\n", f->problems.n);
 }
 
 int cmd_check(struct cli_opts *g, int argc, char **argv)
@@ -416,11 +419,11 @@ int cmd_check(struct cli_opts *g, int argc, char **argv)
 		return cli_fail(CLI_EXIT_FAILED, "check: %s", err);
 	}
 	const struct check_report *r = &rep;
-	struct findings f = { cJSON_CreateArray(), cJSON_CreateArray(), cJSON_CreateArray() };
-	if (!f.problems || !f.warnings || !f.notes || judge(r, &f) < 0) {
+	struct findings f = { 0 };
+	if (judge(r, &f) < 0) {
 		rc = -ENOMEM;
 	} else {
-		bool complete = cJSON_GetArraySize(f.problems) == 0;
+		bool complete = f.problems.n == 0;
 		if (g->json)
 			rc = print_json(dir, r, &f, complete);
 		else
@@ -428,9 +431,9 @@ int cmd_check(struct cli_opts *g, int argc, char **argv)
 		if (rc == 0)
 			rc = complete ? CLI_EXIT_OK : CLI_EXIT_INCOMPLETE;
 	}
-	cJSON_Delete(f.problems);
-	cJSON_Delete(f.warnings);
-	cJSON_Delete(f.notes);
+	lines_free(&f.problems);
+	lines_free(&f.warnings);
+	lines_free(&f.notes);
 	check_wire_free(&rep);
 	return rc == -ENOMEM ? cli_fail(CLI_EXIT_FAILED, "out of memory") : rc;
 }

@@ -57,12 +57,13 @@ static int print_event(const struct ctl_event *e, void *arg)
 {
 	(void)arg;
 	printf("%" PRId64 " %" PRId64 " %s %s", e->ts, e->pid, e->procname, e->kind);
-	const cJSON *f;
-	cJSON_ArrayForEach(f, e->fields) {
-		if (cJSON_IsString(f))
-			printf(" %s=%s", f->string, f->valuestring);
+	const char *name, *s;
+	double num;
+	for (size_t i = 0; ctl_event_field(e, i, &name, &s, &num); i++) {
+		if (s)
+			printf(" %s=%s", name, s);
 		else
-			printf(" %s=%.0f", f->string, f->valuedouble);
+			printf(" %s=%.0f", name, num);
 	}
 	putchar('\n');
 	return cli_out_cut();

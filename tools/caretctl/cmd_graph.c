@@ -18,11 +18,13 @@
 #include "json_out.h"
 #include "events_fetch.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_graph.h"
+#include "util/caret_util.h"
 
+/* The events fetched; they point into the pages kept by run(). */
 struct graph {
 	struct ctl_event *v;
 	size_t n, cap;
-	cJSON *keep; /* the pages the events point into */
 };
 
 static int collect(const struct ctl_event *e, void *arg)
@@ -77,242 +79,286 @@ static void node_name(const struct ctl_event *n, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s", ns, l && ns[l - 1] == '/' ? "" : "/", str(n, "node_name"));
 }
 
-static bool add_str(cJSON *o, const char *k, const char *v)
-{
-	return v ? cJSON_AddStringToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
-}
-
 static char *hex(char *buf, uint64_t v)
 {
 	sprintf(buf, "0x%" PRIx64, v);
 	return buf;
 }
 
+/* One zeroed element more at the end of *v (n of them, room for cap):
+ * NULL when out of memory. */
+static void *push(void *v, size_t *n, size_t *cap, size_t size)
+{
+	void **p = v;
+	if (caret_grow(p, cap, *n + 1, size) < 0)
+		return NULL;
+	char *x = (char *)*p + *n * size;
+	memset(x, 0, size);
+	(*n)++;
+	return x;
+}
+
+/* A node's arrays' room while it is built. */
+struct node_room {
+	size_t pubs, subs, timers, services, clients, groups;
+};
+
+/* The executor a callback group was added to, NULL when not known. */
+static const struct ctl_event *executor_of(const struct graph *g, int64_t pid, uint64_t cbg,
+					   const struct ctl_event **add)
+{
+	if ((*add = find(g, pid, "add_callback_group", "callback_group_addr", cbg)))
+		return find(g, pid, "construct_executor", "executor_addr",
+			    u64(*add, "executor_addr"));
+	if ((*add = find(g, pid, "add_callback_group_static_executor", "callback_group_addr",
+			 cbg)))
+		return find(g, pid, "construct_static_executor", "entities_collector_addr",
+			    u64(*add, "entities_collector_addr"));
+	if (!(*add = find(g, pid, "callback_group_to_executor_entity_collector",
+			  "callback_group_addr", cbg)))
+		return NULL;
+	/* Jazzy: group -> ExecutorEntitiesCollector -> executor, the two
+	 * events caret_analyze joins on Jazzy. */
+	const struct ctl_event *link = find(g, pid, "executor_entity_collector_to_executor",
+					    "entities_collector_addr",
+					    u64(*add, "entities_collector_addr"));
+	if (!link)
+		return NULL;
+	uint64_t ex = u64(link, "executor_addr");
+	const struct ctl_event *exe = find(g, pid, "construct_executor", "executor_addr", ex);
+	return exe ? exe : find(g, pid, "construct_static_executor", "executor_addr", ex);
+}
+
 /* The callback group holding entity `handle` (of kind cg_kind), with its
- * executor, added to groups once. */
+ * executor, added to the node's groups once. */
 static bool add_group(const struct graph *g, int64_t pid, const char *cg_kind,
-		      uint64_t handle, const char *key, cJSON *groups)
+		      uint64_t handle, const char *key, struct caret_ctl_graph_node *n,
+		      struct node_room *room)
 {
 	const struct ctl_event *m = find(g, pid, cg_kind, key, handle);
 	if (!m)
 		return true;
-	uint64_t cbg = u64(m, "callback_group_addr");
-	char a[24], b[24];
-	const cJSON *x;
-	cJSON_ArrayForEach(x, groups) {
-		if (strcmp(cJSON_GetObjectItemCaseSensitive(x, "address")->valuestring,
-			   hex(a, cbg)) == 0)
+	char a[CARET_CTL_GRAPH_ADDR_MAX];
+	hex(a, u64(m, "callback_group_addr"));
+	for (size_t i = 0; i < n->n_groups; i++)
+		if (strcmp(n->groups[i].address, a) == 0)
 			return true;
-	}
-	cJSON *o = cJSON_CreateObject();
-	if (!o || !cJSON_AddItemToArray(groups, o))
+	struct caret_ctl_graph_group *gr = push(&n->groups, &n->n_groups, &room->groups,
+						sizeof(*gr));
+	if (!gr)
 		return false;
-	const struct ctl_event *add = find(g, pid, "add_callback_group", "callback_group_addr", cbg);
-	const struct ctl_event *exe = NULL;
-	if (add) {
-		exe = find(g, pid, "construct_executor", "executor_addr", u64(add, "executor_addr"));
-	} else if ((add = find(g, pid, "add_callback_group_static_executor",
-			       "callback_group_addr", cbg))) {
-		exe = find(g, pid, "construct_static_executor", "entities_collector_addr",
-			   u64(add, "entities_collector_addr"));
-	} else if ((add = find(g, pid, "callback_group_to_executor_entity_collector",
-			       "callback_group_addr", cbg))) {
-		/* Jazzy: group -> ExecutorEntitiesCollector -> executor, the two
-		 * events caret_analyze joins on Jazzy. */
-		const struct ctl_event *link = find(g, pid, "executor_entity_collector_to_executor",
-						    "entities_collector_addr",
-						    u64(add, "entities_collector_addr"));
-		if (link) {
-			uint64_t ex = u64(link, "executor_addr");
-			exe = find(g, pid, "construct_executor", "executor_addr", ex);
-			if (!exe)
-				exe = find(g, pid, "construct_static_executor", "executor_addr", ex);
-		}
-	}
-	return add_str(o, "address", hex(a, cbg)) &&
-	       add_str(o, "type", add ? str(add, "group_type_name") : NULL) &&
-	       add_str(o, "executor", exe ? hex(b, u64(exe, "executor_addr")) : NULL) &&
-	       add_str(o, "executor_type", exe ? str(exe, "executor_type_name") : NULL);
+	const struct ctl_event *add;
+	const struct ctl_event *exe = executor_of(g, pid, u64(m, "callback_group_addr"), &add);
+	memcpy(gr->address, a, sizeof(a));
+	gr->type = add ? str(add, "group_type_name") : NULL;
+	gr->have_executor = exe != NULL;
+	if (exe)
+		hex(gr->executor, u64(exe, "executor_addr"));
+	gr->executor_type = exe ? str(exe, "executor_type_name") : NULL;
+	return true;
 }
 
-static cJSON *node_json(const struct graph *g, const struct ctl_event *n)
+static const char *callback_of(const struct graph *g, int64_t pid, const char *kind,
+			       const char *key, uint64_t handle)
 {
-	char name[512];
-	int64_t pid = n->pid;
-	uint64_t h = u64(n, "node_handle");
-	cJSON *o = cJSON_CreateObject(), *pubs, *subs, *timers, *srvs, *clis, *groups;
-	node_name(n, name, sizeof(name));
-	bool ok = o && add_str(o, "name", name) && cJSON_AddNumberToObject(o, "pid", (double)pid) &&
-		  add_str(o, "procname", n->procname) &&
-		  (pubs = cJSON_AddArrayToObject(o, "publishers")) &&
-		  (subs = cJSON_AddArrayToObject(o, "subscriptions")) &&
-		  (timers = cJSON_AddArrayToObject(o, "timers")) &&
-		  (srvs = cJSON_AddArrayToObject(o, "services")) &&
-		  (clis = cJSON_AddArrayToObject(o, "clients")) &&
-		  (groups = cJSON_AddArrayToObject(o, "callback_groups"));
-	for (size_t i = 0; ok && i < g->n; i++) {
-		const struct ctl_event *e = &g->v[i];
-		if (e->pid != pid)
+	const struct ctl_event *cb = find(g, pid, kind, key, handle);
+	return cb ? symbol(g, pid, u64(cb, "callback")) : NULL;
+}
+
+/* One init record of the node's process: what it adds to the node. */
+static bool add_entity(const struct graph *g, const struct ctl_event *e, uint64_t h,
+		       struct caret_ctl_graph_node *n, struct node_room *room)
+{
+	const char *k = e->kind;
+	int64_t pid = e->pid;
+	struct caret_ctl_graph_entity *x;
+	if (u64(e, "node_handle") != h)
+		return true;
+	if (!strcmp(k, "rcl_publisher_init")) {
+		if (!(x = push(&n->pubs, &n->n_pubs, &room->pubs, sizeof(*x))))
+			return false;
+		x->name = str(e, "topic_name");
+		return true;
+	}
+	if (!strcmp(k, "rcl_subscription_init")) {
+		uint64_t s = u64(e, "subscription_handle");
+		const struct ctl_event *cpp =
+			find(g, pid, "rclcpp_subscription_init", "subscription_handle", s);
+		if (!(x = push(&n->subs, &n->n_subs, &room->subs, sizeof(*x))))
+			return false;
+		x->name = str(e, "topic_name");
+		x->callback = cpp ? callback_of(g, pid, "rclcpp_subscription_callback_added",
+						"subscription", u64(cpp, "subscription"))
+				  : NULL;
+		return add_group(g, pid, "callback_group_add_subscription", s,
+				 "subscription_handle", n, room);
+	}
+	if (!strcmp(k, "rclcpp_timer_link_node")) {
+		uint64_t t = u64(e, "timer_handle");
+		const struct ctl_event *ti = find(g, pid, "rcl_timer_init", "timer_handle", t);
+		struct caret_ctl_graph_timer *y = push(&n->timers, &n->n_timers, &room->timers,
+						       sizeof(*y));
+		if (!y)
+			return false;
+		y->period_ns = ti ? (int64_t)u64(ti, "period") : -1;
+		y->callback = callback_of(g, pid, "rclcpp_timer_callback_added", "timer_handle", t);
+		return add_group(g, pid, "callback_group_add_timer", t, "timer_handle", n, room);
+	}
+	if (!strcmp(k, "rcl_service_init")) {
+		uint64_t s = u64(e, "service_handle");
+		if (!(x = push(&n->services, &n->n_services, &room->services, sizeof(*x))))
+			return false;
+		x->name = str(e, "service_name");
+		x->callback = callback_of(g, pid, "rclcpp_service_callback_added",
+					  "service_handle", s);
+		return add_group(g, pid, "callback_group_add_service", s, "service_handle", n,
+				 room);
+	}
+	if (!strcmp(k, "rcl_client_init")) {
+		if (!(x = push(&n->clients, &n->n_clients, &room->clients, sizeof(*x))))
+			return false;
+		x->name = str(e, "service_name");
+		return add_group(g, pid, "callback_group_add_client", u64(e, "client_handle"),
+				 "client_handle", n, room);
+	}
+	return true;
+}
+
+static bool build_node(const struct graph *g, const struct ctl_event *e,
+		       struct caret_ctl_graph_node *n)
+{
+	struct node_room room = { 0 };
+	uint64_t h = u64(e, "node_handle");
+	node_name(e, n->name, sizeof(n->name));
+	n->pid = e->pid;
+	n->procname = e->procname;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].pid == e->pid && !add_entity(g, &g->v[i], h, n, &room))
+			return false;
+	return true;
+}
+
+static const char *or_dash(const char *s)
+{
+	return s ? s : "-";
+}
+
+static void print_nodes(const struct caret_ctl_graph *gr)
+{
+	for (size_t i = 0; i < gr->n_nodes; i++) {
+		const struct caret_ctl_graph_node *n = &gr->nodes[i];
+		printf("%s (pid %lld, %s)\n", n->name, (long long)n->pid, n->procname);
+		for (size_t j = 0; j < n->n_pubs; j++)
+			printf("  publisher     %s\n", n->pubs[j].name);
+		for (size_t j = 0; j < n->n_subs; j++)
+			printf("  subscription  %s  callback %s\n", n->subs[j].name,
+			       or_dash(n->subs[j].callback));
+		for (size_t j = 0; j < n->n_timers; j++)
+			printf("  timer         period %lld ns  callback %s\n",
+			       (long long)n->timers[j].period_ns, or_dash(n->timers[j].callback));
+		for (size_t j = 0; j < n->n_services; j++)
+			printf("  service       %s  callback %s\n", n->services[j].name,
+			       or_dash(n->services[j].callback));
+		for (size_t j = 0; j < n->n_clients; j++)
+			printf("  client        %s\n", n->clients[j].name);
+		for (size_t j = 0; j < n->n_groups; j++) {
+			const struct caret_ctl_graph_group *x = &n->groups[j];
+			printf("  callback group %s %s  executor %s %s\n", x->address, or_dash(x->type),
+			       x->have_executor ? x->executor : "-", or_dash(x->executor_type));
+		}
+	}
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	return strcmp(((const struct caret_ctl_graph_node *)a)->name,
+		      ((const struct caret_ctl_graph_node *)b)->name);
+}
+
+static int cmp_topic(const void *a, const void *b)
+{
+	return strcmp(((const struct caret_ctl_graph_topic *)a)->name,
+		      ((const struct caret_ctl_graph_topic *)b)->name);
+}
+
+static bool build_nodes(const struct graph *g, struct caret_ctl_graph *out)
+{
+	size_t cap = 0;
+	for (size_t i = 0; i < g->n; i++) {
+		if (strcmp(g->v[i].kind, "rcl_node_init") != 0)
 			continue;
-		const char *k = e->kind;
-		cJSON *x = NULL;
-		if (!strcmp(k, "rcl_publisher_init") && u64(e, "node_handle") == h) {
-			ok = (x = cJSON_CreateObject()) && cJSON_AddItemToArray(pubs, x) &&
-			     add_str(x, "topic", str(e, "topic_name"));
-		} else if (!strcmp(k, "rcl_subscription_init") && u64(e, "node_handle") == h) {
-			uint64_t s = u64(e, "subscription_handle");
-			const struct ctl_event *cpp =
-				find(g, pid, "rclcpp_subscription_init", "subscription_handle", s);
-			const struct ctl_event *cb =
-				cpp ? find(g, pid, "rclcpp_subscription_callback_added", "subscription",
-					   u64(cpp, "subscription"))
-				    : NULL;
-			ok = (x = cJSON_CreateObject()) && cJSON_AddItemToArray(subs, x) &&
-			     add_str(x, "topic", str(e, "topic_name")) &&
-			     add_str(x, "callback", cb ? symbol(g, pid, u64(cb, "callback")) : NULL) &&
-			     add_group(g, pid, "callback_group_add_subscription", s,
-				       "subscription_handle", groups);
-		} else if (!strcmp(k, "rclcpp_timer_link_node") && u64(e, "node_handle") == h) {
-			uint64_t t = u64(e, "timer_handle");
-			const struct ctl_event *ti = find(g, pid, "rcl_timer_init", "timer_handle", t);
-			const struct ctl_event *cb =
-				find(g, pid, "rclcpp_timer_callback_added", "timer_handle", t);
-			ok = (x = cJSON_CreateObject()) && cJSON_AddItemToArray(timers, x) &&
-			     cJSON_AddNumberToObject(x, "period_ns",
-						     ti ? (double)(int64_t)u64(ti, "period") : -1) &&
-			     add_str(x, "callback", cb ? symbol(g, pid, u64(cb, "callback")) : NULL) &&
-			     add_group(g, pid, "callback_group_add_timer", t, "timer_handle", groups);
-		} else if (!strcmp(k, "rcl_service_init") && u64(e, "node_handle") == h) {
-			uint64_t s = u64(e, "service_handle");
-			const struct ctl_event *cb =
-				find(g, pid, "rclcpp_service_callback_added", "service_handle", s);
-			ok = (x = cJSON_CreateObject()) && cJSON_AddItemToArray(srvs, x) &&
-			     add_str(x, "name", str(e, "service_name")) &&
-			     add_str(x, "callback", cb ? symbol(g, pid, u64(cb, "callback")) : NULL) &&
-			     add_group(g, pid, "callback_group_add_service", s, "service_handle",
-				       groups);
-		} else if (!strcmp(k, "rcl_client_init") && u64(e, "node_handle") == h) {
-			ok = (x = cJSON_CreateObject()) && cJSON_AddItemToArray(clis, x) &&
-			     add_str(x, "name", str(e, "service_name")) &&
-			     add_group(g, pid, "callback_group_add_client", u64(e, "client_handle"),
-				       "client_handle", groups);
-		}
+		struct caret_ctl_graph_node *n = push(&out->nodes, &out->n_nodes, &cap, sizeof(*n));
+		if (!n || !build_node(g, &g->v[i], n))
+			return false;
 	}
-	if (!ok) {
-		cJSON_Delete(o);
-		return NULL;
-	}
-	return o;
+	if (out->n_nodes > 1)
+		qsort(out->nodes, out->n_nodes, sizeof(*out->nodes), cmp_node);
+	return true;
 }
 
-static const char *jstr(const cJSON *o, const char *k)
-{
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(x) ? x->valuestring : "-";
-}
+/* A topic's room while the topics are built. */
+struct topic_room {
+	size_t pubs, subs;
+};
 
-static void print_nodes(const cJSON *nodes)
+static bool build_topics(const struct graph *g, struct caret_ctl_graph *out)
 {
-	const cJSON *n, *x;
-	cJSON_ArrayForEach(n, nodes) {
-		printf("%s (pid %.0f, %s)\n", jstr(n, "name"),
-		       cJSON_GetObjectItemCaseSensitive(n, "pid")->valuedouble, jstr(n, "procname"));
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(n, "publishers"))
-			printf("  publisher     %s\n", jstr(x, "topic"));
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(n, "subscriptions"))
-			printf("  subscription  %s  callback %s\n", jstr(x, "topic"),
-			       jstr(x, "callback"));
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(n, "timers"))
-			printf("  timer         period %.0f ns  callback %s\n",
-			       cJSON_GetObjectItemCaseSensitive(x, "period_ns")->valuedouble,
-			       jstr(x, "callback"));
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(n, "services"))
-			printf("  service       %s  callback %s\n", jstr(x, "name"),
-			       jstr(x, "callback"));
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(n, "clients"))
-			printf("  client        %s\n", jstr(x, "name"));
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(n, "callback_groups"))
-			printf("  callback group %s %s  executor %s %s\n", jstr(x, "address"),
-			       jstr(x, "type"), jstr(x, "executor"), jstr(x, "executor_type"));
-	}
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(jstr(*(cJSON *const *)a, "name"), jstr(*(cJSON *const *)b, "name"));
-}
-
-/* Sorts an array of objects by their "name" in place. */
-static void sort_by_name(cJSON *arr)
-{
-	int n = cJSON_GetArraySize(arr);
-	if (n < 2)
-		return;
-	cJSON **v = malloc((size_t)n * sizeof(*v));
-	if (!v)
-		return;
-	for (int i = n - 1; i >= 0; i--)
-		v[i] = cJSON_DetachItemFromArray(arr, i);
-	qsort(v, (size_t)n, sizeof(*v), cmp_name);
-	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr, v[i]);
-	free(v);
-}
-
-static cJSON *topic_of(cJSON *topics, const char *name)
-{
-	cJSON *t;
-	cJSON_ArrayForEach(t, topics) {
-		if (strcmp(jstr(t, "name"), name) == 0)
-			return t;
-	}
-	t = cJSON_CreateObject();
-	if (!t || !cJSON_AddItemToArray(topics, t) || !add_str(t, "name", name) ||
-	    !cJSON_AddArrayToObject(t, "publishers") || !cJSON_AddArrayToObject(t, "subscriptions"))
-		return NULL;
-	return t;
-}
-
-static cJSON *topics_json(const struct graph *g)
-{
-	cJSON *topics = cJSON_CreateArray();
-	for (size_t i = 0; topics && i < g->n; i++) {
+	size_t cap = 0;
+	struct topic_room *room = NULL;
+	size_t room_cap = 0;
+	bool ok = true;
+	out->topics = true;
+	for (size_t i = 0; ok && i < g->n; i++) {
 		const struct ctl_event *e = &g->v[i];
 		bool pub = !strcmp(e->kind, "rcl_publisher_init");
 		if (!pub && strcmp(e->kind, "rcl_subscription_init"))
 			continue;
+		const char *name = str(e, "topic_name");
+		size_t t = 0;
+		while (t < out->n_topics && strcmp(out->topics_v[t].name, name))
+			t++;
+		if (t == out->n_topics) {
+			struct caret_ctl_graph_topic *x = push(&out->topics_v, &out->n_topics, &cap,
+							       sizeof(*x));
+			if (!x || caret_grow((void **)&room, &room_cap, out->n_topics,
+					     sizeof(*room)) < 0) {
+				ok = false;
+				break;
+			}
+			x->name = name;
+			room[t] = (struct topic_room){ 0 };
+		}
+		struct caret_ctl_graph_topic *x = &out->topics_v[t];
+		struct caret_ctl_graph_end *end =
+			pub ? push(&x->pubs, &x->n_pubs, &room[t].pubs, sizeof(*end))
+			    : push(&x->subs, &x->n_subs, &room[t].subs, sizeof(*end));
+		if (!(ok = end != NULL))
+			break;
 		const struct ctl_event *n =
 			find(g, e->pid, "rcl_node_init", "node_handle", u64(e, "node_handle"));
-		char name[512] = "?";
+		snprintf(end->node, sizeof(end->node), "?");
 		if (n)
-			node_name(n, name, sizeof(name));
-		cJSON *t = topic_of(topics, str(e, "topic_name")), *x = cJSON_CreateObject();
-		if (!t || !x || !cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(
-							      t, pub ? "publishers" : "subscriptions"),
-						      x) ||
-		    !add_str(x, "node", name) || !cJSON_AddNumberToObject(x, "pid", (double)e->pid) ||
-		    !add_str(x, "procname", e->procname)) {
-			cJSON_Delete(x);
-			cJSON_Delete(topics);
-			return NULL;
-		}
+			node_name(n, end->node, sizeof(end->node));
+		end->pid = e->pid;
+		end->procname = e->procname;
 	}
-	if (topics)
-		sort_by_name(topics);
-	return topics;
+	free(room);
+	if (ok && out->n_topics > 1)
+		qsort(out->topics_v, out->n_topics, sizeof(*out->topics_v), cmp_topic);
+	return ok;
 }
 
-static void print_topics(const cJSON *topics)
+static void print_topics(const struct caret_ctl_graph *gr)
 {
-	const cJSON *t, *x;
-	cJSON_ArrayForEach(t, topics) {
-		printf("%s\n", jstr(t, "name"));
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(t, "publishers"))
-			printf("  publisher     %s (pid %.0f)\n", jstr(x, "node"),
-			       cJSON_GetObjectItemCaseSensitive(x, "pid")->valuedouble);
-		cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(t, "subscriptions"))
-			printf("  subscription  %s (pid %.0f)\n", jstr(x, "node"),
-			       cJSON_GetObjectItemCaseSensitive(x, "pid")->valuedouble);
+	for (size_t i = 0; i < gr->n_topics; i++) {
+		const struct caret_ctl_graph_topic *t = &gr->topics_v[i];
+		printf("%s\n", t->name);
+		for (size_t j = 0; j < t->n_pubs; j++)
+			printf("  publisher     %s (pid %lld)\n", t->pubs[j].node,
+			       (long long)t->pubs[j].pid);
+		for (size_t j = 0; j < t->n_subs; j++)
+			printf("  subscription  %s (pid %lld)\n", t->subs[j].node,
+			       (long long)t->subs[j].pid);
 	}
 }
 
@@ -367,62 +413,32 @@ static int run(struct cli_opts *g, const char *cmd, int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 	struct graph gr = { 0 };
-	struct cli_fetch f = { 0 };
-	f.keep = gr.keep = cJSON_CreateArray();
-	if (!gr.keep)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	struct cli_keep keep = { 0 };
+	struct cli_fetch f = { .keep = &keep };
+	struct caret_ctl_graph out = { 0 };
 	int code = cli_events_fetch(g, &q, &f, collect, &gr);
-	cJSON *out = NULL, *arr = NULL;
 	if (code == CLI_EXIT_OK && gr.n < f.got)
 		code = cli_fail(CLI_EXIT_FAILED, "out of memory");
-	if (code == CLI_EXIT_OK) {
-		if (strcmp(cmd, "nodes") == 0) {
-			arr = cJSON_CreateArray();
-			for (size_t i = 0; arr && i < gr.n; i++) {
-				if (strcmp(gr.v[i].kind, "rcl_node_init") != 0)
-					continue;
-				cJSON *n = node_json(&gr, &gr.v[i]);
-				if (!n || !cJSON_AddItemToArray(arr, n)) {
-					cJSON_Delete(n);
-					cJSON_Delete(arr);
-					arr = NULL;
-				}
-			}
-			if (arr)
-				sort_by_name(arr);
-		} else {
-			arr = topics_json(&gr);
-		}
-		/* the envelope of every other result line: v, type, cmd */
-		out = arr ? cJSON_CreateObject() : NULL;
-		if (!out || !cJSON_AddNumberToObject(out, CARET_CTL_K_V, CARET_CTL_VERSION) ||
-		    !cJSON_AddStringToObject(out, CARET_CTL_K_TYPE, CARET_CTL_T_RESULT) ||
-		    !cJSON_AddStringToObject(out, CARET_CTL_K_CMD, cmd) ||
-		    !cJSON_AddItemToObject(out, cmd, arr)) {
-			if (!out)
-				cJSON_Delete(arr);
-			code = cli_fail(CLI_EXIT_FAILED, "out of memory");
-		}
-	}
+	if (code == CLI_EXIT_OK &&
+	    !(strcmp(cmd, CARET_CTL_CMD_NODES) ? build_topics(&gr, &out) : build_nodes(&gr, &out)))
+		code = cli_fail(CLI_EXIT_FAILED, "out of memory");
 	if (code == CLI_EXIT_OK) {
 		if (g->json) {
-			char *s = cJSON_PrintUnformatted(out);
-			if (s)
-				printf("%s\n", s);
-			free(s);
-		} else if (cJSON_GetArraySize(arr) == 0) {
+			if (cli_json_print_graph(&out, cmd) < 0)
+				code = cli_fail(CLI_EXIT_FAILED, "out of memory");
+		} else if ((out.topics ? out.n_topics : out.n_nodes) == 0) {
 			printf("no %s in the caches\n", cmd);
-		} else if (strcmp(cmd, "nodes") == 0) {
-			print_nodes(arr);
+		} else if (out.topics) {
+			print_topics(&out);
 		} else {
-			print_topics(arr);
+			print_nodes(&out);
 		}
 		if (f.corrupt)
 			cli_warn("%" PRId64 " caches are corrupted: only their records before "
 				 "the damage are used", f.corrupt);
 	}
-	cJSON_Delete(out);
-	cJSON_Delete(gr.keep);
+	caret_ctl_graph_free(&out);
+	cli_keep_free(&keep);
 	free(gr.v);
 	return code;
 }

@@ -74,12 +74,8 @@ static int run(struct cli_opts *g, bool resume, int argc, char **argv)
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION,
 				   .cmd = resume ? CARET_CTL_RESUME : CARET_CTL_PAUSE,
 				   .u.pause = { .session = session } };
-	cJSON *req = caret_ctl_enc_req(&q);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	struct cli_reply r;
-	int code = cli_call(g, req, CLI_QUICK_MS, false, &r);
-	cJSON_Delete(req);
+	int code = cli_call(g, &q, CLI_QUICK_MS, false, &r);
 	if (code != CLI_EXIT_OK)
 		return code;
 	struct ctl_pause_result p;

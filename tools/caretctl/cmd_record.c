@@ -369,7 +369,7 @@ static int parse_opts(struct cli_opts *g, struct rec_opts *o, int argc, char **a
 }
 
 /* The request of these options; arm: started with its channel disabled. */
-static cJSON *record_request(const struct rec_opts *o, bool arm, bool plan)
+static struct caret_ctl_req record_request(const struct rec_opts *o, bool arm, bool plan)
 {
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD };
 	struct caret_ctl_record_req *r = &q.u.record;
@@ -389,15 +389,14 @@ static cJSON *record_request(const struct rec_opts *o, bool arm, bool plan)
 	r->record_clock = o->clock.on;
 	r->clock_domain = o->clock.domain;
 	r->plan = plan;
-	return caret_ctl_enc_req(&q);
+	return q;
 }
 
 /* {"go": session}: the armed recording starts. */
-static cJSON *go_request(const char *session)
+static struct caret_ctl_req go_request(const char *session)
 {
-	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD,
-				   .u.record.go = session };
-	return caret_ctl_enc_req(&q);
+	return (struct caret_ctl_req){ .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD,
+				       .u.record.go = session };
 }
 
 /* Arms the recording while we wait for Enter (caretd starts the session
@@ -410,13 +409,8 @@ static char *arm(const struct cli_opts *g, const struct rec_opts *o, int *code)
 	struct cli_reply r;
 	struct ctl_record_result rec;
 	struct ctl_why why;
-	cJSON *req = record_request(o, true, false);
-	if (!req) {
-		*code = cli_fail(CLI_EXIT_FAILED, "out of memory");
-		return NULL;
-	}
-	*code = cli_call(g, req, CLI_RECORD_MS, false, &r);
-	cJSON_Delete(req);
+	struct caret_ctl_req q = record_request(o, true, false);
+	*code = cli_call(g, &q, CLI_RECORD_MS, false, &r);
 	if (*code != CLI_EXIT_OK)
 		return NULL;
 	int e = ctl_decode_record(r.root, &rec, &why);
@@ -443,10 +437,8 @@ static void disarm(const struct cli_opts *g, const char *session)
 	struct cli_reply r;
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
 				   .u.stop.session = session };
-	cJSON *req = caret_ctl_enc_req(&q);
-	if (req && cli_call(g, req, CLI_RECORD_MS, false, &r) == CLI_EXIT_OK)
+	if (cli_call(g, &q, CLI_RECORD_MS, false, &r) == CLI_EXIT_OK)
 		cli_reply_free(&r);
-	cJSON_Delete(req);
 }
 
 /* Without --immediate: waits for Enter, the recording armed meanwhile when
@@ -504,13 +496,10 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	/* the local caretd knows the local processes only */
 	if (!o->all_hosts)
 		cli_filter_warn_unmatched(g, o->filter);
-	cJSON *req = armed ? go_request(armed) : record_request(o, false, false);
-	free(armed);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	struct caret_ctl_req q = armed ? go_request(armed) : record_request(o, false, false);
 	/* Not interruptible: we must learn the session's name to stop it. */
-	int code = cli_call(g, req, CLI_RECORD_MS, false, &r);
-	cJSON_Delete(req);
+	int code = cli_call(g, &q, CLI_RECORD_MS, false, &r);
+	free(armed);
 	if (code != CLI_EXIT_OK)
 		return code;
 	e = ctl_decode_record(r.root, &rec, &why);
@@ -537,7 +526,7 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 		fprintf(info, "flight recorder: nothing is written until 'caretctl snapshot %s'%s\n",
 			session, o->snap.on ? " or its trigger fires" : "");
 	fflush(info);
-	cli_report_broadcast(r.root, "Start");
+	cli_report_broadcast(&r, "Start");
 	cli_reply_free(&r);
 	code = cli_record_through(g, o, info, session, path);
 	free(session);
@@ -557,37 +546,27 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
  * object's "list". */
 static int list_json(const struct rec_opts *o, const char *why)
 {
-	cJSON *r = cJSON_CreateObject();
-	cJSON *l = r && cli_json_envelope(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD)
-			   ? cJSON_AddObjectToObject(r, "list")
-			   : NULL;
-	cJSON *ch = l ? cJSON_AddObjectToObject(l, "channel") : NULL;
 	char dir[PATH_MAX + 64];
 	snprintf(dir, sizeof(dir), "%s/%s", o->path,
 		 o->session ? o->session : "caret-YYYYMMDD-HHMMSS");
+	struct cli_sel_names names;
 	/* a flight recorder's ring is caretd's to divide: no number */
-	bool ok = ch && cli_sel_json(l, &o->sel, o->light) &&
-		  cJSON_AddBoolToObject(r, "caretd", false) &&
-		  cJSON_AddStringToObject(r, "unknown", why) &&
-		  cJSON_AddStringToObject(ch, "name", CARET_CTL_DEFAULT_CHANNEL) &&
-		  cJSON_AddStringToObject(ch, "from", "caretd's built-in defaults") &&
-		  (o->snap.size ? cJSON_AddNullToObject(ch, "subbuf_count") != NULL
-				: cJSON_AddNumberToObject(ch, "subbuf_count",
-							  (double)(o->subbuf_count ? o->subbuf_count
-							  : CARET_CTL_DEFAULT_SUBBUF_COUNT)) != NULL) &&
-		  (o->snap.size ? cJSON_AddNullToObject(ch, "subbuf_size") != NULL
-				: cJSON_AddNumberToObject(ch, "subbuf_size",
-							  (double)(o->subbuf_size ? o->subbuf_size
-							  : CARET_CTL_DEFAULT_SUBBUF_SIZE)) != NULL) &&
-		  cJSON_AddStringToObject(l, "trace_directory", dir) &&
-		  cJSON_AddBoolToObject(l, "append", o->append) &&
-		  cJSON_AddStringToObject(l, "pacing", o->pacing) &&
-		  cJSON_AddNumberToObject(l, "frequency", (double)o->frequency) &&
-		  (o->clock.on ? cJSON_AddNumberToObject(l, "sim_time_domain", o->clock.domain) != NULL
-			       : cJSON_AddNullToObject(l, "sim_time_domain") != NULL);
-	int rc = ok ? cli_json_print(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD) : -ENOMEM;
-	cJSON_Delete(r);
-	return rc < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory") : CLI_EXIT_OK;
+	struct caret_ctl_record_list l = {
+		.unknown = why,
+		.channel = { .name = CARET_CTL_DEFAULT_CHANNEL,
+			     .from = "caretd's built-in defaults",
+			     .geometry_unknown = o->snap.size != 0,
+			     .subbuf_count = o->subbuf_count ? o->subbuf_count
+							     : CARET_CTL_DEFAULT_SUBBUF_COUNT,
+			     .subbuf_size = o->subbuf_size ? o->subbuf_size
+							   : CARET_CTL_DEFAULT_SUBBUF_SIZE },
+		.trace_directory = dir, .append = o->append, .pacing = o->pacing,
+		.frequency = o->frequency, .have_sim_time = o->clock.on,
+		.sim_time_domain = o->clock.domain,
+	};
+	cli_sel_fill(&o->sel, o->light, &names, &l);
+	return cli_json_print_record_list(&l) < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory")
+						  : CLI_EXIT_OK;
 }
 
 static void list_tail(const struct rec_opts *o)
@@ -632,40 +611,23 @@ static int list_offline(const struct rec_opts *o, const char *unreachable)
  * trace directory's name pattern, the simulation clock). */
 static int plan_json(const struct rec_opts *o, const struct caret_ctl_plan *p)
 {
-	cJSON *r = cJSON_CreateObject();
-	cJSON *po = caret_ctl_plan_obj(p);
-	bool ok = r && po && cli_json_envelope(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD) &&
-		  cJSON_AddBoolToObject(r, "caretd", true);
-	if (ok && !cJSON_AddItemToObject(r, CARET_CTL_K_PLAN, po))
-		ok = false;
-	else if (ok)
-		po = NULL;
-	cJSON *l = ok ? cJSON_AddObjectToObject(r, "list") : NULL;
 	char dir[PATH_MAX + 64];
 	snprintf(dir, sizeof(dir), "%s/%s", o->path,
 		 o->session ? o->session : "caret-YYYYMMDD-HHMMSS");
-	ok = l && cJSON_AddStringToObject(l, "trace_directory", dir) &&
-	     cJSON_AddBoolToObject(l, "append", o->append) &&
-	     (o->clock.on ? cJSON_AddNumberToObject(l, "sim_time_domain", o->clock.domain) != NULL
-			  : cJSON_AddNullToObject(l, "sim_time_domain") != NULL);
-	int rc = ok ? cli_json_print(r, CARET_CTL_T_RESULT, CARET_CTL_CMD_RECORD) : -ENOMEM;
-	cJSON_Delete(po);
-	cJSON_Delete(r);
-	return rc < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory") : CLI_EXIT_OK;
+	return cli_json_print_plan(p, dir, o->append, o->clock.on, o->clock.domain) < 0
+		       ? cli_fail(CLI_EXIT_FAILED, "out of memory")
+		       : CLI_EXIT_OK;
 }
 
 /* record -l: caretd's plan (what `record` with these options would
  * make, decided where it is made), or, caretd away, what caretctl knows. */
 static int list(const struct cli_opts *g, const struct rec_opts *o)
 {
-	cJSON *req = record_request(o, arms(o), true);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	struct caret_ctl_req q = record_request(o, arms(o), true);
 	struct cli_reply r;
 	static struct caret_ctl_plan p; /* 10 KiB */
 	char unreachable[PATH_MAX + 128];
-	int code = cli_plan_ask(g, req, &r, &p, unreachable, sizeof(unreachable));
-	cJSON_Delete(req);
+	int code = cli_plan_ask(g, &q, &r, &p, unreachable, sizeof(unreachable));
 	if (code == CLI_EXIT_UNREACHABLE)
 		return list_offline(o, unreachable);
 	if (code != CLI_EXIT_OK)

@@ -18,7 +18,7 @@
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
-#include "proto/caret_ctl_snapshot.h"
+#include "proto/caret_ctl_recordings.h"
 #include "util/regex/caret_regex.h"
 #include "cmd_record.h"
 #include "parse.h"
@@ -112,15 +112,18 @@ enum watch { WATCH_ON, WATCH_GONE, WATCH_LOST, WATCH_AWAY };
 
 /* Whether status lists session as a paused recording (`caretctl pause`):
  * not active, yet not over (`caretctl resume` goes on). */
-static bool paused(const cJSON *status, const char *session)
+static bool paused(const struct cli_reply *status, const char *session)
 {
-	const cJSON *x;
-	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(status, CARET_CTL_K_RECORDINGS)) {
-		const cJSON *s = cJSON_GetObjectItemCaseSensitive(x, CARET_CTL_K_SESSION);
-		if (cJSON_IsString(s) && !strcmp(s->valuestring, session))
-			return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, CARET_CTL_K_PAUSED));
-	}
-	return false;
+	struct caret_ctl_recordings rec;
+	char why[256];
+	bool p = false;
+	if (caret_ctl_recordings_decode(status->root, &rec, why, sizeof(why)) < 0)
+		return false;
+	for (size_t i = 0; i < rec.n_recordings; i++)
+		if (rec.recordings[i].session && !strcmp(rec.recordings[i].session, session))
+			p = rec.recordings[i].paused;
+	caret_ctl_recordings_free(&rec);
+	return p;
 }
 
 /* Whether the session still records: WATCH_GONE when someone stopped or
@@ -129,21 +132,18 @@ static bool paused(const cJSON *status, const char *session)
  * caretd that is there but slow tells nothing: WATCH_ON. */
 static enum watch watch_session(const struct cli_opts *g, const char *session)
 {
-	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STATUS };
 	struct cli_reply r;
 	struct cli_conn c;
 	struct ctl_why why = { "" };
-	if (!req)
-		return WATCH_ON;
 	/* Quietly: a caretd restarting meanwhile is not worth a line every
 	 * half second (the next look will tell). */
 	int64_t deadline = cli_now_ms() + 2000;
 	int e = cli_conn_open(&c, g->socket, deadline);
 	if (e == 0) {
-		e = cli_exchange(&c, req, deadline, true, NULL, NULL, &r, &why);
+		e = cli_exchange(&c, &q, deadline, true, NULL, NULL, &r, &why);
 		cli_conn_close(&c);
 	}
-	cJSON_Delete(req);
 	if (e < 0)
 		return cli_conn_gone(e) ? WATCH_AWAY : WATCH_ON;
 	if (r.type != CTL_REPLY_RESULT) {
@@ -156,10 +156,9 @@ static enum watch watch_session(const struct cli_opts *g, const char *session)
 		if (!st.lttng_reachable) {
 			w = WATCH_LOST;
 		} else {
-			w = paused(r.root, session) ? WATCH_ON : WATCH_GONE;
-			const cJSON *e;
-			cJSON_ArrayForEach(e, st.sessions)
-				if (cJSON_IsString(e) && strcmp(e->valuestring, session) == 0)
+			w = paused(&r, session) ? WATCH_ON : WATCH_GONE;
+			for (size_t i = 0; i < st.n_sessions; i++)
+				if (strcmp(st.sessions[i], session) == 0)
 					w = WATCH_ON;
 		}
 		ctl_status_free(&st);

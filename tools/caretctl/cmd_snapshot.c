@@ -22,8 +22,10 @@
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_snapshot.h"
+#include "proto/caret_ctl_snapshot_res.h"
 #include "rpc.h"
 #include "snapshot_cli.h"
 
@@ -96,65 +98,44 @@ void cli_snapshot_usage(FILE *f)
 		CARET_CTL_SNAPSHOT_SIZE_DEFAULT >> 20);
 }
 
-static double num(const cJSON *o, const char *k)
+static void print_snapshots(const struct caret_ctl_recording_status *r)
 {
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(x) ? x->valuedouble : 0;
+	if (r->ring_size > 0)
+		printf(", ring %llu bytes per CPU", (unsigned long long)r->ring_size);
+	printf(", %llu snapshot%s written", (unsigned long long)r->snapshots,
+	       r->snapshots == 1 ? "" : "s");
+	if (r->last_snapshot)
+		printf(", the last in %.1024s", r->last_snapshot);
+	if (r->snapshot_on)
+		printf("; on %.256s%s%.1024s: fired %llu times, %llu coalesced", r->snapshot_on,
+		       r->snapshot_filter ? " if " : "", r->snapshot_filter ? r->snapshot_filter : "",
+		       (unsigned long long)r->triggered, (unsigned long long)r->coalesced);
 }
 
-static const char *str(const cJSON *o, const char *k)
+bool cli_snapshot_is(const struct caret_ctl_recordings *rec)
 {
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(x) ? x->valuestring : NULL;
+	return rec->have_self && !strcmp(rec->self.mode, CARET_CTL_MODE_SNAPSHOT);
 }
 
-static void print_snapshots(const cJSON *r)
+bool cli_snapshot_unwritten(const struct caret_ctl_recordings *rec)
 {
-	if (num(r, CARET_CTL_K_RING_SIZE) > 0)
-		printf(", ring %.0f bytes per CPU", num(r, CARET_CTL_K_RING_SIZE));
-	printf(", %.0f snapshot%s written", num(r, CARET_CTL_K_SNAPSHOTS),
-	       num(r, CARET_CTL_K_SNAPSHOTS) == 1 ? "" : "s");
-	if (str(r, CARET_CTL_K_LAST_SNAPSHOT))
-		printf(", the last in %.1024s", str(r, CARET_CTL_K_LAST_SNAPSHOT));
-	if (str(r, CARET_CTL_K_SNAPSHOT_ON))
-		printf("; on %.256s%s%.1024s: fired %.0f times, %.0f coalesced",
-		       str(r, CARET_CTL_K_SNAPSHOT_ON), str(r, CARET_CTL_K_SNAPSHOT_FILTER) ? " if " : "",
-		       str(r, CARET_CTL_K_SNAPSHOT_FILTER) ? str(r, CARET_CTL_K_SNAPSHOT_FILTER) : "",
-		       num(r, CARET_CTL_K_TRIGGERED), num(r, CARET_CTL_K_COALESCED));
+	return cli_snapshot_is(rec) && rec->self.have_snapshots && rec->self.snapshots == 0;
 }
 
-bool cli_snapshot_is(const cJSON *root)
+void cli_snapshot_print(const struct caret_ctl_recordings *rec)
 {
-	const char *mode = str(root, CARET_CTL_K_MODE);
-	return mode && !strcmp(mode, CARET_CTL_MODE_SNAPSHOT);
-}
-
-bool cli_snapshot_unwritten(const cJSON *root)
-{
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_SNAPSHOTS);
-	return cli_snapshot_is(root) && cJSON_IsNumber(n) && n->valuedouble == 0;
-}
-
-void cli_snapshot_print(const cJSON *root)
-{
-	if (cli_snapshot_is(root)) { /* a stop result */
+	if (cli_snapshot_is(rec)) { /* a stop result */
 		printf("flight recorder");
-		print_snapshots(root);
+		print_snapshots(&rec->self);
 		printf("; stopping it wrote nothing more\n");
 	}
-	const cJSON *all = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_RECORDINGS), *r;
-	if (cJSON_GetArraySize(all) > 0)
+	if (rec->n_recordings > 0)
 		printf("recordings:\n");
-	cJSON_ArrayForEach(r, all) {
-		const char *s = str(r, CARET_CTL_K_SESSION), *m = str(r, CARET_CTL_K_MODE);
-		if (!s || !m)
-			continue;
-		printf("  %.256s: %s%s, %.1024s", s, m,
-		       cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_PAUSED))
-			       ? ", paused (caretctl resume)"
-			       : "",
-		       str(r, CARET_CTL_K_PATH) ? str(r, CARET_CTL_K_PATH) : "?");
-		if (!strcmp(m, CARET_CTL_MODE_SNAPSHOT))
+	for (size_t i = 0; i < rec->n_recordings; i++) {
+		const struct caret_ctl_recording_status *r = &rec->recordings[i];
+		printf("  %.256s: %s%s, %.1024s", r->session, r->mode,
+		       r->paused ? ", paused (caretctl resume)" : "", r->path);
+		if (!strcmp(r->mode, CARET_CTL_MODE_SNAPSHOT))
 			print_snapshots(r);
 		printf("\n");
 	}
@@ -190,35 +171,27 @@ static void usage(FILE *f)
 }
 
 /* --all-hosts: one line per host; the exit status of the worst. */
-static int print_hosts(cJSON *root, bool json)
+static int print_hosts(const struct caret_ctl_snapshot_result *res, struct cli_reply *r, bool json)
 {
-	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_HOSTS), *h;
-	if (!cJSON_IsArray(hosts) || cJSON_GetArraySize(hosts) < 1)
-		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: no hosts");
 	int code = CLI_EXIT_OK;
-	cJSON_ArrayForEach(h, hosts) {
-		const char *host = str(h, CARET_CTL_K_HOST), *path = str(h, CARET_CTL_K_PATH),
-			   *err = str(h, CARET_CTL_K_ERROR), *why = str(h, CARET_CTL_K_WHY);
-		const cJSON *complete = cJSON_GetObjectItemCaseSensitive(h, CARET_CTL_K_COMPLETE);
-		if (!host || (!err && (!path || !cJSON_IsBool(complete))))
-			return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: a host "
-					"without a path or an error");
-		if (err)
+	for (size_t i = 0; i < res->n_hosts; i++) {
+		const struct caret_ctl_snapshot_host *h = &res->hosts[i];
+		if (h->error)
 			code = CLI_EXIT_FAILED;
-		else if (!cJSON_IsTrue(complete) && code == CLI_EXIT_OK)
+		else if (!h->complete && code == CLI_EXIT_OK)
 			code = CLI_EXIT_TIMEOUT;
 		if (json)
 			continue;
-		if (err)
-			printf("host %.64s: FAILED: %.1024s\n", host, err);
-		else if (cJSON_IsTrue(complete))
-			printf("host %.64s: %.1024s\n", host, path);
+		if (h->error)
+			printf("host %.64s: FAILED: %.1024s\n", h->host, h->error);
+		else if (h->complete)
+			printf("host %.64s: %.1024s\n", h->host, h->path);
 		else
 			printf("host %.64s: %.1024s (may lack initialization records: %.900s)\n",
-			       host, path, why ? why : "no reason given");
+			       h->host, h->path, h->why ? h->why : "no reason given");
 	}
 	if (json)
-		cli_print_json(root, CARET_CTL_CMD_SNAPSHOT);
+		cli_print_json(r->root, CARET_CTL_CMD_SNAPSHOT);
 	if (code == CLI_EXIT_FAILED)
 		fprintf(stderr, "caretctl: snapshot: some host wrote no snapshot\n");
 	else if (code == CLI_EXIT_TIMEOUT)
@@ -227,14 +200,69 @@ static int print_hosts(cJSON *root, bool json)
 	return code;
 }
 
-static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
+/* The result, through proto/'s decoder: one host's or every host's. */
+static int show_result(const struct cli_opts *g, struct cli_reply *r, bool all_hosts)
 {
+	struct caret_ctl_snapshot_result res;
+	char why[256];
+	if (caret_ctl_snapshot_result_decode(r->root, &res, why, sizeof(why)) < 0)
+		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: %s", why);
+	if (all_hosts != res.all_hosts) {
+		caret_ctl_snapshot_result_free(&res);
+		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: %s",
+				all_hosts ? "no hosts" : "hosts not asked for");
+	}
+	if (all_hosts) {
+		int code = print_hosts(&res, r, g->json);
+		caret_ctl_snapshot_result_free(&res);
+		return code;
+	}
+	int code = res.complete ? CLI_EXIT_OK : CLI_EXIT_TIMEOUT;
+	if (g->json)
+		cli_print_json(r->root, CARET_CTL_CMD_SNAPSHOT);
+	else
+		printf("snapshot: %s\n", res.path);
+	if (code != CLI_EXIT_OK)
+		cli_fail(code, "snapshot %s may lack initialization records: %.900s", res.path,
+			 res.why ? res.why : "(no reason given)");
+	caret_ctl_snapshot_result_free(&res);
+	return code;
+}
+
+static int on_progress(const struct ctl_progress *p, struct cli_reply *line, void *arg,
+		       struct ctl_why *why)
+{
+	(void)line;
 	(void)arg;
-	struct ctl_progress p;
-	if (ctl_decode_progress(msg, &p, why) < 0)
-		return -EPROTO;
-	cli_progress_show(&p);
+	(void)why;
+	cli_progress_show(p);
 	return 0;
+}
+
+/* Sends the request, shows progress, then the result. */
+static int ask(const struct cli_opts *g, const struct caret_ctl_req *q)
+{
+	struct cli_conn c;
+	struct cli_reply r;
+	struct ctl_why why = { "" };
+	int64_t deadline = cli_now_ms() + q->u.snapshot.timeout_ms + CLI_STOP_MS + CLI_SLACK_MS;
+	int e = cli_conn_open(&c, g->socket, deadline);
+	if (e < 0)
+		return cli_report_connect(g->socket, e);
+	cli_progress_begin(g->json ? stderr : stdout, false, CLI_PROGRESS_SNAPSHOT);
+	e = cli_exchange(&c, q, deadline, false, on_progress, NULL, &r, &why);
+	cli_progress_clear();
+	cli_conn_close(&c);
+	if (e < 0)
+		return cli_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
+	if (r.type == CTL_REPLY_ERROR) {
+		int code = cli_report_error_reply(CARET_CTL_CMD_SNAPSHOT, &r);
+		cli_reply_free(&r);
+		return code;
+	}
+	int code = show_result(g, &r, q->u.snapshot.all_hosts);
+	cli_reply_free(&r);
+	return code;
 }
 
 int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
@@ -298,50 +326,5 @@ int cmd_snapshot(struct cli_opts *g, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("snapshot", "unexpected argument '%s'", argv[optind]);
-	cJSON *req = caret_ctl_enc_req(&q);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
-	struct cli_conn c;
-	struct cli_reply r;
-	struct ctl_why why = { "" };
-	int64_t deadline = cli_now_ms() + s->timeout_ms + CLI_STOP_MS + CLI_SLACK_MS;
-	int e = cli_conn_open(&c, g->socket, deadline);
-	if (e < 0) {
-		cJSON_Delete(req);
-		return cli_report_connect(g->socket, e);
-	}
-	cli_progress_begin(g->json ? stderr : stdout, false, CLI_PROGRESS_SNAPSHOT);
-	e = cli_exchange(&c, req, deadline, false, on_progress, NULL, &r, &why);
-	cli_progress_clear();
-	cli_conn_close(&c);
-	cJSON_Delete(req);
-	if (e < 0)
-		return cli_report_exchange(CARET_CTL_CMD_SNAPSHOT, e, &why, 0);
-	if (r.type == CTL_REPLY_ERROR) {
-		int code = cli_report_error_reply(CARET_CTL_CMD_SNAPSHOT, &r);
-		cli_reply_free(&r);
-		return code;
-	}
-	if (s->all_hosts) {
-		int code = print_hosts(r.root, g->json);
-		cli_reply_free(&r);
-		return code;
-	}
-	const char *path = str(r.root, CARET_CTL_K_PATH), *w = str(r.root, CARET_CTL_K_WHY);
-	const cJSON *complete = cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_COMPLETE);
-	if (!path || !cJSON_IsBool(complete)) {
-		cli_reply_free(&r);
-		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply to snapshot: no path or "
-				"complete");
-	}
-	int code = cJSON_IsTrue(complete) ? CLI_EXIT_OK : CLI_EXIT_TIMEOUT;
-	if (g->json)
-		cli_print_json(r.root, CARET_CTL_CMD_SNAPSHOT);
-	else
-		printf("snapshot: %s\n", path);
-	if (code != CLI_EXIT_OK)
-		cli_fail(code, "snapshot %s may lack initialization records: %.900s", path,
-			 w ? w : "(no reason given)");
-	cli_reply_free(&r);
-	return code;
+	return ask(g, &q);
 }

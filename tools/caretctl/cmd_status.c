@@ -12,6 +12,7 @@
 #include "parse.h"
 #include "rotation_cli.h"
 #include "snapshot_cli.h"
+#include "proto/caret_ctl_recordings.h"
 #include "rpc.h"
 
 static void usage(FILE *f, const char *cmd)
@@ -76,13 +77,9 @@ static void print_agents(const struct ctl_agents *ag)
 		printf("%-*lld  %-*s  %-*s  %*lld  %*s  %*lld  ", (int)wp, (long long)a->pid,
 		       (int)wn, a->procname, (int)ws, a->state, (int)wr,
 		       (long long)a->records, (int)wy, num[2], (int)wd, (long long)a->dropped);
-		const cJSON *n;
-		bool first = true;
-		cJSON_ArrayForEach(n, a->nodes) {
-			printf("%s%s", first ? "" : ",", n->valuestring);
-			first = false;
-		}
-		printf("%s\n", first ? "-" : "");
+		for (size_t j = 0; j < a->n_nodes; j++)
+			printf("%s%s", j ? "," : "", a->nodes[j]);
+		printf("%s\n", a->n_nodes ? "" : "-");
 	}
 	/* why a process does not record completely, under the table */
 	for (size_t i = 0; i < ag->n; i++)
@@ -125,15 +122,13 @@ static void print_status(const struct ctl_status *st)
 		return;
 	}
 	printf("\nlttng:   reachable");
-	const cJSON *s;
-	bool first = true;
-	cJSON_ArrayForEach(s, st->sessions) {
-		printf("%s%s", first ? ", active sessions: " : ", ", s->valuestring);
-		if (st->caretd_session && !strcmp(s->valuestring, st->caretd_session))
+	for (size_t i = 0; i < st->n_sessions; i++) {
+		const char *s = st->sessions[i];
+		printf("%s%s", i ? ", " : ", active sessions: ", s);
+		if (st->caretd_session && !strcmp(s, st->caretd_session))
 			printf(" (caretd's)");
-		first = false;
 	}
-	printf("%s\n", first ? ", no active session" : "");
+	printf("%s\n", st->n_sessions == 0 ? ", no active session" : "");
 	if (st->caretd_session)
 		printf("session: %s, started by caretctl record, trace in %s\n",
 		       st->caretd_session,
@@ -145,7 +140,7 @@ static void print_status(const struct ctl_status *st)
 static int show(const struct cli_opts *g, const char *cmd, const struct cli_reply *r)
 {
 	struct ctl_why why;
-	struct ctl_status st;
+	struct ctl_status st = { 0 };
 	int e;
 	if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0)
 		e = ctl_decode_status(r->root, &st, &why);
@@ -155,18 +150,26 @@ static int show(const struct cli_opts *g, const char *cmd, const struct cli_repl
 		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	if (e < 0)
 		return cli_report_exchange(cmd, e, &why, 0);
+	struct caret_ctl_recordings rec;
+	e = caret_ctl_recordings_decode(r->root, &rec, why.msg, sizeof(why.msg));
+	if (e < 0) {
+		ctl_status_free(&st);
+		return e == -ENOMEM ? cli_fail(CLI_EXIT_FAILED, "out of memory")
+				    : cli_report_exchange(cmd, e, &why, 0);
+	}
 	if (g->json)
 		cli_print_json(r->root, cmd);
 	else if (strcmp(cmd, CARET_CTL_CMD_STATUS) == 0) {
 		print_status(&st);
-		cli_rotation_print(r->root);
-		cli_snapshot_print(r->root);
+		cli_rotation_print(&rec);
+		cli_snapshot_print(&rec);
 	}
 	else {
 		print_agents(&st.agents);
-		cli_snapshot_print(r->root);
+		cli_snapshot_print(&rec);
 	}
-	ctl_agents_free(&st.agents);
+	caret_ctl_recordings_free(&rec);
+	ctl_status_free(&st);
 	return CLI_EXIT_OK;
 }
 

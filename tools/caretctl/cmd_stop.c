@@ -16,6 +16,7 @@
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_rotation.h"
 #include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_limits.h"
 #include "hosts.h"
 #include "rotation_cli.h"
@@ -98,32 +99,42 @@ bool cli_report_drops(const struct ctl_drops *d)
 	return true;
 }
 
-static int report(const struct cli_opts *g, const struct cli_reply *r)
+static int report(const struct cli_opts *g, struct cli_reply *r)
 {
 	struct ctl_stop_result s;
+	struct caret_ctl_recordings rec;
 	struct ctl_why why;
 	int e = ctl_decode_stop(r->root, &s, &why);
 	if (e == -ENOMEM)
 		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	if (e < 0)
 		return cli_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
+	e = caret_ctl_recordings_decode(r->root, &rec, why.msg, sizeof(why.msg));
+	if (e < 0) {
+		ctl_stop_result_free(&s);
+		return cli_report_exchange(CARET_CTL_CMD_STOP, e, &why, 0);
+	}
 	/* Not one trace to check: a rotating recording is judged chunk by
 	 * chunk (the rotation part of the reply; read whole, every chunk's
 	 * own replay would count as copies of the one before), a flight
 	 * recorder's directory holds its snapshots, each a trace of its own. */
-	bool pieces = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root,
-								    CARET_CTL_K_ROTATION)) ||
-		      cli_snapshot_is(r->root);
+	bool pieces = rec.rotation || cli_snapshot_is(&rec);
 	if (g->json) {
+		struct complete_json cj = { 0 };
 		if (!pieces)
-			complete_stop_report(NULL, r->root, s.path, s.duplicates, NULL);
+			complete_stop_report(NULL, &cj, s.path, s.duplicates, NULL);
+		/* out of memory: the result goes out as caretd sent it */
+		if (cj.read && cli_reply_set_u64(r, CARET_CTL_K_DUPLICATES, cj.duplicates) == 0 &&
+		    cj.n_missing)
+			cli_reply_set_strings(r, "missing_init", cj.missing, cj.n_missing);
+		complete_json_free(&cj);
 		cli_print_json(r->root, CARET_CTL_CMD_STOP);
 	} else {
 		char a[24], b[24];
 		printf("stopped session %s\n", s.session);
 		/* a flight recorder without a snapshot wrote nothing: caretd
 		 * removed the directory it made for it (issue 33 L10) */
-		if (cli_snapshot_unwritten(r->root))
+		if (cli_snapshot_unwritten(&rec))
 			printf("trace: none (the flight recorder took no snapshot)\n");
 		else
 			printf("trace: %s\n", s.path);
@@ -134,13 +145,14 @@ static int report(const struct cli_opts *g, const struct cli_reply *r)
 			       count_str(b, sizeof(b), s.ch[i].lost, s.ch[i].lost_known));
 		if (!pieces)
 			complete_stop_report(stdout, NULL, s.path, s.duplicates, cli_warn);
-		cli_rotation_print(r->root);
-		cli_snapshot_print(r->root);
+		cli_rotation_print(&rec);
+		cli_snapshot_print(&rec);
 	}
 	fflush(stdout);
 	warn_losses(&s);
 	bool dropped = cli_report_drops(&s.drops);
 	ctl_stop_result_free(&s);
+	caret_ctl_recordings_free(&rec);
 	return dropped ? CLI_EXIT_TIMEOUT : CLI_EXIT_OK;
 }
 
@@ -198,14 +210,14 @@ static int stop_direct(const struct cli_opts *g, const char *session)
 						     ch[i].discarded_known, ch[i].lost_known };
 	cli_warn("caretd is not reachable: stopped session %s directly through LTTng; the "
 		 "processes' agents stay in RECORD until caretd is back", session);
-	struct cli_reply r = { .root = caret_ctl_enc_stop(session, path, out, (size_t)n, 0),
-			       .type = CTL_REPLY_RESULT };
-	if (!r.root || !cJSON_AddBoolToObject(r.root, "direct", true)) {
-		cJSON_Delete(r.root);
+	struct cli_reply r;
+	if (cli_reply_stop(&r, session, path, out, (size_t)n) < 0 ||
+	    cli_reply_set_bool(&r, "direct", true) < 0) {
+		cli_reply_free(&r);
 		return cli_fail(CLI_EXIT_FAILED, "out of memory (session %s is stopped)", session);
 	}
 	int code = report(g, &r);
-	cJSON_Delete(r.root);
+	cli_reply_free(&r);
 	return code;
 }
 
@@ -226,22 +238,18 @@ int cli_stop_session_all(const struct cli_opts *g, const char *session, bool all
 {
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
 				   .u.stop = { .session = session, .all_hosts = all_hosts } };
-	cJSON *req = caret_ctl_enc_req(&q);
 	struct cli_reply r;
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
 	int code;
 	/* caretd refuses (EAGAIN) the stop of a rotating recording whose
 	 * chunk lacks part of its replay (a rotation came after the settle),
 	 * for at most ROTATION_STOP_WAIT_MS: settle again and repeat */
 	do
 		cli_rotation_settle(g, session, g->json ? stderr : stdout);
-	while ((code = cli_call_unless(g, req, CLI_STOP_MS, false, EAGAIN, &r)) == CLI_EXIT_AGAIN &&
+	while ((code = cli_call_unless(g, &q, CLI_STOP_MS, false, EAGAIN, &r)) == CLI_EXIT_AGAIN &&
 	       !cli_sig_caught());
 	if (code == CLI_EXIT_AGAIN)
 		code = cli_fail(CLI_EXIT_FAILED, "session %s not stopped: interrupted while its last "
 				"chunk's replay ran", session ? session : "(default)");
-	cJSON_Delete(req);
 	if (code == CLI_EXIT_UNREACHABLE && session) {
 		code = stop_direct(g, session);
 		if (code != CLI_EXIT_UNREACHABLE && all_hosts)
@@ -255,7 +263,7 @@ int cli_stop_session_all(const struct cli_opts *g, const char *session, bool all
 		return code;
 	code = report(g, &r);
 	if (all_hosts)
-		cli_report_broadcast(r.root, "End");
+		cli_report_broadcast(&r, "End");
 	cli_reply_free(&r);
 	return code;
 }

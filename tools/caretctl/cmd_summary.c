@@ -8,7 +8,6 @@
  * them (check_summary.h). The trace is read by `check`'s reader
  * (check_run.c), in a child process with a deadline.
  */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -23,6 +22,7 @@
 #include "json_out.h"
 #include "parse.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_summary.h"
 
 enum by { BY_NODE, BY_TOPIC, BY_TP };
 
@@ -74,39 +74,20 @@ static void rows_of(const struct check_report *r, enum by b, const struct check_
 	*n = b == BY_NODE ? r->nnode_events : b == BY_TOPIC ? r->ntopic_events : r->ntracepoints;
 }
 
-static bool ju64(cJSON *o, const char *k, uint64_t v)
-{
-	char s[24];
-	snprintf(s, sizeof(s), "%" PRIu64, v);
-	return cJSON_AddRawToObject(o, k, s) != NULL;
-}
-
-static bool ji64(cJSON *o, const char *k, int64_t v)
-{
-	char s[24];
-	snprintf(s, sizeof(s), "%" PRId64, v);
-	return cJSON_AddRawToObject(o, k, s) != NULL;
-}
-
 static int print_json(const char *dir, const struct check_report *r, enum by b)
 {
 	const struct check_evcount *rows;
 	size_t n;
 	rows_of(r, b, &rows, &n);
-	cJSON *o = cJSON_CreateObject();
-	cJSON *arr = o ? cJSON_AddArrayToObject(o, "rows") : NULL;
-	bool ok = arr && cJSON_AddStringToObject(o, "trace", dir) &&
-		  cJSON_AddStringToObject(o, "group_by", by[b].column) &&
-		  ju64(o, "events", r->events) && ji64(o, "first_ns", r->first_ns) &&
-		  ji64(o, "last_ns", r->last_ns);
-	for (size_t i = 0; ok && i < n; i++) {
-		cJSON *row = cJSON_CreateObject();
-		ok = row && cJSON_AddItemToArray(arr, row) &&
-		     cJSON_AddStringToObject(row, by[b].column, rows[i].name) &&
-		     ju64(row, "number_of_trace_points", rows[i].count);
-	}
-	int rc = ok ? cli_json_print(o, CARET_CTL_T_RESULT, by[b].cmd) : -ENOMEM;
-	cJSON_Delete(o);
+	struct caret_ctl_summary s = { .trace = dir, .group_by = by[b].column,
+				       .events = r->events, .first_ns = r->first_ns,
+				       .last_ns = r->last_ns, .n_rows = n };
+	if (n && !(s.rows = calloc(n, sizeof(*s.rows))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		s.rows[i] = (struct caret_ctl_summary_row){ rows[i].name, rows[i].count };
+	int rc = cli_json_print_summary(&s, by[b].cmd);
+	free(s.rows);
 	return rc;
 }
 

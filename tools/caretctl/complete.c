@@ -151,17 +151,15 @@ static uint64_t trace_bytes(const char *path)
 	return rc < 0 ? UINT64_MAX : walked;
 }
 
-static void json_set(cJSON *root, const char *key, cJSON *v)
+void complete_json_free(struct complete_json *j)
 {
-	if (!v)
-		return;
-	if (cJSON_GetObjectItem(root, key))
-		cJSON_ReplaceItemInObject(root, key, v);
-	else
-		cJSON_AddItemToObject(root, key, v);
+	for (size_t i = 0; i < j->n_missing; i++)
+		free(j->missing[i]);
+	free(j->missing);
+	memset(j, 0, sizeof(*j));
 }
 
-void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t counted,
+void complete_stop_report(FILE *out, struct complete_json *json, const char *path, uint64_t counted,
 			  void (*warn)(const char *fmt, ...))
 {
 	bool local = path && path[0] == '/';
@@ -173,7 +171,7 @@ void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t cou
 	char err[1024];
 	int rc = local ? check_run_isolated(path, STOP_READ_MS, &r, err, sizeof(err)) : -ENOENT;
 	if (rc < 0) {
-		if (!root && counted)
+		if (!json && counted)
 			fprintf(out,
 				"  caretd saw replays reach this recording twice (%" PRIu64 " records); "
 				"'caretctl check %s' counts the copies (the analyzer ignores them)\n",
@@ -181,24 +179,22 @@ void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t cou
 		return;
 	}
 	uint64_t n = 0;
-	cJSON *missing = root ? cJSON_CreateArray() : NULL;
+	size_t n_missing = 0;
+	char **missing = json && r.nprocs ? calloc(r.nprocs, sizeof(*missing)) : NULL;
 	for (size_t i = 0; i < r.nprocs; i++) {
 		n += r.procs[i].dup_total;
 		if (!r.procs[i].missing_total && !check_pass_cut(&r.procs[i]))
 			continue;
 		char *line = complete_missing_line(&r.procs[i]);
 		if (line && missing)
-			cJSON_AddItemToArray(missing, cJSON_CreateString(line));
-		else if (line && warn)
+			missing[n_missing++] = line;
+		else if (line && warn && !json)
 			warn("the trace is incomplete: %s", line);
-		free(line);
+		if (!missing)
+			free(line);
 	}
-	if (root) {
-		json_set(root, CARET_CTL_K_DUPLICATES, cJSON_CreateNumber((double)n));
-		if (cJSON_GetArraySize(missing) > 0)
-			json_set(root, "missing_init", missing);
-		else
-			cJSON_Delete(missing);
+	if (json) {
+		*json = (struct complete_json){ true, n, missing, n_missing };
 	} else if (n) {
 		char *s = complete_dup_sentence(n);
 		if (s)

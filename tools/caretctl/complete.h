@@ -14,7 +14,6 @@
 #ifndef CARETCTL_COMPLETE_H
 #define CARETCTL_COMPLETE_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,13 +37,22 @@ char *complete_missing_line(const struct check_proc *p);
 /*
  * For stop's report, given caretd's estimate `counted` of the copies:
  * reads the trace as `check` does when caretd counted copies or when it is
- * small (64 MiB), for at most 30 s. Text (root NULL): prints the copies
+ * small (64 MiB), for at most 30 s. Text (json NULL): prints the copies
  * sentence on out, and each process's missing init records through warn
- * (cli_warn), in check's words. JSON: sets root's "duplicates" to the
- * trace's count and adds "missing_init" (those lines) when there are any.
+ * (cli_warn), in check's words. JSON (json set): json->read, the trace's
+ * count of copies (stop's "duplicates" for --json) and each process's
+ * missing init records ("missing_init"), for the caller to add to the
+ * result; free with complete_json_free.
  * A large trace caretd counted no copies in is not read.
  */
-void complete_stop_report(FILE *out, cJSON *root, const char *path, uint64_t counted,
+struct complete_json {
+	bool read; /* the trace was read: the rest is what it holds */
+	uint64_t duplicates;
+	char **missing; /* n_missing lines, malloc'd */
+	size_t n_missing;
+};
+void complete_json_free(struct complete_json *j);
+void complete_stop_report(FILE *out, struct complete_json *json, const char *path, uint64_t counted,
 			  void (*warn)(const char *fmt, ...));
 
 #endif

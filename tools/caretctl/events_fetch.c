@@ -16,24 +16,20 @@ int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
 		uint64_t left = f->limit ? f->limit - f->got : CARET_CTL_EVENTS_MAX_COUNT;
 		q->count = left < CARET_CTL_EVENTS_MAX_COUNT ? (int64_t)left
 							     : CARET_CTL_EVENTS_MAX_COUNT;
-		cJSON *req = caret_ctl_enc_events_request(q);
-		if (!req)
-			return cli_fail(CLI_EXIT_FAILED, "out of memory");
+		struct caret_ctl_req req = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_EVENTS,
+					     .u.events = *q };
 		struct cli_reply r;
-		int code = cli_call(g, req, CLI_QUICK_MS, false, &r);
-		cJSON_Delete(req);
+		int code = cli_call(g, &req, CLI_QUICK_MS, false, &r);
 		if (code != CLI_EXIT_OK)
 			return code;
 		struct ctl_events_page p;
 		struct ctl_why why;
-		int e = ctl_decode_events(r.root, &p, &why);
-		size_t n = e == 0 ? (size_t)cJSON_GetArraySize(p.events) : 0;
+		size_t n = 0;
 		int stop = 0;
-		for (size_t i = 0; e == 0 && i < n && !stop; i++) {
-			struct ctl_event ev;
-			e = ctl_decode_event(cJSON_GetArrayItem(p.events, (int)i), i, &ev, &why);
-			if (e == 0 && fn)
-				stop = fn(&ev, arg);
+		int e = ctl_decode_events(r.root, &p, &why);
+		if (e == 0) {
+			stop = ctl_events_each(&p, fn, arg, &n, &why);
+			e = stop < 0 ? stop : 0;
 		}
 		if (e < 0) {
 			code = cli_report_exchange(CARET_CTL_CMD_EVENTS, e, &why, 0);
@@ -49,8 +45,11 @@ int cli_events_fetch(const struct cli_opts *g, struct caret_ctl_events_req *q,
 		f->corrupt = p.corrupt;
 		snprintf(f->next, sizeof(f->next), "%s", p.next);
 		bool more = p.more;
-		if (f->keep && cJSON_AddItemToArray(f->keep, r.root))
-			r.root = NULL; /* now owned by keep */
+		/* the events fn kept point into the page */
+		if (f->keep && cli_keep_add(f->keep, &r) < 0) {
+			cli_reply_free(&r);
+			return cli_fail(CLI_EXIT_FAILED, "out of memory");
+		}
 		cli_reply_free(&r);
 		if (stop || !more || (f->limit && f->got >= f->limit))
 			return CLI_EXIT_OK;

@@ -5,6 +5,7 @@
 #define CARETCTL_EVENTS_FETCH_H
 
 #include "caretctl.h"
+#include "rpc.h"
 #include "proto/caret_ctl_events.h"
 
 /* Returns 0 to go on, non-zero to stop. */
@@ -13,8 +14,8 @@ typedef int (*cli_event_fn)(const struct ctl_event *e, void *arg);
 struct cli_fetch {
 	uint64_t limit;	  /* stop once this many events came (0: all) */
 	bool raw;	  /* print each page's result line (--json) */
-	cJSON *keep;	  /* if set, page objects are moved into this array,
-			   * so the events fn saw stay valid */
+	struct cli_keep *keep; /* if set, the pages are moved into it, so the
+				* events fn saw stay valid */
 	char next[128];	  /* out: the position after the last page */
 	uint64_t got;	  /* out: events received */
 	int64_t late, corrupt; /* out: from the last page */

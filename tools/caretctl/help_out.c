@@ -27,12 +27,7 @@ int cli_help_done(const char *cmd)
 		return CLI_EXIT_OK;
 	bool ok = fclose(help_f) == 0;
 	help_f = NULL;
-	cJSON *o = ok ? cJSON_CreateObject() : NULL;
-	int rc = o && cli_json_envelope(o, CLI_JSON_T_HELP, cmd) &&
-			 cJSON_AddStringToObject(o, "help", help_buf)
-		 ? cli_json_print(o, CLI_JSON_T_HELP, cmd)
-		 : -ENOMEM;
-	cJSON_Delete(o);
+	int rc = ok ? cli_json_print_help(cmd, help_buf) : -ENOMEM;
 	free(help_buf);
 	help_buf = NULL;
 	return rc < 0 ? cli_fail(CLI_EXIT_FAILED, "out of memory") : CLI_EXIT_OK;

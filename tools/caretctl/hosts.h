@@ -4,16 +4,16 @@
 #ifndef CARETCTL_HOSTS_H
 #define CARETCTL_HOSTS_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "caretctl.h"
+#include "rpc.h"
 
 /* Prints what the result's "broadcast" says (nothing if absent); a failed
  * broadcast is a warning: the local action happened. */
-void cli_report_broadcast(const cJSON *result, const char *what);
+void cli_report_broadcast(const struct cli_reply *r, const char *what);
 
 /* `caretctl status --all-hosts [--timeout S]`. */
 int cli_status_all_hosts(const struct cli_opts *g, int64_t timeout_ms);

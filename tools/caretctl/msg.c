@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cjson/cJSON.h>
 
 #include "proto/caret_ctl.h"
 #include "caretctl.h"
@@ -63,19 +62,10 @@ static int errno_for(int code)
 static void json_error(int code, const char *msg)
 {
 	int e = pending_errno ? pending_errno : errno_for(code);
-	cJSON *o = cJSON_CreateObject();
-	char *s = NULL;
-	if (o && cli_json_envelope(o, CARET_CTL_T_ERROR, msg_cmd) &&
-	    cJSON_AddStringToObject(o, "error", msg) && cJSON_AddNumberToObject(o, "errno", e))
-		s = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (s)
-		printf("%s\n", s);
-	else
+	if (cli_json_print_error(msg_cmd, msg, e) < 0)
 		printf("{\"v\":%d,\"type\":\"error\",\"cmd\":null,\"error\":\"out of memory\","
 		       "\"errno\":%d}\n", CARET_CTL_VERSION, ENOMEM);
 	fflush(stdout);
-	free(s);
 }
 
 static void vsay(int code, const char *prefix, const char *fmt, va_list ap)

@@ -23,14 +23,12 @@ static void undo_older(const struct cli_opts *g, const struct cli_reply *r)
 			"caretctl) and started recording %s: stopping it\n", rec.session);
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STOP,
 				   .u.stop.session = rec.session };
-	cJSON *req = caret_ctl_enc_req(&q);
 	struct cli_reply sr;
-	if (req && cli_call(g, req, CLI_RECORD_MS, false, &sr) == CLI_EXIT_OK)
+	if (cli_call(g, &q, CLI_RECORD_MS, false, &sr) == CLI_EXIT_OK)
 		cli_reply_free(&sr);
-	cJSON_Delete(req);
 }
 
-int cli_plan_ask(const struct cli_opts *g, const cJSON *req, struct cli_reply *r,
+int cli_plan_ask(const struct cli_opts *g, const struct caret_ctl_req *q, struct cli_reply *r,
 		 struct caret_ctl_plan *p, char *unreachable, size_t len)
 {
 	/* connected here, not by cli_call: a caretd that is not there is no
@@ -45,7 +43,7 @@ int cli_plan_ask(const struct cli_opts *g, const cJSON *req, struct cli_reply *r
 			 strerror(-e));
 		return CLI_EXIT_UNREACHABLE;
 	}
-	e = cli_exchange(&c, req, deadline, false, NULL, NULL, r, &why);
+	e = cli_exchange(&c, q, deadline, false, NULL, NULL, r, &why);
 	cli_conn_close(&c);
 	if (e < 0)
 		return cli_report_exchange(CARET_CTL_CMD_RECORD, e, &why, CLI_RECORD_MS);

@@ -8,19 +8,17 @@
 
 #include <stdbool.h>
 
-#include <cjson/cJSON.h>
-
 #include "caretctl.h"
 #include "rpc.h"
 #include "proto/caret_ctl_plan.h"
 
 /*
- * Sends req (a record request with "plan") and decodes the plan into *p
+ * Sends q (a record request with "plan") and decodes the plan into *p
  * (its strings point into r, which the caller frees): CLI_EXIT_OK;
  * CLI_EXIT_UNREACHABLE when caretd cannot be reached, nothing reported,
  * why in unreachable; any other failure reported.
  */
-int cli_plan_ask(const struct cli_opts *g, const cJSON *req, struct cli_reply *r,
+int cli_plan_ask(const struct cli_opts *g, const struct caret_ctl_req *q, struct cli_reply *r,
 		 struct caret_ctl_plan *p, char *unreachable, size_t len);
 
 /* The plan as text on stdout: the session, each channel with its mode,

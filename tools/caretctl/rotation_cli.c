@@ -9,6 +9,7 @@
 #include "caretctl.h"
 #include "conn.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_req.h"
 #include "rpc.h"
 #include "parse.h"
@@ -89,110 +90,82 @@ void cli_rotation_usage(FILE *f)
 		CARET_CTL_KEEP_MAX);
 }
 
-static double num(const cJSON *o, const char *k)
+static void print_one(const struct caret_ctl_rotation_status *r)
 {
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(x) ? x->valuedouble : 0;
-}
-
-static void print_one(const cJSON *r)
-{
-	const cJSON *s = cJSON_GetObjectItemCaseSensitive(r, "session");
-	const cJSON *chunks = cJSON_GetObjectItemCaseSensitive(r, "chunks");
-	const cJSON *inc = cJSON_GetObjectItemCaseSensitive(r, "incomplete");
-	const cJSON *err = cJSON_GetObjectItemCaseSensitive(r, "error");
-	if (!cJSON_IsString(s))
-		return;
-	printf("rotating: %.256s:", s->valuestring);
-	if (num(r, CARET_CTL_K_ROTATE_EVERY_MS) > 0)
-		printf(" every %.3f s", num(r, CARET_CTL_K_ROTATE_EVERY_MS) / 1000.0);
-	if (num(r, CARET_CTL_K_ROTATE_SIZE) > 0)
-		printf(" at %.0f bytes", num(r, CARET_CTL_K_ROTATE_SIZE));
-	printf(", %.0f rotations; bound:", num(r, "rotations"));
-	if (num(r, CARET_CTL_K_KEEP) > 0)
-		printf(" keep %.0f", num(r, CARET_CTL_K_KEEP));
-	if (num(r, CARET_CTL_K_MAX_SIZE) > 0)
-		printf(" max %.0f bytes", num(r, CARET_CTL_K_MAX_SIZE));
-	if (num(r, CARET_CTL_K_KEEP) <= 0 && num(r, CARET_CTL_K_MAX_SIZE) <= 0)
+	printf("rotating: %.256s:", r->session);
+	if (r->rotate_every_ms > 0)
+		printf(" every %.3f s", (double)r->rotate_every_ms / 1000.0);
+	if (r->rotate_size > 0)
+		printf(" at %llu bytes", (unsigned long long)r->rotate_size);
+	printf(", %llu rotations; bound:", (unsigned long long)r->rotations);
+	if (r->keep > 0)
+		printf(" keep %llu", (unsigned long long)r->keep);
+	if (r->max_size > 0)
+		printf(" max %llu bytes", (unsigned long long)r->max_size);
+	if (r->keep == 0 && r->max_size == 0)
 		printf(" none");
-	printf("; %d chunks kept (%.0f bytes), %.0f removed\n", cJSON_GetArraySize(chunks),
-	       num(r, "chunks_bytes"), num(r, "removed"));
-	const cJSON *c;
-	cJSON_ArrayForEach(c, chunks) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
-		const cJSON *w = cJSON_GetObjectItemCaseSensitive(c, "why");
-		bool ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "complete"));
-		printf("  chunk %-48.96s %12.0f bytes  %s%s%.128s%s\n",
-		       cJSON_IsString(n) ? n->valuestring : "?", num(c, "bytes"),
-		       ok ? "complete" : "INCOMPLETE", !ok && cJSON_IsString(w) ? " (" : "",
-		       !ok && cJSON_IsString(w) ? w->valuestring : "",
-		       !ok && cJSON_IsString(w) ? ")" : "");
+	printf("; %zu chunks kept (%llu bytes), %llu removed\n", r->n_chunks,
+	       (unsigned long long)r->chunks_bytes, (unsigned long long)r->removed);
+	for (size_t i = 0; i < r->n_chunks; i++) {
+		const struct caret_ctl_chunk *c = &r->chunks[i];
+		bool why = !c->complete && c->why;
+		printf("  chunk %-48.96s %12llu bytes  %s%s%.128s%s\n", c->name,
+		       (unsigned long long)c->bytes, c->complete ? "complete" : "INCOMPLETE",
+		       why ? " (" : "", why ? c->why : "", why ? ")" : "");
 	}
-	int ni = cJSON_GetArraySize(inc);
-	if (ni)
-		fprintf(stderr, "caretctl: session %.256s: %d chunk%s not complete (see above)\n",
-			s->valuestring, ni,
-			ni == 1 ? "" : "s");
-	if (cJSON_IsString(err))
-		fprintf(stderr, "caretctl: session %.256s: chunks: %.512s\n", s->valuestring,
-			err->valuestring);
+	if (r->n_incomplete)
+		fprintf(stderr, "caretctl: session %.256s: %zu chunk%s not complete (see above)\n",
+			r->session, r->n_incomplete, r->n_incomplete == 1 ? "" : "s");
+	if (r->error)
+		fprintf(stderr, "caretctl: session %.256s: chunks: %.512s\n", r->session, r->error);
 }
 
-void cli_rotation_print(const cJSON *root)
+void cli_rotation_print(const struct caret_ctl_recordings *rec)
 {
-	const cJSON *one = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_ROTATION);
-	if (cJSON_IsObject(one))
-		print_one(one);
-	const cJSON *all = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_ROTATIONS), *r;
-	cJSON_ArrayForEach(r, all)
-		if (cJSON_IsObject(r))
-			print_one(r);
-	all = cJSON_GetObjectItemCaseSensitive(root, CARET_CTL_K_ROTATIONS_ENDED);
-	cJSON_ArrayForEach(r, all) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(r, "session");
-		const cJSON *w = cJSON_GetObjectItemCaseSensitive(r, "error");
-		if (cJSON_IsString(n) && cJSON_IsString(w))
-			printf("ended:    %.256s: %.600s\n", n->valuestring, w->valuestring);
-	}
+	if (rec->rotation)
+		print_one(rec->rotation);
+	for (size_t i = 0; i < rec->n_rotations; i++)
+		print_one(&rec->rotations[i]);
+	for (size_t i = 0; i < rec->n_ended; i++)
+		printf("ended:    %.256s: %.600s\n", rec->ended[i].session, rec->ended[i].error);
 }
 
 /* One status request, answered within 2 s: 0 and the reply in *r (freed
  * by the caller), or -errno. */
-static int quick_status(const struct cli_opts *g, struct cli_reply *r)
+static int quick_status(const struct cli_opts *g, struct cli_reply *r,
+			struct caret_ctl_recordings *rec)
 {
-	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_STATUS };
 	struct cli_conn c;
 	struct ctl_why why = { "" };
-	if (!req)
-		return -ENOMEM;
 	int64_t deadline = cli_now_ms() + 2000;
 	int e = cli_conn_open(&c, g->socket, deadline);
 	if (e == 0) {
-		e = cli_exchange(&c, req, deadline, true, NULL, NULL, r, &why);
+		e = cli_exchange(&c, &q, deadline, true, NULL, NULL, r, &why);
 		cli_conn_close(&c);
 	}
-	cJSON_Delete(req);
-	return e < 0 ? e : 0;
+	if (e < 0)
+		return e;
+	/* an error reply, or one that says nothing sure: no recordings */
+	if (r->type != CTL_REPLY_RESULT ||
+	    caret_ctl_recordings_decode(r->root, rec, why.msg, sizeof(why.msg)) < 0)
+		memset(rec, 0, sizeof(*rec));
+	return 0;
 }
 
 int cli_rotation_why_ended(const struct cli_opts *g, const char *session)
 {
 	struct cli_reply r;
-	if (quick_status(g, &r) < 0)
+	struct caret_ctl_recordings rec;
+	if (quick_status(g, &r, &rec) < 0)
 		return 0;
 	int found = 0;
-	const cJSON *x, *all = r.type == CTL_REPLY_RESULT
-				       ? cJSON_GetObjectItemCaseSensitive(r.root,
-									  CARET_CTL_K_ROTATIONS_ENDED)
-				       : NULL;
-	cJSON_ArrayForEach(x, all) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(x, "session");
-		const cJSON *w = cJSON_GetObjectItemCaseSensitive(x, "error");
-		if (cJSON_IsString(n) && cJSON_IsString(w) && !strcmp(n->valuestring, session)) {
-			cli_fail(0, "session %.256s ended: %.600s", session, w->valuestring);
+	for (size_t i = 0; i < rec.n_ended; i++)
+		if (!strcmp(rec.ended[i].session, session)) {
+			cli_fail(0, "session %.256s ended: %.600s", session, rec.ended[i].error);
 			found = 1;
 		}
-	}
+	caret_ctl_recordings_free(&rec);
 	cli_reply_free(&r);
 	return found;
 }
@@ -202,19 +175,13 @@ int cli_rotation_why_ended(const struct cli_opts *g, const char *session)
 static int pass_running(const struct cli_opts *g, const char *session)
 {
 	struct cli_reply r;
-	int e = quick_status(g, &r);
+	struct caret_ctl_recordings rec;
+	int e = quick_status(g, &r, &rec);
 	if (e < 0)
 		return e;
-	int running = 0;
-	const cJSON *x, *all = r.type == CTL_REPLY_RESULT
-				       ? cJSON_GetObjectItemCaseSensitive(r.root, CARET_CTL_K_ROTATIONS)
-				       : NULL;
-	cJSON_ArrayForEach(x, all) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(x, "session");
-		const cJSON *d = cJSON_GetObjectItemCaseSensitive(x, CARET_CTL_K_PASS_COMPLETE);
-		if (cJSON_IsString(n) && !strcmp(n->valuestring, session) && cJSON_IsFalse(d))
-			running = 1;
-	}
+	const struct caret_ctl_rotation_status *t = caret_ctl_recordings_rotation(&rec, session);
+	int running = t && t->have_pass_complete && !t->pass_complete;
+	caret_ctl_recordings_free(&rec);
 	cli_reply_free(&r);
 	return running;
 }

@@ -4,7 +4,6 @@
 #ifndef CARETCTL_ROTATION_CLI_H
 #define CARETCTL_ROTATION_CLI_H
 
-#include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,7 +32,8 @@ int cli_rotation_check(const struct cli_rotation *r);
 void cli_rotation_usage(FILE *f);
 /* The rotating recordings of a status result ("rotations"), or the one of
  * a stop result ("rotation"), for humans. */
-void cli_rotation_print(const cJSON *root);
+struct caret_ctl_recordings;
+void cli_rotation_print(const struct caret_ctl_recordings *rec);
 struct cli_opts;
 /* When caretd itself ended the rotating recording `session` (its disk
  * about to fill): says why on standard error and returns 1; else 0. */

@@ -7,14 +7,19 @@
 #include <string.h>
 
 #include "proto/caret_ctl.h"
+#include "util/caret_util.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_dec.h"
+#include "proto/caret_ctl_snapshot_res.h"
 #include "json_out.h"
 #include "rpc.h"
 
-static int send_request(struct cli_conn *c, const cJSON *req, int64_t deadline_ms)
+static int send_request(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms)
 {
-	char *s = cJSON_PrintUnformatted(req);
+	cJSON *req = caret_ctl_enc_req(q);
+	char *s = req ? cJSON_PrintUnformatted(req) : NULL;
+	cJSON_Delete(req);
 	if (!s)
 		return -ENOMEM;
 	size_t n = strlen(s);
@@ -30,12 +35,24 @@ static int send_request(struct cli_conn *c, const cJSON *req, int64_t deadline_m
 	return r;
 }
 
-int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
+/* A progress line, decoded, for fn; the line itself for --json. */
+static int progress(cJSON *root, cli_progress_fn fn, void *arg, struct ctl_why *why)
+{
+	struct ctl_progress p;
+	if (!fn)
+		return 0;
+	if (ctl_decode_progress(root, &p, why) < 0)
+		return -EPROTO;
+	struct cli_reply line = { .root = root, .type = CTL_REPLY_PROGRESS };
+	return fn(&p, &line, arg, why);
+}
+
+int cli_exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms,
 		 bool interruptible, cli_progress_fn fn, void *arg,
 		 struct cli_reply *out, struct ctl_why *why)
 {
 	memset(out, 0, sizeof(*out));
-	int r = send_request(c, req, deadline_ms);
+	int r = send_request(c, q, deadline_ms);
 	/*
 	 * caretd may refuse a client (permissions, too many clients) with an
 	 * error line and close before reading: that line is the answer.
@@ -55,7 +72,7 @@ int cli_exchange(struct cli_conn *c, const cJSON *req, int64_t deadline_ms,
 		if (r < 0)
 			return r;
 		if (type == CTL_REPLY_PROGRESS) {
-			r = fn ? fn(root, arg, why) : 0;
+			r = progress(root, fn, arg, why);
 			cJSON_Delete(root);
 			if (r < 0)
 				return r;
@@ -149,40 +166,48 @@ int cli_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 	}
 }
 
-/* An error reply's errno when it is a sane positive number, else 0. */
-static int reply_errno(const struct cli_reply *r)
+/* An error reply's message (ctl_reply_parse checked it is there) and its
+ * errno when it is a sane positive number, else 0: errno is advisory. */
+static int reply_errno(const struct cli_reply *r, const char **msg)
 {
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERRNO);
-	return cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble < 4096
-		       ? (int)n->valuedouble : 0;
+	struct caret_ctl_error e;
+	char why[160];
+	int rc = caret_ctl_error_decode(r->root, &e, why, sizeof(why));
+	*msg = e.error ? e.error : "(no message)";
+	return rc == 0 && e.err >= 1 ? (int)e.err : 0;
 }
 
 int cli_report_error_reply(const char *cmd, const struct cli_reply *r)
 {
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->root, CARET_CTL_K_ERROR);
-	int err = reply_errno(r);
-	/* errno is advisory: shown when it is a sane positive number, and
-	 * only if caretd's message does not say it already. */
+	const char *msg;
+	int err = reply_errno(r, &msg);
+	/* errno shown only if caretd's message does not say it already */
 	if (err) {
 		const char *text = strerror(err);
 		cli_set_errno(err);
-		if (!strstr(e->valuestring, text))
-			return cli_fail(CLI_EXIT_FAILED, "%s failed: %s (%s)", cmd,
-					e->valuestring, text);
+		if (!strstr(msg, text))
+			return cli_fail(CLI_EXIT_FAILED, "%s failed: %s (%s)", cmd, msg, text);
 	}
-	return cli_fail(CLI_EXIT_FAILED, "%s failed: %s", cmd, e->valuestring);
+	return cli_fail(CLI_EXIT_FAILED, "%s failed: %s", cmd, msg);
 }
 
-int cli_call(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+int cli_call(const struct cli_opts *g, const struct caret_ctl_req *q, int64_t timeout_ms,
 	     bool interruptible, struct cli_reply *out)
 {
-	return cli_call_unless(g, req, timeout_ms, interruptible, 0, out);
+	return cli_call_unless(g, q, timeout_ms, interruptible, 0, out);
 }
 
-int cli_call_unless(const struct cli_opts *g, const cJSON *req, int64_t timeout_ms,
+int cli_call_simple(const struct cli_opts *g, enum caret_ctl_cmd cmd, int64_t timeout_ms,
+		    struct cli_reply *out)
+{
+	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = cmd };
+	return cli_call(g, &q, timeout_ms, false, out);
+}
+
+int cli_call_unless(const struct cli_opts *g, const struct caret_ctl_req *q, int64_t timeout_ms,
 		    bool interruptible, int quiet, struct cli_reply *out)
 {
-	const char *cmd = cJSON_GetObjectItemCaseSensitive(req, CARET_CTL_K_CMD)->valuestring;
+	const char *cmd = caret_ctl_cmd_name(q->cmd);
 	int64_t wait_ms = timeout_ms + CLI_SLACK_MS;
 	int64_t deadline = cli_now_ms() + wait_ms;
 	struct cli_conn c;
@@ -192,14 +217,15 @@ int cli_call_unless(const struct cli_opts *g, const cJSON *req, int64_t timeout_
 	int r = cli_conn_open(&c, g->socket, deadline);
 	if (r < 0)
 		return cli_report_connect(g->socket, r);
-	r = cli_exchange(&c, req, deadline, interruptible, NULL, NULL, out, &why);
+	r = cli_exchange(&c, q, deadline, interruptible, NULL, NULL, out, &why);
 	cli_conn_close(&c);
 	if (r == -EINTR)
 		return CLI_EXIT_INTERRUPTED;
 	if (r < 0)
 		return cli_report_exchange(cmd, r, &why, wait_ms);
 	if (out->type == CTL_REPLY_ERROR) {
-		if (quiet && reply_errno(out) == quiet) {
+		const char *msg;
+		if (quiet && reply_errno(out, &msg) == quiet) {
 			cli_reply_free(out);
 			return CLI_EXIT_AGAIN;
 		}
@@ -217,22 +243,16 @@ int cli_simple_call(struct cli_opts *g, const char *cmd, int argc, char **argv,
 	if (early >= 0)
 		return early;
 	int c = caret_ctl_cmd_by_name(cmd);
-	cJSON *req = c >= 0 ? caret_ctl_enc_req_simple((enum caret_ctl_cmd)c) : NULL;
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
-	int code = cli_call(g, req, CLI_QUICK_MS, false, out);
-	cJSON_Delete(req);
+	if (c < 0)
+		return cli_fail(CLI_EXIT_FAILED, "unknown command %s", cmd);
+	int code = cli_call_simple(g, (enum caret_ctl_cmd)c, CLI_QUICK_MS, out);
 	return code == CLI_EXIT_OK ? -1 : code;
 }
 
 int cli_ping(const struct cli_opts *g)
 {
 	struct cli_reply r;
-	cJSON *req = caret_ctl_enc_req_simple(CARET_CTL_STATUS);
-	if (!req)
-		return cli_fail(CLI_EXIT_FAILED, "out of memory");
-	int code = cli_call(g, req, CLI_QUICK_MS, false, &r);
-	cJSON_Delete(req);
+	int code = cli_call_simple(g, CARET_CTL_STATUS, CLI_QUICK_MS, &r);
 	if (code == CLI_EXIT_OK)
 		cli_reply_free(&r);
 	return code;
@@ -244,4 +264,69 @@ void cli_print_json(cJSON *o, const char *cmd)
 	 * `record` prints three of them. */
 	if (cli_json_print(o, CARET_CTL_T_RESULT, cmd) < 0)
 		cli_fail(CLI_EXIT_FAILED, "out of memory");
+}
+
+static int set(struct cli_reply *r, const char *key, cJSON *v)
+{
+	if (!v || !r->root)
+		goto fail;
+	if (cJSON_GetObjectItemCaseSensitive(r->root, key)) {
+		if (cJSON_ReplaceItemInObjectCaseSensitive(r->root, key, v))
+			return 0;
+	} else if (cJSON_AddItemToObject(r->root, key, v)) {
+		return 0;
+	}
+fail:
+	cJSON_Delete(v);
+	return -ENOMEM;
+}
+
+int cli_reply_set_u64(struct cli_reply *r, const char *key, uint64_t v)
+{
+	return set(r, key, cJSON_CreateNumber((double)v));
+}
+
+int cli_reply_set_bool(struct cli_reply *r, const char *key, bool v)
+{
+	return set(r, key, cJSON_CreateBool(v));
+}
+
+int cli_reply_set_strings(struct cli_reply *r, const char *key, char *const *s, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; a && i < n; i++) {
+		cJSON *x = cJSON_CreateString(s[i]);
+		if (!x || !cJSON_AddItemToArray(a, x)) {
+			cJSON_Delete(x);
+			cJSON_Delete(a);
+			return -ENOMEM;
+		}
+	}
+	return set(r, key, a);
+}
+
+int cli_reply_stop(struct cli_reply *r, const char *session, const char *path,
+		   const struct caret_ctl_channel *ch, size_t n)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = CTL_REPLY_RESULT;
+	r->root = caret_ctl_enc_stop(session, path, ch, n, 0);
+	return r->root ? 0 : -ENOMEM;
+}
+
+int cli_keep_add(struct cli_keep *k, struct cli_reply *r)
+{
+	if (caret_grow((void **)&k->v, &k->cap, k->n + 1, sizeof(*k->v)) < 0)
+		return -ENOMEM;
+	k->v[k->n++] = *r;
+	memset(r, 0, sizeof(*r));
+	return 0;
+}
+
+void cli_keep_free(struct cli_keep *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		cli_reply_free(&k->v[i]);
+	free(k->v);
+	memset(k, 0, sizeof(*k));
 }

@@ -196,57 +196,43 @@ void cli_sel_list(const struct caret_ctl_sel *s, bool light)
 		printf("  %s\n", s->syscall[i]);
 }
 
-static bool add_strs(cJSON *o, const char *key, const char *const *v, int n)
+void cli_sel_fill(const struct caret_ctl_sel *s, bool light, struct cli_sel_names *b,
+		  struct caret_ctl_record_list *l)
 {
-	cJSON *a = cJSON_AddArrayToObject(o, key);
-	for (int i = 0; a && i < n; i++) {
-		cJSON *x = cJSON_CreateString(v[i]);
-		if (!x || !cJSON_AddItemToArray(a, x)) {
-			cJSON_Delete(x);
-			return false;
-		}
-	}
-	return a != NULL;
-}
-
-bool cli_sel_json(cJSON *o, const struct caret_ctl_sel *s, bool light)
-{
-	const char *evs[2 * CARET_CTL_SEL_MAX + 64];
 	int added = 0;
-	int n = caret_ctl_sel_ust(s, light, true, evs, (int)(sizeof(evs) / sizeof(evs[0])),
+	int n = caret_ctl_sel_ust(s, light, true, b->evs, (int)(sizeof(b->evs) / sizeof(b->evs[0])),
 				  &added);
-	const char *miss[32];
-	int nm = caret_ctl_sel_unrecorded(s, miss, 32);
+	int nm = caret_ctl_sel_unrecorded(s, b->miss, 32);
 	/* the contexts as the text lists them: CARET's, then the others once */
-	const char *ctx[CARET_CTL_SEL_MAX + 8];
-	int nc = 0;
-	for (const char *const *c = caret_ctl_contexts; *c; c++)
-		ctx[nc++] = *c;
+	size_t nc = 0, max_ctx = sizeof(b->ctx) / sizeof(b->ctx[0]);
+	for (const char *const *c = caret_ctl_contexts; *c && nc < max_ctx; c++)
+		b->ctx[nc++] = *c;
 	for (int i = 0; i < s->n_context; i++) {
 		bool dup = false;
-		for (int j = 0; j < nc; j++)
-			dup = dup || !strcmp(ctx[j], s->context[i]);
-		if (!dup && nc < (int)(sizeof(ctx) / sizeof(ctx[0])))
-			ctx[nc++] = s->context[i];
+		for (size_t j = 0; j < nc; j++)
+			dup = dup || !strcmp(b->ctx[j], s->context[i]);
+		if (!dup && nc < max_ctx)
+			b->ctx[nc++] = s->context[i];
 	}
-	if (!cJSON_AddStringToObject(o, "ust_list", s->ust_given ? "-u" : light ? "light" : "full") ||
-	    !add_strs(o, "ust_events", evs, n < 0 ? 0 : n) ||
-	    !add_strs(o, "ust_events_added", evs + (s->ust_given ? added : n),
-		      s->ust_given && n > added ? n - added : 0) ||
-	    !add_strs(o, "not_recorded", miss, nm < 0 ? 0 : (nm < 32 ? nm : 32)) ||
-	    !add_strs(o, "context", ctx, nc))
-		return false;
-	if (!caret_ctl_sel_kernel(s))
-		return true;
-	cJSON *k = cJSON_AddObjectToObject(o, "kernel_channel");
-	return k && cJSON_AddStringToObject(k, "name", CARET_CTL_KERNEL_CHANNEL) &&
-	       cJSON_AddNumberToObject(k, "subbuf_count", CARET_CTL_KERNEL_SUBBUF_COUNT) &&
-	       cJSON_AddNumberToObject(k, "subbuf_size",
-				       (double)(s->subbuf_size_kernel
-							? s->subbuf_size_kernel
-							: CARET_CTL_DEFAULT_SUBBUF_SIZE_KERNEL)) &&
-	       add_strs(k, "events", (const char *const *)s->kernel, s->n_kernel) &&
-	       add_strs(k, "syscalls", (const char *const *)s->syscall, s->n_syscall);
+	l->ust_list = s->ust_given ? "-u" : light ? "light" : "full";
+	l->ust_events = (struct caret_ctl_strings){ (size_t)(n < 0 ? 0 : n), b->evs };
+	l->ust_events_added = (struct caret_ctl_strings){
+		(size_t)(s->ust_given && n > added ? n - added : 0), b->evs + (s->ust_given ? added : n)
+	};
+	l->not_recorded = (struct caret_ctl_strings){ (size_t)(nm < 0 ? 0 : (nm < 32 ? nm : 32)),
+						      b->miss };
+	l->context = (struct caret_ctl_strings){ nc, b->ctx };
+	l->have_kernel = caret_ctl_sel_kernel(s);
+	if (!l->have_kernel)
+		return;
+	l->kernel = (struct caret_ctl_list_channel){
+		.name = CARET_CTL_KERNEL_CHANNEL,
+		.subbuf_count = CARET_CTL_KERNEL_SUBBUF_COUNT,
+		.subbuf_size = s->subbuf_size_kernel ? s->subbuf_size_kernel
+						     : CARET_CTL_DEFAULT_SUBBUF_SIZE_KERNEL,
+	};
+	l->kernel_events = (struct caret_ctl_strings){ (size_t)s->n_kernel, (const char **)s->kernel };
+	l->syscalls = (struct caret_ctl_strings){ (size_t)s->n_syscall, (const char **)s->syscall };
 }
 
 void cli_sel_warn(const struct caret_ctl_sel *s)

@@ -9,8 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <cjson/cJSON.h>
-
+#include "proto/caret_ctl_record_list.h"
 #include "proto/caret_ctl_sel.h"
 
 enum {
@@ -41,10 +40,16 @@ int cli_sel_check(struct caret_ctl_sel *s, bool light);
 void cli_sel_usage(FILE *f);
 /* `record --list`: the UST events, contexts and kernel channel. */
 void cli_sel_list(const struct caret_ctl_sel *s, bool light);
-/* The same as keys of o (record -l --json): ust_list, ust_events,
- * ust_events_added, not_recorded, context, kernel_channel. False when out
- * of memory. */
-bool cli_sel_json(cJSON *o, const struct caret_ctl_sel *s, bool light);
+/* The same into record -l --json's list (proto/caret_ctl_record_list.h):
+ * ust_list, ust_events, ust_events_added, not_recorded, context, and the
+ * kernel channel; the names are kept in b, and in s. */
+struct cli_sel_names {
+	const char *evs[2 * CARET_CTL_SEL_MAX + 64];
+	const char *miss[32];
+	const char *ctx[CARET_CTL_SEL_MAX + 8];
+};
+void cli_sel_fill(const struct caret_ctl_sel *s, bool light, struct cli_sel_names *b,
+		  struct caret_ctl_record_list *l);
 /* At a record: what a -u list leaves out of CARET's runtime events, on
  * stderr. */
 void cli_sel_warn(const struct caret_ctl_sel *s);

@@ -5,7 +5,6 @@
 #ifndef CARETCTL_SNAPSHOT_CLI_H
 #define CARETCTL_SNAPSHOT_CLI_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,10 +36,11 @@ int cli_snapshot_check(const struct cli_snapshot_opts *o);
 void cli_snapshot_usage(FILE *f);
 /* A status result's "recordings", or a stop result's snapshot fields,
  * for humans. */
-void cli_snapshot_print(const cJSON *root);
+struct caret_ctl_recordings;
+void cli_snapshot_print(const struct caret_ctl_recordings *rec);
 /* Whether a stop result is a flight recorder's. */
-bool cli_snapshot_is(const cJSON *root);
+bool cli_snapshot_is(const struct caret_ctl_recordings *rec);
 /* A flight recorder's stop result with no snapshot written: no trace. */
-bool cli_snapshot_unwritten(const cJSON *root);
+bool cli_snapshot_unwritten(const struct caret_ctl_recordings *rec);
 
 #endif

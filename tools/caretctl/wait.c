@@ -13,23 +13,19 @@
 
 #define RECONNECT_MS 200
 
-static int on_progress(const cJSON *msg, void *arg, struct ctl_why *why)
+static int on_progress(const struct ctl_progress *pp, struct cli_reply *line, void *arg,
+		       struct ctl_why *why)
 {
+	(void)why;
 	const struct cli_opts *g = arg;
 	static struct ctl_progress last;
-	struct ctl_progress p;
-	if (ctl_decode_progress(msg, &p, why) < 0)
-		return -EPROTO;
+	struct ctl_progress p = *pp;
 	cli_progress_show(&p);
 	/* --json: a progress object on stdout for each change. */
 	if (g->json && (p.recording != last.recording || p.total != last.total ||
 			p.records_done != last.records_done ||
 			p.records_total != last.records_total)) {
-		cJSON *o = cJSON_Duplicate(msg, true);
-		if (!o)
-			return -ENOMEM;
-		cli_print_json(o, CARET_CTL_CMD_WAIT);
-		cJSON_Delete(o);
+		cli_print_json(line->root, CARET_CTL_CMD_WAIT);
 		fflush(stdout);
 	}
 	last = p;
@@ -52,12 +48,7 @@ static int wait_once(const struct cli_opts *g, int64_t remaining_ms, bool *lost,
 	}
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_WAIT,
 				   .u.wait.timeout_ms = remaining_ms };
-	cJSON *req = caret_ctl_enc_req(&q);
-	if (!req)
-		r = -ENOMEM;
-	else
-		r = cli_exchange(&c, req, deadline, true, on_progress, (void *)g, out, why);
-	cJSON_Delete(req);
+	r = cli_exchange(&c, &q, deadline, true, on_progress, (void *)g, out, why);
 	cli_conn_close(&c);
 	return r;
 }

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_check.h"
+#include "proto/caret_ctl_reply.h"
+
+/* ---- encoding ---- */
+
+/* 64-bit counts and nanoseconds as JSON integers, never through a double
+ * (cJSON's numbers are doubles: 2^53 and up would be rounded). */
+static bool ju64(cJSON *o, const char *k, uint64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "%" PRIu64, v);
+	return cJSON_AddRawToObject(o, k, b) != NULL;
+}
+
+static bool ji64(cJSON *o, const char *k, int64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "%" PRId64, v);
+	return cJSON_AddRawToObject(o, k, b) != NULL;
+}
+
+static bool add_counts(cJSON *o, const char *key, const struct caret_ctl_counts *c)
+{
+	cJSON *x = cJSON_AddObjectToObject(o, key);
+	for (size_t i = 0; x && i < c->n; i++)
+		if (!ju64(x, c->v[i].name, c->v[i].n))
+			return false;
+	return x != NULL;
+}
+
+static bool add_strings(cJSON *o, const char *key, const struct caret_ctl_strings *s)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, key);
+	for (size_t i = 0; a && i < s->n; i++) {
+		cJSON *x = cJSON_CreateString(s->v[i]);
+		if (!x || !cJSON_AddItemToArray(a, x)) {
+			cJSON_Delete(x);
+			return false;
+		}
+	}
+	return a != NULL;
+}
+
+static cJSON *item(cJSON *arr)
+{
+	cJSON *x = cJSON_CreateObject();
+	if (x && cJSON_AddItemToArray(arr, x))
+		return x;
+	cJSON_Delete(x);
+	return NULL;
+}
+
+static bool add_proc(cJSON *arr, const struct caret_ctl_check_proc *p)
+{
+	cJSON *o = item(arr);
+	return o && ji64(o, "pid", p->pid) && cJSON_AddStringToObject(o, "procname", p->procname) &&
+	       cJSON_AddBoolToObject(o, "caret_init", p->caret_init) &&
+	       add_counts(o, "init_records", &p->init) && add_counts(o, "duplicates", &p->dup) &&
+	       add_counts(o, "missing", &p->missing) && ju64(o, "init_total", p->init_total) &&
+	       ju64(o, "duplicates_total", p->dup_total) &&
+	       ju64(o, "missing_total", p->missing_total) &&
+	       ju64(o, "both_variants", p->both_variants) &&
+	       ju64(o, "filtered_registers", p->filtered_registers) &&
+	       ju64(o, "runtime_events", p->runtime_events) &&
+	       ju64(o, "replay_passes", p->replay_passes) &&
+	       ju64(o, "replay_passes_whole", p->replay_passes_whole) &&
+	       cJSON_AddBoolToObject(o, "replay_cut", p->replay_cut) &&
+	       ju64(o, "events", p->events) && ju64(o, "publishes", p->publishes) &&
+	       ju64(o, "unbound_publishes", p->unbound_publishes) &&
+	       ju64(o, "bindings", p->bindings) &&
+	       ju64(o, "unmatched_bindings", p->unmatched_bindings);
+}
+
+static bool add_lists(const struct caret_ctl_check_result *c, cJSON *out)
+{
+	cJSON *procs = cJSON_AddArrayToObject(out, "processes"), *x;
+	for (size_t i = 0; procs && i < c->n_procs; i++)
+		if (!add_proc(procs, &c->procs[i]))
+			return false;
+	cJSON *nodes = procs ? cJSON_AddArrayToObject(out, "nodes") : NULL;
+	for (size_t i = 0; nodes && i < c->n_nodes; i++)
+		if (!(x = item(nodes)) || !cJSON_AddStringToObject(x, "name", c->nodes[i].name) ||
+		    !ji64(x, "pid", c->nodes[i].pid))
+			return false;
+	cJSON *topics = nodes ? cJSON_AddArrayToObject(out, "topics") : NULL;
+	for (size_t i = 0; topics && i < c->n_topics; i++)
+		if (!(x = item(topics)) || !cJSON_AddStringToObject(x, "name", c->topics[i].name) ||
+		    !ju64(x, "publishers", c->topics[i].publishers) ||
+		    !ju64(x, "subscriptions", c->topics[i].subscriptions))
+			return false;
+	return topics && add_counts(out, "events_per_kind", &c->per_kind);
+}
+
+int caret_ctl_check_encode(const struct caret_ctl_check_result *c, cJSON *out)
+{
+	return cJSON_AddStringToObject(out, "trace", c->trace) &&
+			       cJSON_AddBoolToObject(out, "complete", c->complete) &&
+			       add_strings(out, "problems", &c->problems) &&
+			       add_strings(out, "warnings", &c->warnings) &&
+			       add_strings(out, "notes", &c->notes) &&
+			       ju64(out, "events", c->events) && ji64(out, "first_ns", c->first_ns) &&
+			       ji64(out, "last_ns", c->last_ns) &&
+			       ju64(out, "discarded_events", c->discarded_events) &&
+			       cJSON_AddBoolToObject(out, "discarded_events_unknown",
+						     c->discarded_unknown) &&
+			       ju64(out, "lost_packets", c->lost_packets) &&
+			       cJSON_AddBoolToObject(out, "lost_packets_unknown", c->lost_unknown) &&
+			       add_counts(out, "events_without_context", &c->no_context) &&
+			       add_lists(c, out)
+		       ? 0
+		       : -ENOMEM;
+}
+
+/* ---- decoding ---- */
+
+static int oom(struct ctl_why *w)
+{
+	ctl_why_set(w, "out of memory");
+	return -ENOMEM;
+}
+
+static int get_u64(const cJSON *o, const char *where, const char *key, uint64_t *out,
+		   struct ctl_why *w)
+{
+	int64_t v;
+	if (ctl_get_int(o, where, key, 0, INT64_MAX, &v, w) < 0)
+		return -EPROTO;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static int get_counts(const cJSON *o, const char *where, const char *key,
+		      struct caret_ctl_counts *c, struct ctl_why *w)
+{
+	const cJSON *obj, *e;
+	if (ctl_get_obj(o, where, key, &obj, w) < 0)
+		return -EPROTO;
+	int n = cJSON_GetArraySize(obj);
+	if (n > CARET_CTL_CHECK_MAX) {
+		ctl_why_set(w, "field \"%s\" has too many entries", key);
+		return -EPROTO;
+	}
+	if (n && !(c->v = calloc((size_t)n, sizeof(*c->v))))
+		return oom(w);
+	char inner[64];
+	snprintf(inner, sizeof(inner), "%s%s%s", where ? where : "", where ? "." : "", key);
+	cJSON_ArrayForEach(e, obj) {
+		struct caret_ctl_count *x = &c->v[c->n];
+		x->name = e->string;
+		if (get_u64(obj, inner, e->string, &x->n, w) < 0)
+			return -EPROTO;
+		c->n++;
+	}
+	return 0;
+}
+
+static int get_strings(const cJSON *o, const char *key, struct caret_ctl_strings *s,
+		       struct ctl_why *w)
+{
+	const cJSON *arr, *e;
+	if (ctl_get_array(o, NULL, key, &arr, w) < 0)
+		return -EPROTO;
+	int n = cJSON_GetArraySize(arr);
+	if (n > CARET_CTL_CHECK_MAX) {
+		ctl_why_set(w, "field \"%s\" has too many entries", key);
+		return -EPROTO;
+	}
+	if (n && !(s->v = calloc((size_t)n, sizeof(*s->v))))
+		return oom(w);
+	cJSON_ArrayForEach(e, arr) {
+		if (!cJSON_IsString(e) || !e->valuestring) {
+			ctl_why_set(w, "field \"%s[%zu]\" is not a string", key, s->n);
+			return -EPROTO;
+		}
+		s->v[s->n++] = e->valuestring;
+	}
+	return 0;
+}
+
+static int decode_proc(const cJSON *e, const char *where, struct caret_ctl_check_proc *p,
+		       struct ctl_why *w)
+{
+	int r;
+	if (ctl_get_int(e, where, "pid", INT64_MIN, INT64_MAX, &p->pid, w) < 0 ||
+	    ctl_get_str(e, where, "procname", false, &p->procname, w) < 0 ||
+	    ctl_get_bool(e, where, "caret_init", &p->caret_init, w) < 0 ||
+	    ctl_get_bool(e, where, "replay_cut", &p->replay_cut, w) < 0)
+		return -EPROTO;
+	if ((r = get_counts(e, where, "init_records", &p->init, w)) < 0 ||
+	    (r = get_counts(e, where, "duplicates", &p->dup, w)) < 0 ||
+	    (r = get_counts(e, where, "missing", &p->missing, w)) < 0)
+		return r;
+	struct {
+		const char *key;
+		uint64_t *out;
+	} f[] = {
+		{ "init_total", &p->init_total },
+		{ "duplicates_total", &p->dup_total },
+		{ "missing_total", &p->missing_total },
+		{ "both_variants", &p->both_variants },
+		{ "filtered_registers", &p->filtered_registers },
+		{ "runtime_events", &p->runtime_events },
+		{ "replay_passes", &p->replay_passes },
+		{ "replay_passes_whole", &p->replay_passes_whole },
+		{ "events", &p->events },
+		{ "publishes", &p->publishes },
+		{ "unbound_publishes", &p->unbound_publishes },
+		{ "bindings", &p->bindings },
+		{ "unmatched_bindings", &p->unmatched_bindings },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (get_u64(e, where, f[i].key, f[i].out, w) < 0)
+			return -EPROTO;
+	return 0;
+}
+
+static int decode_lists(const cJSON *in, struct caret_ctl_check_result *c, struct ctl_why *w)
+{
+	const cJSON *arr, *e;
+	char where[48];
+	size_t i = 0;
+	if (ctl_get_objects(in, NULL, "processes", CARET_CTL_CHECK_MAX, &arr, &c->n_procs, w) < 0)
+		return -EPROTO;
+	if (c->n_procs && !(c->procs = calloc(c->n_procs, sizeof(*c->procs))))
+		return oom(w);
+	cJSON_ArrayForEach(e, arr) {
+		snprintf(where, sizeof(where), "processes[%zu]", i);
+		int r = decode_proc(e, where, &c->procs[i++], w);
+		if (r < 0)
+			return r;
+	}
+	if (ctl_get_objects(in, NULL, "nodes", CARET_CTL_CHECK_MAX, &arr, &c->n_nodes, w) < 0)
+		return -EPROTO;
+	if (c->n_nodes && !(c->nodes = calloc(c->n_nodes, sizeof(*c->nodes))))
+		return oom(w);
+	i = 0;
+	cJSON_ArrayForEach(e, arr) {
+		snprintf(where, sizeof(where), "nodes[%zu]", i);
+		if (ctl_get_str(e, where, "name", false, &c->nodes[i].name, w) < 0 ||
+		    ctl_get_int(e, where, "pid", INT64_MIN, INT64_MAX, &c->nodes[i].pid, w) < 0)
+			return -EPROTO;
+		i++;
+	}
+	if (ctl_get_objects(in, NULL, "topics", CARET_CTL_CHECK_MAX, &arr, &c->n_topics, w) < 0)
+		return -EPROTO;
+	if (c->n_topics && !(c->topics = calloc(c->n_topics, sizeof(*c->topics))))
+		return oom(w);
+	i = 0;
+	cJSON_ArrayForEach(e, arr) {
+		struct caret_ctl_check_topic *t = &c->topics[i];
+		snprintf(where, sizeof(where), "topics[%zu]", i++);
+		if (ctl_get_str(e, where, "name", false, &t->name, w) < 0 ||
+		    get_u64(e, where, "publishers", &t->publishers, w) < 0 ||
+		    get_u64(e, where, "subscriptions", &t->subscriptions, w) < 0)
+			return -EPROTO;
+	}
+	return get_counts(in, NULL, "events_per_kind", &c->per_kind, w);
+}
+
+static int decode(const cJSON *in, struct caret_ctl_check_result *c, struct ctl_why *w)
+{
+	int r;
+	if (!cJSON_IsObject(in)) {
+		ctl_why_set(w, "the check result is not an object");
+		return -EPROTO;
+	}
+	if (ctl_get_str(in, NULL, "trace", false, &c->trace, w) < 0 ||
+	    ctl_get_bool(in, NULL, "complete", &c->complete, w) < 0 ||
+	    get_u64(in, NULL, "events", &c->events, w) < 0 ||
+	    ctl_get_int(in, NULL, "first_ns", INT64_MIN, INT64_MAX, &c->first_ns, w) < 0 ||
+	    ctl_get_int(in, NULL, "last_ns", INT64_MIN, INT64_MAX, &c->last_ns, w) < 0 ||
+	    get_u64(in, NULL, "discarded_events", &c->discarded_events, w) < 0 ||
+	    ctl_get_bool(in, NULL, "discarded_events_unknown", &c->discarded_unknown, w) < 0 ||
+	    get_u64(in, NULL, "lost_packets", &c->lost_packets, w) < 0 ||
+	    ctl_get_bool(in, NULL, "lost_packets_unknown", &c->lost_unknown, w) < 0)
+		return -EPROTO;
+	if ((r = get_strings(in, "problems", &c->problems, w)) < 0 ||
+	    (r = get_strings(in, "warnings", &c->warnings, w)) < 0 ||
+	    (r = get_strings(in, "notes", &c->notes, w)) < 0 ||
+	    (r = get_counts(in, NULL, "events_without_context", &c->no_context, w)) < 0)
+		return r;
+	return decode_lists(in, c, w);
+}
+
+int caret_ctl_check_decode(const cJSON *in, struct caret_ctl_check_result *c, char *why,
+			   size_t len)
+{
+	struct ctl_why w = { "" };
+	memset(c, 0, sizeof(*c));
+	int r = decode(in, c, &w);
+	if (r < 0) {
+		caret_ctl_check_free(c);
+		return ctl_why_out(&w, why, len, r);
+	}
+	return 0;
+}
+
+void caret_ctl_check_free(struct caret_ctl_check_result *c)
+{
+	for (size_t i = 0; c->procs && i < c->n_procs; i++) {
+		free(c->procs[i].init.v);
+		free(c->procs[i].dup.v);
+		free(c->procs[i].missing.v);
+	}
+	free(c->procs);
+	free(c->nodes);
+	free(c->topics);
+	free(c->problems.v);
+	free(c->warnings.v);
+	free(c->notes.v);
+	free(c->no_context.v);
+	free(c->per_kind.v);
+	memset(c, 0, sizeof(*c));
+}
