@@ -9,7 +9,6 @@
 #include "proto/caret_ctl_check.h"
 #include "proto/caret_ctl_reply.h"
 
-
 /* ---- encoding ---- */
 
 /* 64-bit counts and nanoseconds as JSON integers, never through a double
