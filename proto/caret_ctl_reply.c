@@ -292,3 +292,13 @@ bool ctl_add_strings(cJSON *o, const char *key, const struct caret_ctl_strings *
 	}
 	return a != NULL;
 }
+
+cJSON *ctl_add_object(cJSON *arr)
+{
+	cJSON *x = cJSON_CreateObject();
+	if (!x || !cJSON_AddItemToArray(arr, x)) {
+		cJSON_Delete(x);
+		return NULL;
+	}
+	return x;
+}

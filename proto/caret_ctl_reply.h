@@ -62,6 +62,8 @@ int ctl_get_objects(const cJSON *o, const char *where, const char *key, size_t m
  * -ENOMEM with why. */
 int ctl_get_strings(const cJSON *o, const char *where, const char *key, size_t max,
 		    struct caret_ctl_strings *s, struct ctl_why *why);
+/* A new object at the end of the array arr, or NULL when out of memory. */
+cJSON *ctl_add_object(cJSON *arr);
 /* o[key] = s as an array of strings: false when out of memory. */
 bool ctl_add_strings(cJSON *o, const char *key, const struct caret_ctl_strings *s);
 /* Optional fields: a missing key leaves *out as it is. */
