@@ -330,5 +330,8 @@
  * caretd ignores it for speaking another one than its own */
 #define CARET_CTL_K_BRIDGE_VERSION "bridge_version"
 #define CARET_CTL_K_IGNORED "ignored"
+/* record's flag (its plan, nothing created: `record -l`) and the plan's
+ * key in the result (proto/caret_ctl_plan.h) */
+#define CARET_CTL_K_PLAN "plan"
 
 #endif

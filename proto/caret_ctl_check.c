@@ -36,19 +36,6 @@ static bool add_counts(cJSON *o, const char *key, const struct caret_ctl_counts 
 	return x != NULL;
 }
 
-static bool add_strings(cJSON *o, const char *key, const struct caret_ctl_strings *s)
-{
-	cJSON *a = cJSON_AddArrayToObject(o, key);
-	for (size_t i = 0; a && i < s->n; i++) {
-		cJSON *x = cJSON_CreateString(s->v[i]);
-		if (!x || !cJSON_AddItemToArray(a, x)) {
-			cJSON_Delete(x);
-			return false;
-		}
-	}
-	return a != NULL;
-}
-
 static cJSON *item(cJSON *arr)
 {
 	cJSON *x = cJSON_CreateObject();
@@ -103,9 +90,9 @@ int caret_ctl_check_encode(const struct caret_ctl_check_result *c, cJSON *out)
 {
 	return cJSON_AddStringToObject(out, "trace", c->trace) &&
 			       cJSON_AddBoolToObject(out, "complete", c->complete) &&
-			       add_strings(out, "problems", &c->problems) &&
-			       add_strings(out, "warnings", &c->warnings) &&
-			       add_strings(out, "notes", &c->notes) &&
+			       ctl_add_strings(out, "problems", &c->problems) &&
+			       ctl_add_strings(out, "warnings", &c->warnings) &&
+			       ctl_add_strings(out, "notes", &c->notes) &&
 			       ju64(out, "events", c->events) && ji64(out, "first_ns", c->first_ns) &&
 			       ji64(out, "last_ns", c->last_ns) &&
 			       ju64(out, "discarded_events", c->discarded_events) &&
@@ -158,29 +145,6 @@ static int get_counts(const cJSON *o, const char *where, const char *key,
 		if (get_u64(obj, inner, e->string, &x->n, w) < 0)
 			return -EPROTO;
 		c->n++;
-	}
-	return 0;
-}
-
-static int get_strings(const cJSON *o, const char *key, struct caret_ctl_strings *s,
-		       struct ctl_why *w)
-{
-	const cJSON *arr, *e;
-	if (ctl_get_array(o, NULL, key, &arr, w) < 0)
-		return -EPROTO;
-	int n = cJSON_GetArraySize(arr);
-	if (n > CARET_CTL_CHECK_MAX) {
-		ctl_why_set(w, "field \"%s\" has too many entries", key);
-		return -EPROTO;
-	}
-	if (n && !(s->v = calloc((size_t)n, sizeof(*s->v))))
-		return oom(w);
-	cJSON_ArrayForEach(e, arr) {
-		if (!cJSON_IsString(e) || !e->valuestring) {
-			ctl_why_set(w, "field \"%s[%zu]\" is not a string", key, s->n);
-			return -EPROTO;
-		}
-		s->v[s->n++] = e->valuestring;
 	}
 	return 0;
 }
@@ -282,9 +246,9 @@ static int decode(const cJSON *in, struct caret_ctl_check_result *c, struct ctl_
 	    get_u64(in, NULL, "lost_packets", &c->lost_packets, w) < 0 ||
 	    ctl_get_bool(in, NULL, "lost_packets_unknown", &c->lost_unknown, w) < 0)
 		return -EPROTO;
-	if ((r = get_strings(in, "problems", &c->problems, w)) < 0 ||
-	    (r = get_strings(in, "warnings", &c->warnings, w)) < 0 ||
-	    (r = get_strings(in, "notes", &c->notes, w)) < 0 ||
+	if ((r = ctl_get_strings(in, NULL, "problems", CARET_CTL_CHECK_MAX, &c->problems, w)) < 0 ||
+	    (r = ctl_get_strings(in, NULL, "warnings", CARET_CTL_CHECK_MAX, &c->warnings, w)) < 0 ||
+	    (r = ctl_get_strings(in, NULL, "notes", CARET_CTL_CHECK_MAX, &c->notes, w)) < 0 ||
 	    (r = get_counts(in, NULL, "events_without_context", &c->no_context, w)) < 0)
 		return r;
 	return decode_lists(in, c, w);

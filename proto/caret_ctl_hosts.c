@@ -24,11 +24,9 @@ static bool add_counts(cJSON *out, const struct caret_ctl_bridge_counts *c)
 
 static bool add_proc(cJSON *arr, const struct caret_ctl_host_proc *p)
 {
-	cJSON *x = cJSON_CreateObject();
-	if (!x || !cJSON_AddItemToArray(arr, x)) {
-		cJSON_Delete(x);
+	cJSON *x = ctl_add_object(arr);
+	if (!x)
 		return false;
-	}
 	return cJSON_AddStringToObject(x, CARET_CTL_K_NAME, p->name) &&
 	       cJSON_AddStringToObject(x, CARET_CTL_K_STATE, p->state) &&
 	       cJSON_AddNumberToObject(x, CARET_CTL_K_PID, (double)p->pid) &&

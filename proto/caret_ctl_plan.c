@@ -23,11 +23,9 @@ static bool add_num(cJSON *o, const char *k, uint64_t v)
 
 static bool enc_event(cJSON *arr, const struct caret_ctl_plan_event *ev)
 {
-	cJSON *e = cJSON_CreateObject();
-	if (!e || !cJSON_AddItemToArray(arr, e)) {
-		cJSON_Delete(e);
+	cJSON *e = ctl_add_object(arr);
+	if (!e)
 		return false;
-	}
 	return add_str(e, CARET_CTL_K_NAME, ev->name) &&
 	       add_str(e, CARET_CTL_K_EV_TYPE,
 		       ev->syscall ? CARET_CTL_PLAN_SYSCALL_S : CARET_CTL_PLAN_TRACEPOINT_S) &&
@@ -36,11 +34,9 @@ static bool enc_event(cJSON *arr, const struct caret_ctl_plan_event *ev)
 
 static bool enc_channel(cJSON *arr, const struct caret_ctl_plan_channel *c)
 {
-	cJSON *o = cJSON_CreateObject();
-	if (!o || !cJSON_AddItemToArray(arr, o)) {
-		cJSON_Delete(o);
+	cJSON *o = ctl_add_object(arr);
+	if (!o)
 		return false;
-	}
 	cJSON *evs = cJSON_AddArrayToObject(o, CARET_CTL_K_EVENTS);
 	cJSON *ctx = cJSON_AddArrayToObject(o, CARET_CTL_K_CONTEXTS);
 	bool ok = evs && ctx && add_str(o, CARET_CTL_K_NAME, c->name) &&

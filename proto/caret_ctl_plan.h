@@ -20,12 +20,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "proto/caret_ctl.h"
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_ctl_sel.h"
 #include "proto/caret_segment.h"
 
-/* the request's flag (the plan, nothing created) and the result's key */
-#define CARET_CTL_K_PLAN "plan"
 /* the plan's fields beyond the request's own keys */
 #define CARET_CTL_K_SNAPSHOT_MODE "snapshot_mode"
 #define CARET_CTL_K_ARMED "armed"

@@ -8,22 +8,10 @@
 #include "proto/caret_ctl_record_list.h"
 
 #define K_CHANNEL "channel"
+#define LIST_MAX CARET_CTL_RECORD_LIST_MAX
 #define K_KERNEL "kernel_channel"
 
 /* ---- encoding ---- */
-
-static bool add_strs(cJSON *o, const char *key, const struct caret_ctl_strings *s)
-{
-	cJSON *a = cJSON_AddArrayToObject(o, key);
-	for (size_t i = 0; a && i < s->n; i++) {
-		cJSON *x = cJSON_CreateString(s->v[i]);
-		if (!x || !cJSON_AddItemToArray(a, x)) {
-			cJSON_Delete(x);
-			return false;
-		}
-	}
-	return a != NULL;
-}
 
 static bool add_count(cJSON *ch, const char *key, bool unknown, uint64_t v)
 {
@@ -48,12 +36,14 @@ int caret_ctl_record_list_encode(const struct caret_ctl_record_list *l, cJSON *o
 	cJSON *ch = o ? cJSON_AddObjectToObject(o, K_CHANNEL) : NULL, *k;
 	bool ok = ch && add_channel(ch, &l->channel) &&
 		  cJSON_AddStringToObject(o, "ust_list", l->ust_list) &&
-		  add_strs(o, "ust_events", &l->ust_events) &&
-		  add_strs(o, "ust_events_added", &l->ust_events_added) &&
-		  add_strs(o, "not_recorded", &l->not_recorded) && add_strs(o, "context", &l->context);
+		  ctl_add_strings(o, "ust_events", &l->ust_events) &&
+		  ctl_add_strings(o, "ust_events_added", &l->ust_events_added) &&
+		  ctl_add_strings(o, "not_recorded", &l->not_recorded) &&
+		  ctl_add_strings(o, "context", &l->context);
 	if (ok && l->have_kernel)
 		ok = (k = cJSON_AddObjectToObject(o, K_KERNEL)) && add_channel(k, &l->kernel) &&
-		     add_strs(k, "events", &l->kernel_events) && add_strs(k, "syscalls", &l->syscalls);
+		     ctl_add_strings(k, "events", &l->kernel_events) &&
+		     ctl_add_strings(k, "syscalls", &l->syscalls);
 	ok = ok && cJSON_AddStringToObject(o, "trace_directory", l->trace_directory) &&
 	     cJSON_AddBoolToObject(o, "append", l->append) &&
 	     cJSON_AddStringToObject(o, "pacing", l->pacing) &&
@@ -64,31 +54,6 @@ int caret_ctl_record_list_encode(const struct caret_ctl_record_list *l, cJSON *o
 }
 
 /* ---- decoding ---- */
-
-static int get_strs(const cJSON *o, const char *where, const char *key,
-		    struct caret_ctl_strings *s, struct ctl_why *w)
-{
-	const cJSON *arr, *e;
-	if (ctl_get_array(o, where, key, &arr, w) < 0)
-		return -EPROTO;
-	int n = cJSON_GetArraySize(arr);
-	if (n > CARET_CTL_RECORD_LIST_MAX) {
-		ctl_why_set(w, "field \"%s.%s\" has too many entries", where, key);
-		return -EPROTO;
-	}
-	if (n && !(s->v = calloc((size_t)n, sizeof(*s->v)))) {
-		ctl_why_set(w, "out of memory");
-		return -ENOMEM;
-	}
-	cJSON_ArrayForEach(e, arr) {
-		if (!cJSON_IsString(e) || !e->valuestring) {
-			ctl_why_set(w, "field \"%s.%s[%zu]\" is not a string", where, key, s->n);
-			return -EPROTO;
-		}
-		s->v[s->n++] = e->valuestring;
-	}
-	return 0;
-}
 
 static int get_channel(const cJSON *o, const char *key, struct caret_ctl_list_channel *c,
 		       struct ctl_why *w)
@@ -138,10 +103,11 @@ static int decode(const cJSON *in, struct caret_ctl_record_list *l, struct ctl_w
 			return -EPROTO;
 		l->sim_time_domain = (uint32_t)dom;
 	}
-	if ((r = get_strs(o, "list", "ust_events", &l->ust_events, w)) < 0 ||
-	    (r = get_strs(o, "list", "ust_events_added", &l->ust_events_added, w)) < 0 ||
-	    (r = get_strs(o, "list", "not_recorded", &l->not_recorded, w)) < 0 ||
-	    (r = get_strs(o, "list", "context", &l->context, w)) < 0)
+	if ((r = ctl_get_strings(o, "list", "ust_events", LIST_MAX, &l->ust_events, w)) < 0 ||
+	    (r = ctl_get_strings(o, "list", "ust_events_added", LIST_MAX, &l->ust_events_added,
+				 w)) < 0 ||
+	    (r = ctl_get_strings(o, "list", "not_recorded", LIST_MAX, &l->not_recorded, w)) < 0 ||
+	    (r = ctl_get_strings(o, "list", "context", LIST_MAX, &l->context, w)) < 0)
 		return r;
 	l->have_kernel = cJSON_GetObjectItemCaseSensitive(o, K_KERNEL) != NULL;
 	if (!l->have_kernel)
@@ -149,9 +115,10 @@ static int decode(const cJSON *in, struct caret_ctl_record_list *l, struct ctl_w
 	if (get_channel(o, K_KERNEL, &l->kernel, w) < 0)
 		return -EPROTO;
 	k = cJSON_GetObjectItemCaseSensitive(o, K_KERNEL);
-	if ((r = get_strs(k, "list.kernel_channel", "events", &l->kernel_events, w)) < 0)
+	if ((r = ctl_get_strings(k, "list.kernel_channel", "events", LIST_MAX, &l->kernel_events,
+				 w)) < 0)
 		return r;
-	return get_strs(k, "list.kernel_channel", "syscalls", &l->syscalls, w);
+	return ctl_get_strings(k, "list.kernel_channel", "syscalls", LIST_MAX, &l->syscalls, w);
 }
 
 int caret_ctl_record_list_decode(const cJSON *in, struct caret_ctl_record_list *l, char *why,

@@ -27,11 +27,9 @@ static double count(uint64_t v)
 
 static bool add_chunk(cJSON *arr, const struct caret_ctl_chunk *c)
 {
-	cJSON *x = cJSON_CreateObject();
-	if (!x || !cJSON_AddItemToArray(arr, x)) {
-		cJSON_Delete(x);
+	cJSON *x = ctl_add_object(arr);
+	if (!x)
 		return false;
-	}
 	return cJSON_AddStringToObject(x, CARET_CTL_K_NAME, c->name) &&
 	       cJSON_AddNumberToObject(x, K_INDEX, count(c->index)) &&
 	       cJSON_AddNumberToObject(x, K_BYTES, count(c->bytes)) &&

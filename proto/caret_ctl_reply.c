@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proto/caret_ctl.h"
@@ -249,4 +250,55 @@ int ctl_reply_parse(const char *line, size_t len, cJSON **root,
 fail:
 	cJSON_Delete(r);
 	return -EPROTO;
+}
+
+int ctl_get_strings(const cJSON *o, const char *where, const char *key, size_t max,
+		    struct caret_ctl_strings *s, struct ctl_why *why)
+{
+	const cJSON *arr, *e;
+	if (ctl_get_array(o, where, key, &arr, why) < 0)
+		return -EPROTO;
+	size_t n = (size_t)cJSON_GetArraySize(arr);
+	const char *dot = where ? "." : "";
+	where = where ? where : "";
+	if (n > max) {
+		ctl_why_set(why, "field \"%s%s%s\" has too many entries", where, dot, key);
+		return -EPROTO;
+	}
+	if (n && !(s->v = calloc(n, sizeof(*s->v)))) {
+		ctl_why_set(why, "out of memory");
+		return -ENOMEM;
+	}
+	cJSON_ArrayForEach(e, arr) {
+		if (!cJSON_IsString(e) || !e->valuestring) {
+			ctl_why_set(why, "field \"%s%s%s[%zu]\" is not a string", where, dot, key,
+				    s->n);
+			return -EPROTO;
+		}
+		s->v[s->n++] = e->valuestring;
+	}
+	return 0;
+}
+
+bool ctl_add_strings(cJSON *o, const char *key, const struct caret_ctl_strings *s)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, key);
+	for (size_t i = 0; a && i < s->n; i++) {
+		cJSON *x = cJSON_CreateString(s->v[i]);
+		if (!x || !cJSON_AddItemToArray(a, x)) {
+			cJSON_Delete(x);
+			return false;
+		}
+	}
+	return a != NULL;
+}
+
+cJSON *ctl_add_object(cJSON *arr)
+{
+	cJSON *x = cJSON_CreateObject();
+	if (!x || !cJSON_AddItemToArray(arr, x)) {
+		cJSON_Delete(x);
+		return NULL;
+	}
+	return x;
 }

@@ -57,6 +57,15 @@ int ctl_get_array(const cJSON *o, const char *where, const char *key,
 /* An array of objects of at most max entries: its size in *n. */
 int ctl_get_objects(const cJSON *o, const char *where, const char *key, size_t max,
 		    const cJSON **out, size_t *n, struct ctl_why *why);
+/* An array of at most max strings into s (s->v allocated, its strings
+ * pointing into o; the caller frees s->v on every path): 0, -EPROTO or
+ * -ENOMEM with why. */
+int ctl_get_strings(const cJSON *o, const char *where, const char *key, size_t max,
+		    struct caret_ctl_strings *s, struct ctl_why *why);
+/* A new object at the end of the array arr, or NULL when out of memory. */
+cJSON *ctl_add_object(cJSON *arr);
+/* o[key] = s as an array of strings: false when out of memory. */
+bool ctl_add_strings(cJSON *o, const char *key, const struct caret_ctl_strings *s);
 /* Optional fields: a missing key leaves *out as it is. */
 int ctl_get_bool_opt(const cJSON *o, const char *where, const char *key, bool *out,
 		     struct ctl_why *why);

@@ -6,7 +6,6 @@
 #include "proto/caret_ctl_rotation.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "proto/caret_ctl_req.h"
-#include "proto/caret_ctl_plan.h"
 #include "proto/caret_ctl_simclock.h"
 
 static const char *const cmd_names[CARET_CTL_N_CMDS] = {

@@ -14,11 +14,9 @@
 
 static bool add_host(cJSON *arr, const struct caret_ctl_snapshot_host *h)
 {
-	cJSON *x = cJSON_CreateObject();
-	if (!x || !cJSON_AddItemToArray(arr, x)) {
-		cJSON_Delete(x);
+	cJSON *x = ctl_add_object(arr);
+	if (!x)
 		return false;
-	}
 	bool ok = cJSON_AddStringToObject(x, CARET_CTL_K_HOST, h->host) &&
 		  cJSON_AddBoolToObject(x, CARET_CTL_K_SELF, h->self) &&
 		  (h->self || cJSON_AddNumberToObject(x, CARET_CTL_K_BRIDGE_VERSION, h->version));

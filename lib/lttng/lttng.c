@@ -33,128 +33,6 @@ const char *const *caret_lttng_events(bool light, bool rcl_publish)
 	return caret_ctl_evlist(light, rcl_publish);
 }
 
-/* lttng-ctl returns negative lttng_error_code values, sometimes positive. */
-static int lttng_code(int ret)
-{
-	return ret < 0 ? -ret : ret;
-}
-
-static int errno_of(int ret)
-{
-	switch (lttng_code(ret)) {
-	case LTTNG_ERR_NO_SESSIOND:
-	case LTTNG_ERR_CONNECT_FAIL:
-		return -ECONNREFUSED;
-	case LTTNG_ERR_EXIST_SESS:
-		return -EEXIST;
-	case LTTNG_ERR_SESS_NOT_FOUND:
-	case LTTNG_ERR_NO_SESSION:
-	case LTTNG_ERR_SESSION_NOT_EXIST:
-		return -ENOENT;
-	case LTTNG_ERR_INVALID:
-	case LTTNG_ERR_SESSION_INVALID_CHAR:
-	case LTTNG_ERR_INVALID_CHANNEL_NAME:
-	case LTTNG_ERR_INVALID_EVENT_NAME:
-		return -EINVAL;
-	case LTTNG_ERR_EPERM:
-	case LTTNG_ERR_NEED_ROOT_SESSIOND:
-		return -EPERM;
-	case LTTNG_ERR_NOMEM:
-		return -ENOMEM;
-	case LTTNG_ERR_NO_UST:
-	case LTTNG_ERR_NO_USTCONSUMERD:
-	case LTTNG_ERR_NOT_SUPPORTED:
-		return -ENOTSUP;
-	default:
-		return -EIO;
-	}
-}
-
-static const char *lttng_msg(int ret)
-{
-	return lttng_strerror(-lttng_code(ret));
-}
-
-/* Fills err for a failed lttng-ctl call and returns the mapped -errno. */
-int caret_lttng_fail(char *err, size_t errlen, int ret, const char *step,
-		      const char *session)
-{
-	return caret_errf(err, errlen, errno_of(ret), "lttng: %s%s%s failed: %s",
-		    step, session ? " of session " : "", session ? session : "",
-		    lttng_msg(ret));
-}
-
-int caret_lttng_ust_handle(const char *session, struct lttng_handle **h, char *err,
-			   size_t errlen)
-{
-	struct lttng_domain dom = { .type = LTTNG_DOMAIN_UST, .buf_type = LTTNG_BUFFER_PER_UID };
-	*h = lttng_create_handle(session, &dom);
-	if (!*h)
-		return caret_errf(err, errlen, -ENOMEM,
-				  "lttng: creating a handle for session %s failed", session);
-	return 0;
-}
-
-/* creating: our stricter rule for names we give (proto/caret_ctl_limits.h);
- * else LTTng's, for sessions that exist. */
-int caret_lttng_check_name_for(const char *name, bool creating, char *err, size_t errlen)
-{
-	char why[128];
-	int r = creating ? caret_ctl_check_session_name(name, why, sizeof(why))
-			 : caret_ctl_check_lttng_session_name(name, why, sizeof(why));
-	return r < 0 ? caret_errf(err, errlen, -EINVAL, "lttng: session name %s", why) : 0;
-}
-
-int caret_lttng_check_name(const char *name, char *err, size_t errlen)
-{
-	return caret_lttng_check_name_for(name, false, err, errlen);
-}
-
-/*
- * lttng_session_daemon_alive() only probes the socket; a failed probe gives
- * a clearer message than the generic error of the next command.
- */
-static int need_sessiond(char *err, size_t errlen)
-{
-	int alive = lttng_session_daemon_alive();
-	if (alive == 1)
-		return 0;
-	if (alive == 0)
-		return caret_errf(err, errlen, -ECONNREFUSED,
-			    "lttng: no session daemon is running (start one "
-			    "with `lttng-sessiond --daemonize`)");
-	return caret_lttng_fail(err, errlen, alive, "probing the session daemon",
-			  NULL);
-}
-
-int caret_lttng_list_sessions(struct lttng_session **out, char *err, size_t errlen)
-{
-	*out = NULL; /* callers free it on every path */
-	/* in a helper acting as a requester (creds_run_as): caretd's own
-	 * rights reach the session daemon, and caretd (root) sees every
-	 * session, not only the requester's */
-	creds_fs_caretd();
-	int rc = need_sessiond(err, errlen);
-	int n = rc < 0 ? rc : lttng_list_sessions(out);
-	creds_fs_requester();
-	if (rc < 0)
-		return rc;
-	if (n < 0) {
-		*out = NULL;
-		return caret_lttng_fail(err, errlen, n, "listing sessions", NULL);
-	}
-	return n;
-}
-
-const struct lttng_session *caret_lttng_find_session(const struct lttng_session *s,
-						int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strncmp(s[i].name, name, sizeof(s[i].name)))
-			return &s[i];
-	return NULL;
-}
-
 int caret_lttng_ping(char *err, size_t errlen)
 {
 	struct lttng_session *s;
@@ -376,7 +254,7 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 
 	/* Someone may have stopped it already; the counts are still there. */
 	int ret = lttng_stop_tracing(session);
-	if (ret < 0 && lttng_code(ret) != LTTNG_ERR_TRACE_ALREADY_STOPPED)
+	if (ret < 0 && caret_lttng_code(ret) != LTTNG_ERR_TRACE_ALREADY_STOPPED)
 		return caret_lttng_fail(err, errlen, ret, "stopping", session);
 
 	struct lttng_handle *h;
@@ -387,9 +265,9 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 	lttng_destroy_handle(h);
 	if (nch < 0) {
 		/* A session without a UST domain has no UST channels. */
-		if (lttng_code(nch) != LTTNG_ERR_UST_CHAN_NOT_FOUND &&
-		    lttng_code(nch) != LTTNG_ERR_NO_CHANNEL &&
-		    lttng_code(nch) != LTTNG_ERR_UNKNOWN_DOMAIN)
+		if (caret_lttng_code(nch) != LTTNG_ERR_UST_CHAN_NOT_FOUND &&
+		    caret_lttng_code(nch) != LTTNG_ERR_NO_CHANNEL &&
+		    caret_lttng_code(nch) != LTTNG_ERR_UNKNOWN_DOMAIN)
 			return caret_lttng_fail(err, errlen, nch,
 					  "listing the channels", session);
 		nch = 0;
@@ -419,7 +297,7 @@ int caret_lttng_stop(const char *session, struct caret_lttng_chan_stats *out,
 	/* a failed destroy is tried once more, on a new connection (the first
 	 * one's wait may have been cut: session_gone) */
 	for (int tried = 1; (ret = lttng_destroy_session(session)) < 0; tried++) {
-		if (lttng_code(ret) == LTTNG_ERR_SESS_NOT_FOUND || session_gone(session))
+		if (caret_lttng_code(ret) == LTTNG_ERR_SESS_NOT_FOUND || session_gone(session))
 			break;
 		if (tried == 2)
 			return caret_lttng_fail(err, errlen, ret, "destroying", session);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What lib/lttng/lttng.c and lib/lttng/lttng_record.c share of liblttng-ctl:
- * nothing else includes this (the door is lib/lttng/lttng.h).
+ * What lib/lttng/'s modules share of liblttng-ctl (lttng_ctl.c): error
+ * codes and messages, handles, names, the session list. Nothing outside
+ * lib/lttng/ includes this (the door is lib/lttng/lttng.h).
  */
 #ifndef CARETD_LTTNG_CTL_H
 #define CARETD_LTTNG_CTL_H
@@ -11,6 +12,9 @@
 
 #include <lttng/lttng.h>
 
+/* lttng-ctl returns negative lttng_error_code values, sometimes positive:
+ * the code, positive. */
+int caret_lttng_code(int ret);
 /* "lttng: STEP of session S failed: lttng_strerror()", with ret's errno. */
 int caret_lttng_fail(char *err, size_t errlen, int ret, const char *step, const char *session);
 /* A handle on session's user space domain, per-UID buffers (the only

@@ -14,6 +14,7 @@
 #include "util/caret_util.h"
 #include "tools/caretctl/parse.h"
 #include "tools/caretctl/progress.h"
+#include "tools/caretctl/progress_text.h"
 #include "proto/caret_ctl_reply.h"
 #include "tools/caretctl/tracedir.h"
 

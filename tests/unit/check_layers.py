@@ -121,7 +121,8 @@ for rel, incs in sorted(includes.items()):
 # each folder, a module builds on those of lower layers only.
 ORDER = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
-    {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
+    {"creds"},  # acting with a requester's rights (the LTTng door uses it)
+    {"lttng_ctl"},  # lttng-ctl's shared calls: codes, messages, handles, names, the session list
     {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",

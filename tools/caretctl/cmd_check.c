@@ -296,19 +296,12 @@ static bool result_of(const char *dir, const struct check_report *r, const struc
 	return true;
 }
 
-/* What result_of allocated (not the strings: the report's and findings'). */
+/* What result_of allocated (not the strings: the report's and findings',
+ * nor the findings' lists, which problems, warnings and notes point to). */
 static void result_free(struct caret_ctl_check_result *c)
 {
-	for (size_t i = 0; c->procs && i < c->n_procs; i++) {
-		free(c->procs[i].init.v);
-		free(c->procs[i].dup.v);
-		free(c->procs[i].missing.v);
-	}
-	free(c->procs);
-	free(c->nodes);
-	free(c->topics);
-	free(c->no_context.v);
-	free(c->per_kind.v);
+	c->problems.v = c->warnings.v = c->notes.v = NULL;
+	caret_ctl_check_free(c);
 }
 
 static int print_json(const char *dir, const struct check_report *r, struct findings *f,

@@ -21,7 +21,7 @@
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"
 #include "util/regex/caret_regex.h"
-#include "cmd_record.h"
+#include "cmd_record_watch.h"
 #include "filter_warn.h"
 #include "parse.h"
 #include "plan_cli.h"

@@ -20,7 +20,7 @@
 #include "proto/caret_ctl_limits.h"
 #include "proto/caret_ctl_recordings.h"
 #include "util/regex/caret_regex.h"
-#include "cmd_record.h"
+#include "cmd_record_watch.h"
 #include "parse.h"
 #include "hosts.h"
 #include "rpc.h"

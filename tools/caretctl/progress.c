@@ -6,6 +6,7 @@
 
 #include "caretctl.h"
 #include "progress.h"
+#include "progress_text.h"
 
 #define BAR_WIDTH 20
 

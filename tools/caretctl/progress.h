@@ -22,10 +22,6 @@ void cli_progress_begin(FILE *out, bool verbose, const char *what);
 void cli_progress_show(const struct ctl_progress *p);
 /* Percent replayed, 0..100, rounded down. */
 int cli_progress_pct(const struct ctl_progress *p);
-/* One progress line's text: done_since records were replayed in
- * elapsed_ms (the rate, and the ETA from it). */
-void cli_progress_text(const struct ctl_progress *p, const char *what, int64_t elapsed_ms,
-		       int64_t done_since, char *out, size_t len);
 /* Ends an in-place line so the next output starts on a fresh one. */
 void cli_progress_break(void);
 /* Erases an in-place line: the final result replaces it. */

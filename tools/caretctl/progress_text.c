@@ -2,7 +2,7 @@
 /* The text of a progress line, apart from the terminal handling. */
 #include <stdio.h>
 
-#include "progress.h"
+#include "progress_text.h"
 
 int cli_progress_pct(const struct ctl_progress *p)
 {

@@ -14,6 +14,7 @@
 #include "proto/caret_ctl_snapshot_res.h"
 #include "json_out.h"
 #include "rpc.h"
+#include "sock_access.h"
 
 static int send_request(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms)
 {

@@ -91,9 +91,6 @@ int cli_reply_stop(struct cli_reply *r, const char *session, const char *path,
 
 /* Report a failed connect or exchange; return the exit status for it. */
 int cli_report_connect(const char *path, int err);
-/* Who may connect to the socket at path, from its owner, group and mode
- * (sock_access.c), for the permission-denied message. */
-void cli_socket_access(const char *path, char *out, size_t len);
 int cli_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 			int64_t waited_ms);
 /* An error reply: prints caretd's message, returns CLI_EXIT_FAILED. */

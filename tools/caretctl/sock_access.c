@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rpc.h"
+#include "sock_access.h"
 
 static void user_name(uid_t uid, char *out, size_t len)
 {

@@ -5,8 +5,8 @@
  * cmd_record_watch.c sees a started session through (the wait, the
  * recording until Enter or a signal, the stop).
  */
-#ifndef CARETCTL_CMD_RECORD_H
-#define CARETCTL_CMD_RECORD_H
+#ifndef CARETCTL_CMD_RECORD_WATCH_H
+#define CARETCTL_CMD_RECORD_WATCH_H
 
 #include <limits.h>
 #include <stdbool.h>
