@@ -362,8 +362,8 @@ int caret_lttng_pause(const char *session, bool resume, char *err, size_t errlen
 		return rc < 0 ? rc : caret_errf(err, errlen, -ENOENT, "lttng: no session named %s",
 						session);
 	int ret = resume ? lttng_start_tracing(session) : lttng_stop_tracing_no_wait(session);
-	if (ret < 0 && lttng_code(ret) == (resume ? LTTNG_ERR_TRACE_ALREADY_STARTED
-						   : LTTNG_ERR_TRACE_ALREADY_STOPPED))
+	if (ret < 0 && caret_lttng_code(ret) == (resume ? LTTNG_ERR_TRACE_ALREADY_STARTED
+							 : LTTNG_ERR_TRACE_ALREADY_STOPPED))
 		return caret_errf(err, errlen, -EALREADY, "lttng: session %s is %s already",
 				  session, resume ? "tracing" : "stopped");
 	if (ret < 0)
