@@ -32,12 +32,8 @@ int caret_ctl_summary_encode(const struct caret_ctl_summary *s, cJSON *out)
 		  ji64(out, "last_ns", s->last_ns) &&
 		  (rows = cJSON_AddArrayToObject(out, CARET_CTL_K_ROWS)) != NULL;
 	for (size_t i = 0; ok && i < s->n_rows; i++) {
-		cJSON *row = cJSON_CreateObject();
-		if (!row || !cJSON_AddItemToArray(rows, row)) {
-			cJSON_Delete(row);
-			return -ENOMEM;
-		}
-		ok = cJSON_AddStringToObject(row, s->group_by, s->rows[i].name) &&
+		cJSON *row = ctl_add_object(rows);
+		ok = row && cJSON_AddStringToObject(row, s->group_by, s->rows[i].name) &&
 		     ju64(row, CARET_CTL_K_NUMBER_OF_TRACE_POINTS, s->rows[i].count);
 	}
 	return ok ? 0 : -ENOMEM;
