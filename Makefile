@@ -485,6 +485,7 @@ local-check: $(LOCAL_TEST_BINS) $(B)/lib/libcaret-agent.so $(B)/lib/libcaret-age
 unit-check: $(UNIT_TESTS) $(LOCAL_TEST_BINS)
 	B=$(B) /usr/bin/python3 tests/unit/check_layers.py
 	/usr/bin/python3 tests/unit/check_spdx.py
+	/usr/bin/python3 tests/unit/check_func_len.py
 	/usr/bin/python3 tests/unit/check_cjson.py
 	/usr/bin/python3 tests/unit/check_readme_deps.py
 	@# it imports the relocated rclpy, whose tracetools registers with lttng-ust: a host of its own

@@ -84,6 +84,37 @@ static __attribute__((noreturn)) void child(const char *dir, int fd, pid_t paren
 	_exit(b.err ? 1 : 0);
 }
 
+/* The child's answer from fd into b until EOF, the deadline (*timed_out)
+ * or CHECK_WIRE_MAX bytes (*too_big): 0, or -ENOMEM. */
+static int read_answer(int fd, int64_t deadline, struct check_buf *b, bool *timed_out,
+		       bool *too_big)
+{
+	for (;;) {
+		int64_t left = deadline - now_ms();
+		if (left <= 0) {
+			*timed_out = true;
+			return 0;
+		}
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		int pr = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		if (pr <= 0)
+			continue; /* EINTR, or the next second */
+		uint8_t chunk[65536];
+		ssize_t r = read(fd, chunk, sizeof(chunk));
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			return 0; /* EOF: the child is done (or died) */
+		if (b->n + (size_t)r > CHECK_WIRE_MAX) {
+			*too_big = true;
+			return 0;
+		}
+		check_wire_append(b, chunk, (size_t)r);
+		if (b->err)
+			return -ENOMEM;
+	}
+}
+
 int check_run_isolated(const char *dir, int64_t timeout_ms, struct check_report *out,
 		       char *err, size_t errlen)
 {
@@ -109,37 +140,8 @@ int check_run_isolated(const char *dir, int64_t timeout_ms, struct check_report 
 	}
 	close(fds[1]);
 	struct check_buf b = { 0 };
-	int64_t deadline = now_ms() + timeout_ms;
-	int rc = 0;
 	bool timed_out = false, too_big = false;
-	for (;;) {
-		int64_t left = deadline - now_ms();
-		if (left <= 0) {
-			timed_out = true;
-			break;
-		}
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		int pr = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0)
-			continue;
-		uint8_t chunk[65536];
-		ssize_t r = read(fds[0], chunk, sizeof(chunk));
-		if (r < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (r <= 0)
-			break; /* EOF: the child is done (or died) */
-		if (b.n + (size_t)r > CHECK_WIRE_MAX) {
-			too_big = true;
-			break;
-		}
-		check_wire_append(&b, chunk, (size_t)r);
-		if (b.err) {
-			rc = -ENOMEM;
-			break;
-		}
-	}
+	int rc = read_answer(fds[0], now_ms() + timeout_ms, &b, &timed_out, &too_big);
 	close(fds[0]);
 	if (timed_out || too_big || rc < 0)
 		kill(pid, SIGKILL);
