@@ -108,6 +108,7 @@ START_TEST(snapshot_after_the_pass)
 	cJSON *o = wait_poll(w, 1000 * MS, &done);
 	ck_assert(!done);
 	ck_assert_str_eq(field(o, CARET_CTL_K_TYPE)->valuestring, "progress");
+	expect_text(o, "{\"v\":1,\"type\":\"progress\",\"recording\":0,\"total\":1,\"records_done\":0,\"records_total\":0,\"percent\":100}");
 	cJSON_Delete(o);
 	ck_assert_ptr_null(fake_call("snapshot"));
 	/* a second one meanwhile: refused, nothing asked of LTTng */
@@ -122,6 +123,9 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_str_eq(field(o, CARET_CTL_K_TYPE)->valuestring, "result");
 	ck_assert_str_eq(field(o, CARET_CTL_K_PATH)->valuestring,
 			 "/t/fr/snapshot-1-20261127-000000-0");
+	/* the wire itself, as caretd wrote it before the line was made from
+	 * proto's struct */
+	expect_text(o, "{\"v\":1,\"type\":\"result\",\"session\":\"fr\",\"path\":\"/t/fr/snapshot-1-20261127-000000-0\",\"complete\":true,\"snapshots\":1,\"pass_ms\":1}");
 	ck_assert(cJSON_IsTrue(field(o, CARET_CTL_K_COMPLETE)));
 	ck_assert_ptr_null(field(o, CARET_CTL_K_WHY));
 	ck_assert_int_eq(field(o, CARET_CTL_K_SNAPSHOTS)->valueint, 1);
@@ -137,6 +141,7 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert(done);
 	ck_assert_ptr_nonnull(fake_call("snapshot fr dir=/tmp name=snapshot-2"));
 	ck_assert(cJSON_IsFalse(field(o, CARET_CTL_K_COMPLETE)));
+	expect_keys(o, "v,type,session,path,complete,why,snapshots,pass_ms");
 	char want[64];
 	snprintf(want, sizeof(want), "pid %d (unit)", (int)getpid());
 	ck_assert_ptr_nonnull(strstr(field(o, CARET_CTL_K_WHY)->valuestring, want));
