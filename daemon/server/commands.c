@@ -51,6 +51,20 @@ static int add_agent(cJSON *o, const struct registry *r, struct agent *a)
 	return caret_ctl_add_agent(o, &x);
 }
 
+/* The recordings and their modes; for status, the rotating ones and those
+ * caretd ended itself too. Their strings point into the recordings, which
+ * do not change before the result is encoded here. 0 or -ENOMEM. */
+static int add_recordings(const struct cmd_ctx *ctx, cJSON *o, bool full)
+{
+	struct caret_ctl_recordings recs;
+	int e = recordings_status(ctx->recs, full, &recs);
+	if (e == 0) {
+		e = caret_ctl_recordings_encode(&recs, o);
+		caret_ctl_recordings_free(&recs);
+	}
+	return e;
+}
+
 static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 {
 	cJSON *o;
@@ -82,20 +96,9 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
 	}
-	/* the recordings and their modes; for status, the rotating ones and
-	 * those caretd ended itself too */
-	struct caret_ctl_recordings recs;
-	if (o && recordings_status(ctx->recs, full, &recs) < 0) {
+	if (o && add_recordings(ctx, o, full) < 0) {
 		cJSON_Delete(o);
 		return NULL;
-	}
-	if (o) {
-		int e = caret_ctl_recordings_encode(&recs, o);
-		caret_ctl_recordings_free(&recs);
-		if (e < 0) {
-			cJSON_Delete(o);
-			return NULL;
-		}
 	}
 	for (struct agent *a = ctx->reg->head; o && a; a = a->next) {
 		if (add_agent(o, ctx->reg, a) < 0) {
