@@ -18,10 +18,9 @@
  *               "last_snapshot"?, "snapshot_on"?, "snapshot_filter"?,
  *               "triggered"?, "coalesced"?}
  *
- * caretd's recording modules (daemon/recording/) still build these
- * objects themselves until the recording object (issue 32 item 1) fills
- * these structs; the wire is the same either way. Strings of a decoded
- * result point into the cJSON tree it came from.
+ * caretd's recording features (daemon/recording/) fill these structs and
+ * its reply layer encodes them. Strings of a decoded result point into
+ * the cJSON tree it came from.
  */
 #ifndef CARET_PROTO_CTL_RECORDINGS_H
 #define CARET_PROTO_CTL_RECORDINGS_H

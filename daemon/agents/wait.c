@@ -155,3 +155,8 @@ wait_line *wait_line_error(int err, const char *msg)
 {
 	return caret_ctl_enc_error(err, msg);
 }
+
+wait_line *wait_line_progress(const struct caret_ctl_progress *p)
+{
+	return caret_ctl_enc_progress(p);
+}

@@ -31,6 +31,10 @@ void wait_line_free(wait_line *l);
 wait_line *wait_line_snapshot(const struct caret_ctl_snapshot_result *s);
 /* An error line (proto's caret_ctl_enc_error); NULL when out of memory. */
 wait_line *wait_line_error(int err, const char *msg);
+/* A progress line (proto's caret_ctl_enc_progress); NULL when out of
+ * memory. */
+struct caret_ctl_progress;
+wait_line *wait_line_progress(const struct caret_ctl_progress *p);
 
 /* NULL when out of memory. */
 struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns);

@@ -2,6 +2,7 @@
 /* The features of a recording, listed once (daemon/recording/features.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon/base/log.h"
@@ -74,47 +75,48 @@ void recording_end(struct recordings *t, struct recording *r, struct recording_e
 			t->features[i]->end(t, r, out);
 }
 
-static int add_ended(struct recordings *t, cJSON *o)
+void recording_end_free(struct recording_end *e)
 {
-	cJSON *ended = cJSON_CreateArray();
-	if (!ended || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATIONS_ENDED, ended)) {
-		cJSON_Delete(ended);
-		return -ENOMEM;
-	}
-	unsigned n = t->n_ended < RECORDINGS_ENDED ? t->n_ended : RECORDINGS_ENDED;
-	for (unsigned i = 0; i < n; i++) {
-		cJSON *x = cJSON_CreateObject();
-		if (!x || !cJSON_AddItemToArray(ended, x) ||
-		    !cJSON_AddStringToObject(x, CARET_CTL_K_SESSION, t->ended[i].name) ||
-		    !cJSON_AddStringToObject(x, CARET_CTL_K_ERROR, t->ended[i].why))
-			return -ENOMEM;
-	}
-	return cJSON_AddArrayToObject(o, CARET_CTL_K_ROTATIONS) ? 0 : -ENOMEM;
+	caret_ctl_recordings_free(&e->rep);
+	rotation_report_free(e->rotation);
+	e->rotation = NULL;
 }
 
-int recordings_add_status(struct recordings *t, cJSON *o, bool full)
+static void status_ended(const struct recordings *t, struct caret_ctl_recordings *out)
 {
-	if (full && add_ended(t, o) < 0)
-		return -ENOMEM;
-	cJSON *all = cJSON_AddArrayToObject(o, CARET_CTL_K_RECORDINGS);
-	if (!all)
-		return -ENOMEM;
+	unsigned n = t->n_ended < RECORDINGS_ENDED ? t->n_ended : RECORDINGS_ENDED;
+	for (unsigned i = 0; i < n; i++)
+		out->ended[out->n_ended++] = (struct caret_ctl_rotation_ended){
+			.session = t->ended[i].name, .error = t->ended[i].why };
+}
+
+int recordings_status(struct recordings *t, bool full, struct caret_ctl_recordings *out)
+{
+	*out = (struct caret_ctl_recordings){ .have_recordings = true, .have_ended = full,
+					      .have_rotations = full };
+	size_t n = 0;
+	for (struct recording *r = recordings_next(t, NULL); r; r = recordings_next(t, r))
+		n++;
+	/* a feature's list has room for one entry per recording (rotations) */
+	if ((n && !(out->recordings = calloc(n, sizeof(*out->recordings)))) ||
+	    (full && n && !(out->rotations = calloc(n, sizeof(*out->rotations)))) ||
+	    (full && !(out->ended = calloc(RECORDINGS_ENDED, sizeof(*out->ended)))))
+		goto oom;
+	if (full)
+		status_ended(t, out);
 	for (struct recording *r = recordings_next(t, NULL); r; r = recordings_next(t, r)) {
-		cJSON *x = cJSON_CreateObject();
-		if (!x || !cJSON_AddItemToArray(all, x)) {
-			cJSON_Delete(x);
-			return -ENOMEM;
-		}
-		if (!cJSON_AddStringToObject(x, CARET_CTL_K_SESSION, r->name) ||
-		    !cJSON_AddStringToObject(x, CARET_CTL_K_PATH, r->path) ||
-		    (r->paused && !cJSON_AddBoolToObject(x, CARET_CTL_K_PAUSED, true)))
-			return -ENOMEM;
+		struct caret_ctl_recording_status *x = &out->recordings[out->n_recordings++];
+		x->session = r->name;
+		x->path = r->path;
+		x->paused = r->paused;
 		for (int i = 0; i < t->n_features; i++)
-			if (t->features[i]->status && t->features[i]->status(r, x, o) < 0)
-				return -ENOMEM;
-		if (!cJSON_GetObjectItemCaseSensitive(x, CARET_CTL_K_MODE) &&
-		    !cJSON_AddStringToObject(x, CARET_CTL_K_MODE, CARET_CTL_MODE_PLAIN))
-			return -ENOMEM;
+			if (t->features[i]->status && t->features[i]->status(r, x, out) < 0)
+				goto oom;
+		if (!x->mode)
+			x->mode = CARET_CTL_MODE_PLAIN;
 	}
 	return 0;
+oom:
+	caret_ctl_recordings_free(out);
+	return -ENOMEM;
 }

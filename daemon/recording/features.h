@@ -7,7 +7,6 @@
 #ifndef CARETD_FEATURES_H
 #define CARETD_FEATURES_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,12 +29,17 @@ void recording_go(struct recordings *t, struct recording *r);
 int recording_quiesce(struct recordings *t, struct recording *r, int64_t now_ns, char *err,
 		      size_t errlen);
 /* Each feature's end, in reverse, after the session stopped: what the
- * stop replies in out. */
+ * stop replies in out (zeroed by the caller; recording_end_free frees it
+ * once the reply is encoded). */
 void recording_end(struct recordings *t, struct recording *r, struct recording_end *out);
+void recording_end_free(struct recording_end *e);
 
-/* "recordings" of a status or list result (each recording caretd made,
- * with its mode and each feature's fields), and for status (full) the
- * rotations and the recordings caretd ended itself. 0 or -ENOMEM. */
-int recordings_add_status(struct recordings *t, cJSON *o, bool full);
+/* What a status or list result says of the recordings, into out:
+ * "recordings" (each recording caretd made, with its mode and each
+ * feature's fields), and for status (full) the rotations and the
+ * recordings caretd ended itself. Its strings point into t, so the reply
+ * is encoded before t changes; caret_ctl_recordings_free frees what it
+ * holds. 0 or -ENOMEM (out then holds nothing). */
+int recordings_status(struct recordings *t, bool full, struct caret_ctl_recordings *out);
 
 #endif

@@ -26,12 +26,12 @@
 
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/recording/rotation_types.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "shm/caret_shm.h"
 
 struct wait_req;
 struct recordings;
-struct cJSON;
 
 /* A flight recorder (`record --snapshot-size`): its ring is the channel's
  * sub-buffers (struct recording's geometry), overwritten in a loop. */
@@ -119,16 +119,18 @@ struct recording {
 	struct lttng_view_pub pub;
 };
 
-/* What a recording's end leaves for the stop's reply. */
+/* What a recording's end leaves for the stop's reply: rep, as the reply
+ * layer encodes it (proto/caret_ctl_recordings.h), its strings pointing
+ * into this struct and into rotation. recording_end_free
+ * (daemon/recording/features.h) frees what it holds. */
 struct recording_end {
-	/* a rotating recording's chunks (NULL: it did not rotate): the
-	 * caller encodes and frees it (daemon/recording/rotation.h) */
+	struct caret_ctl_recordings rep;
+	int err; /* -ENOMEM: a part of rep could not be made, the reply fails */
+	/* a rotating recording's chunks when it stopped (NULL: it did not
+	 * rotate), which rep.rotation names (daemon/recording/rotation_report.h) */
 	struct rotation_report *rotation;
-	/* a flight recorder's ring and snapshots */
-	bool ring;
-	uint64_t ring_bytes; /* per CPU; 0: not known */
-	uint64_t written;
-	char last[4096];
+	bool ring; /* a flight recorder: rep.self holds its ring and snapshots */
+	char last[4096]; /* its last snapshot's path, rep.self's */
 };
 
 /*
@@ -153,9 +155,12 @@ struct recording_feature_ops {
 	 * without a stop of caretd's (out NULL: reaped, destroyed outside
 	 * caretd, refused): what the feature holds goes */
 	void (*end)(struct recordings *t, struct recording *r, struct recording_end *out);
-	/* its fields on the recording's entry of a status result (and its
-	 * own lists in result): 0 or -ENOMEM */
-	int (*status)(const struct recording *r, struct cJSON *entry, struct cJSON *result);
+	/* its fields on the recording's entry of a status or list result,
+	 * and its own lists in result (result->rotations has room for one
+	 * per recording; status only: have_rotations). Strings may point
+	 * into r: the result is encoded before r changes. 0 or -ENOMEM */
+	int (*status)(const struct recording *r, struct caret_ctl_recording_status *entry,
+		      struct caret_ctl_recordings *result);
 	/* its part of the recording's line in the recordings' file: one
 	 * token without spaces, or nothing when it is not used */
 	void (*save)(const struct recording *r, FILE *f);

@@ -153,8 +153,8 @@ void recordings_unmake(const struct recording *r)
 			 r->name, r->path, err[0] ? err : strerror(-e));
 	else if (r->dir_made && r->parents_made &&
 		 (e = creds_remove_parents(&id, r->path, r->parents_made)) < 0)
-		log_warn("armed recording %s: cannot remove the empty directories made above "
-			 "%s: %s", r->name, r->path, strerror(-e));
+		log_warn_errno(e, "armed recording %s: cannot remove the empty directories "
+			       "made above %s", r->name, r->path);
 }
 
 int recordings_hold_armed(struct recordings *t)

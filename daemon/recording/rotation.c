@@ -327,21 +327,21 @@ static void feat_end(struct recordings *rs, struct recording *rec, struct record
 	memset(t, 0, sizeof(*t));
 	rotation_store_save();
 	if (out)
-		out->rotation = rep;
+		rotation_report_end(rep, out);
 	else
 		rotation_report_free(rep);
 }
 
 /* A rotating recording's part of status: its mode, and its entry in the
  * result's rotations (status, not list). */
-static int feat_status(const struct recording *rec, cJSON *entry, cJSON *result)
+static int feat_status(const struct recording *rec, struct caret_ctl_recording_status *entry,
+		       struct caret_ctl_recordings *result)
 {
 	const struct rotation *t = &rec->rot;
 	if (!t->used)
 		return 0;
-	if (!cJSON_GetObjectItemCaseSensitive(entry, CARET_CTL_K_MODE) &&
-	    !cJSON_AddStringToObject(entry, CARET_CTL_K_MODE, CARET_CTL_MODE_ROTATING))
-		return -ENOMEM;
+	if (!entry->mode)
+		entry->mode = CARET_CTL_MODE_ROTATING;
 	return t->armed ? 0 : rotation_report_add_status(t, result);
 }
 

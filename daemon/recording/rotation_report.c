@@ -7,14 +7,8 @@
 #include "daemon/base/log.h"
 #include "daemon/recording/rotation_report.h"
 #include "daemon/recording/rotation_verdict.h"
-#include "proto/caret_ctl_rotation.h"
-
-/* Replies carry no count above 10^15 - 1 (caretd(8)): a size the owner's
- * files lie about is reported as that. */
-static double count(uint64_t v)
-{
-	return v > 999999999999999ull ? 999999999999999.0 : (double)v;
-}
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_snapshot.h"
 
 /* Why a kept chunk may not be complete, NULL when it is. */
 const char *rotation_chunk_why(const struct rotation *t, const struct chunk_info *c, char *buf,
@@ -29,58 +23,60 @@ const char *rotation_chunk_why(const struct rotation *t, const struct chunk_info
 		if (n == UINT64_MAX)
 			return "its discarded events could not be counted";
 		snprintf(buf, len, "%llu events discarded by the tracer",
-			 (unsigned long long)(n > 999999999999999ull ? 999999999999999ull : n));
+			 (unsigned long long)(n > CARET_CTL_COUNT_MAX ? CARET_CTL_COUNT_MAX : n));
 		return buf;
 	}
 	return rotation_has_dups(t, c->index) ? "may hold init records twice" : NULL;
 }
 
-static cJSON *status_of(const struct rotation *t)
+/* Each chunk's why text, when it needs a number (rotation_chunk_why). */
+#define WHY_LEN 96
+
+/* t as proto's rotation object, its strings in t. The chunks and their
+ * why texts are one block (caret_ctl_recordings_free frees the chunks:
+ * their texts go with them); incomplete is its own. 0 or -ENOMEM
+ * (nothing allocated). */
+static int fill(const struct rotation *t, struct caret_ctl_rotation_status *o)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON *chunks = cJSON_CreateArray(), *inc = cJSON_CreateArray();
-	if (!o || !chunks || !inc) {
-		cJSON_Delete(o);
-		cJSON_Delete(chunks);
-		cJSON_Delete(inc);
-		return NULL;
+	size_t n = t->list ? (size_t)t->list->n : 0;
+	*o = (struct caret_ctl_rotation_status){
+		.session = t->name,
+		.mode = CARET_CTL_MODE_ROTATING,
+		.rotate_size = t->o.size,
+		.rotate_every_ms = t->o.every_ms,
+		.keep = t->o.keep,
+		.max_size = t->o.max_size,
+		.rotations = t->rotations,
+		.removed = t->removed,
+		.chunks_bytes = t->list ? t->list->bytes : 0,
+		/* the chunk being written has its replay (a stop waits for it) */
+		.have_pass_complete = true,
+		.pass_complete = t->cur_complete && !t->closing,
+		.error = t->error[0] ? t->error : NULL,
+	};
+	if (!n)
+		return 0;
+	o->chunks = calloc(1, n * (sizeof(*o->chunks) + WHY_LEN));
+	o->incomplete = calloc(n, sizeof(*o->incomplete));
+	if (!o->chunks || !o->incomplete) {
+		free(o->chunks);
+		free(o->incomplete);
+		o->chunks = NULL;
+		o->incomplete = NULL;
+		return -ENOMEM;
 	}
-	cJSON_AddItemToObject(o, "chunks", chunks);
-	cJSON_AddItemToObject(o, "incomplete", inc);
-	bool ok = cJSON_AddStringToObject(o, "session", t->name) &&
-		  cJSON_AddStringToObject(o, "mode", "rotating") &&
-		  cJSON_AddNumberToObject(o, CARET_CTL_K_ROTATE_SIZE, (double)t->o.size) &&
-		  cJSON_AddNumberToObject(o, CARET_CTL_K_ROTATE_EVERY_MS, (double)t->o.every_ms) &&
-		  cJSON_AddNumberToObject(o, CARET_CTL_K_KEEP, t->o.keep) &&
-		  cJSON_AddNumberToObject(o, CARET_CTL_K_MAX_SIZE, (double)t->o.max_size) &&
-		  cJSON_AddNumberToObject(o, "rotations", count(t->rotations)) &&
-		  cJSON_AddNumberToObject(o, "removed", count(t->removed)) &&
-		  cJSON_AddNumberToObject(o, "chunks_bytes", t->list ? count(t->list->bytes) : 0.0) &&
-		  /* the chunk being written has its replay (a stop waits for it) */
-		  cJSON_AddBoolToObject(o, CARET_CTL_K_PASS_COMPLETE, t->cur_complete && !t->closing);
-	if (ok && t->error[0])
-		ok = cJSON_AddStringToObject(o, "error", t->error);
-	for (int i = 0; ok && t->list && i < t->list->n; i++) {
+	char *why_buf = (char *)(o->chunks + n);
+	for (size_t i = 0; i < n; i++) {
 		const struct chunk_info *c = &t->list->c[i];
-		char buf[96];
-		const char *why = rotation_chunk_why(t, c, buf, sizeof(buf));
-		bool done = !why;
-		cJSON *x = cJSON_CreateObject();
-		ok = x && cJSON_AddItemToArray(chunks, x) &&
-		     cJSON_AddStringToObject(x, "name", c->name) &&
-		     cJSON_AddNumberToObject(x, "index", count(c->index)) &&
-		     cJSON_AddNumberToObject(x, "bytes", count(c->bytes)) &&
-		     cJSON_AddBoolToObject(x, "complete", done);
-		if (ok && why)
-			ok = cJSON_AddStringToObject(x, "why", why) != NULL;
-		if (ok && !done)
-			ok = cJSON_AddItemToArray(inc, cJSON_CreateString(c->name));
+		const char *why = rotation_chunk_why(t, c, why_buf + i * WHY_LEN, WHY_LEN);
+		o->chunks[i] = (struct caret_ctl_chunk){ .name = c->name, .index = c->index,
+							 .bytes = c->bytes, .complete = !why,
+							 .why = why };
+		if (why)
+			o->incomplete[o->n_incomplete++] = c->name;
 	}
-	if (!ok) {
-		cJSON_Delete(o);
-		return NULL;
-	}
-	return o;
+	o->n_chunks = n;
+	return 0;
 }
 
 struct rotation_report {
@@ -99,9 +95,17 @@ struct rotation_report *rotation_report_take(struct rotation *t)
 	return rep;
 }
 
-cJSON *rotation_report_enc(const struct rotation_report *r)
+void rotation_report_end(struct rotation_report *rep, struct recording_end *out)
 {
-	return r ? status_of(&r->t) : NULL;
+	out->rotation = rep;
+	if (!rep)
+		return;
+	out->rep.rotation = malloc(sizeof(*out->rep.rotation));
+	if (!out->rep.rotation || fill(&rep->t, out->rep.rotation) < 0) {
+		free(out->rep.rotation);
+		out->rep.rotation = NULL;
+		out->err = -ENOMEM;
+	}
 }
 
 void rotation_report_free(struct rotation_report *r)
@@ -111,15 +115,12 @@ void rotation_report_free(struct rotation_report *r)
 	free(r);
 }
 
-int rotation_report_add_status(const struct rotation *t, cJSON *result)
+int rotation_report_add_status(const struct rotation *t, struct caret_ctl_recordings *result)
 {
-	cJSON *a = cJSON_GetObjectItemCaseSensitive(result, CARET_CTL_K_ROTATIONS);
-	if (!a)
+	if (!result->have_rotations)
 		return 0;
-	cJSON *x = status_of(t);
-	if (!x || !cJSON_AddItemToArray(a, x)) {
-		cJSON_Delete(x);
-		return -ENOMEM;
-	}
-	return 0;
+	int e = fill(t, &result->rotations[result->n_rotations]);
+	if (e == 0)
+		result->n_rotations++;
+	return e;
 }

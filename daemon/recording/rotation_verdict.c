@@ -207,8 +207,8 @@ static void count_discards(struct rotation *t)
 		if (top < 0)
 			top = lttng_drain_open(t->path, t->dev, t->ino, owner);
 		if (top < 0) {
-			log_warn("session %s: discarded events of its chunks not counted: %s",
-				 t->name, strerror(-top));
+			log_warn_errno(top, "session %s: discarded events of its chunks not "
+				       "counted", t->name);
 			return; /* counted at the next scan */
 		}
 		struct lttng_drain d;

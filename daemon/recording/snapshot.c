@@ -16,6 +16,7 @@
 #include "daemon/recording/snapshot_mem.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
+#include "proto/caret_ctl_snapshot_res.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "util/caret_err.h"
 
@@ -208,7 +209,7 @@ static bool counts(const struct job *j, const struct agent *a)
 	       (!j->scoped || a->seg.id.uid == (uint32_t)j->uid);
 }
 
-static cJSON *progress(const struct job *j)
+static wait_line *progress(const struct job *j)
 {
 	struct caret_ctl_progress p = { 0 };
 	for (const struct agent *a = j->r->head; a; a = a->next) {
@@ -225,7 +226,7 @@ static cJSON *progress(const struct job *j)
 			p.records_done += sched_done_in(&st, CARET_EPOCH_OF(st.grant));
 		}
 	}
-	return caret_ctl_enc_progress(&p);
+	return wait_line_progress(&p);
 }
 
 /* Why the snapshot may lack some process's init records ("" if none). */
@@ -257,7 +258,7 @@ static void verdict(const struct job *j, bool timed_out, char *why, size_t len)
 			 n ? "; " : "", j->r->n_exited - j->exited_base);
 }
 
-static cJSON *finish(struct job *j, bool timed_out, int64_t now)
+static wait_line *finish(struct job *j, bool timed_out, int64_t now)
 {
 	char why[1024], name[64], path[4096], err[512] = "";
 	struct recording *rec = j->rec;
@@ -270,7 +271,7 @@ static cJSON *finish(struct job *j, bool timed_out, int64_t now)
 						     sizeof(path), err, sizeof(err));
 	if (r < 0) {
 		log_err("session %s: snapshot failed: %s", j->session, err);
-		return caret_ctl_enc_error(-r, err);
+		return wait_line_error(-r, err);
 	}
 	rec->ring.written++;
 	snprintf(rec->ring.last, sizeof(rec->ring.last), "%s", path);
@@ -283,19 +284,19 @@ static cJSON *finish(struct job *j, bool timed_out, int64_t now)
 	else
 		log_info("session %s: snapshot %s written (replay pass %" PRId64 " ms)", j->session,
 			 path, pass_ms);
-	cJSON *o = caret_ctl_enc_record(j->session, path);
-	bool ok = o && cJSON_AddBoolToObject(o, CARET_CTL_K_COMPLETE, !why[0]) &&
-		  (!why[0] || cJSON_AddStringToObject(o, CARET_CTL_K_WHY, why)) &&
-		  cJSON_AddNumberToObject(o, CARET_CTL_K_SNAPSHOTS, (double)rec->ring.written) &&
-		  cJSON_AddNumberToObject(o, CARET_CTL_K_PASS_MS, (double)pass_ms);
-	if (!ok) {
-		cJSON_Delete(o);
-		return caret_ctl_enc_error(ENOMEM, "out of memory");
-	}
-	return o;
+	struct caret_ctl_snapshot_result res = {
+		.session = j->session,
+		.path = path,
+		.complete = !why[0],
+		.why = why[0] ? why : NULL,
+		.have_counts = true,
+		.snapshots = rec->ring.written,
+		.pass_ms = pass_ms,
+	};
+	return wait_line_snapshot(&res);
 }
 
-static cJSON *job_poll(void *arg, int64_t now, bool *done)
+static wait_line *job_poll(void *arg, int64_t now, bool *done)
 {
 	struct job *j = arg;
 	*done = true;
@@ -303,7 +304,7 @@ static cJSON *job_poll(void *arg, int64_t now, bool *done)
 		char m[512];
 		snprintf(m, sizeof(m), "recording %s ended before its snapshot was taken",
 			 j->session);
-		return caret_ctl_enc_error(ENOENT, m);
+		return wait_line_error(ENOENT, m);
 	}
 	bool all = true;
 	for (const struct agent *a = j->r->head; a && all; a = a->next)
@@ -364,23 +365,17 @@ struct wait_req *snapshot_begin(struct recordings *t, struct registry *r,
 
 /* ---- status ---- */
 
-static bool add_ring(cJSON *x, uint64_t ring_bytes, uint64_t written, const char *last)
+/* A flight recorder's fields, on its status entry or as the stop's own
+ * (last: "" when none yet). */
+static void ring_status(struct caret_ctl_recording_status *x, uint64_t ring_bytes,
+			uint64_t written, const char *last)
 {
-	if (!cJSON_AddStringToObject(x, CARET_CTL_K_MODE, CARET_CTL_MODE_SNAPSHOT))
-		return false;
-	if (ring_bytes &&
-	    !cJSON_AddNumberToObject(x, CARET_CTL_K_RING_SIZE, (double)ring_bytes))
-		return false;
-	if (!cJSON_AddNumberToObject(x, CARET_CTL_K_SNAPSHOTS, (double)written))
-		return false;
-	return !last[0] || cJSON_AddStringToObject(x, CARET_CTL_K_LAST_SNAPSHOT, last);
-}
-
-int snapshot_add_stop(cJSON *o, const struct recording_end *e)
-{
-	if (!e->ring)
-		return 0;
-	return add_ring(o, e->ring_bytes, e->written, e->last) ? 0 : -ENOMEM;
+	x->mode = CARET_CTL_MODE_SNAPSHOT;
+	x->have_ring_size = ring_bytes != 0; /* 0: not known */
+	x->ring_size = ring_bytes;
+	x->have_snapshots = true;
+	x->snapshots = written;
+	x->last_snapshot = last[0] ? last : NULL;
 }
 
 /* ---- the feature ---- */
@@ -391,18 +386,19 @@ static void feat_end(struct recordings *t, struct recording *r, struct recording
 	if (!r->ring.on || !out)
 		return; /* a job in flight sees its recording gone (rec_of) */
 	out->ring = true;
-	out->ring_bytes = r->subbuf_size * r->subbuf_count;
-	out->written = r->ring.written;
 	snprintf(out->last, sizeof(out->last), "%s", r->ring.last);
+	out->rep.have_self = true;
+	ring_status(&out->rep.self, r->subbuf_size * r->subbuf_count, r->ring.written, out->last);
 }
 
-static int feat_status(const struct recording *r, cJSON *entry, cJSON *result)
+static int feat_status(const struct recording *r, struct caret_ctl_recording_status *entry,
+		       struct caret_ctl_recordings *result)
 {
 	(void)result;
-	if (!r->ring.on)
-		return 0;
-	return add_ring(entry, r->subbuf_size * r->subbuf_count, r->ring.written, r->ring.last)
-		       ? 0 : -ENOMEM;
+	if (r->ring.on)
+		ring_status(entry, r->subbuf_size * r->subbuf_count, r->ring.written,
+			    r->ring.last);
+	return 0;
 }
 
 /* " ring=1": a flight recorder (its count of snapshots is the line's own

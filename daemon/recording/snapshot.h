@@ -35,7 +35,6 @@
 #ifndef CARETD_SNAPSHOT_H
 #define CARETD_SNAPSHOT_H
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -89,10 +88,6 @@ bool snapshot_busy(struct recordings *t, const char *session);
 struct wait_req *snapshot_begin(struct recordings *t, struct registry *r,
 				struct recording *rec, const char *dir, int64_t timeout_ms,
 				int64_t now_ns);
-
-/* A stop result's snapshot fields (nothing when the recording was not a
- * flight recorder). 0 or -ENOMEM. */
-int snapshot_add_stop(cJSON *o, const struct recording_end *e);
 
 extern const struct recording_feature_ops snapshot_feature;
 

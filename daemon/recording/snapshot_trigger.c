@@ -206,8 +206,8 @@ static void poll_jobs(int64_t now)
 		if (!t->job)
 			continue;
 		bool done;
-		cJSON *o = wait_poll(t->job, now, &done);
-		cJSON_Delete(o); /* the result is logged by daemon/recording/snapshot.c */
+		/* the result is logged by daemon/recording/snapshot.c */
+		wait_line_free(wait_poll(t->job, now, &done));
 		if (done) {
 			wait_free(t->job);
 			t->job = NULL;
@@ -372,17 +372,18 @@ static void feat_end(struct recordings *rs, struct recording *r, struct recordin
 	drop(r);
 }
 
-static int feat_status(const struct recording *r, cJSON *x, cJSON *result)
+static int feat_status(const struct recording *r, struct caret_ctl_recording_status *x,
+		       struct caret_ctl_recordings *result)
 {
 	(void)result;
 	const struct recording_trigger *t = &r->trig;
 	if (!t->on)
 		return 0;
-	if (!cJSON_AddStringToObject(x, CARET_CTL_K_SNAPSHOT_ON, t->event) ||
-	    (t->filter[0] && !cJSON_AddStringToObject(x, CARET_CTL_K_SNAPSHOT_FILTER, t->filter)) ||
-	    !cJSON_AddNumberToObject(x, CARET_CTL_K_TRIGGERED, (double)t->fired) ||
-	    !cJSON_AddNumberToObject(x, CARET_CTL_K_COALESCED, (double)t->coalesced))
-		return -ENOMEM;
+	x->have_trigger = true;
+	x->snapshot_on = t->event;
+	x->snapshot_filter = t->filter[0] ? t->filter : NULL;
+	x->triggered = t->fired;
+	x->coalesced = t->coalesced;
 	return 0;
 }
 

@@ -126,8 +126,8 @@ struct cmd_stop_res {
 	struct caret_lttng_chan_stats ch[CMD_MAX_CHANNELS];
 	uint64_t dups;
 	struct cmd_broadcast bc;
-	/* what its features left for the reply (a rotating recording's
-	 * chunks: the caller encodes and frees end.rotation) */
+	/* what its features left for the reply (the caller encodes end.rep
+	 * and frees end: recording_end_free) */
 	struct recording_end end;
 };
 /* "stop": cmd_stop.c (each feature quiesced, the session stopped, each

@@ -141,7 +141,7 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	/* a flight recorder writes snapshots only: none taken, its directory
 	 * made for it stays empty (issue 33 L10); and it has no output of its
 	 * own: its snapshots are in the trace directory */
-	bool unwritten = rec && rec->dir_made && res->end.ring && res->end.written == 0;
+	bool unwritten = rec && rec->dir_made && res->end.ring && res->end.rep.self.snapshots == 0;
 	if (rec && res->end.ring && !res->path[0])
 		snprintf(res->path, sizeof(res->path), "%s", rec->path);
 	bool armed = rec && rec->armed;

@@ -9,12 +9,12 @@
 #include "daemon/server/cmd_hosts.h"
 #include "daemon/base/log.h"
 #include "daemon/agents/pacer.h"
-#include "daemon/recording/rotation.h"
-#include "daemon/recording/snapshot.h"
+#include "daemon/recording/features.h"
 #include "proto/caret_version.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_hosts.h"
+#include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_rotation.h"
 
@@ -51,6 +51,20 @@ static int add_agent(cJSON *o, const struct registry *r, struct agent *a)
 	return caret_ctl_add_agent(o, &x);
 }
 
+/* The recordings and their modes; for status, the rotating ones and those
+ * caretd ended itself too. Their strings point into the recordings, which
+ * do not change before the result is encoded here. 0 or -ENOMEM. */
+static int add_recordings(const struct cmd_ctx *ctx, cJSON *o, bool full)
+{
+	struct caret_ctl_recordings recs;
+	int e = recordings_status(ctx->recs, full, &recs);
+	if (e == 0) {
+		e = caret_ctl_recordings_encode(&recs, o);
+		caret_ctl_recordings_free(&recs);
+	}
+	return e;
+}
+
 static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 {
 	cJSON *o;
@@ -82,9 +96,7 @@ static cJSON *cmd_agents(const struct cmd_ctx *ctx, bool full)
 	} else {
 		o = caret_ctl_enc_agents_result(NULL, NULL);
 	}
-	/* the recordings and their modes; for status, the rotating ones and
-	 * those caretd ended itself too */
-	if (o && recordings_add_status(ctx->recs, o, full) < 0) {
+	if (o && add_recordings(ctx, o, full) < 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -131,16 +143,9 @@ static cJSON *enc_stop(const struct cmd_ctx *ctx, const struct cmd_stop_res *res
 						     c->discarded_known, c->lost_known };
 	}
 	cJSON *o = caret_ctl_enc_stop(res->session, res->path, out, (size_t)res->n, res->dups);
-	if (o && res->end.rotation) {
-		cJSON *rot = rotation_report_enc(res->end.rotation);
-		if (!rot || !cJSON_AddItemToObject(o, CARET_CTL_K_ROTATION, rot)) {
-			cJSON_Delete(rot);
-			cJSON_Delete(o);
-			return NULL;
-		}
-	}
-	/* a flight recorder's snapshots (stop writes none) */
-	if (o && snapshot_add_stop(o, &res->end) < 0) {
+	/* a rotating recording's chunks, a flight recorder's snapshots (stop
+	 * writes none) */
+	if (o && (res->end.err < 0 || caret_ctl_recordings_encode(&res->end.rep, o) < 0)) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -196,7 +201,7 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		if ((r = cmd_stop(ctx, peer, &q->u.stop, &res, &e)) < 0)
 			break;
 		cJSON *o = enc_stop(ctx, &res);
-		rotation_report_free(res.end.rotation);
+		recording_end_free(&res.end);
 		return o;
 	}
 	case CARET_CTL_PAUSE:

@@ -34,16 +34,7 @@ CARETCTL_REPLY_LAYER = {
     "tools/caretctl/json_out.c", "tools/caretctl/json_out.h",
 }
 
-# the recording object's status (issue 32 item 1) moves them next
-PENDING = {
-    "daemon/recording/recording.h", "daemon/recording/features.c", "daemon/recording/features.h",
-    "daemon/recording/rotation.c", "daemon/recording/rotation.h",
-    "daemon/recording/rotation_report.c", "daemon/recording/rotation_report.h",
-    "daemon/recording/snapshot.c", "daemon/recording/snapshot.h",
-    "daemon/recording/snapshot_trigger.c", "daemon/recording/snapshot_trigger.h",
-}
-
-ALLOWED = DAEMON_REPLY_LAYER | CARETCTL_REPLY_LAYER | PENDING
+ALLOWED = DAEMON_REPLY_LAYER | CARETCTL_REPLY_LAYER
 
 NAMES_CJSON = re.compile(r"\bcJSON\w*|<cjson/cJSON\.h>")
 

@@ -184,6 +184,12 @@ START_TEST(record_rotation_at_once_then_stop)
 	ck_assert_uint_eq(rec2.rotation->keep, 3);
 	ck_assert_uint_eq(rec2.rotation->rotate_every_ms, 60000);
 	caret_ctl_recordings_free(&rec2);
+	/* the wire itself, as caretd wrote it before its recording filled
+	 * proto's struct */
+	expect_keys(r, "v,type,session,path,channels,discarded_total,duplicates,rotation,dropped");
+	expect_text(x, "{\"chunks\":[],\"incomplete\":[],\"session\":\"r2\",\"mode\":\"rotating\",\"rotate_size\":0,"
+			"\"rotate_every_ms\":60000,\"keep\":3,\"max_size\":0,\"rotations\":0,\"removed\":0,"
+			"\"chunks_bytes\":0,\"pass_complete\":true,\"error\":\"/t/r2: No such file or directory\"}");
 	cJSON_Delete(r);
 	ck_assert_ptr_nonnull(fake_call("stop r2"));
 	ck_assert(!rotation_is_rotating(&recs, "r2"));
@@ -308,6 +314,27 @@ START_TEST(chunk_with_discards_is_incomplete)
 	ck_assert(!rec.rotations[0].chunks[1].complete);
 	ck_assert_str_eq(rec.rotations[0].chunks[1].why, "14749 events discarded by the tracer");
 	caret_ctl_recordings_free(&rec);
+	cJSON_Delete(r);
+	/* the wire itself, keys and their order, as caretd wrote it before
+	 * its recordings filled proto's struct (older caretctls parse it) */
+	recordings_ended_add(&recs, "old", "disk full");
+	struct recording pl = { .name = "pl", .path = "/t/pl" };
+	ck_assert_int_eq(recordings_add(&recs, &pl), 0);
+	r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
+	expect_keys(r, "v,type,host,caretd,lttng,agents,rotations_ended,rotations,recordings");
+	expect_text(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATIONS_ENDED), "[{\"session\":\"old\",\"error\":\"disk full\"}]");
+	char want[2048];
+	snprintf(want, sizeof(want), "[{\"chunks\":[{\"name\":\"20261127T034538+0000-20261127T034543+0000-0\",\"index\":0,"
+			"\"bytes\":160,\"complete\":true},{\"name\":\"20261127T034543+0000-20261127T034548+0000-1\","
+			"\"index\":1,\"bytes\":160,\"complete\":false,\"why\":\"14749 events discarded by the tracer\"},"
+			"{\"name\":\"20261127T034548+0000-20261127T034553+0000-2\",\"index\":2,\"bytes\":160,"
+			"\"complete\":true}],\"incomplete\":[\"20261127T034543+0000-20261127T034548+0000-1\"],"
+			"\"session\":\"rd\",\"mode\":\"rotating\",\"rotate_size\":0,\"rotate_every_ms\":0,"
+			"\"keep\":0,\"max_size\":0,\"rotations\":0,\"removed\":0,\"chunks_bytes\":480,\"pass_complete\":false}]");
+	expect_text(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ROTATIONS), want);
+	snprintf(want, sizeof(want), "[{\"session\":\"rd\",\"path\":\"%s\",\"mode\":\"rotating\"},"
+		 "{\"session\":\"pl\",\"path\":\"/t/pl\",\"mode\":\"plain\"}]", dir);
+	expect_text(cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_RECORDINGS), want);
 	cJSON_Delete(r);
 
 	/* counted once; a later scan keeps the verdict, and an index that

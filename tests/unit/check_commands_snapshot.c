@@ -73,6 +73,26 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_uint_eq(rec.recordings[0].ring_size, 1048576);
 	caret_ctl_recordings_free(&rec);
 	cJSON_Delete(r);
+	/* the wire itself, keys and their order, as caretd wrote it before
+	 * its recordings filled proto's struct, a trigger's fields too (the
+	 * trigger is set by hand: its LTTng side is not faked here) */
+	struct recording *fr = recordings_find(&recs, "fr");
+	fr->trig = (struct recording_trigger){ .on = true, .event = "ros2:callback_end",
+					       .filter = "x > 1", .fired = 5, .coalesced = 3 };
+	r = ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL);
+	expect_keys(r, "v,type,host,caretd,lttng,agents,rotations_ended,rotations,recordings");
+	expect_text(field(r, CARET_CTL_K_RECORDINGS), "[{\"session\":\"fr\",\"path\":\"/t/fr\",\"mode\":\"snapshot\",\"ring_size\":1048576,"
+			"\"snapshots\":0,\"snapshot_on\":\"ros2:callback_end\",\"snapshot_filter\":\"x > 1\","
+			"\"triggered\":5,\"coalesced\":3}]");
+	expect_text(field(r, CARET_CTL_K_ROTATIONS), "[]");
+	cJSON_Delete(r);
+	fr->trig.filter[0] = '\0';
+	r = ask("{\"v\":1,\"cmd\":\"list\"}", CTL_REPLY_RESULT, NULL);
+	expect_keys(r, "v,type,agents,recordings");
+	expect_text(field(r, CARET_CTL_K_RECORDINGS), "[{\"session\":\"fr\",\"path\":\"/t/fr\",\"mode\":\"snapshot\",\"ring_size\":1048576,"
+			"\"snapshots\":0,\"snapshot_on\":\"ros2:callback_end\",\"triggered\":5,\"coalesced\":3}]");
+	cJSON_Delete(r);
+	fr->trig = (struct recording_trigger){ 0 };
 
 	/* the member's own process: their recording sees no one else's */
 	agent.seg.id.uid = 4242;
@@ -88,6 +108,7 @@ START_TEST(snapshot_after_the_pass)
 	cJSON *o = wait_poll(w, 1000 * MS, &done);
 	ck_assert(!done);
 	ck_assert_str_eq(field(o, CARET_CTL_K_TYPE)->valuestring, "progress");
+	expect_text(o, "{\"v\":1,\"type\":\"progress\",\"recording\":0,\"total\":1,\"records_done\":0,\"records_total\":0,\"percent\":100}");
 	cJSON_Delete(o);
 	ck_assert_ptr_null(fake_call("snapshot"));
 	/* a second one meanwhile: refused, nothing asked of LTTng */
@@ -102,6 +123,9 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_str_eq(field(o, CARET_CTL_K_TYPE)->valuestring, "result");
 	ck_assert_str_eq(field(o, CARET_CTL_K_PATH)->valuestring,
 			 "/t/fr/snapshot-1-20261127-000000-0");
+	/* the wire itself, as caretd wrote it before the line was made from
+	 * proto's struct */
+	expect_text(o, "{\"v\":1,\"type\":\"result\",\"session\":\"fr\",\"path\":\"/t/fr/snapshot-1-20261127-000000-0\",\"complete\":true,\"snapshots\":1,\"pass_ms\":1}");
 	ck_assert(cJSON_IsTrue(field(o, CARET_CTL_K_COMPLETE)));
 	ck_assert_ptr_null(field(o, CARET_CTL_K_WHY));
 	ck_assert_int_eq(field(o, CARET_CTL_K_SNAPSHOTS)->valueint, 1);
@@ -117,6 +141,7 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert(done);
 	ck_assert_ptr_nonnull(fake_call("snapshot fr dir=/tmp name=snapshot-2"));
 	ck_assert(cJSON_IsFalse(field(o, CARET_CTL_K_COMPLETE)));
+	expect_keys(o, "v,type,session,path,complete,why,snapshots,pass_ms");
 	char want[64];
 	snprintf(want, sizeof(want), "pid %d (unit)", (int)getpid());
 	ck_assert_ptr_nonnull(strstr(field(o, CARET_CTL_K_WHY)->valuestring, want));
@@ -129,6 +154,14 @@ START_TEST(snapshot_after_the_pass)
 	ck_assert_str_eq(field(r, CARET_CTL_K_MODE)->valuestring, CARET_CTL_MODE_SNAPSHOT);
 	ck_assert_int_eq(field(r, CARET_CTL_K_SNAPSHOTS)->valueint, 2);
 	ck_assert_ptr_null(fake_call("snapshot"));
+	/* the wire itself, as caretd wrote it before its recording filled
+	 * proto's struct */
+	expect_keys(r, "v,type,session,path,channels,discarded_total,duplicates,mode,ring_size,snapshots,"
+			"last_snapshot,dropped");
+	expect_text(r, "{\"v\":1,\"type\":\"result\",\"session\":\"fr\",\"path\":\"/nonexistent/fake/fr\","
+			"\"channels\":[{\"name\":\"caret\",\"discarded\":0,\"lost_packets\":0}],\"discarded_total\":0,"
+			"\"duplicates\":0,\"mode\":\"snapshot\",\"ring_size\":1048576,\"snapshots\":2,\"last_snapshot\":\"/tmp/snapshot-2-20261127-000000-0\","
+			"\"dropped\":0}");
 	cJSON_Delete(r);
 	struct snapshot_info info;
 	snapshot_info(&recs, "fr", &info);

@@ -272,8 +272,10 @@ END_TEST
 
 /* ---- recordings (status, list, stop) ---- */
 
-/* The objects as daemon/recording/ writes them today (rotation_report.c,
- * snapshot.c, snapshot_trigger.c): the encoder writes the same text. */
+/* The objects as caretd wrote them when daemon/recording/ built them
+ * itself (rotation_report.c, snapshot.c, snapshot_trigger.c): the encoder
+ * writes the same text (caretd's own replies: check_commands_rotation.c,
+ * check_commands_snapshot.c). */
 static const char status_line[] =
 	"{\"v\":1,\"type\":\"result\",\"rotations_ended\":[{\"session\":\"old\",\"error\":\"disk full\"}],"
 	"\"rotations\":[{\"chunks\":[{\"name\":\"c0\",\"index\":0,\"bytes\":4096,\"complete\":true},"

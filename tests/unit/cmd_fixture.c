@@ -123,6 +123,27 @@ const char *msg_of(const cJSON *r)
 	return cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERROR)->valuestring;
 }
 
+void expect_text(const cJSON *x, const char *want)
+{
+	ck_assert_ptr_nonnull(x);
+	char *got = cJSON_PrintUnformatted(x);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_msg(!strcmp(got, want), "wire:\n  got  %s\n  want %s", got, want);
+	free(got);
+}
+
+void expect_keys(const cJSON *o, const char *want)
+{
+	char got[1024] = "";
+	size_t n = 0;
+	const cJSON *k;
+	cJSON_ArrayForEach(k, o)
+		n += (size_t)snprintf(got + n, n < sizeof(got) ? sizeof(got) - n : 0, "%s%s",
+				      n ? "," : "", k->string);
+	ck_assert_msg(n < sizeof(got) && !strcmp(got, want), "keys:\n  got  %s\n  want %s", got,
+		      want);
+}
+
 /* ---- the fake session daemon ---- */
 
 struct fake_lttng fake;

@@ -36,6 +36,11 @@ cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **w);
 int err_of(const cJSON *r);
 /* The reply's "error" text. */
 const char *msg_of(const cJSON *r);
+/* x as caretd writes it on the wire, byte for byte, against want (older
+ * caretctls and the integration tests parse that text). */
+void expect_text(const cJSON *x, const char *want);
+/* o's keys in order, comma-separated, against want. */
+void expect_keys(const cJSON *o, const char *want);
 
 /* The fake session daemon behind view.ops. */
 #define FAKE_CALLS 32
