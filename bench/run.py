@@ -421,7 +421,7 @@ class Fleet:
         self.d.p.send_signal(signal.SIGSTOP)
         try:
             # two starts measured; a failed one (lttng-ctl's destroy cut
-            # at 1,000 applications, lib/lttng/lttng.c) is said and tried again
+            # at 1,000 applications, lib/lttng/session.c) is said and tried again
             while got < 2:
                 argv = [os.path.join(self.b, "bench", "caret-sessstart"),
                         os.path.join(self.tmp, "base"), "bench-base-" + uuid.uuid4().hex[:6]]

@@ -2,7 +2,7 @@
 /*
  * caret-sessstart DIR NAME [SUBBUF_SIZE]: the session start `caretctl
  * record` pays, alone: creates, configures and starts a session through
- * caretd's own LTTng code (lib/lttng/lttng.c, the same calls and rules),
+ * caretd's own LTTng code (lib/lttng/session.c, the same calls and rules),
  * with whatever applications are registered, then stops and destroys it.
  * Prints {"start_s": ..., "stop_s": ...}. bench/run.py runs it while its
  * caretd is stopped (SIGSTOP), so that nothing is replayed: the "session
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 
 static double now_s(void)
 {

@@ -23,7 +23,7 @@
 #include "daemon/bridge/bridge_msg.h"
 #include "daemon/server/commands.h"
 #include "daemon/config.h"
-#include "daemon/server/events.h"
+#include "daemon/server/cmd_events.h"
 #include "daemon/base/log.h"
 #include "daemon/base/loop.h"
 #include "daemon/lttng/lttng_view.h"

@@ -35,5 +35,5 @@ const char *const *caret_ctl_evlist(bool light, bool rcl_publish)
 	return rcl_publish ? events_light_iron : events_light;
 }
 
-/* lib/lttng/lttng.c adds these, in this order, with their LTTng types. */
+/* lib/lttng/session.c adds these, in this order, with their LTTng types. */
 const char *const caret_ctl_contexts[] = { "vpid", "vtid", "procname", NULL };

@@ -255,7 +255,7 @@ static void fb_close(struct pacer_fb *f)
 
 /* Whose the files of r's trace are: lttng-sessiond writes them as the
  * session's owner, the requester when caretd (root) could act as them,
- * else caretd itself (lib/lttng/lttng.h). */
+ * else caretd itself (lib/lttng/session.h). */
 static uid_t trace_owner(const struct lttng_view_pub *r)
 {
 	return geteuid() == 0 ? r->uid : geteuid();

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "daemon/base/log.h"
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "daemon/agents/scheduler.h"
 
 /* LTTng adds an event header (extended: ros2_caret has more than 31

@@ -18,7 +18,7 @@
 #include <systemd/sd-event.h>
 
 #include "daemon/base/loop.h"
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "shm/caret_shm.h"
 
 #define LTTNG_VIEW_MAX_SESSIONS 32

@@ -16,7 +16,7 @@
 #include "daemon/base/log.h"
 #include "daemon/agents/scheduler.h"
 #include "daemon/base/loop.h"
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "daemon/recording/rotation.h"
 #include "daemon/recording/rotation_lttng.h"
 #include "daemon/recording/rotation_prune.h"

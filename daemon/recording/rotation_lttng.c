@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "daemon/base/log.h"
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "daemon/recording/rotation_lttng.h"
 
 static struct {

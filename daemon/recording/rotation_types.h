@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "daemon/recording/chunks.h"
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 
 struct rotation_opts {
 	uint64_t size;     /* bytes; 0: no size schedule */

@@ -197,7 +197,7 @@ void rotation_new_pass(struct rotation *t)
 static void count_discards(struct rotation *t)
 {
 	/* lttng-sessiond writes the trace as its owner when caretd could act
-	 * as them (root), else as caretd (lib/lttng/lttng.h) */
+	 * as them (root), else as caretd (lib/lttng/session.h) */
 	uid_t owner = geteuid() == 0 ? t->uid : geteuid();
 	int top = -1;
 	for (int i = 0; t->list && i < t->list->n; i++) {

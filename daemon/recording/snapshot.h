@@ -38,7 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "daemon/agents/registry.h"
 #include "daemon/agents/wait.h"
 #include "daemon/recording/recordings.h"

@@ -16,8 +16,8 @@
 #include <sys/types.h>
 
 #include "daemon/bridge/bridge.h"
-#include "daemon/server/events.h"
-#include "lib/lttng/lttng.h"
+#include "daemon/server/cmd_events.h"
+#include "lib/lttng/session.h"
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/registry.h"
 #include "daemon/recording/features.h"
@@ -104,18 +104,18 @@ struct record_plan {
 };
 /* The request over the daemon's options and what it knows (the live
  * processes' caches, their distributions), checked, nothing made:
- * cmd_record.c, used by `record` and by its plan (cmd_plan.c). p->cfg's
+ * cmd_record.c, used by `record` and by its plan (cmd_record_plan.c). p->cfg's
  * strings point into q and p. */
 int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		    const struct caret_ctl_record_req *q, struct record_plan *p, struct cmd_err *e);
 
-/* "record" with "plan" (cmd_plan.c): what cmd_record would make, in
+/* "record" with "plan" (cmd_record_plan.c): what cmd_record would make, in
  * res->plan, nothing made; its strings point into q and res. */
 struct cmd_plan_res {
 	struct record_plan rp;
 	struct caret_ctl_plan plan;
 };
-int cmd_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+int cmd_record_dry_run(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	     const struct caret_ctl_record_req *q, struct cmd_plan_res *res, struct cmd_err *e);
 
 #define CMD_MAX_CHANNELS 16

@@ -182,7 +182,7 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	 * caretd's (root): the trace directory is created as them (so it is
 	 * theirs, and it tells whose the recording is after a caretd
 	 * restart), and the session is theirs in the session daemon, which
-	 * then writes the trace as them (lib/lttng/lttng.h, cfg.as). */
+	 * then writes the trace as them (lib/lttng/session.h, cfg.as). */
 	p->as = (struct creds_id){ .uid = peer->uid, .gid = peer->gid, .groups = peer->groups,
 				   .n_groups = peer->n_groups };
 	cfg->as = &p->as;

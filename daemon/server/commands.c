@@ -187,7 +187,7 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	case CARET_CTL_RECORD: {
 		if (q->u.record.plan) {
 			static struct cmd_plan_res plan; /* 10 KiB: not on the stack */
-			if ((r = cmd_plan(ctx, peer, &q->u.record, &plan, &e)) < 0)
+			if ((r = cmd_record_dry_run(ctx, peer, &q->u.record, &plan, &e)) < 0)
 				break;
 			return caret_ctl_enc_plan(&plan.plan);
 		}

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "lib/lttng/lttng_channel.h"
 #include "lib/lttng/lttng_ctl.h"
 #include "lib/lttng/lttng_sel.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A layout's channel (lib/lttng/lttng.h caret_lttng_layout()) made in a
+/* A layout's channel (lib/lttng/session.h caret_lttng_layout()) made in a
  * session. */
 #ifndef CARET_LIB_LTTNG_CHANNEL_H
 #define CARET_LIB_LTTNG_CHANNEL_H

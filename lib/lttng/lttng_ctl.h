@@ -2,7 +2,7 @@
 /*
  * What lib/lttng/'s modules share of liblttng-ctl (lttng_ctl.c): error
  * codes and messages, handles, names, the session list. Nothing outside
- * lib/lttng/ includes this (the door is lib/lttng/lttng.h).
+ * lib/lttng/ includes this (the door is lib/lttng/session.h).
  */
 #ifndef CARETD_LTTNG_CTL_H
 #define CARETD_LTTNG_CTL_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * caret_lttng_layout() (lib/lttng/lttng.h): the session a configuration
+ * caret_lttng_layout() (lib/lttng/session.h): the session a configuration
  * makes, described before anything is made. caret_lttng_record() creates
  * the session from this description, and `record`'s plan (caretctl record
  * -l) prints it: one source, so the two cannot disagree.
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_evlist.h"
 #include "proto/caret_ctl_limits.h"

@@ -12,7 +12,7 @@
  * caretd removes every trigger of that prefix it finds at start (a
  * caretd that was killed leaves its triggers behind).
  *
- * Same conventions as lib/lttng/lttng.h (negative errno, err line, one
+ * Same conventions as lib/lttng/session.h (negative errno, err line, one
  * caller at a time).
  */
 #ifndef CARETD_LTTNG_LIMIT_H

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * caret_lttng_record() (lib/lttng/lttng.h): the trace directory made and
+ * caret_lttng_record() (lib/lttng/session.h): the trace directory made and
  * judged as the requester, the session created, its channel, events and
  * contexts enabled, and started; everything undone on failure.
  */
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>

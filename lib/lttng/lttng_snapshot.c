@@ -15,7 +15,7 @@
 #include <lttng/lttng.h>
 
 #include "lib/lttng/creds.h"
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "lib/lttng/lttng_ctl.h"
 #include "util/caret_err.h"
 

@@ -2,7 +2,7 @@
 /* The control protocol's parsers, both ends: caretd's request handling
  * (command_run: envelope, fields, every command's reply) and caretctl's
  * reply parsing and decoders. LTTng is a fake behind the view's ops table
- * (lib/lttng/lttng.h): "record" and "stop" run too, with nothing created. */
+ * (lib/lttng/session.h): "record" and "stop" run too, with nothing created. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
 #include "daemon/agents/dups.h"
 #include "daemon/agents/registry.h"
 #include "daemon/config.h"
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "daemon/agents/scheduler.h"
 #include "daemon/agents/startend.h"
 #include "tests/unit/daemon_fixture.h"

@@ -123,12 +123,12 @@ ORDER = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
     {"creds"},  # acting with a requester's rights (the LTTng door uses it)
     {"lttng_ctl"},  # lttng-ctl's shared calls: codes, messages, handles, names, the session list
-    {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
+    {"session", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
      "rotation_types"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
     {"dups", "recording"},  # the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
-    {"pacer", "notify", "wait", "events", "startend", "config",
+    {"pacer", "notify", "wait", "cmd_events", "startend", "config",
      "recordings"},  # recordings: the table of recordings (admission, reaping, the armed marker)
     {"recordings_state", "rotation_state"},  # the recordings across a restart; what the rotations look at
     {"simclock"},  # record -c: the caret-simclock helpers of the recordings
@@ -147,7 +147,7 @@ ORDER = [
     {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
     {"cmd"},  # the commands' shape: typed request in, code and result out
     {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_hosts", "cmd_pause"},  # the commands that drive LTTng (through the view's ops); hosts: this host and the bridge's others
-    {"cmd_plan"},  # record -l: cmd_record's plan and the layout, nothing made
+    {"cmd_record_plan"},  # record -l: cmd_record's plan and the layout, nothing made
     {"commands"},  # the dispatch: decodes requests, encodes replies
     {"server"},
     {"main"},

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Tests of lib/lttng/lttng.c against a real root lttng-sessiond: the one
+ * Tests of lib/lttng/session.c against a real root lttng-sessiond: the one
  * tools/isolated.sh starts in private namespaces (`make unit-check` runs
  * the suite there), never the machine's own. A daemon that does not answer
  * is a failure, not a skip: a skipped suite would hide a broken machine.
@@ -19,7 +19,7 @@
 
 #include <lttng/lttng.h>
 
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 
 /* Every session this run creates starts with this, so that cleanup can
  * find them even after a crashed test. */

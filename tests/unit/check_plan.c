@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_limits.h"

@@ -11,7 +11,7 @@
 #include "caretctl.h"
 #include "json_out.h"
 #include "complete.h"
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_rotation.h"

@@ -9,7 +9,7 @@
 
 #include "daemon/server/cmd.h"
 
-int cmd_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+int cmd_record_dry_run(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	     const struct caret_ctl_record_req *q, struct cmd_plan_res *res, struct cmd_err *e)
 {
 	memset(res, 0, sizeof(*res));

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/server/events.h"
+#include "daemon/server/cmd_events.h"
 #include "daemon/base/log.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Session control through liblttng-ctl; see lttng.h for the contract. */
-#include "lib/lttng/lttng.h"
+#include "lib/lttng/session.h"
 
 #include <errno.h>
 #include <fnmatch.h>

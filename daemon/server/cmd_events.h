@@ -4,8 +4,8 @@
  * reader of shm/reader.h. One reader lives as long as caretd and is
  * refreshed at every request, so a page costs the new records only.
  */
-#ifndef CARETD_EVENTS_H
-#define CARETD_EVENTS_H
+#ifndef CARETD_CMD_EVENTS_H
+#define CARETD_CMD_EVENTS_H
 
 #include <stddef.h>
 
