@@ -171,6 +171,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct lttng_view view = { .ok = true, .polled = true,
 					  .n_active = 1, .active = { "fuzz" }, .ops = &yes_ops };
 	static struct recordings recs;
+	/* Start and End are posted to it (no tick runs here: each input
+	 * dropped after its command) */
+	static struct sched scheduler;
 	static bool once;
 	if (!once) {
 		recordings_init(&recs, &view, recording_features, recording_n_features);
@@ -188,11 +191,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	decode_all(line, strlen(line));
 	{
-		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view, .recs = &recs };
+		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .scheduler = &scheduler,
+				       .lttng = &view, .recs = &recs };
 		/* a local member of caretd's group, not root */
 		struct cmd_peer peer = { .pid = 1, .uid = 1000, .gid = 1000, .n_groups = 0 };
 		struct cmd_out out;
 		command_run(&ctx, &peer, line, 0, &out);
+		scheduler.n_in = 0;
 		char *reply = caret_ctl_enc_line(out.reply);
 		/* every reply caretd sends is one it can parse back */
 		if (reply) {
