@@ -95,7 +95,7 @@ $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
 
 # ---- shm: the cache library (static; always linked with libcaretutil.a) ----
 SHM_SRC = shm/kinds.c shm/naming.c shm/armed.c shm/segment.c shm/record.c shm/control.c shm/owner.c \
-	shm/futex.c shm/reader.c shm/filter.c
+	shm/futex.c shm/reader.c shm/filter.c shm/counters.c
 SHM_LIBS = $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	@mkdir -p $(dir $@)
@@ -104,7 +104,7 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
 	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
-	agent/tpwatch.c agent/state.c $(REGEX_SRC)
+	agent/tpwatch.c agent/state.c agent/count.c $(REGEX_SRC)
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread $(PKG_PCRE2)
@@ -248,7 +248,7 @@ bench-smoke: all $(BENCH_BINS)
 # ---- tests ----
 UNIT_TESTS = $(B)/tests/check_shm
 $(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c tests/unit/check_shm_handshake.c \
-		tests/unit/check_shm_hostile.c) $(SHM_LIBS)
+		tests/unit/check_shm_hostile.c tests/unit/check_shm_counters.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 

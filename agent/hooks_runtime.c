@@ -8,20 +8,27 @@
 #include <stdint.h>
 
 #include "agent/agent.h"
+#include "agent/count.h"
 #include "agent/filter.h"
 #include "agent/resolve.h"
 #include "agent/state.h"
 
 /* `keep` is CARET's filter for the event (filter.c), evaluated only in
  * RECORD. The enabled_ variant cannot see the arguments: it says yes in
- * RECORD and do_ applies the filter. */
-#define RT_HOOK_F(name, params, args, keep)                                  \
+ * RECORD and do_ applies the filter. `count` is what `caretctl top`
+ * counts of the event (count.h; `counted` 1), run whatever the state
+ * while the process is watched (w_: the window); with nothing to count
+ * (`counted` 0) the compiler drops the load. */
+#define RT_HOOK_FC(name, params, args, keep, counted, count)                        \
 	CARET_EXPORT void ros_trace_##name params;                            \
 	CARET_EXPORT void ros_trace_do_##name params;                         \
 	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
 	static struct caret_fn real_##name, real_do_##name, real_en_##name;   \
 	void ros_trace_##name params                                          \
 	{                                                                     \
+		uint32_t w_ = (counted) ? caret_watched() : 0;                \
+		if (__builtin_expect(w_ != 0, 0))                             \
+			count;                                                \
 		if (__builtin_expect(!caret_recording(), 1) || !(keep))       \
 			return;                                               \
 		void (*f_) params = (void (*) params)caret_real(              \
@@ -31,6 +38,9 @@
 	}                                                                     \
 	void ros_trace_do_##name params                                       \
 	{                                                                     \
+		uint32_t w_ = (counted) ? caret_watched() : 0;                \
+		if (__builtin_expect(w_ != 0, 0))                             \
+			count;                                                \
 		if (__builtin_expect(!caret_recording(), 1) || !(keep))       \
 			return;                                               \
 		void (*f_) params = (void (*) params)caret_real(              \
@@ -38,15 +48,18 @@
 		if (f_)                                                       \
 			f_ args;                                              \
 	}                                                                     \
+	/* watched, do_ must run to count: yes, and do_ forwards only     \
+	 * in RECORD */                                                   \
 	bool ros_trace_enabled_##name(void)                                   \
 	{                                                                     \
 		if (__builtin_expect(!caret_recording(), 1))                  \
-			return false;                                         \
+			return (counted) && caret_watched() != 0;         \
 		bool (*f_)(void) = (bool (*)(void))caret_real(                \
 			&real_en_##name, "ros_trace_enabled_" #name);         \
-		return f_ ? f_() : false;                                     \
+		return (f_ && f_()) || ((counted) && caret_watched() != 0); \
 	}
 
+#define RT_HOOK_F(name, params, args, keep) RT_HOOK_FC(name, params, args, keep, 0, (void)0)
 #define RT_HOOK(name, params, args) RT_HOOK_F(name, params, args, true)
 
 /* Events CARET does not use: never emitted, whatever the state. */
@@ -63,17 +76,21 @@
 typedef const void *cvp;
 typedef const char *ccp;
 
-RT_HOOK_F(callback_start, (cvp callback, const bool is_intra_process),
-	  (callback, is_intra_process), caret_filter_callback_allowed(callback))
-RT_HOOK_F(callback_end, (cvp callback), (callback), caret_filter_callback_allowed(callback))
-RT_HOOK_F(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message),
-	  caret_filter_publisher_allowed(publisher_handle))
+RT_HOOK_FC(callback_start, (cvp callback, const bool is_intra_process),
+	   (callback, is_intra_process), caret_filter_callback_allowed(callback), 1,
+	   caret_count_callback_start(callback))
+RT_HOOK_FC(callback_end, (cvp callback), (callback), caret_filter_callback_allowed(callback),
+	   1, caret_count_callback_end(callback, w_))
+RT_HOOK_FC(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message),
+	   caret_filter_publisher_allowed(publisher_handle), 1,
+	   caret_count_message(CARET_CTR_PUBLISHER, publisher_handle, w_))
 RT_HOOK_F(rclcpp_intra_publish, (cvp publisher_handle, cvp message),
 	  (publisher_handle, message), caret_filter_publisher_allowed(publisher_handle))
-RT_HOOK_F(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_timestamp,
-		     const bool taken),
-	  (rmw_subscription_handle, message, source_timestamp, taken),
-	  caret_filter_rmw_subscription_allowed(rmw_subscription_handle))
+RT_HOOK_FC(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_timestamp,
+		      const bool taken),
+	   (rmw_subscription_handle, message, source_timestamp, taken),
+	   caret_filter_rmw_subscription_allowed(rmw_subscription_handle), 1,
+	   if (taken) caret_count_message(CARET_CTR_SUBSCRIPTION, rmw_subscription_handle, w_))
 RT_HOOK_F(rcl_lifecycle_transition, (cvp state_machine, ccp start_label, ccp goal_label),
 	  (state_machine, start_label, goal_label),
 	  caret_filter_state_machine_allowed(state_machine))

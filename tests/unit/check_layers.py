@@ -155,7 +155,7 @@ LAYERS = {
         # the process-wide state every file reads (state word, provider,
         # distribution facts, caret_warn); leaves that know nothing of the agent
         {"state", "tp/caret_tp", "distro", "resolve"},
-        {"filter"},  # CARET's trace filters
+        {"filter", "count"},  # CARET's trace filters; `caretctl top`'s counting
         {"replay"},  # the replay thread (emits through filter)
         {"agent"},  # initialisation, fork handling, the capture path
         # the hooks, entered from the application

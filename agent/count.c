@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `caretctl top`'s counting (count.h). */
+#include <stddef.h>
+
+#include "agent/count.h"
+#include "agent/state.h"
+
+static struct caret_seg *count_seg;
+
+void caret_count_use(struct caret_seg *s)
+{
+	static const uint32_t unwatched;
+	__atomic_store_n(&count_seg, s, __ATOMIC_RELEASE);
+	__atomic_store_n(&caret_watched_word, s ? caret_own_watched_word(s) : &unwatched,
+			 __ATOMIC_RELEASE);
+}
+
+/* The callbacks running on this thread, innermost last: an executor may
+ * run a callback from inside another (spin_some in a callback); deeper
+ * ones are not counted. */
+#define NEST_MAX 8
+static __thread struct {
+	const void *cb[NEST_MAX];
+	int64_t t0[NEST_MAX];
+	unsigned depth;
+} tls_calls __attribute__((tls_model("initial-exec")));
+
+void caret_count_callback_start(const void *callback)
+{
+	unsigned d = tls_calls.depth;
+	if (d < NEST_MAX) {
+		tls_calls.cb[d] = callback;
+		tls_calls.t0[d] = caret_now_ns();
+	}
+	tls_calls.depth = d + 1;
+}
+
+void caret_count_callback_end(const void *callback, uint32_t window)
+{
+	unsigned d = tls_calls.depth;
+	if (!d)
+		return; /* started while unwatched */
+	tls_calls.depth = --d;
+	if (d >= NEST_MAX || tls_calls.cb[d] != callback) {
+		/* a start missed (watching began inside the call): forget
+		 * what this thread holds rather than pair the wrong ones */
+		if (d < NEST_MAX)
+			tls_calls.depth = 0;
+		return;
+	}
+	int64_t dt = caret_now_ns() - tls_calls.t0[d];
+	struct caret_seg *s = __atomic_load_n(&count_seg, __ATOMIC_ACQUIRE);
+	caret_own_count(s, CARET_CTR_CALLBACK, callback, dt > 0 ? (uint64_t)dt : 0, window);
+}
+
+void caret_count_message(enum caret_ctr_kind kind, const void *handle, uint32_t window)
+{
+	caret_own_count(__atomic_load_n(&count_seg, __ATOMIC_ACQUIRE), kind, handle, 0, window);
+}
