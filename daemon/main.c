@@ -35,6 +35,7 @@
 #include "daemon/recording/snapshot_trigger.h"
 #include "daemon/agents/scheduler.h"
 #include "daemon/server/server.h"
+#include "daemon/server/top.h"
 #include "daemon/base/sigbus.h"
 #include "daemon/recording/simclock.h"
 #include "proto/caret_version.h"
@@ -320,6 +321,7 @@ static const struct loop_plan JOBS[] = {
 	{ "rotation", LOOP_OBSERVE, "20 ms while a rotating recording is busy, else 1 s" },
 	{ "snapshot triggers", LOOP_OBSERVE, "50 ms while a trigger is armed" },
 	{ "simclock", LOOP_OBSERVE, "500 ms while a record -c helper runs" },
+	{ "top leases", LOOP_OBSERVE, "1 s while `top` watches a process" },
 	{ "pacer", LOOP_SCHEDULE, "1 ms while an agent replays, 50 ms while a session is "
 				  "active, else 1 s; at once on a Start or End" },
 	{ "client waits", LOOP_REPORT, "10 ms while a client waits" },
@@ -470,6 +472,10 @@ int main(int argc, char **argv)
 			       .lttng = &d.lttng, .events = events, .bridge = &d.bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
+	if ((r = top_start(&ctx.top, &loop, &d.reg)) < 0) {
+		log_err_errno(r, "cannot set up top");
+		return 1;
+	}
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
 	/* beside the socket: caretd's own directory (/run/caretd) */
@@ -491,6 +497,7 @@ int main(int argc, char **argv)
 	notify_stopping(&d.notify);
 	server_free(server);
 	stop_modules(&d);
+	top_stop(ctx.top);
 	loop_close(&loop);
 	registry_close(&d.reg);
 	events_free(events);

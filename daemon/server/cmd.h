@@ -34,6 +34,7 @@ struct cmd_ctx {
 	struct lttng_view *lttng; /* its ops are the commands' LTTng too */
 	struct events *events;    /* NULL: `events` is refused */
 	struct bridge *bridge;    /* may be NULL (tests): no other hosts */
+	struct top *top;          /* NULL: `top` is refused (daemon/server/top.h) */
 	/* the daemon's default channel geometry for `record` (NULL: LTTng's) */
 	const uint64_t *subbuf_size;
 	const uint32_t *subbuf_count;

@@ -122,12 +122,13 @@ for rel, incs in sorted(includes.items()):
 ORDER = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
     {"creds", "lttng_ctl"},  # acting with a requester's rights (the LTTng door uses it); lttng-ctl's shared calls
-    {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
+    {"lttng", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem",
+     "top_join"},  # top_join: `top`'s counters joined with a segment's init records  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot()
     {"dups"},  # the copies each session got, from the agents' replay positions
     {"pacer", "notify", "wait", "events", "startend", "config", "lttng_view_state",
-     "rotation_state"},  # rotation_state: the table of rotating recordings
+     "rotation_state", "top"},  # rotation_state: the table of rotating recordings; top: watched processes, their leases and rows
     {"simclock"},  # record -c: the caret-simclock helpers of the view's recordings
     # rotation's parts on that table: lttng-ctl (triggers, channel,
     # schedules), the chunks' verdicts, the disk guard
@@ -142,6 +143,7 @@ ORDER = [
     {"bridge_send"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking)
     {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
     {"cmd"},  # the commands' shape: typed request in, code and result out
+    {"cmd_top"},  # `top`: the requester's processes watched, their rows
     {"cmd_record", "cmd_stop", "cmd_snapshot"},  # the commands that drive LTTng (through the view's ops)
     {"cmd_plan"},  # record -l: cmd_record's plan and the layout, nothing made
     {"commands"},  # the dispatch: decodes requests, encodes replies
@@ -284,7 +286,8 @@ for rel in sorted(includes):
     # identities in headers it made itself; the generator reads the
     # layout's offsets for the Python tests, at build time)
     if rel in ("tests/unit/check_shm.c", "tests/unit/check_shm_handshake.c",
-               "tests/unit/check_shm_hostile.c", "tests/unit/check_reader.c",
+               "tests/unit/check_shm_hostile.c", "tests/unit/check_shm_counters.c",
+               "tests/unit/check_reader.c",
                "tests/fuzz/fuzz_segment.c", "proto/caret_segment.h",
                "bench/reader_bench.c", "proto/gen/gen_kinds.c"):
         continue
