@@ -344,7 +344,8 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		tests/unit/check_commands_arm.c \
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
 		tests/unit/check_commands_poll.c tests/unit/check_commands_simclock.c \
-		tests/unit/check_commands_plan.c tests/unit/cmd_fixture.c $(CMD_SRC)) \
+		tests/unit/check_commands_plan.c tests/unit/check_commands_top.c tests/unit/cmd_fixture.c \
+		$(CMD_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)

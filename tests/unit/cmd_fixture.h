@@ -72,5 +72,7 @@ void add_poll_tests(TCase *tc);
 /* The tests of check_commands_simclock.c (record -c). */
 void add_simclock_tests(TCase *tc);
 void add_plan_tests(TCase *tc);
+/* The tests of check_commands_top.c. */
+void add_top_tests(TCase *tc);
 
 #endif
