@@ -98,5 +98,6 @@ int cmd_events(struct cli_opts *g, int argc, char **argv);
 int cmd_nodes(struct cli_opts *g, int argc, char **argv);
 int cmd_topics(struct cli_opts *g, int argc, char **argv);
 int cmd_snapshot(struct cli_opts *g, int argc, char **argv);
+int cmd_top(struct cli_opts *g, int argc, char **argv);
 
 #endif

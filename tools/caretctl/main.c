@@ -22,7 +22,7 @@ static const struct {
 	{ "record", cmd_record }, { "stop", cmd_stop },   { "status", cmd_status },
 	{ "list", cmd_list },	  { "start", cmd_start }, { "end", cmd_end },
 	{ "check", cmd_check },	  { "events", cmd_events }, { "nodes", cmd_nodes },
-	{ "topics", cmd_topics }, { "snapshot", cmd_snapshot },
+	{ "topics", cmd_topics }, { "snapshot", cmd_snapshot }, { "top", cmd_top },
 };
 
 static void usage(FILE *f)
@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"  nodes    the live ROS 2 graph from the caches: nodes and their entities\n"
 		"  topics   the live ROS 2 graph from the caches: topics, publishers and\n"
 		"           subscriptions across processes\n"
+		"  top      every callback's rate, duration and CPU share, every topic's\n"
+		"           rate, live, without a recording\n"
 		"  check    check a recorded trace for what CARET's analyzer needs\n\n"
 		"Every command takes its options before or after its operands; every\n"
 		"duration is seconds or N with ms, s, m or h (1.5s, 10m).\n\n"

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `caretctl top`: every callback's rate and duration and every topic's
+ * rate in the user's processes (root: all), live, without a recording
+ * (issue 35). Each request renews caretd's watch of those processes for a
+ * few seconds (proto/caret_ctl_top.h); when caretctl is gone the watch
+ * lapses and their hooks cost what they cost unwatched.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "caretctl.h"
+#include "json_out.h"
+#include "parse.h"
+#include "proto/caret_ctl.h"
+#include "proto/caret_ctl_top.h"
+#include "rpc.h"
+#include "sig.h"
+#include "top_view.h"
+#include "util/regex/caret_regex.h"
+
+static void usage(FILE *f, const char *cmd)
+{
+	(void)cmd;
+	fprintf(f,
+		"Usage: caretctl top [--once] [--json] [--sort KEY] [--node RE] [--topic RE]\n"
+		"                    [--delay D] [--iterations N]\n"
+		"Every callback of your ROS 2 processes (root: of all) with its rate, mean,\n"
+		"99th percentile and longest duration and its share of one CPU, then every\n"
+		"publisher's and subscription's message rate, refreshed each second until\n"
+		"Ctrl-C. With or without a recording. While it runs the agents count in\n"
+		"their shared memory (a few tens of ns per callback); a few seconds after\n"
+		"it ends they stop.\n\n"
+		"      --once          one table (after one interval) and exit\n"
+		"      --json          caretd's result, filtered and sorted, one JSON line per\n"
+		"                      refresh\n"
+		"      --sort KEY      cpu (default), rate, mean, p99, max, node or symbol\n"
+		"      --node RE       only rows whose node matches RE (ECMAScript, searched)\n"
+		"      --topic RE      only rows whose topic matches RE (timers have none)\n"
+		"      --delay D       time between refreshes (default 1s; 1s to 60s)\n"
+		"  -n, --iterations N  stop after N refreshes\n"
+		"      --socket PATH   caretd's control socket\n"
+		"  -h, --help          this help\n\n"
+		"p99 comes from a log2 histogram: it lies in the right power-of-two bucket,\n"
+		"interpolated, never above the max.\n\n"
+		"Exit status: 0 success, 1 caretd failed, 2 usage error, 3 caretd not\n"
+		"reachable, 5 malformed reply.\n");
+}
+
+struct top_opts {
+	bool once;
+	int64_t delay_ms, iterations;
+	struct top_view view;
+	struct caret_re *node, *topic;
+};
+
+/* One request: its decoded rows in *t (root kept alive in *r). */
+static int ask(const struct cli_opts *g, const struct top_opts *o, struct cli_reply *r,
+	       struct caret_ctl_top *t)
+{
+	struct caret_ctl_top_req q = { .lease_ms = o->delay_ms + CARET_CTL_TOP_LEASE_MS_DEFAULT };
+	if (q.lease_ms > CARET_CTL_TOP_LEASE_MS_MAX)
+		q.lease_ms = CARET_CTL_TOP_LEASE_MS_MAX;
+	cJSON *req = caret_ctl_enc_top_request(&q);
+	if (!req)
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	int code = cli_call(g, req, CLI_QUICK_MS, true, r);
+	cJSON_Delete(req);
+	if (code != CLI_EXIT_OK)
+		return code == CLI_EXIT_INTERRUPTED ? CLI_EXIT_OK : code;
+	struct ctl_why why;
+	int e = caret_ctl_dec_top(r->root, t, &why);
+	if (e < 0) {
+		cli_reply_free(r);
+		return e == -ENOMEM ? cli_fail(CLI_EXIT_FAILED, "out of memory")
+				    : cli_fail(CLI_EXIT_PROTOCOL, "malformed top reply: %s", why.msg);
+	}
+	return CLI_EXIT_OK;
+}
+
+static int show(const struct cli_opts *g, struct top_opts *o, struct caret_ctl_top *t)
+{
+	top_view_apply(&o->view, t);
+	if (g->json) {
+		cJSON *j = caret_ctl_enc_top(t);
+		if (!j)
+			return cli_fail(CLI_EXIT_FAILED, "out of memory");
+		cli_print_json(j, CARET_CTL_CMD_TOP);
+		cJSON_Delete(j);
+	} else {
+		struct winsize ws;
+		bool tty = !o->once && isatty(STDOUT_FILENO);
+		o->view.max_rows = 0;
+		/* a screen's worth: the header, two titles, half the rest each */
+		if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 8)
+			o->view.max_rows = (ws.ws_row - 6) / 2;
+		if (tty)
+			fputs("\033[H\033[2J", stdout);
+		top_view_print(stdout, &o->view, t);
+	}
+	fflush(stdout);
+	return cli_out_cut() ? -1 : CLI_EXIT_OK;
+}
+
+/* The refreshes; the first reply after a watch began has no interval
+ * yet: it is not shown, the next one comes an interval later. */
+static int run(const struct cli_opts *g, struct top_opts *o)
+{
+	int64_t shown = 0, next = cli_now_ms();
+	for (;;) {
+		struct cli_reply r = { 0 };
+		struct caret_ctl_top t;
+		int code = ask(g, o, &r, &t);
+		if (code != CLI_EXIT_OK || cli_sig_caught())
+			return code;
+		bool first = t.interval_ms == 0 && t.processes > 0;
+		if (!first || shown) {
+			code = show(g, o, &t);
+			shown++;
+		}
+		caret_ctl_top_free(&t);
+		cli_reply_free(&r);
+		if (code != CLI_EXIT_OK)
+			return code < 0 ? CLI_EXIT_OK : code;
+		if ((o->once && shown) || (o->iterations && shown >= o->iterations))
+			return CLI_EXIT_OK;
+		next += o->delay_ms;
+		if (cli_sleep_until(next) == -EINTR)
+			return CLI_EXIT_OK;
+	}
+}
+
+static int compile(const char *opt, const char *pat, struct caret_re **re)
+{
+	char why[256];
+	caret_re_free(*re);
+	*re = NULL;
+	int e = caret_re_compile(pat, strlen(pat), re, why, sizeof(why));
+	if (e == -ENOMEM)
+		return cli_fail(CLI_EXIT_FAILED, "out of memory");
+	return e < 0 ? cli_usage_error("top", "%s: %s", opt, why) : 0;
+}
+
+enum { O_ONCE = 0x100, O_SORT, O_NODE, O_TOPIC, O_DELAY };
+
+/* Over 80 lines (84): one case per option, each a check and its message. */
+static int parse(struct cli_opts *g, int argc, char **argv, struct top_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "once", no_argument, NULL, O_ONCE },	   { "sort", required_argument, NULL, O_SORT },
+		{ "node", required_argument, NULL, O_NODE }, { "topic", required_argument, NULL, O_TOPIC },
+		{ "delay", required_argument, NULL, O_DELAY },
+		{ "iterations", required_argument, NULL, 'n' },
+		CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 }
+	};
+	int opt, s, r;
+	uint64_t ms, cnt;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "hn:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(cli_help_out(), "top");
+			return cli_help_done("top");
+		case O_ONCE:
+			o->once = true;
+			break;
+		case O_SORT:
+			if ((s = top_sort_by_name(optarg)) < 0)
+				return cli_usage_error("top", "--sort takes cpu, rate, mean, p99, max, "
+							      "node or symbol, not '%s'", optarg);
+			o->view.sort = (enum top_sort)s;
+			break;
+		case O_NODE:
+			if ((r = compile("--node", optarg, &o->node)) != 0)
+				return r;
+			o->view.node = o->node;
+			break;
+		case O_TOPIC:
+			if ((r = compile("--topic", optarg, &o->topic)) != 0)
+				return r;
+			o->view.topic = o->topic;
+			break;
+		case O_DELAY:
+			if (cli_parse_duration(optarg, 60000, &ms) < 0 || ms < 1000)
+				return cli_usage_error("top", "--delay takes 1s to 60s, not '%s'", optarg);
+			o->delay_ms = (int64_t)ms;
+			break;
+		case 'n':
+			if (cli_parse_count(optarg, INT32_MAX, &cnt) < 0)
+				return cli_usage_error("top", "--iterations needs a positive number");
+			o->iterations = (int64_t)cnt;
+			break;
+		default:
+			if (cli_common_opt(g, opt, optarg) < 0)
+				return cli_bad_option("top", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("top", "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+int cmd_top(struct cli_opts *g, int argc, char **argv)
+{
+	struct top_opts o = { .delay_ms = 1000 };
+	int code = parse(g, argc, argv, &o);
+	if (code < 0) {
+		cli_sig_setup();
+		code = run(g, &o);
+	}
+	caret_re_free(o.node);
+	caret_re_free(o.topic);
+	return code;
+}
