@@ -52,7 +52,8 @@ REGEX_SRC = util/regex/caret_regex.c util/regex/caret_regex_dialect.c util/regex
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev libpcre2-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
-	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang zstd
+	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang zstd \
+	tmux
 # What `make deb` and its test (tests/integration/test_deb.py) need on top.
 DEB_PACKAGING_PACKAGES = debhelper dpkg-dev fakeroot lintian
 

@@ -81,9 +81,8 @@ RT_HOOK_FC(callback_start, (cvp callback, const bool is_intra_process),
 	   caret_count_callback_start(callback))
 RT_HOOK_FC(callback_end, (cvp callback), (callback), caret_filter_callback_allowed(callback),
 	   1, caret_count_callback_end(callback, w_))
-RT_HOOK_FC(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message),
-	   caret_filter_publisher_allowed(publisher_handle), 1,
-	   caret_count_message(CARET_CTR_PUBLISHER, publisher_handle, w_))
+RT_HOOK_F(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message),
+	  caret_filter_publisher_allowed(publisher_handle))
 RT_HOOK_F(rclcpp_intra_publish, (cvp publisher_handle, cvp message),
 	  (publisher_handle, message), caret_filter_publisher_allowed(publisher_handle))
 RT_HOOK_FC(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_timestamp,
@@ -125,7 +124,10 @@ SILENT_HOOK(rmw_subscription_init, (cvp rmw_subscription_handle, const uint8_t *
  * (ros2_caret:dds_write) and the DDS binds follow it. Its enabled_ variant
  * says yes in RECORD so that do_ always runs and sets the flag, even when
  * no session enables ros2:rcl_publish. The flag is caret_tls_publish_kept
- * (state.h).
+ * (state.h). `caretctl top` counts publishes here, not at rclcpp_publish:
+ * rclcpp passes that one no publisher handle (publisher.hpp, humble
+ * l.455, jazzy l.452: rclcpp_publish(nullptr, &msg)); rcl_publish's is
+ * rcl_publisher_init's.
  */
 CARET_EXPORT void ros_trace_rcl_publish(cvp publisher_handle, cvp message);
 CARET_EXPORT void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message);
@@ -143,8 +145,16 @@ static void rcl_publish_hook(struct caret_fn *slot, const char *sym, cvp pub, cv
 		f(pub, message);
 }
 
+static inline void count_publish(cvp publisher_handle)
+{
+	uint32_t w = caret_watched();
+	if (__builtin_expect(w != 0, 0))
+		caret_count_message(CARET_CTR_PUBLISHER, publisher_handle, w);
+}
+
 void ros_trace_rcl_publish(cvp publisher_handle, cvp message)
 {
+	count_publish(publisher_handle);
 	if (__builtin_expect(!caret_recording(), 1))
 		return;
 	rcl_publish_hook(&real_rcl_publish, "ros_trace_rcl_publish", publisher_handle, message);
@@ -152,6 +162,7 @@ void ros_trace_rcl_publish(cvp publisher_handle, cvp message)
 
 void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message)
 {
+	count_publish(publisher_handle);
 	if (__builtin_expect(!caret_recording(), 1))
 		return;
 	rcl_publish_hook(&real_do_rcl_publish, "ros_trace_do_rcl_publish", publisher_handle,
@@ -160,7 +171,7 @@ void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message)
 
 bool ros_trace_enabled_rcl_publish(void)
 {
-	return caret_recording();
+	return caret_recording() || caret_watched() != 0;
 }
 
 /*

@@ -394,7 +394,7 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
  * the words of a slot from slightly different instants.
  *
  *   count     callbacks: calls ended; publishers: messages published
- *             (rclcpp_publish); subscriptions: messages taken (rmw_take
+ *             (rcl_publish); subscriptions: messages taken (rmw_take
  *             with taken true)
  *   total_ns  callbacks: the sum of their durations (callback_start to
  *             callback_end on the same thread, CLOCK_MONOTONIC)
@@ -409,7 +409,7 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
  */
 enum caret_ctr_kind {
 	CARET_CTR_CALLBACK = 1, /* key: the callback pointer of callback_start */
-	CARET_CTR_PUBLISHER = 2, /* key: rclcpp_publish's publisher_handle */
+	CARET_CTR_PUBLISHER = 2, /* key: rcl_publish's publisher_handle */
 	CARET_CTR_SUBSCRIPTION = 3, /* key: rmw_take's rmw_subscription_handle */
 };
 /* User-space pointers fit 56 bits on x86-64 and aarch64. */
