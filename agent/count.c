@@ -35,7 +35,7 @@ void caret_count_callback_start(const void *callback)
 	tls_calls.depth = d + 1;
 }
 
-void caret_count_callback_end(const void *callback, uint32_t window)
+void caret_count_callback_end(const void *callback, uint32_t generation)
 {
 	unsigned d = tls_calls.depth;
 	if (!d)
@@ -50,10 +50,10 @@ void caret_count_callback_end(const void *callback, uint32_t window)
 	}
 	int64_t dt = caret_now_ns() - tls_calls.t0[d];
 	struct caret_seg *s = __atomic_load_n(&count_seg, __ATOMIC_ACQUIRE);
-	caret_own_count(s, CARET_CTR_CALLBACK, callback, dt > 0 ? (uint64_t)dt : 0, window);
+	caret_own_count(s, CARET_CTR_CALLBACK, callback, dt > 0 ? (uint64_t)dt : 0, generation);
 }
 
-void caret_count_message(enum caret_ctr_kind kind, const void *handle, uint32_t window)
+void caret_count_message(enum caret_ctr_kind kind, const void *handle, uint32_t generation)
 {
-	caret_own_count(__atomic_load_n(&count_seg, __ATOMIC_ACQUIRE), kind, handle, 0, window);
+	caret_own_count(__atomic_load_n(&count_seg, __ATOMIC_ACQUIRE), kind, handle, 0, generation);
 }

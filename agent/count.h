@@ -18,8 +18,8 @@ void caret_count_use(struct caret_seg *s);
 void caret_count_callback_start(const void *callback);
 /* callback_end: the call that started on this thread counted, with its
  * duration. A call that started unwatched is not counted. */
-void caret_count_callback_end(const void *callback, uint32_t window);
+void caret_count_callback_end(const void *callback, uint32_t generation);
 /* A message published (CARET_CTR_PUBLISHER) or taken (SUBSCRIPTION). */
-void caret_count_message(enum caret_ctr_kind kind, const void *handle, uint32_t window);
+void caret_count_message(enum caret_ctr_kind kind, const void *handle, uint32_t generation);
 
 #endif

@@ -17,7 +17,7 @@
  * RECORD. The enabled_ variant cannot see the arguments: it says yes in
  * RECORD and do_ applies the filter. `count` is what `caretctl top`
  * counts of the event (count.h; `counted` 1), run whatever the state
- * while the process is watched (w_: the window); with nothing to count
+ * while the process is watched (w_: the generation); with nothing to count
  * (`counted` 0) the compiler drops the load. */
 #define RT_HOOK_FC(name, params, args, keep, counted, count)                        \
 	CARET_EXPORT void ros_trace_##name params;                            \

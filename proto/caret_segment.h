@@ -271,8 +271,8 @@ struct caret_shm_header {
 	 * an older agent's segment, so it has none and an older caretd
 	 * never watches; no layout version change (caret_hdr_validate
 	 * refuses every other version, which would cut old agents off) ---- */
-	/* atomic, written by the controller: 0 unwatched, else the window
-	 * (CARET_CTR_WINDOW_MASK) the per-window maxima belong to. Runtime
+	/* atomic, written by the controller: 0 unwatched, else the generation
+	 * (CARET_CTR_GEN_MASK) the per-generation maxima belong to. Runtime
 	 * hooks read it with one relaxed load, like `state`. */
 	uint32_t watched;
 	/* identity (written before `magic`): slots of the counter area,
@@ -398,9 +398,9 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
  *             with taken true)
  *   total_ns  callbacks: the sum of their durations (callback_start to
  *             callback_end on the same thread, CLOCK_MONOTONIC)
- *   max       callbacks: CARET_CTR_MAX(window, ns), the longest call that
- *             ended while `watched` held that window (a call in an older
- *             window is replaced by the first of the new one)
+ *   max       callbacks: CARET_CTR_MAX(generation, ns), the longest call that
+ *             ended while `watched` held that generation (a call in an older
+ *             generation is replaced by the first of the new one)
  *   hist      callbacks: calls per duration bucket, log2 scale: bucket 0
  *             below 2^CARET_CTR_HIST_SHIFT ns (1.024 us), bucket i in
  *             [2^(SHIFT+i-1), 2^(SHIFT+i)) ns, the last one everything
@@ -416,11 +416,11 @@ enum caret_ctr_kind {
 #define CARET_CTR_KEY(kind, ptr) (((uint64_t)(kind) << 56) | ((uint64_t)(ptr) & ((1ULL << 56) - 1)))
 #define CARET_CTR_KEY_KIND(key) ((uint32_t)((uint64_t)(key) >> 56))
 #define CARET_CTR_KEY_PTR(key) ((uint64_t)(key) & ((1ULL << 56) - 1))
-#define CARET_CTR_WINDOW_MASK 0xffffffu
+#define CARET_CTR_GEN_MASK 0xffffffu
 #define CARET_CTR_NS_MAX ((1ULL << 40) - 1)
-#define CARET_CTR_MAX(window, ns) \
-	(((uint64_t)((window) & CARET_CTR_WINDOW_MASK) << 40) | ((uint64_t)(ns) & CARET_CTR_NS_MAX))
-#define CARET_CTR_MAX_WINDOW(m) ((uint32_t)((uint64_t)(m) >> 40))
+#define CARET_CTR_MAX(generation, ns) \
+	(((uint64_t)((generation) & CARET_CTR_GEN_MASK) << 40) | ((uint64_t)(ns) & CARET_CTR_NS_MAX))
+#define CARET_CTR_MAX_GEN(m) ((uint32_t)((uint64_t)(m) >> 40))
 #define CARET_CTR_MAX_NS(m) ((uint64_t)(m) & CARET_CTR_NS_MAX)
 #define CARET_CTR_BUCKETS 20u
 #define CARET_CTR_HIST_SHIFT 10u

@@ -45,11 +45,11 @@ static struct caret_ctr_slot *slot_of(struct caret_seg *s, uint64_t key)
 	return NULL;
 }
 
-static void raise_max(uint64_t *word, uint64_t ns, uint32_t window)
+static void raise_max(uint64_t *word, uint64_t ns, uint32_t generation)
 {
-	uint64_t want = CARET_CTR_MAX(window, ns);
+	uint64_t want = CARET_CTR_MAX(generation, ns);
 	uint64_t m = __atomic_load_n(word, __ATOMIC_RELAXED);
-	while (CARET_CTR_MAX_WINDOW(m) != (window & CARET_CTR_WINDOW_MASK) ||
+	while (CARET_CTR_MAX_GEN(m) != (generation & CARET_CTR_GEN_MASK) ||
 	       CARET_CTR_MAX_NS(m) < CARET_CTR_MAX_NS(want)) {
 		if (__atomic_compare_exchange_n(word, &m, want, 1, __ATOMIC_RELAXED,
 						__ATOMIC_RELAXED))
@@ -58,7 +58,7 @@ static void raise_max(uint64_t *word, uint64_t ns, uint32_t window)
 }
 
 void caret_own_count(struct caret_seg *s, enum caret_ctr_kind kind, const void *key,
-		     uint64_t ns, uint32_t window)
+		     uint64_t ns, uint32_t generation)
 {
 	if (!s || !s->owner || !s->id.ctr_slots || !key)
 		return;
@@ -72,7 +72,7 @@ void caret_own_count(struct caret_seg *s, enum caret_ctr_kind kind, const void *
 		return;
 	__atomic_fetch_add(&c->total_ns, ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&c->hist[caret_ctr_bucket(ns)], 1, __ATOMIC_RELAXED);
-	raise_max(&c->max, ns, window);
+	raise_max(&c->max, ns, generation);
 }
 
 /* Bucket b's bounds in ns (the last one open: bounded by max_ns). */
@@ -111,9 +111,9 @@ uint64_t caret_ctr_quantile(const uint32_t hist[CARET_CTR_BUCKETS], double q, ui
 	return max_ns;
 }
 
-void caret_drive_watch(struct caret_seg *s, uint32_t window)
+void caret_drive_watch(struct caret_seg *s, uint32_t generation)
 {
-	__atomic_store_n(&s->shared_hdr->watched, window, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->shared_hdr->watched, generation, __ATOMIC_RELEASE);
 }
 
 int caret_seg_read_counters(const struct caret_seg *s, struct caret_ctr_slot *out,

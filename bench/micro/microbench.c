@@ -318,12 +318,12 @@ static int mode_p1(const struct opts *o)
 static void (*pw_end)(const void *);
 static struct caret_seg *pw_seg;
 
-#define TIME_PAIRS(name, window)                                              \
+#define TIME_PAIRS(name, generation)                                              \
 	static __attribute__((noipa, aligned(64))) double name(cb_fn f,       \
 							      uint64_t n)     \
 	{                                                                     \
 		const void *cb = &callback_obj;                               \
-		caret_drive_watch(pw_seg, window);                            \
+		caret_drive_watch(pw_seg, generation);                            \
 		int64_t t0 = mono_ns();                                       \
 		for (uint64_t i = 0; i < n; i++) {                            \
 			f(cb, false);                                         \

@@ -97,6 +97,18 @@ class TopTest(SystemTest):
         r = self.c.caretctl("top", "--help")
         self.assertIn("--once", r.stdout)
 
+    def test_bash_completion(self):
+        comp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                            "caretctl", "caretctl.bash")
+        script = ('source %s; t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _caretctl; '
+                  'echo "${COMPREPLY[*]}"; }; t caretctl to; t caretctl top --so; '
+                  't caretctl top --sort p' % comp)
+        r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        cmd, opt, key = r.stdout.splitlines()
+        self.assertEqual((sorted(cmd.split()), sorted(opt.split()), key.split()),
+                         (["top", "topics"], ["--socket", "--sort"], ["p99"]))
+
     @unittest.skipUnless(shutil.which("tmux"), "tmux is not installed (make deps)")
     def test_terminal_view_in_tmux(self):
         t = self.ticker()

@@ -71,7 +71,7 @@ START_TEST(test_ctr_count_and_read)
 	int cb, pub, sub;
 	caret_own_count(&seg, CARET_CTR_CALLBACK, &cb, 5000000, 1);
 	caret_own_count(&seg, CARET_CTR_CALLBACK, &cb, 7000000, 1);
-	caret_own_count(&seg, CARET_CTR_CALLBACK, &cb, 3000, 2); /* a new window */
+	caret_own_count(&seg, CARET_CTR_CALLBACK, &cb, 3000, 2); /* a new generation */
 	for (int i = 0; i < 10; i++)
 		caret_own_count(&seg, CARET_CTR_PUBLISHER, &pub, 0, 2);
 	caret_own_count(&seg, CARET_CTR_SUBSCRIPTION, &sub, 0, 2);
@@ -91,7 +91,7 @@ START_TEST(test_ctr_count_and_read)
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(s->count, 3);
 	ck_assert_uint_eq(s->total_ns, 12003000);
-	ck_assert_uint_eq(CARET_CTR_MAX_WINDOW(s->max), 2);
+	ck_assert_uint_eq(CARET_CTR_MAX_GEN(s->max), 2);
 	ck_assert_uint_eq(CARET_CTR_MAX_NS(s->max), 3000);
 	ck_assert_uint_eq(s->hist[13], 2);
 	ck_assert_uint_eq(s->hist[2], 1);

@@ -26,7 +26,7 @@ _caretctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local commands="record stop snapshot status list start end events nodes topics check help"
+	local commands="record stop snapshot status list start end events nodes topics top check help"
 	local common="--socket --json --help"
 	local cmd="" i
 	for ((i = 1; i < cword; i++)); do
@@ -52,7 +52,10 @@ _caretctl()
 	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
 	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size | \
 	--snapshot-size | --snapshot-on | --snapshot-filter | --subbuffer-size-kernel | \
-	--init-retry-num)
+	--init-retry-num | --node | --topic | --delay | -n | --iterations)
+		return ;;
+	--sort)
+		COMPREPLY=($(compgen -W "cpu rate mean p99 max node symbol" -- "$cur"))
 		return ;;
 	esac
 
@@ -131,6 +134,9 @@ _caretctl()
 			--kind" -- "$cur")) ;;
 	nodes | topics)
 		COMPREPLY=($(compgen -W "$common --pid" -- "$cur")) ;;
+	top)
+		COMPREPLY=($(compgen -W "$common --once --sort --node --topic --delay -n
+			--iterations" -- "$cur")) ;;
 	check)
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "$common --timeout" -- "$cur"))
