@@ -9,12 +9,14 @@
 #include <string.h>
 
 #include "daemon/server/commands.h"
+#include "daemon/server/top.h"
 #include "daemon/base/log.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_plan.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_ctl_top.h"
 #include "tests/fuzz/fuzz.h"
 
 static void decode_all(const char *line, size_t len)
@@ -44,6 +46,9 @@ static void decode_all(const char *line, size_t len)
 	ctl_decode_accept(root, &acc, &why);
 	static struct caret_ctl_plan plan; /* record -l's reply */
 	caret_ctl_dec_plan(root, &plan, &why);
+	struct caret_ctl_top top; /* caretctl top's reply */
+	if (caret_ctl_dec_top(root, &top, &why) == 0)
+		caret_ctl_top_free(&top);
 	cJSON_Delete(root);
 }
 
@@ -148,9 +153,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct lttng_view view = { .ok = true, .polled = true, .state_loaded = true,
 					  .n_active = 1, .active = { "fuzz" }, .ops = &yes_ops };
 	static bool once;
+	static struct top *top; /* no agent: the request's checks and the reply */
 	if (!once) {
 		log_init(LOG_CRIT); /* Start/End messages would flood */
 		reg.inotify_fd = -1;
+		if (top_start(&top, NULL, &reg) < 0)
+			top = NULL;
 		once = true;
 	}
 	if (size > CARET_CTL_MAX_LINE)
@@ -162,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	decode_all(line, strlen(line));
 	{
-		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view };
+		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view, .top = top };
 		/* a local member of caretd's group, not root */
 		struct cmd_peer peer = { .pid = 1, .uid = 1000, .gid = 1000, .n_groups = 0 };
 		struct cmd_out out;
