@@ -256,8 +256,11 @@ static int by_rate(const void *x, const void *y)
 /* The busiest CARET_CTL_TOP_MAX_ROWS of each list. */
 static void keep_busiest(struct caret_ctl_top *o)
 {
-	qsort(o->cb, o->n_cb, sizeof(*o->cb), by_cpu);
-	qsort(o->topics, o->n_topics, sizeof(*o->topics), by_rate);
+	/* qsort's base must not be NULL, even for no row */
+	if (o->n_cb > 1)
+		qsort(o->cb, o->n_cb, sizeof(*o->cb), by_cpu);
+	if (o->n_topics > 1)
+		qsort(o->topics, o->n_topics, sizeof(*o->topics), by_rate);
 	if (o->n_cb > CARET_CTL_TOP_MAX_ROWS) {
 		o->truncated += o->n_cb - CARET_CTL_TOP_MAX_ROWS;
 		o->n_cb = CARET_CTL_TOP_MAX_ROWS;

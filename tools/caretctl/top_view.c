@@ -89,8 +89,10 @@ void top_view_apply(const struct top_view *v, struct caret_ctl_top *t)
 			t->topics[n++] = t->topics[i];
 	t->n_topics = n;
 	sort_key = v->sort;
-	qsort(t->cb, t->n_cb, sizeof(*t->cb), cmp_cb);
-	qsort(t->topics, t->n_topics, sizeof(*t->topics), cmp_topic);
+	if (t->n_cb > 1) /* qsort's base must not be NULL, even for no row */
+		qsort(t->cb, t->n_cb, sizeof(*t->cb), cmp_cb);
+	if (t->n_topics > 1)
+		qsort(t->topics, t->n_topics, sizeof(*t->topics), cmp_topic);
 }
 
 /* A duration in 7 columns: "812us", "5.02ms", "1.20s". */
