@@ -240,7 +240,7 @@ bench-smoke: all $(BENCH_BINS)
 	tools/isolated.sh /usr/bin/python3 bench/run.py --b $(B) --smoke \
 		--out $(B)/bench/RESULTS-smoke.md > $(B)/bench/smoke.txt || { cat $(B)/bench/smoke.txt; exit 1; }
 	cat $(B)/bench/smoke.txt
-	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P6 P6b P7 P8 P9 P10 P11 P12; do \
+	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P6 P6b P7 P8 P9 P10 P11 P12 P13; do \
 		n=$$(grep -cE "^$$id  .*\| (met|not met)$$" $(B)/bench/smoke.txt || true); \
 		test "$$n" -eq 1 || { echo "bench-smoke: $$id reported $$n times with a measured result"; exit 1; }; \
 		grep -qE "^gate $$id: ok: " $(B)/bench/smoke.txt || { echo "bench-smoke: $$id has no passed gate"; exit 1; }; \

@@ -17,47 +17,58 @@
  * RECORD. The enabled_ variant cannot see the arguments: it says yes in
  * RECORD and do_ applies the filter. `count` is what `caretctl top`
  * counts of the event (count.h; `counted` 1), run whatever the state
- * while the process is watched (w_: the generation); with nothing to count
- * (`counted` 0) the compiler drops the load. */
-#define RT_HOOK_FC(name, params, args, keep, counted, count)                        \
+ * while the process is watched (w_: the generation). The hook itself
+ * only reads the words and returns: everything else is in the slow_
+ * function it jumps to, so the common case needs no stack frame (P1's
+ * instructions); with nothing to count (`counted` 0) the compiler drops
+ * the watched word's load. */
+#define RT_HOOK_FC(name, params, args, keep, counted, count)                 \
 	CARET_EXPORT void ros_trace_##name params;                            \
 	CARET_EXPORT void ros_trace_do_##name params;                         \
 	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
 	static struct caret_fn real_##name, real_do_##name, real_en_##name;   \
-	void ros_trace_##name params                                          \
+	static __attribute__((noinline)) void slow_##name(struct caret_fn *slot_, \
+							 const char *sym_,    \
+							 RT_PARAMS_ params)   \
 	{                                                                     \
 		uint32_t w_ = (counted) ? caret_watched() : 0;                \
-		if (__builtin_expect(w_ != 0, 0))                             \
+		if (w_)                                                       \
 			count;                                                \
-		if (__builtin_expect(!caret_recording(), 1) || !(keep))       \
+		if (!caret_recording() || !(keep))                            \
 			return;                                               \
-		void (*f_) params = (void (*) params)caret_real(              \
-			&real_##name, "ros_trace_" #name);                    \
+		void (*f_) params = (void (*) params)caret_real(slot_, sym_); \
 		if (f_)                                                       \
 			f_ args;                                              \
 	}                                                                     \
+	void ros_trace_##name params                                          \
+	{                                                                     \
+		if (__builtin_expect(((counted) ? caret_watched() : 0) == 0 && \
+				     !caret_recording(), 1))                  \
+			return;                                               \
+		slow_##name(&real_##name, "ros_trace_" #name, RT_ARGS_ args); \
+	}                                                                     \
 	void ros_trace_do_##name params                                       \
 	{                                                                     \
-		uint32_t w_ = (counted) ? caret_watched() : 0;                \
-		if (__builtin_expect(w_ != 0, 0))                             \
-			count;                                                \
-		if (__builtin_expect(!caret_recording(), 1) || !(keep))       \
+		if (__builtin_expect(((counted) ? caret_watched() : 0) == 0 && \
+				     !caret_recording(), 1))                  \
 			return;                                               \
-		void (*f_) params = (void (*) params)caret_real(              \
-			&real_do_##name, "ros_trace_do_" #name);              \
-		if (f_)                                                       \
-			f_ args;                                              \
+		slow_##name(&real_do_##name, "ros_trace_do_" #name, RT_ARGS_ args); \
 	}                                                                     \
 	/* watched, do_ must run to count: yes, and do_ forwards only     \
 	 * in RECORD */                                                   \
 	bool ros_trace_enabled_##name(void)                                   \
 	{                                                                     \
 		if (__builtin_expect(!caret_recording(), 1))                  \
-			return (counted) && caret_watched() != 0;         \
+			return (counted) && caret_watched() != 0;             \
 		bool (*f_)(void) = (bool (*)(void))caret_real(                \
 			&real_en_##name, "ros_trace_enabled_" #name);         \
-		return (f_ && f_()) || ((counted) && caret_watched() != 0); \
+		return (f_ && f_()) || ((counted) && caret_watched() != 0);   \
 	}
+
+/* A parenthesised list without its parentheses, to splice it after other
+ * parameters or arguments. */
+#define RT_PARAMS_(...) __VA_ARGS__
+#define RT_ARGS_(...) __VA_ARGS__
 
 #define RT_HOOK_F(name, params, args, keep) RT_HOOK_FC(name, params, args, keep, 0, (void)0)
 #define RT_HOOK(name, params, args) RT_HOOK_F(name, params, args, true)

@@ -490,7 +490,9 @@ static __attribute__((noinline)) int64_t clock_loop(uint64_t n)
 static int seg_open(struct caret_seg *s, uint64_t n)
 {
 	uint32_t sz = caret_rec_encoded_size(CARET_KIND_rcl_publisher_init, pub_args);
-	uint64_t cap = CARET_SHM_HEADER_SIZE + (uint64_t)sz * n + 4096;
+	/* the counter area of `caretctl top` takes the end of a segment this
+	 * size (proto/caret_segment.h): room for it too */
+	uint64_t cap = CARET_SHM_HEADER_SIZE + (uint64_t)sz * n + 4096 + CARET_CTR_AREA_SIZE;
 	cap = (cap + 4095) & ~(uint64_t)4095;
 	if (cap < CARET_SHM_MIN_CAPACITY)
 		cap = CARET_SHM_MIN_CAPACITY;
