@@ -321,7 +321,7 @@ static const struct loop_plan JOBS[] = {
 	{ "rotation", LOOP_OBSERVE, "20 ms while a rotating recording is busy, else 1 s" },
 	{ "snapshot triggers", LOOP_OBSERVE, "50 ms while a trigger is armed" },
 	{ "simclock", LOOP_OBSERVE, "500 ms while a record -c helper runs" },
-	{ "top leases", LOOP_OBSERVE, "1 s while `top` watches a process" },
+	{ "top leases", LOOP_OBSERVE, "1 s while `top` watches a process, else 10 s" },
 	{ "pacer", LOOP_SCHEDULE, "1 ms while an agent replays, 50 ms while a session is "
 				  "active, else 1 s; at once on a Start or End" },
 	{ "client waits", LOOP_REPORT, "10 ms while a client waits" },

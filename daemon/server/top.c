@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `top`: watching, leases, counters into rows (top.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,13 +49,32 @@ static uint32_t new_generation(struct top *t)
 	return t->next_generation;
 }
 
+/* A watch nobody holds: left by a caretd that died before its leases
+ * ended (this one restarted), which would keep the process counting. */
+static void drop_orphan(struct agent *a)
+{
+	/* the 8 bytes read hold `watched` first, then ctr_slots (native,
+	 * little-endian: x86-64, aarch64) */
+	_Static_assert(offsetof(struct caret_shm_header, watched) % 8 == 0, "watched aligned");
+	uint64_t w = 0;
+	if (a->dead || !a->seg.id.ctr_slots ||
+	    caret_seg_hdr_word(&a->seg, offsetof(struct caret_shm_header, watched), &w) < 0)
+		return;
+	if ((uint32_t)w) {
+		caret_drive_watch(&a->seg, 0);
+		log_debug("top: pid %d unwatched (nobody's watch)", (int)a->pid);
+	}
+}
+
 int top_expire(struct top *t, int64_t now_ns)
 {
 	int left = 0;
 	for (struct agent *a = t->reg->head; a; a = a->next) {
 		struct top_agent *ta = (struct top_agent *)agent_state_peek(a, &top_key);
-		if (!ta || !ta->generation)
+		if (!ta || !ta->generation) {
+			drop_orphan(a);
 			continue;
+		}
 		if (a->dead || now_ns >= ta->lease_until) {
 			if (!a->dead)
 				caret_drive_watch(&a->seg, 0);
@@ -67,10 +87,12 @@ int top_expire(struct top *t, int64_t now_ns)
 	return left;
 }
 
+/* Each second while a process is watched; else every 10 s, for the
+ * watches a previous caretd left (one pread per process). */
 static uint64_t lease_job(void *arg)
 {
 	struct top *t = arg;
-	return top_expire(t, caret_now_ns()) ? 1000 * USEC_PER_MS : LOOP_IDLE;
+	return (top_expire(t, caret_now_ns()) ? 1000 : 10000) * USEC_PER_MS;
 }
 
 int top_start(struct top **out, struct loop *loop, struct registry *reg)

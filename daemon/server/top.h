@@ -36,8 +36,9 @@ int top_collect(struct top *t, bool (*may)(uid_t uid, const void *arg), const vo
 		size_t errlen);
 void top_result_free(struct caret_ctl_top *out);
 
-/* Unwatches the processes whose lease ended by now_ns; how many are
- * still watched. */
+/* Unwatches the processes whose lease ended by now_ns, and those whose
+ * watch no lease of this caretd holds (a previous caretd's); how many
+ * are still watched. */
 int top_expire(struct top *t, int64_t now_ns);
 
 #endif

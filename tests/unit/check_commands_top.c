@@ -155,6 +155,19 @@ START_TEST(top_lease_ends)
 }
 END_TEST
 
+/* A watch no lease holds (a caretd that died before its leases ended) is
+ * dropped at the next check. */
+START_TEST(top_orphan_watch_dropped)
+{
+	ck_assert_int_eq(top_start(&ctx.top, NULL, &reg), 0);
+	caret_drive_watch(&agent.seg, 77);
+	ck_assert_int_eq(top_expire(ctx.top, 1000 * MS), 0);
+	ck_assert_uint_eq(watched(), 0);
+	top_stop(ctx.top);
+	ctx.top = NULL;
+}
+END_TEST
+
 /* Another user's process is neither watched nor shown. */
 START_TEST(top_not_another_users)
 {
@@ -240,6 +253,7 @@ void add_top_tests(TCase *tc)
 {
 	tcase_add_test(tc, top_rows_from_two_reads);
 	tcase_add_test(tc, top_lease_ends);
+	tcase_add_test(tc, top_orphan_watch_dropped);
 	tcase_add_test(tc, top_not_another_users);
 	tcase_add_test(tc, top_refused_without_module);
 	tcase_add_test(tc, top_reply_hostile);
