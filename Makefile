@@ -407,6 +407,11 @@ $(B)/tests/check_regex: tests/unit/check_regex.cpp $(call obj,$(REGEX_SRC))
 	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -Wno-maybe-uninitialized -I. -Iproto \
 		-o $@ $^ $(LDFLAGS) $(PKG_PCRE2)
 
+UNIT_TESTS += $(B)/tests/check_count
+$(B)/tests/check_count: $(call obj,tests/unit/check_count.c agent/count.c agent/state.c) $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
+
 UNIT_TESTS += $(B)/tests/check_filter
 $(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c $(REGEX_SRC))
 	@mkdir -p $(dir $@)

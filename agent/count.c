@@ -16,22 +16,25 @@ void caret_count_use(struct caret_seg *s)
 }
 
 /* The callbacks running on this thread, innermost last: an executor may
- * run a callback from inside another (spin_some in a callback); deeper
- * ones are not counted. */
+ * run a callback from inside another (spin_some in a callback). */
 #define NEST_MAX 8
 static __thread struct {
 	const void *cb[NEST_MAX];
 	int64_t t0[NEST_MAX];
+	uint32_t watch[NEST_MAX]; /* `watched` at the start */
 	unsigned depth;
 } tls_calls __attribute__((tls_model("initial-exec")));
 
-void caret_count_callback_start(const void *callback)
+void caret_count_callback_start(const void *callback, uint32_t watch)
 {
 	unsigned d = tls_calls.depth;
-	if (d < NEST_MAX) {
-		tls_calls.cb[d] = callback;
-		tls_calls.t0[d] = caret_now_ns();
-	}
+	/* entries whose end came while unwatched stay behind: beyond a
+	 * nesting no executor makes, they are those, and go */
+	if (d >= NEST_MAX)
+		d = 0;
+	tls_calls.cb[d] = callback;
+	tls_calls.t0[d] = caret_now_ns();
+	tls_calls.watch[d] = watch;
 	tls_calls.depth = d + 1;
 }
 
@@ -41,11 +44,13 @@ void caret_count_callback_end(const void *callback, uint32_t generation)
 	if (!d)
 		return; /* started while unwatched */
 	tls_calls.depth = --d;
-	if (d >= NEST_MAX || tls_calls.cb[d] != callback) {
-		/* a start missed (watching began inside the call): forget
-		 * what this thread holds rather than pair the wrong ones */
-		if (d < NEST_MAX)
-			tls_calls.depth = 0;
+	if (tls_calls.cb[d] != callback ||
+	    CARET_CTR_WATCH_SESSION(tls_calls.watch[d]) != CARET_CTR_WATCH_SESSION(generation)) {
+		/* a start missed (this watch began inside the call): forget
+		 * what this thread holds rather than pair the wrong ones, or
+		 * a start of an earlier watch (whose end came unwatched) with
+		 * this end, seconds or minutes later */
+		tls_calls.depth = 0;
 		return;
 	}
 	int64_t dt = caret_now_ns() - tls_calls.t0[d];

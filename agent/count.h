@@ -14,10 +14,12 @@
 /* The segment counted into, and its `watched` word for the hooks; NULL:
  * none (no segment, or a forked child until it makes its own). */
 void caret_count_use(struct caret_seg *s);
-/* callback_start: the call's start, on this thread. */
-void caret_count_callback_start(const void *callback);
+/* callback_start: the call's start, on this thread, in the watch of
+ * `watch` (the `watched` word the hook read). */
+void caret_count_callback_start(const void *callback, uint32_t watch);
 /* callback_end: the call that started on this thread counted, with its
- * duration. A call that started unwatched is not counted. */
+ * duration. A call that started unwatched, or in another watch (the
+ * session of `generation`, the `watched` word), is not counted. */
 void caret_count_callback_end(const void *callback, uint32_t generation);
 /* A message published (CARET_CTR_PUBLISHER) or taken (SUBSCRIPTION). */
 void caret_count_message(enum caret_ctr_kind kind, const void *handle, uint32_t generation);

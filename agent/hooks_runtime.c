@@ -89,7 +89,7 @@ typedef const char *ccp;
 
 RT_HOOK_FC(callback_start, (cvp callback, const bool is_intra_process),
 	   (callback, is_intra_process), caret_filter_callback_allowed(callback), 1,
-	   caret_count_callback_start(callback))
+	   caret_count_callback_start(callback, w_))
 RT_HOOK_FC(callback_end, (cvp callback), (callback), caret_filter_callback_allowed(callback),
 	   1, caret_count_callback_end(callback, w_))
 RT_HOOK_F(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message),

@@ -271,9 +271,12 @@ struct caret_shm_header {
 	 * an older agent's segment, so it has none and an older caretd
 	 * never watches; no layout version change (caret_hdr_validate
 	 * refuses every other version, which would cut old agents off) ---- */
-	/* atomic, written by the controller: 0 unwatched, else the generation
-	 * (CARET_CTR_GEN_MASK) the per-generation maxima belong to. Runtime
-	 * hooks read it with one relaxed load, like `state`. */
+	/* atomic, written by the controller: 0 unwatched, else
+	 * CARET_CTR_WATCH(session, generation): the watch (a new session each
+	 * time one begins: a call that started in another is not paired
+	 * with an end in this one) and the generation the per-generation
+	 * maxima belong to. Runtime hooks read it with one relaxed load, like
+	 * `state`. */
 	uint32_t watched;
 	/* identity (written before `magic`): slots of the counter area,
 	 * 0: none (the segment is too small, or an older agent) */
@@ -417,6 +420,10 @@ enum caret_ctr_kind {
 #define CARET_CTR_KEY_KIND(key) ((uint32_t)((uint64_t)(key) >> 56))
 #define CARET_CTR_KEY_PTR(key) ((uint64_t)(key) & ((1ULL << 56) - 1))
 #define CARET_CTR_GEN_MASK 0xffffffu
+/* `watched`: a session in the top 8 bits, a generation (never 0) below */
+#define CARET_CTR_WATCH(session, generation) \
+	(((uint32_t)(session) << 24) | ((uint32_t)(generation) & CARET_CTR_GEN_MASK))
+#define CARET_CTR_WATCH_SESSION(w) ((uint32_t)(w) >> 24)
 #define CARET_CTR_NS_MAX ((1ULL << 40) - 1)
 #define CARET_CTR_MAX(generation, ns) \
 	(((uint64_t)((generation) & CARET_CTR_GEN_MASK) << 40) | ((uint64_t)(ns) & CARET_CTR_NS_MAX))

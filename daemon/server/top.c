@@ -19,13 +19,14 @@ struct top {
 	struct loop_job job;
 	bool job_added;
 	uint32_t next_generation;
+	uint8_t next_session;
 };
 
 /* Per watched agent (registry.h's struct agent_key): 32 KiB of counters
  * read at the interval's start and the names of each slot's entity, kept
  * until the process exits (about 200 KiB for one ever watched). */
 struct top_agent {
-	uint32_t generation; /* what its `watched` holds from us; 0: unwatched */
+	uint32_t watch; /* what its `watched` holds from us; 0: unwatched */
 	int64_t lease_until, base_ns;
 	uint64_t named_records; /* the records its names were joined from */
 	struct caret_ctr_slot base[CARET_CTR_SLOTS];
@@ -71,14 +72,14 @@ int top_expire(struct top *t, int64_t now_ns)
 	int left = 0;
 	for (struct agent *a = t->reg->head; a; a = a->next) {
 		struct top_agent *ta = (struct top_agent *)agent_state_peek(a, &top_key);
-		if (!ta || !ta->generation) {
+		if (!ta || !ta->watch) {
 			drop_orphan(a);
 			continue;
 		}
 		if (a->dead || now_ns >= ta->lease_until) {
 			if (!a->dead)
 				caret_drive_watch(&a->seg, 0);
-			ta->generation = 0;
+			ta->watch = 0;
 			log_debug("top: pid %d unwatched", (int)a->pid);
 		} else {
 			left++;
@@ -179,7 +180,9 @@ static void cb_row(const struct caret_ctr_slot *c, const struct caret_ctr_slot *
 		hist[k] = c->hist[k] - b->hist[k]; /* 32-bit counters wrap */
 	row->calls = c->count - b->count;
 	uint64_t total = c->total_ns - b->total_ns;
-	row->max_ns = CARET_CTR_MAX_GEN(c->max) == generation ? CARET_CTR_MAX_NS(c->max) : 0;
+	row->max_ns = CARET_CTR_MAX_GEN(c->max) == (generation & CARET_CTR_GEN_MASK)
+			      ? CARET_CTR_MAX_NS(c->max)
+			      : 0;
 	row->mean_ns = row->calls ? total / row->calls : 0;
 	row->p99_ns = caret_ctr_quantile(hist, 0.99, row->max_ns);
 	row->rate_hz = iv > 0 ? (double)row->calls * 1e9 / (double)iv : 0;
@@ -204,7 +207,7 @@ static int slot_rows(struct agent *a, struct top_agent *ta, int n, int64_t iv, s
 							  .node = opt(nm->node), .kind = nm->kind,
 							  .symbol = opt(nm->symbol),
 							  .topic = opt(nm->topic) };
-			cb_row(c, b, ta->generation, iv, row);
+			cb_row(c, b, ta->watch, iv, row);
 		} else if (kind == CARET_CTR_PUBLISHER || kind == CARET_CTR_SUBSCRIPTION) {
 			if (!(o->topics = grow(o->topics, &rw->cap_tp, o->n_topics, sizeof(*o->topics))))
 				return -ENOMEM;
@@ -235,14 +238,14 @@ static int agent_rows(struct top *t, struct agent *a, int64_t lease_ms, int64_t 
 	if (!ta)
 		return -ENOMEM;
 	ta->lease_until = now + lease_ms * 1000000;
-	if (!ta->generation) {
-		ta->generation = new_generation(t);
-		caret_drive_watch(&a->seg, ta->generation);
+	if (!ta->watch) {
+		ta->watch = CARET_CTR_WATCH(++t->next_session, new_generation(t));
+		caret_drive_watch(&a->seg, ta->watch);
 		memcpy(ta->base, rw->cur, sizeof(ta->base));
 		ta->base_ns = now;
 		if (t->job_added)
 			loop_job_soon(&t->job, (uint64_t)lease_ms * USEC_PER_MS);
-		log_debug("top: pid %d watched, generation %u", (int)a->pid, ta->generation);
+		log_debug("top: pid %d watched, %08x", (int)a->pid, ta->watch);
 	}
 	name_slots(a, ta, rw->cur);
 	int64_t iv = now - ta->base_ns;
@@ -254,8 +257,8 @@ static int agent_rows(struct top *t, struct agent *a, int64_t lease_ms, int64_t 
 	if (iv >= TOP_ROLL_NS) {
 		memcpy(ta->base, rw->cur, sizeof(ta->base));
 		ta->base_ns = now;
-		ta->generation = new_generation(t);
-		caret_drive_watch(&a->seg, ta->generation);
+		ta->watch = CARET_CTR_WATCH(CARET_CTR_WATCH_SESSION(ta->watch), new_generation(t));
+		caret_drive_watch(&a->seg, ta->watch);
 	}
 	rw->out->lost += lost;
 	return 1;
