@@ -290,6 +290,9 @@ uint64_t caret_ctr_quantile(const uint32_t hist[CARET_CTR_BUCKETS], double q, ui
 /* Controller: watch with this generation (its low 24 bits, never 0), or 0:
  * unwatched (the hooks cost what they cost before). */
 void caret_drive_watch(struct caret_seg *s, uint32_t generation);
+/* Controller: the `watched` word, read with pread (caret_seg_hdr_word's
+ * rules): 0 or a negative errno. */
+int caret_seg_watched(const struct caret_seg *s, uint32_t *out);
 /* Copies the counter area (id.ctr_slots slots, at most max) with pread
  * into out and the header's ctr_lost into *lost: the slot count, 0 when
  * the segment has no counters, -EBADMSG when truncated under us. The

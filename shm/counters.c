@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "shm/caret_shm.h"
@@ -114,6 +115,23 @@ uint64_t caret_ctr_quantile(const uint32_t hist[CARET_CTR_BUCKETS], double q, ui
 void caret_drive_watch(struct caret_seg *s, uint32_t generation)
 {
 	__atomic_store_n(&s->shared_hdr->watched, generation, __ATOMIC_RELEASE);
+}
+
+int caret_seg_watched(const struct caret_seg *s, uint32_t *out)
+{
+	/* the 8 bytes read are `watched`, then ctr_slots, as in memory */
+	_Static_assert(offsetof(struct caret_shm_header, watched) % 8 == 0 &&
+			       offsetof(struct caret_shm_header, ctr_slots) ==
+				       offsetof(struct caret_shm_header, watched) + 4,
+		       "watched, then ctr_slots, in one aligned word");
+	uint64_t w;
+	int r = caret_seg_hdr_word(s, offsetof(struct caret_shm_header, watched), &w);
+	if (r < 0)
+		return r;
+	uint32_t half[2];
+	memcpy(half, &w, sizeof(half));
+	*out = half[0];
+	return 0;
 }
 
 int caret_seg_read_counters(const struct caret_seg *s, struct caret_ctr_slot *out,

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `top`: watching, leases, counters into rows (top.h). */
 #include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,14 +53,10 @@ static uint32_t new_generation(struct top *t)
  * ended (this one restarted), which would keep the process counting. */
 static void drop_orphan(struct agent *a)
 {
-	/* the 8 bytes read hold `watched` first, then ctr_slots (native,
-	 * little-endian: x86-64, aarch64) */
-	_Static_assert(offsetof(struct caret_shm_header, watched) % 8 == 0, "watched aligned");
-	uint64_t w = 0;
-	if (a->dead || !a->seg.id.ctr_slots ||
-	    caret_seg_hdr_word(&a->seg, offsetof(struct caret_shm_header, watched), &w) < 0)
+	uint32_t w = 0;
+	if (a->dead || !a->seg.id.ctr_slots || caret_seg_watched(&a->seg, &w) < 0)
 		return;
-	if ((uint32_t)w) {
+	if (w) {
 		caret_drive_watch(&a->seg, 0);
 		log_debug("top: pid %d unwatched (nobody's watch)", (int)a->pid);
 	}
