@@ -134,17 +134,31 @@ class TopTest(SystemTest):
             # a 1 s window holds 9 to 11 calls of a 10 Hz timer
             self.assertTrue(8.5 <= float(f[3]) <= 11.5, row)
             self.assertTrue(f[4].endswith("ms") and 4.5 <= float(f[4][:-2]) <= 5.5, row)
-            # Ctrl-C ends it
-            subprocess.run(["tmux", "-L", sess, "send-keys", "-t", sess, "C-c"], check=True)
-            deadline = time.time() + 10
-            while time.time() < deadline:
+            self.assertIn("keys: c cpu", screen)
+            # a key sorts at once, without Enter
+            subprocess.run(["tmux", "-L", sess, "send-keys", "-t", sess, "p"], check=True)
+            deadline = time.time() + 5
+            while time.time() < deadline and "sorted by p99" not in screen:
+                time.sleep(0.1)
                 screen = subprocess.run(["tmux", "-L", sess, "capture-pane", "-p", "-t", sess],
                                         capture_output=True, text=True).stdout
-                ps = subprocess.run(["pgrep", "-f", "top --sort rate"], capture_output=True)
+            self.assertIn("sorted by p99", screen)
+            # q ends it, the terminal as it was (echo back on)
+            subprocess.run(["tmux", "-L", sess, "send-keys", "-t", sess, "q"], check=True)
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                # caretctl's own command line, not the shell's around it
+                ps = subprocess.run(["pgrep", "-f", "^%s .*top --sort rate" % CARETCTL],
+                                    capture_output=True)
                 if ps.returncode != 0:
                     break
                 time.sleep(0.2)
-            self.assertNotEqual(ps.returncode, 0, "caretctl top still runs after Ctrl-C")
+            self.assertNotEqual(ps.returncode, 0, "caretctl top still runs after q")
+            subprocess.run(["tmux", "-L", sess, "send-keys", "-t", sess, "echoed"], check=True)
+            time.sleep(0.3)
+            screen = subprocess.run(["tmux", "-L", sess, "capture-pane", "-p", "-t", sess],
+                                    capture_output=True, text=True).stdout
+            self.assertIn("echoed", screen)
         finally:
             subprocess.run(["tmux", "-L", sess, "kill-server"], capture_output=True)
 

@@ -20,6 +20,7 @@
 #include "proto/caret_ctl_top.h"
 #include "rpc.h"
 #include "sig.h"
+#include "top_keys.h"
 #include "top_view.h"
 #include "util/regex/caret_regex.h"
 
@@ -32,9 +33,10 @@ static void usage(FILE *f, const char *cmd)
 		"Every callback of your ROS 2 processes (root: of all) with its rate, mean,\n"
 		"99th percentile and longest duration and its share of one CPU, then every\n"
 		"publisher's and subscription's message rate, refreshed each second until\n"
-		"Ctrl-C. With or without a recording. While it runs the agents count in\n"
-		"their shared memory (a few tens of ns per callback); a few seconds after\n"
-		"it ends they stop.\n\n"
+		"Ctrl-C or q; in a terminal, a key sorts: c cpu, r rate, m mean, p p99,\n"
+		"x max, n node, s symbol. With or without a recording. While it runs the\n"
+		"agents count in their shared memory (a few tens of ns per callback); a\n"
+		"few seconds after it ends they stop.\n\n"
 		"      --once          one table (after one interval) and exit\n"
 		"      --json          caretd's result, filtered and sorted, one JSON line per\n"
 		"                      refresh\n"
@@ -52,7 +54,7 @@ static void usage(FILE *f, const char *cmd)
 }
 
 struct top_opts {
-	bool once;
+	bool once, keys;
 	int64_t delay_ms, iterations;
 	struct top_view view;
 	struct caret_re *node, *topic;
@@ -100,10 +102,31 @@ static int show(const struct cli_opts *g, struct top_opts *o, struct caret_ctl_t
 			o->view.max_rows = (ws.ws_row - 6) / 2;
 		if (tty)
 			fputs("\033[H\033[2J", stdout);
+		if (tty && o->keys)
+			printf("%s\n", top_keys_help);
 		top_view_print(stdout, &o->view, t);
 	}
 	fflush(stdout);
 	return cli_out_cut() ? -1 : CLI_EXIT_OK;
+}
+
+/* Until the next refresh: a sort key redraws t at once; q or a
+ * stopping signal ends top (1), else 0 at the deadline. */
+static int wait_keys(const struct cli_opts *g, struct top_opts *o, struct caret_ctl_top *t,
+		     bool drawn, int64_t deadline_ms)
+{
+	for (;;) {
+		switch (top_keys_wait(deadline_ms, &o->view.sort)) {
+		case TOP_KEY_NONE:
+			return 0;
+		case TOP_KEY_SORT:
+			if (drawn && show(g, o, t) != CLI_EXIT_OK)
+				return 1;
+			break;
+		default:
+			return 1;
+		}
+	}
 }
 
 /* The refreshes; the first reply after a watch began has no interval
@@ -117,19 +140,21 @@ static int run(const struct cli_opts *g, struct top_opts *o)
 		int code = ask(g, o, &r, &t);
 		if (code != CLI_EXIT_OK || cli_sig_caught())
 			return code;
-		bool first = t.interval_ms == 0 && t.processes > 0;
+		bool first = t.interval_ms == 0 && t.processes > 0, drawn = false;
 		if (!first || shown) {
 			code = show(g, o, &t);
 			shown++;
+			drawn = true;
 		}
+		bool done = (o->once && shown) || (o->iterations && shown >= o->iterations);
+		next += o->delay_ms;
+		if (code == CLI_EXIT_OK && !done && wait_keys(g, o, &t, drawn, next))
+			done = true;
 		caret_ctl_top_free(&t);
 		cli_reply_free(&r);
 		if (code != CLI_EXIT_OK)
 			return code < 0 ? CLI_EXIT_OK : code;
-		if ((o->once && shown) || (o->iterations && shown >= o->iterations))
-			return CLI_EXIT_OK;
-		next += o->delay_ms;
-		if (cli_sleep_until(next) == -EINTR)
+		if (done)
 			return CLI_EXIT_OK;
 	}
 }
@@ -210,7 +235,10 @@ int cmd_top(struct cli_opts *g, int argc, char **argv)
 	int code = parse(g, argc, argv, &o);
 	if (code < 0) {
 		cli_sig_setup();
+		/* keys only where a person reads the table */
+		o.keys = !o.once && !g->json && isatty(STDOUT_FILENO) && top_keys_open();
 		code = run(g, &o);
+		top_keys_close();
 	}
 	caret_re_free(o.node);
 	caret_re_free(o.topic);
