@@ -52,7 +52,8 @@ REGEX_SRC = util/regex/caret_regex.c util/regex/caret_regex_dialect.c util/regex
 DEB_PACKAGES = build-essential pkg-config lttng-tools liblttng-ust-dev liblttng-ctl-dev libpcre2-dev \
 	babeltrace2 liburcu-dev libsystemd-dev cyclonedds-dev cyclonedds-tools \
 	libcjson-dev check valgrind iproute2 procps python3 python3-bt2 \
-	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang zstd
+	systemd util-linux mount libfastrtps-dev libfastcdr-dev g++ libbabeltrace2-dev strace clang zstd \
+	tmux
 # What `make deb` and its test (tests/integration/test_deb.py) need on top.
 DEB_PACKAGING_PACKAGES = debhelper dpkg-dev fakeroot lintian
 
@@ -95,7 +96,7 @@ $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
 
 # ---- shm: the cache library (static; always linked with libcaretutil.a) ----
 SHM_SRC = shm/kinds.c shm/naming.c shm/armed.c shm/segment.c shm/record.c shm/control.c shm/owner.c \
-	shm/futex.c shm/reader.c shm/filter.c
+	shm/futex.c shm/reader.c shm/filter.c shm/counters.c
 SHM_LIBS = $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	@mkdir -p $(dir $@)
@@ -104,7 +105,7 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
 	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
-	agent/tpwatch.c agent/state.c $(REGEX_SRC)
+	agent/tpwatch.c agent/state.c agent/count.c $(REGEX_SRC)
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread $(PKG_PCRE2)
@@ -128,7 +129,7 @@ $(B)/lib/libcaret-agent-tp-humble.so: $(B)/obj/agent/tp/caret_tp_humble.o
 PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null || echo -llttng-ctl -lcjson -lsystemd)
 # The control protocol's codec, one for both ends.
 CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c proto/caret_ctl_hosts.c proto/caret_ctl_snapshot_res.c proto/caret_ctl_recordings.c proto/caret_ctl_graph.c proto/caret_ctl_check.c proto/caret_ctl_record_list.c proto/caret_ctl_summary.c \
-	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c proto/caret_ctl_plan.c \
+	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c proto/caret_ctl_plan.c proto/caret_ctl_top.c \
 	proto/caret_utf8.c $(REGEX_SRC)
 
 # The LTTng door and the requester's rights (lib/lttng/): caretd and caretctl both link it.
@@ -239,7 +240,7 @@ bench-smoke: all $(BENCH_BINS)
 	tools/isolated.sh /usr/bin/python3 bench/run.py --b $(B) --smoke \
 		--out $(B)/bench/RESULTS-smoke.md > $(B)/bench/smoke.txt || { cat $(B)/bench/smoke.txt; exit 1; }
 	cat $(B)/bench/smoke.txt
-	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P6 P6b P7 P8 P9 P10 P11 P12; do \
+	@set -e; for id in P1 P2 P3 P4 P4b P4c P5 P6 P6b P7 P8 P9 P10 P11 P12 P13; do \
 		n=$$(grep -cE "^$$id  .*\| (met|not met)$$" $(B)/bench/smoke.txt || true); \
 		test "$$n" -eq 1 || { echo "bench-smoke: $$id reported $$n times with a measured result"; exit 1; }; \
 		grep -qE "^gate $$id: ok: " $(B)/bench/smoke.txt || { echo "bench-smoke: $$id has no passed gate"; exit 1; }; \
@@ -248,7 +249,7 @@ bench-smoke: all $(BENCH_BINS)
 # ---- tests ----
 UNIT_TESTS = $(B)/tests/check_shm
 $(B)/tests/check_shm: $(call obj,tests/unit/check_shm.c tests/unit/check_shm_handshake.c \
-		tests/unit/check_shm_hostile.c) $(SHM_LIBS)
+		tests/unit/check_shm_hostile.c tests/unit/check_shm_counters.c) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
@@ -351,7 +352,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
 		tests/unit/check_commands_poll.c tests/unit/check_commands_simclock.c \
 		tests/unit/check_commands_pause.c \
-		tests/unit/check_commands_plan.c tests/unit/cmd_fixture.c $(CMD_SRC)) \
+		tests/unit/check_commands_plan.c tests/unit/check_commands_top.c tests/unit/cmd_fixture.c $(CMD_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)
@@ -411,6 +412,11 @@ $(B)/tests/check_regex: tests/unit/check_regex.cpp $(call obj,$(REGEX_SRC))
 	@mkdir -p $(dir $@)
 	$(CXX) -O1 -g -std=c++17 -Wall -Wextra -Werror -Wno-maybe-uninitialized -I. -Iproto \
 		-o $@ $^ $(LDFLAGS) $(PKG_PCRE2)
+
+UNIT_TESTS += $(B)/tests/check_count
+$(B)/tests/check_count: $(call obj,tests/unit/check_count.c agent/count.c agent/state.c) $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_filter
 $(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c $(REGEX_SRC))

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/count.h"
 #include "agent/agent.h"
 #include "agent/distro.h"
 #include "agent/filter.h"
@@ -152,6 +153,7 @@ static void init_locked(void)
 			caret_own_set_flags(&seg, CARET_AGENT_NO_TRACEPOINTS, 0);
 		caret_own_set_state(&seg, st);
 		caret_state_use(caret_own_state_word(&seg));
+		caret_count_use(&seg);
 		if (caret_tp && (r = caret_replay_start(&seg, distribution)) < 0)
 			caret_warn("caret-agent: no replay thread: %s", strerror(-r));
 		replay_ok = caret_tp && r >= 0;
@@ -241,6 +243,7 @@ static void atfork_child(void)
 {
 	if (seg_ok) {
 		caret_state_use_local(__atomic_load_n(caret_state_word, __ATOMIC_RELAXED));
+		caret_count_use(NULL);
 		caret_seg_close(&seg); /* unmaps; the parent's segment stays */
 		memset(&seg, 0, sizeof(seg));
 		seg_ok = false;

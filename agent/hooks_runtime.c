@@ -8,45 +8,69 @@
 #include <stdint.h>
 
 #include "agent/agent.h"
+#include "agent/count.h"
 #include "agent/filter.h"
 #include "agent/resolve.h"
 #include "agent/state.h"
 
 /* `keep` is CARET's filter for the event (filter.c), evaluated only in
  * RECORD. The enabled_ variant cannot see the arguments: it says yes in
- * RECORD and do_ applies the filter. */
-#define RT_HOOK_F(name, params, args, keep)                                  \
+ * RECORD and do_ applies the filter. `count` is what `caretctl top`
+ * counts of the event (count.h; `counted` 1), run whatever the state
+ * while the process is watched (w_: the generation). The hook itself
+ * only reads the words and returns: everything else is in the slow_
+ * function it jumps to, so the common case needs no stack frame (P1's
+ * instructions); with nothing to count (`counted` 0) the compiler drops
+ * the watched word's load. */
+#define RT_HOOK_FC(name, params, args, keep, counted, count)                 \
 	CARET_EXPORT void ros_trace_##name params;                            \
 	CARET_EXPORT void ros_trace_do_##name params;                         \
 	CARET_EXPORT bool ros_trace_enabled_##name(void);                     \
 	static struct caret_fn real_##name, real_do_##name, real_en_##name;   \
-	void ros_trace_##name params                                          \
+	static __attribute__((noinline)) void slow_##name(struct caret_fn *slot_, \
+							 const char *sym_,    \
+							 RT_PARAMS_ params)   \
 	{                                                                     \
-		if (__builtin_expect(!caret_recording(), 1) || !(keep))       \
+		uint32_t w_ = (counted) ? caret_watched() : 0;                \
+		if (w_)                                                       \
+			count;                                                \
+		if (!caret_recording() || !(keep))                            \
 			return;                                               \
-		void (*f_) params = (void (*) params)caret_real(              \
-			&real_##name, "ros_trace_" #name);                    \
+		void (*f_) params = (void (*) params)caret_real(slot_, sym_); \
 		if (f_)                                                       \
 			f_ args;                                              \
+	}                                                                     \
+	void ros_trace_##name params                                          \
+	{                                                                     \
+		if (__builtin_expect(((counted) ? caret_watched() : 0) == 0 && \
+				     !caret_recording(), 1))                  \
+			return;                                               \
+		slow_##name(&real_##name, "ros_trace_" #name, RT_ARGS_ args); \
 	}                                                                     \
 	void ros_trace_do_##name params                                       \
 	{                                                                     \
-		if (__builtin_expect(!caret_recording(), 1) || !(keep))       \
+		if (__builtin_expect(((counted) ? caret_watched() : 0) == 0 && \
+				     !caret_recording(), 1))                  \
 			return;                                               \
-		void (*f_) params = (void (*) params)caret_real(              \
-			&real_do_##name, "ros_trace_do_" #name);              \
-		if (f_)                                                       \
-			f_ args;                                              \
+		slow_##name(&real_do_##name, "ros_trace_do_" #name, RT_ARGS_ args); \
 	}                                                                     \
+	/* watched, do_ must run to count: yes, and do_ forwards only     \
+	 * in RECORD */                                                   \
 	bool ros_trace_enabled_##name(void)                                   \
 	{                                                                     \
 		if (__builtin_expect(!caret_recording(), 1))                  \
-			return false;                                         \
+			return (counted) && caret_watched() != 0;             \
 		bool (*f_)(void) = (bool (*)(void))caret_real(                \
 			&real_en_##name, "ros_trace_enabled_" #name);         \
-		return f_ ? f_() : false;                                     \
+		return (f_ && f_()) || ((counted) && caret_watched() != 0);   \
 	}
 
+/* A parenthesised list without its parentheses, to splice it after other
+ * parameters or arguments. */
+#define RT_PARAMS_(...) __VA_ARGS__
+#define RT_ARGS_(...) __VA_ARGS__
+
+#define RT_HOOK_F(name, params, args, keep) RT_HOOK_FC(name, params, args, keep, 0, (void)0)
 #define RT_HOOK(name, params, args) RT_HOOK_F(name, params, args, true)
 
 /* Events CARET does not use: never emitted, whatever the state. */
@@ -63,17 +87,20 @@
 typedef const void *cvp;
 typedef const char *ccp;
 
-RT_HOOK_F(callback_start, (cvp callback, const bool is_intra_process),
-	  (callback, is_intra_process), caret_filter_callback_allowed(callback))
-RT_HOOK_F(callback_end, (cvp callback), (callback), caret_filter_callback_allowed(callback))
+RT_HOOK_FC(callback_start, (cvp callback, const bool is_intra_process),
+	   (callback, is_intra_process), caret_filter_callback_allowed(callback), 1,
+	   caret_count_callback_start(callback, w_))
+RT_HOOK_FC(callback_end, (cvp callback), (callback), caret_filter_callback_allowed(callback),
+	   1, caret_count_callback_end(callback, w_))
 RT_HOOK_F(rclcpp_publish, (cvp publisher_handle, cvp message), (publisher_handle, message),
 	  caret_filter_publisher_allowed(publisher_handle))
 RT_HOOK_F(rclcpp_intra_publish, (cvp publisher_handle, cvp message),
 	  (publisher_handle, message), caret_filter_publisher_allowed(publisher_handle))
-RT_HOOK_F(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_timestamp,
-		     const bool taken),
-	  (rmw_subscription_handle, message, source_timestamp, taken),
-	  caret_filter_rmw_subscription_allowed(rmw_subscription_handle))
+RT_HOOK_FC(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_timestamp,
+		      const bool taken),
+	   (rmw_subscription_handle, message, source_timestamp, taken),
+	   caret_filter_rmw_subscription_allowed(rmw_subscription_handle), 1,
+	   if (taken) caret_count_message(CARET_CTR_SUBSCRIPTION, rmw_subscription_handle, w_))
 RT_HOOK_F(rcl_lifecycle_transition, (cvp state_machine, ccp start_label, ccp goal_label),
 	  (state_machine, start_label, goal_label),
 	  caret_filter_state_machine_allowed(state_machine))
@@ -108,7 +135,10 @@ SILENT_HOOK(rmw_subscription_init, (cvp rmw_subscription_handle, const uint8_t *
  * (ros2_caret:dds_write) and the DDS binds follow it. Its enabled_ variant
  * says yes in RECORD so that do_ always runs and sets the flag, even when
  * no session enables ros2:rcl_publish. The flag is caret_tls_publish_kept
- * (state.h).
+ * (state.h). `caretctl top` counts publishes here, not at rclcpp_publish:
+ * rclcpp passes that one no publisher handle (publisher.hpp, humble
+ * l.455, jazzy l.452: rclcpp_publish(nullptr, &msg)); rcl_publish's is
+ * rcl_publisher_init's.
  */
 CARET_EXPORT void ros_trace_rcl_publish(cvp publisher_handle, cvp message);
 CARET_EXPORT void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message);
@@ -126,8 +156,16 @@ static void rcl_publish_hook(struct caret_fn *slot, const char *sym, cvp pub, cv
 		f(pub, message);
 }
 
+static inline void count_publish(cvp publisher_handle)
+{
+	uint32_t w = caret_watched();
+	if (__builtin_expect(w != 0, 0))
+		caret_count_message(CARET_CTR_PUBLISHER, publisher_handle, w);
+}
+
 void ros_trace_rcl_publish(cvp publisher_handle, cvp message)
 {
+	count_publish(publisher_handle);
 	if (__builtin_expect(!caret_recording(), 1))
 		return;
 	rcl_publish_hook(&real_rcl_publish, "ros_trace_rcl_publish", publisher_handle, message);
@@ -135,6 +173,7 @@ void ros_trace_rcl_publish(cvp publisher_handle, cvp message)
 
 void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message)
 {
+	count_publish(publisher_handle);
 	if (__builtin_expect(!caret_recording(), 1))
 		return;
 	rcl_publish_hook(&real_do_rcl_publish, "ros_trace_do_rcl_publish", publisher_handle,
@@ -143,7 +182,7 @@ void ros_trace_do_rcl_publish(cvp publisher_handle, cvp message)
 
 bool ros_trace_enabled_rcl_publish(void)
 {
-	return caret_recording();
+	return caret_recording() || caret_watched() != 0;
 }
 
 /*

@@ -9,6 +9,8 @@
 
 static uint32_t local_state = CARET_STATE_WAIT;
 const uint32_t *caret_state_word = &local_state;
+static const uint32_t unwatched;
+const uint32_t *caret_watched_word = &unwatched;
 const struct caret_tp_api *caret_tp;
 int caret_rmw_publish_args;
 bool caret_jazzy_or_later;

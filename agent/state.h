@@ -21,6 +21,10 @@
  * when it cannot be created) at a process-local word. Runtime hooks read
  * it with one relaxed load. */
 extern const uint32_t *caret_state_word;
+/* Points at the segment's `watched` word once it exists, before that (or
+ * without one, or in a forked child) at a process-local 0: `caretctl
+ * top` watches this process while it is non-zero (agent/count.h). */
+extern const uint32_t *caret_watched_word;
 /* Set once the provider library is loaded; NULL means "emit nothing". */
 extern const struct caret_tp_api *caret_tp;
 /* Arguments of ros_trace_rmw_publish: 1 (message) before Jazzy, 3
@@ -38,6 +42,12 @@ static inline bool caret_recording(void)
 {
 	return __atomic_load_n(caret_state_word, __ATOMIC_RELAXED) ==
 	       CARET_STATE_RECORD;
+}
+
+/* Non-zero (the window) while caretd watches this process. */
+static inline uint32_t caret_watched(void)
+{
+	return __atomic_load_n(caret_watched_word, __ATOMIC_RELAXED);
 }
 
 /* The state word becomes the segment's `word` (owned by the agent). */

@@ -302,7 +302,7 @@ def drain_rate(b, tmp, seconds, subbuf, nsub):
 
 
 ROW_IDS = ["P1", "P2", "P3", "P4", "P4b", "P4c", "P5", "P6", "P6b", "P7", "P8", "P9", "P10", "P11",
-           "P12"]
+           "P12", "P13"]
 
 
 def row(id_, measure, value, reference, ratio, target, met, details="", measured=True,
@@ -1226,7 +1226,7 @@ def micro(args):
                         m["target"], m["met"], m.get("details", ""), measured,
                         num={k: v for k, v in m.items()
                              if isinstance(v, (int, float)) and k != "met"}))
-    for id_ in ("P1", "P2", "P3"):
+    for id_ in ("P1", "P2", "P3", "P13"):
         if not any(r["id"] == id_ for r in rows):
             rows.append(row(id_, "micro-benchmark", "-", "-", "-", "-", False,
                             "micro.py exited %d without this row" % out.returncode,

@@ -35,6 +35,7 @@
 #include "daemon/recording/snapshot_trigger.h"
 #include "daemon/agents/scheduler.h"
 #include "daemon/server/server.h"
+#include "daemon/server/top.h"
 #include "daemon/base/sigbus.h"
 #include "daemon/recording/simclock.h"
 #include "daemon/recording/features.h"
@@ -322,6 +323,7 @@ static const struct loop_plan JOBS[] = {
 	{ "rotation", LOOP_OBSERVE, "20 ms while a rotating recording is busy, else 1 s" },
 	{ "snapshot triggers", LOOP_OBSERVE, "50 ms while a trigger is armed" },
 	{ "simclock", LOOP_OBSERVE, "500 ms while a record -c helper runs" },
+	{ "top leases", LOOP_OBSERVE, "1 s while `top` watches a process, else 10 s" },
 	{ "pacer", LOOP_SCHEDULE, "1 ms while an agent replays, 50 ms while a session is "
 				  "active, else 1 s; at once on a Start or End" },
 	{ "client waits", LOOP_REPORT, "10 ms while a client waits" },
@@ -424,6 +426,21 @@ static void stop_modules(struct daemon *d)
 	recordings_drop_state(&d->recs); /* issue 33 L10: nothing left behind */
 }
 
+/* The modules' own settings, before any starts. */
+static void daemon_init(struct daemon *d, const struct options *o)
+{
+	d->bridge.cfg = o->bridge;
+	d->sched.cfg = defaults.sched;
+	recordings_init(&d->recs, &d->lttng, recording_features, recording_n_features);
+	d->recs.arm_timeout_s = &defaults.arm_timeout_s;
+	d->bridge.recs = &d->recs;
+	/* beside the socket: caretd's own directory (/run/caretd) */
+	if (snprintf(d->recs.state_file, sizeof(d->recs.state_file), "%s.recordings",
+		     o->server.socket_path) >= (int)sizeof(d->recs.state_file))
+		d->recs.state_file[0] = '\0';
+	d->recs.armed_marker = true;
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o = {
@@ -445,12 +462,8 @@ int main(int argc, char **argv)
 	sigbus_install();
 
 	static struct daemon d;
-	d.bridge.cfg = o.bridge;
+	daemon_init(&d, &o);
 	struct server *server = NULL;
-	d.sched.cfg = defaults.sched;
-	recordings_init(&d.recs, &d.lttng, recording_features, recording_n_features);
-	d.recs.arm_timeout_s = &defaults.arm_timeout_s;
-	d.bridge.recs = &d.recs;
 
 	sd_event *e = NULL;
 	static struct loop loop;
@@ -475,13 +488,12 @@ int main(int argc, char **argv)
 			       .lttng = &d.lttng, .recs = &d.recs, .events = events, .bridge = &d.bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
+	if ((r = top_start(&ctx.top, &loop, &d.reg)) < 0) {
+		log_err_errno(r, "cannot set up top");
+		return 1;
+	}
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
-	/* beside the socket: caretd's own directory (/run/caretd) */
-	if (snprintf(d.recs.state_file, sizeof(d.recs.state_file), "%s.recordings",
-		     o.server.socket_path) >= (int)sizeof(d.recs.state_file))
-		d.recs.state_file[0] = '\0';
-	d.recs.armed_marker = true;
 	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */
 	if ((r = start_modules(&d, &loop)) < 0) {
 		log_err_errno(r, "cannot set up the event loop");
@@ -496,6 +508,7 @@ int main(int argc, char **argv)
 	notify_stopping(&d.notify);
 	server_free(server);
 	stop_modules(&d);
+	top_stop(ctx.top);
 	loop_close(&loop);
 	registry_close(&d.reg);
 	events_free(events);

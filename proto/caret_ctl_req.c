@@ -15,6 +15,7 @@ static const char *const cmd_names[CARET_CTL_N_CMDS] = {
 	[CARET_CTL_END] = CARET_CTL_CMD_END,	   [CARET_CTL_HOSTS] = CARET_CTL_CMD_HOSTS,
 	[CARET_CTL_EVENTS] = CARET_CTL_CMD_EVENTS, [CARET_CTL_SNAPSHOT] = CARET_CTL_CMD_SNAPSHOT,
 	[CARET_CTL_PAUSE] = CARET_CTL_CMD_PAUSE,   [CARET_CTL_RESUME] = CARET_CTL_CMD_RESUME,
+	[CARET_CTL_TOP] = CARET_CTL_CMD_TOP,
 };
 
 const char *const caret_ctl_filter_keys[CARET_FILTER_LISTS] = {
@@ -104,6 +105,8 @@ cJSON *caret_ctl_enc_req(const struct caret_ctl_req *q)
 {
 	if (q->cmd == CARET_CTL_EVENTS)
 		return caret_ctl_enc_events_request(&q->u.events);
+	if (q->cmd == CARET_CTL_TOP)
+		return caret_ctl_enc_top_request(&q->u.top);
 	const char *name = caret_ctl_cmd_name(q->cmd);
 	cJSON *o = name ? cJSON_CreateObject() : NULL;
 	bool ok = o && cJSON_AddNumberToObject(o, CARET_CTL_K_V, CARET_CTL_VERSION) &&
@@ -424,6 +427,8 @@ static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why
 		return opt_bool(o, CARET_CTL_K_ALL_HOSTS, &q->u.startend.all_hosts, why);
 	case CARET_CTL_EVENTS:
 		return caret_ctl_dec_events_request(o, &q->u.events, why);
+	case CARET_CTL_TOP:
+		return caret_ctl_dec_top_request(o, &q->u.top, why);
 	case CARET_CTL_SNAPSHOT:
 		return dec_snapshot(o, &q->u.snapshot, why);
 	default:

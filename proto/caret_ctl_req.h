@@ -22,6 +22,7 @@
 #include "proto/caret_ctl_events.h"
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_ctl_sel.h"
+#include "proto/caret_ctl_top.h"
 #include "proto/caret_segment.h"
 
 enum caret_ctl_cmd {
@@ -37,6 +38,7 @@ enum caret_ctl_cmd {
 	CARET_CTL_SNAPSHOT,
 	CARET_CTL_PAUSE,
 	CARET_CTL_RESUME,
+	CARET_CTL_TOP,
 	CARET_CTL_N_CMDS
 };
 
@@ -124,6 +126,7 @@ struct caret_ctl_req {
 		struct caret_ctl_startend_req startend;
 		struct caret_ctl_events_req events;
 		struct caret_ctl_snapshot_req snapshot;
+		struct caret_ctl_top_req top;
 	} u;
 };
 

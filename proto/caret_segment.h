@@ -267,7 +267,27 @@ struct caret_shm_header {
 	/* atomic, written by the controller: enum caret_ctrl_flags (was
 	 * reserved, zero: old agents ignore it, old controllers leave it 0) */
 	uint32_t ctrl_flags;
-	uint64_t reserved[32];  /* zero; room for compatible growth */
+	/* ---- `top`'s counters (issue 35), in what was reserved: zero in
+	 * an older agent's segment, so it has none and an older caretd
+	 * never watches; no layout version change (caret_hdr_validate
+	 * refuses every other version, which would cut old agents off) ---- */
+	/* atomic, written by the controller: 0 unwatched, else
+	 * CARET_CTR_WATCH(session, generation): the watch (a new session each
+	 * time one begins: a call that started in another is not paired
+	 * with an end in this one) and the generation the per-generation
+	 * maxima belong to. Runtime hooks read it with one relaxed load, like
+	 * `state`. */
+	uint32_t watched;
+	/* identity (written before `magic`): slots of the counter area,
+	 * 0: none (the segment is too small, or an older agent) */
+	uint32_t ctr_slots;
+	/* identity: byte offset of the counter area, the file's last
+	 * ctr_slots * sizeof(struct caret_ctr_slot) bytes; the record area
+	 * ends there */
+	uint64_t ctr_offset;
+	/* atomic, agent: events not counted because every slot was taken */
+	uint64_t ctr_lost;
+	uint64_t reserved[29];  /* zero; room for compatible growth */
 };
 
 /* The header is shared by programs built separately (an old agent, a new
@@ -300,7 +320,11 @@ CARET_HDR_AT_(dropped_bytes, 136)
 CARET_HDR_AT_(replayed, 144)
 CARET_HDR_AT_(agent_flags, 152)
 CARET_HDR_AT_(ctrl_flags, 156)
-CARET_HDR_AT_(reserved, 160)
+CARET_HDR_AT_(watched, 160)
+CARET_HDR_AT_(ctr_slots, 164)
+CARET_HDR_AT_(ctr_offset, 168)
+CARET_HDR_AT_(ctr_lost, 176)
+CARET_HDR_AT_(reserved, 184)
 #undef CARET_HDR_AT_
 _Static_assert(sizeof(struct caret_shm_header) == 416, "caret_shm_header size");
 _Static_assert(sizeof(struct caret_shm_header) <= CARET_SHM_HEADER_SIZE,
@@ -355,6 +379,69 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
 		       CARET_SHM_FILTER_OFFSET + sizeof(struct caret_shm_filter) <=
 			       CARET_SHM_HEADER_SIZE,
 	       "the pass filter lies in the header page, after the header");
+
+/*
+ * The counter area (`caretctl top`, issue 35): the last ctr_offset..
+ * capacity bytes of the file, CARET_CTR_SLOTS slots, written only by the
+ * owner and only while `watched` is non-zero; caretd reads it with pread
+ * (hostile bytes: every value is bounded before use) and turns two reads'
+ * differences into rates. 32 KiB of the default 64 MiB sparse segment,
+ * touched (made resident) only once watched.
+ *
+ * A slot is claimed once, for good, by compare-and-swap of key 0 ->
+ * CARET_CTR_KEY(kind, pointer) (open addressing from the pointer's hash,
+ * linear probing); a process with more callbacks, publishers and
+ * subscriptions than slots counts the rest in the header's ctr_lost. Every
+ * other field is only incremented (relaxed atomics; several executor
+ * threads may run the same entity), so a reader sees each word whole but
+ * the words of a slot from slightly different instants.
+ *
+ *   count     callbacks: calls ended; publishers: messages published
+ *             (rcl_publish); subscriptions: messages taken (rmw_take
+ *             with taken true)
+ *   total_ns  callbacks: the sum of their durations (callback_start to
+ *             callback_end on the same thread, CLOCK_MONOTONIC)
+ *   max       callbacks: CARET_CTR_MAX(generation, ns), the longest call that
+ *             ended while `watched` held that generation (a call in an older
+ *             generation is replaced by the first of the new one)
+ *   hist      callbacks: calls per duration bucket, log2 scale: bucket 0
+ *             below 2^CARET_CTR_HIST_SHIFT ns (1.024 us), bucket i in
+ *             [2^(SHIFT+i-1), 2^(SHIFT+i)) ns, the last one everything
+ *             from 2^(SHIFT+BUCKETS-2) ns (268 ms) on; 32 bits, wrapping:
+ *             readers take differences
+ */
+enum caret_ctr_kind {
+	CARET_CTR_CALLBACK = 1, /* key: the callback pointer of callback_start */
+	CARET_CTR_PUBLISHER = 2, /* key: rcl_publish's publisher_handle */
+	CARET_CTR_SUBSCRIPTION = 3, /* key: rmw_take's rmw_subscription_handle */
+};
+/* User-space pointers fit 56 bits on x86-64 and aarch64. */
+#define CARET_CTR_KEY(kind, ptr) (((uint64_t)(kind) << 56) | ((uint64_t)(ptr) & ((1ULL << 56) - 1)))
+#define CARET_CTR_KEY_KIND(key) ((uint32_t)((uint64_t)(key) >> 56))
+#define CARET_CTR_KEY_PTR(key) ((uint64_t)(key) & ((1ULL << 56) - 1))
+#define CARET_CTR_GEN_MASK 0xffffffu
+/* `watched`: a session in the top 8 bits, a generation (never 0) below */
+#define CARET_CTR_WATCH(session, generation) \
+	(((uint32_t)(session) << 24) | ((uint32_t)(generation) & CARET_CTR_GEN_MASK))
+#define CARET_CTR_WATCH_SESSION(w) ((uint32_t)(w) >> 24)
+#define CARET_CTR_NS_MAX ((1ULL << 40) - 1)
+#define CARET_CTR_MAX(generation, ns) \
+	(((uint64_t)((generation) & CARET_CTR_GEN_MASK) << 40) | ((uint64_t)(ns) & CARET_CTR_NS_MAX))
+#define CARET_CTR_MAX_GEN(m) ((uint32_t)((uint64_t)(m) >> 40))
+#define CARET_CTR_MAX_NS(m) ((uint64_t)(m) & CARET_CTR_NS_MAX)
+#define CARET_CTR_BUCKETS 20u
+#define CARET_CTR_HIST_SHIFT 10u
+#define CARET_CTR_SLOTS 256u
+struct caret_ctr_slot {
+	uint64_t key;      /* atomic, CAS once */
+	uint64_t count;    /* atomic */
+	uint64_t total_ns; /* atomic */
+	uint64_t max;      /* atomic */
+	uint32_t hist[CARET_CTR_BUCKETS]; /* atomic */
+	uint64_t reserved[2];
+};
+_Static_assert(sizeof(struct caret_ctr_slot) == 128, "caret_ctr_slot size");
+#define CARET_CTR_AREA_SIZE ((uint64_t)CARET_CTR_SLOTS * sizeof(struct caret_ctr_slot))
 
 /*
  * Record encoding. A record is 8-byte aligned and starts with:

@@ -25,6 +25,8 @@ struct caret_seg_identity {
 	uint64_t start_time;
 	uint64_t capacity;
 	int64_t created_ns;
+	uint32_t ctr_slots;    /* top's counter area: slots, 0 none */
+	uint64_t ctr_offset;   /* its offset in the file */
 	char procname[16];     /* NUL-terminated */
 	char distribution[16]; /* NUL-terminated */
 };
@@ -270,5 +272,32 @@ struct caret_seg_status {
 void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *st);
 /* The state word alone. */
 uint32_t caret_seg_state(const struct caret_seg *s);
+
+/* ---- top's counters (the counter area, proto/caret_segment.h;
+ * shm/counters.c) ---- */
+/* Agent: the `watched` word, for the runtime hooks' one relaxed load. */
+const uint32_t *caret_own_watched_word(const struct caret_seg *s);
+/* Agent: one event of (kind, key) counted; ns: a callback's duration
+ * (ignored for the others), generation: `watched` as the hook read it. A full
+ * table counts it in ctr_lost. Lock-free, never blocks, no syscall. */
+void caret_own_count(struct caret_seg *s, enum caret_ctr_kind kind, const void *key,
+		     uint64_t ns, uint32_t generation);
+/* The histogram bucket of a duration. */
+unsigned caret_ctr_bucket(uint64_t ns);
+/* The q-quantile (0 < q <= 1) of n calls whose histogram is hist,
+ * interpolated inside its bucket and never above max_ns (0: no bound). */
+uint64_t caret_ctr_quantile(const uint32_t hist[CARET_CTR_BUCKETS], double q, uint64_t max_ns);
+/* Controller: watch with this generation (its low 24 bits, never 0), or 0:
+ * unwatched (the hooks cost what they cost before). */
+void caret_drive_watch(struct caret_seg *s, uint32_t generation);
+/* Controller: the `watched` word, read with pread (caret_seg_hdr_word's
+ * rules): 0 or a negative errno. */
+int caret_seg_watched(const struct caret_seg *s, uint32_t *out);
+/* Copies the counter area (id.ctr_slots slots, at most max) with pread
+ * into out and the header's ctr_lost into *lost: the slot count, 0 when
+ * the segment has no counters, -EBADMSG when truncated under us. The
+ * bytes are the owner's: check every value before use. */
+int caret_seg_read_counters(const struct caret_seg *s, struct caret_ctr_slot *out,
+			    uint32_t max, uint64_t *lost);
 
 #endif

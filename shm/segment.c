@@ -31,6 +31,8 @@ static void keep_identity(struct caret_seg *s, const struct caret_shm_header *h)
 	id->start_time = h->start_time;
 	id->capacity = h->capacity;
 	id->created_ns = h->created_ns;
+	id->ctr_slots = h->ctr_slots;
+	id->ctr_offset = h->ctr_offset;
 	memcpy(id->procname, h->procname, sizeof(id->procname));
 	memcpy(id->distribution, h->distribution, sizeof(id->distribution));
 	id->procname[sizeof(id->procname) - 1] = '\0';
@@ -138,6 +140,13 @@ int caret_seg_create(struct caret_seg *s, uint64_t capacity,
 	copy_str(h->procname, sizeof(h->procname), procname);
 	copy_str(h->distribution, sizeof(h->distribution), distribution);
 	h->created_ns = caret_now_ns();
+	/* top's counters take the file's end when the records keep at least
+	 * three quarters of it (a small test cache has none) */
+	if (capacity >= CARET_SHM_HEADER_SIZE + 4 * CARET_CTR_AREA_SIZE) {
+		h->ctr_slots = CARET_CTR_SLOTS;
+		h->ctr_offset = capacity - CARET_CTR_AREA_SIZE;
+		s->area_cap = h->ctr_offset - CARET_SHM_HEADER_SIZE;
+	}
 	keep_identity(s, h);
 	/* magic last: a reader never accepts a half-filled identity. */
 	__atomic_store_n(&h->magic, CARET_SHM_MAGIC, __ATOMIC_RELEASE);
@@ -170,6 +179,13 @@ int caret_hdr_validate(const struct caret_shm_header *h, uint64_t file_size)
 		return -EBADMSG;
 	if (h->tail > h->capacity - CARET_SHM_HEADER_SIZE ||
 	    h->tail % CARET_REC_ALIGN)
+		return -EBADMSG;
+	if (h->ctr_slots > CARET_CTR_SLOTS ||
+	    (h->ctr_slots == 0) != (h->ctr_offset == 0))
+		return -EBADMSG;
+	if (h->ctr_slots &&
+	    (h->ctr_offset != h->capacity - (uint64_t)h->ctr_slots * sizeof(struct caret_ctr_slot) ||
+	     h->ctr_offset < CARET_SHM_HEADER_SIZE + h->tail))
 		return -EBADMSG;
 	return 0;
 }
@@ -247,7 +263,8 @@ int caret_seg_attach(struct caret_seg *s, const char *name)
 	if (r == 0) {
 		keep_identity(s, &h);
 		s->area = NULL;
-		s->area_cap = (uint64_t)st.st_size - CARET_SHM_HEADER_SIZE;
+		s->area_cap = (h.ctr_slots ? h.ctr_offset : (uint64_t)st.st_size) -
+			      CARET_SHM_HEADER_SIZE;
 	}
 	if (r < 0) {
 		close(fd);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""Micro-benchmarks P1-P3 of `make bench` (timing loops: caret-microbench).
+"""Micro-benchmarks P1-P3 and P13 of `make bench` (timing loops: caret-microbench).
 
   P1  WAIT-state runtime hook (agent preloaded, initialised, no session)
       versus libtracetools' own ros_trace_callback_start, no session.
@@ -10,6 +10,9 @@
       same channel and contexts; discarded events and event counts checked.
   P3  caret_seg_append of one rcl_publisher_init record (ns, and
       instructions from callgrind), plus caret_now_ns.
+  P13 callback_start + callback_end through the agent while caretctl top
+      watches the process (counted) versus unwatched; per hook against
+      P2's RECORD-state hook.
 
 Variants A and B alternate within every rep (AB, BA, ...); values are
 medians over the reps. Prints one JSON object per benchmark on stdout,
@@ -33,12 +36,16 @@ import time
 # chunks of *_chunk calls.
 FULL = dict(p1_iters=20000000, p1_chunk=100000, p1_reps=7,
             p2_iters=300000, p2_chunk=10000, p2_reps=11, p2_drain_ms=150,
-            p3_iters=2000000, p3_reps=7, cg_count=100000)
+            p3_iters=2000000, p3_reps=7, pw_iters=2000000, pw_chunk=50000, pw_reps=7,
+            cg_count=100000)
 QUICK = dict(p1_iters=200000, p1_chunk=20000, p1_reps=3,
              p2_iters=5000, p2_chunk=1000, p2_reps=3, p2_drain_ms=20,
-             p3_iters=20000, p3_reps=3, cg_count=2000)
+             p3_iters=20000, p3_reps=3, pw_iters=20000, pw_chunk=5000, pw_reps=3,
+             cg_count=2000)
 
 P1_TARGET, P2_TARGET = 1.10, 1.15
+# issue 35: a hook while `caretctl top` watches, against the RECORD hook
+P13_TARGET = 1.3
 # P3 counts instructions (repeatable under load); the time is the second figure
 P3_TARGET = 200.0
 
@@ -220,7 +227,8 @@ class Bench:
             row["met"] = not problems and a / b <= P1_TARGET
             row["details"] = (
                 "%s%d reps x %d calls per variant, each rep a process of its own: A (agent "
-                "hook, WAIT after ros_trace_rcl_init: one relaxed load + branch) and B "
+                "hook, WAIT after ros_trace_rcl_init: two relaxed loads and branches, the "
+                "state and watched words) and B "
                 "(libtracetools' own function, what runs without LD_PRELOAD), each through "
                 "a function pointer from a loop of its own, interleaved in chunks of %d "
                 "calls; value/reference = medians over reps of the chunk medians; chunk-pair "
@@ -373,6 +381,7 @@ class Bench:
                        discarded=sum(res[k][0] + res[k][1] for k in ("a", "b")),
                        counted=all(res[k][2] == calls[k] for k in ("a", "b")))
             row["met"] = not problems and a / b <= P2_TARGET
+            self.p2_value = None if problems else a
             row["details"] = cg_text + (
                 "%s%d reps x %d events per variant, A and B in one process interleaved in "
                 "chunks of %d, each event in a session of its own (channel 8M x 8 "
@@ -413,6 +422,54 @@ class Bench:
         except (Failure, OSError, subprocess.SubprocessError) as e:
             log("P2: callgrind: %s" % e)
             return None
+
+    # ---- P13 ----
+
+    def p13(self):
+        """caretctl top's cost: a callback_start + callback_end pair through
+        the agent in WAIT while its segment is watched (counted) and not,
+        per hook against P2's RECORD hook of the same run."""
+        c = self.cfg
+        row = dict(id="P13", measure="watched runtime hook (caretctl top counting): "
+                   "callback_start + callback_end through the agent, per hook",
+                   value=None, unit="ns", reference=None,
+                   ref_desc="the RECORD-state hook, P2's value", ratio=None,
+                   target="<= %.2fx" % P13_TARGET, met=False, details="")
+        try:
+            log("P13: %d reps x %d pairs per variant" % (c["pw_reps"], c["pw_iters"]))
+            objs = self.run_bin(["pw", "--iters", c["pw_iters"], "--reps", c["pw_reps"],
+                                 "--chunk", c["pw_chunk"]], True, 300)
+            reps = [o for o in objs if "rep" in o]
+            if not reps:
+                raise Failure("no timing output")
+            self.show_reps("P13", reps)
+            a, b = med([o["a"] for o in reps]), med([o["b"] for o in reps])
+            instr = "not measured (valgrind not found)"
+            if shutil.which("valgrind"):
+                n = c["cg_count"]
+                calls = n + n // 10 + 1000  # the rep and the warm-up
+                iw, iu = (self.callgrind(["pw", "--iters", n, "--reps", 1, "--chunk", n], fn,
+                                         True) / calls
+                          for fn in ("time_pairs_watched", "time_pairs_unwatched"))
+                row.update(instr_watched=round(iw, 1), instr_unwatched=round(iu, 1))
+                instr = "%.1f watched vs %.1f unwatched per pair, loop included" % (iw, iu)
+            ref = getattr(self, "p2_value", None)
+            row.update(value=round(a / 2, 3), pair_watched=round(a, 3),
+                       pair_unwatched=round(b, 3))
+            if ref:
+                row.update(reference=round(ref, 3), ratio=round(a / 2 / ref, 3))
+                row["met"] = a / 2 / ref <= P13_TARGET
+            row["details"] = (
+                "%s%d reps x %d pairs per variant in one process, interleaved in chunks of "
+                "%d, the watched word set before each chunk: a pair %.2f ns watched (two "
+                "clock reads, the slot's count, total, histogram and max), %.2f ns "
+                "unwatched (%.2fx); value = half a watched pair; callgrind: %s" % (
+                    "" if ref else "NO REFERENCE: P2 not measured in this run; ",
+                    len(reps), c["pw_iters"], c["pw_chunk"], a, b, a / b, instr))
+        except (Failure, OSError, subprocess.SubprocessError, KeyError,
+                ZeroDivisionError) as e:
+            row["details"] = "not measured: %s" % e
+        emit(row)
 
     # ---- P3 ----
 
@@ -494,7 +551,7 @@ def main():
     t0 = time.monotonic()
     try:
         if not os.access(bench.bin, os.X_OK):
-            for id_ in ("P1", "P2", "P3"):
+            for id_ in ("P1", "P2", "P3", "P13"):
                 emit(dict(id=id_, measure="micro-benchmark", value=None, unit="ns",
                           reference=None, ref_desc=None, ratio=None, target="-", met=False,
                           details="not measured: %s missing (make %s)" % (bench.bin, bench.bin)))
@@ -502,6 +559,7 @@ def main():
         bench.p1()
         bench.p2()
         bench.p3()
+        bench.p13()
     finally:
         bench.cleanup()
     log("done in %.1f s" % (time.monotonic() - t0))

@@ -22,6 +22,10 @@
  *      own function; no session, so the tracepoint is the disabled branch
  *      and the count is the agent's path, not lttng-ust's ring buffer write
  *      (the same for any caller: P2 times it).
+ *   pw --iters N --reps R [--chunk C]
+ *      `caretctl top`'s cost: a callback_start + callback_end pair through
+ *      the agent (WAIT) while its segment is watched (A: counted) versus
+ *      the same pair unwatched (B), the watched word set before each chunk.
  *   p3 --iters N --reps R
  *      caret_seg_append of one rcl_publisher_init record into a large
  *      segment (fresh pages and pre-faulted pages), caret_now_ns, and both.
@@ -35,7 +39,7 @@
  * its chunks (a, b), the median of the chunk pairs' ratios (ratio), the
  * means over the rep (amean, bmean) and the fastest chunks (amin, bmin).
  *
- * Over 600 lines (604): one binary whose modes share its clock, its JSON
+ * Over 600 lines (650): one binary whose modes share its clock, its JSON
  * output and its loops' setup; micro.py runs it once per mode.
  */
 #include <dlfcn.h>
@@ -310,6 +314,53 @@ static int mode_p1(const struct opts *o)
 	return 0;
 }
 
+/* pw: the pairs, and the segment whose watched word each variant sets. */
+static void (*pw_end)(const void *);
+static struct caret_seg *pw_seg;
+
+#define TIME_PAIRS(name, generation)                                              \
+	static __attribute__((noipa, aligned(64))) double name(cb_fn f,       \
+							      uint64_t n)     \
+	{                                                                     \
+		const void *cb = &callback_obj;                               \
+		caret_drive_watch(pw_seg, generation);                            \
+		int64_t t0 = mono_ns();                                       \
+		for (uint64_t i = 0; i < n; i++) {                            \
+			f(cb, false);                                         \
+			pw_end(cb);                                           \
+		}                                                             \
+		int64_t t1 = mono_ns();                                       \
+		return (double)(t1 - t0) / (double)n;                         \
+	}
+TIME_PAIRS(time_pairs_watched, 1)
+TIME_PAIRS(time_pairs_unwatched, 0)
+static double run_pw_a(const struct variant *v, uint64_t n) { return time_pairs_watched(v->f, n); }
+static double run_pw_b(const struct variant *v, uint64_t n) { return time_pairs_unwatched(v->f, n); }
+
+static int mode_pw(const struct opts *o)
+{
+	struct rt r;
+	if (rt_setup(&r) < 0)
+		return 1;
+	void (*volatile end)(const void *) = ros_trace_callback_end;
+	pw_end = end;
+	rt_info(&r, rt_state(&r));
+	if (!r.agent || !r.seg_ok || !r.seg.id.ctr_slots) {
+		fprintf(stderr, "microbench: pw needs the agent preloaded, with counters\n");
+		return 1;
+	}
+	pw_seg = &r.seg;
+	struct variant va = { run_pw_a, r.hook }, vb = { run_pw_b, r.hook };
+	alternate(&va, &vb, o->iters / 10 + 1000, o->chunk, 0); /* warm-up */
+	for (uint64_t rep = 0; rep < o->reps; rep++) {
+		struct rep_result res = alternate(&va, &vb, o->iters, o->chunk, rep);
+		print_rep(rep, &res);
+	}
+	caret_drive_watch(&r.seg, 0);
+	rt_close(&r);
+	return 0;
+}
+
 static int mode_p2(const struct opts *o)
 {
 	struct rt r;
@@ -439,7 +490,9 @@ static __attribute__((noinline)) int64_t clock_loop(uint64_t n)
 static int seg_open(struct caret_seg *s, uint64_t n)
 {
 	uint32_t sz = caret_rec_encoded_size(CARET_KIND_rcl_publisher_init, pub_args);
-	uint64_t cap = CARET_SHM_HEADER_SIZE + (uint64_t)sz * n + 4096;
+	/* the counter area of `caretctl top` takes the end of a segment this
+	 * size (proto/caret_segment.h): room for it too */
+	uint64_t cap = CARET_SHM_HEADER_SIZE + (uint64_t)sz * n + 4096 + CARET_CTR_AREA_SIZE;
 	cap = (cap + 4095) & ~(uint64_t)4095;
 	if (cap < CARET_SHM_MIN_CAPACITY)
 		cap = CARET_SHM_MIN_CAPACITY;
@@ -538,7 +591,7 @@ static int mode_p3count(const struct opts *o)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: caret-microbench p1|p2|p3 [--iters N] [--reps R] [--chunk C] "
+		"usage: caret-microbench p1|p2|pw|p3 [--iters N] [--reps R] [--chunk C] "
 		"[--drain-ms D] [--wait-ms W]\n"
 		"       caret-microbench p1 --only 1|2 ...   (only variant A or B)\n"
 		"       caret-microbench p2count --count N --only 1|2\n"
@@ -596,6 +649,8 @@ int main(int argc, char **argv)
 		return mode_p1(&o);
 	if (strcmp(mode, "p2") == 0)
 		return mode_p2(&o);
+	if (strcmp(mode, "pw") == 0)
+		return mode_pw(&o);
 	if (strcmp(mode, "p2count") == 0)
 		return mode_p2count(&o);
 	if (strcmp(mode, "p3") == 0)

@@ -38,6 +38,7 @@ struct cmd_ctx {
 	struct recordings *recs;  /* the recordings caretd made (over lttng) */
 	struct events *events;    /* NULL: `events` is refused */
 	struct bridge *bridge;    /* may be NULL (tests): no other hosts */
+	struct top *top;          /* NULL: `top` is refused (daemon/server/top.h) */
 	/* the daemon's default channel geometry for `record` (NULL: LTTng's) */
 	const uint64_t *subbuf_size;
 	const uint32_t *subbuf_count;

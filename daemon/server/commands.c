@@ -7,6 +7,8 @@
 
 #include "daemon/server/commands.h"
 #include "daemon/server/cmd_hosts.h"
+#include "daemon/server/cmd_top.h"
+#include "daemon/server/top.h"
 #include "daemon/base/log.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/recording/features.h"
@@ -167,7 +169,7 @@ static bool reads_agents(enum caret_ctl_cmd cmd)
 {
 	return cmd == CARET_CTL_STATUS || cmd == CARET_CTL_LIST || cmd == CARET_CTL_RECORD ||
 	       cmd == CARET_CTL_WAIT || cmd == CARET_CTL_START || cmd == CARET_CTL_EVENTS ||
-	       cmd == CARET_CTL_SNAPSHOT;
+	       cmd == CARET_CTL_SNAPSHOT || cmd == CARET_CTL_TOP;
 }
 
 /* Runs one decoded request and encodes what it returned. */
@@ -238,6 +240,14 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 					     sizeof(e.msg))) == 0)
 			return caret_ctl_events_page_take(page);
 		break;
+	}
+	case CARET_CTL_TOP: {
+		struct caret_ctl_top res;
+		if ((r = cmd_top(ctx, peer, &q->u.top, now, &res, &e)) < 0)
+			break;
+		cJSON *o = caret_ctl_enc_top(&res);
+		top_result_free(&res);
+		return o ? o : error_reply(-ENOMEM, &(struct cmd_err){ "out of memory" });
 	}
 	default:
 		r = cmd_fail(&e, EINVAL, "unknown command");

@@ -212,6 +212,7 @@ static void python_layout(void)
 	H_(start_time) H_(procname) H_(distribution) H_(created_ns) H_(state) H_(doorbell)
 	H_(grant) H_(cursor) H_(tp_enabled_epoch) H_(progress) H_(tail) H_(records)
 	H_(dropped) H_(dropped_bytes) H_(replayed) H_(agent_flags) H_(ctrl_flags)
+	H_(watched) H_(ctr_slots) H_(ctr_offset) H_(ctr_lost)
 #undef H_
 	printf("}\n# struct caret_rec_hdr, the same way\nREC_HEADER = {\n");
 	PY_FIELD_(caret_rec_hdr, kind);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "daemon/server/commands.h"
+#include "daemon/server/top.h"
 #include "daemon/base/log.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_dec.h"
@@ -19,6 +20,7 @@
 #include "proto/caret_ctl_hosts.h"
 #include "proto/caret_ctl_recordings.h"
 #include "proto/caret_ctl_snapshot_res.h"
+#include "proto/caret_ctl_top.h"
 #include "tests/fuzz/fuzz.h"
 
 static void decode_all(const char *line, size_t len)
@@ -67,6 +69,9 @@ static void decode_all(const char *line, size_t len)
 	struct caret_ctl_graph gr;
 	if (caret_ctl_graph_decode(root, &gr, msg, sizeof(msg)) == 0)
 		caret_ctl_graph_free(&gr);
+	struct caret_ctl_top top; /* caretctl top's reply */
+	if (caret_ctl_dec_top(root, &top, &why) == 0)
+		caret_ctl_top_free(&top);
 	cJSON_Delete(root);
 }
 
@@ -175,11 +180,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * dropped after its command) */
 	static struct sched scheduler;
 	static bool once;
+	static struct top *top; /* no agent: the request's checks and the reply */
 	if (!once) {
 		recordings_init(&recs, &view, recording_features, recording_n_features);
 		recs.loaded = true;
 		log_init(LOG_CRIT); /* Start/End messages would flood */
 		reg.inotify_fd = -1;
+		if (top_start(&top, NULL, &reg) < 0)
+			top = NULL;
 		once = true;
 	}
 	if (size > CARET_CTL_MAX_LINE)
@@ -192,7 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	decode_all(line, strlen(line));
 	{
 		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .scheduler = &scheduler,
-				       .lttng = &view, .recs = &recs };
+				       .lttng = &view, .recs = &recs, .top = top };
 		/* a local member of caretd's group, not root */
 		struct cmd_peer peer = { .pid = 1, .uid = 1000, .gid = 1000, .n_groups = 0 };
 		struct cmd_out out;

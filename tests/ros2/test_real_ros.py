@@ -14,6 +14,7 @@ vary between them. Recorded from launch (the session started before the
 processes) and late (`caretctl record` after they run); every trace is read
 back with babeltrace2."""
 import collections
+import json
 import os
 import re
 import subprocess
@@ -302,6 +303,48 @@ class RealRosTest(unittest.TestCase):
                 self.assertGreater(names[n], 0, "%s: no %s" % (tag, n))
 
 
+class RealTopTest(unittest.TestCase):
+    """caretctl top on the real rclcpp: a talker whose 10 Hz timer callback
+    sleeps 5 ms reads 10 Hz +- 5 % and 5 ms +- 10 %, its publisher 10 Hz."""
+
+    def setUp(self):
+        self.c = Ctx(self._testMethodName)
+        self.c.caretd()
+
+    def tearDown(self):
+        self.c.cleanup()
+
+    def check_top(self, rmw):
+        env = dict(ros_env(PREFIX))
+        env.update({"RMW_IMPLEMENTATION": rmw, "ROS_DOMAIN_ID": self.c.domain,
+                    "ROS_DISTRO": DISTRO})
+        real_ros_asan(env, self.c)
+        p = self.c.spawn([APP, "--role", "talker", "--rate", "10", "--work-ms", "5",
+                          "--topic-prefix", "top"], extra_env=env)
+        wait_line(p, r"^ready pid=%d" % p.pid, timeout=60)
+        r = self.c.caretctl("top", "--once", "--json", "--delay", "4s", "--node", "^/talker$")
+        [line] = r.stdout.splitlines()
+        top = json.loads(line)["top"]
+        timers = [x for x in top["callbacks"] if x["pid"] == p.pid and x["kind"] == "timer"]
+        self.assertEqual(len(timers), 1, top)
+        t = timers[0]
+        self.assertEqual(t["node"], "/talker", t)
+        self.assertTrue(t["symbol"], t)
+        self.assertAlmostEqual(t["rate_hz"], 10.0, delta=0.5, msg=t)
+        self.assertAlmostEqual(t["mean_ns"], 5e6, delta=5e5, msg=t)
+        self.assertLessEqual(t["p99_ns"], t["max_ns"], t)
+        pubs = [x for x in top["topics"] if x["pid"] == p.pid and x["topic"] == "/top"]
+        self.assertEqual([x["dir"] for x in pubs], ["pub"], top)
+        self.assertAlmostEqual(pubs[0]["rate_hz"], 10.0, delta=0.5, msg=pubs)
+
+
+def _make_top(rmw):
+    def test(self):
+        self.check_top(rmw)
+    test.__doc__ = "%s: caretctl top reads the known rate and duration" % rmw
+    return test
+
+
 def _make(rmw, late):
     def test(self):
         self.check(*self.run_system(rmw, late))
@@ -318,6 +361,7 @@ def _make_wake(rmw):
 
 
 for _rmw in RMWS:
+    setattr(RealTopTest, "test_%s_top" % _rmw.split("_")[1], _make_top(_rmw))
     setattr(RealRosTest, "test_%s_wakes_bridge" % _rmw.split("_")[1], _make_wake(_rmw))
     for _late in (False, True):
         setattr(RealRosTest, "test_%s_%s" % (_rmw.split("_")[1], "late" if _late else "launch"),

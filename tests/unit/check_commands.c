@@ -542,6 +542,7 @@ int main(void)
 	add_simclock_tests(tc);
 	add_pause_tests(tc);
 	add_plan_tests(tc);
+	add_top_tests(tc);
 	tcase_add_test(tc, stop_reports_and_forgets);
 	tcase_add_test(tc, stop_lttng_error_propagates);
 	tcase_add_test(tc, stop_of_another_user_never_reaches_lttng);

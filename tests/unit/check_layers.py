@@ -123,13 +123,14 @@ ORDER = [
     {"log", "loop", "version", "rejects", "sigbus"},  # used everywhere
     {"creds"},  # acting with a requester's rights (the LTTng door uses it)
     {"lttng_ctl"},  # lttng-ctl's shared calls: codes, messages, handles, names, the session list
-    {"session", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem"},  # lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
+    {"session", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem",
+     "top_join"},  # top_join: `top`'s counters joined with a segment's init records; lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
      "rotation_types"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
     {"dups", "recording"},  # the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
     {"pacer", "notify", "wait", "cmd_events", "startend", "config",
-     "recordings"},  # recordings: the table of recordings (admission, reaping, the armed marker)
+     "recordings", "top"},  # recordings: the table of recordings (admission, reaping, the armed marker); top: watched processes, their leases and rows
     {"recordings_state", "rotation_state"},  # the recordings across a restart; what the rotations look at
     {"simclock"},  # record -c: the caret-simclock helpers of the recordings
     # rotation's parts on that table: lttng-ctl (triggers, channel,
@@ -146,6 +147,7 @@ ORDER = [
     {"bridge_send"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking)
     {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
     {"cmd"},  # the commands' shape: typed request in, code and result out
+    {"cmd_top"},  # `top`: the requester's processes watched, their rows
     {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_hosts", "cmd_pause"},  # the commands that drive LTTng (through the view's ops); hosts: this host and the bridge's others
     {"cmd_record_plan"},  # record -l: cmd_record's plan and the layout, nothing made
     {"commands"},  # the dispatch: decodes requests, encodes replies
@@ -159,7 +161,7 @@ LAYERS = {
         # the process-wide state every file reads (state word, provider,
         # distribution facts, caret_warn); leaves that know nothing of the agent
         {"state", "tp/caret_tp", "distro", "resolve"},
-        {"filter"},  # CARET's trace filters
+        {"filter", "count"},  # CARET's trace filters; `caretctl top`'s counting
         {"replay"},  # the replay thread (emits through filter)
         {"agent"},  # initialisation, fork handling, the capture path
         # the hooks, entered from the application
@@ -288,7 +290,8 @@ for rel in sorted(includes):
     # identities in headers it made itself; the generator reads the
     # layout's offsets for the Python tests, at build time)
     if rel in ("tests/unit/check_shm.c", "tests/unit/check_shm_handshake.c",
-               "tests/unit/check_shm_hostile.c", "tests/unit/check_reader.c",
+               "tests/unit/check_shm_hostile.c", "tests/unit/check_shm_counters.c",
+               "tests/unit/check_reader.c",
                "tests/fuzz/fuzz_segment.c", "proto/caret_segment.h",
                "bench/reader_bench.c", "proto/gen/gen_kinds.c"):
         continue

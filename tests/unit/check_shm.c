@@ -562,6 +562,7 @@ static Suite *suite(void)
 			     test_chunked_walk, test_parse_size, test_pass_filter_block);
 	add_handshake_tests(t);
 	add_hostile_tests(t);
+	add_counter_tests(t);
 	tcase_add_checked_fixture(t, setup, NULL);
 	tcase_set_timeout(t, 120);
 	return s;

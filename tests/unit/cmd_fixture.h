@@ -82,5 +82,7 @@ void add_simclock_tests(TCase *tc);
 void add_pause_tests(TCase *tc);
 /* The tests of check_commands_plan.c. */
 void add_plan_tests(TCase *tc);
+/* The tests of check_commands_top.c. */
+void add_top_tests(TCase *tc);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* What check_shm.c, check_shm_handshake.c and check_shm_hostile.c share: one segment per test,
+/* What check_shm.c and its parts (handshake, hostile, counters) share: one segment per test,
  * named under this process's own prefix (check_shm.c defines them). */
 #ifndef CARET_TESTS_SHM_FIXTURE_H
 #define CARET_TESTS_SHM_FIXTURE_H
@@ -17,5 +17,7 @@ void drop_seg(void);
 void add_handshake_tests(TCase *t);
 /* check_shm_hostile.c: hostile segments and records, into t. */
 void add_hostile_tests(TCase *t);
+/* check_shm_counters.c: top's counter area, into t. */
+void add_counter_tests(TCase *t);
 
 #endif

@@ -26,8 +26,8 @@ _caretctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local commands="record stop pause resume snapshot status list start end events nodes topics check
-		node-summary topic-summary trace-point-summary help"
+	local commands="record stop pause resume snapshot status list start end events nodes topics top
+		check node-summary topic-summary trace-point-summary help"
 	local common="--socket --json --help"
 	local cmd="" i
 	for ((i = 1; i < cword; i++)); do
@@ -53,7 +53,10 @@ _caretctl()
 	--select-topics | --ignore-topics | --set-url | --since | --until | --count | \
 	--after | --pid | --kind | --rotate-size | --rotate-every | --keep | --max-size | \
 	--snapshot-size | --snapshot-on | --snapshot-filter | --subbuffer-size-kernel | \
-	--init-retry-num)
+	--init-retry-num | --node | --topic | --delay | -n | --iterations)
+		return ;;
+	--sort)
+		COMPREPLY=($(compgen -W "cpu rate mean p99 max node symbol" -- "$cur"))
 		return ;;
 	esac
 
@@ -134,6 +137,9 @@ _caretctl()
 			--kind" -- "$cur")) ;;
 	nodes | topics)
 		COMPREPLY=($(compgen -W "$common --pid" -- "$cur")) ;;
+	top)
+		COMPREPLY=($(compgen -W "$common --once --sort --node --topic --delay -n
+			--iterations" -- "$cur")) ;;
 	check | node-summary | topic-summary | trace-point-summary | node_summary | \
 	topic_summary | trace_point_summary)
 		if [[ $cur == -* ]]; then

@@ -103,5 +103,6 @@ int cmd_resume(struct cli_opts *g, int argc, char **argv);
 int cmd_node_summary(struct cli_opts *g, int argc, char **argv);
 int cmd_topic_summary(struct cli_opts *g, int argc, char **argv);
 int cmd_trace_point_summary(struct cli_opts *g, int argc, char **argv);
+int cmd_top(struct cli_opts *g, int argc, char **argv);
 
 #endif

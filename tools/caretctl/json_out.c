@@ -126,3 +126,13 @@ int cli_json_print_plan(const struct caret_ctl_plan *p, const char *dir, bool ap
 	cJSON_Delete(r);
 	return rc;
 }
+
+int cli_json_print_top(const struct caret_ctl_top *t)
+{
+	cJSON *j = caret_ctl_enc_top(t);
+	if (!j)
+		return -ENOMEM;
+	int rc = cli_json_print(j, CARET_CTL_T_RESULT, CARET_CTL_CMD_TOP);
+	cJSON_Delete(j);
+	return rc;
+}

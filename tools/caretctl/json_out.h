@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "proto/caret_ctl_plan.h"
+#include "proto/caret_ctl_top.h"
 
 /* caretctl's own types beside caretd's result, progress and error. */
 #define CLI_JSON_T_HELP "help"
@@ -50,6 +51,8 @@ int cli_json_print_summary(const struct caret_ctl_summary *s, const char *cmd);
 /* `record -l --json`: the list in the envelope. 0 or -ENOMEM. */
 struct caret_ctl_record_list;
 int cli_json_print_record_list(const struct caret_ctl_record_list *l);
+/* caretctl top --json: one refresh's rows. 0 or -ENOMEM. */
+int cli_json_print_top(const struct caret_ctl_top *t);
 /* record -l --json with caretd: its plan ("plan", "caretd": true) and what
  * caretctl adds ("list": the trace directory's name pattern, append, the
  * simulation clock's domain or null). 0 or -ENOMEM. */

@@ -22,7 +22,7 @@ static const struct {
 	{ "record", cmd_record }, { "stop", cmd_stop },   { "status", cmd_status },
 	{ "list", cmd_list },	  { "start", cmd_start }, { "end", cmd_end },
 	{ "check", cmd_check },	  { "events", cmd_events }, { "nodes", cmd_nodes },
-	{ "topics", cmd_topics }, { "snapshot", cmd_snapshot },
+	{ "topics", cmd_topics }, { "snapshot", cmd_snapshot }, { "top", cmd_top },
 	{ "pause", cmd_pause }, { "resume", cmd_resume },
 	{ "node-summary", cmd_node_summary }, { "topic-summary", cmd_topic_summary },
 	{ "trace-point-summary", cmd_trace_point_summary },
@@ -52,6 +52,8 @@ static void usage(FILE *f)
 		"  nodes    the live ROS 2 graph from the caches: nodes and their entities\n"
 		"  topics   the live ROS 2 graph from the caches: topics, publishers and\n"
 		"           subscriptions across processes\n"
+		"  top      every callback's rate, duration and CPU share, every topic's\n"
+		"           rate, live, without a recording\n"
 		"  check    check a recorded trace for what CARET's analyzer needs\n"
 		"  node-summary, topic-summary, trace-point-summary\n"
 		"           a recorded trace's trace points per node, topic or trace point,\n"

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -46,6 +47,7 @@ struct Options
   bool serialized = false;
   bool lifecycle = false;
   double rate = 20.0;
+  double work_ms = 0.0;  // the talker's timer callback runs this long (caretctl top's test)
   double duration = 0.0;  // 0: until SIGINT/SIGTERM
   uint64_t ping = 0;  // >0: the benchmark (Pinger) instead of the system
 };
@@ -59,7 +61,7 @@ void usage()
     stderr,
     "usage: caret_real_app [--role both|talker|listener] [--executor single|multi|static|events]\n"
     "       [--group me|re] [--topic-prefix P] [--intra] [--serialized] [--lifecycle]\n"
-    "       [--rate HZ] [--duration S]\n"
+    "       [--rate HZ] [--work-ms MS] [--duration S]\n"
     "       caret_real_app --ping N   (publish -> callback N times through the RMW; prints the\n"
     "                                  cost per message, RSS and threads)\n");
 }
@@ -86,6 +88,8 @@ bool parse(int argc, char ** argv, Options & o)
       o.lifecycle = true;
     } else if (a == "--rate" && val(v)) {
       o.rate = std::stod(v);
+    } else if (a == "--work-ms" && val(v)) {
+      o.work_ms = std::stod(v);
     } else if (a == "--duration" && val(v)) {
       o.duration = std::stod(v);
     } else if (a == "--ping" && val(v)) {
@@ -109,6 +113,8 @@ class Talker
 {
 public:
   Talker(const Options & o, const rclcpp::NodeOptions & no)
+  : work(std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double, std::milli>(o.work_ms)))
   {
     node = std::make_shared<rclcpp::Node>("talker", no);
     pub = node->create_publisher<std_msgs::msg::String>(o.prefix, 10);
@@ -130,6 +136,9 @@ public:
 
   void tick()
   {
+    if (work.count() > 0) {
+      std::this_thread::sleep_for(work);
+    }
     auto msg = std::make_unique<std_msgs::msg::String>();
     msg->data = "hello " + std::to_string(count++);
     try {
@@ -157,6 +166,7 @@ public:
   rclcpp::TimerBase::SharedPtr timer;
   rclcpp::Service<AddTwoInts>::SharedPtr srv;
   rclcpp::Serialization<std_msgs::msg::String> ser;
+  std::chrono::nanoseconds work;
   uint64_t count = 0;
 };
 

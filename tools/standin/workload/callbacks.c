@@ -75,6 +75,8 @@ void wl_execute_timer(struct wl_timer *t)
 	if (t->calls)
 		for (unsigned i = 0; i < t->node->opt->clients; i++)
 			call_one(t->node->clients[i]);
+	if (t->node->opt->timer_work_ms)
+		wl_sleep_ns((int64_t)t->node->opt->timer_work_ms * 1000000);
 	ros_trace_callback_end(t->callback);
 }
 

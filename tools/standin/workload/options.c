@@ -24,6 +24,10 @@ static const char usage[] =
 "                        publishers fires at --rate and publishes once on\n"
 "                        each of them, the others fire every --period-ms\n"
 "  --period-ms MS        period of the non-publishing timers (default 100)\n"
+"  --timer-work-ms MS    every timer callback sleeps MS ms between its\n"
+"                        callback_start and callback_end, as a user callback\n"
+"                        that takes that long does in rclcpp's\n"
+"                        GenericTimer::execute_callback (default 0)\n"
 "  --rate HZ             messages per second per publisher (default 10)\n"
 "  --services N          services per node, /P/NODE/service_<i>, each\n"
 "                        answering with the request (default 0)\n"
@@ -54,7 +58,7 @@ static const char usage[] =
 "rmw_fastrtps_cpp. CYCLONEDDS_URI, when set, replaces the built-in\n"
 "localhost config.\n";
 
-enum { O_NAME = 256, O_PREFIX, O_NODES, O_PUBS, O_SUBS, O_TIMERS, O_PERIOD,
+enum { O_NAME = 256, O_PREFIX, O_NODES, O_PUBS, O_SUBS, O_TIMERS, O_PERIOD, O_TIMER_WORK,
 	O_RATE, O_SERVICES, O_CLIENTS, O_EXTRA, O_EXECUTOR, O_DISTRO,
 	O_DOMAIN, O_DURATION, O_COUNTS, O_PYTHON, O_SERIALIZED, O_HELP };
 
@@ -66,6 +70,7 @@ static const struct option longopts[] = {
 	{ "subs", required_argument, NULL, O_SUBS },
 	{ "timers", required_argument, NULL, O_TIMERS },
 	{ "period-ms", required_argument, NULL, O_PERIOD },
+	{ "timer-work-ms", required_argument, NULL, O_TIMER_WORK },
 	{ "rate", required_argument, NULL, O_RATE },
 	{ "services", required_argument, NULL, O_SERVICES },
 	{ "clients", required_argument, NULL, O_CLIENTS },
@@ -154,6 +159,7 @@ static int apply(struct wl_options *o, int c, const char *arg)
 	case O_SUBS: return parse_uint("subs", arg, 1000, &o->subs);
 	case O_TIMERS: return parse_uint("timers", arg, 1000, &o->timers);
 	case O_PERIOD: return parse_uint("period-ms", arg, 3600000, &o->period_ms);
+	case O_TIMER_WORK: return parse_uint("timer-work-ms", arg, 60000, &o->timer_work_ms);
 	case O_SERVICES: return parse_uint("services", arg, 1000, &o->services);
 	case O_CLIENTS: return parse_uint("clients", arg, 1000, &o->clients);
 	case O_EXTRA:

@@ -14,6 +14,7 @@ struct wl_options {
 	unsigned nodes, pubs, subs, timers, services, clients;
 	unsigned extra_callbacks;
 	unsigned period_ms;
+	unsigned timer_work_ms; /* each timer callback's own run time */
 	double rate_hz;
 	double duration_s;	/* < 0: until SIGINT/SIGTERM */
 	enum wl_executor executor;

@@ -24,3 +24,13 @@ int64_t wl_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+/* A user callback's work: the whole duration, signals or not. */
+void wl_sleep_ns(int64_t ns)
+{
+	int64_t until = wl_now_ns() + ns;
+	struct timespec ts = { until / 1000000000, until % 1000000000 };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+		;
+}

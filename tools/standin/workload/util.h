@@ -7,5 +7,6 @@
 
 void *wl_xcalloc(size_t n, size_t size);
 int64_t wl_now_ns(void);
+void wl_sleep_ns(int64_t ns);
 
 #endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The agent's counting for `caretctl top` (agent/count.c): a call is
+ * paired with its own start, in its own watch, whatever came before. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent/count.h"
+#include "agent/state.h"
+#include "tests/unit/unit.h"
+
+static struct caret_seg seg;
+static int cb_a, cb_b;
+
+static void setup(void)
+{
+	char prefix[48];
+	snprintf(prefix, sizeof(prefix), "caret-ucount-%d", (int)getpid());
+	setenv("CARET_SHM_PREFIX", prefix, 1);
+	ck_assert_int_eq(caret_seg_create(&seg, 1 << 20, "unit", "jazzy"), 0);
+	caret_count_use(&seg);
+}
+
+static void teardown(void)
+{
+	char name[CARET_SHM_NAME_MAX];
+	strcpy(name, seg.name);
+	caret_count_use(NULL);
+	caret_seg_close(&seg);
+	caret_seg_unlink(name);
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* The slot of cb, as caretd reads it. */
+static struct caret_ctr_slot slot(const void *cb)
+{
+	static struct caret_ctr_slot t[CARET_CTR_SLOTS];
+	uint64_t lost;
+	ck_assert_int_eq(caret_seg_read_counters(&seg, t, CARET_CTR_SLOTS, &lost), CARET_CTR_SLOTS);
+	for (unsigned i = 0; i < CARET_CTR_SLOTS; i++)
+		if (t[i].key == CARET_CTR_KEY(CARET_CTR_CALLBACK, (uintptr_t)cb))
+			return t[i];
+	return (struct caret_ctr_slot){ 0 };
+}
+
+START_TEST(count_follows_the_watched_word)
+{
+	ck_assert_uint_eq(caret_watched(), 0);
+	caret_drive_watch(&seg, CARET_CTR_WATCH(1, 1));
+	ck_assert_uint_eq(caret_watched(), CARET_CTR_WATCH(1, 1));
+	caret_count_use(NULL); /* a forked child: its own 0 */
+	ck_assert_uint_eq(caret_watched(), 0);
+	caret_count_use(&seg);
+}
+END_TEST
+
+START_TEST(nested_calls_each_their_duration)
+{
+	uint32_t w = CARET_CTR_WATCH(1, 1);
+	caret_count_callback_start(&cb_a, w);
+	sleep_ms(2);
+	caret_count_callback_start(&cb_b, w);
+	sleep_ms(3);
+	caret_count_callback_end(&cb_b, w);
+	caret_count_callback_end(&cb_a, w);
+	struct caret_ctr_slot a = slot(&cb_a), b = slot(&cb_b);
+	ck_assert_uint_eq(a.count, 1);
+	ck_assert_uint_eq(b.count, 1);
+	ck_assert_uint_ge(b.total_ns, 3000000);
+	ck_assert_uint_ge(a.total_ns, b.total_ns + 2000000);
+	/* an end without its start (the watch began inside the call) */
+	caret_count_callback_end(&cb_a, w);
+	ck_assert_uint_eq(slot(&cb_a).count, 1);
+}
+END_TEST
+
+/* A start whose end came while unwatched is never paired with an end of
+ * a later watch: a call in progress when that watch begins is not
+ * counted, not counted from the old start. */
+START_TEST(start_of_an_earlier_watch_not_paired)
+{
+	caret_count_callback_start(&cb_a, CARET_CTR_WATCH(1, 5));
+	/* unwatched: its end is not seen; then a new watch (session 2)
+	 * begins while cb_a runs again, started unwatched */
+	sleep_ms(20);
+	caret_count_callback_end(&cb_a, CARET_CTR_WATCH(2, 6));
+	ck_assert_uint_eq(slot(&cb_a).count, 0);
+	/* and the thread counts normally afterwards, however many ends it
+	 * missed before */
+	for (int i = 0; i < 3 * 8; i++)
+		caret_count_callback_start(&cb_b, CARET_CTR_WATCH(2, 6));
+	caret_count_callback_start(&cb_a, CARET_CTR_WATCH(2, 6));
+	caret_count_callback_end(&cb_a, CARET_CTR_WATCH(2, 7));
+	struct caret_ctr_slot a = slot(&cb_a);
+	ck_assert_uint_eq(a.count, 1);
+	ck_assert_uint_lt(a.total_ns, 10000000);
+	/* its max belongs to the generation of its end */
+	ck_assert_uint_eq(CARET_CTR_MAX_GEN(a.max), 7);
+}
+END_TEST
+
+START_TEST(messages_counted_per_handle)
+{
+	static int pub, sub;
+	caret_count_message(CARET_CTR_PUBLISHER, &pub, CARET_CTR_WATCH(1, 1));
+	caret_count_message(CARET_CTR_PUBLISHER, &pub, CARET_CTR_WATCH(1, 1));
+	caret_count_message(CARET_CTR_SUBSCRIPTION, &sub, CARET_CTR_WATCH(1, 1));
+	static struct caret_ctr_slot t[CARET_CTR_SLOTS];
+	uint64_t lost;
+	ck_assert_int_eq(caret_seg_read_counters(&seg, t, CARET_CTR_SLOTS, &lost), CARET_CTR_SLOTS);
+	uint64_t p = 0, s = 0;
+	for (unsigned i = 0; i < CARET_CTR_SLOTS; i++) {
+		if (t[i].key == CARET_CTR_KEY(CARET_CTR_PUBLISHER, (uintptr_t)&pub))
+			p = t[i].count;
+		if (t[i].key == CARET_CTR_KEY(CARET_CTR_SUBSCRIPTION, (uintptr_t)&sub))
+			s = t[i].count;
+	}
+	ck_assert_uint_eq(p, 2);
+	ck_assert_uint_eq(s, 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("count");
+	TCase *t = unit_case(s, "core", count_follows_the_watched_word,
+			     nested_calls_each_their_duration, start_of_an_earlier_watch_not_paired,
+			     messages_counted_per_handle);
+	tcase_add_checked_fixture(t, setup, teardown);
+	return unit_run(s);
+}
