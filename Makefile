@@ -516,8 +516,14 @@ $(B)/tests/caret-ddspeer: $(call obj,tests/integration/ddspeer.c) $(B)/obj/gen/c
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DDS)
 
-integration-check: all $(B)/tests/forker $(B)/tests/initmaker $(B)/gen/caret_kinds.py $(B)/bench/caret-flood \
-		$(B)/tests/caret-ddspeer $(DEB_STAMP)
+# What the integration modules run besides the programs of `all`: one
+# module run by hand needs them too (`make test-programs`).
+TEST_PROGRAMS = $(B)/tests/forker $(B)/tests/initmaker $(B)/gen/caret_kinds.py \
+	$(B)/bench/caret-flood $(B)/tests/caret-ddspeer
+.PHONY: test-programs
+test-programs: all $(TEST_PROGRAMS)
+
+integration-check: all $(TEST_PROGRAMS) $(DEB_STAMP)
 	@# each module in its own namespaces, with its own session daemon
 	B=$(B) SAN=$(SAN) DEB_OUT=$(DEB_OUT) tests/integration/run.sh
 

@@ -59,6 +59,19 @@ FORKER = os.path.join(B, "tests", "forker")
 INITMAKER = os.path.join(B, "tests", "initmaker")
 CARETD = os.path.join(BIN, "caretd")
 CARETCTL = os.path.join(BIN, "caretctl")
+# An integration module needs programs `make` alone does not build (`make
+# test-programs` and integration-check do): one run by hand says so rather
+# than failing deep inside a test. (The ros2 suite and the benches import
+# this file too, with their own make targets.)
+_MISSING = [p for p in (CARETD, CARETCTL, AGENT, STANDIN, FORKER, INITMAKER,
+                        os.path.join(B, "bench", "caret-flood"),
+                        os.path.join(B, "tests", "caret-ddspeer"))
+            if not os.path.exists(p)]
+if _MISSING and os.path.dirname(os.path.abspath(sys.argv[0])) == os.path.dirname(
+        os.path.abspath(__file__)):
+    sys.exit("harness: %s not built: run `make %stest-programs` first"
+             % (", ".join(os.path.relpath(p, ROOT) for p in _MISSING),
+                "SAN=1 " if SAN else ""))
 
 # The kinds and state names, generated from proto/caret_segment.h at build time.
 sys.path.insert(0, os.path.join(B, "gen"))
