@@ -102,10 +102,11 @@ class InstallTest(unittest.TestCase):
                            timeout=30)
         self.assertEqual(r.returncode, 0, r.stderr)
         top, rec, pacing, helps = r.stdout.splitlines()
-        self.assertEqual(set(top.split()), {"record", "stop", "snapshot", "status", "list",
-                                            "start", "end", "events", "nodes", "topics", "check",
-                                            "help", "--socket", "--json", "--help",
-                                            "--version"})
+        self.assertEqual(set(top.split()), {"record", "stop", "pause", "resume", "snapshot",
+                                            "status", "list", "start", "end", "events", "nodes",
+                                            "topics", "top", "check", "node-summary",
+                                            "topic-summary", "trace-point-summary", "help",
+                                            "--socket", "--json", "--help", "--version"})
         self.assertEqual(pacing.split(), ["adaptive", "frequency"])
         self.assertEqual(sorted(helps.split()), ["snapshot", "start", "status", "stop"])
         # every long option of `record --help` completes

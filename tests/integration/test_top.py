@@ -107,7 +107,7 @@ class TopTest(SystemTest):
         self.assertEqual(r.returncode, 0, r.stderr)
         cmd, opt, key = r.stdout.splitlines()
         self.assertEqual((sorted(cmd.split()), sorted(opt.split()), key.split()),
-                         (["top", "topics"], ["--socket", "--sort"], ["p99"]))
+                         (["top", "topic-summary", "topics"], ["--socket", "--sort"], ["p99"]))
 
     @unittest.skipUnless(shutil.which("tmux"), "tmux is not installed (make deps)")
     def test_terminal_view_in_tmux(self):
