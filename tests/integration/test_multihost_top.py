@@ -5,6 +5,7 @@ ticks at 10 Hz with 5 ms of work; `top --all-hosts` on host A reads its
 row, with B's host name, at the rate and duration the local `top` reads;
 B watches its processes only while some host asks."""
 import json
+import sys
 import time
 import unittest
 
@@ -44,6 +45,9 @@ class MultiHostTopTest(NetTest):
         rows = [r for r in top["callbacks"] if r["pid"] == self.tick.pid]
         self.assertEqual(len(rows), 1, top)
         r = rows[0]
+        print("host %s's ticker read on %s: %.3f Hz, mean %.3f ms, p99 %.3f ms" %
+              (self.b.name, self.a.name, r["rate_hz"], r["mean_ns"] / 1e6, r["p99_ns"] / 1e6),
+              file=sys.stderr)
         self.assertEqual((r["host"], r["kind"], r["node"]), (self.b.name, "timer", "/ticker"), r)
         self.assertIn("on_timer_0", r["symbol"])
         self.assertAlmostEqual(r["rate_hz"], 10.0, delta=10.0 * RATE_TOL, msg=r)
