@@ -36,6 +36,7 @@
 #include "daemon/agents/scheduler.h"
 #include "daemon/server/server.h"
 #include "daemon/server/top.h"
+#include "daemon/server/top_hosts.h"
 #include "daemon/base/sigbus.h"
 #include "daemon/recording/simclock.h"
 #include "daemon/recording/features.h"
@@ -492,6 +493,7 @@ int main(int argc, char **argv)
 		log_err_errno(r, "cannot set up top");
 		return 1;
 	}
+	bridge_top_serve(&d.bridge, &TOP_HOSTS_SOURCE(ctx.top));
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
 	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */

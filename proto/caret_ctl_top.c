@@ -28,6 +28,8 @@ cJSON *caret_ctl_enc_top_request(const struct caret_ctl_top_req *q)
 		  cJSON_AddStringToObject(o, CARET_CTL_K_CMD, CARET_CTL_CMD_TOP);
 	if (ok && q->lease_ms)
 		ok = cJSON_AddNumberToObject(o, CARET_CTL_K_LEASE_MS, (double)q->lease_ms);
+	if (ok && q->all_hosts)
+		ok = cJSON_AddTrueToObject(o, CARET_CTL_K_ALL_HOSTS) != NULL;
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;
@@ -38,6 +40,12 @@ cJSON *caret_ctl_enc_top_request(const struct caret_ctl_top_req *q)
 int caret_ctl_dec_top_request(const cJSON *o, struct caret_ctl_top_req *q, struct ctl_why *why)
 {
 	q->lease_ms = CARET_CTL_TOP_LEASE_MS_DEFAULT;
+	const cJSON *all = cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_ALL_HOSTS);
+	if (all && !cJSON_IsBool(all)) {
+		ctl_why_set(why, "%s is not a boolean", CARET_CTL_K_ALL_HOSTS);
+		return -EINVAL;
+	}
+	q->all_hosts = cJSON_IsTrue(all);
 	if (!cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_LEASE_MS))
 		return 0;
 	return ctl_get_int(o, NULL, CARET_CTL_K_LEASE_MS, CARET_CTL_TOP_LEASE_MS_MIN,
@@ -74,6 +82,8 @@ static bool enc_cb(cJSON *arr, const struct caret_ctl_top_cb *c)
 	cJSON *o = cJSON_CreateObject();
 	if (!o || !cJSON_AddItemToArray(arr, o))
 		return cJSON_Delete(o), false;
+	if (c->host && !add_str(o, "host", c->host))
+		return false;
 	return cJSON_AddNumberToObject(o, "pid", c->pid) && add_str(o, "procname", c->procname) &&
 	       add_str(o, "node", c->node) &&
 	       add_str(o, "kind", caret_ctl_top_kind_name(c->kind)) &&
@@ -94,6 +104,17 @@ static bool enc_topic(cJSON *arr, const struct caret_ctl_top_topic *t)
 	       add_real(o, "rate_hz", t->rate_hz);
 }
 
+static bool enc_host(cJSON *arr, const struct caret_ctl_top_host *h)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(arr, o))
+		return cJSON_Delete(o), false;
+	return add_str(o, "host", h->host) &&
+	       add_count(o, "interval_ms", (uint64_t)(h->interval_ms > 0 ? h->interval_ms : 0)) &&
+	       add_count(o, "processes", h->processes) && add_count(o, "lost", h->lost) &&
+	       add_count(o, "truncated", h->truncated);
+}
+
 cJSON *caret_ctl_enc_top(const struct caret_ctl_top *t)
 {
 	cJSON *o = cJSON_CreateObject(), *b = cJSON_CreateObject();
@@ -112,6 +133,10 @@ cJSON *caret_ctl_enc_top(const struct caret_ctl_top *t)
 		ok = enc_cb(cbs, &t->cb[i]);
 	for (size_t i = 0; ok && i < t->n_topics; i++)
 		ok = enc_topic(tps, &t->topics[i]);
+	cJSON *hs = ok && t->n_hosts ? cJSON_AddArrayToObject(b, "hosts") : NULL;
+	ok = ok && (!t->n_hosts || hs);
+	for (size_t i = 0; ok && i < t->n_hosts; i++)
+		ok = enc_host(hs, &t->hosts[i]);
 	if (!ok) {
 		cJSON_Delete(o);
 		return NULL;
@@ -168,9 +193,26 @@ static int get_pid(const cJSON *o, const char *w, int32_t *pid, struct ctl_why *
 	return 0;
 }
 
+/* "host": absent, or a name */
+static int get_host(const cJSON *o, const char *w, const char **v, struct ctl_why *why)
+{
+	*v = NULL;
+	if (!cJSON_GetObjectItemCaseSensitive(o, "host"))
+		return 0;
+	if (get_name(o, w, "host", v, why) < 0)
+		return -EPROTO;
+	if (!*v || !**v) {
+		ctl_why_set(why, "%s.host is empty", w);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 static int dec_cb(const cJSON *o, const char *w, struct caret_ctl_top_cb *c, struct ctl_why *why)
 {
 	const char *kind;
+	if (get_host(o, w, &c->host, why) < 0)
+		return -EPROTO;
 	if (get_pid(o, w, &c->pid, why) < 0 || get_name(o, w, "procname", &c->procname, why) < 0 ||
 	    get_name(o, w, "node", &c->node, why) < 0 ||
 	    get_name(o, w, "symbol", &c->symbol, why) < 0 ||
@@ -236,6 +278,25 @@ static int dec_rows(const cJSON *b, const char *k, size_t size, void **out, size
 	return 0;
 }
 
+static int dec_host(const cJSON *o, const char *w, void *v, struct ctl_why *why)
+{
+	struct caret_ctl_top_host *h = v;
+	uint64_t iv;
+	if (get_host(o, w, &h->host, why) < 0)
+		return -EPROTO;
+	if (!h->host) {
+		ctl_why_set(why, "%s.host is missing", w);
+		return -EPROTO;
+	}
+	if (get_u(o, w, "interval_ms", &iv, why) < 0 ||
+	    get_u(o, w, "processes", &h->processes, why) < 0 ||
+	    get_u(o, w, "lost", &h->lost, why) < 0 ||
+	    get_u(o, w, "truncated", &h->truncated, why) < 0)
+		return -EPROTO;
+	h->interval_ms = (int64_t)iv;
+	return 0;
+}
+
 static int dec_cb_v(const cJSON *o, const char *w, void *c, struct ctl_why *why)
 {
 	return dec_cb(o, w, c, why);
@@ -244,6 +305,21 @@ static int dec_cb_v(const cJSON *o, const char *w, void *c, struct ctl_why *why)
 static int dec_topic_v(const cJSON *o, const char *w, void *t, struct ctl_why *why)
 {
 	return dec_topic(o, w, t, why);
+}
+
+static int dec_hosts(const cJSON *b, struct caret_ctl_top *t, struct ctl_why *why)
+{
+	const cJSON *arr;
+	if (ctl_get_array(b, "top", "hosts", &arr, why) < 0)
+		return -EPROTO;
+	if (cJSON_GetArraySize(arr) > CARET_CTL_TOP_MAX_HOSTS) {
+		ctl_why_set(why, "top.hosts has more than %d hosts", CARET_CTL_TOP_MAX_HOSTS);
+		return -EPROTO;
+	}
+	void *hs = NULL;
+	int r = dec_rows(b, "hosts", sizeof(*t->hosts), &hs, &t->n_hosts, dec_host, why);
+	t->hosts = hs;
+	return r;
 }
 
 int caret_ctl_dec_top(const cJSON *reply, struct caret_ctl_top *t, struct ctl_why *why)
@@ -265,6 +341,8 @@ int caret_ctl_dec_top(const cJSON *reply, struct caret_ctl_top *t, struct ctl_wh
 		r = dec_rows(b, "topics", sizeof(*t->topics), &tp, &t->n_topics, dec_topic_v, why);
 		t->topics = tp;
 	}
+	if (r == 0 && cJSON_GetObjectItemCaseSensitive(b, "hosts"))
+		r = dec_hosts(b, t, why);
 	if (r < 0)
 		caret_ctl_top_free(t);
 	return r;
@@ -274,7 +352,9 @@ void caret_ctl_top_free(struct caret_ctl_top *t)
 {
 	free(t->cb);
 	free(t->topics);
+	free(t->hosts);
 	t->cb = NULL;
 	t->topics = NULL;
-	t->n_cb = t->n_topics = 0;
+	t->hosts = NULL;
+	t->n_cb = t->n_topics = t->n_hosts = 0;
 }

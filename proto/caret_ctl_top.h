@@ -5,12 +5,18 @@
  * computed by caretd from two reads of the processes' counter areas
  * (proto/caret_segment.h) joined with their init records.
  *
- *   request  {"v", "cmd": "top", "lease_ms"?: 1000..60000 (default 5000)}
+ *   request  {"v", "cmd": "top", "lease_ms"?: 1000..60000 (default 5000),
+ *             "all_hosts"?: true}
  *   result   {"v", "type": "result", "top": {"interval_ms", "processes",
  *             "lost", "truncated", "callbacks": [{"pid", "procname",
  *             "node", "kind", "symbol", "topic", "calls", "rate_hz",
  *             "mean_ns", "p99_ns", "max_ns", "cpu"}], "topics": [{"pid",
  *             "procname", "node", "topic", "dir", "count", "rate_hz"}]}}
+ *
+ * With all_hosts, every row has a "host" and the result a "hosts" list,
+ * this host first: [{"host", "interval_ms", "processes", "lost",
+ * "truncated"}] (each host's own counts; another host sends its busiest
+ * callbacks only, its "truncated" counting the rest, and no topic rows).
  *
  * interval_ms is 0 in the first reply after the processes' watch began:
  * no rate yet (counts since nothing). "cpu" is the callback's share of
@@ -49,7 +55,9 @@
 
 struct caret_ctl_top_req {
 	int64_t lease_ms; /* the decoder fills the default when absent */
+	bool all_hosts;
 };
+#define CARET_CTL_TOP_MAX_HOSTS 64
 
 enum caret_ctl_top_kind {
 	CARET_CTL_TOP_UNKNOWN,
@@ -62,6 +70,7 @@ enum caret_ctl_top_kind {
 const char *caret_ctl_top_kind_name(enum caret_ctl_top_kind k);
 
 struct caret_ctl_top_cb {
+	const char *host; /* NULL: not said (a request without all_hosts) */
 	int32_t pid;
 	const char *procname;
 	const char *node, *symbol, *topic; /* NULL: not known */
@@ -80,14 +89,21 @@ struct caret_ctl_top_topic {
 	double rate_hz;
 };
 
+struct caret_ctl_top_host {
+	const char *host;
+	int64_t interval_ms;
+	uint64_t processes, lost, truncated;
+};
+
 struct caret_ctl_top {
 	int64_t interval_ms;
 	uint64_t processes; /* watched for this requester */
 	uint64_t lost;      /* events their full counter tables could not count */
 	uint64_t truncated; /* rows left out (CARET_CTL_TOP_MAX_ROWS) */
-	size_t n_cb, n_topics;
+	size_t n_cb, n_topics, n_hosts; /* n_hosts: 0 without all_hosts */
 	struct caret_ctl_top_cb *cb;
 	struct caret_ctl_top_topic *topics;
+	struct caret_ctl_top_host *hosts;
 };
 
 /* caretctl: the request line's object; NULL when out of memory. */

@@ -186,6 +186,38 @@ struct bridge_snap_out {
 	struct bridge_snap_res res[BRIDGE_MAX_HOSTS];
 };
 
+/* `top --all-hosts` (bridge_top.h): one other host's latest summary. */
+#define BRIDGE_TOP_ROWS 64    /* BRIDGE_MSG_TOP_ROWS */
+#define BRIDGE_TOP_STR 256    /* BRIDGE_MSG_TOP_STR + 1 */
+/* a summary older than this is not shown (a host publishes each second) */
+#define BRIDGE_TOP_FRESH_NS (3000LL * 1000000)
+/* asks this host sends at most, and heeds at most, per second */
+#define BRIDGE_TOP_ASK_GAP_NS (500LL * 1000000)
+struct bridge_top_row {
+	int32_t pid;
+	uint8_t kind; /* enum caret_ctl_top_kind */
+	uint64_t calls, mean_ns, p99_ns, max_ns;
+	double rate_hz, cpu;
+	char procname[BRIDGE_TOP_STR], node[BRIDGE_TOP_STR], symbol[BRIDGE_TOP_STR],
+		topic[BRIDGE_TOP_STR];
+};
+struct bridge_top_host {
+	char host[BRIDGE_HOST_MAX];
+	int64_t seen_ns;
+	uint32_t interval_ms;
+	uint64_t processes, lost, cut;
+	int n;
+	struct bridge_top_row rows[BRIDGE_TOP_ROWS];
+};
+struct caret_ctl_top;
+/* The top module's rows of every process a peer may see; 0 or a negative
+ * errno; the result freed with free_rows. */
+struct bridge_top_source {
+	int (*rows)(void *arg, int64_t now_ns, int64_t lease_ms, struct caret_ctl_top *out);
+	void (*free_rows)(struct caret_ctl_top *out);
+	void *arg;
+};
+
 /* The size bound of a relay session (lib/lttng/lttng_limit.h); tests give
  * fakes. */
 struct bridge_limit_ops {
@@ -236,6 +268,12 @@ struct bridge {
 	int64_t snap_win_ns;                /* the second BRIDGE_SNAP_RATE counts in */
 	unsigned snap_win_n;
 	struct bridge_snap_out *out[BRIDGE_SNAP_OUT];
+	/* top --all-hosts: whom this host serves, until when a peer's ask
+	 * holds, when its last summary and its own last ask went out, and the
+	 * other hosts' summaries (allocated as they come) */
+	struct bridge_top_source top_src;
+	int64_t top_lease_until, top_sent_ns, top_asked_ns, top_heard_ns, top_sent_ask_ns;
+	struct bridge_top_host *top[BRIDGE_MAX_HOSTS];
 };
 
 /* The bridge version this caretd speaks (proto/caret_msgs.idl). */
@@ -294,6 +332,18 @@ int bridge_snapshot_ask(struct bridge *b, const char *session, int64_t timeout_m
 /* Whether every host of out that can answer did. */
 bool bridge_snapshot_all_in(const struct bridge_snap_out *o);
 void bridge_snapshot_done(struct bridge *b, struct bridge_snap_out *o);
+
+/*
+ * `top --all-hosts`: this host's summaries come from src (set once, before
+ * bridge_start). bridge_top_ask asks every other host for theirs for
+ * lease_ms (sent at most every BRIDGE_TOP_ASK_GAP_NS; a bridge asleep is
+ * woken: -EAGAIN until it settled; -ENOTCONN when off or down).
+ * bridge_top_host: the i-th other host's summary heard within
+ * BRIDGE_TOP_FRESH_NS of now, NULL past the last.
+ */
+void bridge_top_serve(struct bridge *b, const struct bridge_top_source *src);
+int bridge_top_ask(struct bridge *b, int64_t lease_ms, int64_t now);
+const struct bridge_top_host *bridge_top_host(const struct bridge *b, int i, int64_t now);
 
 /* --- shared by the bridge's files (bridge_dds.c, bridge_peers.c,
  * bridge_relay.c), not by the rest of caretd ------------------------- */

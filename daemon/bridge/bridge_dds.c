@@ -27,6 +27,7 @@
 #include "daemon/bridge/bridge_relay.h"
 #include "daemon/bridge/bridge_send.h"
 #include "daemon/bridge/bridge_snap.h"
+#include "daemon/bridge/bridge_top.h"
 #include "daemon/base/log.h"
 #include "daemon/base/loop.h"
 #include "shm/caret_shm.h"
@@ -62,6 +63,8 @@
 #define T_RELAY "rt/caretd/relay_record"
 #define T_SNAP_REQ "rt/caretd/snapshot_request"
 #define T_SNAP_REPLY "rt/caretd/snapshot_reply"
+#define T_TOP_ASK "rt/caretd/top_ask"
+#define T_TOP_SUMMARY "rt/caretd/top_summary"
 
 
 /* Free file descriptors below the soft limit; -1 when it cannot be told
@@ -217,7 +220,10 @@ static int endpoints(struct bridge *b, const char **step)
 	    (d->r_snap_req = reader(b, &caretd_msgs_msg_dds__SnapshotRequest__desc, T_SNAP_REQ,
 				    16)) < 0 ||
 	    (d->r_snap_reply = reader(b, &caretd_msgs_msg_dds__SnapshotReply__desc, T_SNAP_REPLY,
-				      BRIDGE_MAX_HOSTS)) < 0)
+				      BRIDGE_MAX_HOSTS)) < 0 ||
+	    (d->r_top_ask = reader(b, &caretd_msgs_msg_dds__TopAsk__desc, T_TOP_ASK, 16)) < 0 ||
+	    (d->r_top_summary = reader(b, &caretd_msgs_msg_dds__TopSummary__desc, T_TOP_SUMMARY,
+				       BRIDGE_MAX_HOSTS)) < 0)
 		return -EIO;
 	*step = "writers";
 	if ((d->w_start = writer(b, &caret_msgs_msg_dds__Start__desc, T_START)) < 0 ||
@@ -226,7 +232,10 @@ static int endpoints(struct bridge *b, const char **step)
 	    (d->w_relay = writer(b, &caretd_msgs_msg_dds__RelayRecord__desc, T_RELAY)) < 0 ||
 	    (d->w_snap_req = writer(b, &caretd_msgs_msg_dds__SnapshotRequest__desc, T_SNAP_REQ)) < 0 ||
 	    (d->w_snap_reply = writer(b, &caretd_msgs_msg_dds__SnapshotReply__desc,
-				      T_SNAP_REPLY)) < 0)
+				      T_SNAP_REPLY)) < 0 ||
+	    (d->w_top_ask = writer(b, &caretd_msgs_msg_dds__TopAsk__desc, T_TOP_ASK)) < 0 ||
+	    (d->w_top_summary = writer(b, &caretd_msgs_msg_dds__TopSummary__desc,
+				       T_TOP_SUMMARY)) < 0)
 		return -EIO;
 	return 0;
 }
@@ -403,7 +412,11 @@ static void take_all(struct bridge *b, int64_t now)
 	     bridge_snap_request(b, m, from, now));
 	TAKE(b, d->r_snap_reply, caretd_msgs_msg_dds__SnapshotReply_,
 	     bridge_snap_reply(b, m, from));
+	TAKE(b, d->r_top_ask, caretd_msgs_msg_dds__TopAsk_, bridge_top_ask_in(b, m, from, now));
+	TAKE(b, d->r_top_summary, caretd_msgs_msg_dds__TopSummary_,
+	     bridge_top_summary_in(b, m, from, now));
 	bridge_peers_expire(b, now);
+	bridge_top_expire(b, now);
 }
 
 
@@ -461,6 +474,7 @@ static uint64_t on_publish(void *arg)
 	if (b->asleep)
 		return TICK_ASLEEP_USEC;
 	bridge_send_snap_replies(b, now);
+	bridge_top_publish(b, now);
 	bool waiting = false;
 	if (b->up)
 		waiting = bridge_send_status(b, now);
@@ -532,6 +546,7 @@ void bridge_stop(struct bridge *b)
 	if (b->relay_session[0])
 		bridge_relay_stop(b, NULL);
 	bridge_snap_stop(b);
+	bridge_top_stop(b);
 	bridge_wake_close(&b->wake);
 	bridge_pending_clear(b);
 	dds_down(b);

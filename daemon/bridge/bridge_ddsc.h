@@ -12,8 +12,8 @@
 
 struct bridge_dds {
 	dds_entity_t dom, pp;
-	dds_entity_t r_start, r_end, r_status, r_relay, r_snap_req, r_snap_reply;
-	dds_entity_t w_start, w_end, w_status, w_relay, w_snap_req, w_snap_reply;
+	dds_entity_t r_start, r_end, r_status, r_relay, r_snap_req, r_snap_reply, r_top_ask, r_top_summary;
+	dds_entity_t w_start, w_end, w_status, w_relay, w_snap_req, w_snap_reply, w_top_ask, w_top_summary;
 };
 
 /*

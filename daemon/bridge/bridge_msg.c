@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "daemon/bridge/bridge_msg.h"
+#include "proto/caret_ctl.h"
 #include "proto/caret_ctl_limits.h"
+#include "proto/caret_ctl_top.h"
 #include "util/regex/caret_regex.h"
 
 static bool str_ok(const char *s, size_t max)
@@ -114,6 +117,55 @@ const char *bridge_msg_snap_reply(const caretd_msgs_msg_dds__SnapshotReply_ *m)
 		return "error is not an errno";
 	if (!m->error && !*m->path)
 		return "no path for a snapshot written";
+	return NULL;
+}
+
+const char *bridge_msg_top_ask(const caretd_msgs_msg_dds__TopAsk_ *m)
+{
+	if (m->lease_ms < CARET_CTL_TOP_LEASE_MS_MIN || m->lease_ms > CARET_CTL_TOP_LEASE_MS_MAX)
+		return "lease_ms out of range";
+	return NULL;
+}
+
+/* a rate or share read from a peer: shown and sorted on, so finite */
+static bool real_ok(double v)
+{
+	return isfinite(v) && v >= 0 && v <= 1e12;
+}
+
+static const char *top_row(const caretd_msgs_msg_dds__TopRow_ *r)
+{
+	if (r->pid <= 0)
+		return "a row's pid is not a process id";
+	const char *s[] = { r->procname, r->node, r->symbol, r->topic };
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		if (!str_ok(s[i], BRIDGE_MSG_TOP_STR) || !printable(s[i]))
+			return "a row's name is missing, too long or not printable";
+	if (r->kind >= CARET_CTL_TOP_KINDS)
+		return "a row's kind is not a callback kind";
+	if (r->calls > CARET_CTL_COUNT_MAX || r->max_ns > CARET_CTL_COUNT_MAX)
+		return "a row's count is out of range";
+	if (r->mean_ns > r->max_ns || r->p99_ns > r->max_ns)
+		return "a row's durations are not ordered";
+	if (!real_ok(r->rate_hz) || !real_ok(r->cpu))
+		return "a row's rate or cpu is out of range";
+	return NULL;
+}
+
+const char *bridge_msg_top_summary(const caretd_msgs_msg_dds__TopSummary_ *m)
+{
+	if (m->interval_ms > CARET_CTL_TOP_LEASE_MS_MAX)
+		return "interval_ms out of range";
+	if (m->processes > CARET_CTL_COUNT_MAX || m->lost > CARET_CTL_COUNT_MAX ||
+	    m->cut > CARET_CTL_COUNT_MAX)
+		return "a count is out of range";
+	if (m->rows._length > BRIDGE_MSG_TOP_ROWS || (m->rows._length && !m->rows._buffer))
+		return "too many rows";
+	for (uint32_t i = 0; i < m->rows._length; i++) {
+		const char *bad = top_row(&m->rows._buffer[i]);
+		if (bad)
+			return bad;
+	}
 	return NULL;
 }
 

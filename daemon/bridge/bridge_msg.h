@@ -46,6 +46,15 @@ const char *bridge_msg_relay(const caretd_msgs_msg_dds__RelayRecord_ *m,
 const char *bridge_msg_snap_request(const caretd_msgs_msg_dds__SnapshotRequest_ *m);
 const char *bridge_msg_snap_reply(const caretd_msgs_msg_dds__SnapshotReply_ *m);
 
+/* `top --all-hosts`: an ask's lease within the local `top`'s bounds; a
+ * summary's counts, rows and strings bounded (a row's rates finite, not
+ * negative, its durations ordered mean, p99 <= max), its kind one of
+ * caret_ctl_top_kind's. */
+#define BRIDGE_MSG_TOP_ROWS 64
+#define BRIDGE_MSG_TOP_STR 255
+const char *bridge_msg_top_ask(const caretd_msgs_msg_dds__TopAsk_ *m);
+const char *bridge_msg_top_summary(const caretd_msgs_msg_dds__TopSummary_ *m);
+
 /* "select_nodes=... ignore_topics=..." for the log, printable. */
 void bridge_msg_filter_text(const struct caret_filter_lists *f, char *out, size_t len);
 

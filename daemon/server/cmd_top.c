@@ -4,6 +4,7 @@
 
 #include "daemon/server/cmd_top.h"
 #include "daemon/server/top.h"
+#include "daemon/server/top_hosts.h"
 
 static bool may_see(uid_t owner, const void *arg)
 {
@@ -16,6 +17,13 @@ int cmd_top(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 {
 	if (!ctx->top)
 		return cmd_fail(e, ENOSYS, "top is not served here");
-	return top_collect(ctx->top, may_see, peer, q->lease_ms, now_ns, res, e->msg,
-			   sizeof(e->msg));
+	int r = top_collect(ctx->top, may_see, peer, q->lease_ms, now_ns, res, e->msg,
+			    sizeof(e->msg));
+	if (r < 0 || !q->all_hosts)
+		return r;
+	if ((r = top_hosts_add(ctx->bridge, q->lease_ms, now_ns, res)) < 0) {
+		top_result_free(res);
+		return cmd_fail(e, -r, "out of memory");
+	}
+	return 0;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the DDS bridge accepts from other hosts (daemon/bridge/bridge_msg.c): the
  * relay URL's host against --relay-allow (B16b), writers' user data, the
- * bounds of Start_, Status_ and RelayRecord_. */
+ * bounds of Start_, Status_ and RelayRecord_, top --all-hosts' TopAsk_ and
+ * TopSummary_. */
+#include <math.h>
 #include <check.h>
 #include <string.h>
 
@@ -202,9 +204,117 @@ START_TEST(snapshots)
 }
 END_TEST
 
+START_TEST(top_ask)
+{
+	caretd_msgs_msg_dds__TopAsk_ q = { 6000 };
+	ck_assert_ptr_null(bridge_msg_top_ask(&q));
+	q.lease_ms = 1000;
+	ck_assert_ptr_null(bridge_msg_top_ask(&q));
+	q.lease_ms = 60000;
+	ck_assert_ptr_null(bridge_msg_top_ask(&q));
+	/* a lease no local request could hold: a peer keeping hooks counting */
+	q.lease_ms = 999;
+	ck_assert_ptr_nonnull(bridge_msg_top_ask(&q));
+	q.lease_ms = 60001;
+	ck_assert_ptr_nonnull(bridge_msg_top_ask(&q));
+	q.lease_ms = UINT32_MAX;
+	ck_assert_ptr_nonnull(bridge_msg_top_ask(&q));
+}
+END_TEST
+
+static caretd_msgs_msg_dds__TopRow_ good_row(void)
+{
+	return (caretd_msgs_msg_dds__TopRow_){ .pid = 42, .procname = "standin", .node = "/ticker",
+					       .symbol = "on_timer_0", .topic = "", .kind = 1,
+					       .calls = 10, .rate_hz = 10.0, .cpu = 0.05,
+					       .mean_ns = 5000000, .p99_ns = 6000000,
+					       .max_ns = 7000000 };
+}
+
+static const char *summary_of(caretd_msgs_msg_dds__TopRow_ *rows, uint32_t n)
+{
+	caretd_msgs_msg_dds__TopSummary_ m = { .interval_ms = 1000, .processes = 1,
+					       .rows = { ._length = n, ._maximum = n,
+							 ._buffer = rows } };
+	return bridge_msg_top_summary(&m);
+}
+
+/* each field of a row out of its bounds, one at a time */
+START_TEST(top_summary_rows)
+{
+	static caretd_msgs_msg_dds__TopRow_ rows[BRIDGE_MSG_TOP_ROWS + 1];
+	rows[0] = good_row();
+	ck_assert_ptr_null(summary_of(rows, 1));
+	ck_assert_ptr_null(summary_of(rows, 0));
+	static char longname[BRIDGE_MSG_TOP_STR + 2];
+	memset(longname, 's', sizeof(longname) - 1);
+	caretd_msgs_msg_dds__TopRow_ r;
+#define BAD(stmt)                                               \
+	do {                                                    \
+		r = good_row();                                 \
+		stmt;                                           \
+		rows[0] = r;                                    \
+		ck_assert_msg(summary_of(rows, 1), "%s", #stmt); \
+	} while (0)
+	BAD(r.pid = 0);
+	BAD(r.pid = -5);
+	BAD(r.procname = NULL);
+	BAD(r.node = NULL);
+	BAD(r.symbol = longname);
+	BAD(r.topic = "a\x1b[2Jb");
+	BAD(r.node = "tab\tin");
+	BAD(r.kind = 4);
+	BAD(r.kind = 255);
+	BAD(r.calls = UINT64_MAX);
+	BAD(r.max_ns = UINT64_MAX; r.mean_ns = 1);
+	BAD(r.mean_ns = r.max_ns + 1);
+	BAD(r.p99_ns = r.max_ns + 1);
+	BAD(r.rate_hz = NAN);
+	BAD(r.rate_hz = INFINITY);
+	BAD(r.rate_hz = -1.0);
+	BAD(r.cpu = NAN);
+	BAD(r.cpu = 1e13);
+#undef BAD
+	/* the longest name a peer accepts, and the most rows */
+	r = good_row();
+	longname[BRIDGE_MSG_TOP_STR] = '\0';
+	r.symbol = longname;
+	for (int i = 0; i <= BRIDGE_MSG_TOP_ROWS; i++)
+		rows[i] = r;
+	ck_assert_ptr_null(summary_of(rows, BRIDGE_MSG_TOP_ROWS));
+	ck_assert_ptr_nonnull(summary_of(rows, BRIDGE_MSG_TOP_ROWS + 1));
+	/* one bad row among good ones */
+	rows[BRIDGE_MSG_TOP_ROWS - 1].kind = 9;
+	ck_assert_ptr_nonnull(summary_of(rows, BRIDGE_MSG_TOP_ROWS));
+	/* a length with no rows behind it */
+	ck_assert_ptr_nonnull(summary_of(NULL, 1));
+}
+END_TEST
+
+START_TEST(top_summary_counts)
+{
+	caretd_msgs_msg_dds__TopSummary_ m = { .interval_ms = 1000, .processes = 3, .lost = 1,
+					       .cut = 5 };
+	ck_assert_ptr_null(bridge_msg_top_summary(&m));
+	m.interval_ms = 60001;
+	ck_assert_ptr_nonnull(bridge_msg_top_summary(&m));
+	m.interval_ms = 0; /* the first read: no rates yet */
+	ck_assert_ptr_null(bridge_msg_top_summary(&m));
+	m.processes = UINT64_MAX;
+	ck_assert_ptr_nonnull(bridge_msg_top_summary(&m));
+	m.processes = 3;
+	m.lost = UINT64_MAX;
+	ck_assert_ptr_nonnull(bridge_msg_top_summary(&m));
+	m.lost = 0;
+	m.cut = UINT64_MAX;
+	ck_assert_ptr_nonnull(bridge_msg_top_summary(&m));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bridge_msg");
-	unit_case(s, "what other hosts send", url_host, allow_list, userdata, samples, snapshots);
+	unit_case(s, "what other hosts send", url_host, allow_list, userdata, samples, snapshots,
+		  top_ask, top_summary_rows, top_summary_counts);
 	return unit_run(s);
 }

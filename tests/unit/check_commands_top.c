@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/bridge/bridge.h"
 #include "daemon/server/top.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_top.h"
@@ -249,8 +250,160 @@ START_TEST(top_reply_hostile)
 }
 END_TEST
 
+static struct bridge_top_host *peer_summary(const char *host, int64_t seen_ns)
+{
+	struct bridge_top_host *h = calloc(1, sizeof(*h));
+	ck_assert_ptr_nonnull(h);
+	snprintf(h->host, sizeof(h->host), "%s", host);
+	h->seen_ns = seen_ns;
+	h->interval_ms = 1000;
+	h->processes = 3;
+	h->cut = 7;
+	h->n = 1;
+	h->rows[0] = (struct bridge_top_row){ .pid = 77, .kind = CARET_CTL_TOP_TIMER, .calls = 10,
+					      .rate_hz = 10.0, .cpu = 0.05, .mean_ns = 5000000,
+					      .p99_ns = 6000000, .max_ns = 7000000 };
+	snprintf(h->rows[0].procname, sizeof(h->rows[0].procname), "standin");
+	snprintf(h->rows[0].node, sizeof(h->rows[0].node), "/ticker");
+	snprintf(h->rows[0].symbol, sizeof(h->rows[0].symbol), "on_timer_0");
+	return h;
+}
+
+/* --all-hosts: this host's rows named with its host, every fresh summary
+ * of another host added with its own counts; a stale one (a host gone
+ * silent) left out. The bridge is off: nothing is sent, the summaries are
+ * what it kept. */
+START_TEST(top_all_hosts_rows)
+{
+	talker_records();
+	ck_assert_int_eq(top_start(&ctx.top, NULL, &reg), 0);
+	static struct bridge b;
+	memset(&b, 0, sizeof(b));
+	snprintf(b.host, sizeof(b.host), "hostA");
+	int64_t now = 10000 * MS;
+	b.top[0] = peer_summary("hostB", now - 500 * MS);
+	b.top[3] = peer_summary("stale", now - BRIDGE_TOP_FRESH_NS);
+	struct caret_ctl_top t;
+	cJSON *r = top_at(now - 1000 * MS, &t); /* the watch begins */
+	caret_ctl_top_free(&t);
+	cJSON_Delete(r);
+	for (int i = 0; i < 10; i++)
+		caret_own_count(&agent.seg, CARET_CTR_CALLBACK, P(0x30), 5000000, watched());
+	ctx.bridge = &b;
+	struct cmd_out out;
+	command_run(&ctx, &peer, "{\"v\":1,\"cmd\":\"top\",\"all_hosts\":true}", now, &out);
+	ck_assert_ptr_nonnull(out.reply);
+	char *line = caret_ctl_enc_line(out.reply);
+	cJSON *res;
+	enum ctl_reply_type type;
+	struct ctl_why why;
+	ck_assert_msg(ctl_reply_parse(line, strlen(line), &res, &type, &why) == 0, "%s", why.msg);
+	ck_assert_msg(type == CTL_REPLY_RESULT, "%s", line);
+	ck_assert_msg(caret_ctl_dec_top(res, &t, &why) == 0, "%s", why.msg);
+	ck_assert_uint_eq(t.n_hosts, 2);
+	ck_assert_str_eq(t.hosts[0].host, "hostA");
+	ck_assert_uint_eq(t.hosts[0].processes, 1);
+	ck_assert_str_eq(t.hosts[1].host, "hostB");
+	ck_assert_int_eq(t.hosts[1].interval_ms, 1000);
+	ck_assert_uint_eq(t.hosts[1].processes, 3);
+	ck_assert_uint_eq(t.hosts[1].truncated, 7);
+	size_t mine = 0, theirs = 0;
+	for (size_t i = 0; i < t.n_cb; i++) {
+		const struct caret_ctl_top_cb *c = &t.cb[i];
+		ck_assert_ptr_nonnull(c->host);
+		ck_assert_msg(strcmp(c->host, "stale"), "a silent host's row shown");
+		if (!strcmp(c->host, "hostA")) {
+			mine++;
+			continue;
+		}
+		theirs++;
+		ck_assert_str_eq(c->host, "hostB");
+		ck_assert_int_eq(c->pid, 77);
+		ck_assert_str_eq(c->node, "/ticker");
+		ck_assert_ptr_null(c->topic); /* the wire's "" */
+		ck_assert_int_eq(c->kind, CARET_CTL_TOP_TIMER);
+		ck_assert_double_eq_tol(c->rate_hz, 10.0, 1e-9);
+		ck_assert_uint_eq(c->mean_ns, 5000000);
+	}
+	ck_assert_uint_gt(mine, 0);
+	ck_assert_uint_eq(theirs, 1);
+	caret_ctl_top_free(&t);
+	cJSON_Delete(res);
+	free(line);
+	/* without all_hosts: no host, no list */
+	r = top_at(11000 * MS, &t);
+	ck_assert_uint_eq(t.n_hosts, 0);
+	for (size_t i = 0; i < t.n_cb; i++)
+		ck_assert_ptr_null(t.cb[i].host);
+	caret_ctl_top_free(&t);
+	cJSON_Delete(r);
+	free(b.top[0]);
+	free(b.top[3]);
+	ctx.bridge = NULL;
+	top_stop(ctx.top);
+	ctx.top = NULL;
+}
+END_TEST
+
+/* A hostile caretd's hosts list: refused, naming the field. */
+START_TEST(top_reply_hosts_hostile)
+{
+	static const char *bad[] = {
+		"{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,\"truncated\":0,"
+		"\"callbacks\":[],\"topics\":[],\"hosts\":[{\"host\":\"\",\"interval_ms\":0,"
+		"\"processes\":0,\"lost\":0,\"truncated\":0}]}}",
+		"{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,\"truncated\":0,"
+		"\"callbacks\":[],\"topics\":[],\"hosts\":[{\"interval_ms\":0,"
+		"\"processes\":0,\"lost\":0,\"truncated\":0}]}}",
+		"{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,\"truncated\":0,"
+		"\"callbacks\":[],\"topics\":[],\"hosts\":[{\"host\":\"h\",\"interval_ms\":-1,"
+		"\"processes\":0,\"lost\":0,\"truncated\":0}]}}",
+		"{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,\"truncated\":0,"
+		"\"callbacks\":[],\"topics\":[],\"hosts\":{}}}",
+		"{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,\"truncated\":0,"
+		"\"callbacks\":[{\"host\":7,\"pid\":1,\"procname\":\"a\",\"node\":null,"
+		"\"symbol\":null,\"topic\":null,\"kind\":\"timer\",\"calls\":1,\"rate_hz\":1,"
+		"\"mean_ns\":1,\"p99_ns\":1,\"max_ns\":1,\"cpu\":0}],\"topics\":[]}}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cJSON *o = cJSON_Parse(bad[i]);
+		ck_assert_ptr_nonnull(o);
+		struct caret_ctl_top t;
+		struct ctl_why why = { "" };
+		ck_assert_msg(caret_ctl_dec_top(o, &t, &why) == -EPROTO, "%zu", i);
+		ck_assert_msg(why.msg[0], "%zu", i);
+		cJSON_Delete(o);
+	}
+	/* more hosts than a bridge knows */
+	cJSON *o = cJSON_Parse("{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,"
+			       "\"truncated\":0,\"callbacks\":[],\"topics\":[],\"hosts\":[]}}");
+	cJSON *arr = cJSON_GetObjectItem(cJSON_GetObjectItem(o, "top"), "hosts");
+	for (int i = 0; i <= CARET_CTL_TOP_MAX_HOSTS; i++) {
+		cJSON *h = cJSON_CreateObject();
+		cJSON_AddStringToObject(h, "host", "h");
+		cJSON_AddNumberToObject(h, "interval_ms", 0);
+		cJSON_AddNumberToObject(h, "processes", 0);
+		cJSON_AddNumberToObject(h, "lost", 0);
+		cJSON_AddNumberToObject(h, "truncated", 0);
+		cJSON_AddItemToArray(arr, h);
+	}
+	struct caret_ctl_top t;
+	struct ctl_why why;
+	ck_assert_int_eq(caret_ctl_dec_top(o, &t, &why), -EPROTO);
+	ck_assert_ptr_nonnull(strstr(why.msg, "hosts"));
+	cJSON_Delete(o);
+	/* a request's all_hosts is a boolean */
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"top\",\"all_hosts\":1}", CTL_REPLY_ERROR, NULL);
+	ck_assert_int_eq(err_of(r), EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg_of(r), "all_hosts"));
+	cJSON_Delete(r);
+}
+END_TEST
+
 void add_top_tests(TCase *tc)
 {
+	tcase_add_test(tc, top_all_hosts_rows);
+	tcase_add_test(tc, top_reply_hosts_hostile);
 	tcase_add_test(tc, top_rows_from_two_reads);
 	tcase_add_test(tc, top_lease_ends);
 	tcase_add_test(tc, top_orphan_watch_dropped);

@@ -144,9 +144,9 @@ ORDER = [
     {"bridge_msg", "bridge_wake", "bridge_ddsc"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep; libddsc's loader and the entities
     {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
     {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending", "bridge_ddslog"},  # bridge_ddslog: CycloneDDS's own log lines through the bridge's limiter; other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes
-    {"bridge_send"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking)
+    {"bridge_send", "bridge_top"},  # what this host publishes: Status, snapshot replies, broadcasts (held while waking); top --all-hosts: the asks, this host's summaries, the other hosts' kept
     {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
-    {"cmd"},  # the commands' shape: typed request in, code and result out
+    {"cmd", "top_hosts"},  # the commands' shape: typed request in, code and result out; top_hosts: top --all-hosts, the other hosts' rows and this host's summary
     {"cmd_top"},  # `top`: the requester's processes watched, their rows
     {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_hosts", "cmd_pause"},  # the commands that drive LTTng (through the view's ops); hosts: this host and the bridge's others
     {"cmd_record_plan"},  # record -l: cmd_record's plan and the layout, nothing made

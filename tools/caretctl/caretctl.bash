@@ -138,7 +138,7 @@ _caretctl()
 	nodes | topics)
 		COMPREPLY=($(compgen -W "$common --pid" -- "$cur")) ;;
 	top)
-		COMPREPLY=($(compgen -W "$common --once --sort --node --topic --delay -n
+		COMPREPLY=($(compgen -W "$common --once --sort --node --topic --delay -n --all-hosts
 			--iterations" -- "$cur")) ;;
 	check | node-summary | topic-summary | trace-point-summary | node_summary | \
 	topic_summary | trace_point_summary)

@@ -29,7 +29,7 @@ static void usage(FILE *f, const char *cmd)
 	(void)cmd;
 	fprintf(f,
 		"Usage: caretctl top [--once] [--json] [--sort KEY] [--node RE] [--topic RE]\n"
-		"                    [--delay D] [--iterations N]\n"
+		"                    [--delay D] [--iterations N] [--all-hosts]\n"
 		"Every callback of your ROS 2 processes (root: of all) with its rate, mean,\n"
 		"99th percentile and longest duration and its share of one CPU, then every\n"
 		"publisher's and subscription's message rate, refreshed each second until\n"
@@ -45,6 +45,9 @@ static void usage(FILE *f, const char *cmd)
 		"      --topic RE      only rows whose topic matches RE (timers have none)\n"
 		"      --delay D       time between refreshes (default 1s; 1s to 60s)\n"
 		"  -n, --iterations N  stop after N refreshes\n"
+		"      --all-hosts     every caretd's host too, over the bridge: a HOST column;\n"
+		"                      another host sends its 64 busiest callbacks of every\n"
+		"                      process (no topic rows), says how many it left out\n"
 		"      --socket PATH   caretd's control socket\n"
 		"  -h, --help          this help\n\n"
 		"p99 comes from a log2 histogram: it lies in the right power-of-two bucket,\n"
@@ -54,7 +57,7 @@ static void usage(FILE *f, const char *cmd)
 }
 
 struct top_opts {
-	bool once, keys;
+	bool once, keys, all_hosts;
 	int64_t delay_ms, iterations;
 	struct top_view view;
 	struct caret_re *node, *topic;
@@ -66,7 +69,8 @@ static int ask(const struct cli_opts *g, const struct top_opts *o, struct cli_re
 {
 	struct caret_ctl_req q = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_TOP,
 				   .u.top = { .lease_ms = o->delay_ms +
-							  CARET_CTL_TOP_LEASE_MS_DEFAULT } };
+							  CARET_CTL_TOP_LEASE_MS_DEFAULT,
+					    .all_hosts = o->all_hosts } };
 	if (q.u.top.lease_ms > CARET_CTL_TOP_LEASE_MS_MAX)
 		q.u.top.lease_ms = CARET_CTL_TOP_LEASE_MS_MAX;
 	int code = cli_call(g, &q, CLI_QUICK_MS, true, r);
@@ -124,11 +128,23 @@ static int wait_keys(const struct cli_opts *g, struct top_opts *o, struct caret_
 	}
 }
 
+/* --all-hosts: other hosts answer from their next second on, and their
+ * first summary has no interval yet; --once waits (up to ALL_HOSTS_TRIES
+ * refreshes) for every host listed to have one. */
+#define ALL_HOSTS_TRIES 10
+static bool hosts_pending(const struct caret_ctl_top *t)
+{
+	for (size_t i = 0; i < t->n_hosts; i++)
+		if (t->hosts[i].interval_ms == 0 && t->hosts[i].processes > 0)
+			return true;
+	return t->n_hosts == 1; /* nobody else heard yet (a bridge waking) */
+}
+
 /* The refreshes; the first reply after a watch began has no interval
  * yet: it is not shown, the next one comes an interval later. */
 static int run(const struct cli_opts *g, struct top_opts *o)
 {
-	int64_t shown = 0, next = cli_now_ms();
+	int64_t shown = 0, next = cli_now_ms(), tries = 0;
 	for (;;) {
 		struct cli_reply r = { 0 };
 		struct caret_ctl_top t;
@@ -136,6 +152,8 @@ static int run(const struct cli_opts *g, struct top_opts *o)
 		if (code != CLI_EXIT_OK || cli_sig_caught())
 			return code;
 		bool first = t.interval_ms == 0 && t.processes > 0, drawn = false;
+		if (o->once && o->all_hosts && ++tries < ALL_HOSTS_TRIES && hosts_pending(&t))
+			first = true, shown = 0;
 		if (!first || shown) {
 			code = show(g, o, &t);
 			shown++;
@@ -165,9 +183,9 @@ static int compile(const char *opt, const char *pat, struct caret_re **re)
 	return e < 0 ? cli_usage_error("top", "%s: %s", opt, why) : 0;
 }
 
-enum { O_ONCE = 0x100, O_SORT, O_NODE, O_TOPIC, O_DELAY };
+enum { O_ONCE = 0x100, O_SORT, O_NODE, O_TOPIC, O_DELAY, O_ALL_HOSTS };
 
-/* Over 80 lines (84): one case per option, each a check and its message. */
+/* Over 80 lines (87): one case per option, each a check and its message. */
 static int parse(struct cli_opts *g, int argc, char **argv, struct top_opts *o)
 {
 	static const struct option longopts[] = {
@@ -175,6 +193,7 @@ static int parse(struct cli_opts *g, int argc, char **argv, struct top_opts *o)
 		{ "node", required_argument, NULL, O_NODE }, { "topic", required_argument, NULL, O_TOPIC },
 		{ "delay", required_argument, NULL, O_DELAY },
 		{ "iterations", required_argument, NULL, 'n' },
+		{ "all-hosts", no_argument, NULL, O_ALL_HOSTS },
 		CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 }
 	};
 	int opt, s, r;
@@ -187,6 +206,9 @@ static int parse(struct cli_opts *g, int argc, char **argv, struct top_opts *o)
 			return cli_help_done("top");
 		case O_ONCE:
 			o->once = true;
+			break;
+		case O_ALL_HOSTS:
+			o->all_hosts = true;
 			break;
 		case O_SORT:
 			if ((s = top_sort_by_name(optarg)) < 0)

@@ -116,11 +116,15 @@ static const char *or_dash(const char *s)
 
 static void print_cbs(FILE *f, const struct top_view *v, const struct caret_ctl_top *t)
 {
+	if (t->n_hosts)
+		fprintf(f, "%-16s ", "HOST");
 	fprintf(f, "%7s %-24s %-12s %8s %8s %8s %8s %6s  %s\n", "PID", "NODE", "KIND", "RATE/s",
 		"MEAN", "P99", "MAX", "CPU%", "SYMBOL / TOPIC");
 	for (size_t i = 0; i < t->n_cb && (!v->max_rows || (int)i < v->max_rows); i++) {
 		const struct caret_ctl_top_cb *c = &t->cb[i];
 		char m[16], p[16], x[16];
+		if (t->n_hosts)
+			fprintf(f, "%-16.16s ", or_dash(c->host));
 		fprintf(f, "%7d %-24.24s %-12s %8.2f %8s %8s %8s %6.2f  %s%s%s\n", (int)c->pid,
 			or_dash(c->node), caret_ctl_top_kind_name(c->kind), c->rate_hz,
 			dur(m, sizeof(m), c->mean_ns), dur(p, sizeof(p), c->p99_ns),
@@ -148,7 +152,19 @@ void top_view_print(FILE *f, const struct top_view *v, const struct caret_ctl_to
 		fprintf(f, ", %" PRIu64 " events not counted (full counter tables)", t->lost);
 	if (t->truncated)
 		fprintf(f, ", %" PRIu64 " rows left out by caretd", t->truncated);
-	fputs("\n\n", f);
+	fputs("\n", f);
+	/* --all-hosts: each host's own counts, and which of them cut rows */
+	for (size_t i = 0; i < t->n_hosts; i++) {
+		const struct caret_ctl_top_host *h = &t->hosts[i];
+		fprintf(f, "  host %s: %" PRIu64 " processes, interval %" PRId64 " ms", h->host,
+			h->processes, h->interval_ms);
+		if (h->truncated)
+			fprintf(f, ", %" PRIu64 " rows left out (the busiest sent)", h->truncated);
+		if (h->lost)
+			fprintf(f, ", %" PRIu64 " events not counted", h->lost);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
 	print_cbs(f, v, t);
 	print_topics(f, v, t);
 }
