@@ -3,7 +3,7 @@
  * The recordings across a caretd restart (B5): each saved whole after
  * every change, loaded once LTTng answers, each line believed only when
  * LTTng and the trace directory's owner agree
- * (daemon/recording/recordings.h).
+ * (daemon/recording/recordings_state.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "daemon/base/log.h"
-#include "daemon/recording/recordings.h"
+#include "daemon/recording/recordings_state.h"
 #include "proto/caret_ctl_limits.h"
 #include "shm/caret_shm.h"
 #include "util/caret_util.h"

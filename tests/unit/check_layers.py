@@ -128,9 +128,11 @@ ORDER = [
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
      "rotation_types"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
     {"dups", "recording"},  # the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
+    {"recordings_table"},  # the recordings table's slots and walk, under both its logic and its persistence
+    {"recordings_state"},  # the recordings across a restart, and the armed marker every save keeps
     {"pacer", "notify", "wait", "cmd_events", "startend", "config",
      "recordings"},  # recordings: the table of recordings (admission, reaping, the armed marker)
-    {"recordings_state", "rotation_state"},  # the recordings across a restart; what the rotations look at
+    {"rotation_state"},  # what the rotations look at
     {"simclock"},  # record -c: the caret-simclock helpers of the recordings
     # rotation's parts on that table: lttng-ctl (triggers, channel,
     # schedules), the chunks' verdicts, the disk guard
