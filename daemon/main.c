@@ -473,7 +473,8 @@ int main(int argc, char **argv)
 	/* the daemon's defaults; the pacer applies a recording's own options
 	 * over them at each tick */
 	struct cmd_ctx ctx = { .reg = &d.reg, .sched = &defaults.sched, .scheduler = &d.sched,
-			       .lttng = &d.lttng, .recs = &d.recs, .events = events, .bridge = &d.bridge,
+			       .lttng = &d.lttng, .ops = &caret_lttng_ops_real, .recs = &d.recs,
+			       .events = events, .bridge = &d.bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)

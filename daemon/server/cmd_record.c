@@ -71,7 +71,7 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		return cmd_fail(e, EPERM, "recording %s is not yours", name);
 	/* armed open: its channel is enabled already, and Enter is the
 	 * agents' gate alone (no command to any application) */
-	int r = rec->armed_open ? 0 : lttng_view_ops(ctx->lttng)->go(name, e->msg, sizeof(e->msg));
+	int r = rec->armed_open ? 0 : ctx->ops->go(name, e->msg, sizeof(e->msg));
 	if (r < 0) {
 		log_err("record %s: %s", name, e->msg);
 		return r;
@@ -171,7 +171,7 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return r;
 	if (cfg->url) {
 		/* a relay's output is the relay's: only the name is ours */
-		r = lttng_view_ops(ctx->lttng)->session_name(cfg->session, NULL, p->name,
+		r = ctx->ops->session_name(cfg->session, NULL, p->name,
 							     sizeof(p->name), e->msg,
 							     sizeof(e->msg));
 		if (r < 0)
@@ -244,7 +244,7 @@ static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_
 static void record_undo(const struct cmd_ctx *ctx, struct recording *rec)
 {
 	struct caret_lttng_chan_stats st;
-	lttng_view_ops(ctx->lttng)->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
+	ctx->ops->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
 	if (rec->armed || (rec->ring.on && rec->dir_made))
 		recordings_unmake(rec);
 	recordings_drop(ctx->recs, rec);
@@ -254,7 +254,7 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		      const struct caret_ctl_record_req *q, struct record_plan *p,
 		      struct cmd_record_res *res, struct cmd_err *e)
 {
-	const struct caret_lttng_ops *ops = lttng_view_ops(ctx->lttng);
+	const struct caret_lttng_ops *ops = ctx->ops;
 	/* Refused before a session exists: a recording caretd could not
 	 * remember would run with no owner that `stop` could find. */
 	int r = recordings_admit(ctx->recs, peer->uid, p->cfg.armed, e->msg, sizeof(e->msg));

@@ -188,7 +188,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = '\0';
 	decode_all(line, strlen(line));
 	{
-		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view, .recs = &recs };
+		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .lttng = &view,
+				       .ops = &yes_ops, .recs = &recs };
 		/* a local member of caretd's group, not root */
 		struct cmd_peer peer = { .pid = 1, .uid = 1000, .gid = 1000, .n_groups = 0 };
 		struct cmd_out out;

@@ -36,6 +36,7 @@ struct lttng_view view;
 struct sched scheduler;
 struct recordings recs;
 struct cmd_ctx ctx = { .reg = &reg, .sched = &cfg, .scheduler = &scheduler, .lttng = &view,
+		       .ops = &fake_lttng_ops,
 		       .recs = &recs, .events = NULL, .bridge = NULL };
 struct agent agent;
 
