@@ -90,7 +90,7 @@ static void forget(struct recordings *t, struct recording *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int recordings_add(struct recordings *t, const struct recording *r)
+struct recording *recordings_put(struct recordings *t, const struct recording *r)
 {
 	struct recording *old = recordings_find(t, r->name);
 	if (old)
@@ -100,7 +100,7 @@ int recordings_add(struct recordings *t, const struct recording *r)
 		if (!t->slot[i].used)
 			s = &t->slot[i];
 	if (!s)
-		return -ENOSPC;
+		return NULL;
 	*s = *r;
 	s->used = true;
 	/* one taken over after a restart keeps its place in the order */
@@ -109,7 +109,12 @@ int recordings_add(struct recordings *t, const struct recording *r)
 		t->seq = s->seq;
 	publish(t, s);
 	recordings_save(t);
-	return 0;
+	return s;
+}
+
+int recordings_add(struct recordings *t, const struct recording *r)
+{
+	return recordings_put(t, r) ? 0 : -ENOSPC;
 }
 
 void recordings_drop(struct recordings *t, struct recording *r)

@@ -142,6 +142,7 @@ ORDER = [
     {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
     {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
     {"features"},  # the features of a recording, listed once, and what runs them
+    {"recordings_make"},  # record's making: admission, session, table, features' begin, one unwind
     {"bridge_msg", "bridge_wake", "bridge_ddsc"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep; libddsc's loader and the entities
     {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
     {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending", "bridge_ddslog"},  # bridge_ddslog: CycloneDDS's own log lines through the bridge's limiter; other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes
