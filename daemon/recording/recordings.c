@@ -14,9 +14,19 @@ static uint32_t arm_timeout(const struct recordings *t)
 						      : RECORDINGS_ARM_TIMEOUT_S;
 }
 
+/* What the view's entry of r's session shows (r->pub), from r. */
+static void pub_fill(struct recording *r)
+{
+	r->pub = (struct lttng_view_pub){
+		.name = r->name, .path = r->path, .dir_dev = r->dir_dev, .dir_ino = r->dir_ino,
+		.uid = r->uid, .pacing = r->pacing, .frequency = r->frequency,
+		.subbuf_size = r->subbuf_size, .subbuf_count = r->subbuf_count,
+		.filter = &r->filter };
+}
+
 static void publish(struct recordings *t, struct recording *r)
 {
-	recordings_pub_fill(r);
+	pub_fill(r);
 	/* an armed one records nothing: its entry comes at `go` */
 	if (t->view)
 		lttng_view_publish(t->view, r->name, &r->pub);
@@ -29,6 +39,15 @@ struct recording *recordings_latest(struct recordings *t, uid_t uid)
 		if ((uid == (uid_t)-1 || r->uid == uid) && (!best || r->seq > best->seq))
 			best = r;
 	return best;
+}
+
+void recordings_load(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n)
+{
+	if (!recordings_read(t, names, n))
+		return;
+	for (struct recording *r = recordings_next(t, NULL); r; r = recordings_next(t, r))
+		pub_fill(r);
+	recordings_save(t);
 }
 
 static int count(const struct recordings *t)

@@ -38,6 +38,12 @@ struct recording *recordings_put(struct recordings *t, const struct recording *r
 /* The newest recording (of uid, or of anyone when uid is (uid_t)-1). */
 struct recording *recordings_latest(struct recordings *t, uid_t uid);
 
+/* The recordings of a caretd before this one taken over
+ * (recordings_read), each with what its session's entry in the view
+ * shows, and the table saved: at the first poll that reaches the session
+ * daemon, names[0..n) the sessions it has. */
+void recordings_load(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n);
+
 /* Forgets r: each feature's end (in reverse, with no stop reply), its
  * entry in the view withdrawn, the table saved. */
 void recordings_drop(struct recordings *t, struct recording *r);

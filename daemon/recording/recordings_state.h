@@ -26,8 +26,10 @@ void recordings_sync_marker(struct recordings *t, bool arming);
  */
 void recordings_save(struct recordings *t);
 /* Reads t->state_file once, at the first poll that reaches the session
- * daemon: names[0..n) are the sessions it has. */
-void recordings_load(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n);
+ * daemon, into the table: names[0..n) are the sessions it has. Whether a
+ * file was read; their entries in the view, and the save that rewrites
+ * it, are the caller's (recordings_load). */
+bool recordings_read(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n);
 /* At a clean exit: removes t->state_file when it names no recording;
  * kept when it does (the next caretd takes them over) or was never
  * loaded (a previous caretd's, unread). */

@@ -27,12 +27,3 @@ bool recordings_any(const struct recordings *t)
 			return true;
 	return false;
 }
-
-void recordings_pub_fill(struct recording *r)
-{
-	r->pub = (struct lttng_view_pub){
-		.name = r->name, .path = r->path, .dir_dev = r->dir_dev, .dir_ino = r->dir_ino,
-		.uid = r->uid, .pacing = r->pacing, .frequency = r->frequency,
-		.subbuf_size = r->subbuf_size, .subbuf_count = r->subbuf_count,
-		.filter = &r->filter };
-}

@@ -77,7 +77,5 @@ struct recording *recordings_next(struct recordings *t, struct recording *prev);
 struct recording *recordings_find(struct recordings *t, const char *session);
 /* Whether the table holds any recording. */
 bool recordings_any(const struct recordings *t);
-/* What the view's entry of r's session shows (r->pub), from r. */
-void recordings_pub_fill(struct recording *r);
 
 #endif

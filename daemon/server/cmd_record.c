@@ -21,8 +21,10 @@
 #include "proto/caret_ctl_rotation.h"
 
 /*
- * A recording records now (at once, or at its `go`): the view sees its
- * session, and, with a filter, its own Start for the agents in WAIT (seed
+ * A recording made or entered: the view sees its session. An armed one
+ * waits for its `go`, the other hosts woken now for --all-hosts (its Start
+ * then finds them joined: bridge.h, BRIDGE_SETTLE_NS). One that records
+ * now (at once, or at its `go`) has, with a filter, its own Start for the agents in WAIT (seed
  * 000's Start; the scheduler gives the filter to every later pass for it
  * alone too: agents found later, and those that record for an older
  * session). With --all-hosts, the same Start to every host (after the
@@ -34,6 +36,11 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 {
 	struct sched_lttng l;
 	cmd_session_seen(ctx, rec->name, &l);
+	if (rec->armed) {
+		if (rec->all_hosts && ctx->bridge)
+			bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
+		return; /* its Start at `go` */
+	}
 	struct caret_filter_text ft;
 	bool filtered = caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f);
 	if (filtered) {
@@ -241,19 +248,10 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return r;
 	snprintf(res->session, sizeof(res->session), "%s", rec->name);
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
-	/* now, not at Enter: an armed recording's Start then finds the other
-	 * hosts joined (bridge.h, BRIDGE_SETTLE_NS) */
-	if (q->all_hosts && ctx->bridge)
-		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
 	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
 		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
 		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
 		 pacing_name(p->pacing));
-	if (p->cfg.armed) {
-		struct sched_lttng l;
-		cmd_session_seen(ctx, res->session, &l);
-		return 0; /* its Start at `go` */
-	}
 	record_started(ctx, rec, p->cfg.url, res);
 	return 0;
 }
