@@ -21,13 +21,14 @@
 #include "proto/caret_ctl_rotation.h"
 
 /*
- * A recording made or entered: the view sees its session. An armed one
- * waits for its `go`, the other hosts woken now for --all-hosts (its Start
- * then finds them joined: bridge.h, BRIDGE_SETTLE_NS). One that records
- * now (at once, or at its `go`) has, with a filter, its own Start for the agents in WAIT (seed
- * 000's Start; the scheduler gives the filter to every later pass for it
- * alone too: agents found later, and those that record for an older
- * session). With --all-hosts, the same Start to every host (after the
+ * A recording made or entered: the view sees its session, and, for
+ * --all-hosts, the bridge is awake (now, not at Enter: an armed
+ * recording's Start then finds the other hosts joined: bridge.h,
+ * BRIDGE_SETTLE_NS). An armed one waits for its `go`. One that records
+ * now (at once, or at its `go`) has, with a filter, its own Start for the
+ * agents in WAIT (seed 000's Start; the scheduler gives the filter to
+ * every later pass for it alone too: agents found later, and those that
+ * record for an older session). With --all-hosts, the same Start to every host (after the
  * relay request of a recording to a relay: a host must have its session
  * before the Start can find it active).
  */
@@ -36,11 +37,11 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 {
 	struct sched_lttng l;
 	cmd_session_seen(ctx, rec->name, &l);
-	if (rec->armed) {
-		if (rec->all_hosts && ctx->bridge)
-			bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
+	/* once awake, no more than a look at the bridge's state */
+	if (rec->all_hosts && ctx->bridge)
+		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
+	if (rec->armed)
 		return; /* its Start at `go` */
-	}
 	struct caret_filter_text ft;
 	bool filtered = caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f);
 	if (filtered) {
