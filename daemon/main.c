@@ -387,8 +387,9 @@ struct daemon {
 static int start_modules(struct daemon *d, struct loop *loop)
 {
 	d->vw = (struct view_watchers){ .pacer = &d->pacer, .bridge = &d->bridge };
-	d->lttng.on_change = on_view_change;
-	d->lttng.change_arg = &d->vw;
+	const struct lttng_view_ops_in view_ops = { .ops = &caret_lttng_ops_real,
+						    .on_change = on_view_change,
+						    .change_arg = &d->vw };
 	const struct registry_loop_ops reg_ops = {
 		.reg = &d->reg, .on_hint = (void (*)(void *))lttng_view_hint, .hint_arg = &d->lttng
 	};
@@ -404,7 +405,7 @@ static int start_modules(struct daemon *d, struct loop *loop)
 	const struct simclock_ops clock_ops = { .recs = &d->recs };
 	int r;
 	if ((r = registry_loop_start(&d->reg_loop, loop, &reg_ops)) < 0 ||
-	    (r = lttng_view_start(&d->lttng, loop)) < 0 ||
+	    (r = lttng_view_start(&d->lttng, loop, &view_ops)) < 0 ||
 	    (r = pacer_start(&d->pacer, loop, &pacer_ops)) < 0 ||
 	    (r = notify_start(&d->notify, loop, &notify_ops)) < 0 ||
 	    (r = bridge_start(&d->bridge, loop, &bridge_ops)) < 0 ||
@@ -486,7 +487,8 @@ int main(int argc, char **argv)
 	/* the daemon's defaults; the pacer applies a recording's own options
 	 * over them at each tick */
 	struct cmd_ctx ctx = { .reg = &d.reg, .sched = &defaults.sched, .scheduler = &d.sched,
-			       .lttng = &d.lttng, .recs = &d.recs, .events = events, .bridge = &d.bridge,
+			       .lttng = &d.lttng, .ops = &caret_lttng_ops_real, .recs = &d.recs,
+			       .events = events, .bridge = &d.bridge,
 			       .subbuf_size = &defaults.subbuf_size,
 			       .subbuf_count = &defaults.subbuf_count };
 	if ((r = top_start(&ctx.top, &loop, &d.reg)) < 0) {

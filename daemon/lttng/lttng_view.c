@@ -334,8 +334,11 @@ void lttng_view_hint(struct lttng_view *v)
 		v->hinted = true;
 }
 
-int lttng_view_start(struct lttng_view *v, struct loop *loop)
+int lttng_view_start(struct lttng_view *v, struct loop *loop, const struct lttng_view_ops_in *in)
 {
+	v->ops = in->ops;
+	v->on_change = in->on_change;
+	v->change_arg = in->change_arg;
 	v->poll = LOOP_JOB("LTTng view", LOOP_OBSERVE, on_poll, v);
 	return loop_add(loop, &v->poll);
 }

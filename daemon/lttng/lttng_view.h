@@ -108,7 +108,17 @@ struct lttng_view {
 	const struct caret_lttng_ops *ops;
 };
 
-int lttng_view_start(struct lttng_view *v, struct loop *loop);
+/* The view's collaborators, handed to lttng_view_start as every module's
+ * are (daemon/main.c). */
+struct lttng_view_ops_in {
+	/* the door to LTTng (NULL: caret_lttng_ops_real) */
+	const struct caret_lttng_ops *ops;
+	/* told after a refresh that changed what is active (NULL: nobody) */
+	void (*on_change)(void *arg);
+	void *change_arg;
+};
+
+int lttng_view_start(struct lttng_view *v, struct loop *loop, const struct lttng_view_ops_in *in);
 void lttng_view_stop(struct lttng_view *v);
 void lttng_view_refresh(struct lttng_view *v);
 /* A command started session (it records now) or stopped and destroyed it:

@@ -14,9 +14,19 @@ static uint32_t arm_timeout(const struct recordings *t)
 						      : RECORDINGS_ARM_TIMEOUT_S;
 }
 
+/* What the view's entry of r's session shows (r->pub), from r. */
+static void pub_fill(struct recording *r)
+{
+	r->pub = (struct lttng_view_pub){
+		.name = r->name, .path = r->path, .dir_dev = r->dir_dev, .dir_ino = r->dir_ino,
+		.uid = r->uid, .pacing = r->pacing, .frequency = r->frequency,
+		.subbuf_size = r->subbuf_size, .subbuf_count = r->subbuf_count,
+		.filter = &r->filter };
+}
+
 static void publish(struct recordings *t, struct recording *r)
 {
-	recordings_pub_fill(r);
+	pub_fill(r);
 	/* an armed one records nothing: its entry comes at `go` */
 	if (t->view)
 		lttng_view_publish(t->view, r->name, &r->pub);
@@ -29,6 +39,15 @@ struct recording *recordings_latest(struct recordings *t, uid_t uid)
 		if ((uid == (uid_t)-1 || r->uid == uid) && (!best || r->seq > best->seq))
 			best = r;
 	return best;
+}
+
+void recordings_load(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n)
+{
+	if (!recordings_read(t, names, n))
+		return;
+	for (struct recording *r = recordings_next(t, NULL); r; r = recordings_next(t, r))
+		pub_fill(r);
+	recordings_save(t);
 }
 
 static int count(const struct recordings *t)
@@ -90,7 +109,7 @@ static void forget(struct recordings *t, struct recording *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int recordings_add(struct recordings *t, const struct recording *r)
+struct recording *recordings_put(struct recordings *t, const struct recording *r)
 {
 	struct recording *old = recordings_find(t, r->name);
 	if (old)
@@ -100,7 +119,7 @@ int recordings_add(struct recordings *t, const struct recording *r)
 		if (!t->slot[i].used)
 			s = &t->slot[i];
 	if (!s)
-		return -ENOSPC;
+		return NULL;
 	*s = *r;
 	s->used = true;
 	/* one taken over after a restart keeps its place in the order */
@@ -109,7 +128,12 @@ int recordings_add(struct recordings *t, const struct recording *r)
 		t->seq = s->seq;
 	publish(t, s);
 	recordings_save(t);
-	return 0;
+	return s;
+}
+
+int recordings_add(struct recordings *t, const struct recording *r)
+{
+	return recordings_put(t, r) ? 0 : -ENOSPC;
 }
 
 void recordings_drop(struct recordings *t, struct recording *r)

@@ -3,7 +3,7 @@
  * The recordings across a caretd restart (B5): each saved whole after
  * every change, loaded once LTTng answers, each line believed only when
  * LTTng and the trace directory's owner agree
- * (daemon/recording/recordings.h).
+ * (daemon/recording/recordings_state.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "daemon/base/log.h"
-#include "daemon/recording/recordings.h"
+#include "daemon/recording/recordings_state.h"
 #include "proto/caret_ctl_limits.h"
 #include "shm/caret_shm.h"
 #include "util/caret_util.h"
@@ -278,8 +278,8 @@ static char *read_state(const char *file)
 	return buf;
 }
 
-/* r into a free slot, in its place in the order; its session's entry in
- * the view comes after the load (and reads r->pub then). */
+/* r into a free slot, in its place in the order; what its session's entry
+ * in the view shows is filled after the read (recordings_load). */
 static int take_over(struct recordings *t, const struct recording *r)
 {
 	for (int i = 0; i < RECORDINGS_MAX; i++) {
@@ -290,20 +290,19 @@ static int take_over(struct recordings *t, const struct recording *r)
 		s->used = true;
 		if (s->seq > t->seq)
 			t->seq = s->seq;
-		recordings_pub_fill(s);
 		return 0;
 	}
 	return -ENOSPC;
 }
 
-void recordings_load(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n)
+bool recordings_read(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n)
 {
 	t->loaded = true;
 	if (!t->state_file[0])
-		return;
+		return false;
 	char *buf = read_state(t->state_file);
 	if (!buf)
-		return;
+		return false;
 	char *save = NULL;
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		static struct recording r;
@@ -319,5 +318,5 @@ void recordings_load(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], 
 		log_info("recording %s of uid %d taken over from before a restart%s", r.name,
 			 (int)r.uid, r.armed ? " (armed)" : "");
 	}
-	recordings_save(t);
+	return true;
 }

@@ -147,6 +147,17 @@ int snapshot_admit_memory(const struct registry *r, struct recordings *t, uid_t 
 	return snapshot_mem_check(&in, uid, ring_bytes, least_size, err, errlen);
 }
 
+int snapshot_admit(const struct registry *r, struct recordings *t, uid_t uid, uint64_t size,
+		   struct caret_lttng_cfg *cfg, char *err, size_t errlen)
+{
+	int e = snapshot_plan(r, size, cfg, err, errlen);
+	if (e < 0)
+		return e;
+	uint64_t least = snapshot_min_size(snapshot_pass_bytes(r));
+	return snapshot_admit_memory(r, t, uid, cfg->subbuf_size * cfg->subbuf_count, least, err,
+				     errlen);
+}
+
 void snapshot_info(struct recordings *t, const char *session, struct snapshot_info *info)
 {
 	memset(info, 0, sizeof(*info));

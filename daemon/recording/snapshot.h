@@ -65,6 +65,12 @@ int snapshot_plan(const struct registry *r, uint64_t size, struct caret_lttng_cf
 int snapshot_admit_memory(const struct registry *r, struct recordings *t, uid_t uid,
 			  uint64_t ring_bytes, uint64_t least_size, char *err, size_t errlen);
 
+/* `record` of a flight recorder, planned and admitted at once: its ring
+ * (snapshot_plan) and the memory it takes (snapshot_admit_memory, the
+ * least size being the one a pass fits in): 0, or the first refusal. */
+int snapshot_admit(const struct registry *r, struct recordings *t, uid_t uid, uint64_t size,
+		   struct caret_lttng_cfg *cfg, char *err, size_t errlen);
+
 struct snapshot_info {
 	bool known; /* a flight recorder of this caretd's table */
 	uint64_t subbuf_size;

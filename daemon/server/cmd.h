@@ -5,7 +5,7 @@
  * struct filled, or a negative errno with one line for the requester in
  * struct cmd_err. None encodes a reply: daemon/server/commands.c, the dispatch,
  * turns results and errors into reply lines. Every LTTng call goes
- * through the view's ops table (lttng_view_ops()); the recordings are
+ * through the view's ops table (cmd_ctx.ops); the recordings are
  * the recordings table's (daemon/recording/recordings.h).
  */
 #ifndef CARETD_CMD_H
@@ -34,7 +34,10 @@ struct cmd_ctx {
 	struct registry *reg;
 	struct sched_cfg *sched;
 	struct sched *scheduler;  /* Start and End are its tick's inputs */
-	struct lttng_view *lttng; /* its ops are the commands' LTTng too */
+	struct lttng_view *lttng; /* what LTTng has */
+	/* the door to LTTng: the view's own (lttng_view_ops()), carried once
+	 * so that a command calls LTTng without going through the view */
+	const struct caret_lttng_ops *ops;
 	struct recordings *recs;  /* the recordings caretd made (over lttng) */
 	struct events *events;    /* NULL: `events` is refused */
 	struct bridge *bridge;    /* may be NULL (tests): no other hosts */

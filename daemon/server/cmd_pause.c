@@ -71,7 +71,7 @@ int cmd_pause(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	if (r->paused != resume)
 		return cmd_fail(e, EALREADY, "recording %s is %s", r->name,
 				resume ? "not paused" : "paused already");
-	rc = lttng_view_ops(v)->pause(res->session, resume, e->msg, sizeof(e->msg));
+	rc = ctx->ops->pause(res->session, resume, e->msg, sizeof(e->msg));
 	if (rc < 0 && rc != -EALREADY)
 		return rc;
 	/* EALREADY from LTTng: someone stopped (started) the session through

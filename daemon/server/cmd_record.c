@@ -14,17 +14,21 @@
 #include "daemon/server/cmd.h"
 #include "daemon/base/log.h"
 #include "daemon/agents/pacer.h"
+#include "daemon/recording/recordings_make.h"
 #include "daemon/recording/simclock.h"
 #include "daemon/recording/snapshot.h"
 #include "daemon/agents/startend.h"
 #include "proto/caret_ctl_rotation.h"
 
 /*
- * A recording records now (at once, or at its `go`): the view sees its
- * session, and, with a filter, its own Start for the agents in WAIT (seed
- * 000's Start; the scheduler gives the filter to every later pass for it
- * alone too: agents found later, and those that record for an older
- * session). With --all-hosts, the same Start to every host (after the
+ * A recording made or entered: the view sees its session, and, for
+ * --all-hosts, the bridge is awake (now, not at Enter: an armed
+ * recording's Start then finds the other hosts joined: bridge.h,
+ * BRIDGE_SETTLE_NS). An armed one waits for its `go`. One that records
+ * now (at once, or at its `go`) has, with a filter, its own Start for the
+ * agents in WAIT (seed 000's Start; the scheduler gives the filter to
+ * every later pass for it alone too: agents found later, and those that
+ * record for an older session). With --all-hosts, the same Start to every host (after the
  * relay request of a recording to a relay: a host must have its session
  * before the Start can find it active).
  */
@@ -33,6 +37,11 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 {
 	struct sched_lttng l;
 	cmd_session_seen(ctx, rec->name, &l);
+	/* once awake, no more than a look at the bridge's state */
+	if (rec->all_hosts && ctx->bridge)
+		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
+	if (rec->armed)
+		return; /* its Start at `go` */
 	struct caret_filter_text ft;
 	bool filtered = caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f);
 	if (filtered) {
@@ -71,7 +80,7 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		return cmd_fail(e, EPERM, "recording %s is not yours", name);
 	/* armed open: its channel is enabled already, and Enter is the
 	 * agents' gate alone (no command to any application) */
-	int r = rec->armed_open ? 0 : lttng_view_ops(ctx->lttng)->go(name, e->msg, sizeof(e->msg));
+	int r = rec->armed_open ? 0 : ctx->ops->go(name, e->msg, sizeof(e->msg));
 	if (r < 0) {
 		log_err("record %s: %s", name, e->msg);
 		return r;
@@ -163,15 +172,12 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	/* a ring the host's memory cannot spare is refused too, naming the
 	 * sizes it can (daemon/recording/snapshot_mem.h) */
 	if (q->snapshot_size &&
-	    ((r = snapshot_plan(ctx->reg, q->snapshot_size, cfg, e->msg, sizeof(e->msg))) < 0 ||
-	     (r = snapshot_admit_memory(ctx->reg, ctx->recs, peer->uid,
-					cfg->subbuf_size * cfg->subbuf_count,
-					snapshot_min_size(snapshot_pass_bytes(ctx->reg)),
-					e->msg, sizeof(e->msg))) < 0))
+	    (r = snapshot_admit(ctx->reg, ctx->recs, peer->uid, q->snapshot_size, cfg, e->msg,
+				sizeof(e->msg))) < 0)
 		return r;
 	if (cfg->url) {
 		/* a relay's output is the relay's: only the name is ours */
-		r = lttng_view_ops(ctx->lttng)->session_name(cfg->session, NULL, p->name,
+		r = ctx->ops->session_name(cfg->session, NULL, p->name,
 							     sizeof(p->name), e->msg,
 							     sizeof(e->msg));
 		if (r < 0)
@@ -191,10 +197,10 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 }
 
 /* The recording as the table remembers it: for whom, with which options
- * (each feature's own included), its session and directory. */
+ * (each feature's own included); its session, path and directory are
+ * LTTng's answer (recordings_make). */
 static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_record_req *q,
-			    const struct record_plan *p, const struct cmd_record_res *res,
-			    struct recording *rec)
+			    const struct record_plan *p, struct recording *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->uid = peer->uid;
@@ -209,18 +215,12 @@ static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_
 	rec->armed_open = p->cfg.armed_open;
 	/* at once, its Start goes now; armed, at `go` */
 	rec->all_hosts = p->all_hosts;
-	rec->dir_dev = p->dir_id.dev;
-	rec->dir_ino = p->dir_id.ino;
-	rec->dir_made = p->dir_id.made;
-	rec->parents_made = p->dir_id.parents_made;
 	/* who to watch while it waits for Enter (recordings.c reaps orphans) */
 	if (p->cfg.armed && peer->pid > 0 &&
 	    caret_proc_start_time(peer->pid, &rec->armer_start) == 0)
 		rec->armer_pid = peer->pid;
 	/* checked by cmd_filter: it fits a block */
 	caret_filter_encode(&p->filter, &rec->filter);
-	snprintf(rec->name, sizeof(rec->name), "%s", res->session);
-	snprintf(rec->path, sizeof(rec->path), "%s", res->path);
 	if (p->cfg.armed)
 		rec->armed_ns = caret_now_ns();
 	/* each feature's options, begun by recording_begin */
@@ -236,77 +236,23 @@ static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_
 	rec->clock.domain = q->clock_domain;
 }
 
-/* A recording refused once its session exists: the session goes, and its
- * directory when nothing can be in it, an armed one's (it recorded
- * nothing) or a flight recorder's that caretd made (it writes snapshots
- * only), not left empty (issue 33 L10); then the recording, whose
- * features end. */
-static void record_undo(const struct cmd_ctx *ctx, struct recording *rec)
-{
-	struct caret_lttng_chan_stats st;
-	lttng_view_ops(ctx->lttng)->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
-	if (rec->armed || (rec->ring.on && rec->dir_made))
-		recordings_unmake(rec);
-	recordings_drop(ctx->recs, rec);
-}
-
 static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		      const struct caret_ctl_record_req *q, struct record_plan *p,
 		      struct cmd_record_res *res, struct cmd_err *e)
 {
-	const struct caret_lttng_ops *ops = lttng_view_ops(ctx->lttng);
-	/* Refused before a session exists: a recording caretd could not
-	 * remember would run with no owner that `stop` could find. */
-	int r = recordings_admit(ctx->recs, peer->uid, p->cfg.armed, e->msg, sizeof(e->msg));
-	if (r < 0) {
-		log_warn("record refused for uid %d: %s", (int)peer->uid, e->msg);
-		return r;
-	}
-	/* now, not at Enter: an armed recording's Start then finds the other
-	 * hosts joined (bridge.h, BRIDGE_SETTLE_NS) */
-	if (q->all_hosts && ctx->bridge)
-		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
-	if (p->cfg.armed_open || !caret_filter_empty(&p->filter))
-		recordings_sync_marker(ctx->recs, true);
-	r = ops->record(&p->cfg, res->session, sizeof(res->session), res->path,
-			sizeof(res->path), e->msg, sizeof(e->msg));
-	if (r < 0) {
-		recordings_sync_marker(ctx->recs, false);
-		log_err("record failed: %s", e->msg);
-		return r;
-	}
 	static struct recording made; /* 19 KiB: not on the stack */
-	record_remember(peer, q, p, res, &made);
-	struct recording *rec = recordings_add(ctx->recs, &made) < 0
-				? NULL : recordings_find(ctx->recs, res->session);
-	if (!rec) {
-		/* unremembered, no one could stop it by name of owner (and
-		 * an armed one would look active with nothing enabled) */
-		struct caret_lttng_chan_stats st;
-		ops->stop(res->session, &st, 1, NULL, 0, NULL, 0);
-		recordings_sync_marker(ctx->recs, false);
-		return cmd_fail(e, ENOSPC, "too many recordings to remember %s: not started",
-				res->session);
-	}
-	/* A feature asked for that cannot be had refuses the recording: a
-	 * rotating one that cannot rotate (its user asked for a bound on the
-	 * disk it fills), a trigger refused (its user would wait for
-	 * snapshots that never come), -c without /clock (its user asked for
-	 * sim time). */
-	if ((r = recording_begin(ctx->recs, rec, e->msg, sizeof(e->msg))) < 0) {
-		record_undo(ctx, rec);
-		log_err("record failed: %s", e->msg);
+	record_remember(peer, q, p, &made);
+	struct recording *rec;
+	int r = recordings_make(ctx->recs, ctx->ops, &p->cfg, &made, &rec, e->msg,
+				sizeof(e->msg));
+	if (r < 0)
 		return r;
-	}
+	snprintf(res->session, sizeof(res->session), "%s", rec->name);
+	snprintf(res->path, sizeof(res->path), "%s", rec->path);
 	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
 		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
 		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
 		 pacing_name(p->pacing));
-	if (p->cfg.armed) {
-		struct sched_lttng l;
-		cmd_session_seen(ctx, res->session, &l);
-		return 0; /* its Start at `go` */
-	}
 	record_started(ctx, rec, p->cfg.url, res);
 	return 0;
 }

@@ -265,7 +265,7 @@ int cmd_snapshot(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		 struct cmd_err *e)
 {
 	struct lttng_view *v = ctx->lttng;
-	const struct caret_lttng_ops *ops = lttng_view_ops(v);
+	const struct caret_lttng_ops *ops = ctx->ops;
 	*wait = NULL;
 	struct recording *rec = q->session ? recordings_find(ctx->recs, q->session)
 					   : recordings_latest(ctx->recs, peer->uid);

@@ -68,7 +68,7 @@ static void stop_owner(const struct cmd_ctx *ctx, const struct cmd_peer *peer, c
 	/* only root can ask as them (an unprivileged caretd would ask as
 	 * itself, and every session of its session daemon would pass) */
 	if (geteuid() == 0 && peer->uid != 0 &&
-	    lttng_view_ops(ctx->lttng)->session_theirs(name, &as) == 1)
+	    ctx->ops->session_theirs(name, &as) == 1)
 		*owner = peer->uid;
 }
 
@@ -127,7 +127,7 @@ int cmd_stop(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		if (r < 0)
 			return r;
 	}
-	int n = lttng_view_ops(v)->stop(sname, res->ch, CMD_MAX_CHANNELS, res->path,
+	int n = ctx->ops->stop(sname, res->ch, CMD_MAX_CHANNELS, res->path,
 					sizeof(res->path), e->msg, sizeof(e->msg));
 	if (n < 0)
 		return n;

@@ -200,7 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	decode_all(line, strlen(line));
 	{
 		struct cmd_ctx ctx = { .reg = &reg, .sched = &sched, .scheduler = &scheduler,
-				       .lttng = &view, .recs = &recs, .top = top };
+				       .lttng = &view, .ops = &yes_ops, .recs = &recs, .top = top };
 		/* a local member of caretd's group, not root */
 		struct cmd_peer peer = { .pid = 1, .uid = 1000, .gid = 1000, .n_groups = 0 };
 		struct cmd_out out;

@@ -158,6 +158,25 @@ START_TEST(record_creates_and_remembers)
 }
 END_TEST
 
+/* The trace directory the session's making found or made is the
+ * recording's (who removes it, and what restores it, read it there). */
+START_TEST(record_remembers_its_directory)
+{
+	fake.dir = (struct caret_lttng_dir_id){ .dev = 7, .ino = 8, .made = true,
+						.parents_made = 2 };
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"d1\",\"path\":\"/t\"}",
+		       CTL_REPLY_RESULT, NULL);
+	assert_record_reply(r, "d1", "/t/d1");
+	cJSON_Delete(r);
+	const struct recording *rec = recordings_find(&recs, "d1");
+	ck_assert_ptr_nonnull(rec);
+	ck_assert_uint_eq(rec->dir_dev, 7);
+	ck_assert_uint_eq(rec->dir_ino, 8);
+	ck_assert(rec->dir_made);
+	ck_assert_int_eq(rec->parents_made, 2);
+}
+END_TEST
+
 START_TEST(record_defaults)
 {
 	static const uint64_t size = 65536;
@@ -525,6 +544,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	add_state_tests(tc);
 	tcase_add_test(tc, bad_requests);
+	tcase_add_test(tc, record_remembers_its_directory);
 	tcase_add_test(tc, stop_is_the_callers_own);
 	tcase_add_test(tc, start_end);
 	tcase_add_test(tc, record_creates_and_remembers);

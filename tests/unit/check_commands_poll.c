@@ -20,12 +20,25 @@
 static sd_event *ev;
 static struct loop l;
 
+static int changes;
+static void *change_arg_seen;
+
+static void count_change(void *arg)
+{
+	changes++;
+	change_arg_seen = arg;
+}
+
+/* The view started with the fixture's fake door and a hook that counts
+ * what it is told. */
 static void poll_open(void)
 {
 	ck_assert_int_ge(sd_event_new(&ev), 0);
 	memset(&l, 0, sizeof(l));
 	ck_assert_int_ge(loop_open(&l, ev), 0);
-	ck_assert_int_eq(lttng_view_start(&view, &l), 0);
+	const struct lttng_view_ops_in in = { .ops = &fake_lttng_ops, .on_change = count_change,
+					      .change_arg = &l };
+	ck_assert_int_eq(lttng_view_start(&view, &l, &in), 0);
 }
 
 static void poll_close(void)
@@ -71,6 +84,32 @@ START_TEST(idle_reads_once_a_second)
 	ck_assert(!view.ok);
 	ck_assert_uint_le(next, 50 * US_MS);
 	poll_close();
+}
+END_TEST
+
+/* What lttng_view_start is handed is what the view uses: its door to
+ * LTTng for every read, its hook (with its argument) for every change. */
+START_TEST(start_hands_the_door_and_the_hook)
+{
+	view.ops = NULL;
+	view.on_change = NULL;
+	poll_open();
+	ck_assert_ptr_eq(lttng_view_ops(&view), &fake_lttng_ops);
+	int lists = fake.n_lists;
+	poll_now();
+	ck_assert_int_eq(fake.n_lists, lists + 1);
+	changes = 0;
+	change_arg_seen = NULL;
+	fake.n_sessions = 1;
+	strcpy(fake.sessions[0], "cli");
+	poll_now();
+	ck_assert_int_eq(changes, 1);
+	ck_assert_ptr_eq(change_arg_seen, &l);
+	poll_now(); /* nothing new: nothing told */
+	ck_assert_int_eq(changes, 1);
+	fake.n_sessions = 0;
+	poll_close();
+	view.on_change = NULL;
 }
 END_TEST
 
@@ -138,6 +177,7 @@ END_TEST
 void add_poll_tests(TCase *tc)
 {
 	tcase_add_test(tc, idle_reads_once_a_second);
+	tcase_add_test(tc, start_hands_the_door_and_the_hook);
 	tcase_add_test(tc, first_hint_reads_at_once_then_short_period);
 	tcase_add_test(tc, hint_storm_reads_once_per_gap);
 	tcase_add_test(tc, hint_never_delays_a_due_read);

@@ -129,9 +129,11 @@ ORDER = [
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
      "rotation_types"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
     {"dups", "recording"},  # the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
+    {"recordings_table"},  # the recordings table's slots and walk, under both its logic and its persistence
+    {"recordings_state"},  # the recordings across a restart, and the armed marker every save keeps
     {"pacer", "notify", "wait", "cmd_events", "startend", "config",
      "recordings", "top"},  # recordings: the table of recordings (admission, reaping, the armed marker); top: watched processes, their leases and rows
-    {"recordings_state", "rotation_state"},  # the recordings across a restart; what the rotations look at
+    {"rotation_state"},  # what the rotations look at
     {"simclock"},  # record -c: the caret-simclock helpers of the recordings
     # rotation's parts on that table: lttng-ctl (triggers, channel,
     # schedules), the chunks' verdicts, the disk guard
@@ -141,6 +143,7 @@ ORDER = [
     {"rotation", "snapshot"},  # a rotating recording's timer, requests, notifications; a flight recorder's pass before its snapshots
     {"snapshot_trigger"},  # a flight recorder's LTTng trigger: its notifications take snapshots
     {"features"},  # the features of a recording, listed once, and what runs them
+    {"recordings_make"},  # record's making: admission, session, table, features' begin, one unwind
     {"bridge_msg", "bridge_wake", "bridge_ddsc"},  # the checks of what a DDS peer sends, pure (fuzzed alone); the passive SPDP listener of a bridge asleep; libddsc's loader and the entities
     {"bridge"},  # DDS to other hosts: the state and the log limiter its parts share
     {"bridge_peers", "bridge_relay", "bridge_snap", "bridge_pending", "bridge_ddslog"},  # bridge_ddslog: CycloneDDS's own log lines through the bridge's limiter; other hosts' Start/End/Status; the relay session they ask for; the snapshots they ask for; this host's broadcasts held while it wakes

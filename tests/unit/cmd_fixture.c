@@ -36,6 +36,7 @@ struct lttng_view view;
 struct sched scheduler;
 struct recordings recs;
 struct cmd_ctx ctx = { .reg = &reg, .sched = &cfg, .scheduler = &scheduler, .lttng = &view,
+		       .ops = &fake_lttng_ops,
 		       .recs = &recs, .events = NULL, .bridge = NULL };
 struct agent agent;
 
@@ -240,6 +241,8 @@ static int f_record(const struct caret_lttng_cfg *c, char *name_out, size_t name
 	snprintf(fake.sessions[fake.n_sessions++], CARET_LTTNG_NAME_MAX, "%s", name);
 	snprintf(name_out, name_len, "%s", name);
 	snprintf(path_out, path_len, "%s/%s", c->url ? "/relay" : c->path, name);
+	if (c->dir_out)
+		*c->dir_out = fake.dir;
 	return 0;
 }
 

@@ -58,6 +58,8 @@ struct fake_lttng {
 	bool stopped[FAKE_SESSIONS]; /* paused: listed, not active */
 	uint64_t discarded; /* the stopped channel's count */
 	bool discarded_unknown;
+	/* the trace directory record says it found or made (cfg.dir_out) */
+	struct caret_lttng_dir_id dir;
 };
 extern struct fake_lttng fake;
 extern const struct caret_lttng_ops fake_lttng_ops;

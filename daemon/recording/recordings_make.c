@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `record`'s making (daemon/recording/recordings_make.h). */
+#include <errno.h>
+#include <stdio.h>
+
+#include "daemon/base/log.h"
+#include "daemon/recording/recordings_make.h"
+#include "util/caret_err.h"
+
+/* A recording refused once its session exists: the session goes, and its
+ * directory when nothing can be in it, an armed one's (it recorded
+ * nothing) or a flight recorder's that caretd made (it writes snapshots
+ * only), not left empty (issue 33 L10); then the recording, whose
+ * features end. */
+static void unmake(struct recordings *t, const struct caret_lttng_ops *ops,
+		   struct recording *rec)
+{
+	struct caret_lttng_chan_stats st;
+	ops->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
+	if (rec->armed || (rec->ring.on && rec->dir_made))
+		recordings_unmake(rec);
+	recordings_drop(t, rec);
+}
+
+int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
+		    const struct caret_lttng_cfg *cfg, struct recording *d, struct recording **out,
+		    char *err, size_t errlen)
+{
+	*out = NULL;
+	/* Refused before a session exists: a recording caretd could not
+	 * remember would run with no owner that `stop` could find. */
+	int r = recordings_admit(t, d->uid, d->armed, err, errlen);
+	if (r < 0) {
+		log_warn("record refused for uid %d: %s", (int)d->uid, err);
+		return r;
+	}
+	if (d->armed_open || recording_filtered(d))
+		recordings_sync_marker(t, true);
+	r = ops->record(cfg, d->name, sizeof(d->name), d->path, sizeof(d->path), err, errlen);
+	if (r < 0) {
+		recordings_sync_marker(t, false);
+		log_err("record failed: %s", err);
+		return r;
+	}
+	/* the trace directory as the session's making found or made it */
+	if (cfg->dir_out) {
+		d->dir_dev = cfg->dir_out->dev;
+		d->dir_ino = cfg->dir_out->ino;
+		d->dir_made = cfg->dir_out->made;
+		d->parents_made = cfg->dir_out->parents_made;
+	}
+	struct recording *rec = recordings_put(t, d);
+	if (!rec) {
+		/* unremembered, no one could stop it by name of owner (and
+		 * an armed one would look active with nothing enabled) */
+		struct caret_lttng_chan_stats st;
+		ops->stop(d->name, &st, 1, NULL, 0, NULL, 0);
+		recordings_sync_marker(t, false);
+		return caret_errf(err, errlen, ENOSPC, "too many recordings to remember %s: "
+				  "not started", d->name);
+	}
+	/* A feature asked for that cannot be had refuses the recording: a
+	 * rotating one that cannot rotate (its user asked for a bound on the
+	 * disk it fills), a trigger refused (its user would wait for
+	 * snapshots that never come), -c without /clock (its user asked for
+	 * sim time). */
+	if ((r = recording_begin(t, rec, err, errlen)) < 0) {
+		unmake(t, ops, rec);
+		log_err("record failed: %s", err);
+		return r;
+	}
+	*out = rec;
+	return 0;
+}

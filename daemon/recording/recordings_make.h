@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `record`'s making, in one place below the command: admission, the armed
+ * marker, the session, the table, each feature's begin, and one unwind of
+ * whatever was done when a step fails. The command (daemon/server/
+ * cmd_record.c) plans before and announces after; it calls in here once.
+ */
+#ifndef CARETD_RECORDINGS_MAKE_H
+#define CARETD_RECORDINGS_MAKE_H
+
+#include <stddef.h>
+
+#include "daemon/recording/features.h"
+#include "lib/lttng/session.h"
+
+/*
+ * Makes the recording d describes (its requester, options and features'
+ * options; not its name or path): admitted for d->uid, the armed marker set
+ * first when it will be armed open or filtered (no process starting
+ * meanwhile records at once), its session made through ops from cfg, d
+ * remembered under the name and path LTTng gave, and each feature begun.
+ * 0 and *out, the recording in the table; or a negative errno with why in
+ * err, and nothing left: the session stopped, what an armed recording or a
+ * flight recorder's made directory holds removed, the marker as the table
+ * says.
+ */
+int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
+		    const struct caret_lttng_cfg *cfg, struct recording *d, struct recording **out,
+		    char *err, size_t errlen);
+
+#endif
