@@ -127,13 +127,15 @@ struct recording *recordings_put(struct recordings *t, const struct recording *r
 	if (s->seq > t->seq)
 		t->seq = s->seq;
 	publish(t, s);
-	recordings_save(t);
 	return s;
 }
 
 int recordings_add(struct recordings *t, const struct recording *r)
 {
-	return recordings_put(t, r) ? 0 : -ENOSPC;
+	if (!recordings_put(t, r))
+		return -ENOSPC;
+	recordings_save(t);
+	return 0;
 }
 
 void recordings_drop(struct recordings *t, struct recording *r)

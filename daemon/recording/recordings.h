@@ -33,7 +33,9 @@ int recordings_admit(const struct recordings *t, uid_t uid, bool armed, char *er
  * its session's entry and saved: 0, or -ENOSPC when the table is full. */
 int recordings_add(struct recordings *t, const struct recording *r);
 /* The same, returning the recording in its slot (NULL: the table is full),
- * for a caller that goes on with it. */
+ * for a caller that goes on with it; not saved: that caller saves once,
+ * when the recording is whole (recordings_make, after each feature's
+ * begin). */
 struct recording *recordings_put(struct recordings *t, const struct recording *r);
 /* The newest recording (of uid, or of anyone when uid is (uid_t)-1). */
 struct recording *recordings_latest(struct recordings *t, uid_t uid);

@@ -69,6 +69,9 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
 		log_err("record failed: %s", err);
 		return r;
 	}
+	/* saved once, whole: with what each feature's begin set (an armed
+	 * rotating one's options outlive a restart before Enter) */
+	recordings_save(t);
 	*out = rec;
 	return 0;
 }

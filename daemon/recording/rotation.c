@@ -187,6 +187,7 @@ static int begin(struct rotation *t, char *err, size_t errlen);
 static int feat_begin(struct recordings *rs, struct recording *rec, char *err, size_t errlen)
 {
 	struct rotation_opts o = rec->rot.o;
+	(void)rs; /* recordings_make saves the recording once begun */
 	if (!rotation_wanted(&o))
 		return 0;
 	if (rec->path[0] != '/') {
@@ -198,10 +199,8 @@ static int feat_begin(struct recordings *rs, struct recording *rec, char *err, s
 			   .uid = rec->uid, .gid = rec->gid, .armed = rec->armed };
 	snprintf(t->name, sizeof(t->name), "%s", rec->name);
 	snprintf(t->path, sizeof(t->path), "%s", rec->path);
-	if (t->armed) {
-		recordings_save(rs); /* its options outlive a restart before Enter */
+	if (t->armed)
 		return 0; /* nothing recorded before `go`: no chunk to rotate */
-	}
 	return begin(t, err, errlen);
 }
 
