@@ -317,6 +317,14 @@ int bridge_send_start(struct bridge *b, uint32_t frequency, const struct caret_f
 int bridge_send_end(struct bridge *b);
 int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 		      uint32_t frequency, bool stop, const struct caret_filter_lists *filter);
+/* A recording's broadcast: its relay request first when url (a host must
+ * have its session before the Start can find it active), then its Start;
+ * held together, in that order, while the bridge wakes. rec_frequency is
+ * the recording's own option (0: each relay host's default), frequency the
+ * Start's. */
+int bridge_send_record_start(struct bridge *b, const char *session, const char *url,
+			     uint32_t rec_frequency, uint32_t frequency,
+			     const struct caret_filter_lists *filter);
 
 /*
  * `snapshot --all-hosts` of session: asks every other host to take its

@@ -193,6 +193,22 @@ int bridge_send_relay(struct bridge *b, const char *session, const char *url,
 	return send_relay(b, session, url, frequency, stop, f);
 }
 
+int bridge_send_record_start(struct bridge *b, const char *session, const char *url,
+			     uint32_t rec_frequency, uint32_t frequency,
+			     const struct caret_filter_lists *f)
+{
+	if (hold(b)) {
+		int64_t now = caret_now_ns();
+		int r = url ? bridge_pending_add(b, BRIDGE_P_RELAY, rec_frequency, f, session, url,
+						 false, now)
+			    : 0;
+		return HELD(r < 0 ? r : bridge_pending_add(b, BRIDGE_P_START, frequency, f, NULL,
+							   NULL, false, now));
+	}
+	int r = url ? send_relay(b, session, url, rec_frequency, false, f) : 0;
+	return r < 0 ? r : send_start(b, frequency, f);
+}
+
 static int send_relay(struct bridge *b, const char *session, const char *url, uint32_t frequency,
 		      bool stop, const struct caret_filter_lists *f)
 {

@@ -54,11 +54,8 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 	if (!rec->all_hosts)
 		return;
 	const struct caret_filter_lists *f = filtered ? &ft.f : NULL;
-	int b = url ? bridge_send_relay(ctx->bridge, rec->name, url, rec->frequency, false, f)
-		    : 0;
-	if (b >= 0) /* sent, or held (BRIDGE_HELD): the next one follows it */
-		b = bridge_send_start(ctx->bridge,
-				      rec->frequency ? rec->frequency : ctx->sched->frequency, f);
+	int b = bridge_send_record_start(ctx->bridge, rec->name, url, rec->frequency,
+					 rec->frequency ? rec->frequency : ctx->sched->frequency, f);
 	cmd_broadcast_done(ctx, &res->bc, b, "Start");
 }
 
