@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* `record`'s making (daemon/recording/recordings_make.h). */
+/* `record`'s making and an armed recording's `go`
+ * (daemon/recording/recordings_make.h). */
 #include <errno.h>
 #include <stdio.h>
 
@@ -73,5 +74,21 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
 	 * rotating one's options outlive a restart before Enter) */
 	recordings_save(t);
 	*out = rec;
+	return 0;
+}
+
+int recordings_go(struct recordings *t, const struct caret_lttng_ops *ops,
+		  struct recording *rec, char *err, size_t errlen)
+{
+	int r = rec->armed_open ? 0 : ops->go(rec->name, err, errlen);
+	if (r < 0) {
+		log_err("record %s: %s", rec->name, err);
+		return r;
+	}
+	rec->armed = false;
+	rec->armed_open = false;
+	recording_go(t, rec);
+	recordings_save(t);
+	log_info("session %s: armed recording started", rec->name);
 	return 0;
 }

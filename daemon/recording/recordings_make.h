@@ -28,4 +28,13 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
 		    const struct caret_lttng_cfg *cfg, struct recording *d, struct recording **out,
 		    char *err, size_t errlen);
 
+/*
+ * An armed recording rec starts recording (its `go`): the session through
+ * ops (an armed-open one's channel is enabled already: Enter is the
+ * agents' gate alone), then each feature's go, and it is saved once. 0, or
+ * a negative errno with why in err, and it stays armed.
+ */
+int recordings_go(struct recordings *t, const struct caret_lttng_ops *ops,
+		  struct recording *rec, char *err, size_t errlen);
+
 #endif

@@ -75,21 +75,12 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		return cmd_fail(e, ENOENT, "no armed recording named %s", name);
 	if (!cmd_may_act_for(peer, rec->uid))
 		return cmd_fail(e, EPERM, "recording %s is not yours", name);
-	/* armed open: its channel is enabled already, and Enter is the
-	 * agents' gate alone (no command to any application) */
-	int r = rec->armed_open ? 0 : ctx->ops->go(name, e->msg, sizeof(e->msg));
-	if (r < 0) {
-		log_err("record %s: %s", name, e->msg);
+	int r = recordings_go(ctx->recs, ctx->ops, rec, e->msg, sizeof(e->msg));
+	if (r < 0)
 		return r;
-	}
-	rec->armed = false;
-	rec->armed_open = false;
-	recordings_save(ctx->recs);
-	log_info("session %s: armed recording started", name);
 	snprintf(res->session, sizeof(res->session), "%s", rec->name);
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
 	record_started(ctx, rec, NULL, res);
-	recording_go(ctx->recs, rec);
 	return 0;
 }
 
