@@ -525,6 +525,47 @@ START_TEST(recording_saved_and_restored_whole)
 }
 END_TEST
 
+/* The state file's text ("" when there is none). */
+static const char *state_text(const char *file, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(file, "r");
+	if (f) {
+		buf[fread(buf, 1, len - 1, f)] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+/* What `record` makes is saved once it is whole (recordings_make), and an
+ * armed one's `go` too (recordings_go): a caretd killed right after either
+ * finds it as the command left it. (Read back as text: restoring checks the
+ * trace directory against LTTng's, which the fake session daemon has not.) */
+START_TEST(record_and_go_saved)
+{
+	char dir[64], file[128];
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-made-%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	snprintf(file, sizeof(file), "%s/caretd.recordings", dir);
+	snprintf(recs.state_file, sizeof(recs.state_file), "%s", file);
+	peer.uid = 4242;
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"m1\",\"path\":\"/t\","
+		       "\"arm\":true}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	static char armed[8192], went[8192];
+	/* the session's name, hex-encoded, on its line */
+	ck_assert_ptr_nonnull(strstr(state_text(file, armed, sizeof(armed)), " 6d31 "));
+	r = ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"m1\"}", CTL_REPLY_RESULT, NULL);
+	cJSON_Delete(r);
+	ck_assert(!recordings_find(&recs, "m1")->armed);
+	ck_assert_ptr_nonnull(strstr(state_text(file, went, sizeof(went)), " 6d31 "));
+	ck_assert_str_ne(went, armed); /* no longer saved as armed */
+	recs.state_file[0] = '\0';
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 /* A rotation's part of its recording's line, and back (the chunks named
  * incomplete or holding copies included). */
 START_TEST(rotation_saved_and_restored_whole)
@@ -577,6 +618,7 @@ void add_state_tests(TCase *tc)
 {
 	tcase_add_test(tc, recording_saved_and_restored_whole);
 	tcase_add_test(tc, rotation_saved_and_restored_whole);
+	tcase_add_test(tc, record_and_go_saved);
 	tcase_add_test(tc, status_and_list);
 	tcase_add_test(tc, complete_segment_seen_before_its_event);
 	tcase_add_test(tc, recording_shares);
