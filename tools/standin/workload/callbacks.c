@@ -75,6 +75,10 @@ void wl_execute_timer(struct wl_timer *t)
 	if (t->calls)
 		for (unsigned i = 0; i < t->node->opt->clients; i++)
 			call_one(t->node->clients[i]);
+	/* the user's work runs between the two tracepoints, as in rclcpp's
+	 * GenericTimer::execute_callback (include/rclcpp/timer.hpp: humble
+	 * l.229-231, jazzy l.291-293: callback_start, the callback through
+	 * execute_callback_delegate, callback_end) */
 	if (t->node->opt->timer_work_ms)
 		wl_sleep_ns((int64_t)t->node->opt->timer_work_ms * 1000000);
 	ros_trace_callback_end(t->callback);
