@@ -17,9 +17,9 @@
  * RECORD. The enabled_ variant cannot see the arguments: it says yes in
  * RECORD and do_ applies the filter. `count` is what `caretctl top`
  * counts of the event (count.h; `counted` 1), run whatever the state
- * while the process is watched (w_: the generation). The hook itself
- * only reads the words and returns: everything else is in the slow_
- * function it jumps to, so the common case needs no stack frame (P1's
+ * while the process is watched (w_: the generation, read once by the
+ * hook and handed on). The hook itself only reads the words and returns:
+ * everything else is in the slow_ function it jumps to, so the common case needs no stack frame (P1's
  * instructions); with nothing to count (`counted` 0) the compiler drops
  * the watched word's load. */
 #define RT_HOOK_FC(name, params, args, keep, counted, count)                 \
@@ -29,9 +29,9 @@
 	static struct caret_fn real_##name, real_do_##name, real_en_##name;   \
 	static __attribute__((noinline)) void slow_##name(struct caret_fn *slot_, \
 							 const char *sym_,    \
+							 uint32_t w_,         \
 							 RT_PARAMS_ params)   \
 	{                                                                     \
-		uint32_t w_ = (counted) ? caret_watched() : 0;                \
 		if (w_)                                                       \
 			count;                                                \
 		if (!caret_recording() || !(keep))                            \
@@ -42,17 +42,18 @@
 	}                                                                     \
 	void ros_trace_##name params                                          \
 	{                                                                     \
-		if (__builtin_expect(((counted) ? caret_watched() : 0) == 0 && \
-				     !caret_recording(), 1))                  \
+		uint32_t w_ = (counted) ? caret_watched() : 0;                \
+		if (__builtin_expect(w_ == 0 && !caret_recording(), 1))       \
 			return;                                               \
-		slow_##name(&real_##name, "ros_trace_" #name, RT_ARGS_ args); \
+		slow_##name(&real_##name, "ros_trace_" #name, w_, RT_ARGS_ args); \
 	}                                                                     \
 	void ros_trace_do_##name params                                       \
 	{                                                                     \
-		if (__builtin_expect(((counted) ? caret_watched() : 0) == 0 && \
-				     !caret_recording(), 1))                  \
+		uint32_t w_ = (counted) ? caret_watched() : 0;                \
+		if (__builtin_expect(w_ == 0 && !caret_recording(), 1))       \
 			return;                                               \
-		slow_##name(&real_do_##name, "ros_trace_do_" #name, RT_ARGS_ args); \
+		slow_##name(&real_do_##name, "ros_trace_do_" #name, w_,       \
+			    RT_ARGS_ args);                                   \
 	}                                                                     \
 	/* watched, do_ must run to count: yes, and do_ forwards only     \
 	 * in RECORD */                                                   \
