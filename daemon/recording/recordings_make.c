@@ -57,7 +57,7 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
 		struct caret_lttng_chan_stats st;
 		ops->stop(d->name, &st, 1, NULL, 0, NULL, 0);
 		recordings_sync_marker(t, false);
-		return caret_errf(err, errlen, ENOSPC, "too many recordings to remember %s: "
+		return caret_errf(err, errlen, -ENOSPC, "too many recordings to remember %s: "
 				  "not started", d->name);
 	}
 	/* A feature asked for that cannot be had refuses the recording: a

@@ -8,6 +8,7 @@
 #include "daemon/server/top.h"
 #include "daemon/server/top_join.h"
 #include "util/caret_err.h"
+#include "util/caret_util.h"
 
 /* Reads closer together than this share their interval: the rows of a
  * second requester do not cut the first one's intervals short. */
@@ -150,17 +151,6 @@ static void name_slots(struct agent *a, struct top_agent *ta, const struct caret
 	ta->named_records = st.records;
 }
 
-static void *grow(void *v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return v;
-	size_t c = *cap ? 2 * *cap : 64;
-	void *p = realloc(v, c * size);
-	if (p)
-		*cap = c;
-	return p;
-}
-
 static const char *opt(const char *s)
 {
 	return s[0] ? s : NULL;
@@ -195,7 +185,7 @@ static int slot_rows(struct agent *a, struct top_agent *ta, int n, int64_t iv, s
 		const struct top_names *nm = &ta->names[i];
 		uint32_t kind = CARET_CTR_KEY_KIND(c->key);
 		if (kind == CARET_CTR_CALLBACK) {
-			if (!(o->cb = grow(o->cb, &rw->cap_cb, o->n_cb, sizeof(*o->cb))))
+			if (caret_grow((void **)&o->cb, &rw->cap_cb, o->n_cb + 1, sizeof(*o->cb)) < 0)
 				return -ENOMEM;
 			struct caret_ctl_top_cb *row = &o->cb[o->n_cb++];
 			*row = (struct caret_ctl_top_cb){ .pid = a->pid, .procname = a->procname,
@@ -204,7 +194,8 @@ static int slot_rows(struct agent *a, struct top_agent *ta, int n, int64_t iv, s
 							  .topic = opt(nm->topic) };
 			cb_row(c, b, ta->watch, iv, row);
 		} else if (kind == CARET_CTR_PUBLISHER || kind == CARET_CTR_SUBSCRIPTION) {
-			if (!(o->topics = grow(o->topics, &rw->cap_tp, o->n_topics, sizeof(*o->topics))))
+			if (caret_grow((void **)&o->topics, &rw->cap_tp, o->n_topics + 1,
+					sizeof(*o->topics)) < 0)
 				return -ENOMEM;
 			struct caret_ctl_top_topic *row = &o->topics[o->n_topics++];
 			uint64_t count = c->count - b->count;
