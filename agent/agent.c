@@ -154,6 +154,7 @@ static void init_locked(void)
 		caret_own_set_state(&seg, st);
 		caret_state_use(caret_own_state_word(&seg));
 		caret_count_use(&seg);
+		caret_count_scope(&seg, caret_jazzy_or_later);
 		if (caret_tp && (r = caret_replay_start(&seg, distribution)) < 0)
 			caret_warn("caret-agent: no replay thread: %s", strerror(-r));
 		replay_ok = caret_tp && r >= 0;

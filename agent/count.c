@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* `caretctl top`'s counting (count.h). */
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "agent/count.h"
 #include "agent/state.h"
@@ -61,4 +65,75 @@ void caret_count_callback_end(const void *callback, uint32_t generation)
 void caret_count_message(enum caret_ctr_kind kind, const void *handle, uint32_t generation)
 {
 	caret_own_count(__atomic_load_n(&count_seg, __ATOMIC_ACQUIRE), kind, handle, 0, generation);
+}
+
+/*
+ * The clock of rmw_take's source_timestamp is the writer's CLOCK_REALTIME
+ * on both RMWs, so it is read here too:
+ *   - CycloneDDS: rmw_cyclonedds rmw_node.cpp stamps with dds_time()
+ *     (humble l.1834 dds_write, which stamps dds_time() itself; jazzy
+ *     l.1967-1969 dds_write_ts(.., dds_time())), "the current time in
+ *     nanoseconds since the UNIX Epoch" (dds/ddsrt/time.h:94-99, 0.10.2);
+ *     rmw_node.cpp computes this same difference for its late-message
+ *     report (humble l.3161-3162, jazzy l.3314-3315).
+ *   - Fast DDS 2.14.6: Time_t::now reads std::chrono::system_clock
+ *     (src/cpp/rtps/common/Time_t.cpp:48, :121, :279), used when the
+ *     writer gives no stamp (src/cpp/rtps/history/WriterHistory.cpp:91,
+ *     humble's write(&data), rmw_publish.cpp l.61) and by jazzy's
+ *     rmw_publish.cpp l.63-65 (Time_t::now then write_w_timestamp);
+ *     rmw_take.cpp l.53 reports SampleInfo::source_timestamp.to_ns().
+ * CLOCK_REALTIME is also the one clock time namespaces leave alone, so
+ * containers on one host share it. Whether the writer is on this host
+ * is caretd's to decide (daemon/server/top_scope.c): the agent measures.
+ */
+void caret_count_take(const void *subscription, int64_t source_timestamp, uint32_t generation)
+{
+	struct caret_seg *s = __atomic_load_n(&count_seg, __ATOMIC_ACQUIRE);
+	int64_t lat = 0;
+	if (source_timestamp) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		lat = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - source_timestamp;
+	}
+	caret_own_take(s, subscription, source_timestamp != 0, lat, generation);
+}
+
+static bool set(const char *v)
+{
+	return v && v[0];
+}
+
+/*
+ * rcl's rules (rcl 9.2.0, jazzy): ROS_LOCALHOST_ONLY=1 makes the range
+ * LOCALHOST and drops the static peers (src/rcl/init.c:188-193, the
+ * value read in localhost.c:45-49); otherwise ROS_AUTOMATIC_DISCOVERY_
+ * RANGE=LOCALHOST or OFF (discovery_options.c:68-71) with no
+ * ROS_STATIC_PEERS. Humble knows ROS_LOCALHOST_ONLY only. A DDS
+ * configuration file may name other interfaces or peers whatever rcl
+ * says: then nothing is proven.
+ */
+bool caret_count_host_only(const struct caret_discovery_env *e)
+{
+	if (set(e->cyclonedds_uri) || set(e->fastrtps_xml) || set(e->fastdds_xml))
+		return false;
+	if (e->localhost_only && !strcmp(e->localhost_only, "1"))
+		return true;
+	if (!e->jazzy || set(e->static_peers) || !e->range)
+		return false;
+	return !strcmp(e->range, "LOCALHOST") || !strcmp(e->range, "OFF");
+}
+
+void caret_count_scope(struct caret_seg *s, bool jazzy)
+{
+	struct caret_discovery_env e = {
+		.localhost_only = getenv("ROS_LOCALHOST_ONLY"),
+		.range = getenv("ROS_AUTOMATIC_DISCOVERY_RANGE"),
+		.static_peers = getenv("ROS_STATIC_PEERS"),
+		.cyclonedds_uri = getenv("CYCLONEDDS_URI"),
+		.fastrtps_xml = getenv("FASTRTPS_DEFAULT_PROFILES_FILE"),
+		.fastdds_xml = getenv("FASTDDS_DEFAULT_PROFILES_FILE"),
+		.jazzy = jazzy,
+	};
+	if (caret_count_host_only(&e))
+		caret_own_set_flags(s, CARET_AGENT_HOST_DISCOVERY, 0);
 }

@@ -101,7 +101,7 @@ RT_HOOK_FC(rmw_take, (cvp rmw_subscription_handle, cvp message, int64_t source_t
 		      const bool taken),
 	   (rmw_subscription_handle, message, source_timestamp, taken),
 	   caret_filter_rmw_subscription_allowed(rmw_subscription_handle), 1,
-	   if (taken) caret_count_message(CARET_CTR_SUBSCRIPTION, rmw_subscription_handle, w_))
+	   if (taken) caret_count_take(rmw_subscription_handle, source_timestamp, w_))
 RT_HOOK_F(rcl_lifecycle_transition, (cvp state_machine, ccp start_label, ccp goal_label),
 	  (state_machine, start_label, goal_label),
 	  caret_filter_state_machine_allowed(state_machine))

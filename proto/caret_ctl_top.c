@@ -93,6 +93,16 @@ static bool enc_cb(cJSON *arr, const struct caret_ctl_top_cb *c)
 	       add_count(o, "max_ns", c->max_ns) && add_real(o, "cpu", c->cpu);
 }
 
+static bool enc_lat(cJSON *o, const struct caret_ctl_top_lat *l)
+{
+	if (!l->known)
+		return cJSON_AddNullToObject(o, "latency") != NULL;
+	cJSON *x = cJSON_AddObjectToObject(o, "latency");
+	return x && add_count(x, "n", l->n) && add_count(x, "apart", l->apart) &&
+	       add_count(x, "mean_ns", l->mean_ns) && add_count(x, "p99_ns", l->p99_ns) &&
+	       add_count(x, "max_ns", l->max_ns);
+}
+
 static bool enc_topic(cJSON *arr, const struct caret_ctl_top_topic *t)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -101,7 +111,7 @@ static bool enc_topic(cJSON *arr, const struct caret_ctl_top_topic *t)
 	return cJSON_AddNumberToObject(o, "pid", t->pid) && add_str(o, "procname", t->procname) &&
 	       add_str(o, "node", t->node) && add_str(o, "topic", t->topic) &&
 	       add_str(o, "dir", t->publisher ? "pub" : "sub") && add_count(o, "count", t->count) &&
-	       add_real(o, "rate_hz", t->rate_hz);
+	       add_real(o, "rate_hz", t->rate_hz) && (t->publisher || enc_lat(o, &t->lat));
 }
 
 static bool enc_host(cJSON *arr, const struct caret_ctl_top_host *h)
@@ -233,6 +243,48 @@ static int dec_cb(const cJSON *o, const char *w, struct caret_ctl_top_cb *c, str
 	return -EPROTO;
 }
 
+/* "latency": absent or null (not known), or bounded as the header says;
+ * a "pub" row has none. */
+static int dec_lat(const cJSON *o, const char *w, struct caret_ctl_top_topic *t,
+		   struct ctl_why *why)
+{
+	struct caret_ctl_top_lat *l = &t->lat;
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, "latency");
+	*l = (struct caret_ctl_top_lat){ 0 };
+	if (!x || cJSON_IsNull(x))
+		return 0;
+	char lw[64];
+	snprintf(lw, sizeof(lw), "%s.latency", w);
+	if (t->publisher) {
+		ctl_why_set(why, "%s is in a \"pub\" row", lw);
+		return -EPROTO;
+	}
+	if (!cJSON_IsObject(x)) {
+		ctl_why_set(why, "%s is not an object", lw);
+		return -EPROTO;
+	}
+	if (get_u(x, lw, "n", &l->n, why) < 0 || get_u(x, lw, "apart", &l->apart, why) < 0 ||
+	    get_u(x, lw, "mean_ns", &l->mean_ns, why) < 0 ||
+	    get_u(x, lw, "p99_ns", &l->p99_ns, why) < 0 ||
+	    get_u(x, lw, "max_ns", &l->max_ns, why) < 0)
+		return -EPROTO;
+	const char *bad = NULL;
+	if (l->n > t->count || l->apart > t->count - l->n)
+		bad = "n + apart is above count";
+	else if (l->max_ns > CARET_CTL_TOP_LAT_MAX_NS)
+		bad = "max_ns is out of range";
+	else if (l->mean_ns > l->max_ns || l->p99_ns > l->max_ns)
+		bad = "mean_ns or p99_ns is above max_ns";
+	else if (!l->n && l->max_ns)
+		bad = "max_ns is not 0 with n 0";
+	if (bad) {
+		ctl_why_set(why, "%s: %s", lw, bad);
+		return -EPROTO;
+	}
+	l->known = true;
+	return 0;
+}
+
 static int dec_topic(const cJSON *o, const char *w, struct caret_ctl_top_topic *t,
 		     struct ctl_why *why)
 {
@@ -248,7 +300,7 @@ static int dec_topic(const cJSON *o, const char *w, struct caret_ctl_top_topic *
 		ctl_why_set(why, "%s.dir is neither \"pub\" nor \"sub\"", w);
 		return -EPROTO;
 	}
-	return 0;
+	return dec_lat(o, w, t, why);
 }
 
 /* A bounded array of rows: *out allocated, *n rows. */

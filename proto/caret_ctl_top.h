@@ -11,7 +11,8 @@
  *             "lost", "truncated", "callbacks": [{"pid", "procname",
  *             "node", "kind", "symbol", "topic", "calls", "rate_hz",
  *             "mean_ns", "p99_ns", "max_ns", "cpu"}], "topics": [{"pid",
- *             "procname", "node", "topic", "dir", "count", "rate_hz"}]}}
+ *             "procname", "node", "topic", "dir", "count", "rate_hz",
+ *             "latency" ("sub" rows only: below)}]}}
  *
  * With all_hosts, every row has a "host" and the result a "hosts" list,
  * this host first: [{"host", "interval_ms", "processes", "lost",
@@ -80,6 +81,21 @@ struct caret_ctl_top_cb {
 	uint64_t mean_ns, p99_ns, max_ns;
 };
 
+/* A subscription's publish -> take latency over the interval: the take's
+ * CLOCK_REALTIME minus the sample's DDS source timestamp (the writer's),
+ * "latency" in a "sub" row, null when the writers' clock is not known to
+ * be this host's (caretd's rule: the subscribing process's DDS discovers
+ * this host only, proto/caret_segment.h's CARET_AGENT_HOST_DISCOVERY).
+ * {"n", "apart", "mean_ns", "p99_ns", "max_ns"}: n takes measured,
+ * n + apart <= count; apart: takes whose latency was negative or above
+ * CARET_CTL_TOP_LAT_MAX_NS (a stepped clock), in no other field;
+ * mean_ns, p99_ns <= max_ns <= CARET_CTL_TOP_LAT_MAX_NS, all 0 when n is. */
+#define CARET_CTL_TOP_LAT_MAX_NS (10ULL * 1000000000ULL)
+struct caret_ctl_top_lat {
+	bool known;
+	uint64_t n, apart, mean_ns, p99_ns, max_ns;
+};
+
 struct caret_ctl_top_topic {
 	int32_t pid;
 	const char *procname;
@@ -87,6 +103,7 @@ struct caret_ctl_top_topic {
 	bool publisher;           /* "dir": "pub", else "sub" (taken) */
 	uint64_t count;           /* in the interval */
 	double rate_hz;
+	struct caret_ctl_top_lat lat; /* "sub" rows only */
 };
 
 struct caret_ctl_top_host {

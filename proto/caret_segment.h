@@ -101,6 +101,10 @@ enum caret_agent_flags {
 	/* The current pass's filter block was malformed: the agent records as
 	 * its environment says (see struct caret_shm_filter). */
 	CARET_AGENT_FILTER_BAD = 1u << 4,
+	/* Set at start: the process's DDS discovers this host only (agent/
+	 * count.c's caret_count_host_only), so every writer it takes from
+	 * stamps with this host's clock: `top` shows its take latencies. */
+	CARET_AGENT_HOST_DISCOVERY = 1u << 5,
 };
 
 /* ctrl_flags bits (controller writes, atomic). */
@@ -400,15 +404,26 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
  *             (rcl_publish); subscriptions: messages taken (rmw_take
  *             with taken true)
  *   total_ns  callbacks: the sum of their durations (callback_start to
- *             callback_end on the same thread, CLOCK_MONOTONIC)
+ *             callback_end on the same thread, CLOCK_MONOTONIC);
+ *             subscriptions: the sum of the latencies in lat_n
  *   max       callbacks: CARET_CTR_MAX(generation, ns), the longest call that
  *             ended while `watched` held that generation (a call in an older
- *             generation is replaced by the first of the new one)
+ *             generation is replaced by the first of the new one);
+ *             subscriptions: the same of the latencies in lat_n
  *   hist      callbacks: calls per duration bucket, log2 scale: bucket 0
  *             below 2^CARET_CTR_HIST_SHIFT ns (1.024 us), bucket i in
  *             [2^(SHIFT+i-1), 2^(SHIFT+i)) ns, the last one everything
  *             from 2^(SHIFT+BUCKETS-2) ns (268 ms) on; 32 bits, wrapping:
- *             readers take differences
+ *             readers take differences; subscriptions: the latencies in
+ *             lat_n, in the same buckets
+ *   lat_n     subscriptions: takes whose latency, CLOCK_REALTIME at the
+ *             take minus the sample's DDS source timestamp (the writer's
+ *             CLOCK_REALTIME), lies in [0, CARET_CTR_LAT_ABSURD_NS]
+ *   lat_apart subscriptions: takes with a source timestamp whose latency
+ *             lies outside that range (the writer's clock is another
+ *             host's, or a clock was stepped): counted, never averaged
+ * A take without a source timestamp (0) is in count only. Publishers use
+ * count alone.
  */
 enum caret_ctr_kind {
 	CARET_CTR_CALLBACK = 1, /* key: the callback pointer of callback_start */
@@ -432,13 +447,17 @@ enum caret_ctr_kind {
 #define CARET_CTR_BUCKETS 20u
 #define CARET_CTR_HIST_SHIFT 10u
 #define CARET_CTR_SLOTS 256u
+/* A same-host latency beyond this is a stepped clock or a sample kept
+ * that long in a history: counted apart (lat_apart), as negative ones. */
+#define CARET_CTR_LAT_ABSURD_NS (10ULL * 1000000000ULL)
 struct caret_ctr_slot {
 	uint64_t key;      /* atomic, CAS once */
 	uint64_t count;    /* atomic */
 	uint64_t total_ns; /* atomic */
 	uint64_t max;      /* atomic */
 	uint32_t hist[CARET_CTR_BUCKETS]; /* atomic */
-	uint64_t reserved[2];
+	uint64_t lat_n;     /* atomic */
+	uint64_t lat_apart; /* atomic */
 };
 _Static_assert(sizeof(struct caret_ctr_slot) == 128, "caret_ctr_slot size");
 #define CARET_CTR_AREA_SIZE ((uint64_t)CARET_CTR_SLOTS * sizeof(struct caret_ctr_slot))

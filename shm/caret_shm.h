@@ -282,6 +282,12 @@ const uint32_t *caret_own_watched_word(const struct caret_seg *s);
  * table counts it in ctr_lost. Lock-free, never blocks, no syscall. */
 void caret_own_count(struct caret_seg *s, enum caret_ctr_kind kind, const void *key,
 		     uint64_t ns, uint32_t generation);
+/* Agent: one message taken by subscription sub. timed: the sample had a
+ * source timestamp, lat_ns its latency (take's CLOCK_REALTIME minus it):
+ * in [0, CARET_CTR_LAT_ABSURD_NS] it is counted as a callback's duration
+ * is, else in lat_apart only. As caret_own_count otherwise. */
+void caret_own_take(struct caret_seg *s, const void *sub, bool timed, int64_t lat_ns,
+		    uint32_t generation);
 /* The histogram bucket of a duration. */
 unsigned caret_ctr_bucket(uint64_t ns);
 /* The q-quantile (0 < q <= 1) of n calls whose histogram is hist,

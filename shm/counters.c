@@ -58,22 +58,49 @@ static void raise_max(uint64_t *word, uint64_t ns, uint32_t generation)
 	}
 }
 
-void caret_own_count(struct caret_seg *s, enum caret_ctr_kind kind, const void *key,
-		     uint64_t ns, uint32_t generation)
+/* The owner's slot of (kind, key), its count raised; NULL when there is
+ * none (not the owner, no counters, a full table: ctr_lost raised). */
+static struct caret_ctr_slot *counted(struct caret_seg *s, enum caret_ctr_kind kind,
+				      const void *key)
 {
 	if (!s || !s->owner || !s->id.ctr_slots || !key)
-		return;
+		return NULL;
 	struct caret_ctr_slot *c = slot_of(s, CARET_CTR_KEY(kind, (uintptr_t)key));
 	if (!c) {
 		__atomic_fetch_add(&s->shared_hdr->ctr_lost, 1, __ATOMIC_RELAXED);
-		return;
+		return NULL;
 	}
 	__atomic_fetch_add(&c->count, 1, __ATOMIC_RELAXED);
-	if (kind != CARET_CTR_CALLBACK)
-		return;
+	return c;
+}
+
+static void add_duration(struct caret_ctr_slot *c, uint64_t ns, uint32_t generation)
+{
 	__atomic_fetch_add(&c->total_ns, ns, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&c->hist[caret_ctr_bucket(ns)], 1, __ATOMIC_RELAXED);
 	raise_max(&c->max, ns, generation);
+}
+
+void caret_own_count(struct caret_seg *s, enum caret_ctr_kind kind, const void *key,
+		     uint64_t ns, uint32_t generation)
+{
+	struct caret_ctr_slot *c = counted(s, kind, key);
+	if (c && kind == CARET_CTR_CALLBACK)
+		add_duration(c, ns, generation);
+}
+
+void caret_own_take(struct caret_seg *s, const void *sub, bool timed, int64_t lat_ns,
+		    uint32_t generation)
+{
+	struct caret_ctr_slot *c = counted(s, CARET_CTR_SUBSCRIPTION, sub);
+	if (!c || !timed)
+		return;
+	if (lat_ns < 0 || (uint64_t)lat_ns > CARET_CTR_LAT_ABSURD_NS) {
+		__atomic_fetch_add(&c->lat_apart, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_fetch_add(&c->lat_n, 1, __ATOMIC_RELAXED);
+	add_duration(c, (uint64_t)lat_ns, generation);
 }
 
 /* Bucket b's bounds in ns (the last one open: bounded by max_ns). */

@@ -39,8 +39,12 @@ static struct agent_key top_key = { .size = sizeof(struct top_agent) };
 struct rows {
 	struct caret_ctl_top *out;
 	size_t cap_cb, cap_tp;
+	bool host_only; /* this agent's CARET_AGENT_HOST_DISCOVERY */
 	struct caret_ctr_slot cur[CARET_CTR_SLOTS];
 };
+
+_Static_assert(CARET_CTL_TOP_LAT_MAX_NS == CARET_CTR_LAT_ABSURD_NS,
+	       "the reply bounds the latencies the agents count");
 
 static uint32_t new_generation(struct top *t)
 {
@@ -123,8 +127,9 @@ void top_stop(struct top *t)
 }
 
 /* Names for the slots whose key is new, from one walk of the cache, and
- * again for unknown ones once the cache grew. */
-static void name_slots(struct agent *a, struct top_agent *ta, const struct caret_ctr_slot *cur)
+ * again for unknown ones once the cache grew; the agent's flags. */
+static uint32_t name_slots(struct agent *a, struct top_agent *ta,
+			   const struct caret_ctr_slot *cur)
 {
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
@@ -141,7 +146,7 @@ static void name_slots(struct agent *a, struct top_agent *ta, const struct caret
 		}
 	}
 	if (!n)
-		return;
+		return st.agent_flags;
 	static struct top_names got[CARET_CTR_SLOTS]; /* 150 KiB: not on the stack */
 	top_join(&a->seg, keys, n, got);
 	for (size_t j = 0; j < n; j++) {
@@ -149,6 +154,7 @@ static void name_slots(struct agent *a, struct top_agent *ta, const struct caret
 		ta->named_key[idx[j]] = keys[j];
 	}
 	ta->named_records = st.records;
+	return st.agent_flags;
 }
 
 static const char *opt(const char *s)
@@ -172,6 +178,44 @@ static void cb_row(const struct caret_ctr_slot *c, const struct caret_ctr_slot *
 	row->p99_ns = caret_ctr_quantile(hist, 0.99, row->max_ns);
 	row->rate_hz = iv > 0 ? (double)row->calls * 1e9 / (double)iv : 0;
 	row->cpu = iv > 0 ? (double)total / (double)iv : 0;
+}
+
+/*
+ * A subscription's latency over the interval since b. Shown only when its
+ * process's DDS discovers this host only: every writer it takes from then
+ * stamps with this host's CLOCK_REALTIME. Anywhere else a writer may be
+ * on another host, whose clock's offset would pass for latency, and
+ * nothing at a take tells which writer sent the sample (rmw_take gives
+ * none): unknown rather than wrong.
+ */
+static void lat_row(const struct caret_ctr_slot *c, const struct caret_ctr_slot *b,
+		    uint32_t generation, bool host_only, struct caret_ctl_top_topic *row)
+{
+	if (!host_only)
+		return;
+	struct caret_ctl_top_lat *l = &row->lat;
+	uint32_t hist[CARET_CTR_BUCKETS];
+	for (unsigned k = 0; k < CARET_CTR_BUCKETS; k++)
+		hist[k] = c->hist[k] - b->hist[k];
+	/* a slot's words come from slightly different instants (and the
+	 * owner's bytes are hostile): the reply keeps its promised bounds */
+	l->known = true;
+	l->apart = c->lat_apart - b->lat_apart;
+	l->apart = l->apart < row->count ? l->apart : row->count;
+	l->n = c->lat_n - b->lat_n;
+	l->n = l->n < row->count - l->apart ? l->n : row->count - l->apart;
+	if (!l->n)
+		return;
+	uint64_t max = CARET_CTR_MAX_GEN(c->max) == (generation & CARET_CTR_GEN_MASK)
+			       ? CARET_CTR_MAX_NS(c->max)
+			       : 0;
+	l->mean_ns = (c->total_ns - b->total_ns) / l->n;
+	/* a take counted just before the generation changed is in the total,
+	 * not in this generation's max: the mean is a floor of the max */
+	max = max > l->mean_ns ? max : l->mean_ns;
+	l->max_ns = max < CARET_CTR_LAT_ABSURD_NS ? max : CARET_CTR_LAT_ABSURD_NS;
+	l->mean_ns = l->mean_ns < l->max_ns ? l->mean_ns : l->max_ns;
+	l->p99_ns = caret_ctr_quantile(hist, 0.99, l->max_ns);
 }
 
 /* The rows of one agent's slots (cur) against its interval's start. */
@@ -205,6 +249,8 @@ static int slot_rows(struct agent *a, struct top_agent *ta, int n, int64_t iv, s
 				.count = count,
 				.rate_hz = iv > 0 ? (double)count * 1e9 / (double)iv : 0
 			};
+			if (kind == CARET_CTR_SUBSCRIPTION)
+				lat_row(c, b, ta->watch, rw->host_only, row);
 		}
 	}
 	return 0;
@@ -233,7 +279,7 @@ static int agent_rows(struct top *t, struct agent *a, int64_t lease_ms, int64_t 
 			loop_job_soon(&t->job, (uint64_t)lease_ms * USEC_PER_MS);
 		log_debug("top: pid %d watched, %08x", (int)a->pid, ta->watch);
 	}
-	name_slots(a, ta, rw->cur);
+	rw->host_only = name_slots(a, ta, rw->cur) & CARET_AGENT_HOST_DISCOVERY;
 	int64_t iv = now - ta->base_ns;
 	int r = slot_rows(a, ta, n, iv, rw);
 	if (r < 0)

@@ -133,6 +133,74 @@ START_TEST(top_rows_from_two_reads)
 }
 END_TEST
 
+static const struct caret_ctl_top_topic *sub_row(const struct caret_ctl_top *t)
+{
+	for (size_t i = 0; i < t->n_topics; i++)
+		if (!t->topics[i].publisher)
+			return &t->topics[i];
+	return NULL;
+}
+
+/* One second of takes of /echo: 8 of 2 ms and 1 of 50 ms measured, one
+ * negative and one beyond 10 s apart, one with no source timestamp. */
+static void takes(uint32_t w)
+{
+	for (int i = 0; i < 8; i++)
+		caret_own_take(&agent.seg, P(0x51), true, 2000000, w);
+	caret_own_take(&agent.seg, P(0x51), true, 50000000, w);
+	caret_own_take(&agent.seg, P(0x51), true, -3000000, w);
+	caret_own_take(&agent.seg, P(0x51), true, 11LL * 1000000000, w);
+	caret_own_take(&agent.seg, P(0x51), false, 0, w);
+}
+
+/* A subscription's latency: shown when its process discovers this host
+ * only, its mean and max over the measured takes alone (the negative and
+ * absurd ones apart); null otherwise, and through the reply's encoder and
+ * decoder both ways. */
+START_TEST(top_latency_only_when_host_only)
+{
+	talker_records();
+	ck_assert_int_eq(top_start(&ctx.top, NULL, &reg), 0);
+	struct caret_ctl_top t;
+	cJSON *r = top_at(1000 * MS, &t);
+	caret_ctl_top_free(&t);
+	cJSON_Delete(r);
+	takes(watched());
+	r = top_at(2000 * MS, &t);
+	const struct caret_ctl_top_topic *s = sub_row(&t);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->count, 12);
+	ck_assert(!s->lat.known); /* writers elsewhere possible */
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "top"), "topics"),
+				   (int)(s - t.topics)),
+		"latency")));
+	caret_ctl_top_free(&t);
+	cJSON_Delete(r);
+	caret_own_set_flags(&agent.seg, CARET_AGENT_HOST_DISCOVERY, 0);
+	takes(watched());
+	r = top_at(3000 * MS, &t);
+	s = sub_row(&t);
+	ck_assert_ptr_nonnull(s);
+	ck_assert(s->lat.known);
+	ck_assert_uint_eq(s->count, 12);
+	ck_assert_uint_eq(s->lat.n, 9);
+	ck_assert_uint_eq(s->lat.apart, 2);
+	ck_assert_uint_eq(s->lat.mean_ns, (8 * 2000000 + 50000000) / 9);
+	ck_assert_uint_eq(s->lat.max_ns, 50000000);
+	/* the p99 is the 50 ms take's: in its bucket [2^25, 2^26) ns */
+	ck_assert_uint_ge(s->lat.p99_ns, 1u << 25);
+	ck_assert_uint_le(s->lat.p99_ns, 50000000);
+	/* a publisher row has no latency */
+	for (size_t i = 0; i < t.n_topics; i++)
+		ck_assert(!t.topics[i].publisher || !t.topics[i].lat.known);
+	caret_ctl_top_free(&t);
+	cJSON_Delete(r);
+	top_stop(ctx.top);
+	ctx.top = NULL;
+}
+END_TEST
+
 START_TEST(top_lease_ends)
 {
 	ck_assert_int_eq(top_start(&ctx.top, NULL, &reg), 0);
@@ -225,6 +293,23 @@ START_TEST(top_reply_hostile)
 		"{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,\"truncated\":0,"
 		"\"callbacks\":[],\"topics\":[{\"pid\":1,\"procname\":\"a\",\"node\":null,"
 		"\"topic\":\"/t\",\"dir\":\"pub\",\"count\":1,\"rate_hz\":-3}]}}",
+#define LAT_ROW(dir, lat)                                                              \
+	"{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,\"truncated\":0,"          \
+	"\"callbacks\":[],\"topics\":[{\"pid\":1,\"procname\":\"a\",\"node\":null,"       \
+	"\"topic\":\"/t\",\"dir\":\"" dir "\",\"count\":10,\"rate_hz\":1,\"latency\":" lat "}]}}"
+#define LAT(n, apart, mean, p99, max)                                                 \
+	"{\"n\":" #n ",\"apart\":" #apart ",\"mean_ns\":" #mean ",\"p99_ns\":" #p99         \
+	",\"max_ns\":" #max "}"
+		LAT_ROW("pub", LAT(1, 0, 5, 5, 5)),	  /* a publisher's */
+		LAT_ROW("sub", "3"),			  /* not an object */
+		LAT_ROW("sub", "{\"n\":1}"),		  /* a field missing */
+		LAT_ROW("sub", LAT(9, 2, 5, 5, 5)),	  /* more than taken */
+		LAT_ROW("sub", LAT(11, 0, 5, 5, 5)),
+		LAT_ROW("sub", LAT(1, 0, 6, 5, 5)),	  /* mean above max */
+		LAT_ROW("sub", LAT(1, 0, 5, 6, 5)),	  /* p99 above max */
+		LAT_ROW("sub", LAT(1, 0, 5, 5, 10000000001)), /* beyond 10 s */
+		LAT_ROW("sub", LAT(0, 0, 0, 0, 5)),	  /* a max of nothing */
+		LAT_ROW("sub", LAT(-1, 0, 0, 0, 0)),
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		cJSON *o = cJSON_Parse(bad[i]);
@@ -236,6 +321,15 @@ START_TEST(top_reply_hostile)
 		ck_assert_ptr_null(t.cb);
 		cJSON_Delete(o);
 	}
+	/* the bounds themselves pass */
+	cJSON *ok = cJSON_Parse(LAT_ROW("sub", LAT(8, 2, 5, 10000000000, 10000000000)));
+	struct caret_ctl_top okt;
+	struct ctl_why okw;
+	ck_assert_msg(caret_ctl_dec_top(ok, &okt, &okw) == 0, "%s", okw.msg);
+	ck_assert(okt.topics[0].lat.known);
+	ck_assert_uint_eq(okt.topics[0].lat.max_ns, CARET_CTL_TOP_LAT_MAX_NS);
+	caret_ctl_top_free(&okt);
+	cJSON_Delete(ok);
 	/* more rows than a reply may hold */
 	cJSON *o = cJSON_Parse("{\"top\":{\"interval_ms\":0,\"processes\":0,\"lost\":0,"
 			       "\"truncated\":0,\"callbacks\":[],\"topics\":[]}}");
@@ -406,6 +500,7 @@ void add_top_tests(TCase *tc)
 	tcase_add_test(tc, top_reply_hosts_hostile);
 	tcase_add_test(tc, top_rows_from_two_reads);
 	tcase_add_test(tc, top_lease_ends);
+	tcase_add_test(tc, top_latency_only_when_host_only);
 	tcase_add_test(tc, top_orphan_watch_dropped);
 	tcase_add_test(tc, top_not_another_users);
 	tcase_add_test(tc, top_refused_without_module);

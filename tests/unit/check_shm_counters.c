@@ -107,6 +107,44 @@ START_TEST(test_ctr_count_and_read)
 }
 END_TEST
 
+/* A subscription's latencies: in [0, CARET_CTR_LAT_ABSURD_NS] they are
+ * counted as durations are (total, max, histogram, lat_n); a negative or
+ * absurd one in lat_apart alone, never in the sum; a take without a
+ * source timestamp in count alone. */
+START_TEST(test_ctr_take_latency)
+{
+	make_seg(64 << 20);
+	int sub;
+	caret_own_take(&seg, &sub, true, 0, 3);
+	caret_own_take(&seg, &sub, true, 5000000, 3);
+	caret_own_take(&seg, &sub, true, (int64_t)CARET_CTR_LAT_ABSURD_NS, 3);
+	caret_own_take(&seg, &sub, true, (int64_t)CARET_CTR_LAT_ABSURD_NS + 1, 3);
+	caret_own_take(&seg, &sub, true, -1, 3);
+	caret_own_take(&seg, &sub, true, INT64_MIN, 3);
+	caret_own_take(&seg, &sub, false, 123, 3);
+	struct caret_ctr_slot *t = calloc(CARET_CTR_SLOTS, sizeof(*t));
+	uint64_t lost;
+	ck_assert_int_eq(caret_seg_read_counters(&seg, t, CARET_CTR_SLOTS, &lost), CARET_CTR_SLOTS);
+	struct caret_ctr_slot *s = find(t, CARET_CTR_SLOTS, CARET_CTR_SUBSCRIPTION, &sub);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->count, 7);
+	ck_assert_uint_eq(s->lat_n, 3);
+	ck_assert_uint_eq(s->lat_apart, 3);
+	ck_assert_uint_eq(s->total_ns, 5000000 + CARET_CTR_LAT_ABSURD_NS);
+	ck_assert_uint_eq(CARET_CTR_MAX_NS(s->max), CARET_CTR_LAT_ABSURD_NS);
+	ck_assert_uint_eq(CARET_CTR_MAX_GEN(s->max), 3);
+	ck_assert_uint_eq(s->hist[0], 1);
+	ck_assert_uint_eq(s->hist[13], 1);
+	ck_assert_uint_eq(s->hist[CARET_CTR_BUCKETS - 1], 1);
+	uint64_t in_hist = 0;
+	for (unsigned b = 0; b < CARET_CTR_BUCKETS; b++)
+		in_hist += s->hist[b];
+	ck_assert_uint_eq(in_hist, s->lat_n);
+	free(t);
+	drop_seg();
+}
+END_TEST
+
 /* More entities than slots: the first CARET_CTR_SLOTS keep theirs, the
  * rest are counted as lost, nothing else is touched. */
 START_TEST(test_ctr_full_table)
@@ -219,6 +257,7 @@ void add_counter_tests(TCase *t)
 	tcase_add_test(t, test_ctr_buckets);
 	tcase_add_test(t, test_ctr_quantile_in_bucket);
 	tcase_add_test(t, test_ctr_count_and_read);
+	tcase_add_test(t, test_ctr_take_latency);
 	tcase_add_test(t, test_ctr_full_table);
 	tcase_add_test(t, test_ctr_concurrent);
 	tcase_add_test(t, test_ctr_small_segment);

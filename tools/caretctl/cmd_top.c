@@ -52,6 +52,14 @@ static void usage(FILE *f, const char *cmd)
 		"  -h, --help          this help\n\n"
 		"p99 comes from a log2 histogram: it lies in the right power-of-two bucket,\n"
 		"interpolated, never above the max.\n\n"
+		"A subscription's LAT, LAT P99, LAT MAX: publish -> take latency, the take's\n"
+		"CLOCK_REALTIME minus the sample's DDS source timestamp (the writer's clock).\n"
+		"Shown only when the subscribing process's DDS discovers this host only\n"
+		"(started with ROS_LOCALHOST_ONLY=1, or on Jazzy ROS_AUTOMATIC_DISCOVERY_RANGE\n"
+		"LOCALHOST or OFF without ROS_STATIC_PEERS, and no DDS XML file): elsewhere a\n"
+		"writer may be on another host, whose clock offset would read as latency.\n"
+		"APART: takes whose latency was negative or above 10 s (a stepped clock),\n"
+		"counted but in no mean.\n\n"
 		"Exit status: 0 success, 1 caretd failed, 2 usage error, 3 caretd not\n"
 		"reachable, 5 malformed reply.\n");
 }

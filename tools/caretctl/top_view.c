@@ -133,13 +133,30 @@ static void print_cbs(FILE *f, const struct top_view *v, const struct caret_ctl_
 	}
 }
 
+/* A subscription's latency columns: mean, p99, max, and the takes
+ * counted apart; "-" where not known (a publisher, writers whose clock
+ * may be another host's, no take measured). */
+static void print_lat(FILE *f, const struct caret_ctl_top_lat *l)
+{
+	char m[16], p[16], x[16];
+	if (!l->known || !l->n) {
+		fprintf(f, " %8s %8s %8s %6s", "-", "-", "-", l->known ? "0" : "-");
+		return;
+	}
+	fprintf(f, " %8s %8s %8s %6" PRIu64, dur(m, sizeof(m), l->mean_ns),
+		dur(p, sizeof(p), l->p99_ns), dur(x, sizeof(x), l->max_ns), l->apart);
+}
+
 static void print_topics(FILE *f, const struct top_view *v, const struct caret_ctl_top *t)
 {
-	fprintf(f, "\n%7s %-24s %-4s %8s  %s\n", "PID", "NODE", "DIR", "RATE/s", "TOPIC");
+	fprintf(f, "\n%7s %-24s %-4s %8s %8s %8s %8s %6s  %s\n", "PID", "NODE", "DIR", "RATE/s",
+		"LAT", "LAT P99", "LAT MAX", "APART", "TOPIC");
 	for (size_t i = 0; i < t->n_topics && (!v->max_rows || (int)i < v->max_rows); i++) {
 		const struct caret_ctl_top_topic *p = &t->topics[i];
-		fprintf(f, "%7d %-24.24s %-4s %8.2f  %s\n", (int)p->pid, or_dash(p->node),
-			p->publisher ? "pub" : "sub", p->rate_hz, or_dash(p->topic));
+		fprintf(f, "%7d %-24.24s %-4s %8.2f", (int)p->pid, or_dash(p->node),
+			p->publisher ? "pub" : "sub", p->rate_hz);
+		print_lat(f, p->publisher ? &(struct caret_ctl_top_lat){ 0 } : &p->lat);
+		fprintf(f, "  %s\n", or_dash(p->topic));
 	}
 }
 
