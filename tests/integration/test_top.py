@@ -89,6 +89,62 @@ class TopTest(SystemTest):
             time.sleep(0.2)
         self.assertEqual(self.watched(t.pid), 0)
 
+    def test_take_latency_on_this_host(self):
+        """A listener whose single-threaded executor runs a 100 ms timer that
+        sleeps W = 60 ms: a message arriving while it sleeps waits for its
+        end, so over a 23 Hz talker (a rate whose phase sweeps the timer's)
+        the latency's max is W (plus delivery), its mean about 0.6 x W/2.
+        Its DDS discovers this host only (ROS_LOCALHOST_ONLY=1, as the
+        stand-in's loopback-only CycloneDDS does anyway): shown. The same
+        listener without it: null, its writers might be elsewhere."""
+        w_ms = 60
+        talker = self.c.workload("--name", "talker", "--pubs", "1", "--rate", "23")
+        near = self.c.workload("--name", "near", "--pubs", "0", "--subs", "1", "--timers", "1",
+                               "--period-ms", "100", "--timer-work-ms", str(w_ms),
+                               extra_env={"ROS_LOCALHOST_ONLY": "1"})
+        far = self.c.workload("--name", "far", "--pubs", "0", "--subs", "1")
+        for p in (talker, near, far):
+            wait_line(p, r"^ready pid=%d" % p.pid)
+        r = self.c.caretctl("top", "--once", "--json", "--delay", "4s",
+                            "--topic", "topic_0$")
+        top = one_json(r.stdout)
+        rows = {x["pid"]: x for x in top["topics"]}
+        self.assertEqual(rows[talker.pid]["dir"], "pub", top)
+        self.assertNotIn("latency", rows[talker.pid], top)
+        self.assertEqual(rows[far.pid]["dir"], "sub", top)
+        self.assertIsNone(rows[far.pid]["latency"], top)
+        row = rows[near.pid]
+        lat = row["latency"]
+        self.assertIsNotNone(lat, row)
+        print("latency over %d takes: mean %.1f ms, p99 %.1f ms, max %.1f ms, %d apart" %
+              (row["count"], lat["mean_ns"] / 1e6, lat["p99_ns"] / 1e6, lat["max_ns"] / 1e6,
+               lat["apart"]))
+        # every take stamped by a writer on this host's clock: none apart
+        self.assertGreaterEqual(row["count"], 80, row)
+        self.assertEqual(lat["apart"], 0, row)
+        self.assertEqual(lat["n"], row["count"], row)
+        w = w_ms * 1e6
+        # max: the whole sleep, give or take delivery (+20 ms) and the sweep's
+        # coarseness (-20 %)
+        self.assertGreaterEqual(lat["max_ns"], 0.8 * w, row)
+        self.assertLessEqual(lat["max_ns"], w + 20e6, row)
+        # mean: 0.6 of the arrivals wait W/2 on average (0.3 W), +- half of it
+        self.assertGreaterEqual(lat["mean_ns"], 0.15 * w, row)
+        self.assertLessEqual(lat["mean_ns"], 0.45 * w, row)
+        # p99: in the max's power-of-two bucket [2^25, 2^26) ns, never above it
+        self.assertGreaterEqual(lat["p99_ns"], 1 << 25, row)
+        self.assertLessEqual(lat["p99_ns"], lat["max_ns"], row)
+        # the terminal's topic view: LAT, LAT P99, LAT MAX, APART columns
+        r = self.c.caretctl("top", "--once", "--topic", "topic_0$")
+
+        def sub_line(pid):
+            [line] = [l for l in r.stdout.splitlines() if l.split()[:3:2] == [str(pid), "sub"]]
+            return line.split()
+        f = sub_line(near.pid)
+        self.assertEqual((f[4][-2:], f[5][-2:], f[6][-2:], f[7]), ("ms", "ms", "ms", "0"), f)
+        self.assertTrue(0.8 * w_ms <= float(f[6][:-2]) <= w_ms + 20, f)
+        self.assertEqual(sub_line(far.pid)[4:8], ["-", "-", "-", "-"], r.stdout)
+
     def test_usage_errors(self):
         for args in (["--sort", "bogus"], ["--node", "("], ["--delay", "0.5s"],
                      ["--iterations", "0"], ["extra"]):

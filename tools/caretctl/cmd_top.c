@@ -159,7 +159,11 @@ static int run(const struct cli_opts *g, struct top_opts *o)
 		int code = ask(g, o, &r, &t);
 		if (code != CLI_EXIT_OK || cli_sig_caught())
 			return code;
-		bool first = t.interval_ms == 0 && t.processes > 0, drawn = false;
+		/* --once on processes another request watches: their interval
+		 * began at its last read, perhaps a moment ago; one table is
+		 * a whole interval's */
+		bool partial = o->once && !shown && t.interval_ms < o->delay_ms / 2;
+		bool first = (t.interval_ms == 0 || partial) && t.processes > 0, drawn = false;
 		if (o->once && o->all_hosts && ++tries < ALL_HOSTS_TRIES && hosts_pending(&t))
 			first = true, shown = 0;
 		if (!first || shown) {
