@@ -305,7 +305,9 @@ class RealRosTest(unittest.TestCase):
 
 class RealTopTest(unittest.TestCase):
     """caretctl top on the real rclcpp: a talker whose 10 Hz timer callback
-    sleeps 5 ms reads 10 Hz +- 5 % and 5 ms +- 10 %, its publisher 10 Hz."""
+    sleeps 5 ms reads 10 Hz +- 5 % and 5 ms +- 10 %, its publisher 10 Hz;
+    a listener in another process, its DDS confined to this host, takes
+    them 10 Hz with a plausible publish -> take latency."""
 
     def setUp(self):
         self.c = Ctx(self._testMethodName)
@@ -318,11 +320,18 @@ class RealTopTest(unittest.TestCase):
         env = dict(ros_env(PREFIX))
         env.update({"RMW_IMPLEMENTATION": rmw, "ROS_DOMAIN_ID": self.c.domain,
                     "ROS_DISTRO": DISTRO})
+        # this host only, each distribution's way (Jazzy: the range, rcl
+        # 9.2.0 discovery_options.c; Humble knows ROS_LOCALHOST_ONLY only)
+        env.update({"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"} if DISTRO != "humble" else
+                   {"ROS_LOCALHOST_ONLY": "1"})
         real_ros_asan(env, self.c)
         p = self.c.spawn([APP, "--role", "talker", "--rate", "10", "--work-ms", "5",
                           "--topic-prefix", "top"], extra_env=env)
         wait_line(p, r"^ready pid=%d" % p.pid, timeout=60)
-        r = self.c.caretctl("top", "--once", "--json", "--delay", "4s", "--node", "^/talker$")
+        ls = self.c.spawn([APP, "--role", "listener", "--topic-prefix", "top"], extra_env=env)
+        wait_line(ls, r"^ready pid=%d" % ls.pid, timeout=60)
+        r = self.c.caretctl("top", "--once", "--json", "--delay", "4s", "--node",
+                            "^/(talker|listener)$")
         [line] = r.stdout.splitlines()
         top = json.loads(line)["top"]
         timers = [x for x in top["callbacks"] if x["pid"] == p.pid and x["kind"] == "timer"]
@@ -336,6 +345,24 @@ class RealTopTest(unittest.TestCase):
         pubs = [x for x in top["topics"] if x["pid"] == p.pid and x["topic"] == "/top"]
         self.assertEqual([x["dir"] for x in pubs], ["pub"], top)
         self.assertAlmostEqual(pubs[0]["rate_hz"], 10.0, delta=0.5, msg=pubs)
+        self.assertNotIn("latency", pubs[0], pubs)
+        subs = [x for x in top["topics"] if x["pid"] == ls.pid and x["topic"] == "/top"]
+        self.assertEqual([x["dir"] for x in subs], ["sub"], top)
+        sub = subs[0]
+        self.assertAlmostEqual(sub["rate_hz"], 10.0, delta=0.5, msg=sub)
+        lat = sub["latency"]
+        self.assertIsNotNone(lat, sub)
+        print("%s %s: latency over %d takes: mean %.3f ms, p99 %.3f ms, max %.3f ms, "
+              "%d apart" % (DISTRO, rmw, sub["count"], lat["mean_ns"] / 1e6,
+                            lat["p99_ns"] / 1e6, lat["max_ns"] / 1e6, lat["apart"]))
+        # every take has a source timestamp on this host's clock: measured,
+        # none apart; plausible for an idle listener on one host: above
+        # nothing, below 50 ms on average and 1 s at most
+        self.assertEqual((lat["n"], lat["apart"]), (sub["count"], 0), sub)
+        self.assertGreater(lat["mean_ns"], 0, sub)
+        self.assertLess(lat["mean_ns"], 50e6, sub)
+        self.assertLessEqual(lat["p99_ns"], lat["max_ns"], sub)
+        self.assertLess(lat["max_ns"], 1e9, sub)
 
 
 def _make_top(rmw):
