@@ -144,6 +144,8 @@ class TopTest(SystemTest):
         self.assertEqual((f[4][-2:], f[5][-2:], f[6][-2:], f[7]), ("ms", "ms", "ms", "0"), f)
         self.assertTrue(0.8 * w_ms <= float(f[6][:-2]) <= w_ms + 20, f)
         self.assertEqual(sub_line(far.pid)[4:8], ["-", "-", "-", "-"], r.stdout)
+        # and says why the far listener's columns are dashes
+        self.assertIn("ROS_LOCALHOST_ONLY=1 lets top measure it", r.stdout)
 
     def test_usage_errors(self):
         for args in (["--sort", "bogus"], ["--node", "("], ["--delay", "0.5s"],

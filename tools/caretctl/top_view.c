@@ -151,13 +151,19 @@ static void print_topics(FILE *f, const struct top_view *v, const struct caret_c
 {
 	fprintf(f, "\n%7s %-24s %-4s %8s %8s %8s %8s %6s  %s\n", "PID", "NODE", "DIR", "RATE/s",
 		"LAT", "LAT P99", "LAT MAX", "APART", "TOPIC");
+	size_t unknown = 0;
 	for (size_t i = 0; i < t->n_topics && (!v->max_rows || (int)i < v->max_rows); i++) {
 		const struct caret_ctl_top_topic *p = &t->topics[i];
 		fprintf(f, "%7d %-24.24s %-4s %8.2f", (int)p->pid, or_dash(p->node),
 			p->publisher ? "pub" : "sub", p->rate_hz);
 		print_lat(f, p->publisher ? &(struct caret_ctl_top_lat){ 0 } : &p->lat);
 		fprintf(f, "  %s\n", or_dash(p->topic));
+		unknown += !p->publisher && !p->lat.known;
 	}
+	/* Without this, a default setup shows only dashes and no reason. */
+	if (unknown)
+		fprintf(f, "LAT \"-\": the subscriber may hear writers on other hosts, whose "
+			   "clocks differ (ROS_LOCALHOST_ONLY=1 lets top measure it: caretctl(1))\n");
 }
 
 void top_view_print(FILE *f, const struct top_view *v, const struct caret_ctl_top *t)
