@@ -134,7 +134,7 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 		      lttng_start_fn done, void *arg, char *err, size_t errlen)
 {
 	if (S.running)
-		return caret_errf(err, errlen, -EBUSY, "LTTng is starting another session: "
+		return caret_errf(err, errlen, -EAGAIN, "LTTng is starting another session: "
 				  "record again once it is started");
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)

@@ -46,7 +46,8 @@ bool lttng_start_async(const struct lttng_view *v);
  * Forks the child that makes the session cfg describes through v's ops,
  * and watches its pipe on v's loop; done is called once with the result
  * (cfg is the child's copy: nothing of it is read after this returns).
- * 0, -EBUSY when a start runs already, or -errno, with err.
+ * 0, -EAGAIN when a start runs already (caretctl asks again), or -errno,
+ * with err.
  */
 int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 		      lttng_start_fn done, void *arg, char *err, size_t errlen);

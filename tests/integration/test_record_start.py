@@ -80,11 +80,18 @@ class RecordStartTest(SystemTest):
         self.assertLess(time.time() - t0, 1.5, "status waited for LTTng's start")
         for p in procs:
             self.assertIn(str(p.pid), st.stdout)
+        # a second record waits for the first start (one at a time in caretd)
+        second = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                               "-p", self.traces, "-s", "second", "--duration", "1",
+                               "--timeout", "60"], agent=False, stdin=subprocess.DEVNULL)
         time.sleep(HOLD_S)
         self.assertIsNone(rec.poll(), "record ended while caretd waited for LTTng: " +
                           rec.err_text())
+        self.assertIsNone(second.poll(), second.err_text())
         self.resume()
         self.assertEqual(rec.finish(120), 0, rec.out_text() + rec.err_text())
+        self.assertEqual(second.finish(120), 0, second.out_text() + second.err_text())
+        self.assertIn("LTTng is starting another session; waiting", second.err_text())
         err = rec.err_text()
         m = re.findall(r"LTTng is starting the session for (\d+) process(?:es)? \((\d+) s\)",
                        err)
