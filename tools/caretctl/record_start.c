@@ -10,6 +10,7 @@
 #include "sig.h"
 #include "record_start.h"
 
+#define QUIET_START_MS 1000
 /* Not a terminal: a line every this long, logs stay readable. */
 #define LINE_EVERY_MS 5000
 
@@ -38,7 +39,9 @@ static int on_progress(const struct ctl_progress *p, struct cli_reply *line, voi
 		cli_print_json(line->root, CARET_CTL_CMD_RECORD);
 		fflush(stdout);
 	}
-	if (p->lttng_start_ms < 0)
+	/* a start that ends within a second needs no word (and the line
+	 * that follows stays the first one: "press Enter...") */
+	if (p->lttng_start_ms < QUIET_START_MS)
 		return 0;
 	int64_t now = cli_now_ms();
 	if (!s->tty && s->any && now - s->last_ms < LINE_EVERY_MS)
