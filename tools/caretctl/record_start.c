@@ -33,12 +33,10 @@ struct shown {
 static int on_progress(const struct ctl_progress *p, struct cli_reply *line, void *arg,
 		       struct ctl_why *why)
 {
-	(void)why;
+	/* --json's stream keeps its progress objects the wait's: this one
+	 * is text on standard error, as the wait's text is */
+	(void)why, (void)line;
 	struct shown *s = arg;
-	if (cli_msg_is_json()) {
-		cli_print_json(line->root, CARET_CTL_CMD_RECORD);
-		fflush(stdout);
-	}
 	/* a start that ends within a second needs no word (and the line
 	 * that follows stays the first one: "press Enter...") */
 	if (p->lttng_start_ms < QUIET_START_MS)
