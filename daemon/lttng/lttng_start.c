@@ -2,6 +2,7 @@
 /* A session's making in a child process (daemon/lttng/lttng_start.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,13 +20,14 @@ static struct {
 	struct lttng_view *v;
 	pid_t pid;
 	int fd;
+	int cancel_fd; /* closed: the child stops what it made */
 	sd_event_source *io;
 	int64_t since_ns;
 	lttng_start_fn done;
 	void *arg;
 	size_t got;
 	struct lttng_start_result res;
-} S = { .fd = -1 };
+} S = { .fd = -1, .cancel_fd = -1 };
 
 bool lttng_start_async(const struct lttng_view *v)
 {
@@ -54,23 +56,38 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-/* The child: caretd's descriptors closed but its pipe (a copy of the
+/* Whether caretd cancelled the start (or is gone): its end of the cancel
+ * pipe closed. */
+static bool cancelled(int fd)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+	return poll(&pf, 1, 0) > 0;
+}
+
+/* The child: caretd's descriptors closed but its pipes (a copy of the
  * control socket would keep it open should caretd die), the session made,
- * the result written; when nobody reads it, the session stopped, so that
- * none runs for no one. */
+ * the result written; when caretd cancelled it, or nobody reads the
+ * result, the session stopped, so that none runs for no one. */
 static _Noreturn void child(const struct caret_lttng_ops *ops, const struct caret_lttng_cfg *c,
-			    int wfd)
+			    int wfd, int cfd)
 {
 	signal(SIGPIPE, SIG_IGN); /* a write with no reader fails instead */
-	if (wfd != 3 && dup2(wfd, 3) < 0)
+	/* above every descriptor it may overwrite, then in place */
+	int w = fcntl(wfd, F_DUPFD, 5), k = fcntl(cfd, F_DUPFD, 5);
+	if (w < 0 || k < 0 || dup2(w, 3) < 0 || dup2(k, 4) < 0)
 		_exit(1);
-	close_range(4, ~0U, 0);
+	close_range(5, ~0U, 0);
 	static struct lttng_start_result res;
 	struct caret_lttng_cfg cfg = *c;
 	cfg.dir_out = &res.dir;
 	res.r = ops->record(&cfg, res.name, sizeof(res.name), res.path, sizeof(res.path), res.err,
 			    sizeof(res.err));
-	if (write_all(3, &res, sizeof(res)) < 0 && res.r >= 0) {
+	if (res.r >= 0 && cancelled(4)) {
+		struct caret_lttng_chan_stats st;
+		ops->stop(res.name, &st, 1, NULL, 0, NULL, 0);
+		res.stopped = true;
+	}
+	if (write_all(3, &res, sizeof(res)) < 0 && res.r >= 0 && !res.stopped) {
 		struct caret_lttng_chan_stats st;
 		log_warn("session %s: caretd is gone before its start ended: stopped",
 			 res.name);
@@ -86,6 +103,7 @@ static void end(const struct lttng_start_result *res)
 	if (S.fd >= 0)
 		close(S.fd);
 	S.fd = -1;
+	lttng_start_cancel(); /* nothing left to cancel: the pipe closed */
 	if (S.pid > 0)
 		while (waitpid(S.pid, NULL, 0) < 0 && errno == EINTR)
 			;
@@ -136,31 +154,36 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 	if (S.running)
 		return caret_errf(err, errlen, -EAGAIN, "LTTng is starting another session: "
 				  "record again once it is started");
-	int p[2];
+	int p[2], c[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return caret_errf(err, errlen, -errno, "pipe: %s", strerror(errno));
-	sd_event *e = v->poll.loop->event;
-	int r = sd_event_add_io(e, &S.io, p[0], EPOLLIN, on_pipe, NULL);
-	if (r < 0) {
+	if (pipe2(c, O_CLOEXEC) < 0) {
+		int x = -errno;
 		close(p[0]);
 		close(p[1]);
-		return caret_errf(err, errlen, r, "cannot watch the start: %s", strerror(-r));
+		return caret_errf(err, errlen, x, "pipe: %s", strerror(-x));
 	}
-	pid_t pid = fork();
+	sd_event *e = v->poll.loop->event;
+	int r = sd_event_add_io(e, &S.io, p[0], EPOLLIN, on_pipe, NULL);
+	pid_t pid = r < 0 ? -1 : fork();
 	if (pid == 0)
-		child(lttng_view_ops(v), cfg, p[1]);
+		child(lttng_view_ops(v), cfg, p[1], c[0]);
+	int x = r < 0 ? r : -errno;
 	close(p[1]);
+	close(c[0]);
 	if (pid < 0) {
-		int x = -errno;
 		S.io = sd_event_source_disable_unref(S.io);
 		close(p[0]);
-		return caret_errf(err, errlen, x, "fork: %s", strerror(-x));
+		close(c[1]);
+		return caret_errf(err, errlen, x, "cannot start the session's maker: %s",
+				  strerror(-x));
 	}
 	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
 	S.running = true;
 	S.v = v;
 	S.pid = pid;
 	S.fd = p[0];
+	S.cancel_fd = c[1];
 	S.since_ns = caret_now_ns();
 	S.done = done;
 	S.arg = arg;
@@ -169,12 +192,19 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 	return 0;
 }
 
+void lttng_start_cancel(void)
+{
+	if (S.cancel_fd >= 0)
+		close(S.cancel_fd);
+	S.cancel_fd = -1;
+}
+
 void lttng_start_abandon(void)
 {
 	if (!S.running)
 		return;
 	/* written already: nobody else will stop it */
-	if (read_some() == 1 && S.res.r >= 0) {
+	if (read_some() == 1 && S.res.r >= 0 && !S.res.stopped) {
 		struct caret_lttng_chan_stats st;
 		log_warn("session %s: started as caretd exits: stopped", S.res.name);
 		lttng_view_ops(S.v)->stop(S.res.name, &st, 1, NULL, 0, NULL, 0);

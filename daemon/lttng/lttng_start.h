@@ -31,6 +31,7 @@ struct lttng_start_result {
 	char path[PATH_MAX];
 	struct caret_lttng_dir_id dir; /* cfg->dir_out's, when r >= 0 */
 	char err[512];                 /* why, when r < 0 */
+	bool stopped; /* r >= 0, and the child stopped it: cancelled before */
 };
 
 /* Told once, from the loop: the start ended (or was abandoned: r is
@@ -51,6 +52,11 @@ bool lttng_start_async(const struct lttng_view *v);
  */
 int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 		      lttng_start_fn done, void *arg, char *err, size_t errlen);
+
+/* The session the running start makes is not wanted: the child stops it
+ * itself once made (off the loop), and says so (res->stopped); done is
+ * still called at its end. */
+void lttng_start_cancel(void);
 
 /* Whether a start runs, and since when (CLOCK_MONOTONIC ns). */
 bool lttng_start_running(int64_t *since_ns);

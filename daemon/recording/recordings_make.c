@@ -50,10 +50,11 @@ int recordings_make_admit(struct recordings *t, const struct recording *d, char 
 }
 
 void recordings_make_undo(struct recordings *t, const struct caret_lttng_ops *ops,
-			  const struct caret_lttng_cfg *cfg, struct recording *d)
+			  const struct caret_lttng_cfg *cfg, struct recording *d, bool stopped)
 {
 	struct caret_lttng_chan_stats st;
-	ops->stop(d->name, &st, 1, NULL, 0, NULL, 0);
+	if (!stopped)
+		ops->stop(d->name, &st, 1, NULL, 0, NULL, 0);
 	made_dir(cfg, d);
 	if (d->armed)
 		recordings_unmake(d);

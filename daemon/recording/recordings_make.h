@@ -35,7 +35,8 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
  * session's making returned r (d's name and path filled when r >= 0, err
  * when not), _finish (what recordings_make does after it). _undo instead
  * of _finish: the session made is not wanted (its requester left): it is
- * stopped, an armed one's directory removed, the marker as the table says.
+ * stopped (unless stopped is set: it was already), an armed one's
+ * directory removed, the marker as the table says.
  */
 int recordings_make_admit(struct recordings *t, const struct recording *d, char *err,
 			  size_t errlen);
@@ -43,7 +44,7 @@ int recordings_make_finish(struct recordings *t, const struct caret_lttng_ops *o
 			   const struct caret_lttng_cfg *cfg, struct recording *d, int r,
 			   struct recording **out, char *err, size_t errlen);
 void recordings_make_undo(struct recordings *t, const struct caret_lttng_ops *ops,
-			  const struct caret_lttng_cfg *cfg, struct recording *d);
+			  const struct caret_lttng_cfg *cfg, struct recording *d, bool stopped);
 /* A recording _finish made whose requester left before its result: undone
  * as a feature's refusal undoes it (the session stopped, rec dropped). */
 void recordings_make_unmake(struct recordings *t, const struct caret_lttng_ops *ops,

@@ -49,8 +49,9 @@ static void on_started(void *arg, const struct lttng_start_result *res)
 	int64_t ms = (caret_now_ns() - j->since_ns) / NS_PER_MS;
 	if (res->r >= 0 && !j->waited) {
 		log_warn("session %s: its requester left while LTTng started it (%lld ms): "
-			 "stopped, it records for no one", res->name, (long long)ms);
-		recordings_make_undo(j->ctx.recs, j->ctx.ops, &j->p.cfg, &j->made);
+			 "stopped%s, it records for no one", res->name, (long long)ms,
+			 res->stopped ? " by the process that made it" : "");
+		recordings_make_undo(j->ctx.recs, j->ctx.ops, &j->p.cfg, &j->made, res->stopped);
 		job_free(j);
 		return;
 	}
@@ -96,6 +97,7 @@ static void job_release(void *arg)
 	if (j->starting) {
 		log_warn("a record request's requester left while LTTng starts its session: "
 			 "the session is stopped once started");
+		lttng_start_cancel(); /* its stop off the loop too */
 		return; /* on_started frees it */
 	}
 	struct recording *rec = j->answered || j->r < 0 ? NULL

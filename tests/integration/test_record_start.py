@@ -109,7 +109,8 @@ class RecordStartTest(SystemTest):
         rec.wait()
         time.sleep(0.5)
         self.resume()
-        wait_err(d, r"session orphan: its requester left while LTTng started it", start=mark,
+        wait_err(d, r"session orphan: its requester left while LTTng started it \(\d+ ms\): "
+                 r"stopped by the process that made it", start=mark,
                  timeout=60)
         self.assertEqual(sessions_after(), [])
         self.assertNotIn("orphan", self.c.caretctl("status").stdout)
