@@ -56,7 +56,8 @@ void recordings_make_undo(struct recordings *t, const struct caret_lttng_ops *op
 	if (!stopped)
 		ops->stop(d->name, &st, 1, NULL, 0, NULL, 0);
 	made_dir(cfg, d);
-	if (d->armed)
+	/* what unmake() removes, for the same reasons */
+	if (d->armed || (d->ring.on && d->dir_made))
 		recordings_unmake(d);
 	recordings_sync_marker(t, false);
 }

@@ -35,8 +35,9 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
  * session's making returned r (d's name and path filled when r >= 0, err
  * when not), _finish (what recordings_make does after it). _undo instead
  * of _finish: the session made is not wanted (its requester left): it is
- * stopped (unless stopped is set: it was already), an armed one's
- * directory removed, the marker as the table says.
+ * stopped (unless stopped is set: it was already), what an armed one or a
+ * flight recorder's made directory holds removed, the marker as the table
+ * says.
  */
 int recordings_make_admit(struct recordings *t, const struct recording *d, char *err,
 			  size_t errlen);
