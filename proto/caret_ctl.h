@@ -53,7 +53,8 @@
  *            → result {"session", "path"}
  *            While LTTng starts the session (caretd makes it off its
  *            loop; with many processes, tens of seconds), progress lines
- *            about every second: {"recording": 0, "total" (processes
+ *            about every second from its second second on (a start that
+ *            ends sooner gets its result alone): {"recording": 0, "total" (processes
  *            with the agent), "records_done": 0, "records_total": 0,
  *            "percent": 0, "lttng_start_ms" (how long LTTng has been
  *            starting it)}. A requester that closes its connection before

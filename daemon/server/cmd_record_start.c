@@ -13,6 +13,9 @@
 
 #define NS_PER_MS 1000000LL
 #define PROGRESS_EVERY_NS (1000 * NS_PER_MS)
+/* A start that ends sooner is answered with its result alone, as before
+ * starts ran off the loop (a client reading one line still gets it). */
+#define PROGRESS_FIRST_NS (2000 * NS_PER_MS)
 
 /* Alive while the start runs or the request waits (whichever is longer). */
 struct job {
@@ -83,7 +86,8 @@ static wait_line *job_poll(void *arg, int64_t now, bool *done)
 				      j->res.bc.why[0] ? j->res.bc.why : NULL };
 		return wait_line_record(j->res.session, j->res.path, &bc);
 	}
-	if (j->last_progress_ns && now - j->last_progress_ns < PROGRESS_EVERY_NS)
+	if (now - j->since_ns < PROGRESS_FIRST_NS ||
+	    (j->last_progress_ns && now - j->last_progress_ns < PROGRESS_EVERY_NS))
 		return NULL;
 	j->last_progress_ns = now;
 	return wait_line_lttng_start(j->processes, (now - j->since_ns) / NS_PER_MS);
