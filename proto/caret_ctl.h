@@ -59,6 +59,8 @@
  *            "percent": 0, "lttng_start_ms" (how long LTTng has been
  *            starting it)}. A requester that closes its connection before
  *            the result gets none: the session made for it is stopped.
+ *            One start at a time: a record meanwhile is refused with
+ *            EAGAIN (caretctl asks again).
  *
  *  "wait"    {"timeout_ms"? int}
  *            Streams progress until every agent is in RECORD or the timeout
