@@ -26,6 +26,7 @@
 #include "daemon/server/cmd_events.h"
 #include "daemon/base/log.h"
 #include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_start.h"
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/server/notify.h"
 #include "daemon/agents/pacer.h"
@@ -424,6 +425,7 @@ static void stop_modules(struct daemon *d)
 	rotation_stop();
 	pacer_stop(&d->pacer);
 	registry_loop_stop(&d->reg_loop);
+	lttng_start_abandon(); /* its child stops what it makes */
 	lttng_view_stop(&d->lttng);
 	recordings_drop_state(&d->recs); /* issue 33 L10: nothing left behind */
 }

@@ -51,6 +51,16 @@
  *            of that ROS domain as ros2_caret:sim_time
  *            (proto/caret_ctl_simclock.h).
  *            → result {"session", "path"}
+ *            While LTTng starts the session (caretd makes it off its
+ *            loop; with many processes, tens of seconds), progress lines
+ *            about every second from its second second on (a start that
+ *            ends sooner gets its result alone): {"recording": 0, "total" (processes
+ *            with the agent), "records_done": 0, "records_total": 0,
+ *            "percent": 0, "lttng_start_ms" (how long LTTng has been
+ *            starting it)}. A requester that closes its connection before
+ *            the result gets none: the session made for it is stopped.
+ *            One start at a time: a record meanwhile is refused with
+ *            EAGAIN (caretctl asks again).
  *
  *  "wait"    {"timeout_ms"? int}
  *            Streams progress until every agent is in RECORD or the timeout
@@ -277,6 +287,7 @@
 #define CARET_CTL_K_RECORDS_DONE "records_done"
 #define CARET_CTL_K_RECORDS_TOTAL "records_total"
 #define CARET_CTL_K_PERCENT "percent"
+#define CARET_CTL_K_LTTNG_START_MS "lttng_start_ms"
 #define CARET_CTL_K_OK "ok"
 #define CARET_CTL_K_NOT_RECORDING "not_recording"
 #define CARET_CTL_K_REASON "reason"

@@ -17,6 +17,10 @@ int ctl_decode_progress(const cJSON *r, struct ctl_progress *p, struct ctl_why *
 	    ctl_get_int(r, NULL, CARET_CTL_K_RECORDS_TOTAL, 0, INT64_MAX, &p->records_total, why) < 0 ||
 	    ctl_get_num(r, NULL, CARET_CTL_K_PERCENT, &p->percent, why) < 0)
 		return -EPROTO;
+	p->lttng_start_ms = -1;
+	if (ctl_get_int_opt(r, NULL, CARET_CTL_K_LTTNG_START_MS, 0, INT64_MAX, &p->lttng_start_ms,
+			    why) < 0)
+		return -EPROTO;
 	return 0;
 }
 

@@ -11,6 +11,8 @@
 struct ctl_progress {
 	int64_t recording, total, records_done, records_total;
 	double percent;
+	/* `record`'s progress while LTTng starts its session (ms); -1: not */
+	int64_t lttng_start_ms;
 };
 
 struct ctl_laggard {

@@ -63,6 +63,15 @@ cJSON *caret_ctl_enc_progress(const struct caret_ctl_progress *p)
 				  cJSON_AddNumberToObject(o, CARET_CTL_K_PERCENT, percent));
 }
 
+cJSON *caret_ctl_enc_progress_lttng_start(int total, int64_t start_ms)
+{
+	cJSON *o = caret_ctl_enc_progress(&(struct caret_ctl_progress){ 0, total, 0, 1 });
+	if (!o)
+		return NULL;
+	return fail_if(o, cJSON_AddNumberToObject(o, CARET_CTL_K_LTTNG_START_MS,
+						  (double)(start_ms < 0 ? 0 : start_ms)));
+}
+
 static bool add_strings(cJSON *arr, const char *const *s, int n)
 {
 	for (int i = 0; i < n; i++) {

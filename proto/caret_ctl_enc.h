@@ -26,6 +26,9 @@ struct caret_ctl_progress {
 	uint64_t records_done, records_total;
 };
 cJSON *caret_ctl_enc_progress(const struct caret_ctl_progress *p);
+/* `record`'s progress while LTTng starts its session: total processes
+ * with the agent, none recording yet, for how long (ms) it has started. */
+cJSON *caret_ctl_enc_progress_lttng_start(int total, int64_t start_ms);
 
 struct caret_ctl_daemon_info {
 	const char *host;

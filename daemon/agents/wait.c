@@ -160,3 +160,18 @@ wait_line *wait_line_progress(const struct caret_ctl_progress *p)
 {
 	return caret_ctl_enc_progress(p);
 }
+
+wait_line *wait_line_lttng_start(int total, int64_t start_ms)
+{
+	return caret_ctl_enc_progress_lttng_start(total, start_ms);
+}
+
+wait_line *wait_line_record(const char *session, const char *path, const struct wait_bc *bc)
+{
+	cJSON *o = caret_ctl_enc_record(session, path);
+	if (o && bc && bc->asked && caret_ctl_add_broadcast(o, bc->ok, bc->why) < 0) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}

@@ -35,6 +35,18 @@ wait_line *wait_line_error(int err, const char *msg);
  * memory. */
 struct caret_ctl_progress;
 wait_line *wait_line_progress(const struct caret_ctl_progress *p);
+/* `record`'s progress line while LTTng starts its session (proto's
+ * caret_ctl_enc_progress_lttng_start); NULL when out of memory. */
+wait_line *wait_line_lttng_start(int total, int64_t start_ms);
+
+/* `record`'s result (proto's caret_ctl_enc_record), with what its
+ * broadcast to the other hosts did when one was asked (why: NULL or the
+ * reason). NULL when out of memory. */
+struct wait_bc {
+	bool asked, ok;
+	const char *why;
+};
+wait_line *wait_line_record(const char *session, const char *path, const struct wait_bc *bc);
 
 /* NULL when out of memory. */
 struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns);

@@ -93,6 +93,8 @@ static bool same_view(const struct lttng_view *v, bool ok, int n,
 
 void lttng_view_refresh(struct lttng_view *v)
 {
+	if (v->starting)
+		return; /* lttng_view.h: the poll comes back after the start */
 	static char names[LTTNG_VIEW_MAX_SESSIONS][CARET_LTTNG_NAME_MAX];
 	static struct lttng_view_session sess[LTTNG_VIEW_MAX_SESSIONS];
 	bool ok = v->ok;

@@ -106,6 +106,11 @@ struct lttng_view {
 	bool hinted;           /* the next poll was brought forward by a hint */
 	/* the door to LTTng (NULL: caret_lttng_ops_real; tests give a fake) */
 	const struct caret_lttng_ops *ops;
+	/* a session start runs off the loop (daemon/lttng/lttng_start.h):
+	 * lttng-sessiond answers one client at a time, so a read of the
+	 * sessions would stall the loop until that start ends; what was
+	 * known stays until then */
+	bool starting;
 };
 
 /* The view's collaborators, handed to lttng_view_start as every module's

@@ -23,11 +23,20 @@ static void unmake(struct recordings *t, const struct caret_lttng_ops *ops,
 	recordings_drop(t, rec);
 }
 
-int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
-		    const struct caret_lttng_cfg *cfg, struct recording *d, struct recording **out,
-		    char *err, size_t errlen)
+/* the trace directory as the session's making found or made it */
+static void made_dir(const struct caret_lttng_cfg *cfg, struct recording *d)
 {
-	*out = NULL;
+	if (cfg->dir_out) {
+		d->dir_dev = cfg->dir_out->dev;
+		d->dir_ino = cfg->dir_out->ino;
+		d->dir_made = cfg->dir_out->made;
+		d->parents_made = cfg->dir_out->parents_made;
+	}
+}
+
+int recordings_make_admit(struct recordings *t, const struct recording *d, char *err,
+			  size_t errlen)
+{
 	/* Refused before a session exists: a recording caretd could not
 	 * remember would run with no owner that `stop` could find. */
 	int r = recordings_admit(t, d->uid, d->armed, err, errlen);
@@ -37,19 +46,33 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
 	}
 	if (d->armed_open || recording_filtered(d))
 		recordings_sync_marker(t, true);
-	r = ops->record(cfg, d->name, sizeof(d->name), d->path, sizeof(d->path), err, errlen);
+	return 0;
+}
+
+void recordings_make_undo(struct recordings *t, const struct caret_lttng_ops *ops,
+			  const struct caret_lttng_cfg *cfg, struct recording *d, bool stopped)
+{
+	struct caret_lttng_chan_stats st;
+	if (!stopped)
+		ops->stop(d->name, &st, 1, NULL, 0, NULL, 0);
+	made_dir(cfg, d);
+	/* what unmake() removes, for the same reasons */
+	if (d->armed || (d->ring.on && d->dir_made))
+		recordings_unmake(d);
+	recordings_sync_marker(t, false);
+}
+
+int recordings_make_finish(struct recordings *t, const struct caret_lttng_ops *ops,
+			   const struct caret_lttng_cfg *cfg, struct recording *d, int r,
+			   struct recording **out, char *err, size_t errlen)
+{
+	*out = NULL;
 	if (r < 0) {
 		recordings_sync_marker(t, false);
 		log_err("record failed: %s", err);
 		return r;
 	}
-	/* the trace directory as the session's making found or made it */
-	if (cfg->dir_out) {
-		d->dir_dev = cfg->dir_out->dev;
-		d->dir_ino = cfg->dir_out->ino;
-		d->dir_made = cfg->dir_out->made;
-		d->parents_made = cfg->dir_out->parents_made;
-	}
+	made_dir(cfg, d);
 	struct recording *rec = recordings_put(t, d);
 	if (!rec) {
 		/* unremembered, no one could stop it by name of owner (and
@@ -75,6 +98,24 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
 	recordings_save(t);
 	*out = rec;
 	return 0;
+}
+
+void recordings_make_unmake(struct recordings *t, const struct caret_lttng_ops *ops,
+			    struct recording *rec)
+{
+	unmake(t, ops, rec);
+}
+
+int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
+		    const struct caret_lttng_cfg *cfg, struct recording *d, struct recording **out,
+		    char *err, size_t errlen)
+{
+	*out = NULL;
+	int r = recordings_make_admit(t, d, err, errlen);
+	if (r < 0)
+		return r;
+	r = ops->record(cfg, d->name, sizeof(d->name), d->path, sizeof(d->path), err, errlen);
+	return recordings_make_finish(t, ops, cfg, d, r, out, err, errlen);
 }
 
 int recordings_go(struct recordings *t, const struct caret_lttng_ops *ops,

@@ -29,6 +29,29 @@ int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
 		    char *err, size_t errlen);
 
 /*
+ * recordings_make in three steps, for a session made off the loop
+ * (daemon/lttng/lttng_start.h) between the first and the second: _admit
+ * (admission, the armed marker: 0 or -errno with err), then, once the
+ * session's making returned r (d's name and path filled when r >= 0, err
+ * when not), _finish (what recordings_make does after it). _undo instead
+ * of _finish: the session made is not wanted (its requester left): it is
+ * stopped (unless stopped is set: it was already), what an armed one or a
+ * flight recorder's made directory holds removed, the marker as the table
+ * says.
+ */
+int recordings_make_admit(struct recordings *t, const struct recording *d, char *err,
+			  size_t errlen);
+int recordings_make_finish(struct recordings *t, const struct caret_lttng_ops *ops,
+			   const struct caret_lttng_cfg *cfg, struct recording *d, int r,
+			   struct recording **out, char *err, size_t errlen);
+void recordings_make_undo(struct recordings *t, const struct caret_lttng_ops *ops,
+			  const struct caret_lttng_cfg *cfg, struct recording *d, bool stopped);
+/* A recording _finish made whose requester left before its result: undone
+ * as a feature's refusal undoes it (the session stopped, rec dropped). */
+void recordings_make_unmake(struct recordings *t, const struct caret_lttng_ops *ops,
+			    struct recording *rec);
+
+/*
  * An armed recording rec starts recording (its `go`): the session through
  * ops (an armed-open one's channel is enabled already: Enter is the
  * agents' gate alone), then each feature's go, and it is saved once. 0, or

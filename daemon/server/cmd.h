@@ -88,10 +88,12 @@ struct cmd_record_res {
 	char path[4096];
 	struct cmd_broadcast bc;
 };
-/* "record" (and its {"go"}): cmd_record.c */
+/* "record" (and its {"go"}): cmd_record.c. With wait, a session LTTng
+ * starts off the loop may answer later: *wait set, res unused
+ * (daemon/server/cmd_record_start.h); NULL: made in line. */
 int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	       const struct caret_ctl_record_req *q, struct cmd_record_res *res,
-	       struct cmd_err *e);
+	       struct wait_req **wait, struct cmd_err *e);
 
 /* What one recording is: the request's options over the daemon's. */
 struct record_plan {

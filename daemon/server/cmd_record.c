@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "daemon/server/cmd.h"
+#include "daemon/server/cmd_record_start.h"
+#include "daemon/lttng/lttng_start.h"
 #include "daemon/base/log.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/recording/recordings_make.h"
@@ -224,35 +226,45 @@ static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_
 	rec->clock.domain = q->clock_domain;
 }
 
+/* A recording made, in line or at its start's end (cmd_record_start.h). */
+static void record_made(const struct cmd_ctx *ctx, const struct record_plan *p,
+			const struct recording *rec, struct cmd_record_res *res)
+{
+	snprintf(res->session, sizeof(res->session), "%s", rec->name);
+	snprintf(res->path, sizeof(res->path), "%s", rec->path);
+	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
+		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
+		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)rec->uid,
+		 pacing_name(p->pacing));
+	record_started(ctx, rec, p->cfg.url, res);
+}
+
 static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		      const struct caret_ctl_record_req *q, struct record_plan *p,
-		      struct cmd_record_res *res, struct cmd_err *e)
+		      struct cmd_record_res *res, struct wait_req **wait, struct cmd_err *e)
 {
 	static struct recording made; /* 19 KiB: not on the stack */
 	record_remember(peer, q, p, &made);
+	/* LTTng's start off the loop, the reply when it ends */
+	if (wait && lttng_start_async(ctx->lttng))
+		return record_start_begin(ctx, p, &made, record_made, wait, e);
 	struct recording *rec;
 	int r = recordings_make(ctx->recs, ctx->ops, &p->cfg, &made, &rec, e->msg,
 				sizeof(e->msg));
 	if (r < 0)
 		return r;
-	snprintf(res->session, sizeof(res->session), "%s", rec->name);
-	snprintf(res->path, sizeof(res->path), "%s", rec->path);
-	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
-		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
-		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
-		 pacing_name(p->pacing));
-	record_started(ctx, rec, p->cfg.url, res);
+	record_made(ctx, p, rec, res);
 	return 0;
 }
 
 int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	       const struct caret_ctl_record_req *q, struct cmd_record_res *res,
-	       struct cmd_err *e)
+	       struct wait_req **wait, struct cmd_err *e)
 {
 	memset(res, 0, sizeof(*res));
 	if (q->go)
 		return record_go(ctx, peer, q->go, res, e);
 	struct record_plan p;
 	int r = cmd_record_plan(ctx, peer, q, &p, e);
-	return r < 0 ? r : record_act(ctx, peer, q, &p, res, e);
+	return r < 0 ? r : record_act(ctx, peer, q, &p, res, wait, e);
 }

@@ -194,9 +194,10 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			return caret_ctl_enc_plan(&plan.plan);
 		}
 		struct cmd_record_res res;
-		if ((r = cmd_record(ctx, peer, &q->u.record, &res, &e)) < 0)
+		if ((r = cmd_record(ctx, peer, &q->u.record, &res, wait, &e)) < 0)
 			break;
-		return add_broadcast(caret_ctl_enc_record(res.session, res.path), &res.bc);
+		return *wait ? NULL : add_broadcast(caret_ctl_enc_record(res.session, res.path),
+						    &res.bc);
 	}
 	case CARET_CTL_STOP: {
 		static struct cmd_stop_res res; /* 20 KiB: not on the stack */

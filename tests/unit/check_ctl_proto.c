@@ -68,6 +68,32 @@ START_TEST(progress_reply)
 }
 END_TEST
 
+/* record's progress while LTTng starts its session: how long, for how
+ * many processes; the wait's progress says nothing of it (-1) */
+START_TEST(progress_lttng_start)
+{
+	cJSON *r = wire(caret_ctl_enc_progress_lttng_start(50, 12345), CTL_REPLY_PROGRESS);
+	struct ctl_progress d;
+	struct ctl_why why;
+	ck_assert_int_eq(ctl_decode_progress(r, &d, &why), 0);
+	ck_assert_int_eq(d.lttng_start_ms, 12345);
+	ck_assert_int_eq(d.total, 50);
+	ck_assert_int_eq(d.recording, 0);
+	ck_assert_int_eq((int)d.percent, 0);
+	cJSON_Delete(r);
+	struct caret_ctl_progress p = { 2, 5, 300, 1200 };
+	r = wire(caret_ctl_enc_progress(&p), CTL_REPLY_PROGRESS);
+	ck_assert_int_eq(ctl_decode_progress(r, &d, &why), 0);
+	ck_assert_int_eq(d.lttng_start_ms, -1);
+	cJSON_Delete(r);
+	/* hostile: a negative time is refused */
+	r = wire(caret_ctl_enc_progress(&p), CTL_REPLY_PROGRESS);
+	cJSON_AddNumberToObject(r, CARET_CTL_K_LTTNG_START_MS, -5);
+	ck_assert_int_eq(ctl_decode_progress(r, &d, &why), -EPROTO);
+	cJSON_Delete(r);
+}
+END_TEST
+
 static const struct caret_ctl_agent agent = {
 	.pid = 4242, .procname = "talker", .state = "PREPARE", .segment = "caret-agent-4242-1",
 	.records = 1000, .replayed = 1500, .replay_done = 500, .replay_total = 1000,
@@ -319,6 +345,7 @@ int main(void)
 	TCase *tc = tcase_create("roundtrip");
 	tcase_add_test(tc, error_reply);
 	tcase_add_test(tc, progress_reply);
+	tcase_add_test(tc, progress_lttng_start);
 	tcase_add_test(tc, list_reply);
 	tcase_add_test(tc, status_reply);
 	tcase_add_test(tc, huge_counts_clamped);

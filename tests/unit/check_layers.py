@@ -128,7 +128,7 @@ ORDER = [
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
      "rotation_types"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
-    {"dups", "recording"},  # the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
+    {"dups", "recording", "lttng_start"},  # lttng_start: a session's making in a child, its end learnt through a pipe  # the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
     {"recordings_table"},  # the recordings table's slots and walk, under both its logic and its persistence
     {"recordings_state"},  # the recordings across a restart, and the armed marker every save keeps
     {"pacer", "notify", "wait", "cmd_events", "startend", "config",
@@ -151,6 +151,7 @@ ORDER = [
     {"bridge_dds"},  # CycloneDDS itself: entities, take, publish, the bridge's jobs
     {"cmd", "top_hosts"},  # the commands' shape: typed request in, code and result out; top_hosts: top --all-hosts, the other hosts' rows and this host's summary
     {"cmd_top"},  # `top`: the requester's processes watched, their rows
+    {"cmd_record_start"},  # `record`'s reply deferred while LTTng starts its session off the loop
     {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_hosts", "cmd_pause"},  # the commands that drive LTTng (through the view's ops); hosts: this host and the bridge's others
     {"cmd_record_plan"},  # record -l: cmd_record's plan and the layout, nothing made
     {"commands"},  # the dispatch: decodes requests, encodes replies

@@ -25,6 +25,7 @@
 #include "filter_warn.h"
 #include "parse.h"
 #include "plan_cli.h"
+#include "record_start.h"
 #include "hosts.h"
 #include "rpc.h"
 #include "sig.h"
@@ -113,7 +114,11 @@ static void usage(FILE *f)
 		"--timeout (without --duration the session is left recording: stop it\n"
 		"with 'caretctl stop'; with --duration it records on and is stopped);\n"
 		"5 malformed reply; 128+N interrupted by signal N before all processes\n"
-		"were recording (the session is stopped; 130 for Ctrl-C).\n",
+		"were recording (the session is stopped; 130 for Ctrl-C).\n\n"
+		"While LTTng starts the session (tens of seconds with many processes),\n"
+		"caretd says so and record waits as long as caretd answers; a record\n"
+		"interrupted or killed meanwhile leaves nothing running: caretd stops\n"
+		"the session once LTTng's start returns.\n",
 		CARET_CTL_SESSION_NAME_MAX, CARET_CTL_FREQUENCY_MAX, CARET_CTL_DEFAULT_FREQUENCY,
 		CARET_CTL_DEFAULT_SUBBUF_SIZE >> 10, CARET_CTL_SUBBUF_COUNT_MIN,
 		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
@@ -410,7 +415,7 @@ static char *arm(const struct cli_opts *g, const struct rec_opts *o, int *code)
 	struct ctl_record_result rec;
 	struct ctl_why why;
 	struct caret_ctl_req q = record_request(o, true, false);
-	*code = cli_call(g, &q, CLI_RECORD_MS, false, &r);
+	*code = cli_record_start(g, &q, &r);
 	if (*code != CLI_EXIT_OK)
 		return NULL;
 	int e = ctl_decode_record(r.root, &rec, &why);
@@ -497,8 +502,11 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	if (!o->all_hosts)
 		cli_filter_warn_unmatched(g, o->filter);
 	struct caret_ctl_req q = armed ? go_request(armed) : record_request(o, false, false);
-	/* Not interruptible: we must learn the session's name to stop it. */
-	int code = cli_call(g, &q, CLI_RECORD_MS, false, &r);
+	/* Interruptible while LTTng starts the session: caretd stops a
+	 * session whose requester left before its result. A `go` is one
+	 * command per process, answered at once, and not interruptible:
+	 * we must learn its end to stop it. */
+	int code = armed ? cli_call(g, &q, CLI_RECORD_MS, false, &r) : cli_record_start(g, &q, &r);
 	free(armed);
 	if (code != CLI_EXIT_OK)
 		return code;

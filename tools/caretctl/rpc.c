@@ -48,9 +48,10 @@ static int progress(cJSON *root, cli_progress_fn fn, void *arg, struct ctl_why *
 	return fn(&p, &line, arg, why);
 }
 
-int cli_exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms,
-		 bool interruptible, cli_progress_fn fn, void *arg,
-		 struct cli_reply *out, struct ctl_why *why)
+/* quiet_ms > 0: each line read moves the deadline to quiet_ms from then */
+static int exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms,
+		    int64_t quiet_ms, bool interruptible, cli_progress_fn fn, void *arg,
+		    struct cli_reply *out, struct ctl_why *why)
 {
 	memset(out, 0, sizeof(*out));
 	int r = send_request(c, q, deadline_ms);
@@ -72,6 +73,8 @@ int cli_exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t dead
 		r = ctl_reply_parse(line, len, &root, &type, why);
 		if (r < 0)
 			return r;
+		if (quiet_ms > 0)
+			deadline_ms = cli_now_ms() + quiet_ms;
 		if (type == CTL_REPLY_PROGRESS) {
 			r = progress(root, fn, arg, why);
 			cJSON_Delete(root);
@@ -88,6 +91,21 @@ int cli_exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t dead
 		out->type = type;
 		return 0;
 	}
+}
+
+int cli_exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms,
+		 bool interruptible, cli_progress_fn fn, void *arg,
+		 struct cli_reply *out, struct ctl_why *why)
+{
+	return exchange(c, q, deadline_ms, 0, interruptible, fn, arg, out, why);
+}
+
+int cli_exchange_live(struct cli_conn *c, const struct caret_ctl_req *q, int64_t quiet_ms,
+		      bool interruptible, cli_progress_fn fn, void *arg, struct cli_reply *out,
+		      struct ctl_why *why)
+{
+	return exchange(c, q, cli_now_ms() + quiet_ms, quiet_ms, interruptible, fn, arg, out,
+			why);
 }
 
 void cli_reply_free(struct cli_reply *r)

@@ -32,6 +32,15 @@ int cli_exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t dead
 		 struct cli_reply *out, struct ctl_why *why);
 
 /*
+ * The same for a request caretd answers when it can (record while LTTng
+ * starts its session): no deadline as long as caretd sends a line at
+ * least every quiet_ms (-ETIMEDOUT once it stays silent that long).
+ */
+int cli_exchange_live(struct cli_conn *c, const struct caret_ctl_req *q, int64_t quiet_ms,
+		      bool interruptible, cli_progress_fn fn, void *arg, struct cli_reply *out,
+		      struct ctl_why *why);
+
+/*
  * Connects, exchanges, closes. caretd gets timeout_ms (plus slack) to
  * answer. Returns an exit status: CLI_EXIT_OK with a result in *out, or
  * the failure (error reply included) already reported. -EINTR is passed
