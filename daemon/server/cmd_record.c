@@ -61,7 +61,7 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 
 /* {"go": session}: an armed recording starts recording. */
 static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
-		     struct cmd_record_res *res, struct cmd_err *e)
+		     struct recording **out, struct cmd_err *e)
 {
 	struct recording *rec = recordings_find(ctx->recs, name);
 	uid_t owner;
@@ -75,13 +75,8 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		return cmd_fail(e, ENOENT, "no armed recording named %s", name);
 	if (!cmd_may_act_for(peer, rec->uid))
 		return cmd_fail(e, EPERM, "recording %s is not yours", name);
-	int r = recordings_go(ctx->recs, ctx->ops, rec, e->msg, sizeof(e->msg));
-	if (r < 0)
-		return r;
-	snprintf(res->session, sizeof(res->session), "%s", rec->name);
-	snprintf(res->path, sizeof(res->path), "%s", rec->path);
-	record_started(ctx, rec, NULL, res);
-	return 0;
+	*out = rec;
+	return recordings_go(ctx->recs, ctx->ops, rec, e->msg, sizeof(e->msg));
 }
 
 /* Whether an armed recording may start with its channel enabled
@@ -225,34 +220,40 @@ static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_
 }
 
 static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
-		      const struct caret_ctl_record_req *q, struct record_plan *p,
-		      struct cmd_record_res *res, struct cmd_err *e)
+		      const struct caret_ctl_record_req *q, struct recording **out,
+		      struct cmd_err *e)
 {
-	static struct recording made; /* 19 KiB: not on the stack */
-	record_remember(peer, q, p, &made);
-	struct recording *rec;
-	int r = recordings_make(ctx->recs, ctx->ops, &p->cfg, &made, &rec, e->msg,
-				sizeof(e->msg));
+	struct record_plan p;
+	int r = cmd_record_plan(ctx, peer, q, &p, e);
 	if (r < 0)
 		return r;
-	snprintf(res->session, sizeof(res->session), "%s", rec->name);
-	snprintf(res->path, sizeof(res->path), "%s", rec->path);
-	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
-		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
-		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)peer->uid,
-		 pacing_name(p->pacing));
-	record_started(ctx, rec, p->cfg.url, res);
+	static struct recording made; /* 19 KiB: not on the stack */
+	record_remember(peer, q, &p, &made);
+	struct recording *rec;
+	if ((r = recordings_make(ctx->recs, ctx->ops, &p.cfg, &made, &rec, e->msg,
+				 sizeof(e->msg))) < 0)
+		return r;
+	log_info("session %s %s to %s for uid %d (pacing %s)", rec->name,
+		 p.cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
+		 : p.cfg.armed ? "armed, will record" : "recording", rec->path, (int)peer->uid,
+		 pacing_name(p.pacing));
+	*out = rec;
 	return 0;
 }
 
+/* A recording made, or an armed one's `go`: either way it has started
+ * (record_started), and the reply names its session and path. */
 int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	       const struct caret_ctl_record_req *q, struct cmd_record_res *res,
 	       struct cmd_err *e)
 {
 	memset(res, 0, sizeof(*res));
-	if (q->go)
-		return record_go(ctx, peer, q->go, res, e);
-	struct record_plan p;
-	int r = cmd_record_plan(ctx, peer, q, &p, e);
-	return r < 0 ? r : record_act(ctx, peer, q, &p, res, e);
+	struct recording *rec = NULL;
+	int r = q->go ? record_go(ctx, peer, q->go, &rec, e) : record_act(ctx, peer, q, &rec, e);
+	if (r < 0)
+		return r;
+	snprintf(res->session, sizeof(res->session), "%s", rec->name);
+	snprintf(res->path, sizeof(res->path), "%s", rec->path);
+	record_started(ctx, rec, q->go ? NULL : q->url, res);
+	return 0;
 }
