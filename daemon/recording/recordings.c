@@ -115,8 +115,9 @@ static void reap_orphans(void *arg)
 			t->expired[k].after_s = limit;
 		}
 		recordings_unmake(r);
-		recordings_drop(t, r);
+		recordings_forget(t, r);
 	}
+	recordings_save_changed(t); /* once for all that went */
 }
 
 /* A paused recording is not active: it goes only with its session. */
@@ -154,8 +155,9 @@ static void on_sessions(void *arg, char (*names)[CARET_LTTNG_NAME_MAX], int n)
 		if (there || still_paused(t, r))
 			continue;
 		log_info("recording %s ended outside caretd", r->name);
-		recordings_drop(t, r);
+		recordings_forget(t, r);
 	}
+	recordings_save_changed(t); /* once for all that went */
 }
 
 static bool is_armed(void *arg, const char *session)
