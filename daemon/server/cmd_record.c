@@ -20,6 +20,18 @@
 #include "daemon/agents/startend.h"
 #include "proto/caret_ctl_rotation.h"
 
+/* The session just made or started, in the view now (the pacer replays
+ * into it at its next tick): a `wait` right after a record must see the
+ * session, and count the agents whose cache it still lacks as not
+ * recording. */
+static void session_seen(const struct cmd_ctx *ctx, const char *session, struct sched_lttng *l)
+{
+	lttng_view_session_started(ctx->lttng, session);
+	pacer_sched_lttng(ctx->lttng, caret_now_ns(), l);
+	ctx->reg->want_serial = l->newest;
+	sched_scope_agents(ctx->reg, l);
+}
+
 /*
  * A recording made or entered: the view sees its session, and, for
  * --all-hosts, the bridge is awake (now, not at Enter: an armed
@@ -36,7 +48,7 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 			   const char *url, struct cmd_record_res *res)
 {
 	struct sched_lttng l;
-	cmd_session_seen(ctx, rec->name, &l);
+	session_seen(ctx, rec->name, &l);
 	/* once awake, no more than a look at the bridge's state */
 	if (rec->all_hosts && ctx->bridge)
 		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
