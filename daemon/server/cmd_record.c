@@ -54,18 +54,21 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
 	if (rec->armed)
 		return; /* its Start at `go` */
-	struct caret_filter_text ft;
-	bool filtered = caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f);
+	bool filtered = recording_filtered(rec);
 	if (filtered) {
 		struct startend_out so;
-		startend_start(ctx->scheduler, ctx->reg, &l, rec->frequency, &ft.f, &so);
+		startend_start_encoded(ctx->scheduler, ctx->reg, &l, rec->frequency, &rec->filter,
+				       &so);
 		log_info("session %s: %d processes replay with the recording's filter, %d "
 			 "already recording for another session keep theirs", rec->name,
 			 so.filtered, so.ignored);
 	}
 	if (!rec->all_hosts)
 		return;
-	const struct caret_filter_lists *f = filtered ? &ft.f : NULL;
+	/* the other hosts get the lists (bridge_msg.h) */
+	struct caret_filter_text ft;
+	const struct caret_filter_lists *f =
+		filtered && caret_filter_decode(&rec->filter, &ft) == 0 ? &ft.f : NULL;
 	int b = bridge_send_record_start(ctx->bridge, rec->name, url, rec->frequency,
 					 rec->frequency ? rec->frequency : ctx->sched->frequency, f);
 	cmd_broadcast_done(ctx, &res->bc, b, "Start");
