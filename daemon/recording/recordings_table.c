@@ -99,15 +99,12 @@ static void pub_fill(struct recording *r)
 		.filter = &r->filter };
 }
 
-/* What the features held goes, and the slot is free; the view's entry of
- * its session is the caller's (recordings_put publishes the new one over
- * it, recordings_forget withdraws it). */
-static void forget(struct recordings *t, struct recording *r)
+/* What the features held goes. */
+static void end_features(struct recordings *t, struct recording *r)
 {
 	for (int i = t->n_features - 1; i >= 0; i--)
 		if (t->features[i]->end)
 			t->features[i]->end(t, r, NULL);
-	memset(r, 0, sizeof(*r));
 }
 
 /* r into a free slot, in its place in the order (one taken over after a
@@ -132,9 +129,12 @@ static struct recording *place(struct recordings *t, const struct recording *r)
 
 struct recording *recordings_put(struct recordings *t, const struct recording *r)
 {
+	/* its entry in the view gets the new one below */
 	struct recording *old = recordings_find(t, r->name);
-	if (old)
-		forget(t, old);
+	if (old) {
+		end_features(t, old);
+		memset(old, 0, sizeof(*old));
+	}
 	struct recording *s = place(t, r);
 	if (!s)
 		return NULL;
@@ -152,9 +152,10 @@ int recordings_take_over(struct recordings *t, const struct recording *r)
 
 void recordings_forget(struct recordings *t, struct recording *r)
 {
+	end_features(t, r);
 	if (t->view)
 		lttng_view_publish(t->view, r->name, NULL);
-	forget(t, r);
+	memset(r, 0, sizeof(*r));
 	t->dirty = true;
 }
 
