@@ -6,7 +6,6 @@
 
 #include "daemon/base/log.h"
 #include "daemon/recording/recordings_table.h"
-#include "lib/lttng/creds.h"
 #include "shm/caret_shm.h"
 
 struct recording *recordings_next(struct recordings *t, struct recording *prev)
@@ -196,21 +195,4 @@ void recordings_ended_add(struct recordings *t, const char *session, const char 
 	unsigned k = t->n_ended++ % RECORDINGS_ENDED;
 	snprintf(t->ended[k].name, sizeof(t->ended[k].name), "%s", session);
 	snprintf(t->ended[k].why, sizeof(t->ended[k].why), "%s", why);
-}
-
-void recordings_unmake(const struct recording *r)
-{
-	if (!r->path[0] || (!r->dir_dev && !r->dir_ino))
-		return;
-	struct creds_id id = { .uid = r->uid, .gid = r->gid, .groups = NULL, .n_groups = -1 };
-	char err[256] = "";
-	int e = creds_remove_tree(&id, r->path, r->dir_dev, r->dir_ino, r->dir_made, err,
-				  sizeof(err));
-	if (e < 0)
-		log_warn("armed recording %s: cannot remove its empty trace directory %s: %s",
-			 r->name, r->path, err[0] ? err : strerror(-e));
-	else if (r->dir_made && r->parents_made &&
-		 (e = creds_remove_parents(&id, r->path, r->parents_made)) < 0)
-		log_warn_errno(e, "armed recording %s: cannot remove the empty directories "
-			       "made above %s", r->name, r->path);
 }

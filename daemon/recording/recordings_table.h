@@ -116,10 +116,4 @@ bool recordings_expired(const struct recordings *t, const char *session, uid_t *
 /* A recording caretd ended itself, and why (status shows the newest). */
 void recordings_ended_add(struct recordings *t, const char *session, const char *why);
 
-/* An armed recording stopped before `go`: nothing was recorded, so what it
- * created goes (the trace tree LTTng wrote, and the trace directory if
- * caretd made it), as its owner and without following links. Nothing
- * when the directory is not known. */
-void recordings_unmake(const struct recording *r);
-
 #endif
