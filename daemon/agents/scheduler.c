@@ -395,7 +395,9 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 	}
 }
 
-bool sched_start_replays(const struct agent *a, const struct sched_lttng *all)
+/* Whether a Start now begins a replay pass for a (in WAIT) under all:
+ * some session that sees it enables ros2_caret events. */
+static bool start_replays(const struct agent *a, const struct sched_lttng *all)
 {
 	struct sched_lttng mine = { .scoped = true };
 	const struct sched_lttng *l = all;
@@ -406,14 +408,32 @@ bool sched_start_replays(const struct agent *a, const struct sched_lttng *all)
 	return l->caret && l->newest;
 }
 
-int sched_post(struct sched *s, const struct sched_input *in)
+void sched_post(struct sched *s, const struct registry *r, const struct sched_lttng *l,
+		const struct sched_input *in, struct sched_posted *out)
 {
-	if (s->n_in == SCHED_INPUTS)
-		return -ENOBUFS;
+	*out = (struct sched_posted){ 0 };
+	if (in->end ? l->any : !l->any)
+		out->reason = in->end ? "an LTTng session is active on this host"
+				      : "no LTTng session is active on this host";
+	else if (s->n_in == SCHED_INPUTS)
+		out->reason = "too many Start and End messages wait for the scheduler";
+	for (const struct agent *a = r->head; a; a = a->next) {
+		out->agents++;
+		uint32_t st = caret_seg_state(&a->seg);
+		if (in->end) {
+			out->moved += st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD;
+		} else if (st == CARET_STATE_WAIT) { /* seed 000: Start only moves agents in WAIT */
+			out->moved++;
+			out->filtered += in->filtered && start_replays(a, l);
+		}
+	}
+	if (out->reason) {
+		out->moved = out->filtered = 0;
+		return;
+	}
 	s->in[s->n_in++] = *in;
 	if (s->hint)
 		s->hint(s->hint_arg);
-	return 0;
 }
 
 /* A Start: each agent in WAIT goes on (seed 000: it moves no other),

@@ -192,12 +192,21 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		int64_t now_ns);
 bool sched_busy(const struct registry *r);
-/* Queues in for the next tick and brings the tick forward; -ENOBUFS when
- * SCHED_INPUTS wait already. */
-int sched_post(struct sched *s, const struct sched_input *in);
-/* Whether a Start now would begin a replay pass for a (in WAIT) under l:
- * some session that sees it enables ros2_caret events. */
-bool sched_start_replays(const struct agent *a, const struct sched_lttng *l);
+/* What a Start or an End does under the sessions active when it comes
+ * (the tick that applies it re-applies the rules to those active then). */
+struct sched_posted {
+	int agents;   /* the agents known */
+	int moved;    /* those it moves: in WAIT for a Start, in PREPARE or RECORD
+			 for an End */
+	int filtered; /* of a filtered Start's, those a replay pass begins for */
+	const char *reason; /* set when it was not posted: nothing moves */
+};
+/* A Start or an End (in->end) counted under l, and queued for the next
+ * tick (the tick brought forward) when the sessions allow it: a Start
+ * while one is active, an End while none is; SCHED_INPUTS waiting already
+ * refuse it too. */
+void sched_post(struct sched *s, const struct registry *r, const struct sched_lttng *l,
+		const struct sched_input *in, struct sched_posted *out);
 /* RECORD, and no session enabling ros2_caret events lacks its cache. */
 bool sched_complete(const struct registry *r, const struct agent *a,
 		    const struct caret_seg_status *st);

@@ -6,58 +6,45 @@
 #include "daemon/agents/startend.h"
 #include "shm/caret_shm.h"
 
-static const char *posted(struct sched *s, const struct sched_input *in)
+/* The scheduler's count as the message's reply says it. */
+static void said(const struct sched_posted *p, struct startend_out *out)
 {
-	return sched_post(s, in) < 0 ? "too many Start and End messages wait for the scheduler"
-				     : NULL;
+	*out = (struct startend_out){ .reason = p->reason, .filtered = p->filtered };
+	out->applied = p->moved;
+	out->ignored = p->agents - p->moved;
+}
+
+void startend_start_encoded(struct sched *s, struct registry *r, const struct sched_lttng *l,
+			    uint32_t frequency, const struct caret_shm_filter *filter,
+			    struct startend_out *out)
+{
+	struct sched_input in = { .frequency = frequency, .filtered = filter != NULL };
+	if (filter)
+		in.filter = *filter;
+	struct sched_posted p;
+	sched_post(s, r, l, &in, &p);
+	said(&p, out);
 }
 
 void startend_start(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		    uint32_t frequency, const struct caret_filter_lists *filter,
 		    struct startend_out *out)
 {
-	memset(out, 0, sizeof(*out));
-	struct sched_input in = { .frequency = frequency };
+	static struct caret_shm_filter enc; /* 4 KiB: not on the stack */
+	bool filtered = false;
 	if (filter && !caret_filter_empty(filter)) {
-		in.filtered = caret_filter_encode(filter, &in.filter) >= 0;
-		if (!in.filtered)
+		filtered = caret_filter_encode(filter, &enc) >= 0;
+		if (!filtered)
 			log_warn("the Start's filter does not fit a segment: passes begin unfiltered");
 	}
-	int agents = 0, moved = 0;
-	for (struct agent *a = r->head; a; a = a->next) {
-		agents++;
-		if (caret_seg_state(&a->seg) != CARET_STATE_WAIT)
-			continue; /* seed 000: Start only moves agents in WAIT */
-		moved++;
-		if (in.filtered && sched_start_replays(a, l))
-			out->filtered++;
-	}
-	out->reason = !l->any ? "no LTTng session is active on this host" : posted(s, &in);
-	if (out->reason) {
-		out->ignored = agents;
-		out->filtered = 0;
-		return;
-	}
-	out->applied = moved;
-	out->ignored = agents - moved;
+	startend_start_encoded(s, r, l, frequency, filtered ? &enc : NULL, out);
 }
 
 void startend_end(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		  struct startend_out *out)
 {
-	memset(out, 0, sizeof(*out));
-	int agents = 0, moved = 0;
-	for (struct agent *a = r->head; a; a = a->next) {
-		agents++;
-		uint32_t st = caret_seg_state(&a->seg);
-		moved += st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD;
-	}
 	const struct sched_input in = { .end = true };
-	out->reason = l->any ? "an LTTng session is active on this host" : posted(s, &in);
-	if (out->reason) {
-		out->ignored = agents;
-		return;
-	}
-	out->applied = moved;
-	out->ignored = agents - moved;
+	struct sched_posted p;
+	sched_post(s, r, l, &in, &p);
+	said(&p, out);
 }

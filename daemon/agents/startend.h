@@ -28,7 +28,7 @@ struct startend_out {
  * in WAIT goes on at the next tick (a replay pass, or RECORD without
  * replay when no session enables ros2_caret events), others are left
  * alone; applied and ignored count them now, filtered the agents in WAIT
- * a pass will begin for (sched_start_replays).
+ * a pass will begin for (the scheduler counts them: sched_post).
  * frequency > 0 paces those agents' replay at that many records per
  * second (CARET's recording_frequency); 0 keeps the daemon's pacing.
  * filter (NULL or all lists empty: none) is the Start's select/ignore
@@ -42,6 +42,11 @@ struct startend_out {
 void startend_start(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		    uint32_t frequency, const struct caret_filter_lists *filter,
 		    struct startend_out *out);
+/* The same with the filter as a recording keeps it, encoded already
+ * (NULL: none); handed to the scheduler as it is. */
+void startend_start_encoded(struct sched *s, struct registry *r, const struct sched_lttng *l,
+			    uint32_t frequency, const struct caret_shm_filter *filter,
+			    struct startend_out *out);
 /* End: ignored while an LTTng session is active here; else every agent in
  * PREPARE or RECORD goes back to WAIT at the next tick. */
 void startend_end(struct sched *s, struct registry *r, const struct sched_lttng *l,

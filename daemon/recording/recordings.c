@@ -14,120 +14,10 @@ static uint32_t arm_timeout(const struct recordings *t)
 						      : RECORDINGS_ARM_TIMEOUT_S;
 }
 
-/* What the view's entry of r's session shows (r->pub), from r. */
-static void pub_fill(struct recording *r)
-{
-	r->pub = (struct lttng_view_pub){
-		.name = r->name, .path = r->path, .dir_dev = r->dir_dev, .dir_ino = r->dir_ino,
-		.uid = r->uid, .pacing = r->pacing, .frequency = r->frequency,
-		.subbuf_size = r->subbuf_size, .subbuf_count = r->subbuf_count,
-		.filter = &r->filter };
-}
-
-static void publish(struct recordings *t, struct recording *r)
-{
-	pub_fill(r);
-	/* an armed one records nothing: its entry comes at `go` */
-	if (t->view)
-		lttng_view_publish(t->view, r->name, &r->pub);
-}
-
-struct recording *recordings_latest(struct recordings *t, uid_t uid)
-{
-	struct recording *best = NULL;
-	for (struct recording *r = recordings_next(t, NULL); r; r = recordings_next(t, r))
-		if ((uid == (uid_t)-1 || r->uid == uid) && (!best || r->seq > best->seq))
-			best = r;
-	return best;
-}
-
 void recordings_load(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n)
 {
-	if (!recordings_read(t, names, n))
-		return;
-	for (struct recording *r = recordings_next(t, NULL); r; r = recordings_next(t, r))
-		pub_fill(r);
-	recordings_save(t);
-}
-
-static int count(const struct recordings *t)
-{
-	int n = 0;
-	for (int i = 0; i < RECORDINGS_MAX; i++)
-		n += t->slot[i].used;
-	return n;
-}
-
-int recordings_admit(const struct recordings *t, uid_t uid, bool armed, char *err,
-		     size_t errlen)
-{
-	int mine = 0, mine_armed = 0, users = 0, n = count(t);
-	for (int i = 0; i < RECORDINGS_MAX; i++) {
-		const struct recording *r = &t->slot[i];
-		if (!r->used)
-			continue;
-		if (r->uid != 0)
-			users++;
-		if (r->uid == uid) {
-			mine++;
-			mine_armed += r->armed;
-		}
-	}
-	if (n >= RECORDINGS_MAX) {
-		snprintf(err, errlen, "caretd holds %d recordings, its limit: stop one first", n);
-		return -ENOSPC;
-	}
-	if (uid == 0)
-		return 0;
-	if (armed && mine_armed >= RECORDINGS_USER_ARMED) {
-		snprintf(err, errlen, "uid %d has %d armed recordings waiting for Enter, the most "
-			 "a user may have: start or stop one first", (int)uid, mine_armed);
-		return -EDQUOT;
-	}
-	if (mine >= RECORDINGS_USER) {
-		snprintf(err, errlen, "uid %d has %d recordings, the most a user may have: "
-			 "stop one first", (int)uid, mine);
-		return -EDQUOT;
-	}
-	if (users >= RECORDINGS_MAX - RECORDINGS_ROOT_RESERVE) {
-		snprintf(err, errlen, "users hold %d recordings, all caretd leaves them (the "
-			 "rest is root's): try again later", users);
-		return -ENOSPC;
-	}
-	return 0;
-}
-
-/* What the features held goes, the view's entry no longer points here, and
- * the slot is free. Not saved: the callers save once. */
-static void forget(struct recordings *t, struct recording *r)
-{
-	for (int i = t->n_features - 1; i >= 0; i--)
-		if (t->features[i]->end)
-			t->features[i]->end(t, r, NULL);
-	if (t->view)
-		lttng_view_publish(t->view, r->name, NULL);
-	memset(r, 0, sizeof(*r));
-}
-
-struct recording *recordings_put(struct recordings *t, const struct recording *r)
-{
-	struct recording *old = recordings_find(t, r->name);
-	if (old)
-		forget(t, old);
-	struct recording *s = NULL;
-	for (int i = 0; i < RECORDINGS_MAX && !s; i++)
-		if (!t->slot[i].used)
-			s = &t->slot[i];
-	if (!s)
-		return NULL;
-	*s = *r;
-	s->used = true;
-	/* one taken over after a restart keeps its place in the order */
-	s->seq = r->seq ? r->seq : ++t->seq;
-	if (s->seq > t->seq)
-		t->seq = s->seq;
-	publish(t, s);
-	return s;
+	if (recordings_read(t, names, n))
+		recordings_save(t);
 }
 
 int recordings_add(struct recordings *t, const struct recording *r)
@@ -142,28 +32,8 @@ void recordings_drop(struct recordings *t, struct recording *r)
 {
 	if (!r || !r->used)
 		return;
-	forget(t, r);
+	recordings_forget(t, r);
 	recordings_save(t);
-}
-
-bool recordings_expired(const struct recordings *t, const char *session, uid_t *uid,
-			uint32_t *after_s)
-{
-	unsigned n = t->n_expired < RECORDINGS_EXPIRED ? t->n_expired : RECORDINGS_EXPIRED;
-	for (unsigned i = 0; i < n; i++)
-		if (strcmp(t->expired[i].name, session) == 0) {
-			*uid = t->expired[i].uid;
-			*after_s = t->expired[i].after_s;
-			return true;
-		}
-	return false;
-}
-
-void recordings_ended_add(struct recordings *t, const char *session, const char *why)
-{
-	unsigned k = t->n_ended++ % RECORDINGS_ENDED;
-	snprintf(t->ended[k].name, sizeof(t->ended[k].name), "%s", session);
-	snprintf(t->ended[k].why, sizeof(t->ended[k].why), "%s", why);
 }
 
 void recordings_unmake(const struct recording *r)
@@ -263,8 +133,9 @@ static void reap_orphans(void *arg)
 			t->expired[k].after_s = limit;
 		}
 		recordings_unmake(r);
-		recordings_drop(t, r);
+		recordings_forget(t, r);
 	}
+	recordings_save_changed(t); /* once for all that went */
 }
 
 /* A paused recording is not active: it goes only with its session. */
@@ -302,8 +173,9 @@ static void on_sessions(void *arg, char (*names)[CARET_LTTNG_NAME_MAX], int n)
 		if (there || still_paused(t, r))
 			continue;
 		log_info("recording %s ended outside caretd", r->name);
-		recordings_drop(t, r);
+		recordings_forget(t, r);
 	}
+	recordings_save_changed(t); /* once for all that went */
 }
 
 static bool is_armed(void *arg, const char *session)

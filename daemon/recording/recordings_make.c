@@ -20,7 +20,7 @@ static void unmake(struct recordings *t, const struct caret_lttng_ops *ops,
 	ops->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
 	if (rec->armed || (rec->ring.on && rec->dir_made))
 		recordings_unmake(rec);
-	recordings_drop(t, rec);
+	recordings_forget(t, rec);
 }
 
 /* the trace directory as the session's making found or made it */
@@ -93,9 +93,9 @@ int recordings_make_finish(struct recordings *t, const struct caret_lttng_ops *o
 		log_err("record failed: %s", err);
 		return r;
 	}
-	/* saved once, whole: with what each feature's begin set (an armed
-	 * rotating one's options outlive a restart before Enter) */
-	recordings_save(t);
+	/* saved once, whole, at the command's end (recordings_save_changed):
+	 * with what each feature's begin set (an armed rotating one's options
+	 * outlive a restart before Enter) */
 	*out = rec;
 	return 0;
 }
@@ -129,7 +129,7 @@ int recordings_go(struct recordings *t, const struct caret_lttng_ops *ops,
 	rec->armed = false;
 	rec->armed_open = false;
 	recording_go(t, rec);
-	recordings_save(t);
+	t->dirty = true; /* saved at the command's end */
 	log_info("session %s: armed recording started", rec->name);
 	return 0;
 }

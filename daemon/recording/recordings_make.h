@@ -19,7 +19,8 @@
  * first when it will be armed open or filtered (no process starting
  * meanwhile records at once), its session made through ops from cfg, d
  * remembered under the name and path LTTng gave, and each feature begun.
- * 0 and *out, the recording in the table; or a negative errno with why in
+ * 0 and *out, the recording in the table (marked changed: the command's
+ * end saves it once); or a negative errno with why in
  * err, and nothing left: the session stopped, what an armed recording or a
  * flight recorder's made directory holds removed, the marker as the table
  * says.
@@ -54,7 +55,8 @@ void recordings_make_unmake(struct recordings *t, const struct caret_lttng_ops *
 /*
  * An armed recording rec starts recording (its `go`): the session through
  * ops (an armed-open one's channel is enabled already: Enter is the
- * agents' gate alone), then each feature's go, and it is saved once. 0, or
+ * agents' gate alone), then each feature's go; the table marked changed
+ * (saved once at the command's end). 0, or
  * a negative errno with why in err, and it stays armed.
  */
 int recordings_go(struct recordings *t, const struct caret_lttng_ops *ops,

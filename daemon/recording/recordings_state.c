@@ -109,33 +109,21 @@ static void write_recs(FILE *f, void *arg)
 	}
 }
 
-/* Processes that start while a recording is armed open, or records with a
- * node/topic filter, see their tracepoints enabled and would record at once
- * (everything, before Enter); the marker tells them to wait (agent/agent.c)
- * for caretd's pass, which brings the filter. */
-void recordings_sync_marker(struct recordings *t, bool arming)
-{
-	bool any = arming;
-	for (struct recording *r = recordings_next(t, NULL); r && !any; r = recordings_next(t, r))
-		any = r->armed ? r->armed_open : recording_filtered(r);
-	if (!t->armed_marker || any == t->marked)
-		return;
-	int e = caret_armed_set(any);
-	if (e < 0) {
-		log_warn_errno(e, "cannot %s the armed marker", any ? "write" : "remove");
-		return;
-	}
-	t->marked = any;
-}
-
 void recordings_save(struct recordings *t)
 {
 	recordings_sync_marker(t, false);
+	t->dirty = false;
 	if (!t->state_file[0])
 		return;
 	int e = caret_write_atomic(t->state_file, write_recs, t);
 	if (e < 0)
 		log_warn_errno(e, "cannot save the recordings' owners in %s", t->state_file);
+}
+
+void recordings_save_changed(struct recordings *t)
+{
+	if (t->dirty)
+		recordings_save(t);
 }
 
 void recordings_drop_state(struct recordings *t)
@@ -278,23 +266,6 @@ static char *read_state(const char *file)
 	return buf;
 }
 
-/* r into a free slot, in its place in the order; what its session's entry
- * in the view shows is filled after the read (recordings_load). */
-static int take_over(struct recordings *t, const struct recording *r)
-{
-	for (int i = 0; i < RECORDINGS_MAX; i++) {
-		struct recording *s = &t->slot[i];
-		if (s->used)
-			continue;
-		*s = *r;
-		s->used = true;
-		if (s->seq > t->seq)
-			t->seq = s->seq;
-		return 0;
-	}
-	return -ENOSPC;
-}
-
 bool recordings_read(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], int n)
 {
 	t->loaded = true;
@@ -309,7 +280,7 @@ bool recordings_read(struct recordings *t, char (*names)[CARET_LTTNG_NAME_MAX], 
 		const char *bad = parse_rec(t, line, &r, names, n);
 		if (!bad && recordings_find(t, r.name))
 			bad = "listed twice";
-		if (!bad && take_over(t, &r) < 0)
+		if (!bad && recordings_take_over(t, &r) < 0)
 			bad = "too many recordings";
 		if (bad) {
 			log_info("%s: a recording not taken over: %s", t->state_file, bad);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The recordings table's data and its walk: the slots, the limits, the
- * rings of expired and ended ones, and how to iterate and look up. Below
- * both the table's logic (recordings.c: admission, reaping, the view's
- * hooks) and its persistence (recordings_state.c), which read the same
- * slots and call nothing of each other downwards.
+ * The recordings table and its changes: the slots, the limits, the rings
+ * of expired and ended ones, how to iterate and look up, who may add one,
+ * a recording put in or forgotten (its entry in the view published or
+ * withdrawn), the armed marker. A change marks the table changed; it is
+ * saved by its persistence above (recordings_state.c) once per command,
+ * and the view's hooks (recordings.c) are above both.
  */
 #ifndef CARETD_RECORDINGS_TABLE_H
 #define CARETD_RECORDINGS_TABLE_H
@@ -69,6 +70,8 @@ struct recordings {
 	 * open or filtered: caretd's own table only (unit tests leave it
 	 * off); marked: it is */
 	bool armed_marker, marked;
+	/* changed since the last save (recordings_save_changed) */
+	bool dirty;
 };
 
 /* The used slot after prev (NULL: the first), or NULL. */
@@ -77,5 +80,40 @@ struct recording *recordings_next(struct recordings *t, struct recording *prev);
 struct recording *recordings_find(struct recordings *t, const char *session);
 /* Whether the table holds any recording. */
 bool recordings_any(const struct recordings *t);
+
+/* Whether uid may add a recording (armed or not) now: 0, or -ENOSPC
+ * (the table, or what it leaves to users other than root, is full) or
+ * -EDQUOT (uid's own share is used up), with why in err. */
+int recordings_admit(const struct recordings *t, uid_t uid, bool armed, char *err,
+		     size_t errlen);
+/* Remembers a recording (one of the same name goes first), published on
+ * its session's entry: the recording in its slot, or NULL when the table
+ * is full. Not saved: the table marks itself changed (whoever drives the
+ * change saves once: recordings_save_changed). */
+struct recording *recordings_put(struct recordings *t, const struct recording *r);
+/* The newest recording (of uid, or of anyone when uid is (uid_t)-1). */
+struct recording *recordings_latest(struct recordings *t, uid_t uid);
+
+/* A recording read back from before a restart (recordings_read) into a
+ * free slot, in its place in the order, with what its session's entry in
+ * the view shows: 0, or -ENOSPC. */
+int recordings_take_over(struct recordings *t, const struct recording *r);
+/* Forgets r: its entry in the view withdrawn, each feature's end (in
+ * reverse, with no stop reply), its slot free. Not saved (as
+ * recordings_put). */
+void recordings_forget(struct recordings *t, struct recording *r);
+
+/* The armed marker as the recordings say (kept by every save): on while a
+ * recording is armed open or records with a filter; or set already for one
+ * about to be (before its session starts, so that no process starting
+ * meanwhile records at once). */
+void recordings_sync_marker(struct recordings *t, bool arming);
+
+/* If session is an armed recording that expired (not started in time):
+ * its owner and after how many seconds; else false. */
+bool recordings_expired(const struct recordings *t, const char *session, uid_t *uid,
+			uint32_t *after_s);
+/* A recording caretd ended itself, and why (status shows the newest). */
+void recordings_ended_add(struct recordings *t, const char *session, const char *why);
 
 #endif

@@ -63,12 +63,11 @@ uint64_t snapshot_min_size(uint64_t need)
 	return UINT64_MAX;
 }
 
-int snapshot_plan(const struct registry *r, uint64_t size, struct caret_lttng_cfg *cfg,
-		  char *err, size_t errlen)
+int snapshot_plan(uint64_t need, uint64_t size, struct caret_lttng_cfg *cfg, char *err,
+		  size_t errlen)
 {
 	caret_ctl_snapshot_geometry(size, &cfg->subbuf_size, &cfg->subbuf_count);
 	cfg->snapshot = true;
-	uint64_t need = snapshot_pass_bytes(r);
 	if (snapshot_fits(need, cfg->subbuf_size, cfg->subbuf_count))
 		return 0;
 	uint64_t min = snapshot_min_size(need);
@@ -150,10 +149,11 @@ int snapshot_admit_memory(const struct registry *r, struct recordings *t, uid_t 
 int snapshot_admit(const struct registry *r, struct recordings *t, uid_t uid, uint64_t size,
 		   struct caret_lttng_cfg *cfg, char *err, size_t errlen)
 {
-	int e = snapshot_plan(r, size, cfg, err, errlen);
+	uint64_t need = snapshot_pass_bytes(r);
+	int e = snapshot_plan(need, size, cfg, err, errlen);
 	if (e < 0)
 		return e;
-	uint64_t least = snapshot_min_size(snapshot_pass_bytes(r));
+	uint64_t least = snapshot_min_size(need);
 	return snapshot_admit_memory(r, t, uid, cfg->subbuf_size * cfg->subbuf_count, least, err,
 				     errlen);
 }

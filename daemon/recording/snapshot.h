@@ -54,10 +54,10 @@ bool snapshot_fits(uint64_t need, uint64_t subbuf_size, uint32_t subbuf_count);
 uint64_t snapshot_min_size(uint64_t need);
 
 /* `record` of a flight recorder of about size bytes per CPU: cfg gets the
- * snapshot mode and the ring's geometry; -ENOSPC with why in err when the
- * caches known now would not fit in it. */
-int snapshot_plan(const struct registry *r, uint64_t size, struct caret_lttng_cfg *cfg,
-		  char *err, size_t errlen);
+ * snapshot mode and the ring's geometry; -ENOSPC with why in err when a
+ * pass of need bytes (snapshot_pass_bytes) would not fit in it. */
+int snapshot_plan(uint64_t need, uint64_t size, struct caret_lttng_cfg *cfg, char *err,
+		  size_t errlen);
 /* A ring of ring_bytes per CPU for uid, against the host's memory and
  * the flight recorders of t already running (daemon/recording/snapshot_mem.h): 0,
  * or -ENOMEM with the least (least_size: one pass fits) and largest sizes
@@ -65,9 +65,10 @@ int snapshot_plan(const struct registry *r, uint64_t size, struct caret_lttng_cf
 int snapshot_admit_memory(const struct registry *r, struct recordings *t, uid_t uid,
 			  uint64_t ring_bytes, uint64_t least_size, char *err, size_t errlen);
 
-/* `record` of a flight recorder, planned and admitted at once: its ring
- * (snapshot_plan) and the memory it takes (snapshot_admit_memory, the
- * least size being the one a pass fits in): 0, or the first refusal. */
+/* `record` of a flight recorder, planned and admitted at once, the live
+ * processes' caches read once: its ring (snapshot_plan) and the memory it
+ * takes (snapshot_admit_memory, the least size being the one a pass fits
+ * in): 0, or the first refusal. */
 int snapshot_admit(const struct registry *r, struct recordings *t, uid_t uid, uint64_t size,
 		   struct caret_lttng_cfg *cfg, char *err, size_t errlen);
 

@@ -5,7 +5,6 @@
 
 #include "daemon/server/cmd.h"
 #include "daemon/base/log.h"
-#include "daemon/agents/pacer.h"
 #include "util/regex/caret_regex.h"
 
 void cmd_broadcast_done(const struct cmd_ctx *ctx, struct cmd_broadcast *b, int r,
@@ -34,17 +33,6 @@ void cmd_broadcast_done(const struct cmd_ctx *ctx, struct cmd_broadcast *b, int 
 bool cmd_may_act_for(const struct cmd_peer *peer, uid_t owner)
 {
 	return peer->uid == 0 || peer->uid == geteuid() || peer->uid == owner;
-}
-
-/* The ros2_caret replay follows from the view's sessions: a `wait` right
- * after a record must see the session, and count the agents whose cache
- * it still lacks as not recording. */
-void cmd_session_seen(const struct cmd_ctx *ctx, const char *session, struct sched_lttng *l)
-{
-	lttng_view_session_started(ctx->lttng, session);
-	pacer_sched_lttng(ctx->lttng, caret_now_ns(), l);
-	ctx->reg->want_serial = l->newest;
-	sched_scope_agents(ctx->reg, l);
 }
 
 int cmd_filter(const char *const *lists, struct caret_filter_lists *f, struct cmd_err *e)

@@ -79,10 +79,6 @@ void cmd_broadcast_done(const struct cmd_ctx *ctx, struct cmd_broadcast *b, int 
  * user, and the owner. */
 bool cmd_may_act_for(const struct cmd_peer *peer, uid_t owner);
 
-/* The active session a command just created or started, in the view now
- * (the pacer replays into it at its next tick, a `wait` sees it). */
-void cmd_session_seen(const struct cmd_ctx *ctx, const char *session, struct sched_lttng *l);
-
 struct cmd_record_res {
 	char session[CARET_LTTNG_NAME_MAX];
 	char path[4096];

@@ -22,6 +22,18 @@
 #include "daemon/agents/startend.h"
 #include "proto/caret_ctl_rotation.h"
 
+/* The session just made or started, in the view now (the pacer replays
+ * into it at its next tick): a `wait` right after a record must see the
+ * session, and count the agents whose cache it still lacks as not
+ * recording. */
+static void session_seen(const struct cmd_ctx *ctx, const char *session, struct sched_lttng *l)
+{
+	lttng_view_session_started(ctx->lttng, session);
+	pacer_sched_lttng(ctx->lttng, caret_now_ns(), l);
+	ctx->reg->want_serial = l->newest;
+	sched_scope_agents(ctx->reg, l);
+}
+
 /*
  * A recording made or entered: the view sees its session, and, for
  * --all-hosts, the bridge is awake (now, not at Enter: an armed
@@ -38,24 +50,27 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 			   const char *url, struct cmd_record_res *res)
 {
 	struct sched_lttng l;
-	cmd_session_seen(ctx, rec->name, &l);
+	session_seen(ctx, rec->name, &l);
 	/* once awake, no more than a look at the bridge's state */
 	if (rec->all_hosts && ctx->bridge)
 		bridge_wake_now(ctx->bridge, "caretctl record --all-hosts");
 	if (rec->armed)
 		return; /* its Start at `go` */
-	struct caret_filter_text ft;
-	bool filtered = caret_filter_decode(&rec->filter, &ft) == 0 && !caret_filter_empty(&ft.f);
+	bool filtered = recording_filtered(rec);
 	if (filtered) {
 		struct startend_out so;
-		startend_start(ctx->scheduler, ctx->reg, &l, rec->frequency, &ft.f, &so);
+		startend_start_encoded(ctx->scheduler, ctx->reg, &l, rec->frequency, &rec->filter,
+				       &so);
 		log_info("session %s: %d processes replay with the recording's filter, %d "
 			 "already recording for another session keep theirs", rec->name,
 			 so.filtered, so.ignored);
 	}
 	if (!rec->all_hosts)
 		return;
-	const struct caret_filter_lists *f = filtered ? &ft.f : NULL;
+	/* the other hosts get the lists (bridge_msg.h) */
+	struct caret_filter_text ft;
+	const struct caret_filter_lists *f =
+		filtered && caret_filter_decode(&rec->filter, &ft) == 0 ? &ft.f : NULL;
 	int b = bridge_send_record_start(ctx->bridge, rec->name, url, rec->frequency,
 					 rec->frequency ? rec->frequency : ctx->sched->frequency, f);
 	cmd_broadcast_done(ctx, &res->bc, b, "Start");
@@ -63,7 +78,7 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 
 /* {"go": session}: an armed recording starts recording. */
 static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
-		     struct cmd_record_res *res, struct cmd_err *e)
+		     struct recording **out, struct cmd_err *e)
 {
 	struct recording *rec = recordings_find(ctx->recs, name);
 	uid_t owner;
@@ -77,13 +92,8 @@ static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, con
 		return cmd_fail(e, ENOENT, "no armed recording named %s", name);
 	if (!cmd_may_act_for(peer, rec->uid))
 		return cmd_fail(e, EPERM, "recording %s is not yours", name);
-	int r = recordings_go(ctx->recs, ctx->ops, rec, e->msg, sizeof(e->msg));
-	if (r < 0)
-		return r;
-	snprintf(res->session, sizeof(res->session), "%s", rec->name);
-	snprintf(res->path, sizeof(res->path), "%s", rec->path);
-	record_started(ctx, rec, NULL, res);
-	return 0;
+	*out = rec;
+	return recordings_go(ctx->recs, ctx->ops, rec, e->msg, sizeof(e->msg));
 }
 
 /* Whether an armed recording may start with its channel enabled
@@ -226,34 +236,45 @@ static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_
 	rec->clock.domain = q->clock_domain;
 }
 
+/* A recording made, or an armed one's `go`: either way it has started
+ * (record_started), and the reply names its session and path. */
+static void record_reply(const struct cmd_ctx *ctx, const struct recording *rec,
+			 const char *url, struct cmd_record_res *res)
+{
+	snprintf(res->session, sizeof(res->session), "%s", rec->name);
+	snprintf(res->path, sizeof(res->path), "%s", rec->path);
+	record_started(ctx, rec, url, res);
+}
+
 /* A recording made, in line or at its start's end (cmd_record_start.h). */
 static void record_made(const struct cmd_ctx *ctx, const struct record_plan *p,
 			const struct recording *rec, struct cmd_record_res *res)
 {
-	snprintf(res->session, sizeof(res->session), "%s", rec->name);
-	snprintf(res->path, sizeof(res->path), "%s", rec->path);
-	log_info("session %s %s to %s for uid %d (pacing %s)", res->session,
+	log_info("session %s %s to %s for uid %d (pacing %s)", rec->name,
 		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
-		 : p->cfg.armed ? "armed, will record" : "recording", res->path, (int)rec->uid,
+		 : p->cfg.armed ? "armed, will record" : "recording", rec->path, (int)rec->uid,
 		 pacing_name(p->pacing));
-	record_started(ctx, rec, p->cfg.url, res);
+	record_reply(ctx, rec, p->cfg.url, res);
 }
 
 static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
-		      const struct caret_ctl_record_req *q, struct record_plan *p,
-		      struct cmd_record_res *res, struct wait_req **wait, struct cmd_err *e)
+		      const struct caret_ctl_record_req *q, struct cmd_record_res *res,
+		      struct wait_req **wait, struct cmd_err *e)
 {
-	static struct recording made; /* 19 KiB: not on the stack */
-	record_remember(peer, q, p, &made);
-	/* LTTng's start off the loop, the reply when it ends */
-	if (wait && lttng_start_async(ctx->lttng))
-		return record_start_begin(ctx, p, &made, record_made, wait, e);
-	struct recording *rec;
-	int r = recordings_make(ctx->recs, ctx->ops, &p->cfg, &made, &rec, e->msg,
-				sizeof(e->msg));
+	struct record_plan p;
+	int r = cmd_record_plan(ctx, peer, q, &p, e);
 	if (r < 0)
 		return r;
-	record_made(ctx, p, rec, res);
+	static struct recording made; /* 19 KiB: not on the stack */
+	record_remember(peer, q, &p, &made);
+	/* LTTng's start off the loop, the reply when it ends */
+	if (wait && lttng_start_async(ctx->lttng))
+		return record_start_begin(ctx, &p, &made, record_made, wait, e);
+	struct recording *rec;
+	if ((r = recordings_make(ctx->recs, ctx->ops, &p.cfg, &made, &rec, e->msg,
+				 sizeof(e->msg))) < 0)
+		return r;
+	record_made(ctx, &p, rec, res);
 	return 0;
 }
 
@@ -262,9 +283,12 @@ int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	       struct wait_req **wait, struct cmd_err *e)
 {
 	memset(res, 0, sizeof(*res));
-	if (q->go)
-		return record_go(ctx, peer, q->go, res, e);
-	struct record_plan p;
-	int r = cmd_record_plan(ctx, peer, q, &p, e);
-	return r < 0 ? r : record_act(ctx, peer, q, &p, res, wait, e);
+	if (!q->go)
+		return record_act(ctx, peer, q, res, wait, e);
+	struct recording *rec = NULL;
+	int r = record_go(ctx, peer, q->go, &rec, e);
+	if (r < 0)
+		return r;
+	record_reply(ctx, rec, NULL, res);
+	return 0;
 }

@@ -279,5 +279,9 @@ void command_run(const struct cmd_ctx *ctx_in, const struct cmd_peer *peer, cons
 		out->reply = caret_ctl_enc_error(r, why.msg);
 	else
 		out->reply = dispatch(&c, peer, &q, now, &out->wait);
+	/* one save per command, whatever it changed in the recordings table
+	 * (a kill -9 right after the reply finds it as the command left it) */
+	if (c.recs)
+		recordings_save_changed(c.recs);
 	cJSON_Delete(req);
 }

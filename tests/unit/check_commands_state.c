@@ -566,6 +566,43 @@ START_TEST(record_and_go_saved)
 }
 END_TEST
 
+/* The file's inode: each save writes a new file and renames it over. */
+static ino_t state_ino(const char *file)
+{
+	struct stat st;
+	return stat(file, &st) == 0 ? st.st_ino : 0;
+}
+
+/* One save per command, and only for a command that changed the table:
+ * `record` saves (once, at its end), `status` changes nothing and leaves
+ * the file as it was, a refused `go` neither. */
+START_TEST(saved_only_after_a_change)
+{
+	char dir[64], file[128];
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-once-%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	snprintf(file, sizeof(file), "%s/caretd.recordings", dir);
+	snprintf(recs.state_file, sizeof(recs.state_file), "%s", file);
+	peer.uid = 4242;
+	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"o1\",\"path\":\"/t\","
+			 "\"arm\":true}", CTL_REPLY_RESULT, NULL));
+	ino_t made = state_ino(file);
+	ck_assert_uint_ne(made, 0);
+	ck_assert(!recs.dirty);
+	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"status\"}", CTL_REPLY_RESULT, NULL));
+	ck_assert_uint_eq(state_ino(file), made);
+	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"nosuch\"}", CTL_REPLY_ERROR,
+			 NULL));
+	ck_assert_uint_eq(state_ino(file), made);
+	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"record\",\"go\":\"o1\"}", CTL_REPLY_RESULT, NULL));
+	ck_assert_uint_ne(state_ino(file), made);
+	ck_assert(!recs.dirty);
+	recs.state_file[0] = '\0';
+	unlink(file);
+	rmdir(dir);
+}
+END_TEST
+
 /* A rotation's part of its recording's line, and back (the chunks named
  * incomplete or holding copies included). */
 START_TEST(rotation_saved_and_restored_whole)
@@ -619,6 +656,7 @@ void add_state_tests(TCase *tc)
 	tcase_add_test(tc, recording_saved_and_restored_whole);
 	tcase_add_test(tc, rotation_saved_and_restored_whole);
 	tcase_add_test(tc, record_and_go_saved);
+	tcase_add_test(tc, saved_only_after_a_change);
 	tcase_add_test(tc, status_and_list);
 	tcase_add_test(tc, complete_segment_seen_before_its_event);
 	tcase_add_test(tc, recording_shares);

@@ -245,6 +245,45 @@ START_TEST(start_filter_goes_with_its_pass)
 }
 END_TEST
 
+/* A recording's filter, kept encoded, goes to the scheduler as it is
+ * (startend_start_encoded): the input posted holds those bytes, the count
+ * says the pass it begins has it, and the pass reads the lists back. */
+START_TEST(start_with_a_recordings_encoded_filter)
+{
+	struct agent a;
+	make_agent(&a, "se", 10);
+	struct registry r = one(&a);
+	struct sched s = freq_sched(100);
+	struct sched_lttng none = { .any = false };
+	struct caret_filter_lists f = { { [CARET_FILTER_IGNORE_NODES] = "/rec$" } };
+	static struct caret_shm_filter enc;
+	ck_assert_int_eq(caret_filter_encode(&f, &enc), 0);
+	struct startend_out o;
+	startend_start_encoded(&s, &r, &none, 0, &enc, &o);
+	ck_assert_ptr_nonnull(o.reason);
+	ck_assert_int_eq(o.filtered, 0);
+	ck_assert_int_eq(o.ignored, 1);
+	ck_assert_int_eq(s.n_in, 0);
+	startend_start_encoded(&s, &r, &ON, 0, &enc, &o);
+	ck_assert_ptr_null(o.reason);
+	ck_assert_int_eq(o.applied, 1);
+	ck_assert_int_eq(o.filtered, 1);
+	ck_assert_int_eq(s.n_in, 1);
+	ck_assert(s.in[0].filtered);
+	ck_assert_int_eq(memcmp(&s.in[0].filter, &enc, sizeof(enc)), 0);
+	sched_tick(&s, &r, &ON, 1000 * MS);
+	struct caret_filter_text ft;
+	ck_assert_int_eq(caret_own_read_filter(&a.seg, CARET_EPOCH_OF(status(&a).grant), &ft), 1);
+	ck_assert_str_eq(ft.f.list[CARET_FILTER_IGNORE_NODES], "/rec$");
+	/* none: an unfiltered Start */
+	sched_tick(&s, &r, &OFF, 1010 * MS);
+	startend_start_encoded(&s, &r, &ON, 0, NULL, &o);
+	ck_assert_int_eq(o.filtered, 0);
+	ck_assert(!s.in[0].filtered);
+	drop_agent(&a);
+}
+END_TEST
+
 static void count_hint(void *arg)
 {
 	(*(int *)arg)++;
@@ -651,7 +690,8 @@ int main(void)
 	TCase *t = unit_case(s, "scheduler", second_session_replays_again_in_record,
 			     prepare_restarts_and_session_without_caret, start_and_end,
 			     frequency_pacing, remote_start_end_rules, start_end_are_inputs_of_the_tick,
-			     start_filter_goes_with_its_pass, grant_capped_then_record,
+			     start_filter_goes_with_its_pass, start_with_a_recordings_encoded_filter,
+			     grant_capped_then_record,
 			     adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
 			     adaptive_pacing_room_caps_grants, progress_counts,
 			     scoped_session_sees_one_uid);

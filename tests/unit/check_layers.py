@@ -128,11 +128,11 @@ ORDER = [
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
      "rotation_types"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
-    {"dups", "recording", "lttng_start"},  # lttng_start: a session's making in a child, its end learnt through a pipe  # the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
-    {"recordings_table"},  # the recordings table's slots and walk, under both its logic and its persistence
-    {"recordings_state"},  # the recordings across a restart, and the armed marker every save keeps
+    {"dups", "recording", "lttng_start"},  # lttng_start: a session's making in a child, its end learnt through a pipe; the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
+    {"recordings_table"},  # the recordings table and its changes (admission, put, forget, the armed marker), under its persistence
+    {"recordings_state"},  # the recordings across a restart: saved once per change's driver, read at start-up
     {"pacer", "notify", "wait", "cmd_events", "startend", "config",
-     "recordings", "top"},  # recordings: the table of recordings (admission, reaping, the armed marker); top: watched processes, their leases and rows
+     "recordings", "top"},  # recordings: the table in the loop (the view's hooks, reaping, armed ones held); top: watched processes, their leases and rows
     {"rotation_state"},  # what the rotations look at
     {"simclock"},  # record -c: the caret-simclock helpers of the recordings
     # rotation's parts on that table: lttng-ctl (triggers, channel,
