@@ -38,6 +38,21 @@ static struct {
 
 /* ---- notifications ---- */
 
+/* The chunk being written is closed (its verdict given): from here on,
+ * events go to the next one, which gets a full pass at once. */
+static void next_chunk(struct rotation *t, const char *why_not)
+{
+	rotation_close_chunk(t, why_not);
+	t->cur_index++;
+	if (t->spill)
+		rotation_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
+	t->spill = false;
+	rotation_new_pass(t);
+	log_info("session %s: chunk %" PRIu64 " closed; replaying every process's "
+		 "initialization records into chunk %" PRIu64 " while LTTng archives it", t->name,
+		 t->cur_index - 1, t->cur_index);
+}
+
 static void on_event(enum rotation_lttng_event ev, struct rotation *t, const char *where, void *arg)
 {
 	(void)arg;
@@ -47,24 +62,21 @@ static void on_event(enum rotation_lttng_event ev, struct rotation *t, const cha
 		return;
 	}
 	if (ev == ROTL_ONGOING) {
-		/* from here on, events go to the next chunk: the verdict on
-		 * this one is what its pass reached */
-		rotation_close_chunk(t, "its replay pass had not finished when it was rotated");
-		t->closing = true;
+		/* lttng-sessiond notifies a rotation's start once every
+		 * consumer switched its streams' packets (measured: no event
+		 * written after the notice is in the closed chunk, bench/NOTES.md
+		 * P11): the pass into the next chunk need not wait for the
+		 * archive, 0.5 s later (the session daemon's pending check) */
+		next_chunk(t, "its replay pass had not finished when it was rotated");
+		t->archiving = true;
 		return;
 	}
-	if (!t->closing)
-		rotation_close_chunk(t, "its rotation's start was not seen");
-	t->closing = false;
+	if (!t->archiving)
+		next_chunk(t, "its rotation's start was not seen");
+	t->archiving = false;
 	t->rotations++;
-	t->cur_index++;
-	if (t->spill)
-		rotation_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
-	t->spill = false;
-	rotation_new_pass(t);
-	log_info("session %s: chunk %" PRIu64 " archived%s%s; replaying every process's "
-		 "initialization records into chunk %" PRIu64, t->name, t->cur_index - 1,
-		 where ? " at " : "", where ? where : "", t->cur_index);
+	log_info("session %s: chunk %" PRIu64 " archived%s%s", t->name, t->cur_index - 1,
+		 where ? " at " : "", where ? where : "");
 	rotation_prune_begin(t); /* off caretd's loop: its owner may have filled it */
 	rotation_store_save();
 }
@@ -126,7 +138,7 @@ static void follow_pass(struct rotation *t)
 		t->serial = e->serial; /* its first pass: the recording's own */
 	else if (t->serial == UINT32_MAX && e)
 		rotation_new_pass(t);
-	if (t->serial && !t->cur_complete && !t->closing && rotation_pass_complete(t))
+	if (t->serial && !t->cur_complete && rotation_pass_complete(t))
 		t->cur_complete = true;
 }
 
@@ -270,7 +282,7 @@ static int feat_quiesce(struct recordings *rs, struct recording *rec, int64_t no
 	if (!t->used)
 		return 0;
 	follow_pass(t);
-	if (t->cur_complete && !t->closing) {
+	if (t->cur_complete) {
 		t->stop_wait_ns = 0;
 		return 0;
 	}
@@ -302,11 +314,11 @@ static void feat_end(struct recordings *rs, struct recording *rec, struct record
 		log_info("session %s: its rotation ends with it", t->name);
 	/* the session is destroyed: its last chunk is archived (the
 	 * destruction rotates it); the notifications before it are read */
-	uint64_t seen = t->rotations;
+	uint64_t seen = t->cur_index;
 	rotl()->read_notifications(on_event, NULL);
 	/* unless the destruction's own rotation was seen, the chunk being
 	 * written is the last one */
-	if (t->rotations == seen)
+	if (t->cur_index == seen)
 		rotation_close_chunk(t, "its replay pass had not finished when the recording stopped");
 	rotl()->subscribe(t, false);
 	/* its triggers go with the session (why: rotation_lttng.h); the

@@ -9,13 +9,16 @@
  * conditions (ongoing, completed) and reads the notification channel on
  * its own timer (lttng_notification_channel_has_pending_notification
  * never blocks; the channel has no pollable descriptor in 2.13). When a
- * rotation completes, every event written from then on goes to the new
- * chunk: the session gets a new serial in the LTTng view, as if it had
- * just become active, and the scheduler replays every live agent's cache
- * into it again while the agents stay in RECORD (registry.h extra_pass):
- * runtime events keep flowing, nothing is discarded (the pacer paces the
- * pass as any other). When the next rotation starts, the closing chunk is
- * complete if every live agent had finished that pass; a chunk that is
+ * rotation starts (the ongoing notification: lttng-sessiond sends it once
+ * the consumers switched every stream's packet), every event written from
+ * then on goes to the new chunk, while LTTng archives the old one: the
+ * session gets a new serial in the LTTng view, as if it had just become
+ * active, and the scheduler replays every live agent's cache into it
+ * again while the agents stay in RECORD (registry.h extra_pass): runtime
+ * events keep flowing, nothing is discarded (the pacer paces the pass as
+ * any other). The completion (the archive, about 0.5 s later) only lists
+ * and bounds the archives. When the next rotation starts, the closing
+ * chunk is complete if every live agent had finished that pass; a chunk that is
  * not (a pass longer than the period, caretd absent) is named, in the log
  * and in `status` / `stop`. So is a chunk that may hold an init record
  * twice (what `caretctl check` also calls incomplete): more than one pass

@@ -514,7 +514,58 @@ START_TEST(completed_rotation_starts_a_new_pass)
 	ck_assert_msg(rn.t->rotations == rot0 + 1 && rn.t->cur_index == idx0 + 1,
 		      "a completed rotation was not counted: rotations %llu, chunk %llu",
 		      (unsigned long long)rn.t->rotations, (unsigned long long)rn.t->cur_index);
-	ck_assert(!rn.t->closing);
+	ck_assert(!rn.t->archiving);
+	rn_end();
+}
+END_TEST
+
+/* A rotation's start alone (LTTng still archiving the closed chunk):
+ * the next chunk's pass begins at once, and the archive, when it comes,
+ * begins none (issue 34 item 2: it waited for the archive, 0.5 s). */
+START_TEST(rotation_start_begins_the_next_pass)
+{
+	rn_begin();
+	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
+	const uint64_t rot0 = rn.t->rotations, idx0 = rn.t->cur_index;
+	rn_deliver((const enum rotation_lttng_event[]){ ROTL_ONGOING }, 1);
+	struct lttng_view_session *e = lttng_view_find(&view, "rn");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(e->serial > s0, "a rotation's start began no pass: session serial still "
+		      "%u", (unsigned)e->serial);
+	const uint32_t s1 = e->serial;
+	ck_assert_uint_eq(rn.t->serial, s1);
+	ck_assert_uint_eq(ready_serial(), s1);
+	ck_assert(!rn.t->cur_complete);
+	ck_assert_uint_eq(rn.t->cur_index, idx0 + 1);
+	ck_assert_uint_eq(rn.t->rotations, rot0); /* not archived yet */
+	ck_assert(rn.t->archiving);
+	rn_deliver((const enum rotation_lttng_event[]){ ROTL_COMPLETED }, 1);
+	e = lttng_view_find(&view, "rn");
+	ck_assert_msg(e->serial == s1, "the archive began a pass again (serial %u, was %u): "
+		      "the chunk gets its records twice", (unsigned)e->serial, (unsigned)s1);
+	ck_assert_uint_eq(rn.t->serial, s1);
+	ck_assert_uint_eq(rn.t->cur_index, idx0 + 1);
+	ck_assert_uint_eq(rn.t->rotations, rot0 + 1);
+	ck_assert(!rn.t->archiving);
+	rn_end();
+}
+END_TEST
+
+/* A completion whose start was not seen: the chunk is closed then, and
+ * the next one's pass begins with it. */
+START_TEST(completion_without_start_begins_the_next_pass)
+{
+	rn_begin();
+	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
+	const uint64_t rot0 = rn.t->rotations, idx0 = rn.t->cur_index;
+	rn_deliver((const enum rotation_lttng_event[]){ ROTL_COMPLETED }, 1);
+	struct lttng_view_session *e = lttng_view_find(&view, "rn");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_gt(e->serial, s0);
+	ck_assert_uint_eq(rn.t->serial, e->serial);
+	ck_assert_uint_eq(rn.t->cur_index, idx0 + 1);
+	ck_assert_uint_eq(rn.t->rotations, rot0 + 1);
+	ck_assert(!rn.t->archiving);
 	rn_end();
 }
 END_TEST
@@ -554,6 +605,8 @@ void add_rotation_tests(TCase *tc)
 {
 	tcase_add_test(tc, dropped_notification_starts_a_new_pass);
 	tcase_add_test(tc, completed_rotation_starts_a_new_pass);
+	tcase_add_test(tc, rotation_start_begins_the_next_pass);
+	tcase_add_test(tc, completion_without_start_begins_the_next_pass);
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);
