@@ -48,9 +48,13 @@ static void next_chunk(struct rotation *t, const char *why_not)
 		rotation_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
 	t->spill = false;
 	rotation_new_pass(t);
-	log_info("session %s: chunk %" PRIu64 " closed; replaying every process's "
-		 "initialization records into chunk %" PRIu64 " while LTTng archives it", t->name,
-		 t->cur_index - 1, t->cur_index);
+	if (t->serial == UINT32_MAX) /* the stop's own rotation: no chunk follows */
+		log_info("session %s: chunk %" PRIu64 " closed (the session is no longer "
+			 "active)", t->name, t->cur_index - 1);
+	else
+		log_info("session %s: chunk %" PRIu64 " closed; replaying every process's "
+			 "initialization records into chunk %" PRIu64 " while LTTng archives it",
+			 t->name, t->cur_index - 1, t->cur_index);
 }
 
 static void on_event(enum rotation_lttng_event ev, struct rotation *t, const char *where, void *arg)
