@@ -26,9 +26,8 @@
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_snapshot.h"
 
-/* How often the notification channel is read while a recording rotates:
- * a pass for a new chunk begins at most this late. */
-#define TICK_USEC (20 * USEC_PER_MS)
+/* How often the notification channel is read while no recording rotates
+ * (while one does: rotation_read_delay_usec). */
 #define IDLE_USEC (1000 * USEC_PER_MS)
 
 static struct {
@@ -73,10 +72,13 @@ static void on_event(enum rotation_lttng_event ev, struct rotation *t, const cha
 		 * archive, 0.5 s later (the session daemon's pending check) */
 		next_chunk(t, "its replay pass had not finished when it was rotated");
 		t->archiving = true;
+		t->started_ns = caret_now_ns();
 		return;
 	}
-	if (!t->archiving)
+	if (!t->archiving) {
 		next_chunk(t, "its rotation's start was not seen");
+		t->started_ns = caret_now_ns();
+	}
 	t->archiving = false;
 	t->rotations++;
 	log_info("session %s: chunk %" PRIu64 " archived%s%s", t->name, t->cur_index - 1,
@@ -146,9 +148,23 @@ static void follow_pass(struct rotation *t)
 		t->cur_complete = true;
 }
 
+uint64_t rotation_read_delay_usec(const struct rotation *t, int64_t now_ns)
+{
+	if (!t->o.every_ms || !t->started_ns)
+		return ROTATION_TICK_USEC; /* no rotation due at a known time */
+	int64_t due = t->started_ns + (int64_t)t->o.every_ms * 1000000;
+	int64_t from = due - (int64_t)ROTATION_EARLY_MS * 1000000;
+	if (now_ns >= from && now_ns <= due + (int64_t)ROTATION_LATE_MS * 1000000)
+		return ROTATION_FAST_USEC;
+	if (now_ns < from && (from - now_ns) / 1000 < ROTATION_TICK_USEC)
+		return (uint64_t)((from - now_ns) / 1000) + 1;
+	return ROTATION_TICK_USEC;
+}
+
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
+	uint64_t delay = ROTATION_TICK_USEC;
 	bool adopted = agents_adopted();
 	for (int i = 0; adopted && i < MAX_ROT; i++)
 		if (rotation_at(i)->used && rotation_at(i)->adopting)
@@ -166,12 +182,15 @@ static uint64_t on_tick(void *arg)
 			if (!t->used)
 				continue; /* ended: the disk was about to fill */
 			follow_pass(t);
+			uint64_t d = rotation_read_delay_usec(t, caret_now_ns());
+			if (d < delay)
+				delay = d;
 		}
 	} else {
 		rotl()->close_channel();
 	}
 	bool busy = rotation_any() || !rotation_recs()->loaded;
-	return busy ? TICK_USEC : IDLE_USEC;
+	return busy ? delay : IDLE_USEC;
 }
 
 int rotation_start(struct loop *l, const struct rotation_ops *ops)

@@ -85,6 +85,20 @@ void rotation_stop(void);
 #define ROTATION_STOP_WAIT_MS 10000
 extern const struct recording_feature_ops rotation_feature;
 
+/*
+ * When the notification channel is read next for t, in µs from now_ns
+ * (CLOCK_MONOTONIC): every ROTATION_TICK_USEC, but every
+ * ROTATION_FAST_USEC from ROTATION_EARLY_MS before a periodic rotation is
+ * due (its period after the last start's notice) until ROTATION_LATE_MS
+ * after: the consumers switch the streams up to a tick before caretd
+ * notices, and the pass waits for that notice (bench/NOTES.md, P11).
+ */
+#define ROTATION_TICK_USEC 20000
+#define ROTATION_FAST_USEC 2000
+#define ROTATION_EARLY_MS 30
+#define ROTATION_LATE_MS 100
+uint64_t rotation_read_delay_usec(const struct rotation *t, int64_t now_ns);
+
 /* Whether the recording `session` rotates (or will, armed). */
 bool rotation_is_rotating(struct recordings *t, const char *session);
 

@@ -14,7 +14,7 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, read_trace, wait_line
+from harness import CARETCTL, bt2, read_trace, wait_line
 from rotation_base import FLOOD, RotationBase, check, chunks
 
 
@@ -29,6 +29,15 @@ def log_mono_ns(line):
     if wall > time.time() + 3600:
         wall -= 86400  # logged before midnight
     return int((wall - time.time()) * 1e9) + time.monotonic_ns()
+
+
+def first_packet_ns(path):
+    """The earliest packet beginning of a chunk's streams: where the
+    consumers switched them into it (each rotation opens every stream of
+    the new chunk with a packet of its own)."""
+    ts = [m.default_clock_snapshot.value for m in bt2.TraceCollectionMessageIterator(path)
+          if type(m) is bt2._PacketBeginningMessageConst and m.default_clock_snapshot]
+    return min(ts)
 
 
 class RotationTest(RotationBase):
@@ -235,14 +244,16 @@ class RotationTest(RotationBase):
             timeline.append((i, (max(e.ts for e in old) - r["notice"]) / 1e6,
                              (min(e.ts for e in new) - r["notice"]) / 1e6,
                              (min(inits) - r["notice"]) / 1e6,
-                             (r["archived"] - r["notice"]) / 1e6))
+                             (r["archived"] - r["notice"]) / 1e6,
+                             (first_packet_ns(by_index[i + 1]) - r["notice"]) / 1e6))
         if os.environ.get("ROT_DEBUG"):
             print("chunk N: ms from caretd's notice of its rotation's start to its last "
-                  "event, chunk N+1's first event, its first init record, N's archive")
+                  "event, chunk N+1's first event, its first init record, N's archive, "
+                  "N+1's first packet's beginning (the consumers' switch)")
             for t in timeline:
-                print("%d: %.1f %.1f %.1f %.1f" % t)
+                print("%d: %.1f %.1f %.1f %.1f %.1f" % t)
         self.assertGreaterEqual(len(timeline), 3, timeline)
-        for i, _, _, first_init, arch in timeline:
+        for i, _, _, first_init, arch, _ in timeline:
             self.assertLess(first_init, arch - 50, "chunk %d's pass wrote nothing before "
                             "chunk %d was archived: %s" % (i + 1, i, timeline))
 

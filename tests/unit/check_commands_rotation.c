@@ -539,6 +539,7 @@ START_TEST(rotation_start_begins_the_next_pass)
 	ck_assert_uint_eq(rn.t->cur_index, idx0 + 1);
 	ck_assert_uint_eq(rn.t->rotations, rot0); /* not archived yet */
 	ck_assert(rn.t->archiving);
+	ck_assert_int_gt(rn.t->started_ns, 0);
 	rn_deliver((const enum rotation_lttng_event[]){ ROTL_COMPLETED }, 1);
 	e = lttng_view_find(&view, "rn");
 	ck_assert_msg(e->serial == s1, "the archive began a pass again (serial %u, was %u): "
@@ -567,6 +568,30 @@ START_TEST(completion_without_start_begins_the_next_pass)
 	ck_assert_uint_eq(rn.t->rotations, rot0 + 1);
 	ck_assert(!rn.t->archiving);
 	rn_end();
+}
+END_TEST
+
+/* The channel is read often around a periodic rotation's due time (its
+ * period after the last start's notice), every tick otherwise: the pass
+ * begins at the notice, which lagged the consumers' switch by up to a
+ * tick (20 ms). */
+START_TEST(channel_read_fast_around_a_due_rotation)
+{
+	const int64_t ms = 1000000, s0 = 7000 * ms;
+	struct rotation t = { .used = true, .o = { .every_ms = 1000 }, .started_ns = s0 };
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 500 * ms), ROTATION_TICK_USEC);
+	/* 10 ms before the fast reads begin: woken when they do */
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 960 * ms), 10001);
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 970 * ms), ROTATION_FAST_USEC);
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1000 * ms), ROTATION_FAST_USEC);
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1100 * ms), ROTATION_FAST_USEC);
+	/* late past the margin (a start not seen): every tick again */
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1101 * ms), ROTATION_TICK_USEC);
+	t.started_ns = 0; /* no start seen yet */
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1000 * ms), ROTATION_TICK_USEC);
+	t.started_ns = s0;
+	t.o = (struct rotation_opts){ .size = 1 << 20 }; /* a size schedule: no due time */
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1000 * ms), ROTATION_TICK_USEC);
 }
 END_TEST
 
@@ -607,6 +632,7 @@ void add_rotation_tests(TCase *tc)
 	tcase_add_test(tc, completed_rotation_starts_a_new_pass);
 	tcase_add_test(tc, rotation_start_begins_the_next_pass);
 	tcase_add_test(tc, completion_without_start_begins_the_next_pass);
+	tcase_add_test(tc, channel_read_fast_around_a_due_rotation);
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);
