@@ -38,16 +38,26 @@ static struct {
 /* ---- notifications ---- */
 
 /* The chunk being written is closed (its verdict given): from here on,
- * events go to the next one, which gets a full pass at once. */
-static void next_chunk(struct rotation *t, const char *why_not)
+ * events go to the next one, which gets a full pass at once; none when
+ * ending (the stop's own rotation: the session is gone, no chunk follows,
+ * and a pass would only replay into nothing). */
+static void next_chunk(struct rotation *t, const char *why_not, bool ending)
 {
 	rotation_close_chunk(t, why_not);
 	t->cur_index++;
+	if (ending) {
+		t->spill = false;
+		t->serial = UINT32_MAX; /* no pass can cover it: not active */
+		t->cur_complete = false;
+		log_info("session %s: chunk %" PRIu64 " closed by the stop", t->name,
+			 t->cur_index - 1);
+		return;
+	}
 	if (t->spill)
 		rotation_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
 	t->spill = false;
 	rotation_new_pass(t);
-	if (t->serial == UINT32_MAX) /* the stop's own rotation: no chunk follows */
+	if (t->serial == UINT32_MAX) /* its session ended meanwhile: no chunk follows */
 		log_info("session %s: chunk %" PRIu64 " closed (the session is no longer "
 			 "active)", t->name, t->cur_index - 1);
 	else
@@ -56,10 +66,15 @@ static void next_chunk(struct rotation *t, const char *why_not)
 			 t->name, t->cur_index - 1, t->cur_index);
 }
 
+/* on_event's arg when the recording ends (feat_end): no new pass */
+static int ending_arg;
+
 static void on_event(enum rotation_lttng_event ev, struct rotation *t, const char *where, void *arg)
 {
-	(void)arg;
+	bool ending = arg == &ending_arg;
 	if (ev == ROTL_DROPPED) {
+		if (ending)
+			return; /* nothing is written any more: no pass to begin */
 		/* whichever rotation it was: a new pass costs duplicates only */
 		rotation_new_pass(t);
 		return;
@@ -70,13 +85,13 @@ static void on_event(enum rotation_lttng_event ev, struct rotation *t, const cha
 		 * written after the notice is in the closed chunk, bench/NOTES.md
 		 * P11): the pass into the next chunk need not wait for the
 		 * archive, 0.5 s later (the session daemon's pending check) */
-		next_chunk(t, "its replay pass had not finished when it was rotated");
+		next_chunk(t, "its replay pass had not finished when it was rotated", ending);
 		t->archiving = true;
 		t->started_ns = caret_now_ns();
 		return;
 	}
 	if (!t->archiving) {
-		next_chunk(t, "its rotation's start was not seen");
+		next_chunk(t, "its rotation's start was not seen", ending);
 		t->started_ns = caret_now_ns();
 	}
 	t->archiving = false;
@@ -338,7 +353,7 @@ static void feat_end(struct recordings *rs, struct recording *rec, struct record
 	/* the session is destroyed: its last chunk is archived (the
 	 * destruction rotates it); the notifications before it are read */
 	uint64_t seen = t->cur_index;
-	rotl()->read_notifications(on_event, NULL);
+	rotl()->read_notifications(on_event, &ending_arg);
 	/* unless the destruction's own rotation was seen, the chunk being
 	 * written is the last one */
 	if (t->cur_index == seen)

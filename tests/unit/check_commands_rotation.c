@@ -39,6 +39,7 @@ static struct {
 	 * dropped_notification_starts_a_new_pass) */
 	enum rotation_lttng_event next[4];
 	int n_next;
+	int skip_reads; /* reads that deliver nothing before those */
 } frot;
 
 static int frot_register(const char *session, char *err, size_t errlen)
@@ -96,6 +97,10 @@ static int frot_unschedule(const char *session)
 
 static void frot_read(rotation_lttng_on_event *cb, void *arg)
 {
+	if (frot.skip_reads > 0) {
+		frot.skip_reads--;
+		return;
+	}
 	int n = frot.n_next;
 	frot.n_next = 0;
 	for (int k = 0; k < n; k++)
@@ -571,6 +576,33 @@ START_TEST(completion_without_start_begins_the_next_pass)
 }
 END_TEST
 
+/* The stop's own rotation (LTTng rotates a session at its destruction),
+ * read once the session is gone: its chunk is closed, and no pass begins
+ * for a chunk that will never be written (the agents would replay into
+ * nothing, counted as copies by the stop). */
+START_TEST(stop_rotation_begins_no_pass)
+{
+	rn_begin();
+	const uint32_t last = view.last_serial;
+	frot.next[0] = ROTL_ONGOING;
+	frot.next[1] = ROTL_COMPLETED;
+	frot.n_next = 2;
+	frot.skip_reads = 1; /* the stop's quiesce reads first: nothing yet */
+	agent.dead = true;
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"rn\"}", CTL_REPLY_RESULT, NULL);
+	agent.dead = false;
+	cJSON_Delete(r);
+	ck_assert_int_eq(frot.n_next, 0); /* read by the end */
+	ck_assert(!rotation_is_rotating(&recs, "rn"));
+	ck_assert_msg(view.last_serial == last, "the stop's rotation began a pass (serial %u, "
+		      "was %u)", (unsigned)view.last_serial, (unsigned)last);
+	rotation_stop();
+	rotation_lttng_set_ops(NULL);
+	loop_close(&rn.l);
+	sd_event_unref(rn.ev);
+}
+END_TEST
+
 /* The channel is read often around a periodic rotation's due time (its
  * period after the last start's notice), every tick otherwise: the pass
  * begins at the notice, which lagged the consumers' switch by up to a
@@ -633,6 +665,7 @@ void add_rotation_tests(TCase *tc)
 	tcase_add_test(tc, rotation_start_begins_the_next_pass);
 	tcase_add_test(tc, completion_without_start_begins_the_next_pass);
 	tcase_add_test(tc, channel_read_fast_around_a_due_rotation);
+	tcase_add_test(tc, stop_rotation_begins_no_pass);
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);
