@@ -26,7 +26,7 @@ GOOD = {
     "P8": dict(rate=8e6),
     "P9": dict(p99_us=0.9),
     "P10": dict(ratio=1.3),
-    "P11": dict(ratio=1240.0, took_s=0.516, slowest_s=0.516, pass_s=0.008, drain_s=0.0004,
+    "P11": dict(ratio=20.0, took_s=0.008, slowest_s=0.008, pass_s=0.008, drain_s=0.0004,
                 share=0.26, discarded=0, incomplete=0, chunks=6, checked=6, rotations=3,
                 all=True, blind=0),
     "P12": dict(ratio=13.5, took_s=0.014, pass_s=0.010, drain_s=0.001, discarded=0,
@@ -91,7 +91,8 @@ class Gates(unittest.TestCase):
             self.assertFalse(gates.gate(row("P5", num))[0], change)
 
     def test_each_p11_condition_alone_fails(self):
-        for change in (dict(pass_s=0.3), dict(slowest_s=1.6), dict(discarded=1),
+        # slowest_s 0.5: a pass that waits for LTTng's archive (issue 34)
+        for change in (dict(pass_s=0.3), dict(slowest_s=0.5), dict(discarded=1),
                        dict(incomplete=1), dict(checked=5), dict(all=False),
                        dict(rotations=2), dict(chunks=3), dict(blind=1)):
             num = dict(GOOD["P11"], **change)

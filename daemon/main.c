@@ -322,7 +322,8 @@ static const struct loop_plan JOBS[] = {
 	{ "registry sweep", LOOP_OBSERVE, "1 s: dead processes' segments" },
 	{ "LTTng view", LOOP_OBSERVE, "50 ms, 1 s when quiet; at once on a session's change" },
 	{ "bridge take", LOOP_OBSERVE, "100 ms, 1 s when quiet, 10 s asleep" },
-	{ "rotation", LOOP_OBSERVE, "20 ms while a rotating recording is busy, else 1 s" },
+	{ "rotation", LOOP_OBSERVE, "20 ms while a rotating recording is busy (2 ms around a "
+	  "periodic rotation's due time), else 1 s" },
 	{ "snapshot triggers", LOOP_OBSERVE, "50 ms while a trigger is armed" },
 	{ "simclock", LOOP_OBSERVE, "500 ms while a record -c helper runs" },
 	{ "top leases", LOOP_OBSERVE, "1 s while `top` watches a process, else 10 s" },

@@ -26,9 +26,8 @@
 #include "proto/caret_ctl_req.h"
 #include "proto/caret_ctl_snapshot.h"
 
-/* How often the notification channel is read while a recording rotates:
- * a pass for a new chunk begins at most this late. */
-#define TICK_USEC (20 * USEC_PER_MS)
+/* How often the notification channel is read while no recording rotates
+ * (while one does: rotation_read_delay_usec). */
 #define IDLE_USEC (1000 * USEC_PER_MS)
 
 static struct {
@@ -38,33 +37,67 @@ static struct {
 
 /* ---- notifications ---- */
 
+/* The chunk being written is closed (its verdict given): from here on,
+ * events go to the next one, which gets a full pass at once; none when
+ * ending (the stop's own rotation: the session is gone, no chunk follows,
+ * and a pass would only replay into nothing). */
+static void next_chunk(struct rotation *t, const char *why_not, bool ending)
+{
+	rotation_close_chunk(t, why_not);
+	t->cur_index++;
+	if (ending) {
+		t->spill = false;
+		t->serial = UINT32_MAX; /* no pass can cover it: not active */
+		t->cur_complete = false;
+		log_info("session %s: chunk %" PRIu64 " closed by the stop", t->name,
+			 t->cur_index - 1);
+		return;
+	}
+	if (t->spill)
+		rotation_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
+	t->spill = false;
+	rotation_new_pass(t);
+	if (t->serial == UINT32_MAX) /* its session ended meanwhile: no chunk follows */
+		log_info("session %s: chunk %" PRIu64 " closed (the session is no longer "
+			 "active)", t->name, t->cur_index - 1);
+	else
+		log_info("session %s: chunk %" PRIu64 " closed; replaying every process's "
+			 "initialization records into chunk %" PRIu64 " while LTTng archives it",
+			 t->name, t->cur_index - 1, t->cur_index);
+}
+
+/* on_event's arg when the recording ends (feat_end): no new pass */
+static int ending_arg;
+
 static void on_event(enum rotation_lttng_event ev, struct rotation *t, const char *where, void *arg)
 {
-	(void)arg;
+	bool ending = arg == &ending_arg;
 	if (ev == ROTL_DROPPED) {
+		if (ending)
+			return; /* nothing is written any more: no pass to begin */
 		/* whichever rotation it was: a new pass costs duplicates only */
 		rotation_new_pass(t);
 		return;
 	}
 	if (ev == ROTL_ONGOING) {
-		/* from here on, events go to the next chunk: the verdict on
-		 * this one is what its pass reached */
-		rotation_close_chunk(t, "its replay pass had not finished when it was rotated");
-		t->closing = true;
+		/* lttng-sessiond notifies a rotation's start once every
+		 * consumer switched its streams' packets (measured: no event
+		 * written after the notice is in the closed chunk, bench/NOTES.md
+		 * P11): the pass into the next chunk need not wait for the
+		 * archive, 0.5 s later (the session daemon's pending check) */
+		next_chunk(t, "its replay pass had not finished when it was rotated", ending);
+		t->archiving = true;
+		t->started_ns = caret_now_ns();
 		return;
 	}
-	if (!t->closing)
-		rotation_close_chunk(t, "its rotation's start was not seen");
-	t->closing = false;
+	if (!t->archiving) {
+		next_chunk(t, "its rotation's start was not seen", ending);
+		t->started_ns = caret_now_ns();
+	}
+	t->archiving = false;
 	t->rotations++;
-	t->cur_index++;
-	if (t->spill)
-		rotation_mark_dups(t, t->cur_index, "the previous chunk's replay ran on into it");
-	t->spill = false;
-	rotation_new_pass(t);
-	log_info("session %s: chunk %" PRIu64 " archived%s%s; replaying every process's "
-		 "initialization records into chunk %" PRIu64, t->name, t->cur_index - 1,
-		 where ? " at " : "", where ? where : "", t->cur_index);
+	log_info("session %s: chunk %" PRIu64 " archived%s%s", t->name, t->cur_index - 1,
+		 where ? " at " : "", where ? where : "");
 	rotation_prune_begin(t); /* off caretd's loop: its owner may have filled it */
 	rotation_store_save();
 }
@@ -126,13 +159,27 @@ static void follow_pass(struct rotation *t)
 		t->serial = e->serial; /* its first pass: the recording's own */
 	else if (t->serial == UINT32_MAX && e)
 		rotation_new_pass(t);
-	if (t->serial && !t->cur_complete && !t->closing && rotation_pass_complete(t))
+	if (t->serial && !t->cur_complete && rotation_pass_complete(t))
 		t->cur_complete = true;
+}
+
+uint64_t rotation_read_delay_usec(const struct rotation *t, int64_t now_ns)
+{
+	if (!t->o.every_ms || !t->started_ns)
+		return ROTATION_TICK_USEC; /* no rotation due at a known time */
+	int64_t due = t->started_ns + (int64_t)t->o.every_ms * 1000000;
+	int64_t from = due - (int64_t)ROTATION_EARLY_MS * 1000000;
+	if (now_ns >= from && now_ns <= due + (int64_t)ROTATION_LATE_MS * 1000000)
+		return ROTATION_FAST_USEC;
+	if (now_ns < from && (from - now_ns) / 1000 < ROTATION_TICK_USEC)
+		return (uint64_t)((from - now_ns) / 1000) + 1;
+	return ROTATION_TICK_USEC;
 }
 
 static uint64_t on_tick(void *arg)
 {
 	(void)arg;
+	uint64_t delay = ROTATION_TICK_USEC;
 	bool adopted = agents_adopted();
 	for (int i = 0; adopted && i < MAX_ROT; i++)
 		if (rotation_at(i)->used && rotation_at(i)->adopting)
@@ -150,12 +197,15 @@ static uint64_t on_tick(void *arg)
 			if (!t->used)
 				continue; /* ended: the disk was about to fill */
 			follow_pass(t);
+			uint64_t d = rotation_read_delay_usec(t, caret_now_ns());
+			if (d < delay)
+				delay = d;
 		}
 	} else {
 		rotl()->close_channel();
 	}
 	bool busy = rotation_any() || !rotation_recs()->loaded;
-	return busy ? TICK_USEC : IDLE_USEC;
+	return busy ? delay : IDLE_USEC;
 }
 
 int rotation_start(struct loop *l, const struct rotation_ops *ops)
@@ -270,7 +320,7 @@ static int feat_quiesce(struct recordings *rs, struct recording *rec, int64_t no
 	if (!t->used)
 		return 0;
 	follow_pass(t);
-	if (t->cur_complete && !t->closing) {
+	if (t->cur_complete) {
 		t->stop_wait_ns = 0;
 		return 0;
 	}
@@ -302,11 +352,11 @@ static void feat_end(struct recordings *rs, struct recording *rec, struct record
 		log_info("session %s: its rotation ends with it", t->name);
 	/* the session is destroyed: its last chunk is archived (the
 	 * destruction rotates it); the notifications before it are read */
-	uint64_t seen = t->rotations;
-	rotl()->read_notifications(on_event, NULL);
+	uint64_t seen = t->cur_index;
+	rotl()->read_notifications(on_event, &ending_arg);
 	/* unless the destruction's own rotation was seen, the chunk being
 	 * written is the last one */
-	if (t->rotations == seen)
+	if (t->cur_index == seen)
 		rotation_close_chunk(t, "its replay pass had not finished when the recording stopped");
 	rotl()->subscribe(t, false);
 	/* its triggers go with the session (why: rotation_lttng.h); the

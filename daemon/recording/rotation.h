@@ -9,13 +9,16 @@
  * conditions (ongoing, completed) and reads the notification channel on
  * its own timer (lttng_notification_channel_has_pending_notification
  * never blocks; the channel has no pollable descriptor in 2.13). When a
- * rotation completes, every event written from then on goes to the new
- * chunk: the session gets a new serial in the LTTng view, as if it had
- * just become active, and the scheduler replays every live agent's cache
- * into it again while the agents stay in RECORD (registry.h extra_pass):
- * runtime events keep flowing, nothing is discarded (the pacer paces the
- * pass as any other). When the next rotation starts, the closing chunk is
- * complete if every live agent had finished that pass; a chunk that is
+ * rotation starts (the ongoing notification: lttng-sessiond sends it once
+ * the consumers switched every stream's packet), every event written from
+ * then on goes to the new chunk, while LTTng archives the old one: the
+ * session gets a new serial in the LTTng view, as if it had just become
+ * active, and the scheduler replays every live agent's cache into it
+ * again while the agents stay in RECORD (registry.h extra_pass): runtime
+ * events keep flowing, nothing is discarded (the pacer paces the pass as
+ * any other). The completion (the archive, about 0.5 s later) only lists
+ * and bounds the archives. When the next rotation starts, the closing
+ * chunk is complete if every live agent had finished that pass; a chunk that is
  * not (a pass longer than the period, caretd absent) is named, in the log
  * and in `status` / `stop`. So is a chunk that may hold an init record
  * twice (what `caretctl check` also calls incomplete): more than one pass
@@ -81,6 +84,20 @@ void rotation_stop(void);
  */
 #define ROTATION_STOP_WAIT_MS 10000
 extern const struct recording_feature_ops rotation_feature;
+
+/*
+ * When the notification channel is read next for t, in µs from now_ns
+ * (CLOCK_MONOTONIC): every ROTATION_TICK_USEC, but every
+ * ROTATION_FAST_USEC from ROTATION_EARLY_MS before a periodic rotation is
+ * due (its period after the last start's notice) until ROTATION_LATE_MS
+ * after: the consumers switch the streams up to a tick before caretd
+ * notices, and the pass waits for that notice (bench/NOTES.md, P11).
+ */
+#define ROTATION_TICK_USEC 20000
+#define ROTATION_FAST_USEC 2000
+#define ROTATION_EARLY_MS 30
+#define ROTATION_LATE_MS 100
+uint64_t rotation_read_delay_usec(const struct rotation *t, int64_t now_ns);
 
 /* Whether the recording `session` rotates (or will, armed). */
 bool rotation_is_rotating(struct recordings *t, const char *session);

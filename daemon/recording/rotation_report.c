@@ -51,7 +51,7 @@ static int fill(const struct rotation *t, struct caret_ctl_rotation_status *o)
 		.chunks_bytes = t->list ? t->list->bytes : 0,
 		/* the chunk being written has its replay (a stop waits for it) */
 		.have_pass_complete = true,
-		.pass_complete = t->cur_complete && !t->closing,
+		.pass_complete = t->cur_complete,
 		.error = t->error[0] ? t->error : NULL,
 	};
 	if (!n)

@@ -44,7 +44,10 @@ struct rotation {
 	bool subscribed;     /* on the current notification channel */
 	uint32_t serial;     /* the session's serial the current chunk's pass is for */
 	bool cur_complete;   /* every live agent finished that pass (latched) */
-	bool closing;        /* a rotation is ongoing: cur_complete is its verdict */
+	/* a rotation started (its chunk closed, the next one's pass begun)
+	 * and LTTng has not archived the chunk yet */
+	bool archiving;
+	int64_t started_ns;  /* caretd's notice of the last rotation start (0: none) */
 	int64_t stop_wait_ns; /* a stop first refused for its chunk's replay (0: none) */
 	uint64_t cur_index;  /* LTTng's id of the chunk being written */
 	uint64_t verdict_upto; /* chunks below this index have a verdict */

@@ -185,7 +185,6 @@ void rotation_new_pass(struct rotation *t)
 	e->serial = ++rotation_view()->last_serial;
 	e->since_ns = INT64_MIN / 2;
 	t->serial = e->serial;
-	t->closing = false; /* also after a completion we never saw */
 	if (rotation_view()->on_change)
 		rotation_view()->on_change(rotation_view()->change_arg);
 }

@@ -14,8 +14,30 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, read_trace, wait_line
+from harness import CARETCTL, bt2, read_trace, wait_line
 from rotation_base import FLOOD, RotationBase, check, chunks
+
+
+def log_mono_ns(line):
+    """The CLOCK_MONOTONIC ns of a caretd log line's time of day (local,
+    1 ms): what the trace's timestamps count."""
+    hms = line.split(None, 1)[0]
+    h, m, sec = hms.split(":")
+    lt = time.localtime()
+    midnight = time.mktime((lt.tm_year, lt.tm_mon, lt.tm_mday, 0, 0, 0, 0, 0, -1))
+    wall = midnight + int(h) * 3600 + int(m) * 60 + float(sec)
+    if wall > time.time() + 3600:
+        wall -= 86400  # logged before midnight
+    return int((wall - time.time()) * 1e9) + time.monotonic_ns()
+
+
+def first_packet_ns(path):
+    """The earliest packet beginning of a chunk's streams: where the
+    consumers switched them into it (each rotation opens every stream of
+    the new chunk with a packet of its own)."""
+    ts = [m.default_clock_snapshot.value for m in bt2.TraceCollectionMessageIterator(path)
+          if type(m) is bt2._PacketBeginningMessageConst and m.default_clock_snapshot]
+    return min(ts)
 
 
 class RotationTest(RotationBase):
@@ -91,7 +113,7 @@ class RotationTest(RotationBase):
         ~3 MB, against 3 x 512 KiB), so each must see packets drained."""
         procs = self.system(3, extra=("--extra-callbacks", "12000"))
         pids = [p.pid for p in procs]
-        # 2 s chunks: LTTng's rotation takes ~0.5 s of each before the pass
+        # 2 s chunks: LTTng archives each closed chunk ~0.5 s, during the pass
         rec = self.record("paced", "--rotate-every", "2s")
         trace = os.path.join(self.traces, "paced")
         wait_line(rec, r"processes recording", timeout=60)
@@ -99,7 +121,9 @@ class RotationTest(RotationBase):
         out = self.stop("paced")
         rec.finish(60)
         daemon = [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
-        archived = re.compile(r"session paced: chunk (\d+) archived")
+        # where each chunk's pass begins: the close of the chunk before
+        # (issue 34), its archive before that
+        archived = re.compile(r"session paced: chunk (\d+) closed; replaying")
         again = re.compile(r"pid (\d+) \(.*\) replayed again: ")
         pacing = re.compile(r"pacing paced: granted (\d+) emitted \d+ drained (\d+) .*"
                             r"newest packet (-?[\d.]+) ms old")
@@ -153,6 +177,85 @@ class RotationTest(RotationBase):
                 self.assertEqual(x["missing"], {}, c)
                 self.assertGreater(x["filtered_registers"], 0, (c, x))
                 self.assertGreaterEqual(x["init_records"]["rclcpp_callback_register"], 12000)
+
+    def test_pass_begins_before_the_archive(self):
+        """The next chunk's pass begins when LTTng's rotation starts (events
+        go to the new chunk from then on), not when LTTng has archived the
+        closed chunk (~0.5 s later, lttng-sessiond's pending check): in
+        caretd's log, every rotation's pass into chunk N+1 has processes
+        replayed again before chunk N is archived (most rotations: all of
+        them), and every chunk is still complete, none with a record twice
+        (issue 34 item 2)."""
+        procs = self.system(3)
+        pids = [p.pid for p in procs]
+        rec = self.record("early", "--rotate-every", "1s")
+        trace = os.path.join(self.traces, "early")
+        wait_line(rec, r"processes recording", timeout=30)
+        self.wait_chunks(trace, 5, timeout=60)
+        out = self.stop("early")
+        rec.finish(60)
+        daemon = [p for p in self.c.procs if p.args[0].endswith("caretd")][0]
+        begun = re.compile(r"session early: chunk (\d+) closed; replaying .* into chunk (\d+)")
+        archived = re.compile(r"session early: chunk (\d+) archived")
+        again = re.compile(r"pid (\d+) \(.*\) replayed again: ")
+        rots, cur = {}, None
+        for line in daemon.errs:
+            m = begun.search(line)
+            if m:
+                self.assertEqual(int(m.group(2)), int(m.group(1)) + 1, line)
+                cur = rots[int(m.group(1))] = {"before": set(), "archived": None,
+                                               "notice": log_mono_ns(line)}
+                continue
+            m = archived.search(line)
+            if m and int(m.group(1)) in rots:
+                rots[int(m.group(1))]["archived"] = log_mono_ns(line)
+                continue
+            m = again.search(line)
+            if m and cur is not None and not cur["archived"]:
+                cur["before"].add(int(m.group(1)))
+        # the first rotation's pass may share its time with the
+        # recording's own; the last may be cut by the stop
+        seen = [r for i, r in sorted(rots.items()) if r["archived"]][1:-1]
+        self.assertGreaterEqual(len(seen), 3, (rots, self.warnings()))
+        for r in seen:
+            self.assertTrue(r["before"], "a chunk's pass began only once LTTng archived the "
+                            "chunk before it: %s" % rots)
+        whole = [r for r in seen if set(pids) <= r["before"]]
+        self.assertGreater(len(whole), len(seen) // 2, rots)
+        self.assertEqual(out.get("discarded_total"), 0, out)
+        all_chunks = chunks(trace)
+        self.assert_named_few(out, all_chunks)
+        for c in all_chunks:
+            if os.path.basename(c) not in out["rotation"]["incomplete"]:
+                self.assert_complete(c, pids)
+        # the trace itself: chunk N+1 holds the pass's records written
+        # before chunk N was archived (the log's clock, 1 ms, turned into
+        # the trace's CLOCK_MONOTONIC: a margin of 50 ms)
+        by_index = {int(c.rsplit("-", 1)[1]): c for c in all_chunks}
+        timeline = []
+        for i, r in sorted(rots.items()):
+            if not r["archived"] or i + 1 not in by_index or i not in by_index:
+                continue
+            old, new = read_trace(by_index[i]), read_trace(by_index[i + 1])
+            inits = [e.ts for e in new if e.name.startswith("ros2_caret:") and
+                     "dds_" not in e.name]
+            if not old or not inits:
+                continue
+            timeline.append((i, (max(e.ts for e in old) - r["notice"]) / 1e6,
+                             (min(e.ts for e in new) - r["notice"]) / 1e6,
+                             (min(inits) - r["notice"]) / 1e6,
+                             (r["archived"] - r["notice"]) / 1e6,
+                             (first_packet_ns(by_index[i + 1]) - r["notice"]) / 1e6))
+        if os.environ.get("ROT_DEBUG"):
+            print("chunk N: ms from caretd's notice of its rotation's start to its last "
+                  "event, chunk N+1's first event, its first init record, N's archive, "
+                  "N+1's first packet's beginning (the consumers' switch)")
+            for t in timeline:
+                print("%d: %.1f %.1f %.1f %.1f %.1f" % t)
+        self.assertGreaterEqual(len(timeline), 3, timeline)
+        for i, _, _, first_init, arch, _ in timeline:
+            self.assertLess(first_init, arch - 50, "chunk %d's pass wrote nothing before "
+                            "chunk %d was archived: %s" % (i + 1, i, timeline))
 
     def test_chunk_with_discards_is_named(self):
         """A chunk whose packets report events the tracer discarded is not

@@ -39,6 +39,7 @@ static struct {
 	 * dropped_notification_starts_a_new_pass) */
 	enum rotation_lttng_event next[4];
 	int n_next;
+	int skip_reads; /* reads that deliver nothing before those */
 } frot;
 
 static int frot_register(const char *session, char *err, size_t errlen)
@@ -96,6 +97,10 @@ static int frot_unschedule(const char *session)
 
 static void frot_read(rotation_lttng_on_event *cb, void *arg)
 {
+	if (frot.skip_reads > 0) {
+		frot.skip_reads--;
+		return;
+	}
 	int n = frot.n_next;
 	frot.n_next = 0;
 	for (int k = 0; k < n; k++)
@@ -514,8 +519,111 @@ START_TEST(completed_rotation_starts_a_new_pass)
 	ck_assert_msg(rn.t->rotations == rot0 + 1 && rn.t->cur_index == idx0 + 1,
 		      "a completed rotation was not counted: rotations %llu, chunk %llu",
 		      (unsigned long long)rn.t->rotations, (unsigned long long)rn.t->cur_index);
-	ck_assert(!rn.t->closing);
+	ck_assert(!rn.t->archiving);
 	rn_end();
+}
+END_TEST
+
+/* A rotation's start alone (LTTng still archiving the closed chunk):
+ * the next chunk's pass begins at once, and the archive, when it comes,
+ * begins none (issue 34 item 2: it waited for the archive, 0.5 s). */
+START_TEST(rotation_start_begins_the_next_pass)
+{
+	rn_begin();
+	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
+	const uint64_t rot0 = rn.t->rotations, idx0 = rn.t->cur_index;
+	rn_deliver((const enum rotation_lttng_event[]){ ROTL_ONGOING }, 1);
+	struct lttng_view_session *e = lttng_view_find(&view, "rn");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(e->serial > s0, "a rotation's start began no pass: session serial still "
+		      "%u", (unsigned)e->serial);
+	const uint32_t s1 = e->serial;
+	ck_assert_uint_eq(rn.t->serial, s1);
+	ck_assert_uint_eq(ready_serial(), s1);
+	ck_assert(!rn.t->cur_complete);
+	ck_assert_uint_eq(rn.t->cur_index, idx0 + 1);
+	ck_assert_uint_eq(rn.t->rotations, rot0); /* not archived yet */
+	ck_assert(rn.t->archiving);
+	ck_assert_int_gt(rn.t->started_ns, 0);
+	rn_deliver((const enum rotation_lttng_event[]){ ROTL_COMPLETED }, 1);
+	e = lttng_view_find(&view, "rn");
+	ck_assert_msg(e->serial == s1, "the archive began a pass again (serial %u, was %u): "
+		      "the chunk gets its records twice", (unsigned)e->serial, (unsigned)s1);
+	ck_assert_uint_eq(rn.t->serial, s1);
+	ck_assert_uint_eq(rn.t->cur_index, idx0 + 1);
+	ck_assert_uint_eq(rn.t->rotations, rot0 + 1);
+	ck_assert(!rn.t->archiving);
+	rn_end();
+}
+END_TEST
+
+/* A completion whose start was not seen: the chunk is closed then, and
+ * the next one's pass begins with it. */
+START_TEST(completion_without_start_begins_the_next_pass)
+{
+	rn_begin();
+	const uint32_t s0 = lttng_view_find(&view, "rn")->serial;
+	const uint64_t rot0 = rn.t->rotations, idx0 = rn.t->cur_index;
+	rn_deliver((const enum rotation_lttng_event[]){ ROTL_COMPLETED }, 1);
+	struct lttng_view_session *e = lttng_view_find(&view, "rn");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_gt(e->serial, s0);
+	ck_assert_uint_eq(rn.t->serial, e->serial);
+	ck_assert_uint_eq(rn.t->cur_index, idx0 + 1);
+	ck_assert_uint_eq(rn.t->rotations, rot0 + 1);
+	ck_assert(!rn.t->archiving);
+	rn_end();
+}
+END_TEST
+
+/* The stop's own rotation (LTTng rotates a session at its destruction),
+ * read once the session is gone: its chunk is closed, and no pass begins
+ * for a chunk that will never be written (the agents would replay into
+ * nothing, counted as copies by the stop). */
+START_TEST(stop_rotation_begins_no_pass)
+{
+	rn_begin();
+	const uint32_t last = view.last_serial;
+	frot.next[0] = ROTL_ONGOING;
+	frot.next[1] = ROTL_COMPLETED;
+	frot.n_next = 2;
+	frot.skip_reads = 1; /* the stop's quiesce reads first: nothing yet */
+	agent.dead = true;
+	cJSON *r = ask("{\"v\":1,\"cmd\":\"stop\",\"session\":\"rn\"}", CTL_REPLY_RESULT, NULL);
+	agent.dead = false;
+	cJSON_Delete(r);
+	ck_assert_int_eq(frot.n_next, 0); /* read by the end */
+	ck_assert(!rotation_is_rotating(&recs, "rn"));
+	ck_assert_msg(view.last_serial == last, "the stop's rotation began a pass (serial %u, "
+		      "was %u)", (unsigned)view.last_serial, (unsigned)last);
+	rotation_stop();
+	rotation_lttng_set_ops(NULL);
+	loop_close(&rn.l);
+	sd_event_unref(rn.ev);
+}
+END_TEST
+
+/* The channel is read often around a periodic rotation's due time (its
+ * period after the last start's notice), every tick otherwise: the pass
+ * begins at the notice, which lagged the consumers' switch by up to a
+ * tick (20 ms). */
+START_TEST(channel_read_fast_around_a_due_rotation)
+{
+	const int64_t ms = 1000000, s0 = 7000 * ms;
+	struct rotation t = { .used = true, .o = { .every_ms = 1000 }, .started_ns = s0 };
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 500 * ms), ROTATION_TICK_USEC);
+	/* 10 ms before the fast reads begin: woken when they do */
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 960 * ms), 10001);
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 970 * ms), ROTATION_FAST_USEC);
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1000 * ms), ROTATION_FAST_USEC);
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1100 * ms), ROTATION_FAST_USEC);
+	/* late past the margin (a start not seen): every tick again */
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1101 * ms), ROTATION_TICK_USEC);
+	t.started_ns = 0; /* no start seen yet */
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1000 * ms), ROTATION_TICK_USEC);
+	t.started_ns = s0;
+	t.o = (struct rotation_opts){ .size = 1 << 20 }; /* a size schedule: no due time */
+	ck_assert_uint_eq(rotation_read_delay_usec(&t, s0 + 1000 * ms), ROTATION_TICK_USEC);
 }
 END_TEST
 
@@ -554,6 +662,10 @@ void add_rotation_tests(TCase *tc)
 {
 	tcase_add_test(tc, dropped_notification_starts_a_new_pass);
 	tcase_add_test(tc, completed_rotation_starts_a_new_pass);
+	tcase_add_test(tc, rotation_start_begins_the_next_pass);
+	tcase_add_test(tc, completion_without_start_begins_the_next_pass);
+	tcase_add_test(tc, channel_read_fast_around_a_due_rotation);
+	tcase_add_test(tc, stop_rotation_begins_no_pass);
 	tcase_add_test(tc, reaped_armed_recording_frees_its_rotation);
 	tcase_add_test(tc, record_rotation_at_once_then_stop);
 	tcase_add_test(tc, chunk_with_discards_is_incomplete);
