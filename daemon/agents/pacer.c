@@ -371,6 +371,17 @@ static void fb_discards(struct pacer_fb *f, const char *session, uint64_t sum, i
 	}
 }
 
+/* Whether CPU cpu got less than a sub-buffer (in the estimate, which
+ * overstates the trace) after h_ns: what its ring holds beyond its last
+ * packet is then at most a partly filled sub-buffer. */
+static bool fb_partial(void *arg, int cpu, int64_t h_ns)
+{
+	const struct pacer_fb *f = arg;
+	uint64_t e = f->cpu.now[cpu];
+	uint64_t d = h_ns >= f->since_ns ? fb_series_at(f, cpu, h_ns) : 0;
+	return e - (d < e ? d : e) < f->subbuf;
+}
+
 /* What one read of the index says: the discards, and how far the
  * consumer drained. */
 static void fb_seen(struct pacer_fb *f, const char *session, const struct lttng_drain *d,
@@ -398,8 +409,9 @@ static void fb_seen(struct pacer_fb *f, const char *session, const struct lttng_
 	if (h >= 0)
 		f->horizon_ns = h;
 	int64_t hc[CARET_SHM_CPUS];
+	struct lttng_drain_partial part = { .fn = fb_partial, .arg = f };
 	lttng_drain_cpu_horizons(d, f->since_ns, STREAM_STALE_NS, now - f->newest_seen_ns, QUIET_NS,
-				 f->cpu.h, hc, f->cpu.n);
+				 f->cpu.h, &part, hc, f->cpu.n);
 	for (int c = 0; c < f->cpu.n; c++) {
 		if (hc[c] > f->cpu.h[c])
 			f->horizon_seen_ns = now; /* a CPU drained more: no stall */

@@ -362,37 +362,45 @@ int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns
 
 void lttng_drain_cpu_horizons(const struct lttng_drain *d, int64_t since_ns, int64_t stale_ns,
 			      int64_t quiet_for_ns, int64_t quiet_ns, const int64_t *prev,
-			      int64_t *h, int ncpu)
+			      const struct lttng_drain_partial *part, int64_t *h, int ncpu)
 {
 	int n = d->streams < LTTNG_DRAIN_MAX_FILES ? d->streams : LTTNG_DRAIN_MAX_FILES;
 	int64_t newest = -1;
 	for (int i = 0; i < n; i++)
 		if (d->ends[i] > newest)
 			newest = d->ends[i];
-	bool any = false;
+	bool any = false, more[LTTNG_DRAIN_MAX_CPUS];
+	if (ncpu > LTTNG_DRAIN_MAX_CPUS)
+		ncpu = LTTNG_DRAIN_MAX_CPUS;
 	for (int c = 0; c < ncpu; c++) {
-		int64_t hc = -1;
+		/* the written streams' oldest end, else the stale ones' */
+		int64_t hc = -1, hs = -1;
 		bool stale = false;
 		for (int i = 0; i < n; i++) {
 			int64_t t = d->ends[i];
 			if (d->cpus[i] != c)
 				continue;
-			if (newest > since_ns && newest - t > stale_ns)
-				stale = true;
-			else if (t > since_ns && (hc < 0 || t < hc))
-				hc = t;
+			bool s = newest > since_ns && newest - t > stale_ns;
+			stale = stale || s;
+			int64_t *m = s ? &hs : &hc;
+			if (t > since_ns && (*m < 0 || t < *m))
+				*m = t;
 		}
-		if (hc < 0 && stale)
+		bool own = hc >= 0;
+		if (!own)
+			hc = hs;
+		if (prev[c] > hc)
+			hc = prev[c];
+		bool partial = !part || part->fn(part->arg, c, hc);
+		if (!own && stale && partial && newest > hc)
 			hc = newest;
 		any = any || hc >= 0;
 		h[c] = hc;
+		more[c] = partial;
 	}
-	for (int c = 0; c < ncpu; c++) {
-		if (any && quiet_for_ns > quiet_ns && d->horizon_ns > h[c])
+	for (int c = 0; c < ncpu; c++)
+		if (any && quiet_for_ns > quiet_ns && d->horizon_ns > h[c] && more[c])
 			h[c] = d->horizon_ns;
-		if (prev[c] > h[c])
-			h[c] = prev[c];
-	}
 }
 
 double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,

@@ -420,6 +420,13 @@ END_TEST
  * the stale time while the pass's packets come elsewhere, and every CPU
  * once all are quiet, at the newest end; -1 where nothing of the pass is
  * drained; never back. The CPU is the index file's own (caret_<cpu>.idx). */
+static bool all_but_12(void *arg, int cpu, int64_t h_ns)
+{
+	(void)arg;
+	(void)h_ns;
+	return cpu != 12;
+}
+
 START_TEST(horizons_per_cpu)
 {
 	new_dir("pc");
@@ -442,7 +449,7 @@ START_TEST(horizons_per_cpu)
 	int64_t none[16], h[16];
 	for (int c = 0; c < 16; c++)
 		none[c] = -1;
-	lttng_drain_cpu_horizons(&d, base, 200 * ms, 0, 50 * ms, none, h, 16);
+	lttng_drain_cpu_horizons(&d, base, 200 * ms, 0, 50 * ms, none, NULL, h, 16);
 	ck_assert_int_eq(h[3], 45 * ms);
 	ck_assert_int_eq(h[7], 48 * ms);
 	ck_assert_int_eq(h[9], 40 * ms);
@@ -450,23 +457,33 @@ START_TEST(horizons_per_cpu)
 	ck_assert_int_eq(h[0], -1); /* idle since before the pass */
 	/* CPU 12 silent 35 ms, the idle CPUs ~49 ms, while CPU 3 produced:
 	 * no longer written, at most a partial sub-buffer each: the newest */
-	lttng_drain_cpu_horizons(&d, base, 30 * ms, 0, 50 * ms, none, h, 16);
+	lttng_drain_cpu_horizons(&d, base, 30 * ms, 0, 50 * ms, none, NULL, h, 16);
 	ck_assert_int_eq(h[12], 50 * ms);
 	ck_assert_int_eq(h[0], 50 * ms);
 	ck_assert_int_eq(h[9], 40 * ms);
 	/* quiet: every CPU at the newest end */
-	lttng_drain_cpu_horizons(&d, base, 200 * ms, 51 * ms, 50 * ms, none, h, 16);
+	lttng_drain_cpu_horizons(&d, base, 200 * ms, 51 * ms, 50 * ms, none, NULL, h, 16);
 	for (int c = 0; c < 16; c++)
 		ck_assert_int_eq(h[c], 50 * ms);
 	/* nothing after the base: not known, quiet or not */
-	lttng_drain_cpu_horizons(&d, 60 * ms, 200 * ms, 500 * ms, 50 * ms, none, h, 16);
+	lttng_drain_cpu_horizons(&d, 60 * ms, 200 * ms, 500 * ms, 50 * ms, none, NULL, h, 16);
 	for (int c = 0; c < 16; c++)
 		ck_assert_int_eq(h[c], -1);
+	/* but only where the pacer's counts say a CPU holds at most a partly
+	 * filled sub-buffer past its horizon: here CPU 12 holds more (a
+	 * consumer too slow to drain it, not writers gone) */
+	struct lttng_drain_partial part = { .fn = all_but_12 };
+	lttng_drain_cpu_horizons(&d, base, 30 * ms, 0, 50 * ms, none, &part, h, 16);
+	ck_assert_int_eq(h[12], 15 * ms);
+	ck_assert_int_eq(h[0], 50 * ms);
+	lttng_drain_cpu_horizons(&d, base, 200 * ms, 51 * ms, 50 * ms, none, &part, h, 16);
+	ck_assert_int_eq(h[12], 15 * ms);
+	ck_assert_int_eq(h[9], 50 * ms);
 	/* never back */
 	int64_t prev[16];
 	for (int c = 0; c < 16; c++)
 		prev[c] = 47 * ms;
-	lttng_drain_cpu_horizons(&d, base, 200 * ms, 0, 50 * ms, prev, h, 16);
+	lttng_drain_cpu_horizons(&d, base, 200 * ms, 0, 50 * ms, prev, NULL, h, 16);
 	ck_assert_int_eq(h[9], 47 * ms);
 	ck_assert_int_eq(h[7], 48 * ms);
 	remove_dirs("");

@@ -220,6 +220,16 @@ START_TEST(per_cpu_windows)
 	ck_assert_msg(in == 3 * sixth + sixth / 2,
 		      "in flight %llu, not CPU 1's %llu (CPU 0 holds %llu)", (unsigned long long)in,
 		      (unsigned long long)(3 * sixth + sixth / 2), (unsigned long long)sixth);
+	/* no packet for longer than the quiet time: a CPU holding less than a
+	 * sub-buffer past its last packet holds a partly filled one at most,
+	 * drained as far as the newest packet; CPU 1 holds 1.8 sub-buffers:
+	 * whole ones the consumer has not taken (a slow consumer), not
+	 * counted drained */
+	f.newest_seen_ns = 3000 - QUIET_NS - 1;
+	read_and_feed(&f, 3000);
+	ck_assert_int_eq(f.cpu.h[0], 2000);
+	ck_assert_msg(f.cpu.h[1] == -1, "CPU 1's whole sub-buffers counted drained by the quiet "
+		      "rule (horizon %lld)", (long long)f.cpu.h[1]);
 	/* an older agent's records (no slot): on every CPU */
 	emit(&f, 4000, 0, 0);
 	f.cpu.now[0] += 50;
