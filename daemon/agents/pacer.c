@@ -371,15 +371,17 @@ static void fb_discards(struct pacer_fb *f, const char *session, uint64_t sum, i
 	}
 }
 
-/* Whether CPU cpu got less than a sub-buffer (in the estimate, which
- * overstates the trace) after h_ns: what its ring holds beyond its last
- * packet is then at most a partly filled sub-buffer. */
+/* Whether CPU cpu got less than a sub-buffer of trace after h_ns (the
+ * estimate times the calibrated ratio, which never understates it): what
+ * its ring holds beyond its last packet is then at most a partly filled
+ * sub-buffer. */
 static bool fb_partial(void *arg, int cpu, int64_t h_ns)
 {
 	const struct pacer_fb *f = arg;
 	uint64_t e = f->cpu.now[cpu];
 	uint64_t d = h_ns >= f->since_ns ? fb_series_at(f, cpu, h_ns) : 0;
-	return e - (d < e ? d : e) < f->subbuf;
+	double ratio = f->ratio > 0 && f->ratio <= 1 ? f->ratio : 1;
+	return (double)(e - (d < e ? d : e)) * ratio < (double)f->subbuf;
 }
 
 /* What one read of the index says: the discards, and how far the
