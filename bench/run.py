@@ -462,7 +462,7 @@ class Fleet:
 # The channel caretd records into by default: LTTng 2.13's per-UID user
 # space default, 512 KiB x 4 sub-buffers per CPU (the window of 1.5 MiB in
 # caretd's debug log). The drain is measured into the same geometry.
-DEFAULT_GEOM = ("512K", "8")
+DEFAULT_GEOM = ("512K", "4")
 # The slow consumer of P7 (c): what a CPU quota leaves it (a slow trace
 # device is not available here: tools/consumer_quota.py).
 CONSUMER_PCT = 2
