@@ -10,6 +10,7 @@
  * the recording cut short shows in the trace itself.
  */
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -75,6 +76,27 @@ static void adopt_filter(struct caret_seg *s, uint32_t epoch)
 			   epoch);
 }
 
+/* Records claimed back to back on one CPU, counted in the segment's slot
+ * of that CPU once the thread moves or the batch ends (caretd keeps each
+ * CPU's ring within its own window: daemon/agents/pacer.c). lttng-ust
+ * writes an event into the ring of the CPU its thread runs on, read the
+ * same way (sched_getcpu(), a vDSO call) just before. */
+struct cpu_run {
+	int cpu;
+	uint32_t n;
+};
+
+static void run_count(struct caret_seg *s, struct cpu_run *r)
+{
+	int cpu = sched_getcpu();
+	if (cpu != r->cpu) {
+		caret_own_count_cpu(s, r->cpu, r->n);
+		r->cpu = cpu;
+		r->n = 0;
+	}
+	r->n++;
+}
+
 /* The agent's column of the handshake in proto/caret_segment.h (steps 2, 3
  * and 5); every shared word is moved by shm/owner.c. */
 static void *replay_main(void *arg)
@@ -119,10 +141,12 @@ static void *replay_main(void *arg)
 			struct caret_rec_view rec;
 			uint32_t walked = 0, n = 0;
 			uint64_t at = off;
+			struct cpu_run run = { .cpu = -1 };
 			while (done < v.count && caret_own_next_record(s, &off, &rec) == 1) {
 				/* Not when its thread emitted it live since this
 				 * pass began: that copy is in this pass's sessions. */
 				if (caret_own_claim_replay(s, at, epoch)) {
+					run_count(s, &run);
 					if (caret_filter_record_allowed(rec.kind, rec.args)) {
 						caret_tp->emit_record(rec.kind, rec.init_timestamp,
 								      rec.args);
@@ -140,6 +164,7 @@ static void *replay_main(void *arg)
 				mark(1, epoch, emitted);
 				ended = true;
 			}
+			caret_own_count_cpu(s, run.cpu, run.n);
 			if (walked)
 				caret_own_advance(s, epoch, done, n);
 		} else if (epoch != 0 && !ended && walked_all(s, off)) {

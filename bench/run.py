@@ -156,7 +156,7 @@ def du(path):
     return total
 
 
-def replay_run(d, tmp, name, n, pacing=None, freq=None, subbuf=None, arm=False):
+def replay_run(d, tmp, name, n, pacing=None, freq=None, subbuf=None, arm=False, nsub=None):
     """caretctl-equivalent: record, wait for all in RECORD, stop. Returns a
     dict: total (request -> all in RECORD), start (the record request:
     session created and started), replay (the rest), discarded (None when
@@ -169,6 +169,8 @@ def replay_run(d, tmp, name, n, pacing=None, freq=None, subbuf=None, arm=False):
         req["recording_frequency"] = freq
     if subbuf:
         req["subbuf_size"] = subbuf
+    if nsub:
+        req["subbuf_count"] = nsub
     hz = os.sysconf("SC_CLK_TCK")
     c0 = d.cpu_ticks()
     t_arm = 0.0
@@ -466,12 +468,13 @@ DEFAULT_GEOM = ("512K", "4")
 CONSUMER_PCT = 2
 
 
-def measured_point(f, args, tmp, name, subbuf=None, drain_geom=DEFAULT_GEOM, arm=False):
+def measured_point(f, args, tmp, name, subbuf=None, drain_geom=DEFAULT_GEOM, arm=False,
+                   nsub=None):
     """One replay of the fleet with its limit measured in the same
     conditions: the session start alone with these processes, and the
     replayed bytes / the consumer's drain rate."""
     base = f.session_start(subbuf)
-    r = replay_run(f.d, tmp, name, f.n, subbuf=subbuf, arm=arm)
+    r = replay_run(f.d, tmp, name, f.n, subbuf=subbuf, arm=arm, nsub=nsub)
     rate = drain_rate(args.b, tmp, args.flood, *drain_geom)
     r["base"], r["rate"] = base, rate
     # with an armed session: its start, then Enter to all in RECORD
@@ -532,8 +535,9 @@ def scenario(args, tmp):
                 (ms["bridge_libs"], ms["other_libs"], ms["private"], ms["pss"]))
         with Busy():
             loaded = measured_point(f, args, tmp, "bench-load")
+        # 64 KiB x 4 whatever caretd's default count (the drain's geometry)
         small = measured_point(f, args, tmp, "bench-64k", subbuf=65536,
-                               drain_geom=("64K", "4"))
+                               drain_geom=("64K", "4"), nsub=4)
         # a slow consumer: its daemons limited to CONSUMER_PCT % of a CPU
         slow, slow_why = None, ""
         try:

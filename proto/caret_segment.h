@@ -385,6 +385,27 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
 	       "the pass filter lies in the header page, after the header");
 
 /*
+ * Replayed records per CPU (issue 34), in the header page between the
+ * header and the pass filter: slot c counts, like `replayed`, the records
+ * the replay thread claimed while it ran on CPU c (sched_getcpu() before
+ * each: lttng-ust writes an event into the ring of the CPU its thread runs
+ * on), for CPUs below CARET_SHM_CPUS. The agent adds to the slots (relaxed)
+ * before it adds the same records to `replayed` (release), so a controller
+ * that reads `replayed` (acquire) and then the slots sees every record
+ * `replayed` counts in some slot, or in none: what `replayed` grew by
+ * beyond the slots' growth ran on a CPU the slots do not cover, or was
+ * replayed by an agent that has none (an older one leaves them zero), and
+ * may be on any CPU. No layout version change: zero in an older agent's
+ * segment, ignored by an older controller.
+ */
+#define CARET_SHM_CPUS 64u
+#define CARET_SHM_CPU_OFFSET 1024u
+_Static_assert(CARET_SHM_CPU_OFFSET >= sizeof(struct caret_shm_header) &&
+		       CARET_SHM_CPU_OFFSET + CARET_SHM_CPUS * sizeof(uint64_t) <=
+			       CARET_SHM_FILTER_OFFSET,
+	       "the per-CPU counts lie in the header page, between the header and the filter");
+
+/*
  * The counter area (`caretctl top`, issue 35): the last ctr_offset..
  * capacity bytes of the file, CARET_CTR_SLOTS slots, written only by the
  * owner and only while `watched` is non-zero; caretd reads it with pread

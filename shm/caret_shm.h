@@ -149,6 +149,10 @@ uint64_t caret_own_records(const struct caret_seg *s);
 /* Step 5: `done` records of this pass walked so far, n more of them
  * replayed (claimed by the pass: emitted unless filtered out). */
 void caret_own_advance(struct caret_seg *s, uint32_t epoch, uint32_t done, uint32_t n);
+/* Agent: n more records claimed while on CPU `cpu` (the per-CPU counts of
+ * proto/caret_segment.h), before the caret_own_advance that adds them to
+ * `replayed`; a CPU the slots do not cover (or -1) is left to `replayed`. */
+void caret_own_count_cpu(struct caret_seg *s, int cpu, uint32_t n);
 /* The exactly-once handshake (proto/caret_segment.h), on the record at
  * offset `at` of the owner's own area. After appending it: whether the
  * creating thread emits it live now (claimed for the grant's epoch), false
@@ -270,6 +274,12 @@ struct caret_seg_status {
 	uint64_t grant, cursor, records, dropped, dropped_bytes, replayed, tail;
 };
 void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *st);
+/* Controller: the per-CPU replayed counts, the first n (<= CARET_SHM_CPUS)
+ * slots, read after st's `replayed` (caret_seg_read_status): their growth
+ * never lags the growth of `replayed` that they account for. The agent's
+ * words: a caller bounds their use (a slot's growth beyond `replayed`'s is
+ * a lie or the next advance). */
+void caret_seg_read_cpus(const struct caret_seg *s, uint64_t *out, unsigned n);
 /* The state word alone. */
 uint32_t caret_seg_state(const struct caret_seg *s);
 

@@ -118,6 +118,14 @@ void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *s
 	st->tail = __atomic_load_n(&h->tail, __ATOMIC_ACQUIRE);
 }
 
+void caret_seg_read_cpus(const struct caret_seg *s, uint64_t *out, unsigned n)
+{
+	const uint64_t *slot =
+		(const uint64_t *)((const uint8_t *)s->shared_hdr + CARET_SHM_CPU_OFFSET);
+	for (unsigned c = 0; c < n && c < CARET_SHM_CPUS; c++)
+		out[c] = __atomic_load_n(&slot[c], __ATOMIC_RELAXED);
+}
+
 uint32_t caret_seg_state(const struct caret_seg *s)
 {
 	return __atomic_load_n(&s->shared_hdr->state, __ATOMIC_ACQUIRE);

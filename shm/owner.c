@@ -74,10 +74,19 @@ void caret_own_tp_timeout(struct caret_seg *s)
 	bump_progress(h);
 }
 
+void caret_own_count_cpu(struct caret_seg *s, int cpu, uint32_t n)
+{
+	if (cpu < 0 || (unsigned)cpu >= CARET_SHM_CPUS || !n)
+		return;
+	uint64_t *slot = (uint64_t *)((uint8_t *)s->shared_hdr + CARET_SHM_CPU_OFFSET) + cpu;
+	__atomic_fetch_add(slot, n, __ATOMIC_RELAXED);
+}
+
 void caret_own_advance(struct caret_seg *s, uint32_t epoch, uint32_t done, uint32_t n)
 {
 	struct caret_shm_header *h = s->shared_hdr;
-	__atomic_fetch_add(&h->replayed, n, __ATOMIC_RELAXED);
+	/* release: the per-CPU counts of these records are seen with them */
+	__atomic_fetch_add(&h->replayed, n, __ATOMIC_RELEASE);
 	__atomic_store_n(&h->cursor, CARET_EPOCH_COUNT(epoch, done), __ATOMIC_RELEASE);
 	bump_progress(h);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -87,12 +88,59 @@ void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_ltt
 	sched_lttng_sum(l, false, 0);
 }
 
+/* The pacer's own state of an agent: its per-CPU counts already taken. */
+struct pacer_agent {
+	bool seen;
+	uint64_t cpu[CARET_SHM_CPUS];
+};
+static struct agent_key pacer_key = { .size = sizeof(struct pacer_agent) };
+
+/* Of d records `replayed` grew by, those each CPU's slot says (dc[c], its
+ * growth, lowered to what is left of d in CPU order: a slot may count
+ * records of the agent's next advance, whose `replayed` is not read yet,
+ * or lie), and returns the rest: on a CPU no slot covers, or an older
+ * agent's, so possibly on any. */
+static uint64_t split_cpus(uint64_t d, uint64_t *dc, int n)
+{
+	for (int c = 0; c < n; c++) {
+		if (dc[c] > d)
+			dc[c] = d;
+		d -= dc[c];
+	}
+	return d;
+}
+
+/* Adds the estimated bytes of agent a's d new replayed records to each
+ * CPU's count of this tick (cpu->tick): those its slots place there, and on every CPU
+ * those they do not place. */
+static void count_cpus(struct pacer_cpus *cpu, struct agent *a, uint64_t d, uint64_t rb)
+{
+	if (cpu->n == 0)
+		return;
+	struct pacer_agent *pa = agent_state(a, &pacer_key);
+	uint64_t slot[CARET_SHM_CPUS], dc[CARET_SHM_CPUS] = { 0 };
+	caret_seg_read_cpus(&a->seg, slot, (unsigned)cpu->n);
+	for (int c = 0; c < cpu->n; c++) {
+		if (pa && pa->seen && slot[c] > pa->cpu[c])
+			dc[c] = slot[c] - pa->cpu[c];
+		if (pa)
+			pa->cpu[c] = slot[c];
+	}
+	if (pa && !pa->seen) {
+		pa->seen = true;
+		d = 0; /* where its counts are now */
+	}
+	uint64_t any = split_cpus(d, dc, cpu->n);
+	for (int c = 0; c < cpu->n; c++)
+		cpu->tick[c] += (dc[c] + any) * rb;
+}
+
 /* Records an agent replays land in every session enabling ros2_caret
  * events; those that already held them get them twice. Counted per
  * session for the summary at stop (the analyzer tolerates them; see
  * daemon/agents/dups.h). Returns the estimated bytes replayed since the last
- * call. */
-static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
+ * call, and per CPU in cpu->tick. */
+static uint64_t count_duplicates(struct registry *r, struct lttng_view *v, struct pacer_cpus *cpu)
 {
 	uint64_t bytes = 0;
 	for (struct agent *a = r->head; a; a = a->next) {
@@ -106,11 +154,13 @@ static uint64_t count_duplicates(struct registry *r, struct lttng_view *v)
 			if (!sa->seen) /* where its replay is now */
 				dups_charge(v, a, &st, 0);
 			sa->acct_replayed = now_rep;
+			count_cpus(cpu, a, 0, 0);
 			continue;
 		}
 		uint64_t d = now_rep - sa->acct_replayed;
 		sa->acct_replayed = now_rep;
 		bytes += d * sched_record_bytes(&st);
+		count_cpus(cpu, a, d, sched_record_bytes(&st));
 		dups_charge(v, a, &st, d);
 	}
 	return bytes;
@@ -147,6 +197,10 @@ static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
 	f->ratio = 1;            /* the estimate as it is, until the trace says */
 	f->calib = 0;
 	f->busy_ns = 0;
+	for (int c = 0; c < f->cpu.n; c++) {
+		f->cpu.now[c] = 0;
+		f->cpu.h[c] = -1;
+	}
 }
 
 /* Emitted bytes (since the base) by time t for certain: the agents count
@@ -202,28 +256,36 @@ static void calibrate(struct pacer_fb *f, const struct lttng_drain *d)
 	f->ratio = r < RATIO_MIN ? RATIO_MIN : r > 1 ? 1 : r;
 }
 
-/* Emitted bytes (since the base) by time t, from the samples around it.
+/* Emitted bytes (since the base; on CPU cpu, or all: -1) by time t, from
+ * the samples around it.
  * Between two ticks the agents emit what the first granted: mostly right
  * after it (their replay threads wake on the grant), so the straight line
  * between the samples stays at or below what was really emitted by t,
  * which counts no record as drained before it was. Before the first
  * sample: 0. */
-static uint64_t fb_emitted_at(const struct pacer_fb *f, int64_t t)
+static uint64_t fb_series_at(const struct pacer_fb *f, int cpu, int64_t t)
 {
 	int64_t pt = 0;
 	uint64_t pe = 0;
 	for (unsigned i = 0; i < f->n; i++) {
 		unsigned k = (f->head + i) % PACER_HIST;
+		uint64_t e = cpu < 0 ? f->hist[k].e : f->cpu.hist[cpu * PACER_HIST + k];
 		if (f->hist[k].t > t) {
 			if (i == 0 || f->hist[k].t <= pt)
 				return pe;
 			double frac = (double)(t - pt) / (double)(f->hist[k].t - pt);
-			return pe + (uint64_t)((double)(f->hist[k].e - pe) * frac);
+			return pe + (uint64_t)((double)(e - pe) * frac);
 		}
 		pt = f->hist[k].t;
-		pe = f->hist[k].e;
+		pe = e;
 	}
 	return pe;
+}
+
+/* All CPUs' emitted bytes (since the base) by time t. */
+static uint64_t fb_emitted_at(const struct pacer_fb *f, int64_t t)
+{
+	return fb_series_at(f, -1, t);
 }
 
 static void fb_sample(struct pacer_fb *f, int64_t now)
@@ -241,8 +303,11 @@ static void fb_sample(struct pacer_fb *f, int64_t now)
 		f->head = (f->head + 1) % PACER_HIST;
 		f->n--;
 	}
-	f->hist[(f->head + f->n) % PACER_HIST].t = now;
-	f->hist[(f->head + f->n) % PACER_HIST].e = f->emitted;
+	unsigned k = (f->head + f->n) % PACER_HIST;
+	f->hist[k].t = now;
+	f->hist[k].e = f->emitted;
+	for (int c = 0; c < f->cpu.n; c++)
+		f->cpu.hist[c * PACER_HIST + k] = f->cpu.now[c];
 	f->n++;
 }
 
@@ -306,6 +371,19 @@ static void fb_discards(struct pacer_fb *f, const char *session, uint64_t sum, i
 	}
 }
 
+/* Whether CPU cpu got less than a sub-buffer of trace after h_ns (the
+ * estimate times the calibrated ratio, which never understates it): what
+ * its ring holds beyond its last packet is then at most a partly filled
+ * sub-buffer. */
+static bool fb_partial(void *arg, int cpu, int64_t h_ns)
+{
+	const struct pacer_fb *f = arg;
+	uint64_t e = f->cpu.now[cpu];
+	uint64_t d = h_ns >= f->since_ns ? fb_series_at(f, cpu, h_ns) : 0;
+	double ratio = f->ratio > 0 && f->ratio <= 1 ? f->ratio : 1;
+	return (double)(e - (d < e ? d : e)) * ratio < (double)f->subbuf;
+}
+
 /* What one read of the index says: the discards, and how far the
  * consumer drained. */
 static void fb_seen(struct pacer_fb *f, const char *session, const struct lttng_drain *d,
@@ -332,6 +410,15 @@ static void fb_seen(struct pacer_fb *f, const char *session, const struct lttng_
 		f->horizon_seen_ns = now;
 	if (h >= 0)
 		f->horizon_ns = h;
+	int64_t hc[CARET_SHM_CPUS];
+	struct lttng_drain_partial part = { .fn = fb_partial, .arg = f };
+	lttng_drain_cpu_horizons(d, f->since_ns, STREAM_STALE_NS, now - f->newest_seen_ns, QUIET_NS,
+				 f->cpu.h, &part, hc, f->cpu.n);
+	for (int c = 0; c < f->cpu.n; c++) {
+		if (hc[c] > f->cpu.h[c])
+			f->horizon_seen_ns = now; /* a CPU drained more: no stall */
+		f->cpu.h[c] = hc[c];
+	}
 }
 
 /* The index cannot be read now (the directory replaced, its owner's
@@ -392,6 +479,26 @@ static void fb_read(struct pacer_fb *f, const struct lttng_view_pub *r, int64_t 
 	}
 }
 
+/* The bytes in flight the window must hold: the fullest CPU's. What was
+ * granted and not yet emitted (pending) may land on any CPU, so counts on
+ * each; what was emitted counts on its CPU until that CPU's ring is
+ * drained past it. Without per-CPU counts (cpu.n 0), granted less what
+ * the slowest stream drained, as one ring for all. */
+static uint64_t fb_inflight(const struct pacer_fb *f, uint64_t granted, uint64_t drained)
+{
+	if (f->cpu.n == 0)
+		return granted > drained ? granted - drained : 0;
+	uint64_t pending = granted > f->emitted ? granted - f->emitted : 0, most = 0;
+	for (int c = 0; c < f->cpu.n; c++) {
+		uint64_t e = f->cpu.now[c];
+		uint64_t dc = f->cpu.h[c] >= f->since_ns ? fb_series_at(f, c, f->cpu.h[c]) : 0;
+		uint64_t in = e > dc ? e - dc : 0;
+		if (in > most)
+			most = in;
+	}
+	return pending + most;
+}
+
 /* Sets the scheduler's room for this tick (or leaves it unknown). */
 static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 {
@@ -409,7 +516,8 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	const struct lttng_view_session *e = lttng_view_find(p->lttng, r->name);
 	if (!f->on || !e || e->serial != f->serial || strcmp(f->session, r->name)) {
 		fb_close(f);
-		*f = (struct pacer_fb){ .on = true, .serial = e ? e->serial : 0 };
+		struct pacer_cpus cpu = f->cpu;
+		*f = (struct pacer_fb){ .on = true, .serial = e ? e->serial : 0, .cpu = cpu };
 		snprintf(f->session, sizeof(f->session), "%s", r->name);
 		f->subbuf = r->subbuf_size;
 		f->window = r->subbuf_size * (r->subbuf_count - 1);
@@ -422,6 +530,8 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	if (!f->busy_ns)
 		f->busy_ns = now;
 	f->emitted += emitted;
+	for (int c = 0; c < f->cpu.n; c++)
+		f->cpu.now[c] += f->cpu.tick[c];
 	fb_sample(f, now);
 
 	/* a recording whose directory caretd cannot tell from another (no
@@ -437,7 +547,7 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	/* what was drained was granted first: more is a lie */
 	if (drained > granted)
 		drained = granted;
-	uint64_t inflight = granted > drained ? granted - drained : 0;
+	uint64_t inflight = fb_inflight(f, granted, drained);
 	/* the window in estimated bytes: what the trace holds per estimated
 	 * byte (calibrate) */
 	uint64_t window = f->ratio > 0 ? (uint64_t)((double)f->window / f->ratio) : f->window;
@@ -489,13 +599,46 @@ static uint64_t on_tick(void *arg)
 	/* An unreachable session daemon has no active session (its sessions
 	 * died with it): agents End and return to WAIT. */
 	pacer_sched_lttng(p->lttng, now, &l);
-	uint64_t emitted = count_duplicates(p->reg, p->lttng);
+	for (int c = 0; c < p->fb.cpu.n; c++)
+		p->fb.cpu.tick[c] = 0;
+	uint64_t emitted = count_duplicates(p->reg, p->lttng, &p->fb.cpu);
 	pacer_effective_cfg(p->lttng, p->defaults, &p->sched->cfg);
 	double dt = p->sched->last_tick_ns ? (double)(now - p->sched->last_tick_ns) / 1e9 : 0.01;
 	feedback(p, emitted, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
 	bool busy = sched_busy(p->reg);
 	return busy ? TICK_BUSY_USEC : l.any || p->fb.on ? TICK_IDLE_USEC : TICK_QUIET_USEC;
+}
+
+void pacer_cpus_free(struct pacer_cpus *c)
+{
+	free(c->now);
+	free(c->tick);
+	free(c->h);
+	free(c->hist);
+	*c = (struct pacer_cpus){ .n = 0 };
+}
+
+void pacer_cpus_alloc(struct pacer_cpus *c, long n)
+{
+	*c = (struct pacer_cpus){ .n = 0 };
+	/* beyond the segment's slots, the agents' counts say no CPU: the
+	 * first CARET_SHM_CPUS are paced, with those records on each */
+	if (n <= 0)
+		return;
+	int k = n > (long)CARET_SHM_CPUS ? (int)CARET_SHM_CPUS : (int)n;
+	c->now = calloc((size_t)k, sizeof(*c->now));
+	c->tick = calloc((size_t)k, sizeof(*c->tick));
+	c->h = calloc((size_t)k, sizeof(*c->h));
+	c->hist = calloc((size_t)k * PACER_HIST, sizeof(*c->hist));
+	if (!c->now || !c->tick || !c->h || !c->hist) {
+		log_warn("pacing: out of memory for per-CPU windows: one window for all CPUs");
+		pacer_cpus_free(c);
+		return;
+	}
+	c->n = k;
+	for (int i = 0; i < k; i++)
+		c->h[i] = -1;
 }
 
 void pacer_kick(void *arg)
@@ -512,6 +655,7 @@ int pacer_start(struct pacer *p, struct loop *loop, const struct pacer_ops *ops)
 	p->reg = ops->reg;
 	p->lttng = ops->lttng;
 	p->tick = LOOP_JOB("pacer", LOOP_SCHEDULE, on_tick, p);
+	pacer_cpus_alloc(&p->fb.cpu, sysconf(_SC_NPROCESSORS_CONF));
 	s->hint = pacer_kick;
 	s->hint_arg = p;
 	s->pass_filter = ops->pass_filter;
@@ -522,5 +666,6 @@ int pacer_start(struct pacer *p, struct loop *loop, const struct pacer_ops *ops)
 void pacer_stop(struct pacer *p)
 {
 	fb_close(&p->fb);
+	pacer_cpus_free(&p->fb.cpu);
 	loop_remove(&p->tick);
 }

@@ -17,7 +17,14 @@
  * the buffers (those the agents had emitted by then, sampled every tick);
  * granted but not yet drained is in flight. The replay thus runs at the
  * consumer's drain rate, whatever slows it (CPU load, a slow disk, small
- * sub-buffers). A discarded event seen in the index halves the window.
+ * sub-buffers). Each CPU's ring is kept within its own window (issue 34):
+ * the agents count the records they replay per CPU (proto/caret_segment.h),
+ * each CPU's packets tell how far its ring is drained, and the room is the
+ * window less the fullest CPU's bytes in flight (granted but not emitted
+ * yet counting on every CPU, as they may land on any; so do records of a
+ * CPU the agent did not say), not less the sum over CPUs: with the replay
+ * threads spread over n CPUs, up to n windows are in flight, none over its
+ * ring. A discarded event seen in the index halves the window.
  * In a rotating recording the index read is that of the chunk being
  * written. While the index cannot be read, nothing more counts as drained:
  * at most the window stays in flight, plus the stall rule's trickle.
@@ -34,6 +41,16 @@
 
 #define PACER_HIST 512
 #define PACER_READ_DUTY 20
+
+/* Per CPU (pacer_fb's cpu), for n CPUs, allocated once by pacer_start
+ * (n 0: no per-CPU windows, the CPUs' sum in one window as before). */
+struct pacer_cpus {
+	int n;                    /* CPUs paced, <= CARET_SHM_CPUS */
+	uint64_t *now;            /* [c]: estimated bytes replayed on c since the base */
+	uint64_t *tick;           /* [c]: of them, this tick's (count_duplicates) */
+	int64_t *h;               /* [c]: c's drain horizon (-1: none yet) */
+	uint64_t *hist;           /* [c * PACER_HIST + k]: now[c] at hist[k] */
+};
 
 struct pacer_fb {
 	bool on;
@@ -69,6 +86,7 @@ struct pacer_fb {
 	 * from head: the emitted bytes at a packet's end time */
 	struct { int64_t t; uint64_t e; } hist[PACER_HIST];
 	unsigned head, n;
+	struct pacer_cpus cpu;    /* kept across targets */
 };
 
 /* Its collaborators, handed to pacer_start: the scheduler it runs, and
@@ -102,6 +120,10 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 /* The scheduler's view of LTTng at now_ns (see struct sched_lttng). */
 void pacer_sched_lttng(const struct lttng_view *v, int64_t now_ns, struct sched_lttng *out);
 void pacer_stop(struct pacer *p);
+/* Per-CPU windows for n CPUs (at most CARET_SHM_CPUS; none when n <= 0 or
+ * out of memory: c->n 0), and their release. */
+void pacer_cpus_alloc(struct pacer_cpus *c, long n);
+void pacer_cpus_free(struct pacer_cpus *c);
 /* Runs in this tick if the schedule stage is still to come, else in the
  * next one, at once (the LTTng view changed); arg is the pacer. */
 void pacer_kick(void *arg);

@@ -25,7 +25,7 @@ struct agent;
  * (or a test's fresh agent) starts from zeros, which each module's own
  * adoption expects.
  */
-#define AGENT_KEYS 4
+#define AGENT_KEYS 5
 struct agent_key {
 	size_t size;
 	/* optional: the agent's process exited (state: its segment's state

@@ -132,6 +132,20 @@ static int sub(int dirfd, const char *name, const struct budget *b)
 	return caret_take_fd(&fd);
 }
 
+/* The CPU of "<channel>_<cpu>.idx", whose ".idx" is at end: the digits
+ * after the last '_'; -1 when there are none, or too many. */
+static int16_t stream_cpu(const char *end, const char *name)
+{
+	const char *p = end;
+	int cpu = 0, mul = 1;
+	while (p > name && p[-1] >= '0' && p[-1] <= '9' && end - p < 4) {
+		p--;
+		cpu += (p[0] - '0') * mul;
+		mul *= 10;
+	}
+	return p < end && p > name && p[-1] == '_' ? (int16_t)cpu : -1;
+}
+
 /* <uid>/64-bit/index/<channel>_<n>.idx */
 static void read_uid(int uidfd, const char *channel, struct budget *bud, struct lttng_drain *out)
 {
@@ -166,6 +180,7 @@ static void read_uid(int uidfd, const char *channel, struct budget *bud, struct 
 		if (r != 1)
 			continue;
 		out->files++;
+		out->cpus[out->streams] = stream_cpu(de->d_name + l - 4, de->d_name);
 		out->ends[out->streams++] = (int64_t)e.ts_end;
 		out->bytes += e.offset + e.packet_size / 8;
 		out->discarded += e.discarded;
@@ -343,6 +358,49 @@ int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns
 	if (h >= 0 && quiet_for_ns > quiet_ns && d->horizon_ns > h)
 		h = d->horizon_ns;
 	return h > prev_ns ? h : prev_ns;
+}
+
+void lttng_drain_cpu_horizons(const struct lttng_drain *d, int64_t since_ns, int64_t stale_ns,
+			      int64_t quiet_for_ns, int64_t quiet_ns, const int64_t *prev,
+			      const struct lttng_drain_partial *part, int64_t *h, int ncpu)
+{
+	int n = d->streams < LTTNG_DRAIN_MAX_FILES ? d->streams : LTTNG_DRAIN_MAX_FILES;
+	int64_t newest = -1;
+	for (int i = 0; i < n; i++)
+		if (d->ends[i] > newest)
+			newest = d->ends[i];
+	bool any = false, more[LTTNG_DRAIN_MAX_CPUS];
+	if (ncpu > LTTNG_DRAIN_MAX_CPUS)
+		ncpu = LTTNG_DRAIN_MAX_CPUS;
+	for (int c = 0; c < ncpu; c++) {
+		/* the written streams' oldest end, else the stale ones' */
+		int64_t hc = -1, hs = -1;
+		bool stale = false;
+		for (int i = 0; i < n; i++) {
+			int64_t t = d->ends[i];
+			if (d->cpus[i] != c)
+				continue;
+			bool s = newest > since_ns && newest - t > stale_ns;
+			stale = stale || s;
+			int64_t *m = s ? &hs : &hc;
+			if (t > since_ns && (*m < 0 || t < *m))
+				*m = t;
+		}
+		bool own = hc >= 0;
+		if (!own)
+			hc = hs;
+		if (prev[c] > hc)
+			hc = prev[c];
+		bool partial = !part || part->fn(part->arg, c, hc);
+		if (!own && stale && partial && newest > hc)
+			hc = newest;
+		any = any || hc >= 0;
+		h[c] = hc;
+		more[c] = partial;
+	}
+	for (int c = 0; c < ncpu; c++)
+		if (any && quiet_for_ns > quiet_ns && d->horizon_ns > h[c] && more[c])
+			h[c] = d->horizon_ns;
 }
 
 double lttng_drain_ratio(const struct lttng_drain *d, uint64_t bytes0, int64_t h_ns,

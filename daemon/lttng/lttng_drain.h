@@ -45,6 +45,8 @@ struct lttng_drain {
 	/* each believed stream's last packet end, streams entries: what
 	 * lttng_drain_horizon() reads */
 	int64_t ends[LTTNG_DRAIN_MAX_FILES];
+	/* and its CPU, from the file's name (<channel>_<cpu>.idx; -1: none) */
+	int16_t cpus[LTTNG_DRAIN_MAX_FILES];
 };
 
 /*
@@ -80,6 +82,35 @@ int64_t lttng_drain_horizon(const struct lttng_drain *d, int64_t since_ns, int64
 int64_t lttng_drain_pacing_horizon(const struct lttng_drain *d, int64_t since_ns,
 				   int64_t stale_ns, int64_t quiet_for_ns, int64_t quiet_ns,
 				   int64_t prev_ns);
+
+/*
+ * lttng_drain_pacing_horizon() per CPU, for the per-CPU windows of the
+ * pacing (issue 34): h[c] for CPUs 0..ncpu-1, how far the consumer drained
+ * that CPU's ring, the writers' bytes in it before h[c] being out of it.
+ * The oldest last-packet end among c's streams (one per uid) that produced
+ * a packet after since_ns and within stale_ns of the newest stream's; a
+ * CPU whose streams are all that stale while the pass's packets come
+ * elsewhere (its writers moved, or never came: what it holds is at most a
+ * partly filled sub-buffer, the window's margin) and, once no
+ * stream produced a packet for quiet_ns, every CPU, at the newest packet
+ * end, as long as some stream qualifies at all; -1 where nothing of the
+ * pass is drained yet. Never before prev[c] (-1: none). Both rules move a
+ * CPU only where part says its ring holds no more than a partly filled
+ * sub-buffer past its own horizon (NULL: everywhere): a consumer held to
+ * 2 % of a CPU goes quiet for tens of milliseconds with whole sub-buffers
+ * waiting, and the quiet rule counted them drained (1,393 events
+ * discarded in bench P7 (c) with 8 sub-buffers of 512 KiB).
+ */
+struct lttng_drain_partial {
+	/* whether CPU cpu's ring holds at most a partly filled sub-buffer
+	 * written after h_ns (-1: since the pass began) */
+	bool (*fn)(void *arg, int cpu, int64_t h_ns);
+	void *arg;
+};
+#define LTTNG_DRAIN_MAX_CPUS 1024
+void lttng_drain_cpu_horizons(const struct lttng_drain *d, int64_t since_ns, int64_t stale_ns,
+			      int64_t quiet_for_ns, int64_t quiet_ns, const int64_t *prev,
+			      const struct lttng_drain_partial *part, int64_t *h, int ncpu);
 
 /*
  * What the trace holds per byte the pacing estimated (sched_record_bytes()

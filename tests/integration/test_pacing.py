@@ -46,6 +46,13 @@ class PacingTest(SystemTest):
         for p in procs:
             for kind, n in cached[p.pid].items():
                 self.assertGreaterEqual(got[p.pid][kind], n, "pid %d lacks %s" % (p.pid, kind))
+            # every record the replay thread wrote is counted on its CPU
+            # (the per-CPU windows, issue 34): the CPUs' sum is `replayed`
+            kv = dict(x.split("=") for x in
+                      self.c.agentctl("stats", str(p.pid)).stdout.split())
+            per_cpu = sum(int(v) for k, v in kv.items() if re.fullmatch(r"cpu\d+", k))
+            self.assertGreater(int(kv["replayed"]), 0, kv)
+            self.assertEqual(per_cpu, int(kv["replayed"]), kv)
         # the feedback read the recording's own index (the directory
         # created for it, opened once) ...
         self.assertTrue(any("pacing pacing: granted" in l for l in d.errs), d.errs[-5:])

@@ -415,6 +415,81 @@ START_TEST(horizon_per_stream_16_cpus)
 }
 END_TEST
 
+/* The per-CPU horizons of the per-CPU windows (issue 34), on the same 16
+ * CPUs: each CPU's own last packet while it is written; a CPU silent for
+ * the stale time while the pass's packets come elsewhere, and every CPU
+ * once all are quiet, at the newest end; -1 where nothing of the pass is
+ * drained; never back. The CPU is the index file's own (caret_<cpu>.idx). */
+static bool all_but_12(void *arg, int cpu, int64_t h_ns)
+{
+	(void)arg;
+	(void)h_ns;
+	return cpu != 12;
+}
+
+START_TEST(horizons_per_cpu)
+{
+	new_dir("pc");
+	const char *ix = index_dir(dir, 0);
+	const int64_t ms = 1000000, base = 10 * ms;
+	for (int cpu = 0; cpu < 16; cpu++) {
+		char p[256];
+		snprintf(p, sizeof(p), "%s/caret_%d.idx", ix, cpu);
+		int64_t end = cpu == 3 ? 50 * ms : cpu == 7 ? 48 * ms : cpu == 9 ? 40 * ms
+			      : cpu == 12 ? 15 * ms : 1 * ms + cpu;
+		index_file(p, 0xC1F1DCC1, 2, (uint64_t)end - 1000, 0, 0);
+	}
+	/* another uid's stream of CPU 3, behind: CPU 3 is drained to the slower */
+	char p[256];
+	snprintf(p, sizeof(p), "%s/caret_3.idx", index_dir(dir, 1000));
+	index_file(p, 0xC1F1DCC1, 2, (uint64_t)(45 * ms) - 1000, 0, 0);
+	struct lttng_drain d;
+	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
+	ck_assert_int_eq(d.streams, 17);
+	int64_t none[16], h[16];
+	for (int c = 0; c < 16; c++)
+		none[c] = -1;
+	lttng_drain_cpu_horizons(&d, base, 200 * ms, 0, 50 * ms, none, NULL, h, 16);
+	ck_assert_int_eq(h[3], 45 * ms);
+	ck_assert_int_eq(h[7], 48 * ms);
+	ck_assert_int_eq(h[9], 40 * ms);
+	ck_assert_int_eq(h[12], 15 * ms);
+	ck_assert_int_eq(h[0], -1); /* idle since before the pass */
+	/* CPU 12 silent 35 ms, the idle CPUs ~49 ms, while CPU 3 produced:
+	 * no longer written, at most a partial sub-buffer each: the newest */
+	lttng_drain_cpu_horizons(&d, base, 30 * ms, 0, 50 * ms, none, NULL, h, 16);
+	ck_assert_int_eq(h[12], 50 * ms);
+	ck_assert_int_eq(h[0], 50 * ms);
+	ck_assert_int_eq(h[9], 40 * ms);
+	/* quiet: every CPU at the newest end */
+	lttng_drain_cpu_horizons(&d, base, 200 * ms, 51 * ms, 50 * ms, none, NULL, h, 16);
+	for (int c = 0; c < 16; c++)
+		ck_assert_int_eq(h[c], 50 * ms);
+	/* nothing after the base: not known, quiet or not */
+	lttng_drain_cpu_horizons(&d, 60 * ms, 200 * ms, 500 * ms, 50 * ms, none, NULL, h, 16);
+	for (int c = 0; c < 16; c++)
+		ck_assert_int_eq(h[c], -1);
+	/* but only where the pacer's counts say a CPU holds at most a partly
+	 * filled sub-buffer past its horizon: here CPU 12 holds more (a
+	 * consumer too slow to drain it, not writers gone) */
+	struct lttng_drain_partial part = { .fn = all_but_12 };
+	lttng_drain_cpu_horizons(&d, base, 30 * ms, 0, 50 * ms, none, &part, h, 16);
+	ck_assert_int_eq(h[12], 15 * ms);
+	ck_assert_int_eq(h[0], 50 * ms);
+	lttng_drain_cpu_horizons(&d, base, 200 * ms, 51 * ms, 50 * ms, none, &part, h, 16);
+	ck_assert_int_eq(h[12], 15 * ms);
+	ck_assert_int_eq(h[9], 50 * ms);
+	/* never back */
+	int64_t prev[16];
+	for (int c = 0; c < 16; c++)
+		prev[c] = 47 * ms;
+	lttng_drain_cpu_horizons(&d, base, 200 * ms, 0, 50 * ms, prev, NULL, h, 16);
+	ck_assert_int_eq(h[9], 47 * ms);
+	ck_assert_int_eq(h[7], 48 * ms);
+	remove_dirs("");
+}
+END_TEST
+
 /* The pacer's calibration of its byte estimate (issue 24): the trace's
  * bytes per estimated byte, from the index, must never come out below the
  * truth, or the window would be wider than the ring. A replay emitted 4 MB
@@ -550,6 +625,6 @@ int main(void)
 	unit_case(s, "index", reads_last_packets, reads_current_chunk, hostile_trace,
 		  horizon_per_stream_16_cpus, reads_chunk_every_tick_during_rotation,
 		  chunk_before_stale_root, archived_chunk_discards, ratio_never_below_the_trace,
-		  read_cost_cpu_unless_it_slept);
+		  read_cost_cpu_unless_it_slept, horizons_per_cpu);
 	return unit_run(s);
 }

@@ -140,9 +140,118 @@ START_TEST(discards_halve_the_window)
 }
 END_TEST
 
+/* The per-CPU accounting of a tick's new records (issue 34): each slot's
+ * growth is its CPU's, at most what `replayed` grew by; the rest (an older
+ * agent's, a CPU beyond the slots) may be on any CPU. */
+START_TEST(split_counts_per_cpu)
+{
+	uint64_t dc[3] = { 3, 4, 0 };
+	ck_assert_uint_eq(split_cpus(10, dc, 3), 3);
+	ck_assert_uint_eq(dc[0], 3);
+	ck_assert_uint_eq(dc[1], 4);
+	/* slots ahead of `replayed` (the next advance, or a lie): never more
+	 * than it grew by */
+	uint64_t ahead[2] = { 8, 5 };
+	ck_assert_uint_eq(split_cpus(10, ahead, 2), 0);
+	ck_assert_uint_eq(ahead[0], 8);
+	ck_assert_uint_eq(ahead[1], 2);
+	/* an older agent: no slot grows, all of it on any CPU */
+	uint64_t none[2] = { 0, 0 };
+	ck_assert_uint_eq(split_cpus(7, none, 2), 7);
+}
+END_TEST
+
+/* A pacing target of 2 CPUs, 4 sub-buffers of 64 KiB (a window of three),
+ * its base at t = 1. */
+static void target_cpus(struct pacer_fb *f)
+{
+	*f = (struct pacer_fb){ .on = true, .serial = 1, .subbuf = 65536 };
+	pacer_cpus_alloc(&f->cpu, 2);
+	ck_assert_int_eq(f->cpu.n, 2);
+	snprintf(f->session, sizeof(f->session), "s");
+	f->window = f->subbuf * 3;
+	fb_base(f, &(struct sched){ 0 }, 1);
+}
+
+/* A tick's emission: b[c] estimated bytes replayed on CPU c, sampled at t. */
+static void emit(struct pacer_fb *f, int64_t t, uint64_t b0, uint64_t b1)
+{
+	f->cpu.tick[0] = b0;
+	f->cpu.tick[1] = b1;
+	f->emitted += b0 + b1;
+	for (int c = 0; c < 2; c++)
+		f->cpu.now[c] += f->cpu.tick[c];
+	fb_sample(f, t);
+}
+
+/* The pacer's per-CPU decision (issue 34): each CPU's ring is held to its
+ * own window, so the bytes in flight that bound the room are the fullest
+ * CPU's (plus what is granted and not yet emitted, which may land on any),
+ * not the sum over the CPUs, which would keep the replay to one ring's
+ * worth for the whole machine. */
+START_TEST(per_cpu_windows)
+{
+	snprintf(dir, sizeof(dir), "/tmp/caret-ut-pacer-%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	struct pacer_fb f;
+	target_cpus(&f);
+	const uint64_t w = f.window, sixth = w / 6;
+	/* 0.6 of a window on each CPU, all emitted, nothing drained yet */
+	emit(&f, 1000, 0, 0);
+	emit(&f, 2000, 3 * sixth + sixth / 2, 3 * sixth + sixth / 2);
+	uint64_t in = fb_inflight(&f, f.emitted, 0);
+	ck_assert_msg(in == 3 * sixth + sixth / 2,
+		      "in flight %llu: the CPUs' sum (%llu), not the fullest CPU's (%llu)",
+		      (unsigned long long)in, (unsigned long long)f.emitted,
+		      (unsigned long long)(3 * sixth + sixth / 2));
+	/* granted but not emitted yet may land on either CPU: on each */
+	ck_assert_uint_eq(fb_inflight(&f, f.emitted + 100, 0), in + 100);
+
+	/* CPU 0 gets one sixth more; the consumer's packets show CPU 0's
+	 * ring drained to t = 2000 (its first 0.6 window), CPU 1's not at
+	 * all (its last packet is from before the pass) */
+	emit(&f, 3000, sixth, 0);
+	stream(0, 3, 0, 0); /* packets ending at 0, 1000, 2000 */
+	stream(1, 1, 0, 0); /* one packet, ending at 0 */
+	read_and_feed(&f, 3000);
+	ck_assert_int_eq(f.cpu.h[0], 2000);
+	ck_assert_int_eq(f.cpu.h[1], -1);
+	in = fb_inflight(&f, f.emitted, 0);
+	ck_assert_msg(in == 3 * sixth + sixth / 2,
+		      "in flight %llu, not CPU 1's %llu (CPU 0 holds %llu)", (unsigned long long)in,
+		      (unsigned long long)(3 * sixth + sixth / 2), (unsigned long long)sixth);
+	/* no packet for longer than the quiet time: a CPU holding less than a
+	 * sub-buffer past its last packet holds a partly filled one at most,
+	 * drained as far as the newest packet; CPU 1 holds 1.8 sub-buffers:
+	 * whole ones the consumer has not taken (a slow consumer), not
+	 * counted drained */
+	f.newest_seen_ns = 3000 - QUIET_NS - 1;
+	read_and_feed(&f, 3000);
+	ck_assert_int_eq(f.cpu.h[0], 2000);
+	ck_assert_msg(f.cpu.h[1] == -1, "CPU 1's whole sub-buffers counted drained by the quiet "
+		      "rule (horizon %lld)", (long long)f.cpu.h[1]);
+	/* an older agent's records (no slot): on every CPU */
+	emit(&f, 4000, 0, 0);
+	f.cpu.now[0] += 50;
+	f.cpu.now[1] += 50;
+	f.emitted += 50;
+	fb_sample(&f, 4000);
+	ck_assert_uint_eq(fb_inflight(&f, f.emitted, 0), in + 50);
+	/* without per-CPU counts: one window for all, as before */
+	pacer_cpus_free(&f.cpu);
+	ck_assert_uint_eq(fb_inflight(&f, 1000, 400), 600);
+
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pacer");
 	unit_case(s, "discards", discards_halve_the_window);
+	unit_case(s, "split", split_counts_per_cpu);
+	unit_case(s, "per-cpu", per_cpu_windows);
 	return unit_run(s);
 }

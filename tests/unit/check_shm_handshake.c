@@ -466,8 +466,49 @@ START_TEST(test_replay_start_every_store)
 END_TEST
 #endif
 
+/* The per-CPU replayed counts (issue 34): what the agent counts on a CPU
+ * the slots cover is read back by a controller in that CPU's slot; a CPU
+ * beyond them (or none) is in no slot, only in `replayed`; an older
+ * agent's segment (slots zero) reads zero. */
+START_TEST(test_replayed_per_cpu)
+{
+	make_seg(1 << 20);
+	uint64_t c[CARET_SHM_CPUS];
+	caret_seg_read_cpus(&seg, c, CARET_SHM_CPUS);
+	for (unsigned i = 0; i < CARET_SHM_CPUS; i++)
+		ck_assert_uint_eq(c[i], 0);
+	caret_own_count_cpu(&seg, 1, 5);
+	caret_own_count_cpu(&seg, 1, 2);
+	caret_own_count_cpu(&seg, 0, 3);
+	caret_own_count_cpu(&seg, CARET_SHM_CPUS - 1, 4);
+	caret_own_count_cpu(&seg, CARET_SHM_CPUS, 100); /* beyond the slots */
+	caret_own_count_cpu(&seg, -1, 100);             /* sched_getcpu() failed */
+	caret_own_advance(&seg, 1, 214, 214);
+	caret_seg_read_cpus(&seg, c, CARET_SHM_CPUS);
+	ck_assert_uint_eq(c[0], 3);
+	ck_assert_uint_eq(c[1], 7);
+	ck_assert_uint_eq(c[2], 0);
+	ck_assert_uint_eq(c[CARET_SHM_CPUS - 1], 4);
+	struct caret_seg_status st;
+	caret_seg_read_status(&seg, &st);
+	ck_assert_uint_eq(st.replayed, 214);
+	/* only the slots asked for are written */
+	uint64_t two[3] = { 9, 9, 9 };
+	caret_seg_read_cpus(&seg, two, 2);
+	ck_assert_uint_eq(two[1], 7);
+	ck_assert_uint_eq(two[2], 9);
+	/* the slots lie between the header and the pass filter */
+	const uint8_t *page = (const uint8_t *)seg.shared_hdr;
+	uint64_t raw;
+	memcpy(&raw, page + CARET_SHM_CPU_OFFSET + 8, 8);
+	ck_assert_uint_eq(raw, 7);
+	drop_seg();
+}
+END_TEST
+
 void add_handshake_tests(TCase *t)
 {
+	tcase_add_test(t, test_replayed_per_cpu);
 	tcase_add_test(t, test_state_moves_checked);
 	tcase_add_test(t, test_replay_handshake_words);
 	tcase_add_test(t, test_replay_handshake_both_sides);

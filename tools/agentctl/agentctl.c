@@ -234,6 +234,21 @@ static uint64_t payload_bytes(const struct caret_rec_view *v)
 	return n;
 }
 
+/* The records replayed, and those of each CPU that had some (the slots
+ * of proto/caret_segment.h; an older agent has none). */
+static void print_cpus(const struct caret_seg *s)
+{
+	struct caret_seg_status st;
+	uint64_t c[CARET_SHM_CPUS];
+	caret_seg_read_status(s, &st);
+	caret_seg_read_cpus(s, c, CARET_SHM_CPUS);
+	printf("replayed=%" PRIu64, st.replayed);
+	for (unsigned i = 0; i < CARET_SHM_CPUS; i++)
+		if (c[i])
+			printf(" cpu%u=%" PRIu64, i, c[i]);
+	putchar('\n');
+}
+
 /* Walks a private copy of the cache; returns the record count or -EBADMSG.
  * print: 1 every record, 2 the totals only. */
 static int64_t walk(struct caret_seg *s, int print)
@@ -254,9 +269,11 @@ static int64_t walk(struct caret_seg *s, int print)
 		count++;
 	}
 	free(buf);
-	if (print == 2 && r == 0)
+	if (print == 2 && r == 0) {
 		printf("records=%" PRId64 " bytes=%" PRIu64 " payload=%" PRIu64 "\n", count, off,
 		       payload);
+		print_cpus(s);
+	}
 	if (r < 0) {
 		fprintf(stderr, "caret-agentctl: corrupt record at offset %" PRIu64 "\n", off);
 		return r;
