@@ -63,8 +63,15 @@ class RotationTest(RotationBase):
         gone.send_signal(signal.SIGTERM)
         gone.wait(10)
         self.wait_chunks(trace, 20, timeout=180)
-        st = json.loads(self.c.caretctl("status", "--json").stdout)
-        rot = [r for r in st["rotations"] if r["session"] == "rot"]
+        # LTTng archives a chunk before caretd reads its notification: the
+        # count in status catches up with the disk (under load, a while)
+        deadline = time.monotonic() + 30
+        while True:
+            st = json.loads(self.c.caretctl("status", "--json").stdout)
+            rot = [r for r in st["rotations"] if r["session"] == "rot"]
+            if len(rot) != 1 or rot[0]["rotations"] >= 20 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         self.assertEqual(len(rot), 1, st.get("rotations"))
         self.assertEqual(rot[0]["mode"], "rotating")
         self.assertGreaterEqual(rot[0]["rotations"], 20)
