@@ -46,6 +46,7 @@ class ScaleSystem:
         env = dict(ros_env(prefix))
         env.update(RMW_IMPLEMENTATION=rmw, ROS_DOMAIN_ID=str(domain), ROS_DISTRO=distro,
                    CYCLONEDDS_URI=CYCLONE_URI % (procs + 20))
+        self.ros_env = dict(env)  # what a ROS 2 tool beside the system runs with
         agent = tracer == "agent"
         if tracer and not agent:
             lib = os.path.dirname(tracer)
