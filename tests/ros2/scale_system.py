@@ -55,7 +55,8 @@ class ScaleSystem:
             # caret_trace is built --coverage as shipped: its .gcda files go to the test's folder
             env["GCOV_PREFIX"] = os.path.join(ctx.tmp, "gcov")
         self.procs = [ctx.spawn([app, "--proc", str(i), "--nodes", str(nodes), "--rate", str(rate)],
-                                agent=agent, extra_env=env) for i in range(procs)]
+                                agent=agent, extra_env=env, cwd=ctx.tmp)  # caret_trace's caret.log
+                      for i in range(procs)]
         self.cpu0 = None
 
     def pids(self):
