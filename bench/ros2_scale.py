@@ -274,10 +274,17 @@ def main():
         for mode in a.modes.split(","):
             loads.append(os.getloadavg()[0])
             rows.append(b.run(procs, nodes, mode))
-    head = ("# A real ROS 2 system recorded late: Jazzy, %s, %g Hz, %g s recorded\n\n"
+            write(a, commit, loads, rows, final=False)
+    print(write(a, commit, loads, rows, final=True))
+
+
+def write(a, commit, loads, rows, final):
+    """The results so far to a.out (a long run interrupted keeps its rows)."""
+    head = ("# A real ROS 2 system recorded late: Jazzy, %s, %g Hz, %g s recorded%s\n\n"
             "Commit %s, %s UTC; load average (1 min) before each row: %s; `nproc` %d.\n"
             "`bench/ros2_scale.py` (`make bench-ros2-scale`); each row a system of its own.\n\n"
-            % (a.rmw, a.rate, a.record_s, commit, time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+            % (a.rmw, a.rate, a.record_s, "" if final else " (run in progress)", commit,
+               time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
                ", ".join("%.0f" % x for x in loads), os.cpu_count()))
     text = head + table(rows) + "\n"
     extra = ["", "What caretctl printed while caretd waited, and its last lines:", ""]
@@ -291,9 +298,9 @@ def main():
             extra.append("- %s %s: caretctl check exit %s: %s" % (r["size"], r["mode"], r["check"],
                                                                  r["check_why"]))
     text += "\n".join(extra) + "\n"
-    print(text)
     with open(a.out, "w") as f:
         f.write(text)
+    return text
 
 
 if __name__ == "__main__":
