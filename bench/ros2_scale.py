@@ -10,15 +10,16 @@ per node at RATE Hz) recorded late, on the Jazzy fixture.
 
 `make bench-ros2-scale` runs it on its own host (tools/isolated.sh) with
 caret_trace beside. For each size, each tracer in a system of its own:
-  - no tracing: the processes' CPU and memory, and a plain LTTng session of
-    ros2:* and ros2_caret:* (vpid, vtid, procname) made with the lttng CLI
-    (create, enable-event, add-context, start: each timed) with the processes
-    running and no preload;
-  - caretd's agent: the same plain session first (caretd not yet running:
-    the agent's provider registered in every process, nothing replayed),
-    then caretd and `caretctl record --immediate --duration RECORD_S`: request
-    -> every process in RECORD (caretd's `list`, polled), what caretctl
-    printed meanwhile, its exit;
+  - none (no tracing): the processes' CPU and memory, and a plain LTTng
+    session of ros2:* and ros2_caret:* (vpid, vtid, procname) made with the
+    lttng CLI (create, enable-event, add-context, start: each timed) with the
+    processes running and no preload;
+  - agent: the same plain session with caretd's agent preloaded and no
+    caretd (its provider registered in every process, nothing replayed);
+  - record: caretd's agent, caretd, and `caretctl record --immediate
+    --duration RECORD_S` on a system no session has seen yet: request ->
+    every process in RECORD (caretd's `list`, polled), what caretctl printed
+    meanwhile, its exit;
   - caret_trace (libcaret.so) at recording_frequency 100 and 10,000: what
     `ros2 caret record` does: the session started, then caret_msgs/Start
     (bench/ros2_scale/caret_start.cpp) -> every trace node says RECORD.
@@ -114,7 +115,8 @@ class Bench:
         c = Ctx("scale-%s-%d" % (mode.replace(" ", ""), procs))
         row = {"size": "%dx%d" % (procs, nodes), "mode": mode}
         try:
-            tracer = {"none": None, "agent": "agent"}.get(mode, self.a.libcaret)
+            tracer = {"none": None, "agent": "agent", "record": "agent"}.get(
+                mode, self.a.libcaret)
             sysm, row["ready_s"] = self.system(c, procs, nodes, tracer)
             path = os.path.join(c.tmp, "trace")
             if mode in ("none", "agent"):
@@ -125,12 +127,12 @@ class Bench:
                 row["cpu_s"] = sysm.usage()[0] - cpu0[1]
                 row["rss_mib"] = sysm.usage()[1] / 1024
                 row["span_s"] = time.monotonic() - cpu0[0]
-                if mode == "agent":
-                    self.record(c, sysm, row)
+            elif mode == "record":
+                self.record(c, sysm, row)
             else:
                 self.caret_record(c, sysm, row, path, int(mode.split("f=")[1]))
             sysm.stop()
-            if mode != "none":
+            if mode not in ("none", "agent"):
                 self.judge(row, row.pop("trace", path), procs, nodes)
         except Exception as e:  # a row that failed says why; the others still run
             row["error"] = "%s: %s" % (type(e).__name__, str(e)[:300])
@@ -229,6 +231,7 @@ def table(rows):
               "| size | processes | create | enable ros2:* | enable ros2_caret:* | add-context "
               "| start | stop |", "|---|---|---|---|---|---|---|---|"]
     names = {"none": "no preload", "agent": "caretd's agent (WAIT, no caretd)",
+             "record": "caretd's agent, caretd's own session (caretctl record)",
              "caret_trace f=100": "caret_trace (f=100 row)",
              "caret_trace f=10000": "caret_trace (f=10000 row)"}
     for r in rows:
@@ -247,7 +250,7 @@ def main():
     ap.add_argument("--rate", type=float, default=10.0)
     ap.add_argument("--record-s", type=float, default=10.0)
     ap.add_argument("--settle", type=float, default=3.0, help="seconds after ready")
-    ap.add_argument("--modes", default="none,agent,caret_trace f=100,caret_trace f=10000")
+    ap.add_argument("--modes", default="none,agent,record,caret_trace f=100,caret_trace f=10000")
     ap.add_argument("--libcaret", default=os.environ.get("CARET_LIBCARET", ""))
     ap.add_argument("--b", default=os.environ.get("B", "build"))
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2-scale.md"))
@@ -289,7 +292,7 @@ def write(a, commit, loads, rows, final):
     text = head + table(rows) + "\n"
     extra = ["", "What caretctl printed while caretd waited, and its last lines:", ""]
     for r in rows:
-        if r.get("mode") == "agent":
+        if r.get("mode") == "record":
             extra.append("- %s: exit %s; %s; last: %s" % (
                 r["size"], r.get("caretctl_rc"), r.get("caretctl_waiting"), r.get("caretctl_tail")))
         if "caret_start" in r:
