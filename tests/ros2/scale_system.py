@@ -89,8 +89,10 @@ def oracle(caret, path, procs, nodes, timeout=1800):
     """caret_scale_oracle.py's JSON for path, or {"error": ...}."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.path.join(caret, "python") + ":" + SHIM
+    # caret_analyze's logging writes caret.log to the working directory: beside the trace.
     r = subprocess.run(["/usr/bin/python3", ORACLE, path, str(procs), str(nodes)], env=env,
-                       capture_output=True, text=True, timeout=timeout)
+                       capture_output=True, text=True, timeout=timeout,
+                       cwd=os.path.dirname(os.path.abspath(path)))
     if r.returncode != 0:
         return {"error": r.stderr[-4000:]}
     return json.loads(r.stdout.strip().splitlines()[-1])
