@@ -5,7 +5,8 @@
 # installed ROS 2 instead), builds tests/ros2/apps against it into build/ros2/<distro>, and runs
 # test_real_ros.py with the agent of $B, then test_caret_parity.py against the real CARET
 # (tools/ros2/caret.sh), and test_rclpy.py on the rclpy overlay (tools/ros2/rclpy.sh) with
-# test_record_clock_real.py (record -c, rclpy's /clock, caret_analyze's sim time):
+# test_record_clock_real.py (record -c, rclpy's /clock, caret_analyze's sim time), and
+# test_scale.py (a generated system of 6 processes x 4 nodes recorded late):
 # CARET_ROS2_RCLPY=1 builds it, 0 never runs it, unset runs it when this machine already built
 # it. Prints one result line per distribution; exits non-zero if any failed. With SAN=1
 # (B=build-san), the agent built with ASan and UBSan runs in the real processes
@@ -57,6 +58,18 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 	else
 		summary="$summary\n  $distro CARET parity ($rmws): FAILED in $(($(date +%s) - t0)) s"
 		status=1
+	fi
+	# A generated system of some size (6 processes x 4 nodes) recorded late, judged by the real
+	# caret_analyze: with the first RMW, in the stage without SAN (CARET's analyzer).
+	if [ "${SAN:-0}" != 1 ] && [ -n "${caret:-}" ]; then
+		t0=$(date +%s)
+		if CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$prefix CARET_ROS2_SCALE_APP=$bdir/caret_scale_app \
+			CARET_ROS2_RMWS="$rmws" CARET_ROS2_CARET=$caret B=$B timeout 600 /usr/bin/python3 test_scale.py; then
+			summary="$summary\n  $distro scale 6x4 (${rmws%% *}): ok in $(($(date +%s) - t0)) s"
+		else
+			summary="$summary\n  $distro scale 6x4 (${rmws%% *}): FAILED in $(($(date +%s) - t0)) s"
+			status=1
+		fi
 	fi
 	# A Python node: rclpy, an overlay on the core (a cold build adds minutes, so CI builds it
 	# only when asked).
