@@ -119,7 +119,10 @@ static void usage(FILE *f)
 		"While LTTng starts the session (tens of seconds with many processes),\n"
 		"caretd says so and record waits as long as caretd answers; a record\n"
 		"interrupted or killed meanwhile leaves nothing running: caretd stops\n"
-		"the session once LTTng's start returns.\n",
+		"the session once LTTng's start returns. Once started, record holds\n"
+		"its recording: killed (SIGKILL, a second Ctrl-C, a lost terminal),\n"
+		"caretd stops it as 'caretctl stop' does; released only at exit 4\n"
+		"without --duration.\n",
 		CARET_CTL_SESSION_NAME_MAX, CARET_CTL_FREQUENCY_MAX, CARET_CTL_DEFAULT_FREQUENCY,
 		CARET_CTL_DEFAULT_SUBBUF_SIZE >> 10, CARET_CTL_SUBBUF_COUNT_MIN,
 		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
