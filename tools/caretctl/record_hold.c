@@ -54,6 +54,10 @@ static int take(const struct cli_opts *g, struct cli_hold *h, bool quiet)
 			cli_conn_close(&h->c);
 	}
 	h->open = e == 0;
+	/* refused (an older caretd, a recording already gone): not asked
+	 * again every half second */
+	if (e < 0 && !cli_conn_gone(e))
+		h->ended = true;
 	if (e < 0 && !(quiet && cli_conn_gone(e)))
 		cli_warn("cannot hold session %s (%s): if this command is killed, the recording "
 			 "runs on; stop it then with 'caretctl stop -s %s'", h->session,
