@@ -20,7 +20,7 @@ from trace_model import assert_all_init, per_pid
 
 def active_sessions():
     """The sessions this test's session daemon has, and whether each one is active."""
-    return dict(re.findall(r"^\s*\d+\) (\S+) .*\[(active|inactive)\]", lttng("list"), re.M))
+    return dict(re.findall(r"^\s*\d+\) (\S+) .*\[(active|inactive)[\] ]", lttng("list"), re.M))
 
 
 def sessions_gone(name, timeout=20):
@@ -111,6 +111,25 @@ class HoldTest(SystemTest):
         rec.kill()
         rec.wait()
         self.assert_stopped_with_init(d, "phoenix", trace, procs, cached, mark)
+
+    def test_sigkill_of_rotating_and_flight_recorder_records(self):
+        """The other forms are held too: a rotating recording and a flight
+        recorder, their caretctl killed, are stopped as `caretctl stop`
+        stops them (the flight recorder without a snapshot leaves no
+        directory)."""
+        d = self.c.caretd()
+        self.system(2)
+        for name, args in (("rot", ["--rotate-every", "2s"]), ("ring", ["--snapshot"])):
+            mark = len(d.errs)
+            rec = self.recorder(name, *args)
+            self.assertEqual(active_sessions().get(name), "active", lttng("list"))
+            rec.kill()
+            rec.wait()
+            self.assertTrue(sessions_gone(name), lttng("list"))
+            wait_err(d, r"session %s: its requester \(pid \d+\) left without releasing it"
+                     % name, start=mark)
+            self.assertNotIn(name, self.c.caretctl("status").stdout)
+        wait_err(d, r"flight recorder ring stopped without a snapshot")
 
     def test_second_sigint_stops_the_recording(self):
         d = self.c.caretd()
