@@ -8,8 +8,10 @@
 #include "proto/caret_ctl_snapshot_res.h"
 #include "rpc.h"
 
-/* How long taking or releasing a hold may wait for caretd. */
+/* How long taking a hold waits for caretd's answer (the request sent, the
+ * hold is taken whether or not it came), and releasing one. */
 #define HOLD_MS 5000
+#define RELEASE_MS 30000
 
 static struct caret_ctl_req hold_req(const char *session, bool release)
 {
@@ -19,11 +21,11 @@ static struct caret_ctl_req hold_req(const char *session, bool release)
 
 /* One exchange on c: 0 with the hold's state in *held, or a negative
  * errno with why. */
-static int exchange(struct cli_conn *c, const struct caret_ctl_req *q, bool *held,
-		    struct ctl_why *why)
+static int exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t wait_ms,
+		    bool *held, struct ctl_why *why)
 {
 	struct cli_reply r;
-	int e = cli_exchange(c, q, cli_now_ms() + HOLD_MS, false, NULL, NULL, &r, why);
+	int e = cli_exchange(c, q, cli_now_ms() + wait_ms, false, NULL, NULL, &r, why);
 	if (e < 0)
 		return e;
 	struct caret_ctl_error err;
@@ -47,7 +49,14 @@ static int take(const struct cli_opts *g, struct cli_hold *h, bool quiet)
 	bool held = false;
 	int e = cli_conn_open(&h->c, g->socket, cli_now_ms() + HOLD_MS);
 	if (e == 0) {
-		e = exchange(&h->c, &q, &held, &why);
+		e = exchange(&h->c, &q, HOLD_MS, &held, &why);
+		/* A caretd too busy to answer yet holds it all the same once it
+		 * reads the request: closing now would stop the recording then.
+		 * The connection is the hold; its answer is read later. */
+		if (e == -ETIMEDOUT) {
+			e = 0;
+			held = true;
+		}
 		if (e == 0 && !held)
 			e = -EPROTO;
 		if (e < 0)
@@ -106,7 +115,9 @@ int cli_hold_release(const struct cli_opts *g, struct cli_hold *h)
 	bool held = true;
 	int e = cli_conn_open(&c, g->socket, cli_now_ms() + HOLD_MS);
 	if (e == 0) {
-		e = exchange(&c, &q, &held, &why);
+		/* longer: the hold's connection closes after it, and must not
+		 * be read first */
+		e = exchange(&c, &q, RELEASE_MS, &held, &why);
 		cli_conn_close(&c);
 	}
 	if (e < 0 && h->open)
