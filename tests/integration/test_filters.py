@@ -398,6 +398,14 @@ class RecordFilterTest(unittest.TestCase):
         late = self.c.workload("--name", "late", "--pubs", "1", "--subs", "1", "--rate", "50")
         wait_line(late, r"^ready")
         self.c.wait_states([late.pid], "RECORD", timeout=30)
+        # a killed recorder's recording is stopped by caretd (issue 34: it
+        # holds it, and holds it again after the restart): released first,
+        # so that it runs on for the stop below, as before
+        wait_err(rec, r"holding session kept again", timeout=30)
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(self.c.sock)
+            s.sendall(b'{"v":1,"cmd":"hold","session":"kept","release":true}\n')
+            self.assertIn('"held":false', s.makefile().readline().replace(" ", ""))
         rec.kill()
         rec.finish(30)
         r = self.c.caretctl("stop", "-s", "kept")
