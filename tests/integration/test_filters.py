@@ -11,7 +11,8 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, INIT_KINDS, PASS_MARKS, Ctx, kind_of, read_trace, wait_err, wait_line
+from harness import (CARETCTL, INIT_KINDS, PASS_MARKS, Ctx, kind_of, read_trace,
+                     release_after_restart, wait_err, wait_line)
 
 
 # Kinds caret_trace records whatever the filters say (no is_allowed_* in
@@ -401,11 +402,7 @@ class RecordFilterTest(unittest.TestCase):
         # a killed recorder's recording is stopped by caretd (issue 34: it
         # holds it, and holds it again after the restart): released first,
         # so that it runs on for the stop below, as before
-        wait_err(rec, r"holding session kept again", timeout=30)
-        with socket.socket(socket.AF_UNIX) as s:
-            s.connect(self.c.sock)
-            s.sendall(b'{"v":1,"cmd":"hold","session":"kept","release":true}\n')
-            self.assertIn('"held":false', s.makefile().readline().replace(" ", ""))
+        release_after_restart(self.c.sock, rec, "kept")
         rec.kill()
         rec.finish(30)
         r = self.c.caretctl("stop", "-s", "kept")
