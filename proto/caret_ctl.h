@@ -91,6 +91,25 @@
  *            each live agent whose cache dropped records (at most
  *            CARET_CTL_MAX_DROPS entries; "dropped" counts them all).
  *
+ *  "hold"    {"session", "release"? bool}  The recording's requester
+ *            holds it while it runs: caretctl record keeps this
+ *            connection open, and when it closes without a release
+ *            (caretctl killed, a second signal, a lost terminal) caretd
+ *            stops the recording as "stop" does (its trace kept; End to
+ *            every host when it was made with "all_hosts").
+ *            → result {"session", "held": true} at once; the connection
+ *            then stays a request in progress (further lines ignored) and
+ *            gets a last result {"session", "held": false} once the
+ *            recording ends otherwise or is released.
+ *            With "release": true (on any connection): every hold of the
+ *            recording ends, the recording runs on unheld (caretctl record
+ *            exiting 4 without --duration leaves it running so).
+ *            → result {"session", "held": false}
+ *            Only the recording's owner (its requester's uid), root or
+ *            caretd's user: else EPERM; ENOENT when caretd has no such
+ *            recording. Holds live in the connections: a caretd restarted
+ *            has none, and a caretctl still recording holds again.
+ *
  *  "pause"   {"session"?}  Stops tracing in a recording `record` made
  *            (lttng_stop_tracing_no_wait: the session and its trace stay,
  *            and caretd keeps the recording): the requester's own (default:
@@ -239,6 +258,7 @@
 #define CARET_CTL_CMD_HOSTS "hosts"
 #define CARET_CTL_CMD_PAUSE "pause"
 #define CARET_CTL_CMD_RESUME "resume"
+#define CARET_CTL_CMD_HOLD "hold"
 
 /* Pacing values */
 #define CARET_CTL_PACING_ADAPTIVE "adaptive"
@@ -317,6 +337,8 @@
 #define CARET_CTL_K_LATE "late"
 /* pause, resume, and each of status's "recordings" */
 #define CARET_CTL_K_PAUSED "paused"
+#define CARET_CTL_K_RELEASE "release"
+#define CARET_CTL_K_HELD "held"
 
 /* Paging of "events". */
 #define CARET_CTL_EVENTS_DEFAULT_COUNT 100

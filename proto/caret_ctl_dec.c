@@ -233,6 +233,14 @@ int ctl_decode_pause(const cJSON *r, struct ctl_pause_result *p, struct ctl_why 
 	return 0;
 }
 
+int ctl_decode_hold(const cJSON *r, struct ctl_hold_result *h, struct ctl_why *why)
+{
+	if (ctl_get_str(r, NULL, CARET_CTL_K_SESSION, false, &h->session, why) < 0 ||
+	    ctl_get_bool(r, NULL, CARET_CTL_K_HELD, &h->held, why) < 0)
+		return -EPROTO;
+	return 0;
+}
+
 int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why)
 {
 	const cJSON *arr, *e, *nodes;

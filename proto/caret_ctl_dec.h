@@ -66,6 +66,12 @@ struct ctl_pause_result {
 	bool paused;
 };
 
+/* "hold" */
+struct ctl_hold_result {
+	const char *session;
+	bool held;
+};
+
 struct ctl_agent {
 	int64_t pid;
 	const char *procname, *state;
@@ -116,6 +122,7 @@ int ctl_decode_stop(const cJSON *r, struct ctl_stop_result *s, struct ctl_why *w
 void ctl_stop_result_free(struct ctl_stop_result *s);
 int ctl_decode_record(const cJSON *r, struct ctl_record_result *rec, struct ctl_why *why);
 int ctl_decode_pause(const cJSON *r, struct ctl_pause_result *p, struct ctl_why *why);
+int ctl_decode_hold(const cJSON *r, struct ctl_hold_result *h, struct ctl_why *why);
 int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why);
 void ctl_agents_free(struct ctl_agents *ag);
 int ctl_decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why);

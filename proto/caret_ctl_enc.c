@@ -194,6 +194,15 @@ cJSON *caret_ctl_enc_pause(const char *session, const char *path, bool paused)
 				  cJSON_AddBoolToObject(o, CARET_CTL_K_PAUSED, paused));
 }
 
+cJSON *caret_ctl_enc_hold(const char *session, bool held)
+{
+	cJSON *o = envelope(CARET_CTL_T_RESULT);
+	if (!o)
+		return NULL;
+	return fail_if(o, cJSON_AddStringToObject(o, CARET_CTL_K_SESSION, session) &&
+				  cJSON_AddBoolToObject(o, CARET_CTL_K_HELD, held));
+}
+
 cJSON *caret_ctl_enc_wait(bool ok, int recording, int total)
 {
 	cJSON *o = envelope(CARET_CTL_T_RESULT);

@@ -64,6 +64,8 @@ int caret_ctl_add_agent(cJSON *result, const struct caret_ctl_agent *a);
 cJSON *caret_ctl_enc_record(const char *session, const char *path);
 /* "pause" and "resume": the recording and whether it is paused now. */
 cJSON *caret_ctl_enc_pause(const char *session, const char *path, bool paused);
+/* "hold": the recording and whether this answer leaves it held. */
+cJSON *caret_ctl_enc_hold(const char *session, bool held);
 
 cJSON *caret_ctl_enc_wait(bool ok, int recording, int total);
 int caret_ctl_add_not_recording(cJSON *wait, int pid, const char *procname,

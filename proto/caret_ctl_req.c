@@ -15,7 +15,7 @@ static const char *const cmd_names[CARET_CTL_N_CMDS] = {
 	[CARET_CTL_END] = CARET_CTL_CMD_END,	   [CARET_CTL_HOSTS] = CARET_CTL_CMD_HOSTS,
 	[CARET_CTL_EVENTS] = CARET_CTL_CMD_EVENTS, [CARET_CTL_SNAPSHOT] = CARET_CTL_CMD_SNAPSHOT,
 	[CARET_CTL_PAUSE] = CARET_CTL_CMD_PAUSE,   [CARET_CTL_RESUME] = CARET_CTL_CMD_RESUME,
-	[CARET_CTL_TOP] = CARET_CTL_CMD_TOP,
+	[CARET_CTL_TOP] = CARET_CTL_CMD_TOP,	   [CARET_CTL_HOLD] = CARET_CTL_CMD_HOLD,
 };
 
 const char *const caret_ctl_filter_keys[CARET_FILTER_LISTS] = {
@@ -126,6 +126,10 @@ cJSON *caret_ctl_enc_req(const struct caret_ctl_req *q)
 	case CARET_CTL_PAUSE:
 	case CARET_CTL_RESUME:
 		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.pause.session);
+		break;
+	case CARET_CTL_HOLD:
+		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.hold.session);
+		ok = add_true(o, ok, CARET_CTL_K_RELEASE, q->u.hold.release);
 		break;
 	case CARET_CTL_SNAPSHOT:
 		ok = add_str(o, ok, CARET_CTL_K_SESSION, q->u.snapshot.session);
@@ -400,6 +404,20 @@ static int dec_pause(const cJSON *o, struct caret_ctl_pause_req *p, struct ctl_w
 	return 0;
 }
 
+/* "hold": a recording `record` made, named (no default: a hold is of
+ * the recording its caretctl was answered) */
+static int dec_hold(const cJSON *o, struct caret_ctl_hold_req *h, struct ctl_why *why)
+{
+	char lim[160];
+	if (opt_str(o, CARET_CTL_K_SESSION, &h->session, why) < 0)
+		return -EINVAL;
+	if (!h->session)
+		return bad(why, "%s is required%s", CARET_CTL_K_SESSION, "");
+	if (caret_ctl_check_session_name(h->session, lim, sizeof(lim)) < 0)
+		return bad(why, "%s %s", CARET_CTL_K_SESSION, lim);
+	return opt_bool(o, CARET_CTL_K_RELEASE, &h->release, why);
+}
+
 static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why)
 {
 	switch (q->cmd) {
@@ -419,6 +437,8 @@ static int dec_body(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *why
 	case CARET_CTL_PAUSE:
 	case CARET_CTL_RESUME:
 		return dec_pause(o, &q->u.pause, why);
+	case CARET_CTL_HOLD:
+		return dec_hold(o, &q->u.hold, why);
 	case CARET_CTL_START:
 		if (dec_filter(o, q->u.startend.filter, why) < 0)
 			return -EINVAL;

@@ -39,6 +39,7 @@ enum caret_ctl_cmd {
 	CARET_CTL_PAUSE,
 	CARET_CTL_RESUME,
 	CARET_CTL_TOP,
+	CARET_CTL_HOLD,
 	CARET_CTL_N_CMDS
 };
 
@@ -108,6 +109,13 @@ struct caret_ctl_pause_req {
 	const char *session; /* NULL: the requester's latest recording */
 };
 
+/* "hold": the requester holds its recording while its connection is
+ * open, or (release) lets it run on unheld. */
+struct caret_ctl_hold_req {
+	const char *session; /* required: the recording's name */
+	bool release;
+};
+
 /* "start" and "end" ("end" carries no filter). */
 struct caret_ctl_startend_req {
 	bool all_hosts;
@@ -127,6 +135,7 @@ struct caret_ctl_req {
 		struct caret_ctl_events_req events;
 		struct caret_ctl_snapshot_req snapshot;
 		struct caret_ctl_top_req top;
+		struct caret_ctl_hold_req hold;
 	} u;
 };
 

@@ -16,6 +16,7 @@
 struct wait_req {
 	const struct wait_custom *custom; /* NULL: a `wait` */
 	void *arg;
+	bool slow; /* polled once a second (wait_custom_slow) */
 	const struct registry *reg;
 	uint64_t exited_base; /* registry exits before this wait began */
 	int64_t deadline_ns, last_progress_ns;
@@ -79,6 +80,19 @@ struct wait_req *wait_custom(const struct wait_custom *ops, void *arg)
 	w->custom = ops;
 	w->arg = arg;
 	return w;
+}
+
+struct wait_req *wait_custom_slow(const struct wait_custom *ops, void *arg)
+{
+	struct wait_req *w = wait_custom(ops, arg);
+	if (w)
+		w->slow = true;
+	return w;
+}
+
+bool wait_slow(const struct wait_req *w)
+{
+	return w->slow;
 }
 
 cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
@@ -164,6 +178,11 @@ wait_line *wait_line_progress(const struct caret_ctl_progress *p)
 wait_line *wait_line_lttng_start(int total, int64_t start_ms)
 {
 	return caret_ctl_enc_progress_lttng_start(total, start_ms);
+}
+
+wait_line *wait_line_hold(const char *session, bool held)
+{
+	return caret_ctl_enc_hold(session, held);
 }
 
 wait_line *wait_line_record(const char *session, const char *path, const struct wait_bc *bc)

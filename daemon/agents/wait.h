@@ -48,6 +48,10 @@ struct wait_bc {
 };
 wait_line *wait_line_record(const char *session, const char *path, const struct wait_bc *bc);
 
+/* `hold`'s line (proto's caret_ctl_enc_hold): the recording, and whether
+ * it is held from now on; NULL when out of memory. */
+wait_line *wait_line_hold(const char *session, bool held);
+
 /* NULL when out of memory. */
 struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns);
 /*
@@ -68,6 +72,11 @@ struct wait_custom {
 	void (*release)(void *arg);
 };
 struct wait_req *wait_custom(const struct wait_custom *ops, void *arg);
+/* The same for one with nothing urgent to say (a hold, which may last for
+ * days): the server polls it once a second, not every 10 ms. */
+struct wait_req *wait_custom_slow(const struct wait_custom *ops, void *arg);
+/* Whether w is a slow one. */
+bool wait_slow(const struct wait_req *w);
 
 /*
  * Adds "dropped" (every agent's records its cache could not hold) and

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "daemon/server/commands.h"
+#include "daemon/server/cmd_hold.h"
 #include "daemon/server/cmd_hosts.h"
 #include "daemon/server/cmd_top.h"
 #include "daemon/server/top.h"
@@ -172,7 +173,9 @@ static bool reads_agents(enum caret_ctl_cmd cmd)
 	       cmd == CARET_CTL_SNAPSHOT || cmd == CARET_CTL_TOP;
 }
 
-/* Runs one decoded request and encodes what it returned. */
+/* Runs one decoded request and encodes what it returned. Over 80 lines:
+ * one case per command, each a few lines; split up, the dispatch would be
+ * read in several places. */
 static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		       const struct caret_ctl_req *q, int64_t now, struct wait_req **wait)
 {
@@ -214,6 +217,12 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 				   &e)) < 0)
 			break;
 		return caret_ctl_enc_pause(res.session, res.path, res.paused);
+	}
+	case CARET_CTL_HOLD: {
+		struct cmd_hold_res res;
+		if ((r = cmd_hold(ctx, peer, &q->u.hold, &res, wait, &e)) < 0)
+			break;
+		return *wait ? NULL : caret_ctl_enc_hold(res.session, false);
 	}
 	case CARET_CTL_SNAPSHOT:
 		if ((r = cmd_snapshot(ctx, peer, &q->u.snapshot, now, wait, &e)) < 0)

@@ -16,6 +16,7 @@
 
 #include "daemon/base/log.h"
 #include "daemon/base/loop.h"
+#include "daemon/server/cmd_hold.h"
 #include "daemon/server/server.h"
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
@@ -36,6 +37,8 @@
 #define IDLE_CHECK_USEC (1000 * USEC_PER_MS)
 /* How soon a finished wait is answered. */
 #define WAIT_POLL_USEC (10 * USEC_PER_MS)
+/* How soon a slow one (a hold) is (daemon/agents/wait.h). */
+#define SLOW_WAIT_POLL_USEC (1000 * USEC_PER_MS)
 /* How long accepting pauses when caretd is out of descriptors. */
 #define ACCEPT_PAUSE_USEC (200 * USEC_PER_MS)
 
@@ -413,7 +416,7 @@ static uint64_t on_waits(void *arg)
 {
 	struct server *s = arg;
 	int64_t now = caret_now_ns();
-	bool any = false;
+	bool any = false, slow = false;
 	struct client *next;
 	for (struct client *c = s->clients; c; c = next) {
 		next = c->next;
@@ -428,10 +431,14 @@ static uint64_t on_waits(void *arg)
 			c->wait = NULL;
 			c->last_ns = now;
 		}
-		if (client_flush(c) && c->wait)
-			any = true;
+		if (client_flush(c) && c->wait) {
+			if (wait_slow(c->wait))
+				slow = true;
+			else
+				any = true;
+		}
 	}
-	return any ? WAIT_POLL_USEC : LOOP_IDLE;
+	return any ? WAIT_POLL_USEC : slow ? SLOW_WAIT_POLL_USEC : LOOP_IDLE;
 }
 
 static uint64_t on_idle(void *arg)
@@ -492,6 +499,9 @@ void server_free(struct server *s)
 {
 	if (!s)
 		return;
+	/* caretd exiting ends no recording: its holders hold again once a
+	 * caretd is back (daemon/server/cmd_hold.h) */
+	cmd_hold_shutdown();
 	while (s->clients)
 		client_free(s->clients);
 	sd_event_source_disable_unref(s->accept);

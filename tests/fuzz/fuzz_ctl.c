@@ -46,6 +46,8 @@ static void decode_all(const char *line, size_t len)
 	struct ctl_status st;
 	if (ctl_decode_status(root, &st, &why) == 0)
 		ctl_status_free(&st);
+	struct ctl_hold_result hold;
+	ctl_decode_hold(root, &hold, &why);
 	struct ctl_accept acc;
 	ctl_decode_accept(root, &acc, &why);
 	static struct caret_ctl_plan plan; /* record -l's reply */

@@ -4,10 +4,12 @@ the lttng CLI, as a user would), real workload processes with the agent
 preloaded, and traces read back with babeltrace2's Python bindings."""
 import collections
 import functools
+import json
 import os
 import re
 import shutil
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -515,6 +517,20 @@ def wait_err(proc, pattern, start=0, timeout=15):
             raise AssertionError("no log line matching %r within %ss; log:\n%s" %
                                  (pattern, timeout, "".join(proc.errs[start:])[-4000:]))
         time.sleep(0.05)
+
+
+def release_after_restart(sock, rec, session):
+    """A recorder's hold released (as its exit 4 does) once it held its
+    recording again after a caretd restart: killed then, its recording runs
+    on (killed while held, caretd stops it; issue 34)."""
+    wait_err(rec, r"holding session %s again" % re.escape(session), timeout=30)
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(sock)
+        s.sendall(json.dumps({"v": 1, "cmd": "hold", "session": session,
+                              "release": True}).encode() + b"\n")
+        reply = json.loads(s.makefile().readline())
+    if reply.get("held") is not False:
+        raise AssertionError("release of %s: %r" % (session, reply))
 
 
 def stop_proc(p, timeout):

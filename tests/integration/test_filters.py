@@ -11,7 +11,8 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, INIT_KINDS, PASS_MARKS, Ctx, kind_of, read_trace, wait_err, wait_line
+from harness import (CARETCTL, INIT_KINDS, PASS_MARKS, Ctx, kind_of, read_trace,
+                     release_after_restart, wait_err, wait_line)
 
 
 # Kinds caret_trace records whatever the filters say (no is_allowed_* in
@@ -398,6 +399,10 @@ class RecordFilterTest(unittest.TestCase):
         late = self.c.workload("--name", "late", "--pubs", "1", "--subs", "1", "--rate", "50")
         wait_line(late, r"^ready")
         self.c.wait_states([late.pid], "RECORD", timeout=30)
+        # a killed recorder's recording is stopped by caretd (issue 34: it
+        # holds it, and holds it again after the restart): released first,
+        # so that it runs on for the stop below, as before
+        release_after_restart(self.c.sock, rec, "kept")
         rec.kill()
         rec.finish(30)
         r = self.c.caretctl("stop", "-s", "kept")

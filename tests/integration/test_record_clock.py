@@ -12,7 +12,8 @@ import subprocess
 import time
 import unittest
 
-from harness import BIN, CARETCTL, SystemTest, read_trace, wait_err, wait_line
+from harness import (BIN, CARETCTL, SystemTest, read_trace, release_after_restart, wait_err,
+                     wait_line)
 from hostile import temp_user
 
 CLOCK_PUB = os.path.join(BIN, "caret-standin-clock")
@@ -223,6 +224,9 @@ class RecordClock(SystemTest):
         wait_err(self.d, r"session k2: caret-simclock \(pid \d+, uid 0\) records /clock")
         self.assertEqual(len(helpers_of(self.d.pid)), 1)
         time.sleep(2.5)
+        # killed while held, caretd would stop it (issue 34): released first,
+        # so that it runs on for the stop below, as before
+        release_after_restart(self.c.sock, rec, "k2")
         rec.kill()
         r = self.c.caretctl("stop", "-s", "k2")
         self.assertEqual(r.returncode, 0, r.stderr)

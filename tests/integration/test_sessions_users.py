@@ -4,7 +4,9 @@ caretd's group (issue 8; split from test_sessions.py): whose each
 recording is, who may stop it, what survives a caretd restart, and a
 tracing-group user's plain lttng session seen at once. Real
 lttng-sessiond, real agents, babeltrace2."""
+import errno
 import grp
+import json
 import os
 import pwd
 import re
@@ -13,7 +15,7 @@ import time
 import unittest
 
 from harness import (CARETCTL, CARETD, STANDIN, STATES, lttng, mono_ns, read_trace,
-                     seg_field, wait_line)
+                     seg_field, wait_err, wait_line)
 from sessions_base import Base
 from trace_model import assert_all_init, per_pid
 
@@ -243,6 +245,42 @@ class UsersTest(Base):
         for p in procs[:2]:
             self.assertFalse(mine.get(p.pid), "root's pid %d in the user's trace" % p.pid)
         self.assertEqual(os.stat(self.trace_path(rec_user.out_text())).st_uid, self.uid)
+
+    def user_line(self, req):
+        """One request line sent as the user on a connection of its own,
+        and caretd's first reply line."""
+        code = ("import json, socket, sys\n"
+                "s = socket.socket(socket.AF_UNIX)\n"
+                "s.connect(sys.argv[1])\n"
+                "s.sendall(sys.argv[2].encode() + b'\\n')\n"
+                "print(s.makefile().readline(), end='')\n")
+        r = subprocess.run(["/usr/bin/python3", "-c", code, self.c.sock, json.dumps(req)],
+                           capture_output=True, text=True, timeout=30, preexec_fn=self.drop)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)
+
+    def test_user_may_not_hold_or_release_roots_recording(self):
+        """Issue 34 item 5: a hold (caretd stops the recording when it
+        closes) and a release (the recording runs on unheld) are the
+        owner's: another user is refused both, and root's hold stays, so
+        root's caretctl killed still stops root's recording."""
+        self.system(1)
+        rec_root = self.recorder("roothold")
+        for req in ({"v": 1, "cmd": "hold", "session": "roothold"},
+                    {"v": 1, "cmd": "hold", "session": "roothold", "release": True}):
+            r = self.user_line(req)
+            self.assertEqual(r.get("errno"), errno.EPERM, r)
+            self.assertIn("another user's recording", r.get("error", ""))
+        d = self.c.procs[0]
+        self.assertNotIn("released by", d.err_text())
+        self.assertIn("roothold", lttng_list())
+        rec_root.kill()
+        rec_root.wait()
+        wait_err(d, r"session roothold: its requester \(pid \d+\) left without releasing")
+        deadline = time.time() + 20
+        while "roothold" in lttng_list() and time.time() < deadline:
+            time.sleep(0.2)
+        self.assertNotIn("roothold", lttng_list())
 
     def test_user_stops_own_recording_after_caretd_restart(self):
         """caretd restarted during a user's recording: the trace directory

@@ -561,6 +561,7 @@ int main(void)
 	add_poll_tests(tc);
 	add_simclock_tests(tc);
 	add_pause_tests(tc);
+	add_hold_tests(tc);
 	add_plan_tests(tc);
 	add_top_tests(tc);
 	tcase_add_test(tc, stop_reports_and_forgets);

@@ -242,6 +242,29 @@ START_TEST(record_reply)
 }
 END_TEST
 
+/* hold: "held" is required, a boolean; "session" a string */
+START_TEST(hold_reply)
+{
+	cJSON *r = wire(caret_ctl_enc_hold("s1", true), CTL_REPLY_RESULT);
+	struct ctl_hold_result h;
+	struct ctl_why why;
+	ck_assert_int_eq(ctl_decode_hold(r, &h, &why), 0);
+	ck_assert_str_eq(h.session, "s1");
+	ck_assert(h.held);
+	cJSON_ReplaceItemInObject(r, CARET_CTL_K_HELD, cJSON_CreateString("yes"));
+	ck_assert_int_eq(ctl_decode_hold(r, &h, &why), -EPROTO);
+	cJSON_DeleteItemFromObject(r, CARET_CTL_K_HELD);
+	ck_assert_int_eq(ctl_decode_hold(r, &h, &why), -EPROTO);
+	cJSON_Delete(r);
+	r = wire(caret_ctl_enc_hold("s1", false), CTL_REPLY_RESULT);
+	ck_assert_int_eq(ctl_decode_hold(r, &h, &why), 0);
+	ck_assert(!h.held);
+	cJSON_ReplaceItemInObject(r, CARET_CTL_K_SESSION, cJSON_CreateNumber(3));
+	ck_assert_int_eq(ctl_decode_hold(r, &h, &why), -EPROTO);
+	cJSON_Delete(r);
+}
+END_TEST
+
 /* pause and resume: "paused" is required, a boolean */
 START_TEST(pause_reply)
 {
@@ -353,6 +376,7 @@ int main(void)
 	tcase_add_test(tc, status_reply_unreachable);
 	tcase_add_test(tc, record_reply);
 	tcase_add_test(tc, pause_reply);
+	tcase_add_test(tc, hold_reply);
 	tcase_add_test(tc, wait_reply);
 	tcase_add_test(tc, stop_reply);
 	tcase_add_test(tc, accept_reply);

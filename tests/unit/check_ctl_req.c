@@ -269,6 +269,39 @@ END_TEST
 /* ros2 trace's selection (proto/caret_ctl_sel.h): through the wire, its
  * hostile forms refused with the key named, and the UST list a recording
  * enables (CARET's init events added to any -u list). */
+/* "hold": the session's name is required and checked; "release" a
+ * boolean, false when absent */
+START_TEST(request_hold)
+{
+	struct caret_ctl_req in = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_HOLD }, out;
+	in.u.hold = (struct caret_ctl_hold_req){ .session = "held-1" };
+	cJSON *o = req_wire(&in, &out);
+	ck_assert_str_eq(out.u.hold.session, "held-1");
+	ck_assert(!out.u.hold.release);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_RELEASE));
+	cJSON_Delete(o);
+	in.u.hold.release = true;
+	o = req_wire(&in, &out);
+	ck_assert(out.u.hold.release);
+	cJSON_Delete(o);
+	ck_assert_str_eq(caret_ctl_cmd_name(CARET_CTL_HOLD), "hold");
+	ck_assert_int_eq(caret_ctl_cmd_by_name("hold"), CARET_CTL_HOLD);
+}
+END_TEST
+
+START_TEST(request_hold_hostile)
+{
+	REFUSED("{\"v\":1,\"cmd\":\"hold\"}", -EINVAL, "session is required");
+	REFUSED("{\"v\":1,\"cmd\":\"hold\",\"session\":7}", -EINVAL, "session");
+	REFUSED("{\"v\":1,\"cmd\":\"hold\",\"session\":\"a/b\"}", -EINVAL, "session");
+	REFUSED("{\"v\":1,\"cmd\":\"hold\",\"session\":\"\"}", -EINVAL, "session");
+	REFUSED("{\"v\":1,\"cmd\":\"hold\",\"session\":\"-x\"}", -EINVAL, "session");
+	REFUSED("{\"v\":1,\"cmd\":\"hold\",\"session\":\"s\",\"release\":1}", -EINVAL,
+		"release must be true or false");
+	REFUSED("{\"v\":2,\"cmd\":\"hold\",\"session\":\"s\"}", -EPROTO, "version");
+}
+END_TEST
+
 START_TEST(request_selection)
 {
 	struct caret_ctl_req in = { .v = CARET_CTL_VERSION, .cmd = CARET_CTL_RECORD }, out;
@@ -408,6 +441,8 @@ int main(void)
 	tcase_add_test(tc, request_hostile);
 	tcase_add_test(tc, request_selection);
 	tcase_add_test(tc, request_record_clock);
+	tcase_add_test(tc, request_hold);
+	tcase_add_test(tc, request_hold_hostile);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

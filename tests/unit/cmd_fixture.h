@@ -82,6 +82,8 @@ void add_poll_tests(TCase *tc);
 void add_simclock_tests(TCase *tc);
 /* The tests of check_commands_pause.c. */
 void add_pause_tests(TCase *tc);
+/* The tests of check_commands_hold.c. */
+void add_hold_tests(TCase *tc);
 /* The tests of check_commands_plan.c. */
 void add_plan_tests(TCase *tc);
 /* The tests of check_commands_top.c. */

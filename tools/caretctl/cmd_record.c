@@ -25,6 +25,7 @@
 #include "filter_warn.h"
 #include "parse.h"
 #include "plan_cli.h"
+#include "record_hold.h"
 #include "record_start.h"
 #include "hosts.h"
 #include "rpc.h"
@@ -118,7 +119,10 @@ static void usage(FILE *f)
 		"While LTTng starts the session (tens of seconds with many processes),\n"
 		"caretd says so and record waits as long as caretd answers; a record\n"
 		"interrupted or killed meanwhile leaves nothing running: caretd stops\n"
-		"the session once LTTng's start returns.\n",
+		"the session once LTTng's start returns. Once started, record holds\n"
+		"its recording: killed (SIGKILL, a second Ctrl-C, a lost terminal),\n"
+		"caretd stops it as 'caretctl stop' does; released only at exit 4\n"
+		"without --duration.\n",
 		CARET_CTL_SESSION_NAME_MAX, CARET_CTL_FREQUENCY_MAX, CARET_CTL_DEFAULT_FREQUENCY,
 		CARET_CTL_DEFAULT_SUBBUF_SIZE >> 10, CARET_CTL_SUBBUF_COUNT_MIN,
 		CARET_CTL_SUBBUF_COUNT_MAX, CARET_CTL_DEFAULT_SUBBUF_COUNT,
@@ -502,6 +506,11 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	if (!o->all_hosts)
 		cli_filter_warn_unmatched(g, o->filter);
 	struct caret_ctl_req q = armed ? go_request(armed) : record_request(o, false, false);
+	/* Held from before `go`: no moment of it runs unheld (while armed,
+	 * caretd watches the armer's pid as well). */
+	static struct cli_hold hold;
+	if (armed)
+		cli_hold_take(g, &hold, armed);
 	/* Interruptible while LTTng starts the session: caretd stops a
 	 * session whose requester left before its result. A `go` is one
 	 * command per process, answered at once, and not interruptible:
@@ -536,7 +545,11 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	fflush(info);
 	cli_report_broadcast(&r, "Start");
 	cli_reply_free(&r);
-	code = cli_record_through(g, o, info, session, path);
+	/* from here on, this command's end (even SIGKILL) ends the recording
+	 * (caretctl(1), SIGNALS) */
+	if (!hold.session[0])
+		cli_hold_take(g, &hold, session);
+	code = cli_record_through(g, o, info, session, path, &hold);
 	free(session);
 	free(path);
 	return code;

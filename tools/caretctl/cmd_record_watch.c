@@ -22,6 +22,7 @@
 #include "util/regex/caret_regex.h"
 #include "cmd_record_watch.h"
 #include "parse.h"
+#include "record_hold.h"
 #include "hosts.h"
 #include "rpc.h"
 #include "sig.h"
@@ -44,12 +45,18 @@ static int stop_interrupted(const struct cli_opts *g, const struct rec_opts *o,
 	return code == CLI_EXIT_OK || code == CLI_EXIT_TIMEOUT ? cli_record_interrupted_code() : code;
 }
 
-static void still_recording(const char *session)
+static void still_recording(const struct cli_opts *g, const char *session,
+			    struct cli_hold *hold)
 {
-	fprintf(stderr,
-		"caretctl: session %s may still be recording; stop it with: "
-		"caretctl stop -s %s\n",
-		session, session);
+	cli_hold_check(g, hold); /* caretd may have gone, or come back */
+	if (cli_hold_held(hold))
+		fprintf(stderr, "caretctl: caretd stops session %s as this command exits (it "
+			"holds it)\n", session);
+	else
+		fprintf(stderr,
+			"caretctl: session %s may still be recording; stop it with: "
+			"caretctl stop -s %s\n",
+			session, session);
 }
 
 /* Prints the wait result; returns OK, TIMEOUT, or a protocol error.
@@ -187,7 +194,7 @@ static void say_away(const struct cli_opts *g, const char *session, bool away)
  * (noticed within WATCH_MS, through LTTng while caretd is away; standard
  * input may be closed). */
 static enum watch record_on(const struct cli_opts *g, const struct rec_opts *o, FILE *info,
-			    const char *session, bool *away_out)
+			    const char *session, struct cli_hold *hold, bool *away_out)
 {
 	int64_t end = o->duration_ms ? cli_now_ms() + o->duration_ms : INT64_MAX / 2;
 	bool input = !o->duration_ms;
@@ -226,6 +233,9 @@ static enum watch record_on(const struct cli_opts *g, const struct rec_opts *o, 
 			say_away(g, session, away);
 		}
 		*away_out = away;
+		/* a caretd restarted has no hold: held again once it is back */
+		if (w != WATCH_AWAY)
+			cli_hold_check(g, hold);
 		if (w == WATCH_AWAY)
 			w = cli_session_gone_direct(session) ? WATCH_GONE : WATCH_ON;
 		if (w != WATCH_ON)
@@ -234,7 +244,7 @@ static enum watch record_on(const struct cli_opts *g, const struct rec_opts *o, 
 }
 
 int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE *info,
-		       const char *session, const char *path)
+		       const char *session, const char *path, struct cli_hold *hold)
 {
 	struct cli_reply r;
 	if (cli_sig_caught())
@@ -252,7 +262,7 @@ int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE 
 			 "reached RECORD is unknown");
 		final = CLI_EXIT_UNREACHABLE;
 	} else if (code != CLI_EXIT_OK) {
-		still_recording(session);
+		still_recording(g, session, hold);
 		return code;
 	} else {
 		final = report_wait(g, info, &r, o->timeout_ms, &ended, &dropped);
@@ -267,10 +277,12 @@ int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE 
 			fprintf(stderr, "caretctl: the other hosts' state is unknown\n");
 	}
 	if (final == CLI_EXIT_PROTOCOL || final == CLI_EXIT_FAILED) {
-		still_recording(session);
+		still_recording(g, session, hold);
 		return final;
 	}
 	if (final == CLI_EXIT_TIMEOUT && !o->duration_ms && !ended) {
+		/* left running on purpose (caretctl(1), EXIT STATUS 4) */
+		cli_hold_release(g, hold);
 		fprintf(stderr,
 			"caretctl: session %s is still recording (without the processes "
 			"above, or with their initialization incomplete); stop it with: "
@@ -282,7 +294,7 @@ int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE 
 		fprintf(stderr, "caretctl: recording on for --duration anyway\n");
 
 	bool away = false;
-	enum watch w = record_on(g, o, info, session, &away);
+	enum watch w = record_on(g, o, info, session, hold, &away);
 	/* a rotating recording caretd ended before its disk filled */
 	if (w == WATCH_GONE && cli_rotation_why_ended(g, session))
 		return CLI_EXIT_FAILED;

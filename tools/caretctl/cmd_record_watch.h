@@ -38,9 +38,11 @@ struct rec_opts {
 	struct cli_simclock_opts clock; /* -c/--record-clock */
 };
 
-/* The session is started: see it through to the end; the exit status. */
+struct cli_hold;
+/* The session is started, held by hold (record_hold.h): see it through to
+ * the end; the exit status. */
 int cli_record_through(const struct cli_opts *g, const struct rec_opts *o, FILE *info,
-		       const char *session, const char *path);
+		       const char *session, const char *path, struct cli_hold *hold);
 /* 128 + the signal that interrupted. */
 int cli_record_interrupted_code(void);
 

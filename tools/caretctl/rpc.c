@@ -108,6 +108,24 @@ int cli_exchange_live(struct cli_conn *c, const struct caret_ctl_req *q, int64_t
 			why);
 }
 
+int cli_read_reply(struct cli_conn *c, int64_t deadline_ms, struct cli_reply *out,
+		   struct ctl_why *why)
+{
+	char *line;
+	size_t len;
+	cJSON *root;
+	enum ctl_reply_type type;
+	memset(out, 0, sizeof(*out));
+	int r = cli_conn_read_line(c, deadline_ms, false, &line, &len);
+	if (r == 0)
+		r = ctl_reply_parse(line, len, &root, &type, why);
+	if (r < 0)
+		return r;
+	out->root = root;
+	out->type = type;
+	return 0;
+}
+
 void cli_reply_free(struct cli_reply *r)
 {
 	cJSON_Delete(r->root);

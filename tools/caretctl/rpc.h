@@ -40,6 +40,11 @@ int cli_exchange_live(struct cli_conn *c, const struct caret_ctl_req *q, int64_t
 		      bool interruptible, cli_progress_fn fn, void *arg, struct cli_reply *out,
 		      struct ctl_why *why);
 
+/* One reply line already sent on c (a request in progress, such as a
+ * hold), waiting until deadline_ms at most: 0 with it in *out, or the
+ * transport error (-ETIMEDOUT: none yet), -EPROTO, -ENOMEM. */
+int cli_read_reply(struct cli_conn *c, int64_t deadline_ms, struct cli_reply *out,
+		   struct ctl_why *why);
 /*
  * Connects, exchanges, closes. caretd gets timeout_ms (plus slack) to
  * answer. Returns an exit status: CLI_EXIT_OK with a result in *out, or

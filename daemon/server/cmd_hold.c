@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `hold` and its release (daemon/server/cmd_hold.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/base/log.h"
+#include "daemon/recording/recordings_state.h"
+#include "daemon/server/cmd_hold.h"
+
+struct hold {
+	struct cmd_ctx ctx;
+	struct cmd_peer peer;
+	char name[CARET_LTTNG_NAME_MAX];
+	uint64_t seq;   /* the recording's: a name used again is another one */
+	bool live;      /* its request runs: closing it stops the recording */
+	bool answered;  /* its first line is out */
+	bool released;  /* a release came: the recording runs on unheld */
+	bool over;      /* its last line is out: nothing left to stop */
+	struct hold *next;
+};
+
+/* Every hold, for a release arriving on another connection. */
+static struct hold *holds;
+static bool shutting_down;
+
+static struct recording *held_recording(const struct hold *h)
+{
+	struct recording *r = recordings_find(h->ctx.recs, h->name);
+	return r && r->seq == h->seq ? r : NULL;
+}
+
+static wait_line *hold_poll(void *arg, int64_t now, bool *done)
+{
+	(void)now;
+	struct hold *h = arg;
+	*done = false;
+	if (!h->answered) {
+		h->answered = true;
+		return wait_line_hold(h->name, true);
+	}
+	if (!h->released && held_recording(h))
+		return NULL;
+	*done = true;
+	h->over = true;
+	return wait_line_hold(h->name, false);
+}
+
+/* Its holder left without a release: the recording ends as `caretctl
+ * stop` would have ended it, by the holder's rights. */
+static void stop_unheld(struct hold *h, const struct recording *rec)
+{
+	static struct cmd_stop_res res; /* 20 KiB: not on the stack */
+	struct caret_ctl_stop_req q = { .session = h->name, .all_hosts = rec->all_hosts };
+	struct cmd_err e = { "" };
+	log_warn("session %s: its requester (pid %d) left without releasing it (caretctl "
+		 "killed, interrupted twice or its terminal lost): stopped as 'caretctl stop' "
+		 "stops it, the trace kept", h->name, (int)h->peer.pid);
+	int r = cmd_stop(&h->ctx, &h->peer, &q, &res, &e);
+	if (r < 0)
+		log_err("session %s: stopping it for its requester that left failed: %s "
+			"(it may still record: 'caretctl stop -s %s')", h->name, e.msg, h->name);
+	else
+		recording_end_free(&res.end);
+	/* no command's end follows (commands.c saves there) */
+	recordings_save_changed(h->ctx.recs);
+}
+
+static void hold_release(void *arg)
+{
+	struct hold *h = arg;
+	for (struct hold **pp = &holds; *pp; pp = &(*pp)->next) {
+		if (*pp == h) {
+			*pp = h->next;
+			break;
+		}
+	}
+	const struct recording *rec = h->live && !h->over && !h->released && !shutting_down
+					      ? held_recording(h)
+					      : NULL;
+	if (rec)
+		stop_unheld(h, rec);
+	free(h);
+}
+
+static const struct wait_custom hold_ops = { hold_poll, hold_release };
+
+static int release(const struct cmd_peer *peer, const struct recording *rec)
+{
+	int n = 0;
+	for (struct hold *h = holds; h; h = h->next) {
+		if (!h->released && h->seq == rec->seq && !strcmp(h->name, rec->name)) {
+			h->released = true;
+			n++;
+		}
+	}
+	log_info("session %s: released by uid %d (%d hold%s ended): it records on unheld "
+		 "until 'caretctl stop'", rec->name, (int)peer->uid, n, n == 1 ? "" : "s");
+	return 0;
+}
+
+int cmd_hold(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	     const struct caret_ctl_hold_req *q, struct cmd_hold_res *res, struct wait_req **wait,
+	     struct cmd_err *e)
+{
+	*wait = NULL;
+	struct recording *rec = recordings_find(ctx->recs, q->session);
+	if (!rec)
+		return cmd_fail(e, ENOENT, "no recording %s: only one 'caretctl record' made is "
+				"held", q->session);
+	if (!cmd_may_act_for(peer, rec->uid)) {
+		log_warn("uid %d may not %s session %s", (int)peer->uid,
+			 q->release ? "release" : "hold", rec->name);
+		return cmd_fail(e, EPERM, "session %s is another user's recording (uid %d)",
+				rec->name, (int)rec->uid);
+	}
+	snprintf(res->session, sizeof(res->session), "%s", rec->name);
+	if (q->release)
+		return release(peer, rec);
+	struct hold *h = calloc(1, sizeof(*h));
+	if (!h)
+		return cmd_fail(e, ENOMEM, "out of memory");
+	h->ctx = *ctx;
+	h->peer = *peer;
+	h->seq = rec->seq;
+	snprintf(h->name, sizeof(h->name), "%s", rec->name);
+	h->next = holds;
+	holds = h;
+	*wait = wait_custom_slow(&hold_ops, h);
+	if (!*wait) /* hold_release ran: not live, nothing stopped */
+		return cmd_fail(e, ENOMEM, "out of memory");
+	h->live = true;
+	log_info("session %s: held by its requester (pid %d uid %d)", rec->name, (int)peer->pid,
+		 (int)peer->uid);
+	return 0;
+}
+
+void cmd_hold_shutdown(void)
+{
+	shutting_down = true;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * `hold` (proto/caret_ctl.h): a recording's requester holds it while it
+ * runs, over one open connection (caretctl record keeps it for as long as
+ * it records). When that connection closes without a release (caretctl
+ * killed with SIGKILL, a second signal, its terminal lost), the recording
+ * is stopped as `stop` stops it (daemon/server/cmd_stop.c: quiesced,
+ * stopped, its features ended, the trace kept): a recording whose
+ * requester left is never orphaned. A release (caretctl's exit 4 without
+ * --duration) lets it run on unheld.
+ *
+ * Holds live in the connections and nowhere else: caretd exiting ends
+ * none of its recordings (cmd_hold_shutdown), and a caretd restarted has
+ * no hold until the caretctl still recording holds again.
+ */
+#ifndef CARETD_CMD_HOLD_H
+#define CARETD_CMD_HOLD_H
+
+#include "daemon/server/cmd.h"
+
+struct cmd_hold_res {
+	char session[CARET_LTTNG_NAME_MAX];
+};
+
+/*
+ * A hold: 0 with *wait set, the request in progress the server polls (its
+ * first line answers, its last comes when the recording ends or is
+ * released; closed before, it stops the recording). A release: 0 with
+ * *wait NULL, every hold of the recording ended. ENOENT without such a
+ * recording, EPERM when it is another user's (cmd_may_act_for).
+ */
+int cmd_hold(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	     const struct caret_ctl_hold_req *q, struct cmd_hold_res *res, struct wait_req **wait,
+	     struct cmd_err *e);
+
+/* caretd exits: the connections closing from now on stop nothing. */
+void cmd_hold_shutdown(void);
+
+#endif
