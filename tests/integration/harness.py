@@ -252,7 +252,7 @@ class Ctx:
         rec = subprocess.Popen([CARETCTL, "--socket", self.sock, "record"] + list(args),
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=self.env(agent=False))
-        line = rec.stdout.readline()
+        line = line_past_progress(rec.stdout)
         if "press Enter to start recording" not in line:
             rec.kill()
             raise AssertionError("record %s did not arm: %s%s" %
@@ -477,6 +477,21 @@ def read_trace(path):
             ctx = {k: _val(v) for k, v in ev.common_context_field.items()}
         events.append(Event(ev.name, msg.default_clock_snapshot.value, payload, ctx))
     return events
+
+
+
+# caretctl's progress while LTTng starts a session (tools/caretctl/
+# record_start.c): on stderr, a second after the request, so on a loaded
+# machine it may come before the line a test reads first.
+PROGRESS = re.compile(r"^(caretctl: )?LTTng is starting (the|another) session")
+
+
+def line_past_progress(stream):
+    """The next line of a caretctl's output that is not start progress."""
+    while True:
+        line = stream.readline()
+        if not line or not PROGRESS.match(line):
+            return line
 
 
 def wait_line(proc, pattern, timeout=20):

@@ -8,7 +8,7 @@ import re
 import sys
 import unittest
 
-from harness import INIT_KINDS, SystemTest, lttng, read_trace, wait_line
+from harness import INIT_KINDS, SystemTest, line_past_progress, lttng, read_trace, wait_line
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from consumer_quota import ConsumerQuota, QuotaUnavailable  # noqa: E402
@@ -124,7 +124,7 @@ class PacingTest(SystemTest):
                                 "-s", "orphaned"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=self.c.env(agent=False))
         try:
-            self.assertIn("press Enter to start recording", rec.stdout.readline())
+            self.assertIn("press Enter to start recording", line_past_progress(rec.stdout))
             self.assertIn("orphaned", lttng("list"))
         finally:
             rec.kill()
