@@ -545,10 +545,13 @@ ros2-fixture:
 		case "$${CARET_ROS2_RCLPY:-}" in 1) tools/ros2/rclpy.sh $$d ;; 0) ;; \
 		*) tools/ros2/rclpy.sh $$d --if-built >/dev/null || echo "rclpy for $$d: none built or prebuilt" ;; esac; done
 # Issue 19's cost per message on the real Jazzy core (bench/RESULTS-ros2.md).
+# Both distributions and both RMWs, plain ros2_tracing as the floor, caret_trace beside, and
+# the agent's share of LTTng's session start (bench/ros2_bench.py); fixtures and caret_trace
+# built (or found) first, outside the isolated host.
 bench-ros2: all
-	tools/ros2/fixture.sh jazzy >/dev/null
-	w=$$(tools/ros2/caret.sh jazzy) && B=$(B) tools/isolated.sh /usr/bin/python3 \
-		bench/ros2_bench.py --distro jazzy --libcaret $$w/install/lib/libcaret.so
+	for d in jazzy humble; do tools/ros2/fixture.sh $$d >/dev/null && tools/ros2/caret.sh $$d >/dev/null || exit 1; done
+	B=$(B) tools/isolated.sh /usr/bin/python3 bench/ros2_bench.py --distro jazzy,humble \
+		--rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp --caret --start-procs 10,20
 ros2-check: all $(B)/gen/caret_kinds.py ros2-fixture
 	B=$(B) SAN=$(SAN) tools/isolated.sh tests/ros2/run.sh
 
