@@ -105,7 +105,7 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
 	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
-	agent/tpwatch.c agent/state.c agent/count.c $(REGEX_SRC)
+	agent/tpwatch.c agent/state.c agent/count.c agent/provider.c $(REGEX_SRC)
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread $(PKG_PCRE2)
