@@ -9,7 +9,9 @@ loaded without a session and while recording. One table per distribution and RMW
 from the same run.
 
     bench/ros2_bench.py --distro jazzy,humble --rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp
-        [--n 20000] [--reps 5] [--caret] [--start-procs 10,20] [--out bench/RESULTS-ros2.md]
+        [--n 20000] [--reps 5] [--caret] [--start-procs 10,20 [--start-reps 3] [--settle 3]
+        [--agent-before OLD/libcaret-agent.so --agent-before-name NAME]] [--no-ping]
+        [--out bench/RESULTS-ros2.md]
 
 Every recording row records into the session layout of caretd's own recording (its channel's
 sub-buffers, per-UID buffers, discard mode, contexts: `caretctl record -l --json` of the
@@ -17,9 +19,13 @@ caretd this bench starts), only the events differ: ros2:* for plain ros2_tracing
 list (ros*, agnocast*) for the agent and caret_trace.
 
 --start-procs N,...: the agent's share of LTTng's session start (issue 34): N real rclcpp
-processes (caret_real_app, a talker and a listener at 10 Hz each) registered, then `lttng
-create / enable-channel / enable-event ros2:* ros2_caret:* / add-context` and the time of
-`lttng start` alone, without and with the agent in every process.
+processes (caret_real_app, a talker and a listener at 10 Hz each) registered, a session in
+caretd's layout enabling ros2:* and ros2_caret:* made, then `lttng start`: the events each
+process has registered (what the session daemon sets up in each, one process after the
+other), the start's wall time, and the CPU of LTTng's daemons and of the processes until
+--settle seconds later, with caretd stopped (nothing replayed), without the agent, with it and
+with --agent-before (an earlier build); then, caretd running, `lttng start` -> every process
+in RECORD for each agent.
 
 The fixture comes from tools/ros2/fixture.sh; the app is built as tests/ros2/run.sh builds it
 (tests/ros2/build-app.sh); --caret takes caret_trace from tools/ros2/caret.sh. `make
@@ -29,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -209,37 +216,152 @@ def ping_table(c, a, distro, rmw, layout, caret):
     return head + "\n\n" + "\n".join(lines) + "\n"
 
 
-def start_table(c, a, layout):
-    """The agent's share of `lttng start` with N real rclcpp processes registered."""
-    prefix, app = prepare(a.distro.split(",")[0])
-    rmw = a.rmw.split(",")[0]
+def cpu_ms(pids):
+    """utime + stime of these processes (every thread), ms."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    for pid in pids:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return total * 1000.0 / tick
+
+
+def lttng_daemons():
+    """The session daemon of this host and its consumer daemons."""
+    sd = harness.own_sessiond()
+    pids = [sd]
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    st = f.read()
+            except OSError:
+                continue
+            if "(lttng-consumerd)" in st and int(st.rsplit(")", 1)[1].split()[1]) == sd:
+                pids.append(int(d))
+    return pids
+
+
+def registered_events(pids):
+    """(ros2, ros2_caret) tracepoints per process that `lttng list -u` shows for these processes:
+    what a session enabling both has the session daemon set up in each, at its start."""
+    out, per, cur = lttng("list", "-u"), {}, None
+    for line in out.splitlines():
+        m = re.match(r"\s*PID: (\d+) - ", line)
+        if m:
+            cur = int(m.group(1))
+            continue
+        m = re.match(r"\s*(ros2|ros2_caret):\S+ ", line)
+        if m and cur in pids:
+            k = per.setdefault(cur, [0, 0])
+            k[m.group(1) == "ros2_caret"] += 1
+    got = list(per.values()) or [[0, 0]]
+    return (statistics.mean(x[0] for x in got), statistics.mean(x[1] for x in got))
+
+
+def until_record(c, pids, t0, timeout=300):
+    """Seconds from t0 (monotonic) until caretd lists every one of pids in RECORD."""
+    while True:
+        ag = c.agents()
+        if all(p in ag and ag[p]["state"] == "RECORD" for p in pids):
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise RuntimeError("not all in RECORD after %d s: %r" % (timeout, ag))
+        time.sleep(0.02)
+
+
+def start_cost(c, app, env, n, layout, settle, record=False):
+    """N processes registered, a session in caretd's layout enabling ros2:* and ros2_caret:*
+    made, then started: (lttng start s, LTTng's daemons' CPU ms, the processes' CPU ms above
+    their idle rate), from `lttng start` until `settle` s after it returned (lttng-ust enables
+    the events in each process after start returns)."""
+    procs = [c.spawn([app, "--rate", "10", "--topic-prefix", "s%d" % i], agent=False,
+                     extra_env=env) for i in range(n)]
+    try:
+        for p in procs:
+            harness.wait_line(p, r"ready pid=", timeout=120)
+        time.sleep(2)  # lttng-ust's registration with the session daemon
+        listed = registered_events(apps := [p.pid for p in procs])
+        s = Session(c.tmp, layout, ["ros2:*", "ros2_caret:*"])
+        daemons = lttng_daemons()
+        t0, a0 = time.monotonic(), cpu_ms(apps)
+        time.sleep(settle)
+        idle = (cpu_ms(apps) - a0) / (time.monotonic() - t0)
+        d0, a0, t0 = cpu_ms(daemons), cpu_ms(apps), time.monotonic()
+        t_start = time.monotonic()
+        wall = s.start()
+        if record:  # caretd runs: until its passes moved every process to RECORD
+            result = until_record(c, apps, t_start)
+        else:
+            time.sleep(settle)
+            d1, a1, t1 = cpu_ms(daemons + lttng_daemons()), cpu_ms(apps), time.monotonic()
+            result = wall, d1 - d0, max(0.0, a1 - a0 - idle * (t1 - t0)), listed
+        s.end()
+    finally:
+        for p in procs:
+            harness.stop_proc(p, 10)
+        c.procs = [p for p in c.procs if p not in procs]
+    return result
+
+
+def start_table(c, a, layout, caretd):
+    """The agent's share of LTTng's session start with N real rclcpp processes registered.
+    caretd is stopped (SIGSTOP) meanwhile: no replay pass starts, only LTTng's own work is
+    measured (the agent's provider's events are enabled in every process)."""
+    distro, rmw = a.distro.split(",")[0], a.rmw.split(",")[0]
+    prefix, app = prepare(distro)
     base = dict(harness.ros_env(prefix))
-    base.update(RMW_IMPLEMENTATION=rmw, ROS_DOMAIN_ID=c.domain)
-    lines = ["| processes | configuration | lttng start s | per process ms | agent's share per "
-             "process ms |", "|---|---|---|---|---|"]
+    base.update(RMW_IMPLEMENTATION=rmw, ROS_DISTRO=distro, ROS_DOMAIN_ID=c.domain)
+    lines = ["| processes | configuration | ros2 + ros2_caret events per process | lttng start s "
+             "| LTTng daemons CPU ms | processes' CPU ms | CPU per process ms | agent's share per "
+             "process ms |", "|---|---|---|---|---|---|---|---|"]
+    configs = [("no agent", None), ("caretd agent", harness.AGENT)]
+    if a.agent_before:
+        configs.append(("caretd agent before (%s)" % a.agent_before_name, a.agent_before))
+    caretd.send_signal(signal.SIGSTOP)
+    try:
+        for n in [int(x) for x in a.start_procs.split(",")]:
+            got = {}
+            # interleaved repetitions: the machine's drift spreads over both
+            for _ in range(a.start_reps):
+                for name, pre in configs:
+                    env = dict(base)
+                    if pre:
+                        env["LD_PRELOAD"] = pre
+                    got.setdefault(name, []).append(start_cost(c, app, env, n, layout, a.settle))
+            ref = None
+            for name, _ in configs:
+                wall, dcpu, acpu = (statistics.median(r[i] for r in got[name]) for i in range(3))
+                ros2, caret = got[name][-1][3]
+                per = statistics.median((r[1] + r[2]) / n for r in got[name])
+                share = "" if ref is None else "%+.1f" % (per - ref)
+                ref = per if ref is None else ref
+                lines.append("| %d | %s | %.0f + %.0f | %.3f | %.0f | %.0f | %.1f | %s |" % (
+                    n, name, ros2, caret, wall, dcpu, acpu, per, share))
+    finally:
+        caretd.send_signal(signal.SIGCONT)
+    # The whole late start with caretd running: the provider, no longer registered by the
+    # session start, is registered by each process at its first replay pass.
+    lines += ["", "With caretd running: `lttng start` -> every process in RECORD (caretd's replay "
+              "pass in each, the provider registered by then), median of %d:" % a.start_reps, "",
+              "| processes | configuration | start -> all RECORD s |", "|---|---|---|"]
     for n in [int(x) for x in a.start_procs.split(",")]:
-        ref = None
-        for name, agent in (("no agent", False), ("caretd agent", True)):
-            env = dict(base)
-            if agent:
-                env["LD_PRELOAD"] = harness.AGENT
-            procs = [c.spawn([app, "--rate", "10", "--topic-prefix", "s%d" % i], agent=False,
-                             extra_env=env) for i in range(n)]
-            for p in procs:
-                harness.wait_line(p, r"ready pid=", timeout=120)
-            time.sleep(2)  # lttng-ust's registration with the session daemon
-            s = Session(c.tmp, layout, ["ros2:*", "ros2_caret:*"])
-            t = s.start()
-            s.end()
-            for p in procs:
-                harness.stop_proc(p, 10)
-            c.procs = [p for p in c.procs if p not in procs]
-            share = "" if ref is None else "%.1f" % ((t - ref) / n * 1e3)
-            if ref is None:
-                ref = t
-            lines.append("| %d | %s | %.2f | %.1f | %s |" % (n, name, t, t / n * 1e3, share))
-    return ("## LTTng's session start with N real rclcpp processes (%s, %s)\n\n" %
-            (a.distro.split(",")[0], rmw) + "\n".join(lines) + "\n")
+        got = {}
+        for _ in range(a.start_reps):
+            for name, pre in configs[1:]:
+                env = dict(base, LD_PRELOAD=pre)
+                got.setdefault(name, []).append(start_cost(c, app, env, n, layout, a.settle,
+                                                           record=True))
+        for name, _ in configs[1:]:
+            lines.append("| %d | %s | %.2f |" % (n, name, statistics.median(got[name])))
+    return ("## LTTng's session start with N real rclcpp processes (%s, %s)\n\n"
+            "caret_real_app, a talker and a listener at 10 Hz per process; `lttng start` of a "
+            "session in caretd's layout enabling ros2:* and ros2_caret:*; CPU from the start "
+            "until %g s after it returned (the processes' above their idle rate).\n\n" %
+            (distro, rmw, a.settle) + "\n".join(lines) + "\n")
 
 
 def main():
@@ -252,13 +374,20 @@ def main():
                     help="add caret_trace's rows (tools/ros2/caret.sh DISTRO)")
     ap.add_argument("--start-procs", default="",
                     help="comma-separated process counts of the session start table")
+    ap.add_argument("--settle", type=float, default=3.0,
+                    help="seconds after lttng start counted in the session start's CPU")
+    ap.add_argument("--start-reps", type=int, default=3)
+    ap.add_argument("--agent-before", default="",
+                    help="another libcaret-agent.so (e.g. an earlier commit's, its providers "
+                    "beside it) as a third row of the session start table")
+    ap.add_argument("--agent-before-name", default="earlier build")
     ap.add_argument("--no-ping", action="store_true", help="only the session start table")
     ap.add_argument("--b", default=os.environ.get("B", "build"))
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2.md"))
     a = ap.parse_args()
     os.environ["B"] = a.b
     c = harness.Ctx("ros2bench")
-    c.caretd()
+    caretd = c.caretd()
     layout = caretd_layout(c)
     load0, when = load(), time.strftime("%Y-%m-%d %H:%M")
     parts = []
@@ -270,7 +399,7 @@ def main():
                     parts.append(ping_table(c, a, distro, rmw, layout, caret))
                     print(parts[-1], flush=True)
         if a.start_procs:
-            parts.append(start_table(c, a, layout))
+            parts.append(start_table(c, a, layout, caretd))
             print(parts[-1], flush=True)
     finally:
         c.cleanup()
