@@ -2,16 +2,14 @@
 /* The ros2_caret provider, loaded on first need (provider.h). */
 #include <dlfcn.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "agent/provider.h"
 
-static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static int rmw_args;
-static bool tried, failed;
+static bool failed;
 static bool attached;
 
 void caret_provider_choose(int rmw_publish_args)
@@ -51,24 +49,25 @@ static const struct caret_tp_api *open_provider(void)
 	return api;
 }
 
+/* No lock of ours around dlopen: an application thread may get here from a
+ * constructor that dlopen runs (the loader's lock held), while the replay
+ * thread loads; the loader serialises the two dlopens itself, and both
+ * find the same provider. */
 const struct caret_tp_api *caret_provider_load(void)
 {
 	const struct caret_tp_api *tp = __atomic_load_n(&caret_tp, __ATOMIC_ACQUIRE);
-	if (tp)
+	if (tp || __atomic_load_n(&failed, __ATOMIC_ACQUIRE))
 		return tp;
-	pthread_mutex_lock(&load_lock);
-	if (!tried) {
-		tried = true;
-		tp = open_provider();
-		__atomic_store_n(&failed, tp == NULL, __ATOMIC_RELEASE);
-		/* Release: the replay thread acknowledges the pass's
-		 * tracepoints (shm step 3) after this, and caretd moves the
-		 * process to RECORD only after that acknowledgement; the hooks
-		 * read caret_tp once they see RECORD. */
-		__atomic_store_n(&caret_tp, tp, __ATOMIC_RELEASE);
+	tp = open_provider();
+	if (!tp) {
+		__atomic_store_n(&failed, true, __ATOMIC_RELEASE);
+		return NULL;
 	}
-	tp = __atomic_load_n(&caret_tp, __ATOMIC_ACQUIRE);
-	pthread_mutex_unlock(&load_lock);
+	/* Release: the replay thread acknowledges the pass's tracepoints
+	 * (shm step 3) after this, and caretd moves the process to RECORD
+	 * only after that acknowledgement; the hooks read caret_tp once they
+	 * see RECORD. */
+	__atomic_store_n(&caret_tp, tp, __ATOMIC_RELEASE);
 	return tp;
 }
 

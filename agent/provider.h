@@ -29,11 +29,11 @@
  * (caret_tp.h's two layouts of dds_write). Before any load. */
 void caret_provider_choose(int rmw_publish_args);
 
-/* Loads the provider once (later calls return the first's result) and
- * publishes it as caret_tp. NULL when it cannot be loaded: the agent then
- * emits nothing (caret_warn says why, once). Not from lttng-ust's
- * listener thread (tpwatch.c): registering a probe takes lttng-ust's lock
- * that thread holds. */
+/* Loads the provider and publishes it as caret_tp; once loaded (or once
+ * it failed), returns at once. NULL when it cannot be loaded: the agent
+ * then emits nothing (caret_warn says why). Not from lttng-ust's listener
+ * thread (tpwatch.c): registering a probe takes lttng-ust's lock that
+ * thread holds. */
 const struct caret_tp_api *caret_provider_load(void);
 
 /* A session has attached a probe of ros2 or ros2_caret in this process

@@ -55,6 +55,31 @@ RESULT = re.compile(r"ns_per_msg=(\d+) rss_kb=(\d+) threads=(\d+) cpu_ns_per_msg
                     r"rss_anon_kb=(-?\d+) rss_file_kb=(-?\d+) rss_shmem_kb=(-?\d+)")
 
 
+NOTES = """
+## How to read these tables
+
+Each message is published from the callback of the previous one through the RMW (no
+intra-process), so a row is the whole publish -> take -> callback path of one process; the
+repetitions of the rows are interleaved, so a shared machine's drift spreads over all of them.
+ns/msg is the wall clock over the measured messages, CPU ns/msg the process's CPU time (every
+thread, the tracer's own included) over the same messages: on 2 cores shared with other builds
+and tests the wall clock swings by tens of percent from one run to the next, the CPU time much
+less, so both are shown. RECORD and "recording" include LTTng writing every event of the
+session. Plain ros2_tracing records every tracetools event; the agent records the ones CARET's
+analysis reads (the executor's internal events and the init events' ros2: variants are not
+forwarded: caret-agent(7)), hence fewer bytes per message and a RECORD row that can be cheaper
+than the floor. RssAnon is the memory the process itself allocated (VmRSS less the mapped
+files and the session's ring buffers, RssShmem, which any tracer's recording maps).
+
+The session start table: the session daemon sets up, process after process, every enabled
+event of every registered process (one round trip with the process each); "ros2 + ros2_caret
+events per process" is what `lttng list -u` shows registered in each before the start. The
+agent now registers its provider when a recording first needs it (agent/provider.h): at the
+start the processes have only tracetools' events, and each registers the provider's at its
+first replay pass, in parallel, after the session daemon's start.
+"""
+
+
 def lttng(*args, timeout=600):
     r = subprocess.run(["lttng"] + list(args), capture_output=True, text=True, timeout=timeout)
     if r.returncode != 0:
@@ -411,7 +436,7 @@ def main():
             "%s for the agent and caret_trace.\n\n" % (
                 git_describe(), when, load0, load(), chan["name"], chan["subbuf_count"],
                 chan["subbuf_size"] // 1024, ", ".join(ctx), ", ".join(evs)))
-    text += "\n".join(parts)
+    text += "\n".join(parts) + NOTES
     print(text)
     with open(a.out, "w") as f:
         f.write(text)
