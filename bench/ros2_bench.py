@@ -322,7 +322,7 @@ def start_cost(c, app, env, n, layout, settle, record=False):
             result = until_record(c, apps, t_start)
         else:
             time.sleep(settle)
-            d1, a1, t1 = cpu_ms(daemons + lttng_daemons()), cpu_ms(apps), time.monotonic()
+            d1, a1, t1 = cpu_ms(daemons), cpu_ms(apps), time.monotonic()
             result = wall, d1 - d0, max(0.0, a1 - a0 - idle * (t1 - t0)), listed
         s.end()
     finally:
