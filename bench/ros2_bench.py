@@ -339,7 +339,11 @@ def start_table(c, a, layout, caretd):
     distro, rmw = a.distro.split(",")[0], a.rmw.split(",")[0]
     prefix, app = prepare(distro)
     base = dict(harness.ros_env(prefix))
-    base.update(RMW_IMPLEMENTATION=rmw, ROS_DISTRO=distro, ROS_DOMAIN_ID=c.domain)
+    base.update(RMW_IMPLEMENTATION=rmw, ROS_DISTRO=distro, ROS_DOMAIN_ID=c.domain,
+                # CycloneDDS gives a host 10 participants of a domain by default
+                CYCLONEDDS_URI="<CycloneDDS><Domain><Discovery><MaxAutoParticipantIndex>%d"
+                "</MaxAutoParticipantIndex></Discovery></Domain></CycloneDDS>" %
+                (max(int(x) for x in a.start_procs.split(",")) + 10))
     lines = ["| processes | configuration | ros2 + ros2_caret events per process | lttng start s "
              "| LTTng daemons CPU ms | processes' CPU ms | CPU per process ms | agent's share per "
              "process ms |", "|---|---|---|---|---|---|---|---|"]
