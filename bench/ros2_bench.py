@@ -376,7 +376,7 @@ def start_table(c, a, layout, caretd):
     # session start, is registered by each process at its first replay pass.
     lines += ["", "With caretd running: `lttng start` -> every process in RECORD (caretd's replay "
               "pass in each, the provider registered by then), median of %d:" % a.start_reps, "",
-              "| processes | configuration | start -> all RECORD s |", "|---|---|---|"]
+              "| processes | configuration | start -> all RECORD s (each run) |", "|---|---|---|"]
     for n in [int(x) for x in a.start_procs.split(",")]:
         got = {}
         for _ in range(a.start_reps):
@@ -385,7 +385,8 @@ def start_table(c, a, layout, caretd):
                 got.setdefault(name, []).append(start_cost(c, app, env, n, layout, a.settle,
                                                            record=True))
         for name, _ in configs[1:]:
-            lines.append("| %d | %s | %.2f |" % (n, name, statistics.median(got[name])))
+            lines.append("| %d | %s | %.2f (%s) |" % (n, name, statistics.median(got[name]),
+                                                     ", ".join("%.2f" % x for x in got[name])))
     return ("## LTTng's session start with N real rclcpp processes (%s, %s)\n\n"
             "caret_real_app, a talker and a listener at 10 Hz per process; `lttng start` of a "
             "session in caretd's layout enabling ros2:* and ros2_caret:*; CPU from the start "
