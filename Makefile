@@ -105,7 +105,7 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
 	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
-	agent/tpwatch.c agent/state.c agent/count.c $(REGEX_SRC)
+	agent/tpwatch.c agent/state.c agent/count.c agent/provider.c $(REGEX_SRC)
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) -Wl,--no-undefined -ldl -lpthread $(PKG_PCRE2)
@@ -545,10 +545,13 @@ ros2-fixture:
 		case "$${CARET_ROS2_RCLPY:-}" in 1) tools/ros2/rclpy.sh $$d ;; 0) ;; \
 		*) tools/ros2/rclpy.sh $$d --if-built >/dev/null || echo "rclpy for $$d: none built or prebuilt" ;; esac; done
 # Issue 19's cost per message on the real Jazzy core (bench/RESULTS-ros2.md).
+# Both distributions and both RMWs, plain ros2_tracing as the floor, caret_trace beside, and
+# the agent's share of LTTng's session start (bench/ros2_bench.py); fixtures and caret_trace
+# built (or found) first, outside the isolated host.
 bench-ros2: all
-	tools/ros2/fixture.sh jazzy >/dev/null
-	w=$$(tools/ros2/caret.sh jazzy) && B=$(B) tools/isolated.sh /usr/bin/python3 \
-		bench/ros2_bench.py --distro jazzy --libcaret $$w/install/lib/libcaret.so
+	for d in jazzy humble; do tools/ros2/fixture.sh $$d >/dev/null && tools/ros2/caret.sh $$d >/dev/null || exit 1; done
+	B=$(B) tools/isolated.sh /usr/bin/python3 bench/ros2_bench.py --distro jazzy,humble \
+		--rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp --caret --start-procs 10,20
 # Issue 34 item 5: a generated real system (16 and 50 processes x 8 nodes) recorded late by
 # caretctl record and by caret_trace (bench/RESULTS-ros2-scale.md; saturates 2 cores for minutes).
 bench-ros2-scale: all

@@ -19,6 +19,7 @@
 #include "agent/agent.h"
 #include "agent/distro.h"
 #include "agent/filter.h"
+#include "agent/provider.h"
 #include "agent/replay.h"
 #include "agent/resolve.h"
 #include "agent/state.h"
@@ -54,39 +55,6 @@ static uint64_t cache_size(void)
 		return CARET_SHM_DEFAULT_CAPACITY;
 	}
 	return n;
-}
-
-/* The provider of the detected distribution: ros2_caret:dds_write has
- * CARET's one-field layout (message) where rmw_publish has one argument
- * (Humble, Iron), its Jazzy layout otherwise (caret_tp.h). */
-static const struct caret_tp_api *load_provider(int rmw_publish_args)
-{
-	char path[PATH_MAX];
-	const char *env = getenv("CARET_AGENT_TP_LIB");
-	if (env && *env) {
-		snprintf(path, sizeof(path), "%s", env);
-	} else {
-		Dl_info info;
-		if (!dladdr((void *)load_provider, &info) || !info.dli_fname)
-			return NULL;
-		snprintf(path, sizeof(path), "%s", info.dli_fname);
-		char *slash = strrchr(path, '/');
-		size_t dir = slash ? (size_t)(slash - path + 1) : 0;
-		snprintf(path + dir, sizeof(path) - dir, "%s",
-			 rmw_publish_args == 1 ? "libcaret-agent-tp-humble.so"
-					       : "libcaret-agent-tp.so");
-	}
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		caret_warn("caret-agent: cannot load %s: %s", path, dlerror());
-		return NULL;
-	}
-	const struct caret_tp_api *api = dlsym(h, CARET_TP_API_SYMBOL);
-	if (!api || api->version != CARET_TP_API_VERSION) {
-		caret_warn("caret-agent: %s is not a matching provider", path);
-		return NULL;
-	}
-	return api;
 }
 
 static bool loaded_elsewhere(const char *sym)
@@ -126,7 +94,13 @@ static void init_locked(void)
 			   dd.defaulted ? "not detected: the default; set ROS_DISTRO" :
 			   dd.source == CARET_DISTRO_HINT ? "from $ROS_DISTRO" : "not detected");
 
-	caret_tp = load_provider(dd.rmw_publish_args);
+	caret_provider_choose(dd.rmw_publish_args);
+	/* A started session has this process: the provider now, so that the
+	 * start state below comes from what that session records, as it
+	 * always did. Otherwise when first needed (provider.h). */
+	const struct caret_tp_api *tp =
+		caret_provider_attached() || caret_provider_session_mapped() ? caret_provider_load()
+									       : NULL;
 	char comm[17] = "";
 	FILE *f = fopen("/proc/self/comm", "re");
 	if (f) {
@@ -139,8 +113,8 @@ static void init_locked(void)
 	 * unless caretd says wait (a recording armed open for an Enter still
 	 * to come, or one with a node/topic filter): its pass moves this
 	 * process, after that Enter, with that filter. */
-	uint32_t st = (caret_tp && caret_tp->enabled() && !caret_armed_now()) ? CARET_STATE_RECORD
-									     : CARET_STATE_WAIT;
+	uint32_t st = (tp && tp->enabled() && !caret_armed_now()) ? CARET_STATE_RECORD
+								     : CARET_STATE_WAIT;
 	int r = caret_seg_create(&seg, cache_size(), comm, distribution);
 	if (r < 0) {
 		caret_warn("caret-agent: no init cache (shm: %s); late recording "
@@ -149,20 +123,21 @@ static void init_locked(void)
 	} else {
 		seg_ok = true;
 		seg_pid = getpid();
-		if (!caret_tp)
+		if (caret_provider_failed())
 			caret_own_set_flags(&seg, CARET_AGENT_NO_TRACEPOINTS, 0);
 		caret_own_set_state(&seg, st);
 		caret_state_use(caret_own_state_word(&seg));
 		caret_count_use(&seg);
 		caret_count_scope(&seg, caret_jazzy_or_later);
-		if (caret_tp && (r = caret_replay_start(&seg, distribution)) < 0)
+		/* whether or not the provider is loaded yet: a pass loads it */
+		if (!caret_provider_failed() && (r = caret_replay_start(&seg, distribution)) < 0)
 			caret_warn("caret-agent: no replay thread: %s", strerror(-r));
-		replay_ok = caret_tp && r >= 0;
+		replay_ok = !caret_provider_failed() && r >= 0;
 	}
 	/* in WAIT, each replay pass emits it first (replay.c): one now would
 	 * land in a recording armed open before its Enter */
-	if (caret_tp && st == CARET_STATE_RECORD)
-		caret_tp->caret_init(caret_now_ns(), distribution);
+	if (tp && st == CARET_STATE_RECORD)
+		tp->caret_init(caret_now_ns(), distribution);
 	__atomic_store_n(&init_done, 1, __ATOMIC_RELEASE);
 }
 
@@ -197,7 +172,10 @@ bool caret_capture(uint32_t kind, const union caret_arg *args)
 	caret_filter_note(kind, args);
 	uint64_t at;
 	bool cached = seg_ok && caret_seg_append_at(&seg, kind, ts, args, &at) == 0;
-	if (!caret_tp || !caret_filter_record_allowed(kind, args))
+	const struct caret_tp_api *tp = caret_tp;
+	if (!tp && caret_provider_attached())
+		tp = caret_provider_load(); /* a session records here: decide as before */
+	if (!tp || !caret_filter_record_allowed(kind, args))
 		return true;
 	/* Exactly once per session: a cached record is emitted live only
 	 * when its claim says so, else a replay pass emits it (the handshake
@@ -205,7 +183,7 @@ bool caret_capture(uint32_t kind, const union caret_arg *args)
 	 * no replay thread will replay, is live or nowhere. */
 	if (cached && replay_ok && !caret_own_claim_live(&seg, at))
 		return true;
-	caret_tp->emit_record(kind, ts, args);
+	tp->emit_record(kind, ts, args);
 	return true;
 }
 
@@ -216,7 +194,12 @@ bool caret_init_to_ros2(void)
 	uint32_t f = seg_ok ? caret_own_ctrl_flags(&seg) : 0;
 	if (f & CARET_CTRL_INIT_DECIDED)
 		return f & CARET_CTRL_INIT_ROS2;
-	if (caret_tp && caret_tp->enabled())
+	/* once a session records ros2 events here, ros2_caret ones may be
+	 * enabled too: only the provider can tell */
+	const struct caret_tp_api *tp = caret_tp;
+	if (!tp && caret_provider_attached())
+		tp = caret_provider_load();
+	if (tp && tp->enabled())
 		return false; /* never both kinds: ros2_caret wins */
 	/* tracetools since Iron: true when a session enables ros2:rcl_node_init */
 	static struct caret_fn slot;

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "agent/filter.h"
+#include "agent/provider.h"
 #include "agent/replay.h"
 #include "agent/state.h"
 
@@ -124,7 +125,10 @@ static void *replay_main(void *arg)
 			caret_own_begin_pass(s, epoch);
 		}
 		if (epoch != 0 && v.tp_enabled_epoch != epoch) {
-			if (wait_tp_enabled(s, epoch)) {
+			/* A late recording: the provider on its first pass */
+			if (!caret_provider_load())
+				caret_own_set_flags(s, CARET_AGENT_NO_TRACEPOINTS, 0);
+			else if (wait_tp_enabled(s, epoch)) {
 				caret_tp->caret_init(caret_now_ns(), rp.distribution);
 				caret_own_tp_enabled(s, epoch);
 				/* Read after step 3: every record counted here is

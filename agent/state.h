@@ -25,7 +25,8 @@ extern const uint32_t *caret_state_word;
  * without one, or in a forked child) at a process-local 0: `caretctl
  * top` watches this process while it is non-zero (agent/count.h). */
 extern const uint32_t *caret_watched_word;
-/* Set once the provider library is loaded; NULL means "emit nothing". */
+/* Set once the provider library is loaded (agent/provider.h: on first
+ * need); NULL means "emit nothing". */
 extern const struct caret_tp_api *caret_tp;
 /* Arguments of ros_trace_rmw_publish: 1 (message) before Jazzy, 3
  * (publisher, message, ts) since, 0 when the distribution is not known. */

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "agent/agent.h"
+#include "agent/provider.h"
 #include "agent/state.h"
 
 /*
@@ -159,15 +160,21 @@ static void ring(void)
 		futimens(fd, NULL);
 }
 
-/* Both stand-ins forward to the real function of their own name. */
-static int forward(probe_fn *real, const char *sym, void *a, void *b, void *c, void *d, void *e)
+/* Both stand-ins forward to the real function of their own name. An
+ * attach also tells provider.h that a session records ros2 events here
+ * (only a flag: this is lttng-ust's listener thread). */
+static int forward(probe_fn *real, const char *sym, bool attach, void *a, void *b, void *c,
+		   void *d, void *e)
 {
 	probe_fn f = real_fn(real, sym);
 	if (!f)
 		return -ENOSYS;
 	int r = f(a, b, c, d, e);
-	if (r == 0 && ours(a))
+	if (r == 0 && ours(a)) {
+		if (attach)
+			caret_provider_note_attached();
 		ring();
+	}
 	return r;
 }
 
@@ -175,12 +182,12 @@ CARET_EXPORT int lttng_ust_tp_probe_register_queue_release(void *a, void *b, voi
 							   void *e)
 {
 	static probe_fn real;
-	return forward(&real, __func__, a, b, c, d, e);
+	return forward(&real, __func__, true, a, b, c, d, e);
 }
 
 CARET_EXPORT int lttng_ust_tp_probe_unregister_queue_release(void *a, void *b, void *c, void *d,
 							     void *e)
 {
 	static probe_fn real;
-	return forward(&real, __func__, a, b, c, d, e);
+	return forward(&real, __func__, false, a, b, c, d, e);
 }

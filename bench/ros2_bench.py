@@ -1,21 +1,41 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""Issue 19's row on a real ROS 2 core: the cost per message of publish ->
-callback (tests/ros2/apps caret_real_app --ping: each message published from
-the callback of the last, through the RMW, no intra-process) and the memory
-of the process, with no tracing, with caretd's agent in WAIT and in RECORD,
-and with CARET's own tracer (libcaret.so) loaded without a session and while
-recording. One table, every ratio against "no tracing" of the same run.
+"""Issues 19 and 34's rows on a real ROS 2 core: the cost per message of publish ->
+callback (tests/ros2/apps caret_real_app --ping: each message published from the callback of
+the last, through the RMW, no intra-process) and the memory of the process, with no tracing,
+with caretd's agent in WAIT and in RECORD, with plain ros2_tracing (tracetools' own ros2:*
+events, no agent: the floor a user compares with), and with CARET's own tracer (libcaret.so)
+loaded without a session and while recording. One table per distribution and RMW, every ratio
+from the same run.
 
-    bench/ros2_bench.py --distro jazzy [--n 20000] [--rmw rmw_cyclonedds_cpp]
-        [--libcaret PATH] [--out bench/RESULTS-ros2.md]
+    bench/ros2_bench.py --distro jazzy,humble --rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp
+        [--n 20000] [--reps 5] [--caret] [--start-procs 10,20 [--start-reps 3] [--settle 3]
+        [--agent-before OLD/libcaret-agent.so --agent-before-name NAME]] [--no-ping]
+        [--out bench/RESULTS-ros2.md]
 
-The fixture comes from tools/ros2/fixture.sh; the app is built as
-tests/ros2/run.sh builds it (tests/ros2/build-app.sh). `make bench-ros2`
-runs it on its own host (tools/isolated.sh) with caret_trace beside."""
+Every recording row records into the session layout of caretd's own recording (its channel's
+sub-buffers, per-UID buffers, discard mode, contexts: `caretctl record -l --json` of the
+caretd this bench starts), only the events differ: ros2:* for plain ros2_tracing, caretd's
+list (ros*, agnocast*) for the agent and caret_trace.
+
+--start-procs N,...: the agent's share of LTTng's session start (issue 34): N real rclcpp
+processes (caret_real_app, a talker and a listener at 10 Hz each) registered, a session in
+caretd's layout enabling ros2:* and ros2_caret:* made, then `lttng start`: the events each
+process has registered (what the session daemon sets up in each, one process after the
+other), the start's wall time, and the CPU of LTTng's daemons and of the processes until
+--settle seconds later, with caretd stopped (nothing replayed), without the agent, with it and
+with --agent-before (an earlier build); then, caretd running, `lttng start` -> every process
+in RECORD for each agent.
+
+The fixture comes from tools/ros2/fixture.sh; the app is built as tests/ros2/run.sh builds it
+(tests/ros2/build-app.sh); --caret takes caret_trace from tools/ros2/caret.sh. `make
+bench-ros2` runs it on its own host (tools/isolated.sh)."""
 import argparse
+import json
 import os
 import re
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -25,42 +45,138 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "ros2"))
+import harness  # noqa: E402
+
+# Issue 34's targets: agent WAIT against no tracing, agent RECORD against plain ros2_tracing,
+# the agent's memory per process against no tracing.
+WAIT_MAX, RECORD_MAX, RSS_MAX_KIB = 1.05, 1.10, 1024
+
+RESULT = re.compile(r"ns_per_msg=(\d+) rss_kb=(\d+) threads=(\d+) cpu_ns_per_msg=(\d+) "
+                    r"rss_anon_kb=(-?\d+) rss_file_kb=(-?\d+) rss_shmem_kb=(-?\d+)")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--distro", default="jazzy")
-    ap.add_argument("--rmw", default="rmw_cyclonedds_cpp")
-    ap.add_argument("--n", type=int, default=20000)
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--libcaret", default=os.environ.get("CARET_LIBCARET", ""),
-                    help="caret_trace's libcaret.so (tools/ros2/caret.sh DISTRO prints W; "
-                    "W/install/lib/libcaret.so)")
-    ap.add_argument("--b", default=os.environ.get("B", "build"))
-    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2.md"))
-    a = ap.parse_args()
-    os.environ["B"] = a.b
-    prefix = subprocess.run([os.path.join(ROOT, "tools", "ros2", "fixture.sh"), a.distro],
+NOTES = """
+## How to read these tables
+
+Each message is published from the callback of the previous one through the RMW (no
+intra-process), so a row is the whole publish -> take -> callback path of one process; the
+repetitions of the rows are interleaved, so a shared machine's drift spreads over all of them.
+ns/msg is the wall clock over the measured messages, CPU ns/msg the process's CPU time (every
+thread, the tracer's own included) over the same messages: on 2 cores shared with other builds
+and tests the wall clock swings by tens of percent from one run to the next, the CPU time much
+less, so both are shown. RECORD and "recording" include LTTng writing every event of the
+session. Plain ros2_tracing records every tracetools event; the agent records the ones CARET's
+analysis reads (the executor's internal events and the init events' ros2: variants are not
+forwarded: caret-agent(7)), hence fewer bytes per message and a RECORD row that can be cheaper
+than the floor. RssAnon is the memory the process itself allocated (VmRSS less the mapped
+files and the session's ring buffers, RssShmem, which any tracer's recording maps).
+
+The session start table: the session daemon sets up, process after process, every enabled
+event of every registered process (one round trip with the process each); "ros2 + ros2_caret
+events per process" is what `lttng list -u` shows registered in each before the start. The
+agent now registers its provider when a recording first needs it (agent/provider.h): at the
+start the processes have only tracetools' events, and each registers the provider's at its
+first replay pass, in parallel, after the session daemon's start.
+"""
+
+
+def lttng(*args, timeout=600):
+    r = subprocess.run(["lttng"] + list(args), capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError("lttng %s: %s%s" % (" ".join(args), r.stdout, r.stderr))
+    return r.stdout
+
+
+def caretd_layout(c):
+    """The channel and contexts of caretd's own recording, from its plan."""
+    r = c.caretctl("record", "-l", "--json")
+    ch = [x for x in json.loads(r.stdout)["plan"]["channels"] if x["domain"] == "ust"][0]
+    assert (ch["buffers"], ch["mode"], ch["output"]) == ("per-uid", "discard", "mmap"), ch
+    return ch, ch["contexts"], [e["name"] for e in ch["events"]]
+
+
+class Session:
+    """A session in caretd's layout (one per-UID channel, discard mode, mmap) with `events`."""
+    count = 0
+
+    def __init__(self, tmp, layout, events):
+        chan, ctx, _ = layout
+        Session.count += 1
+        self.name = "ros2bench-%d" % Session.count
+        self.path = os.path.join(tmp, self.name)
+        lttng("create", self.name, "--output=" + self.path)
+        lttng("enable-channel", "--userspace", "--session=" + self.name, "--buffers-uid",
+              "--discard", "--output=mmap", "--subbuf-size=%d" % chan["subbuf_size"],
+              "--num-subbuf=%d" % chan["subbuf_count"], chan["name"])
+        for ev in events:
+            lttng("enable-event", "--userspace", "--session=" + self.name,
+                  "--channel=" + chan["name"], ev)
+        lttng("add-context", "--userspace", "--session=" + self.name,
+              "--channel=" + chan["name"], *sum((["-t", x] for x in ctx), []))
+
+    def start(self):
+        t0 = time.monotonic()
+        lttng("start", self.name)
+        return time.monotonic() - t0
+
+    def end(self):
+        """Stops and destroys it: (the discarded events of its channel, the trace's bytes)."""
+        lttng("stop", self.name)
+        out = lttng("list", self.name)
+        m = re.search(r"Discarded events: (\d+)", out)
+        subprocess.run(["lttng", "destroy", self.name], capture_output=True, timeout=600)
+        size = 0
+        for d, _, files in os.walk(self.path):
+            size += sum(os.path.getsize(os.path.join(d, f)) for f in files)
+        shutil.rmtree(self.path, ignore_errors=True)
+        return int(m.group(1)) if m else -1, size
+
+
+def git_describe():
+    r = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty", "--abbrev=12"],
+                       capture_output=True, text=True)
+    return r.stdout.strip() or "unknown"
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def prepare(distro):
+    prefix = subprocess.run([os.path.join(ROOT, "tools", "ros2", "fixture.sh"), distro],
                             capture_output=True, text=True, check=True).stdout.strip()
-    os.environ.update(CARET_ROS2_DISTRO=a.distro, CARET_ROS2_PREFIX=prefix)
-    bdir = os.path.join(ROOT, a.b, "ros2", a.distro)
-    subprocess.run([os.path.join(ROOT, "tests", "ros2", "build-app.sh"), prefix, bdir], check=True)
-    app = os.path.join(bdir, "caret_real_app")
-    import harness
-    c = harness.Ctx("ros2bench")
-    c.caretd()
-    base = dict(harness.ros_env(prefix))
-    base.update(RMW_IMPLEMENTATION=a.rmw, ROS_DISTRO=a.distro, ROS_DOMAIN_ID=c.domain)
+    bdir = os.path.join(ROOT, "build", "ros2", distro)
+    subprocess.run([os.path.join(ROOT, "tests", "ros2", "build-app.sh"), prefix, bdir],
+                   check=True)
+    return prefix, os.path.join(bdir, "caret_real_app")
 
-    def run(preload, session):
-        s = None
-        if session:
-            s = c.session()
+
+def libcaret(distro):
+    w = subprocess.run([os.path.join(ROOT, "tools", "ros2", "caret.sh"), distro],
+                       capture_output=True, text=True)
+    if w.returncode != 0:
+        print("ros2_bench: no caret_trace for %s: %s" % (distro, w.stderr[-500:]))
+        return ""
+    return os.path.join(w.stdout.strip(), "install", "lib", "libcaret.so")
+
+
+def ping_table(c, a, distro, rmw, layout, caret):
+    prefix, app = prepare(distro)
+    base = dict(harness.ros_env(prefix))
+    base.update(RMW_IMPLEMENTATION=rmw, ROS_DISTRO=distro, ROS_DOMAIN_ID=c.domain)
+    ros2_only = ["ros2:*"]
+    _, _, caret_events = layout
+    # (the app's 200 warm-up messages are in the trace too: bytes/msg divides by n + 200)
+
+    def run(preload, events):
+        s = Session(c.tmp, layout, events) if events else None
+        if s:
             s.start()
         env = dict(base)
         if preload:
             env["LD_PRELOAD"] = preload
-        if preload == a.libcaret:
+        if preload and preload == caret:
             # caret_trace links caret_msgs beside it, and is built with --coverage
             # as shipped: its .gcda files go to the test's own folder.
             env["LD_LIBRARY_PATH"] = os.path.dirname(preload) + ":" + env.get("LD_LIBRARY_PATH", "")
@@ -68,38 +184,264 @@ def main():
         p = c.spawn([app, "--ping", str(a.n), "--topic-prefix", "b%d" % len(c.procs)],
                     agent=False, extra_env=env)
         p.finish(600)
-        m = re.search(r"ns_per_msg=(\d+) rss_kb=(\d+) threads=(\d+)", p.out_text())
-        if s:
-            s.stop()
-            s.destroy()
+        discarded, size = s.end() if s else (0, 0)
+        m = RESULT.search(p.out_text())
         if not m:
             raise SystemExit("ros2_bench: no result: %s %s" % (p.out_text(), p.err_text()[-2000:]))
-        return tuple(int(x) for x in m.groups())
+        return tuple(int(x) for x in m.groups()) + (discarded, size)
 
-    rows = [("no tracing", None, False), ("caretd agent, WAIT", harness.AGENT, False),
-            ("caretd agent, RECORD", harness.AGENT, True)]
-    if a.libcaret:
-        rows += [("caret_trace, no session", a.libcaret, False),
-                 ("caret_trace, recording", a.libcaret, True)]
+    rows = [("no tracing", None, None), ("caretd agent, WAIT", harness.AGENT, None),
+            ("plain ros2_tracing (ros2:*, no agent)", None, ros2_only),
+            ("caretd agent, RECORD", harness.AGENT, caret_events)]
+    if caret:
+        rows += [("caret_trace, no session", caret, None),
+                 ("caret_trace, recording", caret, caret_events)]
     results = {}
     # Interleaved repetitions, so drift of a shared machine spreads over every row.
     for _ in range(a.reps):
-        for name, pre, sess in rows:
-            results.setdefault(name, []).append(run(pre, sess))
-    c.cleanup()
-    ref = statistics.median(r[0] for r in results["no tracing"])
-    lines = ["| configuration | ns per message (median of %d) | ratio | RSS KiB | threads |" % a.reps,
-             "|---|---|---|---|---|"]
-    for name, _, _ in rows:
-        ns = statistics.median(r[0] for r in results[name])
-        rss = max(r[1] for r in results[name])
-        thr = max(r[2] for r in results[name])
-        lines.append("| %s | %.0f | %.2fx | %d | %d |" % (name, ns, ns / ref, rss, thr))
-    head = ("# Real ROS 2 %s (%s): publish -> callback, %d messages per run, %s\n\n" %
-            (a.distro, a.rmw, a.n, time.strftime("%Y-%m-%d %H:%M")))
-    text = head + "\n".join(lines) + "\n"
-    if not a.libcaret:
-        text += "\ncaret_trace rows missing: no --libcaret given.\n"
+        for name, pre, evs in rows:
+            results.setdefault(name, []).append(run(pre, evs))
+
+    def med(name, i):
+        return statistics.median(r[i] for r in results[name])
+
+    ref_ns, ref_cpu = med("no tracing", 0), med("no tracing", 3)
+    ros_ns, ros_cpu = med(rows[2][0], 0), med(rows[2][0], 3)
+    ref_anon = med("no tracing", 4)
+    lines = ["| configuration | ns/msg | vs none | vs ros2_tracing | CPU ns/msg | vs none "
+             "| vs ros2_tracing | RSS KiB | RssAnon KiB (vs none) | RssShmem KiB | threads "
+             "| discarded | trace bytes/msg |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, _, evs in rows:
+        ns, cpu, anon = med(name, 0), med(name, 3), med(name, 4)
+        lines.append("| %s | %.0f | %.3fx | %s | %.0f | %.3fx | %s | %d | %d (%+d) | %d | %d | %d "
+                     "| %s |" % (
+            name, ns, ns / ref_ns, "%.3fx" % (ns / ros_ns) if evs else "",
+            cpu, cpu / ref_cpu, "%.3fx" % (cpu / ros_cpu) if evs else "",
+            med(name, 1), anon, anon - ref_anon, med(name, 6), max(r[2] for r in results[name]),
+            sum(r[7] for r in results[name]), "%.0f" % (med(name, 8) / (a.n + 200)) if evs else ""))
+    wait = med("caretd agent, WAIT", 0) / ref_ns
+    wait_cpu = med("caretd agent, WAIT", 3) / ref_cpu
+    rec = med("caretd agent, RECORD", 0) / ros_ns
+    rec_cpu = med("caretd agent, RECORD", 3) / ros_cpu
+    drss = max(med("caretd agent, WAIT", 4), med("caretd agent, RECORD", 4)) - ref_anon
+
+    def verdict(ok):
+        return "met" if ok else "NOT met"
+    lines += ["", "Targets (issue 34): agent WAIT %.3fx of no tracing (CPU %.3fx): %s (<= %.2fx); "
+              "agent RECORD %.3fx of plain ros2_tracing (CPU %.3fx): %s (<= %.2fx); the agent's "
+              "own memory (RssAnon, the larger of WAIT and RECORD) %+d KiB over no tracing: %s "
+              "(<= +%d KiB)." % (wait, wait_cpu, verdict(wait <= WAIT_MAX), WAIT_MAX, rec, rec_cpu,
+                                 verdict(rec <= RECORD_MAX), RECORD_MAX, drss,
+                                 verdict(drss <= RSS_MAX_KIB), RSS_MAX_KIB)]
+    head = "## %s, %s: publish -> callback, %d messages per run, median of %d" % (
+        distro, rmw, a.n, a.reps)
+    if not caret:
+        lines.append("\ncaret_trace rows missing: no caret_trace for %s (--caret)." % distro)
+    return head + "\n\n" + "\n".join(lines) + "\n"
+
+
+def cpu_ms(pids):
+    """utime + stime of these processes (every thread), ms."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    for pid in pids:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            pass
+    return total * 1000.0 / tick
+
+
+def lttng_daemons():
+    """The session daemon of this host and its consumer daemons."""
+    sd = harness.own_sessiond()
+    pids = [sd]
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    st = f.read()
+            except OSError:
+                continue
+            if "(lttng-consumerd)" in st and int(st.rsplit(")", 1)[1].split()[1]) == sd:
+                pids.append(int(d))
+    return pids
+
+
+def registered_events(pids):
+    """(ros2, ros2_caret) tracepoints per process that `lttng list -u` shows for these processes:
+    what a session enabling both has the session daemon set up in each, at its start."""
+    out, per, cur = lttng("list", "-u"), {}, None
+    for line in out.splitlines():
+        m = re.match(r"\s*PID: (\d+) - ", line)
+        if m:
+            cur = int(m.group(1))
+            continue
+        m = re.match(r"\s*(ros2|ros2_caret):\S+ ", line)
+        if m and cur in pids:
+            k = per.setdefault(cur, [0, 0])
+            k[m.group(1) == "ros2_caret"] += 1
+    got = list(per.values()) or [[0, 0]]
+    return (statistics.mean(x[0] for x in got), statistics.mean(x[1] for x in got))
+
+
+def until_record(c, pids, t0, timeout=300):
+    """Seconds from t0 (monotonic) until caretd lists every one of pids in RECORD."""
+    while True:
+        ag = c.agents()
+        if all(p in ag and ag[p]["state"] == "RECORD" for p in pids):
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise RuntimeError("not all in RECORD after %d s: %r" % (timeout, ag))
+        time.sleep(0.02)
+
+
+def start_cost(c, app, env, n, layout, settle, record=False):
+    """N processes registered, a session in caretd's layout enabling ros2:* and ros2_caret:*
+    made, then started: (lttng start s, LTTng's daemons' CPU ms, the processes' CPU ms above
+    their idle rate), from `lttng start` until `settle` s after it returned (lttng-ust enables
+    the events in each process after start returns)."""
+    procs = [c.spawn([app, "--rate", "10", "--topic-prefix", "s%d" % i], agent=False,
+                     extra_env=env) for i in range(n)]
+    try:
+        for p in procs:
+            harness.wait_line(p, r"ready pid=", timeout=120)
+        time.sleep(2)  # lttng-ust's registration with the session daemon
+        listed = registered_events(apps := [p.pid for p in procs])
+        s = Session(c.tmp, layout, ["ros2:*", "ros2_caret:*"])
+        daemons = lttng_daemons()
+        t0, a0 = time.monotonic(), cpu_ms(apps)
+        time.sleep(settle)
+        idle = (cpu_ms(apps) - a0) / (time.monotonic() - t0)
+        d0, a0, t0 = cpu_ms(daemons), cpu_ms(apps), time.monotonic()
+        t_start = time.monotonic()
+        wall = s.start()
+        if record:  # caretd runs: until its passes moved every process to RECORD
+            result = until_record(c, apps, t_start)
+        else:
+            time.sleep(settle)
+            d1, a1, t1 = cpu_ms(daemons), cpu_ms(apps), time.monotonic()
+            result = wall, d1 - d0, max(0.0, a1 - a0 - idle * (t1 - t0)), listed
+        s.end()
+    finally:
+        for p in procs:
+            harness.stop_proc(p, 10)
+        c.procs = [p for p in c.procs if p not in procs]
+    return result
+
+
+def start_table(c, a, layout, caretd):
+    """The agent's share of LTTng's session start with N real rclcpp processes registered.
+    caretd is stopped (SIGSTOP) meanwhile: no replay pass starts, only LTTng's own work is
+    measured (the agent's provider's events are enabled in every process)."""
+    distro, rmw = a.distro.split(",")[0], a.rmw.split(",")[0]
+    prefix, app = prepare(distro)
+    base = dict(harness.ros_env(prefix))
+    base.update(RMW_IMPLEMENTATION=rmw, ROS_DISTRO=distro, ROS_DOMAIN_ID=c.domain,
+                # CycloneDDS gives a host 10 participants of a domain by default
+                CYCLONEDDS_URI="<CycloneDDS><Domain><Discovery><MaxAutoParticipantIndex>%d"
+                "</MaxAutoParticipantIndex></Discovery></Domain></CycloneDDS>" %
+                (max(int(x) for x in a.start_procs.split(",")) + 10))
+    lines = ["| processes | configuration | ros2 + ros2_caret events per process | lttng start s "
+             "| LTTng daemons CPU ms | processes' CPU ms | CPU per process ms | agent's share per "
+             "process ms |", "|---|---|---|---|---|---|---|---|"]
+    configs = [("no agent", None), ("caretd agent", harness.AGENT)]
+    if a.agent_before:
+        configs.append(("caretd agent before (%s)" % a.agent_before_name, a.agent_before))
+    caretd.send_signal(signal.SIGSTOP)
+    try:
+        for n in [int(x) for x in a.start_procs.split(",")]:
+            got = {}
+            # interleaved repetitions: the machine's drift spreads over both
+            for _ in range(a.start_reps):
+                for name, pre in configs:
+                    env = dict(base)
+                    if pre:
+                        env["LD_PRELOAD"] = pre
+                    got.setdefault(name, []).append(start_cost(c, app, env, n, layout, a.settle))
+            ref = None
+            for name, _ in configs:
+                wall, dcpu, acpu = (statistics.median(r[i] for r in got[name]) for i in range(3))
+                ros2, caret = got[name][-1][3]
+                per = statistics.median((r[1] + r[2]) / n for r in got[name])
+                share = "" if ref is None else "%+.1f" % (per - ref)
+                ref = per if ref is None else ref
+                lines.append("| %d | %s | %.0f + %.0f | %.3f | %.0f | %.0f | %.1f | %s |" % (
+                    n, name, ros2, caret, wall, dcpu, acpu, per, share))
+    finally:
+        caretd.send_signal(signal.SIGCONT)
+    # The whole late start with caretd running: the provider, no longer registered by the
+    # session start, is registered by each process at its first replay pass.
+    lines += ["", "With caretd running: `lttng start` -> every process in RECORD (caretd's replay "
+              "pass in each, the provider registered by then), median of %d:" % a.start_reps, "",
+              "| processes | configuration | start -> all RECORD s (each run) |", "|---|---|---|"]
+    for n in [int(x) for x in a.start_procs.split(",")]:
+        got = {}
+        for _ in range(a.start_reps):
+            for name, pre in configs[1:]:
+                env = dict(base, LD_PRELOAD=pre)
+                got.setdefault(name, []).append(start_cost(c, app, env, n, layout, a.settle,
+                                                           record=True))
+        for name, _ in configs[1:]:
+            lines.append("| %d | %s | %.2f (%s) |" % (n, name, statistics.median(got[name]),
+                                                     ", ".join("%.2f" % x for x in got[name])))
+    return ("## LTTng's session start with N real rclcpp processes (%s, %s)\n\n"
+            "caret_real_app, a talker and a listener at 10 Hz per process; `lttng start` of a "
+            "session in caretd's layout enabling ros2:* and ros2_caret:*; CPU from the start "
+            "until %g s after it returned (the processes' above their idle rate).\n\n" %
+            (distro, rmw, a.settle) + "\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--distro", default="jazzy", help="comma-separated")
+    ap.add_argument("--rmw", default="rmw_cyclonedds_cpp", help="comma-separated")
+    ap.add_argument("--n", type=int, default=20000)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--caret", action="store_true",
+                    help="add caret_trace's rows (tools/ros2/caret.sh DISTRO)")
+    ap.add_argument("--start-procs", default="",
+                    help="comma-separated process counts of the session start table")
+    ap.add_argument("--settle", type=float, default=3.0,
+                    help="seconds after lttng start counted in the session start's CPU")
+    ap.add_argument("--start-reps", type=int, default=3)
+    ap.add_argument("--agent-before", default="",
+                    help="another libcaret-agent.so (e.g. an earlier commit's, its providers "
+                    "beside it) as a third row of the session start table")
+    ap.add_argument("--agent-before-name", default="earlier build")
+    ap.add_argument("--no-ping", action="store_true", help="only the session start table")
+    ap.add_argument("--b", default=os.environ.get("B", "build"))
+    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2.md"))
+    a = ap.parse_args()
+    os.environ["B"] = a.b
+    c = harness.Ctx("ros2bench")
+    caretd = c.caretd()
+    layout = caretd_layout(c)
+    load0, when = load(), time.strftime("%Y-%m-%d %H:%M")
+    parts = []
+    try:
+        if not a.no_ping:
+            for distro in a.distro.split(","):
+                caret = libcaret(distro) if a.caret else ""
+                for rmw in a.rmw.split(","):
+                    parts.append(ping_table(c, a, distro, rmw, layout, caret))
+                    print(parts[-1], flush=True)
+        if a.start_procs:
+            parts.append(start_table(c, a, layout, caretd))
+            print(parts[-1], flush=True)
+    finally:
+        c.cleanup()
+    chan, ctx, evs = layout
+    text = ("# Real ROS 2 against its floor (`make bench-ros2`), commit %s, %s\n\n"
+            "Load average %s at the start, %s at the end (2 shared cores). Every recording row "
+            "records into caretd's own layout: channel `%s`, %d x %d KiB sub-buffers per CPU, "
+            "per-UID buffers, discard mode, contexts %s; events ros2:* for plain ros2_tracing, "
+            "%s for the agent and caret_trace.\n\n" % (
+                git_describe(), when, load0, load(), chan["name"], chan["subbuf_count"],
+                chan["subbuf_size"] // 1024, ", ".join(ctx), ", ".join(evs)))
+    text += "\n".join(parts) + NOTES
     print(text)
     with open(a.out, "w") as f:
         f.write(text)

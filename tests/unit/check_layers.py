@@ -166,7 +166,8 @@ LAYERS = {
         # the process-wide state every file reads (state word, provider,
         # distribution facts, caret_warn); leaves that know nothing of the agent
         {"state", "tp/caret_tp", "distro", "resolve"},
-        {"filter", "count"},  # CARET's trace filters; `caretctl top`'s counting
+        # CARET's trace filters; `caretctl top`'s counting; the provider, loaded on first need
+        {"filter", "count", "provider"},
         {"replay"},  # the replay thread (emits through filter)
         {"agent"},  # initialisation, fork handling, the capture path
         # the hooks, entered from the application

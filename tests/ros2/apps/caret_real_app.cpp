@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include <time.h>
 #include <unistd.h>
 
 #include "example_interfaces/srv/add_two_ints.hpp"
@@ -268,6 +269,13 @@ long status_kb(const char * key)
   return v;
 }
 
+uint64_t cpu_ns()
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
 // The bench of issue 19: one message at a time, each published from the callback of the last
 // (no intra-process), so the time per message is the whole publish -> take -> callback path.
 class Pinger
@@ -282,9 +290,11 @@ public:
       topic, rclcpp::QoS(10).reliable(), [this](std_msgs::msg::String::ConstSharedPtr) {
         if (++seen == warmup) {
           t0 = std::chrono::steady_clock::now();
+          c0 = cpu_ns();
         }
         if (seen == warmup + total) {
           t1 = std::chrono::steady_clock::now();
+          c1 = cpu_ns();
           rclcpp::shutdown();
           return;
         }
@@ -309,6 +319,9 @@ public:
   uint64_t total, seen = 0;
   bool started = false;
   std::chrono::steady_clock::time_point t0, t1;
+  // The process's CPU time over the same messages, every thread: less at the mercy of what
+  // else the machine runs than the wall clock, and it counts the tracer's own threads too.
+  uint64_t c0 = 0, c1 = 0;
   rclcpp::Node::SharedPtr node;
   rclcpp::Publisher<std_msgs::msg::String>::SharedPtr pub;
   rclcpp::Subscription<std_msgs::msg::String>::SharedPtr sub;
@@ -357,8 +370,13 @@ int main(int argc, char ** argv)
     }
     double ns = std::chrono::duration<double, std::nano>(p.t1 - p.t0).count() /
       static_cast<double>(p.total);
-    std::printf("ping n=%" PRIu64 " ns_per_msg=%.0f rss_kb=%ld threads=%ld\n", p.total, ns,
-      status_kb("VmRSS:"), status_kb("Threads:"));
+    // RssShmem apart: a session's ring buffers are shared memory every traced process maps
+    // (the same with any tracer); RssAnon is what the process itself allocated.
+    std::printf("ping n=%" PRIu64 " ns_per_msg=%.0f rss_kb=%ld threads=%ld cpu_ns_per_msg=%.0f "
+      "rss_anon_kb=%ld rss_file_kb=%ld rss_shmem_kb=%ld\n", p.total, ns,
+      status_kb("VmRSS:"), status_kb("Threads:"),
+      static_cast<double>(p.c1 - p.c0) / static_cast<double>(p.total), status_kb("RssAnon:"),
+      status_kb("RssFile:"), status_kb("RssShmem:"));
     return 0;
   }
   auto exec = make_executor(o.executor);
