@@ -68,6 +68,10 @@ static void on_started(void *arg, const struct lttng_start_result *res)
 	j->r = recordings_make_finish(j->ctx.recs, j->ctx.ops, &j->p.cfg, &j->made, res->r, &rec,
 				      j->e.msg, sizeof(j->e.msg));
 	if (j->r >= 0) {
+		/* saved before anything else shows it runs (its features began:
+		 * a -c helper is up), so a caretd killed from here on still
+		 * knows it at its restart */
+		recordings_save_changed(j->ctx.recs);
 		snprintf(j->res.session, sizeof(j->res.session), "%s", rec->name);
 		snprintf(j->res.path, sizeof(j->res.path), "%s", rec->path);
 		j->made_fn(&j->ctx, &j->p, rec, &j->res);

@@ -215,6 +215,9 @@ class RecordClock(SystemTest):
         while not helpers_of(self.d.pid) and time.time() < deadline:
             time.sleep(0.05)
         self.assertEqual(len(helpers_of(self.d.pid)), 1)
+        # answered, so saved (caretd(8)): a kill before the answer may find
+        # it unsaved, and its requester then never learnt it ran
+        wait_line(rec, r"processes recording", timeout=30)
         self.d.send_signal(signal.SIGKILL)
         self.d.wait(10)
         os.unlink(self.c.sock)

@@ -63,7 +63,7 @@ class DiskBoundTest(SystemTest):
         self.assertLessEqual(most_disk, KEEP + 1)
         self.assertLess(most_listed, KEEP, "the size bound never pruned")
         self.assertGreaterEqual(r["removed"], ROTATIONS - KEEP - 1)
-        self.c.caretctl("stop", "-s", "long", "--json")
+        out = self.c.caretctl("stop", "-s", "long", "--json").stdout
         rec.finish(60)
         # its schedules went before the stop (rotation's quiesce): no rotation
         # could start between the stop's wait and LTTng's stop
@@ -81,7 +81,11 @@ class DiskBoundTest(SystemTest):
         for c in left:  # the last too: the stop waits for its replay
             if c == left[-1] and not read_trace(c):
                 continue  # a periodic rotation raced the stop: a chunk with no event
-            self.assertEqual(check(c)[0], 0, c)
+            code, res, _ = check(c)
+            # on failure: what check found and caretd's word on each chunk
+            self.assertEqual(code, 0, "%s: %s\n%s\n%s" % (
+                c, json.dumps(res)[-3000:] if res else "", out[-3000:] if out else "",
+                "".join(l for l in d.errs if "chunk" in l or "rotation" in l)[-6000:]))
 
 
 if __name__ == "__main__":
