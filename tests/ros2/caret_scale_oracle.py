@@ -6,8 +6,12 @@ with caret_analyze's PYTHONPATH, as caret_oracle.py is.
 
     caret_scale_oracle.py TRACE PROCS NODES
 
-Prints {"nodes": [names], "paths": {"/p0_nJ -> /pLAST_nJ": {"nodes": [...],
-"rows": N, "complete": N}}, "comms": N, "comms_with_rows": N}: each node's
+Prints {"nodes": [names], "timers": {node: N}, "paths": {"/p0_nJ -> /pLAST_nJ":
+{"nodes": [...], "rows": N, "complete": N}}, "comms": N, "comms_with_rows": N}:
+"timers" counts the timer callbacks caret_analyze puts in each node, which it
+ties to their node only through rclcpp_timer_link_node (a timer without one
+is in no node, and no check of ours asks for it: rclpy's timers have none,
+which is why it is asked here and not by `caretctl check`); each node's
 path from its subscription to its timer's publish is declared
 use_latest_message (what the app does), so a path's rows are messages that
 crossed every process while recorded; search_paths is given the pipeline's
@@ -45,7 +49,10 @@ def main():
                 arch.add_path(name, p)
                 found.setdefault(key, []).append(name)
         app = Application(arch, lttng)
-        out = {"nodes": names, "paths": {}, "comms": 0, "comms_with_rows": 0}
+        out = {"nodes": names, "paths": {}, "comms": 0, "comms_with_rows": 0,
+               "timers": {n.node_name: sum(1 for cb in n.callbacks or ()
+                                           if cb.callback_type_name == "timer_callback")
+                          for n in arch.nodes if n.node_name in names}}
         for c in app.communications:
             out["comms"] += 1
             df = c.to_dataframe()
