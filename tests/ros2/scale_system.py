@@ -23,6 +23,26 @@ CYCLONE_URI = ("<CycloneDDS><Domain id=\"any\"><Discovery><ParticipantIndex>auto
                "</ParticipantIndex><MaxAutoParticipantIndex>%d</MaxAutoParticipantIndex>"
                "</Discovery></Domain></CycloneDDS>")
 
+# Fast DDS has no participant index to raise: each process numbers its participants from 0
+# (RTPSDomainImpl::getNewId counts within the process), so every process of a host first
+# tries the same unicast ports (7410 + 250 * domain, +1 for user data) and, finding them
+# bound, adds participantIDGain (2) and tries again, builtin.mutation_tries times (100 by
+# default: RTPSParticipantImpl::createReceiverResources). Past that many processes on a host
+# in one domain the next one opens no unicast locator and is never discovered. Raised like
+# CycloneDDS's index, through the default profile rmw_fastrtps_cpp's participant takes.
+FASTDDS_XML = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><dds xmlns=\"http://www.eprosima.com/"
+               "XMLSchemas/fastRTPS_Profiles\"><profiles><participant profile_name=\"caret_scale\""
+               " is_default_profile=\"true\"><rtps><builtin><mutation_tries>%d</mutation_tries>"
+               "</builtin></rtps></participant></profiles></dds>\n")
+
+
+def fastdds_profile(folder, procs, tries=None):
+    """A Fast DDS profiles file in folder for procs processes per host: its path."""
+    path = os.path.join(folder, "fastdds_scale.xml")
+    with open(path, "w") as f:
+        f.write(FASTDDS_XML % (procs + 20 if tries is None else tries))
+    return path
+
 
 def proc_stat(pid):
     """(CPU seconds used so far, VmRSS KiB) of pid, or None once it is gone."""
@@ -36,16 +56,38 @@ def proc_stat(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), rss
 
 
+def lttng_usage():
+    """(CPU seconds, VmRSS KiB) of this host's lttng-sessiond (tools/isolated.sh's,
+    CARET_ISOLATED_SESSIOND) and its consumer daemons, summed, or None outside it."""
+    top = os.environ.get("CARET_ISOLATED_SESSIOND", "")
+    if not top.isdigit():
+        return None
+    pids, todo = [], [int(top)]
+    while todo:
+        pid = todo.pop()
+        pids.append(pid)
+        try:
+            for task in os.listdir("/proc/%d/task" % pid):
+                with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                    todo += [int(x) for x in f.read().split()]
+        except OSError:
+            pass
+    st = [s for s in (proc_stat(p) for p in pids) if s]
+    return sum(s[0] for s in st), sum(s[1] for s in st)
+
+
 class ScaleSystem:
     """PROCS x NODES of caret_scale_app, spawned through ctx (the harness's
     Ctx): with the agent (tracer="agent"), CARET's libcaret.so
     (tracer=LIBCARET's path), or nothing (tracer=None)."""
 
-    def __init__(self, ctx, app, prefix, distro, rmw, domain, procs, nodes, rate, tracer="agent"):
+    def __init__(self, ctx, app, prefix, distro, rmw, domain, procs, nodes, rate, tracer="agent",
+                 fastdds_tries=None):
         self.procs_n, self.nodes_n = procs, nodes
         env = dict(ros_env(prefix))
         env.update(RMW_IMPLEMENTATION=rmw, ROS_DOMAIN_ID=str(domain), ROS_DISTRO=distro,
-                   CYCLONEDDS_URI=CYCLONE_URI % (procs + 20))
+                   CYCLONEDDS_URI=CYCLONE_URI % (procs + 20),
+                   FASTRTPS_DEFAULT_PROFILES_FILE=fastdds_profile(ctx.tmp, procs, fastdds_tries))
         self.ros_env = dict(env)  # what a ROS 2 tool beside the system runs with
         agent = tracer == "agent"
         if tracer and not agent:
@@ -83,6 +125,25 @@ class ScaleSystem:
             m = re.search(r"published=(\d+) taken=(\d+)", p.out_text())
             out[p.pid] = tuple(int(x) for x in m.groups()) if m else None
         return out
+
+
+def record_timed(ctx, args, timeout=300):
+    """`caretctl record ARGS` to its end: (exit status, its output, the monotonic time its
+    "recording to" line came: caretd's answer, which comes once LTTng has started the
+    session, before the replay that follows; None if it never came)."""
+    from harness import CARETCTL
+    rec = subprocess.Popen([CARETCTL, "--socket", ctx.sock, "record"] + list(args),
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, env=ctx.env(agent=False))
+    lines, answered = [], None
+    deadline = time.monotonic() + timeout
+    for line in rec.stdout:
+        lines.append(line)
+        if answered is None and line.startswith("recording to "):
+            answered = time.monotonic()
+        if time.monotonic() > deadline:
+            rec.kill()
+    return rec.wait(), "".join(lines), answered
 
 
 def oracle(caret, path, procs, nodes, timeout=1800):
