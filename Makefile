@@ -552,13 +552,17 @@ bench-ros2: all
 	for d in jazzy humble; do tools/ros2/fixture.sh $$d >/dev/null && tools/ros2/caret.sh $$d >/dev/null || exit 1; done
 	B=$(B) tools/isolated.sh /usr/bin/python3 bench/ros2_bench.py --distro jazzy,humble \
 		--rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp --caret --start-procs 10,20
-# Issue 34 item 5: a generated real system (16 and 50 processes x 8 nodes) recorded late by
-# caretctl record and by caret_trace (bench/RESULTS-ros2-scale.md; saturates 2 cores for minutes).
+# Issue 34 item 5: a generated real system (16 and 50 processes x 8 nodes, both RMWs) recorded
+# late by caretctl record and by caret_trace (bench/RESULTS-ros2-scale.md), then the agent's
+# share of LTTng's session start, with and without it interleaved (RESULTS-ros2-scale-ab.md);
+# saturates 2 cores for minutes.
 bench-ros2-scale: all
 	tools/ros2/fixture.sh jazzy >/dev/null
 	w=$$(tools/ros2/caret.sh jazzy) && B=$(B) tools/isolated.sh /usr/bin/python3 \
 		bench/ros2_scale.py --libcaret $$w/install/lib/libcaret.so
+	B=$(B) tools/isolated.sh /usr/bin/python3 bench/ros2_scale_ab.py
 ros2-check: all $(B)/gen/caret_kinds.py ros2-fixture
+	/usr/bin/python3 -B bench/test_ros2_scale_gate.py -q
 	B=$(B) SAN=$(SAN) tools/isolated.sh tests/ros2/run.sh
 
 # Everything: normal build + unit + integration, the sanitizer build, the

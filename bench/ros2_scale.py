@@ -5,11 +5,12 @@ system of tests/ros2/apps/caret_scale_app.cpp: PROCS processes x NODES nodes,
 NODES pipelines across every process, a publisher, a subscription and a timer
 per node at RATE Hz) recorded late, on the Jazzy fixture.
 
-    bench/ros2_scale.py --libcaret PATH [--sizes 16x8,50x8] [--rmw rmw_cyclonedds_cpp]
+    bench/ros2_scale.py --libcaret PATH [--sizes 16x8,50x8]
+        [--rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp]
         [--rate 10] [--record-s 10] [--out bench/RESULTS-ros2-scale.md]
 
 `make bench-ros2-scale` runs it on its own host (tools/isolated.sh) with
-caret_trace beside. For each size, each tracer in a system of its own:
+caret_trace beside. For each size and RMW, each tracer in a system of its own:
   - none (no tracing): the processes' CPU and memory, and a plain LTTng
     session of ros2:* and ros2_caret:* (vpid, vtid, procname) made with the
     lttng CLI (create, enable-event, add-context, start: each timed) with the
@@ -18,8 +19,9 @@ caret_trace beside. For each size, each tracer in a system of its own:
     caretd (its provider registered in every process, nothing replayed);
   - record: caretd's agent, caretd, and `caretctl record --immediate
     --duration RECORD_S` on a system no session has seen yet: request ->
-    every process in RECORD (caretd's `list`, polled), what caretctl printed
-    meanwhile, its exit;
+    every process in RECORD (caretd's `list`, polled), of which caretd's
+    answer (LTTng started) -> every process in RECORD, what caretctl printed
+    meanwhile, its exit, and the scale gate's verdict (ros2_scale_gate.py);
   - caret_trace (libcaret.so) at recording_frequency 100 and 10,000: what
     `ros2 caret record` does: the session started, then caret_msgs/Start
     (bench/ros2_scale/caret_start.cpp) -> every trace node says RECORD.
@@ -41,6 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "ros2"))
+sys.path.insert(0, HERE)
 
 
 def lttng_timed(*args, timeout=600):
@@ -74,10 +77,10 @@ class Bench:
     def __init__(self, a, prefix, app, caret, starter):
         self.a, self.prefix, self.app, self.caret, self.starter = a, prefix, app, caret, starter
 
-    def system(self, c, procs, nodes, tracer):
+    def system(self, c, procs, nodes, tracer, rmw):
         import scale_system
         from harness import dds_domain
-        sysm = scale_system.ScaleSystem(c, self.app, self.prefix, "jazzy", self.a.rmw,
+        sysm = scale_system.ScaleSystem(c, self.app, self.prefix, "jazzy", rmw,
                                         dds_domain(int(c.domain) + 11), procs, nodes,
                                         self.a.rate, tracer)
         t = time.monotonic()
@@ -109,16 +112,18 @@ class Bench:
         row["path_rows"] = min((v[0]["complete"] for v in o["paths"].values()), default=0)
         row["comms"] = "%d/%d with rows" % (o["comms_with_rows"], o["comms"])
 
-    def run(self, procs, nodes, mode):
-        """One tracer at one size: a row (dict)."""
+    def run(self, procs, nodes, mode, rmw):
+        """One tracer at one size on one RMW: a row (dict)."""
+        import scale_system
         from harness import Ctx
         c = Ctx("scale-%s-%d" % (mode.replace(" ", ""), procs))
-        row = {"size": "%dx%d" % (procs, nodes), "mode": mode}
+        row = {"size": "%dx%d" % (procs, nodes), "rmw": rmw, "mode": mode}
         try:
             tracer = {"none": None, "agent": "agent", "record": "agent"}.get(
                 mode, self.a.libcaret)
-            sysm, row["ready_s"] = self.system(c, procs, nodes, tracer)
+            sysm, row["ready_s"] = self.system(c, procs, nodes, tracer, rmw)
             path = os.path.join(c.tmp, "trace")
+            lt0 = scale_system.lttng_usage()
             if mode in ("none", "agent"):
                 cpu0 = time.monotonic(), sysm.usage()[0]
                 row["session"] = plain_session(c.tag, path)
@@ -131,9 +136,15 @@ class Bench:
                 self.record(c, sysm, row)
             else:
                 self.caret_record(c, sysm, row, path, int(mode.split("f=")[1]))
+            lt1 = scale_system.lttng_usage()
+            if lt0 and lt1:
+                row["lttng_cpu_s"], row["lttng_rss_mib"] = lt1[0] - lt0[0], lt1[1] / 1024
             sysm.stop()
             if mode not in ("none", "agent"):
                 self.judge(row, row.pop("trace", path), procs, nodes)
+            if mode == "record" and row.get("after_answer_s") is not None:
+                import ros2_scale_gate
+                row["gate"] = ros2_scale_gate.gate(dict(row, procs=procs))
         except Exception as e:  # a row that failed says why; the others still run
             row["error"] = "%s: %s" % (type(e).__name__, str(e)[:300])
         finally:
@@ -154,11 +165,18 @@ class Bench:
                                 traces, "-s", "scale", "--duration", str(self.a.record_s)],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, env=c.env(agent=False))
-        out = []
-        reader = threading.Thread(target=lambda: out.extend(rec.stdout))
+        out, answered = [], []
+
+        def read():
+            for line in rec.stdout:
+                out.append(line)
+                if line.startswith("recording to "):
+                    answered.append(time.monotonic())
+        reader = threading.Thread(target=read)
         reader.start()
         c.wait_states(sysm.pids(), "RECORD", timeout=1200)
-        row["to_record_s"] = time.monotonic() - t0
+        t1 = time.monotonic()
+        row["to_record_s"] = t1 - t0
         rss = sysm.usage()[1]
         rc = rec.wait(1800)
         reader.join()
@@ -168,6 +186,7 @@ class Bench:
         st = scale_system.proc_stat(d.pid)
         row["caretd_cpu_s"], row["caretd_rss_mib"] = st[0] - d0, st[1] / 1024
         row["caretctl_rc"] = rc
+        row["after_answer_s"] = max(0.0, t1 - answered[0]) if answered else None
         # What caretctl showed while caretd waited (progress lines), and its last lines.
         text = "".join(out)
         waits = re.findall(r"LTTng is starting[^.\r\n]*", text)
@@ -203,21 +222,26 @@ class Bench:
         row["rss_mib"] = rss / 1024
 
 
+def rmw_name(r):
+    return r.get("rmw", "").replace("rmw_", "").replace("_cpp", "")
+
+
 def fmt(v, f="%.1f"):
     return "-" if v is None else (f % v if isinstance(v, float) else str(v))
 
 
 def table(rows):
-    lines = ["| size | tracer | start-up s | request -> all RECORD s | request -> recording ended s "
+    lines = ["| size | RMW | tracer | start-up s | request -> all RECORD s | request -> recording ended s "
              "| discarded | check | caret_analyze nodes | paths (min complete rows) "
-             "| CPU s (processes) / over s | RSS MiB (processes) | caretd CPU s / RSS MiB |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| CPU s (processes) / over s | RSS MiB (processes) | caretd CPU s / RSS MiB "
+             "| LTTng daemons CPU s / RSS MiB |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if "error" in r:
-            lines.append("| %s | %s | %s |" % (r["size"], r["mode"], r["error"]))
+            lines.append("| %s | %s | %s | %s |" % (r["size"], rmw_name(r), r["mode"], r["error"]))
             continue
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["size"], r["mode"], fmt(r.get("ready_s")), fmt(r.get("to_record_s"), "%.2f"),
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["size"], rmw_name(r), r["mode"], fmt(r.get("ready_s")), fmt(r.get("to_record_s"), "%.2f"),
             fmt(r.get("total_s")), fmt(r.get("discarded")),
             {0: "ok", None: "-"}.get(r.get("check"), "exit %s" % r.get("check")),
             r.get("nodes", r.get("analyze", "-")),
@@ -225,11 +249,13 @@ def table(rows):
             "%s / %s" % (fmt(r.get("cpu_s")), fmt(r.get("total_s", r.get("span_s")))),
             fmt(r.get("rss_mib")),
             "%s / %s" % (fmt(r.get("caretd_cpu_s")), fmt(r.get("caretd_rss_mib")))
-            if "caretd_cpu_s" in r else "-"))
+            if "caretd_cpu_s" in r else "-",
+            "%s / %s" % (fmt(r.get("lttng_cpu_s")), fmt(r.get("lttng_rss_mib")))
+            if "lttng_cpu_s" in r else "-"))
     lines += ["", "Plain LTTng session (lttng CLI: create, enable-event ros2:* and ros2_caret:*, "
               "add-context, start; stop), seconds, with the processes running:", "",
-              "| size | processes | create | enable ros2:* | enable ros2_caret:* | add-context "
-              "| start | stop |", "|---|---|---|---|---|---|---|---|"]
+              "| size | RMW | processes | create | enable ros2:* | enable ros2_caret:* "
+              "| add-context | start | stop |", "|---|---|---|---|---|---|---|---|---|"]
     names = {"none": "no preload", "agent": "caretd's agent (WAIT, no caretd)",
              "record": "caretd's agent, caretd's own session (caretctl record)",
              "caret_trace f=100": "caret_trace (f=100 row)",
@@ -237,7 +263,8 @@ def table(rows):
     for r in rows:
         s = r.get("session")
         if s:
-            lines.append("| %s | %s | %s |" % (r["size"], names.get(r["mode"], r["mode"]), " | ".join(
+            lines.append("| %s | %s | %s | %s |" % (r["size"], rmw_name(r),
+                                                   names.get(r["mode"], r["mode"]), " | ".join(
                 fmt(s.get(k), "%.2f") for k in ("create", "enable ros2:*", "enable ros2_caret:*",
                                                  "add-context", "start", "stop"))))
     return "\n".join(lines)
@@ -246,7 +273,7 @@ def table(rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="16x8,50x8")
-    ap.add_argument("--rmw", default="rmw_cyclonedds_cpp")
+    ap.add_argument("--rmw", default="rmw_cyclonedds_cpp,rmw_fastrtps_cpp")
     ap.add_argument("--rate", type=float, default=10.0)
     ap.add_argument("--record-s", type=float, default=10.0)
     ap.add_argument("--settle", type=float, default=3.0, help="seconds after ready")
@@ -274,10 +301,11 @@ def main():
     rows, loads = [], []
     for size in a.sizes.split(","):
         procs, nodes = (int(x) for x in size.split("x"))
-        for mode in a.modes.split(","):
-            loads.append(os.getloadavg()[0])
-            rows.append(b.run(procs, nodes, mode))
-            write(a, commit, loads, rows, final=False)
+        for rmw in a.rmw.split(","):
+            for mode in a.modes.split(","):
+                loads.append(os.getloadavg()[0])
+                rows.append(b.run(procs, nodes, mode, rmw))
+                write(a, commit, loads, rows, final=False)
     print(write(a, commit, loads, rows, final=True))
 
 
@@ -286,20 +314,25 @@ def write(a, commit, loads, rows, final):
     head = ("# A real ROS 2 system recorded late: Jazzy, %s, %g Hz, %g s recorded%s\n\n"
             "Commit %s, %s UTC; load average (1 min) before each row: %s; `nproc` %d.\n"
             "`bench/ros2_scale.py` (`make bench-ros2-scale`); each row a system of its own.\n\n"
-            % (a.rmw, a.rate, a.record_s, "" if final else " (run in progress)", commit,
+            % (a.rmw.replace(",", " and "), a.rate, a.record_s, "" if final else " (run in progress)", commit,
                time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
                ", ".join("%.0f" % x for x in loads), os.cpu_count()))
     text = head + table(rows) + "\n"
     extra = ["", "What caretctl printed while caretd waited, and its last lines:", ""]
     for r in rows:
         if r.get("mode") == "record":
-            extra.append("- %s: exit %s; %s; last: %s" % (
-                r["size"], r.get("caretctl_rc"), r.get("caretctl_waiting"), r.get("caretctl_tail")))
+            extra.append("- %s %s: exit %s; %s; last: %s" % (
+                r["size"], rmw_name(r), r.get("caretctl_rc"), r.get("caretctl_waiting"),
+                r.get("caretctl_tail")))
+            if "gate" in r:
+                extra.append("- %s %s: scale gate %s: %s" % (
+                    r["size"], rmw_name(r), "ok" if r["gate"][0] else "FAILED", r["gate"][1]))
         if "caret_start" in r:
-            extra.append("- %s %s: caret_start: %s" % (r["size"], r["mode"], r["caret_start"]))
+            extra.append("- %s %s %s: caret_start: %s" % (r["size"], rmw_name(r), r["mode"],
+                                                          r["caret_start"]))
         if "check_why" in r:
-            extra.append("- %s %s: caretctl check exit %s: %s" % (r["size"], r["mode"], r["check"],
-                                                                 r["check_why"]))
+            extra.append("- %s %s %s: caretctl check exit %s: %s" % (
+                r["size"], rmw_name(r), r["mode"], r["check"], r["check_why"]))
     text += "\n".join(extra) + "\n"
     with open(a.out, "w") as f:
         f.write(text)
