@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -136,14 +137,16 @@ def record_timed(ctx, args, timeout=300):
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, env=ctx.env(agent=False))
     lines, answered = [], None
-    deadline = time.monotonic() + timeout
-    for line in rec.stdout:
-        lines.append(line)
-        if answered is None and line.startswith("recording to "):
-            answered = time.monotonic()
-        if time.monotonic() > deadline:
-            rec.kill()
-    return rec.wait(), "".join(lines), answered
+    killer = threading.Timer(timeout, rec.kill)  # a silent hang ends too
+    killer.start()
+    try:
+        for line in rec.stdout:
+            lines.append(line)
+            if answered is None and line.startswith("recording to "):
+                answered = time.monotonic()
+        return rec.wait(), "".join(lines), answered
+    finally:
+        killer.cancel()
 
 
 def oracle(caret, path, procs, nodes, timeout=1800):
