@@ -139,6 +139,37 @@ class HoldTest(SystemTest):
                  start=mark)
         self.assertNotIn("instant", self.c.caretctl("status").stdout)
 
+    def test_caretd_killed_right_after_the_answer_knows_it(self):
+        """The recording a deferred record made is saved before its answer
+        goes out (the server's save after a deferred change, as no
+        command's end follows LTTng's start): caretd killed while caretctl
+        is held right after reading the answer, the next caretd takes the
+        recording over."""
+        d = self.c.caretd()
+        self.system(1)
+        r, w = full_pipe()
+        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
+                                self.traces, "-s", "known", "--timeout", "30"],
+                               env=self.c.env(agent=False), stdin=subprocess.DEVNULL, stdout=w,
+                               stderr=subprocess.DEVNULL)
+        os.close(w)
+        try:
+            deadline = time.time() + 40
+            while "pipe" not in wchan(rec.pid):
+                self.assertIsNone(rec.poll(), "caretctl exited")
+                self.assertLess(time.time(), deadline, "caretctl never wrote its answer")
+                time.sleep(0.05)
+            d.kill()
+            d.wait()
+            os.unlink(self.c.sock)
+            d = self.c.caretd()
+            wait_err(d, r"recording known of uid 0 taken over")
+        finally:
+            rec.kill()
+            rec.wait()
+            os.close(r)
+        self.c.caretctl("stop", "-s", "known")
+
     def test_status_says_held(self):
         """status's "held": true while caretctl record holds it, gone once
         released (the recording then runs until caretctl stop)."""
