@@ -17,8 +17,9 @@ struct hold {
 	bool answered;  /* its first line is out */
 	bool released;  /* a release came: the recording runs on unheld */
 	bool over;      /* its last line is out: nothing left to stop */
-	/* record's "hold": the deferred record it answers first (NULL once
-	 * answered, or one answered in line), or that in-line answer */
+	/* record's "hold" (cmd_hold_record): record, the deferred request
+	 * whose result is this hold's first line (NULL once it ended); first,
+	 * that result when record answered in line; self, this hold's wait */
 	struct wait_req *record, *self;
 	wait_line *first;
 	struct hold *next;
