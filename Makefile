@@ -352,6 +352,7 @@ $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/che
 		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
 		tests/unit/check_commands_poll.c tests/unit/check_commands_simclock.c \
 		tests/unit/check_commands_pause.c tests/unit/check_commands_hold.c \
+		tests/unit/check_commands_held.c \
 		tests/unit/check_commands_plan.c tests/unit/check_commands_top.c tests/unit/cmd_fixture.c $(CMD_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)

@@ -61,6 +61,15 @@
  *            the result gets none: the session made for it is stopped.
  *            One start at a time: a record meanwhile is refused with
  *            EAGAIN (caretctl asks again).
+ *            "hold"? true (a recording made now: not with "arm" or
+ *            "plan", EINVAL): this connection becomes the recording's
+ *            hold (see "hold") from the moment it is made, so that no
+ *            moment passes between the result and the requester's hold:
+ *            → result {"session", "path", "held": true}, then the
+ *            connection stays a request in progress as a hold's does
+ *            (its last line {"session", "held": false}). A caretd before
+ *            it ignores the field and leaves "held" out: the requester
+ *            then holds with "hold" on another connection.
  *
  *  "wait"    {"timeout_ms"? int}
  *            Streams progress until every agent is in RECORD or the timeout
@@ -109,6 +118,8 @@
  *            caretd's user: else EPERM; ENOENT when caretd has no such
  *            recording. Holds live in the connections: a caretd restarted
  *            has none, and a caretctl still recording holds again.
+ *            Each of status's and list's "recordings" held now says
+ *            "held": true (proto/caret_ctl_recordings.h).
  *
  *  "pause"   {"session"?}  Stops tracing in a recording `record` made
  *            (lttng_stop_tracing_no_wait: the session and its trace stay,
@@ -339,6 +350,8 @@
 #define CARET_CTL_K_PAUSED "paused"
 #define CARET_CTL_K_RELEASE "release"
 #define CARET_CTL_K_HELD "held"
+/* record's: its connection becomes the recording's hold */
+#define CARET_CTL_K_HOLD "hold"
 
 /* Paging of "events". */
 #define CARET_CTL_EVENTS_DEFAULT_COUNT 100

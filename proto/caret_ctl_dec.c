@@ -218,8 +218,10 @@ void ctl_stop_result_free(struct ctl_stop_result *s)
 
 int ctl_decode_record(const cJSON *r, struct ctl_record_result *rec, struct ctl_why *why)
 {
+	rec->held = false;
 	if (ctl_get_str(r, NULL, CARET_CTL_K_SESSION, false, &rec->session, why) < 0 ||
-	    ctl_get_str(r, NULL, CARET_CTL_K_PATH, false, &rec->path, why) < 0)
+	    ctl_get_str(r, NULL, CARET_CTL_K_PATH, false, &rec->path, why) < 0 ||
+	    ctl_get_bool_opt(r, NULL, CARET_CTL_K_HELD, &rec->held, why) < 0)
 		return -EPROTO;
 	return 0;
 }

@@ -58,6 +58,9 @@ struct ctl_stop_result {
 
 struct ctl_record_result {
 	const char *session, *path;
+	/* the request's connection holds the recording ("hold"; false from
+	 * a caretd before it) */
+	bool held;
 };
 
 /* "pause" and "resume" */

@@ -184,6 +184,11 @@ cJSON *caret_ctl_enc_record(const char *session, const char *path)
 				  cJSON_AddStringToObject(o, CARET_CTL_K_PATH, path));
 }
 
+int caret_ctl_enc_record_held(cJSON *o)
+{
+	return cJSON_AddBoolToObject(o, CARET_CTL_K_HELD, true) ? 0 : -ENOMEM;
+}
+
 cJSON *caret_ctl_enc_pause(const char *session, const char *path, bool paused)
 {
 	cJSON *o = envelope(CARET_CTL_T_RESULT);

@@ -62,6 +62,9 @@ struct caret_ctl_agent {
 int caret_ctl_add_agent(cJSON *result, const struct caret_ctl_agent *a);
 
 cJSON *caret_ctl_enc_record(const char *session, const char *path);
+/* A record result o whose connection holds its recording from now on
+ * ("held": true). 0 or -ENOMEM (o unchanged). */
+int caret_ctl_enc_record_held(cJSON *o);
 /* "pause" and "resume": the recording and whether it is paused now. */
 cJSON *caret_ctl_enc_pause(const char *session, const char *path, bool paused);
 /* "hold": the recording and whether this answer leaves it held. */

@@ -76,6 +76,7 @@ static bool add_recording(cJSON *x, const struct caret_ctl_recording_status *s)
 	       (!s->path || cJSON_AddStringToObject(x, CARET_CTL_K_PATH, s->path)) &&
 	       cJSON_AddStringToObject(x, CARET_CTL_K_MODE, s->mode) &&
 	       (!s->paused || cJSON_AddBoolToObject(x, CARET_CTL_K_PAUSED, true)) &&
+	       (!s->held || cJSON_AddBoolToObject(x, CARET_CTL_K_HELD, true)) &&
 	       (!s->have_ring_size ||
 		cJSON_AddNumberToObject(x, CARET_CTL_K_RING_SIZE, count(s->ring_size))) &&
 	       (!s->have_snapshots ||
@@ -260,7 +261,8 @@ static int decode_recording(const cJSON *o, const char *where, bool named,
 	    get_count_opt(o, where, CARET_CTL_K_SNAPSHOTS, &s->have_snapshots, &s->snapshots, w) < 0 ||
 	    ctl_get_str(o, where, CARET_CTL_K_LAST_SNAPSHOT, true, &s->last_snapshot, w) < 0 ||
 	    ctl_get_str(o, where, CARET_CTL_K_SNAPSHOT_ON, true, &s->snapshot_on, w) < 0 ||
-	    ctl_get_bool_opt(o, where, CARET_CTL_K_PAUSED, &s->paused, w) < 0)
+	    ctl_get_bool_opt(o, where, CARET_CTL_K_PAUSED, &s->paused, w) < 0 ||
+	    ctl_get_bool_opt(o, where, CARET_CTL_K_HELD, &s->held, w) < 0)
 		return -EPROTO;
 	s->have_trigger = s->snapshot_on != NULL;
 	if (s->have_trigger &&

@@ -16,7 +16,10 @@
  *              "removed", "chunks_bytes", "pass_complete"?, "error"?}
  *  RECORDING = {"session", "path", "mode", "ring_size"?, "snapshots"?,
  *               "last_snapshot"?, "snapshot_on"?, "snapshot_filter"?,
- *               "triggered"?, "coalesced"?}
+ *               "triggered"?, "coalesced"?, "paused"?, "held"?}
+ *  ("held": true while a connection holds it, proto/caret_ctl.h's "hold";
+ *  absent when none does, as "paused" is when not paused: the text an
+ *  older caretctl read stays the same)
  *
  * caretd's recording features (daemon/recording/) fill these structs and
  * its reply layer encodes them. Strings of a decoded result point into
@@ -70,6 +73,9 @@ struct caret_ctl_recording_status {
 	const char *snapshot_on, *snapshot_filter; /* its trigger; NULL: none */
 	uint64_t triggered, coalesced;		 /* with have_trigger */
 	bool paused; /* `caretctl pause` stopped its tracing ("paused": true) */
+	/* a requester's connection holds it ("held": true): stopped if that
+	 * closes unreleased */
+	bool held;
 };
 
 struct caret_ctl_recordings {

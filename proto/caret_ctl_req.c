@@ -98,6 +98,7 @@ static bool enc_record(cJSON *o, const struct caret_ctl_record_req *r)
 	ok = ok && caret_ctl_sel_enc(o, &r->sel);
 	ok = enc_clock(o, ok, r);
 	ok = add_true(o, ok, CARET_CTL_K_PLAN, r->plan);
+	ok = add_true(o, ok, CARET_CTL_K_HOLD, r->hold);
 	return add_true(o, ok, CARET_CTL_K_ARM, r->arm);
 }
 
@@ -337,8 +338,13 @@ static int dec_record(const cJSON *o, struct caret_ctl_record_req *r, struct ctl
 	    opt_bool(o, CARET_CTL_K_LIGHT, &r->light, why) < 0 ||
 	    opt_bool(o, CARET_CTL_K_APPEND, &r->append, why) < 0 ||
 	    opt_bool(o, CARET_CTL_K_ARM, &r->arm, why) < 0 ||
-	    opt_bool(o, CARET_CTL_K_PLAN, &r->plan, why) < 0)
+	    opt_bool(o, CARET_CTL_K_PLAN, &r->plan, why) < 0 ||
+	    opt_bool(o, CARET_CTL_K_HOLD, &r->hold, why) < 0)
 		return -EINVAL;
+	/* an armed one is held from before its `go`; a plan makes nothing */
+	if (r->hold && (r->arm || r->plan))
+		return bad(why, "%s is for a recording made now, not with %s or " CARET_CTL_K_PLAN,
+			   CARET_CTL_K_HOLD, CARET_CTL_K_ARM);
 	char lim[160];
 	if (r->session && caret_ctl_check_session_name(r->session, lim, sizeof(lim)) < 0)
 		return bad(why, "%s %s", CARET_CTL_K_SESSION, lim);

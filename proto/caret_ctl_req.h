@@ -82,6 +82,9 @@ struct caret_ctl_record_req {
 	/* `record -l`: what caretd would make (proto/caret_ctl_plan.h),
 	 * nothing made */
 	bool plan;
+	/* the request's connection becomes the recording's hold
+	 * (proto/caret_ctl.h, "hold"); not with arm or plan */
+	bool hold;
 };
 
 /* "snapshot" (proto/caret_ctl_snapshot.h); the decoder fills

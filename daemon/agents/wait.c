@@ -2,11 +2,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "daemon/base/log.h"
 #include "daemon/agents/scheduler.h"
 #include "daemon/agents/wait.h"
 #include "proto/caret_ctl.h"
+#include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_snapshot_res.h"
 
@@ -93,6 +95,11 @@ struct wait_req *wait_custom_slow(const struct wait_custom *ops, void *arg)
 bool wait_slow(const struct wait_req *w)
 {
 	return w->slow;
+}
+
+void wait_set_slow(struct wait_req *w)
+{
+	w->slow = true;
 }
 
 cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
@@ -193,4 +200,20 @@ wait_line *wait_line_record(const char *session, const char *path, const struct 
 		return NULL;
 	}
 	return o;
+}
+
+const char *wait_line_record_session(const wait_line *l)
+{
+	struct ctl_why why;
+	const char *type = NULL;
+	struct ctl_record_result rec;
+	if (!l || ctl_get_str(l, NULL, CARET_CTL_K_TYPE, false, &type, &why) < 0 ||
+	    strcmp(type, CARET_CTL_T_RESULT) != 0 || ctl_decode_record(l, &rec, &why) < 0)
+		return NULL;
+	return rec.session;
+}
+
+int wait_line_record_held(wait_line *l)
+{
+	return caret_ctl_enc_record_held(l);
 }

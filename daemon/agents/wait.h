@@ -47,6 +47,12 @@ struct wait_bc {
 	const char *why;
 };
 wait_line *wait_line_record(const char *session, const char *path, const struct wait_bc *bc);
+/* The session a `record` result line names (into l), NULL when l is not
+ * one (an error line). */
+const char *wait_line_record_session(const wait_line *l);
+/* That result saying its connection holds the recording from now on
+ * (proto's caret_ctl_enc_record_held). 0 or -ENOMEM. */
+int wait_line_record_held(wait_line *l);
 
 /* `hold`'s line (proto's caret_ctl_enc_hold): the recording, and whether
  * it is held from now on; NULL when out of memory. */
@@ -77,6 +83,8 @@ struct wait_req *wait_custom(const struct wait_custom *ops, void *arg);
 struct wait_req *wait_custom_slow(const struct wait_custom *ops, void *arg);
 /* Whether w is a slow one. */
 bool wait_slow(const struct wait_req *w);
+/* w polled once a second from now on (a record become a hold). */
+void wait_set_slow(struct wait_req *w);
 
 /*
  * Adds "dropped" (every agent's records its cache could not hold) and

@@ -89,7 +89,7 @@ struct recording {
 	/* CARET's four lists, encoded as in a segment (epoch unused; every
 	 * list empty: none), which every replay pass for it alone carries */
 	struct caret_shm_filter filter;
-	bool all_hosts; /* armed with --all-hosts: its Start goes to every host at `go` */
+	bool all_hosts; /* --all-hosts: its Start (at `go` when armed) and its End go to every host */
 	bool armed;     /* started with its channel disabled, until `go` */
 	/* armed with its channel enabled (caret_lttng_cfg.armed_open): `go`
 	 * sends LTTng nothing; held (disabled) before any process may leave

@@ -24,7 +24,9 @@
  * One line per recording: "1 uid gid seq pacing frequency subbuf_size
  * subbuf_count armed armer_pid armer_start NAME PATH [SNAPSHOTS [FILTER
  * [KEY=VALUE ...]]]" (armed: 0 no, 1 with its channel disabled, 2 armed
- * open, plus 4 when its Start goes to every host at `go`), NAME and PATH
+ * open, plus 4 when it was asked for every host: its Start at `go`, its
+ * End when its holder leaves; a caretd before that read 4 alone as "not
+ * armed, this host only", and wrote it only with 1 or 2), NAME and PATH
  * in hex (they may hold any byte but NUL); SNAPSHOTS, a flight recorder's
  * count, and FILTER (filter_token) are absent in the files of caretd
  * before them. KEY=VALUE: "dir=DEV,INO" (the trace directory's identity),
@@ -96,7 +98,7 @@ static void write_recs(FILE *f, void *arg)
 		fprintf(f, "1 %u %u %" PRIu64 " %d %" PRIu32 " %" PRIu64 " %" PRIu32 " %d %d %" PRIu64
 			" %s %s %" PRIu64 " ", (unsigned)r->uid, (unsigned)r->gid, r->seq, r->pacing,
 			r->frequency, r->subbuf_size, r->subbuf_count,
-			r->armed ? (r->armed_open ? 2 : 1) + (r->all_hosts ? 4 : 0) : 0,
+			(r->armed ? (r->armed_open ? 2 : 1) : 0) + (r->all_hosts ? 4 : 0),
 			(int)r->armer_pid, r->armer_start, name, path[0] ? path : "-",
 			r->ring.written);
 		filter_token(f, &r->filter);
@@ -216,7 +218,7 @@ static const char *parse_rec(struct recordings *t, char *line, struct recording 
 		.uid = (uid_t)x[1], .gid = (gid_t)x[2], .seq = x[3],
 		.pacing = x[4] == UINT64_MAX ? -1 : (int)x[4], .frequency = (uint32_t)x[5],
 		.subbuf_size = x[6], .subbuf_count = (uint32_t)x[7], .armed = (x[8] & 3) != 0,
-		.armed_open = (x[8] & 3) == 2, .all_hosts = (x[8] & 4) && (x[8] & 3),
+		.armed_open = (x[8] & 3) == 2, .all_hosts = (x[8] & 4) != 0,
 		.armer_pid = (pid_t)x[9], .armer_start = x[10], .filter = flt };
 	r->ring.written = snaps;
 	char why[160];

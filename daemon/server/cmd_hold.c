@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "daemon/base/log.h"
-#include "daemon/recording/recordings_state.h"
 #include "daemon/server/cmd_hold.h"
 
 struct hold {
@@ -18,6 +17,11 @@ struct hold {
 	bool answered;  /* its first line is out */
 	bool released;  /* a release came: the recording runs on unheld */
 	bool over;      /* its last line is out: nothing left to stop */
+	/* record's "hold" (cmd_hold_record): record, the deferred request
+	 * whose result is this hold's first line (NULL once it ended); first,
+	 * that result when record answered in line; self, this hold's wait */
+	struct wait_req *record, *self;
+	wait_line *first;
 	struct hold *next;
 };
 
@@ -31,14 +35,60 @@ static struct recording *held_recording(const struct hold *h)
 	return r && r->seq == h->seq ? r : NULL;
 }
 
+/* Held from now on: a release may end it, its connection's close stops
+ * the recording. */
+static void hold_live(struct hold *h, const struct recording *rec)
+{
+	h->seq = rec->seq;
+	snprintf(h->name, sizeof(h->name), "%s", rec->name);
+	h->next = holds;
+	holds = h;
+	h->live = true;
+	log_info("session %s: held by its requester (pid %d uid %d)", rec->name,
+		 (int)h->peer.pid, (int)h->peer.uid);
+}
+
+/* A deferred record's lines; its result, when it made the recording, is
+ * the hold's first line: the recording held from the moment the request
+ * ends (the request itself stops what it made if its requester leaves
+ * before). */
+static wait_line *record_poll(struct hold *h, int64_t now, bool *done)
+{
+	bool over;
+	wait_line *l = wait_poll(h->record, now, &over);
+	if (!over)
+		return l;
+	const char *name = wait_line_record_session(l);
+	struct recording *rec = name ? recordings_find(h->ctx.recs, name) : NULL;
+	if (rec && wait_line_record_held(l) == 0) {
+		hold_live(h, rec);
+		h->answered = true;
+		wait_set_slow(h->self);
+	} else {
+		*done = true; /* failed: nothing to hold */
+		h->over = true;
+	}
+	/* answered: releasing it stops nothing */
+	wait_free(h->record);
+	h->record = NULL;
+	return l;
+}
+
 static wait_line *hold_poll(void *arg, int64_t now, bool *done)
 {
-	(void)now;
 	struct hold *h = arg;
 	*done = false;
+	if (h->record)
+		return record_poll(h, now, done);
 	if (!h->answered) {
 		h->answered = true;
-		return wait_line_hold(h->name, true);
+		wait_line *first = h->first;
+		h->first = NULL;
+		if (!h->live) { /* a record's result that could not be held */
+			*done = true;
+			h->over = true;
+		}
+		return first ? first : wait_line_hold(h->name, true);
 	}
 	if (!h->released && held_recording(h))
 		return NULL;
@@ -63,8 +113,7 @@ static void stop_unheld(struct hold *h, const struct recording *rec)
 			"(it may still record: 'caretctl stop -s %s')", h->name, e.msg, h->name);
 	else
 		recording_end_free(&res.end);
-	/* no command's end follows (commands.c saves there) */
-	recordings_save_changed(h->ctx.recs);
+	/* saved by the server, which released this request */
 }
 
 static void hold_release(void *arg)
@@ -81,6 +130,9 @@ static void hold_release(void *arg)
 					      : NULL;
 	if (rec)
 		stop_unheld(h, rec);
+	/* a record not answered yet ends as its own release says */
+	wait_free(h->record);
+	wait_line_free(h->first);
 	free(h);
 }
 
@@ -123,17 +175,45 @@ int cmd_hold(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return cmd_fail(e, ENOMEM, "out of memory");
 	h->ctx = *ctx;
 	h->peer = *peer;
-	h->seq = rec->seq;
-	snprintf(h->name, sizeof(h->name), "%s", rec->name);
-	h->next = holds;
-	holds = h;
 	*wait = wait_custom_slow(&hold_ops, h);
 	if (!*wait) /* hold_release ran: not live, nothing stopped */
 		return cmd_fail(e, ENOMEM, "out of memory");
-	h->live = true;
-	log_info("session %s: held by its requester (pid %d uid %d)", rec->name, (int)peer->pid,
-		 (int)peer->uid);
+	hold_live(h, rec);
 	return 0;
+}
+
+struct wait_req *cmd_hold_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+				 const char *session, struct wait_req *record, wait_line **first)
+{
+	struct recording *rec = record ? NULL : recordings_find(ctx->recs, session);
+	if (!record && (!rec || !*first))
+		return NULL;
+	struct hold *h = calloc(1, sizeof(*h));
+	if (!h)
+		return NULL;
+	h->ctx = *ctx;
+	h->peer = *peer;
+	/* a deferred one is polled often until its result */
+	h->self = record ? wait_custom(&hold_ops, h) : wait_custom_slow(&hold_ops, h);
+	if (!h->self)
+		return NULL;
+	h->record = record;
+	h->first = *first;
+	*first = NULL;
+	/* answered in line: held now (not, out of memory: its requester
+	 * holds it with `hold`, as from a caretd before record's) */
+	if (rec && wait_line_record_held(h->first) == 0)
+		hold_live(h, rec);
+	return h->self;
+}
+
+bool cmd_hold_held(const struct recording *rec)
+{
+	for (const struct hold *h = holds; h; h = h->next)
+		if (h->live && !h->released && !h->over && h->seq == rec->seq &&
+		    !strcmp(h->name, rec->name))
+			return true;
+	return false;
 }
 
 void cmd_hold_shutdown(void)

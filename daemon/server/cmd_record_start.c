@@ -9,7 +9,6 @@
 #include "daemon/base/log.h"
 #include "daemon/lttng/lttng_start.h"
 #include "daemon/recording/recordings_make.h"
-#include "daemon/recording/recordings_state.h"
 #include "daemon/server/cmd_record_start.h"
 
 #define NS_PER_MS 1000000LL
@@ -56,7 +55,6 @@ static void on_started(void *arg, const struct lttng_start_result *res)
 			 "stopped%s, it records for no one", res->name, (long long)ms,
 			 res->stopped ? " by the process that made it" : "");
 		recordings_make_undo(j->ctx.recs, j->ctx.ops, &j->p.cfg, &j->made, res->stopped);
-		recordings_save_changed(j->ctx.recs);
 		job_free(j);
 		return;
 	}
@@ -67,18 +65,13 @@ static void on_started(void *arg, const struct lttng_start_result *res)
 	struct recording *rec;
 	j->r = recordings_make_finish(j->ctx.recs, j->ctx.ops, &j->p.cfg, &j->made, res->r, &rec,
 				      j->e.msg, sizeof(j->e.msg));
+	/* the table changed outside any command: the server saves it before
+	 * the result goes out (server.c, save_deferred) */
 	if (j->r >= 0) {
-		/* saved before anything else shows it runs (its features began:
-		 * a -c helper is up), so a caretd killed from here on still
-		 * knows it at its restart */
-		recordings_save_changed(j->ctx.recs);
 		snprintf(j->res.session, sizeof(j->res.session), "%s", rec->name);
 		snprintf(j->res.path, sizeof(j->res.path), "%s", rec->path);
 		j->made_fn(&j->ctx, &j->p, rec, &j->res);
 	}
-	/* no command's end follows (commands.c saves there): saved here, or
-	 * a kill -9 before the next command would lose it */
-	recordings_save_changed(j->ctx.recs);
 	if (!j->waited)
 		job_free(j);
 }
@@ -119,7 +112,6 @@ static void job_release(void *arg)
 		/* made, its result never sent: no one knows it runs */
 		log_warn("session %s: its requester left before its result: stopped", rec->name);
 		recordings_make_unmake(j->ctx.recs, j->ctx.ops, rec);
-		recordings_save_changed(j->ctx.recs);
 	}
 	job_free(j);
 }

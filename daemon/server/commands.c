@@ -61,6 +61,11 @@ static int add_recordings(const struct cmd_ctx *ctx, cJSON *o, bool full)
 {
 	struct caret_ctl_recordings recs;
 	int e = recordings_status(ctx->recs, full, &recs);
+	for (size_t i = 0; e == 0 && i < recs.n_recordings; i++) {
+		struct caret_ctl_recording_status *x = &recs.recordings[i];
+		const struct recording *r = recordings_find(ctx->recs, x->session);
+		x->held = r && cmd_hold_held(r);
+	}
 	if (e == 0) {
 		e = caret_ctl_recordings_encode(&recs, o);
 		caret_ctl_recordings_free(&recs);
@@ -199,8 +204,15 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		struct cmd_record_res res;
 		if ((r = cmd_record(ctx, peer, &q->u.record, &res, wait, &e)) < 0)
 			break;
-		return *wait ? NULL : add_broadcast(caret_ctl_enc_record(res.session, res.path),
-						    &res.bc);
+		cJSON *o = *wait ? NULL : add_broadcast(caret_ctl_enc_record(res.session, res.path),
+							&res.bc);
+		/* its connection holds it from its result on */
+		struct wait_req *h = q->u.record.hold
+					     ? cmd_hold_record(ctx, peer, res.session, *wait, &o)
+					     : NULL;
+		if (h)
+			*wait = h;
+		return h ? NULL : o;
 	}
 	case CARET_CTL_STOP: {
 		static struct cmd_stop_res res; /* 20 KiB: not on the stack */

@@ -16,6 +16,7 @@
 
 #include "daemon/base/log.h"
 #include "daemon/base/loop.h"
+#include "daemon/recording/recordings_state.h"
 #include "daemon/server/cmd_hold.h"
 #include "daemon/server/server.h"
 #include "proto/caret_ctl.h"
@@ -172,6 +173,16 @@ static bool in_group(pid_t pid, gid_t primary, gid_t want)
 	return found;
 }
 
+/* A deferred request changes the recordings outside any command, whose
+ * end would save them (commands.c): LTTng's start ended and made one, its
+ * requester left and it was stopped, a holder left. Saved when it says so
+ * (before the line goes out: a caretd killed once its requester read it
+ * still knows the recording) and when it is released. */
+static void save_deferred(struct server *s)
+{
+	recordings_save_changed(s->ctx.recs);
+}
+
 static void client_free(struct client *c)
 {
 	struct server *s = c->srv;
@@ -183,7 +194,10 @@ static void client_free(struct client *c)
 	}
 	s->n_clients--;
 	sd_event_source_disable_unref(c->io);
-	wait_free(c->wait);
+	if (c->wait) {
+		wait_free(c->wait);
+		save_deferred(s);
+	}
 	free(c->in);
 	free(c->out);
 	free(c);
@@ -424,13 +438,14 @@ static uint64_t on_waits(void *arg)
 			continue;
 		bool done;
 		cJSON *o = wait_poll(c->wait, now, &done);
-		if (o)
-			client_send(c, o);
 		if (done) {
 			wait_free(c->wait);
 			c->wait = NULL;
 			c->last_ns = now;
 		}
+		save_deferred(s);
+		if (o)
+			client_send(c, o);
 		if (client_flush(c) && c->wait) {
 			if (wait_slow(c->wait))
 				slow = true;

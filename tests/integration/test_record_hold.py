@@ -7,10 +7,14 @@ stop` does, and the trace holds every process's init records. Exit 4
 without --duration releases it: the recording runs on, as caretctl(1)
 says. Another user's hold or release: tests/integration/test_sessions_users.py.
 Real lttng-sessiond, real agents, babeltrace2."""
+import fcntl
+import json
 import os
 import re
 import signal
+import socket
 import subprocess
+import threading
 import time
 import unittest
 
@@ -31,6 +35,37 @@ def sessions_gone(name, timeout=20):
             return True
         time.sleep(0.2)
     return False
+
+
+def full_pipe():
+    """A pipe whose buffer is full: a write to w blocks until r is read."""
+    r, w = os.pipe()
+    flags = fcntl.fcntl(w, fcntl.F_GETFL)
+    fcntl.fcntl(w, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+    try:
+        while True:
+            os.write(w, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    fcntl.fcntl(w, fcntl.F_SETFL, flags)
+    return r, w
+
+
+def wchan(pid):
+    try:
+        with open("/proc/%d/wchan" % pid) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def release(sock, session):
+    """What caretctl's exit 4 sends: every hold of session ends."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(sock)
+        s.sendall(json.dumps({"v": 1, "cmd": "hold", "session": session,
+                              "release": True}).encode() + b"\n")
+        return json.loads(s.makefile().readline())
 
 
 class HoldTest(SystemTest):
@@ -68,6 +103,153 @@ class HoldTest(SystemTest):
         rec.kill()
         rec.wait()
         self.assert_stopped_with_init(d, "killed", trace, procs, cached, mark)
+
+    def test_sigkill_right_after_the_answer(self):
+        """The moment between caretd's answer and anything caretctl does
+        next, made to last: caretctl blocks writing "recording to ..." to a
+        full pipe, right after it read the result. The record's own
+        connection holds the recording (its "hold"): killed there, the
+        recording is stopped. (A hold asked for on another connection after
+        the answer left it running for no one.)"""
+        d = self.c.caretd()
+        self.system(2)
+        mark = len(d.errs)
+        r, w = full_pipe()
+        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
+                                self.traces, "-s", "instant", "--timeout", "30"],
+                               env=self.c.env(agent=False), stdin=subprocess.DEVNULL, stdout=w,
+                               stderr=subprocess.DEVNULL)
+        os.close(w)
+        try:
+            deadline = time.time() + 40
+            while "pipe" not in wchan(rec.pid):
+                self.assertIsNone(rec.poll(), "caretctl exited")
+                self.assertLess(time.time(), deadline, "caretctl never wrote its answer")
+                time.sleep(0.05)
+            self.assertEqual(active_sessions().get("instant"), "active", lttng("list"))
+            rec.kill()
+            rec.wait()
+        finally:
+            if rec.poll() is None:
+                rec.kill()
+                rec.wait()
+            os.close(r)
+        self.assertTrue(sessions_gone("instant"), lttng("list"))
+        wait_err(d, r"session instant: its requester \(pid \d+\) left without releasing it",
+                 start=mark)
+        self.assertNotIn("instant", self.c.caretctl("status").stdout)
+
+    def test_caretd_killed_right_after_the_answer_knows_it(self):
+        """The recording a deferred record made is saved before its answer
+        goes out (the server's save after a deferred change, as no
+        command's end follows LTTng's start): caretd killed while caretctl
+        is held right after reading the answer, the next caretd takes the
+        recording over."""
+        d = self.c.caretd()
+        self.system(1)
+        r, w = full_pipe()
+        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
+                                self.traces, "-s", "known", "--timeout", "30"],
+                               env=self.c.env(agent=False), stdin=subprocess.DEVNULL, stdout=w,
+                               stderr=subprocess.DEVNULL)
+        os.close(w)
+        try:
+            deadline = time.time() + 40
+            while "pipe" not in wchan(rec.pid):
+                self.assertIsNone(rec.poll(), "caretctl exited")
+                self.assertLess(time.time(), deadline, "caretctl never wrote its answer")
+                time.sleep(0.05)
+            d.kill()
+            d.wait()
+            os.unlink(self.c.sock)
+            d = self.c.caretd()
+            wait_err(d, r"recording known of uid 0 taken over")
+        finally:
+            rec.kill()
+            rec.wait()
+            os.close(r)
+        self.c.caretctl("stop", "-s", "known")
+
+    def test_status_says_held(self):
+        """status's "held": true while caretctl record holds it, gone once
+        released (the recording then runs until caretctl stop)."""
+        self.c.caretd()
+        self.system(1)
+        rec = self.recorder("shown")
+
+        def entry():
+            st = json.loads(self.c.caretctl("status", "--json").stdout)
+            return [x for x in st["recordings"] if x["session"] == "shown"][0]
+        self.assertIs(entry().get("held"), True)
+        self.assertRegex(self.c.caretctl("status").stdout, r"shown: plain, held \(")
+        self.assertIs(release(self.c.sock, "shown").get("held"), False)
+        self.assertNotIn("held", entry())
+        self.assertNotRegex(self.c.caretctl("status").stdout, r"shown: plain, held")
+        rec.kill()
+        rec.wait()
+        time.sleep(1)  # past the hold's last poll: released, nothing stops it
+        self.assertEqual(active_sessions().get("shown"), "active", lttng("list"))
+        self.c.caretctl("stop", "-s", "shown")
+
+    def test_all_hosts_kept_across_a_caretd_kill(self):
+        """--all-hosts outlives a kill -9 of caretd for a recording made at
+        once (not armed): its caretctl killed after the restart, the new
+        caretd ends it on every host as stop --all-hosts would (End)."""
+        d = self.c.caretd()
+        self.system(1)
+        rec = self.recorder("everyhost", "--all-hosts")
+        d.kill()
+        d.wait()
+        os.unlink(self.c.sock)
+        d = self.c.caretd()
+        wait_err(rec, r"holding session everyhost again \(caretd restarted\)", timeout=20)
+        rec.kill()
+        rec.wait()
+        self.assertTrue(sessions_gone("everyhost"), lttng("list"))
+        wait_err(d, r"session everyhost: its requester \(pid \d+\) left without releasing it")
+        wait_err(d, r"End (broadcast to every host|not broadcast|held while the bridge wakes)")
+
+    def test_older_caretd_is_held_with_hold(self):
+        """A caretd before record's "hold" ignores it and answers without
+        "held": caretctl then holds with `hold` on a connection of its own,
+        as before (proto/caret_ctl.h)."""
+        sock = os.path.join(self.c.tmp, "old.sock")
+        srv = socket.socket(socket.AF_UNIX)
+        srv.bind(sock)
+        srv.listen(4)
+        srv.settimeout(30)
+        seen, conns = [], []
+
+        def serve():
+            for _ in range(2):
+                c, _ = srv.accept()
+                conns.append(c)
+                f = c.makefile("rwb")
+                q = json.loads(f.readline())
+                seen.append(q)
+                if q["cmd"] == "record":
+                    reply = {"v": 1, "type": "result", "session": "old", "path": "/tmp/old"}
+                else:
+                    reply = {"v": 1, "type": "result", "session": "old", "held": True}
+                f.write(json.dumps(reply).encode() + b"\n")
+                f.flush()
+        t = threading.Thread(target=serve, daemon=True)
+        t.start()
+        rec = self.c.spawn([CARETCTL, "--socket", sock, "record", "--immediate", "-p",
+                            self.traces, "-s", "old", "--timeout", "30"], agent=False,
+                           stdin=subprocess.DEVNULL)
+        try:
+            t.join(30)
+            self.assertEqual(len(seen), 2, seen)
+            self.assertEqual(seen[0]["cmd"], "record")
+            self.assertIs(seen[0].get("hold"), True)
+            self.assertEqual(seen[1], {"v": 1, "cmd": "hold", "session": "old"})
+        finally:
+            rec.kill()
+            rec.wait()
+            for c in conns:
+                c.close()
+            srv.close()
 
     def test_sigkill_of_an_armed_record_after_enter(self):
         """Armed, then Enter: held from before `go`."""

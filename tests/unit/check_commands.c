@@ -561,6 +561,7 @@ int main(void)
 	add_poll_tests(tc);
 	add_simclock_tests(tc);
 	add_pause_tests(tc);
+	add_held_tests(tc); /* before: the last hold test ends caretd's holds for good */
 	add_hold_tests(tc);
 	add_plan_tests(tc);
 	add_top_tests(tc);

@@ -238,6 +238,15 @@ START_TEST(record_reply)
 	ck_assert_int_eq(ctl_decode_record(r, &rec, &why), 0);
 	ck_assert_str_eq(rec.session, "s1");
 	ck_assert_str_eq(rec.path, "/data/s1");
+	ck_assert(!rec.held); /* a caretd before record's "hold", or not asked */
+	cJSON_Delete(r);
+	cJSON *o = caret_ctl_enc_record("s1", "/data/s1");
+	ck_assert_int_eq(caret_ctl_enc_record_held(o), 0);
+	r = wire(o, CTL_REPLY_RESULT);
+	ck_assert_int_eq(ctl_decode_record(r, &rec, &why), 0);
+	ck_assert(rec.held);
+	cJSON_ReplaceItemInObject(r, CARET_CTL_K_HELD, cJSON_CreateString("yes"));
+	ck_assert_int_eq(ctl_decode_record(r, &rec, &why), -EPROTO);
 	cJSON_Delete(r);
 }
 END_TEST

@@ -91,6 +91,14 @@ START_TEST(request_roundtrip)
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_KEEP));
 	ck_assert_uint_eq(out.u.record.rotate_size + out.u.record.rotate_every_ms +
 			  out.u.record.keep + out.u.record.max_size, 0);
+	/* nor "hold" (the request older caretctls sent) */
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_HOLD));
+	ck_assert(!out.u.record.hold);
+	cJSON_Delete(o);
+	in.u.record = (struct caret_ctl_record_req){ .path = "/tmp/t", .hold = true };
+	o = req_wire(&in, &out);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, CARET_CTL_K_HOLD)));
+	ck_assert(out.u.record.hold);
 	cJSON_Delete(o);
 
 	in.u.record = (struct caret_ctl_record_req){ .go = "armed-1", .path = "/ignored" };

@@ -84,6 +84,8 @@ void add_simclock_tests(TCase *tc);
 void add_pause_tests(TCase *tc);
 /* The tests of check_commands_hold.c. */
 void add_hold_tests(TCase *tc);
+/* The tests of check_commands_held.c (record's "hold", status's "held"). */
+void add_held_tests(TCase *tc);
 /* The tests of check_commands_plan.c. */
 void add_plan_tests(TCase *tc);
 /* The tests of check_commands_top.c. */

@@ -419,7 +419,7 @@ static char *arm(const struct cli_opts *g, const struct rec_opts *o, int *code)
 	struct ctl_record_result rec;
 	struct ctl_why why;
 	struct caret_ctl_req q = record_request(o, true, false);
-	*code = cli_record_start(g, &q, &r);
+	*code = cli_record_start(g, &q, &r, NULL);
 	if (*code != CLI_EXIT_OK)
 		return NULL;
 	int e = ctl_decode_record(r.root, &rec, &why);
@@ -507,19 +507,25 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 		cli_filter_warn_unmatched(g, o->filter);
 	struct caret_ctl_req q = armed ? go_request(armed) : record_request(o, false, false);
 	/* Held from before `go`: no moment of it runs unheld (while armed,
-	 * caretd watches the armer's pid as well). */
+	 * caretd watches the armer's pid as well). Made now: held by the
+	 * request's own connection from the moment it is made ("hold"). */
 	static struct cli_hold hold;
+	struct cli_conn held = { .fd = -1 };
+	q.u.record.hold = !armed;
 	if (armed)
 		cli_hold_take(g, &hold, armed);
 	/* Interruptible while LTTng starts the session: caretd stops a
 	 * session whose requester left before its result. A `go` is one
 	 * command per process, answered at once, and not interruptible:
 	 * we must learn its end to stop it. */
-	int code = armed ? cli_call(g, &q, CLI_RECORD_MS, false, &r) : cli_record_start(g, &q, &r);
+	int code = armed ? cli_call(g, &q, CLI_RECORD_MS, false, &r)
+			 : cli_record_start(g, &q, &r, &held);
 	free(armed);
 	if (code != CLI_EXIT_OK)
 		return code;
 	e = ctl_decode_record(r.root, &rec, &why);
+	if (e == 0 && held.fd >= 0)
+		cli_hold_adopt(&hold, rec.session, &held);
 	if (e < 0) {
 		code = cli_report_exchange(CARET_CTL_CMD_RECORD, e, &why, 0);
 		fprintf(stderr, "caretctl: a session may have been started; see "
@@ -546,7 +552,8 @@ static int run(struct cli_opts *g, const struct rec_opts *o)
 	cli_report_broadcast(&r, "Start");
 	cli_reply_free(&r);
 	/* from here on, this command's end (even SIGKILL) ends the recording
-	 * (caretctl(1), SIGNALS) */
+	 * (caretctl(1), SIGNALS); held already unless caretd is older than
+	 * record's "hold" */
 	if (!hold.session[0])
 		cli_hold_take(g, &hold, session);
 	code = cli_record_through(g, o, info, session, path, &hold);

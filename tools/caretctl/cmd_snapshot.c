@@ -133,8 +133,11 @@ void cli_snapshot_print(const struct caret_ctl_recordings *rec)
 		printf("recordings:\n");
 	for (size_t i = 0; i < rec->n_recordings; i++) {
 		const struct caret_ctl_recording_status *r = &rec->recordings[i];
-		printf("  %.256s: %s%s, %.1024s", r->session, r->mode,
-		       r->paused ? ", paused (caretctl resume)" : "", r->path);
+		printf("  %.256s: %s%s%s, %.1024s", r->session, r->mode,
+		       r->paused ? ", paused (caretctl resume)" : "",
+		       r->held ? ", held (its caretctl record running: stopped if it is killed)"
+			       : "",
+		       r->path);
 		if (!strcmp(r->mode, CARET_CTL_MODE_SNAPSHOT))
 			print_snapshots(r);
 		printf("\n");

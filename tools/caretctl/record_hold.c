@@ -82,6 +82,15 @@ int cli_hold_take(const struct cli_opts *g, struct cli_hold *h, const char *sess
 	return take(g, h, false);
 }
 
+void cli_hold_adopt(struct cli_hold *h, const char *session, struct cli_conn *c)
+{
+	memset(h, 0, sizeof(*h));
+	snprintf(h->session, sizeof(h->session), "%s", session);
+	h->c = *c;
+	*c = (struct cli_conn){ .fd = -1 };
+	h->open = true;
+}
+
 void cli_hold_check(const struct cli_opts *g, struct cli_hold *h)
 {
 	while (h->open) {

@@ -27,6 +27,9 @@ struct cli_hold {
 /* Holds session (a warning when it cannot: the recording then runs on if
  * this command is killed). 0 or a negative errno. */
 int cli_hold_take(const struct cli_opts *g, struct cli_hold *h, const char *session);
+/* Holds session over c, a `record` request's connection whose result said
+ * it holds the recording (its "hold"): taken over by h. */
+void cli_hold_adopt(struct cli_hold *h, const char *session, struct cli_conn *c);
 /* Reads what caretd said on the hold, without waiting: its end, or the
  * connection lost (caretd restarted), then holds again when caretd is
  * there (a restarted caretd has no hold). */

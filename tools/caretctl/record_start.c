@@ -53,8 +53,17 @@ static int on_progress(const struct ctl_progress *p, struct cli_reply *line, voi
 	return 0;
 }
 
+/* A result saying its connection holds the recording ("hold"). */
+static bool held(const struct cli_reply *r)
+{
+	struct ctl_record_result rec;
+	struct ctl_why why;
+	return r->type == CTL_REPLY_RESULT && ctl_decode_record(r->root, &rec, &why) == 0 &&
+	       rec.held;
+}
+
 static int once(const struct cli_opts *g, const struct caret_ctl_req *q, struct shown *s,
-		struct cli_reply *out)
+		struct cli_reply *out, struct cli_conn *keep)
 {
 	struct cli_conn c;
 	struct ctl_why why = { "" };
@@ -63,7 +72,11 @@ static int once(const struct cli_opts *g, const struct caret_ctl_req *q, struct 
 	if (r < 0)
 		return cli_report_connect(g->socket, r);
 	r = cli_exchange_live(&c, q, CLI_RECORD_QUIET_MS, true, on_progress, s, out, &why);
-	cli_conn_close(&c); /* caretd learns from this that we are gone */
+	/* held by this connection: closing it would stop the recording */
+	if (r == 0 && keep && held(out))
+		*keep = c;
+	else
+		cli_conn_close(&c); /* caretd learns from this that we are gone */
 	if (s->any && s->tty)
 		fputc('\n', stderr);
 	s->any = false;
@@ -88,12 +101,14 @@ static int once(const struct cli_opts *g, const struct caret_ctl_req *q, struct 
 }
 
 int cli_record_start(const struct cli_opts *g, const struct caret_ctl_req *q,
-		     struct cli_reply *out)
+		     struct cli_reply *out, struct cli_conn *keep)
 {
 	struct shown s = { .tty = isatty(STDERR_FILENO) };
 	bool said = false;
+	if (keep)
+		keep->fd = -1;
 	for (;;) {
-		int code = once(g, q, &s, out);
+		int code = once(g, q, &s, out, keep);
 		if (code != CLI_EXIT_AGAIN)
 			return code;
 		/* one start at a time in caretd: ours follows */

@@ -8,6 +8,7 @@
 #ifndef CARETCTL_RECORD_START_H
 #define CARETCTL_RECORD_START_H
 
+#include "conn.h"
 #include "rpc.h"
 
 /* How long caretd may stay silent: it sends a line a second while LTTng
@@ -20,8 +21,12 @@
  * *out, or the failure reported. A stopping signal during the wait ends
  * it: the connection closed, caretd stops the session it was making for
  * us (daemon/server/cmd_record_start.h); 128 + the signal then.
+ * keep (NULL: none): a result saying its connection holds the recording
+ * (the request's "hold") leaves that connection open in *keep, for
+ * record_hold.h to go on holding with; keep->fd is -1 otherwise (a caretd
+ * before "hold" answers without "held").
  */
 int cli_record_start(const struct cli_opts *g, const struct caret_ctl_req *q,
-		     struct cli_reply *out);
+		     struct cli_reply *out, struct cli_conn *keep);
 
 #endif
