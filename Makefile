@@ -103,8 +103,10 @@ $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	rm -f $@ && ar rcs $@ $^
 
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
+# CARET's trace filters: the API, the relations, the lists, the verdict table.
+AGENT_FILTER_SRC = agent/filter.c agent/filter_rel.c agent/filter_list.c agent/filter_verdicts.c
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
-	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
+	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c $(AGENT_FILTER_SRC) \
 	agent/tpwatch.c agent/state.c agent/count.c agent/provider.c $(REGEX_SRC)
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -419,7 +421,7 @@ $(B)/tests/check_count: $(call obj,tests/unit/check_count.c agent/count.c agent/
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_filter
-$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c $(REGEX_SRC))
+$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c $(AGENT_FILTER_SRC) $(REGEX_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread $(PKG_PCRE2)
 
