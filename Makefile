@@ -96,7 +96,7 @@ $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
 
 # ---- shm: the cache library (static; always linked with libcaretutil.a) ----
 SHM_SRC = shm/kinds.c shm/naming.c shm/armed.c shm/segment.c shm/record.c shm/control.c shm/owner.c \
-	shm/futex.c shm/reader.c shm/filter.c shm/counters.c
+	shm/futex.c shm/reader.c shm/reader_sources.c shm/reader_token.c shm/filter.c shm/counters.c
 SHM_LIBS = $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	@mkdir -p $(dir $@)
