@@ -279,7 +279,8 @@ $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNI
 UNIT_TESTS += $(B)/tests/check_model
 CHECK_MODEL_SRC = tools/caretctl/check_links.c tools/caretctl/check_map.c \
 	tools/caretctl/check_wire.c tools/caretctl/complete.c tools/caretctl/check_run.c \
-	tools/caretctl/check_bt.c tools/caretctl/check_model.c tools/caretctl/check_field.c \
+	tools/caretctl/check_bt.c tools/caretctl/check_model.c tools/caretctl/check_class.c \
+	tools/caretctl/check_init.c tools/caretctl/check_field.c \
 	tools/caretctl/check_discards.c tools/caretctl/check_stream.c tools/caretctl/check_pass.c \
 	tools/caretctl/check_summary.c
 $(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC)) $(B)/lib/libcaretutil.a
