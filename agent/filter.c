@@ -61,6 +61,7 @@
 #include "agent/state.h"
 
 static bool iron;
+/* The writers' lock (filter_rel.h): init-time code and the replay thread. */
 static pthread_mutex_t rel_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The pass filter in force: set by the replay thread when a pass starts;
@@ -86,7 +87,6 @@ bool caret_filter_process_ignored(const char *ignore_processes, const char *name
 	filter_list_free(&l);
 	return r;
 }
-
 
 static const char *const env_names[CARET_FILTER_LISTS] = {
 	[CARET_FILTER_SELECT_NODES] = "CARET_SELECT_NODES",
