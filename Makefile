@@ -96,15 +96,17 @@ $(B)/lib/libcaretutil.a: $(call obj,$(UTIL_SRC))
 
 # ---- shm: the cache library (static; always linked with libcaretutil.a) ----
 SHM_SRC = shm/kinds.c shm/naming.c shm/armed.c shm/segment.c shm/record.c shm/control.c shm/owner.c \
-	shm/futex.c shm/reader.c shm/filter.c shm/counters.c
+	shm/futex.c shm/reader.c shm/reader_sources.c shm/reader_token.c shm/filter.c shm/counters.c
 SHM_LIBS = $(B)/lib/libcaretshm.a $(B)/lib/libcaretutil.a
 $(B)/lib/libcaretshm.a: $(call obj,$(SHM_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 # ---- agent: libcaret-agent.so (no lttng-ust, no ddsc) + its provider ----
+# CARET's trace filters: the API, the relations, the lists, the verdict table.
+AGENT_FILTER_SRC = agent/filter.c agent/filter_rel.c agent/filter_list.c agent/filter_verdicts.c
 AGENT_SRC = agent/agent.c agent/replay.c agent/hooks_init.c agent/hooks_runtime.c \
-	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c agent/filter.c \
+	agent/hooks_dds.c agent/hooks_rclcpp.c agent/resolve.c agent/distro.c agent/hooks_fastdds.c $(AGENT_FILTER_SRC) \
 	agent/tpwatch.c agent/state.c agent/count.c agent/provider.c $(REGEX_SRC)
 $(B)/lib/libcaret-agent.so: $(call obj,$(AGENT_SRC)) $(SHM_LIBS)
 	@mkdir -p $(dir $@)
@@ -277,7 +279,8 @@ $(B)/tests/check_caretctl: $(call obj,tests/unit/check_caretctl.c $(CARETCTL_UNI
 UNIT_TESTS += $(B)/tests/check_model
 CHECK_MODEL_SRC = tools/caretctl/check_links.c tools/caretctl/check_map.c \
 	tools/caretctl/check_wire.c tools/caretctl/complete.c tools/caretctl/check_run.c \
-	tools/caretctl/check_bt.c tools/caretctl/check_model.c tools/caretctl/check_field.c \
+	tools/caretctl/check_bt.c tools/caretctl/check_model.c tools/caretctl/check_class.c \
+	tools/caretctl/check_init.c tools/caretctl/check_field.c \
 	tools/caretctl/check_discards.c tools/caretctl/check_stream.c tools/caretctl/check_pass.c \
 	tools/caretctl/check_summary.c
 $(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC)) $(B)/lib/libcaretutil.a
@@ -420,7 +423,7 @@ $(B)/tests/check_count: $(call obj,tests/unit/check_count.c agent/count.c agent/
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
 UNIT_TESTS += $(B)/tests/check_filter
-$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c agent/filter.c $(REGEX_SRC))
+$(B)/tests/check_filter: $(call obj,tests/unit/check_filter.c $(AGENT_FILTER_SRC) $(REGEX_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread $(PKG_PCRE2)
 

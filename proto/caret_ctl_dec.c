@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,41 +34,6 @@ static int alloc_for(const cJSON *arr, size_t sz, void **out, size_t *n)
 		return 0;
 	*out = calloc(*n, sz);
 	return *out ? 0 : -ENOMEM;
-}
-
-static int check_strings(const cJSON *arr, const char *name, struct ctl_why *why)
-{
-	size_t i = 0;
-	const cJSON *e;
-	cJSON_ArrayForEach(e, arr) {
-		if (!cJSON_IsString(e) || !e->valuestring) {
-			ctl_why_set(why, "%s[%zu] is not a string", name, i);
-			return -EPROTO;
-		}
-		i++;
-	}
-	return 0;
-}
-
-/* An array of strings as n pointers into it (none for an empty one). */
-static int strings_of(const cJSON *arr, const char *name, const char ***out, size_t *n,
-		      struct ctl_why *why)
-{
-	*out = NULL;
-	*n = 0;
-	if (check_strings(arr, name, why) < 0)
-		return -EPROTO;
-	void *mem;
-	if (alloc_for(arr, sizeof(**out), &mem, n) < 0) {
-		ctl_why_set(why, "out of memory");
-		return -ENOMEM;
-	}
-	*out = mem;
-	size_t i = 0;
-	const cJSON *e;
-	cJSON_ArrayForEach(e, arr)
-		(*out)[i++] = e->valuestring;
-	return 0;
 }
 
 /* "dropped" and "drops", both optional (older daemons). */
@@ -245,7 +211,7 @@ int ctl_decode_hold(const cJSON *r, struct ctl_hold_result *h, struct ctl_why *w
 
 int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why)
 {
-	const cJSON *arr, *e, *nodes;
+	const cJSON *arr, *e;
 	memset(ag, 0, sizeof(*ag));
 	if (ctl_get_array(r, NULL, CARET_CTL_K_AGENTS, &arr, why) < 0)
 		return -EPROTO;
@@ -270,12 +236,13 @@ int ctl_decode_agents(const cJSON *r, struct ctl_agents *ag, struct ctl_why *why
 		    ctl_get_int(e, where, CARET_CTL_K_REPLAYED, 0, INT64_MAX, &a->replayed, why) < 0 ||
 		    ctl_get_int(e, where, CARET_CTL_K_REPLAY_TOTAL, 0, INT64_MAX, &a->replay_total,
 				why) < 0 ||
-		    ctl_get_int(e, where, CARET_CTL_K_DROPPED, 0, INT64_MAX, &a->dropped, why) < 0 ||
-		    ctl_get_array(e, where, CARET_CTL_K_NODES, &nodes, why) < 0)
+		    ctl_get_int(e, where, CARET_CTL_K_DROPPED, 0, INT64_MAX, &a->dropped, why) < 0)
 			goto fail;
-		char name[48];
-		snprintf(name, sizeof(name), "%s.nodes", where);
-		if (strings_of(nodes, name, &a->nodes, &a->n_nodes, why) < 0)
+		struct caret_ctl_strings nodes = { 0 };
+		int rc = ctl_get_strings(e, where, CARET_CTL_K_NODES, SIZE_MAX, &nodes, why);
+		a->nodes = nodes.v; /* freed with the rest on every path */
+		a->n_nodes = nodes.n;
+		if (rc < 0)
 			goto fail;
 	}
 	return 0;
@@ -295,7 +262,7 @@ void ctl_agents_free(struct ctl_agents *ag)
 
 static int decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *why)
 {
-	const cJSON *d, *l, *f, *sessions;
+	const cJSON *d, *l, *f;
 	memset(st, 0, sizeof(*st));
 	if (ctl_get_str(r, NULL, CARET_CTL_K_HOST, false, &st->host, why) < 0 ||
 	    ctl_get_obj(r, NULL, CARET_CTL_K_CARETD, &d, why) < 0 ||
@@ -303,10 +270,13 @@ static int decode_status(const cJSON *r, struct ctl_status *st, struct ctl_why *
 	    ctl_get_str(d, CARET_CTL_K_CARETD, CARET_CTL_K_VERSION, false, &st->version, why) < 0 ||
 	    ctl_get_str(d, CARET_CTL_K_CARETD, CARET_CTL_K_PACING, false, &st->pacing, why) < 0 ||
 	    ctl_get_obj(r, NULL, CARET_CTL_K_LTTNG, &l, why) < 0 ||
-	    ctl_get_bool(l, CARET_CTL_K_LTTNG, CARET_CTL_K_REACHABLE, &st->lttng_reachable, why) < 0 ||
-	    ctl_get_array(l, CARET_CTL_K_LTTNG, CARET_CTL_K_ACTIVE_SESSIONS, &sessions, why) < 0)
+	    ctl_get_bool(l, CARET_CTL_K_LTTNG, CARET_CTL_K_REACHABLE, &st->lttng_reachable, why) < 0)
 		return -EPROTO;
-	int e = strings_of(sessions, "lttng.active_sessions", &st->sessions, &st->n_sessions, why);
+	struct caret_ctl_strings sessions = { 0 };
+	int e = ctl_get_strings(l, CARET_CTL_K_LTTNG, CARET_CTL_K_ACTIVE_SESSIONS, SIZE_MAX,
+				&sessions, why);
+	st->sessions = sessions.v; /* ctl_decode_status frees it on error */
+	st->n_sessions = sessions.n;
 	if (e < 0)
 		return e;
 	/* Only meaningful with frequency pacing: absent or null is fine. */

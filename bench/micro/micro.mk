@@ -1,7 +1,8 @@
 # Micro-benchmarks P1-P3 (bench/micro/micro.py drives them). Included by
 # the top-level Makefile, which provides B, CC, CFLAGS, LDFLAGS, PKG_UST and
 # the obj function; adds nothing to `all`.
-MICRO_SRC := bench/micro/microbench.c bench/micro/micro_tp.c
+MICRO_SRC := bench/micro/microbench.c bench/micro/micro_hooks.c bench/micro/micro_capture.c \
+	bench/micro/micro_alt.c bench/micro/micro_rt.c bench/micro/micro_tp.c
 MICRO_UST_CFLAGS ?= $(shell pkg-config --cflags lttng-ust 2>/dev/null)
 
 $(call obj,$(MICRO_SRC)): CFLAGS += $(MICRO_UST_CFLAGS)

@@ -20,6 +20,18 @@ TOP=$(readlink -f ../..)
 B=${B:-build}
 status=0
 summary=""
+# One module of the distribution's: run with its environment (VAR=value arguments), its
+# result line in the summary, timed from the caller's t0.
+run_module() {
+	local label=$1 limit=$2 module=$3
+	shift 3
+	if env CARET_ROS2_DISTRO="$distro" "$@" B="$B" timeout "$limit" /usr/bin/python3 "$module"; then
+		summary="$summary\n  $label: ok in $(($(date +%s) - t0)) s"
+	else
+		summary="$summary\n  $label: FAILED in $(($(date +%s) - t0)) s"
+		status=1
+	fi
+}
 for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 	t0=$(date +%s)
 	echo "== real ROS 2 $distro (B=$B SAN=${SAN:-0})"
@@ -37,13 +49,8 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 	fi
 	rmws=rmw_cyclonedds_cpp
 	[ -e "$prefix/lib/librmw_fastrtps_cpp.so" ] && rmws="$rmws rmw_fastrtps_cpp"
-	if CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$prefix CARET_ROS2_APP=$bdir/caret_real_app \
-		CARET_ROS2_RMWS="$rmws" B=$B timeout 1200 /usr/bin/python3 test_real_ros.py; then
-		summary="$summary\n  $distro ($rmws): ok in $(($(date +%s) - t0)) s"
-	else
-		summary="$summary\n  $distro ($rmws): FAILED in $(($(date +%s) - t0)) s"
-		status=1
-	fi
+	run_module "$distro ($rmws)" 1200 test_real_ros.py CARET_ROS2_PREFIX="$prefix" \
+		CARET_ROS2_APP="$bdir/caret_real_app" CARET_ROS2_RMWS="$rmws"
 	# The real CARET side by side (tools/ros2/caret.sh builds or reuses it), caret_analyze as
 	# the oracle. Under SAN=1 only our agent changes: the parity of the plain stage stands.
 	t0=$(date +%s)
@@ -52,25 +59,19 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 	elif ! caret=$("$TOP/tools/ros2/caret.sh" "$distro"); then
 		summary="$summary\n  $distro CARET parity: FAILED (CARET did not build)"
 		status=1
-	elif CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$prefix CARET_ROS2_APP=$bdir/caret_real_app \
-		CARET_ROS2_RMWS="$rmws" CARET_ROS2_CARET=$caret B=$B timeout 1800 /usr/bin/python3 test_caret_parity.py; then
-		summary="$summary\n  $distro CARET parity ($rmws): ok in $(($(date +%s) - t0)) s"
 	else
-		summary="$summary\n  $distro CARET parity ($rmws): FAILED in $(($(date +%s) - t0)) s"
-		status=1
+		run_module "$distro CARET parity ($rmws)" 1800 test_caret_parity.py \
+			CARET_ROS2_PREFIX="$prefix" CARET_ROS2_APP="$bdir/caret_real_app" \
+			CARET_ROS2_RMWS="$rmws" CARET_ROS2_CARET="$caret"
 	fi
 	# A generated system of some size (6 processes x 4 nodes) recorded late, judged by the real
 	# caret_analyze, and the scale row's gate (bench/ros2_scale_gate.py): with each RMW, in the
 	# stage without SAN (CARET's analyzer).
 	if [ "${SAN:-0}" != 1 ] && [ -n "${caret:-}" ]; then
 		t0=$(date +%s)
-		if CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$prefix CARET_ROS2_SCALE_APP=$bdir/caret_scale_app \
-			CARET_ROS2_RMWS="$rmws" CARET_ROS2_CARET=$caret B=$B timeout 600 /usr/bin/python3 test_scale.py; then
-			summary="$summary\n  $distro scale 6x4 ($rmws): ok in $(($(date +%s) - t0)) s"
-		else
-			summary="$summary\n  $distro scale 6x4 ($rmws): FAILED in $(($(date +%s) - t0)) s"
-			status=1
-		fi
+		run_module "$distro scale 6x4 ($rmws)" 600 test_scale.py CARET_ROS2_PREFIX="$prefix" \
+			CARET_ROS2_SCALE_APP="$bdir/caret_scale_app" CARET_ROS2_RMWS="$rmws" \
+			CARET_ROS2_CARET="$caret"
 	fi
 	# A Python node: rclpy, an overlay on the core (a cold build adds minutes, so CI builds it
 	# only when asked).
@@ -90,12 +91,9 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 	if [ -z "$py" ]; then
 		summary="$summary\n  $distro rclpy: FAILED (the rclpy overlay did not build)"
 		status=1
-	elif CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$py CARET_ROS2_RMWS="$rmws" B=$B \
-		timeout 900 /usr/bin/python3 test_rclpy.py; then
-		summary="$summary\n  $distro rclpy ($rmws): ok in $(($(date +%s) - t0)) s"
 	else
-		summary="$summary\n  $distro rclpy ($rmws): FAILED in $(($(date +%s) - t0)) s"
-		status=1
+		run_module "$distro rclpy ($rmws)" 900 test_rclpy.py CARET_ROS2_PREFIX="$py" \
+			CARET_ROS2_RMWS="$rmws"
 	fi
 	# record -c: a real /clock publisher (rclpy, each RMW), the real caret_analyze's
 	# sim-time converter on the trace (CARET's, hence not under SAN).
@@ -104,12 +102,9 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 		:
 	elif [ "${SAN:-0}" = 1 ] || [ -z "${caret:-}" ]; then
 		summary="$summary\n  $distro record -c: runs in the stage without SAN, with CARET"
-	elif CARET_ROS2_DISTRO=$distro CARET_ROS2_PREFIX=$py CARET_ROS2_RMWS="$rmws" \
-		CARET_ROS2_CARET=$caret B=$B timeout 900 /usr/bin/python3 test_record_clock_real.py; then
-		summary="$summary\n  $distro record -c ($rmws): ok in $(($(date +%s) - t0)) s"
 	else
-		summary="$summary\n  $distro record -c ($rmws): FAILED in $(($(date +%s) - t0)) s"
-		status=1
+		run_module "$distro record -c ($rmws)" 900 test_record_clock_real.py \
+			CARET_ROS2_PREFIX="$py" CARET_ROS2_RMWS="$rmws" CARET_ROS2_CARET="$caret"
 	fi
 done
 printf "real ROS 2:$summary\n"

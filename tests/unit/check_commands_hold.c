@@ -122,23 +122,14 @@ START_TEST(owner_only)
 	peer.uid = 4242;
 	record("mine");
 	peer.uid = 4343;
-	static const struct {
-		const char *line;
-		int err;
-		const char *says;
-	} cases[] = {
+	static const struct refusal cases[] = {
 		{ "{\"v\":1,\"cmd\":\"hold\",\"session\":\"mine\"}", EPERM, "uid 4242" },
 		{ "{\"v\":1,\"cmd\":\"hold\",\"session\":\"mine\",\"release\":true}", EPERM,
 		  "uid 4242" },
 		{ "{\"v\":1,\"cmd\":\"hold\",\"session\":\"other\"}", ENOENT, "no recording" },
 		{ "{\"v\":1,\"cmd\":\"hold\"}", EINVAL, "session is required" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		cJSON *r = ask(cases[i].line, CTL_REPLY_ERROR, NULL);
-		ck_assert_msg(err_of(r) == cases[i].err, "%s: errno %d", cases[i].line, err_of(r));
-		ck_assert_msg(strstr(msg_of(r), cases[i].says), "%s: %s", cases[i].line, msg_of(r));
-		cJSON_Delete(r);
-	}
+	EXPECT_REFUSALS(cases);
 	/* the owner's hold, which the other user could not release */
 	peer.uid = 4242;
 	struct wait_req *w = hold("mine");

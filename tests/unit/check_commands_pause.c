@@ -106,11 +106,7 @@ START_TEST(pause_refusals_never_reach_lttng)
 	cJSON_Delete(ask("{\"v\":1,\"cmd\":\"record\",\"session\":\"mine\",\"path\":\"/t\"}",
 			 CTL_REPLY_RESULT, NULL));
 	peer.uid = 4343;
-	static const struct {
-		const char *line;
-		int err;
-		const char *says;
-	} cases[] = {
+	static const struct refusal cases[] = {
 		{ "{\"v\":1,\"cmd\":\"pause\"}", ENOENT, "no recording" },
 		{ "{\"v\":1,\"cmd\":\"pause\",\"session\":\"mine\"}", EPERM, "uid 4242" },
 		{ "{\"v\":1,\"cmd\":\"resume\",\"session\":\"mine\"}", EPERM, "uid 4242" },
@@ -118,12 +114,7 @@ START_TEST(pause_refusals_never_reach_lttng)
 		{ "{\"v\":1,\"cmd\":\"pause\",\"session\":\"-x\"}", EINVAL, "session" },
 		{ "{\"v\":1,\"cmd\":\"resume\",\"session\":7}", EINVAL, "session" },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		cJSON *r = ask(cases[i].line, CTL_REPLY_ERROR, NULL);
-		ck_assert_msg(err_of(r) == cases[i].err, "%s: errno %d", cases[i].line, err_of(r));
-		ck_assert_msg(strstr(msg_of(r), cases[i].says), "%s: %s", cases[i].line, msg_of(r));
-		cJSON_Delete(r);
-	}
+	EXPECT_REFUSALS(cases);
 	ck_assert_ptr_null(fake_call("pause"));
 	ck_assert_ptr_null(fake_call("resume"));
 	/* the owner may */

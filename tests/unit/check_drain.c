@@ -351,6 +351,24 @@ START_TEST(archived_chunk_discards)
 }
 END_TEST
 
+/* The 16 CPUs of the tests below, one index each in ix, 2 packets a CPU
+ * (`written` on the written ones) 1 us apart. Last packet ends: idle CPUs
+ * before the base (1 ms + cpu ns); written CPUs 3 (50 ms), 7 (48 ms), 9
+ * (40 ms); CPU 12 written after the base, silent since 15 ms (its writers
+ * moved). */
+static void index_16_cpus(const char *ix, int written)
+{
+	const int64_t ms = 1000000;
+	for (int cpu = 0; cpu < 16; cpu++) {
+		char p[256];
+		snprintf(p, sizeof(p), "%s/caret_%d.idx", ix, cpu);
+		int64_t end = cpu == 3 ? 50 * ms : cpu == 7 ? 48 * ms : cpu == 9 ? 40 * ms
+			      : cpu == 12 ? 15 * ms : 1 * ms + cpu;
+		int np = cpu == 3 || cpu == 7 || cpu == 9 ? written : 2;
+		index_file(p, 0xC1F1DCC1, np, (uint64_t)end - (uint64_t)(np - 1) * 1000, 0, 0);
+	}
+}
+
 /* A 16-CPU machine: the replay writes on a few CPUs, the consumer has
  * drained them to different points, most CPUs are idle. The drain point
  * is the slowest written buffer, not the newest packet of any CPU: what a
@@ -361,17 +379,7 @@ START_TEST(horizon_per_stream_16_cpus)
 	new_dir("16");
 	const char *ix = index_dir(dir, 0);
 	const int64_t ms = 1000000, base = 10 * ms;
-	for (int cpu = 0; cpu < 16; cpu++) {
-		char p[256];
-		snprintf(p, sizeof(p), "%s/caret_%d.idx", ix, cpu);
-		/* last packet ends: idle CPUs before the base (1 ms + cpu ns);
-		 * written CPUs 3 (50 ms), 7 (48 ms), 9 (40 ms); CPU 12 written
-		 * after the base, silent since 15 ms (its writers moved) */
-		int64_t end = cpu == 3 ? 50 * ms : cpu == 7 ? 48 * ms : cpu == 9 ? 40 * ms
-			      : cpu == 12 ? 15 * ms : 1 * ms + cpu;
-		int np = cpu == 3 || cpu == 7 || cpu == 9 ? 4 : 2;
-		index_file(p, 0xC1F1DCC1, np, (uint64_t)end - (uint64_t)(np - 1) * 1000, 0, 0);
-	}
+	index_16_cpus(ix, 4);
 	struct lttng_drain d;
 	ck_assert_int_eq(lttng_drain_read(dir, "caret", &d), 0);
 	ck_assert_int_eq(d.streams, 16);
@@ -432,13 +440,7 @@ START_TEST(horizons_per_cpu)
 	new_dir("pc");
 	const char *ix = index_dir(dir, 0);
 	const int64_t ms = 1000000, base = 10 * ms;
-	for (int cpu = 0; cpu < 16; cpu++) {
-		char p[256];
-		snprintf(p, sizeof(p), "%s/caret_%d.idx", ix, cpu);
-		int64_t end = cpu == 3 ? 50 * ms : cpu == 7 ? 48 * ms : cpu == 9 ? 40 * ms
-			      : cpu == 12 ? 15 * ms : 1 * ms + cpu;
-		index_file(p, 0xC1F1DCC1, 2, (uint64_t)end - 1000, 0, 0);
-	}
+	index_16_cpus(ix, 2);
 	/* another uid's stream of CPU 3, behind: CPU 3 is drained to the slower */
 	char p[256];
 	snprintf(p, sizeof(p), "%s/caret_3.idx", index_dir(dir, 1000));

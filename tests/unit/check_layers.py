@@ -166,6 +166,9 @@ LAYERS = {
         # the process-wide state every file reads (state word, provider,
         # distribution facts, caret_warn); leaves that know nothing of the agent
         {"state", "tp/caret_tp", "distro", "resolve"},
+        # CARET's filter lists; the filters' lock-free verdict table
+        {"filter_list", "filter_verdicts"},
+        {"filter_rel"},  # the relations the filters decide over, and their verdicts
         # CARET's trace filters; `caretctl top`'s counting; the provider, loaded on first need
         {"filter", "count", "provider"},
         {"replay"},  # the replay thread (emits through filter)

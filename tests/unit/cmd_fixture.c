@@ -145,6 +145,16 @@ void expect_keys(const cJSON *o, const char *want)
 		      want);
 }
 
+void expect_refusals(const struct refusal *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		cJSON *r = ask(cases[i].line, CTL_REPLY_ERROR, NULL);
+		ck_assert_msg(err_of(r) == cases[i].err, "%s: errno %d", cases[i].line, err_of(r));
+		ck_assert_msg(strstr(msg_of(r), cases[i].says), "%s: %s", cases[i].line, msg_of(r));
+		cJSON_Delete(r);
+	}
+}
+
 /* ---- the fake session daemon ---- */
 
 struct fake_lttng fake;

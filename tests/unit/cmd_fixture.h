@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "daemon/server/commands.h"
 #include "proto/caret_ctl_reply.h"
@@ -41,6 +42,15 @@ const char *msg_of(const cJSON *r);
 void expect_text(const cJSON *x, const char *want);
 /* o's keys in order, comma-separated, against want. */
 void expect_keys(const cJSON *o, const char *want);
+/* A request line refused with errno err, its error text holding says. */
+struct refusal {
+	const char *line;
+	int err;
+	const char *says;
+};
+/* Each of the n lines asked, refused as it says. */
+void expect_refusals(const struct refusal *cases, size_t n);
+#define EXPECT_REFUSALS(cases) expect_refusals((cases), sizeof(cases) / sizeof((cases)[0]))
 
 /* The fake session daemon behind view.ops. */
 #define FAKE_CALLS 32

@@ -15,107 +15,21 @@
  * (ros2_caret:caret_replay_begin/end, which the analyzer never reads):
  * the records its thread emitted between them against the counts they
  * state.
+ *
+ * Here: the messages taken in, the processes and threads, the runtime
+ * joins and the report finished; the classes are check_class.c's, the
+ * init records check_init.c's.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "check_discards.h"
-#include "check_links.h"
+#include "check_class.h"
 #include "check_field.h"
-#include "check_map.h"
+#include "check_model_impl.h"
 #include "check_pass.h"
-#include "check_summary.h"
 #include "util/caret_util.h"
-
-/* caret_analyze's init events (infra/lttng/lttng.py,
- * Lttng._prioritized_init_events), without their provider. */
-static const char *const init_kinds[] = {
-	"rcl_init", "rcl_node_init", "rcl_publisher_init", "rcl_subscription_init",
-	"rclcpp_subscription_init", "rclcpp_subscription_callback_added",
-	"rcl_service_init", "rclcpp_service_callback_added", "rcl_client_init",
-	"rcl_timer_init", "rclcpp_timer_callback_added", "rclcpp_timer_link_node",
-	"rclcpp_callback_register", "rcl_lifecycle_state_machine_init",
-	"rclcpp_construct_ring_buffer", "rclcpp_buffer_to_ipb",
-	"rclcpp_ipb_to_subscription", "rmw_implementation", "construct_executor",
-	"construct_static_executor", "add_callback_group",
-	"add_callback_group_static_executor", "callback_group_add_timer",
-	"callback_group_add_subscription", "callback_group_add_service",
-	"callback_group_add_client", "executor_entity_collector_to_executor",
-	"callback_group_to_executor_entity_collector",
-	"agnocast_init", "agnocast_node_init", "agnocast_publisher_init",
-	"agnocast_subscription_init", "agnocast_timer_init", "agnocast_add_callback_group",
-	"agnocast_construct_executor",
-};
-#define NKINDS (sizeof(init_kinds) / sizeof(init_kinds[0]))
-_Static_assert(NKINDS <= CHECK_MAX_KINDS, "CHECK_MAX_KINDS too small");
-
-const char *check_kind_name(size_t i)
-{
-	return i < NKINDS ? init_kinds[i] : NULL;
-}
-
-const char *check_ctx_name(size_t i)
-{
-	static const char *const names[CHECK_NCTX] = { "vpid", "vtid", "procname" };
-	return i < CHECK_NCTX ? names[i] : NULL;
-}
-
-enum role {
-	R_OTHER,	/* not a ROS 2 event: counted, nothing else */
-	R_RUNTIME,
-	R_INIT,
-	R_CARET_INIT,
-	R_DDS_WRITE,
-	R_BIND,
-	R_TAKE,
-	R_PASS_BEGIN,
-	R_PASS_END,
-};
-
-struct evclass {
-	const bt_event_class *key;
-	char *name;
-	enum role role;
-	int kind;	/* init kind index, or -1 */
-	bool caret;	/* ros2_caret provider */
-	int c_vpid, c_vtid, c_procname;
-	int f_init_ts, f_addr, f_stamp, f_src_ts, f_taken;
-	int f_handle, f_node_name, f_ns, f_topic, f_pass, f_records;
-	int link_f[CHECK_LINK_OPS];
-	struct check_sum_class sum;
-	uint64_t count;
-};
-
-struct tid_state {
-	bool pending; /* a dds_write not yet followed by its binding */
-	size_t proc;
-};
-
-struct binding {
-	uint64_t stamp;
-	size_t proc;
-};
-
-struct check_model {
-	struct check_report r;
-	size_t procs_cap, nodes_cap, topics_cap;
-	struct evclass *cls;
-	size_t ncls, cls_cap;
-	struct check_map cls_by_ptr, proc_by_vpid, tids_idx, exact, variants, takes, handles;
-	struct check_links links;
-	struct check_discards discards;
-	struct check_summary sum;
-	struct tid_state *tids;
-	size_t ntids, tids_cap;
-	struct binding *binds;
-	size_t nbinds, binds_cap;
-	int64_t last_vpid;
-	size_t last_proc;
-	bool have_last, have_first;
-};
 
 struct check_model *check_model_new(void)
 {
@@ -166,74 +80,6 @@ const struct check_report *check_model_report(const struct check_model *m)
 	return &m->r;
 }
 
-static void classify(struct evclass *c, const bt_event_class *ec)
-{
-	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
-	const bt_field_class *ctx = bt_stream_class_borrow_event_common_context_field_class_const(sc);
-	const bt_field_class *pl = bt_event_class_borrow_payload_field_class_const(ec);
-	const char *kind = NULL;
-	c->kind = -1;
-	c->role = R_OTHER;
-	if (strncmp(c->name, "ros2_caret:", 11) == 0) {
-		c->caret = true;
-		kind = c->name + 11;
-	} else if (strncmp(c->name, "ros2:", 5) == 0) {
-		kind = c->name + 5;
-	}
-	if (kind) {
-		c->role = R_RUNTIME;
-		for (size_t i = 0; i < NKINDS; i++)
-			if (strcmp(kind, init_kinds[i]) == 0) {
-				c->kind = (int)i;
-				c->role = R_INIT;
-			}
-		if (c->caret && strcmp(kind, "caret_init") == 0)
-			c->role = R_CARET_INIT;
-		else if (c->caret && strcmp(kind, "dds_write") == 0)
-			c->role = R_DDS_WRITE;
-		else if (c->caret && strcmp(kind, "dds_bind_addr_to_stamp") == 0)
-			c->role = R_BIND;
-		else if (strcmp(kind, "rmw_take") == 0)
-			c->role = R_TAKE;
-		/* record -c's sim time, from caret-simclock (or CARET's
-		 * clock_recorder), a process with no ROS entity: the analyzer
-		 * takes it from any vpid, caret_init or not (processor.py
-		 * _handle_sim_time has no _is_valid_data) */
-		else if (c->caret && strcmp(kind, "sim_time") == 0)
-			c->role = R_OTHER;
-		else if (c->caret && strcmp(kind, "caret_replay_begin") == 0)
-			c->role = R_PASS_BEGIN;
-		else if (c->caret && strcmp(kind, "caret_replay_end") == 0)
-			c->role = R_PASS_END;
-	}
-	c->c_vpid = check_member(ctx, "vpid");
-	c->c_vtid = check_member(ctx, "vtid");
-	c->c_procname = check_member(ctx, "procname");
-	c->f_init_ts = check_member(pl, "init_timestamp");
-	c->f_addr = check_member(pl, "addr");
-	c->f_stamp = check_member(pl, "source_stamp");
-	c->f_src_ts = check_member(pl, "source_timestamp");
-	c->f_taken = check_member(pl, "taken");
-	c->f_node_name = check_member(pl, "node_name");
-	c->f_ns = check_member(pl, "namespace");
-	c->f_topic = check_member(pl, "topic_name");
-	c->f_pass = check_member(pl, "pass");
-	c->f_records = check_member(pl, "records");
-	if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_node_init") == 0)
-		c->f_handle = check_member(pl, "node_handle");
-	else if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_publisher_init") == 0)
-		c->f_handle = check_member(pl, "publisher_handle");
-	else if (c->kind >= 0 && strcmp(init_kinds[c->kind], "rcl_subscription_init") == 0)
-		c->f_handle = check_member(pl, "subscription_handle");
-	else
-		c->f_handle = -1;
-	for (int i = 0; i < CHECK_LINK_OPS; i++) {
-		const char *f = c->kind >= 0 ? check_link_field(init_kinds[c->kind], i) : NULL;
-		c->link_f[i] = f ? check_member(pl, f) : -1;
-	}
-	check_summary_class(&c->sum, c->name, pl);
-}
-
 static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
 {
 	bool added;
@@ -251,7 +97,7 @@ static struct evclass *class_of(struct check_model *m, const bt_event_class *ec)
 	c->name = strdup(name ? name : "(unnamed)");
 	if (!c->name)
 		return NULL;
-	classify(c, ec);
+	check_class_classify(c, ec);
 	*slot = m->ncls++;
 	return c;
 }
@@ -283,113 +129,6 @@ static struct check_proc *proc_of(struct check_model *m, int64_t vpid, const bt_
 	m->last_proc = *slot;
 	*idx = *slot;
 	return &m->r.procs[*slot];
-}
-
-static int add_node(struct check_model *m, int64_t vpid, const char *ns, const char *name)
-{
-	if (caret_grow((void **)&m->r.nodes, &m->nodes_cap, m->r.nnodes + 1, sizeof(*m->r.nodes)) < 0)
-		return -ENOMEM;
-	size_t l = strlen(ns);
-	char *full;
-	if (asprintf(&full, "%s%s%s", ns, l && ns[l - 1] == '/' ? "" : "/", name) < 0)
-		return -ENOMEM;
-	m->r.nodes[m->r.nnodes++] = (struct check_node){ vpid, full };
-	return 0;
-}
-
-static int add_topic(struct check_model *m, const char *name, bool pub)
-{
-	struct check_topic *t = NULL;
-	for (size_t i = 0; i < m->r.ntopics && !t; i++)
-		if (strcmp(m->r.topics[i].name, name) == 0)
-			t = &m->r.topics[i];
-	if (!t) {
-		if (caret_grow((void **)&m->r.topics, &m->topics_cap, m->r.ntopics + 1,
-			 sizeof(*m->r.topics)) < 0)
-			return -ENOMEM;
-		t = &m->r.topics[m->r.ntopics];
-		*t = (struct check_topic){ strdup(name), 0, 0 };
-		if (!t->name)
-			return -ENOMEM;
-		m->r.ntopics++;
-	}
-	if (pub)
-		t->publishers++;
-	else
-		t->subscriptions++;
-	return 0;
-}
-
-static int on_init(struct check_model *m, const struct evclass *c, struct check_proc *p,
-		   size_t pi, const bt_field *pl, int64_t ts)
-{
-	uint64_t h = check_hcomb(check_hcomb(0, (uint64_t)p->vpid), (uint64_t)c->kind);
-	uint64_t n = pl ? bt_field_class_structure_get_member_count(bt_field_borrow_class_const(pl))
-			: 0;
-	/* A replayed record keeps its init_timestamp; a ros2: record has only
-	 * its event time: two of them at different times are two objects
-	 * (an address used again), not a copy. */
-	uint64_t its = (uint64_t)ts;
-	for (uint64_t i = 0; i < n; i++) {
-		const bt_field *f = bt_field_structure_borrow_member_field_by_index_const(pl, i);
-		if ((int)i == c->f_init_ts)
-			check_fint(pl, c->f_init_ts, &its);
-		else
-			h = check_hfield(h, f, 0);
-	}
-	p->init[c->kind]++;
-	p->init_total++;
-	/* The same record twice from one provider: a second replay into the
-	 * session (another session's start, or a replay pass started again). */
-	bool added;
-	uint64_t *e = check_map_slot(&m->exact, check_hcomb(check_hcomb(h, c->caret), its), &added);
-	if (!e)
-		return -ENOMEM;
-	if (!added) {
-		p->dup[c->kind]++;
-		p->dup_total++;
-		return 0;
-	}
-	/* The same record as ros2: and ros2_caret: (design section 3). */
-	uint64_t *v = check_map_slot(&m->variants, h, &added);
-	if (!v)
-		return -ENOMEM;
-	uint64_t bit = c->caret ? 2 : 1, before = *v;
-	if ((*v | bit) == 3 && !(*v & bit))
-		p->both_variants++;
-	*v |= bit;
-	if (before)
-		return 0;
-	/* ros2caret's summaries count each record once (the analyzer drops
-	 * copies, whichever provider) */
-	if (check_summary_event(&m->sum, &c->sum, p->vpid, true, pl) < 0)
-		return -ENOMEM;
-	uint64_t lv[CHECK_LINK_OPS] = { 0 };
-	bool have[CHECK_LINK_OPS];
-	for (int i = 0; i < CHECK_LINK_OPS; i++)
-		have[i] = check_fint(pl, c->link_f[i], &lv[i]);
-	if (check_links_record(&m->links, init_kinds[c->kind], lv, have, pi, p->vpid) < 0)
-		return -ENOMEM;
-	if (c->f_handle < 0)
-		return 0;
-	/* Nodes and topics once per object, whichever variant came first. */
-	uint64_t handle;
-	if (!check_fint(pl, c->f_handle, &handle))
-		return 0;
-	uint64_t *hs = check_map_slot(&m->handles,
-				check_hcomb(check_hcomb(check_hcomb(1, (uint64_t)p->vpid), (uint64_t)c->kind), handle),
-				&added);
-	if (!hs)
-		return -ENOMEM;
-	if (!added)
-		return 0;
-	if (c->f_node_name >= 0) {
-		const char *nm = check_fstr(pl, c->f_node_name), *ns = check_fstr(pl, c->f_ns);
-		return add_node(m, p->vpid, ns ? ns : "/", nm ? nm : "?");
-	}
-	const char *topic = check_fstr(pl, c->f_topic);
-	return topic ? add_topic(m, topic, strcmp(init_kinds[c->kind], "rcl_publisher_init") == 0)
-		     : 0;
 }
 
 static struct tid_state *tid_of(struct check_model *m, int64_t vpid, uint64_t vtid, size_t proc)
@@ -479,7 +218,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		/* Replayed: a ros2_caret record on its pass's thread. */
 		if (c->caret)
 			check_pass_record(p, vtid);
-		return on_init(m, c, p, pi, pl, ns);
+		return check_init_record(m, c, p, pi, pl, ns);
 	case R_PASS_BEGIN:
 	case R_PASS_END:
 		on_pass_mark(c, p, vtid, pl);
@@ -641,3 +380,4 @@ int check_model_finish(struct check_model *m)
 		qsort(m->r.evcounts, m->r.nevcounts, sizeof(*m->r.evcounts), cmp_ev);
 	return rc;
 }
+
