@@ -456,7 +456,7 @@ int main(int argc, char **argv)
 		.log_level = LOG_INFO,
 	};
 	if (argc == 2 && strcmp(argv[1], LTTNG_HELPER_ARG) == 0)
-		return lttng_helper_main(); /* caretd's own LTTng start helper */
+		lttng_helper_main(); /* caretd's own LTTng start helper */
 	config_builtin(&o.cli);
 	int rc = parse_args(argc, argv, &o);
 	if (rc != GO_ON)
@@ -480,9 +480,7 @@ int main(int argc, char **argv)
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
-	/* before any thread (CycloneDDS's): its helper's spawn is safe
-	 * anyway, but the earlier the less of caretd it sees */
-	lttng_start_open(e);
+	lttng_start_open(e); /* its helper, before CycloneDDS's threads */
 	r = registry_open(&d.reg);
 	if (r < 0) {
 		log_err_errno(r, "cannot watch /dev/shm");

@@ -82,7 +82,10 @@ static int serve(int fd, const void *msg, size_t len, struct lttng_start_req *re
 	return 0;
 }
 
-int lttng_helper_main(void)
+/* Ends with _exit: nothing of caretd's exit (its atexit handlers, a
+ * sanitizer's leak report over lttng-ctl's process-wide state) is the
+ * helper's. */
+_Noreturn void lttng_helper_main(void)
 {
 	/* nothing of caretd's but the socket: a copy of its control socket
 	 * or of a segment would outlive it here */
@@ -97,10 +100,10 @@ int lttng_helper_main(void)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return n == 0 ? 0 : 1; /* caretd closed its end */
+			_exit(n == 0 ? 0 : 1); /* caretd closed its end */
 		if (n == 1)
 			continue; /* a cancel that came after its start's result */
 		if (serve(LTTNG_HELPER_FD, msg, (size_t)n, &req, &res) < 0)
-			return 0;
+			_exit(0);
 	}
 }

@@ -21,7 +21,7 @@
 #define LTTNG_HELPER_ARG "--lttng-start-helper"
 #define LTTNG_HELPER_FD 3
 
-/* The helper's life: returns its exit status once caretd is gone. */
-int lttng_helper_main(void);
+/* The helper's life: exits once caretd is gone, never returns. */
+_Noreturn void lttng_helper_main(void);
 
 #endif

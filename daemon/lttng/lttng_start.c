@@ -55,11 +55,6 @@ bool lttng_start_running(int64_t *since_ns)
 	return S.running;
 }
 
-pid_t lttng_start_helper(void)
-{
-	return S.helper;
-}
-
 static void end(const struct lttng_start_result *res)
 {
 	S.running = false;

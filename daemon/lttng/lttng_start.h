@@ -42,9 +42,6 @@ typedef void (*lttng_start_fn)(void *arg, const struct lttng_start_result *res);
  */
 int lttng_start_open(sd_event *e);
 
-/* The helper's pid (0: none). */
-pid_t lttng_start_helper(void);
-
 /* Whether v's starts run off the loop: a helper opened, a view started on
  * a loop, with LTTng's real door (a test's fake records its calls in this
  * process, so its starts stay in line). */
