@@ -111,9 +111,8 @@ class RecordStartTest(SystemTest):
         first = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
                               "-p", self.traces, "-s", "first", "--duration", "120",
                               "--timeout", "60"], agent=False, stdin=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while "first" not in self.c.caretctl("status").stdout and time.time() < deadline:
-            time.sleep(0.1)
+        # its own start ended: the one held below is another's
+        wait_err(d, r"session first: LTTng started it in", timeout=30)
         rec, mark = self.record_held(d, procs, "slowstart")
         stop = self.c.spawn([CARETCTL, "--socket", self.c.sock, "stop", "-s", "first"],
                             agent=False, stdin=subprocess.DEVNULL)
@@ -137,6 +136,36 @@ class RecordStartTest(SystemTest):
         if first.poll() is None:
             first.kill()
         first.wait()
+        self.assertEqual(sessions_after(), [])
+
+    def test_snapshot_during_start_waits_then_is_taken(self):
+        """A flight recorder's `snapshot` sent while LTTng starts another
+        session waits for the start's end (caretctl says so), then its
+        replay pass and snapshot run as they would have."""
+        d = self.c.caretd()
+        procs = self.system(3)
+        fr = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
+                           self.traces, "-s", "fr", "--snapshot", "--timeout", "60"],
+                          agent=False, stdin=subprocess.DEVNULL)
+        wait_err(d, r"session fr: LTTng started it in", timeout=30)
+        rec, mark = self.record_held(d, procs, "slowstart")
+        snap = self.c.spawn([CARETCTL, "--socket", self.c.sock, "snapshot", "fr"],
+                            agent=False, stdin=subprocess.DEVNULL)
+        time.sleep(1.0)
+        t0 = time.time()
+        self.c.caretctl("status", timeout=10)
+        self.assertLess(time.time() - t0, 1.5, "status waited for LTTng's start")
+        self.assertIsNone(snap.poll(), "snapshot did not wait for LTTng's start: " +
+                          snap.out_text() + snap.err_text())
+        self.resume()
+        self.assertEqual(snap.finish(120), 0, snap.out_text() + snap.err_text())
+        self.assertIn("LTTng is starting another session; the snapshot waits", snap.err_text())
+        self.assertEqual(rec.finish(120), 0, rec.out_text() + rec.err_text())
+        wait_err(d, r"session fr: snapshot \S+ written", start=mark)
+        self.c.caretctl("stop", "-s", "fr")
+        if fr.poll() is None:
+            fr.kill()
+        fr.wait()
         self.assertEqual(sessions_after(), [])
 
     def helpers(self, d):
