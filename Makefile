@@ -308,6 +308,11 @@ $(B)/tests/check_plan: $(call obj,tests/unit/check_plan.c lib/lttng/lttng_layout
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
+UNIT_TESTS += $(B)/tests/check_start_msg
+$(B)/tests/check_start_msg: $(call obj,tests/unit/check_start_msg.c daemon/lttng/lttng_start_msg.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_drain
 $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)

@@ -26,6 +26,7 @@
 #include "daemon/server/cmd_events.h"
 #include "daemon/base/log.h"
 #include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_helper.h"
 #include "daemon/lttng/lttng_start.h"
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/server/notify.h"
@@ -426,7 +427,7 @@ static void stop_modules(struct daemon *d)
 	rotation_stop();
 	pacer_stop(&d->pacer);
 	registry_loop_stop(&d->reg_loop);
-	lttng_start_abandon(); /* its child stops what it makes */
+	lttng_start_abandon(); /* its helper stops what it makes, then exits */
 	lttng_view_stop(&d->lttng);
 	recordings_drop_state(&d->recs); /* issue 33 L10: nothing left behind */
 }
@@ -454,6 +455,8 @@ int main(int argc, char **argv)
 		.config = CARETD_DEFAULT_CONFIG,
 		.log_level = LOG_INFO,
 	};
+	if (argc == 2 && strcmp(argv[1], LTTNG_HELPER_ARG) == 0)
+		lttng_helper_main(); /* caretd's own LTTng start helper */
 	config_builtin(&o.cli);
 	int rc = parse_args(argc, argv, &o);
 	if (rc != GO_ON)
@@ -477,6 +480,7 @@ int main(int argc, char **argv)
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
+	lttng_start_open(e); /* its helper, before CycloneDDS's threads */
 	r = registry_open(&d.reg);
 	if (r < 0) {
 		log_err_errno(r, "cannot watch /dev/shm");

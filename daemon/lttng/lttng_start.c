@@ -1,37 +1,51 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* A session's making in a child process (daemon/lttng/lttng_start.h). */
+/* A session's making in caretd's start helper (daemon/lttng/lttng_start.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon/base/log.h"
+#include "daemon/lttng/lttng_helper.h"
 #include "daemon/lttng/lttng_start.h"
+#include "daemon/lttng/lttng_start_msg.h"
 #include "util/caret_err.h"
 #include "util/caret_util.h"
 
-/* One start at a time (lttng_start.h): its state, module-wide. */
+extern char **environ;
+
+#define NS_PER_MS 1000000LL
+/* A helper that dies is started again at once, but not more often than
+ * this: one that dies at every start must not spin caretd. */
+#define RESPAWN_GAP_NS (1000 * NS_PER_MS)
+/* How long caretd's exit waits for an idle helper to go. */
+#define EXIT_WAIT_MS 500
+
+/* The helper, and the one start it runs (lttng_start.h): module-wide. */
 static struct {
-	bool running;
-	struct lttng_view *v;
-	pid_t pid;
-	int fd;
-	int cancel_fd; /* closed: the child stops what it made */
+	sd_event *event;
+	pid_t helper;
+	int sock;
 	sd_event_source *io;
+	int64_t spawned_ns;
+	unsigned restarts;
+	bool opened; /* lttng_start_open succeeded once: starts go to a helper */
+	bool running, cancelled;
+	struct lttng_view *v;
 	int64_t since_ns;
 	lttng_start_fn done;
 	void *arg;
-	size_t got;
 	struct lttng_start_result res;
-} S = { .fd = -1, .cancel_fd = -1 };
+} S = { .sock = -1 };
 
 bool lttng_start_async(const struct lttng_view *v)
 {
-	return v->poll.loop && lttng_view_ops(v) == &caret_lttng_ops_real;
+	return S.opened && v->poll.loop && lttng_view_ops(v) == &caret_lttng_ops_real;
 }
 
 bool lttng_start_running(int64_t *since_ns)
@@ -41,110 +55,163 @@ bool lttng_start_running(int64_t *since_ns)
 	return S.running;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -errno;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Whether caretd cancelled the start (or is gone): its end of the cancel
- * pipe closed. */
-static bool cancelled(int fd)
-{
-	struct pollfd pf = { .fd = fd, .events = POLLIN };
-	return poll(&pf, 1, 0) > 0;
-}
-
-/* The child: caretd's descriptors closed but its pipes (a copy of the
- * control socket would keep it open should caretd die), the session made,
- * the result written; when caretd cancelled it, or nobody reads the
- * result, the session stopped, so that none runs for no one. */
-static _Noreturn void child(const struct caret_lttng_ops *ops, const struct caret_lttng_cfg *c,
-			    int wfd, int cfd)
-{
-	signal(SIGPIPE, SIG_IGN); /* a write with no reader fails instead */
-	/* above every descriptor it may overwrite, then in place */
-	int w = fcntl(wfd, F_DUPFD, 5), k = fcntl(cfd, F_DUPFD, 5);
-	if (w < 0 || k < 0 || dup2(w, 3) < 0 || dup2(k, 4) < 0)
-		_exit(1);
-	close_range(5, ~0U, 0);
-	static struct lttng_start_result res;
-	struct caret_lttng_cfg cfg = *c;
-	cfg.dir_out = &res.dir;
-	res.r = ops->record(&cfg, res.name, sizeof(res.name), res.path, sizeof(res.path), res.err,
-			    sizeof(res.err));
-	if (res.r >= 0 && cancelled(4)) {
-		struct caret_lttng_chan_stats st;
-		ops->stop(res.name, &st, 1, NULL, 0, NULL, 0);
-		res.stopped = true;
-	}
-	if (write_all(3, &res, sizeof(res)) < 0 && res.r >= 0 && !res.stopped) {
-		struct caret_lttng_chan_stats st;
-		log_warn("session %s: caretd is gone before its start ended: stopped",
-			 res.name);
-		ops->stop(res.name, &st, 1, NULL, 0, NULL, 0);
-	}
-	_exit(0);
-}
-
 static void end(const struct lttng_start_result *res)
 {
-	sd_event_source_disable_unref(S.io);
-	S.io = NULL;
-	if (S.fd >= 0)
-		close(S.fd);
-	S.fd = -1;
-	lttng_start_cancel(); /* nothing left to cancel: the pipe closed */
-	if (S.pid > 0)
-		while (waitpid(S.pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	S.pid = 0;
 	S.running = false;
+	S.cancelled = false;
 	S.v->starting = false;
 	lttng_start_fn done = S.done;
 	S.done = NULL;
 	done(S.arg, res);
 }
 
-/* Reads what is there: 1 once the result is whole, 0 for more, or -errno
- * (the child ended without one). */
-static int read_some(void)
+/* Waits for the helper's exit, up to ms (0: not at all); its status, or
+ * -1 when it has not exited yet (its zombie is reaped at the next spawn). */
+static int reap(pid_t pid, int ms)
 {
-	for (;;) {
-		ssize_t n = read(S.fd, (char *)&S.res + S.got, sizeof(S.res) - S.got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno == EAGAIN ? 0 : -errno;
-		if (n == 0)
-			return -EPIPE;
-		S.got += (size_t)n;
-		if (S.got == sizeof(S.res))
-			return 1;
+	for (int i = 0;; i++) {
+		int st;
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			return st;
+		if ((r < 0 && errno != EINTR) || i >= ms)
+			return -1;
+		usleep(1000);
 	}
 }
 
-static int on_pipe(sd_event_source *src, int fd, uint32_t events, void *arg)
+static void describe(int st, char *buf, size_t len)
 {
-	(void)src, (void)fd, (void)events, (void)arg;
-	int r = read_some();
+	if (st < 0)
+		snprintf(buf, len, "its exit not seen yet");
+	else if (WIFSIGNALED(st))
+		snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
+	else
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(st));
+}
+
+static void close_helper(void)
+{
+	S.io = sd_event_source_disable_unref(S.io);
+	if (S.sock >= 0)
+		close(S.sock);
+	S.sock = -1;
+}
+
+static int on_sock(sd_event_source *src, int fd, uint32_t events, void *arg);
+
+/* caretd's binary again, in the helper's mode: posix_spawn, not a bare
+ * fork, since caretd may have threads by now (lttng_helper.h). */
+static int spawn(char *err, size_t errlen)
+{
+	if (S.helper > 0) /* a helper that went: its zombie, if still there */
+		reap(S.helper, 0);
+	S.helper = 0;
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return caret_errf(err, errlen, -errno, "socketpair: %s", strerror(errno));
+	int big = 2 * LTTNG_START_MSG_MAX;
+	(void)setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&at);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], LTTNG_HELPER_FD);
+	posix_spawn_file_actions_addclosefrom_np(&fa, LTTNG_HELPER_FD + 1);
+	/* SIGTERM, SIGINT and SIGHUP stay blocked: a start under way ends
+	 * and is cleaned up (lttng_helper.h) */
+	sigset_t mask;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	posix_spawnattr_setsigmask(&at, &mask);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+	char *argv[] = { "caretd", LTTNG_HELPER_ARG, NULL };
+	pid_t pid;
+	int r = posix_spawn(&pid, "/proc/self/exe", &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	close(sv[1]);
 	if (r == 0)
-		return 0;
-	if (r < 0) {
-		S.res = (struct lttng_start_result){ .r = -EIO };
-		caret_errf(S.res.err, sizeof(S.res.err), -EIO, "the process starting the LTTng "
-			   "session ended without a result: %s", strerror(-r));
+		r = -sd_event_add_io(S.event, &S.io, sv[0], EPOLLIN, on_sock, NULL);
+	else
+		pid = 0;
+	if (r != 0) {
+		close(sv[0]);
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			reap(pid, EXIT_WAIT_MS);
+		}
+		return caret_errf(err, errlen, -r, "cannot start caretd's LTTng start helper: %s",
+				  strerror(r));
 	}
-	end(&S.res);
+	S.helper = pid;
+	S.sock = sv[0];
+	S.spawned_ns = caret_now_ns();
+	return 0;
+}
+
+/* The helper is gone: the start it ran ends with an error, another helper
+ * takes its place (at once, or at the next start when it died young). */
+static void lost(void)
+{
+	pid_t pid = S.helper;
+	close_helper();
+	char how[64];
+	describe(reap(pid, 100), how, sizeof(how));
+	bool young = caret_now_ns() - S.spawned_ns < RESPAWN_GAP_NS;
+	log_err("caretd's LTTng start helper (pid %d) died (%s)%s; %s", (int)pid, how,
+		S.running ? " during a session start, whose session may be left made: see "
+			    "`lttng list`" : "", young ? "started again at the next record"
+						      : "starting it again");
+	if (S.running) {
+		struct lttng_start_result res = { .r = -EIO };
+		caret_errf(res.err, sizeof(res.err), -EIO, "caretd's LTTng start helper (pid %d) "
+			   "died during the start (%s)", (int)pid, how);
+		end(&res);
+	}
+	char err[256];
+	if (!young && spawn(err, sizeof(err)) == 0)
+		log_info("caretd's LTTng start helper started again: pid %d (%u restarts)",
+			 (int)S.helper, ++S.restarts);
+	else if (!young)
+		log_err("%s", err);
+}
+
+static int on_sock(sd_event_source *src, int fd, uint32_t events, void *arg)
+{
+	(void)src, (void)events, (void)arg;
+	for (;;) {
+		ssize_t n = recv(fd, &S.res, sizeof(S.res), MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0) {
+			lost();
+			return 0;
+		}
+		if (!S.running || (size_t)n != sizeof(S.res)) {
+			log_err("caretd's LTTng start helper (pid %d) sent what it was not asked "
+				"(%zd bytes): ended", (int)S.helper, n);
+			kill(S.helper, SIGKILL);
+			lost();
+			return 0;
+		}
+		end(&S.res);
+	}
+}
+
+int lttng_start_open(sd_event *e)
+{
+	char err[256];
+	S.event = sd_event_ref(e);
+	int r = spawn(err, sizeof(err));
+	if (r < 0)
+		return log_err_errno(r, "%s: sessions are started on caretd's loop", err);
+	S.opened = true;
+	log_debug("LTTng start helper: pid %d", (int)S.helper);
 	return 0;
 }
 
@@ -154,67 +221,71 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 	if (S.running)
 		return caret_errf(err, errlen, -EAGAIN, "LTTng is starting another session: "
 				  "record again once it is started");
-	int p[2], c[2];
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return caret_errf(err, errlen, -errno, "pipe: %s", strerror(errno));
-	if (pipe2(c, O_CLOEXEC) < 0) {
-		int x = -errno;
-		close(p[0]);
-		close(p[1]);
-		return caret_errf(err, errlen, x, "pipe: %s", strerror(-x));
+	if (S.sock < 0) {
+		if (caret_now_ns() - S.spawned_ns < RESPAWN_GAP_NS)
+			return caret_errf(err, errlen, -EAGAIN, "caretd's LTTng start helper died "
+					  "a moment ago: record again");
+		int r = spawn(err, errlen);
+		if (r < 0)
+			return r;
+		log_info("caretd's LTTng start helper started again: pid %d (%u restarts)",
+			 (int)S.helper, ++S.restarts);
 	}
-	sd_event *e = v->poll.loop->event;
-	int r = sd_event_add_io(e, &S.io, p[0], EPOLLIN, on_pipe, NULL);
-	pid_t pid = r < 0 ? -1 : fork();
-	if (pid == 0)
-		child(lttng_view_ops(v), cfg, p[1], c[0]);
-	int x = r < 0 ? r : -errno;
-	close(p[1]);
-	close(c[0]);
-	if (pid < 0) {
-		S.io = sd_event_source_disable_unref(S.io);
-		close(p[0]);
-		close(c[1]);
-		return caret_errf(err, errlen, x, "cannot start the session's maker: %s",
-				  strerror(-x));
-	}
-	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
+	static char msg[LTTNG_START_MSG_MAX];
+	ssize_t n = lttng_start_msg_pack(cfg, msg, sizeof(msg));
+	if (n < 0)
+		return caret_errf(err, errlen, (int)n, "the session's configuration is too large "
+				  "to send to caretd's LTTng start helper");
+	/* the helper is idle (one start at a time) and the socket's buffer
+	 * holds a whole request: this never waits */
+	while (send(S.sock, msg, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		if (errno != EINTR)
+			return caret_errf(err, errlen, -errno, "cannot ask caretd's LTTng start "
+					  "helper (pid %d): %s", (int)S.helper, strerror(errno));
 	S.running = true;
+	S.cancelled = false;
 	S.v = v;
-	S.pid = pid;
-	S.fd = p[0];
-	S.cancel_fd = c[1];
 	S.since_ns = caret_now_ns();
 	S.done = done;
 	S.arg = arg;
-	S.got = 0;
 	v->starting = true;
 	return 0;
 }
 
 void lttng_start_cancel(void)
 {
-	if (S.cancel_fd >= 0)
-		close(S.cancel_fd);
-	S.cancel_fd = -1;
+	if (!S.running || S.cancelled || S.sock < 0)
+		return;
+	char c = LTTNG_START_CANCEL;
+	/* lost (the helper is gone): its end says so at once */
+	if (send(S.sock, &c, 1, MSG_DONTWAIT | MSG_NOSIGNAL) == 1)
+		S.cancelled = true;
 }
 
 void lttng_start_abandon(void)
 {
-	if (!S.running)
-		return;
-	/* written already: nobody else will stop it */
-	if (read_some() == 1 && S.res.r >= 0 && !S.res.stopped) {
-		struct caret_lttng_chan_stats st;
-		log_warn("session %s: started as caretd exits: stopped", S.res.name);
-		lttng_view_ops(S.v)->stop(S.res.name, &st, 1, NULL, 0, NULL, 0);
-	} else {
-		log_warn("caretd exits during an LTTng session start: the process starting it "
-			 "(pid %d) stops it once started", (int)S.pid);
+	if (S.running) {
+		/* written already: nobody else will stop it */
+		ssize_t n = S.sock >= 0 ? recv(S.sock, &S.res, sizeof(S.res), MSG_DONTWAIT) : -1;
+		if (n == (ssize_t)sizeof(S.res) && S.res.r >= 0 && !S.res.stopped) {
+			struct caret_lttng_chan_stats st;
+			log_warn("session %s: started as caretd exits: stopped", S.res.name);
+			lttng_view_ops(S.v)->stop(S.res.name, &st, 1, NULL, 0, NULL, 0);
+		} else if (n != (ssize_t)sizeof(S.res)) {
+			log_warn("caretd exits during an LTTng session start: its start helper "
+				 "(pid %d) stops it once started", (int)S.helper);
+		}
+		struct lttng_start_result res = { .r = -ECANCELED };
+		snprintf(res.err, sizeof(res.err), "caretd exits");
+		end(&res);
+		close_helper(); /* not waited for: it may be inside LTTng's start for long */
+	} else if (S.helper > 0) {
+		close_helper(); /* its end reads EOF: it exits */
+		if (reap(S.helper, EXIT_WAIT_MS) < 0)
+			log_warn("caretd's LTTng start helper (pid %d) has not exited within "
+				 "%d ms: left to end on its own", (int)S.helper, EXIT_WAIT_MS);
 	}
-	/* not waited for: it may be inside LTTng's start for long */
-	S.pid = 0;
-	struct lttng_start_result res = { .r = -ECANCELED };
-	snprintf(res.err, sizeof(res.err), "caretd exits");
-	end(&res);
+	S.helper = 0;
+	S.opened = false;
+	S.event = sd_event_unref(S.event);
 }

@@ -4,16 +4,20 @@
  * registered processes lttng_start_tracing() blocks for tens of seconds
  * (lttng-sessiond sets every application up, one after the other: 26-36 s
  * with 50 real rclcpp processes, issue 34); run in the loop, it stalled
- * every request, tick and replay. It runs in a child process instead,
- * which writes its result to a pipe the loop watches.
+ * every request, tick and replay. It runs in caretd's LTTng start helper
+ * instead (daemon/lttng/lttng_helper.h: a process spawned at start-up,
+ * started again if it dies), which answers on a socket the loop watches.
  *
  * One start at a time: lttng-sessiond serialises its clients anyway, and
- * while a start runs the view reads no session (lttng_view.h, starting).
+ * while a start runs the view reads no session (lttng_view.h, starting);
+ * what else would call LTTng meanwhile waits for its end
+ * (lttng_start_running: daemon/server/cmd_queue.h, the ticks).
  *
- * Nothing is left running with no owner: the child stops the session it
+ * Nothing is left running with no owner: the helper stops the session it
  * made when its result cannot be delivered (caretd died or abandoned the
- * start: the pipe's reader is gone), and a caller that no longer wants the
- * session it gets stops it (daemon/server/cmd_record_start.h).
+ * start: its socket closed) or caretd cancelled the start, and a caller
+ * that no longer wants the session it gets stops it
+ * (daemon/server/cmd_record_start.h).
  */
 #ifndef CARETD_LTTNG_START_H
 #define CARETD_LTTNG_START_H
@@ -21,39 +25,39 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <systemd/sd-event.h>
 
 #include "daemon/lttng/lttng_view.h"
+#include "daemon/lttng/lttng_start_msg.h"
 #include "lib/lttng/session.h"
 
-struct lttng_start_result {
-	int r; /* caret_lttng_record()'s, or -errno of the child itself */
-	char name[CARET_LTTNG_NAME_MAX];
-	char path[PATH_MAX];
-	struct caret_lttng_dir_id dir; /* cfg->dir_out's, when r >= 0 */
-	char err[512];                 /* why, when r < 0 */
-	bool stopped; /* r >= 0, and the child stopped it: cancelled before */
-};
-
 /* Told once, from the loop: the start ended (or was abandoned: r is
- * -ECANCELED, and the child stops what it made). */
+ * -ECANCELED, and the helper stops what it made). */
 typedef void (*lttng_start_fn)(void *arg, const struct lttng_start_result *res);
 
-/* Whether v's starts run off the loop: a view started on a loop, with
- * LTTng's real door (a test's fake records its calls in this process, so
- * its starts stay in line). */
+/*
+ * caretd's start-up, before any thread: the helper spawned, its socket
+ * watched on e. 0, or -errno (logged): starts then run in line.
+ */
+int lttng_start_open(sd_event *e);
+
+/* Whether v's starts run off the loop: a helper opened, a view started on
+ * a loop, with LTTng's real door (a test's fake records its calls in this
+ * process, so its starts stay in line). */
 bool lttng_start_async(const struct lttng_view *v);
 
 /*
- * Forks the child that makes the session cfg describes through v's ops,
- * and watches its pipe on v's loop; done is called once with the result
- * (cfg is the child's copy: nothing of it is read after this returns).
- * 0, -EAGAIN when a start runs already (caretctl asks again), or -errno,
- * with err.
+ * Asks the helper to make the session cfg describes (through LTTng's real
+ * door); done is called once, from the loop, with the result (cfg is sent
+ * whole: nothing of it is read after this returns). 0, -EAGAIN when a
+ * start runs already (caretctl asks again) or the helper died a moment
+ * ago, or -errno, with err. A helper that died is started again here.
  */
 int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 		      lttng_start_fn done, void *arg, char *err, size_t errlen);
 
-/* The session the running start makes is not wanted: the child stops it
+/* The session the running start makes is not wanted: the helper stops it
  * itself once made (off the loop), and says so (res->stopped); done is
  * still called at its end. */
 void lttng_start_cancel(void);
@@ -62,10 +66,11 @@ void lttng_start_cancel(void);
 bool lttng_start_running(int64_t *since_ns);
 
 /*
- * caretd exits: a start still running is left to its child, which stops
- * the session it makes (its result has no reader); a result already
- * written is read and its session stopped here. done is called with
- * -ECANCELED.
+ * caretd exits: a start still running is left to the helper, which stops
+ * the session it makes (its result has no reader) and exits; a result
+ * already written is read and its session stopped here, and done called
+ * with -ECANCELED. An idle helper is told to exit (its socket closed) and
+ * waited for, briefly.
  */
 void lttng_start_abandon(void);
 

@@ -16,6 +16,7 @@
 #include "daemon/base/log.h"
 #include "daemon/agents/scheduler.h"
 #include "daemon/base/loop.h"
+#include "daemon/lttng/lttng_start.h"
 #include "lib/lttng/session.h"
 #include "daemon/recording/rotation.h"
 #include "daemon/recording/rotation_lttng.h"
@@ -184,15 +185,21 @@ static uint64_t on_tick(void *arg)
 	for (int i = 0; adopted && i < MAX_ROT; i++)
 		if (rotation_at(i)->used && rotation_at(i)->adopting)
 			rotation_store_adopt(rotation_at(i));
+	/* while LTTng starts a session, its client calls would stall
+	 * caretd's loop until that start ends (lttng_start.h): the
+	 * notifications already on the channel are read (without waiting:
+	 * no chunk's rotation goes unseen), the rest waits for the start */
+	bool starting = lttng_start_running(NULL);
 	if (rotation_any()) {
-		rotl()->ensure_channel();
+		if (!starting)
+			rotl()->ensure_channel();
 		rotl()->read_notifications(on_event, NULL);
 		for (int i = 0; i < MAX_ROT; i++) {
 			struct rotation *t = rotation_at(i);
 			if (!t->used || t->armed || t->adopting)
 				continue;
 			uint64_t avail, need;
-			if (rotation_space_low(t, caret_now_ns(), &avail, &need))
+			if (rotation_space_low(t, caret_now_ns(), &avail, &need) && !starting)
 				end_for_space(t, avail, need);
 			if (!t->used)
 				continue; /* ended: the disk was about to fill */

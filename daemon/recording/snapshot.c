@@ -9,6 +9,7 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include "daemon/lttng/lttng_start.h"
 #include "lib/lttng/creds.h"
 #include "daemon/base/log.h"
 #include "daemon/agents/scheduler.h"
@@ -320,7 +321,9 @@ static wait_line *job_poll(void *arg, int64_t now, bool *done)
 	bool all = true;
 	for (const struct agent *a = j->r->head; a && all; a = a->next)
 		all = !counts(j, a) || covered(a, j->serial);
-	if (all || now >= j->deadline_ns)
+	/* while LTTng starts another session, the snapshot (an LTTng call)
+	 * would stall caretd's loop until that start ends: it waits for it */
+	if ((all || now >= j->deadline_ns) && !lttng_start_running(NULL))
 		return finish(j, !all, now);
 	*done = false;
 	if (!j->said_slow && now - j->start_ns >= SLOW_PASS_NS) {

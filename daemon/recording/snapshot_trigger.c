@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon/base/log.h"
+#include "daemon/lttng/lttng_start.h"
 #include "daemon/recording/snapshot.h"
 #include "daemon/recording/snapshot_trigger.h"
 #include "util/caret_err.h"
@@ -278,16 +279,20 @@ static uint64_t on_tick(void *arg)
 {
 	(void)arg;
 	int64_t now = caret_now_ns();
-	if (!S.adopted && S.t->view->ok && S.t->loaded)
+	/* while LTTng starts a session, its calls would stall caretd's loop
+	 * until that start ends (lttng_start.h): only the notifications
+	 * already on the channel are read (without waiting) */
+	bool starting = lttng_start_running(NULL);
+	if (!S.adopted && S.t->view->ok && S.t->loaded && !starting)
 		adopt();
 	if (!any()) {
 		close_channel();
 		return S.adopted ? LOOP_IDLE : 200 * USEC_PER_MS;
 	}
-	if (!S.chan)
+	if (!S.chan && !starting)
 		S.chan = lttng_notification_channel_create(lttng_session_daemon_notification_endpoint);
 	EACH(r)
-		if (S.chan && r->trig.on && !r->trig.subscribed)
+		if (S.chan && r->trig.on && !r->trig.subscribed && !starting)
 			subscribe(r, true);
 	read_notifications(now);
 	poll_jobs(now);

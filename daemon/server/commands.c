@@ -8,9 +8,11 @@
 #include "daemon/server/commands.h"
 #include "daemon/server/cmd_hold.h"
 #include "daemon/server/cmd_hosts.h"
+#include "daemon/server/cmd_queue.h"
 #include "daemon/server/cmd_top.h"
 #include "daemon/server/top.h"
 #include "daemon/base/log.h"
+#include "daemon/lttng/lttng_start.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/recording/features.h"
 #include "proto/caret_version.h"
@@ -277,6 +279,17 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	return error_reply(r, &e);
 }
 
+/* A request queued behind LTTng's start, run once it ended
+ * (daemon/server/cmd_queue.h). */
+static wait_line *run_queued(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+			     const char *line, int64_t now, struct wait_req **wait)
+{
+	struct cmd_out out;
+	command_run(ctx, peer, line, now, &out);
+	*wait = out.wait;
+	return out.reply;
+}
+
 static struct bridge *no_bridge(void)
 {
 	static struct bridge off = { .state = "off" };
@@ -296,10 +309,13 @@ void command_run(const struct cmd_ctx *ctx_in, const struct cmd_peer *peer, cons
 	struct ctl_why why;
 	cJSON *req = cJSON_Parse(line);
 	int r = caret_ctl_dec_req(req, &q, &why);
+	struct cmd_err e;
 	if (r < 0)
 		out->reply = caret_ctl_enc_error(r, why.msg);
-	else
+	else if (!cmd_queue_wanted(&q) || !lttng_start_running(NULL))
 		out->reply = dispatch(&c, peer, &q, now, &out->wait);
+	else if ((r = cmd_queue_defer(ctx_in, peer, line, run_queued, now, &out->wait, &e)) < 0)
+		out->reply = error_reply(r, &e);
 	/* one save per command, whatever it changed in the recordings table
 	 * (a kill -9 right after the reply finds it as the command left it) */
 	if (c.recs)

@@ -101,6 +101,119 @@ class RecordStartTest(SystemTest):
         self.assertIn("recording to", rec.out_text())
         self.assertEqual(sessions(), [])
 
+    def test_stop_of_another_recording_waits_loop_answers(self):
+        """A `stop` of another recording sent while LTTng starts a session
+        waits for that start's end without stalling caretd's loop (LTTng
+        answers one client at a time): `status` meanwhile answers at once,
+        the stop then ends its recording and the start completes."""
+        d = self.c.caretd()
+        procs = self.system(3)
+        first = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                              "-p", self.traces, "-s", "first", "--duration", "120",
+                              "--timeout", "60"], agent=False, stdin=subprocess.DEVNULL)
+        # its own start ended: the one held below is another's
+        wait_err(d, r"session first: LTTng started it in", timeout=30)
+        rec, mark = self.record_held(d, procs, "slowstart")
+        stop = self.c.spawn([CARETCTL, "--socket", self.c.sock, "stop", "-s", "first"],
+                            agent=False, stdin=subprocess.DEVNULL)
+        time.sleep(0.5)
+        for _ in range(3):
+            t0 = time.time()
+            st = self.c.caretctl("status", timeout=10)
+            self.assertLess(time.time() - t0, 1.5, "status waited for LTTng's start")
+            self.assertIn("first", st.stdout)
+            time.sleep(0.3)
+        self.assertIsNone(stop.poll(), "stop did not wait for LTTng's start: " +
+                          stop.out_text() + stop.err_text())
+        self.assertFalse(any("LTTng started it in" in l for l in d.errs[mark:]))
+        self.resume()
+        self.assertEqual(stop.finish(60), 0, stop.out_text() + stop.err_text())
+        self.assertEqual(rec.finish(120), 0, rec.out_text() + rec.err_text())
+        wait_err(d, r"session slowstart: LTTng started it in (\d+) ms", start=mark)
+        wait_err(d, r"a request that waited (\d+) ms for LTTng's session start runs now",
+                 start=mark)
+        self.assertNotIn("first", self.c.caretctl("status").stdout)
+        if first.poll() is None:
+            first.kill()
+        first.wait()
+        self.assertEqual(sessions_after(), [])
+
+    def test_snapshot_during_start_waits_then_is_taken(self):
+        """A flight recorder's `snapshot` sent while LTTng starts another
+        session waits for the start's end (caretctl says so), then its
+        replay pass and snapshot run as they would have."""
+        d = self.c.caretd()
+        procs = self.system(3)
+        fr = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
+                           self.traces, "-s", "fr", "--snapshot", "--timeout", "60"],
+                          agent=False, stdin=subprocess.DEVNULL)
+        wait_err(d, r"session fr: LTTng started it in", timeout=30)
+        rec, mark = self.record_held(d, procs, "slowstart")
+        snap = self.c.spawn([CARETCTL, "--socket", self.c.sock, "snapshot", "fr"],
+                            agent=False, stdin=subprocess.DEVNULL)
+        time.sleep(1.0)
+        t0 = time.time()
+        self.c.caretctl("status", timeout=10)
+        self.assertLess(time.time() - t0, 1.5, "status waited for LTTng's start")
+        self.assertIsNone(snap.poll(), "snapshot did not wait for LTTng's start: " +
+                          snap.out_text() + snap.err_text())
+        self.resume()
+        self.assertEqual(snap.finish(120), 0, snap.out_text() + snap.err_text())
+        self.assertIn("LTTng is starting another session; the snapshot waits", snap.err_text())
+        self.assertEqual(rec.finish(120), 0, rec.out_text() + rec.err_text())
+        wait_err(d, r"session fr: snapshot \S+ written", start=mark)
+        self.c.caretctl("stop", "-s", "fr")
+        if fr.poll() is None:
+            fr.kill()
+        fr.wait()
+        self.assertEqual(sessions_after(), [])
+
+    def helpers(self, d):
+        """The pids of caretd's LTTng start helpers (its children in that
+        mode)."""
+        out = []
+        for pid in os.listdir("/proc"):
+            try:
+                with open("/proc/%s/stat" % pid) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    cmd = f.read().split(b"\0")
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == d.pid and b"--lttng-start-helper" in cmd:
+                out.append(int(pid))
+        return out
+
+    def test_helper_killed_is_restarted_and_exits_with_caretd(self):
+        """caretd's start helper, killed, is started again (logged) and the
+        next record works through it; caretd's exit ends it."""
+        d = self.c.caretd()
+        self.system(1)
+        deadline = time.time() + 10
+        while not self.helpers(d) and time.time() < deadline:
+            time.sleep(0.1)
+        first = self.helpers(d)
+        self.assertEqual(len(first), 1, first)
+        time.sleep(1.2)  # older than the restart's gap: started again at once
+        os.kill(first[0], signal.SIGKILL)
+        wait_err(d, r"LTTng start helper \(pid %d\) died \(killed by signal 9\); "
+                 r"starting it again" % first[0])
+        wait_err(d, r"LTTng start helper started again: pid (\d+)")
+        again = self.helpers(d)
+        self.assertEqual(len(again), 1, again)
+        self.assertNotEqual(again, first)
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "after",
+                            "--duration", "1", "--timeout", "30", timeout=60)
+        self.assertIn("recording to", r.stdout)
+        wait_err(d, r"session after: LTTng started it in (\d+) ms")
+        d.send_signal(signal.SIGTERM)
+        self.assertEqual(d.wait(30), 0, d.err_text())
+        deadline = time.time() + 5
+        while os.path.exists("/proc/%d" % again[0]) and time.time() < deadline:
+            time.sleep(0.1)
+        self.assertFalse(os.path.exists("/proc/%d" % again[0]), "the helper outlived caretd")
+        self.assertEqual(sessions_after(), [])
+
     def test_requester_killed_during_start_leaves_no_session(self):
         d = self.c.caretd()
         procs = self.system(2)

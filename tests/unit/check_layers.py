@@ -124,11 +124,11 @@ ORDER = [
     {"creds"},  # acting with a requester's rights (the LTTng door uses it)
     {"lttng_ctl"},  # lttng-ctl's shared calls: codes, messages, handles, names, the session list
     {"session", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem",
-     "top_join"},  # top_join: `top`'s counters joined with a segment's init records; lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
+     "top_join", "lttng_start_msg"},  # top_join: `top`'s counters joined with a segment's init records; lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
-     "rotation_types"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
-    {"dups", "recording", "lttng_start"},  # lttng_start: a session's making in a child, its end learnt through a pipe; the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
+     "rotation_types", "lttng_helper"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
+    {"dups", "recording", "lttng_start"},  # lttng_start: a session's making in caretd's start helper (lttng_helper: that process's loop; lttng_start_msg: what they say), its end learnt through a socket; the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
     {"recordings_table"},  # the recordings table and its changes (admission, put, forget, the armed marker), under its persistence
     {"recordings_state"},  # the recordings across a restart: saved once per change's driver, read at start-up
     {"pacer", "notify", "wait", "cmd_events", "startend", "config",
@@ -152,7 +152,8 @@ ORDER = [
     {"cmd", "top_hosts"},  # the commands' shape: typed request in, code and result out; top_hosts: top --all-hosts, the other hosts' rows and this host's summary
     {"cmd_top"},  # `top`: the requester's processes watched, their rows
     {"cmd_record_start"},  # `record`'s reply deferred while LTTng starts its session off the loop
-    {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_hosts", "cmd_pause"},  # the commands that drive LTTng (through the view's ops); hosts: this host and the bridge's others
+    {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_hosts", "cmd_pause",
+     "cmd_queue"},  # the commands that drive LTTng (through the view's ops); hosts: this host and the bridge's others; cmd_queue: those sent while LTTng starts a session, waiting for its end
     {"cmd_record_plan"},  # record -l: cmd_record's plan and the layout, nothing made
     {"cmd_hold"},  # `hold`: a recording held by its requester's connection, stopped through cmd_stop when it closes unreleased
     {"commands"},  # the dispatch: decodes requests, encodes replies

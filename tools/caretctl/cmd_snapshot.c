@@ -238,6 +238,16 @@ static int on_progress(const struct ctl_progress *p, struct cli_reply *line, voi
 	(void)line;
 	(void)arg;
 	(void)why;
+	/* queued behind LTTng's start of another session (caretd(8)): said
+	 * once, the replay's bar comes after it */
+	static bool said;
+	if (p->lttng_start_ms >= 0) {
+		if (!said)
+			fprintf(stderr, "caretctl: LTTng is starting another session; the snapshot "
+				"waits for it\n");
+		said = true;
+		return 0;
+	}
 	cli_progress_show(p);
 	return 0;
 }

@@ -48,6 +48,18 @@ static int progress(cJSON *root, cli_progress_fn fn, void *arg, struct ctl_why *
 	return fn(&p, &line, arg, why);
 }
 
+/* A request caretd queued behind LTTng's session start (its progress says
+ * so once a second) is not given up while caretd says it still waits:
+ * each such line leaves it at least this long again. */
+#define LTTNG_WAIT_GRACE_MS (CLI_QUICK_MS + CLI_SLACK_MS)
+
+static bool waits_for_lttng(cJSON *root)
+{
+	struct ctl_progress p;
+	struct ctl_why why;
+	return ctl_decode_progress(root, &p, &why) == 0 && p.lttng_start_ms >= 0;
+}
+
 /* quiet_ms > 0: each line read moves the deadline to quiet_ms from then */
 static int exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t deadline_ms,
 		    int64_t quiet_ms, bool interruptible, cli_progress_fn fn, void *arg,
@@ -75,6 +87,9 @@ static int exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t d
 			return r;
 		if (quiet_ms > 0)
 			deadline_ms = cli_now_ms() + quiet_ms;
+		if (type == CTL_REPLY_PROGRESS && waits_for_lttng(root) &&
+		    deadline_ms < cli_now_ms() + LTTNG_WAIT_GRACE_MS)
+			deadline_ms = cli_now_ms() + LTTNG_WAIT_GRACE_MS;
 		if (type == CTL_REPLY_PROGRESS) {
 			r = progress(root, fn, arg, why);
 			cJSON_Delete(root);

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What caretd and its LTTng start helper (daemon/lttng/lttng_helper.h)
+ * say to each other over their socket pair (SOCK_SEQPACKET: one message
+ * each): a start request (the session's configuration, flattened: the
+ * helper is another process, which sees none of caretd's memory), a
+ * cancel (one byte), and the result. The helper reads a request as it
+ * would any input: lengths and counts checked, strings ended.
+ */
+#ifndef CARETD_LTTNG_START_MSG_H
+#define CARETD_LTTNG_START_MSG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "lib/lttng/session.h"
+#include "proto/caret_ctl_sel.h"
+
+/* The largest request: every string of a selection at its longest fits
+ * (4 x 64 names of 255 bytes, three paths). */
+#define LTTNG_START_MSG_MAX (128 * 1024)
+/* The requester's groups carried (SO_PEERGROUPS' own bound in caretd). */
+#define LTTNG_START_MAX_GROUPS 64
+/* A cancel: the one message of this length. */
+#define LTTNG_START_CANCEL 'c'
+
+struct lttng_start_result {
+	int r; /* caret_lttng_record()'s, or -errno of the helper itself */
+	char name[CARET_LTTNG_NAME_MAX];
+	char path[PATH_MAX];
+	struct caret_lttng_dir_id dir; /* cfg->dir_out's, when r >= 0 */
+	char err[512];                 /* why, when r < 0 */
+	bool stopped; /* r >= 0, and the helper stopped it: cancelled before */
+};
+
+/* A request as the helper reads it: cfg's pointers lead into it. */
+struct lttng_start_req {
+	struct caret_lttng_cfg cfg;
+	struct creds_id as;
+	gid_t groups[LTTNG_START_MAX_GROUPS];
+	struct caret_ctl_sel sel;
+	struct caret_lttng_dir_id dir;
+	char strings[LTTNG_START_MSG_MAX];
+};
+
+/* cfg flattened into buf: its length, or -E2BIG (more than cap, or more
+ * groups than LTTNG_START_MAX_GROUPS). cfg->dir_out is not sent. */
+ssize_t lttng_start_msg_pack(const struct caret_lttng_cfg *cfg, void *buf, size_t cap);
+
+/* A request read back into req (cfg.dir_out points at req->dir): 0, or
+ * -EPROTO when it is not one pack() makes. */
+int lttng_start_msg_unpack(const void *buf, size_t len, struct lttng_start_req *req);
+
+#endif
