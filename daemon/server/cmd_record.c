@@ -3,8 +3,8 @@
  * `record`: what the request asks (read by proto/caret_ctl_req.c), turned
  * into an LTTng session configuration (record_plan), created through the
  * ops table and remembered as the requester's (record_act), with the
- * recording's own Start when it has filters. Its {"go"} starts an armed
- * recording.
+ * recording's own Start when it has filters (record_started, also what an
+ * armed one's {"go"} does once enabled: cmd_record_go.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -74,26 +74,6 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 	int b = bridge_send_record_start(ctx->bridge, rec->name, url, rec->frequency,
 					 rec->frequency ? rec->frequency : ctx->sched->frequency, f);
 	cmd_broadcast_done(ctx, &res->bc, b, "Start");
-}
-
-/* {"go": session}: an armed recording starts recording. */
-static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
-		     struct recording **out, struct cmd_err *e)
-{
-	struct recording *rec = recordings_find(ctx->recs, name);
-	uid_t owner;
-	uint32_t after;
-	if (!rec && recordings_expired(ctx->recs, name, &owner, &after) &&
-	    cmd_may_act_for(peer, owner))
-		return cmd_fail(e, ETIMEDOUT, "armed recording %s expired: not started within "
-				"%u s of arming (caretd --arm-timeout), its session is gone; "
-				"record again", name, after);
-	if (!rec || !rec->armed)
-		return cmd_fail(e, ENOENT, "no armed recording named %s", name);
-	if (!cmd_may_act_for(peer, rec->uid))
-		return cmd_fail(e, EPERM, "recording %s is not yours", name);
-	*out = rec;
-	return recordings_go(ctx->recs, ctx->ops, rec, e->msg, sizeof(e->msg));
 }
 
 /* Whether an armed recording may start with its channel enabled
@@ -236,10 +216,8 @@ static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_
 	rec->clock.domain = q->clock_domain;
 }
 
-/* A recording made, or an armed one's `go`: either way it has started
- * (record_started), and the reply names its session and path. */
-static void record_reply(const struct cmd_ctx *ctx, const struct recording *rec,
-			 const char *url, struct cmd_record_res *res)
+void cmd_record_started(const struct cmd_ctx *ctx, const struct recording *rec,
+			const char *url, struct cmd_record_res *res)
 {
 	snprintf(res->session, sizeof(res->session), "%s", rec->name);
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
@@ -254,7 +232,7 @@ static void record_made(const struct cmd_ctx *ctx, const struct record_plan *p,
 		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
 		 : p->cfg.armed ? "armed, will record" : "recording", rec->path, (int)rec->uid,
 		 pacing_name(p->pacing));
-	record_reply(ctx, rec, p->cfg.url, res);
+	cmd_record_started(ctx, rec, p->cfg.url, res);
 }
 
 static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
@@ -283,12 +261,5 @@ int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	       struct wait_req **wait, struct cmd_err *e)
 {
 	memset(res, 0, sizeof(*res));
-	if (!q->go)
-		return record_act(ctx, peer, q, res, wait, e);
-	struct recording *rec = NULL;
-	int r = record_go(ctx, peer, q->go, &rec, e);
-	if (r < 0)
-		return r;
-	record_reply(ctx, rec, NULL, res);
-	return 0;
+	return record_act(ctx, peer, q, res, wait, e);
 }
