@@ -88,7 +88,7 @@ int recordings_admit(const struct recordings *t, uid_t uid, bool armed, char *er
 	return 0;
 }
 
-/* What the view's entry of r's session shows (r->pub), from r. */
+/* What the view reads of r's session (r->pub: recordings.c's pub hook), from r. */
 static void pub_fill(struct recording *r)
 {
 	r->pub = (struct lttng_view_pub){
@@ -107,8 +107,8 @@ static void end_features(struct recordings *t, struct recording *r)
 }
 
 /* r into a free slot, in its place in the order (one taken over after a
- * restart keeps its own), with what its session's entry in the view
- * shows; NULL when the table is full. */
+ * restart keeps its own), with what the view reads of its session; NULL
+ * when the table is full. */
 static struct recording *place(struct recordings *t, const struct recording *r)
 {
 	struct recording *s = NULL;
@@ -128,7 +128,6 @@ static struct recording *place(struct recordings *t, const struct recording *r)
 
 struct recording *recordings_put(struct recordings *t, const struct recording *r)
 {
-	/* its entry in the view gets the new one below */
 	struct recording *old = recordings_find(t, r->name);
 	if (old) {
 		end_features(t, old);
@@ -137,9 +136,6 @@ struct recording *recordings_put(struct recordings *t, const struct recording *r
 	struct recording *s = place(t, r);
 	if (!s)
 		return NULL;
-	/* an armed one records nothing: its entry comes at `go` */
-	if (t->view)
-		lttng_view_publish(t->view, s->name, &s->pub);
 	t->dirty = true;
 	return s;
 }
@@ -152,8 +148,6 @@ int recordings_take_over(struct recordings *t, const struct recording *r)
 void recordings_forget(struct recordings *t, struct recording *r)
 {
 	end_features(t, r);
-	if (t->view)
-		lttng_view_publish(t->view, r->name, NULL);
 	memset(r, 0, sizeof(*r));
 	t->dirty = true;
 }
