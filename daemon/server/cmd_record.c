@@ -76,48 +76,51 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 	cmd_broadcast_done(ctx, &res->bc, b, "Start");
 }
 
-/* Whether an armed recording may start with its channel enabled
- * (caret_lttng_cfg.armed_open): no session is active, so every process
- * with the agent is in WAIT, forwarding nothing, and caretd moves none out
- * of WAIT before recordings_hold_armed() closed it. A process still
- * leaving PREPARE or RECORD (a session that just ended) would emit into
- * it: then it is armed as before. */
-static bool may_arm_open(const struct cmd_ctx *ctx)
+/* What a plan reads of the house now: the view, and each live process's
+ * segment status once. */
+struct plan_now {
+	/* each process reports a distribution before Iron (the agent writes
+	 * the detected one; first letters are alphabetical) */
+	bool pre_iron;
+	/* An armed recording may start with its channel enabled
+	 * (caret_lttng_cfg.armed_open): no session is active, so every
+	 * process with the agent is in WAIT, forwarding nothing, and caretd
+	 * moves none out of WAIT before recordings_hold_armed() closed it. A
+	 * process still leaving PREPARE or RECORD (a session that just ended)
+	 * would emit into it: then it is armed as before. */
+	bool arm_open;
+	uint64_t pass_bytes; /* a replay pass of their caches (snapshot.h) */
+};
+
+static void read_now(const struct cmd_ctx *ctx, struct plan_now *out)
 {
-	const struct lttng_view *v = ctx->lttng;
-	/* a -c helper emits sim_time into every session that enables it */
-	if (!v->ok || !v->polled || v->n_active > 0 || simclock_running())
-		return false;
+	bool pre_iron = true, waiting = true;
+	int n = 0;
+	out->pass_bytes = 0;
 	for (const struct agent *a = ctx->reg ? ctx->reg->head : NULL; a; a = a->next) {
 		if (a->dead)
 			continue;
-		uint32_t st = caret_seg_state(&a->seg);
-		if (st != CARET_STATE_WAIT && st != CARET_STATE_UNINITIALIZED)
-			return false;
-	}
-	return true;
-}
-
-/* Whether every process known reports a distribution before Iron (the
- * agent writes the detected one; first letters are alphabetical). */
-static bool all_pre_iron(const struct registry *reg)
-{
-	int n = 0;
-	for (const struct agent *a = reg ? reg->head : NULL; a; a = a->next) {
-		if (a->dead)
-			continue;
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
 		char c = a->seg.id.distribution[0];
-		if (c < 'a' || c >= 'i')
-			return false;
+		pre_iron = pre_iron && c >= 'a' && c < 'i';
+		waiting = waiting &&
+			  (st.state == CARET_STATE_WAIT || st.state == CARET_STATE_UNINITIALIZED);
+		out->pass_bytes = snapshot_pass_add(out->pass_bytes, &st);
 		n++;
 	}
-	return n > 0;
+	out->pre_iron = pre_iron && n > 0;
+	const struct lttng_view *v = ctx->lttng;
+	/* a -c helper emits sim_time into every session that enables it */
+	out->arm_open = waiting && v->ok && v->polled && v->n_active == 0 && !simclock_running();
 }
 
 int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		    const struct caret_ctl_record_req *q, struct record_plan *p, struct cmd_err *e)
 {
 	memset(p, 0, sizeof(*p));
+	struct plan_now now;
+	read_now(ctx, &now);
 	p->pacing = ctx->sched->pacing;
 	p->own_pacing = q->pacing != NULL;
 	if (q->pacing && pacing_parse(q->pacing, &p->pacing) < 0)
@@ -130,13 +133,13 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg->path = q->path;
 	cfg->url = q->url;
 	cfg->light = q->light;
-	cfg->light_pre_iron = all_pre_iron(ctx->reg);
+	cfg->light_pre_iron = now.pre_iron;
 	cfg->append = q->append;
 	cfg->armed = q->arm;
 	p->all_hosts = q->all_hosts;
 	cfg->sel = &q->sel; /* ros2 trace's selection (proto/caret_ctl_sel.h) */
 	/* -c: its helper emits from the arming on (simclock.h) */
-	cfg->armed_open = q->arm && !q->record_clock && may_arm_open(ctx);
+	cfg->armed_open = q->arm && !q->record_clock && now.arm_open;
 	p->freq = (uint32_t)q->frequency;
 	rotation_opts_of(q, &p->rot);
 	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size
@@ -152,8 +155,8 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	/* a ring the host's memory cannot spare is refused too, naming the
 	 * sizes it can (daemon/recording/snapshot_mem.h) */
 	if (q->snapshot_size &&
-	    (r = snapshot_admit(ctx->reg, ctx->recs, peer->uid, q->snapshot_size, cfg, e->msg,
-				sizeof(e->msg))) < 0)
+	    (r = snapshot_admit(ctx->reg, ctx->recs, peer->uid, now.pass_bytes, q->snapshot_size,
+				cfg, e->msg, sizeof(e->msg))) < 0)
 		return r;
 	if (cfg->url) {
 		/* a relay's output is the relay's: only the name is ours */
