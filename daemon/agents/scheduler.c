@@ -424,12 +424,13 @@ void sched_post(struct sched *s, const struct registry *r, const struct sched_lt
 		out->reason = "too many Start and End messages wait for the scheduler";
 	for (const struct agent *a = r->head; a; a = a->next) {
 		out->agents++;
+		bool filtered = in->filtered && start_replays(a, l);
 		uint32_t st = caret_seg_state(&a->seg);
 		if (in->end) {
 			out->moved += st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD;
 		} else if (st == CARET_STATE_WAIT) { /* seed 000: Start only moves agents in WAIT */
 			out->moved++;
-			out->filtered += in->filtered && start_replays(a, l);
+			out->filtered += filtered;
 		}
 	}
 	if (out->reason) {
