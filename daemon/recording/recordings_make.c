@@ -106,18 +106,6 @@ void recordings_make_unmake(struct recordings *t, const struct caret_lttng_ops *
 	unmake(t, ops, rec);
 }
 
-int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
-		    const struct caret_lttng_cfg *cfg, struct recording *d, struct recording **out,
-		    char *err, size_t errlen)
-{
-	*out = NULL;
-	int r = recordings_make_admit(t, d, err, errlen);
-	if (r < 0)
-		return r;
-	r = ops->record(cfg, d->name, sizeof(d->name), d->path, sizeof(d->path), err, errlen);
-	return recordings_make_finish(t, ops, cfg, d, r, out, err, errlen);
-}
-
 int recordings_go(struct recordings *t, const struct caret_lttng_ops *ops,
 		  struct recording *rec, char *err, size_t errlen)
 {

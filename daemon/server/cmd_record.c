@@ -181,7 +181,7 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 
 /* The recording as the table remembers it: for whom, with which options
  * (each feature's own included); its session, path and directory are
- * LTTng's answer (recordings_make). */
+ * LTTng's answer (recordings_make_finish). */
 static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_record_req *q,
 			    const struct record_plan *p, struct recording *rec)
 {
@@ -248,12 +248,20 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return r;
 	static struct recording made; /* 19 KiB: not on the stack */
 	record_remember(peer, q, &p, &made);
-	/* LTTng's start off the loop, the reply when it ends */
-	if (wait && lttng_start_async(ctx->lttng))
-		return record_start_begin(ctx, &p, &made, record_made, wait, e);
+	if ((r = recordings_make_admit(ctx->recs, &made, e->msg, sizeof(e->msg))) < 0)
+		return r;
+	if (wait && lttng_start_async(ctx->lttng)) {
+		/* LTTng starts it off the loop: the rest at its end */
+		if ((r = record_start_begin(ctx, &p, &made, record_made, wait, e)) == 0)
+			return 0;
+	} else {
+		r = ctx->ops->record(&p.cfg, made.name, sizeof(made.name), made.path,
+				     sizeof(made.path), e->msg, sizeof(e->msg));
+	}
+	/* r: the session made in line, or its start refused */
 	struct recording *rec;
-	if ((r = recordings_make(ctx->recs, ctx->ops, &p.cfg, &made, &rec, e->msg,
-				 sizeof(e->msg))) < 0)
+	if ((r = recordings_make_finish(ctx->recs, ctx->ops, &p.cfg, &made, r, &rec, e->msg,
+					sizeof(e->msg))) < 0)
 		return r;
 	record_made(ctx, &p, rec, res);
 	return 0;
