@@ -6,6 +6,7 @@
 
 #include "daemon/base/log.h"
 #include "daemon/recording/recordings_table.h"
+#include "lib/lttng/creds.h"
 #include "shm/caret_shm.h"
 
 struct recording *recordings_next(struct recordings *t, struct recording *prev)
@@ -148,6 +149,34 @@ int recordings_take_over(struct recordings *t, const struct recording *r)
 void recordings_forget(struct recordings *t, struct recording *r)
 {
 	end_features(t, r);
+	memset(r, 0, sizeof(*r));
+	t->dirty = true;
+}
+
+void recordings_unmake(const struct recording *r)
+{
+	if (!r->path[0] || (!r->dir_dev && !r->dir_ino))
+		return;
+	struct creds_id id = { .uid = r->uid, .gid = r->gid, .groups = NULL, .n_groups = -1 };
+	char err[256] = "";
+	int e = creds_remove_tree(&id, r->path, r->dir_dev, r->dir_ino, r->dir_made, err,
+				  sizeof(err));
+	if (e < 0)
+		log_warn("armed recording %s: cannot remove its empty trace directory %s: %s",
+			 r->name, r->path, err[0] ? err : strerror(-e));
+	else if (r->dir_made && r->parents_made &&
+		 (e = creds_remove_parents(&id, r->path, r->parents_made)) < 0)
+		log_warn_errno(e, "armed recording %s: cannot remove the empty directories "
+			       "made above %s", r->name, r->path);
+}
+
+void recordings_unwind(struct recordings *t, struct recording *r)
+{
+	end_features(t, r);
+	/* nothing can be in it: an armed one recorded nothing, a flight
+	 * recorder writes snapshots only (not left empty: issue 33 L10) */
+	if (r->armed || (r->ring.on && r->dir_made))
+		recordings_unmake(r);
 	memset(r, 0, sizeof(*r));
 	t->dirty = true;
 }

@@ -101,6 +101,16 @@ int recordings_take_over(struct recordings *t, const struct recording *r);
  * free (the view reads nothing of it from then on). Not saved (as
  * recordings_put). */
 void recordings_forget(struct recordings *t, struct recording *r);
+/* An armed recording stopped before `go`: nothing was recorded, so what it
+ * created goes (the trace tree LTTng wrote, and the trace directory if
+ * caretd made it), as its owner and without following links. Nothing
+ * when the directory is not known. */
+void recordings_unmake(const struct recording *r);
+/* Forgets r, whose session was stopped before it ever ran (refused once
+ * made, or armed and never started): as recordings_forget, and, after its
+ * features' end, its trace directory goes (recordings_unmake) when nothing
+ * can be in it: an armed one's, or a flight recorder's that caretd made. */
+void recordings_unwind(struct recordings *t, struct recording *r);
 
 /* The armed marker as the recordings say (kept by every save): on while a
  * recording is armed open or records with a filter; or set already for one
