@@ -283,6 +283,7 @@ static struct sched_agent *scoped(struct agent *a, const struct sched_lttng *all
 
 void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
 {
+	r->want_serial = l->newest;
 	for (struct agent *a = r->head; a; a = a->next) {
 		struct sched_lttng mine;
 		const struct sched_lttng *seen;

@@ -30,7 +30,6 @@ static void session_seen(const struct cmd_ctx *ctx, const char *session, struct 
 {
 	lttng_view_session_started(ctx->lttng, session);
 	pacer_sched_lttng(ctx->lttng, caret_now_ns(), l);
-	ctx->reg->want_serial = l->newest;
 	sched_scope_agents(ctx->reg, l);
 }
 
