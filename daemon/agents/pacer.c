@@ -79,9 +79,10 @@ void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_ltt
 		*s = (struct sched_session){ .rules = e->rules, .serial = e->serial,
 					     .settled = now - e->since_ns >= SETTLE_NS };
 		/* a member's recording tracks their uid only (lttng_record.c) */
-		if (e->pub && e->pub->uid != 0 && geteuid() == 0) {
+		const struct lttng_view_pub *pub = lttng_view_pub(v, i);
+		if (pub && pub->uid != 0 && geteuid() == 0) {
 			s->scoped = true;
-			s->uid = e->pub->uid;
+			s->uid = pub->uid;
 		}
 		l->scoped = l->scoped || s->scoped;
 	}
@@ -180,7 +181,7 @@ static const struct lttng_view_pub *feedback_target(const struct lttng_view *v, 
 	*others = n > 1;
 	if (newest < 0)
 		return NULL;
-	const struct lttng_view_pub *r = v->sess[newest].pub;
+	const struct lttng_view_pub *r = lttng_view_pub(v, newest);
 	return r && r->path[0] == '/' && r->subbuf_size && r->subbuf_count >= 2 ? r : NULL;
 }
 
@@ -582,7 +583,7 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 		if ((v->sess[i].rules & CARET_LTTNG_RULE_CARET) &&
 		    (newest < 0 || v->sess[i].serial > v->sess[newest].serial))
 			newest = i;
-	const struct lttng_view_pub *best = newest >= 0 ? v->sess[newest].pub : NULL;
+	const struct lttng_view_pub *best = newest >= 0 ? lttng_view_pub(v, newest) : NULL;
 	if (!best)
 		return;
 	if (best->pacing >= 0)

@@ -252,32 +252,42 @@ void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid)
 	sum_into(l, only, uid, l);
 }
 
-/* The sums of the sessions that see a's process (all of them unless some
- * session sees only one uid's), and a's scope under them. */
-static const struct sched_lttng *scope(const struct agent *a, struct sched_agent *sa,
-				       const struct sched_lttng *all,
-				       struct sched_lttng *mine)
+/* The sums of the sessions that see a's process: all of them, unless some
+ * session sees only one uid's (then mine, over those that see a's uid). */
+static const struct sched_lttng *seen_by(const struct agent *a, const struct sched_lttng *all,
+					 struct sched_lttng *mine)
 {
-	const struct sched_lttng *l = all;
-	if (all->scoped) {
-		mine->n = 0; /* no table: only the sums are read */
-		mine->scoped = true;
-		sum_into(all, true, (uid_t)a->seg.id.uid, mine);
-		l = mine;
+	if (!all->scoped)
+		return all;
+	mine->n = 0; /* no table: only the sums are read */
+	mine->scoped = true;
+	sum_into(all, true, (uid_t)a->seg.id.uid, mine);
+	return mine;
+}
+
+/* a's state (NULL: out of memory) with its scope under all noted: the
+ * sums of the sessions that see it in *seen (seen_by). */
+static struct sched_agent *scoped(struct agent *a, const struct sched_lttng *all,
+				  struct sched_lttng *mine, const struct sched_lttng **seen)
+{
+	const struct sched_lttng *l = seen_by(a, all, mine);
+	struct sched_agent *sa = sched_agent(a);
+	if (sa) {
+		sa->scoped = all->scoped;
+		sa->seen_newest = l->newest;
+		sa->unseen = all->any && !l->any;
 	}
-	sa->scoped = all->scoped;
-	sa->seen_newest = l->newest;
-	sa->unseen = all->any && !l->any;
-	return l;
+	*seen = l;
+	return sa;
 }
 
 void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
 {
+	r->want_serial = l->newest;
 	for (struct agent *a = r->head; a; a = a->next) {
 		struct sched_lttng mine;
-		struct sched_agent *sa = sched_agent(a);
-		if (sa)
-			scope(a, sa, l, &mine);
+		const struct sched_lttng *seen;
+		(void)scoped(a, l, &mine, &seen);
 	}
 }
 
@@ -323,14 +333,14 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 {
 	/* a process no active session sees stays in WAIT: a member's
 	 * recording neither waits for nor replays another user's processes */
-	struct sched_agent *sa = sched_agent(a);
+	struct sched_lttng mine;
+	const struct sched_lttng *l;
+	struct sched_agent *sa = scoped(a, all, &mine, &l);
 	if (!sa) {
 		log_warn_rl("pid %d (%s): out of memory: not scheduled at this tick",
 			    (int)a->pid, a->procname);
 		return;
 	}
-	struct sched_lttng mine;
-	const struct sched_lttng *l = scope(a, sa, all, &mine);
 	struct caret_seg_status st;
 	caret_seg_read_status(&a->seg, &st);
 	if (!sa->seen)
@@ -399,12 +409,8 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
  * some session that sees it enables ros2_caret events. */
 static bool start_replays(const struct agent *a, const struct sched_lttng *all)
 {
-	struct sched_lttng mine = { .scoped = true };
-	const struct sched_lttng *l = all;
-	if (all->scoped) {
-		sum_into(all, true, (uid_t)a->seg.id.uid, &mine);
-		l = &mine;
-	}
+	struct sched_lttng mine;
+	const struct sched_lttng *l = seen_by(a, all, &mine);
 	return l->caret && l->newest;
 }
 
@@ -419,12 +425,13 @@ void sched_post(struct sched *s, const struct registry *r, const struct sched_lt
 		out->reason = "too many Start and End messages wait for the scheduler";
 	for (const struct agent *a = r->head; a; a = a->next) {
 		out->agents++;
+		bool filtered = in->filtered && start_replays(a, l);
 		uint32_t st = caret_seg_state(&a->seg);
 		if (in->end) {
 			out->moved += st == CARET_STATE_PREPARE || st == CARET_STATE_RECORD;
 		} else if (st == CARET_STATE_WAIT) { /* seed 000: Start only moves agents in WAIT */
 			out->moved++;
-			out->filtered += in->filtered && start_replays(a, l);
+			out->filtered += filtered;
 		}
 	}
 	if (out->reason) {

@@ -176,9 +176,11 @@ struct sched_lttng {
 /* l's sums (any, caret, ready, newest, init_as_ros2) over the sessions
  * that see a process of uid (every session when !only). */
 void sched_lttng_sum(struct sched_lttng *l, bool only, uid_t uid);
-/* Each agent's scope under l: the newest session that sees it, which its
- * completeness is judged against, and whether none does. From the tick,
- * and from a record right after its session became active. */
+/* The agents' completeness under l: the serial every one must have
+ * covered (r->want_serial), and each agent's scope, the newest session
+ * that sees it, which its own is judged against, and whether none does.
+ * As the tick sets them, for a record right after its session became
+ * active. */
 void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
 
 

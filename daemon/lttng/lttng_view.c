@@ -107,11 +107,6 @@ void lttng_view_refresh(struct lttng_view *v)
 		v->on_change(v->change_arg);
 }
 
-static const struct lttng_view_pub *pub_of(const struct lttng_view *v, const char *session)
-{
-	return v->owner.pub ? v->owner.pub(v->owner.arg, session) : NULL;
-}
-
 static bool armed(const struct lttng_view *v, const char *session)
 {
 	return v->owner.armed && v->owner.armed(v->owner.arg, session);
@@ -181,8 +176,7 @@ static void refresh(struct lttng_view *v)
 		} else {
 			sess[i] = (struct lttng_view_session){
 				.serial = ++v->last_serial,
-				.since_ns = first ? INT64_MIN / 2 : now,
-				.pub = pub_of(v, names[i]) };
+				.since_ns = first ? INT64_MIN / 2 : now };
 		}
 		update_rules(v, names[i], &sess[i], now, fresh);
 	}
@@ -218,8 +212,7 @@ void lttng_view_session_started(struct lttng_view *v, const char *session)
 	int i = v->n_active++;
 	snprintf(v->active[i], sizeof(v->active[i]), "%s", session);
 	int64_t now = caret_now_ns();
-	v->sess[i] = (struct lttng_view_session){ .serial = ++v->last_serial, .since_ns = now,
-						  .pub = pub_of(v, session) };
+	v->sess[i] = (struct lttng_view_session){ .serial = ++v->last_serial, .since_ns = now };
 	update_rules(v, v->active[i], &v->sess[i], now, true);
 	log_info("%d active LTTng session%s", v->n_active, v->n_active == 1 ? "" : "s");
 	if (v->on_change)
@@ -263,12 +256,9 @@ struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *ses
 	return NULL;
 }
 
-void lttng_view_publish(struct lttng_view *v, const char *session,
-			const struct lttng_view_pub *pub)
+const struct lttng_view_pub *lttng_view_pub(const struct lttng_view *v, int i)
 {
-	struct lttng_view_session *e = lttng_view_find(v, session);
-	if (e)
-		e->pub = pub;
+	return v->owner.pub ? v->owner.pub(v->owner.arg, v->active[i]) : NULL;
 }
 
 static bool same_filter(const struct caret_shm_filter *a, const struct caret_shm_filter *b)
@@ -288,7 +278,7 @@ int lttng_view_pass_filter(const struct lttng_view *v, uint32_t after, uint32_t 
 		const struct lttng_view_session *e = &v->sess[i];
 		if (!(e->rules & CARET_LTTNG_RULE_CARET) || e->serial <= after || e->serial > upto)
 			continue;
-		const struct lttng_view_pub *r = e->pub;
+		const struct lttng_view_pub *r = lttng_view_pub(v, i);
 		if (!r || !r->filter)
 			return 0; /* a session of the lttng CLI or a peer's relay */
 		if (first && !same_filter(first, r->filter))

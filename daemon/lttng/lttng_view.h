@@ -32,17 +32,14 @@ struct lttng_view_session {
 	int64_t rules_ns; /* when its rules were last read */
 	uint64_t dups;    /* replayed records it got again (daemon/agents/dups.h) */
 	bool dups_bound;  /* dups counts positions of a filtered pass: at most */
-	/* its recording's, when caretd made it (NULL: a session of the lttng
-	 * CLI, a peer's relay, or one not taken over) */
-	const struct lttng_view_pub *pub;
 };
 
 /*
  * What a recording of caretd's publishes for its session, read by the
  * agents' scheduling (daemon/agents/ sits below the recordings,
  * daemon/recording/recordings.h, and reads them only through this). The
- * pointers are the recording's own: valid while it is published (the
- * recordings table withdraws it before the recording goes).
+ * pointers are the recording's own, asked of the table at each use
+ * (lttng_view_pub) and never kept: the table may change at any command.
  */
 struct lttng_view_pub {
 	const char *name;
@@ -139,10 +136,10 @@ void lttng_view_hint(struct lttng_view *v);
 bool lttng_view_is_active(const struct lttng_view *v, const char *session);
 /* The entry of an active session, or NULL. */
 struct lttng_view_session *lttng_view_find(struct lttng_view *v, const char *session);
-/* What the recording of session publishes changed (NULL: it has none
- * now): the active entry of session, if any, says so from now on. */
-void lttng_view_publish(struct lttng_view *v, const char *session,
-			const struct lttng_view_pub *pub);
+/* What the recording of active session i (v->sess[i]) publishes now, read
+ * from the recordings table; NULL: a session of the lttng CLI, a peer's
+ * relay, or one not taken over. Read anew at each use, not kept. */
+const struct lttng_view_pub *lttng_view_pub(const struct lttng_view *v, int i);
 /*
  * The filter a replay pass for the active sessions enabling ros2_caret
  * events whose serials are in (after, upto] carries: 1 and *out when each

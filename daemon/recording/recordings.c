@@ -6,7 +6,6 @@
 
 #include "daemon/base/log.h"
 #include "daemon/recording/recordings.h"
-#include "lib/lttng/creds.h"
 
 static uint32_t arm_timeout(const struct recordings *t)
 {
@@ -34,23 +33,6 @@ void recordings_drop(struct recordings *t, struct recording *r)
 		return;
 	recordings_forget(t, r);
 	recordings_save(t);
-}
-
-void recordings_unmake(const struct recording *r)
-{
-	if (!r->path[0] || (!r->dir_dev && !r->dir_ino))
-		return;
-	struct creds_id id = { .uid = r->uid, .gid = r->gid, .groups = NULL, .n_groups = -1 };
-	char err[256] = "";
-	int e = creds_remove_tree(&id, r->path, r->dir_dev, r->dir_ino, r->dir_made, err,
-				  sizeof(err));
-	if (e < 0)
-		log_warn("armed recording %s: cannot remove its empty trace directory %s: %s",
-			 r->name, r->path, err[0] ? err : strerror(-e));
-	else if (r->dir_made && r->parents_made &&
-		 (e = creds_remove_parents(&id, r->path, r->parents_made)) < 0)
-		log_warn_errno(e, "armed recording %s: cannot remove the empty directories "
-			       "made above %s", r->name, r->path);
 }
 
 int recordings_hold_armed(struct recordings *t)
@@ -132,8 +114,7 @@ static void reap_orphans(void *arg)
 			t->expired[k].uid = r->uid;
 			t->expired[k].after_s = limit;
 		}
-		recordings_unmake(r);
-		recordings_forget(t, r);
+		recordings_unwind(t, r);
 	}
 	recordings_save_changed(t); /* once for all that went */
 }

@@ -45,10 +45,4 @@ void recordings_drop(struct recordings *t, struct recording *r);
  */
 int recordings_hold_armed(struct recordings *t);
 
-/* An armed recording stopped before `go`: nothing was recorded, so what it
- * created goes (the trace tree LTTng wrote, and the trace directory if
- * caretd made it), as its owner and without following links. Nothing
- * when the directory is not known. */
-void recordings_unmake(const struct recording *r);
-
 #endif

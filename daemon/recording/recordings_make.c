@@ -8,21 +8,6 @@
 #include "daemon/recording/recordings_make.h"
 #include "util/caret_err.h"
 
-/* A recording refused once its session exists: the session goes, and its
- * directory when nothing can be in it, an armed one's (it recorded
- * nothing) or a flight recorder's that caretd made (it writes snapshots
- * only), not left empty (issue 33 L10); then the recording, whose
- * features end. */
-static void unmake(struct recordings *t, const struct caret_lttng_ops *ops,
-		   struct recording *rec)
-{
-	struct caret_lttng_chan_stats st;
-	ops->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
-	if (rec->armed || (rec->ring.on && rec->dir_made))
-		recordings_unmake(rec);
-	recordings_forget(t, rec);
-}
-
 /* the trace directory as the session's making found or made it */
 static void made_dir(const struct caret_lttng_cfg *cfg, struct recording *d)
 {
@@ -56,7 +41,7 @@ void recordings_make_undo(struct recordings *t, const struct caret_lttng_ops *op
 	if (!stopped)
 		ops->stop(d->name, &st, 1, NULL, 0, NULL, 0);
 	made_dir(cfg, d);
-	/* what unmake() removes, for the same reasons */
+	/* what recordings_unwind() removes, for the same reasons */
 	if (d->armed || (d->ring.on && d->dir_made))
 		recordings_unmake(d);
 	recordings_sync_marker(t, false);
@@ -89,7 +74,11 @@ int recordings_make_finish(struct recordings *t, const struct caret_lttng_ops *o
 	 * snapshots that never come), -c without /clock (its user asked for
 	 * sim time). */
 	if ((r = recording_begin(t, rec, err, errlen)) < 0) {
-		unmake(t, ops, rec);
+		/* refused once its session exists: the session goes, then the
+		 * recording with what it made */
+		struct caret_lttng_chan_stats st;
+		ops->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
+		recordings_unwind(t, rec);
 		log_err("record failed: %s", err);
 		return r;
 	}
@@ -103,19 +92,9 @@ int recordings_make_finish(struct recordings *t, const struct caret_lttng_ops *o
 void recordings_make_unmake(struct recordings *t, const struct caret_lttng_ops *ops,
 			    struct recording *rec)
 {
-	unmake(t, ops, rec);
-}
-
-int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
-		    const struct caret_lttng_cfg *cfg, struct recording *d, struct recording **out,
-		    char *err, size_t errlen)
-{
-	*out = NULL;
-	int r = recordings_make_admit(t, d, err, errlen);
-	if (r < 0)
-		return r;
-	r = ops->record(cfg, d->name, sizeof(d->name), d->path, sizeof(d->path), err, errlen);
-	return recordings_make_finish(t, ops, cfg, d, r, out, err, errlen);
+	struct caret_lttng_chan_stats st;
+	ops->stop(rec->name, &st, 1, NULL, 0, NULL, 0);
+	recordings_unwind(t, rec);
 }
 
 int recordings_go(struct recordings *t, const struct caret_lttng_ops *ops,

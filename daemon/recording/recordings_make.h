@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * `record`'s making, in one place below the command: admission, the armed
- * marker, the session, the table, each feature's begin, and one unwind of
- * whatever was done when a step fails. The command (daemon/server/
- * cmd_record.c) plans before and announces after; it calls in here once.
+ * marker, the table, each feature's begin, and one unwind of whatever was
+ * done when a step fails. The command (daemon/server/cmd_record.c) plans
+ * before, has LTTng make the session between _admit and _finish, and
+ * announces after.
  */
 #ifndef CARETD_RECORDINGS_MAKE_H
 #define CARETD_RECORDINGS_MAKE_H
@@ -15,30 +16,25 @@
 
 /*
  * Makes the recording d describes (its requester, options and features'
- * options; not its name or path): admitted for d->uid, the armed marker set
- * first when it will be armed open or filtered (no process starting
- * meanwhile records at once), its session made through ops from cfg, d
- * remembered under the name and path LTTng gave, and each feature begun.
- * 0 and *out, the recording in the table (marked changed: the command's
- * end saves it once); or a negative errno with why in
- * err, and nothing left: the session stopped, what an armed recording or a
- * flight recorder's made directory holds removed, the marker as the table
- * says.
- */
-int recordings_make(struct recordings *t, const struct caret_lttng_ops *ops,
-		    const struct caret_lttng_cfg *cfg, struct recording *d, struct recording **out,
-		    char *err, size_t errlen);
-
-/*
- * recordings_make in three steps, for a session made off the loop
- * (daemon/lttng/lttng_start.h) between the first and the second: _admit
- * (admission, the armed marker: 0 or -errno with err), then, once the
- * session's making returned r (d's name and path filled when r >= 0, err
- * when not), _finish (what recordings_make does after it). _undo instead
- * of _finish: the session made is not wanted (its requester left): it is
- * stopped (unless stopped is set: it was already), what an armed one or a
- * flight recorder's made directory holds removed, the marker as the table
- * says.
+ * options; not its name or path), in three steps around its session's
+ * making (in line, or off the loop: daemon/lttng/lttng_start.h):
+ *
+ * _admit: admitted for d->uid, the armed marker set first when it will be
+ * armed open or filtered (no process starting meanwhile records at once):
+ * 0, or a negative errno with why in err.
+ *
+ * _finish, once the session's making returned r (d's name and path filled
+ * when r >= 0, err when not): d remembered under the name and path LTTng
+ * gave, and each feature begun: 0 and *out, the recording in the table
+ * (marked changed: the command's end saves it once); or a negative errno
+ * with why in err, and nothing left: the session stopped, what an armed
+ * recording or a flight recorder's made directory holds removed, the
+ * marker as the table says.
+ *
+ * _undo instead of _finish: the session made is not wanted (its requester
+ * left): it is stopped (unless stopped is set: it was already), what an
+ * armed one or a flight recorder's made directory holds removed, the
+ * marker as the table says.
  */
 int recordings_make_admit(struct recordings *t, const struct recording *d, char *err,
 			  size_t errlen);

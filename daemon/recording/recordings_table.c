@@ -6,6 +6,7 @@
 
 #include "daemon/base/log.h"
 #include "daemon/recording/recordings_table.h"
+#include "lib/lttng/creds.h"
 #include "shm/caret_shm.h"
 
 struct recording *recordings_next(struct recordings *t, struct recording *prev)
@@ -88,7 +89,7 @@ int recordings_admit(const struct recordings *t, uid_t uid, bool armed, char *er
 	return 0;
 }
 
-/* What the view's entry of r's session shows (r->pub), from r. */
+/* What the view reads of r's session (r->pub: recordings.c's pub hook), from r. */
 static void pub_fill(struct recording *r)
 {
 	r->pub = (struct lttng_view_pub){
@@ -107,8 +108,8 @@ static void end_features(struct recordings *t, struct recording *r)
 }
 
 /* r into a free slot, in its place in the order (one taken over after a
- * restart keeps its own), with what its session's entry in the view
- * shows; NULL when the table is full. */
+ * restart keeps its own), with what the view reads of its session; NULL
+ * when the table is full. */
 static struct recording *place(struct recordings *t, const struct recording *r)
 {
 	struct recording *s = NULL;
@@ -128,7 +129,6 @@ static struct recording *place(struct recordings *t, const struct recording *r)
 
 struct recording *recordings_put(struct recordings *t, const struct recording *r)
 {
-	/* its entry in the view gets the new one below */
 	struct recording *old = recordings_find(t, r->name);
 	if (old) {
 		end_features(t, old);
@@ -137,9 +137,6 @@ struct recording *recordings_put(struct recordings *t, const struct recording *r
 	struct recording *s = place(t, r);
 	if (!s)
 		return NULL;
-	/* an armed one records nothing: its entry comes at `go` */
-	if (t->view)
-		lttng_view_publish(t->view, s->name, &s->pub);
 	t->dirty = true;
 	return s;
 }
@@ -152,8 +149,34 @@ int recordings_take_over(struct recordings *t, const struct recording *r)
 void recordings_forget(struct recordings *t, struct recording *r)
 {
 	end_features(t, r);
-	if (t->view)
-		lttng_view_publish(t->view, r->name, NULL);
+	memset(r, 0, sizeof(*r));
+	t->dirty = true;
+}
+
+void recordings_unmake(const struct recording *r)
+{
+	if (!r->path[0] || (!r->dir_dev && !r->dir_ino))
+		return;
+	struct creds_id id = { .uid = r->uid, .gid = r->gid, .groups = NULL, .n_groups = -1 };
+	char err[256] = "";
+	int e = creds_remove_tree(&id, r->path, r->dir_dev, r->dir_ino, r->dir_made, err,
+				  sizeof(err));
+	if (e < 0)
+		log_warn("armed recording %s: cannot remove its empty trace directory %s: %s",
+			 r->name, r->path, err[0] ? err : strerror(-e));
+	else if (r->dir_made && r->parents_made &&
+		 (e = creds_remove_parents(&id, r->path, r->parents_made)) < 0)
+		log_warn_errno(e, "armed recording %s: cannot remove the empty directories "
+			       "made above %s", r->name, r->path);
+}
+
+void recordings_unwind(struct recordings *t, struct recording *r)
+{
+	end_features(t, r);
+	/* nothing can be in it: an armed one recorded nothing, a flight
+	 * recorder writes snapshots only (not left empty: issue 33 L10) */
+	if (r->armed || (r->ring.on && r->dir_made))
+		recordings_unmake(r);
 	memset(r, 0, sizeof(*r));
 	t->dirty = true;
 }

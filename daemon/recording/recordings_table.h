@@ -2,8 +2,7 @@
 /*
  * The recordings table and its changes: the slots, the limits, the rings
  * of expired and ended ones, how to iterate and look up, who may add one,
- * a recording put in or forgotten (its entry in the view published or
- * withdrawn), the armed marker. A change marks the table changed; it is
+ * a recording put in or forgotten, the armed marker. A change marks the table changed; it is
  * saved by its persistence above (recordings_state.c) once per command,
  * and the view's hooks (recordings.c) are above both.
  */
@@ -40,7 +39,7 @@
 struct recordings {
 	struct lttng_view *view; /* its ops are the recordings' LTTng too */
 	/* fixed slots: a recording does not move while it exists (its
-	 * features and the view's entry point into it) */
+	 * features point into it) */
 	struct recording slot[RECORDINGS_MAX];
 	uint64_t seq;
 	/* the features, in the order `record` begins them (NULL: none; set
@@ -86,22 +85,32 @@ bool recordings_any(const struct recordings *t);
  * -EDQUOT (uid's own share is used up), with why in err. */
 int recordings_admit(const struct recordings *t, uid_t uid, bool armed, char *err,
 		     size_t errlen);
-/* Remembers a recording (one of the same name goes first), published on
- * its session's entry: the recording in its slot, or NULL when the table
- * is full. Not saved: the table marks itself changed (whoever drives the
+/* Remembers a recording (one of the same name goes first), what the view
+ * reads of its session from then on: the recording in its slot, or NULL
+ * when the table is full. Not saved: the table marks itself changed (whoever drives the
  * change saves once: recordings_save_changed). */
 struct recording *recordings_put(struct recordings *t, const struct recording *r);
 /* The newest recording (of uid, or of anyone when uid is (uid_t)-1). */
 struct recording *recordings_latest(struct recordings *t, uid_t uid);
 
 /* A recording read back from before a restart (recordings_read) into a
- * free slot, in its place in the order, with what its session's entry in
- * the view shows: 0, or -ENOSPC. */
+ * free slot, in its place in the order, with what the view reads of its
+ * session: 0, or -ENOSPC. */
 int recordings_take_over(struct recordings *t, const struct recording *r);
-/* Forgets r: its entry in the view withdrawn, each feature's end (in
- * reverse, with no stop reply), its slot free. Not saved (as
+/* Forgets r: each feature's end (in reverse, with no stop reply), its slot
+ * free (the view reads nothing of it from then on). Not saved (as
  * recordings_put). */
 void recordings_forget(struct recordings *t, struct recording *r);
+/* An armed recording stopped before `go`: nothing was recorded, so what it
+ * created goes (the trace tree LTTng wrote, and the trace directory if
+ * caretd made it), as its owner and without following links. Nothing
+ * when the directory is not known. */
+void recordings_unmake(const struct recording *r);
+/* Forgets r, whose session was stopped before it ever ran (refused once
+ * made, or armed and never started): as recordings_forget, and, after its
+ * features' end, its trace directory goes (recordings_unmake) when nothing
+ * can be in it: an armed one's, or a flight recorder's that caretd made. */
+void recordings_unwind(struct recordings *t, struct recording *r);
 
 /* The armed marker as the recordings say (kept by every save): on while a
  * recording is armed open or records with a filter; or set already for one

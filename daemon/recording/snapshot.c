@@ -28,6 +28,17 @@
 #define SLOW_PASS_NS (5000 * NS_PER_MS)
 
 /* Segment counters are whatever their owner wrote: sums saturate. */
+uint64_t snapshot_pass_add(uint64_t total, const struct caret_seg_status *st)
+{
+	if (st->state == CARET_STATE_UNINITIALIZED)
+		return total;
+	uint64_t b;
+	if (__builtin_mul_overflow((uint64_t)st->records, sched_record_bytes(st), &b) ||
+	    __builtin_add_overflow(total, b, &total))
+		return UINT64_MAX;
+	return total;
+}
+
 uint64_t snapshot_pass_bytes(const struct registry *r)
 {
 	uint64_t total = 0;
@@ -36,12 +47,7 @@ uint64_t snapshot_pass_bytes(const struct registry *r)
 			continue;
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
-		if (st.state == CARET_STATE_UNINITIALIZED)
-			continue;
-		uint64_t b;
-		if (__builtin_mul_overflow((uint64_t)st.records, sched_record_bytes(&st), &b) ||
-		    __builtin_add_overflow(total, b, &total))
-			return UINT64_MAX;
+		total = snapshot_pass_add(total, &st);
 	}
 	return total;
 }
@@ -147,10 +153,9 @@ int snapshot_admit_memory(const struct registry *r, struct recordings *t, uid_t 
 	return snapshot_mem_check(&in, uid, ring_bytes, least_size, err, errlen);
 }
 
-int snapshot_admit(const struct registry *r, struct recordings *t, uid_t uid, uint64_t size,
-		   struct caret_lttng_cfg *cfg, char *err, size_t errlen)
+int snapshot_admit(const struct registry *r, struct recordings *t, uid_t uid, uint64_t need,
+		   uint64_t size, struct caret_lttng_cfg *cfg, char *err, size_t errlen)
 {
-	uint64_t need = snapshot_pass_bytes(r);
 	int e = snapshot_plan(need, size, cfg, err, errlen);
 	if (e < 0)
 		return e;

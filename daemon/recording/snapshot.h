@@ -46,6 +46,10 @@
 /* Bytes one replay pass of every live agent's cache writes (the
  * scheduler's estimate per record, saturating). */
 uint64_t snapshot_pass_bytes(const struct registry *r);
+/* total with the share of one agent whose status is st (saturating):
+ * snapshot_pass_bytes's sum, for whoever reads each agent's status
+ * already. */
+uint64_t snapshot_pass_add(uint64_t total, const struct caret_seg_status *st);
 /* Whether a pass of need bytes fits a ring of that geometry (a quarter
  * more for runtime events written during the pass). */
 bool snapshot_fits(uint64_t need, uint64_t subbuf_size, uint32_t subbuf_count);
@@ -65,12 +69,12 @@ int snapshot_plan(uint64_t need, uint64_t size, struct caret_lttng_cfg *cfg, cha
 int snapshot_admit_memory(const struct registry *r, struct recordings *t, uid_t uid,
 			  uint64_t ring_bytes, uint64_t least_size, char *err, size_t errlen);
 
-/* `record` of a flight recorder, planned and admitted at once, the live
- * processes' caches read once: its ring (snapshot_plan) and the memory it
- * takes (snapshot_admit_memory, the least size being the one a pass fits
- * in): 0, or the first refusal. */
-int snapshot_admit(const struct registry *r, struct recordings *t, uid_t uid, uint64_t size,
-		   struct caret_lttng_cfg *cfg, char *err, size_t errlen);
+/* `record` of a flight recorder, planned and admitted at once for a pass
+ * of need bytes (snapshot_pass_bytes): its ring (snapshot_plan) and the
+ * memory it takes (snapshot_admit_memory, the least size being the one a
+ * pass fits in): 0, or the first refusal. */
+int snapshot_admit(const struct registry *r, struct recordings *t, uid_t uid, uint64_t need,
+		   uint64_t size, struct caret_lttng_cfg *cfg, char *err, size_t errlen);
 
 struct snapshot_info {
 	bool known; /* a flight recorder of this caretd's table */

@@ -84,12 +84,23 @@ struct cmd_record_res {
 	char path[4096];
 	struct cmd_broadcast bc;
 };
-/* "record" (and its {"go"}): cmd_record.c. With wait, a session LTTng
- * starts off the loop may answer later: *wait set, res unused
- * (daemon/server/cmd_record_start.h); NULL: made in line. */
+/* "record": cmd_record.c. With wait, a session LTTng starts off the loop
+ * may answer later: *wait set, res unused (daemon/server/cmd_record_start.h);
+ * NULL: made in line. */
 int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	       const struct caret_ctl_record_req *q, struct cmd_record_res *res,
 	       struct wait_req **wait, struct cmd_err *e);
+/* "record" with "go" (cmd_record_go.c): the requester's armed recording
+ * q->go starts recording; res as cmd_record's. */
+int cmd_record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+		  const struct caret_ctl_record_req *q, struct cmd_record_res *res,
+		  struct cmd_err *e);
+/* A recording that records from now on (made at once, or an armed one
+ * enabled): res names its session and path, the view and the agents see
+ * it, its Start goes where it must (cmd_record.c). url: its relay's, or
+ * NULL. */
+void cmd_record_started(const struct cmd_ctx *ctx, const struct recording *rec,
+			const char *url, struct cmd_record_res *res);
 
 /* What one recording is: the request's options over the daemon's. */
 struct record_plan {

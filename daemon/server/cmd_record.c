@@ -3,8 +3,8 @@
  * `record`: what the request asks (read by proto/caret_ctl_req.c), turned
  * into an LTTng session configuration (record_plan), created through the
  * ops table and remembered as the requester's (record_act), with the
- * recording's own Start when it has filters. Its {"go"} starts an armed
- * recording.
+ * recording's own Start when it has filters (record_started, also what an
+ * armed one's {"go"} does once enabled: cmd_record_go.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,7 +30,6 @@ static void session_seen(const struct cmd_ctx *ctx, const char *session, struct 
 {
 	lttng_view_session_started(ctx->lttng, session);
 	pacer_sched_lttng(ctx->lttng, caret_now_ns(), l);
-	ctx->reg->want_serial = l->newest;
 	sched_scope_agents(ctx->reg, l);
 }
 
@@ -76,68 +75,51 @@ static void record_started(const struct cmd_ctx *ctx, const struct recording *re
 	cmd_broadcast_done(ctx, &res->bc, b, "Start");
 }
 
-/* {"go": session}: an armed recording starts recording. */
-static int record_go(const struct cmd_ctx *ctx, const struct cmd_peer *peer, const char *name,
-		     struct recording **out, struct cmd_err *e)
-{
-	struct recording *rec = recordings_find(ctx->recs, name);
-	uid_t owner;
-	uint32_t after;
-	if (!rec && recordings_expired(ctx->recs, name, &owner, &after) &&
-	    cmd_may_act_for(peer, owner))
-		return cmd_fail(e, ETIMEDOUT, "armed recording %s expired: not started within "
-				"%u s of arming (caretd --arm-timeout), its session is gone; "
-				"record again", name, after);
-	if (!rec || !rec->armed)
-		return cmd_fail(e, ENOENT, "no armed recording named %s", name);
-	if (!cmd_may_act_for(peer, rec->uid))
-		return cmd_fail(e, EPERM, "recording %s is not yours", name);
-	*out = rec;
-	return recordings_go(ctx->recs, ctx->ops, rec, e->msg, sizeof(e->msg));
-}
+/* What a plan reads of the house now: the view, and each live process's
+ * segment status once. */
+struct plan_now {
+	/* each process reports a distribution before Iron (the agent writes
+	 * the detected one; first letters are alphabetical) */
+	bool pre_iron;
+	/* An armed recording may start with its channel enabled
+	 * (caret_lttng_cfg.armed_open): no session is active, so every
+	 * process with the agent is in WAIT, forwarding nothing, and caretd
+	 * moves none out of WAIT before recordings_hold_armed() closed it. A
+	 * process still leaving PREPARE or RECORD (a session that just ended)
+	 * would emit into it: then it is armed as before. */
+	bool arm_open;
+	uint64_t pass_bytes; /* a replay pass of their caches (snapshot.h) */
+};
 
-/* Whether an armed recording may start with its channel enabled
- * (caret_lttng_cfg.armed_open): no session is active, so every process
- * with the agent is in WAIT, forwarding nothing, and caretd moves none out
- * of WAIT before recordings_hold_armed() closed it. A process still
- * leaving PREPARE or RECORD (a session that just ended) would emit into
- * it: then it is armed as before. */
-static bool may_arm_open(const struct cmd_ctx *ctx)
+static void read_now(const struct cmd_ctx *ctx, struct plan_now *out)
 {
-	const struct lttng_view *v = ctx->lttng;
-	/* a -c helper emits sim_time into every session that enables it */
-	if (!v->ok || !v->polled || v->n_active > 0 || simclock_running())
-		return false;
+	bool pre_iron = true, waiting = true;
+	int n = 0;
+	out->pass_bytes = 0;
 	for (const struct agent *a = ctx->reg ? ctx->reg->head : NULL; a; a = a->next) {
 		if (a->dead)
 			continue;
-		uint32_t st = caret_seg_state(&a->seg);
-		if (st != CARET_STATE_WAIT && st != CARET_STATE_UNINITIALIZED)
-			return false;
-	}
-	return true;
-}
-
-/* Whether every process known reports a distribution before Iron (the
- * agent writes the detected one; first letters are alphabetical). */
-static bool all_pre_iron(const struct registry *reg)
-{
-	int n = 0;
-	for (const struct agent *a = reg ? reg->head : NULL; a; a = a->next) {
-		if (a->dead)
-			continue;
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
 		char c = a->seg.id.distribution[0];
-		if (c < 'a' || c >= 'i')
-			return false;
+		pre_iron = pre_iron && c >= 'a' && c < 'i';
+		waiting = waiting &&
+			  (st.state == CARET_STATE_WAIT || st.state == CARET_STATE_UNINITIALIZED);
+		out->pass_bytes = snapshot_pass_add(out->pass_bytes, &st);
 		n++;
 	}
-	return n > 0;
+	out->pre_iron = pre_iron && n > 0;
+	const struct lttng_view *v = ctx->lttng;
+	/* a -c helper emits sim_time into every session that enables it */
+	out->arm_open = waiting && v->ok && v->polled && v->n_active == 0 && !simclock_running();
 }
 
 int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		    const struct caret_ctl_record_req *q, struct record_plan *p, struct cmd_err *e)
 {
 	memset(p, 0, sizeof(*p));
+	struct plan_now now;
+	read_now(ctx, &now);
 	p->pacing = ctx->sched->pacing;
 	p->own_pacing = q->pacing != NULL;
 	if (q->pacing && pacing_parse(q->pacing, &p->pacing) < 0)
@@ -150,13 +132,13 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	cfg->path = q->path;
 	cfg->url = q->url;
 	cfg->light = q->light;
-	cfg->light_pre_iron = all_pre_iron(ctx->reg);
+	cfg->light_pre_iron = now.pre_iron;
 	cfg->append = q->append;
 	cfg->armed = q->arm;
 	p->all_hosts = q->all_hosts;
 	cfg->sel = &q->sel; /* ros2 trace's selection (proto/caret_ctl_sel.h) */
 	/* -c: its helper emits from the arming on (simclock.h) */
-	cfg->armed_open = q->arm && !q->record_clock && may_arm_open(ctx);
+	cfg->armed_open = q->arm && !q->record_clock && now.arm_open;
 	p->freq = (uint32_t)q->frequency;
 	rotation_opts_of(q, &p->rot);
 	cfg->subbuf_size = q->subbuf_size ? q->subbuf_size
@@ -172,8 +154,8 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	/* a ring the host's memory cannot spare is refused too, naming the
 	 * sizes it can (daemon/recording/snapshot_mem.h) */
 	if (q->snapshot_size &&
-	    (r = snapshot_admit(ctx->reg, ctx->recs, peer->uid, q->snapshot_size, cfg, e->msg,
-				sizeof(e->msg))) < 0)
+	    (r = snapshot_admit(ctx->reg, ctx->recs, peer->uid, now.pass_bytes, q->snapshot_size,
+				cfg, e->msg, sizeof(e->msg))) < 0)
 		return r;
 	if (cfg->url) {
 		/* a relay's output is the relay's: only the name is ours */
@@ -198,7 +180,7 @@ int cmd_record_plan(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 
 /* The recording as the table remembers it: for whom, with which options
  * (each feature's own included); its session, path and directory are
- * LTTng's answer (recordings_make). */
+ * LTTng's answer (recordings_make_finish). */
 static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_record_req *q,
 			    const struct record_plan *p, struct recording *rec)
 {
@@ -236,10 +218,8 @@ static void record_remember(const struct cmd_peer *peer, const struct caret_ctl_
 	rec->clock.domain = q->clock_domain;
 }
 
-/* A recording made, or an armed one's `go`: either way it has started
- * (record_started), and the reply names its session and path. */
-static void record_reply(const struct cmd_ctx *ctx, const struct recording *rec,
-			 const char *url, struct cmd_record_res *res)
+void cmd_record_started(const struct cmd_ctx *ctx, const struct recording *rec,
+			const char *url, struct cmd_record_res *res)
 {
 	snprintf(res->session, sizeof(res->session), "%s", rec->name);
 	snprintf(res->path, sizeof(res->path), "%s", rec->path);
@@ -254,7 +234,7 @@ static void record_made(const struct cmd_ctx *ctx, const struct record_plan *p,
 		 p->cfg.armed_open ? "armed open (channel enabled, the agents' gate closed), will record"
 		 : p->cfg.armed ? "armed, will record" : "recording", rec->path, (int)rec->uid,
 		 pacing_name(p->pacing));
-	record_reply(ctx, rec, p->cfg.url, res);
+	cmd_record_started(ctx, rec, p->cfg.url, res);
 }
 
 static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
@@ -267,12 +247,20 @@ static int record_act(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		return r;
 	static struct recording made; /* 19 KiB: not on the stack */
 	record_remember(peer, q, &p, &made);
-	/* LTTng's start off the loop, the reply when it ends */
-	if (wait && lttng_start_async(ctx->lttng))
-		return record_start_begin(ctx, &p, &made, record_made, wait, e);
+	if ((r = recordings_make_admit(ctx->recs, &made, e->msg, sizeof(e->msg))) < 0)
+		return r;
+	if (wait && lttng_start_async(ctx->lttng)) {
+		/* LTTng starts it off the loop: the rest at its end */
+		if ((r = record_start_begin(ctx, &p, &made, record_made, wait, e)) == 0)
+			return 0;
+	} else {
+		r = ctx->ops->record(&p.cfg, made.name, sizeof(made.name), made.path,
+				     sizeof(made.path), e->msg, sizeof(e->msg));
+	}
+	/* r: the session made in line, or its start refused */
 	struct recording *rec;
-	if ((r = recordings_make(ctx->recs, ctx->ops, &p.cfg, &made, &rec, e->msg,
-				 sizeof(e->msg))) < 0)
+	if ((r = recordings_make_finish(ctx->recs, ctx->ops, &p.cfg, &made, r, &rec, e->msg,
+					sizeof(e->msg))) < 0)
 		return r;
 	record_made(ctx, &p, rec, res);
 	return 0;
@@ -283,12 +271,5 @@ int cmd_record(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 	       struct wait_req **wait, struct cmd_err *e)
 {
 	memset(res, 0, sizeof(*res));
-	if (!q->go)
-		return record_act(ctx, peer, q, res, wait, e);
-	struct recording *rec = NULL;
-	int r = record_go(ctx, peer, q->go, &rec, e);
-	if (r < 0)
-		return r;
-	record_reply(ctx, rec, NULL, res);
-	return 0;
+	return record_act(ctx, peer, q, res, wait, e);
 }

@@ -147,16 +147,8 @@ int record_start_begin(const struct cmd_ctx *ctx, const struct record_plan *p,
 	j->p.cfg.as = &j->p.as;
 	j->p.cfg.dir_out = &j->p.dir_id;
 	j->processes = live_agents(ctx->reg);
-	int r = recordings_make_admit(ctx->recs, &j->made, e->msg, sizeof(e->msg));
+	int r = lttng_start_begin(ctx->lttng, &p->cfg, on_started, j, e->msg, sizeof(e->msg));
 	if (r < 0) {
-		job_free(j);
-		return r;
-	}
-	r = lttng_start_begin(ctx->lttng, &p->cfg, on_started, j, e->msg, sizeof(e->msg));
-	if (r < 0) {
-		struct recording *none;
-		recordings_make_finish(ctx->recs, ctx->ops, &j->p.cfg, &j->made, r, &none, e->msg,
-				       sizeof(e->msg));
 		job_free(j);
 		return r;
 	}

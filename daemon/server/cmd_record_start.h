@@ -22,9 +22,11 @@ typedef void (*record_made_fn)(const struct cmd_ctx *ctx, const struct record_pl
 			       const struct recording *rec, struct cmd_record_res *res);
 
 /*
- * Starts making the recording made describes (record_remember's) from
- * the plan p: admitted now, its session made off the loop; *wait, polled
- * by the server, answers. 0, or a negative errno with e (nothing made).
+ * Starts making the recording made describes (record_remember's, admitted
+ * already: recordings_make_admit) from the plan p: its session made off
+ * the loop; *wait, polled by the server, answers. 0, or a negative errno
+ * with e (nothing made: the caller ends the admission with
+ * recordings_make_finish).
  */
 int record_start_begin(const struct cmd_ctx *ctx, const struct record_plan *p,
 		       const struct recording *made, record_made_fn made_fn,

@@ -204,7 +204,9 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			return caret_ctl_enc_plan(&plan.plan);
 		}
 		struct cmd_record_res res;
-		if ((r = cmd_record(ctx, peer, &q->u.record, &res, wait, &e)) < 0)
+		r = q->u.record.go ? cmd_record_go(ctx, peer, &q->u.record, &res, &e)
+				   : cmd_record(ctx, peer, &q->u.record, &res, wait, &e);
+		if (r < 0)
 			break;
 		cJSON *o = *wait ? NULL : add_broadcast(caret_ctl_enc_record(res.session, res.path),
 							&res.bc);

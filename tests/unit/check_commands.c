@@ -556,6 +556,7 @@ int main(void)
 	tcase_add_test(tc, recording_filter_goes_with_its_passes_only);
 	tcase_add_test(tc, record_rotation_armed_then_stop);
 	add_arm_tests(tc);
+	add_make_tests(tc);
 	add_rotation_tests(tc);
 	add_snapshot_tests(tc);
 	add_poll_tests(tc);

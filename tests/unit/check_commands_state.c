@@ -537,7 +537,7 @@ static const char *state_text(const char *file, char *buf, size_t len)
 	return buf;
 }
 
-/* What `record` makes is saved once it is whole (recordings_make), and an
+/* What `record` makes is saved once it is whole (recordings_make_finish), and an
  * armed one's `go` too (recordings_go): a caretd killed right after either
  * finds it as the command left it. (Read back as text: restoring checks the
  * trace directory against LTTng's, which the fake session daemon has not.) */

@@ -154,7 +154,7 @@ ORDER = [
     {"cmd_record_start"},  # `record`'s reply deferred while LTTng starts its session off the loop
     {"cmd_record", "cmd_stop", "cmd_snapshot", "cmd_hosts", "cmd_pause",
      "cmd_queue"},  # the commands that drive LTTng (through the view's ops); hosts: this host and the bridge's others; cmd_queue: those sent while LTTng starts a session, waiting for its end
-    {"cmd_record_plan"},  # record -l: cmd_record's plan and the layout, nothing made
+    {"cmd_record_plan", "cmd_record_go"},  # record -l: cmd_record's plan and the layout, nothing made; record's {"go"}: an armed recording started as cmd_record starts one
     {"cmd_hold"},  # `hold`: a recording held by its requester's connection, stopped through cmd_stop when it closes unreleased
     {"commands"},  # the dispatch: decodes requests, encodes replies
     {"server"},

@@ -82,6 +82,8 @@ void add_state_tests(TCase *tc);
 void assert_record_reply(cJSON *r, const char *session, const char *path);
 /* The tests of check_commands_arm.c. */
 void add_arm_tests(TCase *tc);
+/* The tests of check_commands_make.c. */
+void add_make_tests(TCase *tc);
 /* The tests of check_commands_rotation.c. */
 void add_rotation_tests(TCase *tc);
 /* The tests of check_commands_snapshot.c. */
