@@ -356,6 +356,29 @@ START_TEST(count_places_records)
 }
 END_TEST
 
+/* What the pacer learned of the trace's bytes per estimated byte stays
+ * across the passes of one recording (issue 34, item 3): a rotation's next
+ * chunk replays the same caches into the same channel, and starting again
+ * from 1 narrowed its window until the new chunk's packets said it again
+ * (bench P11). A pass begins (fb_base), and a rotation is seen mid-pass
+ * (a read of another chunk): the ratio stays, calibration stops. */
+START_TEST(ratio_kept_across_chunks)
+{
+	struct pacer_fb f;
+	target(&f);
+	f.ratio = 0.8;
+	fb_base(&f, &(struct sched){ 0 }, 100);
+	ck_assert_msg(f.ratio == 0.8, "a new pass forgot the ratio: %.3f", f.ratio);
+	ck_assert_int_eq(f.calib, 0);
+	f.calib = 1;
+	f.chunk0 = 3;
+	struct lttng_drain d = { .chunk = 4, .horizon_ns = -1 };
+	calibrate(&f, &d);
+	ck_assert_int_eq(f.calib, -1);
+	ck_assert_msg(f.ratio == 0.8, "a new chunk forgot the ratio: %.3f", f.ratio);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pacer");
@@ -366,5 +389,6 @@ int main(void)
 	unit_case(s, "room-overfill", room_never_overfills_a_cpu);
 	unit_case(s, "fb-room", fb_room_places_pending);
 	unit_case(s, "count", count_places_records);
+	unit_case(s, "ratio", ratio_kept_across_chunks);
 	return unit_run(s);
 }
