@@ -19,12 +19,15 @@
  * consumer's drain rate, whatever slows it (CPU load, a slow disk, small
  * sub-buffers). Each CPU's ring is kept within its own window (issue 34):
  * the agents count the records they replay per CPU (proto/caret_segment.h),
- * each CPU's packets tell how far its ring is drained, and the room is the
- * window less the fullest CPU's bytes in flight (granted but not emitted
- * yet counting on every CPU, as they may land on any; so do records of a
- * CPU the agent did not say), not less the sum over CPUs: with the replay
- * threads spread over n CPUs, up to n windows are in flight, none over its
- * ring. A discarded event seen in the index halves the window.
+ * each CPU's packets tell how far its ring is drained, and the room is
+ * what the tightest CPU still takes (daemon/agents/pacer_cpus.h): its bytes
+ * in flight, and what was granted but not written yet to the agents whose
+ * replay thread writes on it (up to a turn's grant each; beyond, and for
+ * agents not seen writing yet, on every CPU, as are records of a CPU the
+ * agent did not say and the tick's new grant), not the sum over CPUs:
+ * with the replay threads spread over n CPUs, up to n windows are in
+ * flight, none over its ring. Records the pass filter kept out count
+ * nowhere. A discarded event seen in the index halves the window.
  * In a rotating recording the index read is that of the chunk being
  * written. While the index cannot be read, nothing more counts as drained:
  * at most the window stays in flight, plus the stall rule's trickle.
