@@ -527,6 +527,7 @@ static void feedback(struct pacer *p, uint64_t emitted, uint64_t skipped, int64_
 					.ratio = 1 };
 		snprintf(f->session, sizeof(f->session), "%s", r->name);
 		f->subbuf = r->subbuf_size;
+		pacer_cpus_margin(&f->cpu, f->subbuf);
 		f->window = r->subbuf_size * (r->subbuf_count - 1);
 		fb_base(f, s, now);
 	}

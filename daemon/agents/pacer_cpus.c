@@ -6,13 +6,11 @@
 #include "daemon/base/log.h"
 #include "shm/caret_shm.h"
 
-/* The most of one agent's grant counted on its thread's CPU alone; the
- * rest of it may land on any CPU. A thread the kernel moves carries what
- * it was granted to its new CPU before its slot says so: at most this
- * much per thread, which the window's margin of one sub-buffer (512 KiB
- * by default) covers for several threads moving at once; a scheduler turn
- * grants about this much (SCHED_MIN_GRANT). */
-#define HOME_MAX ((uint64_t)SCHED_MIN_GRANT)
+void pacer_cpus_margin(struct pacer_cpus *c, uint64_t subbuf)
+{
+	uint64_t m = subbuf / 4;
+	c->home_max = m < SCHED_MIN_GRANT ? m : SCHED_MIN_GRANT;
+}
 
 /* The pacer's own state of an agent: its counts already taken, and the
  * CPU its replay thread last wrote on (-1: none seen). */
@@ -84,7 +82,7 @@ uint64_t pacer_cpus_count(struct pacer_cpus *c, struct agent *a, uint64_t d, uin
 	for (int k = 0; k < c->n; k++)
 		c->tick[k] += (dc[k] + any) * rb;
 	if (pa->home >= 0 && pa->home < c->n)
-		c->home[pa->home] += pend < HOME_MAX ? pend : HOME_MAX;
+		c->home[pa->home] += pend < c->home_max ? pend : c->home_max;
 	*skipped_bytes = skipped * rb;
 	return (d - skipped) * rb;
 }

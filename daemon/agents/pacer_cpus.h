@@ -26,7 +26,19 @@ struct pacer_cpus {
 	uint64_t *home;           /* [c]: granted, not written, to agents last seen on c */
 	int64_t *h;               /* [c]: c's drain horizon (-1: none yet) */
 	uint64_t *hist;           /* [c * PACER_HIST + k]: now[c] at the pacer's sample k */
+	uint64_t home_max;        /* the most of one agent's grant placed on its CPU */
 };
+
+/*
+ * The most of one agent's grant counted on its thread's CPU alone
+ * (pacer_cpus_margin); the rest of it may land on any CPU. A thread the
+ * kernel moves carries what it was granted to its new CPU before its slot
+ * says so: at most a quarter of a sub-buffer per thread, so the window's
+ * margin of one sub-buffer covers four threads moving at once, and at
+ * most a scheduler turn's grant (SCHED_MIN_GRANT): eight at 512 KiB. 0
+ * (before a target): nothing placed, all on every CPU.
+ */
+void pacer_cpus_margin(struct pacer_cpus *c, uint64_t subbuf);
 
 /* Per-CPU windows for n CPUs (at most CARET_SHM_CPUS; none when n <= 0 or
  * out of memory: c->n 0), and their release. */

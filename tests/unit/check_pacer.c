@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -330,10 +329,9 @@ START_TEST(count_places_records)
 {
 	struct pacer_cpus c;
 	pacer_cpus_alloc(&c, 2);
+	pacer_cpus_margin(&c, 4096); /* a quarter: 1 KiB of a grant placed */
 	struct agent a = { .pid = 1 };
-	a.seg.shared_hdr = aligned_alloc(4096, CARET_SHM_HEADER_SIZE);
-	ck_assert_ptr_nonnull(a.seg.shared_hdr);
-	memset(a.seg.shared_hdr, 0, CARET_SHM_HEADER_SIZE);
+	ck_assert_int_eq(caret_seg_create(&a.seg, 1 << 16, "unit", "jazzy"), 0);
 	uint64_t sk;
 	/* first seen: its base, nothing counted */
 	caret_own_count_cpu(&a.seg, 0, 5);
@@ -342,16 +340,20 @@ START_TEST(count_places_records)
 	/* 10 records: 6 on CPU 1, 3 filtered, 1 unplaced */
 	caret_own_count_cpu(&a.seg, 1, 6);
 	caret_own_count_skipped(&a.seg, 3);
-	uint64_t written = pacer_cpus_count(&c, &a, 10, 10, 500, &sk);
+	uint64_t written = pacer_cpus_count(&c, &a, 10, 10, 5000, &sk);
 	ck_assert_uint_eq(written, 70);
 	ck_assert_msg(sk == 30, "filtered bytes %llu, not 30", (unsigned long long)sk);
 	ck_assert_msg(c.tick[0] == 10 && c.tick[1] == 70,
 		      "CPU 0 %llu (not 10), CPU 1 %llu (not 70): a filtered record counted on a "
 		      "CPU", (unsigned long long)c.tick[0], (unsigned long long)c.tick[1]);
-	ck_assert_uint_eq(c.home[1], 500);
+	ck_assert_msg(c.home[1] == 1024, "%llu of a 5000-byte grant placed on its CPU, not a "
+		      "quarter sub-buffer", (unsigned long long)c.home[1]);
 	ck_assert_uint_eq(c.home[0], 0);
 	agent_state_free(&a);
-	free(a.seg.shared_hdr);
+	char name[CARET_SHM_NAME_MAX];
+	snprintf(name, sizeof(name), "%s", a.seg.name);
+	caret_seg_close(&a.seg);
+	caret_seg_unlink(name);
 	pacer_cpus_free(&c);
 }
 END_TEST
