@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -78,5 +79,21 @@ int ctl_why_out(const struct ctl_why *w, char *why, size_t len, int err);
 
 void ctl_why_set(struct ctl_why *why, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The typed codecs' contract, kept in one place: *out starts zeroed, and a
+ * result that fails to decode is released (so the caller frees nothing) and
+ * says why. Evaluates to 0 or decode's negative errno. A macro so that each
+ * codec keeps its own typed decode and free (no casts of function pointers).
+ */
+#define CTL_DECODE_OWNED(decode, release, in, out, why, len)                   \
+	({                                                                     \
+		struct ctl_why w_ = { "" };                                    \
+		memset((out), 0, sizeof(*(out)));                              \
+		int r_ = decode((in), (out), &w_);                             \
+		if (r_ < 0)                                                    \
+			release(out);                                          \
+		r_ < 0 ? ctl_why_out(&w_, (why), (len), r_) : 0;               \
+	})
 
 #endif
