@@ -22,7 +22,7 @@ static bool add_counts(cJSON *o, const char *key, const struct caret_ctl_counts 
 
 static bool add_proc(cJSON *arr, const struct caret_ctl_check_proc *p)
 {
-	cJSON *o = ctl_add_item(arr);
+	cJSON *o = ctl_add_object(arr);
 	return o && ctl_add_i64(o, "pid", p->pid) &&
 	       cJSON_AddStringToObject(o, "procname", p->procname) &&
 	       cJSON_AddBoolToObject(o, "caret_init", p->caret_init) &&
@@ -51,13 +51,13 @@ static bool add_lists(const struct caret_ctl_check_result *c, cJSON *out)
 			return false;
 	cJSON *nodes = procs ? cJSON_AddArrayToObject(out, "nodes") : NULL;
 	for (size_t i = 0; nodes && i < c->n_nodes; i++)
-		if (!(x = ctl_add_item(nodes)) ||
+		if (!(x = ctl_add_object(nodes)) ||
 		    !cJSON_AddStringToObject(x, "name", c->nodes[i].name) ||
 		    !ctl_add_i64(x, "pid", c->nodes[i].pid))
 			return false;
 	cJSON *topics = nodes ? cJSON_AddArrayToObject(out, "topics") : NULL;
 	for (size_t i = 0; topics && i < c->n_topics; i++)
-		if (!(x = ctl_add_item(topics)) ||
+		if (!(x = ctl_add_object(topics)) ||
 		    !cJSON_AddStringToObject(x, "name", c->topics[i].name) ||
 		    !ctl_add_u64(x, "publishers", c->topics[i].publishers) ||
 		    !ctl_add_u64(x, "subscriptions", c->topics[i].subscriptions))
@@ -94,16 +94,6 @@ static int oom(struct ctl_why *w)
 	return -ENOMEM;
 }
 
-static int get_u64(const cJSON *o, const char *where, const char *key, uint64_t *out,
-		   struct ctl_why *w)
-{
-	int64_t v;
-	if (ctl_get_int(o, where, key, 0, INT64_MAX, &v, w) < 0)
-		return -EPROTO;
-	*out = (uint64_t)v;
-	return 0;
-}
-
 static int get_counts(const cJSON *o, const char *where, const char *key,
 		      struct caret_ctl_counts *c, struct ctl_why *w)
 {
@@ -122,7 +112,7 @@ static int get_counts(const cJSON *o, const char *where, const char *key,
 	cJSON_ArrayForEach(e, obj) {
 		struct caret_ctl_count *x = &c->v[c->n];
 		x->name = e->string;
-		if (get_u64(obj, inner, e->string, &x->n, w) < 0)
+		if (ctl_get_u64(obj, inner, e->string, &x->n, w) < 0)
 			return -EPROTO;
 		c->n++;
 	}
@@ -161,7 +151,7 @@ static int decode_proc(const cJSON *e, const char *where, struct caret_ctl_check
 		{ "unmatched_bindings", &p->unmatched_bindings },
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (get_u64(e, where, f[i].key, f[i].out, w) < 0)
+		if (ctl_get_u64(e, where, f[i].key, f[i].out, w) < 0)
 			return -EPROTO;
 	return 0;
 }
@@ -202,8 +192,8 @@ static int decode_lists(const cJSON *in, struct caret_ctl_check_result *c, struc
 		struct caret_ctl_check_topic *t = &c->topics[i];
 		snprintf(where, sizeof(where), "topics[%zu]", i++);
 		if (ctl_get_str(e, where, "name", false, &t->name, w) < 0 ||
-		    get_u64(e, where, "publishers", &t->publishers, w) < 0 ||
-		    get_u64(e, where, "subscriptions", &t->subscriptions, w) < 0)
+		    ctl_get_u64(e, where, "publishers", &t->publishers, w) < 0 ||
+		    ctl_get_u64(e, where, "subscriptions", &t->subscriptions, w) < 0)
 			return -EPROTO;
 	}
 	return get_counts(in, NULL, "events_per_kind", &c->per_kind, w);
@@ -218,12 +208,12 @@ static int decode(const cJSON *in, struct caret_ctl_check_result *c, struct ctl_
 	}
 	if (ctl_get_str(in, NULL, "trace", false, &c->trace, w) < 0 ||
 	    ctl_get_bool(in, NULL, "complete", &c->complete, w) < 0 ||
-	    get_u64(in, NULL, "events", &c->events, w) < 0 ||
+	    ctl_get_u64(in, NULL, "events", &c->events, w) < 0 ||
 	    ctl_get_int(in, NULL, "first_ns", INT64_MIN, INT64_MAX, &c->first_ns, w) < 0 ||
 	    ctl_get_int(in, NULL, "last_ns", INT64_MIN, INT64_MAX, &c->last_ns, w) < 0 ||
-	    get_u64(in, NULL, "discarded_events", &c->discarded_events, w) < 0 ||
+	    ctl_get_u64(in, NULL, "discarded_events", &c->discarded_events, w) < 0 ||
 	    ctl_get_bool(in, NULL, "discarded_events_unknown", &c->discarded_unknown, w) < 0 ||
-	    get_u64(in, NULL, "lost_packets", &c->lost_packets, w) < 0 ||
+	    ctl_get_u64(in, NULL, "lost_packets", &c->lost_packets, w) < 0 ||
 	    ctl_get_bool(in, NULL, "lost_packets_unknown", &c->lost_unknown, w) < 0)
 		return -EPROTO;
 	if ((r = ctl_get_strings(in, NULL, "problems", CARET_CTL_CHECK_MAX, &c->problems, w)) < 0 ||

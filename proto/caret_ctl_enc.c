@@ -23,15 +23,6 @@ bool ctl_add_i64(cJSON *o, const char *k, int64_t v)
 	return cJSON_AddRawToObject(o, k, b) != NULL;
 }
 
-cJSON *ctl_add_item(cJSON *arr)
-{
-	cJSON *x = cJSON_CreateObject();
-	if (x && cJSON_AddItemToArray(arr, x))
-		return x;
-	cJSON_Delete(x);
-	return NULL;
-}
-
 /* cJSON's Add* return NULL on failure; one flag collects them so a reply
  * is either whole or not sent at all. */
 /* Counts come from segments any user writes (B6): clamped, never a double

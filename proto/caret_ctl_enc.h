@@ -20,9 +20,6 @@
 bool ctl_add_u64(cJSON *o, const char *k, uint64_t v);
 bool ctl_add_i64(cJSON *o, const char *k, int64_t v);
 
-/* A new object appended to the array arr; NULL when out of memory. */
-cJSON *ctl_add_item(cJSON *arr);
-
 /* An empty result envelope, for the typed encoders (caret_ctl_X_encode)
  * to fill. */
 cJSON *caret_ctl_enc_result(void);

@@ -6,7 +6,6 @@
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_graph.h"
-#include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
 
 #define PID_MAX_ 0x7fffffff
@@ -25,7 +24,7 @@ static bool add_entities(cJSON *o, const char *key, const char *name_key,
 {
 	cJSON *a = cJSON_AddArrayToObject(o, key), *x;
 	for (size_t i = 0; a && i < n; i++)
-		if (!(x = ctl_add_item(a)) || !add_nstr(x, name_key, v[i].name) ||
+		if (!(x = ctl_add_object(a)) || !add_nstr(x, name_key, v[i].name) ||
 		    (callback && !add_nstr(x, "callback", v[i].callback)))
 			return false;
 	return a != NULL;
@@ -33,7 +32,7 @@ static bool add_entities(cJSON *o, const char *key, const char *name_key,
 
 static bool add_node(cJSON *arr, const struct caret_ctl_graph_node *n)
 {
-	cJSON *o = ctl_add_item(arr), *a, *x;
+	cJSON *o = ctl_add_object(arr), *a, *x;
 	if (!o || !add_nstr(o, CARET_CTL_K_NAME, n->name) ||
 	    !cJSON_AddNumberToObject(o, CARET_CTL_K_PID, (double)n->pid) ||
 	    !add_nstr(o, CARET_CTL_K_PROCNAME, n->procname) ||
@@ -42,7 +41,7 @@ static bool add_node(cJSON *arr, const struct caret_ctl_graph_node *n)
 	    !(a = cJSON_AddArrayToObject(o, "timers")))
 		return false;
 	for (size_t i = 0; i < n->n_timers; i++)
-		if (!(x = ctl_add_item(a)) ||
+		if (!(x = ctl_add_object(a)) ||
 		    !cJSON_AddNumberToObject(x, "period_ns", (double)n->timers[i].period_ns) ||
 		    !add_nstr(x, "callback", n->timers[i].callback))
 			return false;
@@ -52,7 +51,7 @@ static bool add_node(cJSON *arr, const struct caret_ctl_graph_node *n)
 		return false;
 	for (size_t i = 0; i < n->n_groups; i++) {
 		const struct caret_ctl_graph_group *gr = &n->groups[i];
-		if (!(x = ctl_add_item(a)) || !add_nstr(x, "address", gr->address) ||
+		if (!(x = ctl_add_object(a)) || !add_nstr(x, "address", gr->address) ||
 		    !add_nstr(x, "type", gr->type) ||
 		    !add_nstr(x, "executor", gr->have_executor ? gr->executor : NULL) ||
 		    !add_nstr(x, "executor_type", gr->executor_type))
@@ -65,7 +64,7 @@ static bool add_ends(cJSON *o, const char *key, const struct caret_ctl_graph_end
 {
 	cJSON *a = cJSON_AddArrayToObject(o, key), *x;
 	for (size_t i = 0; a && i < n; i++)
-		if (!(x = ctl_add_item(a)) || !add_nstr(x, "node", v[i].node) ||
+		if (!(x = ctl_add_object(a)) || !add_nstr(x, "node", v[i].node) ||
 		    !cJSON_AddNumberToObject(x, CARET_CTL_K_PID, (double)v[i].pid) ||
 		    !add_nstr(x, CARET_CTL_K_PROCNAME, v[i].procname))
 			return false;
@@ -83,7 +82,7 @@ int caret_ctl_graph_encode(const struct caret_ctl_graph *g, cJSON *out)
 			return -ENOMEM;
 	for (size_t i = 0; g->topics && i < g->n_topics; i++) {
 		const struct caret_ctl_graph_topic *t = &g->topics_v[i];
-		cJSON *o = ctl_add_item(arr);
+		cJSON *o = ctl_add_object(arr);
 		if (!o || !add_nstr(o, CARET_CTL_K_NAME, t->name) ||
 		    !add_ends(o, "publishers", t->pubs, t->n_pubs) ||
 		    !add_ends(o, "subscriptions", t->subs, t->n_subs))

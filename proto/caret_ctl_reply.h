@@ -40,6 +40,9 @@ int ctl_reply_parse(const char *line, size_t len, cJSON **root,
  */
 int ctl_get_int(const cJSON *o, const char *where, const char *key, int64_t min,
 		int64_t max, int64_t *out, struct ctl_why *why);
+/* An integer from 0 to INT64_MAX (the largest ctl_get_int takes). */
+int ctl_get_u64(const cJSON *o, const char *where, const char *key, uint64_t *out,
+		struct ctl_why *why);
 /* A counter that LTTng may not know: integer >= 0, or null (*known = false). */
 int ctl_get_count(const cJSON *o, const char *where, const char *key,
 		  uint64_t *out, bool *known, struct ctl_why *why);

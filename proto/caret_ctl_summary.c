@@ -25,23 +25,13 @@ int caret_ctl_summary_encode(const struct caret_ctl_summary *s, cJSON *out)
 	return ok ? 0 : -ENOMEM;
 }
 
-static int get_u64(const cJSON *o, const char *where, const char *key, uint64_t *out,
-		   struct ctl_why *w)
-{
-	int64_t v;
-	if (ctl_get_int(o, where, key, 0, INT64_MAX, &v, w) < 0)
-		return -EPROTO;
-	*out = (uint64_t)v;
-	return 0;
-}
-
 static int decode(const cJSON *in, struct caret_ctl_summary *s, struct ctl_why *w)
 {
 	const cJSON *rows, *e;
 	size_t n;
 	if (ctl_get_str(in, NULL, "trace", false, &s->trace, w) < 0 ||
 	    ctl_get_str(in, NULL, CARET_CTL_K_GROUP_BY, false, &s->group_by, w) < 0 ||
-	    get_u64(in, NULL, "events", &s->events, w) < 0 ||
+	    ctl_get_u64(in, NULL, "events", &s->events, w) < 0 ||
 	    ctl_get_int(in, NULL, "first_ns", INT64_MIN, INT64_MAX, &s->first_ns, w) < 0 ||
 	    ctl_get_int(in, NULL, "last_ns", INT64_MIN, INT64_MAX, &s->last_ns, w) < 0 ||
 	    ctl_get_objects(in, NULL, CARET_CTL_K_ROWS, CARET_CTL_SUMMARY_MAX, &rows, &n, w) < 0)
@@ -61,7 +51,7 @@ static int decode(const cJSON *in, struct caret_ctl_summary *s, struct ctl_why *
 		struct caret_ctl_summary_row *r = &s->rows[s->n_rows];
 		snprintf(where, sizeof(where), "rows[%zu]", s->n_rows);
 		if (ctl_get_str(e, where, s->group_by, false, &r->name, w) < 0 ||
-		    get_u64(e, where, CARET_CTL_K_NUMBER_OF_TRACE_POINTS, &r->count, w) < 0)
+		    ctl_get_u64(e, where, CARET_CTL_K_NUMBER_OF_TRACE_POINTS, &r->count, w) < 0)
 			return -EPROTO;
 		s->n_rows++;
 	}
