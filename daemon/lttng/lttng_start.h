@@ -62,6 +62,18 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
  * still called at its end. */
 void lttng_start_cancel(void);
 
+/*
+ * fn(arg, true) run from the loop once no start runs: at once when none
+ * does, else right after the running start's end (its done first), in the
+ * order asked. For what calls LTTng outside a request (a held recording's
+ * stop when its holder left): in the loop during a start it would block
+ * every request and tick until that start ends. fn(arg, false) instead at
+ * caretd's exit (lttng_start_abandon): arg is only to be freed. 0, or
+ * -ENOMEM (fn not called).
+ */
+typedef void (*lttng_start_after_fn)(void *arg, bool run);
+int lttng_start_after(lttng_start_after_fn fn, void *arg);
+
 /* Whether a start runs, and since when (CLOCK_MONOTONIC ns). */
 bool lttng_start_running(int64_t *since_ns);
 
