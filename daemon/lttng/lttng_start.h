@@ -15,9 +15,11 @@
  *
  * Nothing is left running with no owner: the helper stops the session it
  * made when its result cannot be delivered (caretd died or abandoned the
- * start: its socket closed) or caretd cancelled the start, and a caller
- * that no longer wants the session it gets stops it
- * (daemon/server/cmd_record_start.h).
+ * start: its socket closed) or caretd cancelled the start, a caller that
+ * no longer wants the session it gets stops it
+ * (daemon/server/cmd_record_start.h), and a session a helper that died
+ * mid-start left is stopped and destroyed by the next helper (the start
+ * runs on until then, its error saying so).
  */
 #ifndef CARETD_LTTNG_START_H
 #define CARETD_LTTNG_START_H
@@ -78,11 +80,13 @@ int lttng_start_after(lttng_start_after_fn fn, void *arg);
 bool lttng_start_running(int64_t *since_ns);
 
 /*
- * caretd exits: a start still running is left to the helper, which stops
- * the session it makes (its result has no reader) and exits; a result
- * already written is read and its session stopped here, and done called
- * with -ECANCELED. An idle helper is told to exit (its socket closed) and
- * waited for, briefly.
+ * caretd exits: a start still running is cancelled and its end waited for
+ * (bounded: a minute), so that the helper stops the session it made before
+ * systemd kills it (KillMode=mixed SIGKILLs caretd's group once caretd
+ * exited); a result already written is read and its session stopped here,
+ * and done called with -ECANCELED. An idle helper is told to exit (its
+ * socket closed) and waited for, briefly. What waits in lttng_start_after
+ * is dropped (fn(arg, false)).
  */
 void lttng_start_abandon(void);
 

@@ -271,9 +271,12 @@ class RecordStartTest(SystemTest):
         self.assertIn("first", st.stdout, "stopped on the loop during the start")
         self.assertFalse(any("LTTng started it in" in l for l in d.errs[mark:]))
         for w, cmd in zip(waiting, ("stop", "pause")):
+            said = "caretctl: LTTng is starting another session; the %s waits for it" % cmd
+            deadline = time.time() + 10
+            while said not in w.err_text() and w.poll() is None and time.time() < deadline:
+                time.sleep(0.1)
             self.assertIsNone(w.poll(), w.err_text())
-            self.assertIn("caretctl: LTTng is starting another session; the %s waits for it"
-                          % cmd, w.err_text())
+            self.assertIn(said, w.err_text())
         self.resume()
         self.assertEqual(rec.finish(120), 0, rec.out_text() + rec.err_text())
         wait_err(d, r"session first stopped and destroyed", start=mark)
