@@ -480,7 +480,12 @@ int main(int argc, char **argv)
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
-	lttng_start_open(e); /* its helper, before CycloneDDS's threads */
+	/* beside the recordings' state: a start's session caretd may not
+	 * have learnt the end of */
+	static char marker[PATH_MAX];
+	bool marked = snprintf(marker, sizeof(marker), "%s.starting", o.server.socket_path) <
+		      (int)sizeof(marker);
+	lttng_start_open(e, marked ? marker : NULL); /* its helper, before CycloneDDS's threads */
 	r = registry_open(&d.reg);
 	if (r < 0) {
 		log_err_errno(r, "cannot watch /dev/shm");

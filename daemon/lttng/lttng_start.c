@@ -49,6 +49,7 @@ static struct {
 	bool exiting; /* lttng_start_abandon: nothing more runs on the loop */
 	char name[CARET_LTTNG_NAME_MAX]; /* the session the start makes */
 	char lost_why[512];
+	char marker[PATH_MAX]; /* lttng_start_open's; "" for none */
 	struct lttng_view *v;
 	int64_t since_ns;
 	lttng_start_fn done;
@@ -111,10 +112,14 @@ static void end(const struct lttng_start_result *res)
 	S.running = false;
 	S.cancelled = false;
 	S.dropping = false;
-	S.v->starting = false;
+	if (S.v) /* NULL: the drop of what a caretd before left (no view yet) */
+		S.v->starting = false;
 	lttng_start_fn done = S.done;
 	S.done = NULL;
 	done(S.arg, res);
+	/* its end is known: nothing is left for a caretd after this one */
+	if (S.marker[0] && unlink(S.marker) < 0 && errno != ENOENT)
+		log_warn("cannot remove %s: %s", S.marker, strerror(errno));
 	if (!S.exiting)
 		run_afters(true);
 }
@@ -209,18 +214,8 @@ static int spawn(char *err, size_t errlen)
 /* A session the dead helper may have left half-made: a new helper stops
  * and destroys it, off the loop (LTTng may still be inside the dead one's
  * start); the start's end waits for that. false when it cannot be asked. */
-static bool drop_left(pid_t pid, const char *how)
+static bool send_drop(void)
 {
-	snprintf(S.lost_why, sizeof(S.lost_why), "caretd's LTTng start helper (pid %d) died "
-		 "during the start of session %.255s (%.63s)", (int)pid, S.name, how);
-	char err[256];
-	if (spawn(err, sizeof(err)) < 0) {
-		log_err("%s", err);
-		return false;
-	}
-	log_info("caretd's LTTng start helper started again: pid %d (%u restarts); it stops "
-		 "and destroys session %s if the one that died left it", (int)S.helper,
-		 ++S.restarts, S.name);
 	char msg[LTTNG_START_DROP_LEN] = { LTTNG_START_DROP };
 	snprintf(msg + 1, sizeof(msg) - 1, "%s", S.name);
 	/* a new helper's empty buffer holds it: this never waits */
@@ -233,6 +228,21 @@ static bool drop_left(pid_t pid, const char *how)
 	return true;
 }
 
+static bool drop_left(pid_t pid, const char *how)
+{
+	snprintf(S.lost_why, sizeof(S.lost_why), "caretd's LTTng start helper (pid %d) died "
+		 "during the start of session %.255s (%.63s)", (int)pid, S.name, how);
+	char err[256];
+	if (spawn(err, sizeof(err)) < 0) {
+		log_err("%s", err);
+		return false;
+	}
+	log_info("caretd's LTTng start helper started again: pid %d (%u restarts); it stops "
+		 "and destroys session %s if the one that died left it", (int)S.helper,
+		 ++S.restarts, S.name);
+	return send_drop();
+}
+
 /* The drop's answer: the start ends with an error that says what is left. */
 static void dropped(const struct lttng_start_result *got)
 {
@@ -241,7 +251,7 @@ static void dropped(const struct lttng_start_result *got)
 		snprintf(res.err, sizeof(res.err), "%.400s: the session it left half-made was stopped "
 			 "and destroyed; record again", S.lost_why);
 	else if (got->r >= 0)
-		snprintf(res.err, sizeof(res.err), "%.400s, before making it: nothing is left; record "
+		snprintf(res.err, sizeof(res.err), "%.400s: no session of that name is left; record "
 			 "again", S.lost_why);
 	else
 		snprintf(res.err, sizeof(res.err), "%.200s: stopping what it left failed (%.120s): "
@@ -312,16 +322,69 @@ static int on_sock(sd_event_source *src, int fd, uint32_t events, void *arg)
 	}
 }
 
-int lttng_start_open(sd_event *e)
+static void leftover_done(void *arg, const struct lttng_start_result *res)
+{
+	(void)arg, (void)res; /* dropped() logged what became of it */
+}
+
+/* A marker left by a caretd that never learnt its start's end: the
+ * session it names is asked stopped and destroyed, off the loop. */
+static void drop_leftover(void)
+{
+	FILE *f = fopen(S.marker, "re");
+	if (!f)
+		return;
+	char name[CARET_LTTNG_NAME_MAX + 2] = "";
+	bool got = fgets(name, sizeof(name), f) != NULL;
+	fclose(f);
+	name[strcspn(name, "\n")] = '\0';
+	if (!got || !name[0] || strlen(name) >= CARET_LTTNG_NAME_MAX) {
+		unlink(S.marker);
+		return;
+	}
+	snprintf(S.name, sizeof(S.name), "%s", name);
+	snprintf(S.lost_why, sizeof(S.lost_why), "caretd exited or was killed during LTTng's "
+		 "start of session %.255s (%.150s names it)", S.name, S.marker);
+	log_warn("%s: caretd's LTTng start helper stops and destroys what it left", S.lost_why);
+	S.running = true;
+	S.since_ns = caret_now_ns();
+	S.done = leftover_done;
+	S.v = NULL;
+	if (!send_drop()) {
+		S.running = false;
+		S.done = NULL;
+	}
+}
+
+int lttng_start_open(sd_event *e, const char *marker)
 {
 	char err[256];
 	S.event = sd_event_ref(e);
+	snprintf(S.marker, sizeof(S.marker), "%s", marker ? marker : "");
 	int r = spawn(err, sizeof(err));
 	if (r < 0)
 		return log_err_errno(r, "%s: sessions are started on caretd's loop", err);
 	S.opened = true;
 	log_debug("LTTng start helper: pid %d", (int)S.helper);
+	if (S.marker[0])
+		drop_leftover();
 	return 0;
+}
+
+/* The session this start makes, for a caretd after this one should this
+ * one be killed before the start's end. */
+static void mark(void)
+{
+	if (!S.marker[0])
+		return;
+	FILE *f = fopen(S.marker, "we");
+	if (!f || fprintf(f, "%s\n", S.name) < 0 || fclose(f) != 0) {
+		log_warn("cannot write %s: %s (a session this start leaves, should caretd be "
+			 "killed during it, is not stopped by the next caretd)", S.marker,
+			 strerror(errno));
+		if (f)
+			fclose(f);
+	}
 }
 
 int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
@@ -356,6 +419,7 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 	S.dropping = false;
 	S.lost_why[0] = '\0';
 	snprintf(S.name, sizeof(S.name), "%s", cfg->session ? cfg->session : "");
+	mark();
 	S.v = v;
 	S.since_ns = caret_now_ns();
 	S.done = done;
@@ -421,6 +485,7 @@ static void abandon_running(void)
 		log_info("session %s: its start ended as caretd exits%s", S.name,
 			 S.res.stopped ? ": stopped by the start helper" : "");
 	} else {
+		S.marker[0] = '\0'; /* kept: the next caretd stops what is left */
 		log_err("caretd's LTTng start helper (pid %d) is still inside LTTng's start of "
 			"session %s after %d s: left to stop it on its own (if killed, see 'lttng "
 			"list', 'lttng destroy %s')", (int)S.helper, S.name, EXIT_START_WAIT_MS / 1000,

@@ -41,8 +41,14 @@ typedef void (*lttng_start_fn)(void *arg, const struct lttng_start_result *res);
 /*
  * caretd's start-up, before any thread: the helper spawned, its socket
  * watched on e. 0, or -errno (logged): starts then run in line.
+ *
+ * marker (NULL: none): a file naming the session a start makes, written
+ * as it begins, removed when caretd learnt its end. Found at start-up, it
+ * names a session a caretd killed mid-start (SIGKILL, systemd's stop
+ * timeout) left half-made, owned by no recording: the new helper stops
+ * and destroys it, the first start waiting for that (EAGAIN).
  */
-int lttng_start_open(sd_event *e);
+int lttng_start_open(sd_event *e, const char *marker);
 
 /* Whether v's starts run off the loop: a helper opened, a view started on
  * a loop, with LTTng's real door (a test's fake records its calls in this

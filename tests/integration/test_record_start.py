@@ -335,6 +335,37 @@ class RecordStartTest(SystemTest):
         rec.finish(60)
         self.assertEqual(sessions_after(5), [])
 
+    def test_caretd_killed_mid_start_next_caretd_destroys_session(self):
+        """caretd and its helper both killed with SIGKILL during a start (a
+        crash, or systemd's stop timeout): the session is left half-made,
+        owned by no recording; the next caretd finds its name in the start
+        marker beside its socket and stops and destroys it."""
+        d = self.c.caretd()
+        procs = self.system(2)
+        rec, mark = self.record_held(d, procs, "crashed")
+        helper = self.helpers(d)
+        self.assertEqual(len(helper), 1, helper)
+        d.kill()
+        d.wait()
+        for pid in helper:
+            os.kill(pid, signal.SIGKILL)
+        self.resume()
+        rec.finish(60)
+        deadline = time.time() + 20
+        while "crashed" not in sessions() and time.time() < deadline:
+            time.sleep(0.2)
+        self.assertIn("crashed", sessions(), "no session left to clean up: the test "
+                      "proves nothing")
+        os.unlink(self.c.sock)
+        d = self.c.caretd()
+        wait_err(d, r"start of session crashed \(\S+ names it\): the session it left "
+                 r"half-made was stopped and destroyed", timeout=30)
+        self.assertEqual(sessions_after(5), [])
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "after",
+                            "--duration", "1", "--timeout", "30", timeout=60)
+        self.assertIn("recording to", r.stdout)
+        self.assertEqual(sessions_after(), [])
+
 
 if __name__ == "__main__":
     unittest.main()
