@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -331,17 +332,24 @@ static void leftover_done(void *arg, const struct lttng_start_result *res)
  * session it names is asked stopped and destroyed, off the loop. */
 static void drop_leftover(void)
 {
-	FILE *f = fopen(S.marker, "re");
-	if (!f)
-		return;
 	char name[CARET_LTTNG_NAME_MAX + 2] = "";
-	bool got = fgets(name, sizeof(name), f) != NULL;
-	fclose(f);
-	name[strcspn(name, "\n")] = '\0';
-	if (!got || !name[0] || strlen(name) >= CARET_LTTNG_NAME_MAX) {
-		unlink(S.marker);
+	int fd = open(S.marker, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return;
-	}
+	struct stat st;
+	/* as the recordings' state: only caretd's own file names a session
+	 * to destroy */
+	bool own = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		   !(st.st_mode & 077);
+	ssize_t n = own ? read(fd, name, sizeof(name) - 1) : -1;
+	close(fd);
+	if (!own)
+		log_warn("%s: not caretd's own file (owner, mode): ignored", S.marker);
+	name[n > 0 ? n : 0] = '\0';
+	name[strcspn(name, "\n")] = '\0';
+	unlink(S.marker);
+	if (!name[0] || strlen(name) >= CARET_LTTNG_NAME_MAX)
+		return;
 	snprintf(S.name, sizeof(S.name), "%s", name);
 	snprintf(S.lost_why, sizeof(S.lost_why), "caretd exited or was killed during LTTng's "
 		 "start of session %.255s (%.150s names it)", S.name, S.marker);
@@ -377,14 +385,17 @@ static void mark(void)
 {
 	if (!S.marker[0])
 		return;
-	FILE *f = fopen(S.marker, "we");
-	if (!f || fprintf(f, "%s\n", S.name) < 0 || fclose(f) != 0) {
+	char line[CARET_LTTNG_NAME_MAX + 1];
+	int len = snprintf(line, sizeof(line), "%s\n", S.name);
+	int fd = open(S.marker, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	bool ok = fd >= 0 && write(fd, line, (size_t)len) == len;
+	int e = errno;
+	if (fd >= 0 && close(fd) < 0)
+		ok = false;
+	if (!ok)
 		log_warn("cannot write %s: %s (a session this start leaves, should caretd be "
 			 "killed during it, is not stopped by the next caretd)", S.marker,
-			 strerror(errno));
-		if (f)
-			fclose(f);
-	}
+			 strerror(e));
 }
 
 int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
