@@ -51,6 +51,7 @@ static struct {
 	char name[CARET_LTTNG_NAME_MAX]; /* the session the start makes */
 	char lost_why[512];
 	char marker[PATH_MAX]; /* lttng_start_open's; "" for none */
+	bool keep_marker; /* this end leaves a session maybe made: kept */
 	struct lttng_view *v;
 	int64_t since_ns;
 	lttng_start_fn done;
@@ -119,8 +120,9 @@ static void end(const struct lttng_start_result *res)
 	S.done = NULL;
 	done(S.arg, res);
 	/* its end is known: nothing is left for a caretd after this one */
-	if (S.marker[0] && unlink(S.marker) < 0 && errno != ENOENT)
+	if (S.marker[0] && !S.keep_marker && unlink(S.marker) < 0 && errno != ENOENT)
 		log_warn("cannot remove %s: %s", S.marker, strerror(errno));
+	S.keep_marker = false;
 	if (!S.exiting)
 		run_afters(true);
 }
@@ -258,6 +260,7 @@ static void dropped(const struct lttng_start_result *got)
 		snprintf(res.err, sizeof(res.err), "%.200s: stopping what it left failed (%.120s): "
 			 "see 'lttng list', 'lttng destroy %.100s'", S.lost_why, got->err, S.name);
 	log_err("%s", res.err);
+	S.keep_marker = got->r < 0; /* not stopped: the next caretd tries again */
 	end(&res);
 }
 
@@ -286,6 +289,7 @@ static void lost(void)
 				 "died during the start (%s)", (int)pid, how);
 		snprintf(res.err, sizeof(res.err), "%.300s; the session may be left made: see "
 			 "'lttng list', 'lttng destroy %.100s'", S.lost_why, S.name[0] ? S.name : "NAME");
+		S.keep_marker = true; /* the next caretd tries again */
 		end(&res);
 	}
 	char err[256];
@@ -347,9 +351,11 @@ static void drop_leftover(void)
 		log_warn("%s: not caretd's own file (owner, mode): ignored", S.marker);
 	name[n > 0 ? n : 0] = '\0';
 	name[strcspn(name, "\n")] = '\0';
-	unlink(S.marker);
-	if (!name[0] || strlen(name) >= CARET_LTTNG_NAME_MAX)
+	if (!own || !name[0] || strlen(name) >= CARET_LTTNG_NAME_MAX) {
+		unlink(S.marker); /* names nothing caretd may destroy */
 		return;
+	}
+	/* removed once the drop ended (end), kept if it fails */
 	snprintf(S.name, sizeof(S.name), "%s", name);
 	snprintf(S.lost_why, sizeof(S.lost_why), "caretd exited or was killed during LTTng's "
 		 "start of session %.255s (%.150s names it)", S.name, S.marker);
@@ -496,7 +502,7 @@ static void abandon_running(void)
 		log_info("session %s: its start ended as caretd exits%s", S.name,
 			 S.res.stopped ? ": stopped by the start helper" : "");
 	} else {
-		S.marker[0] = '\0'; /* kept: the next caretd stops what is left */
+		S.keep_marker = true; /* the next caretd stops what is left */
 		log_err("caretd's LTTng start helper (pid %d) is still inside LTTng's start of "
 			"session %s after %d s: left to stop it on its own (if killed, see 'lttng "
 			"list', 'lttng destroy %s')", (int)S.helper, S.name, EXIT_START_WAIT_MS / 1000,
