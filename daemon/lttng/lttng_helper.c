@@ -15,7 +15,7 @@
 
 /* What is waiting on the socket once a start ended: caretd's cancel, or
  * its end closed (gone). Read without waiting. */
-static void pending(int fd, bool *cancelled, bool *gone)
+static void read_cancel(int fd, bool *cancelled, bool *gone)
 {
 	for (;;) {
 		struct pollfd pf = { .fd = fd, .events = POLLIN };
@@ -58,7 +58,7 @@ static int serve(int fd, const void *msg, size_t len, struct lttng_start_req *re
 						     sizeof(res->err));
 	res->dir = req->dir;
 	bool cancelled = false, gone = false;
-	pending(fd, &cancelled, &gone);
+	read_cancel(fd, &cancelled, &gone);
 	if (res->r >= 0 && (cancelled || gone)) {
 		if (gone)
 			log_warn("session %s: caretd is gone before its start ended: stopped",

@@ -41,7 +41,8 @@ struct tid_state {
 	size_t proc;
 };
 
-struct binding {
+/* A source stamp a publishing thread bound (dds_bind_addr_to_stamp). */
+struct bound_stamp {
 	uint64_t stamp;
 	size_t proc;
 };
@@ -59,7 +60,7 @@ struct check_model {
 	struct check_summary sum;
 	struct tid_state *tids;
 	size_t ntids, tids_cap;
-	struct binding *binds;
+	struct bound_stamp *binds;
 	size_t nbinds, binds_cap;
 	int64_t last_vpid;
 	size_t last_proc;
@@ -281,7 +282,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		t->pending = false;
 		if (caret_grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
 			return -ENOMEM;
-		m->binds[m->nbinds++] = (struct binding){ b, pi };
+		m->binds[m->nbinds++] = (struct bound_stamp){ b, pi };
 		p->bindings++;
 		return 0;
 	case R_TAKE:
