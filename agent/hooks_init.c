@@ -32,9 +32,7 @@
 	{                                                                     \
 		if (caret_capture_##name args && !caret_init_to_ros2())       \
 			return;                                               \
-		void (*f_) params = (void (*) params)caret_real(slot_, sym_); \
-		if (f_)                                                       \
-			f_ args;                                              \
+		CARET_FORWARD(slot_, sym_, params, args);                     \
 	}                                                                     \
 	void ros_trace_##name params                                          \
 	{                                                                     \

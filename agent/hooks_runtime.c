@@ -36,9 +36,7 @@
 			count;                                                \
 		if (!caret_recording() || !(keep))                            \
 			return;                                               \
-		void (*f_) params = (void (*) params)caret_real(slot_, sym_); \
-		if (f_)                                                       \
-			f_ args;                                              \
+		CARET_FORWARD(slot_, sym_, params, args);                     \
 	}                                                                     \
 	void ros_trace_##name params                                          \
 	{                                                                     \

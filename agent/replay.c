@@ -77,7 +77,8 @@ static void adopt_filter(struct caret_seg *s, uint32_t epoch)
 			   epoch);
 }
 
-/* Records claimed back to back on one CPU, counted in the segment's slot
+/* Records emitted back to back on one CPU (claimed and let through by
+ * the pass filter), counted in the segment's slot
  * of that CPU once the thread moves or the batch ends (caretd keeps each
  * CPU's ring within its own window: daemon/agents/pacer.c). lttng-ust
  * writes an event into the ring of the CPU its thread runs on, read the
@@ -143,18 +144,23 @@ static void *replay_main(void *arg)
 		}
 		if (epoch != 0 && v.count > done) {
 			struct caret_rec_view rec;
-			uint32_t walked = 0, n = 0;
+			uint32_t walked = 0, n = 0, skipped = 0;
 			uint64_t at = off;
 			struct cpu_run run = { .cpu = -1 };
 			while (done < v.count && caret_own_next_record(s, &off, &rec) == 1) {
 				/* Not when its thread emitted it live since this
 				 * pass began: that copy is in this pass's sessions. */
 				if (caret_own_claim_replay(s, at, epoch)) {
-					run_count(s, &run);
+					/* a filtered record writes nothing: on no
+					 * CPU's ring, or caretd would count it in
+					 * flight there */
 					if (caret_filter_record_allowed(rec.kind, rec.args)) {
+						run_count(s, &run);
 						caret_tp->emit_record(rec.kind, rec.init_timestamp,
 								      rec.args);
 						emitted++;
+					} else {
+						skipped++;
 					}
 					n++;
 				}
@@ -169,6 +175,7 @@ static void *replay_main(void *arg)
 				ended = true;
 			}
 			caret_own_count_cpu(s, run.cpu, run.n);
+			caret_own_count_skipped(s, skipped);
 			if (walked)
 				caret_own_advance(s, epoch, done, n);
 		} else if (epoch != 0 && !ended && walked_all(s, off)) {

@@ -23,4 +23,13 @@ void *caret_find_in_loaded(const char *sym);
 /* Changes whenever an object is loaded or unloaded. */
 uint64_t caret_load_generation(void);
 
+/* How a tracetools hook hands its call on: the real `sym` (cached in
+ * slot) with args, when there is one; params types the call. */
+#define CARET_FORWARD(slot, sym, params, args)                                \
+	do {                                                                  \
+		void (*f_) params = (void (*) params)caret_real(slot, sym);   \
+		if (f_)                                                       \
+			f_ args;                                              \
+	} while (0)
+
 #endif

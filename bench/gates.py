@@ -117,11 +117,14 @@ def _p6b(n):
 
 
 def _p7(n):
-    # vs their limits 1.1-1.8x seen (target 2x): gate 4x; none discarded
+    # each condition vs its own limit, 1.1-1.8x seen in smoke runs on the
+    # loaded machine (target 1.5x each since issue 34, 2x before): gate
+    # each at 3x, twice the target as the 4x gate was for 2x; none
+    # discarded
     worst = max(n["ratios"]) if n["ratios"] else float("inf")
-    return (worst <= 4.0 and n["discarded"] == 0 and n["all"] and len(n["ratios"]) == 3,
-            "worst %.2fx <= 4x the limit over %d conditions, discarded %d, all in RECORD: %s"
-            % (worst, len(n["ratios"]), n["discarded"], n["all"]))
+    return (worst <= 3.0 and n["discarded"] == 0 and n["all"] and len(n["ratios"]) == 3,
+            "each of %d conditions <= 3x its limit (worst %.2fx), discarded %d, all in "
+            "RECORD: %s" % (len(n["ratios"]), worst, n["discarded"], n["all"]))
 
 
 def _p8(n):

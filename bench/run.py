@@ -633,14 +633,15 @@ def scenario(args, tmp):
                         num=dict(density=density, rss_mib=rss / 1024, cpu_pct=cpu,
                                  seen_ms=seen)))
         tried = [x for x in (loaded, small, slow) if x]
+        # issue 34: each condition within 1.5x its own limit
         ok7 = slow is not None and all(x["discarded"] == 0 and x["all"] and
-                                       x["total"] <= 2 * x["limit"] for x in tried)
+                                       x["total"] <= 1.5 * x["limit"] for x in tried)
         rows.append(row("P7", "%d x %d: (a) with two busy processes, (b) 64 KiB sub-buffers, "
                         "(c) consumer daemons at %d %% of a CPU" % (n, r, CONSUMER_PCT),
                         " / ".join("%.3f s" % x["total"] for x in tried),
                         "limits " + " / ".join("%.3f s" % x["limit"] for x in tried),
                         " / ".join("%.2fx" % (x["total"] / x["limit"]) for x in tried),
-                        "0 discarded, <= 2x the limit", ok7,
+                        "0 discarded, each of (a), (b), (c) <= 1.5x its limit", ok7,
                         "each limit measured in its own condition (drain rate under the load; "
                         "with 64K x 4 sub-buffers; with the consumer's CPU quota); (a) %s; "
                         "(b) %s; (c) %s" %
@@ -681,15 +682,27 @@ def scaling(args, tmp):
              default=lo)
     top = max(pts, key=lambda p: p["n"])
     ratio = hi["total"] / lo["total"]
-    lin = hi["n"] / lo["n"] * 1.1
+    # issue 34: <= 3.5x for 4x the processes (the smoke curve's 8x: 7x)
+    lin = 3.5 * (hi["n"] / lo["n"]) / 4
     worst = max(p["immediate"] / p["limit"] for p in pts if p["n"] <= hi["n"])
-    ok = (ratio <= lin and worst <= 1.5 and
+    # the replay against its own bytes / drain at every N (target 1.3x)
+    vsd = [(p["n"], p["replay"] / (p["bytes"] / p["rate"])) for p in pts]
+    dgrow = (hi["bytes"] / hi["rate"]) / (lo["bytes"] / lo["rate"])
+    ok = (ratio <= lin and worst <= 1.5 and all(v <= 1.3 for _, v in vsd) and
           all(p["discarded"] == 0 and p["all"] for p in pts))
+    # out of reach when the drain alone grows more than the target: a
+    # replay at the consumer's rate at both N would miss it too; the row
+    # says so, with the numbers, rather than a looser target
+    why = ("; out of reach here: bytes / drain alone grows %.2fx (drain %.0f -> %.0f MB/s)" %
+           (dgrow, lo["rate"] / 1e6, hi["rate"] / 1e6)) if ratio > lin and dgrow > lin else ""
     rows = [row("P6", "scaling, N = %s x %d records: Enter -> all in RECORD at N=%d / at N=%d"
                 "; armed + Enter vs the limit at every N" %
                 (", ".join(str(p["n"]) for p in pts), args.curve_records, hi["n"], lo["n"]),
-                "%.2fx" % ratio, "worst vs limit %.2fx" % worst, "%.2fx" % ratio,
-                "<= %.1fx; <= 1.5x the limit at every N; 0 discarded" % lin, ok,
+                "%.2fx" % ratio, "worst vs limit %.2fx; replay / (bytes / drain) %s" %
+                (worst, ", ".join("%.2fx at N=%d" % (v, n_) for n_, v in vsd)),
+                "%.2fx%s" % (ratio, why),
+                "<= %.1fx; replay <= 1.3x bytes / drain at every N; <= 1.5x the limit at every "
+                "N; 0 discarded" % lin, ok,
                 "the drain itself, N=%d vs N=%d: %.0f vs %.0f MB/s, so bytes / drain grows "
                 "%.1fx for %.1fx the bytes; " %
                 (hi["n"], lo["n"], hi["rate"] / 1e6, lo["rate"] / 1e6,

@@ -82,6 +82,15 @@ class Gates(unittest.TestCase):
             num = dict(GOOD["P6b"], **change)
             self.assertFalse(gates.gate(row("P6b", num))[0], change)
 
+    def test_each_p7_condition_alone_fails(self):
+        # 3.5x: one condition (64 KiB sub-buffers) twice slower than the
+        # 1.5x target allows, which the 4x gate of the 2x target passed
+        for change in (dict(ratios=[3.5, 1.2, 1.1]), dict(ratios=[1.2, 3.5, 1.1]),
+                       dict(ratios=[1.2, 1.1, 3.5]), dict(ratios=[1.2, 1.1]),
+                       dict(discarded=1), dict(all=False)):
+            num = dict(GOOD["P7"], **change)
+            self.assertFalse(gates.gate(row("P7", num))[0], change)
+
     def test_each_p5_condition_alone_fails(self):
         # seen_ms 1000: the session found by the idle read of the list
         # alone (the agents' hint lost); -1: never seen

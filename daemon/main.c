@@ -432,6 +432,17 @@ static void stop_modules(struct daemon *d)
 	recordings_drop_state(&d->recs); /* issue 33 L10: nothing left behind */
 }
 
+/* Beside the recordings' state: the session of a start whose end caretd
+ * may not have learnt (daemon/lttng/lttng_start.h). NULL when too long. */
+static const char *start_marker(const struct options *o)
+{
+	static char marker[PATH_MAX];
+	return snprintf(marker, sizeof(marker), "%s.starting", o->server.socket_path) <
+			       (int)sizeof(marker)
+		       ? marker
+		       : NULL;
+}
+
 /* The modules' own settings, before any starts. */
 static void daemon_init(struct daemon *d, const struct options *o)
 {
@@ -480,7 +491,7 @@ int main(int argc, char **argv)
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;
 	}
-	lttng_start_open(e); /* its helper, before CycloneDDS's threads */
+	lttng_start_open(e, start_marker(&o)); /* its helper, before CycloneDDS's threads */
 	r = registry_open(&d.reg);
 	if (r < 0) {
 		log_err_errno(r, "cannot watch /dev/shm");

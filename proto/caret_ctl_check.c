@@ -1,69 +1,46 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_check.h"
+#include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
 
 /* ---- encoding ---- */
-
-/* 64-bit counts and nanoseconds as JSON integers, never through a double
- * (cJSON's numbers are doubles: 2^53 and up would be rounded). */
-static bool ju64(cJSON *o, const char *k, uint64_t v)
-{
-	char b[24];
-	snprintf(b, sizeof(b), "%" PRIu64, v);
-	return cJSON_AddRawToObject(o, k, b) != NULL;
-}
-
-static bool ji64(cJSON *o, const char *k, int64_t v)
-{
-	char b[24];
-	snprintf(b, sizeof(b), "%" PRId64, v);
-	return cJSON_AddRawToObject(o, k, b) != NULL;
-}
 
 static bool add_counts(cJSON *o, const char *key, const struct caret_ctl_counts *c)
 {
 	cJSON *x = cJSON_AddObjectToObject(o, key);
 	for (size_t i = 0; x && i < c->n; i++)
-		if (!ju64(x, c->v[i].name, c->v[i].n))
+		if (!ctl_add_u64(x, c->v[i].name, c->v[i].n))
 			return false;
 	return x != NULL;
 }
 
-static cJSON *item(cJSON *arr)
-{
-	cJSON *x = cJSON_CreateObject();
-	if (x && cJSON_AddItemToArray(arr, x))
-		return x;
-	cJSON_Delete(x);
-	return NULL;
-}
-
 static bool add_proc(cJSON *arr, const struct caret_ctl_check_proc *p)
 {
-	cJSON *o = item(arr);
-	return o && ji64(o, "pid", p->pid) && cJSON_AddStringToObject(o, "procname", p->procname) &&
+	cJSON *o = ctl_add_object(arr);
+	return o && ctl_add_i64(o, "pid", p->pid) &&
+	       cJSON_AddStringToObject(o, "procname", p->procname) &&
 	       cJSON_AddBoolToObject(o, "caret_init", p->caret_init) &&
 	       add_counts(o, "init_records", &p->init) && add_counts(o, "duplicates", &p->dup) &&
-	       add_counts(o, "missing", &p->missing) && ju64(o, "init_total", p->init_total) &&
-	       ju64(o, "duplicates_total", p->dup_total) &&
-	       ju64(o, "missing_total", p->missing_total) &&
-	       ju64(o, "both_variants", p->both_variants) &&
-	       ju64(o, "filtered_registers", p->filtered_registers) &&
-	       ju64(o, "runtime_events", p->runtime_events) &&
-	       ju64(o, "replay_passes", p->replay_passes) &&
-	       ju64(o, "replay_passes_whole", p->replay_passes_whole) &&
+	       add_counts(o, "missing", &p->missing) &&
+	       ctl_add_u64(o, "init_total", p->init_total) &&
+	       ctl_add_u64(o, "duplicates_total", p->dup_total) &&
+	       ctl_add_u64(o, "missing_total", p->missing_total) &&
+	       ctl_add_u64(o, "both_variants", p->both_variants) &&
+	       ctl_add_u64(o, "filtered_registers", p->filtered_registers) &&
+	       ctl_add_u64(o, "runtime_events", p->runtime_events) &&
+	       ctl_add_u64(o, "replay_passes", p->replay_passes) &&
+	       ctl_add_u64(o, "replay_passes_whole", p->replay_passes_whole) &&
 	       cJSON_AddBoolToObject(o, "replay_cut", p->replay_cut) &&
-	       ju64(o, "events", p->events) && ju64(o, "publishes", p->publishes) &&
-	       ju64(o, "unbound_publishes", p->unbound_publishes) &&
-	       ju64(o, "bindings", p->bindings) &&
-	       ju64(o, "unmatched_bindings", p->unmatched_bindings);
+	       ctl_add_u64(o, "events", p->events) && ctl_add_u64(o, "publishes", p->publishes) &&
+	       ctl_add_u64(o, "unbound_publishes", p->unbound_publishes) &&
+	       ctl_add_u64(o, "bindings", p->bindings) &&
+	       ctl_add_u64(o, "unmatched_bindings", p->unmatched_bindings);
 }
 
 static bool add_lists(const struct caret_ctl_check_result *c, cJSON *out)
@@ -74,14 +51,16 @@ static bool add_lists(const struct caret_ctl_check_result *c, cJSON *out)
 			return false;
 	cJSON *nodes = procs ? cJSON_AddArrayToObject(out, "nodes") : NULL;
 	for (size_t i = 0; nodes && i < c->n_nodes; i++)
-		if (!(x = item(nodes)) || !cJSON_AddStringToObject(x, "name", c->nodes[i].name) ||
-		    !ji64(x, "pid", c->nodes[i].pid))
+		if (!(x = ctl_add_object(nodes)) ||
+		    !cJSON_AddStringToObject(x, "name", c->nodes[i].name) ||
+		    !ctl_add_i64(x, "pid", c->nodes[i].pid))
 			return false;
 	cJSON *topics = nodes ? cJSON_AddArrayToObject(out, "topics") : NULL;
 	for (size_t i = 0; topics && i < c->n_topics; i++)
-		if (!(x = item(topics)) || !cJSON_AddStringToObject(x, "name", c->topics[i].name) ||
-		    !ju64(x, "publishers", c->topics[i].publishers) ||
-		    !ju64(x, "subscriptions", c->topics[i].subscriptions))
+		if (!(x = ctl_add_object(topics)) ||
+		    !cJSON_AddStringToObject(x, "name", c->topics[i].name) ||
+		    !ctl_add_u64(x, "publishers", c->topics[i].publishers) ||
+		    !ctl_add_u64(x, "subscriptions", c->topics[i].subscriptions))
 			return false;
 	return topics && add_counts(out, "events_per_kind", &c->per_kind);
 }
@@ -93,12 +72,13 @@ int caret_ctl_check_encode(const struct caret_ctl_check_result *c, cJSON *out)
 			       ctl_add_strings(out, "problems", &c->problems) &&
 			       ctl_add_strings(out, "warnings", &c->warnings) &&
 			       ctl_add_strings(out, "notes", &c->notes) &&
-			       ju64(out, "events", c->events) && ji64(out, "first_ns", c->first_ns) &&
-			       ji64(out, "last_ns", c->last_ns) &&
-			       ju64(out, "discarded_events", c->discarded_events) &&
+			       ctl_add_u64(out, "events", c->events) &&
+			       ctl_add_i64(out, "first_ns", c->first_ns) &&
+			       ctl_add_i64(out, "last_ns", c->last_ns) &&
+			       ctl_add_u64(out, "discarded_events", c->discarded_events) &&
 			       cJSON_AddBoolToObject(out, "discarded_events_unknown",
 						     c->discarded_unknown) &&
-			       ju64(out, "lost_packets", c->lost_packets) &&
+			       ctl_add_u64(out, "lost_packets", c->lost_packets) &&
 			       cJSON_AddBoolToObject(out, "lost_packets_unknown", c->lost_unknown) &&
 			       add_counts(out, "events_without_context", &c->no_context) &&
 			       add_lists(c, out)
@@ -112,16 +92,6 @@ static int oom(struct ctl_why *w)
 {
 	ctl_why_set(w, "out of memory");
 	return -ENOMEM;
-}
-
-static int get_u64(const cJSON *o, const char *where, const char *key, uint64_t *out,
-		   struct ctl_why *w)
-{
-	int64_t v;
-	if (ctl_get_int(o, where, key, 0, INT64_MAX, &v, w) < 0)
-		return -EPROTO;
-	*out = (uint64_t)v;
-	return 0;
 }
 
 static int get_counts(const cJSON *o, const char *where, const char *key,
@@ -142,7 +112,7 @@ static int get_counts(const cJSON *o, const char *where, const char *key,
 	cJSON_ArrayForEach(e, obj) {
 		struct caret_ctl_count *x = &c->v[c->n];
 		x->name = e->string;
-		if (get_u64(obj, inner, e->string, &x->n, w) < 0)
+		if (ctl_get_u64(obj, inner, e->string, &x->n, w) < 0)
 			return -EPROTO;
 		c->n++;
 	}
@@ -181,7 +151,7 @@ static int decode_proc(const cJSON *e, const char *where, struct caret_ctl_check
 		{ "unmatched_bindings", &p->unmatched_bindings },
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (get_u64(e, where, f[i].key, f[i].out, w) < 0)
+		if (ctl_get_u64(e, where, f[i].key, f[i].out, w) < 0)
 			return -EPROTO;
 	return 0;
 }
@@ -222,8 +192,8 @@ static int decode_lists(const cJSON *in, struct caret_ctl_check_result *c, struc
 		struct caret_ctl_check_topic *t = &c->topics[i];
 		snprintf(where, sizeof(where), "topics[%zu]", i++);
 		if (ctl_get_str(e, where, "name", false, &t->name, w) < 0 ||
-		    get_u64(e, where, "publishers", &t->publishers, w) < 0 ||
-		    get_u64(e, where, "subscriptions", &t->subscriptions, w) < 0)
+		    ctl_get_u64(e, where, "publishers", &t->publishers, w) < 0 ||
+		    ctl_get_u64(e, where, "subscriptions", &t->subscriptions, w) < 0)
 			return -EPROTO;
 	}
 	return get_counts(in, NULL, "events_per_kind", &c->per_kind, w);
@@ -238,12 +208,12 @@ static int decode(const cJSON *in, struct caret_ctl_check_result *c, struct ctl_
 	}
 	if (ctl_get_str(in, NULL, "trace", false, &c->trace, w) < 0 ||
 	    ctl_get_bool(in, NULL, "complete", &c->complete, w) < 0 ||
-	    get_u64(in, NULL, "events", &c->events, w) < 0 ||
+	    ctl_get_u64(in, NULL, "events", &c->events, w) < 0 ||
 	    ctl_get_int(in, NULL, "first_ns", INT64_MIN, INT64_MAX, &c->first_ns, w) < 0 ||
 	    ctl_get_int(in, NULL, "last_ns", INT64_MIN, INT64_MAX, &c->last_ns, w) < 0 ||
-	    get_u64(in, NULL, "discarded_events", &c->discarded_events, w) < 0 ||
+	    ctl_get_u64(in, NULL, "discarded_events", &c->discarded_events, w) < 0 ||
 	    ctl_get_bool(in, NULL, "discarded_events_unknown", &c->discarded_unknown, w) < 0 ||
-	    get_u64(in, NULL, "lost_packets", &c->lost_packets, w) < 0 ||
+	    ctl_get_u64(in, NULL, "lost_packets", &c->lost_packets, w) < 0 ||
 	    ctl_get_bool(in, NULL, "lost_packets_unknown", &c->lost_unknown, w) < 0)
 		return -EPROTO;
 	if ((r = ctl_get_strings(in, NULL, "problems", CARET_CTL_CHECK_MAX, &c->problems, w)) < 0 ||
@@ -257,14 +227,7 @@ static int decode(const cJSON *in, struct caret_ctl_check_result *c, struct ctl_
 int caret_ctl_check_decode(const cJSON *in, struct caret_ctl_check_result *c, char *why,
 			   size_t len)
 {
-	struct ctl_why w = { "" };
-	memset(c, 0, sizeof(*c));
-	int r = decode(in, c, &w);
-	if (r < 0) {
-		caret_ctl_check_free(c);
-		return ctl_why_out(&w, why, len, r);
-	}
-	return 0;
+	return CTL_DECODE_OWNED(decode, caret_ctl_check_free, in, c, why, len);
 }
 
 void caret_ctl_check_free(struct caret_ctl_check_result *c)

@@ -1,11 +1,27 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_utf8.h"
+
+bool ctl_add_u64(cJSON *o, const char *k, uint64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "%" PRIu64, v);
+	return cJSON_AddRawToObject(o, k, b) != NULL;
+}
+
+bool ctl_add_i64(cJSON *o, const char *k, int64_t v)
+{
+	char b[24];
+	snprintf(b, sizeof(b), "%" PRId64, v);
+	return cJSON_AddRawToObject(o, k, b) != NULL;
+}
 
 /* cJSON's Add* return NULL on failure; one flag collects them so a reply
  * is either whole or not sent at all. */

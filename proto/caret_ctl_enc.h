@@ -14,6 +14,12 @@
 
 #include <cjson/cJSON.h>
 
+/* 64-bit counts and nanoseconds as JSON integers, never through a double
+ * (cJSON's numbers are doubles: 2^53 and up would be rounded). False when
+ * out of memory. */
+bool ctl_add_u64(cJSON *o, const char *k, uint64_t v);
+bool ctl_add_i64(cJSON *o, const char *k, int64_t v);
+
 /* An empty result envelope, for the typed encoders (caret_ctl_X_encode)
  * to fill. */
 cJSON *caret_ctl_enc_result(void);

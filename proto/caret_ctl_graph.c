@@ -18,22 +18,13 @@ static bool add_nstr(cJSON *o, const char *k, const char *v)
 	return v ? cJSON_AddStringToObject(o, k, v) != NULL : cJSON_AddNullToObject(o, k) != NULL;
 }
 
-static cJSON *item(cJSON *arr)
-{
-	cJSON *x = cJSON_CreateObject();
-	if (x && cJSON_AddItemToArray(arr, x))
-		return x;
-	cJSON_Delete(x);
-	return NULL;
-}
-
 /* Publishers and clients have no callback on the wire; subscriptions and services do. */
 static bool add_entities(cJSON *o, const char *key, const char *name_key,
 			 const struct caret_ctl_graph_entity *v, size_t n, bool callback)
 {
 	cJSON *a = cJSON_AddArrayToObject(o, key), *x;
 	for (size_t i = 0; a && i < n; i++)
-		if (!(x = item(a)) || !add_nstr(x, name_key, v[i].name) ||
+		if (!(x = ctl_add_object(a)) || !add_nstr(x, name_key, v[i].name) ||
 		    (callback && !add_nstr(x, "callback", v[i].callback)))
 			return false;
 	return a != NULL;
@@ -41,7 +32,7 @@ static bool add_entities(cJSON *o, const char *key, const char *name_key,
 
 static bool add_node(cJSON *arr, const struct caret_ctl_graph_node *n)
 {
-	cJSON *o = item(arr), *a, *x;
+	cJSON *o = ctl_add_object(arr), *a, *x;
 	if (!o || !add_nstr(o, CARET_CTL_K_NAME, n->name) ||
 	    !cJSON_AddNumberToObject(o, CARET_CTL_K_PID, (double)n->pid) ||
 	    !add_nstr(o, CARET_CTL_K_PROCNAME, n->procname) ||
@@ -50,7 +41,7 @@ static bool add_node(cJSON *arr, const struct caret_ctl_graph_node *n)
 	    !(a = cJSON_AddArrayToObject(o, "timers")))
 		return false;
 	for (size_t i = 0; i < n->n_timers; i++)
-		if (!(x = item(a)) ||
+		if (!(x = ctl_add_object(a)) ||
 		    !cJSON_AddNumberToObject(x, "period_ns", (double)n->timers[i].period_ns) ||
 		    !add_nstr(x, "callback", n->timers[i].callback))
 			return false;
@@ -60,7 +51,7 @@ static bool add_node(cJSON *arr, const struct caret_ctl_graph_node *n)
 		return false;
 	for (size_t i = 0; i < n->n_groups; i++) {
 		const struct caret_ctl_graph_group *gr = &n->groups[i];
-		if (!(x = item(a)) || !add_nstr(x, "address", gr->address) ||
+		if (!(x = ctl_add_object(a)) || !add_nstr(x, "address", gr->address) ||
 		    !add_nstr(x, "type", gr->type) ||
 		    !add_nstr(x, "executor", gr->have_executor ? gr->executor : NULL) ||
 		    !add_nstr(x, "executor_type", gr->executor_type))
@@ -73,7 +64,7 @@ static bool add_ends(cJSON *o, const char *key, const struct caret_ctl_graph_end
 {
 	cJSON *a = cJSON_AddArrayToObject(o, key), *x;
 	for (size_t i = 0; a && i < n; i++)
-		if (!(x = item(a)) || !add_nstr(x, "node", v[i].node) ||
+		if (!(x = ctl_add_object(a)) || !add_nstr(x, "node", v[i].node) ||
 		    !cJSON_AddNumberToObject(x, CARET_CTL_K_PID, (double)v[i].pid) ||
 		    !add_nstr(x, CARET_CTL_K_PROCNAME, v[i].procname))
 			return false;
@@ -91,7 +82,7 @@ int caret_ctl_graph_encode(const struct caret_ctl_graph *g, cJSON *out)
 			return -ENOMEM;
 	for (size_t i = 0; g->topics && i < g->n_topics; i++) {
 		const struct caret_ctl_graph_topic *t = &g->topics_v[i];
-		cJSON *o = item(arr);
+		cJSON *o = ctl_add_object(arr);
 		if (!o || !add_nstr(o, CARET_CTL_K_NAME, t->name) ||
 		    !add_ends(o, "publishers", t->pubs, t->n_pubs) ||
 		    !add_ends(o, "subscriptions", t->subs, t->n_subs))
@@ -283,18 +274,17 @@ static int decode_all(const cJSON *in, struct caret_ctl_graph *g, struct ctl_why
 	return r;
 }
 
+static int decode(const cJSON *in, struct caret_ctl_graph *g, struct ctl_why *w)
+{
+	if (cJSON_IsObject(in))
+		return decode_all(in, g, w);
+	ctl_why_set(w, "the result is not an object");
+	return -EPROTO;
+}
+
 int caret_ctl_graph_decode(const cJSON *in, struct caret_ctl_graph *g, char *why, size_t len)
 {
-	struct ctl_why w = { "" };
-	memset(g, 0, sizeof(*g));
-	int r = cJSON_IsObject(in) ? decode_all(in, g, &w) : -EPROTO;
-	if (!cJSON_IsObject(in))
-		ctl_why_set(&w, "the result is not an object");
-	if (r < 0) {
-		caret_ctl_graph_free(g);
-		return ctl_why_out(&w, why, len, r);
-	}
-	return 0;
+	return CTL_DECODE_OWNED(decode, caret_ctl_graph_free, in, g, why, len);
 }
 
 void caret_ctl_graph_free(struct caret_ctl_graph *g)

@@ -70,11 +70,7 @@ int caret_ctl_hosts_encode(const struct caret_ctl_hosts *h, cJSON *out)
 
 static int get_count(const cJSON *k, const char *key, uint64_t *out, struct ctl_why *w)
 {
-	int64_t v;
-	if (ctl_get_int(k, CARET_CTL_K_COUNTS, key, 0, INT64_MAX, &v, w) < 0)
-		return -EPROTO;
-	*out = (uint64_t)v;
-	return 0;
+	return ctl_get_u64(k, CARET_CTL_K_COUNTS, key, out, w);
 }
 
 static int decode_counts(const cJSON *in, struct caret_ctl_hosts *h, struct ctl_why *w)

@@ -114,7 +114,6 @@ cJSON *caret_ctl_enc_plan(const struct caret_ctl_plan *p)
 /* ---- decoder (caretctl): the reply is hostile ---- */
 
 #define NAME_MAX_BYTES 1024 /* an LTTng name, a filter or a pattern list */
-#define BIG INT64_MAX
 
 /* A string or null (NULL), at most NAME_MAX_BYTES. */
 static int get_opt_str(const cJSON *o, const char *where, const char *k, const char **v,
@@ -145,16 +144,6 @@ static int get_word(const cJSON *o, const char *where, const char *k, const char
 		ctl_why_set(why, "%s.%s is neither \"%s\" nor \"%s\"", where, k, yes, no);
 		return -EPROTO;
 	}
-	return 0;
-}
-
-static int get_u64(const cJSON *o, const char *where, const char *k, uint64_t *v,
-		   struct ctl_why *why)
-{
-	int64_t n;
-	if (ctl_get_int(o, where, k, 0, BIG, &n, why) < 0)
-		return -EPROTO;
-	*v = (uint64_t)n;
 	return 0;
 }
 
@@ -225,8 +214,8 @@ static int dec_channel(const cJSON *o, struct caret_ctl_plan_channel *c, struct 
 	    get_word(o, w, CARET_CTL_K_OUTPUT, CARET_CTL_PLAN_MMAP_S, CARET_CTL_PLAN_SPLICE_S,
 		     &c->mmap, why) < 0 ||
 	    ctl_get_bool(o, w, CARET_CTL_K_ENABLED, &c->enabled, why) < 0 ||
-	    get_u64(o, w, CARET_CTL_K_SUBBUF_SIZE, &c->subbuf_size, why) < 0 ||
-	    get_u64(o, w, CARET_CTL_K_SUBBUF_COUNT, &c->subbuf_count, why) < 0 ||
+	    ctl_get_u64(o, w, CARET_CTL_K_SUBBUF_SIZE, &c->subbuf_size, why) < 0 ||
+	    ctl_get_u64(o, w, CARET_CTL_K_SUBBUF_COUNT, &c->subbuf_count, why) < 0 ||
 	    ctl_get_array(o, w, CARET_CTL_K_EVENTS, &evs, why) < 0 ||
 	    ctl_get_array(o, w, CARET_CTL_K_CONTEXTS, &ctx, why) < 0)
 		return -EPROTO;
@@ -248,12 +237,12 @@ static int dec_settings(const cJSON *o, struct caret_ctl_plan *p, struct ctl_why
 	    ctl_get_bool(o, w, CARET_CTL_K_ARMED, &p->armed, why) < 0 ||
 	    ctl_get_bool(o, w, CARET_CTL_K_OWN_UID, &p->own_uid, why) < 0 ||
 	    get_opt_str(o, w, CARET_CTL_K_PACING, &p->pacing, why) < 0 ||
-	    get_u64(o, w, CARET_CTL_K_RECORDING_FREQUENCY, &p->frequency, why) < 0 ||
-	    get_u64(o, w, CARET_CTL_K_ROTATE_SIZE, &p->rotate_size, why) < 0 ||
-	    get_u64(o, w, CARET_CTL_K_ROTATE_EVERY_MS, &p->rotate_every_ms, why) < 0 ||
-	    get_u64(o, w, CARET_CTL_K_KEEP, &p->keep, why) < 0 ||
-	    get_u64(o, w, CARET_CTL_K_MAX_SIZE, &p->max_size, why) < 0 ||
-	    get_u64(o, w, CARET_CTL_K_SNAPSHOT_SIZE, &p->snapshot_size, why) < 0 ||
+	    ctl_get_u64(o, w, CARET_CTL_K_RECORDING_FREQUENCY, &p->frequency, why) < 0 ||
+	    ctl_get_u64(o, w, CARET_CTL_K_ROTATE_SIZE, &p->rotate_size, why) < 0 ||
+	    ctl_get_u64(o, w, CARET_CTL_K_ROTATE_EVERY_MS, &p->rotate_every_ms, why) < 0 ||
+	    ctl_get_u64(o, w, CARET_CTL_K_KEEP, &p->keep, why) < 0 ||
+	    ctl_get_u64(o, w, CARET_CTL_K_MAX_SIZE, &p->max_size, why) < 0 ||
+	    ctl_get_u64(o, w, CARET_CTL_K_SNAPSHOT_SIZE, &p->snapshot_size, why) < 0 ||
 	    get_opt_str(o, w, CARET_CTL_K_SNAPSHOT_ON, &p->snapshot_on, why) < 0 ||
 	    get_opt_str(o, w, CARET_CTL_K_SNAPSHOT_FILTER, &p->snapshot_filter, why) < 0)
 		return -EPROTO;

@@ -124,14 +124,7 @@ static int decode(const cJSON *in, struct caret_ctl_record_list *l, struct ctl_w
 int caret_ctl_record_list_decode(const cJSON *in, struct caret_ctl_record_list *l, char *why,
 				 size_t len)
 {
-	struct ctl_why w = { "" };
-	memset(l, 0, sizeof(*l));
-	int r = decode(in, l, &w);
-	if (r < 0) {
-		caret_ctl_record_list_free(l);
-		return ctl_why_out(&w, why, len, r);
-	}
-	return 0;
+	return CTL_DECODE_OWNED(decode, caret_ctl_record_list_free, in, l, why, len);
 }
 
 void caret_ctl_record_list_free(struct caret_ctl_record_list *l)

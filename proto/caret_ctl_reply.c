@@ -158,6 +158,16 @@ int ctl_get_bool_opt(const cJSON *o, const char *where, const char *key, bool *o
 							 : 0;
 }
 
+int ctl_get_u64(const cJSON *o, const char *where, const char *key, uint64_t *out,
+		struct ctl_why *why)
+{
+	int64_t v;
+	if (ctl_get_int(o, where, key, 0, INT64_MAX, &v, why) < 0)
+		return -EPROTO;
+	*out = (uint64_t)v;
+	return 0;
+}
+
 int ctl_get_int_opt(const cJSON *o, const char *where, const char *key, int64_t min,
 		    int64_t max, int64_t *out, struct ctl_why *why)
 {

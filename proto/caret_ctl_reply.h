@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -39,6 +40,9 @@ int ctl_reply_parse(const char *line, size_t len, cJSON **root,
  */
 int ctl_get_int(const cJSON *o, const char *where, const char *key, int64_t min,
 		int64_t max, int64_t *out, struct ctl_why *why);
+/* An integer from 0 to INT64_MAX (the largest ctl_get_int takes). */
+int ctl_get_u64(const cJSON *o, const char *where, const char *key, uint64_t *out,
+		struct ctl_why *why);
 /* A counter that LTTng may not know: integer >= 0, or null (*known = false). */
 int ctl_get_count(const cJSON *o, const char *where, const char *key,
 		  uint64_t *out, bool *known, struct ctl_why *why);
@@ -78,5 +82,21 @@ int ctl_why_out(const struct ctl_why *w, char *why, size_t len, int err);
 
 void ctl_why_set(struct ctl_why *why, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The typed codecs' contract, kept in one place: *out starts zeroed, and a
+ * result that fails to decode is released (so the caller frees nothing) and
+ * says why. Evaluates to 0 or decode's negative errno. A macro so that each
+ * codec keeps its own typed decode and free (no casts of function pointers).
+ */
+#define CTL_DECODE_OWNED(decode, release, in, out, why, len)                   \
+	({                                                                     \
+		struct ctl_why w_ = { "" };                                    \
+		memset((out), 0, sizeof(*(out)));                              \
+		int r_ = decode((in), (out), &w_);                             \
+		if (r_ < 0)                                                    \
+			release(out);                                          \
+		r_ < 0 ? ctl_why_out(&w_, (why), (len), r_) : 0;               \
+	})
 
 #endif

@@ -1,52 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_reply.h"
 #include "proto/caret_ctl_summary.h"
-
-/* 64-bit counts and nanoseconds as JSON integers, never through a double. */
-static bool ju64(cJSON *o, const char *k, uint64_t v)
-{
-	char b[24];
-	snprintf(b, sizeof(b), "%" PRIu64, v);
-	return cJSON_AddRawToObject(o, k, b) != NULL;
-}
-
-static bool ji64(cJSON *o, const char *k, int64_t v)
-{
-	char b[24];
-	snprintf(b, sizeof(b), "%" PRId64, v);
-	return cJSON_AddRawToObject(o, k, b) != NULL;
-}
 
 int caret_ctl_summary_encode(const struct caret_ctl_summary *s, cJSON *out)
 {
 	cJSON *rows = NULL;
 	bool ok = cJSON_AddStringToObject(out, "trace", s->trace) &&
 		  cJSON_AddStringToObject(out, CARET_CTL_K_GROUP_BY, s->group_by) &&
-		  ju64(out, "events", s->events) && ji64(out, "first_ns", s->first_ns) &&
-		  ji64(out, "last_ns", s->last_ns) &&
+		  ctl_add_u64(out, "events", s->events) &&
+		  ctl_add_i64(out, "first_ns", s->first_ns) &&
+		  ctl_add_i64(out, "last_ns", s->last_ns) &&
 		  (rows = cJSON_AddArrayToObject(out, CARET_CTL_K_ROWS)) != NULL;
 	for (size_t i = 0; ok && i < s->n_rows; i++) {
 		cJSON *row = ctl_add_object(rows);
 		ok = row && cJSON_AddStringToObject(row, s->group_by, s->rows[i].name) &&
-		     ju64(row, CARET_CTL_K_NUMBER_OF_TRACE_POINTS, s->rows[i].count);
+		     ctl_add_u64(row, CARET_CTL_K_NUMBER_OF_TRACE_POINTS, s->rows[i].count);
 	}
 	return ok ? 0 : -ENOMEM;
-}
-
-static int get_u64(const cJSON *o, const char *where, const char *key, uint64_t *out,
-		   struct ctl_why *w)
-{
-	int64_t v;
-	if (ctl_get_int(o, where, key, 0, INT64_MAX, &v, w) < 0)
-		return -EPROTO;
-	*out = (uint64_t)v;
-	return 0;
 }
 
 static int decode(const cJSON *in, struct caret_ctl_summary *s, struct ctl_why *w)
@@ -55,7 +31,7 @@ static int decode(const cJSON *in, struct caret_ctl_summary *s, struct ctl_why *
 	size_t n;
 	if (ctl_get_str(in, NULL, "trace", false, &s->trace, w) < 0 ||
 	    ctl_get_str(in, NULL, CARET_CTL_K_GROUP_BY, false, &s->group_by, w) < 0 ||
-	    get_u64(in, NULL, "events", &s->events, w) < 0 ||
+	    ctl_get_u64(in, NULL, "events", &s->events, w) < 0 ||
 	    ctl_get_int(in, NULL, "first_ns", INT64_MIN, INT64_MAX, &s->first_ns, w) < 0 ||
 	    ctl_get_int(in, NULL, "last_ns", INT64_MIN, INT64_MAX, &s->last_ns, w) < 0 ||
 	    ctl_get_objects(in, NULL, CARET_CTL_K_ROWS, CARET_CTL_SUMMARY_MAX, &rows, &n, w) < 0)
@@ -75,7 +51,7 @@ static int decode(const cJSON *in, struct caret_ctl_summary *s, struct ctl_why *
 		struct caret_ctl_summary_row *r = &s->rows[s->n_rows];
 		snprintf(where, sizeof(where), "rows[%zu]", s->n_rows);
 		if (ctl_get_str(e, where, s->group_by, false, &r->name, w) < 0 ||
-		    get_u64(e, where, CARET_CTL_K_NUMBER_OF_TRACE_POINTS, &r->count, w) < 0)
+		    ctl_get_u64(e, where, CARET_CTL_K_NUMBER_OF_TRACE_POINTS, &r->count, w) < 0)
 			return -EPROTO;
 		s->n_rows++;
 	}
@@ -85,14 +61,7 @@ static int decode(const cJSON *in, struct caret_ctl_summary *s, struct ctl_why *
 int caret_ctl_summary_decode(const cJSON *in, struct caret_ctl_summary *s, char *why,
 			     size_t len)
 {
-	struct ctl_why w = { "" };
-	memset(s, 0, sizeof(*s));
-	int rc = decode(in, s, &w);
-	if (rc < 0) {
-		caret_ctl_summary_free(s);
-		return ctl_why_out(&w, why, len, rc);
-	}
-	return 0;
+	return CTL_DECODE_OWNED(decode, caret_ctl_summary_free, in, s, why, len);
 }
 
 void caret_ctl_summary_free(struct caret_ctl_summary *s)

@@ -386,14 +386,15 @@ _Static_assert(CARET_SHM_FILTER_OFFSET >= sizeof(struct caret_shm_header) &&
 
 /*
  * Replayed records per CPU (issue 34), in the header page between the
- * header and the pass filter: slot c counts, like `replayed`, the records
- * the replay thread claimed while it ran on CPU c (sched_getcpu() before
+ * header and the pass filter: slot c counts, of the records `replayed`
+ * counts, those the replay thread emitted while it ran on CPU c (claimed
+ * and let through by the pass filter; sched_getcpu() before
  * each: lttng-ust writes an event into the ring of the CPU its thread runs
  * on), for CPUs below CARET_SHM_CPUS. The agent adds to the slots (relaxed)
  * before it adds the same records to `replayed` (release), so a controller
  * that reads `replayed` (acquire) and then the slots sees every record
  * `replayed` counts in some slot, or in none: what `replayed` grew by
- * beyond the slots' growth ran on a CPU the slots do not cover, or was
+ * beyond the slots' growth (and the filtered count's, below) ran on a CPU the slots do not cover, or was
  * replayed by an agent that has none (an older one leaves them zero), and
  * may be on any CPU. No layout version change: zero in an older agent's
  * segment, ignored by an older controller.
@@ -404,6 +405,16 @@ _Static_assert(CARET_SHM_CPU_OFFSET >= sizeof(struct caret_shm_header) &&
 		       CARET_SHM_CPU_OFFSET + CARET_SHM_CPUS * sizeof(uint64_t) <=
 			       CARET_SHM_FILTER_OFFSET,
 	       "the per-CPU counts lie in the header page, between the header and the filter");
+/*
+ * Replayed records the pass filter kept out of the trace, after the CPU
+ * slots: counted, like them, before the `replayed` that includes them, so
+ * that a controller tells a record that wrote nothing from one on a CPU
+ * no slot covers (which may be on any CPU). Zero in an older agent's
+ * segment (its filtered records then count on their CPU, as they did).
+ */
+#define CARET_SHM_SKIPPED_OFFSET (CARET_SHM_CPU_OFFSET + CARET_SHM_CPUS * 8u)
+_Static_assert(CARET_SHM_SKIPPED_OFFSET + sizeof(uint64_t) <= CARET_SHM_FILTER_OFFSET,
+	       "the filtered count lies in the header page, before the filter");
 
 /*
  * The counter area (`caretctl top`, issue 35): the last ctr_offset..

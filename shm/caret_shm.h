@@ -153,6 +153,10 @@ void caret_own_advance(struct caret_seg *s, uint32_t epoch, uint32_t done, uint3
  * proto/caret_segment.h), before the caret_own_advance that adds them to
  * `replayed`; a CPU the slots do not cover (or -1) is left to `replayed`. */
 void caret_own_count_cpu(struct caret_seg *s, int cpu, uint32_t n);
+/* Agent: n more records claimed that the pass filter kept out of the
+ * trace (proto/caret_segment.h, CARET_SHM_SKIPPED_OFFSET), counted in no
+ * CPU's slot, before the caret_own_advance that adds them to `replayed`. */
+void caret_own_count_skipped(struct caret_seg *s, uint32_t n);
 /* The exactly-once handshake (proto/caret_segment.h), on the record at
  * offset `at` of the owner's own area. After appending it: whether the
  * creating thread emits it live now (claimed for the grant's epoch), false
@@ -280,6 +284,9 @@ void caret_seg_read_status(const struct caret_seg *s, struct caret_seg_status *s
  * words: a caller bounds their use (a slot's growth beyond `replayed`'s is
  * a lie or the next advance). */
 void caret_seg_read_cpus(const struct caret_seg *s, uint64_t *out, unsigned n);
+/* Controller: the records the pass filter kept out of the trace, read
+ * like the slots (caret_own_count_skipped). */
+uint64_t caret_seg_read_skipped(const struct caret_seg *s);
 /* The state word alone. */
 uint32_t caret_seg_state(const struct caret_seg *s);
 

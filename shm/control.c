@@ -126,6 +126,13 @@ void caret_seg_read_cpus(const struct caret_seg *s, uint64_t *out, unsigned n)
 		out[c] = __atomic_load_n(&slot[c], __ATOMIC_RELAXED);
 }
 
+uint64_t caret_seg_read_skipped(const struct caret_seg *s)
+{
+	const uint64_t *w =
+		(const uint64_t *)((const uint8_t *)s->shared_hdr + CARET_SHM_SKIPPED_OFFSET);
+	return __atomic_load_n(w, __ATOMIC_RELAXED);
+}
+
 uint32_t caret_seg_state(const struct caret_seg *s)
 {
 	return __atomic_load_n(&s->shared_hdr->state, __ATOMIC_ACQUIRE);

@@ -82,6 +82,14 @@ void caret_own_count_cpu(struct caret_seg *s, int cpu, uint32_t n)
 	__atomic_fetch_add(slot, n, __ATOMIC_RELAXED);
 }
 
+void caret_own_count_skipped(struct caret_seg *s, uint32_t n)
+{
+	if (!n)
+		return;
+	uint64_t *w = (uint64_t *)((uint8_t *)s->shared_hdr + CARET_SHM_SKIPPED_OFFSET);
+	__atomic_fetch_add(w, n, __ATOMIC_RELAXED);
+}
+
 void caret_own_advance(struct caret_seg *s, uint32_t epoch, uint32_t done, uint32_t n)
 {
 	struct caret_shm_header *h = s->shared_hdr;

@@ -12,6 +12,7 @@
 #include "daemon/base/loop.h"
 #include "daemon/lttng/lttng_drain.h"
 #include "daemon/agents/pacer.h"
+#include "daemon/agents/pacer_cpus.h"
 #include "proto/caret_ctl.h"
 #include "shm/caret_shm.h"
 
@@ -89,61 +90,27 @@ void pacer_sched_lttng(const struct lttng_view *v, int64_t now, struct sched_ltt
 	sched_lttng_sum(l, false, 0);
 }
 
-/* The pacer's own state of an agent: its per-CPU counts already taken. */
-struct pacer_agent {
-	bool seen;
-	uint64_t cpu[CARET_SHM_CPUS];
-};
-static struct agent_key pacer_key = { .size = sizeof(struct pacer_agent) };
-
-/* Of d records `replayed` grew by, those each CPU's slot says (dc[c], its
- * growth, lowered to what is left of d in CPU order: a slot may count
- * records of the agent's next advance, whose `replayed` is not read yet,
- * or lie), and returns the rest: on a CPU no slot covers, or an older
- * agent's, so possibly on any. */
-static uint64_t split_cpus(uint64_t d, uint64_t *dc, int n)
+/* The records granted to an agent and not walked yet, in its pass. */
+static uint64_t agent_pending(const struct caret_seg_status *st)
 {
-	for (int c = 0; c < n; c++) {
-		if (dc[c] > d)
-			dc[c] = d;
-		d -= dc[c];
-	}
-	return d;
-}
-
-/* Adds the estimated bytes of agent a's d new replayed records to each
- * CPU's count of this tick (cpu->tick): those its slots place there, and on every CPU
- * those they do not place. */
-static void count_cpus(struct pacer_cpus *cpu, struct agent *a, uint64_t d, uint64_t rb)
-{
-	if (cpu->n == 0)
-		return;
-	struct pacer_agent *pa = agent_state(a, &pacer_key);
-	uint64_t slot[CARET_SHM_CPUS], dc[CARET_SHM_CPUS] = { 0 };
-	caret_seg_read_cpus(&a->seg, slot, (unsigned)cpu->n);
-	for (int c = 0; c < cpu->n; c++) {
-		if (pa && pa->seen && slot[c] > pa->cpu[c])
-			dc[c] = slot[c] - pa->cpu[c];
-		if (pa)
-			pa->cpu[c] = slot[c];
-	}
-	if (pa && !pa->seen) {
-		pa->seen = true;
-		d = 0; /* where its counts are now */
-	}
-	uint64_t any = split_cpus(d, dc, cpu->n);
-	for (int c = 0; c < cpu->n; c++)
-		cpu->tick[c] += (dc[c] + any) * rb;
+	uint32_t g = CARET_COUNT_OF(st->grant);
+	if (CARET_EPOCH_OF(st->cursor) != CARET_EPOCH_OF(st->grant))
+		return g;
+	uint32_t done = CARET_COUNT_OF(st->cursor);
+	return g > done ? g - done : 0;
 }
 
 /* Records an agent replays land in every session enabling ros2_caret
  * events; those that already held them get them twice. Counted per
  * session for the summary at stop (the analyzer tolerates them; see
- * daemon/agents/dups.h). Returns the estimated bytes replayed since the last
- * call, and per CPU in cpu->tick. */
-static uint64_t count_duplicates(struct registry *r, struct lttng_view *v, struct pacer_cpus *cpu)
+ * daemon/agents/dups.h). Returns the estimated bytes replayed into the
+ * trace since the last call, per CPU in cpu->tick (pacer_cpus_count), and
+ * in *skipped those the pass filters kept out. */
+static uint64_t count_duplicates(struct registry *r, struct lttng_view *v, struct pacer_cpus *cpu,
+				 uint64_t *skipped)
 {
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, sk;
+	*skipped = 0;
 	for (struct agent *a = r->head; a; a = a->next) {
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
@@ -155,13 +122,13 @@ static uint64_t count_duplicates(struct registry *r, struct lttng_view *v, struc
 			if (!sa->seen) /* where its replay is now */
 				dups_charge(v, a, &st, 0);
 			sa->acct_replayed = now_rep;
-			count_cpus(cpu, a, 0, 0);
+			pacer_cpus_count(cpu, a, 0, 0, 0, &sk);
 			continue;
 		}
-		uint64_t d = now_rep - sa->acct_replayed;
+		uint64_t d = now_rep - sa->acct_replayed, rb = sched_record_bytes(&st);
 		sa->acct_replayed = now_rep;
-		bytes += d * sched_record_bytes(&st);
-		count_cpus(cpu, a, d, sched_record_bytes(&st));
+		bytes += pacer_cpus_count(cpu, a, d, rb, agent_pending(&st) * rb, &sk);
+		*skipped += sk;
 		dups_charge(v, a, &st, d);
 	}
 	return bytes;
@@ -195,7 +162,9 @@ static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
 	f->horizon_seen_ns = now;
 	f->newest_seen_ns = now; /* quiet is counted from the base */
 	f->blind_ns = 0;         /* and an unreadable index from the next read */
-	f->ratio = 1;            /* the estimate as it is, until the trace says */
+	f->skipped = 0;
+	/* the ratio stays: the next pass (a new chunk's) replays the same
+	 * caches into the same channel, and it is learned anew from there */
 	f->calib = 0;
 	f->busy_ns = 0;
 	for (int c = 0; c < f->cpu.n; c++) {
@@ -241,9 +210,9 @@ static void calibrate(struct pacer_fb *f, const struct lttng_drain *d)
 	if (f->calib > 0 && (d->chunk != f->chunk0 || d->truncated)) {
 		/* a rotation: the new chunk's streams began empty, so its
 		 * bytes tell nothing against bytes0; or a read that did not
-		 * see every stream: the estimate as it is */
+		 * see every stream: what was learned so far stays (the
+		 * records and the channel are the same) */
 		f->calib = -1;
-		f->ratio = 1;
 	}
 	if (f->calib < 0)
 		return;
@@ -480,6 +449,14 @@ static void fb_read(struct pacer_fb *f, const struct lttng_view_pub *r, int64_t 
 	}
 }
 
+/* CPU c's bytes written and not drained yet. */
+static uint64_t fb_cpu_inflight(const struct pacer_fb *f, int c)
+{
+	uint64_t e = f->cpu.now[c];
+	uint64_t dc = f->cpu.h[c] >= f->since_ns ? fb_series_at(f, c, f->cpu.h[c]) : 0;
+	return e > dc ? e - dc : 0;
+}
+
 /* The bytes in flight the window must hold: the fullest CPU's. What was
  * granted and not yet emitted (pending) may land on any CPU, so counts on
  * each; what was emitted counts on its CPU until that CPU's ring is
@@ -487,21 +464,49 @@ static void fb_read(struct pacer_fb *f, const struct lttng_view_pub *r, int64_t 
  * the slowest stream drained, as one ring for all. */
 static uint64_t fb_inflight(const struct pacer_fb *f, uint64_t granted, uint64_t drained)
 {
+	/* what the pass filters kept out was granted and wrote nothing */
+	granted = granted > f->skipped ? granted - f->skipped : 0;
 	if (f->cpu.n == 0)
 		return granted > drained ? granted - drained : 0;
 	uint64_t pending = granted > f->emitted ? granted - f->emitted : 0, most = 0;
 	for (int c = 0; c < f->cpu.n; c++) {
-		uint64_t e = f->cpu.now[c];
-		uint64_t dc = f->cpu.h[c] >= f->since_ns ? fb_series_at(f, c, f->cpu.h[c]) : 0;
-		uint64_t in = e > dc ? e - dc : 0;
+		uint64_t in = fb_cpu_inflight(f, c);
 		if (in > most)
 			most = in;
 	}
 	return pending + most;
 }
 
+/* The room of this tick in estimated bytes, against window: per CPU, each
+ * grant not yet written counted on the CPU its agent's thread writes on
+ * (pacer_cpus_room); without per-CPU counts, the window less all in
+ * flight. */
+static uint64_t fb_room(const struct pacer_fb *f, uint64_t granted, uint64_t drained,
+			uint64_t window)
+{
+	if (f->cpu.n == 0) {
+		uint64_t in = fb_inflight(f, granted, drained);
+		return in < window ? window - in : 0;
+	}
+	granted = granted > f->skipped ? granted - f->skipped : 0;
+	uint64_t pending = granted > f->emitted ? granted - f->emitted : 0, homed = 0;
+	uint64_t in[CARET_SHM_CPUS], home[CARET_SHM_CPUS];
+	for (int c = 0; c < f->cpu.n; c++) {
+		in[c] = fb_cpu_inflight(f, c);
+		home[c] = f->cpu.home[c];
+		homed += home[c];
+	}
+	/* the agents' own grants read after the pacer's count: never more
+	 * placed than is pending */
+	if (homed > pending)
+		for (int c = 0; c < f->cpu.n; c++)
+			home[c] = (uint64_t)((double)home[c] * ((double)pending / (double)homed));
+	uint64_t loose = pending > homed ? pending - homed : 0;
+	return pacer_cpus_room(in, home, f->cpu.n, loose, window);
+}
+
 /* Sets the scheduler's room for this tick (or leaves it unknown). */
-static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
+static void feedback(struct pacer *p, uint64_t emitted, uint64_t skipped, int64_t now, double dt)
 {
 	struct pacer_fb *f = &p->fb;
 	struct sched *s = p->sched;
@@ -518,9 +523,12 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	if (!f->on || !e || e->serial != f->serial || strcmp(f->session, r->name)) {
 		fb_close(f);
 		struct pacer_cpus cpu = f->cpu;
-		*f = (struct pacer_fb){ .on = true, .serial = e ? e->serial : 0, .cpu = cpu };
+		/* the estimate as it is, until the trace says */
+		*f = (struct pacer_fb){ .on = true, .serial = e ? e->serial : 0, .cpu = cpu,
+					.ratio = 1 };
 		snprintf(f->session, sizeof(f->session), "%s", r->name);
 		f->subbuf = r->subbuf_size;
+		pacer_cpus_margin(&f->cpu, f->subbuf);
 		f->window = r->subbuf_size * (r->subbuf_count - 1);
 		fb_base(f, s, now);
 	}
@@ -531,6 +539,7 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	if (!f->busy_ns)
 		f->busy_ns = now;
 	f->emitted += emitted;
+	f->skipped += skipped;
 	for (int c = 0; c < f->cpu.n; c++)
 		f->cpu.now[c] += f->cpu.tick[c];
 	fb_sample(f, now);
@@ -552,7 +561,7 @@ static void feedback(struct pacer *p, uint64_t emitted, int64_t now, double dt)
 	/* the window in estimated bytes: what the trace holds per estimated
 	 * byte (calibrate) */
 	uint64_t window = f->ratio > 0 ? (uint64_t)((double)f->window / f->ratio) : f->window;
-	uint64_t room = inflight < window ? window - inflight : 0;
+	uint64_t room = fb_room(f, granted, drained, window);
 	/* a room smaller than a record grants nothing: a stall too */
 	if (room < f->subbuf / 4 && now - f->horizon_seen_ns > STALL_NS) {
 		room = f->subbuf / 4;
@@ -601,45 +610,15 @@ static uint64_t on_tick(void *arg)
 	 * died with it): agents End and return to WAIT. */
 	pacer_sched_lttng(p->lttng, now, &l);
 	for (int c = 0; c < p->fb.cpu.n; c++)
-		p->fb.cpu.tick[c] = 0;
-	uint64_t emitted = count_duplicates(p->reg, p->lttng, &p->fb.cpu);
+		p->fb.cpu.tick[c] = p->fb.cpu.home[c] = 0;
+	uint64_t skipped;
+	uint64_t emitted = count_duplicates(p->reg, p->lttng, &p->fb.cpu, &skipped);
 	pacer_effective_cfg(p->lttng, p->defaults, &p->sched->cfg);
 	double dt = p->sched->last_tick_ns ? (double)(now - p->sched->last_tick_ns) / 1e9 : 0.01;
-	feedback(p, emitted, now, dt > 0.5 ? 0.5 : dt);
+	feedback(p, emitted, skipped, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
 	bool busy = sched_busy(p->reg);
 	return busy ? TICK_BUSY_USEC : l.any || p->fb.on ? TICK_IDLE_USEC : TICK_QUIET_USEC;
-}
-
-void pacer_cpus_free(struct pacer_cpus *c)
-{
-	free(c->now);
-	free(c->tick);
-	free(c->h);
-	free(c->hist);
-	*c = (struct pacer_cpus){ .n = 0 };
-}
-
-void pacer_cpus_alloc(struct pacer_cpus *c, long n)
-{
-	*c = (struct pacer_cpus){ .n = 0 };
-	/* beyond the segment's slots, the agents' counts say no CPU: the
-	 * first CARET_SHM_CPUS are paced, with those records on each */
-	if (n <= 0)
-		return;
-	int k = n > (long)CARET_SHM_CPUS ? (int)CARET_SHM_CPUS : (int)n;
-	c->now = calloc((size_t)k, sizeof(*c->now));
-	c->tick = calloc((size_t)k, sizeof(*c->tick));
-	c->h = calloc((size_t)k, sizeof(*c->h));
-	c->hist = calloc((size_t)k * PACER_HIST, sizeof(*c->hist));
-	if (!c->now || !c->tick || !c->h || !c->hist) {
-		log_warn("pacing: out of memory for per-CPU windows: one window for all CPUs");
-		pacer_cpus_free(c);
-		return;
-	}
-	c->n = k;
-	for (int i = 0; i < k; i++)
-		c->h[i] = -1;
 }
 
 void pacer_kick(void *arg)

@@ -19,12 +19,15 @@
  * consumer's drain rate, whatever slows it (CPU load, a slow disk, small
  * sub-buffers). Each CPU's ring is kept within its own window (issue 34):
  * the agents count the records they replay per CPU (proto/caret_segment.h),
- * each CPU's packets tell how far its ring is drained, and the room is the
- * window less the fullest CPU's bytes in flight (granted but not emitted
- * yet counting on every CPU, as they may land on any; so do records of a
- * CPU the agent did not say), not less the sum over CPUs: with the replay
- * threads spread over n CPUs, up to n windows are in flight, none over its
- * ring. A discarded event seen in the index halves the window.
+ * each CPU's packets tell how far its ring is drained, and the room is
+ * what the tightest CPU still takes (daemon/agents/pacer_cpus.h): its bytes
+ * in flight, and what was granted but not written yet to the agents whose
+ * replay thread writes on it (up to a turn's grant each; beyond, and for
+ * agents not seen writing yet, on every CPU, as are records of a CPU the
+ * agent did not say and the tick's new grant), not the sum over CPUs:
+ * with the replay threads spread over n CPUs, up to n windows are in
+ * flight, none over its ring. Records the pass filter kept out count
+ * nowhere. A discarded event seen in the index halves the window.
  * In a rotating recording the index read is that of the chunk being
  * written. While the index cannot be read, nothing more counts as drained:
  * at most the window stays in flight, plus the stall rule's trickle.
@@ -36,21 +39,11 @@
 
 #include "daemon/base/loop.h"
 #include "daemon/lttng/lttng_view.h"
+#include "daemon/agents/pacer_cpus.h"
 #include "daemon/agents/registry.h"
 #include "daemon/agents/scheduler.h"
 
-#define PACER_HIST 512
 #define PACER_READ_DUTY 20
-
-/* Per CPU (pacer_fb's cpu), for n CPUs, allocated once by pacer_start
- * (n 0: no per-CPU windows, the CPUs' sum in one window as before). */
-struct pacer_cpus {
-	int n;                    /* CPUs paced, <= CARET_SHM_CPUS */
-	uint64_t *now;            /* [c]: estimated bytes replayed on c since the base */
-	uint64_t *tick;           /* [c]: of them, this tick's (count_duplicates) */
-	int64_t *h;               /* [c]: c's drain horizon (-1: none yet) */
-	uint64_t *hist;           /* [c * PACER_HIST + k]: now[c] at hist[k] */
-};
 
 struct pacer_fb {
 	bool on;
@@ -59,6 +52,7 @@ struct pacer_fb {
 	uint64_t window, subbuf;  /* bytes */
 	uint64_t granted0;        /* sched->granted_bytes at the base */
 	uint64_t emitted;         /* estimated replayed bytes since the base */
+	uint64_t skipped;         /* of the granted ones, those the pass filters kept out */
 	uint64_t discarded;       /* last sum seen in the index */
 	int64_t horizon_ns, horizon_seen_ns, since_ns;
 	int64_t newest_ns, newest_seen_ns; /* the newest packet end, and since when (wall) */
@@ -120,10 +114,6 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 /* The scheduler's view of LTTng at now_ns (see struct sched_lttng). */
 void pacer_sched_lttng(const struct lttng_view *v, int64_t now_ns, struct sched_lttng *out);
 void pacer_stop(struct pacer *p);
-/* Per-CPU windows for n CPUs (at most CARET_SHM_CPUS; none when n <= 0 or
- * out of memory: c->n 0), and their release. */
-void pacer_cpus_alloc(struct pacer_cpus *c, long n);
-void pacer_cpus_free(struct pacer_cpus *c);
 /* Runs in this tick if the schedule stage is still to come, else in the
  * next one, at once (the LTTng view changed); arg is the pacer. */
 void pacer_kick(void *arg);

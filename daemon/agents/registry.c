@@ -286,6 +286,7 @@ void registry_note_exit(struct registry *r, const struct agent *a, uint32_t st)
 	/* a long-lived daemon keeps the latest: a wait never misses one */
 	struct exited_agent *x = &r->exited[r->n_exited++ % REGISTRY_EXITS];
 	x->pid = a->pid;
+	x->uid = a->seg.id.uid;
 	x->state = st;
 	memcpy(x->procname, a->procname, sizeof(x->procname));
 }

@@ -65,6 +65,7 @@ struct agent {
 
 struct exited_agent {
 	pid_t pid;
+	uint32_t uid; /* a member's wait names only their own */
 	char procname[16];
 	uint32_t state;
 };

@@ -568,12 +568,18 @@ bool sched_complete(const struct registry *r, const struct agent *a,
 
 void sched_progress(const struct registry *r, struct progress *p)
 {
+	sched_progress_of(r, false, 0, p);
+}
+
+void sched_progress_of(const struct registry *r, bool only, uid_t uid, struct progress *p)
+{
 	memset(p, 0, sizeof(*p));
 	for (const struct agent *a = r->head; a; a = a->next) {
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
 		const struct sched_agent *sa = sched_agent_peek(a);
-		if (st.state == CARET_STATE_UNINITIALIZED || sa->unseen)
+		if (st.state == CARET_STATE_UNINITIALIZED || sa->unseen ||
+		    (only && a->seg.id.uid != (uint32_t)uid))
 			continue;
 		p->total++;
 		sat_add(&p->dropped, st.dropped);

@@ -213,6 +213,10 @@ void sched_post(struct sched *s, const struct registry *r, const struct sched_lt
 bool sched_complete(const struct registry *r, const struct agent *a,
 		    const struct caret_seg_status *st);
 void sched_progress(const struct registry *r, struct progress *p);
+/* The same over uid's processes only when only: a member's recording
+ * traces no other user's (struct sched_session's scoped), so their count
+ * and their wait are none of its business. */
+void sched_progress_of(const struct registry *r, bool only, uid_t uid, struct progress *p);
 /* Estimated bytes one replayed record of this agent takes in a trace. */
 uint64_t sched_record_bytes(const struct caret_seg_status *st);
 /* Records replayed in pass `epoch` (0 if the cursor is from another pass). */

@@ -20,19 +20,51 @@ struct wait_req {
 	void *arg;
 	bool slow; /* polled once a second (wait_custom_slow) */
 	const struct registry *reg;
+	/* a member's wait (wait_begin): only uid's processes count */
+	bool only;
+	uid_t uid;
 	uint64_t exited_base; /* registry exits before this wait began */
 	int64_t deadline_ns, last_progress_ns;
 };
 
-struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns)
+struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns,
+			    bool only, uid_t uid)
 {
 	struct wait_req *w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
 	w->reg = r;
+	w->only = only;
+	w->uid = uid;
 	w->exited_base = r->n_exited;
 	w->deadline_ns = now_ns + timeout_ms * NS_PER_MS;
 	return w;
+}
+
+static bool theirs(const struct wait_req *w, uint32_t uid)
+{
+	return !w->only || uid == (uint32_t)w->uid;
+}
+
+/* The first exit since the wait began that the ring still holds. */
+static uint64_t first_exit(const struct wait_req *w)
+{
+	uint64_t first = w->exited_base;
+	if (w->reg->n_exited - first > REGISTRY_EXITS) /* more than the ring holds */
+		first = w->reg->n_exited - REGISTRY_EXITS;
+	return first;
+}
+
+/* The processes the wait counts that exited since it began (a member's:
+ * the ring's, which has every uid's). */
+static int lost(const struct wait_req *w)
+{
+	if (!w->only)
+		return (int)(w->reg->n_exited - w->exited_base);
+	int n = 0;
+	for (uint64_t i = first_exit(w); i < w->reg->n_exited; i++)
+		n += theirs(w, w->reg->exited[i % REGISTRY_EXITS].uid);
+	return n;
 }
 
 static cJSON *result(const struct wait_req *w, const struct progress *p, bool done)
@@ -42,7 +74,7 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 		struct caret_seg_status st;
 		caret_seg_read_status(&a->seg, &st);
 		if (sched_complete(w->reg, a, &st) || st.state == CARET_STATE_UNINITIALIZED ||
-		    sched_agent_peek(a)->unseen)
+		    sched_agent_peek(a)->unseen || !theirs(w, a->seg.id.uid))
 			continue;
 		char why[160];
 		sched_reason(a, why, sizeof(why));
@@ -50,12 +82,11 @@ static cJSON *result(const struct wait_req *w, const struct progress *p, bool do
 						why) < 0)
 			goto nomem;
 	}
-	uint64_t first = w->exited_base;
-	if (w->reg->n_exited - first > REGISTRY_EXITS) /* more than the ring holds */
-		first = w->reg->n_exited - REGISTRY_EXITS;
-	for (uint64_t i = first; o && i < w->reg->n_exited; i++) {
+	for (uint64_t i = first_exit(w); o && i < w->reg->n_exited; i++) {
 		const struct exited_agent *x = &w->reg->exited[i % REGISTRY_EXITS];
 		char why[160];
+		if (!theirs(w, x->uid))
+			continue;
 		snprintf(why, sizeof(why), "exited during its replay (in %s): its initialization "
 			 "data in this trace is incomplete", caret_state_name(x->state));
 		/* among the processes that did not make it, so that every
@@ -107,18 +138,19 @@ cJSON *wait_poll(struct wait_req *w, int64_t now, bool *done)
 	if (w->custom)
 		return w->custom->poll(w->arg, now, done);
 	struct progress p;
-	sched_progress(w->reg, &p);
+	sched_progress_of(w->reg, w->only, w->uid, &p);
 	bool all = p.recording == p.total;
 	bool late = now >= w->deadline_ns;
 	*done = all || late;
 	if (*done) {
-		int lost = (int)(w->reg->n_exited - w->exited_base);
+		int n_lost = lost(w);
 		if (!all)
 			log_warn("wait timed out: %d of %d processes recording", p.recording,
 				 p.total);
-		if (lost)
-			log_warn("%d process%s exited during the replay", lost, lost == 1 ? "" : "es");
-		return result(w, &p, all && !lost);
+		if (n_lost)
+			log_warn("%d process%s exited during the replay", n_lost,
+				 n_lost == 1 ? "" : "es");
+		return result(w, &p, all && !n_lost);
 	}
 	if (w->last_progress_ns && now - w->last_progress_ns < PROGRESS_EVERY_NS)
 		return NULL;

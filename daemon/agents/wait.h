@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <cjson/cJSON.h>
 
@@ -58,8 +59,10 @@ int wait_line_record_held(wait_line *l);
  * it is held from now on; NULL when out of memory. */
 wait_line *wait_line_hold(const char *session, bool held);
 
-/* NULL when out of memory. */
-struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns);
+/* A wait of only uid's processes when only (a member's: their recording
+ * traces no one else's, caretd(8)); NULL when out of memory. */
+struct wait_req *wait_begin(const struct registry *r, int64_t timeout_ms, int64_t now_ns,
+			    bool only, uid_t uid);
 /*
  * The next reply line due at now_ns, or NULL if none is. *done is set
  * when that reply is the result: the request is over, free it.

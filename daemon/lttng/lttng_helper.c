@@ -82,6 +82,26 @@ static int serve(int fd, const void *msg, size_t len, struct lttng_start_req *re
 	return 0;
 }
 
+/* A session the helper before this one left when it died mid-start
+ * (LTTNG_START_DROP). */
+static void drop(int fd, const char *msg, struct lttng_start_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	memcpy(res->name, msg + 1, sizeof(res->name));
+	res->name[sizeof(res->name) - 1] = '\0'; /* read as any input */
+	res->r = caret_lttng_ops_real.exists(res->name, res->err, sizeof(res->err));
+	if (res->r == 1) {
+		struct caret_lttng_chan_stats st;
+		res->r = caret_lttng_ops_real.stop(res->name, &st, 1, NULL, 0, res->err,
+						   sizeof(res->err));
+		res->stopped = res->r >= 0;
+	}
+	if (res->r > 0)
+		res->r = 0;
+	while (send(fd, res, sizeof(*res), MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
 /* Ends with _exit: nothing of caretd's exit (its atexit handlers, a
  * sanitizer's leak report over lttng-ctl's process-wide state) is the
  * helper's. */
@@ -103,6 +123,10 @@ _Noreturn void lttng_helper_main(void)
 			_exit(n == 0 ? 0 : 1); /* caretd closed its end */
 		if (n == 1)
 			continue; /* a cancel that came after its start's result */
+		if (n == LTTNG_START_DROP_LEN && msg[0] == LTTNG_START_DROP) {
+			drop(LTTNG_HELPER_FD, msg, &res);
+			continue;
+		}
 		if (serve(LTTNG_HELPER_FD, msg, (size_t)n, &req, &res) < 0)
 			_exit(0);
 	}

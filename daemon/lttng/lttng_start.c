@@ -2,11 +2,14 @@
 /* A session's making in caretd's start helper (daemon/lttng/lttng_start.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +28,10 @@ extern char **environ;
 #define RESPAWN_GAP_NS (1000 * NS_PER_MS)
 /* How long caretd's exit waits for an idle helper to go. */
 #define EXIT_WAIT_MS 500
+/* How long it waits for a start under way to end and be stopped: within
+ * systemd's stop timeout (90 s by default, caretd.service), beyond a
+ * start's usual tens of seconds with many processes (issue 34). */
+#define EXIT_START_WAIT_MS 60000
 
 /* The helper, and the one start it runs (lttng_start.h): module-wide. */
 static struct {
@@ -36,12 +43,59 @@ static struct {
 	unsigned restarts;
 	bool opened; /* lttng_start_open succeeded once: starts go to a helper */
 	bool running, cancelled;
+	/* the helper died mid-start: the next one stops and destroys the
+	 * session it left (LTTNG_START_DROP), the start's end deferred till
+	 * then; lost_why, what the requester is told */
+	bool dropping;
+	bool exiting; /* lttng_start_abandon: nothing more runs on the loop */
+	char name[CARET_LTTNG_NAME_MAX]; /* the session the start makes */
+	char lost_why[512];
+	char marker[PATH_MAX]; /* lttng_start_open's; "" for none */
+	bool keep_marker; /* this end leaves a session maybe made: kept */
 	struct lttng_view *v;
 	int64_t since_ns;
 	lttng_start_fn done;
 	void *arg;
 	struct lttng_start_result res;
 } S = { .sock = -1 };
+
+/* What waits for the running start's end (lttng_start_after), oldest
+ * first. */
+struct after {
+	lttng_start_after_fn fn;
+	void *arg;
+	struct after *next;
+};
+static struct after *afters, **afters_tail = &afters;
+
+int lttng_start_after(lttng_start_after_fn fn, void *arg)
+{
+	if (!S.running) {
+		fn(arg, true);
+		return 0;
+	}
+	struct after *a = malloc(sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	*a = (struct after){ fn, arg, NULL };
+	*afters_tail = a;
+	afters_tail = &a->next;
+	return 0;
+}
+
+/* run: the start ended (one that a callback begins keeps the rest
+ * waiting for its own end); or caretd exits. */
+static void run_afters(bool run)
+{
+	while (afters && (!run || !S.running)) {
+		struct after *a = afters;
+		afters = a->next;
+		if (!afters)
+			afters_tail = &afters;
+		a->fn(a->arg, run);
+		free(a);
+	}
+}
 
 bool lttng_start_async(const struct lttng_view *v)
 {
@@ -59,10 +113,18 @@ static void end(const struct lttng_start_result *res)
 {
 	S.running = false;
 	S.cancelled = false;
-	S.v->starting = false;
+	S.dropping = false;
+	if (S.v) /* NULL: the drop of what a caretd before left (no view yet) */
+		S.v->starting = false;
 	lttng_start_fn done = S.done;
 	S.done = NULL;
 	done(S.arg, res);
+	/* its end is known: nothing is left for a caretd after this one */
+	if (S.marker[0] && !S.keep_marker && unlink(S.marker) < 0 && errno != ENOENT)
+		log_warn("cannot remove %s: %s", S.marker, strerror(errno));
+	S.keep_marker = false;
+	if (!S.exiting)
+		run_afters(true);
 }
 
 /* Waits for the helper's exit, up to ms (0: not at all); its status, or
@@ -152,8 +214,59 @@ static int spawn(char *err, size_t errlen)
 	return 0;
 }
 
-/* The helper is gone: the start it ran ends with an error, another helper
- * takes its place (at once, or at the next start when it died young). */
+/* A session the dead helper may have left half-made: a new helper stops
+ * and destroys it, off the loop (LTTng may still be inside the dead one's
+ * start); the start's end waits for that. false when it cannot be asked. */
+static bool send_drop(void)
+{
+	char msg[LTTNG_START_DROP_LEN] = { LTTNG_START_DROP };
+	snprintf(msg + 1, sizeof(msg) - 1, "%s", S.name);
+	/* a new helper's empty buffer holds it: this never waits */
+	if (send(S.sock, msg, sizeof(msg), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(msg)) {
+		log_err("cannot ask caretd's LTTng start helper (pid %d) to stop session %s: %s",
+			(int)S.helper, S.name, strerror(errno));
+		return false;
+	}
+	S.dropping = true;
+	return true;
+}
+
+static bool drop_left(pid_t pid, const char *how)
+{
+	snprintf(S.lost_why, sizeof(S.lost_why), "caretd's LTTng start helper (pid %d) died "
+		 "during the start of session %.255s (%.63s)", (int)pid, S.name, how);
+	char err[256];
+	if (spawn(err, sizeof(err)) < 0) {
+		log_err("%s", err);
+		return false;
+	}
+	log_info("caretd's LTTng start helper started again: pid %d (%u restarts); it stops "
+		 "and destroys session %s if the one that died left it", (int)S.helper,
+		 ++S.restarts, S.name);
+	return send_drop();
+}
+
+/* The drop's answer: the start ends with an error that says what is left. */
+static void dropped(const struct lttng_start_result *got)
+{
+	struct lttng_start_result res = { .r = -EIO };
+	if (got->r >= 0 && got->stopped)
+		snprintf(res.err, sizeof(res.err), "%.400s: the session it left half-made was stopped "
+			 "and destroyed; record again", S.lost_why);
+	else if (got->r >= 0)
+		snprintf(res.err, sizeof(res.err), "%.400s: no session of that name is left; record "
+			 "again", S.lost_why);
+	else
+		snprintf(res.err, sizeof(res.err), "%.200s: stopping what it left failed (%.120s): "
+			 "see 'lttng list', 'lttng destroy %.100s'", S.lost_why, got->err, S.name);
+	log_err("%s", res.err);
+	S.keep_marker = got->r < 0; /* not stopped: the next caretd tries again */
+	end(&res);
+}
+
+/* The helper is gone: the start it ran ends with an error (once what it
+ * left is stopped), another helper takes its place (at once, or at the
+ * next start when it died young). */
 static void lost(void)
 {
 	pid_t pid = S.helper;
@@ -161,21 +274,29 @@ static void lost(void)
 	char how[64];
 	describe(reap(pid, 100), how, sizeof(how));
 	bool young = caret_now_ns() - S.spawned_ns < RESPAWN_GAP_NS;
+	bool was_dropping = S.dropping;
 	log_err("caretd's LTTng start helper (pid %d) died (%s)%s; %s", (int)pid, how,
-		S.running ? " during a session start, whose session may be left made: see "
-			    "`lttng list`" : "", young ? "started again at the next record"
-						      : "starting it again");
+		S.running ? (was_dropping ? " while stopping a session the one before left"
+					  : " during a session start")
+			  : "", young ? "started again at the next record" : "starting it again");
+	/* once only: a helper dying at every start must not spin caretd */
+	if (S.running && !was_dropping && S.name[0] && drop_left(pid, how))
+		return;
 	if (S.running) {
 		struct lttng_start_result res = { .r = -EIO };
-		caret_errf(res.err, sizeof(res.err), -EIO, "caretd's LTTng start helper (pid %d) "
-			   "died during the start (%s)", (int)pid, how);
+		if (!S.lost_why[0] || !was_dropping)
+			snprintf(S.lost_why, sizeof(S.lost_why), "caretd's LTTng start helper (pid %d) "
+				 "died during the start (%s)", (int)pid, how);
+		snprintf(res.err, sizeof(res.err), "%.300s; the session may be left made: see "
+			 "'lttng list', 'lttng destroy %.100s'", S.lost_why, S.name[0] ? S.name : "NAME");
+		S.keep_marker = true; /* the next caretd tries again */
 		end(&res);
 	}
 	char err[256];
-	if (!young && spawn(err, sizeof(err)) == 0)
+	if (!young && S.sock < 0 && spawn(err, sizeof(err)) == 0)
 		log_info("caretd's LTTng start helper started again: pid %d (%u restarts)",
 			 (int)S.helper, ++S.restarts);
-	else if (!young)
+	else if (!young && S.sock < 0)
 		log_err("%s", err);
 }
 
@@ -199,20 +320,88 @@ static int on_sock(sd_event_source *src, int fd, uint32_t events, void *arg)
 			lost();
 			return 0;
 		}
-		end(&S.res);
+		if (S.dropping)
+			dropped(&S.res);
+		else
+			end(&S.res);
 	}
 }
 
-int lttng_start_open(sd_event *e)
+static void leftover_done(void *arg, const struct lttng_start_result *res)
+{
+	(void)arg, (void)res; /* dropped() logged what became of it */
+}
+
+/* A marker left by a caretd that never learnt its start's end: the
+ * session it names is asked stopped and destroyed, off the loop. */
+static void drop_leftover(void)
+{
+	char name[CARET_LTTNG_NAME_MAX + 2] = "";
+	int fd = open(S.marker, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct stat st;
+	/* as the recordings' state: only caretd's own file names a session
+	 * to destroy */
+	bool own = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		   !(st.st_mode & 077);
+	ssize_t n = own ? read(fd, name, sizeof(name) - 1) : -1;
+	close(fd);
+	if (!own)
+		log_warn("%s: not caretd's own file (owner, mode): ignored", S.marker);
+	name[n > 0 ? n : 0] = '\0';
+	name[strcspn(name, "\n")] = '\0';
+	if (!own || !name[0] || strlen(name) >= CARET_LTTNG_NAME_MAX) {
+		unlink(S.marker); /* names nothing caretd may destroy */
+		return;
+	}
+	/* removed once the drop ended (end), kept if it fails */
+	snprintf(S.name, sizeof(S.name), "%s", name);
+	snprintf(S.lost_why, sizeof(S.lost_why), "caretd exited or was killed during LTTng's "
+		 "start of session %.255s (%.150s names it)", S.name, S.marker);
+	log_warn("%s: caretd's LTTng start helper stops and destroys what it left", S.lost_why);
+	S.running = true;
+	S.since_ns = caret_now_ns();
+	S.done = leftover_done;
+	S.v = NULL;
+	if (!send_drop()) {
+		S.running = false;
+		S.done = NULL;
+	}
+}
+
+int lttng_start_open(sd_event *e, const char *marker)
 {
 	char err[256];
 	S.event = sd_event_ref(e);
+	snprintf(S.marker, sizeof(S.marker), "%s", marker ? marker : "");
 	int r = spawn(err, sizeof(err));
 	if (r < 0)
 		return log_err_errno(r, "%s: sessions are started on caretd's loop", err);
 	S.opened = true;
 	log_debug("LTTng start helper: pid %d", (int)S.helper);
+	if (S.marker[0])
+		drop_leftover();
 	return 0;
+}
+
+/* The session this start makes, for a caretd after this one should this
+ * one be killed before the start's end. */
+static void mark(void)
+{
+	if (!S.marker[0])
+		return;
+	char line[CARET_LTTNG_NAME_MAX + 1];
+	int len = snprintf(line, sizeof(line), "%s\n", S.name);
+	int fd = open(S.marker, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	bool ok = fd >= 0 && write(fd, line, (size_t)len) == len;
+	int e = errno;
+	if (fd >= 0 && close(fd) < 0)
+		ok = false;
+	if (!ok)
+		log_warn("cannot write %s: %s (a session this start leaves, should caretd be "
+			 "killed during it, is not stopped by the next caretd)", S.marker,
+			 strerror(e));
 }
 
 int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
@@ -244,6 +433,10 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 					  "helper (pid %d): %s", (int)S.helper, strerror(errno));
 	S.running = true;
 	S.cancelled = false;
+	S.dropping = false;
+	S.lost_why[0] = '\0';
+	snprintf(S.name, sizeof(S.name), "%s", cfg->session ? cfg->session : "");
+	mark();
 	S.v = v;
 	S.since_ns = caret_now_ns();
 	S.done = done;
@@ -262,29 +455,76 @@ void lttng_start_cancel(void)
 		S.cancelled = true;
 }
 
+/* The running start's (or drop's) result, waited for up to ms: whether
+ * it came (in S.res). */
+static bool wait_result(int ms)
+{
+	int64_t until = caret_now_ns() + (int64_t)ms * NS_PER_MS;
+	for (;;) {
+		int left = (int)((until - caret_now_ns()) / NS_PER_MS);
+		struct pollfd pf = { .fd = S.sock, .events = POLLIN };
+		if (left <= 0 || S.sock < 0)
+			return false;
+		int n = poll(&pf, 1, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		ssize_t got = recv(S.sock, &S.res, sizeof(S.res), MSG_DONTWAIT);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		return got == (ssize_t)sizeof(S.res);
+	}
+}
+
+/*
+ * caretd exits during a start. The helper must not be left inside it:
+ * systemd (KillMode=mixed) SIGKILLs what remains of caretd's group once
+ * caretd exited, which would leave the session half-made and recording
+ * for no one. So the start is cancelled and its end waited for, bounded
+ * below systemd's stop timeout: the helper stops what it made.
+ */
+static void abandon_running(void)
+{
+	lttng_start_cancel();
+	log_warn("caretd exits during LTTng's start of session %s: waiting up to %d s for its "
+		 "start helper (pid %d) to end it and stop the session", S.name[0] ? S.name : "?",
+		 EXIT_START_WAIT_MS / 1000, (int)S.helper);
+	bool got = wait_result(EXIT_START_WAIT_MS);
+	if (got && !S.dropping && S.res.r >= 0 && !S.res.stopped) {
+		struct caret_lttng_chan_stats st;
+		log_warn("session %s: started as caretd exits: stopped", S.res.name);
+		lttng_view_ops(S.v)->stop(S.res.name, &st, 1, NULL, 0, NULL, 0);
+	} else if (got && S.dropping) {
+		log_info("session %s: what the LTTng start helper that died left is %s", S.name,
+			 S.res.r < 0 ? "not stopped" : S.res.stopped ? "stopped" : "none");
+	} else if (got) {
+		log_info("session %s: its start ended as caretd exits%s", S.name,
+			 S.res.stopped ? ": stopped by the start helper" : "");
+	} else {
+		S.keep_marker = true; /* the next caretd stops what is left */
+		log_err("caretd's LTTng start helper (pid %d) is still inside LTTng's start of "
+			"session %s after %d s: left to stop it on its own (if killed, see 'lttng "
+			"list', 'lttng destroy %s')", (int)S.helper, S.name, EXIT_START_WAIT_MS / 1000,
+			S.name);
+	}
+	struct lttng_start_result res = { .r = -ECANCELED };
+	snprintf(res.err, sizeof(res.err), "caretd exits");
+	end(&res);
+}
+
 void lttng_start_abandon(void)
 {
-	if (S.running) {
-		/* written already: nobody else will stop it */
-		ssize_t n = S.sock >= 0 ? recv(S.sock, &S.res, sizeof(S.res), MSG_DONTWAIT) : -1;
-		if (n == (ssize_t)sizeof(S.res) && S.res.r >= 0 && !S.res.stopped) {
-			struct caret_lttng_chan_stats st;
-			log_warn("session %s: started as caretd exits: stopped", S.res.name);
-			lttng_view_ops(S.v)->stop(S.res.name, &st, 1, NULL, 0, NULL, 0);
-		} else if (n != (ssize_t)sizeof(S.res)) {
-			log_warn("caretd exits during an LTTng session start: its start helper "
-				 "(pid %d) stops it once started", (int)S.helper);
-		}
-		struct lttng_start_result res = { .r = -ECANCELED };
-		snprintf(res.err, sizeof(res.err), "caretd exits");
-		end(&res);
-		close_helper(); /* not waited for: it may be inside LTTng's start for long */
-	} else if (S.helper > 0) {
+	S.exiting = true;
+	if (S.running)
+		abandon_running();
+	if (S.helper > 0) {
 		close_helper(); /* its end reads EOF: it exits */
 		if (reap(S.helper, EXIT_WAIT_MS) < 0)
 			log_warn("caretd's LTTng start helper (pid %d) has not exited within "
 				 "%d ms: left to end on its own", (int)S.helper, EXIT_WAIT_MS);
 	}
+	run_afters(false);
 	S.helper = 0;
 	S.opened = false;
 	S.event = sd_event_unref(S.event);

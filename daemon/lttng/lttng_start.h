@@ -15,9 +15,11 @@
  *
  * Nothing is left running with no owner: the helper stops the session it
  * made when its result cannot be delivered (caretd died or abandoned the
- * start: its socket closed) or caretd cancelled the start, and a caller
- * that no longer wants the session it gets stops it
- * (daemon/server/cmd_record_start.h).
+ * start: its socket closed) or caretd cancelled the start, a caller that
+ * no longer wants the session it gets stops it
+ * (daemon/server/cmd_record_start.h), and a session a helper that died
+ * mid-start left is stopped and destroyed by the next helper (the start
+ * runs on until then, its error saying so).
  */
 #ifndef CARETD_LTTNG_START_H
 #define CARETD_LTTNG_START_H
@@ -39,8 +41,14 @@ typedef void (*lttng_start_fn)(void *arg, const struct lttng_start_result *res);
 /*
  * caretd's start-up, before any thread: the helper spawned, its socket
  * watched on e. 0, or -errno (logged): starts then run in line.
+ *
+ * marker (NULL: none): a file naming the session a start makes, written
+ * as it begins, removed when caretd learnt its end. Found at start-up, it
+ * names a session a caretd killed mid-start (SIGKILL, systemd's stop
+ * timeout) left half-made, owned by no recording: the new helper stops
+ * and destroys it, the first start waiting for that (EAGAIN).
  */
-int lttng_start_open(sd_event *e);
+int lttng_start_open(sd_event *e, const char *marker);
 
 /* Whether v's starts run off the loop: a helper opened, a view started on
  * a loop, with LTTng's real door (a test's fake records its calls in this
@@ -62,15 +70,29 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
  * still called at its end. */
 void lttng_start_cancel(void);
 
+/*
+ * fn(arg, true) run from the loop once no start runs: at once when none
+ * does, else right after the running start's end (its done first), in the
+ * order asked. For what calls LTTng outside a request (a held recording's
+ * stop when its holder left): in the loop during a start it would block
+ * every request and tick until that start ends. fn(arg, false) instead at
+ * caretd's exit (lttng_start_abandon): arg is only to be freed. 0, or
+ * -ENOMEM (fn not called).
+ */
+typedef void (*lttng_start_after_fn)(void *arg, bool run);
+int lttng_start_after(lttng_start_after_fn fn, void *arg);
+
 /* Whether a start runs, and since when (CLOCK_MONOTONIC ns). */
 bool lttng_start_running(int64_t *since_ns);
 
 /*
- * caretd exits: a start still running is left to the helper, which stops
- * the session it makes (its result has no reader) and exits; a result
- * already written is read and its session stopped here, and done called
- * with -ECANCELED. An idle helper is told to exit (its socket closed) and
- * waited for, briefly.
+ * caretd exits: a start still running is cancelled and its end waited for
+ * (bounded: a minute), so that the helper stops the session it made before
+ * systemd kills it (KillMode=mixed SIGKILLs caretd's group once caretd
+ * exited); a result already written is read and its session stopped here,
+ * and done called with -ECANCELED. An idle helper is told to exit (its
+ * socket closed) and waited for, briefly. What waits in lttng_start_after
+ * is dropped (fn(arg, false)).
  */
 void lttng_start_abandon(void);
 

@@ -67,6 +67,9 @@ static int sel_count(const struct caret_ctl_sel *s, int k)
 	return k == 0 ? s->n_ust : k == 1 ? s->n_context : k == 2 ? s->n_kernel : s->n_syscall;
 }
 
+/* the helper tells a drop from a request by its length */
+_Static_assert(sizeof(struct wire) > LTTNG_START_DROP_LEN, "a drop is shorter than a request");
+
 ssize_t lttng_start_msg_pack(const struct caret_lttng_cfg *cfg, void *buf, size_t cap)
 {
 	struct wire w = { .magic = MAGIC, .subbuf_size = cfg->subbuf_size,

@@ -25,6 +25,12 @@
 #define LTTNG_START_MAX_GROUPS 64
 /* A cancel: the one message of this length. */
 #define LTTNG_START_CANCEL 'c'
+/* A drop: a session a helper that died left half-made, stopped and
+ * destroyed by the next one (the one message of this length: 'd', then
+ * the name, ended). Its result: r 0 with stopped (it was there, now
+ * gone), r 0 without (there was none), or r < 0 with err. */
+#define LTTNG_START_DROP 'd'
+#define LTTNG_START_DROP_LEN (1 + CARET_LTTNG_NAME_MAX)
 
 struct lttng_start_result {
 	int r; /* caret_lttng_record()'s, or -errno of the helper itself */

@@ -58,11 +58,15 @@ int cmd_filter(const char *const *lists, struct caret_filter_lists *f, struct cm
 	return 0;
 }
 
-int cmd_wait(const struct cmd_ctx *ctx, const struct caret_ctl_wait_req *q, int64_t now,
-	     struct wait_req **wait, struct cmd_err *e)
+int cmd_wait(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	     const struct caret_ctl_wait_req *q, int64_t now, struct wait_req **wait,
+	     struct cmd_err *e)
 {
 	if (ctx->lttng->n_active == 0)
 		return cmd_fail(e, ENOENT, "no LTTng session is active on this host");
-	*wait = wait_begin(ctx->reg, q->timeout_ms, now);
+	/* as a member's recording is scoped (lttng_sel.c): whether root's
+	 * session is active too must not change what their record counts */
+	bool only = peer->uid != 0 && geteuid() == 0;
+	*wait = wait_begin(ctx->reg, q->timeout_ms, now, only, peer->uid);
 	return *wait ? 0 : cmd_fail(e, ENOMEM, "out of memory");
 }

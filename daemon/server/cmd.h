@@ -173,9 +173,10 @@ int cmd_snapshot(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 		 const struct caret_ctl_snapshot_req *q, int64_t now, struct wait_req **wait,
 		 struct cmd_err *e);
 
-/* "wait": the request to poll. */
-int cmd_wait(const struct cmd_ctx *ctx, const struct caret_ctl_wait_req *q, int64_t now,
-	     struct wait_req **wait, struct cmd_err *e);
+/* "wait": the request to poll; a member's counts their processes only. */
+int cmd_wait(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
+	     const struct caret_ctl_wait_req *q, int64_t now, struct wait_req **wait,
+	     struct cmd_err *e);
 
 /* CARET's filter lists of a request, checked as the segments' filter
  * blocks and CARET's dialect need them. */

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "daemon/base/log.h"
+#include "daemon/lttng/lttng_start.h"
+#include "daemon/recording/recordings_state.h"
 #include "daemon/server/cmd_hold.h"
 
 struct hold {
@@ -97,23 +99,81 @@ static wait_line *hold_poll(void *arg, int64_t now, bool *done)
 	return wait_line_hold(h->name, false);
 }
 
-/* Its holder left without a release: the recording ends as `caretctl
- * stop` would have ended it, by the holder's rights. */
-static void stop_unheld(struct hold *h, const struct recording *rec)
+/* A stop for a holder that left, waiting for LTTng's start to end. */
+struct unheld {
+	struct cmd_ctx ctx;
+	struct cmd_peer peer;
+	char name[CARET_LTTNG_NAME_MAX];
+	uint64_t seq;
+	bool all_hosts;
+};
+
+/* The recording ends as `caretctl stop` would have ended it, by the
+ * holder's rights. */
+static void stop_now(struct unheld *u, bool run)
 {
 	static struct cmd_stop_res res; /* 20 KiB: not on the stack */
-	struct caret_ctl_stop_req q = { .session = h->name, .all_hosts = rec->all_hosts };
+	struct recording *rec = recordings_find(u->ctx.recs, u->name);
+	if (!rec || rec->seq != u->seq) {
+		free(u);
+		return; /* stopped meanwhile (its stop waited for the start too) */
+	}
+	if (!run) {
+		log_warn("session %s: caretd exits before LTTng's start ended: the stop of this "
+			 "recording whose requester left is not done (it may still record: "
+			 "'caretctl stop -s %s')", u->name, u->name);
+		free(u);
+		return;
+	}
+	struct caret_ctl_stop_req q = { .session = u->name, .all_hosts = u->all_hosts };
 	struct cmd_err e = { "" };
-	log_warn("session %s: its requester (pid %d) left without releasing it (caretctl "
-		 "killed, interrupted twice or its terminal lost): stopped as 'caretctl stop' "
-		 "stops it, the trace kept", h->name, (int)h->peer.pid);
-	int r = cmd_stop(&h->ctx, &h->peer, &q, &res, &e);
+	int r = cmd_stop(&u->ctx, &u->peer, &q, &res, &e);
 	if (r < 0)
 		log_err("session %s: stopping it for its requester that left failed: %s "
-			"(it may still record: 'caretctl stop -s %s')", h->name, e.msg, h->name);
+			"(it may still record: 'caretctl stop -s %s')", u->name, e.msg, u->name);
 	else
 		recording_end_free(&res.end);
-	/* saved by the server, which released this request */
+	free(u);
+}
+
+static void stop_after_start(void *arg, bool run)
+{
+	struct unheld *u = arg;
+	struct recordings *recs = u->ctx.recs;
+	stop_now(u, run);
+	/* no command's end or release follows to save the table */
+	if (run && recs)
+		recordings_save_changed(recs);
+}
+
+/* Its holder left without a release (saved by the server, which released
+ * this request, when the stop runs at once). */
+static void stop_unheld(struct hold *h, const struct recording *rec)
+{
+	struct unheld *u = malloc(sizeof(*u));
+	if (!u) {
+		log_err("session %s: out of memory: not stopped for its requester that left "
+			"('caretctl stop -s %s')", h->name, h->name);
+		return;
+	}
+	*u = (struct unheld){ .ctx = h->ctx, .peer = h->peer, .seq = h->seq,
+			      .all_hosts = rec->all_hosts };
+	snprintf(u->name, sizeof(u->name), "%s", h->name);
+	log_warn("session %s: its requester (pid %d) left without releasing it (caretctl "
+		 "killed, interrupted twice or its terminal lost): stopped as 'caretctl stop' "
+		 "stops it, the trace kept%s", h->name, (int)h->peer.pid,
+		 lttng_start_running(NULL) ? ", once LTTng's start of another session ended" : "");
+	if (!lttng_start_running(NULL)) {
+		stop_now(u, true);
+		return;
+	}
+	/* cmd_stop calls LTTng, which answers no one until its start ends:
+	 * the loop would stall that long */
+	if (lttng_start_after(stop_after_start, u) < 0) {
+		log_err("session %s: out of memory: not stopped for its requester that left "
+			"('caretctl stop -s %s')", h->name, h->name);
+		free(u);
+	}
 }
 
 static void hold_release(void *arg)

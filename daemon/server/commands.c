@@ -245,7 +245,7 @@ static cJSON *dispatch(const struct cmd_ctx *ctx, const struct cmd_peer *peer,
 			break;
 		return NULL;
 	case CARET_CTL_WAIT:
-		if ((r = cmd_wait(ctx, &q->u.wait, now, wait, &e)) < 0)
+		if ((r = cmd_wait(ctx, peer, &q->u.wait, now, wait, &e)) < 0)
 			break;
 		return NULL;
 	case CARET_CTL_START:

@@ -54,6 +54,25 @@ class UsageTest(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("unexpected argument 'b'", r.stderr)
 
+    def test_size_options_say_what_is_wrong(self):
+        """record's SIZE options share one parser (cli_size_opt): each
+        names itself and its value, whether the text is no size or the
+        size is out of its bounds; a good size is taken."""
+        for opt, low in (("--rotate-size", "65536"), ("--max-size", "1048576"),
+                         ("--snapshot-size", "65536")):
+            r = self.ctl("record", "-l", opt, "12Q")
+            self.assertEqual(r.returncode, 2, (opt, r.stderr))
+            self.assertEqual(r.stderr.splitlines()[0], "caretctl: invalid %s '12Q': must be "
+                             "bytes, with K, M or G" % opt)
+            r = self.ctl("record", "-l", opt, "1")
+            self.assertEqual(r.returncode, 2, (opt, r.stderr))
+            self.assertTrue(r.stderr.splitlines()[0].startswith(
+                "caretctl: invalid %s '1': must be from %s to " % (opt, low)), r.stderr)
+        for args in (["--snapshot-size", "1M"], ["--rotate-size", "1M", "-p", self.c.tmp],
+                     ["--rotate-size", "1M", "--max-size", "4M", "-p", self.c.tmp]):
+            r = self.ctl("record", "-l", *args)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))
+
     def test_one_duration_syntax(self):
         """L7: --duration and --timeout read what --rotate-every reads."""
         for args in (["--duration", "10m"], ["--duration", "1.5s"], ["--duration", "250ms"],

@@ -279,6 +279,29 @@ class RecordFilterTest(unittest.TestCase):
                        if e.name == "ros2_caret:rcl_node_init")
         self.assertEqual(nodes, ["talker1", "talker2"])
 
+    def test_filtered_records_count_on_no_cpu(self):
+        """issue 34: a record the pass filter keeps out writes nothing, so
+        the agent counts it on no CPU (caretd would count it in flight
+        in that CPU's ring) but in its own word: the CPUs' sum and the
+        filtered ones make `replayed`."""
+        procs = [self.c.workload("--name", n, "--pubs", "1", "--subs", "1", "--rate", "50")
+                 for n in ("talker1", "listener")]
+        for p in procs:
+            wait_line(p, r"^ready")
+        self.c.wait_states([p.pid for p in procs], "WAIT")
+        traces = os.path.join(self.c.tmp, "traces")
+        r = self.c.caretctl("record", "--immediate", "--duration", "1", "-s", "sel", "-p",
+                            traces, "--select-nodes", "/talker1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for p, filtered in ((procs[0], False), (procs[1], True)):
+            kv = dict(x.split("=") for x in self.c.agentctl("stats", str(p.pid)).stdout.split())
+            per_cpu = sum(int(v) for k, v in kv.items() if re.fullmatch(r"cpu\d+", k))
+            skipped = int(kv.get("skipped", 0))
+            self.assertGreater(int(kv["replayed"]), 0, kv)
+            self.assertEqual(per_cpu + skipped, int(kv["replayed"]), kv)
+            if filtered:
+                self.assertGreater(skipped, 0, "the listener's records counted on a CPU: %s" % kv)
+
     def test_select_nodes_filters_every_replay_pass(self):
         """--select-nodes /pub1 recorded late, by two paths: the processes
         in WAIT (the recording's own Start), and the processes already

@@ -238,6 +238,134 @@ class RecordStartTest(SystemTest):
         rec.finish(60)
         self.assertEqual(sessions_after(), [])
 
+    def status_quick(self, times=3):
+        """`status` answered at once, times over (caretd's loop not stalled
+        by LTTng's start)."""
+        for _ in range(times):
+            t0 = time.time()
+            st = self.c.caretctl("status", timeout=10)
+            self.assertLess(time.time() - t0, 1.5, "status waited for LTTng's start")
+            time.sleep(0.3)
+        return st
+
+    def test_unheld_stop_waits_for_start_loop_answers(self):
+        """A held recording whose caretctl is killed during another
+        session's start is stopped once that start ended, not on the loop
+        while it runs: `status` answers at once meanwhile. `stop` and
+        `pause` queued behind the start say so in one line."""
+        d = self.c.caretd()
+        procs = self.system(3)
+        first = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate",
+                              "-p", self.traces, "-s", "first", "--duration", "120",
+                              "--timeout", "60"], agent=False, stdin=subprocess.DEVNULL)
+        wait_err(d, r"session first: held by its requester", timeout=30)
+        rec, mark = self.record_held(d, procs, "slowstart")
+        waiting = [self.c.spawn([CARETCTL, "--socket", self.c.sock, cmd, "-s", "nosuch"],
+                                agent=False, stdin=subprocess.DEVNULL)
+                   for cmd in ("stop", "pause")]
+        first.kill()
+        first.wait()
+        wait_err(d, r"session first: its requester \(pid \d+\) left without releasing it .*"
+                 r"once LTTng's start of another session ended", start=mark)
+        st = self.status_quick()
+        self.assertIn("first", st.stdout, "stopped on the loop during the start")
+        self.assertFalse(any("LTTng started it in" in l for l in d.errs[mark:]))
+        for w, cmd in zip(waiting, ("stop", "pause")):
+            said = "caretctl: LTTng is starting another session; the %s waits for it" % cmd
+            deadline = time.time() + 10
+            while said not in w.err_text() and w.poll() is None and time.time() < deadline:
+                time.sleep(0.1)
+            self.assertIsNone(w.poll(), w.err_text())
+            self.assertIn(said, w.err_text())
+        self.resume()
+        self.assertEqual(rec.finish(120), 0, rec.out_text() + rec.err_text())
+        wait_err(d, r"session first stopped and destroyed", start=mark)
+        for w in waiting:
+            self.assertNotEqual(w.finish(60), 0)  # no recording nosuch
+            self.assertEqual(w.err_text().count("LTTng is starting another session"), 1,
+                             w.err_text())
+        self.assertNotIn("first", self.c.caretctl("status").stdout)
+        self.assertEqual(sessions_after(), [])
+
+    def test_helper_killed_mid_start_session_destroyed_requester_told(self):
+        """The start helper killed (-9) during a start: the session it left
+        half-made is stopped and destroyed by the next helper, off the
+        loop, and the requester's error says so; the next record works."""
+        d = self.c.caretd()
+        procs = self.system(2)
+        rec, mark = self.record_held(d, procs, "halfmade")
+        helper = self.helpers(d)
+        self.assertEqual(len(helper), 1, helper)
+        os.kill(helper[0], signal.SIGKILL)
+        wait_err(d, r"LTTng start helper \(pid %d\) died \(killed by signal 9\) during a "
+                 r"session start" % helper[0], start=mark)
+        self.status_quick(2)
+        self.resume()
+        self.assertNotEqual(rec.finish(120), 0, rec.out_text())
+        self.assertIn("died during the start of session halfmade (killed by signal 9): the "
+                      "session it left half-made was stopped and destroyed; record again",
+                      rec.err_text())
+        self.assertEqual(sessions_after(5), [])
+        self.assertNotIn("halfmade", self.c.caretctl("status").stdout)
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "after",
+                            "--duration", "1", "--timeout", "30", timeout=60)
+        self.assertIn("recording to", r.stdout)
+        self.assertEqual(sessions_after(), [])
+
+    def test_caretd_stopped_as_systemd_does_leaves_no_session(self):
+        """`systemctl stop caretd` during a start: SIGTERM to caretd, then,
+        once it exited, SIGKILL to what is left of its group (KillMode=mixed,
+        systemd.kill(5)), its start helper included. caretd's exit waits for
+        the helper to end the start and stop the session first."""
+        d = self.c.caretd()
+        procs = self.system(2)
+        rec, mark = self.record_held(d, procs, "killed")
+        helper = self.helpers(d)
+        self.assertEqual(len(helper), 1, helper)
+        d.send_signal(signal.SIGTERM)
+        # the start ends on its own, the stopped process given up once
+        # LTTng's application timeout passed
+        self.assertEqual(d.wait(70), 0, d.err_text())
+        for pid in helper:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.resume()
+        rec.finish(60)
+        self.assertEqual(sessions_after(5), [])
+
+    def test_caretd_killed_mid_start_next_caretd_destroys_session(self):
+        """caretd and its helper both killed with SIGKILL during a start (a
+        crash, or systemd's stop timeout): the session is left half-made,
+        owned by no recording; the next caretd finds its name in the start
+        marker beside its socket and stops and destroys it."""
+        d = self.c.caretd()
+        procs = self.system(2)
+        rec, mark = self.record_held(d, procs, "crashed")
+        helper = self.helpers(d)
+        self.assertEqual(len(helper), 1, helper)
+        d.kill()
+        d.wait()
+        for pid in helper:
+            os.kill(pid, signal.SIGKILL)
+        self.resume()
+        rec.finish(60)
+        deadline = time.time() + 20
+        while "crashed" not in sessions() and time.time() < deadline:
+            time.sleep(0.2)
+        self.assertIn("crashed", sessions(), "no session left to clean up: the test "
+                      "proves nothing")
+        os.unlink(self.c.sock)
+        d = self.c.caretd()
+        wait_err(d, r"start of session crashed \(\S+ names it\): the session it left "
+                 r"half-made was stopped and destroyed", timeout=30)
+        self.assertEqual(sessions_after(5), [])
+        r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "after",
+                            "--duration", "1", "--timeout", "30", timeout=60)
+        self.assertIn("recording to", r.stdout)
+        self.assertEqual(sessions_after(), [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -198,6 +198,21 @@ class UsersTest(Base):
         self.assertFalse(os.path.exists(os.path.join(forbidden, "traces")))
         self.assertNotIn("theirs", lttng_list())
 
+    def test_member_record_counts_only_their_processes(self):
+        """A member's record counts and waits for their own processes only
+        (caretd(8): their recording traces no other user's), root's
+        recording active or not: the count no longer depends on which of
+        the two records reached caretd first."""
+        procs = self.system(1) + [self.user_workload("upub")]
+        rec_root = self.recorder("cntroot")  # root's session active, both processes in it
+        self.assertIn("2/2 processes recording", rec_root.out_text())
+        r = self.as_user("record", "--immediate", "-p", os.path.join(self.home, "traces"),
+                         "-s", "cntuser", "--duration", "1", "--timeout", "30")
+        self.assertIn("1/1 processes recording", r.stdout, r.stderr)
+        self.assertNotIn("pid %d " % procs[0].pid, r.stderr)
+        self.c.caretctl("stop", "-s", "cntroot")
+        self.assertEqual(rec_root.finish(10), 0, rec_root.err_text())
+
     def test_two_users_stop_semantics_and_completeness(self):
         """Root and a user record at the same time, and an lttng CLI session
         runs too: root's trace has every init record of every process, the
@@ -368,7 +383,8 @@ class UsersTest(Base):
                                  "--duration", "3", "--timeout", "30"],
                                 agent=False, stdin=subprocess.DEVNULL, preexec_fn=self.drop)
         wait_line(rec, r"^1/1 processes recording$", timeout=40)
-        wait_line(rec_user, r"^1/1 processes recording$", timeout=40)
+        # root's process is not the member's to count (whichever record came first)
+        wait_line(rec_user, r"^0/0 processes recording$", timeout=40)
         t0 = time.monotonic()
         self.kill_caretd(restart=False)
         try:

@@ -267,6 +267,50 @@ START_TEST(wait_progress_then_result)
 }
 END_TEST
 
+/* A member's wait counts and names only their own processes, as their
+ * recording traces only those (caretd(8)): whether root's session makes
+ * root's process seen must not change their count. */
+START_TEST(wait_of_member_counts_theirs)
+{
+	if (geteuid() != 0)
+		return; /* only root's caretd scopes a member's recording */
+	strcpy(view.active[0], "s1");
+	view.n_active = 1;
+	caret_drive_begin_replay(&agent.seg, CARET_STATE_WAIT); /* root's, replaying */
+	const char *line = "{\"v\":1,\"cmd\":\"wait\",\"timeout_ms\":500}";
+	struct wait_req *mine, *roots;
+	peer.uid = 1000;
+	ask(line, CTL_REPLY_RESULT, &mine);
+	peer.uid = 0;
+	ask(line, CTL_REPLY_RESULT, &roots);
+	registry_note_exit(&reg, &agent, CARET_STATE_PREPARE); /* one of root's gone meanwhile */
+
+	bool done;
+	struct ctl_wait_result res;
+	struct ctl_why why;
+	cJSON *r = poll_at(mine, 1000 * MS, &done, CTL_REPLY_RESULT);
+	ck_assert(done);
+	ck_assert_msg(ctl_decode_wait(r, &res, &why) == 0, "%s", why.msg);
+	ck_assert(res.ok);
+	ck_assert_int_eq(res.total, 0);
+	ck_assert_uint_eq(res.n, 0); /* neither root's laggard nor root's exit named */
+	ctl_wait_result_free(&res);
+	cJSON_Delete(r);
+	wait_free(mine);
+
+	/* root's wait: the same process counted, and both named */
+	r = poll_at(roots, 10000 * MS, &done, CTL_REPLY_RESULT);
+	ck_assert(done);
+	ck_assert_msg(ctl_decode_wait(r, &res, &why) == 0, "%s", why.msg);
+	ck_assert(!res.ok);
+	ck_assert_int_eq(res.total, 1);
+	ck_assert_uint_eq(res.n, 2);
+	ctl_wait_result_free(&res);
+	cJSON_Delete(r);
+	wait_free(roots);
+}
+END_TEST
+
 /* The events request, paged with its tokens: every page joined equals one
  * big read; filters; bad requests. */
 static cJSON *ask_events(const char *extra, enum ctl_reply_type want)
@@ -664,6 +708,7 @@ void add_state_tests(TCase *tc)
 	tcase_add_test(tc, list_names_nodes_up_to_the_cap);
 	tcase_add_test(tc, recording_options_are_its_own);
 	tcase_add_test(tc, wait_progress_then_result);
+	tcase_add_test(tc, wait_of_member_counts_theirs);
 	tcase_add_test(tc, events_pages);
 	tcase_add_test(tc, events_hostile_strings_fit_a_line);
 }

@@ -146,18 +146,18 @@ END_TEST
 START_TEST(split_counts_per_cpu)
 {
 	uint64_t dc[3] = { 3, 4, 0 };
-	ck_assert_uint_eq(split_cpus(10, dc, 3), 3);
+	ck_assert_uint_eq(pacer_cpus_split(10, dc, 3), 3);
 	ck_assert_uint_eq(dc[0], 3);
 	ck_assert_uint_eq(dc[1], 4);
 	/* slots ahead of `replayed` (the next advance, or a lie): never more
 	 * than it grew by */
 	uint64_t ahead[2] = { 8, 5 };
-	ck_assert_uint_eq(split_cpus(10, ahead, 2), 0);
+	ck_assert_uint_eq(pacer_cpus_split(10, ahead, 2), 0);
 	ck_assert_uint_eq(ahead[0], 8);
 	ck_assert_uint_eq(ahead[1], 2);
 	/* an older agent: no slot grows, all of it on any CPU */
 	uint64_t none[2] = { 0, 0 };
-	ck_assert_uint_eq(split_cpus(7, none, 2), 7);
+	ck_assert_uint_eq(pacer_cpus_split(7, none, 2), 7);
 }
 END_TEST
 
@@ -247,11 +247,150 @@ START_TEST(per_cpu_windows)
 }
 END_TEST
 
+/* The room of a tick with each grant counted where its agent's thread
+ * writes (issue 34, item 1): the tightest CPU's own room, its bytes in
+ * flight and the grants homed on it counted, less what may land anywhere.
+ * Two CPUs, each with half a window written and not drained and three
+ * tenths granted to its own threads: a fifth of a window is left on each,
+ * where one window for all (the pending counted on every CPU) left none:
+ * with threads on both CPUs, more than a window is in flight at once. */
+START_TEST(room_counts_grants_on_their_cpu)
+{
+	const uint64_t w = 1000000;
+	uint64_t in[2] = { w / 2, w / 2 }, home[2] = { 3 * w / 10, 3 * w / 10 };
+	uint64_t room = pacer_cpus_room(in, home, 2, 0, w);
+	ck_assert_msg(room == w / 5, "room %llu, not %llu: a grant counted on every CPU "
+		      "(one window per tick for the machine)", (unsigned long long)room,
+		      (unsigned long long)(w / 5));
+	/* in flight on the two CPUs together: more than one window */
+	ck_assert_uint_gt(in[0] + in[1] + home[0] + home[1] + room, w);
+	/* what no CPU is known for (an agent not seen writing yet) counts on
+	 * each */
+	ck_assert_uint_eq(pacer_cpus_room(in, home, 2, w / 10, w), w / 10);
+	ck_assert_uint_eq(pacer_cpus_room(in, home, 2, w, w), 0);
+}
+END_TEST
+
+/* Never a grant that overfills one CPU's ring: the room is bounded by the
+ * fullest CPU (its bytes in flight and its homed grants), whatever room
+ * the others have; the new grant itself may land on any CPU. */
+START_TEST(room_never_overfills_a_cpu)
+{
+	const uint64_t w = 1000000;
+	uint64_t in[3] = { 9 * w / 10, w / 10, 0 }, home[3] = { w / 20, 4 * w / 10, 0 };
+	uint64_t room = pacer_cpus_room(in, home, 3, 0, w);
+	ck_assert_msg(room == w / 20, "room %llu: CPU 0 holds %llu of its %llu window",
+		      (unsigned long long)room, (unsigned long long)(in[0] + home[0]),
+		      (unsigned long long)w);
+	for (int c = 0; c < 3; c++)
+		ck_assert_uint_le(in[c] + home[c] + room, w);
+	/* a CPU over its window (a lie, or a thread moved): nothing */
+	in[1] = w;
+	ck_assert_uint_eq(pacer_cpus_room(in, home, 3, 0, w), 0);
+}
+END_TEST
+
+/* The pacer's room end to end (fb_room): the grants the agents' segments
+ * place on a CPU (cpu.home) are not counted on the other, what the pass
+ * filters kept out counts nowhere. */
+START_TEST(fb_room_places_pending)
+{
+	struct pacer_fb f;
+	target_cpus(&f);
+	const uint64_t w = f.window, tenth = w / 10;
+	emit(&f, 1000, 0, 0);
+	emit(&f, 2000, 4 * tenth, 4 * tenth); /* nothing drained yet */
+	/* 4 tenths more granted, 2 on each CPU's threads */
+	uint64_t granted = f.emitted + 4 * tenth;
+	f.cpu.home[0] = f.cpu.home[1] = 2 * tenth;
+	uint64_t room = fb_room(&f, granted, 0, w);
+	ck_assert_msg(room == w - 6 * tenth, "room %llu, not %llu", (unsigned long long)room,
+		      (unsigned long long)(w - 6 * tenth));
+	/* nothing placed: all pending on each CPU, as one window for all */
+	f.cpu.home[0] = f.cpu.home[1] = 0;
+	ck_assert_uint_eq(fb_room(&f, granted, 0, w), w - 8 * tenth);
+	/* the agents place more than is pending (read later): scaled to it */
+	f.cpu.home[0] = 8 * tenth;
+	f.cpu.home[1] = 0;
+	ck_assert_uint_eq(fb_room(&f, granted, 0, w), w - 8 * tenth);
+	/* granted records the pass filter kept out wrote nothing */
+	f.cpu.home[0] = 0;
+	f.skipped = 4 * tenth;
+	ck_assert_uint_eq(fb_room(&f, granted, 0, w), w - 4 * tenth);
+	pacer_cpus_free(&f.cpu);
+}
+END_TEST
+
+/* An agent's counts as the pacer takes them (pacer_cpus_count): records
+ * its slots place go to their CPU, filtered ones (CARET_SHM_SKIPPED_OFFSET)
+ * to none, the rest to every CPU; its pending grant to the CPU whose slot
+ * grew most. */
+START_TEST(count_places_records)
+{
+	struct pacer_cpus c;
+	pacer_cpus_alloc(&c, 2);
+	pacer_cpus_margin(&c, 4096); /* a quarter: 1 KiB of a grant placed */
+	struct agent a = { .pid = 1 };
+	ck_assert_int_eq(caret_seg_create(&a.seg, 1 << 16, "unit", "jazzy"), 0);
+	uint64_t sk;
+	/* first seen: its base, nothing counted */
+	caret_own_count_cpu(&a.seg, 0, 5);
+	ck_assert_uint_eq(pacer_cpus_count(&c, &a, 5, 10, 0, &sk), 0);
+	ck_assert_uint_eq(c.tick[0] + c.tick[1], 0);
+	/* 10 records: 6 on CPU 1, 3 filtered, 1 unplaced */
+	caret_own_count_cpu(&a.seg, 1, 6);
+	caret_own_count_skipped(&a.seg, 3);
+	uint64_t written = pacer_cpus_count(&c, &a, 10, 10, 5000, &sk);
+	ck_assert_uint_eq(written, 70);
+	ck_assert_msg(sk == 30, "filtered bytes %llu, not 30", (unsigned long long)sk);
+	ck_assert_msg(c.tick[0] == 10 && c.tick[1] == 70,
+		      "CPU 0 %llu (not 10), CPU 1 %llu (not 70): a filtered record counted on a "
+		      "CPU", (unsigned long long)c.tick[0], (unsigned long long)c.tick[1]);
+	ck_assert_msg(c.home[1] == 1024, "%llu of a 5000-byte grant placed on its CPU, not a "
+		      "quarter sub-buffer", (unsigned long long)c.home[1]);
+	ck_assert_uint_eq(c.home[0], 0);
+	agent_state_free(&a);
+	char name[CARET_SHM_NAME_MAX];
+	snprintf(name, sizeof(name), "%s", a.seg.name);
+	caret_seg_close(&a.seg);
+	caret_seg_unlink(name);
+	pacer_cpus_free(&c);
+}
+END_TEST
+
+/* What the pacer learned of the trace's bytes per estimated byte stays
+ * across the passes of one recording (issue 34, item 3): a rotation's next
+ * chunk replays the same caches into the same channel, and starting again
+ * from 1 narrowed its window until the new chunk's packets said it again
+ * (bench P11). A pass begins (fb_base), and a rotation is seen mid-pass
+ * (a read of another chunk): the ratio stays, calibration stops. */
+START_TEST(ratio_kept_across_chunks)
+{
+	struct pacer_fb f;
+	target(&f);
+	f.ratio = 0.8;
+	fb_base(&f, &(struct sched){ 0 }, 100);
+	ck_assert_msg(f.ratio == 0.8, "a new pass forgot the ratio: %.3f", f.ratio);
+	ck_assert_int_eq(f.calib, 0);
+	f.calib = 1;
+	f.chunk0 = 3;
+	struct lttng_drain d = { .chunk = 4, .horizon_ns = -1 };
+	calibrate(&f, &d);
+	ck_assert_int_eq(f.calib, -1);
+	ck_assert_msg(f.ratio == 0.8, "a new chunk forgot the ratio: %.3f", f.ratio);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pacer");
 	unit_case(s, "discards", discards_halve_the_window);
 	unit_case(s, "split", split_counts_per_cpu);
 	unit_case(s, "per-cpu", per_cpu_windows);
+	unit_case(s, "room-home", room_counts_grants_on_their_cpu);
+	unit_case(s, "room-overfill", room_never_overfills_a_cpu);
+	unit_case(s, "fb-room", fb_room_places_pending);
+	unit_case(s, "count", count_places_records);
+	unit_case(s, "ratio", ratio_kept_across_chunks);
 	return unit_run(s);
 }

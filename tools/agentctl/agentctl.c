@@ -235,7 +235,8 @@ static uint64_t payload_bytes(const struct caret_rec_view *v)
 }
 
 /* The records replayed, and those of each CPU that had some (the slots
- * of proto/caret_segment.h; an older agent has none). */
+ * of proto/caret_segment.h; an older agent has none), and those the pass
+ * filter kept out of the trace (on no CPU). */
 static void print_cpus(const struct caret_seg *s)
 {
 	struct caret_seg_status st;
@@ -246,6 +247,9 @@ static void print_cpus(const struct caret_seg *s)
 	for (unsigned i = 0; i < CARET_SHM_CPUS; i++)
 		if (c[i])
 			printf(" cpu%u=%" PRIu64, i, c[i]);
+	uint64_t skipped = caret_seg_read_skipped(s);
+	if (skipped)
+		printf(" skipped=%" PRIu64, skipped);
 	putchar('\n');
 }
 

@@ -57,6 +57,12 @@ void cli_set_errno(int err);
 /* After getopt reported a bad option: the hint, and 2. */
 int cli_bad_option(const char *cmd, const char *arg);
 
+/* `record`'s SIZE options (bytes, with K, M or G) that check (a proto
+ * caret_ctl_check_* limit) accepts: *out set, or the usage error printed
+ * and its status in *code. */
+void cli_size_opt(const char *opt, const char *arg,
+		  int (*check)(uint64_t v, char *why, size_t len), uint64_t *out, int *code);
+
 /* Parses the options every command accepts as well as the global ones. */
 int cli_common_opt(struct cli_opts *g, int opt, const char *arg);
 #define CLI_OPT_SOCKET 0x1000

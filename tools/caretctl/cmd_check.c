@@ -7,7 +7,6 @@
  * and lost packets, and the publish -> take binding chain.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "proto/caret_ctl_check.h"
 #include "util/caret_util.h"
 #include "check.h"
+#include "check_cli.h"
 #include "check_wire.h"
 #include "complete.h"
 #include "parse.h"
@@ -375,42 +375,16 @@ static void print_text(const char *dir, const struct check_report *r, struct fin
 
 int cmd_check(struct cli_opts *g, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "timeout", required_argument, NULL, 'T' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int64_t timeout_ms = CHECK_DEFAULT_TIMEOUT_MS;
-	int opt;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			usage(cli_help_out(), "check");
-			return cli_help_done("check");
-		}
-		if (opt == 'T') {
-			if (cli_parse_timeout(optarg, &timeout_ms) < 0)
-				return cli_usage_error("check", "invalid --timeout '%s': a "
-						       "duration (" CLI_DURATION_SYNTAX ") > 0 "
-						       "expected", optarg);
-			continue;
-		}
-		if (cli_common_opt(g, opt, optarg) < 0)
-			return cli_bad_option("check", argv[optind - 1]);
-	}
-	if (optind >= argc)
-		return cli_usage_error("check", "no trace directory given");
-	if (optind + 1 < argc)
-		return cli_usage_error("check", "unexpected argument '%s'", argv[optind + 1]);
-	const char *dir = argv[optind];
-
 	struct check_report rep;
-	char err[1024] = "";
-	int rc = check_run_isolated(dir, timeout_ms, &rep, err, sizeof(err));
-	if (rc < 0) {
-		cli_set_errno(rc);
-		return cli_fail(CLI_EXIT_FAILED, "check: %s", err);
+	const char *dir = NULL;
+	int code = check_cli_read(g, "check", "unexpected argument", argc, argv, &rep, &dir);
+	if (code == CHECK_CLI_HELP) {
+		usage(cli_help_out(), "check");
+		return cli_help_done("check");
 	}
+	if (code != CHECK_CLI_READ)
+		return code;
+	int rc = 0;
 	const struct check_report *r = &rep;
 	struct findings f = { 0 };
 	if (judge(r, &f) < 0) {

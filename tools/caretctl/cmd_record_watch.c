@@ -84,8 +84,9 @@ static int report_wait(const struct cli_opts *g, FILE *info, const struct cli_re
 		fprintf(info, "%lld/%lld processes recording\n", (long long)w.recording,
 			(long long)w.total);
 		if (w.total == 0)
-			cli_warn("no process runs the caret agent: this trace will hold no "
-				 "replayed ROS 2 initialization events");
+			/* a member's count is of their own processes only */
+			cli_warn("no process this recording sees runs the caret agent: this "
+				 "trace will hold no replayed ROS 2 initialization events");
 	} else {
 		size_t live = 0;
 		for (size_t i = 0; i < w.n; i++)

@@ -32,21 +32,13 @@
 int cli_snapshot_opt(int opt, const char *arg, struct cli_snapshot_opts *o, int *code)
 {
 	char why[160];
-	uint64_t v;
 	switch (opt) {
 	case CLI_OPT_SNAPSHOT:
 		if (!o->size)
 			o->size = CARET_CTL_SNAPSHOT_SIZE_DEFAULT;
 		return 1;
 	case CLI_OPT_SNAPSHOT_SIZE:
-		if (cli_parse_size(arg, &v) < 0)
-			*code = cli_usage_error("record", "invalid --snapshot-size '%s': must be "
-						"bytes, with K, M or G", arg);
-		else if (caret_ctl_check_snapshot_size(v, why, sizeof(why)) < 0)
-			*code = cli_usage_error("record", "invalid --snapshot-size '%s': %s", arg,
-						why);
-		else
-			o->size = v;
+		cli_size_opt("--snapshot-size", arg, caret_ctl_check_snapshot_size, &o->size, code);
 		return 1;
 	case CLI_OPT_SNAPSHOT_ON:
 		if (caret_ctl_check_snapshot_on(arg, why, sizeof(why)) < 0) {

@@ -9,7 +9,6 @@
  * (check_run.c), in a child process with a deadline.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 
 #include "caretctl.h"
 #include "check.h"
+#include "check_cli.h"
 #include "check_wire.h"
 #include "json_out.h"
 #include "parse.h"
@@ -138,43 +138,18 @@ static void print_text(const struct check_report *r, enum by b)
 
 static int run(struct cli_opts *g, enum by b, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "timeout", required_argument, NULL, 'T' },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int64_t timeout_ms = CHECK_DEFAULT_TIMEOUT_MS;
-	int opt;
-	cli_msg_cmd(by[b].cmd);
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			usage(cli_help_out(), b);
-			return cli_help_done(by[b].cmd);
-		}
-		if (opt == 'T') {
-			if (cli_parse_timeout(optarg, &timeout_ms) < 0)
-				return cli_usage_error(by[b].cmd, "invalid --timeout '%s': a "
-						       "duration (" CLI_DURATION_SYNTAX ") > 0 "
-						       "expected", optarg);
-			continue;
-		}
-		if (cli_common_opt(g, opt, optarg) < 0)
-			return cli_bad_option(by[b].cmd, argv[optind - 1]);
-	}
-	if (optind >= argc)
-		return cli_usage_error(by[b].cmd, "no trace directory given");
-	if (optind + 1 < argc)
-		return cli_usage_error(by[b].cmd, "one trace directory, not also '%s'",
-				       argv[optind + 1]);
-	const char *dir = argv[optind];
 	struct check_report rep;
-	char err[1024] = "";
-	int rc = check_run_isolated(dir, timeout_ms, &rep, err, sizeof(err));
-	if (rc < 0) {
-		cli_set_errno(rc);
-		return cli_fail(CLI_EXIT_FAILED, "%s: %s", by[b].cmd, err);
+	const char *dir = NULL;
+	cli_msg_cmd(by[b].cmd);
+	int code = check_cli_read(g, by[b].cmd, "one trace directory, not also", argc, argv,
+				  &rep, &dir);
+	if (code == CHECK_CLI_HELP) {
+		usage(cli_help_out(), b);
+		return cli_help_done(by[b].cmd);
 	}
+	if (code != CHECK_CLI_READ)
+		return code;
+	int rc = 0;
 	if (g->json)
 		rc = print_json(dir, &rep, b);
 	else

@@ -8,6 +8,21 @@
 
 #include "caretctl.h"
 #include "json_out.h"
+#include "parse.h"
+
+void cli_size_opt(const char *opt, const char *arg,
+		  int (*check)(uint64_t v, char *why, size_t len), uint64_t *out, int *code)
+{
+	char why[160];
+	uint64_t v;
+	if (cli_parse_size(arg, &v) < 0)
+		*code = cli_usage_error("record", "invalid %s '%s': must be bytes, with K, M or G",
+					opt, arg);
+	else if (check(v, why, sizeof(why)) < 0)
+		*code = cli_usage_error("record", "invalid %s '%s': %s", opt, arg, why);
+	else
+		*out = v;
+}
 
 int cli_common_opt(struct cli_opts *g, int opt, const char *arg)
 {

@@ -28,12 +28,7 @@ int cli_rotation_opt(int opt, const char *arg, struct cli_rotation *r, int *code
 	uint64_t v;
 	switch (opt) {
 	case CLI_OPT_ROTATE_SIZE:
-		if (cli_parse_size(arg, &v) < 0)
-			*code = bad("--rotate-size", arg, "must be bytes, with K, M or G");
-		else if (caret_ctl_check_rotate_size(v, why, sizeof(why)) < 0)
-			*code = bad("--rotate-size", arg, why);
-		else
-			r->size = v;
+		cli_size_opt("--rotate-size", arg, caret_ctl_check_rotate_size, &r->size, code);
 		return 1;
 	case CLI_OPT_ROTATE_EVERY:
 		if (cli_parse_duration(arg, UINT64_MAX, &v) < 0)
@@ -53,12 +48,7 @@ int cli_rotation_opt(int opt, const char *arg, struct cli_rotation *r, int *code
 			r->keep = v;
 		return 1;
 	case CLI_OPT_MAX_SIZE:
-		if (cli_parse_size(arg, &v) < 0)
-			*code = bad("--max-size", arg, "must be bytes, with K, M or G");
-		else if (caret_ctl_check_max_size(v, why, sizeof(why)) < 0)
-			*code = bad("--max-size", arg, why);
-		else
-			r->max_size = v;
+		cli_size_opt("--max-size", arg, caret_ctl_check_max_size, &r->max_size, code);
 		return 1;
 	default:
 		return 0;

@@ -74,6 +74,7 @@ static int exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t d
 	bool refused = r == -EPIPE || r == -ECONNRESET;
 	if (r < 0 && !refused)
 		return r;
+	bool said = false; /* a wait behind LTTng's start, told once */
 	for (;;) {
 		char *line;
 		size_t len;
@@ -87,9 +88,15 @@ static int exchange(struct cli_conn *c, const struct caret_ctl_req *q, int64_t d
 			return r;
 		if (quiet_ms > 0)
 			deadline_ms = cli_now_ms() + quiet_ms;
-		if (type == CTL_REPLY_PROGRESS && waits_for_lttng(root) &&
-		    deadline_ms < cli_now_ms() + LTTNG_WAIT_GRACE_MS)
+		bool lttng_wait = type == CTL_REPLY_PROGRESS && waits_for_lttng(root);
+		if (lttng_wait && deadline_ms < cli_now_ms() + LTTNG_WAIT_GRACE_MS)
 			deadline_ms = cli_now_ms() + LTTNG_WAIT_GRACE_MS;
+		/* a caller with no progress of its own (stop, pause, resume)
+		 * would otherwise sit silent for as long as the start runs */
+		if (lttng_wait && !fn && !said)
+			fprintf(stderr, "caretctl: LTTng is starting another session; the %s "
+				"waits for it\n", caret_ctl_cmd_name(q->cmd));
+		said = said || lttng_wait;
 		if (type == CTL_REPLY_PROGRESS) {
 			r = progress(root, fn, arg, why);
 			cJSON_Delete(root);
