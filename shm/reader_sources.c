@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shm/reader_impl.h"
+#include "shm/reader_sources.h"
 
 static int grow32(void **p, uint32_t *cap, size_t need, size_t size)
 {
@@ -25,17 +25,30 @@ static int grow32(void **p, uint32_t *cap, size_t need, size_t size)
 	return r;
 }
 
-static bool wanted(const struct caret_reader *r, pid_t pid)
+static bool wanted(const struct reader_sources *t, pid_t pid)
 {
-	if (!r->pids)
+	if (!t->pids)
 		return true;
-	for (size_t i = 0; i < r->npids; i++)
-		if (r->pids[i] == pid)
+	for (size_t i = 0; i < t->npids; i++)
+		if (t->pids[i] == pid)
 			return true;
 	return false;
 }
 
-void reader_source_free(struct source *s)
+int reader_sources_init(struct reader_sources *t, const pid_t *pids, size_t npids)
+{
+	memset(t, 0, sizeof(*t));
+	if (!pids)
+		return 0;
+	t->pids = malloc((npids ? npids : 1) * sizeof(*t->pids));
+	if (!t->pids)
+		return -ENOMEM;
+	memcpy(t->pids, pids, npids * sizeof(*t->pids));
+	t->npids = npids;
+	return 0;
+}
+
+static void source_free(struct reader_source *s)
 {
 	if (!s)
 		return;
@@ -46,9 +59,18 @@ void reader_source_free(struct source *s)
 	free(s);
 }
 
-static int source_add(struct caret_reader *r, const char *name, pid_t pid, uint64_t start)
+void reader_sources_free(struct reader_sources *t)
 {
-	struct source *s = calloc(1, sizeof(*s));
+	for (uint32_t i = 0; i < t->nsrc; i++)
+		source_free(t->src[i]);
+	free(t->src);
+	free(t->pids);
+	memset(t, 0, sizeof(*t));
+}
+
+static int source_add(struct reader_sources *t, const char *name, pid_t pid, uint64_t start)
+{
+	struct reader_source *s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	int rc = caret_seg_attach(&s->seg, name);
@@ -65,50 +87,44 @@ static int source_add(struct caret_reader *r, const char *name, pid_t pid, uint6
 	s->procname[sizeof(s->procname) - 1] = '\0';
 	struct stat st;
 	if (fstat(s->seg.fd, &st) < 0) {
-		reader_source_free(s);
+		source_free(s);
 		return -errno;
 	}
 	s->ino = st.st_ino;
 	s->seen = true;
 	uint32_t slot = 0;
-	while (slot < r->nsrc && r->src[slot])
+	while (slot < t->nsrc && t->src[slot])
 		slot++;
-	if (slot == r->nsrc) {
-		struct source **n = realloc(r->src, (r->nsrc + 1) * sizeof(*n));
+	if (slot == t->nsrc) {
+		struct reader_source **n = realloc(t->src, (t->nsrc + 1) * sizeof(*n));
 		if (!n) {
-			reader_source_free(s);
+			source_free(s);
 			return -ENOMEM;
 		}
-		r->src = n;
-		r->nsrc++;
+		t->src = n;
+		t->nsrc++;
 	}
-	r->src[slot] = s;
+	t->src[slot] = s;
 	return 0;
 }
 
-static void source_drop(struct caret_reader *r, uint32_t slot)
+static void source_drop(struct reader_sources *t, uint32_t slot)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < r->ng; i++)
-		if (r->g[i].src != slot)
-			r->g[k++] = r->g[i];
-	r->ng = k;
-	reader_source_free(r->src[slot]);
-	r->src[slot] = NULL;
-	r->vanished++;
-	r->pos_valid = false;
+	source_free(t->src[slot]);
+	t->src[slot] = NULL;
+	t->vanished++;
 }
 
 struct scan_ctx {
-	struct caret_reader *r;
+	struct reader_sources *t;
 	int rc;
 };
 
 static int scan_one(const char *name, pid_t pid, uint64_t start, void *p)
 {
 	struct scan_ctx *c = p;
-	struct caret_reader *r = c->r;
-	if (!wanted(r, pid))
+	struct reader_sources *t = c->t;
+	if (!wanted(t, pid))
 		return 0;
 	/* the inode tells a name reused by a new file from the one we read */
 	char path[sizeof(CARET_SHM_DIR) + CARET_SHM_NAME_MAX];
@@ -117,50 +133,52 @@ static int scan_one(const char *name, pid_t pid, uint64_t start, void *p)
 	if (lstat(path, &st) < 0)
 		return 0; /* gone meanwhile */
 	bool known = false;
-	for (uint32_t i = 0; i < r->nsrc && !known; i++)
-		if (r->src[i] && r->src[i]->ino == st.st_ino && strcmp(r->src[i]->name, name) == 0)
-			known = r->src[i]->seen = true;
+	for (uint32_t i = 0; i < t->nsrc && !known; i++)
+		if (t->src[i] && t->src[i]->ino == st.st_ino && strcmp(t->src[i]->name, name) == 0)
+			known = t->src[i]->seen = true;
 	/* A segment that cannot be attached (hostile header, another
 	 * user's, being created) is skipped; the next refresh retries. */
-	if (!known && source_add(r, name, pid, start) == -ENOMEM)
+	if (!known && source_add(t, name, pid, start) == -ENOMEM)
 		c->rc = -ENOMEM;
 	return 0;
 }
 
 /* caretd's and caret-agentctl's scan (shm/naming.c), one for all. */
-int reader_scan(struct caret_reader *r)
+int reader_sources_scan(struct reader_sources *t)
 {
-	for (uint32_t i = 0; i < r->nsrc; i++)
-		if (r->src[i])
-			r->src[i]->seen = false;
-	struct scan_ctx c = { r, 0 };
+	for (uint32_t i = 0; i < t->nsrc; i++)
+		if (t->src[i])
+			t->src[i]->seen = false;
+	struct scan_ctx c = { t, 0 };
 	int e = caret_seg_scan(scan_one, &c);
 	if (e < 0)
 		return e;
-	for (uint32_t i = 0; i < r->nsrc; i++)
-		if (r->src[i] && !r->src[i]->seen)
-			source_drop(r, i);
+	for (uint32_t i = 0; i < t->nsrc; i++)
+		if (t->src[i] && !t->src[i]->seen)
+			source_drop(t, i);
 	return c.rc;
 }
 
-static int push_fresh(struct caret_reader *r, uint32_t slot, uint32_t idx)
+static int push_fresh(struct reader_fresh *f, const struct reader_source *s, uint32_t slot,
+		      uint32_t idx)
 {
-	if (caret_grow((void **)&r->fresh, &r->fresh_cap, r->nfresh + 1, sizeof(*r->fresh)) < 0)
+	if (caret_grow((void **)&f->e, &f->cap, f->n + 1, sizeof(*f->e)) < 0)
 		return -ENOMEM;
-	const struct rec *rc = &r->src[slot]->recs[idx];
-	r->fresh[r->nfresh++] = (struct gent){ rc->ts, rc->off, slot, idx, rc->kind };
+	const struct reader_rec *rc = &s->recs[idx];
+	f->e[f->n++] = (struct reader_ent){ rc->ts, rc->off, slot, idx, rc->kind };
 	return 0;
 }
 
 /* Copies and decodes a segment's new committed records. */
-int reader_read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
+int reader_sources_read_tail(struct reader_sources *t, uint32_t slot, int64_t horizon,
+			     struct reader_fresh *fresh)
 {
-	struct source *s = r->src[slot];
+	struct reader_source *s = t->src[slot];
 	/* Held records whose timestamp left the window go first. */
 	uint32_t keep = 0;
 	for (uint32_t i = 0; i < s->nheld; i++) {
 		if (s->recs[s->held[i]].ts <= horizon) {
-			if (push_fresh(r, slot, s->held[i]) < 0)
+			if (push_fresh(fresh, s, slot, s->held[i]) < 0)
 				return -ENOMEM;
 		} else {
 			s->held[keep++] = s->held[i];
@@ -218,9 +236,9 @@ int reader_read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
 		if (grow32((void **)&s->recs, &s->rec_cap, (size_t)s->nrec + 1, sizeof(*s->recs)) < 0)
 			return -ENOMEM;
 		uint32_t idx = s->nrec++;
-		s->recs[idx] = (struct rec){ v.init_timestamp, at, v.kind };
+		s->recs[idx] = (struct reader_rec){ v.init_timestamp, at, v.kind };
 		if (v.init_timestamp <= horizon) {
-			if (push_fresh(r, slot, idx) < 0)
+			if (push_fresh(fresh, s, slot, idx) < 0)
 				return -ENOMEM;
 		} else {
 			if (grow32((void **)&s->held, &s->held_cap, (size_t)s->nheld + 1,
@@ -234,4 +252,19 @@ int reader_read_tail(struct caret_reader *r, uint32_t slot, int64_t horizon)
 	if (rc < 0)
 		s->corrupt = true;
 	return 0;
+}
+
+int reader_sources_check(const struct reader_sources *t, const struct reader_key *k)
+{
+	const struct reader_source *s = NULL;
+	for (uint32_t i = 0; i < t->nsrc && !s; i++)
+		if (t->src[i] && t->src[i]->pid == k->pid && t->src[i]->start == k->start)
+			s = t->src[i];
+	if (!s || k->pid <= 0)
+		return -ESRCH;
+	if (k->idx >= s->nrec)
+		return s->corrupt ? -EBADMSG : -EINVAL;
+	if (s->recs[k->idx].ts != k->ts)
+		return -EINVAL;
+	return s->corrupt ? -EBADMSG : 0;
 }

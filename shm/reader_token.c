@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The merged reader's positions as text tokens: the cursor's kind and key
- * with a checksum, and a token sought back checked against the segments
- * (the event it names must still be there, exactly). */
+/* The reader's position tokens: hex fields and a checksum, so that a
+ * token edited or cut by hand is refused rather than sought. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "shm/reader_impl.h"
+#include "shm/reader_token.h"
 
-static uint32_t token_sum(char kind, const struct key *k)
+static uint32_t token_sum(char kind, const struct reader_key *k)
 {
 	uint64_t h = 0x6361726574726472ULL ^ (uint64_t)(unsigned char)kind;
 	uint64_t parts[4] = { (uint64_t)k->ts, (uint64_t)(uint32_t)k->pid, k->start, k->idx };
@@ -21,16 +21,13 @@ static uint32_t token_sum(char kind, const struct key *k)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-/* kind, ts(16), pid(8), start(16), idx(8), sum(8) */
-#define TOKEN_CHARS (1 + 16 + 8 + 16 + 8 + 8)
-
-int caret_reader_tell(const struct caret_reader *r, char *buf, size_t len)
+int reader_token_format(enum reader_pos pos, const struct reader_key *k, char *buf, size_t len)
 {
-	if (len < TOKEN_CHARS + 1)
+	if (len < READER_TOKEN_CHARS + 1)
 		return -ENOSPC;
 	snprintf(buf, len, "%c%016" PRIx64 "%08" PRIx32 "%016" PRIx64 "%08" PRIx32 "%08" PRIx32,
-		 (char)r->cur, (uint64_t)r->ck.ts, (uint32_t)r->ck.pid, r->ck.start, r->ck.idx,
-		 token_sum((char)r->cur, &r->ck));
+		 (char)pos, (uint64_t)k->ts, (uint32_t)k->pid, k->start, k->idx,
+		 token_sum((char)pos, k));
 	return 0;
 }
 
@@ -48,39 +45,22 @@ static bool hex_field(const char *p, int n, uint64_t *out)
 	return true;
 }
 
-int caret_reader_seek_position(struct caret_reader *r, const char *tok)
+int reader_token_parse(const char *tok, enum reader_pos *pos, struct reader_key *k)
 {
 	uint64_t ts, pid, start, idx, sum;
-	if (!tok || strlen(tok) != TOKEN_CHARS || !hex_field(tok + 1, 16, &ts) ||
+	if (!tok || strlen(tok) != READER_TOKEN_CHARS || !hex_field(tok + 1, 16, &ts) ||
 	    !hex_field(tok + 17, 8, &pid) || !hex_field(tok + 25, 16, &start) ||
 	    !hex_field(tok + 41, 8, &idx) || !hex_field(tok + 49, 8, &sum))
 		return -EINVAL;
 	char kind = tok[0];
-	struct key k = { (int64_t)ts, (pid_t)(uint32_t)pid, start, (uint32_t)idx };
-	if ((kind != CUR_BEGIN && kind != CUR_TIME && kind != CUR_AFTER) ||
-	    token_sum(kind, &k) != (uint32_t)sum)
+	struct reader_key key = { (int64_t)ts, (pid_t)(uint32_t)pid, start, (uint32_t)idx };
+	if ((kind != READER_POS_BEGIN && kind != READER_POS_TIME && kind != READER_POS_AFTER) ||
+	    token_sum(kind, &key) != (uint32_t)sum)
 		return -EINVAL;
-	if (kind != CUR_AFTER && (k.pid || k.start || k.idx || (kind == CUR_BEGIN && k.ts)))
+	if (kind != READER_POS_AFTER &&
+	    (key.pid || key.start || key.idx || (kind == READER_POS_BEGIN && key.ts)))
 		return -EINVAL;
-	if (kind == CUR_AFTER) {
-		/* The token names the last event delivered: it must still be
-		 * there, exactly. */
-		const struct source *s = NULL;
-		for (uint32_t i = 0; i < r->nsrc && !s; i++)
-			if (r->src[i] && r->src[i]->pid == k.pid && r->src[i]->start == k.start)
-				s = r->src[i];
-		if (!s || k.pid <= 0)
-			return -ESRCH;
-		if (k.idx >= s->nrec)
-			return s->corrupt ? -EBADMSG : -EINVAL;
-		if (s->recs[k.idx].ts != k.ts)
-			return -EINVAL;
-		if (s->corrupt)
-			return -EBADMSG;
-	}
-	r->cur = (enum cur_kind)kind;
-	r->ck = k;
-	r->pos_valid = false;
+	*pos = (enum reader_pos)kind;
+	*k = key;
 	return 0;
 }
-

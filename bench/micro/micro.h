@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* caret-microbench's modes and what they share (microbench.c says what
- * each measures): the options, the clock, the hooks' function types. */
+ * each measures): the options, the clock (util's caret_now_ns), the
+ * hooks' function types. */
 #ifndef CARET_BENCH_MICRO_H
 #define CARET_BENCH_MICRO_H
 
@@ -8,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+
+#include "util/caret_util.h"
 
 typedef void (*cb_fn)(const void *, bool);
 typedef bool (*en_fn)(void);
@@ -18,13 +21,6 @@ struct opts {
 	uint64_t chunk; /* p1, p2: calls per variant before switching */
 	unsigned drain_ms, wait_ms;
 };
-
-static inline int64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static inline void sleep_ms(unsigned ms)
 {

@@ -74,21 +74,21 @@ static double p3_variant(int v, uint64_t n, volatile int64_t *sink)
 	int64_t t0, t1;
 	uint64_t ok = n;
 	if (v == P3_CLOCK) {
-		t0 = mono_ns();
+		t0 = caret_now_ns();
 		*sink += clock_loop(n);
-		t1 = mono_ns();
+		t1 = caret_now_ns();
 		return (double)(t1 - t0) / (double)n;
 	}
 	if (seg_open(&s, n) < 0)
 		return -1;
 	if (v == P3_WARM)
 		memset(s.area, 0, s.area_cap); /* fault every page in */
-	t0 = mono_ns();
+	t0 = caret_now_ns();
 	if (v == P3_BOTH)
 		ok = capture_clock_loop(&s, n);
 	else
 		ok = capture_loop(&s, n);
-	t1 = mono_ns();
+	t1 = caret_now_ns();
 	struct caret_seg_status st;
 	caret_seg_read_status(&s, &st);
 	uint64_t recs = st.records;

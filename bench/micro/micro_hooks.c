@@ -24,10 +24,10 @@ static int callback_obj; /* the "callback" whose address is traced */
 							      uint64_t n)     \
 	{                                                                     \
 		const void *cb = &callback_obj;                               \
-		int64_t t0 = mono_ns();                                       \
+		int64_t t0 = caret_now_ns();                                       \
 		for (uint64_t i = 0; i < n; i++)                              \
 			f(cb, false);                                         \
-		int64_t t1 = mono_ns();                                       \
+		int64_t t1 = caret_now_ns();                                       \
 		return (double)(t1 - t0) / (double)n;                         \
 	}
 TIME_CALLS(time_calls_a)
@@ -36,10 +36,10 @@ TIME_CALLS(time_calls_b)
 static __attribute__((noipa, aligned(64))) double time_bare_tp(uint64_t n)
 {
 	const void *cb = &callback_obj;
-	int64_t t0 = mono_ns();
+	int64_t t0 = caret_now_ns();
 	for (uint64_t i = 0; i < n; i++)
 		lttng_ust_tracepoint(caret_micro, callback_start, cb, false);
-	int64_t t1 = mono_ns();
+	int64_t t1 = caret_now_ns();
 	return (double)(t1 - t0) / (double)n;
 }
 
@@ -80,12 +80,12 @@ static struct caret_seg *pw_seg;
 	{                                                                     \
 		const void *cb = &callback_obj;                               \
 		caret_drive_watch(pw_seg, generation);                            \
-		int64_t t0 = mono_ns();                                       \
+		int64_t t0 = caret_now_ns();                                       \
 		for (uint64_t i = 0; i < n; i++) {                            \
 			f(cb, false);                                         \
 			pw_end(cb);                                           \
 		}                                                             \
-		int64_t t1 = mono_ns();                                       \
+		int64_t t1 = caret_now_ns();                                       \
 		return (double)(t1 - t0) / (double)n;                         \
 	}
 TIME_PAIRS(time_pairs_watched, 1)
@@ -138,12 +138,12 @@ int mode_p2(const struct opts *o)
 		rt_close(&r);
 		return 1;
 	}
-	int64_t deadline = mono_ns() + (int64_t)o->wait_ms * 1000000;
+	int64_t deadline = caret_now_ns() + (int64_t)o->wait_ms * 1000000;
 	bool en_a, en_b;
 	for (;;) {
 		en_a = r.real_enabled();
 		en_b = lttng_ust_tracepoint_enabled(caret_micro, callback_start);
-		if ((en_a && en_b) || mono_ns() > deadline)
+		if ((en_a && en_b) || caret_now_ns() > deadline)
 			break;
 		sleep_ms(1);
 	}

@@ -9,36 +9,52 @@
 #include <string.h>
 
 #include "check_field.h"
-#include "check_model_impl.h"
+#include "check_init.h"
 #include "util/caret_util.h"
 
-static int add_node(struct check_model *m, int64_t vpid, const char *ns, const char *name)
+void check_inits_init(struct check_inits *in, struct check_report *r, struct check_summary *sum,
+		      struct check_links *links)
 {
-	if (caret_grow((void **)&m->r.nodes, &m->nodes_cap, m->r.nnodes + 1, sizeof(*m->r.nodes)) < 0)
+	memset(in, 0, sizeof(*in));
+	in->r = r;
+	in->sum = sum;
+	in->links = links;
+}
+
+void check_inits_free(struct check_inits *in)
+{
+	check_map_free(&in->exact);
+	check_map_free(&in->variants);
+	check_map_free(&in->handles);
+}
+
+static int add_node(struct check_inits *m, int64_t vpid, const char *ns, const char *name)
+{
+	if (caret_grow((void **)&m->r->nodes, &m->nodes_cap, m->r->nnodes + 1, sizeof(*m->r->nodes)) < 0)
 		return -ENOMEM;
 	size_t l = strlen(ns);
 	char *full;
 	if (asprintf(&full, "%s%s%s", ns, l && ns[l - 1] == '/' ? "" : "/", name) < 0)
 		return -ENOMEM;
-	m->r.nodes[m->r.nnodes++] = (struct check_node){ vpid, full };
+	m->r->nodes[m->r->nnodes++] = (struct check_node){ vpid, full };
 	return 0;
 }
 
-static int add_topic(struct check_model *m, const char *name, bool pub)
+static int add_topic(struct check_inits *m, const char *name, bool pub)
 {
 	struct check_topic *t = NULL;
-	for (size_t i = 0; i < m->r.ntopics && !t; i++)
-		if (strcmp(m->r.topics[i].name, name) == 0)
-			t = &m->r.topics[i];
+	for (size_t i = 0; i < m->r->ntopics && !t; i++)
+		if (strcmp(m->r->topics[i].name, name) == 0)
+			t = &m->r->topics[i];
 	if (!t) {
-		if (caret_grow((void **)&m->r.topics, &m->topics_cap, m->r.ntopics + 1,
-			 sizeof(*m->r.topics)) < 0)
+		if (caret_grow((void **)&m->r->topics, &m->topics_cap, m->r->ntopics + 1,
+			 sizeof(*m->r->topics)) < 0)
 			return -ENOMEM;
-		t = &m->r.topics[m->r.ntopics];
+		t = &m->r->topics[m->r->ntopics];
 		*t = (struct check_topic){ strdup(name), 0, 0 };
 		if (!t->name)
 			return -ENOMEM;
-		m->r.ntopics++;
+		m->r->ntopics++;
 	}
 	if (pub)
 		t->publishers++;
@@ -47,7 +63,7 @@ static int add_topic(struct check_model *m, const char *name, bool pub)
 	return 0;
 }
 
-int check_init_record(struct check_model *m, const struct evclass *c, struct check_proc *p,
+int check_init_record(struct check_inits *m, const struct evclass *c, struct check_proc *p,
 		      size_t pi, const bt_field *pl, int64_t ts)
 {
 	uint64_t h = check_hcomb(check_hcomb(0, (uint64_t)p->vpid), (uint64_t)c->kind);
@@ -89,13 +105,13 @@ int check_init_record(struct check_model *m, const struct evclass *c, struct che
 		return 0;
 	/* ros2caret's summaries count each record once (the analyzer drops
 	 * copies, whichever provider) */
-	if (check_summary_event(&m->sum, &c->sum, p->vpid, true, pl) < 0)
+	if (check_summary_event(m->sum, &c->sum, p->vpid, true, pl) < 0)
 		return -ENOMEM;
 	uint64_t lv[CHECK_LINK_OPS] = { 0 };
 	bool have[CHECK_LINK_OPS];
 	for (int i = 0; i < CHECK_LINK_OPS; i++)
 		have[i] = check_fint(pl, c->link_f[i], &lv[i]);
-	if (check_links_record(&m->links, check_kind_name((size_t)c->kind), lv, have, pi, p->vpid) < 0)
+	if (check_links_record(m->links, check_kind_name((size_t)c->kind), lv, have, pi, p->vpid) < 0)
 		return -ENOMEM;
 	if (c->f_handle < 0)
 		return 0;

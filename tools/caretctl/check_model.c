@@ -25,15 +25,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "check_class.h"
+#include "check_discards.h"
 #include "check_field.h"
-#include "check_model_impl.h"
+#include "check_init.h"
+#include "check_links.h"
+#include "check_map.h"
 #include "check_pass.h"
+#include "check_summary.h"
 #include "util/caret_util.h"
+
+struct tid_state {
+	bool pending; /* a dds_write not yet followed by its binding */
+	size_t proc;
+};
+
+/* A source stamp a publishing thread bound (dds_bind_addr_to_stamp). */
+struct bound_stamp {
+	uint64_t stamp;
+	size_t proc;
+};
+
+/* The report being filled and the indexes it is filled through. */
+struct check_model {
+	struct check_report r;
+	size_t procs_cap;
+	struct evclass *cls;
+	size_t ncls, cls_cap;
+	struct check_map cls_by_ptr, proc_by_vpid, tids_idx, takes;
+	struct check_inits inits;
+	struct check_links links;
+	struct check_discards discards;
+	struct check_summary sum;
+	struct tid_state *tids;
+	size_t ntids, tids_cap;
+	struct bound_stamp *binds;
+	size_t nbinds, binds_cap;
+	int64_t last_vpid;
+	size_t last_proc;
+	bool have_last, have_first;
+};
 
 struct check_model *check_model_new(void)
 {
-	return calloc(1, sizeof(struct check_model));
+	struct check_model *m = calloc(1, sizeof(*m));
+	if (m)
+		check_inits_init(&m->inits, &m->r, &m->sum, &m->links);
+	return m;
 }
 
 void check_model_free(struct check_model *m)
@@ -66,10 +105,8 @@ void check_model_free(struct check_model *m)
 	check_map_free(&m->cls_by_ptr);
 	check_map_free(&m->proc_by_vpid);
 	check_map_free(&m->tids_idx);
-	check_map_free(&m->exact);
-	check_map_free(&m->variants);
 	check_map_free(&m->takes);
-	check_map_free(&m->handles);
+	check_inits_free(&m->inits);
 	check_links_free(&m->links);
 	check_discards_free(&m->discards);
 	free(m);
@@ -218,7 +255,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		/* Replayed: a ros2_caret record on its pass's thread. */
 		if (c->caret)
 			check_pass_record(p, vtid);
-		return check_init_record(m, c, p, pi, pl, ns);
+		return check_init_record(&m->inits, c, p, pi, pl, ns);
 	case R_PASS_BEGIN:
 	case R_PASS_END:
 		on_pass_mark(c, p, vtid, pl);
@@ -245,7 +282,7 @@ static int on_event(struct check_model *m, const bt_message *msg)
 		t->pending = false;
 		if (caret_grow((void **)&m->binds, &m->binds_cap, m->nbinds + 1, sizeof(*m->binds)) < 0)
 			return -ENOMEM;
-		m->binds[m->nbinds++] = (struct binding){ b, pi };
+		m->binds[m->nbinds++] = (struct bound_stamp){ b, pi };
 		p->bindings++;
 		return 0;
 	case R_TAKE:

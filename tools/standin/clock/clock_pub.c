@@ -24,7 +24,7 @@
 #include <dds/dds.h>
 
 #include "ros_clock.h"
-#include "tools/standin/clock/clock_pub.h"
+#include "tools/standin/clock/clock_pub_fastdds.h"
 
 static volatile sig_atomic_t stop;
 

@@ -15,7 +15,7 @@
 #include <fastdds/dds/topic/TopicDataType.hpp>
 #include <fastdds/dds/topic/TypeSupport.hpp>
 
-#include "tools/standin/clock/clock_pub.h"
+#include "tools/standin/clock/clock_pub_fastdds.h"
 
 namespace fdds = eprosima::fastdds::dds;
 namespace rtps = eprosima::fastrtps::rtps;
