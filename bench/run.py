@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from consumer_quota import ConsumerQuota, QuotaUnavailable  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gates  # noqa: E402
+import sessiond  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -386,6 +387,18 @@ class Fleet:
                     raise RuntimeError("only %d of %d agents ready (%s) %s" %
                                        (len(ag), n, "; ".join((dead + late)[:10]), tail))
                 time.sleep(0.2)
+            # registered with the session daemon too (bench/sessiond.py:
+            # a session made while they register is not the one measured,
+            # and lttng-sessiond 2.13.9 aborts on it at N = 1,000)
+            missing, waited = sessiond.wait_registered([p.pid for p in self.procs],
+                                                       60 + n * 0.5)
+            if missing:
+                raise RuntimeError("%d of %d processes not registered with the session daemon "
+                                   "%.0f s after caretd listed them all in WAIT%s" %
+                                   (len(missing), n, waited,
+                                    "" if sessiond.alive() else "; the session daemon exited"))
+            log("%d processes registered with the session daemon %.1f s after all were in "
+                "WAIT" % (n, waited))
             self.agents = ag
             self.cost = self.fleet_cost()
             log("%d processes x %d records ready; %s" % (n, records, self.cost))
@@ -432,6 +445,9 @@ class Fleet:
                 out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
                 if out.returncode != 0:
                     failed.append(out.stderr.strip()[-300:])
+                    if not sessiond.alive():
+                        raise RuntimeError("caret-sessstart: the session daemon exited during "
+                                           "the session-start reference (%s)" % failed[-1])
                     log("warning: caret-sessstart failed (%d): %s" % (len(failed), failed[-1]))
                     if len(failed) > 2:
                         raise RuntimeError("caret-sessstart: " + " / ".join(failed))
