@@ -321,6 +321,7 @@ $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng/lttng_d
 # The pacer's reaction to the tracer's discards (it includes daemon/agents/pacer.c).
 UNIT_TESTS += $(B)/tests/check_pacer
 $(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng/lttng_drain.c daemon/agents/dups.c daemon/agents/pacer_cpus.c \
+		daemon/agents/pacer_hist.c \
 		daemon/agents/scheduler.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/agents/startend.c \
 		daemon/config.c daemon/base/loop.c daemon/lttng/lttng_view.c \
 		$(LIB_LTTNG_SRC) \

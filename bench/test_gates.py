@@ -19,7 +19,8 @@ GOOD = {
     "P4b": dict(faster=16.0, discarded=0),
     "P4c": dict(ratio=1.9, all=True),
     "P5": dict(density=1.22, rss_mib=10.5, cpu_pct=1.0, seen_ms=20.0),
-    "P6": dict(ratio=12.0, nratio=8.0, worst=1.7, discarded=0, all=True),
+    "P6": dict(ratio=12.0, nratio=8.0, worst=1.7, discarded=0, all=True,
+               proper_s=[0.004, 0.012], drain_each_s=[0.001, 0.008]),
     "P6b": dict(ratio=12.0, nratio=8.0, vs_limit=1.7, enter_s=0.3, drain_s=0.063,
                 discarded=0, all=True),
     "P7": dict(ratios=[1.24, 1.79, 1.13], discarded=0, all=True),
@@ -81,6 +82,15 @@ class Gates(unittest.TestCase):
                        dict(discarded=1), dict(all=False)):
             num = dict(GOOD["P6b"], **change)
             self.assertFalse(gates.gate(row("P6b", num))[0], change)
+
+    def test_each_p6_condition_alone_fails(self):
+        # 0.2 s: a replay proper of 3.6 MB stalled on a timeout; None: no
+        # split read from caretd's log
+        for change in (dict(ratio=17.0), dict(worst=3.5), dict(discarded=1), dict(all=False),
+                       dict(proper_s=[0.004, 0.2]), dict(proper_s=[None, 0.012]),
+                       dict(proper_s=[])):
+            num = dict(GOOD["P6"], **change)
+            self.assertFalse(gates.gate(row("P6", num))[0], change)
 
     def test_each_p7_condition_alone_fails(self):
         # 3.5x: one condition (64 KiB sub-buffers) twice slower than the

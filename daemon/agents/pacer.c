@@ -13,6 +13,7 @@
 #include "daemon/lttng/lttng_drain.h"
 #include "daemon/agents/pacer.h"
 #include "daemon/agents/pacer_cpus.h"
+#include "daemon/agents/pacer_hist.h"
 #include "proto/caret_ctl.h"
 #include "shm/caret_shm.h"
 
@@ -156,7 +157,7 @@ static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
 {
 	f->granted0 = s->granted_bytes;
 	f->emitted = 0;
-	f->head = f->n = 0;
+	pacer_hist_reset(&f->hist);
 	f->since_ns = now;
 	f->horizon_ns = -1;
 	f->horizon_seen_ns = now;
@@ -171,21 +172,6 @@ static void fb_base(struct pacer_fb *f, const struct sched *s, int64_t now)
 		f->cpu.now[c] = 0;
 		f->cpu.h[c] = -1;
 	}
-}
-
-/* Emitted bytes (since the base) by time t for certain: the agents count
- * what they replayed after they emitted it, so a sample is at most what
- * was in the buffers then; 0 before the first. */
-static uint64_t fb_emitted_before(const struct pacer_fb *f, int64_t t)
-{
-	uint64_t e = 0;
-	for (unsigned i = 0; i < f->n; i++) {
-		unsigned k = (f->head + i) % PACER_HIST;
-		if (f->hist[k].t > t)
-			break;
-		e = f->hist[k].e;
-	}
-	return e;
 }
 
 /* The estimate's error, learned from the trace (lttng_drain_ratio): the
@@ -217,7 +203,7 @@ static void calibrate(struct pacer_fb *f, const struct lttng_drain *d)
 	if (f->calib < 0)
 		return;
 	int64_t h = lttng_drain_horizon(d, f->since_ns, STREAM_STALE_NS);
-	uint64_t est = h >= 0 ? fb_emitted_before(f, h) : 0;
+	uint64_t est = h >= 0 ? pacer_hist_before(&f->hist, h) : 0;
 	if (est < f->window)
 		return; /* too little to tell from a few packets */
 	double r = lttng_drain_ratio(d, f->bytes0, h, f->subbuf, est);
@@ -226,59 +212,9 @@ static void calibrate(struct pacer_fb *f, const struct lttng_drain *d)
 	f->ratio = r < RATIO_MIN ? RATIO_MIN : r > 1 ? 1 : r;
 }
 
-/* Emitted bytes (since the base; on CPU cpu, or all: -1) by time t, from
- * the samples around it.
- * Between two ticks the agents emit what the first granted: mostly right
- * after it (their replay threads wake on the grant), so the straight line
- * between the samples stays at or below what was really emitted by t,
- * which counts no record as drained before it was. Before the first
- * sample: 0. */
-static uint64_t fb_series_at(const struct pacer_fb *f, int cpu, int64_t t)
-{
-	int64_t pt = 0;
-	uint64_t pe = 0;
-	for (unsigned i = 0; i < f->n; i++) {
-		unsigned k = (f->head + i) % PACER_HIST;
-		uint64_t e = cpu < 0 ? f->hist[k].e : f->cpu.hist[cpu * PACER_HIST + k];
-		if (f->hist[k].t > t) {
-			if (i == 0 || f->hist[k].t <= pt)
-				return pe;
-			double frac = (double)(t - pt) / (double)(f->hist[k].t - pt);
-			return pe + (uint64_t)((double)(e - pe) * frac);
-		}
-		pt = f->hist[k].t;
-		pe = e;
-	}
-	return pe;
-}
-
-/* All CPUs' emitted bytes (since the base) by time t. */
-static uint64_t fb_emitted_at(const struct pacer_fb *f, int64_t t)
-{
-	return fb_series_at(f, -1, t);
-}
-
 static void fb_sample(struct pacer_fb *f, int64_t now)
 {
-	/* a sample where emitted stays the same is kept only as the start of
-	 * a rise (the line must start where the emission did) */
-	if (f->n >= 2 && f->hist[(f->head + f->n - 1) % PACER_HIST].e == f->emitted &&
-	    f->hist[(f->head + f->n - 2) % PACER_HIST].e == f->emitted) {
-		f->hist[(f->head + f->n - 1) % PACER_HIST].t = now;
-		return;
-	}
-	if (f->n == PACER_HIST) {
-		/* forget the oldest: it only matters for a packet that old,
-		 * and such a packet then counts as draining nothing more */
-		f->head = (f->head + 1) % PACER_HIST;
-		f->n--;
-	}
-	unsigned k = (f->head + f->n) % PACER_HIST;
-	f->hist[k].t = now;
-	f->hist[k].e = f->emitted;
-	for (int c = 0; c < f->cpu.n; c++)
-		f->cpu.hist[c * PACER_HIST + k] = f->cpu.now[c];
-	f->n++;
+	pacer_hist_sample(&f->hist, &f->cpu, f->emitted, now);
 }
 
 static void fb_close(struct pacer_fb *f)
@@ -349,7 +285,7 @@ static bool fb_partial(void *arg, int cpu, int64_t h_ns)
 {
 	const struct pacer_fb *f = arg;
 	uint64_t e = f->cpu.now[cpu];
-	uint64_t d = h_ns >= f->since_ns ? fb_series_at(f, cpu, h_ns) : 0;
+	uint64_t d = h_ns >= f->since_ns ? pacer_hist_at(&f->hist, &f->cpu, cpu, h_ns) : 0;
 	double ratio = f->ratio > 0 && f->ratio <= 1 ? f->ratio : 1;
 	return (double)(e - (d < e ? d : e)) * ratio < (double)f->subbuf;
 }
@@ -453,7 +389,8 @@ static void fb_read(struct pacer_fb *f, const struct lttng_view_pub *r, int64_t 
 static uint64_t fb_cpu_inflight(const struct pacer_fb *f, int c)
 {
 	uint64_t e = f->cpu.now[c];
-	uint64_t dc = f->cpu.h[c] >= f->since_ns ? fb_series_at(f, c, f->cpu.h[c]) : 0;
+	uint64_t dc = f->cpu.h[c] >= f->since_ns ? pacer_hist_at(&f->hist, &f->cpu, c, f->cpu.h[c])
+						 : 0;
 	return e > dc ? e - dc : 0;
 }
 
@@ -553,7 +490,9 @@ static void feedback(struct pacer *p, uint64_t emitted, uint64_t skipped, int64_
 	else if (now >= f->next_read_ns)
 		fb_read(f, r, now);
 	uint64_t granted = s->granted_bytes - f->granted0;
-	uint64_t drained = f->horizon_ns >= f->since_ns ? fb_emitted_at(f, f->horizon_ns) : 0;
+	uint64_t drained = f->horizon_ns >= f->since_ns
+				   ? pacer_hist_at(&f->hist, &f->cpu, -1, f->horizon_ns)
+				   : 0;
 	/* what was drained was granted first: more is a lie */
 	if (drained > granted)
 		drained = granted;

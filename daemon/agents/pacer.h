@@ -40,6 +40,7 @@
 #include "daemon/base/loop.h"
 #include "daemon/lttng/lttng_view.h"
 #include "daemon/agents/pacer_cpus.h"
+#include "daemon/agents/pacer_hist.h"
 #include "daemon/agents/registry.h"
 #include "daemon/agents/scheduler.h"
 
@@ -76,10 +77,8 @@ struct pacer_fb {
 	bool blind_said;
 	int64_t warned_ns;        /* last discard warning */
 	uint64_t unwarned;        /* discards seen since */
-	/* (time, emitted) at each tick where emitted changed, oldest first
-	 * from head: the emitted bytes at a packet's end time */
-	struct { int64_t t; uint64_t e; } hist[PACER_HIST];
-	unsigned head, n;
+	/* the emitted bytes at a packet's end time */
+	struct pacer_hist hist;
 	struct pacer_cpus cpu;    /* kept across targets */
 };
 

@@ -114,6 +114,7 @@ struct sched_agent {
 	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
 	double credit;            /* fractional grants (frequency pacing) */
 	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
+	int64_t tp_on_ns;         /* when it first saw the pass's tracepoints on */
 	int64_t last_bell_ns;     /* last doorbell rung while waiting */
 	uint32_t start_frequency; /* records/s asked by the Start that began this pass; 0: none */
 	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */

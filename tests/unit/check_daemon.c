@@ -539,6 +539,42 @@ START_TEST(adaptive_pacing_grants_in_turns)
 }
 END_TEST
 
+/* Room for a turn and most of another (64 KiB sub-buffers: a window of
+ * 192 KiB, about 120 KiB of it free at a tick): the remainder is a second,
+ * smaller turn, not left for the next tick (bench P7 (b)). */
+START_TEST(adaptive_pacing_grants_the_remainder)
+{
+	enum { N = 6 };
+	static struct agent ag[N];
+	for (int i = 0; i < N; i++) {
+		char tag[16];
+		snprintf(tag, sizeof(tag), "rem%d", i);
+		make_agent(&ag[i], tag, 5000);
+		ag[i].next = i + 1 < N ? &ag[i + 1] : NULL;
+	}
+	struct registry r = { .head = &ag[0], .count = N };
+	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = UINT64_MAX / 4 } };
+	int64_t t = 1000 * MS;
+	sched_tick(&s, &r, &ON, t);
+	for (int i = 0; i < N; i++)
+		tracepoints_on(&ag[i]);
+	s.room_known = true;
+	s.room = SCHED_MIN_GRANT + SCHED_MIN_GRANT * 4 / 5;
+	uint64_t g0 = s.granted_bytes;
+	sched_tick(&s, &r, &ON, t += 1 * MS);
+	int woken = 0;
+	for (int i = 0; i < N; i++)
+		woken += granted(&ag[i]) != 0;
+	ck_assert_int_eq(woken, 2);
+	ck_assert_uint_le(s.granted_bytes - g0, s.room);
+	ck_assert_msg(s.granted_bytes - g0 > s.room - 200,
+		      "granted %llu of a room of %llu: the remainder waited for the next tick",
+		      (unsigned long long)(s.granted_bytes - g0), (unsigned long long)s.room);
+	for (int i = 0; i < N; i++)
+		drop_agent(&ag[i]);
+}
+END_TEST
+
 /* Feedback pacing: the pacer's room replaces the byte budget, and the
  * grants never exceed it, even when a share would round up to a record. */
 START_TEST(adaptive_pacing_room_caps_grants)
@@ -693,7 +729,8 @@ int main(void)
 			     start_filter_goes_with_its_pass, start_with_a_recordings_encoded_filter,
 			     grant_capped_then_record,
 			     adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
-			     adaptive_pacing_room_caps_grants, progress_counts,
+			     adaptive_pacing_room_caps_grants, adaptive_pacing_grants_the_remainder,
+			     progress_counts,
 			     scoped_session_sees_one_uid);
 	add_restart_tests(t);
 	add_registry_tests(s, t);

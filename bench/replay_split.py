@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Where a replay's time goes (issue 34 item 1, P6): from Enter to every
+agent's ros2_caret tracepoints enabled, LTTng's own enabling in each
+process (the provider registered on the pass's first need, then the
+session daemon enabling the session's events in it), which no pacing of
+caretd's shortens; and from then to all in RECORD, the replay proper that
+the pacer answers for against the trace's bytes / the consumer's drain.
+
+Read from caretd's log: each agent's "recording: R records replayed in A
+ms, tracepoints on after B ms" line, logged at the tick that saw its pass
+complete (time T, 1 ms resolution; B is when caretd's tick first saw its
+tracepoints on, counted from its pass's start like A)."""
+import re
+import time
+
+_DONE = re.compile(r"^(\d+):(\d+):(\d+\.\d+) caretd info: pid (\d+) \(.*\) recording: "
+                   r"(\d+) records replayed in (\d+) ms, tracepoints on after (\d+) ms")
+
+
+def _sod(wall):
+    """Seconds of the day of a wall-clock instant, as caretd's log writes
+    them (local time)."""
+    tm = time.localtime(wall)
+    return tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec + (wall % 1.0)
+
+
+def _since(sod, enter_sod):
+    """sod - enter_sod, across midnight."""
+    return (sod - enter_sod + 43200.0) % 86400.0 - 43200.0
+
+
+def parse(lines, enter_wall):
+    """Per agent that completed its pass in these log lines: the seconds
+    from Enter (a time.time()) to its tracepoints on and to its pass done.
+    Returns {pid: (tp_on_s, done_s)}."""
+    e = _sod(enter_wall)
+    out = {}
+    for line in lines:
+        m = _DONE.match(line)
+        if not m:
+            continue
+        t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+        began = t - int(m.group(6)) / 1000.0
+        out[int(m.group(4))] = (_since(began + int(m.group(7)) / 1000.0, e), _since(t, e))
+    return out
+
+
+def split(logpath, offset, enter_wall, total_s):
+    """From caretd's log past offset (its size before Enter): Enter -> the
+    last agent's tracepoints on (tp_on_s), the first's (tp_first_s), and
+    the replay proper, from the last one on to all in RECORD (total_s
+    after Enter). None when no agent's line was found."""
+    with open(logpath, errors="replace") as fh:
+        fh.seek(offset)
+        per = parse(fh, enter_wall)
+    if not per:
+        return None
+    # never past the end the bench measured itself (the log rounds to ms)
+    last = min(total_s, max(max(0.0, on) for on, _ in per.values()))
+    first = min(max(0.0, on) for on, _ in per.values())
+    return {"tp_on_s": last, "tp_first_s": first, "replay_proper_s": total_s - last,
+            "agents": len(per)}
