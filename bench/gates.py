@@ -127,15 +127,27 @@ def _p6b(n):
             (n["ratio"], lin, n["vs_limit"], n["enter_s"], cap, n["discarded"], n["all"]))
 
 
+P7_QUOTA_SLACK_S = 0.25
+
+
 def _p7(n):
     # each condition vs its own limit, 1.1-1.8x seen in smoke runs on the
     # loaded machine (target 1.5x each since issue 34, 2x before): gate
     # each at 3x, twice the target as the 4x gate was for 2x; none
-    # discarded
-    worst = max(n["ratios"]) if n["ratios"] else float("inf")
-    return (worst <= 3.0 and n["discarded"] == 0 and n["all"] and len(n["ratios"]) == 3,
-            "each of %d conditions <= 3x its limit (worst %.2fx), discarded %d, all in "
-            "RECORD: %s" % (len(n["ratios"]), worst, n["discarded"], n["all"]))
+    # discarded. (c) alone may instead be at most P7_QUOTA_SLACK_S over its
+    # limit: its consumer runs under a CPU quota of 100 ms periods, and at
+    # smoke size both its session start and its limit's are a few ms or
+    # cross into the next period (0.02 s or 0.1-0.2 s on either side: 5-6x
+    # seen with 0-11 ms of replay); the full run's row holds it to 1.5x.
+    ratios, over = n["ratios"] or [], n.get("over_s") or []
+    bad = [i for i, x in enumerate(ratios)
+           if x > 3.0 and not (i == 2 and len(over) == 3 and over[2] <= P7_QUOTA_SLACK_S)]
+    worst = max(ratios) if ratios else float("inf")
+    return (not bad and n["discarded"] == 0 and n["all"] and len(ratios) == 3,
+            "each of %d conditions <= 3x its limit (worst %.2fx%s), discarded %d, all in "
+            "RECORD: %s" % (len(ratios), worst,
+                            "; (c) %.3f s over its limit, <= %.2f s" % (over[2], P7_QUOTA_SLACK_S)
+                            if len(over) == 3 else "", n["discarded"], n["all"]))
 
 
 def _p8(n):

@@ -669,6 +669,7 @@ def scenario(args, tmp):
                         (point_text(loaded), point_text(small),
                          point_text(slow) if slow else "not run: " + slow_why),
                         num=dict(ratios=[x["total"] / x["limit"] for x in tried],
+                                 over_s=[x["total"] - x["limit"] for x in tried],
                                  discarded=sum(x["discarded"] or 0 for x in tried) +
                                  sum(1 for x in tried if x["discarded"] is None),
                                  all=all(x["all"] for x in tried))))
