@@ -297,6 +297,11 @@ $(B)/tests/check_ctl_replies: $(call obj,tests/unit/check_ctl_replies.c $(CTL_PR
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
+UNIT_TESTS += $(B)/tests/check_ctl_listings
+$(B)/tests/check_ctl_listings: $(call obj,tests/unit/check_ctl_listings.c $(CTL_PROTO_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
+
 UNIT_TESTS += $(B)/tests/check_ctl_req
 $(B)/tests/check_ctl_req: $(call obj,tests/unit/check_ctl_req.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)
@@ -348,7 +353,8 @@ $(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/recording/c
 
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c tests/unit/check_daemon_restart.c \
-		tests/unit/check_daemon_registry.c daemon/agents/scheduler.c daemon/agents/dups.c \
+		tests/unit/check_daemon_registry.c tests/unit/check_daemon_pacing.c \
+		tests/unit/daemon_fixture.c daemon/agents/scheduler.c daemon/agents/dups.c \
 		daemon/agents/startend.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/config.c \
 		proto/caret_ctl_limits.c \
 		daemon/base/log.c proto/caret_utf8.c) $(SHM_LIBS)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * caretd's scheduler (state machine and pacing arithmetic) against real
+ * caretd's scheduler (its state machine) against real
  * segments. The test plays the agent: it owns the segments and sets what
- * the agent would. Also in this binary: check_daemon_restart.c (a caretd
- * killed inside a pass) and check_daemon_registry.c (config, registry,
- * copy counts); daemon_fixture.h is what they share.
+ * the agent would. Also in this binary: check_daemon_pacing.c (the
+ * pacing arithmetic), check_daemon_restart.c (a caretd killed inside a
+ * pass) and check_daemon_registry.c (config, registry, copy counts);
+ * daemon_fixture.h is what they share (daemon_fixture.c).
  */
 #include <check.h>
 #include <errno.h>
@@ -26,95 +27,6 @@
 #include "daemon/agents/startend.h"
 #include "tests/unit/daemon_fixture.h"
 #include "tests/unit/unit.h"
-
-char prefix[48];
-
-void set_prefix(const char *tag)
-{
-	snprintf(prefix, sizeof(prefix), "caret-ut-%s-%d", tag, (int)getpid());
-	setenv("CARET_SHM_PREFIX", prefix, 1);
-}
-
-/* n records of kind 1, all of the same size */
-void fill(struct caret_seg *s, int n)
-{
-	const char *sig = caret_kind_sig(1);
-	union caret_arg a[CARET_MAX_FIELDS];
-	for (unsigned i = 0; sig[i]; i++) {
-		if (sig[i] == 's')
-			a[i].s = "/node";
-		else
-			a[i].u = i;
-	}
-	for (int i = 0; i < n; i++)
-		ck_assert_int_eq(caret_seg_append(s, 1, i, a), 0);
-}
-
-/* One agent per prefix: a segment's name is the prefix, pid and start time. */
-void make_agent(struct agent *a, const char *tag, int records)
-{
-	memset(a, 0, sizeof(*a));
-	set_prefix(tag);
-	ck_assert_int_eq(caret_seg_create(&a->seg, 1 << 20, "unit", "jazzy"), 0);
-	fill(&a->seg, records);
-	a->pid = getpid();
-	snprintf(a->procname, sizeof(a->procname), "unit-%s", tag);
-	caret_own_set_state(&a->seg, CARET_STATE_WAIT); /* the agent's start */
-}
-
-void drop_agent(struct agent *a)
-{
-	char name[CARET_SHM_NAME_MAX];
-	strcpy(name, a->seg.name);
-	agent_state_free(a);
-	caret_seg_close(&a->seg);
-	caret_seg_unlink(name);
-}
-
-struct caret_seg_status status(const struct agent *a)
-{
-	struct caret_seg_status st;
-	caret_seg_read_status(&a->seg, &st);
-	return st;
-}
-
-uint32_t granted(const struct agent *a)
-{
-	return CARET_COUNT_OF(status(a).grant);
-}
-
-/* What the agent's replay thread does once the session enabled its
- * tracepoints for this pass (through the agent's half of the handshake). */
-void tracepoints_on(struct agent *a)
-{
-	uint32_t e = CARET_EPOCH_OF(status(a).grant);
-	caret_own_set_flags(&a->seg, CARET_AGENT_REPLAY_THREAD, 0);
-	caret_own_begin_pass(&a->seg, e);
-	caret_own_tp_enabled(&a->seg, e);
-}
-
-void replayed(struct agent *a, uint32_t count)
-{
-	uint32_t e = CARET_EPOCH_OF(status(a).grant);
-	struct caret_seg_status st = status(a);
-	uint32_t before = sched_done_in(&st, e);
-	caret_own_advance(&a->seg, e, count, count > before ? count - before : 0);
-}
-
-struct registry one(struct agent *a)
-{
-	a->next = NULL;
-	return (struct registry){ .head = a, .count = 1 };
-}
-
-/* One session enabling ros2_caret events, ready for replay; none. */
-const struct sched_lttng ON = { .any = true, .caret = true, .ready = 1, .newest = 1 };
-const struct sched_lttng OFF = { 0 };
-
-struct sched freq_sched(uint32_t f)
-{
-	return (struct sched){ .cfg = { .pacing = PACING_FREQUENCY, .frequency = f } };
-}
 
 START_TEST(start_and_end)
 {
@@ -401,225 +313,12 @@ START_TEST(remote_start_end_rules)
 END_TEST
 
 
-START_TEST(frequency_pacing)
-{
-	struct agent a;
-	make_agent(&a, "fq", 1000);
-	struct registry r = one(&a);
-	struct sched s = freq_sched(100);
-	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, &ON, t);
-	tracepoints_on(&a);
-	/* 100 records/s for 0.1 s */
-	sched_tick(&s, &r, &ON, t += 100 * MS);
-	ck_assert_uint_eq(granted(&a), 10);
-	sched_tick(&s, &r, &ON, t += 50 * MS);
-	ck_assert_uint_eq(granted(&a), 15);
-	/* fractions carry over: 15/s for 0.1 s is 1.5, so 1 then 2 */
-	s.cfg.frequency = 15;
-	sched_tick(&s, &r, &ON, t += 100 * MS);
-	ck_assert_uint_eq(granted(&a), 16);
-	sched_tick(&s, &r, &ON, t += 100 * MS);
-	ck_assert_uint_eq(granted(&a), 18);
-	/* after a stall the step is capped at 0.5 s: no burst */
-	s.cfg.frequency = 100;
-	sched_tick(&s, &r, &ON, t += 10000 * MS);
-	ck_assert_uint_eq(granted(&a), 68);
-	drop_agent(&a);
-}
-END_TEST
-
-START_TEST(grant_capped_then_record)
-{
-	struct agent a;
-	make_agent(&a, "cap", 20);
-	struct registry r = one(&a);
-	struct sched s = freq_sched(100000);
-	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, &ON, t);
-	tracepoints_on(&a);
-	sched_tick(&s, &r, &ON, t += 100 * MS);
-	ck_assert_uint_eq(granted(&a), 20); /* never beyond the cache */
-	ck_assert(sched_busy(&r));
-	replayed(&a, 19);
-	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(status(&a).state, CARET_STATE_PREPARE);
-	replayed(&a, 20);
-	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(status(&a).state, CARET_STATE_RECORD);
-	ck_assert(!sched_busy(&r));
-	/* End */
-	sched_tick(&s, &r, &OFF, t += 10 * MS);
-	ck_assert_uint_eq(status(&a).state, CARET_STATE_WAIT);
-	drop_agent(&a);
-}
-END_TEST
-
-START_TEST(adaptive_pacing_shares_bandwidth)
-{
-	struct agent a, b;
-	make_agent(&a, "ada", 1000);
-	make_agent(&b, "adb", 1000);
-	a.next = &b;
-	b.next = NULL;
-	struct registry r = { .head = &a, .count = 2 };
-	uint64_t rec = status(&a).tail / 1000; /* bytes per cached record */
-	uint64_t per_event = rec + 32;         /* plus LTTng's header and contexts */
-	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = per_event * 400 } };
-	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, &ON, t);
-	tracepoints_on(&a);
-	tracepoints_on(&b);
-	/* 0.5 s of a 400-event/s budget: below SCHED_MIN_GRANT, so one
-	 * replay takes it all at this tick, the other at the next */
-	ck_assert_uint_lt(per_event * 200, SCHED_MIN_GRANT);
-	sched_tick(&s, &r, &ON, t += 500 * MS);
-	ck_assert_uint_eq(granted(&a) + granted(&b), 200);
-	ck_assert(granted(&a) == 0 || granted(&b) == 0);
-	sched_tick(&s, &r, &ON, t += 500 * MS);
-	ck_assert_uint_eq(granted(&a), 200);
-	ck_assert_uint_eq(granted(&b), 200);
-	/* one replay done: the other gets the whole budget */
-	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
-	sched_agent(&a)->covered_serial = 1;
-	sched_tick(&s, &r, &ON, t += 500 * MS);
-	ck_assert_uint_eq(granted(&b), 400);
-	/* a budget below one event still moves: one record per tick */
-	s.cfg.bandwidth = 1;
-	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(granted(&b), 401);
-	drop_agent(&a);
-	drop_agent(&b);
-}
-END_TEST
-
-/* Many replays and room for a few turns: each tick wakes at most
- * room / SCHED_MIN_GRANT agents, never grants beyond the room, and every
- * replay gets its turn within a few ticks. */
-START_TEST(adaptive_pacing_grants_in_turns)
-{
-	enum { N = 40, SLOTS = 8 };
-	static struct agent ag[N];
-	for (int i = 0; i < N; i++) {
-		char tag[16];
-		snprintf(tag, sizeof(tag), "turn%d", i);
-		make_agent(&ag[i], tag, 2000);
-		ag[i].next = i + 1 < N ? &ag[i + 1] : NULL;
-	}
-	struct registry r = { .head = &ag[0], .count = N };
-	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = UINT64_MAX / 4 } };
-	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, &ON, t);
-	for (int i = 0; i < N; i++)
-		tracepoints_on(&ag[i]);
-	uint32_t before[N];
-	int turns[N] = { 0 };
-	s.room_known = true;
-	for (int tick = 0; tick < N / SLOTS; tick++) {
-		for (int i = 0; i < N; i++)
-			before[i] = granted(&ag[i]);
-		uint64_t g0 = s.granted_bytes;
-		s.room = (uint64_t)SLOTS * SCHED_MIN_GRANT;
-		sched_tick(&s, &r, &ON, t += 1 * MS);
-		int woken = 0;
-		for (int i = 0; i < N; i++)
-			if (granted(&ag[i]) != before[i]) {
-				woken++;
-				turns[i]++;
-			}
-		ck_assert_int_eq(woken, SLOTS);
-		ck_assert_uint_le(s.granted_bytes - g0, s.room);
-		ck_assert_uint_gt(s.granted_bytes - g0, s.room - (uint64_t)SLOTS * 200);
-	}
-	for (int i = 0; i < N; i++)
-		ck_assert_msg(turns[i] == 1, "agent %d had %d turns in %d ticks", i, turns[i],
-			      N / SLOTS);
-	for (int i = 0; i < N; i++)
-		drop_agent(&ag[i]);
-}
-END_TEST
-
-/* Room for a turn and most of another (64 KiB sub-buffers: a window of
- * 192 KiB, about 120 KiB of it free at a tick): the remainder is a second,
- * smaller turn, not left for the next tick (bench P7 (b)). */
-START_TEST(adaptive_pacing_grants_the_remainder)
-{
-	enum { N = 6 };
-	static struct agent ag[N];
-	for (int i = 0; i < N; i++) {
-		char tag[16];
-		snprintf(tag, sizeof(tag), "rem%d", i);
-		make_agent(&ag[i], tag, 5000);
-		ag[i].next = i + 1 < N ? &ag[i + 1] : NULL;
-	}
-	struct registry r = { .head = &ag[0], .count = N };
-	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = UINT64_MAX / 4 } };
-	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, &ON, t);
-	for (int i = 0; i < N; i++)
-		tracepoints_on(&ag[i]);
-	s.room_known = true;
-	s.room = SCHED_MIN_GRANT + SCHED_MIN_GRANT * 4 / 5;
-	uint64_t g0 = s.granted_bytes;
-	sched_tick(&s, &r, &ON, t += 1 * MS);
-	int woken = 0;
-	for (int i = 0; i < N; i++)
-		woken += granted(&ag[i]) != 0;
-	ck_assert_int_eq(woken, 2);
-	ck_assert_uint_le(s.granted_bytes - g0, s.room);
-	ck_assert_msg(s.granted_bytes - g0 > s.room - 200,
-		      "granted %llu of a room of %llu: the remainder waited for the next tick",
-		      (unsigned long long)(s.granted_bytes - g0), (unsigned long long)s.room);
-	for (int i = 0; i < N; i++)
-		drop_agent(&ag[i]);
-}
-END_TEST
-
-/* Feedback pacing: the pacer's room replaces the byte budget, and the
- * grants never exceed it, even when a share would round up to a record. */
-START_TEST(adaptive_pacing_room_caps_grants)
-{
-	struct agent a, b;
-	make_agent(&a, "ra", 1000);
-	make_agent(&b, "rb", 1000);
-	a.next = &b;
-	b.next = NULL;
-	struct registry r = { .head = &a, .count = 2 };
-	struct caret_seg_status st = status(&a);
-	uint64_t per_event = sched_record_bytes(&st);
-	struct sched s = { .cfg = { .pacing = PACING_ADAPTIVE, .bandwidth = UINT64_MAX / 4 } };
-	int64_t t = 1000 * MS;
-	sched_tick(&s, &r, &ON, t);
-	tracepoints_on(&a);
-	tracepoints_on(&b);
-	s.room_known = true;
-	s.room = per_event * 100;
-	sched_tick(&s, &r, &ON, t += 10 * MS);
-	/* less than SCHED_MIN_GRANT: one replay's turn */
-	ck_assert_uint_eq(granted(&a) + granted(&b), 100);
-	ck_assert_uint_eq(s.granted_bytes, per_event * 100);
-	/* a full buffer: nothing more, not even one record each */
-	s.room = 0;
-	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(granted(&a) + granted(&b), 100);
-	/* room for one record: the first replay gets it, the second waits */
-	s.room = per_event + per_event / 2;
-	sched_tick(&s, &r, &ON, t += 10 * MS);
-	ck_assert_uint_eq(granted(&a) + granted(&b), 101);
-	ck_assert_uint_eq(s.granted_bytes, per_event * 101);
-	drop_agent(&a);
-	drop_agent(&b);
-}
-END_TEST
-
 START_TEST(progress_counts)
 {
 	struct agent a, b;
 	make_agent(&a, "pa", 30);
 	make_agent(&b, "pb", 50);
-	a.next = &b;
-	b.next = NULL;
-	struct registry r = { .head = &a, .count = 2 };
+	struct registry r = two(&a, &b);
 	struct sched s = freq_sched(100);
 	sched_tick(&s, &r, &ON, 1000 * MS);
 	ck_assert_int_eq(caret_drive_set_state(&a.seg, CARET_STATE_PREPARE, CARET_STATE_RECORD), 0);
@@ -725,13 +424,10 @@ int main(void)
 	Suite *s = suite_create("daemon");
 	TCase *t = unit_case(s, "scheduler", second_session_replays_again_in_record,
 			     prepare_restarts_and_session_without_caret, start_and_end,
-			     frequency_pacing, remote_start_end_rules, start_end_are_inputs_of_the_tick,
+			     remote_start_end_rules, start_end_are_inputs_of_the_tick,
 			     start_filter_goes_with_its_pass, start_with_a_recordings_encoded_filter,
-			     grant_capped_then_record,
-			     adaptive_pacing_shares_bandwidth, adaptive_pacing_grants_in_turns,
-			     adaptive_pacing_room_caps_grants, adaptive_pacing_grants_the_remainder,
-			     progress_counts,
-			     scoped_session_sees_one_uid);
+			     progress_counts, scoped_session_sees_one_uid);
+	add_pacing_tests(t);
 	add_restart_tests(t);
 	add_registry_tests(s, t);
 	return unit_run(s);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* What the parts of check_daemon share (check_daemon.c defines them): an
+/* What the parts of check_daemon share (daemon_fixture.c): an
  * agent per test with a real segment under this process's own prefix, the
  * agent's half of the handshake played by the test, and two session
  * views. */
@@ -30,6 +30,15 @@ struct registry one(struct agent *a);
 /* One session enabling ros2_caret events, ready for replay; none. */
 extern const struct sched_lttng ON, OFF;
 struct sched freq_sched(uint32_t f);
+/* n agents tagged tag0, tag1... (records each), chained into one registry;
+ * dropped together. */
+struct registry make_agents(struct agent *ag, int n, const char *tag, int records);
+void drop_agents(struct agent *ag, int n);
+/* a then b, as one registry. */
+struct registry two(struct agent *a, struct agent *b);
+
+/* check_daemon_pacing.c: a fixed frequency, adaptive pacing's shares. */
+void add_pacing_tests(TCase *t);
 
 /* check_daemon_restart.c: a caretd killed inside a pass and restarted. */
 void add_restart_tests(TCase *t);
