@@ -363,8 +363,10 @@ $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c tests/unit/check_d
 
 UNIT_TESTS += $(B)/tests/check_commands
 $(B)/tests/check_commands: $(call obj,tests/unit/check_commands.c tests/unit/check_commands_state.c \
+		tests/unit/check_commands_status.c tests/unit/check_commands_events.c \
 		tests/unit/check_commands_arm.c tests/unit/check_commands_make.c \
-		tests/unit/check_commands_rotation.c tests/unit/check_commands_snapshot.c \
+		tests/unit/check_commands_rotation.c tests/unit/check_commands_rotation_passes.c \
+		tests/unit/rot_fixture.c tests/unit/check_commands_snapshot.c \
 		tests/unit/check_commands_poll.c tests/unit/check_commands_simclock.c \
 		tests/unit/check_commands_pause.c tests/unit/check_commands_hold.c \
 		tests/unit/check_commands_held.c \

@@ -543,6 +543,8 @@ int main(void)
 	TCase *tc = tcase_create("commands");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	add_state_tests(tc);
+	add_status_tests(tc);
+	add_events_tests(tc);
 	tcase_add_test(tc, bad_requests);
 	tcase_add_test(tc, record_remembers_its_directory);
 	tcase_add_test(tc, stop_is_the_callers_own);
@@ -557,6 +559,7 @@ int main(void)
 	tcase_add_test(tc, record_rotation_armed_then_stop);
 	add_arm_tests(tc);
 	add_make_tests(tc);
+	add_rotation_pass_tests(tc);
 	add_rotation_tests(tc);
 	add_snapshot_tests(tc);
 	add_poll_tests(tc);

@@ -20,14 +20,6 @@
 #include "proto/caret_ctl_recordings.h"
 #include "cmd_fixture.h"
 
-static int stops(void)
-{
-	int n = 0;
-	for (int i = 0; i < fake.n_calls; i++)
-		n += !strncmp(fake.calls[i], "stop ", 5);
-	return n;
-}
-
 /* A record of name asking for its hold: its request goes on, its first
  * line the result, held. */
 static struct wait_req *record_held(const char *name)
@@ -35,21 +27,15 @@ static struct wait_req *record_held(const char *name)
 	char line[200];
 	snprintf(line, sizeof(line), "{\"v\":1,\"cmd\":\"record\",\"session\":\"%s\",\"path\":\"/t\","
 		 "\"hold\":true}", name);
-	struct wait_req *w = NULL;
-	ck_assert_ptr_null(ask(line, CTL_REPLY_RESULT, &w));
-	ck_assert_ptr_nonnull(w);
-	ck_assert(wait_slow(w)); /* held for as long as it records */
-	bool done;
-	cJSON *o = wait_poll(w, 0, &done);
-	ck_assert(!done);
+	cJSON *o;
+	struct wait_req *w = ask_slow(line, &o);
 	struct ctl_record_result rec;
 	struct ctl_why why;
 	ck_assert_msg(ctl_decode_record(o, &rec, &why) == 0, "%s", why.msg);
 	ck_assert_str_eq(rec.session, name);
 	ck_assert(rec.held);
 	cJSON_Delete(o);
-	ck_assert_ptr_null(wait_poll(w, 1, &done));
-	ck_assert(!done);
+	expect_quiet(w);
 	return w;
 }
 
@@ -78,7 +64,7 @@ START_TEST(record_held_from_its_result)
 	ck_assert_int_eq(held_in_status("s1"), 1);
 	wait_free(w);
 	ck_assert_ptr_nonnull(fake_call("stop s1"));
-	ck_assert_int_eq(stops(), 1);
+	ck_assert_int_eq(fake_stops(), 1);
 	ck_assert_ptr_null(recordings_find(&recs, "s1"));
 }
 END_TEST
@@ -92,7 +78,7 @@ START_TEST(record_without_hold_as_before)
 	expect_keys(r, "v,type,session,path");
 	cJSON_Delete(r);
 	ck_assert_int_eq(held_in_status("old"), 0);
-	ck_assert_int_eq(stops(), 0);
+	ck_assert_int_eq(fake_stops(), 0);
 }
 END_TEST
 
@@ -113,7 +99,7 @@ START_TEST(record_held_released)
 	ck_assert(!h.held);
 	cJSON_Delete(o);
 	wait_free(w);
-	ck_assert_int_eq(stops(), 0);
+	ck_assert_int_eq(fake_stops(), 0);
 	ck_assert_ptr_nonnull(recordings_find(&recs, "s1"));
 }
 END_TEST
@@ -215,7 +201,7 @@ START_TEST(deferred_record_failed_or_left)
 	cJSON_Delete(wait_poll(w, 0, &done));
 	wait_free(w);
 	ck_assert(left.released);
-	ck_assert_int_eq(stops(), 0);
+	ck_assert_int_eq(fake_stops(), 0);
 }
 END_TEST
 

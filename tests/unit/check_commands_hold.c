@@ -27,21 +27,15 @@ static struct wait_req *hold(const char *name)
 {
 	char line[160];
 	snprintf(line, sizeof(line), "{\"v\":1,\"cmd\":\"hold\",\"session\":\"%s\"}", name);
-	struct wait_req *w = NULL;
-	ck_assert_ptr_null(ask(line, CTL_REPLY_RESULT, &w));
-	ck_assert_ptr_nonnull(w);
-	ck_assert(wait_slow(w));
-	bool done;
-	cJSON *o = wait_poll(w, 0, &done);
-	ck_assert(!done);
+	cJSON *o;
+	struct wait_req *w = ask_slow(line, &o);
 	struct ctl_hold_result h;
 	struct ctl_why why;
 	ck_assert_msg(ctl_decode_hold(o, &h, &why) == 0, "%s", why.msg);
 	ck_assert_str_eq(h.session, name);
 	ck_assert(h.held);
 	cJSON_Delete(o);
-	ck_assert_ptr_null(wait_poll(w, 1, &done));
-	ck_assert(!done);
+	expect_quiet(w);
 	return w;
 }
 
@@ -58,14 +52,6 @@ static void expect_over(struct wait_req *w)
 	cJSON_Delete(o);
 }
 
-static int stops(void)
-{
-	int n = 0;
-	for (int i = 0; i < fake.n_calls; i++)
-		n += !strncmp(fake.calls[i], "stop ", 5);
-	return n;
-}
-
 START_TEST(closed_unreleased_stops_the_recording)
 {
 	record("s1");
@@ -74,7 +60,7 @@ START_TEST(closed_unreleased_stops_the_recording)
 	ck_assert_ptr_null(fake_call("stop"));
 	wait_free(w); /* its connection closed: caretctl killed */
 	ck_assert_ptr_nonnull(fake_call("stop s1"));
-	ck_assert_int_eq(stops(), 1);
+	ck_assert_int_eq(fake_stops(), 1);
 	ck_assert_ptr_null(recordings_find(&recs, "s1"));
 	ck_assert_ptr_nonnull(recordings_find(&recs, "s2"));
 }
@@ -95,7 +81,7 @@ START_TEST(released_runs_on)
 	expect_over(w1);
 	wait_free(w1);
 	wait_free(w2); /* closed before its last line: released all the same */
-	ck_assert_int_eq(stops(), 0);
+	ck_assert_int_eq(fake_stops(), 0);
 	ck_assert_ptr_nonnull(recordings_find(&recs, "s1"));
 }
 END_TEST
@@ -112,7 +98,7 @@ START_TEST(ends_with_its_recording)
 	fake.n_sessions = 0;
 	record("s1");
 	wait_free(late); /* never polled since: its recording is gone */
-	ck_assert_int_eq(stops(), 1);
+	ck_assert_int_eq(fake_stops(), 1);
 	ck_assert_ptr_nonnull(recordings_find(&recs, "s1"));
 }
 END_TEST
@@ -147,7 +133,7 @@ START_TEST(caretd_exit_stops_nothing)
 	struct wait_req *w = hold("s1");
 	cmd_hold_shutdown();
 	wait_free(w);
-	ck_assert_int_eq(stops(), 0);
+	ck_assert_int_eq(fake_stops(), 0);
 	ck_assert_ptr_nonnull(recordings_find(&recs, "s1"));
 }
 END_TEST

@@ -114,6 +114,25 @@ cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **w)
 	return res;
 }
 
+struct wait_req *ask_slow(const char *line, cJSON **first)
+{
+	struct wait_req *w = NULL;
+	ck_assert_ptr_null(ask(line, CTL_REPLY_RESULT, &w));
+	ck_assert_ptr_nonnull(w);
+	ck_assert(wait_slow(w)); /* it goes on for as long as it holds */
+	bool done;
+	*first = wait_poll(w, 0, &done);
+	ck_assert(!done);
+	return w;
+}
+
+void expect_quiet(struct wait_req *w)
+{
+	bool done;
+	ck_assert_ptr_null(wait_poll(w, 1, &done));
+	ck_assert(!done);
+}
+
 int err_of(const cJSON *r)
 {
 	return cJSON_GetObjectItemCaseSensitive(r, CARET_CTL_K_ERRNO)->valueint;
@@ -175,6 +194,14 @@ const char *fake_call(const char *prefix)
 		if (!strncmp(fake.calls[i], prefix, strlen(prefix)))
 			return fake.calls[i];
 	return NULL;
+}
+
+int fake_stops(void)
+{
+	int n = 0;
+	for (int i = 0; i < fake.n_calls; i++)
+		n += !strncmp(fake.calls[i], "stop ", 5);
+	return n;
 }
 
 static int find(const char *s)

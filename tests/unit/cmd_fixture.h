@@ -34,6 +34,11 @@ void teardown(void);
 /* The reply to one request line, as caretctl parses it; with w, the wait
  * request the line started instead. */
 cJSON *ask(const char *line, enum ctl_reply_type want, struct wait_req **w);
+/* line, a request that goes on (a hold, a held record): *first is its first
+ * line, then nothing until something changes; the request. */
+struct wait_req *ask_slow(const char *line, cJSON **first);
+/* Nothing more said on w, which goes on. */
+void expect_quiet(struct wait_req *w);
 int err_of(const cJSON *r);
 /* The reply's "error" text. */
 const char *msg_of(const cJSON *r);
@@ -75,9 +80,15 @@ extern struct fake_lttng fake;
 extern const struct caret_lttng_ops fake_lttng_ops;
 /* The first call that starts with prefix, or NULL. */
 const char *fake_call(const char *prefix);
+/* How many sessions were stopped. */
+int fake_stops(void);
 
 /* The tests of check_commands_state.c. */
 void add_state_tests(TCase *tc);
+/* The tests of check_commands_status.c. */
+void add_status_tests(TCase *tc);
+/* The tests of check_commands_events.c. */
+void add_events_tests(TCase *tc);
 /* The session record created, as status shows it, decoded. */
 void assert_record_reply(cJSON *r, const char *session, const char *path);
 /* The tests of check_commands_arm.c. */
@@ -86,6 +97,8 @@ void add_arm_tests(TCase *tc);
 void add_make_tests(TCase *tc);
 /* The tests of check_commands_rotation.c. */
 void add_rotation_tests(TCase *tc);
+/* The tests of check_commands_rotation_passes.c. */
+void add_rotation_pass_tests(TCase *tc);
 /* The tests of check_commands_snapshot.c. */
 void add_snapshot_tests(TCase *tc);
 /* The tests of check_commands_poll.c. */
