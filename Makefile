@@ -264,7 +264,14 @@ $(B)/tests/initmaker: $(call obj,tests/integration/initmaker.c) $(B)/lib/libtrac
 	$(CC) -o $@ $< $(LDFLAGS) -L$(B)/lib -ltracetools -Wl,-rpath,'$$ORIGIN/../lib'
 
 UNIT_TESTS += $(B)/tests/check_reader
-$(B)/tests/check_reader: $(call obj,tests/unit/check_reader.c) $(SHM_LIBS)
+$(B)/tests/check_reader: $(call obj,tests/unit/check_reader.c tests/unit/reader_fixture.c) \
+		$(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
+
+UNIT_TESTS += $(B)/tests/check_reader_hostile
+$(B)/tests/check_reader_hostile: $(call obj,tests/unit/check_reader_hostile.c tests/unit/reader_fixture.c) \
+		$(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK) -lpthread
 
@@ -319,7 +326,14 @@ $(B)/tests/check_start_msg: $(call obj,tests/unit/check_start_msg.c daemon/lttng
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_drain
-$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng/lttng_drain.c)
+$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c tests/unit/drain_fixture.c \
+		daemon/lttng/lttng_drain.c)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
+UNIT_TESTS += $(B)/tests/check_drain_horizon
+$(B)/tests/check_drain_horizon: $(call obj,tests/unit/check_drain_horizon.c tests/unit/drain_fixture.c \
+		daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
