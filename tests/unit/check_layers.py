@@ -301,7 +301,8 @@ for rel in sorted(includes):
     # layout's offsets for the Python tests, at build time)
     if rel in ("tests/unit/check_shm.c", "tests/unit/check_shm_handshake.c",
                "tests/unit/check_shm_hostile.c", "tests/unit/check_shm_counters.c",
-               "tests/unit/check_reader.c",
+               "tests/unit/check_reader.c", "tests/unit/check_reader_hostile.c",
+               "tests/unit/reader_fixture.c",
                "tests/fuzz/fuzz_segment.c", "proto/caret_segment.h",
                "bench/reader_bench.c", "proto/gen/gen_kinds.c"):
         continue
