@@ -7,18 +7,17 @@ stop` does, and the trace holds every process's init records. Exit 4
 without --duration releases it: the recording runs on, as caretctl(1)
 says. Another user's hold or release: tests/integration/test_sessions_users.py.
 Real lttng-sessiond, real agents, babeltrace2."""
-import fcntl
 import json
 import os
 import re
 import signal
 import socket
-import subprocess
 import threading
 import time
 import unittest
 
-from harness import CARETCTL, SystemTest, lttng, wait_err, wait_line
+from harness import SystemTest, lttng, wait_err, wait_line
+from record_spawn import record_blocked_after_answer, spawn_record
 from trace_model import assert_all_init, per_pid
 
 
@@ -37,28 +36,6 @@ def sessions_gone(name, timeout=20):
     return False
 
 
-def full_pipe():
-    """A pipe whose buffer is full: a write to w blocks until r is read."""
-    r, w = os.pipe()
-    flags = fcntl.fcntl(w, fcntl.F_GETFL)
-    fcntl.fcntl(w, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-    try:
-        while True:
-            os.write(w, b"x" * 4096)
-    except BlockingIOError:
-        pass
-    fcntl.fcntl(w, fcntl.F_SETFL, flags)
-    return r, w
-
-
-def wchan(pid):
-    try:
-        with open("/proc/%d/wchan" % pid) as f:
-            return f.read()
-    except OSError:
-        return ""
-
-
 def release(sock, session):
     """What caretctl's exit 4 sends: every hold of session ends."""
     with socket.socket(socket.AF_UNIX) as s:
@@ -72,9 +49,7 @@ class HoldTest(SystemTest):
     def recorder(self, name, *args):
         """caretctl record without --duration, standard input closed: it
         records until a signal."""
-        p = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
-                          self.traces, "-s", name, "--timeout", "30"] + list(args),
-                         agent=False, stdin=subprocess.DEVNULL)
+        p = spawn_record(self.c, self.traces, name, "--timeout", "30", *args)
         wait_line(p, r"processes recording", timeout=40)
         wait_line(p, r"standard input closed", timeout=10)
         return p
@@ -114,18 +89,8 @@ class HoldTest(SystemTest):
         d = self.c.caretd()
         self.system(2)
         mark = len(d.errs)
-        r, w = full_pipe()
-        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
-                                self.traces, "-s", "instant", "--timeout", "30"],
-                               env=self.c.env(agent=False), stdin=subprocess.DEVNULL, stdout=w,
-                               stderr=subprocess.DEVNULL)
-        os.close(w)
+        rec, r = record_blocked_after_answer(self, self.c, self.traces, "instant")
         try:
-            deadline = time.time() + 40
-            while "pipe" not in wchan(rec.pid):
-                self.assertIsNone(rec.poll(), "caretctl exited")
-                self.assertLess(time.time(), deadline, "caretctl never wrote its answer")
-                time.sleep(0.05)
             self.assertEqual(active_sessions().get("instant"), "active", lttng("list"))
             rec.kill()
             rec.wait()
@@ -147,18 +112,8 @@ class HoldTest(SystemTest):
         recording over."""
         d = self.c.caretd()
         self.system(1)
-        r, w = full_pipe()
-        rec = subprocess.Popen([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
-                                self.traces, "-s", "known", "--timeout", "30"],
-                               env=self.c.env(agent=False), stdin=subprocess.DEVNULL, stdout=w,
-                               stderr=subprocess.DEVNULL)
-        os.close(w)
+        rec, r = record_blocked_after_answer(self, self.c, self.traces, "known")
         try:
-            deadline = time.time() + 40
-            while "pipe" not in wchan(rec.pid):
-                self.assertIsNone(rec.poll(), "caretctl exited")
-                self.assertLess(time.time(), deadline, "caretctl never wrote its answer")
-                time.sleep(0.05)
             d.kill()
             d.wait()
             os.unlink(self.c.sock)
@@ -235,9 +190,7 @@ class HoldTest(SystemTest):
                 f.flush()
         t = threading.Thread(target=serve, daemon=True)
         t.start()
-        rec = self.c.spawn([CARETCTL, "--socket", sock, "record", "--immediate", "-p",
-                            self.traces, "-s", "old", "--timeout", "30"], agent=False,
-                           stdin=subprocess.DEVNULL)
+        rec = spawn_record(self.c, self.traces, "old", "--timeout", "30", sock=sock)
         try:
             t.join(30)
             self.assertEqual(len(seen), 2, seen)
@@ -333,9 +286,7 @@ class HoldTest(SystemTest):
         d = self.c.caretd()
         self.system(2)
         mark = len(d.errs)
-        rec = self.c.spawn([CARETCTL, "--socket", self.c.sock, "record", "--immediate", "-p",
-                            self.traces, "-s", "slow", "-f", "1", "--timeout", "2"],
-                           agent=False, stdin=subprocess.DEVNULL)
+        rec = spawn_record(self.c, self.traces, "slow", "-f", "1", "--timeout", "2")
         self.assertEqual(rec.finish(60), 4, rec.out_text() + rec.err_text())
         self.assertIn("session slow is still recording", rec.err_text())
         wait_err(d, r"session slow: released by uid 0 \(1 hold ended\)", start=mark)
