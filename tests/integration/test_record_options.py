@@ -98,6 +98,21 @@ class ParseTest(unittest.TestCase):
             self.assertEqual(r.returncode, 2, (args, r.stderr))
             self.assertIn(msg, r.stderr, args)
 
+    def test_one_output(self):
+        """-p/--path, -o/--output and --set-url name one place the trace
+        goes: two different ones are a usage error, said (the same
+        directory twice is not)."""
+        cases = [
+            (["--set-url", "net://h", "-p", "/tmp/x"], "--set-url and --path name two outputs"),
+            (["-p", "/tmp/x", "-o", "/tmp/y"], "-p/--path and -o/--output name two directories"),
+        ]
+        for args, msg in cases:
+            r = self.ctl("--immediate", *args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertIn(msg, r.stderr, args)
+        r = self.ctl("-l", "-p", "/tmp/x", "-o", "/tmp/x")
+        self.assertEqual(r.returncode, 0, r.stderr)
+
     def test_help_covers_them(self):
         r = self.ctl("--help")
         for opt in ("-u, --ust", "--context", "-k, --kernel", "--syscall",
