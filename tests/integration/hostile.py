@@ -12,7 +12,8 @@ import time
 import unittest
 import uuid
 
-from harness import Ctx, rec_header
+from harness import Ctx
+from seg_layout import rec_header
 from caret_kinds import REC_ALIGN, REC_HEADER_SIZE
 
 

@@ -12,7 +12,8 @@ import time
 import unittest
 
 from harness import (CARETD, ROOT, STATES, B, SystemTest, lttng, mono_ns, read_trace,
-                     seg_field, wait_line)
+                     wait_line)
+from seg_layout import seg_field
 from trace_model import RUNTIME, check_complete
 
 

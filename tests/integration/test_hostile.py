@@ -11,7 +11,8 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, CARETD, FORKER, STANDIN, seg_header, wait_line
+from harness import CARETCTL, CARETD, FORKER, STANDIN, wait_line
+from seg_layout import seg_header
 from caret_kinds import SHM_LAYOUT_VERSION
 from hostile import HostileBase, as_user, node_record, temp_user
 

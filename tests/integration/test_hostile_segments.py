@@ -4,7 +4,8 @@ a clear error, by the tools that read segments (agentctl check and list)."""
 import os
 import unittest
 
-from harness import Ctx, rec_header, seg_header
+from harness import Ctx
+from seg_layout import rec_header, seg_header
 
 
 class HostileSegments(unittest.TestCase):

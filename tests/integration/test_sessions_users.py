@@ -15,7 +15,8 @@ import time
 import unittest
 
 from harness import (CARETCTL, CARETD, STANDIN, STATES, lttng, mono_ns, read_trace,
-                     seg_field, wait_err, wait_line)
+                     wait_err, wait_line)
+from seg_layout import seg_field
 from sessions_base import Base
 from trace_model import assert_all_init, per_pid
 

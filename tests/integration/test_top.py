@@ -13,7 +13,8 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, STANDIN, SystemTest, seg_field, wait_line
+from harness import CARETCTL, STANDIN, SystemTest, wait_line
+from seg_layout import seg_field
 import test_sessions_users as users
 
 RATE_TOL, DUR_TOL = 0.05, 0.10
