@@ -129,7 +129,37 @@ class RelayStartTest(NetTest):
         rec.finish(90)
         self.assertEqual(self.sessions_b_after(), [])
 
-    def test_3_caretd_exit_during_relay_start(self):
+    def test_3_relay_waits_for_local_start(self):
+        """A relay request that comes while B's LTTng starts a local
+        recording's session: B answers meanwhile, and makes the relay
+        session once that start ended; both then record."""
+        a, b = self.a, self.b
+        time.sleep(2.1)
+        self.stopped = self.pb[0]
+        os.kill(self.stopped.pid, signal.SIGSTOP)
+        mark = len(self.db.errs)
+        local = b.spawn([CARETCTL, "--socket", b.sock, "record", "--immediate", "-p",
+                         os.path.join(b.dir, "traces"), "-s", "loc", "--duration", "6",
+                         "--timeout", "60"])
+        wait_err(self.db, r"LTTng is starting a session", mark, timeout=10)
+        rec = a.spawn([CARETCTL, "--socket", a.sock, "record", "--immediate", "--all-hosts",
+                       "--set-url", "net://" + a.addr, "-s", "rsd", "--duration", "6",
+                       "--timeout", "60"])
+        wait_err(self.db, r"relay_record rsd from %s: its session is started once LTTng's "
+                 r"start of another one ended" % a.name, mark, timeout=15)
+        self.status_quick_b(2)
+        self.resume()
+        wait_err(self.db, r"session loc: LTTng started it in \d+ ms", mark, timeout=30)
+        wait_err(self.db, r"relay session rsd: LTTng started it in \d+ ms", mark, timeout=30)
+        self.assertEqual(local.finish(90), 0, local.out_text() + local.err_text())
+        self.assertEqual(rec.finish(90), 0, rec.out_text() + rec.err_text())
+        wait_err(self.db, r"relay session rsd stopped and destroyed", mark, timeout=30)
+        self.assertEqual(self.sessions_b_after(), [])
+        time.sleep(0.5)  # the relay closes its files after the session is destroyed
+        self.assertEqual(len(glob.glob(os.path.join(self.relay_dir, b.name, "rsd-*"))), 1,
+                         os.listdir(self.relay_dir))
+
+    def test_4_caretd_exit_during_relay_start(self):
         """B's caretd stopped (SIGTERM) during its relay session's start:
         it exits once its start helper ended the start, and no session is
         left streaming. B's caretd is started again for what follows."""
