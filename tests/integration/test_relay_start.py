@@ -159,7 +159,42 @@ class RelayStartTest(NetTest):
         self.assertEqual(len(glob.glob(os.path.join(self.relay_dir, b.name, "rsd-*"))), 1,
                          os.listdir(self.relay_dir))
 
-    def test_4_caretd_exit_during_relay_start(self):
+    def helpers_b(self):
+        """The pids of B's caretd's LTTng start helpers (its children in
+        that mode)."""
+        out = []
+        for pid in os.listdir("/proc"):
+            try:
+                with open("/proc/%s/stat" % pid) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    cmd = f.read().split(b"\0")
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid == self.db.pid and b"--lttng-start-helper" in cmd:
+                out.append(int(pid))
+        return out
+
+    def test_4_helper_killed_during_relay_start(self):
+        """B's start helper killed (SIGKILL) inside its relay session's
+        start: the next helper stops and destroys what it left, B logs the
+        relay request's failure, no session is left streaming."""
+        rec, mark = self.relay_record_held("rse", 30)
+        helpers = self.helpers_b()
+        self.assertEqual(len(helpers), 1, helpers)
+        os.kill(helpers[0], signal.SIGKILL)
+        wait_err(self.db, r"LTTng start helper \(pid %d\) died \(killed by signal 9\) during "
+                 r"a session start" % helpers[0], mark, timeout=15)
+        self.status_quick_b(2)
+        self.resume()
+        wait_err(self.db, r"relay_record rse from %s: caretd's LTTng start helper \(pid %d\) "
+                 r"died during the start of session rse" % (self.a.name, helpers[0]), mark,
+                 timeout=30)
+        rec.send_signal(signal.SIGINT)
+        rec.finish(90)
+        self.assertEqual(self.sessions_b_after(), [])
+
+    def test_5_caretd_exit_during_relay_start(self):
         """B's caretd stopped (SIGTERM) during its relay session's start:
         it exits once its start helper ended the start, and no session is
         left streaming. B's caretd is started again for what follows."""
