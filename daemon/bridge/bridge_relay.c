@@ -290,7 +290,8 @@ void bridge_relay_request(struct bridge *b, const caretd_msgs_msg_dds__RelayReco
 			bridge_relay_stop(b, NULL);
 		else if (b->relay_job && !strcmp(b->relay_job->session, m->session_name)) {
 			bridge_rlog_info(b, "bridge: relay session %s: its stop came during its start: "
-					 "stopped once made", m->session_name);
+					 "%s", m->session_name, b->relay_job->begun ? "stopped once made"
+					 : "not made");
 			relay_cancel(b);
 		}
 		return;

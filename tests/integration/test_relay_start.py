@@ -159,6 +159,33 @@ class RelayStartTest(NetTest):
         self.assertEqual(len(glob.glob(os.path.join(self.relay_dir, b.name, "rsd-*"))), 1,
                          os.listdir(self.relay_dir))
 
+    def test_3s_relay_stop_waits_for_local_start(self):
+        """The stop of B's relay session that comes while B's LTTng starts
+        a local recording's session waits for that start's end, off the
+        loop: B answers meanwhile, then stops the relay session."""
+        a, b = self.a, self.b
+        time.sleep(2.1)
+        mark = len(self.db.errs)
+        rec = a.spawn([CARETCTL, "--socket", a.sock, "record", "--immediate", "--all-hosts",
+                       "--set-url", "net://" + a.addr, "-s", "rsf", "--duration", "60",
+                       "--timeout", "60"])
+        wait_err(self.db, r"session rsf streaming to net://", mark, timeout=30)
+        self.stopped = self.pb[0]
+        os.kill(self.stopped.pid, signal.SIGSTOP)
+        local = b.spawn([CARETCTL, "--socket", b.sock, "record", "--immediate", "-p",
+                         os.path.join(b.dir, "traces"), "-s", "loc2", "--duration", "1",
+                         "--timeout", "60"])
+        wait_err(self.db, r"LTTng is starting a session", mark, timeout=10)
+        a.ctl("stop", "--all-hosts", "-s", "rsf", timeout=30)
+        wait_err(self.db, r"relay session rsf is stopped once LTTng's start of another "
+                 r"session ended", mark, timeout=15)
+        self.status_quick_b(2)
+        self.resume()
+        wait_err(self.db, r"relay session rsf stopped and destroyed", mark, timeout=30)
+        self.assertEqual(local.finish(90), 0, local.out_text() + local.err_text())
+        rec.finish(90)
+        self.assertEqual(self.sessions_b_after(), [])
+
     def helpers_b(self):
         """The pids of B's caretd's LTTng start helpers (its children in
         that mode)."""
