@@ -12,10 +12,11 @@ import glob
 import os
 import re
 import signal
+import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, wait_err
+from harness import CARETCTL, Proc, wait_err, wait_line
 from multihost import NetTest
 
 # below lttng-sessiond's application socket timeout (5 s by default): the
@@ -185,6 +186,37 @@ class RelayStartTest(NetTest):
         self.assertEqual(local.finish(90), 0, local.out_text() + local.err_text())
         rec.finish(90)
         self.assertEqual(self.sessions_b_after(), [])
+
+    def test_3e_relay_record_at_enter(self):
+        """`record --all-hosts --set-url` without --immediate nor
+        --duration: nothing is armed (caretctl(1), caretd refuses "arm"
+        with "all_hosts" and "url"); Enter makes the recording and the other
+        hosts' relay sessions as an immediate one does, every host's trace
+        at the relay, the second Enter stops them all."""
+        a, b = self.a, self.b
+        time.sleep(2.1)
+        mark = len(self.db.errs)
+        rec = Proc(a.argv([CARETCTL, "--socket", a.sock, "record", "--all-hosts", "--set-url",
+                           "net://" + a.addr, "-s", "rsg", "--timeout", "60"]), a.env(),
+                   stdin=subprocess.PIPE)
+        a.procs.append(rec)
+        wait_line(rec, r"press Enter to start recording")
+        self.assertEqual(self.sessions_b(), [])
+        rec.stdin.write("\n")
+        rec.stdin.flush()
+        wait_line(rec, r"press Enter or Ctrl-C to stop recording", timeout=60)
+        wait_err(self.db, r"session rsg streaming to net://", mark, timeout=30)
+        rec.stdin.write("\n")
+        rec.stdin.flush()
+        self.assertEqual(rec.finish(60), 0, rec.out_text() + rec.err_text())
+        out = rec.out_text() + rec.err_text()
+        self.assertIn("Start sent to every host", out)
+        self.assertIn("host %s: 2/2 processes recording" % b.name, out)
+        wait_err(self.db, r"relay session rsg stopped and destroyed", mark, timeout=30)
+        time.sleep(0.5)  # the relay closes its files after the session is destroyed
+        for h in (a, b):
+            self.assertEqual(len(glob.glob(os.path.join(self.relay_dir, h.name, "rsg-*"))), 1,
+                             os.listdir(self.relay_dir))
 
     def helpers_b(self):
         """The pids of B's caretd's LTTng start helpers (its children in
