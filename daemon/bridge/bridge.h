@@ -254,6 +254,7 @@ struct bridge {
 	char relay_session[256]; /* the session a relay_record made here; "" none */
 	int64_t relay_since_ns;  /* when it was created */
 	int64_t relay_try_ns;    /* when the last one was tried */
+	struct bridge_relay_job *relay_job; /* being started (bridge_relay.c); NULL none */
 	/* the one limiter of every log line another host can cause */
 	int64_t rl_begin_ns;
 	unsigned rl_n;

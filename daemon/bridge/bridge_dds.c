@@ -543,8 +543,7 @@ void bridge_stop(struct bridge *b)
 {
 	loop_remove(&b->take);
 	loop_remove(&b->publish);
-	if (b->relay_session[0])
-		bridge_relay_stop(b, NULL);
+	bridge_relay_close(b);
 	bridge_snap_stop(b);
 	bridge_top_stop(b);
 	bridge_wake_close(&b->wake);

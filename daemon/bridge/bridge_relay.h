@@ -17,7 +17,12 @@ void bridge_relay_request(struct bridge *b, const caretd_msgs_msg_dds__RelayReco
 			  const char *from);
 /* Stops the relay session once a bound is reached (each tick). */
 void bridge_relay_check(struct bridge *b, int64_t now);
-/* Stops and destroys the relay session (why: logged, or NULL). */
+/* Stops and destroys the relay session (why: logged, or NULL): once
+ * LTTng's start under way ended, if one is. */
 void bridge_relay_stop(struct bridge *b, const char *why);
+/* The bridge stops (caretd exits): the relay session stopped, one being
+ * started stopped by the start helper once made (lttng_start_abandon
+ * waits for that). */
+void bridge_relay_close(struct bridge *b);
 
 #endif
