@@ -313,6 +313,13 @@ $(B)/tests/check_start_msg: $(call obj,tests/unit/check_start_msg.c daemon/lttng
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
+# lttng_start_after against a fake start helper: this binary in the helper's mode.
+UNIT_TESTS += $(B)/tests/check_start_after
+$(B)/tests/check_start_after: $(call obj,tests/unit/check_start_after.c daemon/lttng/lttng_start.c \
+		daemon/lttng/lttng_start_msg.c daemon/base/log.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_drain
 $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
