@@ -390,6 +390,7 @@ int lttng_start_open(sd_event *e, const char *marker)
 {
 	char err[256];
 	S.event = sd_event_ref(e);
+	S.exiting = false; /* opened again after an abandon: unit tests in one process */
 	snprintf(S.marker, sizeof(S.marker), "%s", marker ? marker : "");
 	int r = spawn(err, sizeof(err));
 	if (r < 0)

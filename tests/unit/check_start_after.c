@@ -68,6 +68,7 @@ static void note(char c)
 	size_t n = strlen(trace);
 	ck_assert_uint_lt(n + 1, sizeof(trace));
 	trace[n] = c;
+	trace[n + 1] = '\0';
 }
 
 static void on_done(void *arg, const struct lttng_start_result *res)
@@ -121,7 +122,7 @@ static void run_for(int ms)
 static void setup(void)
 {
 	log_init(LOG_ERR);
-	trace[0] = '\0';
+	memset(trace, 0, sizeof(trace));
 	ck_assert_int_ge(sd_event_new(&e), 0);
 	ck_assert_int_eq(lttng_start_open(e, NULL), 0);
 }
