@@ -287,6 +287,12 @@ $(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC)) 
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CHECK)
 
+# check_model fed init records by a babeltrace2 source of its own.
+UNIT_TESTS += $(B)/tests/check_model_init
+$(B)/tests/check_model_init: $(call obj,tests/unit/check_model_init.c $(CHECK_MODEL_SRC)) $(B)/lib/libcaretutil.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_ctl_proto
 $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)
