@@ -132,7 +132,7 @@ PKG_DAEMON = $(shell pkg-config --libs lttng-ctl libcjson libsystemd 2>/dev/null
 # The control protocol's codec, one for both ends.
 CTL_PROTO_SRC = proto/caret_ctl_enc.c proto/caret_ctl_reply.c proto/caret_ctl_dec.c proto/caret_ctl_hosts.c proto/caret_ctl_snapshot_res.c proto/caret_ctl_recordings.c proto/caret_ctl_graph.c proto/caret_ctl_check.c proto/caret_ctl_record_list.c proto/caret_ctl_summary.c \
 	proto/caret_ctl_limits.c proto/caret_ctl_events.c proto/caret_ctl_evlist.c proto/caret_ctl_sel.c proto/caret_ctl_sel_wire.c proto/caret_ctl_req.c proto/caret_ctl_plan.c proto/caret_ctl_top.c \
-	proto/caret_utf8.c $(REGEX_SRC)
+	proto/caret_ctl_version.c 	proto/caret_utf8.c $(REGEX_SRC)
 
 # The LTTng door and the requester's rights (lib/lttng/): caretd and caretctl both link it.
 LIB_LTTNG_SRC = $(wildcard lib/lttng/*.c)
@@ -294,6 +294,12 @@ $(B)/tests/check_model: $(call obj,tests/unit/check_model.c $(CHECK_MODEL_SRC)) 
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CHECK)
 
+# check_model fed init records by a babeltrace2 source of its own.
+UNIT_TESTS += $(B)/tests/check_model_init
+$(B)/tests/check_model_init: $(call obj,tests/unit/check_model_init.c $(CHECK_MODEL_SRC)) $(B)/lib/libcaretutil.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_BT2) $(PKG_CHECK)
+
 UNIT_TESTS += $(B)/tests/check_ctl_proto
 $(B)/tests/check_ctl_proto: $(call obj,tests/unit/check_ctl_proto.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)
@@ -306,6 +312,11 @@ $(B)/tests/check_ctl_replies: $(call obj,tests/unit/check_ctl_replies.c $(CTL_PR
 
 UNIT_TESTS += $(B)/tests/check_ctl_listings
 $(B)/tests/check_ctl_listings: $(call obj,tests/unit/check_ctl_listings.c $(CTL_PROTO_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
+
+UNIT_TESTS += $(B)/tests/check_ctl_version
+$(B)/tests/check_ctl_version: $(call obj,tests/unit/check_ctl_version.c $(CTL_PROTO_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CJSON) $(PKG_CHECK) $(PKG_PCRE2)
 
@@ -324,6 +335,13 @@ UNIT_TESTS += $(B)/tests/check_start_msg
 $(B)/tests/check_start_msg: $(call obj,tests/unit/check_start_msg.c daemon/lttng/lttng_start_msg.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
+
+# lttng_start_after against a fake start helper: this binary in the helper's mode.
+UNIT_TESTS += $(B)/tests/check_start_after
+$(B)/tests/check_start_after: $(call obj,tests/unit/check_start_after.c daemon/lttng/lttng_start.c \
+		daemon/lttng/lttng_start_msg.c daemon/base/log.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_drain
 $(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c tests/unit/drain_fixture.c \

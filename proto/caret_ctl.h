@@ -217,6 +217,21 @@
  * replies with caret_ctl_enc.h and caretctl reads them with
  * caret_ctl_dec.h, all from this directory. A request whose "v" is not
  * CARET_CTL_VERSION is refused (EPROTO) with both versions named.
+ *
+ * The version is raised only by a change a peer of the release before
+ * would misread, since raising it cuts every mixed pair off: a reply's
+ * version is checked as strictly by a caretctl already installed. An
+ * addition is no such change, and the requests added since version 1
+ * (pause, resume, top, hold) and fields (record's "plan" and "hold") are
+ * version 1's: an older caretd answers a request it lacks "unknown
+ * command" (EINVAL) and ignores a field it lacks, which the caretctl that
+ * sent it allows for (a reply without "held": it holds with "hold"; one
+ * without "plan": the recording an older caretd made instead is stopped,
+ * tools/caretctl/plan_cli.c).
+ * What a user mixing releases then sees is which side to upgrade
+ * (caret_ctl_version.h): caretctl turns caretd's "unknown command" for
+ * its own request, and either side's version refusal, into "caretd speaks
+ * protocol N, this caretctl M: upgrade caretd" (or caretctl).
  */
 #ifndef CARET_PROTO_CTL_H
 #define CARET_PROTO_CTL_H

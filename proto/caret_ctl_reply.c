@@ -8,6 +8,7 @@
 
 #include "proto/caret_ctl.h"
 #include "proto/caret_ctl_reply.h"
+#include "proto/caret_ctl_version.h"
 
 /* 2^63: the first double that does not fit an int64_t. */
 #define TWO63 9223372036854775808.0
@@ -235,8 +236,7 @@ int ctl_reply_parse(const char *line, size_t len, cJSON **root,
 	if (ctl_get_int(r, NULL, CARET_CTL_K_V, INT64_MIN, INT64_MAX, &v, why) < 0)
 		goto fail;
 	if (v != CARET_CTL_VERSION) {
-		ctl_why_set(why, "protocol version %lld, caretctl speaks %d", (long long)v,
-			    CARET_CTL_VERSION);
+		caret_ctl_version_reply(v, why->msg, sizeof(why->msg));
 		goto fail;
 	}
 	const char *t, *msg;

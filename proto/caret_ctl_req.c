@@ -6,6 +6,7 @@
 #include "proto/caret_ctl_rotation.h"
 #include "proto/caret_ctl_snapshot.h"
 #include "proto/caret_ctl_req.h"
+#include "proto/caret_ctl_version.h"
 #include "proto/caret_ctl_simclock.h"
 
 static const char *const cmd_names[CARET_CTL_N_CMDS] = {
@@ -479,9 +480,7 @@ int caret_ctl_dec_req(const cJSON *o, struct caret_ctl_req *q, struct ctl_why *w
 	int e = ctl_get_int(o, NULL, CARET_CTL_K_V, INT64_MIN, INT64_MAX, &q->v, why);
 	if (e < 0 || q->v != CARET_CTL_VERSION) {
 		if (e == 0)
-			ctl_why_set(why, "request speaks protocol version %lld, caretd speaks %d: "
-				    "use a caretctl of caretd's release",
-				    (long long)q->v, CARET_CTL_VERSION);
+			caret_ctl_version_refusal(q->v, why->msg, sizeof(why->msg));
 		else
 			ctl_why_set(why, "unsupported protocol version (caretd speaks %d)",
 				    CARET_CTL_VERSION);

@@ -134,6 +134,14 @@ const void *agent_state_peek(const struct agent *a, const struct agent_key *k)
 	return k->id ? a->state[k->id - 1] : NULL;
 }
 
+void agent_state_drop(struct agent *a, struct agent_key *k)
+{
+	if (k->id) {
+		free(a->state[k->id - 1]);
+		a->state[k->id - 1] = NULL;
+	}
+}
+
 void agent_state_free(struct agent *a)
 {
 	for (int i = 0; i < AGENT_KEYS; i++) {

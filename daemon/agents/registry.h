@@ -40,6 +40,9 @@ struct agent_key {
 void *agent_state(struct agent *a, struct agent_key *k);
 /* k's state of a if it has one yet, else NULL. */
 const void *agent_state_peek(const struct agent *a, const struct agent_key *k);
+/* Frees k's state of a, if any: its module is done with the agent for
+ * now (the next agent_state() gives zeros again). */
+void agent_state_drop(struct agent *a, struct agent_key *k);
 /* Frees every module's state of a (the registry's agents: when they go;
  * an agent a test made itself: by the test). */
 void agent_state_free(struct agent *a);

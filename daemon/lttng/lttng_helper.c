@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The LTTng start helper's loop (daemon/lttng/lttng_helper.h). */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -82,14 +85,48 @@ static int serve(int fd, const void *msg, size_t len, struct lttng_start_req *re
 	return 0;
 }
 
+/* Whether session name (its output out) is the one the start that ident
+ * describes made: LTTng lists a network output by address, so a URL's
+ * host name is also tried as each address it resolves to. */
+static bool ours(const char *name, const char *ident, const char *out)
+{
+	char host[256];
+	if (lttng_start_drop_ours(name, ident, out, NULL))
+		return true;
+	if (ident[0] == '/' || lttng_start_url_host(ident, host, sizeof(host)) < 0)
+		return false;
+	struct addrinfo *ai = NULL, hints = { .ai_socktype = SOCK_STREAM };
+	if (getaddrinfo(host, NULL, &hints, &ai) != 0)
+		return false;
+	bool yes = false;
+	for (struct addrinfo *a = ai; a && !yes; a = a->ai_next) {
+		char addr[INET6_ADDRSTRLEN];
+		const void *p = a->ai_family == AF_INET
+					? (const void *)&((struct sockaddr_in *)a->ai_addr)->sin_addr
+					: (const void *)&((struct sockaddr_in6 *)a->ai_addr)->sin6_addr;
+		yes = inet_ntop(a->ai_family, p, addr, sizeof(addr)) &&
+		      lttng_start_drop_ours(name, ident, out, addr);
+	}
+	freeaddrinfo(ai);
+	return yes;
+}
+
 /* A session the helper before this one left when it died mid-start
- * (LTTNG_START_DROP). */
+ * (LTTNG_START_DROP), if it is still the one that start made. */
 static void drop(int fd, const char *msg, struct lttng_start_result *res)
 {
+	static char ident[PATH_MAX];
 	memset(res, 0, sizeof(*res));
 	memcpy(res->name, msg + 1, sizeof(res->name));
 	res->name[sizeof(res->name) - 1] = '\0'; /* read as any input */
+	memcpy(ident, msg + 1 + CARET_LTTNG_NAME_MAX, sizeof(ident));
+	ident[sizeof(ident) - 1] = '\0';
 	res->r = caret_lttng_ops_real.exists(res->name, res->err, sizeof(res->err));
+	if (res->r == 1 && (caret_lttng_session_path(res->name, res->path, sizeof(res->path)) < 0 ||
+			    !ours(res->name, ident, res->path))) {
+		res->foreign = true;
+		res->r = 0;
+	}
 	if (res->r == 1) {
 		struct caret_lttng_chan_stats st;
 		res->r = caret_lttng_ops_real.stop(res->name, &st, 1, NULL, 0, res->err,

@@ -49,6 +49,9 @@ static struct {
 	bool dropping;
 	bool exiting; /* lttng_start_abandon: nothing more runs on the loop */
 	char name[CARET_LTTNG_NAME_MAX]; /* the session the start makes */
+	/* what tells that session from another of its name made since: its
+	 * trace's parent directory or URL (lttng_start_drop_ours) */
+	char ident[PATH_MAX];
 	char lost_why[512];
 	char marker[PATH_MAX]; /* lttng_start_open's; "" for none */
 	bool keep_marker; /* this end leaves a session maybe made: kept */
@@ -219,8 +222,11 @@ static int spawn(char *err, size_t errlen)
  * start); the start's end waits for that. false when it cannot be asked. */
 static bool send_drop(void)
 {
-	char msg[LTTNG_START_DROP_LEN] = { LTTNG_START_DROP };
-	snprintf(msg + 1, sizeof(msg) - 1, "%s", S.name);
+	static char msg[LTTNG_START_DROP_LEN];
+	memset(msg, 0, sizeof(msg));
+	msg[0] = LTTNG_START_DROP;
+	snprintf(msg + 1, CARET_LTTNG_NAME_MAX, "%s", S.name);
+	snprintf(msg + 1 + CARET_LTTNG_NAME_MAX, PATH_MAX, "%s", S.ident);
 	/* a new helper's empty buffer holds it: this never waits */
 	if (send(S.sock, msg, sizeof(msg), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(msg)) {
 		log_err("cannot ask caretd's LTTng start helper (pid %d) to stop session %s: %s",
@@ -250,7 +256,11 @@ static bool drop_left(pid_t pid, const char *how)
 static void dropped(const struct lttng_start_result *got)
 {
 	struct lttng_start_result res = { .r = -EIO };
-	if (got->r >= 0 && got->stopped)
+	if (got->r >= 0 && got->foreign)
+		snprintf(res.err, sizeof(res.err), "%.180s: the session of that name now is not "
+			 "the one it started (its output %.120s, not under %.100s): left as it is",
+			 S.lost_why, got->path[0] ? got->path : "unknown", S.ident[0] ? S.ident : "?");
+	else if (got->r >= 0 && got->stopped)
 		snprintf(res.err, sizeof(res.err), "%.400s: the session it left half-made was stopped "
 			 "and destroyed; record again", S.lost_why);
 	else if (got->r >= 0)
@@ -336,7 +346,7 @@ static void leftover_done(void *arg, const struct lttng_start_result *res)
  * session it names is asked stopped and destroyed, off the loop. */
 static void drop_leftover(void)
 {
-	char name[CARET_LTTNG_NAME_MAX + 2] = "";
+	static char buf[CARET_LTTNG_NAME_MAX + PATH_MAX + 2];
 	int fd = open(S.marker, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -345,21 +355,27 @@ static void drop_leftover(void)
 	 * to destroy */
 	bool own = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
 		   !(st.st_mode & 077);
-	ssize_t n = own ? read(fd, name, sizeof(name) - 1) : -1;
+	ssize_t n = own ? read(fd, buf, sizeof(buf) - 1) : -1;
 	close(fd);
 	if (!own)
 		log_warn("%s: not caretd's own file (owner, mode): ignored", S.marker);
-	name[n > 0 ? n : 0] = '\0';
-	name[strcspn(name, "\n")] = '\0';
-	if (!own || !name[0] || strlen(name) >= CARET_LTTNG_NAME_MAX) {
+	buf[n > 0 ? n : 0] = '\0';
+	/* the name, then the ident (none in a marker of a caretd before) */
+	char *name = buf, *ident = buf + strcspn(buf, "\n");
+	if (*ident)
+		*ident++ = '\0';
+	ident[strcspn(ident, "\n")] = '\0';
+	if (!own || !name[0] || strlen(name) >= CARET_LTTNG_NAME_MAX || strlen(ident) >= PATH_MAX) {
 		unlink(S.marker); /* names nothing caretd may destroy */
 		return;
 	}
 	/* removed once the drop ended (end), kept if it fails */
 	snprintf(S.name, sizeof(S.name), "%s", name);
+	snprintf(S.ident, sizeof(S.ident), "%s", ident);
 	snprintf(S.lost_why, sizeof(S.lost_why), "caretd exited or was killed during LTTng's "
 		 "start of session %.255s (%.150s names it)", S.name, S.marker);
-	log_warn("%s: caretd's LTTng start helper stops and destroys what it left", S.lost_why);
+	log_warn("%s: caretd's LTTng start helper stops and destroys what it left, if the "
+		 "session of that name is still the one it started", S.lost_why);
 	S.running = true;
 	S.since_ns = caret_now_ns();
 	S.done = leftover_done;
@@ -374,6 +390,7 @@ int lttng_start_open(sd_event *e, const char *marker)
 {
 	char err[256];
 	S.event = sd_event_ref(e);
+	S.exiting = false; /* opened again after an abandon: unit tests in one process */
 	snprintf(S.marker, sizeof(S.marker), "%s", marker ? marker : "");
 	int r = spawn(err, sizeof(err));
 	if (r < 0)
@@ -391,8 +408,8 @@ static void mark(void)
 {
 	if (!S.marker[0])
 		return;
-	char line[CARET_LTTNG_NAME_MAX + 1];
-	int len = snprintf(line, sizeof(line), "%s\n", S.name);
+	static char line[CARET_LTTNG_NAME_MAX + PATH_MAX + 2];
+	int len = snprintf(line, sizeof(line), "%s\n%s\n", S.name, S.ident);
 	int fd = open(S.marker, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	bool ok = fd >= 0 && write(fd, line, (size_t)len) == len;
 	int e = errno;
@@ -436,6 +453,7 @@ int lttng_start_begin(struct lttng_view *v, const struct caret_lttng_cfg *cfg,
 	S.dropping = false;
 	S.lost_why[0] = '\0';
 	snprintf(S.name, sizeof(S.name), "%s", cfg->session ? cfg->session : "");
+	snprintf(S.ident, sizeof(S.ident), "%s", cfg->url ? cfg->url : cfg->path ? cfg->path : "");
 	mark();
 	S.v = v;
 	S.since_ns = caret_now_ns();

@@ -42,11 +42,14 @@ typedef void (*lttng_start_fn)(void *arg, const struct lttng_start_result *res);
  * caretd's start-up, before any thread: the helper spawned, its socket
  * watched on e. 0, or -errno (logged): starts then run in line.
  *
- * marker (NULL: none): a file naming the session a start makes, written
- * as it begins, removed when caretd learnt its end. Found at start-up, it
- * names a session a caretd killed mid-start (SIGKILL, systemd's stop
- * timeout) left half-made, owned by no recording: the new helper stops
- * and destroys it, the first start waiting for that (EAGAIN).
+ * marker (NULL: none): a file naming the session a start makes and where
+ * its trace goes (its parent directory or URL), written as it begins,
+ * removed when caretd learnt its end. Found at start-up, it names a
+ * session a caretd killed mid-start (SIGKILL, systemd's stop timeout)
+ * left half-made, owned by no recording: the new helper stops and
+ * destroys it, the first start waiting for that (EAGAIN); but only if the
+ * session of that name still writes there (lttng_start_drop_ours): one
+ * made by someone else since is left as it is, and the marker removed.
  */
 int lttng_start_open(sd_event *e, const char *marker);
 

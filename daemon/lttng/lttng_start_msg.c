@@ -67,8 +67,10 @@ static int sel_count(const struct caret_ctl_sel *s, int k)
 	return k == 0 ? s->n_ust : k == 1 ? s->n_context : k == 2 ? s->n_kernel : s->n_syscall;
 }
 
-/* the helper tells a drop from a request by its length */
-_Static_assert(sizeof(struct wire) > LTTNG_START_DROP_LEN, "a drop is shorter than a request");
+/* the helper tells a drop from a request by its first byte, the magic's
+ * in either byte order */
+_Static_assert((MAGIC & 0xff) != LTTNG_START_DROP && (MAGIC >> 24) != LTTNG_START_DROP,
+	       "a request's first byte is never a drop's");
 
 ssize_t lttng_start_msg_pack(const struct caret_lttng_cfg *cfg, void *buf, size_t cap)
 {
@@ -193,4 +195,49 @@ int lttng_start_msg_unpack(const void *buf, size_t len, struct lttng_start_req *
 	req->dir = (struct caret_lttng_dir_id){ 0 };
 	c->dir_out = &req->dir;
 	return in.bad || in.at != len ? -EPROTO : 0;
+}
+
+int lttng_start_url_host(const char *ident, char *buf, size_t len)
+{
+	const char *h = ident ? strstr(ident, "://") : NULL;
+	if (!h || ident[0] == '/')
+		return -EINVAL;
+	h += 3;
+	size_t n;
+	if (*h == '[') { /* net6://[::1]:port */
+		h++;
+		n = strcspn(h, "]");
+		if (h[n] != ']')
+			return -EINVAL;
+	} else {
+		n = strcspn(h, ":/");
+	}
+	if (n == 0 || n >= len)
+		return -EINVAL;
+	memcpy(buf, h, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+bool lttng_start_drop_ours(const char *name, const char *ident, const char *out,
+			   const char *host)
+{
+	if (!name || !name[0] || !ident || !ident[0] || !out || !out[0])
+		return false;
+	if (ident[0] != '/') {
+		char h[256];
+		if (out[0] == '/' || lttng_start_url_host(ident, h, sizeof(h)) < 0)
+			return false;
+		return strstr(out, host ? host : h) != NULL;
+	}
+	size_t plen = strlen(ident);
+	while (plen > 1 && ident[plen - 1] == '/')
+		plen--;
+	if (plen == 1)
+		plen = 0; /* "/": the trace is /name */
+	size_t nlen = strlen(name);
+	if (strncmp(out, ident, plen) || out[plen] != '/' || strncmp(out + plen + 1, name, nlen))
+		return false;
+	const char *rest = out + plen + 1 + nlen;
+	return !rest[0] || !strcmp(rest, "/") || !strncmp(rest, "/append-", 8);
 }

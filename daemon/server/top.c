@@ -23,8 +23,10 @@ struct top {
 };
 
 /* Per watched agent (registry.h's struct agent_key): 32 KiB of counters
- * read at the interval's start and the names of each slot's entity, kept
- * until the process exits (about 200 KiB for one ever watched). */
+ * read at the interval's start and the names of each slot's entity, about
+ * 200 KiB: kept while its lease runs only, since a caretd with 1,000
+ * processes would otherwise keep 200 MB after one `top` for as long as
+ * they live (a new watch joins the names again, once). */
 struct top_agent {
 	uint32_t watch; /* what its `watched` holds from us; 0: unwatched */
 	int64_t lease_until, base_ns;
@@ -79,7 +81,7 @@ int top_expire(struct top *t, int64_t now_ns)
 		if (a->dead || now_ns >= ta->lease_until) {
 			if (!a->dead)
 				caret_drive_watch(&a->seg, 0);
-			ta->watch = 0;
+			agent_state_drop(a, &top_key);
 			log_debug("top: pid %d unwatched", (int)a->pid);
 		} else {
 			left++;

@@ -366,6 +366,48 @@ class RecordStartTest(SystemTest):
         self.assertIn("recording to", r.stdout)
         self.assertEqual(sessions_after(), [])
 
+    def test_caretd_killed_mid_start_foreign_session_of_its_name_survives(self):
+        """As above, but the half-made session is destroyed and another of
+        the same name made elsewhere before caretd starts again: the start
+        marker names it, but its output is not the trace caretd chose, so
+        the next caretd leaves it (our rule: never touch a session caretd
+        did not start) and removes the marker."""
+        d = self.c.caretd()
+        procs = self.system(2)
+        rec, mark = self.record_held(d, procs, "crashed")
+        helper = self.helpers(d)
+        self.assertEqual(len(helper), 1, helper)
+        d.kill()
+        d.wait()
+        for pid in helper:
+            os.kill(pid, signal.SIGKILL)
+        self.resume()
+        rec.finish(60)
+        marker = self.c.sock + ".starting"
+        self.assertTrue(os.path.exists(marker), "no start marker: the test proves nothing")
+        deadline = time.time() + 20
+        while "crashed" not in sessions() and time.time() < deadline:
+            time.sleep(0.2)
+        if "crashed" in sessions():
+            lttng("destroy", "crashed")
+        other = os.path.join(self.c.tmp, "someone-else")
+        lttng("create", "crashed", "--output", other)
+        try:
+            os.unlink(self.c.sock)
+            d = self.c.caretd()
+            wait_err(d, r"start of session crashed \(\S+ names it\): the session of that name "
+                     r"now is not the one it started \(its output %s, not under %s\): left as "
+                     r"it is" % (re.escape(other), re.escape(self.traces)), timeout=30)
+            self.assertIn("crashed", sessions())
+            self.assertFalse(os.path.exists(marker), "the marker was kept")
+            r = self.c.caretctl("record", "--immediate", "-p", self.traces, "-s", "after",
+                                "--duration", "1", "--timeout", "30", timeout=60)
+            self.assertIn("recording to", r.stdout)
+            self.assertIn("crashed", sessions())
+        finally:
+            lttng("destroy", "crashed")
+        self.assertEqual(sessions_after(), [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -224,6 +224,42 @@ START_TEST(top_lease_ends)
 }
 END_TEST
 
+/* The modules' states the fixture's agent holds. */
+static int states(void)
+{
+	int n = 0;
+	for (int i = 0; i < AGENT_KEYS; i++)
+		n += agent.state[i] != NULL;
+	return n;
+}
+
+/* top's 200 KiB per process go when its lease ends, and when the process
+ * does while watched, not when the process exits some day. */
+START_TEST(top_state_goes_with_the_watch)
+{
+	ck_assert_int_eq(top_start(&ctx.top, NULL, &reg), 0);
+	int before = states();
+	struct caret_ctl_top t;
+	cJSON *r = top_at(1000 * MS, &t);
+	caret_ctl_top_free(&t);
+	cJSON_Delete(r);
+	ck_assert_int_eq(states(), before + 1);
+	ck_assert_int_eq(top_expire(ctx.top, 3000 * MS), 0);
+	ck_assert_int_eq(states(), before);
+	/* watched again, then its process gone within the lease */
+	r = top_at(4000 * MS, &t);
+	caret_ctl_top_free(&t);
+	cJSON_Delete(r);
+	ck_assert_int_eq(states(), before + 1);
+	agent.dead = true;
+	ck_assert_int_eq(top_expire(ctx.top, 4500 * MS), 0);
+	ck_assert_int_eq(states(), before);
+	agent.dead = false;
+	top_stop(ctx.top);
+	ctx.top = NULL;
+}
+END_TEST
+
 /* A watch no lease holds (a caretd that died before its leases ended) is
  * dropped at the next check. */
 START_TEST(top_orphan_watch_dropped)
@@ -500,6 +536,7 @@ void add_top_tests(TCase *tc)
 	tcase_add_test(tc, top_reply_hosts_hostile);
 	tcase_add_test(tc, top_rows_from_two_reads);
 	tcase_add_test(tc, top_lease_ends);
+	tcase_add_test(tc, top_state_goes_with_the_watch);
 	tcase_add_test(tc, top_latency_only_when_host_only);
 	tcase_add_test(tc, top_orphan_watch_dropped);
 	tcase_add_test(tc, top_not_another_users);

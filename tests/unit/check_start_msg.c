@@ -141,10 +141,47 @@ START_TEST(hostile_requests_refused)
 }
 END_TEST
 
+/* The start marker's check: a session of the name it gives is ours only
+ * when its output is where that start put it. */
+START_TEST(drop_matches_only_our_output)
+{
+	/* local: ident/name, or its append-N, trailing slashes as record's */
+	ck_assert(lttng_start_drop_ours("s1", "/tmp/traces", "/tmp/traces/s1", NULL));
+	ck_assert(lttng_start_drop_ours("s1", "/tmp/traces//", "/tmp/traces/s1", NULL));
+	ck_assert(lttng_start_drop_ours("s1", "/tmp/traces", "/tmp/traces/s1/append-2", NULL));
+	ck_assert(lttng_start_drop_ours("s1", "/", "/s1", NULL));
+	/* another's of that name: elsewhere, a longer name, a deeper dir */
+	ck_assert(!lttng_start_drop_ours("s1", "/tmp/traces", "/root/lttng-traces/s1-20261129",
+					 NULL));
+	ck_assert(!lttng_start_drop_ours("s1", "/tmp/traces", "/tmp/traces/s10", NULL));
+	ck_assert(!lttng_start_drop_ours("s1", "/tmp/traces", "/tmp/traces/s1/x", NULL));
+	ck_assert(!lttng_start_drop_ours("s1", "/tmp/traces", "/tmp/tracesx/s1", NULL));
+	ck_assert(!lttng_start_drop_ours("s1", "/tmp/traces", "net://10.0.0.1/s1", NULL));
+	/* nothing to compare (a marker of a caretd before): not ours */
+	ck_assert(!lttng_start_drop_ours("s1", "", "/tmp/traces/s1", NULL));
+	ck_assert(!lttng_start_drop_ours("s1", "/tmp/traces", "", NULL));
+	/* network: the URL's host, as written or as one of its addresses */
+	ck_assert(lttng_start_drop_ours("s1", "net://10.0.0.1", "tcp4://10.0.0.1:5342/ [data: "
+					"5343]", NULL));
+	ck_assert(lttng_start_drop_ours("s1", "net://relay:5342", "tcp4://10.0.0.2:5342/",
+					"10.0.0.2"));
+	ck_assert(!lttng_start_drop_ours("s1", "net://10.0.0.1", "tcp4://10.0.0.9:5342/", NULL));
+	ck_assert(!lttng_start_drop_ours("s1", "net://10.0.0.1", "/tmp/traces/s1", NULL));
+	char h[64];
+	ck_assert_int_eq(lttng_start_url_host("net6://[::1]:5342", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "::1");
+	ck_assert_int_eq(lttng_start_url_host("tcp://relay/x", h, sizeof(h)), 0);
+	ck_assert_str_eq(h, "relay");
+	ck_assert_int_eq(lttng_start_url_host("/tmp/traces", h, sizeof(h)), -EINVAL);
+	ck_assert_int_eq(lttng_start_url_host("net://", h, sizeof(h)), -EINVAL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("start_msg");
 	unit_case(s, "codec", round_trip_every_field, none_of_the_optional_parts,
 		  largest_selection_fits, hostile_requests_refused);
+	unit_case(s, "drop", drop_matches_only_our_output);
 	return unit_run(s);
 }

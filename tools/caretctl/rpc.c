@@ -12,6 +12,7 @@
 #include "proto/caret_ctl_enc.h"
 #include "proto/caret_ctl_dec.h"
 #include "proto/caret_ctl_snapshot_res.h"
+#include "proto/caret_ctl_version.h"
 #include "json_out.h"
 #include "rpc.h"
 #include "sock_access.h"
@@ -214,6 +215,10 @@ int cli_report_exchange(const char *cmd, int err, const struct ctl_why *why,
 				"bytes",
 				cmd, CARET_CTL_MAX_REPLY);
 	case -EPROTO:
+		/* a reply of another release is no malformed one: the why says
+		 * which to upgrade (caret_ctl_version_reply) */
+		if (!strncmp(why->msg, "caretd speaks protocol ", 23))
+			return cli_fail(CLI_EXIT_PROTOCOL, "%s", why->msg);
 		return cli_fail(CLI_EXIT_PROTOCOL, "malformed reply from caretd to \"%s\": %s",
 				cmd, why->msg);
 	case -ENOMEM:
@@ -240,6 +245,11 @@ int cli_report_error_reply(const char *cmd, const struct cli_reply *r)
 {
 	const char *msg;
 	int err = reply_errno(r, &msg);
+	char hint[256];
+	if (caret_ctl_version_hint(cmd, err, msg, hint, sizeof(hint))) {
+		cli_set_errno(err);
+		return cli_fail(CLI_EXIT_FAILED, "%s", hint);
+	}
 	/* errno shown only if caretd's message does not say it already */
 	if (err) {
 		const char *text = strerror(err);
