@@ -383,6 +383,7 @@ struct daemon {
 	struct notify notify;
 	struct bridge bridge;
 	struct view_watchers vw;
+	struct server *server; /* told when an agent became complete */
 };
 
 /* Each module's collaborators, handed to its start; the order of the
@@ -399,7 +400,9 @@ static int start_modules(struct daemon *d, struct loop *loop)
 	const struct pacer_ops pacer_ops = { .sched = &d->sched, .reg = &d->reg,
 					     .lttng = &d->lttng, .defaults = &defaults.sched,
 					     .pass_filter = view_pass_filter,
-					     .pass_filter_arg = &d->lttng };
+					     .pass_filter_arg = &d->lttng,
+					     .completed = server_poll_waits,
+					     .completed_arg = d->server };
 	const struct notify_ops notify_ops = { .reg = &d->reg, .lttng = &d->lttng };
 	const struct bridge_ops bridge_ops = { .reg = &d->reg, .sched = &d->sched,
 					       .lttng = &d->lttng };
@@ -517,6 +520,7 @@ int main(int argc, char **argv)
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
 	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */
+	d.server = server;
 	if ((r = start_modules(&d, &loop)) < 0) {
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;

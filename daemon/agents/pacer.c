@@ -579,6 +579,8 @@ int pacer_start(struct pacer *p, struct loop *loop, const struct pacer_ops *ops)
 	s->hint_arg = p;
 	s->pass_filter = ops->pass_filter;
 	s->pass_filter_arg = ops->pass_filter_arg;
+	s->completed = ops->completed;
+	s->completed_arg = ops->completed_arg;
 	return loop_add(loop, &p->tick);
 }
 

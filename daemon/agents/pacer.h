@@ -92,6 +92,10 @@ struct pacer_ops {
 	const struct sched_cfg *defaults; /* the daemon's; a recording's own win */
 	sched_pass_filter_fn *pass_filter;
 	void *pass_filter_arg;
+	/* told at the end of a tick in which an agent became complete
+	 * (struct sched's completed; NULL: no one) */
+	void (*completed)(void *arg);
+	void *completed_arg;
 };
 
 struct pacer {

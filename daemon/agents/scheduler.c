@@ -90,8 +90,9 @@ static bool pass_step(struct sched *s, struct agent *a, struct sched_agent *sa,
 		/* the part LTTng's enabling took, which no pacing shortens
 		 * (bench/run.py's P6 splits the replay with it) */
 		double since = sa->prepare_since_ns ? (double)(now - sa->prepare_since_ns) / 1e6 : 0.0;
-		log_info("pid %d (%s) %s: %u records replayed in %.0f ms, tracepoints on after "
-			 "%.0f ms", (int)a->pid, a->procname,
+		/* to 0.01 ms: at N = 25 the whole replay is a few ms */
+		log_info("pid %d (%s) %s: %u records replayed in %.2f ms, tracepoints on after "
+			 "%.2f ms", (int)a->pid, a->procname,
 			 sa->extra_pass ? "replayed again" : "recording", done, since,
 			 sa->prepare_since_ns ? (double)(sa->tp_on_ns - sa->prepare_since_ns) / 1e6
 					      : 0.0);
@@ -301,7 +302,7 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
 
 /* Start: no settling delay from WAIT, the agent waits until its own
  * tracepoints are enabled before it replays. */
-static void from_wait(const struct sched *s, struct agent *a, struct sched_agent *sa,
+static void from_wait(struct sched *s, struct agent *a, struct sched_agent *sa,
 		      const struct sched_lttng *l, const struct caret_seg_status *st, int64_t now)
 {
 	if (l->caret && l->newest) {
@@ -311,9 +312,11 @@ static void from_wait(const struct sched *s, struct agent *a, struct sched_agent
 	} else if (l->any && !l->caret) {
 		/* Nothing to replay into: record runtime events, as the
 		 * process would without the agent. */
-		if (move(a, st->state, CARET_STATE_RECORD))
+		if (move(a, st->state, CARET_STATE_RECORD)) {
 			log_info("pid %d (%s): Start, recording without replay (no active "
 				 "session enables ros2_caret events)", (int)a->pid, a->procname);
+			s->completed_now = true;
+		}
 	}
 }
 
@@ -369,9 +372,11 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			break;
 		}
 		if (!l->caret) {
-			if (move(a, st.state, CARET_STATE_RECORD))
+			if (move(a, st.state, CARET_STATE_RECORD)) {
 				log_info("pid %d (%s): no active session enables ros2_caret events "
 					 "any more: recording without replay", (int)a->pid, a->procname);
+				s->completed_now = true;
+			}
 			break;
 		}
 		if (!sa->prepare_since_ns)
@@ -382,8 +387,10 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
-		if (pass_step(s, a, sa, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD))
+		if (pass_step(s, a, sa, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD)) {
 			sa->covered_serial = sa->pass_serial;
+			s->completed_now = true;
+		}
 		break;
 	case CARET_STATE_RECORD:
 		if (!l->any) {
@@ -406,6 +413,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 		if (pass_step(s, a, sa, &st, dt, share, now)) {
 			sa->extra_pass = false;
 			sa->covered_serial = sa->pass_serial;
+			s->completed_now = true;
 		}
 		break;
 	default: /* UNINITIALIZED: the agent is still starting */
@@ -516,6 +524,7 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 		dt = 0.5;
 	s->last_tick_ns = now;
 	r->want_serial = l->newest;
+	s->completed_now = false;
 	apply_inputs(s, r, l, now);
 
 	int busy = 0;
@@ -549,6 +558,8 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 		s->turn = (s->turn % s->seen + s->slots) % s->seen;
 		s->eligible = s->seen;
 	}
+	if (s->completed_now && s->completed)
+		s->completed(s->completed_arg);
 }
 
 

@@ -83,6 +83,13 @@ struct sched {
 	/* brings the tick forward when an input is posted (the pacer's) */
 	void (*hint)(void *arg);
 	void *hint_arg;
+	/* called at the end of a tick in which some agent became complete
+	 * (the pacer's collaborator: the server's waits), so that the
+	 * requester hears of it in this tick's report stage and not at its
+	 * own poll's period (bench P6: 10 ms against a 6 ms replay) */
+	void (*completed)(void *arg);
+	void *completed_arg;
+	bool completed_now; /* this tick's */
 	/* the filter of the passes it begins (NULL: only a Start's) */
 	sched_pass_filter_fn *pass_filter;
 	void *pass_filter_arg;
