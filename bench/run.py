@@ -753,10 +753,11 @@ def scaling(args, tmp):
     rows = [row("P6", "scaling, N = %s x %d records: Enter -> all in RECORD at N=%d / at N=%d"
                 "; armed + Enter vs the limit at every N" %
                 (", ".join(str(p["n"]) for p in pts), args.curve_records, hi["n"], lo["n"]),
-                "%.2fx" % ratio, "worst vs limit %.2fx; replay proper / (bytes / drain) %s; "
+                "%.2fx" % ratio, "worst vs limit %.2fx; replay proper / (bytes / drain) %s "
+                "(the split read from caretd's log to %.1f ms); "
                 "Enter -> tracepoints on / Enter -> RECORD %s" %
                 (worst, ", ".join("%s at N=%d" % ("?" if v is None else "%.2fx" % v, n_)
-                                  for n_, v in vsd),
+                                  for n_, v in vsd), replay_split.RESOLUTION_S * 1e3,
                  ", ".join("%s / %.3f s" % (
                      "?" if not p["split"] else "%.3f" % p["split"]["tp_on_s"], p["total"])
                      for p in pts)),
