@@ -328,8 +328,9 @@ static const struct loop_plan JOBS[] = {
 	{ "snapshot triggers", LOOP_OBSERVE, "50 ms while a trigger is armed" },
 	{ "simclock", LOOP_OBSERVE, "500 ms while a record -c helper runs" },
 	{ "top leases", LOOP_OBSERVE, "1 s while `top` watches a process, else 10 s" },
-	{ "pacer", LOOP_SCHEDULE, "1 ms while an agent replays, 50 ms while a session is "
-				  "active, else 1 s; at once on a Start or End" },
+	{ "pacer", LOOP_SCHEDULE, "1 ms while an agent replays (250 us once every pass is "
+				  "granted whole), 50 ms while a session is active, else 1 s; "
+				  "at once on a Start or End" },
 	{ "client waits", LOOP_REPORT, "10 ms while a client waits" },
 	{ "idle clients", LOOP_REPORT, "1 s" },
 	{ "notify", LOOP_REPORT, "50 ms, 1 s when ready and no session is active" },

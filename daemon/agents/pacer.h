@@ -2,6 +2,8 @@
 /*
  * Runs the scheduler, as the schedule stage of the tick (daemon/base/loop.h):
  * every ms while an agent replays (the grant granularity of the pacing),
+ * every 250 us once every replaying agent's pass is granted whole (only
+ * the passes' ends are left to see),
  * every 50 ms while a session is active, every second otherwise; at once
  * when the LTTng view changes (pacer_kick).
  *

@@ -571,6 +571,22 @@ bool sched_busy(const struct registry *r)
 	return false;
 }
 
+bool sched_last_turns(const struct registry *r)
+{
+	bool any = false;
+	for (const struct agent *a = r->head; a; a = a->next) {
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
+		if (!replaying(sched_agent_peek(a), st.state))
+			continue;
+		uint32_t e = CARET_EPOCH_OF(st.grant);
+		if (!e || st.tp_enabled_epoch != e || CARET_COUNT_OF(st.grant) < clamp32(st.records))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 /* Segment counters are whatever their owner wrote: sums saturate (B6). */
 static void sat_add(uint64_t *sum, uint64_t v)
 {

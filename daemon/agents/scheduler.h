@@ -202,6 +202,9 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		int64_t now_ns);
 bool sched_busy(const struct registry *r);
+/* Some agent replays, and every one that does has its whole pass granted
+ * and its tracepoints on: only the agents' walk is left, no grant. */
+bool sched_last_turns(const struct registry *r);
 /* What a Start or an End does under the sessions active when it comes
  * (the tick that applies it re-applies the rules to those active then). */
 struct sched_posted {
