@@ -166,6 +166,13 @@ static bool stage_pass_filter(const struct sched *s, struct agent *a,
 	return false;
 }
 
+/* done, noted for the tick's end (struct sched's completed) */
+static bool now_complete(struct sched *s, bool done)
+{
+	s->completed_now = s->completed_now || done;
+	return done;
+}
+
 /* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
  * same state from RECORD. */
 static bool begin_pass(const struct sched *s, struct agent *a, struct sched_agent *sa,
@@ -312,11 +319,9 @@ static void from_wait(struct sched *s, struct agent *a, struct sched_agent *sa,
 	} else if (l->any && !l->caret) {
 		/* Nothing to replay into: record runtime events, as the
 		 * process would without the agent. */
-		if (move(a, st->state, CARET_STATE_RECORD)) {
+		if (now_complete(s, move(a, st->state, CARET_STATE_RECORD)))
 			log_info("pid %d (%s): Start, recording without replay (no active "
 				 "session enables ros2_caret events)", (int)a->pid, a->procname);
-			s->completed_now = true;
-		}
 	}
 }
 
@@ -372,11 +377,9 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			break;
 		}
 		if (!l->caret) {
-			if (move(a, st.state, CARET_STATE_RECORD)) {
+			if (now_complete(s, move(a, st.state, CARET_STATE_RECORD)))
 				log_info("pid %d (%s): no active session enables ros2_caret events "
 					 "any more: recording without replay", (int)a->pid, a->procname);
-				s->completed_now = true;
-			}
 			break;
 		}
 		if (!sa->prepare_since_ns)
@@ -387,10 +390,9 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
-		if (pass_step(s, a, sa, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD)) {
+		if (pass_step(s, a, sa, &st, dt, share, now) &&
+		    now_complete(s, move(a, st.state, CARET_STATE_RECORD)))
 			sa->covered_serial = sa->pass_serial;
-			s->completed_now = true;
-		}
 		break;
 	case CARET_STATE_RECORD:
 		if (!l->any) {
@@ -410,10 +412,9 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
-		if (pass_step(s, a, sa, &st, dt, share, now)) {
+		if (now_complete(s, pass_step(s, a, sa, &st, dt, share, now))) {
 			sa->extra_pass = false;
 			sa->covered_serial = sa->pass_serial;
-			s->completed_now = true;
 		}
 		break;
 	default: /* UNINITIALIZED: the agent is still starting */
