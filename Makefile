@@ -239,6 +239,7 @@ bench-smoke: all $(BENCH_BINS)
 	@# shown either way, and checked again here: every id exactly once,
 	@# with a measured result and a passed gate.
 	/usr/bin/python3 -B bench/test_gates.py -q
+	/usr/bin/python3 -B bench/test_replay_split.py -q
 	tools/isolated.sh /usr/bin/python3 bench/run.py --b $(B) --smoke \
 		--out $(B)/bench/RESULTS-smoke.md > $(B)/bench/smoke.txt || { cat $(B)/bench/smoke.txt; exit 1; }
 	cat $(B)/bench/smoke.txt

@@ -98,7 +98,8 @@ def _p6(n):
     lin = 2 * n["nratio"]
     # the replay proper (after the last agent's tracepoints came on) at
     # each N against its bytes / drain: a few ms at smoke size, where the
-    # log's 1 ms and the tick count; gate 3x + 50 ms, so that a pass
+    # split's 0.5 ms (bench/replay_split.py) and the tick's 1 ms count;
+    # gate 3x + 50 ms, so that a pass
     # stalled on a timeout or a pacing of a few windows a second fails,
     # and a missing split (caretd's log line changed) too
     proper = [(p, 3 * d + 0.05) for p, d in zip(n["proper_s"], n["drain_each_s"])]

@@ -8,13 +8,23 @@ the pacer answers for against the trace's bytes / the consumer's drain.
 
 Read from caretd's log: each agent's "recording: R records replayed in A
 ms, tracepoints on after B ms" line, logged at the tick that saw its pass
-complete (time T, 1 ms resolution; B is when caretd's tick first saw its
-tracepoints on, counted from its pass's start like A)."""
+complete (time T; B is when caretd's tick first saw its tracepoints on,
+counted from its pass's start like A). A and B are written to 0.01 ms
+(1 ms before: both formats are read). T is the log's timestamp, cut to
+the ms it falls in: read at the middle of that ms, so each instant from
+the log is within 0.5 ms, and the replay proper (the bench's own end
+minus the last agent's tracepoints on) too."""
 import re
 import time
 
 _DONE = re.compile(r"^(\d+):(\d+):(\d+\.\d+) caretd info: pid (\d+) \(.*\) recording: "
-                   r"(\d+) records replayed in (\d+) ms, tracepoints on after (\d+) ms")
+                   r"(\d+) records replayed in (\d+(?:\.\d+)?) ms, tracepoints on after "
+                   r"(\d+(?:\.\d+)?) ms")
+# the log's timestamps are cut (not rounded) to the ms: the instant is
+# anywhere in the next ms, its middle the unbiased reading
+_CUT_S = 0.0005
+# what the split can tell apart: T's half ms (A and B are at 0.01 ms)
+RESOLUTION_S = 0.0005
 
 
 def _sod(wall):
@@ -31,32 +41,35 @@ def _since(sod, enter_sod):
 
 def parse(lines, enter_wall):
     """Per agent that completed its pass in these log lines: the seconds
-    from Enter (a time.time()) to its tracepoints on and to its pass done.
-    Returns {pid: (tp_on_s, done_s)}."""
+    from Enter (a time.time()) to its tracepoints on and to its pass seen
+    done. Returns {pid: (tp_on_s, done_s)}."""
     e = _sod(enter_wall)
     out = {}
     for line in lines:
         m = _DONE.match(line)
         if not m:
             continue
-        t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
-        began = t - int(m.group(6)) / 1000.0
-        out[int(m.group(4))] = (_since(began + int(m.group(7)) / 1000.0, e), _since(t, e))
+        t = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3)) + _CUT_S
+        began = t - float(m.group(6)) / 1000.0
+        out[int(m.group(4))] = (_since(began + float(m.group(7)) / 1000.0, e), _since(t, e))
     return out
 
 
 def split(logpath, offset, enter_wall, total_s):
     """From caretd's log past offset (its size before Enter): Enter -> the
-    last agent's tracepoints on (tp_on_s), the first's (tp_first_s), and
-    the replay proper, from the last one on to all in RECORD (total_s
-    after Enter). None when no agent's line was found."""
+    last agent's tracepoints on (tp_on_s), the first's (tp_first_s), the
+    replay proper, from the last one on to all in RECORD (total_s after
+    Enter), and of it the part after caretd's tick saw the last pass done
+    (seen_after_s: the observation of the end, by caretd and the
+    requester). None when no agent's line was found."""
     with open(logpath, errors="replace") as fh:
         fh.seek(offset)
         per = parse(fh, enter_wall)
     if not per:
         return None
-    # never past the end the bench measured itself (the log rounds to ms)
+    # never past the end the bench measured itself (the log is at 0.5 ms)
     last = min(total_s, max(max(0.0, on) for on, _ in per.values()))
     first = min(max(0.0, on) for on, _ in per.values())
+    done = min(total_s, max(d for _, d in per.values()))
     return {"tp_on_s": last, "tp_first_s": first, "replay_proper_s": total_s - last,
-            "agents": len(per)}
+            "seen_after_s": max(0.0, total_s - done), "agents": len(per)}

@@ -699,9 +699,11 @@ def point_text(x):
             % ("armed in %.3f s before Enter; from Enter: go " % x["arm"] if x["arm"] else "",
                x["start"], x["replay"],
                " (every agent's tracepoints on %.3f s after Enter, the first's %.3f s, then "
-               "the replay proper %.3f s = %.2fx bytes / drain; Enter -> RECORD %.2fx the "
-               "longer of tracepoints on and bytes / drain)" %
+               "the replay proper %.4f s = %.2fx bytes / drain, %.4f s of it after caretd "
+               "saw the last pass done, read from its log to %.1f ms; Enter -> RECORD %.2fx "
+               "the longer of tracepoints on and bytes / drain)" %
                (sp["tp_on_s"], sp["tp_first_s"], sp["replay_proper_s"], proper(x),
+                sp["seen_after_s"], replay_split.RESOLUTION_S * 1e3,
                 floor_ratio(x)) if sp else "",
                x["discarded"], x["limit"], x["base"],
                x["bytes"] / 1e6, x["rate"] / 1e6))
@@ -751,10 +753,11 @@ def scaling(args, tmp):
     rows = [row("P6", "scaling, N = %s x %d records: Enter -> all in RECORD at N=%d / at N=%d"
                 "; armed + Enter vs the limit at every N" %
                 (", ".join(str(p["n"]) for p in pts), args.curve_records, hi["n"], lo["n"]),
-                "%.2fx" % ratio, "worst vs limit %.2fx; replay proper / (bytes / drain) %s; "
+                "%.2fx" % ratio, "worst vs limit %.2fx; replay proper / (bytes / drain) %s "
+                "(the split read from caretd's log to %.1f ms); "
                 "Enter -> tracepoints on / Enter -> RECORD %s" %
                 (worst, ", ".join("%s at N=%d" % ("?" if v is None else "%.2fx" % v, n_)
-                                  for n_, v in vsd),
+                                  for n_, v in vsd), replay_split.RESOLUTION_S * 1e3,
                  ", ".join("%s / %.3f s" % (
                      "?" if not p["split"] else "%.3f" % p["split"]["tp_on_s"], p["total"])
                      for p in pts)),

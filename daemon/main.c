@@ -328,8 +328,9 @@ static const struct loop_plan JOBS[] = {
 	{ "snapshot triggers", LOOP_OBSERVE, "50 ms while a trigger is armed" },
 	{ "simclock", LOOP_OBSERVE, "500 ms while a record -c helper runs" },
 	{ "top leases", LOOP_OBSERVE, "1 s while `top` watches a process, else 10 s" },
-	{ "pacer", LOOP_SCHEDULE, "1 ms while an agent replays, 50 ms while a session is "
-				  "active, else 1 s; at once on a Start or End" },
+	{ "pacer", LOOP_SCHEDULE, "1 ms while an agent replays (250 us once every pass is "
+				  "granted whole), 50 ms while a session is active, else 1 s; "
+				  "at once on a Start or End" },
 	{ "client waits", LOOP_REPORT, "10 ms while a client waits" },
 	{ "idle clients", LOOP_REPORT, "1 s" },
 	{ "notify", LOOP_REPORT, "50 ms, 1 s when ready and no session is active" },
@@ -383,6 +384,7 @@ struct daemon {
 	struct notify notify;
 	struct bridge bridge;
 	struct view_watchers vw;
+	struct server *server; /* told when an agent became complete */
 };
 
 /* Each module's collaborators, handed to its start; the order of the
@@ -399,7 +401,9 @@ static int start_modules(struct daemon *d, struct loop *loop)
 	const struct pacer_ops pacer_ops = { .sched = &d->sched, .reg = &d->reg,
 					     .lttng = &d->lttng, .defaults = &defaults.sched,
 					     .pass_filter = view_pass_filter,
-					     .pass_filter_arg = &d->lttng };
+					     .pass_filter_arg = &d->lttng,
+					     .completed = server_poll_waits,
+					     .completed_arg = d->server };
 	const struct notify_ops notify_ops = { .reg = &d->reg, .lttng = &d->lttng };
 	const struct bridge_ops bridge_ops = { .reg = &d->reg, .sched = &d->sched,
 					       .lttng = &d->lttng };
@@ -517,6 +521,7 @@ int main(int argc, char **argv)
 	if (server_start(&server, &loop, &o.server, &ctx) < 0)
 		return 1;
 	caret_armed_set(false); /* a previous caretd's, if any: it names a dead pid */
+	d.server = server;
 	if ((r = start_modules(&d, &loop)) < 0) {
 		log_err_errno(r, "cannot set up the event loop");
 		return 1;

@@ -24,6 +24,12 @@
  * refills the rest sooner than 4 ms did (bench/NOTES.md). */
 #define TICK_BUSY_USEC (1 * USEC_PER_MS)
 #define TICK_IDLE_USEC (50 * USEC_PER_MS)
+/* Every replaying agent has its whole pass granted: the tick only waits
+ * to see the passes done, and each of its periods was on average half a
+ * period of every requester's wait (bench P6: a few ms of replay at
+ * N = 25). Only that last stretch ticks this often, no grant is made in
+ * it, and sd-event may fire up to LOOP_ACCURACY_USEC late. */
+#define TICK_LAST_USEC 250
 /* No session active and no replay: nothing changes until the LTTng view
  * does (pacer_kick), a command moves agents itself, or an agent appears
  * (in WAIT, it needs nothing then); the tick only re-checks. */
@@ -556,8 +562,9 @@ static uint64_t on_tick(void *arg)
 	double dt = p->sched->last_tick_ns ? (double)(now - p->sched->last_tick_ns) / 1e9 : 0.01;
 	feedback(p, emitted, skipped, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
-	bool busy = sched_busy(p->reg);
-	return busy ? TICK_BUSY_USEC : l.any || p->fb.on ? TICK_IDLE_USEC : TICK_QUIET_USEC;
+	if (sched_busy(p->reg))
+		return sched_last_turns(p->reg) ? TICK_LAST_USEC : TICK_BUSY_USEC;
+	return l.any || p->fb.on ? TICK_IDLE_USEC : TICK_QUIET_USEC;
 }
 
 void pacer_kick(void *arg)
@@ -579,6 +586,8 @@ int pacer_start(struct pacer *p, struct loop *loop, const struct pacer_ops *ops)
 	s->hint_arg = p;
 	s->pass_filter = ops->pass_filter;
 	s->pass_filter_arg = ops->pass_filter_arg;
+	s->completed = ops->completed;
+	s->completed_arg = ops->completed_arg;
 	return loop_add(loop, &p->tick);
 }
 

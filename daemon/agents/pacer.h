@@ -2,6 +2,8 @@
 /*
  * Runs the scheduler, as the schedule stage of the tick (daemon/base/loop.h):
  * every ms while an agent replays (the grant granularity of the pacing),
+ * every 250 us once every replaying agent's pass is granted whole (only
+ * the passes' ends are left to see),
  * every 50 ms while a session is active, every second otherwise; at once
  * when the LTTng view changes (pacer_kick).
  *
@@ -92,6 +94,10 @@ struct pacer_ops {
 	const struct sched_cfg *defaults; /* the daemon's; a recording's own win */
 	sched_pass_filter_fn *pass_filter;
 	void *pass_filter_arg;
+	/* told at the end of a tick in which an agent became complete
+	 * (struct sched's completed; NULL: no one) */
+	void (*completed)(void *arg);
+	void *completed_arg;
 };
 
 struct pacer {

@@ -90,8 +90,9 @@ static bool pass_step(struct sched *s, struct agent *a, struct sched_agent *sa,
 		/* the part LTTng's enabling took, which no pacing shortens
 		 * (bench/run.py's P6 splits the replay with it) */
 		double since = sa->prepare_since_ns ? (double)(now - sa->prepare_since_ns) / 1e6 : 0.0;
-		log_info("pid %d (%s) %s: %u records replayed in %.0f ms, tracepoints on after "
-			 "%.0f ms", (int)a->pid, a->procname,
+		/* to 0.01 ms: at N = 25 the whole replay is a few ms */
+		log_info("pid %d (%s) %s: %u records replayed in %.2f ms, tracepoints on after "
+			 "%.2f ms", (int)a->pid, a->procname,
 			 sa->extra_pass ? "replayed again" : "recording", done, since,
 			 sa->prepare_since_ns ? (double)(sa->tp_on_ns - sa->prepare_since_ns) / 1e6
 					      : 0.0);
@@ -163,6 +164,13 @@ static bool stage_pass_filter(const struct sched *s, struct agent *a,
 	log_warn("pid %d (%s): the recording's filter does not fit its segment", (int)a->pid,
 		 a->procname);
 	return false;
+}
+
+/* done, noted for the tick's end (struct sched's completed) */
+static bool now_complete(struct sched *s, bool done)
+{
+	s->completed_now = s->completed_now || done;
+	return done;
 }
 
 /* A new pass for sessions <= serial: PREPARE from WAIT or PREPARE, the
@@ -301,7 +309,7 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l)
 
 /* Start: no settling delay from WAIT, the agent waits until its own
  * tracepoints are enabled before it replays. */
-static void from_wait(const struct sched *s, struct agent *a, struct sched_agent *sa,
+static void from_wait(struct sched *s, struct agent *a, struct sched_agent *sa,
 		      const struct sched_lttng *l, const struct caret_seg_status *st, int64_t now)
 {
 	if (l->caret && l->newest) {
@@ -311,7 +319,7 @@ static void from_wait(const struct sched *s, struct agent *a, struct sched_agent
 	} else if (l->any && !l->caret) {
 		/* Nothing to replay into: record runtime events, as the
 		 * process would without the agent. */
-		if (move(a, st->state, CARET_STATE_RECORD))
+		if (now_complete(s, move(a, st->state, CARET_STATE_RECORD)))
 			log_info("pid %d (%s): Start, recording without replay (no active "
 				 "session enables ros2_caret events)", (int)a->pid, a->procname);
 	}
@@ -369,7 +377,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			break;
 		}
 		if (!l->caret) {
-			if (move(a, st.state, CARET_STATE_RECORD))
+			if (now_complete(s, move(a, st.state, CARET_STATE_RECORD)))
 				log_info("pid %d (%s): no active session enables ros2_caret events "
 					 "any more: recording without replay", (int)a->pid, a->procname);
 			break;
@@ -382,7 +390,8 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
-		if (pass_step(s, a, sa, &st, dt, share, now) && move(a, st.state, CARET_STATE_RECORD))
+		if (pass_step(s, a, sa, &st, dt, share, now) &&
+		    now_complete(s, move(a, st.state, CARET_STATE_RECORD)))
 			sa->covered_serial = sa->pass_serial;
 		break;
 	case CARET_STATE_RECORD:
@@ -403,7 +412,7 @@ static void tick_agent(struct sched *s, struct agent *a, const struct sched_lttn
 			begin_pass(s, a, sa, st.state, l->ready, now);
 			break;
 		}
-		if (pass_step(s, a, sa, &st, dt, share, now)) {
+		if (now_complete(s, pass_step(s, a, sa, &st, dt, share, now))) {
 			sa->extra_pass = false;
 			sa->covered_serial = sa->pass_serial;
 		}
@@ -516,6 +525,7 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 		dt = 0.5;
 	s->last_tick_ns = now;
 	r->want_serial = l->newest;
+	s->completed_now = false;
 	apply_inputs(s, r, l, now);
 
 	int busy = 0;
@@ -549,6 +559,8 @@ void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l
 		s->turn = (s->turn % s->seen + s->slots) % s->seen;
 		s->eligible = s->seen;
 	}
+	if (s->completed_now && s->completed)
+		s->completed(s->completed_arg);
 }
 
 
@@ -558,6 +570,22 @@ bool sched_busy(const struct registry *r)
 		if (replaying(sched_agent_peek(a), caret_seg_state(&a->seg)))
 			return true;
 	return false;
+}
+
+bool sched_last_turns(const struct registry *r)
+{
+	bool any = false;
+	for (const struct agent *a = r->head; a; a = a->next) {
+		struct caret_seg_status st;
+		caret_seg_read_status(&a->seg, &st);
+		if (!replaying(sched_agent_peek(a), st.state))
+			continue;
+		uint32_t e = CARET_EPOCH_OF(st.grant);
+		if (!e || st.tp_enabled_epoch != e || CARET_COUNT_OF(st.grant) < clamp32(st.records))
+			return false;
+		any = true;
+	}
+	return any;
 }
 
 /* Segment counters are whatever their owner wrote: sums saturate (B6). */

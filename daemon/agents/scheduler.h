@@ -83,6 +83,13 @@ struct sched {
 	/* brings the tick forward when an input is posted (the pacer's) */
 	void (*hint)(void *arg);
 	void *hint_arg;
+	/* called at the end of a tick in which some agent became complete
+	 * (the pacer's collaborator: the server's waits), so that the
+	 * requester hears of it in this tick's report stage and not at its
+	 * own poll's period (bench P6: 10 ms against a 6 ms replay) */
+	void (*completed)(void *arg);
+	void *completed_arg;
+	bool completed_now; /* this tick's */
 	/* the filter of the passes it begins (NULL: only a Start's) */
 	sched_pass_filter_fn *pass_filter;
 	void *pass_filter_arg;
@@ -195,6 +202,9 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		int64_t now_ns);
 bool sched_busy(const struct registry *r);
+/* Some agent replays, and every one that does has its whole pass granted
+ * and its tracepoints on: only the agents' walk is left, no grant. */
+bool sched_last_turns(const struct registry *r);
 /* What a Start or an End does under the sessions active when it comes
  * (the tick that applies it re-applies the rules to those active then). */
 struct sched_posted {

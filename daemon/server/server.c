@@ -456,6 +456,13 @@ static uint64_t on_waits(void *arg)
 	return any ? WAIT_POLL_USEC : slow ? SLOW_WAIT_POLL_USEC : LOOP_IDLE;
 }
 
+void server_poll_waits(void *arg)
+{
+	struct server *s = arg;
+	if (loop_job_due(&s->waits) != LOOP_IDLE) /* some client waits */
+		loop_job_soon(&s->waits, 0);
+}
+
 static uint64_t on_idle(void *arg)
 {
 	struct server *s = arg;

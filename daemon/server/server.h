@@ -28,6 +28,10 @@ struct server;
  * tick; logs why it cannot. -errno. */
 int server_start(struct server **out, struct loop *loop, const struct server_cfg *cfg,
 		 const struct cmd_ctx *ctx);
+/* The waits are polled in this tick's report stage (an agent became
+ * complete: a wait may end now rather than at the poll's period); arg is
+ * the server. */
+void server_poll_waits(void *arg);
 /* Closes every client and the socket (removed unless systemd's). */
 void server_free(struct server *s);
 
