@@ -212,12 +212,19 @@ def ping_table(c, a, distro, rmw, layout, caret):
     # repetition in reverse order (A B B A), so a row's place in the sequence (what ran just
     # before it) and a linear drift cancel in its paired ratios.
     for rep in range(a.reps):
-        for name, pre, evs in (rows if rep % 2 == 0 else rows[::-1]):
+        for name, pre, evs in rep_order(rows, rep):
+            t0 = time.monotonic()
             results.setdefault(name, []).append(run(pre, evs))
             r = results[name][-1]
-            print("ros2_bench: %s %s rep %d %s: %d ns/msg, CPU %d ns/msg, RssAnon %d KiB" % (
-                distro, rmw, rep, name, r[0], r[3], r[4]), flush=True)
+            print("ros2_bench: %s %s rep %d %s: %d ns/msg, CPU %d ns/msg, RssAnon %d KiB "
+                  "(%.1f s)" % (distro, rmw, rep, name, r[0], r[3], r[4],
+                                time.monotonic() - t0), flush=True)
     return format_ping(a, distro, rmw, caret, rows, results)
+
+
+def rep_order(rows, rep):
+    """The order of the rows in repetition `rep`: A B B A."""
+    return rows if rep % 2 == 0 else rows[::-1]
 
 
 def spread(xs):
