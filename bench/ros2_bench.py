@@ -9,7 +9,8 @@ loaded without a session and while recording. One table per distribution and RMW
 from the same run.
 
     bench/ros2_bench.py --distro jazzy,humble --rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp
-        [--n 20000] [--reps 5] [--caret] [--start-procs 10,20 [--start-reps 3] [--settle 3]
+        [--n 20000] [--reps 5] [--rows none,wait,ros2,record,caret] [--caret]
+        [--start-procs 10,20 [--start-reps 3] [--settle 3]
         [--agent-before OLD/libcaret-agent.so --agent-before-name NAME]] [--no-ping]
         [--out bench/RESULTS-ros2.md]
 
