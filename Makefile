@@ -600,6 +600,7 @@ ros2-fixture:
 # the agent's share of LTTng's session start (bench/ros2_bench.py); fixtures and caret_trace
 # built (or found) first, outside the isolated host.
 bench-ros2: all
+	/usr/bin/python3 -B bench/test_ros2_bench.py -q
 	for d in jazzy humble; do tools/ros2/fixture.sh $$d >/dev/null && tools/ros2/caret.sh $$d >/dev/null || exit 1; done
 	B=$(B) tools/isolated.sh /usr/bin/python3 bench/ros2_bench.py --distro jazzy,humble \
 		--rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp --caret --start-procs 10,20

@@ -9,7 +9,8 @@ loaded without a session and while recording. One table per distribution and RMW
 from the same run.
 
     bench/ros2_bench.py --distro jazzy,humble --rmw rmw_cyclonedds_cpp,rmw_fastrtps_cpp
-        [--n 20000] [--reps 5] [--caret] [--start-procs 10,20 [--start-reps 3] [--settle 3]
+        [--n 20000] [--reps 5] [--rows none,wait,ros2,record,caret] [--caret]
+        [--start-procs 10,20 [--start-reps 3] [--settle 3]
         [--agent-before OLD/libcaret-agent.so --agent-before-name NAME]] [--no-ping]
         [--out bench/RESULTS-ros2.md]
 
@@ -51,6 +52,10 @@ import harness  # noqa: E402
 # the agent's memory per process against no tracing.
 WAIT_MAX, RECORD_MAX, RSS_MAX_KIB = 1.05, 1.10, 1024
 
+NONE, WAIT = "no tracing", "caretd agent, WAIT"
+ROS2, REC = "plain ros2_tracing (ros2:*, no agent)", "caretd agent, RECORD"
+ROW_KEYS = {"none": NONE, "wait": WAIT, "ros2": ROS2, "record": REC, "caret": "caret"}
+
 RESULT = re.compile(r"ns_per_msg=(\d+) rss_kb=(\d+) threads=(\d+) cpu_ns_per_msg=(\d+) "
                     r"rss_anon_kb=(-?\d+) rss_file_kb=(-?\d+) rss_shmem_kb=(-?\d+)")
 
@@ -60,7 +65,13 @@ NOTES = """
 
 Each message is published from the callback of the previous one through the RMW (no
 intra-process), so a row is the whole publish -> take -> callback path of one process; the
-repetitions of the rows are interleaved, so a shared machine's drift spreads over all of them.
+repetitions of the rows are interleaved (every other one in reverse order), so a shared
+machine's drift spreads over all of them. Each value is the median over the repetitions, with
+their min-max beside it; each ratio is the median of paired ratios (a repetition's run against
+the reference's run of the same repetition, seconds apart, so drift between repetitions
+cancels), with their min-max. A target's verdict comes from the paired median; when the
+paired min-max straddles the target, the run alone cannot tell (a single run's wall clock
+can lose 10 % or more to another process on these 2 cores, its CPU time much less).
 ns/msg is the wall clock over the measured messages, CPU ns/msg the process's CPU time (every
 thread, the tracer's own included) over the same messages: on 2 cores shared with other builds
 and tests the wall clock swings by tens of percent from one run to the next, the CPU time much
@@ -190,50 +201,107 @@ def ping_table(c, a, distro, rmw, layout, caret):
             raise SystemExit("ros2_bench: no result: %s %s" % (p.out_text(), p.err_text()[-2000:]))
         return tuple(int(x) for x in m.groups()) + (discarded, size)
 
-    rows = [("no tracing", None, None), ("caretd agent, WAIT", harness.AGENT, None),
-            ("plain ros2_tracing (ros2:*, no agent)", None, ros2_only),
-            ("caretd agent, RECORD", harness.AGENT, caret_events)]
+    rows = [(NONE, None, None), (WAIT, harness.AGENT, None), (ROS2, None, ros2_only),
+            (REC, harness.AGENT, caret_events)]
     if caret:
         rows += [("caret_trace, no session", caret, None),
                  ("caret_trace, recording", caret, caret_events)]
+    keep = [ROW_KEYS[k] for k in a.rows.split(",")]
+    rows = [r for r in rows if r[0] in keep or (r[1] == caret and "caret" in keep)]
     results = {}
-    # Interleaved repetitions, so drift of a shared machine spreads over every row.
-    for _ in range(a.reps):
-        for name, pre, evs in rows:
+    # Interleaved repetitions, so drift of a shared machine spreads over every row; every other
+    # repetition in reverse order (A B B A), so a row's place in the sequence (what ran just
+    # before it) and a linear drift cancel in its paired ratios.
+    for rep in range(a.reps):
+        for name, pre, evs in rep_order(rows, rep):
+            t0 = time.monotonic()
             results.setdefault(name, []).append(run(pre, evs))
+            r = results[name][-1]
+            print("ros2_bench: %s %s rep %d %s: %d ns/msg, CPU %d ns/msg, RssAnon %d KiB "
+                  "(%.1f s)" % (distro, rmw, rep, name, r[0], r[3], r[4],
+                                time.monotonic() - t0), flush=True)
+    return format_ping(a, distro, rmw, caret, rows, results)
 
+
+def rep_order(rows, rep):
+    """The order of the rows in repetition `rep`: A B B A."""
+    return rows if rep % 2 == 0 else rows[::-1]
+
+
+def spread(xs):
+    """(median, min, max, first quartile, third quartile) of xs."""
+    q = statistics.quantiles(xs, n=4, method="inclusive") if len(xs) > 1 else [xs[0]] * 3
+    return statistics.median(xs), min(xs), max(xs), q[0], q[2]
+
+
+def paired(results, name, ref, i):
+    """Each repetition's value of column i in row `name` over the same repetition's in row
+    `ref`: the runs of one repetition are seconds apart, so the machine's drift between
+    repetitions cancels."""
+    return [x[i] / y[i] for x, y in zip(results[name], results[ref])]
+
+
+def target_line(what, wall, cpu, limit):
+    """A target's verdict from the median of the paired wall-clock ratios, with their spread;
+    says when the spread over the repetitions straddles the limit (this run cannot tell)."""
+    w, c = spread(wall), spread(cpu)
+    straddle = ""
+    if w[1] <= limit < w[2]:
+        straddle = ", but the spread straddles %.2fx: not settled by this run (%s)" % (
+            limit, "the interquartile range straddles it too" if w[3] <= limit < w[4] else
+            "the interquartile range does not straddle it")
+    return ("%s %.3fx (min-max %.3f-%.3f, IQR %.3f-%.3f), CPU %.3fx (min-max %.3f-%.3f): "
+            "%s (<= %.2fx)%s" % (what, w[0], w[1], w[2], w[3], w[4], c[0], c[1], c[2],
+                                "met" if w[0] <= limit else "NOT met", limit, straddle))
+
+
+def format_ping(a, distro, rmw, caret, rows, results):
+    """The table of one distribution and RMW: each row's medians with their min-max over the
+    repetitions, and its ratios as medians of paired ratios (with their min-max)."""
     def med(name, i):
         return statistics.median(r[i] for r in results[name])
 
-    ref_ns, ref_cpu = med("no tracing", 0), med("no tracing", 3)
-    ros_ns, ros_cpu = med(rows[2][0], 0), med(rows[2][0], 3)
-    ref_anon = med("no tracing", 4)
-    lines = ["| configuration | ns/msg | vs none | vs ros2_tracing | CPU ns/msg | vs none "
-             "| vs ros2_tracing | RSS KiB | RssAnon KiB (vs none) | RssShmem KiB | threads "
-             "| discarded | trace bytes/msg |",
+    def cell(xs, fmt, unit=""):
+        m, lo, hi, _, _ = spread(xs)
+        return (fmt + unit + " (" + fmt + "-" + fmt + ")") % (m, lo, hi)
+
+    def ratio(name, ref, i):
+        if ref not in results:
+            return ""
+        return "1.000x" if name == ref else cell(paired(results, name, ref, i), "%.3f", "x")
+
+    ref_anon = med(NONE, 4) if NONE in results else 0
+    lines = ["| configuration | ns/msg (min-max) | vs none | vs ros2_tracing "
+             "| CPU ns/msg (min-max) | vs none | vs ros2_tracing | RSS KiB "
+             "| RssAnon KiB (vs none) | RssShmem KiB | threads | discarded | trace bytes/msg |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, _, evs in rows:
-        ns, cpu, anon = med(name, 0), med(name, 3), med(name, 4)
-        lines.append("| %s | %.0f | %.3fx | %s | %.0f | %.3fx | %s | %d | %d (%+d) | %d | %d | %d "
-                     "| %s |" % (
-            name, ns, ns / ref_ns, "%.3fx" % (ns / ros_ns) if evs else "",
-            cpu, cpu / ref_cpu, "%.3fx" % (cpu / ros_cpu) if evs else "",
-            med(name, 1), anon, anon - ref_anon, med(name, 6), max(r[2] for r in results[name]),
-            sum(r[7] for r in results[name]), "%.0f" % (med(name, 8) / (a.n + 200)) if evs else ""))
-    wait = med("caretd agent, WAIT", 0) / ref_ns
-    wait_cpu = med("caretd agent, WAIT", 3) / ref_cpu
-    rec = med("caretd agent, RECORD", 0) / ros_ns
-    rec_cpu = med("caretd agent, RECORD", 3) / ros_cpu
-    drss = max(med("caretd agent, WAIT", 4), med("caretd agent, RECORD", 4)) - ref_anon
-
-    def verdict(ok):
-        return "met" if ok else "NOT met"
-    lines += ["", "Targets (issue 34): agent WAIT %.3fx of no tracing (CPU %.3fx): %s (<= %.2fx); "
-              "agent RECORD %.3fx of plain ros2_tracing (CPU %.3fx): %s (<= %.2fx); the agent's "
-              "own memory (RssAnon, the larger of WAIT and RECORD) %+d KiB over no tracing: %s "
-              "(<= +%d KiB)." % (wait, wait_cpu, verdict(wait <= WAIT_MAX), WAIT_MAX, rec, rec_cpu,
-                                 verdict(rec <= RECORD_MAX), RECORD_MAX, drss,
-                                 verdict(drss <= RSS_MAX_KIB), RSS_MAX_KIB)]
+        res = results[name]
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %d | %d (%+d) | %d | %d | %d | %s |" % (
+            name, cell([r[0] for r in res], "%.0f"), ratio(name, NONE, 0),
+            ratio(name, ROS2, 0) if evs else "", cell([r[3] for r in res], "%.0f"),
+            ratio(name, NONE, 3), ratio(name, ROS2, 3) if evs else "", med(name, 1),
+            med(name, 4), med(name, 4) - ref_anon, med(name, 6), max(r[2] for r in res),
+            sum(r[7] for r in res), "%.0f" % (med(name, 8) / (a.n + 200)) if evs else ""))
+    targets = []
+    if NONE in results and WAIT in results:
+        targets.append(target_line("agent WAIT / no tracing", paired(results, WAIT, NONE, 0),
+                                   paired(results, WAIT, NONE, 3), WAIT_MAX))
+    if ROS2 in results and REC in results:
+        targets.append(target_line("agent RECORD / plain ros2_tracing",
+                                   paired(results, REC, ROS2, 0), paired(results, REC, ROS2, 3),
+                                   RECORD_MAX))
+    agent = [n for n in (WAIT, REC) if n in results]
+    if NONE in results and agent:
+        # the larger of WAIT and RECORD in each repetition, over that repetition's no tracing
+        d = spread([max(results[n][i][4] for n in agent) - results[NONE][i][4]
+                    for i in range(len(results[NONE]))])
+        targets.append("the agent's own memory (RssAnon, the larger of WAIT and RECORD) %+d KiB "
+                       "over no tracing (min-max %+d-%+d): %s (<= +%d KiB)" % (
+                           d[0], d[1], d[2], "met" if d[0] <= RSS_MAX_KIB else "NOT met",
+                           RSS_MAX_KIB))
+    lines += ["", "Targets (issue 34), medians of the paired ratios over %d repetitions:" % a.reps,
+              ""] + ["- %s." % t for t in targets]
     head = "## %s, %s: publish -> callback, %d messages per run, median of %d" % (
         distro, rmw, a.n, a.reps)
     if not caret:
@@ -400,6 +468,8 @@ def main():
     ap.add_argument("--rmw", default="rmw_cyclonedds_cpp", help="comma-separated")
     ap.add_argument("--n", type=int, default=20000)
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--rows", default=",".join(ROW_KEYS),
+                    help="comma-separated rows of the ping table: " + ",".join(ROW_KEYS))
     ap.add_argument("--caret", action="store_true",
                     help="add caret_trace's rows (tools/ros2/caret.sh DISTRO)")
     ap.add_argument("--start-procs", default="",
