@@ -34,6 +34,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -107,6 +108,10 @@ class Bench:
             return
         want = scale_system.want_nodes(procs, nodes)
         row["nodes"] = "%d/%d" % (len(set(o["nodes"]) & set(want)), len(want))
+        gone = sorted(set(want) - set(o["nodes"]))
+        if gone:  # which processes: a whole process missing is not a node missing
+            row["missing"] = sorted({n.split("_")[0] for n in gone}, key=lambda x: int(x[2:]))
+            row["missing_nodes"] = len(gone)
         full = [k for k, v in o["paths"].items() if len(v) == 1 and len(v[0]["nodes"]) == procs]
         row["paths"] = "%d/%d" % (len(full), nodes)
         row["path_rows"] = min((v[0]["complete"] for v in o["paths"].values()), default=0)
@@ -139,9 +144,12 @@ class Bench:
             lt1 = scale_system.lttng_usage()
             if lt0 and lt1:
                 row["lttng_cpu_s"], row["lttng_rss_mib"] = lt1[0] - lt0[0], lt1[1] / 1024
-            sysm.stop()
+            outs = sysm.stop()
             if mode not in ("none", "agent"):
-                self.judge(row, row.pop("trace", path), procs, nodes)
+                trace = row.pop("trace", path)
+                self.judge(row, trace, procs, nodes)
+                if "missing" in row or "analyze" in row:
+                    self.keep(c, sysm, row, trace, outs)
             if mode == "record" and row.get("after_answer_s") is not None:
                 import ros2_scale_gate
                 row["gate"] = ros2_scale_gate.gate(dict(row, procs=procs))
@@ -151,6 +159,23 @@ class Bench:
             c.cleanup()
         print(json.dumps(row), flush=True)
         return row
+
+    def keep(self, c, sysm, row, trace, outs):
+        """An incomplete trace kept for a look afterwards (--keep): the trace, the
+        folder's caret.log files and each process's pid, published/taken and output."""
+        if not self.a.keep:
+            return
+        dest = os.path.join(self.a.keep, c.tag)
+        shutil.copytree(trace, os.path.join(dest, "trace"))
+        for root, _, files in os.walk(c.tmp):
+            for f in files:
+                if f == "caret.log" and not root.startswith(trace):
+                    shutil.copy(os.path.join(root, f), os.path.join(
+                        dest, root[len(c.tmp):].strip("/").replace("/", "_") + "caret.log"))
+        with open(os.path.join(dest, "procs.txt"), "w") as f:
+            for i, p in enumerate(sysm.procs):
+                f.write("p%d pid %d %s\n%s\n" % (i, p.pid, outs.get(p.pid), p.out_text()[-3000:]))
+        row["kept"] = dest
 
     def record(self, c, sysm, row):
         import scale_system
@@ -281,6 +306,7 @@ def main():
     ap.add_argument("--libcaret", default=os.environ.get("CARET_LIBCARET", ""))
     ap.add_argument("--b", default=os.environ.get("B", "build"))
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2-scale.md"))
+    ap.add_argument("--keep", default="", help="folder for incomplete traces (kept to look into)")
     a = ap.parse_args()
     os.environ["B"] = a.b
     prefix = subprocess.run([os.path.join(ROOT, "tools", "ros2", "fixture.sh"), "jazzy"],
@@ -330,6 +356,10 @@ def write(a, commit, loads, rows, final):
         if "caret_start" in r:
             extra.append("- %s %s %s: caret_start: %s" % (r["size"], rmw_name(r), r["mode"],
                                                           r["caret_start"]))
+        if "missing" in r:
+            extra.append("- %s %s %s: %d nodes missing, of processes %s%s" % (
+                r["size"], rmw_name(r), r["mode"], r["missing_nodes"], ", ".join(r["missing"]),
+                " (trace kept in %s)" % r["kept"] if "kept" in r else ""))
         if "check_why" in r:
             extra.append("- %s %s %s: caretctl check exit %s: %s" % (
                 r["size"], rmw_name(r), r["mode"], r["check"], r["check_why"]))
