@@ -41,6 +41,7 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SHM_MAX = 32  # processes: Fast DDS with shared memory came up at 16 x 8, hung at 50 x 8
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "ros2"))
@@ -83,12 +84,17 @@ class Bench:
         from harness import dds_domain
         sysm = scale_system.ScaleSystem(c, self.app, self.prefix, "jazzy", rmw,
                                         dds_domain(int(c.domain) + 11), procs, nodes,
-                                        self.a.rate, tracer)
+                                        self.a.rate, tracer, fastdds_shm=self.shm(procs))
         t = time.monotonic()
         sysm.wait_ready(timeout=600)
         ready = time.monotonic() - t
         time.sleep(self.a.settle)
         return sysm, ready
+
+    def shm(self, procs):
+        """Whether Fast DDS keeps its shared memory transport (scale_system.FASTDDS_UDP_ONLY
+        says why not past SHM_MAX processes)."""
+        return {"on": True, "off": False}.get(self.a.fastdds_shm, procs <= SHM_MAX)
 
     def judge(self, row, path, procs, nodes):
         import scale_system
@@ -123,6 +129,8 @@ class Bench:
         from harness import Ctx
         c = Ctx("scale-%s-%d" % (mode.replace(" ", ""), procs))
         row = {"size": "%dx%d" % (procs, nodes), "rmw": rmw, "mode": mode}
+        if "fastrtps" in rmw and not self.shm(procs):
+            row["transport"] = "UDPv4"
         try:
             tracer = {"none": None, "agent": "agent", "record": "agent"}.get(
                 mode, self.a.libcaret)
@@ -248,7 +256,8 @@ class Bench:
 
 
 def rmw_name(r):
-    return r.get("rmw", "").replace("rmw_", "").replace("_cpp", "")
+    return r.get("rmw", "").replace("rmw_", "").replace("_cpp", "") + (
+        " (%s only)" % r["transport"] if "transport" in r else "")
 
 
 def fmt(v, f="%.1f"):
@@ -306,6 +315,8 @@ def main():
     ap.add_argument("--libcaret", default=os.environ.get("CARET_LIBCARET", ""))
     ap.add_argument("--b", default=os.environ.get("B", "build"))
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2-scale.md"))
+    ap.add_argument("--fastdds-shm", choices=("auto", "on", "off"), default="auto",
+                    help="Fast DDS's shared memory transport (auto: off past %d processes)" % SHM_MAX)
     ap.add_argument("--keep", default="", help="folder for incomplete traces (kept to look into)")
     a = ap.parse_args()
     os.environ["B"] = a.b
