@@ -38,10 +38,11 @@ FASTDDS_XML = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><dds xmlns=\"http://ww
 
 # Fast DDS 2.14's shared memory transport (a default transport, beside UDPv4) hangs past
 # ~40 processes on a saturated host: a listener too slow for the port watchdog gets its port
-# marked not OK, and a writer regenerating that port loops in
-# SharedMemManager::Port::recover_blocked_processing() under the port's mutex (eProsima/Fast-DDS
-# issue 6485, 2.14.x; seen here at 50 x 8: 8 processes still creating their publishers after
-# 7 min). UDPv4 alone (the workaround eProsima gives) keeps such a system coming up.
+# marked not OK, and a writer regenerating that port blocks in
+# SharedMemManager::Port::recover_blocked_processing() on the port's mutex (eProsima/Fast-DDS
+# issue 6485, open for 2.14.x; the fixture has 2.14.6). Seen here at 50 x 8: 8 processes still
+# creating their publishers after 7 min, 4 CPU ticks in 3 min. UDPv4 alone (eProsima's usual
+# workaround) brings such a system up.
 FASTDDS_UDP_ONLY = ("<transport_descriptors><transport_descriptor><transport_id>caret_udp"
                     "</transport_id><type>UDPv4</type></transport_descriptor>"
                     "</transport_descriptors>",
