@@ -153,6 +153,7 @@ class Bench:
             if lt0 and lt1:
                 row["lttng_cpu_s"], row["lttng_rss_mib"] = lt1[0] - lt0[0], lt1[1] / 1024
             outs = sysm.stop()
+            row["stop_s"], row["killed"] = sysm.stop_s, sysm.killed
             if mode not in ("none", "agent"):
                 trace = row.pop("trace", path)
                 self.judge(row, trace, procs, nodes)
