@@ -312,7 +312,8 @@ def main():
     ap.add_argument("--rate", type=float, default=10.0)
     ap.add_argument("--record-s", type=float, default=10.0)
     ap.add_argument("--settle", type=float, default=3.0, help="seconds after ready")
-    ap.add_argument("--modes", default="none,agent,record,caret_trace f=100,caret_trace f=10000")
+    # The recordings first: a run at saturation cut short (tens of minutes at 50 x 8) keeps them.
+    ap.add_argument("--modes", default="record,caret_trace f=100,caret_trace f=10000,none,agent")
     ap.add_argument("--libcaret", default=os.environ.get("CARET_LIBCARET", ""))
     ap.add_argument("--b", default=os.environ.get("B", "build"))
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2-scale.md"))
