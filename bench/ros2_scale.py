@@ -154,6 +154,11 @@ class Bench:
                 row["lttng_cpu_s"], row["lttng_rss_mib"] = lt1[0] - lt0[0], lt1[1] / 1024
             outs = sysm.stop()
             row["stop_s"], row["killed"] = sysm.stop_s, sysm.killed
+            got = [v for v in outs.values() if v]
+            # Whether the pipelines carried messages at all (a path with no rows may be the
+            # system's, not the tracer's): processes that took any, published and taken summed.
+            row["traffic"] = (sum(1 for v in got if v[1] > 0), sum(v[0] for v in got),
+                              sum(v[1] for v in got))
             if mode not in ("none", "agent"):
                 trace = row.pop("trace", path)
                 self.judge(row, trace, procs, nodes)
@@ -369,6 +374,11 @@ def write(a, commit, loads, rows, final):
         if "caret_start" in r:
             extra.append("- %s %s %s: caret_start: %s" % (r["size"], rmw_name(r), r["mode"],
                                                           r["caret_start"]))
+        if "traffic" in r:
+            extra.append("- %s %s %s: %d processes took messages; published %d, taken %d "
+                         "(whole run); ended in %.0f s, %d killed" % (
+                             r["size"], rmw_name(r), r["mode"], r["traffic"][0], r["traffic"][1],
+                             r["traffic"][2], r.get("stop_s", 0), r.get("killed", 0)))
         if "missing" in r:
             extra.append("- %s %s %s: %d nodes missing, of processes %s%s" % (
                 r["size"], rmw_name(r), r["mode"], r["missing_nodes"], ", ".join(r["missing"]),
