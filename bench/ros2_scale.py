@@ -34,12 +34,14 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SHM_MAX = 32  # processes: Fast DDS with shared memory came up at 16 x 8, hung at 50 x 8
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "ros2"))
@@ -82,12 +84,17 @@ class Bench:
         from harness import dds_domain
         sysm = scale_system.ScaleSystem(c, self.app, self.prefix, "jazzy", rmw,
                                         dds_domain(int(c.domain) + 11), procs, nodes,
-                                        self.a.rate, tracer)
+                                        self.a.rate, tracer, fastdds_shm=self.shm(procs))
         t = time.monotonic()
         sysm.wait_ready(timeout=600)
         ready = time.monotonic() - t
         time.sleep(self.a.settle)
         return sysm, ready
+
+    def shm(self, procs):
+        """Whether Fast DDS keeps its shared memory transport (scale_system.FASTDDS_UDP_ONLY
+        says why not past SHM_MAX processes)."""
+        return {"on": True, "off": False}.get(self.a.fastdds_shm, procs <= SHM_MAX)
 
     def judge(self, row, path, procs, nodes):
         import scale_system
@@ -107,6 +114,10 @@ class Bench:
             return
         want = scale_system.want_nodes(procs, nodes)
         row["nodes"] = "%d/%d" % (len(set(o["nodes"]) & set(want)), len(want))
+        gone = sorted(set(want) - set(o["nodes"]))
+        if gone:  # which processes: a whole process missing is not a node missing
+            row["missing"] = sorted({n.split("_")[0] for n in gone}, key=lambda x: int(x[2:]))
+            row["missing_nodes"] = len(gone)
         full = [k for k, v in o["paths"].items() if len(v) == 1 and len(v[0]["nodes"]) == procs]
         row["paths"] = "%d/%d" % (len(full), nodes)
         row["path_rows"] = min((v[0]["complete"] for v in o["paths"].values()), default=0)
@@ -118,6 +129,8 @@ class Bench:
         from harness import Ctx
         c = Ctx("scale-%s-%d" % (mode.replace(" ", ""), procs))
         row = {"size": "%dx%d" % (procs, nodes), "rmw": rmw, "mode": mode}
+        if "fastrtps" in rmw and not self.shm(procs):
+            row["transport"] = "UDPv4"
         try:
             tracer = {"none": None, "agent": "agent", "record": "agent"}.get(
                 mode, self.a.libcaret)
@@ -139,9 +152,18 @@ class Bench:
             lt1 = scale_system.lttng_usage()
             if lt0 and lt1:
                 row["lttng_cpu_s"], row["lttng_rss_mib"] = lt1[0] - lt0[0], lt1[1] / 1024
-            sysm.stop()
+            outs = sysm.stop()
+            row["stop_s"], row["killed"] = sysm.stop_s, sysm.killed
+            got = [v for v in outs.values() if v]
+            # Whether the pipelines carried messages at all (a path with no rows may be the
+            # system's, not the tracer's): processes that took any, published and taken summed.
+            row["traffic"] = (sum(1 for v in got if v[1] > 0), sum(v[0] for v in got),
+                              sum(v[1] for v in got))
             if mode not in ("none", "agent"):
-                self.judge(row, row.pop("trace", path), procs, nodes)
+                trace = row.pop("trace", path)
+                self.judge(row, trace, procs, nodes)
+                if "missing" in row or "analyze" in row:
+                    self.keep(c, sysm, row, trace, outs)
             if mode == "record" and row.get("after_answer_s") is not None:
                 import ros2_scale_gate
                 row["gate"] = ros2_scale_gate.gate(dict(row, procs=procs))
@@ -151,6 +173,23 @@ class Bench:
             c.cleanup()
         print(json.dumps(row), flush=True)
         return row
+
+    def keep(self, c, sysm, row, trace, outs):
+        """An incomplete trace kept for a look afterwards (--keep): the trace, the
+        folder's caret.log files and each process's pid, published/taken and output."""
+        if not self.a.keep:
+            return
+        dest = os.path.join(self.a.keep, c.tag)
+        shutil.copytree(trace, os.path.join(dest, "trace"))
+        for root, _, files in os.walk(c.tmp):
+            for f in files:
+                if f == "caret.log" and not root.startswith(trace):
+                    shutil.copy(os.path.join(root, f), os.path.join(
+                        dest, root[len(c.tmp):].strip("/").replace("/", "_") + "caret.log"))
+        with open(os.path.join(dest, "procs.txt"), "w") as f:
+            for i, p in enumerate(sysm.procs):
+                f.write("p%d pid %d %s\n%s\n" % (i, p.pid, outs.get(p.pid), p.out_text()[-3000:]))
+        row["kept"] = dest
 
     def record(self, c, sysm, row):
         import scale_system
@@ -223,7 +262,8 @@ class Bench:
 
 
 def rmw_name(r):
-    return r.get("rmw", "").replace("rmw_", "").replace("_cpp", "")
+    return r.get("rmw", "").replace("rmw_", "").replace("_cpp", "") + (
+        " (%s only)" % r["transport"] if "transport" in r else "")
 
 
 def fmt(v, f="%.1f"):
@@ -277,10 +317,14 @@ def main():
     ap.add_argument("--rate", type=float, default=10.0)
     ap.add_argument("--record-s", type=float, default=10.0)
     ap.add_argument("--settle", type=float, default=3.0, help="seconds after ready")
-    ap.add_argument("--modes", default="none,agent,record,caret_trace f=100,caret_trace f=10000")
+    # The recordings first: a run at saturation cut short (tens of minutes at 50 x 8) keeps them.
+    ap.add_argument("--modes", default="record,caret_trace f=100,caret_trace f=10000,none,agent")
     ap.add_argument("--libcaret", default=os.environ.get("CARET_LIBCARET", ""))
     ap.add_argument("--b", default=os.environ.get("B", "build"))
     ap.add_argument("--out", default=os.path.join(HERE, "RESULTS-ros2-scale.md"))
+    ap.add_argument("--fastdds-shm", choices=("auto", "on", "off"), default="auto",
+                    help="Fast DDS's shared memory transport (auto: off past %d processes)" % SHM_MAX)
+    ap.add_argument("--keep", default="", help="folder for incomplete traces (kept to look into)")
     a = ap.parse_args()
     os.environ["B"] = a.b
     prefix = subprocess.run([os.path.join(ROOT, "tools", "ros2", "fixture.sh"), "jazzy"],
@@ -330,6 +374,15 @@ def write(a, commit, loads, rows, final):
         if "caret_start" in r:
             extra.append("- %s %s %s: caret_start: %s" % (r["size"], rmw_name(r), r["mode"],
                                                           r["caret_start"]))
+        if "traffic" in r:
+            extra.append("- %s %s %s: %d processes took messages; published %d, taken %d "
+                         "(whole run); ended in %.0f s, %d killed" % (
+                             r["size"], rmw_name(r), r["mode"], r["traffic"][0], r["traffic"][1],
+                             r["traffic"][2], r.get("stop_s", 0), r.get("killed", 0)))
+        if "missing" in r:
+            extra.append("- %s %s %s: %d nodes missing, of processes %s%s" % (
+                r["size"], rmw_name(r), r["mode"], r["missing_nodes"], ", ".join(r["missing"]),
+                " (trace kept in %s)" % r["kept"] if "kept" in r else ""))
         if "check_why" in r:
             extra.append("- %s %s %s: caretctl check exit %s: %s" % (
                 r["size"], rmw_name(r), r["mode"], r["check"], r["check_why"]))

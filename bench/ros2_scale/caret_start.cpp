@@ -4,7 +4,8 @@
 // (/caret_trace_*) match /caret/start_record and /caret/status, publishes caret_msgs/Start
 // with recording_frequency FREQ, and waits until each has said RECORD on /caret/status.
 // Prints "matched N after S s", then "record N after S s" (S from the Start), or
-// "timeout: K of N in RECORD" (exit 1).
+// "timeout: K of N in RECORD" or, ended by a signal, "stopped: K of N in RECORD after S s"
+// (exit 1).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -66,6 +67,10 @@ int main(int argc, char ** argv)
       return 1;
     }
     ex.spin_some(std::chrono::milliseconds(50));
+  }
+  if (recording.size() < n) {  // ended by a signal: say how far it got, not N
+    std::printf("stopped: %zu of %zu in RECORD after %.3f s\n", recording.size(), n, since(t1));
+    return 1;
   }
   std::printf("record %zu after %.3f s\n", n, since(t1));
   rclcpp::shutdown();

@@ -32,16 +32,31 @@ CYCLONE_URI = ("<CycloneDDS><Domain id=\"any\"><Discovery><ParticipantIndex>auto
 # in one domain the next one opens no unicast locator and is never discovered. Raised like
 # CycloneDDS's index, through the default profile rmw_fastrtps_cpp's participant takes.
 FASTDDS_XML = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><dds xmlns=\"http://www.eprosima.com/"
-               "XMLSchemas/fastRTPS_Profiles\"><profiles><participant profile_name=\"caret_scale\""
-               " is_default_profile=\"true\"><rtps><builtin><mutation_tries>%d</mutation_tries>"
+               "XMLSchemas/fastRTPS_Profiles\"><profiles>%s<participant profile_name=\"caret_scale\""
+               " is_default_profile=\"true\"><rtps>%s<builtin><mutation_tries>%d</mutation_tries>"
                "</builtin></rtps></participant></profiles></dds>\n")
 
+# Fast DDS 2.14's shared memory transport (a default transport, beside UDPv4) hangs past
+# ~40 processes on a saturated host: a listener too slow for the port watchdog gets its port
+# marked not OK, and a writer regenerating that port blocks in
+# SharedMemManager::Port::recover_blocked_processing() on the port's mutex (eProsima/Fast-DDS
+# issue 6485, open for 2.14.x; the fixture has 2.14.6). Seen here at 50 x 8: 8 processes still
+# creating their publishers after 7 min, 4 CPU ticks in 3 min. UDPv4 alone (eProsima's usual
+# workaround) brings such a system up.
+FASTDDS_UDP_ONLY = ("<transport_descriptors><transport_descriptor><transport_id>caret_udp"
+                    "</transport_id><type>UDPv4</type></transport_descriptor>"
+                    "</transport_descriptors>",
+                    "<userTransports><transport_id>caret_udp</transport_id></userTransports>"
+                    "<useBuiltinTransports>false</useBuiltinTransports>")
 
-def fastdds_profile(folder, procs, tries=None):
-    """A Fast DDS profiles file in folder for procs processes per host: its path."""
+
+def fastdds_profile(folder, procs, tries=None, shm=True):
+    """A Fast DDS profiles file in folder for procs processes per host (shm=False: UDPv4
+    alone): its path."""
     path = os.path.join(folder, "fastdds_scale.xml")
     with open(path, "w") as f:
-        f.write(FASTDDS_XML % (procs + 20 if tries is None else tries))
+        f.write(FASTDDS_XML % ((("", "") if shm else FASTDDS_UDP_ONLY) +
+                               (procs + 20 if tries is None else tries,)))
     return path
 
 
@@ -83,12 +98,13 @@ class ScaleSystem:
     (tracer=LIBCARET's path), or nothing (tracer=None)."""
 
     def __init__(self, ctx, app, prefix, distro, rmw, domain, procs, nodes, rate, tracer="agent",
-                 fastdds_tries=None):
+                 fastdds_tries=None, fastdds_shm=True):
         self.procs_n, self.nodes_n = procs, nodes
         env = dict(ros_env(prefix))
         env.update(RMW_IMPLEMENTATION=rmw, ROS_DOMAIN_ID=str(domain), ROS_DISTRO=distro,
                    CYCLONEDDS_URI=CYCLONE_URI % (procs + 20),
-                   FASTRTPS_DEFAULT_PROFILES_FILE=fastdds_profile(ctx.tmp, procs, fastdds_tries))
+                   FASTRTPS_DEFAULT_PROFILES_FILE=fastdds_profile(ctx.tmp, procs, fastdds_tries,
+                                                                  fastdds_shm))
         self.ros_env = dict(env)  # what a ROS 2 tool beside the system runs with
         agent = tracer == "agent"
         if tracer and not agent:
@@ -115,12 +131,24 @@ class ScaleSystem:
         st = [s for s in (proc_stat(p) for p in self.pids()) if s]
         return sum(s[0] for s in st), sum(s[1] for s in st)
 
-    def stop(self):
+    def stop(self, timeout=None):
+        """Ends every process: SIGTERM, then SIGKILL past timeout seconds for them all (by
+        default 60 + 2 per process: 50 Fast DDS processes on a saturated host took over 60 s
+        to end). {pid: (published, taken), or None for one killed}; self.killed, self.stop_s."""
+        t0 = time.monotonic()
+        deadline = t0 + (60 + 2 * len(self.procs) if timeout is None else timeout)
         for p in self.procs:
             if p.poll() is None:
                 p.terminate()
+        self.killed = 0
         for p in self.procs:
-            p.finish(60)
+            try:
+                p.finish(max(1.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.killed += 1
+                p.kill()
+                p.finish(60)
+        self.stop_s = time.monotonic() - t0
         out = {}
         for p in self.procs:
             m = re.search(r"published=(\d+) taken=(\d+)", p.out_text())
