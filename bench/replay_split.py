@@ -73,3 +73,19 @@ def split(logpath, offset, enter_wall, total_s):
     done = min(total_s, max(d for _, d in per.values()))
     return {"tp_on_s": last, "tp_first_s": first, "replay_proper_s": total_s - last,
             "seen_after_s": max(0.0, total_s - done), "agents": len(per)}
+
+
+def enabling_reason(lo, hi, lo_total, hi_total, target):
+    """Why a row comparing Enter -> all in RECORD at two N misses its
+    target `target` (a ratio): LTTng's enabling of the agents' tracepoints,
+    Enter -> the last agent's tracepoints on, which no pacing of caretd's
+    shortens. lo and hi are split()'s results (None: unknown). Says "out
+    of reach here" only when the enabling alone grows past the target;
+    "" when nothing is known or the row is met."""
+    if not lo or not hi or hi_total / lo_total <= target:
+        return ""
+    grow = hi["tp_on_s"] / max(1e-6, lo["tp_on_s"])
+    return ("; %sEnter -> every agent's tracepoints on (LTTng's enabling) %.3f -> %.3f s "
+            "(%.2fx) of Enter -> RECORD %.3f -> %.3f s" %
+            ("out of reach here: " if grow > target else "", lo["tp_on_s"], hi["tp_on_s"],
+             grow, lo_total, hi_total))

@@ -744,12 +744,7 @@ def scaling(args, tmp):
     # says so, with the numbers, rather than a looser target
     why = ("; out of reach here: bytes / drain alone grows %.2fx (drain %.0f -> %.0f MB/s)" %
            (dgrow, lo["rate"] / 1e6, hi["rate"] / 1e6)) if ratio > lin and dgrow > lin else ""
-    if ratio > lin and lo["split"] and hi["split"]:
-        why += ("; Enter -> every agent's tracepoints on (LTTng's enabling) %.3f -> %.3f s "
-                "(%.2fx) of Enter -> RECORD %.3f -> %.3f s" %
-                (lo["split"]["tp_on_s"], hi["split"]["tp_on_s"],
-                 hi["split"]["tp_on_s"] / max(1e-6, lo["split"]["tp_on_s"]),
-                 lo["total"], hi["total"]))
+    why += replay_split.enabling_reason(lo["split"], hi["split"], lo["total"], hi["total"], lin)
     rows = [row("P6", "scaling, N = %s x %d records: Enter -> all in RECORD at N=%d / at N=%d"
                 "; armed + Enter vs the limit at every N" %
                 (", ".join(str(p["n"]) for p in pts), args.curve_records, hi["n"], lo["n"]),
@@ -795,7 +790,8 @@ def scaling(args, tmp):
                     "N=%d; armed + Enter vs its limit" % (top["n"], args.curve_records, lo["n"]),
                     "%.3f s" % top["total"], "%.3f s at N=%d; limit %.3f s" %
                     (lo["total"], lo["n"], top["limit"]),
-                    "%.2fx; %.2fx the limit" % (tratio, tvl),
+                    "%.2fx; %.2fx the limit%s" % (tratio, tvl, replay_split.enabling_reason(
+                        lo["split"], top["split"], lo["total"], top["total"], tlin)),
                     "<= %.1fx (linear in N, or bytes / drain's own %.1fx, + 10 %%); <= 1.5x "
                     "the limit; 0 discarded" % (tlin, dratio),
                     tratio <= tlin and tvl <= 1.5 and top["discarded"] == 0 and top["all"],

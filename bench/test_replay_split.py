@@ -62,5 +62,27 @@ class Split(unittest.TestCase):
         self.assertIsNone(self.split([NEW], 0.02, offset=len(NEW)))
 
 
+class EnablingReason(unittest.TestCase):
+    """P6's and P6b's measured reason: LTTng's enabling grows past the
+    target by itself (seen: N=1,000 / N=100 0.085 -> 1.271 s, 15.0x,
+    against 14.0x)."""
+    LO = {"tp_on_s": 0.085}
+    HI = {"tp_on_s": 1.271}
+
+    def test_out_of_reach_when_the_enabling_alone_grows_past_the_target(self):
+        why = replay_split.enabling_reason(self.LO, self.HI, 0.100, 1.510, 14.0)
+        self.assertIn("out of reach here: Enter -> every agent's tracepoints on", why)
+        self.assertIn("0.085 -> 1.271 s (14.95x) of Enter -> RECORD 0.100 -> 1.510 s", why)
+
+    def test_numbers_without_the_excuse_when_the_enabling_is_within(self):
+        why = replay_split.enabling_reason(self.LO, {"tp_on_s": 0.5}, 0.100, 1.510, 14.0)
+        self.assertTrue(why.startswith("; Enter -> every agent's"), why)
+        self.assertNotIn("out of reach", why)
+
+    def test_nothing_when_met_or_unknown(self):
+        self.assertEqual(replay_split.enabling_reason(self.LO, self.HI, 0.100, 1.300, 14.0), "")
+        self.assertEqual(replay_split.enabling_reason(None, self.HI, 0.100, 1.510, 14.0), "")
+
+
 if __name__ == "__main__":
     unittest.main()
