@@ -335,14 +335,13 @@ class RecordStartTest(SystemTest):
         rec.finish(60)
         self.assertEqual(sessions_after(5), [])
 
-    def test_caretd_killed_mid_start_next_caretd_destroys_session(self):
-        """caretd and its helper both killed with SIGKILL during a start (a
-        crash, or systemd's stop timeout): the session is left half-made,
-        owned by no recording; the next caretd finds its name in the start
-        marker beside its socket and stops and destroys it."""
+    def crash_mid_start(self, name):
+        """caretd and its start helper killed with SIGKILL while LTTng starts
+        session `name` (held by a stopped traced process), then the process
+        resumed and the requester gone: what a crash leaves."""
         d = self.c.caretd()
         procs = self.system(2)
-        rec, mark = self.record_held(d, procs, "crashed")
+        rec, mark = self.record_held(d, procs, name)
         helper = self.helpers(d)
         self.assertEqual(len(helper), 1, helper)
         d.kill()
@@ -351,6 +350,13 @@ class RecordStartTest(SystemTest):
             os.kill(pid, signal.SIGKILL)
         self.resume()
         rec.finish(60)
+
+    def test_caretd_killed_mid_start_next_caretd_destroys_session(self):
+        """caretd and its helper both killed with SIGKILL during a start (a
+        crash, or systemd's stop timeout): the session is left half-made,
+        owned by no recording; the next caretd finds its name in the start
+        marker beside its socket and stops and destroys it."""
+        self.crash_mid_start("crashed")
         deadline = time.time() + 20
         while "crashed" not in sessions() and time.time() < deadline:
             time.sleep(0.2)
@@ -372,17 +378,7 @@ class RecordStartTest(SystemTest):
         marker names it, but its output is not the trace caretd chose, so
         the next caretd leaves it (our rule: never touch a session caretd
         did not start) and removes the marker."""
-        d = self.c.caretd()
-        procs = self.system(2)
-        rec, mark = self.record_held(d, procs, "crashed")
-        helper = self.helpers(d)
-        self.assertEqual(len(helper), 1, helper)
-        d.kill()
-        d.wait()
-        for pid in helper:
-            os.kill(pid, signal.SIGKILL)
-        self.resume()
-        rec.finish(60)
+        self.crash_mid_start("crashed")
         marker = self.c.sock + ".starting"
         self.assertTrue(os.path.exists(marker), "no start marker: the test proves nothing")
         deadline = time.time() + 20
