@@ -358,6 +358,23 @@ class Proc(subprocess.Popen):
                 f.close()
 
 
+def start_helpers(caretd_pid):
+    """The pids of a caretd's LTTng start helpers (its children in that
+    mode: daemon/lttng/lttng_start.c)."""
+    out = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == caretd_pid and b"--lttng-start-helper" in cmd:
+            out.append(int(pid))
+    return out
+
+
 def own_sessiond():
     """The PID of the session daemon tools/isolated.sh started for this test
     run (or one the test started in its place), read from /run/lttng as

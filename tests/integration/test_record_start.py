@@ -17,7 +17,7 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, SystemTest, lttng, wait_err
+from harness import CARETCTL, SystemTest, lttng, start_helpers, wait_err
 
 # below lttng-sessiond's application socket timeout: the stopped process
 # is still set up once it runs again
@@ -169,20 +169,7 @@ class RecordStartTest(SystemTest):
         self.assertEqual(sessions_after(), [])
 
     def helpers(self, d):
-        """The pids of caretd's LTTng start helpers (its children in that
-        mode)."""
-        out = []
-        for pid in os.listdir("/proc"):
-            try:
-                with open("/proc/%s/stat" % pid) as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-                with open("/proc/%s/cmdline" % pid, "rb") as f:
-                    cmd = f.read().split(b"\0")
-            except (OSError, ValueError, IndexError):
-                continue
-            if ppid == d.pid and b"--lttng-start-helper" in cmd:
-                out.append(int(pid))
-        return out
+        return start_helpers(d.pid)
 
     def test_helper_killed_is_restarted_and_exits_with_caretd(self):
         """caretd's start helper, killed, is started again (logged) and the

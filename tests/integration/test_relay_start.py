@@ -16,7 +16,7 @@ import subprocess
 import time
 import unittest
 
-from harness import CARETCTL, Proc, wait_err, wait_line
+from harness import CARETCTL, Proc, start_helpers, wait_err, wait_line
 from multihost import NetTest
 
 # below lttng-sessiond's application socket timeout (5 s by default): the
@@ -219,20 +219,7 @@ class RelayStartTest(NetTest):
                              os.listdir(self.relay_dir))
 
     def helpers_b(self):
-        """The pids of B's caretd's LTTng start helpers (its children in
-        that mode)."""
-        out = []
-        for pid in os.listdir("/proc"):
-            try:
-                with open("/proc/%s/stat" % pid) as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-                with open("/proc/%s/cmdline" % pid, "rb") as f:
-                    cmd = f.read().split(b"\0")
-            except (OSError, ValueError, IndexError):
-                continue
-            if ppid == self.db.pid and b"--lttng-start-helper" in cmd:
-                out.append(int(pid))
-        return out
+        return start_helpers(self.db.pid)
 
     def test_4_helper_killed_during_relay_start(self):
         """B's start helper killed (SIGKILL) inside its relay session's
