@@ -30,6 +30,9 @@
  * N = 25). Only that last stretch ticks this often, no grant is made in
  * it, and sd-event may fire up to LOOP_ACCURACY_USEC late. */
 #define TICK_LAST_USEC 250
+/* The window, not the replays, holds the pass back (busy_tick_usec):
+ * what the consumer drains waits for the next tick to be granted again. */
+#define TICK_WINDOW_USEC 250
 /* No session active and no replay: nothing changes until the LTTng view
  * does (pacer_kick), a command moves agents itself, or an agent appears
  * (in WAIT, it needs nothing then); the tick only re-checks. */
@@ -546,6 +549,26 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 		out->frequency = best->frequency;
 }
 
+/* The period of a busy tick after this tick's grants. The grants spent
+ * the room, and the consumer drained more within the last busy period:
+ * what it drains next waits for the next tick to be granted again. With
+ * 64 KiB x 4 sub-buffers (a window of 192 KiB per CPU) the 1 ms tick,
+ * 1.2-1.3 ms apart with its work, held the replay to ~80 MB/s of trace
+ * against a drain of 430-760 MB/s (bench P7 (b)). Between two index
+ * reads the room still opens as grants are written on their CPUs
+ * (fb_room). A consumer that drained nothing lately (a slow one) gains
+ * nothing from looking sooner, nor does a room left over. */
+static uint64_t busy_tick_usec(const struct sched *s, const struct pacer_fb *f, bool last_turns,
+			       int64_t now)
+{
+	if (last_turns)
+		return TICK_LAST_USEC;
+	if (s->room_known && s->budget_left < SCHED_MIN_GRANT &&
+	    now - f->horizon_seen_ns <= (int64_t)TICK_BUSY_USEC * 1000)
+		return TICK_WINDOW_USEC;
+	return TICK_BUSY_USEC;
+}
+
 static uint64_t on_tick(void *arg)
 {
 	struct pacer *p = arg;
@@ -563,7 +586,7 @@ static uint64_t on_tick(void *arg)
 	feedback(p, emitted, skipped, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
 	if (sched_busy(p->reg))
-		return sched_last_turns(p->reg) ? TICK_LAST_USEC : TICK_BUSY_USEC;
+		return busy_tick_usec(p->sched, &p->fb, sched_last_turns(p->reg), now);
 	return l.any || p->fb.on ? TICK_IDLE_USEC : TICK_QUIET_USEC;
 }
 
