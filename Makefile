@@ -360,7 +360,7 @@ $(B)/tests/check_drain_horizon: $(call obj,tests/unit/check_drain_horizon.c test
 UNIT_TESTS += $(B)/tests/check_pacer
 $(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng/lttng_drain.c daemon/agents/dups.c daemon/agents/pacer_cpus.c \
 		daemon/agents/pacer_hist.c \
-		daemon/agents/scheduler.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/agents/startend.c \
+		daemon/agents/scheduler.c daemon/agents/sched_pass.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/agents/startend.c \
 		daemon/config.c daemon/base/loop.c daemon/lttng/lttng_view.c \
 		$(LIB_LTTNG_SRC) \
 		proto/caret_ctl_evlist.c proto/caret_ctl_sel.c \
@@ -387,7 +387,7 @@ $(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/recording/c
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c tests/unit/check_daemon_restart.c \
 		tests/unit/check_daemon_registry.c tests/unit/check_daemon_pacing.c \
-		tests/unit/daemon_fixture.c daemon/agents/scheduler.c daemon/agents/dups.c \
+		tests/unit/daemon_fixture.c daemon/agents/scheduler.c daemon/agents/sched_pass.c daemon/agents/dups.c \
 		daemon/agents/startend.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/config.c \
 		proto/caret_ctl_limits.c \
 		daemon/base/log.c proto/caret_utf8.c) $(SHM_LIBS)

@@ -180,7 +180,7 @@ enum caret_ctrl_flags {
  *   replayed, never both. The agent alone decides, per record, through the
  *   record's claim word (struct caret_rec_hdr; no controller writes it,
  *   and caretd reads it only when it adopts an agent found in RECORD after
- *   a restart, to tell a pass it cut: daemon/agents/scheduler.c pass_cut).
+ *   a restart, to tell a pass it cut: daemon/agents/sched_pass.c sched_pass_cut).
  *   With G the grant's epoch the agent reads after committing the record:
  *
  *     state     tracepoints          live                  replayed by
