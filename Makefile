@@ -69,9 +69,9 @@ $(B)/obj/%.o: %.c
 # The agent and the libraries export nothing they do not mean to.
 $(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o $(B)/obj/proto/caret_regex.o $(B)/obj/proto/caret_regex_%.o: CFLAGS += -fvisibility=hidden
 
-# ---- generated from proto/caret_segment.h (CARET_KINDS, CARET_STATES) ----
+# ---- generated from proto/caret_segment.h (CARET_STATES) and caret_seg_records.h (CARET_KINDS) ----
 GEN_KINDS = $(B)/gen-tool/gen_kinds
-$(GEN_KINDS): proto/gen/gen_kinds.c proto/caret_segment.h
+$(GEN_KINDS): proto/gen/gen_kinds.c proto/caret_segment.h proto/caret_seg_records.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LDFLAGS)
 KINDS_GEN_H = $(B)/gen/caret_tp_events.h $(B)/gen/caret_tp_emit.h $(B)/gen/caret_capture.h \
