@@ -345,20 +345,20 @@ $(B)/tests/check_start_after: $(call obj,tests/unit/check_start_after.c daemon/l
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_drain
-$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c tests/unit/drain_fixture.c \
+$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c tests/unit/drain_fixture.c tests/unit/index_fixture.c \
 		daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_drain_horizon
-$(B)/tests/check_drain_horizon: $(call obj,tests/unit/check_drain_horizon.c tests/unit/drain_fixture.c \
+$(B)/tests/check_drain_horizon: $(call obj,tests/unit/check_drain_horizon.c tests/unit/drain_fixture.c tests/unit/index_fixture.c \
 		daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 # The pacer's reaction to the tracer's discards (it includes daemon/agents/pacer.c).
 UNIT_TESTS += $(B)/tests/check_pacer
-$(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng/lttng_drain.c daemon/agents/dups.c daemon/agents/pacer_cpus.c \
+$(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c tests/unit/index_fixture.c daemon/lttng/lttng_drain.c daemon/agents/dups.c daemon/agents/pacer_cpus.c \
 		daemon/agents/pacer_hist.c \
 		daemon/agents/scheduler.c daemon/agents/sched_pass.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/agents/startend.c \
 		daemon/config.c daemon/base/loop.c daemon/lttng/lttng_view.c \
