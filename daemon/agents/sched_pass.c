@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 

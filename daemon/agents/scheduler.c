@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tick: inputs applied, each agent's move decided, grants in turns.
  * What a move leaves in an agent's state is sched_pass.c's, below it. */
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "daemon/base/log.h"
 #include "lib/lttng/session.h"
 #include "daemon/agents/scheduler.h"
 
+/* how often an agent that gave up waiting for its tracepoints is rung again */
 #define REBELL_NS (2LL * 1000000000)
 
 /* Raises the grant of a replaying agent; true when its pass is complete. */
