@@ -69,9 +69,9 @@ $(B)/obj/%.o: %.c
 # The agent and the libraries export nothing they do not mean to.
 $(B)/obj/agent/%.o $(B)/obj/shm/%.o $(B)/obj/util/%.o $(B)/obj/proto/caret_regex.o $(B)/obj/proto/caret_regex_%.o: CFLAGS += -fvisibility=hidden
 
-# ---- generated from proto/caret_segment.h (CARET_KINDS, CARET_STATES) ----
+# ---- generated from proto/caret_segment.h (CARET_STATES) and caret_seg_records.h (CARET_KINDS) ----
 GEN_KINDS = $(B)/gen-tool/gen_kinds
-$(GEN_KINDS): proto/gen/gen_kinds.c proto/caret_segment.h
+$(GEN_KINDS): proto/gen/gen_kinds.c proto/caret_segment.h proto/caret_seg_records.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MF $@.d -o $@ $< $(LDFLAGS)
 KINDS_GEN_H = $(B)/gen/caret_tp_events.h $(B)/gen/caret_tp_emit.h $(B)/gen/caret_capture.h \
@@ -345,22 +345,22 @@ $(B)/tests/check_start_after: $(call obj,tests/unit/check_start_after.c daemon/l
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_drain
-$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c tests/unit/drain_fixture.c \
+$(B)/tests/check_drain: $(call obj,tests/unit/check_drain.c tests/unit/drain_fixture.c tests/unit/index_fixture.c \
 		daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 UNIT_TESTS += $(B)/tests/check_drain_horizon
-$(B)/tests/check_drain_horizon: $(call obj,tests/unit/check_drain_horizon.c tests/unit/drain_fixture.c \
+$(B)/tests/check_drain_horizon: $(call obj,tests/unit/check_drain_horizon.c tests/unit/drain_fixture.c tests/unit/index_fixture.c \
 		daemon/lttng/lttng_drain.c)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
 # The pacer's reaction to the tracer's discards (it includes daemon/agents/pacer.c).
 UNIT_TESTS += $(B)/tests/check_pacer
-$(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c daemon/lttng/lttng_drain.c daemon/agents/dups.c daemon/agents/pacer_cpus.c \
+$(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c tests/unit/index_fixture.c daemon/lttng/lttng_drain.c daemon/agents/dups.c daemon/agents/pacer_cpus.c \
 		daemon/agents/pacer_hist.c \
-		daemon/agents/scheduler.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/agents/startend.c \
+		daemon/agents/scheduler.c daemon/agents/sched_pass.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/agents/startend.c \
 		daemon/config.c daemon/base/loop.c daemon/lttng/lttng_view.c \
 		$(LIB_LTTNG_SRC) \
 		proto/caret_ctl_evlist.c proto/caret_ctl_sel.c \
@@ -387,7 +387,7 @@ $(B)/tests/check_chunks: $(call obj,tests/unit/check_chunks.c daemon/recording/c
 UNIT_TESTS += $(B)/tests/check_daemon
 $(B)/tests/check_daemon: $(call obj,tests/unit/check_daemon.c tests/unit/check_daemon_restart.c \
 		tests/unit/check_daemon_registry.c tests/unit/check_daemon_pacing.c \
-		tests/unit/daemon_fixture.c daemon/agents/scheduler.c daemon/agents/dups.c \
+		tests/unit/daemon_fixture.c daemon/agents/scheduler.c daemon/agents/sched_pass.c daemon/agents/dups.c \
 		daemon/agents/startend.c daemon/agents/registry.c daemon/base/rejects.c daemon/base/sigbus.c daemon/config.c \
 		proto/caret_ctl_limits.c \
 		daemon/base/log.c proto/caret_utf8.c) $(SHM_LIBS)

@@ -12,6 +12,8 @@
  * Layout:
  *   [0, CARET_SHM_HEADER_SIZE)        struct caret_shm_header (one page)
  *   [CARET_SHM_HEADER_SIZE, capacity) record area, records back to back
+ *                                     (proto/caret_seg_records.h), then
+ *                                     `top`'s counter area (caret_seg_counters.h)
  *
  * All multi-byte values are native-endian (segments never leave the host).
  * Fields marked "atomic" are accessed only with __atomic builtins; fields
@@ -22,6 +24,11 @@
 #define CARET_PROTO_SEGMENT_H
 
 #include <stdint.h>
+
+/* The record area's encoding and kinds, and `top`'s counter area: parts of
+ * the same layout, each in a header of its own. */
+#include "proto/caret_seg_counters.h"
+#include "proto/caret_seg_records.h"
 
 /* "CARETSHM" little-endian; a reader rejects anything else. */
 #define CARET_SHM_MAGIC 0x4d48535445524143ULL
@@ -180,7 +187,7 @@ enum caret_ctrl_flags {
  *   replayed, never both. The agent alone decides, per record, through the
  *   record's claim word (struct caret_rec_hdr; no controller writes it,
  *   and caretd reads it only when it adopts an agent found in RECORD after
- *   a restart, to tell a pass it cut: daemon/agents/scheduler.c pass_cut).
+ *   a restart, to tell a pass it cut: daemon/agents/sched_pass.c sched_pass_cut).
  *   With G the grant's epoch the agent reads after committing the record:
  *
  *     state     tracepoints          live                  replayed by
@@ -415,187 +422,5 @@ _Static_assert(CARET_SHM_CPU_OFFSET >= sizeof(struct caret_shm_header) &&
 #define CARET_SHM_SKIPPED_OFFSET (CARET_SHM_CPU_OFFSET + CARET_SHM_CPUS * 8u)
 _Static_assert(CARET_SHM_SKIPPED_OFFSET + sizeof(uint64_t) <= CARET_SHM_FILTER_OFFSET,
 	       "the filtered count lies in the header page, before the filter");
-
-/*
- * The counter area (`caretctl top`, issue 35): the last ctr_offset..
- * capacity bytes of the file, CARET_CTR_SLOTS slots, written only by the
- * owner and only while `watched` is non-zero; caretd reads it with pread
- * (hostile bytes: every value is bounded before use) and turns two reads'
- * differences into rates. 32 KiB of the default 64 MiB sparse segment,
- * touched (made resident) only once watched.
- *
- * A slot is claimed once, for good, by compare-and-swap of key 0 ->
- * CARET_CTR_KEY(kind, pointer) (open addressing from the pointer's hash,
- * linear probing); a process with more callbacks, publishers and
- * subscriptions than slots counts the rest in the header's ctr_lost. Every
- * other field is only incremented (relaxed atomics; several executor
- * threads may run the same entity), so a reader sees each word whole but
- * the words of a slot from slightly different instants.
- *
- *   count     callbacks: calls ended; publishers: messages published
- *             (rcl_publish); subscriptions: messages taken (rmw_take
- *             with taken true)
- *   total_ns  callbacks: the sum of their durations (callback_start to
- *             callback_end on the same thread, CLOCK_MONOTONIC);
- *             subscriptions: the sum of the latencies in lat_n
- *   max       callbacks: CARET_CTR_MAX(generation, ns), the longest call that
- *             ended while `watched` held that generation (a call in an older
- *             generation is replaced by the first of the new one);
- *             subscriptions: the same of the latencies in lat_n
- *   hist      callbacks: calls per duration bucket, log2 scale: bucket 0
- *             below 2^CARET_CTR_HIST_SHIFT ns (1.024 us), bucket i in
- *             [2^(SHIFT+i-1), 2^(SHIFT+i)) ns, the last one everything
- *             from 2^(SHIFT+BUCKETS-2) ns (268 ms) on; 32 bits, wrapping:
- *             readers take differences; subscriptions: the latencies in
- *             lat_n, in the same buckets
- *   lat_n     subscriptions: takes whose latency, CLOCK_REALTIME at the
- *             take minus the sample's DDS source timestamp (the writer's
- *             CLOCK_REALTIME), lies in [0, CARET_CTR_LAT_ABSURD_NS]
- *   lat_apart subscriptions: takes with a source timestamp whose latency
- *             lies outside that range (the writer's clock is another
- *             host's, or a clock was stepped): counted, never averaged
- * A take without a source timestamp (0) is in count only. Publishers use
- * count alone.
- */
-enum caret_ctr_kind {
-	CARET_CTR_CALLBACK = 1, /* key: the callback pointer of callback_start */
-	CARET_CTR_PUBLISHER = 2, /* key: rcl_publish's publisher_handle */
-	CARET_CTR_SUBSCRIPTION = 3, /* key: rmw_take's rmw_subscription_handle */
-};
-/* User-space pointers fit 56 bits on x86-64 and aarch64. */
-#define CARET_CTR_KEY(kind, ptr) (((uint64_t)(kind) << 56) | ((uint64_t)(ptr) & ((1ULL << 56) - 1)))
-#define CARET_CTR_KEY_KIND(key) ((uint32_t)((uint64_t)(key) >> 56))
-#define CARET_CTR_KEY_PTR(key) ((uint64_t)(key) & ((1ULL << 56) - 1))
-#define CARET_CTR_GEN_MASK 0xffffffu
-/* `watched`: a session in the top 8 bits, a generation (never 0) below */
-#define CARET_CTR_WATCH(session, generation) \
-	(((uint32_t)(session) << 24) | ((uint32_t)(generation) & CARET_CTR_GEN_MASK))
-#define CARET_CTR_WATCH_SESSION(w) ((uint32_t)(w) >> 24)
-#define CARET_CTR_NS_MAX ((1ULL << 40) - 1)
-#define CARET_CTR_MAX(generation, ns) \
-	(((uint64_t)((generation) & CARET_CTR_GEN_MASK) << 40) | ((uint64_t)(ns) & CARET_CTR_NS_MAX))
-#define CARET_CTR_MAX_GEN(m) ((uint32_t)((uint64_t)(m) >> 40))
-#define CARET_CTR_MAX_NS(m) ((uint64_t)(m) & CARET_CTR_NS_MAX)
-#define CARET_CTR_BUCKETS 20u
-#define CARET_CTR_HIST_SHIFT 10u
-#define CARET_CTR_SLOTS 256u
-/* A same-host latency beyond this is a stepped clock or a sample kept
- * that long in a history: counted apart (lat_apart), as negative ones. */
-#define CARET_CTR_LAT_ABSURD_NS (10ULL * 1000000000ULL)
-struct caret_ctr_slot {
-	uint64_t key;      /* atomic, CAS once */
-	uint64_t count;    /* atomic */
-	uint64_t total_ns; /* atomic */
-	uint64_t max;      /* atomic */
-	uint32_t hist[CARET_CTR_BUCKETS]; /* atomic */
-	uint64_t lat_n;     /* atomic */
-	uint64_t lat_apart; /* atomic */
-};
-_Static_assert(sizeof(struct caret_ctr_slot) == 128, "caret_ctr_slot size");
-#define CARET_CTR_AREA_SIZE ((uint64_t)CARET_CTR_SLOTS * sizeof(struct caret_ctr_slot))
-
-/*
- * Record encoding. A record is 8-byte aligned and starts with:
- *
- *   uint32_t kind;            enum caret_kind; 0 while the record is being
- *                             written. The writer stores `kind` last with
- *                             release order: a reader that sees it non-zero
- *                             (acquire) sees the whole record.
- *   uint32_t size;            whole record in bytes, header included,
- *                             multiple of 8, <= CARET_REC_MAX.
- *   int64_t  init_timestamp;  CLOCK_MONOTONIC ns (the LTTng UST clock) read
- *                             when the hook ran.
- *   uint64_t claim;           atomic, the agent's alone: 0 until the record
- *                             is first emitted, then 1 + the epoch of the
- *                             pass it was last emitted for (the exactly-once
- *                             handshake above). It changes after commit, so
- *                             readers other than the agent ignore it.
- *
- * followed by the fields of the kind, in the order of its signature string
- * (CARET_KINDS below), packed without padding:
- *   'p' pointer, 'i' int64, 'u' uint64 : 8 bytes
- *   's' string : uint32 length L (bytes, no NUL, L <= CARET_STR_MAX),
- *                then L bytes, then one NUL byte
- * and zero padding up to `size`. Records are appended at `tail` and never
- * move or change once committed, but for `claim`.
- */
-struct caret_rec_hdr {
-	uint32_t kind;
-	uint32_t size;
-	int64_t init_timestamp;
-	uint64_t claim;
-};
-_Static_assert(sizeof(struct caret_rec_hdr) == 24 &&
-		       __builtin_offsetof(struct caret_rec_hdr, claim) == 16,
-	       "caret_rec_hdr is part of layout version 2");
-
-#define CARET_REC_ALIGN 8u
-#define CARET_REC_MAX 65536u
-#define CARET_STR_MAX 4096u
-#define CARET_MAX_FIELDS 6u
-
-/*
- * Init record kinds: X(id, event name, field signature, field names[,
- * TRACETOOLS]). The one list of kinds: the build generates from it (see
- * proto/gen/gen_kinds.c, output in build/gen) the ros2_caret event
- * declarations, the provider's emit switch, the typed capture functions
- * caret_capture_<name>(), the agent's tracetools hooks (for the kinds
- * marked TRACETOOLS: ros_trace_<name>, ros_trace_do_<name>,
- * ros_trace_enabled_<name>) and the Python tests' kind list. Unmarked
- * kinds are captured by the agent's own code (rclcpp hooks, rcl_init's
- * hook, which also records rmw_implementation).
- * The event is emitted as ros2_caret:<name> with these fields (CARET's
- * names; 'p' as integer_hex, 'i' int64, 'u' uint64, 's' string) followed
- * by int64 init_timestamp: tests/unit/check_tp_layout.c compares them with
- * CARET's event definitions. Ids are part of the layout and dense: never
- * renumber, only append.
- */
-#define CARET_KINDS(X)                                                        \
-	X(1, rcl_init, "p", "context_handle")                                 \
-	X(2, rcl_node_init, "ppss", "node_handle,rmw_handle,node_name,namespace", TRACETOOLS) \
-	X(3, rcl_publisher_init, "pppsu",                                     \
-	  "publisher_handle,node_handle,rmw_publisher_handle,topic_name,queue_depth", TRACETOOLS) \
-	X(4, rcl_subscription_init, "pppsu",                                  \
-	  "subscription_handle,node_handle,rmw_subscription_handle,topic_name,queue_depth", TRACETOOLS) \
-	X(5, rclcpp_subscription_init, "pp", "subscription_handle,subscription", TRACETOOLS) \
-	X(6, rclcpp_subscription_callback_added, "pp", "subscription,callback", TRACETOOLS) \
-	X(7, rcl_service_init, "ppps",                                        \
-	  "service_handle,node_handle,rmw_service_handle,service_name", TRACETOOLS)       \
-	X(8, rclcpp_service_callback_added, "pp", "service_handle,callback", TRACETOOLS)  \
-	X(9, rcl_client_init, "ppps",                                         \
-	  "client_handle,node_handle,rmw_client_handle,service_name", TRACETOOLS)         \
-	X(10, rcl_timer_init, "pi", "timer_handle,period", TRACETOOLS)                    \
-	X(11, rclcpp_timer_callback_added, "pp", "timer_handle,callback", TRACETOOLS)     \
-	X(12, rclcpp_timer_link_node, "pp", "timer_handle,node_handle", TRACETOOLS)       \
-	X(13, rclcpp_callback_register, "ps", "callback,symbol", TRACETOOLS)              \
-	X(14, rcl_lifecycle_state_machine_init, "pp", "node_handle,state_machine", TRACETOOLS) \
-	X(15, rclcpp_construct_ring_buffer, "pu", "buffer,capacity", TRACETOOLS)          \
-	X(16, rclcpp_buffer_to_ipb, "pp", "buffer,ipb", TRACETOOLS)                       \
-	X(17, rclcpp_ipb_to_subscription, "pp", "ipb,subscription", TRACETOOLS)           \
-	X(18, rmw_implementation, "s", "rmw_impl")                            \
-	X(19, construct_executor, "ps", "executor_addr,executor_type_name")   \
-	X(20, construct_static_executor, "pps",                               \
-	  "executor_addr,entities_collector_addr,executor_type_name")         \
-	X(21, add_callback_group, "pps",                                      \
-	  "executor_addr,callback_group_addr,group_type_name")                \
-	X(22, add_callback_group_static_executor, "pps",                      \
-	  "entities_collector_addr,callback_group_addr,group_type_name")      \
-	X(23, callback_group_add_timer, "pp", "callback_group_addr,timer_handle") \
-	X(24, callback_group_add_subscription, "pp",                          \
-	  "callback_group_addr,subscription_handle")                          \
-	X(25, callback_group_add_service, "pp", "callback_group_addr,service_handle") \
-	X(26, callback_group_add_client, "pp", "callback_group_addr,client_handle") \
-	X(27, executor_entity_collector_to_executor, "pp",                    \
-	  "executor_addr,entities_collector_addr")                            \
-	X(28, callback_group_to_executor_entity_collector, "pps",             \
-	  "entities_collector_addr,callback_group_addr,group_type_name")
-
-enum caret_kind {
-	CARET_KIND_NONE = 0,
-#define CARET_KIND_ENUM_(id, name, sig, fields, ...) CARET_KIND_##name = id,
-	CARET_KINDS(CARET_KIND_ENUM_)
-#undef CARET_KIND_ENUM_
-	CARET_KIND_COUNT
-};
 
 #endif

@@ -65,7 +65,7 @@ struct caret_rec_view {
 	int64_t init_timestamp;
 	/* the record's claim word as read (proto/caret_segment.h): the
 	 * agent's alone; caretd only looks at it when it adopts an agent
-	 * after a restart (daemon/agents/scheduler.c's pass_cut) */
+	 * after a restart (daemon/agents/sched_pass.c's sched_pass_cut) */
 	uint64_t claim;
 	unsigned nfields;
 	union caret_arg args[CARET_MAX_FIELDS];

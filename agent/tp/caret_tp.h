@@ -3,7 +3,7 @@
  * The ros2_caret LTTng-UST provider (trace contract, DESIGN.md §3). Field
  * names and order follow CARET's caret_trace so caret_analyze loads the
  * trace unchanged; every init event ends with int64 init_timestamp.
- * The init events are generated from CARET_KINDS in proto/caret_segment.h;
+ * The init events are generated from CARET_KINDS in proto/caret_seg_records.h;
  * tests/unit/check_tp_layout.c compares every event of this provider
  * (field names, types, order, as lttng-ust describes them to the session)
  * with CARET's definitions.

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The runtime-recording state machine (DESIGN.md §4) applied to every
- * agent at every tick, and the replay pacing.
+ * agent at every tick, and the replay pacing. Each agent's state, its
+ * passes and what is read of them (progress, completeness) are
+ * sched_pass.h's, included here: callers include this header alone.
  */
 #ifndef CARETD_SCHEDULER_H
 #define CARETD_SCHEDULER_H
@@ -11,6 +13,7 @@
 #include <sys/types.h>
 
 #include "daemon/agents/registry.h"
+#include "daemon/agents/sched_pass.h"
 #include "proto/caret_ctl.h"
 
 enum pacing {
@@ -109,40 +112,6 @@ struct sched {
 	uint32_t slots, turn, eligible, seen;
 };
 
-/* The scheduler's own state of an agent (registry.h's struct agent_key):
- * its pass and pacing, rebuilt from the segment on restart (zeros: not
- * adopted yet). Session serials are caretd's numbering (struct
- * sched_lttng), in the order the sessions became active. */
-struct sched_agent {
-	bool seen;                /* the scheduler has adopted this agent */
-	bool extra_pass;          /* replaying again while in RECORD */
-	uint32_t pass_serial;     /* the pass in progress covers sessions <= this */
-	uint32_t covered_serial;  /* a completed pass covered sessions <= this */
-	uint64_t acct_replayed;   /* `replayed` already attributed to sessions */
-	double credit;            /* fractional grants (frequency pacing) */
-	int64_t prepare_since_ns; /* when this daemon saw PREPARE begin */
-	int64_t tp_on_ns;         /* when it first saw the pass's tracepoints on */
-	int64_t last_bell_ns;     /* last doorbell rung while waiting */
-	uint32_t start_frequency; /* records/s asked by the Start that began this pass; 0: none */
-	uint32_t tp_warned_epoch; /* pass whose tracepoint timeout was logged */
-	/* its scope (sched_scope_agents): the newest active session that
-	 * sees it, and whether none does while some session is active */
-	bool scoped;              /* some active session sees only one uid's */
-	uint32_t seen_newest;     /* then: the newest that sees it */
-	bool unseen;
-};
-
-/* a's state, allocated at the first call; NULL only when out of memory. */
-struct sched_agent *sched_agent(struct agent *a);
-/* a's state to read: zeros (not adopted yet) when it has none. */
-const struct sched_agent *sched_agent_peek(const struct agent *a);
-
-struct progress {
-	int total, recording;
-	uint64_t records_done, records_total;
-	uint64_t dropped; /* init records the agents could not cache (full) */
-};
-
 /*
  * What the scheduler knows of LTTng at a tick. Sessions are numbered
  * (serial) in the order caretd saw them become active. Every session that
@@ -201,10 +170,6 @@ void sched_scope_agents(struct registry *r, const struct sched_lttng *l);
  * starts over. */
 void sched_tick(struct sched *s, struct registry *r, const struct sched_lttng *l,
 		int64_t now_ns);
-bool sched_busy(const struct registry *r);
-/* Some agent replays, and every one that does has its whole pass granted
- * and its tracepoints on: only the agents' walk is left, no grant. */
-bool sched_last_turns(const struct registry *r);
 /* What a Start or an End does under the sessions active when it comes
  * (the tick that applies it re-applies the rules to those active then). */
 struct sched_posted {
@@ -220,19 +185,5 @@ struct sched_posted {
  * refuse it too. */
 void sched_post(struct sched *s, const struct registry *r, const struct sched_lttng *l,
 		const struct sched_input *in, struct sched_posted *out);
-/* RECORD, and no session enabling ros2_caret events lacks its cache. */
-bool sched_complete(const struct registry *r, const struct agent *a,
-		    const struct caret_seg_status *st);
-void sched_progress(const struct registry *r, struct progress *p);
-/* The same over uid's processes only when only: a member's recording
- * traces no other user's (struct sched_session's scoped), so their count
- * and their wait are none of its business. */
-void sched_progress_of(const struct registry *r, bool only, uid_t uid, struct progress *p);
-/* Estimated bytes one replayed record of this agent takes in a trace. */
-uint64_t sched_record_bytes(const struct caret_seg_status *st);
-/* Records replayed in pass `epoch` (0 if the cursor is from another pass). */
-uint32_t sched_done_in(const struct caret_seg_status *st, uint32_t epoch);
-/* Why an agent is not in RECORD, for humans. */
-void sched_reason(const struct agent *a, char *buf, size_t len);
 
 #endif

@@ -2,7 +2,7 @@
 """caretd killed (SIGKILL) during a second session's extra replay pass and
 restarted (issue 21): the agents are found in RECORD, but their pass was
 cut; the restarted caretd reads their records' claim words
-(daemon/agents/scheduler.c pass_cut), replays again, and the second session ends
+(daemon/agents/sched_pass.c sched_pass_cut), replays again, and the second session ends
 up with every cached init record of every process (copies in the first
 are allowed: the analyzer ignores them)."""
 import os

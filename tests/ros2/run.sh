@@ -3,7 +3,8 @@
 # The real-ROS 2 suite: for each distribution in $CARET_ROS2_DISTROS (default: humble jazzy),
 # builds or reuses the fixture (tools/ros2/fixture.sh; CARET_ROS2_PREFIX_<DISTRO> points at an
 # installed ROS 2 instead), builds tests/ros2/apps against it into build/ros2/<distro>, and runs
-# test_real_ros.py with the agent of $B, then test_caret_parity.py against the real CARET
+# test_real_ros.py with the agent of $B, then test_caret_parity.py and
+# test_caret_parity_filter.py (CARET's filter variables) against the real CARET
 # (tools/ros2/caret.sh), and test_rclpy.py on the rclpy overlay (tools/ros2/rclpy.sh) with
 # test_record_clock_real.py (record -c, rclpy's /clock, caret_analyze's sim time), and
 # test_scale.py (a generated system of 6 processes x 4 nodes recorded late):
@@ -61,6 +62,10 @@ for distro in ${CARET_ROS2_DISTROS:-humble jazzy}; do
 		status=1
 	else
 		run_module "$distro CARET parity ($rmws)" 1800 test_caret_parity.py \
+			CARET_ROS2_PREFIX="$prefix" CARET_ROS2_APP="$bdir/caret_real_app" \
+			CARET_ROS2_RMWS="$rmws" CARET_ROS2_CARET="$caret"
+		t0=$(date +%s)
+		run_module "$distro CARET filter parity ($rmws)" 900 test_caret_parity_filter.py \
 			CARET_ROS2_PREFIX="$prefix" CARET_ROS2_APP="$bdir/caret_real_app" \
 			CARET_ROS2_RMWS="$rmws" CARET_ROS2_CARET="$caret"
 	fi

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* caretd killed inside a replay pass and restarted, against real
  * segments: inside the replay start, and during an extra pass whose cut
- * the records' claim words tell (scheduler.c pass_cut). Part of
+ * the records' claim words tell (sched_pass.c sched_pass_cut). Part of
  * check_daemon. */
 #include <check.h>
 #include <string.h>

@@ -126,6 +126,7 @@ ORDER = [
     {"session", "lttng_sel", "lttng_drain", "lttng_limit", "registry", "chunks", "snapshot_mem",
      "top_join", "lttng_start_msg"},  # top_join: `top`'s counters joined with a segment's init records; lttng_sel: a recording's -u/--context/kernel selection; the doors to LTTng and to the agents' segments; a rotating recording's archived chunks
     {"lttng_layout", "lttng_channel"},  # the session a configuration makes, described (record -l prints it); one described channel made
+    {"sched_pass"},  # the scheduler's state of each agent and its passes, under the tick
     {"scheduler", "lttng_view", "registry_loop", "lttng_record", "lttng_snapshot",
      "rotation_types", "lttng_helper"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
     {"dups", "recording", "lttng_start", "pacer_cpus"},  # pacer_cpus: the pacer's per-CPU accounting; lttng_start: a session's making in caretd's start helper (lttng_helper: that process's loop; lttng_start_msg: what they say), its end learnt through a socket; the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops

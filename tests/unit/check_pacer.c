@@ -9,7 +9,6 @@
  * collaborators linked as caretd links them.
  */
 #include <check.h>
-#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,21 +16,10 @@
 #include <unistd.h>
 
 #include "daemon/agents/pacer.c"
+#include "tests/unit/index_fixture.h"
 #include "tests/unit/unit.h"
 
 static char dir[64];
-
-static void put64(FILE *f, uint64_t v)
-{
-	v = htobe64(v);
-	fwrite(&v, 8, 1, f);
-}
-
-static void put32(FILE *f, uint32_t v)
-{
-	v = htobe32(v);
-	fwrite(&v, 4, 1, f);
-}
 
 /* <dir>/ust/uid/0/64-bit/index/caret_<cpu>.idx (CTF index 1.1): npackets
  * packets of 64 KiB ending every µs from ts0, the last carrying the
@@ -42,24 +30,7 @@ static void stream(int cpu, int npackets, uint64_t ts0, uint64_t d)
 	snprintf(p, sizeof(p), "mkdir -p %s/ust/uid/0/64-bit/index", dir);
 	ck_assert_int_eq(system(p), 0);
 	snprintf(p, sizeof(p), "%s/ust/uid/0/64-bit/index/caret_%d.idx", dir, cpu);
-	FILE *f = fopen(p, "w");
-	ck_assert_ptr_nonnull(f);
-	put32(f, 0xC1F1DCC1);
-	put32(f, 1);
-	put32(f, 1);
-	put32(f, 72);
-	for (int i = 0; i < npackets; i++) {
-		put64(f, (uint64_t)i * 65536);
-		put64(f, 65536 * 8);
-		put64(f, 60000 * 8);
-		put64(f, ts0 + (uint64_t)i * 1000 - 500);
-		put64(f, ts0 + (uint64_t)i * 1000);
-		put64(f, i == npackets - 1 ? d : 0);
-		put64(f, 0);
-		put64(f, 1);
-		put64(f, (uint64_t)i);
-	}
-	ck_assert_int_eq(fclose(f), 0);
+	index_file(p, 0xC1F1DCC1, npackets, ts0, d, 0);
 }
 
 /* One read of the index as the pacer makes it, fed to the pacer. */
