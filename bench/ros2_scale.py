@@ -31,6 +31,7 @@ pipeline's path and its complete rows; the processes' CPU seconds over the
 recording and their summed VmRSS at its end (caretd's beside, for the
 agent)."""
 import argparse
+import collections
 import json
 import os
 import re
@@ -213,7 +214,10 @@ class Bench:
                     answered.append(time.monotonic())
         reader = threading.Thread(target=read)
         reader.start()
-        c.wait_states(sysm.pids(), "RECORD", timeout=1200)
+        try:
+            c.wait_states(sysm.pids(), "RECORD", timeout=1200)
+        except AssertionError:
+            raise RuntimeError(self.not_recording(c, d, sysm, rec, reader, out, t0)) from None
         t1 = time.monotonic()
         row["to_record_s"] = t1 - t0
         rss = sysm.usage()[1]
@@ -233,6 +237,38 @@ class Bench:
             len(waits), (": first '%s', last '%s'" % (waits[0], waits[-1])) if waits else "")
         row["caretctl_tail"] = text.strip().splitlines()[-3:]
         row["trace"] = os.path.join(traces, "scale")
+        if self.a.keep:  # caretd's log: each process's tracepoints on and pass, to the ms
+            dest = os.path.join(self.a.keep, c.tag)
+            os.makedirs(dest, exist_ok=True)
+            with open(os.path.join(dest, "caretd.log"), "w") as f:
+                f.write("".join(d.errs))
+            row["caretd_log"] = os.path.join(dest, "caretd.log")
+
+    def not_recording(self, c, d, sysm, rec, reader, out, t0):
+        """Why the wait for every process in RECORD failed, in a line: the
+        states caretd lists now, caretctl's end and last lines; caretd's
+        log kept under --keep (the row's error is cut at 300 characters)."""
+        ag = c.agents()
+        states = collections.Counter(ag[p]["state"] if p in ag else "unlisted"
+                                     for p in sysm.pids())
+        try:
+            rc = rec.wait(60)
+        except subprocess.TimeoutExpired:
+            rec.terminate()
+            rc = rec.wait(30)
+        reader.join(30)
+        kept = ""
+        if self.a.keep:
+            dest = os.path.join(self.a.keep, c.tag)
+            os.makedirs(dest, exist_ok=True)
+            with open(os.path.join(dest, "caretd.log"), "w") as f:
+                f.write("".join(d.errs))
+            with open(os.path.join(dest, "caretctl.txt"), "w") as f:
+                f.write("".join(out))
+            kept = "; caretd's log in " + dest
+        return "after %.1f s: %s; caretctl exit %s, last: %s%s" % (
+            time.monotonic() - t0, dict(states), rc,
+            " / ".join(x.strip() for x in out[-2:]), kept)
 
     def starter_env(self, sysm):
         env = dict(os.environ)
