@@ -10,8 +10,11 @@
  * says no to a fake LTTng door), everything else of the start is real.
  *
  * What it covers: a relay start queued behind a start under way, a stop
- * that comes while the relay start is queued or in flight, and the order
- * in which the starts end and the sessions are stopped.
+ * that comes while the relay start is queued or in flight, the order in
+ * which the starts end and the sessions are stopped, and a relay request
+ * that comes while the helper, dead a moment ago, is not started again
+ * yet (refused with EAGAIN: asked again, as caretctl asks a local
+ * record's again, rather than lost).
  */
 #include <check.h>
 #include <dirent.h>
@@ -368,6 +371,50 @@ START_TEST(relay_stop_waits_for_a_start)
 }
 END_TEST
 
+/* The helper dies a moment after its spawn: the start helper is started
+ * again only a second after (lttng_start.c), and a start asked meanwhile
+ * is refused with EAGAIN. */
+static void helper_died_young(void)
+{
+	char p[512];
+	lttng_start_abandon();
+	gate_path(p, sizeof(p), gates, "die-young");
+	int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(lttng_start_open(e, NULL), 0);
+	run_until(never, 150); /* its socket's end seen */
+	ck_assert_int_ne(access(p, F_OK), 0);
+}
+
+/* A relay request in that second is asked again, not lost. */
+START_TEST(relay_retried_after_helper_death)
+{
+	helper_died_young();
+	gate("rs", "ok");
+	ask_relay(false);
+	ck_assert_ptr_nonnull(b.relay_job);
+	ck_assert(run_until(relay_made, 3000));
+	ck_assert_str_eq(helper_saw(), "start rs\n");
+	ck_assert(lttng_view_is_active(&view, "rs"));
+}
+END_TEST
+
+/* Its stop while it waits to be asked again: dropped at once, never
+ * asked of the helper. */
+START_TEST(relay_stop_while_retrying)
+{
+	helper_died_young();
+	ask_relay(false);
+	ck_assert_ptr_nonnull(b.relay_job);
+	ask_relay(true);
+	ck_assert_ptr_null(b.relay_job);
+	run_until(never, 1200);
+	ck_assert_str_eq(helper_saw(), "");
+	ck_assert(!relay_made());
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], LTTNG_HELPER_ARG))
@@ -375,7 +422,8 @@ int main(int argc, char **argv)
 	Suite *s = suite_create("bridge_relay_start");
 	TCase *tc = unit_case(s, "relay_start", relay_queued_behind_a_start,
 			      relay_stop_while_queued, relay_stop_while_in_flight,
-			      relay_stop_waits_for_a_start);
+			      relay_stop_waits_for_a_start, relay_retried_after_helper_death,
+			      relay_stop_while_retrying);
 	tcase_add_checked_fixture(tc, relay_setup, relay_teardown);
 	tcase_set_timeout(tc, 30);
 	return unit_run(s);
