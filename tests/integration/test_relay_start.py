@@ -65,7 +65,7 @@ class RelayStartTest(NetTest):
         B's LTTng is inside the start of, held by a stopped process: (A's
         caretctl, B's log mark). The relay request comes at most 2 s after
         the one before (caretd's gap between relay sessions)."""
-        a, b = self.a, self.b
+        a = self.a
         time.sleep(2.1)
         self.stopped = self.pb[0]
         os.kill(self.stopped.pid, signal.SIGSTOP)
