@@ -426,6 +426,17 @@ $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)
 
+# The same, its session made by a fake start helper (this binary in the
+# helper's mode); lttng_start_async wrapped, the real one keeping a fake
+# LTTng's starts in line.
+UNIT_TESTS += $(B)/tests/check_bridge_relay_start
+$(B)/obj/tests/unit/check_bridge_relay_start.o: $(B)/gen/caret_msgs.h
+$(B)/tests/check_bridge_relay_start: $(call obj,tests/unit/check_bridge_relay_start.c \
+		tests/unit/cmd_fixture.c $(CMD_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(LDFLAGS) -Wl,--wrap=lttng_start_async $(PKG_DAEMON) -ldl $(PKG_CHECK) \
+		$(PKG_PCRE2)
+
 UNIT_TESTS += $(B)/tests/check_cleanup
 $(B)/tests/check_cleanup: $(call obj,tests/unit/check_cleanup.c)
 	@mkdir -p $(dir $@)

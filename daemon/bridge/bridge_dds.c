@@ -454,9 +454,11 @@ static uint64_t on_take(void *arg)
 	if (b->status_due)
 		loop_job_soon(&b->publish, 0);
 	/* without the listener, or with samples coming (the reader may hold
-	 * more than one take empties), a relay session, or a session whose
-	 * bounds and Starts the peers act on: the short tick */
+	 * more than one take empties), a relay session or one being started
+	 * (asked again after a refusal: bridge_relay_check), or a session
+	 * whose bounds and Starts the peers act on: the short tick */
 	bool quiet = b->up && W.src && !W.deaf && samples(b) == before && !b->relay_session[0] &&
+		     !b->relay_job &&
 		     b->lttng->n_active == 0 && !bridge_pending_first(b, now);
 	return quiet ? TICK_IDLE_USEC : TICK_USEC;
 }

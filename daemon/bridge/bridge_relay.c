@@ -8,7 +8,9 @@
  * Made as a local `record`'s session is (daemon/lttng/lttng_start.h): by
  * caretd's start helper, off the loop, since with many processes LTTng's
  * start takes seconds to minutes and the loop would answer nothing
- * meanwhile; behind a start already under way. Its stop during a start
+ * meanwhile; behind a start already under way; asked again (bounded)
+ * when the helper refuses it for having died a moment ago, where a local
+ * record's caretctl asks again. Its stop during a start
  * waits for that start's end (lttng_start_after) for the same reason. A
  * fake LTTng (unit tests) or no helper: in line, as before.
  */
@@ -29,6 +31,13 @@
 /* Relay sessions begin at most this often: each costs LTTng a session
  * and every process a replay. */
 #define RELAY_GAP_NS (2LL * 1000000000)
+/* A relay start the start helper refused because it died a moment ago
+ * (EAGAIN: lttng_start.c starts it again a second after its last start)
+ * is asked again this much later, as caretctl asks a local record's
+ * again (tools/caretctl/record_start.c), at most RELAY_RETRIES times
+ * (5 s): a peer's recording is not lost to a helper's restart. */
+#define RELAY_RETRY_NS (500LL * 1000000)
+#define RELAY_RETRIES 10
 
 static const struct bridge_limit_ops limit_real = {
 	.size = caret_lttng_limit_size,
@@ -109,10 +118,13 @@ static uint64_t relay_max_bytes(const struct bridge *b)
 	return b->cfg.relay_max_bytes ? b->cfg.relay_max_bytes : BRIDGE_RELAY_MAX_BYTES;
 }
 
+static void relay_retry(struct bridge *b, int64_t now);
+
 /* A relay session ends by itself (B16b): after its time bound, and once
  * its size bound stopped it (the session daemon's trigger). */
 void bridge_relay_check(struct bridge *b, int64_t now)
 {
+	relay_retry(b, now);
 	if (!b->relay_session[0])
 		return;
 	if (now - b->relay_since_ns >= (int64_t)relay_max_s(b) * 1000000000LL) {
@@ -173,6 +185,8 @@ struct bridge_relay_job {
 	struct caret_shm_filter filter; /* the request's lists, which its sample held */
 	bool begun;     /* the helper makes it */
 	bool cancelled; /* its stop came meanwhile, or caretd exits */
+	unsigned tries;   /* refused with EAGAIN so far */
+	int64_t retry_ns; /* asked again then; 0: not waiting for that */
 };
 
 static void job_started(void *arg, const struct lttng_start_result *res)
@@ -216,6 +230,14 @@ static void job_begin(void *arg, bool run)
 	int r = run && !j->cancelled ? lttng_start_begin(b->lttng, &cfg, job_started, j, err,
 							 sizeof(err))
 				     : -ECANCELED;
+	/* no start runs (run): the helper died a moment ago */
+	if (r == -EAGAIN && j->tries < RELAY_RETRIES) {
+		j->tries++;
+		j->retry_ns = caret_now_ns() + RELAY_RETRY_NS;
+		bridge_rlog_info(b, "bridge: relay_record %s from %s: %s; asked again in %lld ms",
+				 j->session, j->from, err, RELAY_RETRY_NS / 1000000);
+		return;
+	}
 	if (r < 0) {
 		if (r != -ECANCELED)
 			bridge_rlog_warn(b, "bridge: relay_record %s from %s: %s", j->session, j->from,
@@ -227,6 +249,22 @@ static void job_begin(void *arg, bool run)
 	j->begun = true;
 	bridge_rlog_info(b, "bridge: relay_record %s from %s: LTTng is starting its session",
 			 j->session, j->from);
+}
+
+/* A relay start refused for a while (job_begin), asked again once its
+ * time came: queued behind a start under way, if one is. */
+static void relay_retry(struct bridge *b, int64_t now)
+{
+	struct bridge_relay_job *j = b->relay_job;
+	if (!j || !j->retry_ns || now < j->retry_ns)
+		return;
+	j->retry_ns = 0;
+	if (lttng_start_after(job_begin, j) < 0) {
+		bridge_rlog_warn(b, "bridge: relay_record %s from %s: out of memory", j->session,
+				 j->from);
+		b->relay_job = NULL;
+		free(j);
+	}
 }
 
 /* The session asked of the start helper: 0, or -errno (logged). */
@@ -260,6 +298,11 @@ static void relay_cancel(struct bridge *b)
 	struct bridge_relay_job *j = b->relay_job;
 	if (!j || j->cancelled)
 		return;
+	if (j->retry_ns) { /* nothing but the bridge holds it */
+		b->relay_job = NULL;
+		free(j);
+		return;
+	}
 	j->cancelled = true;
 	if (j->begun)
 		lttng_start_cancel();

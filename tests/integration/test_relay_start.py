@@ -60,19 +60,21 @@ class RelayStartTest(NetTest):
             time.sleep(0.2)
         return self.sessions_b()
 
-    def relay_record_held(self, name, duration):
+    def relay_record_held(self, name, duration, wait_s=60):
         """Host A's `record --all-hosts --set-url` whose relay session host
         B's LTTng is inside the start of, held by a stopped process: (A's
         caretctl, B's log mark). The relay request comes at most 2 s after
-        the one before (caretd's gap between relay sessions)."""
-        a, b = self.a, self.b
+        the one before (caretd's gap between relay sessions). wait_s: A's
+        --timeout, how long its caretctl waits for B's processes to
+        record (a test where they never do ends no sooner)."""
+        a = self.a
         time.sleep(2.1)
         self.stopped = self.pb[0]
         os.kill(self.stopped.pid, signal.SIGSTOP)
         mark = len(self.db.errs)
         rec = a.spawn([CARETCTL, "--socket", a.sock, "record", "--immediate", "--all-hosts",
                        "--set-url", "net://" + a.addr, "-s", name, "--duration",
-                       str(duration), "--timeout", "60"])
+                       str(duration), "--timeout", str(wait_s)])
         # its log line when caretd starts it off its loop; in line, it
         # says nothing until LTTng returns
         deadline = time.time() + 3
@@ -119,7 +121,7 @@ class RelayStartTest(NetTest):
         """A's End (and relay stop) that comes while B's relay session
         starts: B answers meanwhile, and the session is stopped once made,
         none left running."""
-        rec, mark = self.relay_record_held("rsb", 30)
+        rec, mark = self.relay_record_held("rsb", 30, wait_s=15)
         self.a.ctl("stop", "--all-hosts", "-s", "rsb", timeout=30)
         wait_err(self.db, r"relay session rsb: its stop came during its start", mark,
                  timeout=30)
@@ -225,7 +227,7 @@ class RelayStartTest(NetTest):
         """B's start helper killed (SIGKILL) inside its relay session's
         start: the next helper stops and destroys what it left, B logs the
         relay request's failure, no session is left streaming."""
-        rec, mark = self.relay_record_held("rse", 30)
+        rec, mark = self.relay_record_held("rse", 30, wait_s=15)
         helpers = self.helpers_b()
         self.assertEqual(len(helpers), 1, helpers)
         os.kill(helpers[0], signal.SIGKILL)
