@@ -50,7 +50,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--procs", type=int, default=100)
     ap.add_argument("--records", type=int, default=2000)
-    ap.add_argument("--subbuf", type=int, default=65536)
+    ap.add_argument("--subbuf", type=int, default=65536,
+                    help="bytes per sub-buffer (0: caretd's default channel)")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="ab-replay-")
     f = R.Fleet(types.SimpleNamespace(b=a.a, flood=2.0), tmp, a.procs, a.records)
@@ -61,7 +62,7 @@ def main():
             f.d = R.Caretd(a.a if side == "A" else a.b, tmp, f.prefix,
                            os.environ.get("BENCH_CARETD_ARGS", "").split())
             back_in_wait(f.d, a.procs)
-            r = R.replay_run(f.d, tmp, "ab%d" % k, a.procs, subbuf=a.subbuf)
+            r = R.replay_run(f.d, tmp, "ab%d" % k, a.procs, subbuf=a.subbuf or None)
             p = r["split"]["replay_proper_s"] if r["split"] else float("nan")
             proper[side].append(p)
             print("%s: Enter -> all in RECORD %.3f s (start %.3f, replay %.3f, proper %.3f), "

@@ -33,6 +33,12 @@
 /* The window, not the replays, holds the pass back (busy_tick_usec):
  * what the consumer drains waits for the next tick to be granted again. */
 #define TICK_WINDOW_USEC 250
+/* ... but a tick then takes at most 1 / TICK_DUTY of a CPU: its walks of
+ * every agent cost in proportion to N, and on 2 cores its time is taken
+ * from the replay threads and the consumer. At 250 us at N = 400 (the
+ * default channel) the replay proper went from 0.096-0.113 s to
+ * 0.114-0.131 s (bench/NOTES.md). */
+#define TICK_DUTY 4
 /* No session active and no replay: nothing changes until the LTTng view
  * does (pacer_kick), a command moves agents itself, or an agent appears
  * (in WAIT, it needs nothing then); the tick only re-checks. */
@@ -549,30 +555,42 @@ void pacer_effective_cfg(const struct lttng_view *v, const struct sched_cfg *def
 		out->frequency = best->frequency;
 }
 
-/* The period of a busy tick after this tick's grants. The grants spent
- * the room, and the consumer drained more within the last busy period:
- * what it drains next waits for the next tick to be granted again. With
- * 64 KiB x 4 sub-buffers (a window of 192 KiB per CPU) the 1 ms tick,
- * 1.2-1.3 ms apart with its work, held the replay to ~80 MB/s of trace
- * against a drain of 430-760 MB/s (bench P7 (b)). Between two index
- * reads the room still opens as grants are written on their CPUs
- * (fb_room). A consumer that drained nothing lately (a slow one) gains
- * nothing from looking sooner, nor does a room left over. */
+/* The period of a busy tick after this tick's grants, which took cost_ns
+ * of caretd's CPU. The grants spent the room, and the consumer drained
+ * more within the last busy period: what it drains next waits for the
+ * next tick to be granted again. With 64 KiB x 4 sub-buffers (a window
+ * of 192 KiB per CPU) the 1 ms tick, 1.2-1.3 ms apart with its work, held
+ * the replay to ~80 MB/s of trace against a drain of 430-760 MB/s (bench
+ * P7 (b)). Between two index reads the room still opens as grants are
+ * written on their CPUs (fb_room). A consumer that drained nothing lately
+ * (a slow one) gains nothing from looking sooner, nor does a room left
+ * over. */
 static uint64_t busy_tick_usec(const struct sched *s, const struct pacer_fb *f, bool last_turns,
-			       int64_t now)
+			       int64_t now, int64_t cost_ns)
 {
 	if (last_turns)
 		return TICK_LAST_USEC;
-	if (s->room_known && s->budget_left < SCHED_MIN_GRANT &&
-	    now - f->horizon_seen_ns <= (int64_t)TICK_BUSY_USEC * 1000)
-		return TICK_WINDOW_USEC;
-	return TICK_BUSY_USEC;
+	if (!s->room_known || s->budget_left >= SCHED_MIN_GRANT ||
+	    now - f->horizon_seen_ns > (int64_t)TICK_BUSY_USEC * 1000)
+		return TICK_BUSY_USEC;
+	uint64_t duty = cost_ns > 0 ? (uint64_t)cost_ns * TICK_DUTY / 1000 : 0;
+	return duty >= TICK_BUSY_USEC ? TICK_BUSY_USEC
+	       : duty > TICK_WINDOW_USEC ? duty : TICK_WINDOW_USEC;
+}
+
+/* This thread's CPU time, for the tick's own cost. */
+static int64_t tick_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static uint64_t on_tick(void *arg)
 {
 	struct pacer *p = arg;
-	int64_t now = caret_now_ns();
+	int64_t now = caret_now_ns(), cpu0 = tick_cpu_ns();
 	struct sched_lttng l;
 	/* An unreachable session daemon has no active session (its sessions
 	 * died with it): agents End and return to WAIT. */
@@ -585,8 +603,12 @@ static uint64_t on_tick(void *arg)
 	double dt = p->sched->last_tick_ns ? (double)(now - p->sched->last_tick_ns) / 1e9 : 0.01;
 	feedback(p, emitted, skipped, now, dt > 0.5 ? 0.5 : dt);
 	sched_tick(p->sched, p->reg, &l, now);
-	if (sched_busy(p->reg))
-		return busy_tick_usec(p->sched, &p->fb, sched_last_turns(p->reg), now);
+	if (sched_busy(p->reg)) {
+		bool last = sched_last_turns(p->reg);
+		int64_t cpu1 = tick_cpu_ns();
+		return busy_tick_usec(p->sched, &p->fb, last, now,
+				      cpu0 >= 0 && cpu1 >= cpu0 ? cpu1 - cpu0 : 0);
+	}
 	return l.any || p->fb.on ? TICK_IDLE_USEC : TICK_QUIET_USEC;
 }
 

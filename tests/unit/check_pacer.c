@@ -489,37 +489,45 @@ START_TEST(last_turns_tick_faster)
 END_TEST
 
 /* While the window holds the replays back, the pacer looks again every
- * TICK_WINDOW_USEC (bench P7 (b): with a window of 192 KiB per CPU the
- * 1 ms tick held the replay to ~80 MB/s against a drain of 430-760 MB/s);
- * not when the consumer drained nothing lately (a slow one) or the room
- * was not spent. */
+ * TICK_WINDOW_USEC, or TICK_DUTY times the tick's own CPU time (bench P7
+ * (b): with a window of 192 KiB per CPU the 1 ms tick held the replay to
+ * ~80 MB/s against a drain of 430-760 MB/s); not when the consumer drained
+ * nothing lately (a slow one) or the room was not spent. */
 START_TEST(window_bound_tick_faster)
 {
 	const int64_t now = 5000000000;
 	struct pacer_fb f = { .horizon_seen_ns = now - 400000 };
 	struct sched s = { .room_known = true, .room = 200000, .budget_left = 1000 };
-	ck_assert_msg(busy_tick_usec(&s, &f, false, now) == TICK_WINDOW_USEC,
+	ck_assert_msg(busy_tick_usec(&s, &f, false, now, 10000) == TICK_WINDOW_USEC,
 		      "a tick that spent its room, the consumer draining, looks again in %llu us, "
-		      "not %d", (unsigned long long)busy_tick_usec(&s, &f, false, now),
+		      "not %d", (unsigned long long)busy_tick_usec(&s, &f, false, now, 10000),
 		      TICK_WINDOW_USEC);
 	s.room = 0; /* spent by the tick before; a read may open it */
-	ck_assert_uint_eq(busy_tick_usec(&s, &f, false, now), TICK_WINDOW_USEC);
-	ck_assert_uint_eq(busy_tick_usec(&s, &f, true, now), TICK_LAST_USEC);
+	ck_assert_uint_eq(busy_tick_usec(&s, &f, false, now, 10000), TICK_WINDOW_USEC);
+	ck_assert_uint_eq(busy_tick_usec(&s, &f, true, now, 10000), TICK_LAST_USEC);
+	/* a tick that cost more: at most 1 / TICK_DUTY of a CPU (its walks
+	 * of every agent grow with N), never slower than the busy tick */
+	ck_assert_msg(busy_tick_usec(&s, &f, false, now, 100000) == 100 * TICK_DUTY,
+		      "a tick of 100 us of CPU comes again after %llu us, not %d",
+		      (unsigned long long)busy_tick_usec(&s, &f, false, now, 100000),
+		      100 * TICK_DUTY);
+	ck_assert_uint_eq(busy_tick_usec(&s, &f, false, now, 1000000), TICK_BUSY_USEC);
+	ck_assert_uint_eq(busy_tick_usec(&s, &f, false, now, 0), TICK_WINDOW_USEC);
 	/* a slow consumer: nothing drained for over a busy period */
 	f.horizon_seen_ns = now - (int64_t)TICK_BUSY_USEC * 1000 - 1;
-	ck_assert_msg(busy_tick_usec(&s, &f, false, now) == TICK_BUSY_USEC,
+	ck_assert_msg(busy_tick_usec(&s, &f, false, now, 10000) == TICK_BUSY_USEC,
 		      "with nothing drained for %lld ns the pacer looks again in %llu us",
 		      (long long)(now - f.horizon_seen_ns),
-		      (unsigned long long)busy_tick_usec(&s, &f, false, now));
+		      (unsigned long long)busy_tick_usec(&s, &f, false, now, 10000));
 	f.horizon_seen_ns = now;
 	/* the replays wanted less than the room */
 	s.room = 200000;
 	s.budget_left = SCHED_MIN_GRANT;
-	ck_assert_uint_eq(busy_tick_usec(&s, &f, false, now), TICK_BUSY_USEC);
+	ck_assert_uint_eq(busy_tick_usec(&s, &f, false, now, 10000), TICK_BUSY_USEC);
 	/* no room measured: the byte budget paces, once a ms */
 	s.budget_left = 0;
 	s.room_known = false;
-	ck_assert_uint_eq(busy_tick_usec(&s, &f, false, now), TICK_BUSY_USEC);
+	ck_assert_uint_eq(busy_tick_usec(&s, &f, false, now, 10000), TICK_BUSY_USEC);
 }
 END_TEST
 
