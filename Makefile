@@ -356,7 +356,7 @@ $(B)/tests/check_drain_horizon: $(call obj,tests/unit/check_drain_horizon.c test
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_CHECK)
 
-# The pacer's reaction to the tracer's discards (it includes daemon/agents/pacer.c).
+# The pacer's reaction to the tracer's discards (it includes daemon/agents/pacer.c and pacer_fb.c).
 UNIT_TESTS += $(B)/tests/check_pacer
 $(B)/tests/check_pacer: $(call obj,tests/unit/check_pacer.c tests/unit/index_fixture.c daemon/lttng/lttng_drain.c daemon/agents/dups.c daemon/agents/pacer_cpus.c \
 		daemon/agents/pacer_hist.c \

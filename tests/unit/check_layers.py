@@ -131,7 +131,7 @@ ORDER = [
      "rotation_types", "lttng_helper"},  # lttng_record: caret_lttng_record() of lttng.h; lttng_snapshot: caret_lttng_snapshot(); rotation_types: a rotating recording's state
     {"dups", "recording", "lttng_start", "pacer_cpus"},  # pacer_cpus: the pacer's per-CPU accounting; lttng_start: a session's making in caretd's start helper (lttng_helper: that process's loop; lttng_start_msg: what they say), its end learnt through a socket; the copies each session got, from the agents' replay positions; recording: the one description of a recording and its features' ops
     {"recordings_table", "pacer_hist"},  # pacer_hist: what the agents emitted, sampled per tick; the recordings table and its changes (admission, put, forget, the armed marker), under its persistence
-    {"recordings_state"},  # the recordings across a restart: saved once per change's driver, read at start-up
+    {"recordings_state", "pacer_fb"},  # pacer_fb: the feedback pacing's reads of the packet index; the recordings across a restart: saved once per change's driver, read at start-up
     {"pacer", "notify", "wait", "cmd_events", "startend", "config",
      "recordings", "top"},  # recordings: the table in the loop (the view's hooks, reaping, armed ones held); top: watched processes, their leases and rows
     {"rotation_state"},  # what the rotations look at

@@ -5,8 +5,8 @@
  * daemon/lttng/lttng_drain.c as the pacer reads them) whose discarded-event
  * count rises must halve its replay window at every rise, down to half a
  * sub-buffer, and leave it alone when the count stays or falls. The
- * pacer's state functions are static: the file is included here, its
- * collaborators linked as caretd links them.
+ * pacer's state functions are static: pacer.c and pacer_fb.c are included
+ * here, their collaborators linked as caretd links them.
  */
 #include <check.h>
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "daemon/agents/pacer.c"
+#include "daemon/agents/pacer_fb.c"
 #include "tests/unit/index_fixture.h"
 #include "tests/unit/unit.h"
 
