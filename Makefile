@@ -339,7 +339,8 @@ $(B)/tests/check_start_msg: $(call obj,tests/unit/check_start_msg.c daemon/lttng
 
 # lttng_start_after against a fake start helper: this binary in the helper's mode.
 UNIT_TESTS += $(B)/tests/check_start_after
-$(B)/tests/check_start_after: $(call obj,tests/unit/check_start_after.c daemon/lttng/lttng_start.c \
+$(B)/tests/check_start_after: $(call obj,tests/unit/check_start_after.c tests/unit/helper_fixture.c \
+		daemon/lttng/lttng_start.c \
 		daemon/lttng/lttng_start_msg.c daemon/base/log.c proto/caret_utf8.c) $(B)/lib/libcaretutil.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) $(PKG_CHECK)
@@ -421,7 +422,8 @@ $(B)/tests/check_loop: $(call obj,tests/unit/check_loop.c daemon/base/loop.c uti
 # The bridge's relay session against check_commands' fake session daemon.
 UNIT_TESTS += $(B)/tests/check_bridge_relay
 $(B)/obj/tests/unit/check_bridge_relay.o: $(B)/gen/caret_msgs.h
-$(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/unit/cmd_fixture.c $(CMD_SRC)) \
+$(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/unit/cmd_fixture.c \
+		tests/unit/limit_fixture.c $(CMD_SRC)) \
 		$(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) $(PKG_DAEMON) -ldl $(PKG_CHECK) $(PKG_PCRE2)
@@ -432,7 +434,7 @@ $(B)/tests/check_bridge_relay: $(call obj,tests/unit/check_bridge_relay.c tests/
 UNIT_TESTS += $(B)/tests/check_bridge_relay_start
 $(B)/obj/tests/unit/check_bridge_relay_start.o: $(B)/gen/caret_msgs.h
 $(B)/tests/check_bridge_relay_start: $(call obj,tests/unit/check_bridge_relay_start.c \
-		tests/unit/cmd_fixture.c $(CMD_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
+		tests/unit/cmd_fixture.c tests/unit/helper_fixture.c tests/unit/limit_fixture.c $(CMD_SRC)) $(B)/obj/gen/caret_msgs.o $(SHM_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDFLAGS) -Wl,--wrap=lttng_start_async $(PKG_DAEMON) -ldl $(PKG_CHECK) \
 		$(PKG_PCRE2)

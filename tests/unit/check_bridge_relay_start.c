@@ -32,6 +32,8 @@
 #include "daemon/lttng/lttng_helper.h"
 #include "daemon/lttng/lttng_start.h"
 #include "tests/unit/cmd_fixture.h"
+#include "tests/unit/helper_fixture.h"
+#include "tests/unit/limit_fixture.h"
 #include "tests/unit/unit.h"
 
 #define GATES_ENV "CARET_TEST_RELAY_GATES"
@@ -61,11 +63,17 @@ static void helper_log(const char *dir, const char *what, const char *name)
 		close(fd);
 }
 
-/* A start's result once its gate is there; a cancel read meanwhile. */
-static void helper_start(const char *dir, const struct lttng_start_req *req,
-			 struct lttng_start_result *res)
+/* The gates' directory, in the helper's mode. */
+static const char *helper_dir;
+
+/* A start's result once its gate is there; a cancel read meanwhile (a
+ * drop finds nothing left). */
+static void helper_start(const struct lttng_start_req *req, struct lttng_start_result *res)
 {
+	const char *dir = helper_dir;
 	char p[512], what[16] = "";
+	if (!req)
+		return;
 	gate_path(p, sizeof(p), dir, req->cfg.session);
 	helper_log(dir, "start", req->cfg.session);
 	bool cancelled = false;
@@ -94,56 +102,17 @@ static void helper_start(const char *dir, const struct lttng_start_req *req,
 	}
 }
 
-/* The helper's mode: dies at once if the test said so (die-young, once);
- * a drop finds nothing left. */
+/* The helper's mode: dies at once if the test said so (die-young, once). */
 static _Noreturn void fake_helper(void)
 {
-	static char msg[LTTNG_START_MSG_MAX], p[512];
-	static struct lttng_start_req req;
-	const char *dir = getenv(GATES_ENV);
-	gate_path(p, sizeof(p), dir ? dir : "/nonexistent", "die-young");
-	if (!dir || unlink(p) == 0)
+	static char p[512];
+	helper_dir = getenv(GATES_ENV);
+	gate_path(p, sizeof(p), helper_dir ? helper_dir : "/nonexistent", "die-young");
+	if (!helper_dir || unlink(p) == 0)
 		_exit(1);
-	for (;;) {
-		ssize_t n = recv(LTTNG_HELPER_FD, msg, sizeof(msg), 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			_exit(0);
-		if (n == 1)
-			continue;
-		struct lttng_start_result res = { .r = -EIO };
-		if (msg[0] == LTTNG_START_DROP)
-			res.r = 0;
-		else if (lttng_start_msg_unpack(msg, (size_t)n, &req) == 0)
-			helper_start(dir, &req, &res);
-		send(LTTNG_HELPER_FD, &res, sizeof(res), MSG_NOSIGNAL);
-	}
+	helper_serve(helper_start);
 }
 
-static char limits[8][128];
-static int n_limits;
-
-static int l_size(const char *session, uint64_t bytes, char *err, size_t errlen)
-{
-	(void)err, (void)errlen;
-	snprintf(limits[n_limits++ % 8], sizeof(limits[0]), "size %s %llu", session,
-		 (unsigned long long)bytes);
-	return 0;
-}
-
-static int l_remove(const char *session)
-{
-	snprintf(limits[n_limits++ % 8], sizeof(limits[0]), "remove %s", session);
-	return 0;
-}
-
-static int l_remove_all(void)
-{
-	return 0;
-}
-
-static const struct bridge_limit_ops fake_limit = { l_size, l_remove, l_remove_all };
 static struct bridge b;
 static sd_event *e;
 static char gates[64];

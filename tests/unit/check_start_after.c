@@ -18,6 +18,7 @@
 #include "daemon/base/log.h"
 #include "daemon/lttng/lttng_helper.h"
 #include "daemon/lttng/lttng_start.h"
+#include "tests/unit/helper_fixture.h"
 #include "tests/unit/unit.h"
 #include "util/caret_util.h"
 
@@ -32,29 +33,14 @@ const struct caret_lttng_ops *lttng_view_ops(const struct lttng_view *v)
 	return &caret_lttng_ops_real;
 }
 
-/* The helper's mode: every start fails after START_MS (what the work
+/* The helper's replies: every start fails after START_MS (what the work
  * after it sees is the end, whatever the result), every drop finds none. */
-static _Noreturn void fake_helper(void)
+static void fake_reply(const struct lttng_start_req *req, struct lttng_start_result *res)
 {
-	static char msg[LTTNG_START_MSG_MAX];
-	static struct lttng_start_req req;
-	for (;;) {
-		ssize_t n = recv(LTTNG_HELPER_FD, msg, sizeof(msg), 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			_exit(0);
-		if (n == 1)
-			continue;
-		struct lttng_start_result res = { .r = -EIO };
-		if (msg[0] == LTTNG_START_DROP)
-			res.r = 0;
-		else if (lttng_start_msg_unpack(msg, (size_t)n, &req) == 0)
-			snprintf(res.name, sizeof(res.name), "%s", req.cfg.session);
-		snprintf(res.err, sizeof(res.err), "fake helper");
-		usleep(START_MS * 1000);
-		send(LTTNG_HELPER_FD, &res, sizeof(res), MSG_NOSIGNAL);
-	}
+	if (req)
+		snprintf(res->name, sizeof(res->name), "%s", req->cfg.session);
+	snprintf(res->err, sizeof(res->err), "fake helper");
+	usleep(START_MS * 1000);
 }
 
 static sd_event *e;
@@ -194,7 +180,7 @@ END_TEST
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], LTTNG_HELPER_ARG))
-		fake_helper();
+		helper_serve(fake_reply);
 	Suite *s = suite_create("start_after");
 	TCase *tc = unit_case(s, "after", idle_runs_at_once, runs_once_after_the_end_in_order,
 			      a_start_a_work_begins_holds_the_rest, exit_drops_what_waits_once);
