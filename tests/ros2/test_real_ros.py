@@ -17,6 +17,7 @@ import collections
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -75,13 +76,44 @@ class System:
             if p.poll() is None:
                 p.terminate()
         for p in self.procs.values():
-            p.finish(30)
+            try:
+                p.finish(30)
+            except subprocess.TimeoutExpired:
+                # seen once in CI (a Fast DDS listener under CARET's tracer, Jazzy): say
+                # where its threads were, then fail as before
+                raise AssertionError("%s (pid %d) did not end within 30 s of SIGTERM:\n%s" %
+                                     (p.role, p.pid, stuck(p))) from None
             out = p.out_text()
             m = re.search(r"published=(\d+) taken=(\d+) failed=(\d+)", out)
             p.traffic = tuple(int(x) for x in m.groups()) if m else None
             m = re.search(r"requests=(\d+) served=(\d+) responses=(\d+) answered=(\d+) "
                           r"failed=(\d+)", out)
             p.services = tuple(int(x) for x in m.groups()) if m else None
+
+
+def stuck(p):
+    """Where a process that does not end is: each thread's state and kernel
+    wait channel, its threads' stacks when gdb is there, its last stderr
+    lines. Killed afterwards, so that the test's cleanup does not wait too."""
+    lines = []
+    for tid in sorted(os.listdir("/proc/%d/task" % p.pid), key=int):
+        try:
+            with open("/proc/%d/task/%s/stat" % (p.pid, tid)) as f:
+                st = f.read()
+            with open("/proc/%d/task/%s/wchan" % (p.pid, tid)) as f:
+                wchan = f.read().strip()
+        except OSError:
+            continue
+        comm = st[st.index("(") + 1:st.rindex(")")]
+        lines.append("  tid %s (%s) %s %s" % (tid, comm, st[st.rindex(")") + 2], wchan))
+    gdb = shutil.which("gdb")
+    if gdb:
+        r = subprocess.run([gdb, "-batch", "-p", str(p.pid), "-ex", "thread apply all bt 12"],
+                           capture_output=True, text=True, timeout=60)
+        lines += [l for l in r.stdout.splitlines() if l.startswith(("#", "Thread"))][:200]
+    lines += ["  stderr: " + l for l in p.err_text().splitlines()[-10:]]
+    p.kill()
+    return "\n".join(lines)
 
 
 class RealRosTest(unittest.TestCase):
